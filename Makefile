@@ -1,0 +1,38 @@
+# Every target bootstraps what it needs: a fresh clone with Python 3.11+, node and npm is enough.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+VENV_STAMP := $(VENV)/.toolgen-installed
+NODE_STAMP := node_modules/.toolgen-installed
+
+.PHONY: generate check test lint regen clean
+
+$(VENV_STAMP): pyproject.toml requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+generate: $(VENV_STAMP)
+	$(PY) -m generator generate
+
+regen: generate
+
+check: $(VENV_STAMP)
+	$(PY) -m generator check
+
+test: $(VENV_STAMP) $(NODE_STAMP)
+	$(PY) -m pytest
+
+lint: $(VENV_STAMP) $(NODE_STAMP)
+	$(PY) -m ruff check generator tests generated/python
+	$(PY) -m ruff format --check generator tests
+	$(PY) -m mypy
+	npx --no-install tsc -p tsconfig.json
+
+clean:
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache

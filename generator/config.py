@@ -1,0 +1,79 @@
+"""Where toolgen reads and writes: the ``[tool.toolgen]`` table of a project's ``pyproject.toml``.
+
+Paths are relative to the folder holding ``pyproject.toml``. Output folders are owned by toolgen:
+``generate`` deletes files in them that no target produces (caches such as ``__pycache__`` aside).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULTS = {
+    "schema": "schema/tool-manifest.schema.json",
+    "table": "schema/tools.yaml",
+    "table_schema": "schema/tools-table.schema.json",
+    "python_out": "generated/python",
+    "typescript_out": "generated/typescript",
+    "editor_schema_out": "generated/schema",
+}
+OUTPUT_KEYS = ("python_out", "typescript_out", "editor_schema_out")
+
+
+class ConfigError(Exception):
+    """The configuration cannot be used (a usage error: exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Config:
+    project_dir: Path
+    paths: dict[str, str]
+
+    def path(self, key: str) -> Path:
+        return self.project_dir / self.paths[key]
+
+    def relative(self, key: str) -> str:
+        return self.paths[key]
+
+
+def load_config(project_dir: Path) -> Config:
+    """Read ``[tool.toolgen]``; keys left out take their defaults."""
+    pyproject = project_dir / "pyproject.toml"
+    try:
+        with pyproject.open("rb") as handle:
+            document = tomllib.load(handle)
+    except FileNotFoundError as error:
+        raise ConfigError(
+            f"{pyproject}: not found (use --project to point at the project)"
+        ) from error
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{pyproject}: cannot read: {error}") from error
+    section = document.get("tool", {}).get("toolgen", {})
+    if not isinstance(section, dict):
+        raise ConfigError(f"{pyproject}: [tool.toolgen] must be a table")
+    unknown = sorted(set(section) - set(DEFAULTS))
+    if unknown:
+        raise ConfigError(f"{pyproject}: unknown [tool.toolgen] keys: {', '.join(unknown)}")
+    paths = dict(DEFAULTS)
+    for key, value in section.items():
+        if (
+            not isinstance(value, str)
+            or not value
+            or Path(value).is_absolute()
+            or ".." in Path(value).parts
+        ):
+            raise ConfigError(
+                f"{pyproject}: tool.toolgen.{key} must be a relative path inside the project"
+            )
+        paths[key] = Path(value).as_posix()
+    outputs = [Path(paths[key]) for key in OUTPUT_KEYS]
+    for index, first in enumerate(outputs):
+        for second in outputs[index + 1 :]:
+            if first == second or first in second.parents or second in first.parents:
+                raise ConfigError(f"{pyproject}: output folders {first} and {second} overlap")
+    for key in OUTPUT_KEYS:
+        for source_key in ("schema", "table", "table_schema"):
+            if Path(paths[key]) in Path(paths[source_key]).parents:
+                raise ConfigError(f"{pyproject}: output folder {paths[key]} contains a source file")
+    return Config(project_dir, paths)

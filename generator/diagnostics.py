@@ -1,0 +1,174 @@
+"""Diagnostics as data: one record type, one frozen code enum, three renderings.
+
+Stages return ``Diagnostic`` records instead of raising or printing; the CLI renders them once.
+Any text that came from user input must pass through ``describe`` before it enters a message, so
+control characters and bidirectional overrides cannot reach a terminal or CI log unescaped.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+MAX_SHOWN_CHARS = 80
+
+# C0, DEL and C1 controls, plus the Unicode bidi/format controls that can reorder what one sees.
+_INVISIBLE = frozenset(
+    [
+        *range(0x00, 0x20),
+        *range(0x7F, 0xA0),
+        0x200E,
+        0x200F,
+        *range(0x202A, 0x202F),
+        *range(0x2066, 0x206A),
+        0xFEFF,
+        0x2028,
+        0x2029,
+    ]
+)
+
+
+class Code(enum.StrEnum):
+    """Every diagnostic toolgen can emit. Values are stable: tests and CI filters match on them."""
+
+    # Reading input
+    FILE_NOT_FOUND = "FILE_NOT_FOUND"
+    UNREADABLE = "UNREADABLE"
+    INVALID_ENCODING = "INVALID_ENCODING"
+    YAML_SYNTAX = "YAML_SYNTAX"
+    YAML_ALIAS = "YAML_ALIAS"
+    YAML_UNSAFE_TAG = "YAML_UNSAFE_TAG"
+    YAML_UNSUPPORTED_VALUE = "YAML_UNSUPPORTED_VALUE"
+    JSON_SYNTAX = "JSON_SYNTAX"
+    DUPLICATE_KEY = "DUPLICATE_KEY"
+    NON_STRING_KEY = "NON_STRING_KEY"
+    # The schema files themselves
+    SCHEMA_INVALID = "SCHEMA_INVALID"
+    # The table
+    SCHEMA_VIOLATION = "SCHEMA_VIOLATION"
+    UNKNOWN_FIELD = "UNKNOWN_FIELD"
+    DUPLICATE_ID = "DUPLICATE_ID"
+    UNKNOWN_DECLARED_FIELD = "UNKNOWN_DECLARED_FIELD"
+    DECLARED_FIELD_TYPE = "DECLARED_FIELD_TYPE"
+    DUPLICATE_CONSTANT = "DUPLICATE_CONSTANT"
+    # Generation and drift
+    CONFIG_INVALID = "CONFIG_INVALID"
+    GENERATION_FAILED = "GENERATION_FAILED"
+    DRIFT_CHANGED = "DRIFT_CHANGED"
+    DRIFT_MISSING = "DRIFT_MISSING"
+    DRIFT_ORPHANED = "DRIFT_ORPHANED"
+    WRITE_FAILED = "WRITE_FAILED"
+
+
+class Severity(enum.StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding. ``line``/``column`` are 1-based; ``pointer`` is an RFC 6901 JSON pointer."""
+
+    code: Code
+    message: str
+    source: str = ""
+    line: int | None = None
+    column: int | None = None
+    pointer: str | None = None
+    severity: Severity = Severity.ERROR
+    hint: str | None = None
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "code": self.code.value,
+            "severity": self.severity.value,
+            "source": self.source,
+            "line": self.line,
+            "column": self.column,
+            "pointer": self.pointer,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+def describe(text: object, limit: int = MAX_SHOWN_CHARS) -> str:
+    """Quote untrusted text for a message: invisible characters escaped, clipped to ``limit``."""
+    raw = text if isinstance(text, str) else repr(text)
+    shown: list[str] = []
+    for char in raw[:limit]:
+        point = ord(char)
+        if point in _INVISIBLE or 0xD800 <= point <= 0xDFFF:
+            shown.append(f"\\u{point:04x}")
+        elif char in {'"', "\\"}:
+            shown.append("\\" + char)
+        else:
+            shown.append(char)
+    clipped = "…" if len(raw) > limit else ""
+    return '"' + "".join(shown) + clipped + '"'
+
+
+def pointer_of(path: Iterable[str | int]) -> str:
+    """RFC 6901 pointer for a path of keys and indexes (``~`` and ``/`` escaped)."""
+    parts = (str(part).replace("~", "~0").replace("/", "~1") for part in path)
+    return "".join("/" + part for part in parts)
+
+
+def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.severity is Severity.ERROR for d in diagnostics)
+
+
+def sort_key(diagnostic: Diagnostic) -> tuple[str, int, int, str, str]:
+    return (
+        diagnostic.source,
+        diagnostic.line or 0,
+        diagnostic.column or 0,
+        diagnostic.pointer or "",
+        diagnostic.code.value,
+    )
+
+
+def render_text(diagnostic: Diagnostic) -> str:
+    """``source:line:col: CODE severity: message (at /pointer)`` with absent parts left out."""
+    location = diagnostic.source or "<input>"
+    if diagnostic.line is not None:
+        location += f":{diagnostic.line}"
+        if diagnostic.column is not None:
+            location += f":{diagnostic.column}"
+    text = f"{location}: {diagnostic.code.value} {diagnostic.severity.value}: {diagnostic.message}"
+    if diagnostic.pointer is not None:
+        text += f" (at {diagnostic.pointer or '/'})"
+    if diagnostic.hint:
+        text += f"\n  hint: {diagnostic.hint}"
+    return text
+
+
+def _github_escape(text: str, *, is_property: bool) -> str:
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if is_property:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def render_github(diagnostic: Diagnostic) -> str:
+    """A GitHub Actions workflow command: ``::error file=…,line=…,col=…,title=CODE::message``."""
+    command = "error" if diagnostic.severity is Severity.ERROR else "warning"
+    properties: list[str] = []
+    if diagnostic.source:
+        properties.append("file=" + _github_escape(diagnostic.source, is_property=True))
+    if diagnostic.line is not None:
+        properties.append(f"line={diagnostic.line}")
+        if diagnostic.column is not None:
+            properties.append(f"col={diagnostic.column}")
+    properties.append("title=" + _github_escape(diagnostic.code.value, is_property=True))
+    message = diagnostic.message
+    if diagnostic.pointer is not None:
+        message += f" (at {diagnostic.pointer or '/'})"
+    return f"::{command} {','.join(properties)}::{_github_escape(message, is_property=False)}"
+
+
+def render_json(diagnostics: Sequence[Diagnostic], **extra: object) -> str:
+    document: dict[str, object] = {"diagnostics": [d.as_json() for d in diagnostics]}
+    document.update(extra)
+    return json.dumps(document, indent=2, ensure_ascii=True, sort_keys=False)

@@ -1,0 +1,95 @@
+"""JSON Schema validation with ECMA-262 ``pattern`` semantics.
+
+JSON Schema defines ``pattern`` as an ECMA-262 regular expression. ``jsonschema`` evaluates it with
+Python's ``re``, where ``$`` also matches before a trailing newline (so ``"codex\\n"`` would pass
+``^[a-z]+$``) and ``\\d``/``\\w`` match non-ASCII characters. This module swaps in ``regress``, an
+ECMA-262 engine, for every keyword that evaluates a pattern: ``pattern``, ``patternProperties`` and
+``additionalProperties`` (which must know which keys a pattern already covers).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import regress
+from jsonschema import Draft202012Validator, ValidationError, validators
+
+
+@functools.lru_cache(maxsize=1024)
+def compile_pattern(pattern: str) -> Any:
+    """Compile with the Unicode flag, as JSON Schema asks; raises ``regress.RegressError``."""
+    return regress.Regex(pattern, "u")
+
+
+def pattern_error(pattern: str) -> str | None:
+    """Why ``pattern`` is not a valid ECMA-262 (Unicode mode) expression, or ``None``."""
+    try:
+        compile_pattern(pattern)
+    except regress.RegressError as error:
+        return str(error)
+    return None
+
+
+def ecma_search(pattern: str, text: str) -> bool:
+    """True when ``pattern`` matches somewhere in ``text`` (ECMA ``RegExp.prototype.test``)."""
+    try:
+        return compile_pattern(pattern).find(text) is not None
+    except UnicodeEncodeError:
+        # A lone surrogate cannot be handed to the engine; such a string matches no pattern.
+        return False
+
+
+def _pattern(
+    validator: Any, pattern: str, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "string") and not ecma_search(pattern, instance):
+        yield ValidationError(f"does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Any, patterns: Mapping[str, Any], instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if ecma_search(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def additional_keys(instance: Mapping[str, Any], schema: Mapping[str, Any]) -> list[str]:
+    """Keys of ``instance`` covered by neither ``properties`` nor ``patternProperties``."""
+    properties = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    return [
+        key
+        for key in instance
+        if key not in properties and not any(ecma_search(pattern, key) for pattern in patterns)
+    ]
+
+
+def _additional_properties(
+    validator: Any, additional: Any, instance: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    extras = additional_keys(instance, schema)
+    if validator.is_type(additional, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], additional, path=extra)
+    elif additional is False:
+        # One error per key, located at the key, so each unknown property gets its own line.
+        for extra in extras:
+            yield ValidationError("unknown property", path=[extra])
+
+
+EcmaDraft202012Validator: Any = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator,
+    {
+        "pattern": _pattern,
+        "patternProperties": _pattern_properties,
+        "additionalProperties": _additional_properties,
+    },
+)

@@ -1,0 +1,163 @@
+"""Emit stage: the only module that writes. Three sinks over one ``{relative path: text}`` map.
+
+``write_outputs`` writes each changed file atomically (a temporary file in the same folder, then
+``os.replace``), so a reader never sees a half-written file, and deletes files in the owned output
+folders that no target produces. ``compare_outputs`` reports what differs without touching disk.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.diagnostics import Code, Diagnostic, describe
+
+# Produced by running or installing the generated code, never by toolgen; not orphans.
+IGNORED_NAMES = frozenset(
+    {"__pycache__", ".mypy_cache", ".ruff_cache", "node_modules", ".DS_Store"}
+)
+IGNORED_SUFFIXES = (".pyc", ".egg-info", ".tsbuildinfo")
+
+
+@dataclass(frozen=True)
+class Difference:
+    diagnostic: Diagnostic
+    diff: str
+
+
+def _ignored(path: Path) -> bool:
+    return any(part in IGNORED_NAMES or part.endswith(IGNORED_SUFFIXES) for part in path.parts)
+
+
+def existing_files(project_dir: Path, roots: list[str]) -> Iterator[str]:
+    """Files under the owned output roots, as POSIX paths relative to the project, sorted."""
+    found: list[str] = []
+    for root in roots:
+        base = project_dir / root
+        if not base.is_dir():
+            continue
+        for path in base.rglob("*"):
+            relative = path.relative_to(project_dir)
+            if (path.is_file() or path.is_symlink()) and not _ignored(relative.relative_to(root)):
+                found.append(relative.as_posix())
+    yield from sorted(found)
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def compare_outputs(
+    project_dir: Path, outputs: Mapping[str, str], roots: list[str]
+) -> list[Difference]:
+    """Changed, missing and orphaned files, each with a unified diff from disk to expected."""
+    differences: list[Difference] = []
+    for relative in sorted(outputs):
+        current = _read(project_dir / relative)
+        expected = outputs[relative]
+        if current == expected:
+            continue
+        code = Code.DRIFT_MISSING if current is None else Code.DRIFT_CHANGED
+        message = (
+            "missing: run `toolgen generate`"
+            if current is None
+            else "differs from what the sources generate"
+        )
+        diff = "".join(
+            difflib.unified_diff(
+                (current or "").splitlines(keepends=True),
+                expected.splitlines(keepends=True),
+                fromfile=f"a/{relative}",
+                tofile=f"b/{relative}",
+            )
+        )
+        differences.append(Difference(Diagnostic(code, message, relative), diff))
+    for relative in existing_files(project_dir, roots):
+        if relative not in outputs:
+            current = _read(project_dir / relative) or ""
+            diff = "".join(
+                difflib.unified_diff(
+                    current.splitlines(keepends=True),
+                    [],
+                    fromfile=f"a/{relative}",
+                    tofile="/dev/null",
+                )
+            )
+            differences.append(
+                Difference(
+                    Diagnostic(
+                        Code.DRIFT_ORPHANED,
+                        "no target generates this file: delete it or run `toolgen generate`",
+                        relative,
+                    ),
+                    diff,
+                )
+            )
+    return differences
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(
+        prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+    )
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_outputs(
+    project_dir: Path, outputs: Mapping[str, str], roots: list[str]
+) -> tuple[list[str], list[Diagnostic]]:
+    """Make the output folders hold exactly ``outputs``; returns the changed paths and failures."""
+    changed: list[str] = []
+    failures: list[Diagnostic] = []
+    for relative in sorted(outputs):
+        path = project_dir / relative
+        if _read(path) == outputs[relative]:
+            continue
+        try:
+            _write_atomically(path, outputs[relative])
+            changed.append(relative)
+        except OSError as error:
+            failures.append(
+                Diagnostic(Code.WRITE_FAILED, f"cannot write: {describe(error.strerror)}", relative)
+            )
+    for relative in existing_files(project_dir, roots):
+        if relative not in outputs:
+            try:
+                (project_dir / relative).unlink()
+                changed.append(relative)
+            except OSError as error:
+                failures.append(
+                    Diagnostic(
+                        Code.WRITE_FAILED, f"cannot delete: {describe(error.strerror)}", relative
+                    )
+                )
+    for root in roots:
+        _remove_empty_folders(project_dir / root)
+    return changed, failures
+
+
+def _remove_empty_folders(base: Path) -> None:
+    if not base.is_dir():
+        return
+    for folder in sorted(
+        (p for p in base.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True
+    ):
+        if not any(folder.iterdir()):
+            folder.rmdir()

@@ -1,0 +1,112 @@
+"""IR stage: frozen dataclasses that are everything the templates may see.
+
+``build_ir`` takes validated documents and derives the cohorts, maps and capability routing the
+table declares. It is pure and assumes validation passed; templates never look at raw YAML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from generator.naming import upper_snake
+from generator.schemas import canonical_order, resolve_local_ref
+
+JsonValue = Any
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One row, its fields in the schema's property order (YAML key order does not matter)."""
+
+    id: str
+    manifest: Mapping[str, JsonValue]
+
+
+@dataclass(frozen=True)
+class Cohort:
+    """The ids of the rows whose boolean ``field`` is true, in row order."""
+
+    name: str
+    field: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class LookupMap:
+    """``field`` of every row, keyed by id, in row order."""
+
+    name: str
+    field: str
+    entries: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    constant: str
+    value: str | int
+
+
+@dataclass(frozen=True)
+class Registry:
+    tools: tuple[Tool, ...]
+    cohorts: tuple[Cohort, ...]
+    maps: tuple[LookupMap, ...]
+    capabilities: tuple[str, ...]
+    capability_providers: tuple[tuple[str, tuple[str, ...]], ...]
+    settings: tuple[Setting, ...]
+    manifest_schema: Mapping[str, JsonValue]
+    table_schema: Mapping[str, JsonValue]
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(tool.id for tool in self.tools)
+
+    def setting(self, key: str) -> Setting:
+        return next(setting for setting in self.settings if setting.key == key)
+
+
+def capability_vocabulary(manifest_schema: Mapping[str, JsonValue]) -> tuple[str, ...]:
+    """The closed capability vocabulary, read from ``$defs/Capability`` in the schema."""
+    capability = resolve_local_ref(manifest_schema, "#/$defs/Capability") or {}
+    return tuple(capability.get("enum", ()))
+
+
+def build_ir(
+    table: Mapping[str, JsonValue],
+    manifest_schema: Mapping[str, JsonValue],
+    table_schema: Mapping[str, JsonValue],
+) -> Registry:
+    table = canonical_order(table, table_schema, table_schema)
+    tools = tuple(
+        Tool(row["id"], canonical_order(row, manifest_schema, manifest_schema))
+        for row in table["tools"]
+    )
+    cohorts = tuple(
+        Cohort(d["name"], d["field"], tuple(t.id for t in tools if t.manifest[d["field"]] is True))
+        for d in table["cohorts"]
+    )
+    maps = tuple(
+        LookupMap(d["name"], d["field"], tuple((t.id, t.manifest[d["field"]]) for t in tools))
+        for d in table["maps"]
+    )
+    capabilities = capability_vocabulary(manifest_schema)
+    providers = tuple(
+        (
+            capability,
+            tuple(
+                t.id
+                for t in tools
+                if capability in t.manifest.get("capabilities", {}).get("provides", ())
+            ),
+        )
+        for capability in capabilities
+    )
+    settings = tuple(
+        Setting(key, upper_snake(key), value) for key, value in table["settings"].items()
+    )
+    return Registry(
+        tools, cohorts, maps, capabilities, providers, settings, manifest_schema, table_schema
+    )

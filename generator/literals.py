@@ -1,0 +1,93 @@
+"""Escaping functions: the only way a value from the inputs becomes part of generated code.
+
+Every string is emitted as a language literal in which anything outside printable ASCII is an
+escape sequence. That keeps the output byte-identical across Python versions (no dependence on
+``str.isprintable``'s Unicode tables), and no quote, backslash, ``*/``, ``${`` or bidi control in a
+value can end a literal, open a comment or reorder what a reviewer sees.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+
+def _escape(text: str, *, astral: str) -> str:
+    out: list[str] = []
+    for char in text:
+        point = ord(char)
+        if char == "\\":
+            out.append("\\\\")
+        elif char == '"':
+            out.append('\\"')
+        elif 0x20 <= point < 0x7F:
+            out.append(char)
+        elif point == 0x0A:
+            out.append("\\n")
+        elif point <= 0xFFFF:
+            out.append(f"\\u{point:04x}")
+        elif astral == "python":
+            out.append(f"\\U{point:08x}")
+        else:  # ECMAScript strings are UTF-16: an astral character is a surrogate pair.
+            high, low = divmod(point - 0x10000, 0x400)
+            out.append(f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}")
+    return '"' + "".join(out) + '"'
+
+
+def py_str(text: str) -> str:
+    """A Python string literal equal to ``text``."""
+    return _escape(text, astral="python")
+
+
+def ts_str(text: str) -> str:
+    """A TypeScript/ECMAScript string literal equal to ``text``."""
+    return _escape(text, astral="ecmascript")
+
+
+def py_scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return py_str(value)
+    if value is None:
+        return "None"
+    raise TypeError(f"no Python literal for {type(value).__name__}")
+
+
+def ts_scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return ts_str(value)
+    if value is None:
+        return "null"
+    raise TypeError(f"no TypeScript literal for {type(value).__name__}")
+
+
+def ts_value(value: Any, indent: int = 0) -> str:
+    """A TypeScript expression for a JSON value, laid out two spaces per level."""
+    pad = "  " * (indent + 1)
+    end = "  " * indent
+    if isinstance(value, Mapping):
+        if not value:
+            return "{}"
+        body = ",\n".join(
+            f"{pad}{key}: {ts_value(item, indent + 1)}" for key, item in value.items()
+        )
+        return "{\n" + body + ",\n" + end + "}"
+    if isinstance(value, list | tuple):
+        if not value:
+            return "[]"
+        body = ",\n".join(f"{pad}{ts_value(item, indent + 1)}" for item in value)
+        return "[\n" + body + ",\n" + end + "]"
+    return ts_scalar(value)
+
+
+def json_text(value: Any) -> str:
+    """Canonical JSON for generated data files: 2-space indent, ASCII only, final newline."""
+    return json.dumps(value, indent=2, ensure_ascii=True) + "\n"

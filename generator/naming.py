@@ -1,0 +1,12 @@
+"""Name conversions shared by validation and rendering (pure)."""
+
+from __future__ import annotations
+
+import re
+
+_WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def upper_snake(camel: str) -> str:
+    """``manifestMaxBytes`` -> ``MANIFEST_MAX_BYTES``: how a setting key becomes a constant name."""
+    return _WORD_BOUNDARY.sub("_", camel).upper()

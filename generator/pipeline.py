@@ -1,0 +1,92 @@
+"""The core: sources on disk -> ``{relative output path: text}``, or diagnostics. Never writes.
+
+``generate``, ``check`` and the tests are all sinks over ``build_outputs``, so they cannot
+disagree about what the sources produce.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import jinja2
+
+from generator import render
+from generator.config import Config
+from generator.diagnostics import Code, Diagnostic, has_errors
+from generator.editor_schema import EditorSchemaError
+from generator.format import FormatError, format_python, normalize_newlines
+from generator.ir import build_ir
+from generator.load import Loaded, load_json, load_yaml
+from generator.python_models import ModelError
+from generator.targets import TARGETS, Target
+from generator.ts_types import TsTypeError
+from generator.validate import check_manifest_schema, check_schema_document, validate_table
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    outputs: dict[str, str] = field(default_factory=dict)
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not has_errors(self.diagnostics)
+
+
+def load_sources(config: Config) -> tuple[Loaded, Loaded, Loaded]:
+    return (
+        load_json(config.path("schema"), config.relative("schema")),
+        load_json(config.path("table_schema"), config.relative("table_schema")),
+        load_yaml(config.path("table"), config.relative("table")),
+    )
+
+
+def validate_sources(manifest: Loaded, table_schema: Loaded, table: Loaded) -> list[Diagnostic]:
+    found = [*manifest.diagnostics, *table_schema.diagnostics, *table.diagnostics]
+    if manifest.value is not None:
+        found.extend(check_manifest_schema(manifest))
+    if table_schema.value is not None:
+        found.extend(check_schema_document(table_schema))
+    if has_errors(found):
+        return found
+    return validate_table(table, manifest.value, table_schema.value)
+
+
+def _output_path(config: Config, target: Target) -> str:
+    return f"{config.relative(target.root)}/{target.path}"
+
+
+def build_outputs(
+    config: Config,
+    targets: tuple[Target, ...] = TARGETS,
+    environment: jinja2.Environment | None = None,
+) -> BuildResult:
+    manifest, table_schema, table = load_sources(config)
+    diagnostics = validate_sources(manifest, table_schema, table)
+    if has_errors(diagnostics):
+        return BuildResult(diagnostics=tuple(diagnostics))
+    registry = build_ir(table.value, manifest.value, table_schema.value)
+    try:
+        rendered = render.render_targets(
+            registry, targets, environment or render.make_environment()
+        )
+        outputs: dict[str, str] = {}
+        for target, text in rendered.items():
+            path = _output_path(config, target)
+            outputs[path] = (
+                format_python(text, path)
+                if target.formatter == "python"
+                else normalize_newlines(text)
+            )
+    except (ModelError, TsTypeError, EditorSchemaError, FormatError, jinja2.TemplateError) as error:
+        return BuildResult(diagnostics=(*diagnostics, _generation_failed(error)))
+    return BuildResult(outputs, tuple(diagnostics))
+
+
+def _generation_failed(error: Exception) -> Diagnostic:
+    message = f"{type(error).__name__}: {error}"
+    return Diagnostic(Code.GENERATION_FAILED, message[:500])
+
+
+def output_roots(config: Config, targets: tuple[Target, ...] = TARGETS) -> list[str]:
+    return sorted({config.relative(target.root) for target in targets})

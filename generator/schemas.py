@@ -1,0 +1,129 @@
+"""Pure helpers for reading JSON Schema documents: local ``$ref`` resolution and tree walks.
+
+Only same-document references (``#`` and ``#/$defs/...``) are resolved here; the generator's own
+schemas use nothing else, and ``validate`` refuses anything it cannot follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from generator.diagnostics import pointer_of
+
+Schema = Mapping[str, Any]
+_SCHEMA_KEYWORDS_WITH_SUBSCHEMA = (
+    "not",
+    "if",
+    "then",
+    "else",
+    "items",
+    "contains",
+    "additionalProperties",
+)
+_SCHEMA_KEYWORDS_WITH_SUBSCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
+_SCHEMA_KEYWORDS_WITH_SUBSCHEMA_MAP = (
+    "properties",
+    "$defs",
+    "patternProperties",
+    "dependentSchemas",
+)
+
+
+def unescape_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def resolve_local_ref(root: Schema, ref: str) -> Schema | None:
+    """The subschema a same-document ``$ref`` names, or ``None`` when it names nothing."""
+    if not ref.startswith("#"):
+        return None
+    node: Any = root
+    for token in (unescape_token(t) for t in ref[1:].split("/")[1:]):
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node if isinstance(node, Mapping) else None
+
+
+def iter_subschemas(schema: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str, Schema]]:
+    """Every schema object in the document with its JSON pointer, parents before children."""
+    if not isinstance(schema, Mapping):
+        return
+    yield pointer_of(path), schema
+    for keyword in _SCHEMA_KEYWORDS_WITH_SUBSCHEMA:
+        if keyword in schema:
+            yield from iter_subschemas(schema[keyword], (*path, keyword))
+    for keyword in _SCHEMA_KEYWORDS_WITH_SUBSCHEMA_LIST:
+        if isinstance(schema.get(keyword), list):
+            for index, sub in enumerate(schema[keyword]):
+                yield from iter_subschemas(sub, (*path, keyword, index))
+    for keyword in _SCHEMA_KEYWORDS_WITH_SUBSCHEMA_MAP:
+        if isinstance(schema.get(keyword), Mapping):
+            for name, sub in schema[keyword].items():
+                yield from iter_subschemas(sub, (*path, keyword, name))
+
+
+def branches(schema: Schema, root: Schema) -> Iterator[Schema]:
+    """The schema itself plus everything it pulls in through ``$ref`` and combinators."""
+    seen: set[int] = set()
+    pending = [schema]
+    while pending:
+        current = pending.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        ref = current.get("$ref")
+        if isinstance(ref, str):
+            target = resolve_local_ref(root, ref)
+            if target is not None:
+                pending.append(target)
+        for keyword in ("allOf", "anyOf", "oneOf"):
+            pending.extend(sub for sub in current.get(keyword, []) if isinstance(sub, Mapping))
+
+
+def property_order(schema: Schema, root: Schema) -> list[str]:
+    """Property names an object under ``schema`` may have, in the order the schema declares them."""
+    order: list[str] = []
+    for branch in branches(schema, root):
+        for name in branch.get("properties", {}):
+            if name not in order:
+                order.append(name)
+    return order
+
+
+def property_schema(schema: Schema, root: Schema, name: str) -> Schema | None:
+    """The first declared subschema for property ``name`` under ``schema``."""
+    for branch in branches(schema, root):
+        sub = branch.get("properties", {}).get(name)
+        if isinstance(sub, Mapping):
+            return sub
+    return None
+
+
+def canonical_order(value: Any, schema: Schema, root: Schema) -> Any:
+    """A copy of ``value`` whose object keys follow the schema's property order, recursively.
+
+    This is what makes the output independent of key order in the YAML: only row order counts.
+    """
+    if isinstance(value, Mapping):
+        order = property_order(schema, root)
+        ranked = sorted(
+            value, key=lambda key: (order.index(key) if key in order else len(order), key)
+        )
+        result: dict[str, Any] = {}
+        for key in ranked:
+            sub = property_schema(schema, root, key)
+            result[key] = canonical_order(value[key], sub, root) if sub is not None else value[key]
+        return result
+    if isinstance(value, list):
+        items = next(
+            (b["items"] for b in branches(schema, root) if isinstance(b.get("items"), Mapping)),
+            None,
+        )
+        return [canonical_order(item, items, root) if items is not None else item for item in value]
+    return value

@@ -1,0 +1,99 @@
+"""TypeScript declarations for the manifest schema (pure).
+
+Each ``$defs`` entry becomes an exported type and the root becomes ``interface <title>``. Objects
+are interfaces with ``readonly`` members (optional ones marked ``?``), arrays ``readonly T[]``,
+``enum``/``const`` literal unions, ``oneOf``/``anyOf`` unions and ``allOf`` intersections. A shape
+outside that list raises ``TsTypeError`` rather than degrading to ``unknown``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from generator.literals import ts_scalar, ts_str
+
+_PRIMITIVES = {
+    "string": "string",
+    "boolean": "boolean",
+    "integer": "number",
+    "number": "number",
+    "null": "null",
+}
+
+
+class TsTypeError(Exception):
+    """The schema has a shape this emitter does not translate."""
+
+
+def _ref_name(root: Mapping[str, Any], ref: str) -> str:
+    if ref == "#":
+        return str(root["title"])
+    if ref.startswith("#/$defs/") and ref.count("/") == 2:
+        return ref.rsplit("/", 1)[-1]
+    raise TsTypeError(f"unsupported $ref {ref!r}")
+
+
+def _member_name(name: str) -> str:
+    return name if name.isidentifier() and name.isascii() else ts_str(name)
+
+
+def type_expression(schema: Mapping[str, Any], root: Mapping[str, Any], indent: int = 0) -> str:
+    """The TypeScript type of values valid under ``schema``."""
+    parts: list[str] = []
+    if "$ref" in schema:
+        parts.append(_ref_name(root, schema["$ref"]))
+    if "allOf" in schema:
+        parts.extend(type_expression(sub, root, indent) for sub in schema["allOf"])
+    for union in ("oneOf", "anyOf"):
+        if union in schema:
+            parts.append(" | ".join(type_expression(s, root, indent) for s in schema[union]))
+    if "const" in schema:
+        parts.append(ts_scalar(schema["const"]))
+    elif "enum" in schema:
+        parts.append(" | ".join(ts_scalar(v) for v in schema["enum"]))
+    elif "properties" in schema or schema.get("type") == "object":
+        parts.append(_object_type(schema, root, indent))
+    elif schema.get("type") == "array":
+        parts.append(
+            f"readonly {_wrapped(type_expression(schema.get('items', {}), root, indent))}[]"
+        )
+    elif isinstance(schema.get("type"), str):
+        if schema["type"] not in _PRIMITIVES:
+            raise TsTypeError(f"unsupported type {schema['type']!r}")
+        parts.append(_PRIMITIVES[schema["type"]])
+    if not parts:
+        raise TsTypeError("schema too loose to type (no type, $ref, const, enum or combinator)")
+    return " & ".join(_wrapped(p) for p in parts) if len(parts) > 1 else parts[0]
+
+
+def _wrapped(expression: str) -> str:
+    simple = expression.replace("_", "").replace(".", "").isalnum()
+    return expression if simple or expression.startswith(("(", "{")) else f"({expression})"
+
+
+def _object_type(schema: Mapping[str, Any], root: Mapping[str, Any], indent: int) -> str:
+    required = set(schema.get("required", []))
+    pad = "  " * (indent + 1)
+    members = [
+        f"{pad}readonly {_member_name(name)}{'' if name in required else '?'}: "
+        f"{type_expression(sub, root, indent + 1)};"
+        for name, sub in schema.get("properties", {}).items()
+    ]
+    if not members:
+        return "{}"
+    return "{\n" + "\n".join(members) + "\n" + "  " * indent + "}"
+
+
+def declarations(root: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(name, declaration)`` pairs: the root interface first, then ``$defs`` in schema order."""
+    title = str(root["title"])
+    body = {k: v for k, v in root.items() if k not in ("$defs", "$schema", "$id", "title")}
+    result = [(title, f"export interface {title} {_object_type(body, root, 0)}")]
+    for name, sub in root.get("$defs", {}).items():
+        expression = type_expression(sub, root, 0)
+        if expression.startswith("{"):
+            result.append((name, f"export interface {name} {expression}"))
+        else:
+            result.append((name, f"export type {name} = {expression};"))
+    return result

@@ -1,0 +1,313 @@
+"""Validate stage: the schemas are sound, and the table obeys them plus the cross-row rules.
+
+Pure: takes ``Loaded`` documents, returns diagnostics located at ``file:line:col`` and a JSON
+pointer. Messages are built here from the error records (never from ``jsonschema``'s prose, which
+would echo raw input), so every input-derived string passes through ``describe``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, cast
+
+from jsonschema import Draft202012Validator, ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from generator.diagnostics import Code, Diagnostic, describe, pointer_of
+from generator.ecma import EcmaDraft202012Validator, pattern_error
+from generator.load import Loaded
+from generator.naming import upper_snake
+from generator.schemas import iter_subschemas, resolve_local_ref
+
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+THIRD_PARTY_DEF = "ThirdPartyToolManifest"
+
+# Constant names the generated modules define themselves; a cohort or map may not take them.
+RESERVED_CONSTANTS = frozenset(
+    {"SUPPORTED_TOOLS", "BUILTIN_TOOL_MANIFESTS", "CAPABILITIES", "CAPABILITY_PROVIDERS"}
+)
+
+
+def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
+    """The document is a draft 2020-12 schema whose references resolve and patterns compile."""
+    schema = loaded.value
+    source = loaded.source
+    if not isinstance(schema, Mapping):
+        return [
+            Diagnostic(Code.SCHEMA_INVALID, "a schema must be a JSON object", source, pointer="")
+        ]
+    found: list[Diagnostic] = []
+    if schema.get("$schema") != DRAFT_2020_12:
+        found.append(
+            Diagnostic(
+                Code.SCHEMA_INVALID,
+                f"$schema must be {describe(DRAFT_2020_12)}",
+                source,
+                pointer="/$schema",
+            )
+        )
+    meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+    for error in sorted(meta.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))):
+        found.append(
+            Diagnostic(
+                Code.SCHEMA_INVALID,
+                f"not a valid schema: {error.validator} {describe(error.validator_value)}",
+                source,
+                pointer=pointer_of(error.absolute_path),
+            )
+        )
+    if found:
+        return found
+    for pointer, sub in iter_subschemas(schema):
+        pattern = sub.get("pattern")
+        if isinstance(pattern, str) and (reason := pattern_error(pattern)) is not None:
+            found.append(
+                Diagnostic(
+                    Code.SCHEMA_INVALID,
+                    f"pattern is not a valid ECMA-262 expression: {describe(reason)}",
+                    source,
+                    pointer=f"{pointer}/pattern",
+                )
+            )
+        ref = sub.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#") and resolve_local_ref(schema, ref) is None:
+            found.append(
+                Diagnostic(
+                    Code.SCHEMA_INVALID,
+                    f"$ref {describe(ref)} names nothing",
+                    source,
+                    pointer=f"{pointer}/$ref",
+                )
+            )
+    return found
+
+
+def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
+    """The canonical schema, plus what generation relies on: a title and the third-party root."""
+    found = check_schema_document(loaded)
+    if found:
+        return found
+    schema = loaded.value
+    if not isinstance(schema.get("title"), str) or not schema["title"].isidentifier():
+        found.append(
+            Diagnostic(
+                Code.SCHEMA_INVALID,
+                "the root needs a title that is an identifier",
+                loaded.source,
+                pointer="/title",
+            )
+        )
+    if THIRD_PARTY_DEF not in schema.get("$defs", {}):
+        found.append(
+            Diagnostic(
+                Code.SCHEMA_INVALID,
+                f"$defs/{THIRD_PARTY_DEF} (the third-party adapter root) is missing",
+                loaded.source,
+                pointer="/$defs",
+            )
+        )
+    return found
+
+
+def make_table_validator(
+    manifest_schema: Mapping[str, Any], table_schema: Mapping[str, Any]
+) -> Any:
+    """An ECMA-pattern validator for the table that resolves references to the manifest schema."""
+    resources = [
+        (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012))
+        for schema in (manifest_schema, table_schema)
+        if isinstance(schema.get("$id"), str)
+    ]
+    registry: Registry[Any] = Registry().with_resources(resources)
+    return EcmaDraft202012Validator(table_schema, registry=registry)
+
+
+def validate_table(
+    table: Loaded, manifest_schema: Mapping[str, Any], table_schema: Mapping[str, Any]
+) -> list[Diagnostic]:
+    """Schema errors first; the cross-row rules run only on a table whose shape is valid."""
+    validator = make_table_validator(manifest_schema, table_schema)
+    found: list[Diagnostic] = []
+    seen: set[tuple[str, str, str]] = set()
+    for error in validator.iter_errors(table.value):
+        for leaf in _leaves(error):
+            for diagnostic in _describe_error(leaf, table, manifest_schema):
+                key = (diagnostic.code.value, diagnostic.pointer or "", diagnostic.message)
+                if key not in seen:
+                    seen.add(key)
+                    found.append(diagnostic)
+    if found:
+        return found
+    return _cross_row_rules(table, manifest_schema)
+
+
+def _leaves(error: ValidationError) -> Iterator[ValidationError]:
+    """For a failed union, the errors of the branch the value was meant for, when one stands out.
+
+    A branch whose ``const``/``enum`` failed is a branch the value was not aiming at (its
+    discriminator differs). If exactly one branch is left, its errors are the useful ones.
+    """
+    if error.validator not in ("oneOf", "anyOf") or not error.context:
+        yield error
+        return
+    by_branch: dict[int, list[ValidationError]] = {}
+    for sub in error.context:
+        by_branch.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
+    aimed = [
+        errors
+        for errors in by_branch.values()
+        if not any(e.validator in ("const", "enum") and len(e.relative_path) > 0 for e in errors)
+    ]
+    if len(aimed) == 1:
+        for sub in aimed[0]:
+            yield from _leaves(sub)
+    else:
+        yield error
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _message(error: ValidationError) -> str:
+    keyword = error.validator
+    expected = error.validator_value
+    instance = error.instance
+    size = len(instance) if isinstance(instance, str | list) else None
+    if keyword == "type":
+        return f"must be of type {expected}, not {_json_type(instance)}"
+    if keyword == "pattern":
+        return f"{describe(instance)} does not match the pattern {describe(expected, 200)}"
+    if keyword == "enum":
+        allowed = ", ".join(json.dumps(v) for v in cast(list[Any], expected))
+        return f"{describe(instance)} is not one of {allowed}"
+    if keyword == "const":
+        return f"must be {json.dumps(expected)}"
+    if keyword in ("minLength", "minItems"):
+        return f"length {size} is below the minimum of {expected}"
+    if keyword in ("maxLength", "maxItems"):
+        return f"length {size} is above the maximum of {expected}"
+    if keyword == "uniqueItems":
+        return "items must be unique"
+    if keyword == "minimum":
+        return f"{instance} is below the minimum of {expected}"
+    if keyword == "maximum":
+        return f"{instance} is above the maximum of {expected}"
+    if keyword in ("oneOf", "anyOf"):
+        return "matches none of the allowed shapes"
+    return f"fails the {describe(keyword)} rule"
+
+
+def _at(table: Loaded, pointer: str, *, key: bool = False) -> dict[str, Any]:
+    """Location keywords for a ``Diagnostic`` about the node (or its key) at ``pointer``."""
+    found = (table.key_positions.get(pointer) if key else None) or table.position_of(pointer)
+    line, column = found if found else (None, None)
+    return {"source": table.source, "line": line, "column": column, "pointer": pointer}
+
+
+def _describe_error(
+    error: ValidationError, table: Loaded, manifest_schema: Mapping[str, Any]
+) -> Iterable[Diagnostic]:
+    path = list(error.absolute_path)
+    pointer = pointer_of(path)
+    if error.validator == "additionalProperties" and path and error.message == "unknown property":
+        key = str(path[-1])
+        known = (
+            list(error.schema.get("properties", {})) if isinstance(error.schema, Mapping) else []
+        )
+        close = difflib.get_close_matches(key, known, n=1)
+        yield Diagnostic(
+            Code.UNKNOWN_FIELD,
+            f"unknown property {describe(key)}",
+            **_at(table, pointer, key=True),
+            hint=f"did you mean {describe(close[0])}?" if close else None,
+        )
+        return
+    if error.validator == "required" and isinstance(error.instance, Mapping):
+        for name in cast(list[str], error.validator_value):
+            if name not in error.instance:
+                yield Diagnostic(
+                    Code.SCHEMA_VIOLATION,
+                    f"missing required property {describe(name)}",
+                    **_at(table, pointer),
+                )
+        return
+    yield Diagnostic(Code.SCHEMA_VIOLATION, _message(error), **_at(table, pointer))
+
+
+def _cross_row_rules(table: Loaded, manifest_schema: Mapping[str, Any]) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    value = table.value
+    first_row_of: dict[str, int] = {}
+    for index, row in enumerate(value["tools"]):
+        pointer = pointer_of(("tools", index, "id"))
+        if row["id"] in first_row_of:
+            first = first_row_of[row["id"]]
+            first_line = table.position_of(pointer_of(("tools", first, "id")))
+            where = f" on line {first_line[0]}" if first_line else ""
+            found.append(
+                Diagnostic(
+                    Code.DUPLICATE_ID,
+                    f"id {describe(row['id'])} is already used by row {first}{where}",
+                    **_at(table, pointer),
+                )
+            )
+        else:
+            first_row_of[row["id"]] = index
+
+    properties = manifest_schema.get("properties", {})
+    required = set(manifest_schema.get("required", []))
+    reserved = RESERVED_CONSTANTS | {upper_snake(key) for key in value["settings"]}
+    constant_names: dict[str, str] = {}
+    for section, wanted in (("cohorts", "boolean"), ("maps", "string")):
+        for index, declaration in enumerate(value[section]):
+            field_pointer = pointer_of((section, index, "field"))
+            field = declaration["field"]
+            declared = properties.get(field)
+            if not isinstance(declared, Mapping):
+                close = difflib.get_close_matches(field, list(properties), n=1)
+                found.append(
+                    Diagnostic(
+                        Code.UNKNOWN_DECLARED_FIELD,
+                        f"{describe(field)} is not a property of the manifest schema",
+                        **_at(table, field_pointer),
+                        hint=f"did you mean {describe(close[0])}?" if close else None,
+                    )
+                )
+            elif declared.get("type") != wanted or field not in required:
+                found.append(
+                    Diagnostic(
+                        Code.DECLARED_FIELD_TYPE,
+                        f"{section} need a required {wanted} field; {describe(field)} is not one",
+                        **_at(table, field_pointer),
+                    )
+                )
+            name_pointer = pointer_of((section, index, "name"))
+            name = declaration["name"]
+            if name in reserved or name in constant_names:
+                other = "generated by toolgen" if name in reserved else f"at {constant_names[name]}"
+                found.append(
+                    Diagnostic(
+                        Code.DUPLICATE_CONSTANT,
+                        f"constant name {describe(name)} is already {other}",
+                        **_at(table, name_pointer),
+                    )
+                )
+            else:
+                constant_names[name] = name_pointer
+    return found

@@ -1,0 +1,136 @@
+"""View functions: ``Registry`` -> the context one template renders (pure).
+
+Anything heavier than a loop or a condition happens here, in Python, so templates stay boring.
+Values reach a context already rendered as language literals by ``literals`` (or as trusted names
+the validators have constrained: constant names, setting keys, schema titles).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+from generator import editor_schema, literals
+from generator import python_models as models_adapter
+from generator import ts_types as ts_type_emitter
+from generator.ir import Registry
+
+Context = dict[str, Any]
+
+
+@functools.lru_cache(maxsize=8)
+def _models_source(schema_json: str) -> str:
+    return models_adapter.generate_models(json.loads(schema_json))
+
+
+def models_source(registry: Registry) -> str:
+    # datamodel-code-generator takes most of a run's time; two targets need its output.
+    return _models_source(json.dumps(registry.manifest_schema, sort_keys=False))
+
+
+def no_context(registry: Registry) -> Context:
+    return {}
+
+
+def python_models(registry: Registry) -> Context:
+    return {"models": models_source(registry)}
+
+
+def python_constants(registry: Registry) -> Context:
+    source = models_source(registry)
+    renderer = models_adapter.PythonValueRenderer(
+        registry.manifest_schema, models_adapter.defined_classes(source)
+    )
+    manifests = [renderer.render(tool.manifest) for tool in registry.tools]
+    used = sorted(
+        name for name in models_adapter.defined_classes(source) if f"{name}(" in "".join(manifests)
+    )
+    return {
+        "model_imports": sorted({*used, "Capability", str(registry.manifest_schema["title"])}),
+        "manifest_type": str(registry.manifest_schema["title"]),
+        "ids": registry.ids,
+        "manifests": manifests,
+        "cohorts": registry.cohorts,
+        "maps": registry.maps,
+        "capabilities": registry.capabilities,
+        "capability_providers": registry.capability_providers,
+        "settings": registry.settings,
+    }
+
+
+def _common_names(registry: Registry) -> Context:
+    return {
+        "cohorts": [cohort.name for cohort in registry.cohorts],
+        "maps": [lookup.name for lookup in registry.maps],
+        "settings": [setting.constant for setting in registry.settings],
+        "prefix_constant": registry.setting("hookPackagePrefix").constant,
+        "manifest_type": str(registry.manifest_schema["title"]),
+    }
+
+
+_FIXED_PYTHON_EXPORTS = (
+    "BUILTIN_TOOL_MANIFESTS",
+    "BUILTIN_TOOL_MANIFESTS_BY_ID",
+    "CAPABILITIES",
+    "CAPABILITY_PROVIDERS",
+    "SUPPORTED_TOOLS",
+    "ToolId",
+    "UnknownToolError",
+    "hook_package_for",
+    "hook_package_of",
+    "PromptArgError",
+    "apply_prompt_arg_template",
+)
+
+
+def _isort_key(name: str) -> tuple[int, str]:
+    # The order ruff's RUF022 expects: CONSTANTS, then Classes, then functions.
+    rank = 0 if name.isupper() else 1 if name[:1].isupper() else 2
+    return rank, name
+
+
+def python_init(registry: Registry) -> Context:
+    names = _common_names(registry)
+    models = sorted(models_adapter.defined_classes(models_source(registry)))
+    exports = [
+        *_FIXED_PYTHON_EXPORTS,
+        *names["cohorts"],
+        *names["maps"],
+        *names["settings"],
+        *models,
+    ]
+    return {**names, "models": models, "exports": sorted(exports, key=_isort_key)}
+
+
+def python_hook_packages(registry: Registry) -> Context:
+    return _common_names(registry)
+
+
+def ts_types(registry: Registry) -> Context:
+    return {
+        "declarations": [text for _, text in ts_type_emitter.declarations(registry.manifest_schema)]
+    }
+
+
+def ts_tools(registry: Registry) -> Context:
+    manifests = [literals.ts_value(dict(tool.manifest), 1) for tool in registry.tools]
+    return {
+        "ids": registry.ids,
+        "manifests": manifests,
+        "cohorts": registry.cohorts,
+        "maps": registry.maps,
+        "capabilities": registry.capabilities,
+        "capability_providers": registry.capability_providers,
+        "settings": registry.settings,
+        "manifest_type": str(registry.manifest_schema["title"]),
+    }
+
+
+def ts_hook_packages(registry: Registry) -> Context:
+    return _common_names(registry)
+
+
+def editor_table_schema(registry: Registry) -> Context:
+    bundled = editor_schema.bundle_draft07(registry.table_schema, registry.manifest_schema)
+    return {"schema_json": literals.json_text(bundled)}
