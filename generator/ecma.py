@@ -15,6 +15,8 @@ from typing import Any
 
 import regress
 from jsonschema import Draft202012Validator, ValidationError, validators
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 
 @functools.lru_cache(maxsize=1024)
@@ -93,3 +95,26 @@ EcmaDraft202012Validator: Any = validators.extend(  # type: ignore[no-untyped-ca
         "additionalProperties": _additional_properties,
     },
 )
+
+
+def _without_dialect(schema: Mapping[str, Any]) -> dict[str, Any]:
+    # jsonschema re-picks the validator class from `$schema` whenever a `$ref` enters a resource
+    # that declares one, which would silently swap back to Python-`re` patterns. Every resource
+    # here is draft 2020-12 (validate.py checks that), so the declaration can go.
+    return {key: value for key, value in schema.items() if key != "$schema"}
+
+
+def ecma_validator(schema: Mapping[str, Any], *, resources: tuple[Mapping[str, Any], ...] = ()) -> Any:
+    """A draft 2020-12 validator with ECMA-262 patterns for ``schema``, also across ``$ref``s into
+    ``resources`` (other schemas, found by their ``$id``)."""
+    registry: Registry[Any] = Registry().with_resources(
+        (str(other["$id"]), Resource.from_contents(_without_dialect(other), DRAFT202012))
+        for other in resources
+        if isinstance(other.get("$id"), str)
+    )
+    return EcmaDraft202012Validator(_without_dialect(schema), registry=registry)
+
+
+def ecma_validator_for_def(root: Mapping[str, Any], name: str) -> Any:
+    """A validator for ``root["$defs"][name]`` whose references resolve against ``root``."""
+    return ecma_validator({"$ref": f"{root['$id']}#/$defs/{name}"}, resources=(root,))

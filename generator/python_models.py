@@ -22,7 +22,7 @@ from datamodel_code_generator import (  # type: ignore[attr-defined]
 )
 from datamodel_code_generator.format import Formatter
 
-from generator.ecma import EcmaDraft202012Validator
+from generator.ecma import ecma_validator
 from generator.literals import py_scalar
 from generator.schemas import resolve_local_ref
 
@@ -73,7 +73,7 @@ class PythonValueRenderer:
 
     def __init__(self, root: Mapping[str, Any], known_classes: set[str]) -> None:
         self._root = root
-        self._validator = EcmaDraft202012Validator(root)
+        self._validator = ecma_validator(root)
         self._known = known_classes
 
     def render(

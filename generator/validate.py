@@ -13,11 +13,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
 
 from jsonschema import Draft202012Validator, ValidationError
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of
-from generator.ecma import EcmaDraft202012Validator, pattern_error
+from generator.ecma import ecma_validator, pattern_error
 from generator.load import Loaded
 from generator.naming import upper_snake
 from generator.schemas import iter_subschemas, resolve_local_ref
@@ -48,6 +46,10 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
                 source,
                 pointer="/$schema",
             )
+        )
+    if not isinstance(schema.get("$id"), str):
+        found.append(
+            Diagnostic(Code.SCHEMA_INVALID, "$id must name the schema", source, pointer="/$id")
         )
     meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
     for error in sorted(meta.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))):
@@ -116,13 +118,7 @@ def make_table_validator(
     manifest_schema: Mapping[str, Any], table_schema: Mapping[str, Any]
 ) -> Any:
     """An ECMA-pattern validator for the table that resolves references to the manifest schema."""
-    resources = [
-        (schema["$id"], Resource.from_contents(schema, default_specification=DRAFT202012))
-        for schema in (manifest_schema, table_schema)
-        if isinstance(schema.get("$id"), str)
-    ]
-    registry: Registry[Any] = Registry().with_resources(resources)
-    return EcmaDraft202012Validator(table_schema, registry=registry)
+    return ecma_validator(table_schema, resources=(manifest_schema,))
 
 
 def validate_table(

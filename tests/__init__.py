@@ -1,0 +1,1 @@
+"""toolgen test suite."""

@@ -1,0 +1,117 @@
+"""Shared fixtures: the repository root, throwaway project copies, and ways to run the CLI."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+PROJECT_FILES = ("pyproject.toml", "schema", "generated")
+
+
+def copy_project(destination: Path) -> Path:
+    """A copy of the sources and committed output, to change and regenerate freely."""
+    destination.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_FILES:
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(
+                source, destination / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+            )
+        else:
+            shutil.copy2(source, destination / name)
+    return destination
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return copy_project(tmp_path / "project")
+
+
+@pytest.fixture
+def run_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str, str]]:
+    """Run ``toolgen`` in-process; returns (exit code, stdout, stderr)."""
+
+    def run(*arguments: str) -> tuple[int, str, str]:
+        try:
+            code = main(list(arguments))
+        except SystemExit as exit_:
+            code = int(exit_.code or 0)
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return run
+
+
+def run_toolgen(*arguments: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m generator`` in a child process, as a user or CI would."""
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *arguments],
+        cwd=cwd,
+        env={**os.environ, **(env or {}), "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def tsc_path() -> Path:
+    path = REPO / "node_modules" / "typescript" / "bin" / "tsc"
+    if not path.exists():
+        pytest.fail("the pinned TypeScript compiler is missing: run `make test`, which installs it")
+    return path
+
+
+def node_executable() -> str:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is required to compile and run the generated TypeScript")
+    return node
+
+
+STRICT_TSCONFIG = {
+    "target": "ES2022",
+    "module": "NodeNext",
+    "moduleResolution": "NodeNext",
+    "strict": True,
+    "noUncheckedIndexedAccess": True,
+    "exactOptionalPropertyTypes": True,
+    "isolatedModules": True,
+    "verbatimModuleSyntax": True,
+    "noImplicitOverride": True,
+    "types": [],
+}
+
+
+def compile_typescript(folder: Path, files: list[Path], out_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Compile ``files`` with the pinned tsc under the strict options the issue names."""
+    import json
+
+    options = dict(STRICT_TSCONFIG)
+    if out_dir is None:
+        options["noEmit"] = True
+    else:
+        options["outDir"] = str(out_dir)
+    config = {"compilerOptions": options, "files": [str(f) for f in files]}
+    (folder / "package.json").write_text('{"type": "module"}\n')
+    tsconfig = folder / "tsconfig.json"
+    tsconfig.write_text(json.dumps(config))
+    return subprocess.run(
+        [node_executable(), str(tsc_path()), "-p", str(tsconfig)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def repo() -> Iterator[Path]:
+    yield REPO

@@ -1,0 +1,266 @@
+"""Diagnostics cases: bad tables and schemas give the expected codes, locations and pointers."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.config import load_config
+from generator.diagnostics import Code, Diagnostic
+from generator.ecma import EcmaDraft202012Validator, ecma_validator, ecma_validator_for_def
+from generator.load import parse_json, parse_yaml
+from generator.pipeline import build_outputs, validate_sources
+
+from .conftest import REPO
+
+MANIFEST_SCHEMA = json.loads((REPO / "schema/tool-manifest.schema.json").read_text())
+TABLE_SCHEMA_TEXT = (REPO / "schema/tools-table.schema.json").read_text()
+TABLE_TEXT = (REPO / "schema/tools.yaml").read_text()
+
+HEADER = """settings:
+  adaptersDir: "~/.waggle/adapters"
+  adaptersDirEnvVar: WAGGLE_ADAPTERS_DIR
+  hookPackagePrefix: "@waggle/hive-mind-hooks-"
+  manifestMaxBytes: 65536
+cohorts:
+  - {name: LAUNCH_COHORT, field: launchable}
+maps:
+  - {name: TOOL_DISPLAY_NAMES, field: displayName}
+tools:
+"""
+ROW = """  - id: {id}
+    displayName: {name}
+    launchable: true
+    hookCapable: true
+    hookPointer: .alpha/hive-mind-install.json
+    detect: {{kind: path, binaryName: alpha}}
+"""
+
+
+def table(*rows: str, header: str = HEADER) -> str:
+    return header + "".join(rows)
+
+
+def row(identifier: str = "alpha", name: str = "Alpha", **overrides: str) -> str:
+    text = ROW.format(id=identifier, name=name)
+    for key, value in overrides.items():
+        line = f"    {key}: {value}"
+        text = re.sub(rf"(?m)^(    |  - ){key}: .*$", lambda match: match.group(1) + line[4:], text)
+    return text
+
+
+def diagnose(text: str) -> list[Diagnostic]:
+    manifest = parse_json(json.dumps(MANIFEST_SCHEMA), "schema/tool-manifest.schema.json")
+    table_schema = parse_json(TABLE_SCHEMA_TEXT, "schema/tools-table.schema.json")
+    return validate_sources(manifest, table_schema, parse_yaml(text, "tools.yaml"))
+
+
+def codes(found: list[Diagnostic]) -> list[tuple[str, str | None]]:
+    return [(d.code.value, d.pointer) for d in found]
+
+
+def test_the_real_table_is_valid() -> None:
+    assert diagnose(TABLE_TEXT) == []
+    assert diagnose(table(row())) == []
+
+
+def test_id_with_a_trailing_newline_is_refused_as_in_ecmascript() -> None:
+    # Python's re lets `$` match before a final newline; ECMA-262 does not.
+    pattern = MANIFEST_SCHEMA["properties"]["id"]["pattern"]
+    assert re.search(pattern, "codex\n") is not None, "premise: Python's re would accept it"
+    found = diagnose(table(row(id='"codex\\n"')))
+    assert codes(found) == [("SCHEMA_VIOLATION", "/tools/0/id")]
+    assert (found[0].line, found[0].column) == (11, 9)
+    assert "\\u000a" in found[0].message and "\n" not in found[0].message
+
+
+def test_ecmascript_digit_class_is_ascii_only() -> None:
+    schema = {"type": "string", "pattern": "^\\d+$"}
+    assert EcmaDraft202012Validator(schema).is_valid("123")
+    assert not EcmaDraft202012Validator(schema).is_valid("\u0663")  # Arabic-Indic three
+    assert re.search("^\\d+$", "\u0663"), "premise: Python's re accepts it"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "pointer"),
+    [
+        ("id", "Upper", "/tools/0/id"),
+        ("id", "-lead", "/tools/0/id"),
+        ("id", "a" * 65, "/tools/0/id"),
+        ("displayName", '""', "/tools/0/displayName"),
+        ("displayName", '"x' + "y" * 80 + '"', "/tools/0/displayName"),
+        ("displayName", '"bidi \\u202e trick"', "/tools/0/displayName"),
+        ("displayName", '"bell \\x07"', "/tools/0/displayName"),
+        ("hookPointer", "/etc/passwd", "/tools/0/hookPointer"),
+        ("hookPointer", ".x/../../etc", "/tools/0/hookPointer"),
+        ("hookPointer", "..", "/tools/0/hookPointer"),
+        ("hookPointer", '"a b"', "/tools/0/hookPointer"),
+        ("launchable", '"yes"', "/tools/0/launchable"),
+        ("detect", "{kind: path, binaryName: -rf}", "/tools/0/detect/binaryName"),
+        ("detect", "{kind: path, binaryName: ..}", "/tools/0/detect/binaryName"),
+        ("detect", "{kind: path, binaryName: a/b}", "/tools/0/detect/binaryName"),
+        ("detect", "{kind: path}", "/tools/0/detect"),
+        ("detect", "{kind: elsewhere}", "/tools/0/detect"),
+    ],
+)
+def test_field_rules(field: str, value: str, pointer: str) -> None:
+    found = diagnose(table(row(**{field: value})))
+    assert [d.pointer for d in found] == [pointer]
+    assert found[0].code in (Code.SCHEMA_VIOLATION, Code.UNKNOWN_FIELD)
+    assert found[0].line is not None and found[0].source == "tools.yaml"
+
+
+@pytest.mark.parametrize(
+    ("extra", "pointer"),
+    [
+        ("    promptArgTemplate: ['--print', '{prompt}; rm -rf ~']\n", "/tools/0/promptArgTemplate/1"),
+        ("    promptArgTemplate: ['$(whoami)']\n", "/tools/0/promptArgTemplate/0"),
+        ("    promptArgTemplate: ['a`b`']\n", "/tools/0/promptArgTemplate/0"),
+        ("    promptArgTemplate: [\"it's\"]\n", "/tools/0/promptArgTemplate/0"),
+        ("    promptArgTemplate: [" + ", ".join(["x"] * 21) + "]\n", "/tools/0/promptArgTemplate"),
+        ("    capabilities: {provides: [resumable, resumable]}\n", "/tools/0/capabilities/provides"),
+        ("    capabilities: {provides: [telepathy]}\n", "/tools/0/capabilities/provides/0"),
+        ("    category: web-app\n", "/tools/0/category"),
+        ("    hookPackage: 'Not A Package'\n", "/tools/0/hookPackage"),
+    ],
+)
+def test_optional_field_rules(extra: str, pointer: str) -> None:
+    found = diagnose(table(row() + extra))
+    assert codes(found) == [("SCHEMA_VIOLATION", pointer)]
+
+
+def test_missing_required_fields_are_each_reported_at_the_row() -> None:
+    text = table("  - id: alpha\n    displayName: Alpha\n")
+    found = diagnose(text)
+    missing = sorted(d.message for d in found)
+    assert all(d.pointer == "/tools/0" and (d.line, d.column) == (11, 5) for d in found)
+    assert len(missing) == 4 and all("missing required property" in m for m in missing)
+
+
+def test_unknown_field_is_located_at_its_key_with_a_suggestion() -> None:
+    found = diagnose(table(row() + "    hookCapabel: true\n"))
+    assert codes(found) == [("UNKNOWN_FIELD", "/tools/0/hookCapabel")]
+    assert (found[0].line, found[0].column) == (17, 5)
+    assert found[0].hint is not None and "hookCapable" in found[0].hint
+
+
+def test_candidates_with_a_binary_name_is_an_unknown_field() -> None:
+    found = diagnose(table(row(detect="{kind: candidates, binaryName: x}")))
+    assert codes(found) == [("UNKNOWN_FIELD", "/tools/0/detect/binaryName")]
+
+
+def test_duplicate_ids() -> None:
+    found = diagnose(table(row("alpha"), row("beta"), row("alpha", "Alpha Two")))
+    assert codes(found) == [("DUPLICATE_ID", "/tools/2/id")]
+    assert found[0].line == 23 and "line 11" in found[0].message
+
+
+def test_cohort_and_map_declarations_must_name_fitting_fields() -> None:
+    header = HEADER.replace("field: launchable", "field: launchabel").replace(
+        "field: displayName", "field: launchable"
+    )
+    found = diagnose(table(row(), header=header))
+    assert codes(found) == [
+        ("UNKNOWN_DECLARED_FIELD", "/cohorts/0/field"),
+        ("DECLARED_FIELD_TYPE", "/maps/0/field"),
+    ]
+    assert found[0].hint is not None and "launchable" in found[0].hint
+    optional = HEADER.replace("field: launchable", "field: builtin")
+    assert codes(diagnose(table(row(), header=optional))) == [("DECLARED_FIELD_TYPE", "/cohorts/0/field")]
+
+
+def test_constant_names_must_be_unique_and_not_reserved() -> None:
+    header = HEADER.replace("name: TOOL_DISPLAY_NAMES", "name: LAUNCH_COHORT")
+    assert codes(diagnose(table(row(), header=header))) == [("DUPLICATE_CONSTANT", "/maps/0/name")]
+    header = HEADER.replace("name: LAUNCH_COHORT", "name: SUPPORTED_TOOLS")
+    assert codes(diagnose(table(row(), header=header))) == [("DUPLICATE_CONSTANT", "/cohorts/0/name")]
+    header = HEADER.replace("name: LAUNCH_COHORT", "name: MANIFEST_MAX_BYTES")
+    assert codes(diagnose(table(row(), header=header))) == [("DUPLICATE_CONSTANT", "/cohorts/0/name")]
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "line"),
+    [
+        (HEADER.replace("maps:", "cohorts:\n  - {name: X, field: launchable}\nmaps:"), "DUPLICATE_KEY", 8),
+        (table(row() + "    category: &c cli-agent\n"), "YAML_ALIAS", 17),
+        (table(row(), row("beta", name="*a")), "YAML_ALIAS", 18),
+        (table(row(name="!!python/object/apply:os.system [ls]")), "YAML_UNSAFE_TAG", 12),
+        (table(row(name="2024-01-01")), "YAML_UNSUPPORTED_VALUE", 12),
+        (table(row()) + "  - [unclosed\n", "YAML_SYNTAX", 18),
+        (table(row(), "  - {? [1, 2] : x}\n"), "NON_STRING_KEY", 17),
+    ],
+)
+def test_unsafe_or_malformed_yaml(text: str, code: str, line: int) -> None:
+    found = diagnose(text)
+    assert [d.code.value for d in found] == [code]
+    assert found[0].line == line
+
+
+def test_alias_bomb_fails_at_once() -> None:
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n" for i in range(20)
+    )
+    assert [d.code.value for d in diagnose(bomb)] == ["YAML_ALIAS"]
+
+
+def test_same_data_in_another_yaml_style_validates_the_same() -> None:
+    flow = table('  - {detect: {binaryName: alpha, kind: path}, id: alpha, hookPointer: .alpha/p.json,'
+                 " launchable: true, hookCapable: false, displayName: Alpha}\n")
+    assert diagnose(flow) == []
+
+
+def _schema_with(change: dict[str, Any]) -> str:
+    schema = json.loads(json.dumps(MANIFEST_SCHEMA))
+    schema.update(change)
+    return json.dumps(schema)
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "pointer"),
+    [
+        ('{"a": 1, "a": 2}', "DUPLICATE_KEY", None),
+        ("{", "JSON_SYNTAX", None),
+        ('{"x": NaN}', "JSON_SYNTAX", None),
+        (_schema_with({"type": "objekt"}), "SCHEMA_INVALID", "/type"),
+        (_schema_with({"$schema": "http://json-schema.org/draft-07/schema#"}), "SCHEMA_INVALID", "/$schema"),
+        (_schema_with({"title": "not an identifier"}), "SCHEMA_INVALID", "/title"),
+        (_schema_with({"$defs": {}}), "SCHEMA_INVALID", None),
+        (_schema_with({"properties": {"id": {"type": "string", "pattern": "(?<name"}}}), "SCHEMA_INVALID",
+         "/properties/id/pattern"),
+    ],
+)
+def test_bad_manifest_schemas(text: str, code: str, pointer: str | None) -> None:
+    manifest = parse_json(text, "schema.json")
+    table_schema = parse_json(TABLE_SCHEMA_TEXT, "table-schema.json")
+    found = validate_sources(manifest, table_schema, parse_yaml(TABLE_TEXT, "tools.yaml"))
+    assert found and found[0].code.value == code
+    if pointer is not None:
+        assert pointer in [d.pointer for d in found]
+
+
+def test_third_party_root_allows_only_path_detection() -> None:
+    third_party = ecma_validator_for_def(MANIFEST_SCHEMA, "ThirdPartyToolManifest")
+    manifest = {
+        "id": "aider", "displayName": "Aider", "launchable": True, "hookCapable": False,
+        "hookPointer": ".aider/p.json", "detect": {"kind": "path", "binaryName": "aider"},
+    }
+    assert third_party.is_valid(manifest)
+    assert not third_party.is_valid({**manifest, "detect": {"kind": "candidates"}})
+    assert not third_party.is_valid({**manifest, "id": "aider\n"})
+    assert not third_party.is_valid({**manifest, "surprise": 1})
+    builtin = ecma_validator(MANIFEST_SCHEMA)
+    assert builtin.is_valid({**manifest, "detect": {"kind": "candidates"}})
+
+
+def test_invalid_input_through_the_whole_pipeline_gives_no_outputs(project: Path) -> None:
+    table_path = project / "schema/tools.yaml"
+    table_path.write_text(table_path.read_text().replace("binaryName: codex", "binaryName: 'codex;rm'"))
+    result = build_outputs(load_config(project))
+    assert not result.ok and result.outputs == {}
+    assert [(d.code, d.source, d.pointer) for d in result.diagnostics] == [
+        (Code.SCHEMA_VIOLATION, "schema/tools.yaml", "/tools/3/detect/binaryName")
+    ]
