@@ -172,42 +172,38 @@ class _YamlBuilder:
 
 def parse_yaml(text: str, source: str) -> Loaded:
     """Parse YAML text (one document) into JSON values with node positions."""
-    loader = _NoAliasLoader(text)
+    loader: _NoAliasLoader | None = None
     try:
+        loader = _NoAliasLoader(text)
         node = loader.get_single_node()
         if node is None:
-            return Loaded(
-                source,
-                None,
-                diagnostics=(Diagnostic(Code.YAML_SYNTAX, "the document is empty", source, 1, 1),),
-            )
+            return _failed(source, Code.YAML_SYNTAX, "the document is empty", (1, 1))
         builder = _YamlBuilder(loader)
         value = builder.build(node, ())
         return Loaded(source, value, builder.positions, builder.key_positions)
     except _Refusal as refusal:
-        line, column = _position(refusal.mark) if refusal.mark else (None, None)
-        return Loaded(
-            source,
-            None,
-            diagnostics=(Diagnostic(refusal.code, refusal.message, source, line, column),),
-        )
+        return _failed(source, refusal.code, refusal.message, _position(refusal.mark))
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        line, column = _position(mark) if mark else (None, None)
         problem = error.problem or error.context or "invalid YAML"
-        return Loaded(
-            source, None, diagnostics=(Diagnostic(Code.YAML_SYNTAX, problem, source, line, column),)
-        )
+        return _failed(source, Code.YAML_SYNTAX, problem, _position(mark) if mark else None)
+    except yaml.reader.ReaderError as error:
+        before = text[: error.position]
+        where = (before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1)
+        message = f"character {describe(chr(error.character))} is not allowed in YAML"
+        return _failed(source, Code.YAML_SYNTAX, message, where)
     except yaml.YAMLError as error:
-        return Loaded(
-            source, None, diagnostics=(Diagnostic(Code.YAML_SYNTAX, describe(str(error)), source),)
-        )
+        return _failed(source, Code.YAML_SYNTAX, describe(str(error)), None)
     except RecursionError:
-        return Loaded(
-            source, None, diagnostics=(Diagnostic(Code.YAML_SYNTAX, "nesting is too deep", source),)
-        )
+        return _failed(source, Code.YAML_SYNTAX, "nesting is too deep", None)
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
+
+
+def _failed(source: str, code: Code, message: str, where: Position | None) -> Loaded:
+    line, column = where if where else (None, None)
+    return Loaded(source, None, diagnostics=(Diagnostic(code, message, source, line, column),))
 
 
 def load_yaml(path: Path, source: str) -> Loaded:

@@ -1,0 +1,192 @@
+"""The command line: exit codes, output formats, atomic writes, orphan removal, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import run_toolgen
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        str(p.relative_to(folder)): (p.read_bytes(), p.stat().st_mtime_ns)
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _break_table(project: Path) -> None:
+    table = project / "schema/tools.yaml"
+    table.write_text(table.read_text().replace("hookCapable: false", "hookCapable: nope"))
+
+
+def test_generate_on_an_up_to_date_project_changes_nothing(project: Path, run_cli: Run) -> None:
+    before = _snapshot(project)
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    assert "0 changed" in err
+    assert _snapshot(project) == before
+
+
+def test_generate_touches_nothing_when_any_input_is_invalid(project: Path, run_cli: Run) -> None:
+    (project / "generated/typescript/index.ts").write_text("// stale\n")
+    _break_table(project)
+    before = _snapshot(project)
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 1
+    assert "schema/tools.yaml:43:18: SCHEMA_VIOLATION error: must be of type boolean" in err
+    assert _snapshot(project) == before
+
+
+def test_generate_rewrites_drifted_files_and_removes_orphans(project: Path, run_cli: Run) -> None:
+    index = project / "generated/typescript/index.ts"
+    expected = index.read_bytes()
+    index.write_text("// hand edit\n")
+    orphan = project / "generated/python/tool_registry/old_module.py"
+    orphan.write_text("x = 1\n")
+    (project / "generated/typescript/gone").mkdir()
+    (project / "generated/typescript/gone/file.ts").write_text("export {};\n")
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    assert index.read_bytes() == expected
+    assert not orphan.exists()
+    assert not (project / "generated/typescript/gone").exists()
+    leftovers = [p for p in project.rglob("*") if p.name.endswith(".tmp")]
+    assert leftovers == []
+    assert run_cli("check", "--project", str(project))[0] == 0
+
+
+def test_generate_creates_missing_output_folders(project: Path, run_cli: Run) -> None:
+    import shutil
+
+    shutil.rmtree(project / "generated")
+    assert run_cli("check", "--project", str(project))[0] == 1
+    assert run_cli("generate", "--project", str(project))[0] == 0
+    assert run_cli("check", "--project", str(project))[0] == 0
+
+
+def test_json_format(project: Path, run_cli: Run) -> None:
+    _break_table(project)
+    code, out, _ = run_cli("check", "--project", str(project), "--format", "json")
+    assert code == 1
+    document = json.loads(out)
+    [diagnostic] = document["diagnostics"]
+    assert diagnostic["code"] == "SCHEMA_VIOLATION"
+    assert diagnostic["severity"] == "error"
+    assert (diagnostic["source"], diagnostic["line"], diagnostic["column"]) == ("schema/tools.yaml", 43, 18)
+    assert diagnostic["pointer"] == "/tools/1/hookCapable"
+
+
+def test_json_format_for_drift_carries_the_diffs(project: Path, run_cli: Run) -> None:
+    (project / "generated/typescript/index.ts").write_text("// edited\n")
+    code, out, _ = run_cli("check", "--project", str(project), "--format", "json")
+    assert code == 1
+    document = json.loads(out)
+    assert [d["code"] for d in document["diagnostics"]] == ["DRIFT_CHANGED"]
+    assert "-// edited" in document["diffs"]["generated/typescript/index.ts"]
+
+
+def test_github_format(project: Path, run_cli: Run) -> None:
+    _break_table(project)
+    code, _, err = run_cli("check", "--project", str(project), "--format", "github")
+    assert code == 1
+    assert err.startswith(
+        "::error file=schema/tools.yaml,line=43,col=18,title=SCHEMA_VIOLATION::must be of type boolean"
+    )
+
+
+def test_github_format_escapes_newlines_in_messages(project: Path, run_cli: Run) -> None:
+    table = project / "schema/tools.yaml"
+    table.write_text(table.read_text().replace("id: cursor", 'id: "cur\\nsor%"'))
+    code, _, err = run_cli("check", "--project", str(project), "--format", "github")
+    assert code == 1
+    [line] = err.splitlines()
+    assert line.startswith("::error ") and "%25" in line
+
+
+def test_usage_errors_exit_2(project: Path, run_cli: Run, tmp_path: Path) -> None:
+    assert run_cli()[0] == 2
+    assert run_cli("frobnicate")[0] == 2
+    assert run_cli("check", "--format", "xml")[0] == 2
+    code, _, err = run_cli("check", "--project", str(tmp_path / "nowhere"))
+    assert code == 2 and "pyproject.toml" in err
+
+
+@pytest.mark.parametrize(
+    "section",
+    [
+        '[tool.toolgen]\nbogus = "x"\n',
+        '[tool.toolgen]\npython_out = "/etc"\n',
+        '[tool.toolgen]\npython_out = "../outside"\n',
+        '[tool.toolgen]\npython_out = "generated"\ntypescript_out = "generated/ts"\n',
+        '[tool.toolgen]\npython_out = "schema"\n',
+        "[tool.toolgen\n",
+    ],
+)
+def test_bad_configuration_exits_2(tmp_path: Path, run_cli: Run, section: str) -> None:
+    (tmp_path / "pyproject.toml").write_text(section)
+    code, _, err = run_cli("check", "--project", str(tmp_path))
+    assert code == 2
+    assert err.startswith("toolgen: ") and "Traceback" not in err
+
+
+def test_output_folders_are_configurable(project: Path, run_cli: Run) -> None:
+    pyproject = project / "pyproject.toml"
+    text = pyproject.read_text().replace(
+        'typescript_out = "generated/typescript"', 'typescript_out = "packages/shared/src/registry"'
+    )
+    pyproject.write_text(text)
+    assert run_cli("generate", "--project", str(project))[0] == 0
+    assert (project / "packages/shared/src/registry/index.ts").exists()
+    assert not (project / "generated/typescript/index.ts").exists() or True
+    assert run_cli("check", "--project", str(project))[0] == 0
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\xff\xfe not utf-8",
+        b"tools: [",
+        b"",
+        b"- just\n- a list\n",
+        b"tools: *nothing\n",
+        b"a: !!python/object/apply:os.system ['echo pwned']\n",
+        b"[" * 5000,
+        b"tools:\n  - \x00\n",
+    ],
+)
+def test_no_traceback_for_any_bad_table(project: Path, content: bytes) -> None:
+    (project / "schema/tools.yaml").write_bytes(content)
+    result = run_toolgen("generate", "--project", str(project))
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("schema/tools.yaml")
+
+
+def test_missing_source_file_is_a_finding(project: Path) -> None:
+    os.remove(project / "schema/tools-table.schema.json")
+    result = run_toolgen("check", "--project", str(project))
+    assert result.returncode == 1
+    assert "schema/tools-table.schema.json: FILE_NOT_FOUND" in result.stderr
+
+
+def test_console_script_and_module_agree() -> None:
+    import shutil
+    import subprocess
+    import sys
+
+    script = Path(sys.executable).parent / "toolgen"
+    if not script.exists():
+        script_path = shutil.which("toolgen")
+        assert script_path is not None, "the toolgen console script is not installed"
+        script = Path(script_path)
+    result = subprocess.run([str(script), "check"], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert run_toolgen("check").returncode == 0
