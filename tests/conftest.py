@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -91,11 +92,12 @@ STRICT_TSCONFIG = {
 }
 
 
-def compile_typescript(folder: Path, files: list[Path], out_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Compile ``files`` with the pinned tsc under the strict options the issue names."""
-    import json
-
-    options = dict(STRICT_TSCONFIG)
+def compile_typescript(
+    folder: Path, files: list[Path], out_dir: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Compile ``files`` with the pinned tsc under the strict options the issue names; ``folder``
+    gets the tsconfig and a ``package.json`` that makes its files ES modules."""
+    options: dict[str, object] = dict(STRICT_TSCONFIG)
     if out_dir is None:
         options["noEmit"] = True
     else:
@@ -112,6 +114,23 @@ def compile_typescript(folder: Path, files: list[Path], out_dir: Path | None = N
     )
 
 
-@pytest.fixture(scope="session")
-def repo() -> Iterator[Path]:
-    yield REPO
+
+
+
+def build_typescript(work_dir: Path, generated_ts: Path, extra: dict[str, str] | None = None) -> Path:
+    """Copy the generated TypeScript and ``extra`` sources to ``work_dir/src``, compile them with
+    the strict options to ``work_dir/out``, and return ``out``. Fails the test on a compile error."""
+    source = work_dir / "src"
+    source.mkdir(parents=True)
+    for path in generated_ts.glob("*.ts"):
+        shutil.copy2(path, source / path.name)
+    for name, text in (extra or {}).items():
+        (source / name).write_text(text)
+    out_dir = work_dir / "out"
+    result = compile_typescript(work_dir, sorted(source.glob("*.ts")), out_dir)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out_dir
+
+
+def run_node(script: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([node_executable(), str(script)], capture_output=True, text=True, check=False)
