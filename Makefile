@@ -20,7 +20,9 @@ $(NODE_STAMP): package.json package-lock.json
 generate: $(VENV_STAMP)
 	$(PY) -m generator generate
 
+# Regenerates the committed output and every golden case under tests/golden/.
 regen: generate
+	for case in tests/golden/*/; do $(PY) -m generator generate --project "$$case"; done
 
 check: $(VENV_STAMP)
 	$(PY) -m generator check

@@ -1,6 +1,7 @@
 """Where toolgen reads and writes: the ``[tool.toolgen]`` table of a project's ``pyproject.toml``.
 
-Paths are relative to the folder holding ``pyproject.toml``. Output folders are owned by toolgen:
+Paths are relative to the folder holding ``pyproject.toml``; sources may lie outside it, outputs
+may not. Output folders are owned by toolgen:
 ``generate`` deletes files in them that no target produces (caches such as ``__pycache__`` aside).
 """
 
@@ -57,16 +58,18 @@ def load_config(project_dir: Path) -> Config:
         raise ConfigError(f"{pyproject}: unknown [tool.toolgen] keys: {', '.join(unknown)}")
     paths = dict(DEFAULTS)
     for key, value in section.items():
-        if (
-            not isinstance(value, str)
-            or not value
-            or Path(value).is_absolute()
-            or ".." in Path(value).parts
-        ):
-            raise ConfigError(
-                f"{pyproject}: tool.toolgen.{key} must be a relative path inside the project"
-            )
+        if not isinstance(value, str) or not value or Path(value).is_absolute():
+            raise ConfigError(f"{pyproject}: tool.toolgen.{key} must be a relative path")
+        # Sources may live outside (a shared schema); outputs never do, since generate deletes.
+        if key in OUTPUT_KEYS and ".." in Path(value).parts:
+            raise ConfigError(f"{pyproject}: tool.toolgen.{key} must stay inside the project")
         paths[key] = Path(value).as_posix()
+    _check_output_folders(pyproject, paths)
+    return Config(project_dir, paths)
+
+
+def _check_output_folders(pyproject: Path, paths: dict[str, str]) -> None:
+    """Output folders may not overlap each other or hold a source: generate deletes in them."""
     outputs = [Path(paths[key]) for key in OUTPUT_KEYS]
     for index, first in enumerate(outputs):
         for second in outputs[index + 1 :]:
@@ -76,4 +79,3 @@ def load_config(project_dir: Path) -> Config:
         for source_key in ("schema", "table", "table_schema"):
             if Path(paths[key]) in Path(paths[source_key]).parents:
                 raise ConfigError(f"{pyproject}: output folder {paths[key]} contains a source file")
-    return Config(project_dir, paths)

@@ -104,7 +104,9 @@ def _without_dialect(schema: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in schema.items() if key != "$schema"}
 
 
-def ecma_validator(schema: Mapping[str, Any], *, resources: tuple[Mapping[str, Any], ...] = ()) -> Any:
+def ecma_validator(
+    schema: Mapping[str, Any], *, resources: tuple[Mapping[str, Any], ...] = ()
+) -> Any:
     """A draft 2020-12 validator with ECMA-262 patterns for ``schema``, also across ``$ref``s into
     ``resources`` (other schemas, found by their ``$id``)."""
     registry: Registry[Any] = Registry().with_resources(

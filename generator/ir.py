@@ -80,8 +80,9 @@ def build_ir(
     table_schema: Mapping[str, JsonValue],
 ) -> Registry:
     table = canonical_order(table, table_schema, table_schema)
+    # Every row of the table is a built-in tool; third-party loaders stamp `builtin: false`.
     tools = tuple(
-        Tool(row["id"], canonical_order(row, manifest_schema, manifest_schema))
+        Tool(row["id"], canonical_order({**row, "builtin": True}, manifest_schema, manifest_schema))
         for row in table["tools"]
     )
     cohorts = tuple(

@@ -266,6 +266,15 @@ def _cross_row_rules(table: Loaded, manifest_schema: Mapping[str, Any]) -> list[
         else:
             first_row_of[row["id"]] = index
 
+    for index, row in enumerate(value["tools"]):
+        if row.get("builtin") is False:
+            found.append(
+                Diagnostic(
+                    Code.BUILTIN_CONFLICT,
+                    "every row of the table is a built-in tool; remove `builtin: false`",
+                    **_at(table, pointer_of(("tools", index, "builtin"))),
+                )
+            )
     properties = manifest_schema.get("properties", {})
     required = set(manifest_schema.get("required", []))
     reserved = RESERVED_CONSTANTS | {upper_snake(key) for key in value["settings"]}

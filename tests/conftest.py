@@ -52,7 +52,9 @@ def run_cli(capsys: pytest.CaptureFixture[str]) -> Callable[..., tuple[int, str,
     return run
 
 
-def run_toolgen(*arguments: str, cwd: Path = REPO, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_toolgen(
+    *arguments: str, cwd: Path = REPO, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run ``python -m generator`` in a child process, as a user or CI would."""
     return subprocess.run(
         [sys.executable, "-m", "generator", *arguments],
@@ -114,23 +116,30 @@ def compile_typescript(
     )
 
 
-
-
-
-def build_typescript(work_dir: Path, generated_ts: Path, extra: dict[str, str] | None = None) -> Path:
-    """Copy the generated TypeScript and ``extra`` sources to ``work_dir/src``, compile them with
-    the strict options to ``work_dir/out``, and return ``out``. Fails the test on a compile error."""
+def stage_typescript(
+    work_dir: Path, generated_ts: Path, extra: dict[str, str] | None = None
+) -> list[Path]:
+    """Copy the generated TypeScript and ``extra`` sources into ``work_dir/src``; returns the files."""
     source = work_dir / "src"
     source.mkdir(parents=True)
     for path in generated_ts.glob("*.ts"):
         shutil.copy2(path, source / path.name)
     for name, text in (extra or {}).items():
         (source / name).write_text(text)
+    return sorted(source.glob("*.ts"))
+
+
+def build_typescript(
+    work_dir: Path, generated_ts: Path, extra: dict[str, str] | None = None
+) -> Path:
+    """Stage and compile with the strict options to ``work_dir/out``; fails the test on an error."""
     out_dir = work_dir / "out"
-    result = compile_typescript(work_dir, sorted(source.glob("*.ts")), out_dir)
+    result = compile_typescript(work_dir, stage_typescript(work_dir, generated_ts, extra), out_dir)
     assert result.returncode == 0, result.stdout + result.stderr
     return out_dir
 
 
 def run_node(script: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([node_executable(), str(script)], capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [node_executable(), str(script)], capture_output=True, text=True, check=False
+    )

@@ -80,7 +80,11 @@ def test_json_format(project: Path, run_cli: Run) -> None:
     [diagnostic] = document["diagnostics"]
     assert diagnostic["code"] == "SCHEMA_VIOLATION"
     assert diagnostic["severity"] == "error"
-    assert (diagnostic["source"], diagnostic["line"], diagnostic["column"]) == ("schema/tools.yaml", 43, 18)
+    assert (diagnostic["source"], diagnostic["line"], diagnostic["column"]) == (
+        "schema/tools.yaml",
+        43,
+        18,
+    )
     assert diagnostic["pointer"] == "/tools/1/hookCapable"
 
 

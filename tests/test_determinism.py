@@ -63,7 +63,12 @@ def test_environment_does_not_change_the_output(tmp_path: Path) -> None:
     digests = []
     environments = [
         {"PYTHONHASHSEED": "0", "LC_ALL": "C", "TZ": "UTC"},
-        {"PYTHONHASHSEED": "12345", "LC_ALL": "C.UTF-8", "LANG": "tr_TR.UTF-8", "TZ": "Pacific/Chatham"},
+        {
+            "PYTHONHASHSEED": "12345",
+            "LC_ALL": "C.UTF-8",
+            "LANG": "tr_TR.UTF-8",
+            "TZ": "Pacific/Chatham",
+        },
         {"PYTHONHASHSEED": "random", "TZ": "America/St_Johns"},
     ]
     for index, environment in enumerate(environments):

@@ -13,8 +13,8 @@ from .conftest import REPO
 
 sys.path.insert(0, str(REPO / "generated/python"))
 
-import tool_registry as registry  # noqa: E402
-from tool_registry import (  # noqa: E402
+import tool_registry as registry
+from tool_registry import (
     BUILTIN_TOOL_MANIFESTS,
     CAPABILITY_PROVIDERS,
     HOOK_POINTER_BY_TOOL,
@@ -33,13 +33,45 @@ from tool_registry import (  # noqa: E402
 
 EXPECTED_ROWS = [
     # id, displayName, launchable, hookCapable, hookPointer, binaryName or None, category
-    ("claude-code", "Claude Code", True, True, ".claude/hive-mind-install.json", "claude", "cli-agent"),
-    ("claude-desktop", "Claude Desktop", True, False, ".config/Claude/hive-mind-install.json", None, "desktop-app"),
+    (
+        "claude-code",
+        "Claude Code",
+        True,
+        True,
+        ".claude/hive-mind-install.json",
+        "claude",
+        "cli-agent",
+    ),
+    (
+        "claude-desktop",
+        "Claude Desktop",
+        True,
+        False,
+        ".config/Claude/hive-mind-install.json",
+        None,
+        "desktop-app",
+    ),
     ("cursor", "Cursor", True, True, ".cursor/hive-mind-install.json", None, "desktop-app"),
     ("codex", "Codex CLI", True, True, ".codex/hive-mind-install.json", "codex", "cli-agent"),
-    ("codex-desktop", "Codex Desktop", True, True, ".codex/hive-mind-install.json", None, "desktop-app"),
+    (
+        "codex-desktop",
+        "Codex Desktop",
+        True,
+        True,
+        ".codex/hive-mind-install.json",
+        None,
+        "desktop-app",
+    ),
     ("hermes", "Hermes Agent", True, True, ".hermes/hive-mind-install.json", "hermes", "cli-agent"),
-    ("openclaw", "OpenClaw", True, True, ".openclaw/hive-mind-install.json", "openclaw", "cli-agent"),
+    (
+        "openclaw",
+        "OpenClaw",
+        True,
+        True,
+        ".openclaw/hive-mind-install.json",
+        "openclaw",
+        "cli-agent",
+    ),
 ]
 ALL_FOUR = ("interactive-launch", "headless-task", "structured-progress", "resumable")
 EXPECTED_CAPABILITIES = {
@@ -54,7 +86,7 @@ EXPECTED_CAPABILITIES = {
 
 
 def test_the_seven_tools_in_table_order() -> None:
-    assert SUPPORTED_TOOLS == tuple(row[0] for row in EXPECTED_ROWS)
+    assert tuple(row[0] for row in EXPECTED_ROWS) == SUPPORTED_TOOLS
     assert len(BUILTIN_TOOL_MANIFESTS) == 7
     for manifest, row in zip(BUILTIN_TOOL_MANIFESTS, EXPECTED_ROWS, strict=True):
         identifier, name, launchable, hooks, pointer, binary, category = row
@@ -68,6 +100,10 @@ def test_the_seven_tools_in_table_order() -> None:
             assert manifest.detect == PathDetect(kind="path", binaryName=binary)
         assert manifest.capabilities is not None
         assert tuple(manifest.capabilities.provides) == EXPECTED_CAPABILITIES[identifier]
+
+
+def test_every_built_in_manifest_is_stamped_builtin() -> None:
+    assert all(manifest.builtin is True for manifest in BUILTIN_TOOL_MANIFESTS)
 
 
 def test_cohorts_and_maps_are_locked() -> None:
@@ -85,7 +121,9 @@ def test_derived_constants_equal_what_the_rows_imply() -> None:
     assert dict(TOOL_DISPLAY_NAMES) == {m.id: m.displayName for m in rows}
     assert dict(HOOK_POINTER_BY_TOOL) == {m.id: m.hookPointer for m in rows}
     for capability, providers in CAPABILITY_PROVIDERS.items():
-        expected = tuple(m.id for m in rows if m.capabilities and capability in m.capabilities.provides)
+        expected = tuple(
+            m.id for m in rows if m.capabilities and capability in m.capabilities.provides
+        )
         assert providers == expected
     assert tuple(CAPABILITY_PROVIDERS) == registry.CAPABILITIES == ALL_FOUR
     assert CAPABILITY_PROVIDERS["structured-progress"] == ("claude-code", "codex", "openclaw")
@@ -100,7 +138,11 @@ def test_candidate_paths() -> None:
         "~/AppData/Local/Programs/cursor/Cursor.exe",
         "C:\\Program Files\\Cursor\\Cursor.exe",
     )
-    assert cursor.paths.linux == ("~/.local/share/cursor/cursor", "/usr/bin/cursor", "/usr/local/bin/cursor")
+    assert cursor.paths.linux == (
+        "~/.local/share/cursor/cursor",
+        "/usr/bin/cursor",
+        "/usr/local/bin/cursor",
+    )
     desktop = by_id["claude-desktop"].detect
     assert isinstance(desktop, CandidatesDetect) and desktop.paths is not None
     assert desktop.paths.darwin == ("/Applications/Claude.app/Contents/MacOS/Claude",)
@@ -108,7 +150,10 @@ def test_candidate_paths() -> None:
         "~/AppData/Local/AnthropicClaude/Claude.exe",
         "C:\\Program Files\\AnthropicClaude\\Claude.exe",
     )
-    assert desktop.paths.linux == ("~/.local/share/claude-desktop/claude", "/usr/bin/claude-desktop")
+    assert desktop.paths.linux == (
+        "~/.local/share/claude-desktop/claude",
+        "/usr/bin/claude-desktop",
+    )
     codex_desktop = by_id["codex-desktop"].detect
     assert isinstance(codex_desktop, CandidatesDetect) and codex_desktop.paths is None
 
@@ -158,7 +203,12 @@ def test_prompt_arg_template(template: list[str], prompt: str, expected: list[st
 
 @pytest.mark.parametrize(
     ("template", "prompt"),
-    [(["{prompt}"], "-rf"), (["--print", "{prompt}"], "--version"), (["{prompt}", "--"], "-x"), (["{prompt}"], "a\0b")],
+    [
+        (["{prompt}"], "-rf"),
+        (["--print", "{prompt}"], "--version"),
+        (["{prompt}", "--"], "-x"),
+        (["{prompt}"], "a\0b"),
+    ],
 )
 def test_prompt_never_becomes_an_option(template: list[str], prompt: str) -> None:
     with pytest.raises(PromptArgError):
@@ -181,9 +231,19 @@ def test_generated_package_uses_only_the_standard_library() -> None:
 
 def test_package_exports_what_the_issue_names() -> None:
     names = {
-        "ToolId", "SUPPORTED_TOOLS", "BUILTIN_TOOL_MANIFESTS", "LAUNCH_COHORT", "HOOKS_COHORT",
-        "TOOL_DISPLAY_NAMES", "HOOK_POINTER_BY_TOOL", "Capability", "CAPABILITY_PROVIDERS",
-        "hook_package_for", "apply_prompt_arg_template", "ToolManifest", "ToolDetectSpec",
+        "ToolId",
+        "SUPPORTED_TOOLS",
+        "BUILTIN_TOOL_MANIFESTS",
+        "LAUNCH_COHORT",
+        "HOOKS_COHORT",
+        "TOOL_DISPLAY_NAMES",
+        "HOOK_POINTER_BY_TOOL",
+        "Capability",
+        "CAPABILITY_PROVIDERS",
+        "hook_package_for",
+        "apply_prompt_arg_template",
+        "ToolManifest",
+        "ToolDetectSpec",
         "ThirdPartyToolManifest",
     }
     assert names <= set(registry.__all__)
@@ -198,16 +258,37 @@ def test_generated_package_installs_with_pip(tmp_path: Path) -> None:
     shutil.copytree(REPO / "generated/python", source, ignore=shutil.ignore_patterns("__pycache__"))
     target = tmp_path / "target"
     install = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-         "--disable-pip-version-check", "--target", str(target), str(source)],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert install.returncode == 0, install.stderr
     assert (target / "tool_registry" / "py.typed").exists()
     probe = subprocess.run(
-        [sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
-         "import tool_registry as r; print(len(r.SUPPORTED_TOOLS), r.__file__)", str(target)],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-I",
+            "-c",
+            "import sys; sys.path.insert(0, sys.argv[1]); "
+            "import tool_registry as r; print(len(r.SUPPORTED_TOOLS), r.__file__)",
+            str(target),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert probe.returncode == 0, probe.stderr
     count, location = probe.stdout.split()

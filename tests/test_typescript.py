@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .conftest import REPO, build_typescript, compile_typescript, run_node
+from .conftest import REPO, build_typescript, compile_typescript, run_node, stage_typescript
 
 GENERATED_TS = REPO / "generated/typescript"
 
@@ -98,14 +98,8 @@ def test_types_accept_and_reject_what_they_should(tmp_path: Path) -> None:
 
 def test_a_type_check_that_should_fail_does_fail(tmp_path: Path) -> None:
     # Guards the guard: an @ts-expect-error on a line without an error breaks the build.
-    source = tmp_path / "src"
-    source.mkdir()
-    for path in GENERATED_TS.glob("*.ts"):
-        (source / path.name).write_text(path.read_text())
-    (source / "bad.ts").write_text(
-        'import type { ToolId } from "./index.js";\n// @ts-expect-error\nexport const ok: ToolId = "cursor";\n'
-    )
-    result = compile_typescript(tmp_path, sorted(source.glob("*.ts")))
+    bad = 'import type { ToolId } from "./index.js";\n// @ts-expect-error\nexport const ok: ToolId = "cursor";\n'
+    result = compile_typescript(tmp_path, stage_typescript(tmp_path, GENERATED_TS, {"bad.ts": bad}))
     assert result.returncode != 0 and "TS2578" in result.stdout
 
 
@@ -114,8 +108,23 @@ def test_runtime_behaviour_under_node(tmp_path: Path) -> None:
     result = run_node(out / "runtime-checks.js")
     assert result.returncode == 0, result.stderr
     facts = json.loads(result.stdout)
-    assert facts["tools"] == ["claude-code", "claude-desktop", "cursor", "codex", "codex-desktop", "hermes", "openclaw"]
-    assert facts["hooks"] == ["claude-code", "cursor", "codex", "codex-desktop", "hermes", "openclaw"]
+    assert facts["tools"] == [
+        "claude-code",
+        "claude-desktop",
+        "cursor",
+        "codex",
+        "codex-desktop",
+        "hermes",
+        "openclaw",
+    ]
+    assert facts["hooks"] == [
+        "claude-code",
+        "cursor",
+        "codex",
+        "codex-desktop",
+        "hermes",
+        "openclaw",
+    ]
     assert facts["launch"] == facts["tools"]
     assert facts["names"]["codex"] == "Codex CLI" and list(facts["names"]) == facts["tools"]
     assert facts["providers"]["structured-progress"] == ["claude-code", "codex", "openclaw"]

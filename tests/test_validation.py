@@ -48,8 +48,12 @@ def table(*rows: str, header: str = HEADER) -> str:
 def row(identifier: str = "alpha", name: str = "Alpha", **overrides: str) -> str:
     text = ROW.format(id=identifier, name=name)
     for key, value in overrides.items():
-        line = f"    {key}: {value}"
-        text = re.sub(rf"(?m)^(    |  - ){key}: .*$", lambda match: match.group(1) + line[4:], text)
+        replacement = f"{key}: {value}"
+        text = re.sub(
+            rf"(?m)^(    |  - ){key}: .*$",
+            lambda match, new=replacement: match.group(1) + new,  # type: ignore[misc]
+            text,
+        )
     return text
 
 
@@ -117,12 +121,18 @@ def test_field_rules(field: str, value: str, pointer: str) -> None:
 @pytest.mark.parametrize(
     ("extra", "pointer"),
     [
-        ("    promptArgTemplate: ['--print', '{prompt}; rm -rf ~']\n", "/tools/0/promptArgTemplate/1"),
+        (
+            "    promptArgTemplate: ['--print', '{prompt}; rm -rf ~']\n",
+            "/tools/0/promptArgTemplate/1",
+        ),
         ("    promptArgTemplate: ['$(whoami)']\n", "/tools/0/promptArgTemplate/0"),
         ("    promptArgTemplate: ['a`b`']\n", "/tools/0/promptArgTemplate/0"),
-        ("    promptArgTemplate: [\"it's\"]\n", "/tools/0/promptArgTemplate/0"),
+        ('    promptArgTemplate: ["it\'s"]\n', "/tools/0/promptArgTemplate/0"),
         ("    promptArgTemplate: [" + ", ".join(["x"] * 21) + "]\n", "/tools/0/promptArgTemplate"),
-        ("    capabilities: {provides: [resumable, resumable]}\n", "/tools/0/capabilities/provides"),
+        (
+            "    capabilities: {provides: [resumable, resumable]}\n",
+            "/tools/0/capabilities/provides",
+        ),
         ("    capabilities: {provides: [telepathy]}\n", "/tools/0/capabilities/provides/0"),
         ("    category: web-app\n", "/tools/0/category"),
         ("    hookPackage: 'Not A Package'\n", "/tools/0/hookPackage"),
@@ -159,6 +169,13 @@ def test_duplicate_ids() -> None:
     assert found[0].line == 23 and "line 11" in found[0].message
 
 
+def test_a_row_cannot_claim_not_to_be_builtin() -> None:
+    assert codes(diagnose(table(row() + "    builtin: false\n"))) == [
+        ("BUILTIN_CONFLICT", "/tools/0/builtin")
+    ]
+    assert diagnose(table(row() + "    builtin: true\n")) == []
+
+
 def test_cohort_and_map_declarations_must_name_fitting_fields() -> None:
     header = HEADER.replace("field: launchable", "field: launchabel").replace(
         "field: displayName", "field: launchable"
@@ -170,22 +187,32 @@ def test_cohort_and_map_declarations_must_name_fitting_fields() -> None:
     ]
     assert found[0].hint is not None and "launchable" in found[0].hint
     optional = HEADER.replace("field: launchable", "field: builtin")
-    assert codes(diagnose(table(row(), header=optional))) == [("DECLARED_FIELD_TYPE", "/cohorts/0/field")]
+    assert codes(diagnose(table(row(), header=optional))) == [
+        ("DECLARED_FIELD_TYPE", "/cohorts/0/field")
+    ]
 
 
 def test_constant_names_must_be_unique_and_not_reserved() -> None:
     header = HEADER.replace("name: TOOL_DISPLAY_NAMES", "name: LAUNCH_COHORT")
     assert codes(diagnose(table(row(), header=header))) == [("DUPLICATE_CONSTANT", "/maps/0/name")]
     header = HEADER.replace("name: LAUNCH_COHORT", "name: SUPPORTED_TOOLS")
-    assert codes(diagnose(table(row(), header=header))) == [("DUPLICATE_CONSTANT", "/cohorts/0/name")]
+    assert codes(diagnose(table(row(), header=header))) == [
+        ("DUPLICATE_CONSTANT", "/cohorts/0/name")
+    ]
     header = HEADER.replace("name: LAUNCH_COHORT", "name: MANIFEST_MAX_BYTES")
-    assert codes(diagnose(table(row(), header=header))) == [("DUPLICATE_CONSTANT", "/cohorts/0/name")]
+    assert codes(diagnose(table(row(), header=header))) == [
+        ("DUPLICATE_CONSTANT", "/cohorts/0/name")
+    ]
 
 
 @pytest.mark.parametrize(
     ("text", "code", "line"),
     [
-        (HEADER.replace("maps:", "cohorts:\n  - {name: X, field: launchable}\nmaps:"), "DUPLICATE_KEY", 8),
+        (
+            HEADER.replace("maps:", "cohorts:\n  - {name: X, field: launchable}\nmaps:"),
+            "DUPLICATE_KEY",
+            8,
+        ),
         (table(row() + "    category: &c cli-agent\n"), "YAML_ALIAS", 17),
         (table(row(), row("beta", name="*a")), "YAML_ALIAS", 18),
         (table(row(name="!!python/object/apply:os.system [ls]")), "YAML_UNSAFE_TAG", 12),
@@ -202,14 +229,17 @@ def test_unsafe_or_malformed_yaml(text: str, code: str, line: int) -> None:
 
 def test_alias_bomb_fails_at_once() -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n" for i in range(20)
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+        for i in range(20)
     )
     assert [d.code.value for d in diagnose(bomb)] == ["YAML_ALIAS"]
 
 
 def test_same_data_in_another_yaml_style_validates_the_same() -> None:
-    flow = table('  - {detect: {binaryName: alpha, kind: path}, id: alpha, hookPointer: .alpha/p.json,'
-                 " launchable: true, hookCapable: false, displayName: Alpha}\n")
+    flow = table(
+        "  - {detect: {binaryName: alpha, kind: path}, id: alpha, hookPointer: .alpha/p.json,"
+        " launchable: true, hookCapable: false, displayName: Alpha}\n"
+    )
     assert diagnose(flow) == []
 
 
@@ -226,11 +256,18 @@ def _schema_with(change: dict[str, Any]) -> str:
         ("{", "JSON_SYNTAX", None),
         ('{"x": NaN}', "JSON_SYNTAX", None),
         (_schema_with({"type": "objekt"}), "SCHEMA_INVALID", "/type"),
-        (_schema_with({"$schema": "http://json-schema.org/draft-07/schema#"}), "SCHEMA_INVALID", "/$schema"),
+        (
+            _schema_with({"$schema": "http://json-schema.org/draft-07/schema#"}),
+            "SCHEMA_INVALID",
+            "/$schema",
+        ),
         (_schema_with({"title": "not an identifier"}), "SCHEMA_INVALID", "/title"),
         (_schema_with({"$defs": {}}), "SCHEMA_INVALID", None),
-        (_schema_with({"properties": {"id": {"type": "string", "pattern": "(?<name"}}}), "SCHEMA_INVALID",
-         "/properties/id/pattern"),
+        (
+            _schema_with({"properties": {"id": {"type": "string", "pattern": "(?<name"}}}),
+            "SCHEMA_INVALID",
+            "/properties/id/pattern",
+        ),
     ],
 )
 def test_bad_manifest_schemas(text: str, code: str, pointer: str | None) -> None:
@@ -245,8 +282,12 @@ def test_bad_manifest_schemas(text: str, code: str, pointer: str | None) -> None
 def test_third_party_root_allows_only_path_detection() -> None:
     third_party = ecma_validator_for_def(MANIFEST_SCHEMA, "ThirdPartyToolManifest")
     manifest = {
-        "id": "aider", "displayName": "Aider", "launchable": True, "hookCapable": False,
-        "hookPointer": ".aider/p.json", "detect": {"kind": "path", "binaryName": "aider"},
+        "id": "aider",
+        "displayName": "Aider",
+        "launchable": True,
+        "hookCapable": False,
+        "hookPointer": ".aider/p.json",
+        "detect": {"kind": "path", "binaryName": "aider"},
     }
     assert third_party.is_valid(manifest)
     assert not third_party.is_valid({**manifest, "detect": {"kind": "candidates"}})
@@ -258,7 +299,9 @@ def test_third_party_root_allows_only_path_detection() -> None:
 
 def test_invalid_input_through_the_whole_pipeline_gives_no_outputs(project: Path) -> None:
     table_path = project / "schema/tools.yaml"
-    table_path.write_text(table_path.read_text().replace("binaryName: codex", "binaryName: 'codex;rm'"))
+    table_path.write_text(
+        table_path.read_text().replace("binaryName: codex", "binaryName: 'codex;rm'")
+    )
     result = build_outputs(load_config(project))
     assert not result.ok and result.outputs == {}
     assert [(d.code, d.source, d.pointer) for d in result.diagnostics] == [

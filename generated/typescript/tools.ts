@@ -45,6 +45,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "cli-agent",
+    builtin: true,
   },
   {
     id: "claude-desktop",
@@ -74,6 +75,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "desktop-app",
+    builtin: true,
   },
   {
     id: "cursor",
@@ -104,6 +106,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "desktop-app",
+    builtin: true,
   },
   {
     id: "codex",
@@ -124,6 +127,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "cli-agent",
+    builtin: true,
   },
   {
     id: "codex-desktop",
@@ -140,6 +144,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "desktop-app",
+    builtin: true,
   },
   {
     id: "hermes",
@@ -159,6 +164,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "cli-agent",
+    builtin: true,
   },
   {
     id: "openclaw",
@@ -179,6 +185,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "cli-agent",
+    builtin: true,
   },
 ] as const satisfies readonly (ToolManifest & { readonly id: ToolId })[]);
 

@@ -51,6 +51,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
             )
         ),
         category="cli-agent",
+        builtin=True,
     ),
     ToolManifest(
         id="claude-desktop",
@@ -74,6 +75,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
         ),
         capabilities=Capabilities(provides=("interactive-launch",)),
         category="desktop-app",
+        builtin=True,
     ),
     ToolManifest(
         id="cursor",
@@ -98,6 +100,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
         ),
         capabilities=Capabilities(provides=("interactive-launch",)),
         category="desktop-app",
+        builtin=True,
     ),
     ToolManifest(
         id="codex",
@@ -115,6 +118,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
             )
         ),
         category="cli-agent",
+        builtin=True,
     ),
     ToolManifest(
         id="codex-desktop",
@@ -125,6 +129,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
         detect=CandidatesDetect(kind="candidates"),
         capabilities=Capabilities(provides=("interactive-launch",)),
         category="desktop-app",
+        builtin=True,
     ),
     ToolManifest(
         id="hermes",
@@ -141,6 +146,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
             )
         ),
         category="cli-agent",
+        builtin=True,
     ),
     ToolManifest(
         id="openclaw",
@@ -158,6 +164,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
             )
         ),
         category="cli-agent",
+        builtin=True,
     ),
 )
 

@@ -1,0 +1,82 @@
+"""Values reach generated code only as escaped literals, and round-trip exactly in both languages."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from generator.config import load_config
+from generator.literals import py_str, ts_str
+from generator.pipeline import build_outputs
+
+from .conftest import build_typescript, copy_project, run_node
+
+EVIL_NAME = "Evil \"name\" \\ */ ${x} ''' `tick` é 😀"
+EVIL_PATH = '/opt/"quoted"/*/ ${HOME} `x` \\back\u2028line\u2029/😀/\ufeff'
+PY_PROBE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from tool_registry import BUILTIN_TOOL_MANIFESTS_BY_ID, TOOL_DISPLAY_NAMES
+cursor = BUILTIN_TOOL_MANIFESTS_BY_ID["cursor"]
+print(json.dumps({"name": TOOL_DISPLAY_NAMES["claude-code"], "path": cursor.detect.paths.linux[0]}))
+"""
+TS_PROBE = """
+import { BUILTIN_TOOL_MANIFESTS, TOOL_DISPLAY_NAMES } from "./index.js";
+const cursor = BUILTIN_TOOL_MANIFESTS[2];
+const path = cursor.detect.kind === "candidates" ? cursor.detect.paths.linux[0] : "";
+console.log(JSON.stringify({ name: TOOL_DISPLAY_NAMES["claude-code"], path }));
+"""
+
+
+@given(st.text())
+def test_py_str_round_trips(text: str) -> None:
+    literal = py_str(text)
+    assert literal.isascii() and "\n" not in literal
+    assert ast.literal_eval(literal) == text
+
+
+@given(st.text())
+def test_ts_str_is_an_ascii_json_compatible_literal(text: str) -> None:
+    literal = ts_str(text)
+    assert literal.isascii() and "\n" not in literal
+    assert json.loads(literal) == text
+
+
+def test_hostile_strings_round_trip_in_python_and_typescript(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    data = yaml.safe_load((project / "schema/tools.yaml").read_text())
+    data["tools"][0]["displayName"] = EVIL_NAME
+    data["tools"][2]["detect"]["paths"]["linux"][0] = EVIL_PATH
+    (project / "schema/tools.yaml").write_text(
+        yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    )
+    result = build_outputs(load_config(project))
+    assert result.ok, result.diagnostics
+    for relative, text in result.outputs.items():
+        assert EVIL_NAME not in text and "\u2028" not in text, f"raw value pasted into {relative}"
+        assert text.isascii(), relative
+    for relative, text in result.outputs.items():
+        (project / relative).write_text(text)
+
+    probe = subprocess.run(
+        [sys.executable, "-c", PY_PROBE, str(project / "generated/python")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert probe.returncode == 0, probe.stderr
+    assert json.loads(probe.stdout) == {"name": EVIL_NAME, "path": EVIL_PATH}
+
+    out = build_typescript(
+        tmp_path / "ts", project / "generated/typescript", {"probe.ts": TS_PROBE}
+    )
+    ran = run_node(out / "probe.js")
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout) == {"name": EVIL_NAME, "path": EVIL_PATH}
