@@ -95,11 +95,14 @@ STRICT_TSCONFIG = {
 
 
 def compile_typescript(
-    folder: Path, files: list[Path], out_dir: Path | None = None
+    folder: Path,
+    files: list[Path],
+    out_dir: Path | None = None,
+    overrides: dict[str, object] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Compile ``files`` with the pinned tsc under the strict options the issue names; ``folder``
     gets the tsconfig and a ``package.json`` that makes its files ES modules."""
-    options: dict[str, object] = dict(STRICT_TSCONFIG)
+    options: dict[str, object] = {**STRICT_TSCONFIG, **(overrides or {})}
     if out_dir is None:
         options["noEmit"] = True
     else:

@@ -92,6 +92,12 @@ def test_generated_typescript_compiles_under_strict_options(tmp_path: Path) -> N
     assert result.returncode == 0, result.stdout
 
 
+def test_generated_typescript_compiles_for_bundlers_too(tmp_path: Path) -> None:
+    bundler = {"module": "ESNext", "moduleResolution": "Bundler"}
+    result = compile_typescript(tmp_path, sorted(GENERATED_TS.glob("*.ts")), overrides=bundler)
+    assert result.returncode == 0, result.stdout
+
+
 def test_types_accept_and_reject_what_they_should(tmp_path: Path) -> None:
     build_typescript(tmp_path, GENERATED_TS, {"type-checks.ts": TYPE_CHECKS})
 
