@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -98,7 +98,7 @@ def compile_typescript(
     folder: Path,
     files: list[Path],
     out_dir: Path | None = None,
-    overrides: dict[str, object] | None = None,
+    overrides: Mapping[str, object] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """Compile ``files`` with the pinned tsc under the strict options the issue names; ``folder``
     gets the tsconfig and a ``package.json`` that makes its files ES modules."""
