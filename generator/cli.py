@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -57,6 +58,20 @@ def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: obje
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = _parser().parse_args(argv)
+    try:
+        return _run(arguments)
+    except Exception as error:  # last resort: a bug must not show users a traceback
+        if os.environ.get("TOOLGEN_DEBUG"):
+            raise
+        print(
+            f"toolgen: internal error: {type(error).__name__}: {error}"
+            " (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
+            file=sys.stderr,
+        )
+        return EXIT_FINDINGS
+
+
+def _run(arguments: argparse.Namespace) -> int:
     try:
         config = load_config(arguments.project)
     except ConfigError as error:

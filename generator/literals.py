@@ -9,8 +9,102 @@ value can end a literal, open a comment or reorder what a reviewer sees.
 from __future__ import annotations
 
 import json
+import keyword
+import re
 from collections.abc import Mapping
 from typing import Any
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Words an identifier may not be in either target language (Python keywords and ECMAScript's
+# reserved words, plus TypeScript's strict-mode and type-position ones).
+_RESERVED = frozenset(keyword.kwlist) | frozenset(
+    [
+        "break",
+        "case",
+        "catch",
+        "class",
+        "const",
+        "continue",
+        "debugger",
+        "default",
+        "delete",
+        "do",
+        "else",
+        "enum",
+        "export",
+        "extends",
+        "false",
+        "finally",
+        "for",
+        "function",
+        "if",
+        "import",
+        "in",
+        "instanceof",
+        "new",
+        "null",
+        "return",
+        "super",
+        "switch",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typeof",
+        "var",
+        "void",
+        "while",
+        "with",
+        "implements",
+        "interface",
+        "let",
+        "package",
+        "private",
+        "protected",
+        "public",
+        "static",
+        "yield",
+        "await",
+        "any",
+        "boolean",
+        "number",
+        "string",
+        "symbol",
+        "never",
+        "unknown",
+        "object",
+        "bigint",
+        "undefined",
+    ]
+)
+
+
+class UnsafeIdentifierError(ValueError):
+    """A name meant for an identifier position is not a plain identifier in both languages."""
+
+
+def identifier(name: str) -> str:
+    """``name`` unchanged when it is safe as a Python and TypeScript identifier; raises otherwise.
+
+    The validators already constrain every name that reaches an identifier position (constant
+    names, field names, schema titles); this is the emitter's own guard, so no name is ever pasted
+    into code unchecked.
+    """
+    if not _IDENTIFIER.fullmatch(name) or name in _RESERVED:
+        raise UnsafeIdentifierError(f"{name!r} cannot be used as an identifier")
+    return name
+
+
+def python_keyword_argument(name: str) -> str:
+    """``name`` unchanged when it can be a Python keyword argument; raises otherwise."""
+    if not _IDENTIFIER.fullmatch(name) or keyword.iskeyword(name):
+        raise UnsafeIdentifierError(f"{name!r} cannot be a keyword argument")
+    return name
+
+
+def ts_key(name: str) -> str:
+    """An object-literal key: bare when it is an identifier, a string literal otherwise."""
+    return name if _IDENTIFIER.fullmatch(name) else ts_str(name)
 
 
 def _escape(text: str, *, astral: str) -> str:
@@ -77,7 +171,7 @@ def ts_value(value: Any, indent: int = 0) -> str:
         if not value:
             return "{}"
         body = ",\n".join(
-            f"{pad}{key}: {ts_value(item, indent + 1)}" for key, item in value.items()
+            f"{pad}{ts_key(key)}: {ts_value(item, indent + 1)}" for key, item in value.items()
         )
         return "{\n" + body + ",\n" + end + "}"
     if isinstance(value, list | tuple):

@@ -16,6 +16,7 @@ from generator.diagnostics import Code, Diagnostic, has_errors
 from generator.editor_schema import EditorSchemaError
 from generator.format import FormatError, format_python, normalize_newlines
 from generator.ir import build_ir
+from generator.literals import UnsafeIdentifierError
 from generator.load import Loaded, load_json, load_yaml
 from generator.python_models import ModelError
 from generator.targets import TARGETS, Target
@@ -78,7 +79,14 @@ def build_outputs(
                 if target.formatter == "python"
                 else normalize_newlines(text)
             )
-    except (ModelError, TsTypeError, EditorSchemaError, FormatError, jinja2.TemplateError) as error:
+    except (
+        ModelError,
+        TsTypeError,
+        EditorSchemaError,
+        FormatError,
+        jinja2.TemplateError,
+        UnsafeIdentifierError,
+    ) as error:
         return BuildResult(diagnostics=(*diagnostics, _generation_failed(error)))
     return BuildResult(outputs, tuple(diagnostics))
 

@@ -34,6 +34,7 @@ def make_environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
         ts_str=literals.ts_str,
         py_scalar=literals.py_scalar,
         ts_scalar=literals.ts_scalar,
+        ident=literals.identifier,
     )
     environment.globals.update(header_python=HEADER_PYTHON, header_ts=HEADER_TS)
     return environment

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from generator.literals import ts_scalar, ts_str
+from generator.literals import identifier, ts_scalar, ts_str
 
 _PRIMITIVES = {
     "string": "string",
@@ -28,9 +28,9 @@ class TsTypeError(Exception):
 
 def _ref_name(root: Mapping[str, Any], ref: str) -> str:
     if ref == "#":
-        return str(root["title"])
+        return identifier(str(root["title"]))
     if ref.startswith("#/$defs/") and ref.count("/") == 2:
-        return ref.rsplit("/", 1)[-1]
+        return identifier(ref.rsplit("/", 1)[-1])
     raise TsTypeError(f"unsupported $ref {ref!r}")
 
 
@@ -87,10 +87,11 @@ def _object_type(schema: Mapping[str, Any], root: Mapping[str, Any], indent: int
 
 def declarations(root: Mapping[str, Any]) -> list[tuple[str, str]]:
     """``(name, declaration)`` pairs: the root interface first, then ``$defs`` in schema order."""
-    title = str(root["title"])
+    title = identifier(str(root["title"]))
     body = {k: v for k, v in root.items() if k not in ("$defs", "$schema", "$id", "title")}
     result = [(title, f"export interface {title} {_object_type(body, root, 0)}")]
     for name, sub in root.get("$defs", {}).items():
+        identifier(name)
         expression = type_expression(sub, root, 0)
         if expression.startswith("{"):
             result.append((name, f"export interface {name} {expression}"))

@@ -80,3 +80,24 @@ def test_hostile_strings_round_trip_in_python_and_typescript(tmp_path: Path) -> 
     ran = run_node(out / "probe.js")
     assert ran.returncode == 0, ran.stderr
     assert json.loads(ran.stdout) == {"name": EVIL_NAME, "path": EVIL_PATH}
+
+
+def test_identifier_positions_only_take_plain_identifiers() -> None:
+    import pytest
+
+    from generator.literals import (
+        UnsafeIdentifierError,
+        identifier,
+        python_keyword_argument,
+        ts_key,
+    )
+
+    assert identifier("LAUNCH_COHORT") == "LAUNCH_COHORT"
+    for bad in ("x-y", "1x", "", "a b", "class", "None", "string", "x\u200e", "é"):
+        with pytest.raises(UnsafeIdentifierError):
+            identifier(bad)
+    assert python_keyword_argument("type") == "type"
+    with pytest.raises(UnsafeIdentifierError):
+        python_keyword_argument("lambda")
+    assert ts_key("binaryName") == "binaryName"
+    assert ts_key("odd-key") == '"odd-key"'

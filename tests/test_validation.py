@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.config import load_config
 from generator.diagnostics import Code, Diagnostic
@@ -307,3 +309,57 @@ def test_invalid_input_through_the_whole_pipeline_gives_no_outputs(project: Path
     assert [(d.code, d.source, d.pointer) for d in result.diagnostics] == [
         (Code.SCHEMA_VIOLATION, "schema/tools.yaml", "/tools/3/detect/binaryName")
     ]
+
+
+def test_a_schema_name_unfit_for_code_is_a_generation_error(project: Path) -> None:
+    from .conftest import run_toolgen
+
+    path = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(path.read_text())
+    schema["$defs"]["Bad-Name"] = {"type": "string"}
+    path.write_text(json.dumps(schema))
+    before = (project / "generated/typescript/types.ts").read_bytes()
+    result = run_toolgen("generate", "--project", str(project))
+    assert result.returncode == 1
+    assert "GENERATION_FAILED" in result.stderr and "Traceback" not in result.stderr
+    assert (project / "generated/typescript/types.ts").read_bytes() == before
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_any_text_gives_a_value_or_diagnostics_never_an_exception(text: str) -> None:
+    loaded = parse_yaml(text, "fuzz.yaml")
+    if loaded.diagnostics:
+        assert loaded.value is None
+        assert all(
+            d.source == "fuzz.yaml"
+            and d.code.value.startswith(("YAML_", "DUPLICATE_KEY", "NON_STRING"))
+            for d in loaded.diagnostics
+        )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "settings": json_values,
+            "cohorts": json_values,
+            "maps": json_values,
+            "tools": json_values,
+        },
+    )
+)
+def test_any_table_shape_gives_diagnostics_never_an_exception(value: dict[str, Any]) -> None:
+    text = json.dumps(value)
+    found = diagnose(text)
+    assert all(isinstance(d, Diagnostic) and d.source == "tools.yaml" for d in found)
