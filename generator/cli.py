@@ -79,7 +79,7 @@ def _run(arguments: argparse.Namespace) -> int:
         return EXIT_USAGE
     result = build_outputs(config)
     if not result.ok:
-        _report(result.diagnostics, arguments.format, changed=[])
+        _report(result.diagnostics, arguments.format)
         return EXIT_FINDINGS
     roots = output_roots(config)
     if arguments.command == "generate":

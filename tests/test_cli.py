@@ -194,3 +194,23 @@ def test_console_script_and_module_agree() -> None:
     result = subprocess.run([str(script), "check"], capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert run_toolgen("check").returncode == 0
+
+
+def test_a_file_that_cannot_be_written_is_reported_and_the_rest_still_written(
+    project: Path, run_cli: Run
+) -> None:
+    blocked = project / "generated/typescript/index.ts"
+    blocked.unlink()
+    blocked.mkdir()
+    (blocked / "keep").write_text("x")
+    other = project / "generated/typescript/tools.ts"
+    other.write_text("// stale\n")
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    document = json.loads(out)
+    assert [(d["code"], d["source"]) for d in document["diagnostics"]] == [
+        ("WRITE_FAILED", "generated/typescript/index.ts")
+    ]
+    assert "generated/typescript/tools.ts" in document["changed"]
+    assert other.read_text() != "// stale\n"
+    assert [p.name for p in blocked.parent.iterdir() if p.name.endswith(".tmp")] == []

@@ -42,5 +42,5 @@ export interface Capabilities {
 export type Capability = "interactive-launch" | "headless-task" | "structured-progress" | "resumable";
 
 export type ThirdPartyToolManifest = ToolManifest & {
-  readonly detect?: PathDetect;
+  readonly detect: PathDetect;
 };
