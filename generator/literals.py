@@ -139,28 +139,30 @@ def ts_str(text: str) -> str:
     return _escape(text, astral="ecmascript")
 
 
-def py_scalar(value: Any) -> str:
+def _scalar(value: Any, spelling: tuple[str, str, str], string: Any) -> str:
+    true, false, null = spelling
     if isinstance(value, bool):
-        return "True" if value else "False"
+        return true if value else false
     if isinstance(value, int):
         return str(value)
+    if isinstance(value, float):
+        # JSON Schema counts 2.0 as an integer; repr is the shortest round-trip form in both languages.
+        return str(int(value)) if value.is_integer() else repr(value)
     if isinstance(value, str):
-        return py_str(value)
+        return str(string(value))
     if value is None:
-        return "None"
-    raise TypeError(f"no Python literal for {type(value).__name__}")
+        return null
+    raise TypeError(f"no literal for a {type(value).__name__}")
+
+
+def py_scalar(value: Any) -> str:
+    """A Python literal for a JSON scalar (string, integer, boolean or null)."""
+    return _scalar(value, ("True", "False", "None"), py_str)
 
 
 def ts_scalar(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return ts_str(value)
-    if value is None:
-        return "null"
-    raise TypeError(f"no TypeScript literal for {type(value).__name__}")
+    """A TypeScript literal for a JSON scalar (string, integer, boolean or null)."""
+    return _scalar(value, ("true", "false", "null"), ts_str)
 
 
 def ts_value(value: Any, indent: int = 0) -> str:

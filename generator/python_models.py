@@ -80,6 +80,7 @@ class PythonValueRenderer:
         self._root = root
         self._validator = ecma_validator(root)
         self._known = known_classes
+        self.used_classes: set[str] = set()
 
     def render(
         self, value: Any, schema: Mapping[str, Any] | None = None, name: str | None = None
@@ -120,4 +121,5 @@ class PythonValueRenderer:
             f"{python_keyword_argument(key)}={self.render(item, properties.get(key, {}), None)}"
             for key, item in value.items()
         ]
+        self.used_classes.add(name)
         return f"{identifier(name)}(" + ", ".join(arguments) + ")"

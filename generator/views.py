@@ -37,26 +37,27 @@ def python_models(registry: Registry) -> Context:
     return {"models": models_source(registry)}
 
 
-def python_constants(registry: Registry) -> Context:
-    source = models_source(registry)
-    renderer = models_adapter.PythonValueRenderer(
-        registry.manifest_schema, models_adapter.defined_classes(source)
-    )
-    manifests = [renderer.render(tool.manifest) for tool in registry.tools]
-    used = sorted(
-        name for name in models_adapter.defined_classes(source) if f"{name}(" in "".join(manifests)
-    )
+def _tables(registry: Registry) -> Context:
+    """What both languages' constant modules list: ids, cohorts, maps, capabilities, settings."""
     return {
-        "model_imports": sorted({*used, "Capability", str(registry.manifest_schema["title"])}),
         "manifest_type": str(registry.manifest_schema["title"]),
         "ids": registry.ids,
-        "manifests": manifests,
         "cohorts": registry.cohorts,
         "maps": registry.maps,
         "capabilities": registry.capabilities,
         "capability_providers": registry.capability_providers,
         "settings": registry.settings,
     }
+
+
+def python_constants(registry: Registry) -> Context:
+    tables = _tables(registry)
+    renderer = models_adapter.PythonValueRenderer(
+        registry.manifest_schema, models_adapter.defined_classes(models_source(registry))
+    )
+    manifests = [renderer.render(tool.manifest) for tool in registry.tools]
+    imports = sorted({*renderer.used_classes, "Capability", tables["manifest_type"]})
+    return {**tables, "manifests": manifests, "model_imports": imports}
 
 
 def _common_names(registry: Registry) -> Context:
@@ -115,16 +116,7 @@ def ts_types(registry: Registry) -> Context:
 
 def ts_tools(registry: Registry) -> Context:
     manifests = [literals.ts_value(dict(tool.manifest), 1) for tool in registry.tools]
-    return {
-        "ids": registry.ids,
-        "manifests": manifests,
-        "cohorts": registry.cohorts,
-        "maps": registry.maps,
-        "capabilities": registry.capabilities,
-        "capability_providers": registry.capability_providers,
-        "settings": registry.settings,
-        "manifest_type": str(registry.manifest_schema["title"]),
-    }
+    return {**_tables(registry), "manifests": manifests}
 
 
 def ts_hook_packages(registry: Registry) -> Context:

@@ -82,6 +82,26 @@ def test_hostile_strings_round_trip_in_python_and_typescript(tmp_path: Path) -> 
     assert json.loads(ran.stdout) == {"name": EVIL_NAME, "path": EVIL_PATH}
 
 
+def test_numbers_are_written_the_same_in_both_languages() -> None:
+    from generator.literals import py_scalar, ts_scalar
+
+    for value, text in (
+        (65536, "65536"),
+        (65536.0, "65536"),
+        (0.1, "0.1"),
+        (True, None),
+        (None, None),
+    ):
+        if text is not None:
+            assert py_scalar(value) == ts_scalar(value) == text
+    assert (py_scalar(True), ts_scalar(True), py_scalar(None), ts_scalar(None)) == (
+        "True",
+        "true",
+        "None",
+        "null",
+    )
+
+
 def test_identifier_positions_only_take_plain_identifiers() -> None:
     import pytest
 
