@@ -146,7 +146,7 @@ def _scalar(value: Any, spelling: tuple[str, str, str], string: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        # JSON Schema counts 2.0 as an integer; repr is the shortest round-trip form in both languages.
+        # JSON Schema counts 2.0 as an integer; repr is the shortest round-trip form in both.
         return str(int(value)) if value.is_integer() else repr(value)
     if isinstance(value, str):
         return str(string(value))
