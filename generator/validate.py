@@ -130,7 +130,7 @@ def validate_table(
     seen: set[tuple[str, str, str]] = set()
     for error in validator.iter_errors(table.value):
         for leaf in _leaves(error):
-            for diagnostic in _describe_error(leaf, table, manifest_schema):
+            for diagnostic in _describe_error(leaf, table):
                 key = (diagnostic.code.value, diagnostic.pointer or "", diagnostic.message)
                 if key not in seen:
                     seen.add(key)
@@ -216,9 +216,7 @@ def _at(table: Loaded, pointer: str, *, key: bool = False) -> dict[str, Any]:
     return {"source": table.source, "line": line, "column": column, "pointer": pointer}
 
 
-def _describe_error(
-    error: ValidationError, table: Loaded, manifest_schema: Mapping[str, Any]
-) -> Iterable[Diagnostic]:
+def _describe_error(error: ValidationError, table: Loaded) -> Iterable[Diagnostic]:
     path = list(error.absolute_path)
     pointer = pointer_of(path)
     if error.validator == "additionalProperties" and path and error.message == "unknown property":

@@ -85,15 +85,8 @@ def test_hostile_strings_round_trip_in_python_and_typescript(tmp_path: Path) -> 
 def test_numbers_are_written_the_same_in_both_languages() -> None:
     from generator.literals import py_scalar, ts_scalar
 
-    for value, text in (
-        (65536, "65536"),
-        (65536.0, "65536"),
-        (0.1, "0.1"),
-        (True, None),
-        (None, None),
-    ):
-        if text is not None:
-            assert py_scalar(value) == ts_scalar(value) == text
+    for value, text in ((65536, "65536"), (65536.0, "65536"), (0.1, "0.1"), (-3, "-3")):
+        assert py_scalar(value) == ts_scalar(value) == text
     assert (py_scalar(True), ts_scalar(True), py_scalar(None), ts_scalar(None)) == (
         "True",
         "true",
