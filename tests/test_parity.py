@@ -29,6 +29,25 @@ def test_committed_output_is_byte_identical_to_a_fresh_generation() -> None:
     assert compare_outputs(REPO, result.outputs, roots) == []
 
 
+def test_generating_into_an_empty_folder_reproduces_the_committed_tree(
+    project: Path, run_cli: Run
+) -> None:
+    shutil.rmtree(project / "generated")
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    fresh = sorted(
+        p.relative_to(project) for p in (project / "generated").rglob("*") if p.is_file()
+    )
+    committed = sorted(
+        p.relative_to(REPO)
+        for p in (REPO / "generated").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
+    assert fresh == committed
+    for relative in fresh:
+        assert (project / relative).read_bytes() == (REPO / relative).read_bytes(), relative
+
+
 def test_check_passes_on_a_clean_copy(project: Path, run_cli: Run) -> None:
     code, _, err = run_cli("check", "--project", str(project))
     assert code == 0, err
