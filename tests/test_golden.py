@@ -38,14 +38,15 @@ def test_golden_typescript_compiles(case: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("package", GENERATED_PYTHON, ids=lambda p: str(p.relative_to(REPO)))
-def test_generated_python_passes_mypy_strict_and_ruff(package: Path) -> None:
+def test_generated_python_passes_mypy_strict_and_ruff(package: Path, tmp_path: Path) -> None:
     mypy = subprocess.run(
         [
             sys.executable,
             "-m",
             "mypy",
             "--strict",
-            "--no-incremental",
+            "--cache-dir",
+            str(tmp_path / "mypy-cache"),
             "--config-file",
             "/dev/null",
             "-p",

@@ -35,15 +35,9 @@ def test_generating_into_an_empty_folder_reproduces_the_committed_tree(
     shutil.rmtree(project / "generated")
     code, _, err = run_cli("generate", "--project", str(project))
     assert code == 0, err
-    fresh = sorted(
-        p.relative_to(project) for p in (project / "generated").rglob("*") if p.is_file()
-    )
-    committed = sorted(
-        p.relative_to(REPO)
-        for p in (REPO / "generated").rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts
-    )
-    assert fresh == committed
+    roots = output_roots(load_config(REPO))
+    fresh = list(existing_files(project, roots))
+    assert fresh == list(existing_files(REPO, roots))
     for relative in fresh:
         assert (project / relative).read_bytes() == (REPO / relative).read_bytes(), relative
 
