@@ -232,31 +232,44 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _json_positions(text: str) -> tuple[dict[str, Position], dict[str, Position]]:
+    """Where each node of a JSON document starts, read through the YAML composer (JSON is, in
+    practice, YAML's flow style). Best effort: empty maps when the composer cannot follow it."""
+    loader: _NoAliasLoader | None = None
+    try:
+        loader = _NoAliasLoader(text)
+        node = loader.get_single_node()
+        if node is None:
+            return {}, {}
+        builder = _YamlBuilder(loader)
+        builder.build(node, ())
+        return builder.positions, builder.key_positions
+    except (_Refusal, yaml.YAMLError, RecursionError, ValueError):
+        return {}, {}
+    finally:
+        if loader is not None:
+            loader.dispose()
+
+
 def parse_json(text: str, source: str) -> Loaded:
-    """Strict JSON: duplicate keys, NaN and infinities are errors."""
+    """Strict JSON: duplicate keys, NaN and infinities are errors. Values come from ``json``;
+    node positions, for locating later diagnostics, from ``_json_positions``."""
     try:
         value = json.loads(text, object_pairs_hook=_unique_object, parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
-        return Loaded(
-            source,
-            None,
-            diagnostics=(
-                Diagnostic(Code.JSON_SYNTAX, error.msg, source, error.lineno, error.colno),
-            ),
-        )
+        return _failed(source, Code.JSON_SYNTAX, error.msg, (error.lineno, error.colno))
     except _DuplicateJsonKey as error:
-        return Loaded(
-            source,
-            None,
-            diagnostics=(
-                Diagnostic(Code.DUPLICATE_KEY, f"key {describe(error.key)} appears twice", source),
-            ),
-        )
+        # The YAML reading of the same text knows where the repeated key stands.
+        located = parse_yaml(text, source).diagnostics
+        where = None
+        if located and located[0].line is not None:
+            where = (located[0].line, located[0].column or 1)
+        message = f"key {describe(error.key)} appears twice in one object"
+        return _failed(source, Code.DUPLICATE_KEY, message, where)
     except (ValueError, RecursionError) as error:
-        return Loaded(
-            source, None, diagnostics=(Diagnostic(Code.JSON_SYNTAX, describe(str(error)), source),)
-        )
-    return Loaded(source, value)
+        return _failed(source, Code.JSON_SYNTAX, describe(str(error)), None)
+    positions, key_positions = _json_positions(text)
+    return Loaded(source, value, positions, key_positions)
 
 
 def load_json(path: Path, source: str) -> Loaded:

@@ -32,10 +32,9 @@ RESERVED_CONSTANTS = frozenset(
 def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
     """The document is a draft 2020-12 schema whose references resolve and patterns compile."""
     schema = loaded.value
-    source = loaded.source
     if not isinstance(schema, Mapping):
         return [
-            Diagnostic(Code.SCHEMA_INVALID, "a schema must be a JSON object", source, pointer="")
+            Diagnostic(Code.SCHEMA_INVALID, "a schema must be a JSON object", **_at(loaded, ""))
         ]
     found: list[Diagnostic] = []
     if schema.get("$schema") != DRAFT_2020_12:
@@ -43,13 +42,12 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
             Diagnostic(
                 Code.SCHEMA_INVALID,
                 f"$schema must be {describe(DRAFT_2020_12)}",
-                source,
-                pointer="/$schema",
+                **_at(loaded, "/$schema"),
             )
         )
     if not isinstance(schema.get("$id"), str):
         found.append(
-            Diagnostic(Code.SCHEMA_INVALID, "$id must name the schema", source, pointer="/$id")
+            Diagnostic(Code.SCHEMA_INVALID, "$id must name the schema", **_at(loaded, "/$id"))
         )
     meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
     for error in sorted(meta.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))):
@@ -57,8 +55,7 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
             Diagnostic(
                 Code.SCHEMA_INVALID,
                 f"not a valid schema: {error.validator} {describe(error.validator_value)}",
-                source,
-                pointer=pointer_of(error.absolute_path),
+                **_at(loaded, pointer_of(error.absolute_path)),
             )
         )
     if found:
@@ -70,8 +67,7 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
                 Diagnostic(
                     Code.SCHEMA_INVALID,
                     f"pattern is not a valid ECMA-262 expression: {describe(reason)}",
-                    source,
-                    pointer=f"{pointer}/pattern",
+                    **_at(loaded, f"{pointer}/pattern"),
                 )
             )
         ref = sub.get("$ref")
@@ -80,8 +76,7 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
                 Diagnostic(
                     Code.SCHEMA_INVALID,
                     f"$ref {describe(ref)} names nothing",
-                    source,
-                    pointer=f"{pointer}/$ref",
+                    **_at(loaded, f"{pointer}/$ref"),
                 )
             )
     return found
@@ -98,8 +93,7 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
             Diagnostic(
                 Code.SCHEMA_INVALID,
                 "the root needs a title that is an identifier",
-                loaded.source,
-                pointer="/title",
+                **_at(loaded, "/title"),
             )
         )
     if THIRD_PARTY_DEF not in schema.get("$defs", {}):
@@ -107,8 +101,7 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
             Diagnostic(
                 Code.SCHEMA_INVALID,
                 f"$defs/{THIRD_PARTY_DEF} (the third-party adapter root) is missing",
-                loaded.source,
-                pointer="/$defs",
+                **_at(loaded, "/$defs"),
             )
         )
     return found
@@ -209,11 +202,11 @@ def _message(error: ValidationError) -> str:
     return f"fails the {describe(keyword)} rule"
 
 
-def _at(table: Loaded, pointer: str, *, key: bool = False) -> dict[str, Any]:
+def _at(document: Loaded, pointer: str, *, key: bool = False) -> dict[str, Any]:
     """Location keywords for a ``Diagnostic`` about the node (or its key) at ``pointer``."""
-    found = (table.key_positions.get(pointer) if key else None) or table.position_of(pointer)
+    found = (document.key_positions.get(pointer) if key else None) or document.position_of(pointer)
     line, column = found if found else (None, None)
-    return {"source": table.source, "line": line, "column": column, "pointer": pointer}
+    return {"source": document.source, "line": line, "column": column, "pointer": pointer}
 
 
 def _describe_error(error: ValidationError, table: Loaded) -> Iterable[Diagnostic]:

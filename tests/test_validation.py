@@ -281,6 +281,22 @@ def test_bad_manifest_schemas(text: str, code: str, pointer: str | None) -> None
         assert pointer in [d.pointer for d in found]
 
 
+def test_schema_file_errors_are_located_by_line_and_column() -> None:
+    text = (REPO / "schema/tool-manifest.schema.json").read_text()
+    broken = text.replace('"type": "boolean"', '"type": "bool"', 1)
+    manifest = parse_json(broken, "schema.json")
+    found = validate_sources(
+        manifest, parse_json(TABLE_SCHEMA_TEXT, "t.json"), parse_yaml(TABLE_TEXT, "y")
+    )
+    [first] = [d for d in found if d.pointer == "/properties/launchable/type"]
+    line = next(n for n, text in enumerate(broken.splitlines(), 1) if '"type": "bool"' in text)
+    assert (first.code, first.line) == (Code.SCHEMA_INVALID, line)
+    duplicate = parse_json('{\n  "a": 1,\n  "a": 2\n}', "dup.json")
+    assert [(d.code, d.line, d.column) for d in duplicate.diagnostics] == [
+        (Code.DUPLICATE_KEY, 3, 3)
+    ]
+
+
 def test_third_party_root_allows_only_path_detection() -> None:
     third_party = ecma_validator_for_def(MANIFEST_SCHEMA, "ThirdPartyToolManifest")
     manifest = {
