@@ -8,7 +8,6 @@ to stdout as one JSON object in ``json`` format; ``check`` prints its unified di
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -16,7 +15,14 @@ from pathlib import Path
 
 from generator import __version__
 from generator.config import ConfigError, load_config
-from generator.diagnostics import Diagnostic, render_github, render_text, sort_key
+from generator.diagnostics import (
+    Diagnostic,
+    render_github,
+    render_json,
+    render_text,
+    sanitize,
+    sort_key,
+)
 from generator.emit import compare_outputs, write_outputs
 from generator.pipeline import build_outputs, output_roots
 
@@ -48,8 +54,7 @@ def _parser() -> argparse.ArgumentParser:
 def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: object) -> None:
     ordered = sorted(diagnostics, key=sort_key)
     if output_format == "json":
-        document: dict[str, object] = {"diagnostics": [d.as_json() for d in ordered], **extra}
-        print(json.dumps(document, indent=2, ensure_ascii=True))
+        print(render_json(ordered, **extra))
         return
     render = render_github if output_format == "github" else render_text
     for diagnostic in ordered:
@@ -64,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("TOOLGEN_DEBUG"):
             raise
         print(
-            f"toolgen: internal error: {type(error).__name__}: {error}"
+            f"toolgen: internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
             " (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
             file=sys.stderr,
         )

@@ -93,20 +93,24 @@ class Diagnostic:
         }
 
 
-def describe(text: object, limit: int = MAX_SHOWN_CHARS) -> str:
-    """Quote untrusted text for a message: invisible characters escaped, clipped to ``limit``."""
-    raw = text if isinstance(text, str) else repr(text)
+def sanitize(text: str, limit: int = MAX_SHOWN_CHARS, *, escape_quotes: bool = False) -> str:
+    """``text`` with invisible characters shown as ``\\uXXXX`` escapes, clipped to ``limit``."""
     shown: list[str] = []
-    for char in raw[:limit]:
+    for char in text[:limit]:
         point = ord(char)
         if point in _INVISIBLE or 0xD800 <= point <= 0xDFFF:
             shown.append(f"\\u{point:04x}")
-        elif char in {'"', "\\"}:
+        elif escape_quotes and char in {'"', "\\"}:
             shown.append("\\" + char)
         else:
             shown.append(char)
-    clipped = "…" if len(raw) > limit else ""
-    return '"' + "".join(shown) + clipped + '"'
+    return "".join(shown) + ("…" if len(text) > limit else "")
+
+
+def describe(value: object, limit: int = MAX_SHOWN_CHARS) -> str:
+    """Quote untrusted input for a message: sanitized, clipped, in double quotes."""
+    raw = value if isinstance(value, str) else repr(value)
+    return '"' + sanitize(raw, limit, escape_quotes=True) + '"'
 
 
 def pointer_of(path: Iterable[str | int]) -> str:

@@ -12,7 +12,7 @@ import jinja2
 
 from generator import render
 from generator.config import Config
-from generator.diagnostics import Code, Diagnostic, has_errors
+from generator.diagnostics import Code, Diagnostic, has_errors, sanitize
 from generator.editor_schema import EditorSchemaError
 from generator.format import FormatError, format_python, normalize_newlines
 from generator.ir import build_ir
@@ -67,33 +67,37 @@ def build_outputs(
     if has_errors(diagnostics):
         return BuildResult(diagnostics=tuple(diagnostics))
     registry = build_ir(table.value, manifest.value, table_schema.value)
-    try:
-        rendered = render.render_targets(
-            registry, targets, environment or render.make_environment()
-        )
-        outputs: dict[str, str] = {}
-        for target, text in rendered.items():
-            path = _output_path(config, target)
+    environment = environment or render.make_environment()
+    outputs: dict[str, str] = {}
+    failures: list[Diagnostic] = []
+    for target in targets:
+        path = _output_path(config, target)
+        try:
+            text = render.render_target(registry, target, environment)
             outputs[path] = (
-                format_python(text, path)
-                if target.formatter == "python"
-                else normalize_newlines(text)
+                format_python(text, path) if target.is_python else normalize_newlines(text)
             )
-    except (
-        ModelError,
-        TsTypeError,
-        EditorSchemaError,
-        FormatError,
-        jinja2.TemplateError,
-        UnsafeIdentifierError,
-    ) as error:
-        return BuildResult(diagnostics=(*diagnostics, _generation_failed(error)))
+        except _GENERATION_ERRORS as error:
+            failures.append(_generation_failed(path, target, error))
+    if failures:
+        return BuildResult(diagnostics=(*diagnostics, *failures))
     return BuildResult(outputs, tuple(diagnostics))
 
 
-def _generation_failed(error: Exception) -> Diagnostic:
-    message = f"{type(error).__name__}: {error}"
-    return Diagnostic(Code.GENERATION_FAILED, message[:500])
+# What a schema the generator cannot express, or a broken template, raises while rendering.
+_GENERATION_ERRORS = (
+    ModelError,
+    TsTypeError,
+    EditorSchemaError,
+    FormatError,
+    UnsafeIdentifierError,
+    jinja2.TemplateError,
+)
+
+
+def _generation_failed(path: str, target: Target, error: Exception) -> Diagnostic:
+    message = f"rendering {target.template} failed: {type(error).__name__}: {error}"
+    return Diagnostic(Code.GENERATION_FAILED, sanitize(message, 500), path)
 
 
 def output_roots(config: Config, targets: tuple[Target, ...] = TARGETS) -> list[str]:

@@ -38,10 +38,6 @@ def make_environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
     return environment
 
 
-def render_targets(
-    registry: Registry, targets: tuple[Target, ...], environment: jinja2.Environment
-) -> dict[Target, str]:
-    return {
-        target: environment.get_template(target.template).render(target.view(registry))
-        for target in targets
-    }
+def render_target(registry: Registry, target: Target, environment: jinja2.Environment) -> str:
+    """The text of one target: its template over its view of the registry."""
+    return environment.get_template(target.template).render(target.view(registry))
