@@ -80,7 +80,7 @@ console.log(JSON.stringify({
   afterDashDash: applyPromptArgTemplate(["--", "{prompt}"], "-x"),
   embedded: applyPromptArgTemplate(["--prompt={prompt}"], "-x"),
   refused: [refused(["{prompt}"], "-rf"), refused(["{prompt}", "--"], "-x"), refused(["{prompt}"], "a\\u0000b")],
-  frozen: [Object.isFrozen(BUILTIN_TOOL_MANIFESTS), Object.isFrozen(first), Object.isFrozen(first.detect),
+  frozen: [Object.isFrozen(SUPPORTED_TOOLS), Object.isFrozen(BUILTIN_TOOL_MANIFESTS), Object.isFrozen(first), Object.isFrozen(first.detect),
            Object.isFrozen(first.capabilities.provides), Object.isFrozen(TOOL_DISPLAY_NAMES),
            Object.isFrozen(LAUNCH_COHORT), Object.isFrozen(CAPABILITY_PROVIDERS["resumable"])],
 }));
@@ -142,4 +142,4 @@ def test_runtime_behaviour_under_node(tmp_path: Path) -> None:
     assert facts["afterDashDash"] == ["--", "-x"]
     assert facts["embedded"] == ["--prompt=-x"]
     assert facts["refused"] == [True, True, True]
-    assert facts["frozen"] == [True] * 7
+    assert facts["frozen"] == [True] * 8

@@ -13,7 +13,7 @@ function freezeDeep<T>(value: T): T {
   return value;
 }
 
-export const SUPPORTED_TOOLS = [
+export const SUPPORTED_TOOLS = freezeDeep([
   "claude-code",
   "claude-desktop",
   "cursor",
@@ -21,7 +21,7 @@ export const SUPPORTED_TOOLS = [
   "codex-desktop",
   "hermes",
   "openclaw",
-] as const;
+] as const);
 
 export type ToolId = (typeof SUPPORTED_TOOLS)[number];
 

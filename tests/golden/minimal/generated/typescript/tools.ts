@@ -13,10 +13,10 @@ function freezeDeep<T>(value: T): T {
   return value;
 }
 
-export const SUPPORTED_TOOLS = [
+export const SUPPORTED_TOOLS = freezeDeep([
   "aider",
   "zed",
-] as const;
+] as const);
 
 export type ToolId = (typeof SUPPORTED_TOOLS)[number];
 
