@@ -146,3 +146,34 @@ def run_node(script: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [node_executable(), str(script)], capture_output=True, text=True, check=False
     )
+
+
+# The regression-locked reality: the seven built-in tools in table order, and the six with hooks.
+SEVEN_TOOLS = [
+    "claude-code",
+    "claude-desktop",
+    "cursor",
+    "codex",
+    "codex-desktop",
+    "hermes",
+    "openclaw",
+]
+HOOK_CAPABLE_SIX = [tool for tool in SEVEN_TOOLS if tool != "claude-desktop"]
+
+
+def probe_python(package_parent: Path, code: str) -> object:
+    """Run ``code`` in a fresh interpreter with ``package_parent`` first on ``sys.path``; ``code``
+    prints one JSON document, which is returned parsed."""
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys; sys.path.insert(0, sys.argv[1])\n{code}",
+            str(package_parent),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import ast
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import yaml
@@ -16,13 +14,12 @@ from generator.config import load_config
 from generator.literals import py_str, ts_str
 from generator.pipeline import build_outputs
 
-from .conftest import build_typescript, copy_project, run_node
+from .conftest import build_typescript, copy_project, probe_python, run_node
 
 EVIL_NAME = "Evil \"name\" \\ */ ${x} ''' `tick` é 😀"
 EVIL_PATH = '/opt/"quoted"/*/ ${HOME} `x` \\back\u2028line\u2029/😀/\ufeff'
 PY_PROBE = """
-import json, sys
-sys.path.insert(0, sys.argv[1])
+import json
 from tool_registry import BUILTIN_TOOL_MANIFESTS_BY_ID, TOOL_DISPLAY_NAMES
 cursor = BUILTIN_TOOL_MANIFESTS_BY_ID["cursor"]
 print(json.dumps({"name": TOOL_DISPLAY_NAMES["claude-code"], "path": cursor.detect.paths.linux[0]}))
@@ -65,14 +62,8 @@ def test_hostile_strings_round_trip_in_python_and_typescript(tmp_path: Path) -> 
     for relative, text in result.outputs.items():
         (project / relative).write_text(text)
 
-    probe = subprocess.run(
-        [sys.executable, "-c", PY_PROBE, str(project / "generated/python")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert probe.returncode == 0, probe.stderr
-    assert json.loads(probe.stdout) == {"name": EVIL_NAME, "path": EVIL_PATH}
+    facts = probe_python(project / "generated/python", PY_PROBE)
+    assert facts == {"name": EVIL_NAME, "path": EVIL_PATH}
 
     out = build_typescript(
         tmp_path / "ts", project / "generated/typescript", {"probe.ts": TS_PROBE}

@@ -3,15 +3,15 @@ and watch the type system force every exhaustive consumer to handle the new id."
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 from .conftest import (
+    HOOK_CAPABLE_SIX,
+    SEVEN_TOOLS,
     build_typescript,
     compile_typescript,
     copy_project,
+    probe_python,
     run_toolgen,
     stage_typescript,
 )
@@ -38,8 +38,7 @@ export const ICONS: Record<ToolId, string> = {
 """
 
 PY_PROBE = """
-import json, sys
-sys.path.insert(0, sys.argv[1])
+import json
 import tool_registry as r
 print(json.dumps({"tools": r.SUPPORTED_TOOLS, "hooks": r.HOOKS_COHORT, "launch": r.LAUNCH_COHORT,
                   "name": r.TOOL_DISPLAY_NAMES["hermes-desktop"]}))
@@ -62,23 +61,10 @@ def test_adding_an_eighth_tool(tmp_path: Path) -> None:
     assert generated.returncode == 0, generated.stderr
     assert run_toolgen("check", "--project", str(project)).returncode == 0
 
-    probe = subprocess.run(
-        [sys.executable, "-c", PY_PROBE, str(project / "generated/python")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert probe.returncode == 0, probe.stderr
-    facts = json.loads(probe.stdout)
-    assert len(facts["tools"]) == 8 and facts["tools"][-1] == "hermes-desktop"
-    assert facts["hooks"] == [
-        "claude-code",
-        "cursor",
-        "codex",
-        "codex-desktop",
-        "hermes",
-        "openclaw",
-    ]
+    facts = probe_python(project / "generated/python", PY_PROBE)
+    assert isinstance(facts, dict)
+    assert facts["tools"] == [*SEVEN_TOOLS, "hermes-desktop"]
+    assert facts["hooks"] == HOOK_CAPABLE_SIX
     assert facts["launch"][-1] == "hermes-desktop"
     assert facts["name"] == "Hermes Desktop"
 

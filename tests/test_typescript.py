@@ -7,7 +7,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .conftest import REPO, build_typescript, compile_typescript, run_node, stage_typescript
+from .conftest import (
+    HOOK_CAPABLE_SIX,
+    REPO,
+    SEVEN_TOOLS,
+    build_typescript,
+    compile_typescript,
+    run_node,
+    stage_typescript,
+)
 
 GENERATED_TS = REPO / "generated/typescript"
 
@@ -114,23 +122,8 @@ def test_runtime_behaviour_under_node(tmp_path: Path) -> None:
     result = run_node(out / "runtime-checks.js")
     assert result.returncode == 0, result.stderr
     facts = json.loads(result.stdout)
-    assert facts["tools"] == [
-        "claude-code",
-        "claude-desktop",
-        "cursor",
-        "codex",
-        "codex-desktop",
-        "hermes",
-        "openclaw",
-    ]
-    assert facts["hooks"] == [
-        "claude-code",
-        "cursor",
-        "codex",
-        "codex-desktop",
-        "hermes",
-        "openclaw",
-    ]
+    assert facts["tools"] == SEVEN_TOOLS
+    assert facts["hooks"] == HOOK_CAPABLE_SIX
     assert facts["launch"] == facts["tools"]
     assert facts["names"]["codex"] == "Codex CLI" and list(facts["names"]) == facts["tools"]
     assert facts["providers"]["structured-progress"] == ["claude-code", "codex", "openclaw"]
