@@ -31,8 +31,8 @@ test: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) -m pytest
 
 lint: $(VENV_STAMP) $(NODE_STAMP)
-	$(PY) -m ruff check generator tests generated/python
-	$(PY) -m ruff format --check generator tests
+	$(PY) -m ruff check generator tests bench generated/python
+	$(PY) -m ruff format --check generator tests bench
 	$(PY) -m mypy
 	npx --no-install tsc -p tsconfig.json
 

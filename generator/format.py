@@ -1,8 +1,10 @@
 """Format stage: Python output through the pinned ruff, then an ``ast.parse`` gate.
 
-ruff runs as ``python -m ruff`` on stdin with ``--isolated`` so no configuration file on the
-machine can change the bytes; it is passed an argument list, never a shell command. Every text
-leaves with LF line endings and exactly one final newline.
+All Python files of a run are formatted together: they are copied into a private temporary
+folder (deleted afterwards) and ruff runs twice over it, ``check --fix`` for import order and
+unused imports, then ``format``. ``--isolated`` keeps any ruff configuration on the machine from
+changing the bytes, and ruff is passed an argument list, never a shell command. Every text leaves
+with LF line endings and exactly one final newline.
 """
 
 from __future__ import annotations
@@ -10,62 +12,50 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
 
 RUFF_LINE_LENGTH = "100"
+_COMMON = ["--isolated", "--target-version", "py311"]
 
 
 class FormatError(Exception):
     """ruff failed, or the result is not valid Python."""
 
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(message)
+        self.path = path
 
-def _ruff(arguments: list[str], source: str, filename: str) -> str:
-    command = [
-        sys.executable,
-        "-m",
-        "ruff",
-        *arguments,
-        "--isolated",
-        "--stdin-filename",
-        filename,
-        "-",
-    ]
+
+def _ruff(arguments: list[str], folder: Path) -> None:
+    command = [sys.executable, "-m", "ruff", *arguments, *_COMMON, "."]
     completed = subprocess.run(  # noqa: S603 - fixed argument list, no shell
-        command, input=source, capture_output=True, text=True, encoding="utf-8", check=False
+        command, cwd=folder, capture_output=True, text=True, encoding="utf-8", check=False
     )
     if completed.returncode != 0:
-        raise FormatError(
-            f"ruff {arguments[0]} failed on {filename}: {completed.stderr.strip()[:500]}"
-        )
-    return completed.stdout
+        raise FormatError("", f"ruff {arguments[0]} failed: {completed.stderr.strip()[:500]}")
 
 
-def format_python(source: str, filename: str) -> str:
-    sorted_imports = _ruff(
-        [
-            "check",
-            "--select",
-            "I,F401",
-            "--fix",
-            "--exit-zero",
-            "--quiet",
-            "--target-version",
-            "py311",
-        ],
-        source,
-        filename,
-    )
-    formatted = _ruff(
-        ["format", "--line-length", RUFF_LINE_LENGTH, "--target-version", "py311"],
-        sorted_imports,
-        filename,
-    )
-    try:
-        ast.parse(formatted, filename=filename)
-    except SyntaxError as error:
-        raise FormatError(
-            f"{filename} is not valid Python after formatting: {error.msg}"
-        ) from error
-    return normalize_newlines(formatted)
+def format_python(sources: Mapping[str, str]) -> dict[str, str]:
+    """``{path: source}`` -> ``{path: formatted source}``; raises ``FormatError``."""
+    if not sources:
+        return {}
+    with tempfile.TemporaryDirectory(prefix="toolgen-format-") as scratch:
+        folder = Path(scratch)
+        for path, source in sources.items():
+            target = folder / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(source, encoding="utf-8", newline="\n")
+        _ruff(["check", "--select", "I,F401", "--fix", "--exit-zero", "--quiet"], folder)
+        _ruff(["format", "--quiet", "--line-length", RUFF_LINE_LENGTH], folder)
+        formatted = {path: (folder / path).read_text(encoding="utf-8") for path in sources}
+    for path, text in formatted.items():
+        try:
+            ast.parse(text, filename=path)
+        except SyntaxError as error:
+            raise FormatError(path, f"not valid Python after formatting: {error.msg}") from error
+    return {path: normalize_newlines(text) for path, text in formatted.items()}
 
 
 def normalize_newlines(text: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ import yaml
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of
 
 Position = tuple[int, int]
+_PositionMaps = tuple[Mapping[str, Position], Mapping[str, Position]]
 
 _YAML_TAG = "tag:yaml.org,2002:"
 _MAP_TAG = _YAML_TAG + "map"
@@ -35,22 +36,36 @@ _NON_JSON_TAGS = {_YAML_TAG + name for name in ("timestamp", "binary", "set", "o
 
 @dataclass(frozen=True)
 class Loaded:
-    """A parsed document: ``value`` is ``None`` when diagnostics hold an error."""
+    """A parsed document: ``value`` is ``None`` when diagnostics hold an error.
+
+    Node positions come from ``locate``, called at most once and only when a diagnostic needs a
+    location (for JSON that means a second, slower reading of the text).
+    """
 
     source: str
     value: Any
-    positions: Mapping[str, Position] = field(default_factory=dict)
-    key_positions: Mapping[str, Position] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
+    locate: Callable[[], _PositionMaps] | None = field(default=None, repr=False, compare=False)
+    _located: list[_PositionMaps] = field(default_factory=list, repr=False, compare=False)
+
+    def _maps(self) -> _PositionMaps:
+        if not self._located:
+            self._located.append(self.locate() if self.locate else ({}, {}))
+        return self._located[0]
 
     def position_of(self, pointer: str) -> Position | None:
         """Start of the node at ``pointer``, or of its nearest located ancestor."""
+        positions = self._maps()[0]
         while True:
-            if pointer in self.positions:
-                return self.positions[pointer]
+            if pointer in positions:
+                return positions[pointer]
             if not pointer:
                 return None
             pointer = pointer.rsplit("/", 1)[0]
+
+    def key_position_of(self, pointer: str) -> Position | None:
+        """Start of the mapping key whose value is at ``pointer``."""
+        return self._maps()[1].get(pointer)
 
 
 class _Refusal(Exception):
@@ -180,7 +195,8 @@ def parse_yaml(text: str, source: str) -> Loaded:
             return _failed(source, Code.YAML_SYNTAX, "the document is empty", (1, 1))
         builder = _YamlBuilder(loader)
         value = builder.build(node, ())
-        return Loaded(source, value, builder.positions, builder.key_positions)
+        maps = (builder.positions, builder.key_positions)
+        return Loaded(source, value, locate=lambda: maps)
     except _Refusal as refusal:
         return _failed(source, refusal.code, refusal.message, _position(refusal.mark))
     except yaml.MarkedYAMLError as error:
@@ -268,8 +284,7 @@ def parse_json(text: str, source: str) -> Loaded:
         return _failed(source, Code.DUPLICATE_KEY, message, where)
     except (ValueError, RecursionError) as error:
         return _failed(source, Code.JSON_SYNTAX, describe(str(error)), None)
-    positions, key_positions = _json_positions(text)
-    return Loaded(source, value, positions, key_positions)
+    return Loaded(source, value, locate=lambda: _json_positions(text))
 
 
 def load_json(path: Path, source: str) -> Loaded:

@@ -68,19 +68,28 @@ def build_outputs(
         return BuildResult(diagnostics=tuple(diagnostics))
     registry = build_ir(table.value, manifest.value, table_schema.value)
     environment = environment or render.make_environment()
-    outputs: dict[str, str] = {}
+    rendered: dict[str, str] = {}
     failures: list[Diagnostic] = []
+    python_paths: set[str] = set()
     for target in targets:
         path = _output_path(config, target)
         try:
-            text = render.render_target(registry, target, environment)
-            outputs[path] = (
-                format_python(text, path) if target.is_python else normalize_newlines(text)
-            )
+            rendered[path] = render.render_target(registry, target, environment)
         except _GENERATION_ERRORS as error:
-            failures.append(_generation_failed(path, target, error))
+            failures.append(_generation_failed(path, f"rendering {target.template}", error))
+        if target.is_python:
+            python_paths.add(path)
     if failures:
         return BuildResult(diagnostics=(*diagnostics, *failures))
+    try:
+        formatted = format_python({p: t for p, t in rendered.items() if p in python_paths})
+    except FormatError as error:
+        failure = _generation_failed(error.path, "formatting", error)
+        return BuildResult(diagnostics=(*diagnostics, failure))
+    outputs = {
+        path: formatted[path] if path in formatted else normalize_newlines(text)
+        for path, text in rendered.items()
+    }
     return BuildResult(outputs, tuple(diagnostics))
 
 
@@ -89,14 +98,13 @@ _GENERATION_ERRORS = (
     ModelError,
     TsTypeError,
     EditorSchemaError,
-    FormatError,
     UnsafeIdentifierError,
     jinja2.TemplateError,
 )
 
 
-def _generation_failed(path: str, target: Target, error: Exception) -> Diagnostic:
-    message = f"rendering {target.template} failed: {type(error).__name__}: {error}"
+def _generation_failed(path: str, step: str, error: Exception) -> Diagnostic:
+    message = f"{step} failed: {type(error).__name__}: {error}"
     return Diagnostic(Code.GENERATION_FAILED, sanitize(message, 500), path)
 
 

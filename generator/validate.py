@@ -204,7 +204,7 @@ def _message(error: ValidationError) -> str:
 
 def _at(document: Loaded, pointer: str, *, key: bool = False) -> dict[str, Any]:
     """Location keywords for a ``Diagnostic`` about the node (or its key) at ``pointer``."""
-    found = (document.key_positions.get(pointer) if key else None) or document.position_of(pointer)
+    found = (document.key_position_of(pointer) if key else None) or document.position_of(pointer)
     line, column = found if found else (None, None)
     return {"source": document.source, "line": line, "column": column, "pointer": pointer}
 

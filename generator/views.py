@@ -24,6 +24,11 @@ def _models_source(schema_json: str) -> str:
     return models_adapter.generate_models(json.loads(schema_json))
 
 
+def clear_caches() -> None:
+    """Forget memoised generator output (benchmarks use it to time cold runs)."""
+    _models_source.cache_clear()
+
+
 def models_source(registry: Registry) -> str:
     # datamodel-code-generator takes most of a run's time; two targets need its output.
     return _models_source(json.dumps(registry.manifest_schema, sort_keys=False))
