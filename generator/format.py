@@ -41,6 +41,24 @@ def format_python(sources: Mapping[str, str]) -> dict[str, str]:
     """``{path: source}`` -> ``{path: formatted source}``; raises ``FormatError``."""
     if not sources:
         return {}
+    _require_valid_python(sources, "as rendered")
+    try:
+        formatted = _format_in_scratch_folder(sources)
+    except OSError as error:
+        raise FormatError("", f"cannot run ruff in a temporary folder: {error.strerror}") from error
+    _require_valid_python(formatted, "after formatting")
+    return {path: normalize_newlines(text) for path, text in formatted.items()}
+
+
+def _require_valid_python(sources: Mapping[str, str], stage: str) -> None:
+    for path, text in sources.items():
+        try:
+            ast.parse(text, filename=path)
+        except SyntaxError as error:
+            raise FormatError(path, f"not valid Python {stage}: {error.msg}") from error
+
+
+def _format_in_scratch_folder(sources: Mapping[str, str]) -> dict[str, str]:
     with tempfile.TemporaryDirectory(prefix="toolgen-format-") as scratch:
         folder = Path(scratch)
         for path, source in sources.items():
@@ -49,13 +67,7 @@ def format_python(sources: Mapping[str, str]) -> dict[str, str]:
             target.write_text(source, encoding="utf-8", newline="\n")
         _ruff(["check", "--select", "I,F401", "--fix", "--exit-zero", "--quiet"], folder)
         _ruff(["format", "--quiet", "--line-length", RUFF_LINE_LENGTH], folder)
-        formatted = {path: (folder / path).read_text(encoding="utf-8") for path in sources}
-    for path, text in formatted.items():
-        try:
-            ast.parse(text, filename=path)
-        except SyntaxError as error:
-            raise FormatError(path, f"not valid Python after formatting: {error.msg}") from error
-    return {path: normalize_newlines(text) for path, text in formatted.items()}
+        return {path: (folder / path).read_text(encoding="utf-8") for path in sources}
 
 
 def normalize_newlines(text: str) -> str:

@@ -90,3 +90,14 @@ def test_a_broken_template_is_a_generation_failure_naming_the_file(tmp_path: Pat
         "generated/typescript/index.ts",
     )
     assert "typescript/index.ts.jinja" in failure.message and "no_such_variable" in failure.message
+
+
+def test_python_that_does_not_parse_is_a_generation_failure(tmp_path: Path) -> None:
+    templates = tmp_path / "templates"
+    shutil.copytree(TEMPLATES_DIR, templates)
+    (templates / "python/prompt_args.py.jinja").write_text("def broken(:\n")
+    result = build_outputs(load_config(REPO), environment=make_environment(templates))
+    assert not result.ok and result.outputs == {}
+    [failure] = result.diagnostics
+    assert failure.code is Code.GENERATION_FAILED
+    assert failure.source == "generated/python/tool_registry/prompt_args.py"
