@@ -1,4 +1,4 @@
-"""Emit stage: the only module that writes. Three sinks over one ``{relative path: text}`` map.
+"""Emit stage: the only module that writes. Two sinks over one ``{relative path: text}`` map.
 
 ``write_outputs`` writes each changed file atomically (a temporary file in the same folder, then
 ``os.replace``), so a reader never sees a half-written file, and deletes files in the owned output
@@ -64,12 +64,14 @@ def compare_outputs(
         expected = outputs[relative]
         if current == expected:
             continue
-        code = Code.DRIFT_MISSING if current is None else Code.DRIFT_CHANGED
-        message = (
-            "missing: run `toolgen generate`"
-            if current is None
-            else "differs from what the sources generate"
-        )
+        missing = not (project_dir / relative).is_file()
+        code = Code.DRIFT_MISSING if missing else Code.DRIFT_CHANGED
+        if missing:
+            message = "missing: run `toolgen generate`"
+        elif current is None:
+            message = "unreadable or not UTF-8: run `toolgen generate`"
+        else:
+            message = "differs from what the sources generate: run `toolgen generate`"
         diff = "".join(
             difflib.unified_diff(
                 (current or "").splitlines(keepends=True),

@@ -115,6 +115,15 @@ def test_github_format_escapes_newlines_in_messages(project: Path, run_cli: Run)
     assert line.startswith("::error ") and "%25" in line
 
 
+def test_a_generated_file_replaced_by_binary_is_changed_not_missing(
+    project: Path, run_cli: Run
+) -> None:
+    (project / "generated/typescript/index.ts").write_bytes(b"\xff\xfe\x00")
+    code, _, err = run_cli("check", "--project", str(project))
+    assert code == 1
+    assert "generated/typescript/index.ts: DRIFT_CHANGED error: unreadable or not UTF-8" in err
+
+
 def test_usage_errors_exit_2(project: Path, run_cli: Run, tmp_path: Path) -> None:
     assert run_cli()[0] == 2
     assert run_cli("frobnicate")[0] == 2
