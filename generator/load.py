@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,6 +111,22 @@ def read_text(path: Path, source: str) -> tuple[str | None, tuple[Diagnostic, ..
         return None, (Diagnostic(Code.INVALID_ENCODING, message, source),)
 
 
+# Plain scalars PyYAML (YAML 1.1) resolves to booleans and integers whose spelling YAML 1.2's core
+# schema reads the same way; anything else (yes/no/on/off, 0777, 1_000, 1:30, 0b1) is ambiguous.
+_YAML_1_2_BOOL = re.compile(r"true|True|TRUE|false|False|FALSE")
+_YAML_1_2_INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
+
+
+def _same_in_yaml_1_2(node: yaml.ScalarNode) -> bool:
+    if node.tag == _YAML_TAG + "bool":
+        return _YAML_1_2_BOOL.fullmatch(node.value) is not None
+    if node.tag == _YAML_TAG + "int":
+        return _YAML_1_2_INT.fullmatch(node.value) is not None and not (
+            len(node.value.lstrip("+-")) > 1 and node.value.lstrip("+-").startswith("0")
+        )
+    return True
+
+
 class _YamlBuilder:
     """Turns a composed node tree into JSON values, recording where each node starts."""
 
@@ -166,6 +183,13 @@ class _YamlBuilder:
                 Code.YAML_UNSUPPORTED_VALUE,
                 f"value {describe(node.value)} resolves to {describe(node.tag)}, not a JSON type;"
                 " quote it to make it a string",
+                node.start_mark,
+            )
+        if node.style is None and not _same_in_yaml_1_2(node):
+            raise _Refusal(
+                Code.YAML_UNSUPPORTED_VALUE,
+                f"{describe(node.value)} is read as {node.tag.rsplit(':', 1)[-1]} by YAML 1.1 but"
+                " as a string by YAML 1.2 (and editors); write it unambiguously or quote it",
                 node.start_mark,
             )
         value = self._loader.construct_object(node, deep=True)

@@ -229,6 +229,21 @@ def test_unsafe_or_malformed_yaml(text: str, code: str, line: int) -> None:
     assert found[0].line == line
 
 
+def test_values_yaml_versions_read_differently_are_refused() -> None:
+    # YAML 1.1 (PyYAML) reads these as booleans or integers, YAML 1.2 (editors) as strings.
+    for value in ("yes", "No", "on", "OFF", "0777", "1_000", "1:30", "0b101"):
+        found = diagnose(table(row(displayName=value)))
+        assert [(d.code.value, d.pointer) for d in found] == [("YAML_UNSUPPORTED_VALUE", None)], (
+            value
+        )
+        assert found[0].line == 12
+    for value in ("true", "False", "42", "-7", "0", "'yes'", '"0777"'):
+        assert all(
+            d.code.value != "YAML_UNSUPPORTED_VALUE"
+            for d in diagnose(table(row(displayName=value)))
+        )
+
+
 def test_alias_bomb_fails_at_once() -> None:
     bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
