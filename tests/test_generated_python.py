@@ -159,7 +159,7 @@ def test_candidate_paths() -> None:
 
 
 def test_settings_constants() -> None:
-    assert registry.ADAPTERS_DIR == "~/.waggle/adapters"
+    assert registry.DEFAULT_ADAPTERS_DIR == "~/.waggle/adapters"
     assert registry.ADAPTERS_DIR_ENV_VAR == "WAGGLE_ADAPTERS_DIR"
     assert registry.HOOK_PACKAGE_PREFIX == "@waggle/hive-mind-hooks-"
     assert registry.MANIFEST_MAX_BYTES == 65536

@@ -24,7 +24,7 @@ TABLE_SCHEMA_TEXT = (REPO / "schema/tools-table.schema.json").read_text()
 TABLE_TEXT = (REPO / "schema/tools.yaml").read_text()
 
 HEADER = """settings:
-  adaptersDir: "~/.waggle/adapters"
+  defaultAdaptersDir: "~/.waggle/adapters"
   adaptersDirEnvVar: WAGGLE_ADAPTERS_DIR
   hookPackagePrefix: "@waggle/hive-mind-hooks-"
   manifestMaxBytes: 65536

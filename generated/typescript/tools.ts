@@ -247,7 +247,7 @@ export const CAPABILITY_PROVIDERS: Readonly<Record<Capability, readonly ToolId[]
   "resumable": ["claude-code", "codex", "hermes", "openclaw"],
 });
 
-export const ADAPTERS_DIR = "~/.waggle/adapters";
+export const DEFAULT_ADAPTERS_DIR = "~/.waggle/adapters";
 
 export const ADAPTERS_DIR_ENV_VAR = "WAGGLE_ADAPTERS_DIR";
 

@@ -258,7 +258,7 @@ CAPABILITY_PROVIDERS: Final[Mapping[Capability, tuple[ToolId, ...]]] = MappingPr
     }
 )
 
-ADAPTERS_DIR: Final = "~/.waggle/adapters"
+DEFAULT_ADAPTERS_DIR: Final = "~/.waggle/adapters"
 
 ADAPTERS_DIR_ENV_VAR: Final = "WAGGLE_ADAPTERS_DIR"
 

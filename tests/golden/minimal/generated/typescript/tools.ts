@@ -82,7 +82,7 @@ export const CAPABILITY_PROVIDERS: Readonly<Record<Capability, readonly ToolId[]
   "resumable": [],
 });
 
-export const ADAPTERS_DIR = "~/.example/adapters";
+export const DEFAULT_ADAPTERS_DIR = "~/.example/adapters";
 
 export const ADAPTERS_DIR_ENV_VAR = "EXAMPLE_ADAPTERS_DIR";
 

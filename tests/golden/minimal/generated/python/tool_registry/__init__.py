@@ -5,12 +5,12 @@ Standard library only. Everything here is generated from the canonical schema an
 """
 
 from .constants import (
-    ADAPTERS_DIR,
     ADAPTERS_DIR_ENV_VAR,
     BUILTIN_TOOL_MANIFESTS,
     BUILTIN_TOOL_MANIFESTS_BY_ID,
     CAPABILITIES,
     CAPABILITY_PROVIDERS,
+    DEFAULT_ADAPTERS_DIR,
     HOOK_PACKAGE_PREFIX,
     HOOKS_COHORT,
     MANIFEST_MAX_BYTES,
@@ -35,12 +35,12 @@ from .models import (
 from .prompt_args import PromptArgError, apply_prompt_arg_template
 
 __all__ = [
-    "ADAPTERS_DIR",
     "ADAPTERS_DIR_ENV_VAR",
     "BUILTIN_TOOL_MANIFESTS",
     "BUILTIN_TOOL_MANIFESTS_BY_ID",
     "CAPABILITIES",
     "CAPABILITY_PROVIDERS",
+    "DEFAULT_ADAPTERS_DIR",
     "HOOKS_COHORT",
     "HOOK_PACKAGE_PREFIX",
     "MANIFEST_MAX_BYTES",

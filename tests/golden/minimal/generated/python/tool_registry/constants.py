@@ -81,7 +81,7 @@ CAPABILITY_PROVIDERS: Final[Mapping[Capability, tuple[ToolId, ...]]] = MappingPr
     }
 )
 
-ADAPTERS_DIR: Final = "~/.example/adapters"
+DEFAULT_ADAPTERS_DIR: Final = "~/.example/adapters"
 
 ADAPTERS_DIR_ENV_VAR: Final = "EXAMPLE_ADAPTERS_DIR"
 
