@@ -1,8 +1,9 @@
 """Command line: ``toolgen generate`` and ``toolgen check``. The only module that prints.
 
 Exit codes: 0 success, 1 findings (invalid input, drift, generation failure), 2 usage error
-(bad arguments or configuration). Diagnostics go to stderr in ``text`` and ``github`` formats and
-to stdout as one JSON object in ``json`` format; ``check`` prints its unified diffs to stdout.
+(bad arguments or configuration). Diagnostics go to stderr in ``text`` format, to stdout as
+workflow commands in ``github`` format and as one JSON object in ``json`` format; ``check`` prints
+its unified diffs to stdout (in ``json``, inside the object).
 """
 
 from __future__ import annotations
@@ -56,9 +57,13 @@ def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: obje
     if output_format == "json":
         print(render_json(ordered, **extra))
         return
-    render = render_github if output_format == "github" else render_text
+    if output_format == "github":
+        # Workflow commands are read from standard output (the documented channel).
+        for diagnostic in ordered:
+            print(render_github(diagnostic))
+        return
     for diagnostic in ordered:
-        print(render(diagnostic), file=sys.stderr)
+        print(render_text(diagnostic), file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

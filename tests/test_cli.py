@@ -99,9 +99,9 @@ def test_json_format_for_drift_carries_the_diffs(project: Path, run_cli: Run) ->
 
 def test_github_format(project: Path, run_cli: Run) -> None:
     _break_table(project)
-    code, _, err = run_cli("check", "--project", str(project), "--format", "github")
+    code, out, _ = run_cli("check", "--project", str(project), "--format", "github")
     assert code == 1
-    assert err.startswith(
+    assert out.startswith(
         "::error file=schema/tools.yaml,line=43,col=18,title=SCHEMA_VIOLATION::must be of type boolean"
     )
 
@@ -109,9 +109,9 @@ def test_github_format(project: Path, run_cli: Run) -> None:
 def test_github_format_escapes_newlines_in_messages(project: Path, run_cli: Run) -> None:
     table = project / "schema/tools.yaml"
     table.write_text(table.read_text().replace("id: cursor", 'id: "cur\\nsor%"'))
-    code, _, err = run_cli("check", "--project", str(project), "--format", "github")
+    code, out, _ = run_cli("check", "--project", str(project), "--format", "github")
     assert code == 1
-    [line] = err.splitlines()
+    [line] = out.splitlines()
     assert line.startswith("::error ") and "%25" in line
 
 
