@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from generator import __version__
-from generator.config import ConfigError, load_config
+from generator.config import ConfigError, find_project, load_config
 from generator.diagnostics import (
     Diagnostic,
     render_github,
@@ -39,7 +39,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"toolgen {__version__}")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
-        "--project", type=Path, default=Path(), help="folder holding pyproject.toml (default: .)"
+        "--project",
+        type=Path,
+        default=None,
+        help="folder holding pyproject.toml (default: the nearest one with [tool.toolgen] at or"
+        " above the current folder)",
     )
     common.add_argument(
         "--format", choices=("text", "json", "github"), default="text", help="diagnostics format"
@@ -82,8 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(arguments: argparse.Namespace) -> int:
+    project = arguments.project if arguments.project is not None else find_project(Path.cwd())
     try:
-        config = load_config(arguments.project)
+        config = load_config(project)
     except ConfigError as error:
         print(f"toolgen: {error}", file=sys.stderr)
         return EXIT_USAGE

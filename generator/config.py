@@ -38,6 +38,23 @@ class Config:
         return self.paths[key]
 
 
+def find_project(start: Path) -> Path:
+    """The nearest folder at or above ``start`` whose ``pyproject.toml`` has ``[tool.toolgen]``;
+    ``start`` itself when there is none (``load_config`` then reports what is missing)."""
+    for folder in (start.resolve(), *start.resolve().parents):
+        if _declares_toolgen(folder / "pyproject.toml"):
+            return folder
+    return start
+
+
+def _declares_toolgen(pyproject: Path) -> bool:
+    try:
+        tool = tomllib.loads(pyproject.read_text("utf-8")).get("tool", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+    return isinstance(tool, dict) and "toolgen" in tool
+
+
 def load_config(project_dir: Path) -> Config:
     """Read ``[tool.toolgen]``; keys left out take their defaults."""
     pyproject = project_dir / "pyproject.toml"

@@ -190,6 +190,16 @@ def test_missing_source_file_is_a_finding(project: Path) -> None:
     assert "schema/tools-table.schema.json: FILE_NOT_FOUND" in result.stderr
 
 
+def test_the_project_is_found_from_a_subfolder(project: Path) -> None:
+    result = run_toolgen("check", cwd=project / "generated/typescript")
+    assert result.returncode == 0, result.stderr
+    (project / "generated/typescript/index.ts").write_text("// edited\n")
+    result = run_toolgen("check", cwd=project / "schema")
+    assert (
+        result.returncode == 1 and "generated/typescript/index.ts: DRIFT_CHANGED" in result.stderr
+    )
+
+
 def test_console_script_and_module_agree() -> None:
     import shutil
     import subprocess
