@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from generator.literals import identifier, ts_scalar, ts_str
+from generator.literals import identifier, ts_key, ts_scalar
 
 _PRIMITIVES = {
     "string": "string",
@@ -34,10 +34,6 @@ def _ref_name(root: Mapping[str, Any], ref: str) -> str:
     raise TsTypeError(f"unsupported $ref {ref!r}")
 
 
-def _member_name(name: str) -> str:
-    return name if name.isidentifier() and name.isascii() else ts_str(name)
-
-
 def type_expression(schema: Mapping[str, Any], root: Mapping[str, Any], indent: int = 0) -> str:
     """The TypeScript type of values valid under ``schema``."""
     parts: list[str] = []
@@ -47,7 +43,8 @@ def type_expression(schema: Mapping[str, Any], root: Mapping[str, Any], indent: 
         parts.extend(type_expression(sub, root, indent) for sub in schema["allOf"])
     for union in ("oneOf", "anyOf"):
         if union in schema:
-            parts.append(" | ".join(type_expression(s, root, indent) for s in schema[union]))
+            members = (_wrapped(type_expression(s, root, indent)) for s in schema[union])
+            parts.append(" | ".join(members))
     if "const" in schema:
         parts.append(ts_scalar(schema["const"]))
     elif "enum" in schema:
@@ -68,15 +65,41 @@ def type_expression(schema: Mapping[str, Any], root: Mapping[str, Any], indent: 
 
 
 def _wrapped(expression: str) -> str:
-    simple = expression.replace("_", "").replace(".", "").isalnum()
-    return expression if simple or expression.startswith(("(", "{")) else f"({expression})"
+    """``expression`` in parentheses unless it is already one operand (so ``T[]`` and ``A & B``
+    bind as meant)."""
+    return expression if _is_operand(expression) else f"({expression})"
+
+
+def _is_operand(expression: str) -> bool:
+    # An operand has no `|`, `&` or leading `readonly` outside brackets and string literals.
+    if expression.startswith("readonly "):
+        return False
+    depth = 0
+    in_string = escaped = False
+    for char in expression:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "({[":
+            depth += 1
+        elif char in ")}]":
+            depth -= 1
+        elif char in "|&" and depth == 0:
+            return False
+    return True
 
 
 def _object_type(schema: Mapping[str, Any], root: Mapping[str, Any], indent: int) -> str:
     required = set(schema.get("required", []))
     pad = "  " * (indent + 1)
     members = [
-        f"{pad}readonly {_member_name(name)}{'' if name in required else '?'}: "
+        f"{pad}readonly {ts_key(name)}{'' if name in required else '?'}: "
         f"{type_expression(sub, root, indent + 1)};"
         for name, sub in schema.get("properties", {}).items()
     ]
