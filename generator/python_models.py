@@ -2,8 +2,8 @@
 
 All settings that shape the output are fixed here (model type, target Python, no timestamp, no
 formatter of its own: ``format`` runs the pinned ruff on the result like every other Python file),
-so the bytes depend only on the schema and the pinned version. ``python_expr`` renders a JSON value
-as a call to those classes, choosing the class from the schema the value was validated against.
+so the bytes depend only on the schema and the pinned version. ``PythonValueRenderer`` renders a
+JSON value as a call to those classes, choosing the class from the schema the value matches.
 """
 
 from __future__ import annotations

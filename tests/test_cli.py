@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import run_toolgen
+from .conftest import REPO, run_toolgen
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -157,8 +157,11 @@ def test_output_folders_are_configurable(project: Path, run_cli: Run) -> None:
     )
     pyproject.write_text(text)
     assert run_cli("generate", "--project", str(project))[0] == 0
-    assert (project / "packages/shared/src/registry/index.ts").exists()
-    assert not (project / "generated/typescript/index.ts").exists() or True
+    moved = sorted(p.name for p in (project / "packages/shared/src/registry").iterdir())
+    assert moved == ["hook-packages.ts", "index.ts", "prompt-args.ts", "tools.ts", "types.ts"]
+    for name in moved:
+        committed = (REPO / "generated/typescript" / name).read_bytes()
+        assert (project / "packages/shared/src/registry" / name).read_bytes() == committed
     assert run_cli("check", "--project", str(project))[0] == 0
 
 
