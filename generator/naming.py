@@ -4,6 +4,18 @@ from __future__ import annotations
 
 import re
 
+# Constants every generated registry defines whatever the table declares (both languages); a
+# cohort or map may not take these names.
+GENERATED_CONSTANTS = frozenset(
+    {
+        "SUPPORTED_TOOLS",
+        "BUILTIN_TOOL_MANIFESTS",
+        "BUILTIN_TOOL_MANIFESTS_BY_ID",
+        "CAPABILITIES",
+        "CAPABILITY_PROVIDERS",
+    }
+)
+
 _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 

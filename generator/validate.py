@@ -17,16 +17,11 @@ from jsonschema import Draft202012Validator, ValidationError
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of
 from generator.ecma import ecma_validator, pattern_error
 from generator.load import Loaded
-from generator.naming import upper_snake
+from generator.naming import GENERATED_CONSTANTS, upper_snake
 from generator.schemas import iter_subschemas, resolve_local_ref
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 THIRD_PARTY_DEF = "ThirdPartyToolManifest"
-
-# Constant names the generated modules define themselves; a cohort or map may not take them.
-RESERVED_CONSTANTS = frozenset(
-    {"SUPPORTED_TOOLS", "BUILTIN_TOOL_MANIFESTS", "CAPABILITIES", "CAPABILITY_PROVIDERS"}
-)
 
 
 def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
@@ -238,72 +233,73 @@ def _describe_error(error: ValidationError, table: Loaded) -> Iterable[Diagnosti
 
 
 def _cross_row_rules(table: Loaded, manifest_schema: Mapping[str, Any]) -> list[Diagnostic]:
-    found: list[Diagnostic] = []
-    value = table.value
-    first_row_of: dict[str, int] = {}
-    for index, row in enumerate(value["tools"]):
-        pointer = pointer_of(("tools", index, "id"))
-        if row["id"] in first_row_of:
-            first = first_row_of[row["id"]]
-            first_line = table.position_of(pointer_of(("tools", first, "id")))
-            where = f" on line {first_line[0]}" if first_line else ""
-            found.append(
-                Diagnostic(
-                    Code.DUPLICATE_ID,
-                    f"id {describe(row['id'])} is already used by row {first}{where}",
-                    **_at(table, pointer),
-                )
-            )
-        else:
-            first_row_of[row["id"]] = index
+    return [
+        *_duplicate_ids(table),
+        *_builtin_flags(table),
+        *_declarations(table, manifest_schema),
+    ]
 
-    for index, row in enumerate(value["tools"]):
+
+def _duplicate_ids(table: Loaded) -> Iterator[Diagnostic]:
+    first_row_of: dict[str, int] = {}
+    for index, row in enumerate(table.value["tools"]):
+        if row["id"] not in first_row_of:
+            first_row_of[row["id"]] = index
+            continue
+        first = first_row_of[row["id"]]
+        first_line = table.position_of(pointer_of(("tools", first, "id")))
+        where = f" on line {first_line[0]}" if first_line else ""
+        yield Diagnostic(
+            Code.DUPLICATE_ID,
+            f"id {describe(row['id'])} is already used by row {first}{where}",
+            **_at(table, pointer_of(("tools", index, "id"))),
+        )
+
+
+def _builtin_flags(table: Loaded) -> Iterator[Diagnostic]:
+    for index, row in enumerate(table.value["tools"]):
         if row.get("builtin") is False:
-            found.append(
-                Diagnostic(
-                    Code.BUILTIN_CONFLICT,
-                    "every row of the table is a built-in tool; remove `builtin: false`",
-                    **_at(table, pointer_of(("tools", index, "builtin"))),
-                )
+            yield Diagnostic(
+                Code.BUILTIN_CONFLICT,
+                "every row of the table is a built-in tool; remove `builtin: false`",
+                **_at(table, pointer_of(("tools", index, "builtin"))),
             )
+
+
+def _declarations(table: Loaded, manifest_schema: Mapping[str, Any]) -> Iterator[Diagnostic]:
+    """Cohorts name a required boolean field, maps a required string field; constant names are
+    unique and not taken by what toolgen generates itself."""
     properties = manifest_schema.get("properties", {})
     required = set(manifest_schema.get("required", []))
-    reserved = RESERVED_CONSTANTS | {upper_snake(key) for key in value["settings"]}
+    reserved = GENERATED_CONSTANTS | {upper_snake(key) for key in table.value["settings"]}
     constant_names: dict[str, str] = {}
     for section, wanted in (("cohorts", "boolean"), ("maps", "string")):
-        for index, declaration in enumerate(value[section]):
+        for index, declaration in enumerate(table.value[section]):
             field_pointer = pointer_of((section, index, "field"))
             field = declaration["field"]
             declared = properties.get(field)
             if not isinstance(declared, Mapping):
                 close = difflib.get_close_matches(field, list(properties), n=1)
-                found.append(
-                    Diagnostic(
-                        Code.UNKNOWN_DECLARED_FIELD,
-                        f"{describe(field)} is not a property of the manifest schema",
-                        **_at(table, field_pointer),
-                        hint=f"did you mean {describe(close[0])}?" if close else None,
-                    )
+                yield Diagnostic(
+                    Code.UNKNOWN_DECLARED_FIELD,
+                    f"{describe(field)} is not a property of the manifest schema",
+                    **_at(table, field_pointer),
+                    hint=f"did you mean {describe(close[0])}?" if close else None,
                 )
             elif declared.get("type") != wanted or field not in required:
-                found.append(
-                    Diagnostic(
-                        Code.DECLARED_FIELD_TYPE,
-                        f"{section} need a required {wanted} field; {describe(field)} is not one",
-                        **_at(table, field_pointer),
-                    )
+                yield Diagnostic(
+                    Code.DECLARED_FIELD_TYPE,
+                    f"{section} need a required {wanted} field; {describe(field)} is not one",
+                    **_at(table, field_pointer),
                 )
             name_pointer = pointer_of((section, index, "name"))
             name = declaration["name"]
             if name in reserved or name in constant_names:
                 other = "generated by toolgen" if name in reserved else f"at {constant_names[name]}"
-                found.append(
-                    Diagnostic(
-                        Code.DUPLICATE_CONSTANT,
-                        f"constant name {describe(name)} is already {other}",
-                        **_at(table, name_pointer),
-                    )
+                yield Diagnostic(
+                    Code.DUPLICATE_CONSTANT,
+                    f"constant name {describe(name)} is already {other}",
+                    **_at(table, name_pointer),
                 )
             else:
                 constant_names[name] = name_pointer
-    return found

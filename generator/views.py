@@ -15,6 +15,7 @@ from generator import editor_schema, literals
 from generator import python_models as models_adapter
 from generator import ts_types as ts_type_emitter
 from generator.ir import Registry
+from generator.naming import GENERATED_CONSTANTS
 
 Context = dict[str, Any]
 
@@ -75,12 +76,9 @@ def _common_names(registry: Registry) -> Context:
     }
 
 
+# What the package's static modules export besides the table's constants and the models.
 _FIXED_PYTHON_EXPORTS = (
-    "BUILTIN_TOOL_MANIFESTS",
-    "BUILTIN_TOOL_MANIFESTS_BY_ID",
-    "CAPABILITIES",
-    "CAPABILITY_PROVIDERS",
-    "SUPPORTED_TOOLS",
+    *GENERATED_CONSTANTS,
     "ToolId",
     "UnknownToolError",
     "hook_package_for",

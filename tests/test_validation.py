@@ -201,6 +201,10 @@ def test_constant_names_must_be_unique_and_not_reserved() -> None:
     assert codes(diagnose(table(row(), header=header))) == [
         ("DUPLICATE_CONSTANT", "/cohorts/0/name")
     ]
+    header = HEADER.replace("name: LAUNCH_COHORT", "name: BUILTIN_TOOL_MANIFESTS_BY_ID")
+    assert codes(diagnose(table(row(), header=header))) == [
+        ("DUPLICATE_CONSTANT", "/cohorts/0/name")
+    ]
     header = HEADER.replace("name: LAUNCH_COHORT", "name: MANIFEST_MAX_BYTES")
     assert codes(diagnose(table(row(), header=header))) == [
         ("DUPLICATE_CONSTANT", "/cohorts/0/name")
