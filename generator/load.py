@@ -247,10 +247,7 @@ def _failed(source: str, code: Code, message: str, where: Position | None) -> Lo
 
 
 def load_yaml(path: Path, source: str) -> Loaded:
-    text, problems = read_text(path, source)
-    if text is None:
-        return Loaded(source, None, diagnostics=problems)
-    return parse_yaml(text, source)
+    return _load(path, source, parse_yaml)
 
 
 class _DuplicateJsonKey(Exception):
@@ -272,23 +269,11 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _json_positions(text: str) -> tuple[dict[str, Position], dict[str, Position]]:
-    """Where each node of a JSON document starts, read through the YAML composer (JSON is, in
-    practice, YAML's flow style). Best effort: empty maps when the composer cannot follow it."""
-    loader: _NoAliasLoader | None = None
-    try:
-        loader = _NoAliasLoader(text)
-        node = loader.get_single_node()
-        if node is None:
-            return {}, {}
-        builder = _YamlBuilder(loader)
-        builder.build(node, ())
-        return builder.positions, builder.key_positions
-    except (_Refusal, yaml.YAMLError, RecursionError, ValueError):
-        return {}, {}
-    finally:
-        if loader is not None:
-            loader.dispose()
+def _json_positions(text: str) -> _PositionMaps:
+    """Where each node of a JSON document starts, read through the YAML reader (JSON is, in
+    practice, YAML's flow style). Best effort: empty maps when that reading fails."""
+    read_as_yaml = parse_yaml(text, "")
+    return read_as_yaml.locate() if read_as_yaml.locate else ({}, {})
 
 
 def parse_json(text: str, source: str) -> Loaded:
@@ -312,7 +297,11 @@ def parse_json(text: str, source: str) -> Loaded:
 
 
 def load_json(path: Path, source: str) -> Loaded:
+    return _load(path, source, parse_json)
+
+
+def _load(path: Path, source: str, parse: Callable[[str, str], Loaded]) -> Loaded:
     text, problems = read_text(path, source)
     if text is None:
         return Loaded(source, None, diagnostics=problems)
-    return parse_json(text, source)
+    return parse(text, source)
