@@ -67,7 +67,8 @@ def load_config(project_dir: Path) -> Config:
         ) from error
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{pyproject}: cannot read: {error}") from error
-    section = document.get("tool", {}).get("toolgen", {})
+    tool = document.get("tool", {})
+    section = tool.get("toolgen", {}) if isinstance(tool, dict) else None
     if not isinstance(section, dict):
         raise ConfigError(f"{pyproject}: [tool.toolgen] must be a table")
     unknown = sorted(set(section) - set(DEFAULTS))

@@ -141,6 +141,8 @@ def test_usage_errors_exit_2(project: Path, run_cli: Run, tmp_path: Path) -> Non
         '[tool.toolgen]\npython_out = "generated"\ntypescript_out = "generated/ts"\n',
         '[tool.toolgen]\npython_out = "schema"\n',
         "[tool.toolgen\n",
+        "tool = 1\n",
+        "[tool]\ntoolgen = 1\n",
     ],
 )
 def test_bad_configuration_exits_2(tmp_path: Path, run_cli: Run, section: str) -> None:
