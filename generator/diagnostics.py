@@ -46,6 +46,7 @@ class Code(enum.StrEnum):
     NON_STRING_KEY = "NON_STRING_KEY"
     # The schema files themselves
     SCHEMA_INVALID = "SCHEMA_INVALID"
+    SCHEMA_UNSUPPORTED = "SCHEMA_UNSUPPORTED"
     # The table
     SCHEMA_VIOLATION = "SCHEMA_VIOLATION"
     UNKNOWN_FIELD = "UNKNOWN_FIELD"

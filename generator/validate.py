@@ -14,14 +14,20 @@ from typing import Any, cast
 
 from jsonschema import Draft202012Validator, ValidationError
 
-from generator.diagnostics import Code, Diagnostic, describe, pointer_of
+from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sanitize
 from generator.ecma import ecma_validator, pattern_error
 from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, upper_snake
 from generator.schemas import iter_subschemas, resolve_local_ref
+from generator.validator_compiler import CompileError, compile_validators
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 THIRD_PARTY_DEF = "ThirdPartyToolManifest"
+# The public functions of the generated ``validator.py`` and the schema each one checks.
+VALIDATOR_ENTRY_POINTS = {
+    "validate_tool_manifest": "",
+    "validate_third_party_manifest": f"/$defs/{THIRD_PARTY_DEF}",
+}
 
 
 def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
@@ -97,6 +103,17 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
                 Code.SCHEMA_INVALID,
                 f"$defs/{THIRD_PARTY_DEF} (the third-party adapter root) is missing",
                 **_at(loaded, "/$defs"),
+            )
+        )
+        return found
+    try:
+        compile_validators(schema, VALIDATOR_ENTRY_POINTS)
+    except CompileError as error:
+        found.append(
+            Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                sanitize(f"the validator compiler refuses the schema: {error}", 300),
+                **_at(loaded, error.pointer),
             )
         )
     return found

@@ -11,11 +11,13 @@ import functools
 import json
 from typing import Any
 
-from generator import editor_schema, literals
+from generator import editor_schema, literals, runtime_codes
 from generator import python_models as models_adapter
 from generator import ts_types as ts_type_emitter
 from generator.ir import Registry
 from generator.naming import GENERATED_CONSTANTS
+from generator.validate import VALIDATOR_ENTRY_POINTS
+from generator.validator_compiler import compile_validators
 
 Context = dict[str, Any]
 
@@ -129,3 +131,11 @@ def ts_hook_packages(registry: Registry) -> Context:
 def editor_table_schema(registry: Registry) -> Context:
     bundled = editor_schema.bundle_draft07(registry.table_schema, registry.manifest_schema)
     return {"schema_json": literals.json_text(bundled)}
+
+
+def python_diagnostics(registry: Registry) -> Context:
+    return {"codes": runtime_codes.RUNTIME_CODES}
+
+
+def python_validator(registry: Registry) -> Context:
+    return {"source": compile_validators(registry.manifest_schema, VALIDATOR_ENTRY_POINTS)}

@@ -1,0 +1,144 @@
+"""The diagnostic codes of the generated runtime (validator, loader, detection): one table.
+
+Each row is a code, its fixed severity, what it means, and the message template the runtime
+renders from a diagnostic record. The table feeds the generated ``DiagnosticCode`` enum and the
+README's code table (``make generate`` rewrites it; ``toolgen check`` reports drift), and will
+feed the TypeScript validator, so the three cannot disagree.
+
+Message templates may use the record's fields: ``{source}``, ``{where}`` (the pointer, ``/`` for
+the whole document), ``{keyword}``, ``{expected}``, ``{found}``, ``{count}``, ``{others}`` and
+``{hint}``. Every field that carries input text is escaped and clipped before it is stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class RuntimeCode:
+    name: str
+    severity: Literal["error", "warning"]
+    meaning: str
+    message: str
+
+
+RUNTIME_CODES: tuple[RuntimeCode, ...] = (
+    RuntimeCode(
+        "NOT_A_FILE",
+        "error",
+        "a `.json` name that is not a regular file (folder, FIFO, device, socket, dangling link);"
+        " never opened in a way that could block",
+        "not a regular file ({found})",
+    ),
+    RuntimeCode(
+        "UNREADABLE",
+        "error",
+        "the file (or the adapters folder) exists but cannot be read",
+        "cannot be read ({found})",
+    ),
+    RuntimeCode(
+        "FILE_TOO_LARGE",
+        "error",
+        "larger than the size limit; the rest of the file is never read",
+        "larger than {expected} bytes",
+    ),
+    RuntimeCode(
+        "INVALID_ENCODING",
+        "error",
+        "not UTF-8 (a leading byte-order mark is tolerated)",
+        "not UTF-8 ({found})",
+    ),
+    RuntimeCode(
+        "INVALID_JSON",
+        "error",
+        "not strict JSON: syntax error, empty or truncated, NaN/Infinity, nesting too deep",
+        "not valid JSON: {found}",
+    ),
+    RuntimeCode(
+        "DUPLICATE_KEY",
+        "error",
+        "a key appears twice in one object",
+        "the key {found} appears more than once in one object",
+    ),
+    RuntimeCode(
+        "NOT_AN_OBJECT",
+        "error",
+        "the top level is not a JSON object",
+        "the top level must be an object, found {found}",
+    ),
+    RuntimeCode(
+        "SCHEMA_VIOLATION",
+        "error",
+        "the manifest breaks a rule of the third-party manifest schema",
+        "{where}: {keyword} expects {expected}, found {found}",
+    ),
+    RuntimeCode(
+        "UNSAFE_STRING",
+        "error",
+        "a shell metacharacter, `..` segment or absolute path where the schema allows none",
+        "{where}: unsafe value {found} ({expected})",
+    ),
+    RuntimeCode(
+        "CANDIDATES_NOT_ALLOWED",
+        "error",
+        "`detect.kind` is `candidates`, which only built-in tools may use",
+        "{where}: third-party adapters must use PATH detection (kind \"path\")",
+    ),
+    RuntimeCode(
+        "UNKNOWN_FIELD",
+        "warning",
+        "a top-level key the schema does not declare; it is dropped and the manifest still loads",
+        "{where}: unknown field ignored",
+    ),
+    RuntimeCode(
+        "DEPRECATED_FIELD",
+        "warning",
+        "a property the schema marks `deprecated`; the message carries the schema's migration hint",
+        "{where}: deprecated field: {hint}",
+    ),
+    RuntimeCode(
+        "BUILTIN_COLLISION",
+        "error",
+        "the id of a built-in tool; the built-in always wins",
+        "the id {found} belongs to a built-in tool",
+    ),
+    RuntimeCode(
+        "DISPLAY_NAME_COLLISION",
+        "error",
+        "a display name equal to a built-in's once case and NFKC compatibility forms are folded",
+        "the display name {found} imitates the built-in {expected}",
+    ),
+    RuntimeCode(
+        "DUPLICATE_ID",
+        "error",
+        "several files claim one id; every claimant is rejected",
+        "the id {found} is also claimed by {others}",
+    ),
+    RuntimeCode(
+        "TOO_MANY_DIAGNOSTICS",
+        "warning",
+        "the per-file diagnostic limit was reached; the record carries the omitted count",
+        "{count} more diagnostics omitted",
+    ),
+    RuntimeCode(
+        "TOO_MANY_FILES",
+        "error",
+        "the adapters folder holds more `.json` names than the loader reads; the rest are skipped",
+        "{count} files beyond the limit of {expected} were not read",
+    ),
+    RuntimeCode(
+        "DETECTION_FAILED",
+        "warning",
+        "probing a tool failed (PATH lookup, file probe, version command or hook pointer)",
+        "detection failed: {found}",
+    ),
+)
+
+
+def readme_table() -> str:
+    """The Markdown table of runtime codes that the README carries between its markers."""
+    rows = ["| code | severity | meaning |", "|---|---|---|"]
+    rows += [f"| `{code.name}` | {code.severity} | {code.meaning} |" for code in RUNTIME_CODES]
+    return "\n".join(rows) + "\n"

@@ -1,0 +1,618 @@
+"""Compile a JSON Schema (draft 2020-12, a declared keyword subset) into standalone Python.
+
+``compile_validators(schema, entry_points)`` returns the source of a module with one public
+function per entry point, ``name(value) -> tuple[Diagnostic, ...]`` (empty = valid), reporting
+every violation with its instance pointer and schema keyword. The module needs only the standard
+library and the package's ``diagnostics`` and ``schema_runtime`` modules.
+
+Contract:
+- Only ``SUPPORTED_KEYWORDS`` and ``ANNOTATIONS`` may appear in a schema. Anything else (and any
+  ``$ref`` that is not a same-document pointer, any ``$id`` below the root, a pattern the
+  ``ecma_to_re`` translation refuses) raises ``CompileError`` naming the keyword and the schema
+  pointer: a keyword is never silently ignored.
+- Schema text reaches the output only as escaped string literals (``literals.py_str``) or as
+  numbers; nothing from the schema lands in a comment or an identifier.
+- Checks are inlined into straight-line code; a child's instance pointer is only built when a
+  violation is reported, so a valid document costs little more than the comparisons themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import urllib.parse
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.ecma_to_re import RegexError, translate
+from generator.literals import py_str
+from generator.schemas import unescape_token
+
+SUPPORTED_KEYWORDS = frozenset(
+    {
+        "type",
+        "enum",
+        "const",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "prefixItems",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "$ref",
+        "$defs",
+    }
+)
+ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "$comment",
+        "examples",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    }
+)
+ROOT_ONLY = frozenset({"$schema", "$id"})
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer")
+# How deep ``$ref`` targets are inlined before the compiler emits a function call instead.
+_MAX_INLINE_DEPTH = 6
+
+
+class CompileError(Exception):
+    """A schema the compiler refuses; ``pointer`` locates it in the schema document."""
+
+    def __init__(self, message: str, pointer: str, keyword: str | None = None) -> None:
+        super().__init__(message)
+        self.pointer = pointer
+        self.keyword = keyword
+
+
+def _token(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _type_test(name: str, value: str) -> str:
+    return {
+        "null": f"{value} is None",
+        "boolean": f"isinstance({value}, bool)",
+        "object": f"isinstance({value}, dict)",
+        "array": f"isinstance({value}, list)",
+        "string": f"isinstance({value}, str)",
+        "number": f"(isinstance({value}, (int, float)) and not isinstance({value}, bool))",
+        "integer": (
+            f"((isinstance({value}, int) and not isinstance({value}, bool))"
+            f" or (isinstance({value}, float) and {value}.is_integer()))"
+        ),
+    }[name]
+
+
+def py_json(value: Any) -> str:
+    """A JSON value as a Python literal (arrays as tuples); every string escaped."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError("non-finite number")
+        return repr(value)
+    if isinstance(value, str):
+        return py_str(value)
+    if isinstance(value, list):
+        return "(" + "".join(py_json(item) + ", " for item in value) + ")"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{py_str(k)}: {py_json(v)}" for k, v in value.items()) + "}"
+    raise ValueError(f"not a JSON value: {type(value).__name__}")
+
+
+def _short(value: Any) -> str:
+    """Schema text describing an expectation (escaped later by ``py_str``)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+@dataclass
+class _Module:
+    """The output being assembled: constants, functions, and the counters naming them."""
+
+    schema: Mapping[str, Any]
+    constants: list[str] = field(default_factory=list)
+    constant_names: dict[str, str] = field(default_factory=dict)
+    functions: dict[str, str] = field(default_factory=dict)
+    function_bodies: list[list[str]] = field(default_factory=list)
+    pending: list[tuple[str, str]] = field(default_factory=list)
+    variables: int = 0
+
+    def constant(self, prefix: str, expression: str) -> str:
+        key = prefix + expression
+        if key not in self.constant_names:
+            name = f"_{prefix}{len(self.constant_names)}"
+            self.constant_names[key] = name
+            self.constants.append(f"{name} = {expression}")
+        return self.constant_names[key]
+
+    def variable(self, prefix: str) -> str:
+        self.variables += 1
+        return f"{prefix}{self.variables}"
+
+    def function_for(self, pointer: str) -> str:
+        """The name of the check function for the subschema at ``pointer`` (compiled later)."""
+        if pointer not in self.functions:
+            name = f"_check_{len(self.functions)}"
+            self.functions[pointer] = name
+            self.pending.append((pointer, name))
+        return self.functions[pointer]
+
+
+def _resolve(schema: Mapping[str, Any], ref: str, at: str) -> tuple[str, Any]:
+    """The pointer and subschema a same-document ``$ref`` names."""
+    if not ref.startswith("#"):
+        raise CompileError(f"$ref {ref!r} is not a same-document reference", at, "$ref")
+    fragment = urllib.parse.unquote(ref[1:])
+    if fragment and not fragment.startswith("/"):
+        raise CompileError(f"$ref {ref!r} names an anchor, which is not supported", at, "$ref")
+    node: Any = schema
+    for token in (unescape_token(t) for t in fragment.split("/")[1:]):
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            raise CompileError(f"$ref {ref!r} names nothing in the schema", at, "$ref")
+    if not isinstance(node, Mapping | bool):
+        raise CompileError(f"$ref {ref!r} does not name a schema", at, "$ref")
+    return fragment, node
+
+
+def check_keywords(schema: Any, pointer: str = "", *, is_root: bool = True) -> None:
+    """Raise ``CompileError`` for the first keyword outside the supported subset."""
+    if isinstance(schema, bool):
+        return
+    if not isinstance(schema, Mapping):
+        raise CompileError("a schema must be an object or a boolean", pointer)
+    for keyword in schema:
+        allowed = keyword in SUPPORTED_KEYWORDS or keyword in ANNOTATIONS
+        if not allowed and not (is_root and keyword in ROOT_ONLY):
+            raise CompileError(
+                f"keyword {keyword!r} is not supported by the validator compiler",
+                f"{pointer}/{_token(keyword)}",
+                keyword,
+            )
+    if is_root and schema.get("$schema", DRAFT_2020_12) != DRAFT_2020_12:
+        raise CompileError("only draft 2020-12 schemas are compiled", f"{pointer}/$schema")
+    for keyword, sub_pointer, sub in _children(schema, pointer):
+        del keyword
+        check_keywords(sub, sub_pointer, is_root=False)
+
+
+def _children(schema: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, str, Any]]:
+    for keyword in ("additionalProperties", "items", "not", "if", "then", "else"):
+        if keyword in schema:
+            yield keyword, f"{pointer}/{keyword}", schema[keyword]
+    for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
+        if keyword in schema:
+            subs = schema[keyword]
+            if not isinstance(subs, list) or not subs:
+                raise CompileError(f"{keyword} must be a non-empty array", f"{pointer}/{keyword}")
+            for index, sub in enumerate(subs):
+                yield keyword, f"{pointer}/{keyword}/{index}", sub
+    for keyword in ("properties", "$defs"):
+        if keyword in schema:
+            subs = schema[keyword]
+            if not isinstance(subs, Mapping):
+                raise CompileError(f"{keyword} must be an object", f"{pointer}/{keyword}")
+            for name, sub in subs.items():
+                yield keyword, f"{pointer}/{keyword}/{_token(name)}", sub
+
+
+class _Compiler:
+    """Emits the statements checking one subschema against the value held in a variable."""
+
+    def __init__(self, module: _Module) -> None:
+        self.module = module
+
+    def node(
+        self, schema: Any, at: str, value: str, where: str, inlined: tuple[str, ...]
+    ) -> list[str]:
+        """Statements checking ``value`` (a variable) against ``schema``; ``where`` is a Python
+        expression for the instance pointer, evaluated only when a violation is reported."""
+        if schema is True or (isinstance(schema, Mapping) and not schema):
+            return []
+        if schema is False:
+            return [self.fail(where, "false", "nothing (false schema)", value)]
+        typed = {
+            "string": self.string_checks(schema, at, value, where),
+            "number": self.number_checks(schema, at, value, where),
+            "object": self.object_checks(schema, at, value, where, inlined),
+            "array": self.array_checks(schema, at, value, where, inlined),
+        }
+        lines = self.value_checks(schema, at, value, where)
+        declared = self.declared_types(schema, at)
+        if declared is not None and len(declared) == 1 and declared[0] in typed:
+            # One declared type: its checks run in the success branch of the type test, and the
+            # other types' checks are dead code (their guards could never hold).
+            only = declared[0]
+            body = typed[only][1:] if typed[only] else []
+            lines = [
+                f"if {_type_test(only, value)}:",
+                *(body or ["    pass"]),
+                "else:",
+                "    " + self.fail(where, "type", only, value),
+                *lines,
+            ]
+        else:
+            if declared is not None:
+                test = " or ".join(_type_test(name, value) for name in declared)
+                lines = [
+                    f"if not ({test}):",
+                    "    " + self.fail(where, "type", " or ".join(declared), value),
+                    *lines,
+                ]
+            for checks in typed.values():
+                lines += checks
+        lines += self.combinators(schema, at, value, where, inlined)
+        if "$ref" in schema:
+            lines += self.reference(schema["$ref"], f"{at}/$ref", value, where, inlined)
+        return lines
+
+    def fail(self, where: str, keyword: str, expected: str, value: str) -> str:
+        return f"fail(e, {where}, {py_str(keyword)}, {py_str(expected)}, {value})"
+
+    def declared_types(self, schema: Mapping[str, Any], at: str) -> list[str] | None:
+        if "type" not in schema:
+            return None
+        declared = schema["type"]
+        names = declared if isinstance(declared, list) else [declared]
+        if not names or any(name not in JSON_TYPES for name in names):
+            raise CompileError(f"type {declared!r} names no JSON type", f"{at}/type", "type")
+        return [str(name) for name in names]
+
+    def value_checks(self, schema: Mapping[str, Any], at: str, value: str, where: str) -> list[str]:
+        lines: list[str] = []
+        if "const" in schema:
+            const = schema["const"]
+            if isinstance(const, str):
+                test = f"isinstance({value}, str) and {value} == {py_str(const)}"
+            else:
+                name = self.module.constant("CONST", py_json(const))
+                test = f"json_equal({value}, {name})"
+            expected = _short(const)
+            lines += [f"if not ({test}):", "    " + self.fail(where, "const", expected, value)]
+        if "enum" in schema:
+            options = schema["enum"]
+            if not isinstance(options, list):
+                raise CompileError("enum must be an array", f"{at}/enum", "enum")
+            if options and all(isinstance(option, str) for option in options):
+                name = self.module.constant("ENUM", f"frozenset({py_json(sorted(set(options)))})")
+                test = f"isinstance({value}, str) and {value} in {name}"
+            else:
+                name = self.module.constant("ENUM", py_json(options))
+                test = f"any(json_equal({value}, option) for option in {name})"
+            expected = "one of " + _short(options)
+            lines += [f"if not ({test}):", "    " + self.fail(where, "enum", expected, value)]
+        return lines
+
+    def _limit(self, schema: Mapping[str, Any], at: str, keyword: str) -> int:
+        limit = schema[keyword]
+        if isinstance(limit, float) and limit.is_integer():
+            limit = int(limit)
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+            raise CompileError(f"{keyword} must be a non-negative integer", f"{at}/{keyword}")
+        return limit
+
+    def string_checks(
+        self, schema: Mapping[str, Any], at: str, value: str, where: str
+    ) -> list[str]:
+        body: list[str] = []
+        if "minLength" in schema:
+            limit = self._limit(schema, at, "minLength")
+            body += [
+                f"if len({value}) < {limit}:",
+                "    " + self.fail(where, "minLength", f"at least {limit} characters", value),
+            ]
+        if "maxLength" in schema:
+            limit = self._limit(schema, at, "maxLength")
+            body += [
+                f"if len({value}) > {limit}:",
+                "    " + self.fail(where, "maxLength", f"at most {limit} characters", value),
+            ]
+        if "pattern" in schema:
+            pattern = schema["pattern"]
+            if not isinstance(pattern, str):
+                raise CompileError("pattern must be a string", f"{at}/pattern", "pattern")
+            try:
+                source = translate(pattern)
+            except RegexError as error:
+                raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
+            name = self.module.constant("PATTERN", f"re.compile({py_str(source)}, re.ASCII)")
+            expected = "to match " + _short(pattern)
+            body += [
+                f"if {name}.search({value}) is None:",
+                "    " + self.fail(where, "pattern", expected, value),
+            ]
+        return _guarded(f"isinstance({value}, str)", body)
+
+    def _number(self, schema: Mapping[str, Any], at: str, keyword: str) -> str:
+        limit = schema[keyword]
+        if not isinstance(limit, int | float) or isinstance(limit, bool):
+            raise CompileError(f"{keyword} must be a number", f"{at}/{keyword}", keyword)
+        return py_json(limit)
+
+    def number_checks(
+        self, schema: Mapping[str, Any], at: str, value: str, where: str
+    ) -> list[str]:
+        body: list[str] = []
+        if "minimum" in schema:
+            limit = self._number(schema, at, "minimum")
+            body += [
+                f"if {value} < {limit}:",
+                "    " + self.fail(where, "minimum", f"at least {limit}", value),
+            ]
+        if "maximum" in schema:
+            limit = self._number(schema, at, "maximum")
+            body += [
+                f"if {value} > {limit}:",
+                "    " + self.fail(where, "maximum", f"at most {limit}", value),
+            ]
+        return _guarded(_type_test("number", value), body)
+
+    def object_checks(
+        self,
+        schema: Mapping[str, Any],
+        at: str,
+        value: str,
+        where: str,
+        inlined: tuple[str, ...],
+    ) -> list[str]:
+        body: list[str] = []
+        required = schema.get("required", [])
+        if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
+            raise CompileError("required must be an array of strings", f"{at}/required")
+        for name in dict.fromkeys(required):
+            body += [
+                f"if {py_str(name)} not in {value}:",
+                "    " + self.fail(where, "required", f"property {_short(name)}", value),
+            ]
+        properties: Mapping[str, Any] = schema.get("properties", {})
+        for name, sub in properties.items():
+            child = self.module.variable("v")
+            sub_at = f"{at}/properties/{_token(name)}"
+            checks = self.node(sub, sub_at, child, f"{where} + {py_str('/' + _token(name))}", inlined)
+            if checks:
+                body += [
+                    f"{child} = {value}.get({py_str(name)}, MISSING)",
+                    f"if {child} is not MISSING:",
+                    *_indent(checks),
+                ]
+        if "additionalProperties" in schema:
+            body += self.additional(schema, at, value, where, inlined, properties)
+        return _guarded(f"isinstance({value}, dict)", body)
+
+    def additional(
+        self,
+        schema: Mapping[str, Any],
+        at: str,
+        value: str,
+        where: str,
+        inlined: tuple[str, ...],
+        properties: Mapping[str, Any],
+    ) -> list[str]:
+        extra = schema["additionalProperties"]
+        key, child = self.module.variable("k"), self.module.variable("v")
+        key_where = f"{where} + '/' + token({key})"
+        checks = self.node(extra, f"{at}/additionalProperties", child, key_where, inlined)
+        if not checks:
+            return []
+        known = self.module.constant("NAMES", f"frozenset({py_json(sorted(properties))})")
+        loop = [
+            f"for {key}, {child} in {value}.items():",
+            f"    if {key} not in {known}:",
+            *_indent(checks, 2),
+        ]
+        if extra is False:
+            # The common closed object: one C-level subset test, the loop only on failure.
+            return [f"if not {known}.issuperset({value}):", *_indent(loop)]
+        return loop
+
+    def array_checks(
+        self,
+        schema: Mapping[str, Any],
+        at: str,
+        value: str,
+        where: str,
+        inlined: tuple[str, ...],
+    ) -> list[str]:
+        body: list[str] = []
+        if "minItems" in schema:
+            limit = self._limit(schema, at, "minItems")
+            body += [
+                f"if len({value}) < {limit}:",
+                "    " + self.fail(where, "minItems", f"at least {limit} items", value),
+            ]
+        if "maxItems" in schema:
+            limit = self._limit(schema, at, "maxItems")
+            body += [
+                f"if len({value}) > {limit}:",
+                "    " + self.fail(where, "maxItems", f"at most {limit} items", value),
+            ]
+        if schema.get("uniqueItems") is True:
+            body += [
+                f"if not all_unique({value}):",
+                "    " + self.fail(where, "uniqueItems", "unique items", value),
+            ]
+        prefix = schema.get("prefixItems", [])
+        for index, sub in enumerate(prefix):
+            child = self.module.variable("v")
+            checks = self.node(
+                sub, f"{at}/prefixItems/{index}", child, f"{where} + '/{index}'", inlined
+            )
+            if checks:
+                body += [
+                    f"if len({value}) > {index}:",
+                    f"    {child} = {value}[{index}]",
+                    *_indent(checks),
+                ]
+        if "items" in schema:
+            index, child = self.module.variable("i"), self.module.variable("v")
+            checks = self.node(
+                schema["items"], f"{at}/items", child, f"{where} + '/' + str({index})", inlined
+            )
+            if checks:
+                body += [
+                    f"for {index} in range({len(prefix)}, len({value})):",
+                    f"    {child} = {value}[{index}]",
+                    *_indent(checks),
+                ]
+        return _guarded(f"isinstance({value}, list)", body)
+
+    def branch(self, at: str) -> str:
+        return self.module.function_for(at)
+
+    def combinators(
+        self,
+        schema: Mapping[str, Any],
+        at: str,
+        value: str,
+        where: str,
+        inlined: tuple[str, ...],
+    ) -> list[str]:
+        lines: list[str] = []
+        for index, sub in enumerate(schema.get("allOf", [])):
+            lines += self.node(sub, f"{at}/allOf/{index}", value, where, inlined)
+        if "anyOf" in schema:
+            checks = [self.branch(f"{at}/anyOf/{i}") for i in range(len(schema["anyOf"]))]
+            test = " or ".join(f"is_valid({check}, {value})" for check in checks)
+            expected = f"to match at least one of {len(checks)} alternatives"
+            lines += [f"if not ({test}):", "    " + self.fail(where, "anyOf", expected, value)]
+        if "oneOf" in schema:
+            checks = [self.branch(f"{at}/oneOf/{i}") for i in range(len(schema["oneOf"]))]
+            lines.append(f"one_of(({', '.join(checks)},), {value}, {where}, e)")
+        if "not" in schema:
+            check = self.branch(f"{at}/not")
+            expected = "not to match the 'not' schema"
+            lines += [
+                f"if is_valid({check}, {value}):",
+                "    " + self.fail(where, "not", expected, value),
+            ]
+        if "if" in schema:
+            then = self.node(schema.get("then", True), f"{at}/then", value, where, inlined)
+            otherwise = self.node(schema.get("else", True), f"{at}/else", value, where, inlined)
+            if then or otherwise:
+                lines += [f"if is_valid({self.branch(f'{at}/if')}, {value}):"]
+                lines += _indent(then or ["pass"])
+                if otherwise:
+                    lines += ["else:", *_indent(otherwise)]
+        return lines
+
+    def reference(
+        self, ref: Any, at: str, value: str, where: str, inlined: tuple[str, ...]
+    ) -> list[str]:
+        if not isinstance(ref, str):
+            raise CompileError("$ref must be a string", at, "$ref")
+        target_at, target = _resolve(self.module.schema, ref, at)
+        if target_at in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
+            return [f"{self.branch(target_at)}({value}, {where}, e)"]
+        return self.node(target, target_at, value, where, (*inlined, target_at))
+
+
+def _guarded(test: str, body: list[str]) -> list[str]:
+    return [f"if {test}:", *_indent(body)] if body else []
+
+
+def _indent(lines: list[str], levels: int = 1) -> list[str]:
+    return ["    " * levels + line for line in lines]
+
+
+_RUNTIME_HELPERS = ("MISSING", "all_unique", "fail", "is_valid", "json_equal", "one_of", "token")
+
+
+def _mentions(code: str, name: str) -> bool:
+    return re.search(rf"\b{name}\b", code) is not None
+
+
+def _subschema(schema: Mapping[str, Any], pointer: str) -> Any:
+    return _resolve(schema, "#" + pointer, pointer)[1] if pointer else schema
+
+
+def compile_validators(
+    schema: Mapping[str, Any],
+    entry_points: Mapping[str, str],
+    *,
+    package: str = ".",
+    header: str = "",
+) -> str:
+    """Source of a validator module: ``{function name: schema pointer}`` become public functions.
+
+    ``package`` is where ``diagnostics`` and ``schema_runtime`` are imported from (``"."`` inside
+    the generated package). Raises ``CompileError`` for a schema outside the supported subset.
+    """
+    check_keywords(schema)
+    module = _Module(schema)
+    compiler = _Compiler(module)
+    public: list[str] = []
+    for name, pointer in entry_points.items():
+        target = module.function_for(pointer)
+        _subschema(schema, pointer)
+        public += [
+            "",
+            "",
+            f"def {name}(value: Any) -> tuple[Diagnostic, ...]:",
+            '    """Every violation of the schema by ``value``; empty when it is valid."""',
+            "    e: list[Diagnostic] = []",
+            "    try:",
+            f'        {target}(value, "", e)',
+            "    except RecursionError:",
+            '        fail(e, "", "nesting", "less deeply nested data", value)',
+            "    return tuple(e)",
+        ]
+    while module.pending:
+        pointer, name = module.pending.pop(0)
+        body = compiler.node(_subschema(schema, pointer), pointer, "v", "p", (pointer,))
+        module.function_bodies.append(
+            [
+                "",
+                "",
+                f"def {name}(v: Any, p: str, e: list[Diagnostic]) -> None:",
+                *_indent(body or ["pass"]),
+            ]
+        )
+    code = [*module.constants]
+    for body in module.function_bodies:
+        code += body
+    code += public
+    text = "\n".join(code)
+    helpers = [name for name in _RUNTIME_HELPERS if _mentions(text, name)]
+    prefix = "." if package == "." else package + "."
+    lines = [
+        header.rstrip("\n"),
+        '"""Validators compiled from the JSON Schema by toolgen; standard library only."""',
+        "",
+        "from __future__ import annotations",
+        "",
+        *(["import re", ""] if "re.compile(" in text else []),
+        "from typing import Any",
+        "",
+        f"from {prefix}diagnostics import Diagnostic",
+        f"from {prefix}schema_runtime import {', '.join(helpers)}",
+        "",
+        *code,
+    ]
+    return "\n".join(lines).lstrip("\n") + "\n"
