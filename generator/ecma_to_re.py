@@ -83,7 +83,7 @@ class _Translator:
                 return 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
         return value
 
-    def escape(self, *, in_class: bool) -> str:
+    def escape(self, *, in_class: bool) -> str:  # noqa: PLR0912 - one branch per escape kind
         """Translate the escape after a backslash."""
         char = self.take()
         if char in "dDwW":

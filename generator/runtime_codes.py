@@ -84,7 +84,7 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
         "CANDIDATES_NOT_ALLOWED",
         "error",
         "`detect.kind` is `candidates`, which only built-in tools may use",
-        "{where}: third-party adapters must use PATH detection (kind \"path\")",
+        '{where}: "candidates" detection is built-in only',
     ),
     RuntimeCode(
         "UNKNOWN_FIELD",
@@ -108,7 +108,7 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
         "DISPLAY_NAME_COLLISION",
         "error",
         "a display name equal to a built-in's once case and NFKC compatibility forms are folded",
-        "the display name {found} imitates the built-in {expected}",
+        "display name {found} imitates {expected}",
     ),
     RuntimeCode(
         "DUPLICATE_ID",

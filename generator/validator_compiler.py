@@ -395,7 +395,8 @@ class _Compiler:
         for name, sub in properties.items():
             child = self.module.variable("v")
             sub_at = f"{at}/properties/{_token(name)}"
-            checks = self.node(sub, sub_at, child, f"{where} + {py_str('/' + _token(name))}", inlined)
+            child_where = f"{where} + {py_str('/' + _token(name))}"
+            checks = self.node(sub, sub_at, child, child_where, inlined)
             if checks:
                 body += [
                     f"{child} = {value}.get({py_str(name)}, MISSING)",
@@ -403,7 +404,7 @@ class _Compiler:
                     *_indent(checks),
                 ]
         if "additionalProperties" in schema:
-            body += self.additional(schema, at, value, where, inlined, properties)
+            body += self.additional(schema, at, value, where, inlined=inlined, known=properties)
         return _guarded(f"isinstance({value}, dict)", body)
 
     def additional(
@@ -412,8 +413,9 @@ class _Compiler:
         at: str,
         value: str,
         where: str,
+        *,
         inlined: tuple[str, ...],
-        properties: Mapping[str, Any],
+        known: Mapping[str, Any],
     ) -> list[str]:
         extra = schema["additionalProperties"]
         key, child = self.module.variable("k"), self.module.variable("v")
@@ -421,15 +423,15 @@ class _Compiler:
         checks = self.node(extra, f"{at}/additionalProperties", child, key_where, inlined)
         if not checks:
             return []
-        known = self.module.constant("NAMES", f"frozenset({py_json(sorted(properties))})")
+        names = self.module.constant("NAMES", f"frozenset({py_json(sorted(known))})")
         loop = [
             f"for {key}, {child} in {value}.items():",
-            f"    if {key} not in {known}:",
+            f"    if {key} not in {names}:",
             *_indent(checks, 2),
         ]
         if extra is False:
             # The common closed object: one C-level subset test, the loop only on failure.
-            return [f"if not {known}.issuperset({value}):", *_indent(loop)]
+            return [f"if not {names}.issuperset({value}):", *_indent(loop)]
         return loop
 
     def array_checks(
@@ -471,14 +473,14 @@ class _Compiler:
                     *_indent(checks),
                 ]
         if "items" in schema:
-            index, child = self.module.variable("i"), self.module.variable("v")
+            position, child = self.module.variable("i"), self.module.variable("v")
             checks = self.node(
-                schema["items"], f"{at}/items", child, f"{where} + '/' + str({index})", inlined
+                schema["items"], f"{at}/items", child, f"{where} + '/' + str({position})", inlined
             )
             if checks:
                 body += [
-                    f"for {index} in range({len(prefix)}, len({value})):",
-                    f"    {child} = {value}[{index}]",
+                    f"for {position} in range({len(prefix)}, len({value})):",
+                    f"    {child} = {value}[{position}]",
                     *_indent(checks),
                 ]
         return _guarded(f"isinstance({value}, list)", body)
@@ -604,6 +606,9 @@ def compile_validators(
     lines = [
         header.rstrip("\n"),
         '"""Validators compiled from the JSON Schema by toolgen; standard library only."""',
+        "",
+        "# Straight-line generated checks: long, deeply branched functions are the point.",
+        "# ruff: noqa: E501, PLR0912, PLR0915, SIM102, RUF100",
         "",
         "from __future__ import annotations",
         "",

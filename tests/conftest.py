@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -177,3 +178,10 @@ def probe_python(package_parent: Path, code: str) -> object:
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print the conformance totals (passed and refused) when that module ran."""
+    module = sys.modules.get("tests.test_conformance")
+    for line in getattr(module, "summary_lines", list)():
+        terminalreporter.write_line(line)
