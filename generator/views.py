@@ -11,12 +11,13 @@ import functools
 import json
 from typing import Any
 
-from generator import editor_schema, literals, runtime_codes
+from generator import editor_schema, literals, model_builder, runtime_codes
 from generator import python_models as models_adapter
 from generator import ts_types as ts_type_emitter
 from generator.ir import Registry
 from generator.naming import GENERATED_CONSTANTS
-from generator.validate import VALIDATOR_ENTRY_POINTS
+from generator.schemas import property_order, property_schema
+from generator.validate import THIRD_PARTY_DEF, VALIDATOR_ENTRY_POINTS
 from generator.validator_compiler import compile_validators
 
 Context = dict[str, Any]
@@ -139,3 +140,27 @@ def python_diagnostics(registry: Registry) -> Context:
 
 def python_validator(registry: Registry) -> Context:
     return {"source": compile_validators(registry.manifest_schema, VALIDATOR_ENTRY_POINTS)}
+
+
+def python_loader(registry: Registry) -> Context:
+    schema = registry.manifest_schema
+    entry = schema["$defs"][THIRD_PARTY_DEF]
+    known = models_adapter.defined_classes(models_source(registry))
+    builder_entry, builder, classes = model_builder.builder_source(schema, entry, known)
+    fields = property_order(entry, schema)
+    deprecated = []
+    for name in fields:
+        sub = property_schema(entry, schema, name) or {}
+        if sub.get("deprecated") is True:
+            deprecated.append((name, str(sub.get("description", "see the schema"))))
+    return {
+        "manifest_class": str(schema["title"]),
+        "builder_entry": builder_entry,
+        "builder_source": builder,
+        "builder_classes": classes,
+        "known_fields": sorted(fields),
+        "deprecated_fields": deprecated,
+        "adapters_dir_constant": registry.setting("defaultAdaptersDir").constant,
+        "env_var_constant": registry.setting("adaptersDirEnvVar").constant,
+        "max_bytes_constant": registry.setting("manifestMaxBytes").constant,
+    }
