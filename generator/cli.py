@@ -1,18 +1,25 @@
-"""Command line: ``toolgen generate`` and ``toolgen check``. The only module that prints.
+"""Command line: ``toolgen generate|check`` (build time) and ``toolgen validate|registry|detect``
+(the generated runtime). The only module that prints.
 
-Exit codes: 0 success, 1 findings (invalid input, drift, generation failure), 2 usage error
-(bad arguments or configuration). Diagnostics go to stderr in ``text`` format, to stdout as
-workflow commands in ``github`` format and as one JSON object in ``json`` format; ``check`` prints
-its unified diffs to stdout (in ``json``, inside the object).
+Exit codes: 0 success, 1 findings (invalid input, drift, generation failure, a rejected adapter
+file for ``validate``), 2 usage error (bad arguments or configuration, generated runtime
+missing). ``registry`` and ``detect`` exit 0 whatever the adapters folder holds: they report.
+Diagnostics go to stderr in ``text`` format, to stdout as workflow commands in ``github`` format
+and as one JSON object in ``json`` format; ``check`` prints its unified diffs to stdout (in
+``json``, inside the object).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from generator import __version__
 from generator.config import ConfigError, find_project, load_config
@@ -26,6 +33,7 @@ from generator.diagnostics import (
 )
 from generator.emit import compare_outputs, write_outputs
 from generator.pipeline import build_outputs, output_roots
+from generator.runtime import RuntimeMissingError, import_runtime
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -53,6 +61,20 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "check", parents=[common], help="exit 1 with a diff when generated files drift"
     )
+    validate = commands.add_parser(
+        "validate", parents=[common], help="apply the adapter loader's rules to files"
+    )
+    validate.add_argument("files", nargs="+", metavar="FILE", help="adapter JSON files")
+    for name, text in (
+        ("registry", "print the merged registry and the loader's diagnostics"),
+        ("detect", "detect every tool of the merged registry"),
+    ):
+        command = commands.add_parser(name, parents=[common], help=text)
+        command.add_argument(
+            "--adapters-dir",
+            default=None,
+            help="folder of third-party adapter files (default: the loader's default)",
+        )
     return parser
 
 
@@ -92,6 +114,13 @@ def _run(arguments: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"toolgen: {error}", file=sys.stderr)
         return EXIT_USAGE
+    if arguments.command in RUNTIME_COMMANDS:
+        try:
+            runtime = import_runtime(config.path("python_out"))
+        except RuntimeMissingError as error:
+            print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
+            return EXIT_USAGE
+        return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
     result = build_outputs(config)
     if not result.ok:
         _report(result.diagnostics, arguments.format)
@@ -115,3 +144,104 @@ def _run(arguments: argparse.Namespace) -> int:
     if arguments.format == "text" and not differences:
         print(f"toolgen: {len(result.outputs)} files up to date", file=sys.stderr)
     return EXIT_FINDINGS if differences else EXIT_OK
+
+
+def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -> None:
+    for diagnostic in diagnostics:
+        if output_format == "github":
+            command = "error" if diagnostic.severity == "error" else "warning"
+            properties = ",".join(
+                p
+                for p in (
+                    "file=" + _github_property(diagnostic.source) if diagnostic.source else "",
+                    "title=" + diagnostic.code.value,
+                )
+                if p
+            )
+            print(f"::{command} {properties}::{_github_message(diagnostic.message)}")
+        else:
+            print(diagnostic.render(), file=sys.stderr)
+
+
+def _github_property(text: str) -> str:
+    return _github_message(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def _github_message(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _print_json(document: object) -> None:
+    print(json.dumps(document, indent=2, ensure_ascii=True))
+
+
+def _validate(runtime: ModuleType, arguments: argparse.Namespace) -> int:
+    result = runtime.load_manifest_files((path, path) for path in arguments.files)
+    rejected = any(not report.accepted for report in result.files)
+    if arguments.format == "json":
+        _print_json({"files": [report.as_json() for report in result.files]})
+        return EXIT_FINDINGS if rejected else EXIT_OK
+    _print_runtime_diagnostics(result.diagnostics, arguments.format)
+    for report in result.files:
+        verdict = f"accepted ({report.id})" if report.accepted else "rejected"
+        print(f"{report.source}: {verdict}")
+    return EXIT_FINDINGS if rejected else EXIT_OK
+
+
+def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
+    registry = runtime.get_tool_registry(arguments.adapters_dir)
+    if arguments.format == "json":
+        tools = [_manifest_json(tool) for tool in registry.tools]
+        diagnostics = [d.as_json() for d in registry.diagnostics]
+        _print_json({"tools": tools, "diagnostics": diagnostics})
+        return EXIT_OK
+    _print_runtime_diagnostics(registry.diagnostics, arguments.format)
+    for tool in registry.tools:
+        origin = "built-in" if tool.builtin else "third-party"
+        print(f"{tool.id}\t{sanitize(tool.displayName)}\t{origin}")
+    return EXIT_OK
+
+
+def _manifest_json(tool: Any) -> dict[str, Any]:
+    """A manifest as JSON: absent optional fields left out, arrays as lists."""
+    document = dataclasses.asdict(tool)
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: strip(v) for k, v in value.items() if v is not None}
+        if isinstance(value, list | tuple):
+            return [strip(item) for item in value]
+        return value
+
+    result: dict[str, Any] = strip(document)
+    return result
+
+
+def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
+    registry = runtime.get_tool_registry(arguments.adapters_dir)
+    results = runtime.detect_all(registry)
+    if arguments.format == "json":
+        _print_json(
+            {
+                "results": [result.as_json() for result in results],
+                "diagnostics": [d.as_json() for d in registry.diagnostics],
+            }
+        )
+        return EXIT_OK
+    _print_runtime_diagnostics(registry.diagnostics, arguments.format)
+    for result in results:
+        state = "installed" if result.installed else "not installed"
+        hooks = "hooks installed" if result.hooks_installed else "no hooks"
+        version = f" {result.version}" if result.version else ""
+        where = f" at {sanitize(result.path)}" if result.path else ""
+        print(f"{result.id}: {state}{where}{version}; {hooks}")
+        if result.diagnostic is not None:
+            _print_runtime_diagnostics([result.diagnostic], arguments.format)
+    return EXIT_OK
+
+
+RUNTIME_COMMANDS: dict[str, Callable[[ModuleType, argparse.Namespace], int]] = {
+    "validate": _validate,
+    "registry": _registry,
+    "detect": _detect,
+}

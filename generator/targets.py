@@ -52,6 +52,8 @@ TARGETS: tuple[Target, ...] = (
     Target("python_out",        "tool_registry/schema_runtime.py", views.no_context),
     Target("python_out",        "tool_registry/validator.py",     views.python_validator),
     Target("python_out",        "tool_registry/loader.py",        views.python_loader),
+    Target("python_out",        "tool_registry/registry.py",      views.python_registry),
+    Target("python_out",        "tool_registry/detection.py",     views.python_detection),
     Target("typescript_out",    "types.ts",                       views.ts_types),
     Target("typescript_out",    "tools.ts",                       views.ts_tools),
     Target("typescript_out",    "hook-packages.ts",               views.ts_hook_packages),

@@ -88,6 +88,21 @@ _FIXED_PYTHON_EXPORTS = (
     "hook_package_of",
     "PromptArgError",
     "apply_prompt_arg_template",
+    # runtime: validation, loading, registry, detection
+    "Diagnostic",
+    "DiagnosticCode",
+    "Severity",
+    "validate_tool_manifest",
+    "validate_third_party_manifest",
+    "FileReport",
+    "LoadResult",
+    "load_manifest_files",
+    "load_third_party_manifests",
+    "ToolRegistry",
+    "get_tool_registry",
+    "DetectionDeps",
+    "DetectionResult",
+    "detect_all",
 )
 
 
@@ -164,3 +179,11 @@ def python_loader(registry: Registry) -> Context:
         "env_var_constant": registry.setting("adaptersDirEnvVar").constant,
         "max_bytes_constant": registry.setting("manifestMaxBytes").constant,
     }
+
+
+def python_registry(registry: Registry) -> Context:
+    return {"manifest_class": str(registry.manifest_schema["title"]), "cohorts": registry.cohorts}
+
+
+def python_detection(registry: Registry) -> Context:
+    return {"manifest_class": str(registry.manifest_schema["title"])}

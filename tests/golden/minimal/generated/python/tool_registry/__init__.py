@@ -18,7 +18,15 @@ from .constants import (
     SUPPORTED_TOOLS,
     ToolId,
 )
+from .detection import DetectionDeps, DetectionResult, detect_all
+from .diagnostics import Diagnostic, DiagnosticCode, Severity
 from .hook_packages import UnknownToolError, hook_package_for, hook_package_of
+from .loader import (
+    FileReport,
+    LoadResult,
+    load_manifest_files,
+    load_third_party_manifests,
+)
 from .models import (
     CandidatePathList,
     CandidatePathListItem,
@@ -33,6 +41,8 @@ from .models import (
     ToolManifest,
 )
 from .prompt_args import PromptArgError, apply_prompt_arg_template
+from .registry import ToolRegistry, get_tool_registry
+from .validator import validate_third_party_manifest, validate_tool_manifest
 
 __all__ = [
     "ADAPTERS_DIR_ENV_VAR",
@@ -52,15 +62,29 @@ __all__ = [
     "CandidatesDetect",
     "Capabilities",
     "Capability",
+    "DetectionDeps",
+    "DetectionResult",
+    "Diagnostic",
+    "DiagnosticCode",
+    "FileReport",
+    "LoadResult",
     "PathDetect",
     "PromptArgError",
     "PromptArgTemplateItem",
+    "Severity",
     "ThirdPartyToolManifest",
     "ToolDetectSpec",
     "ToolId",
     "ToolManifest",
+    "ToolRegistry",
     "UnknownToolError",
     "apply_prompt_arg_template",
+    "detect_all",
+    "get_tool_registry",
     "hook_package_for",
     "hook_package_of",
+    "load_manifest_files",
+    "load_third_party_manifests",
+    "validate_third_party_manifest",
+    "validate_tool_manifest",
 ]
