@@ -29,7 +29,7 @@ MAX_VERSION_CHARS = 80
 
 
 def _run_version(executable: str, timeout: float) -> str | None:
-    completed = subprocess.run(  # noqa: S603 - a list of arguments, no shell
+    completed = subprocess.run(  # an argument list, never a shell
         [executable, "--version"],
         capture_output=True,
         stdin=subprocess.DEVNULL,
