@@ -583,7 +583,8 @@ def compile_validators(
             f'        {target}(value, "", e)',
             "    except RecursionError:",
             '        fail(e, "", "nesting", "less deeply nested data", value)',
-            "    return tuple(e)",
+            "    # Two routes to one rule (a $ref and an allOf) must not report it twice.",
+            "    return tuple(dict.fromkeys(e))",
         ]
     while module.pending:
         pointer, name = module.pending.pop(0)

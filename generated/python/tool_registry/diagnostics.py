@@ -102,16 +102,21 @@ def _is_hidden(point: int) -> bool:
 
 
 def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
-    """``text`` as safe to print: hidden characters as ``\\uXXXX`` escapes, at most ``limit``
-    characters of the original, then ``...`` when clipped."""
+    """``text`` as safe to print: hidden characters as ``\\uXXXX`` escapes, clipped so that at
+    most ``limit`` characters are shown, then ``...`` when anything was left out."""
     pieces: list[str] = []
-    for char in text[:limit]:
+    length = 0
+    for char in text:
         point = ord(char)
         if _is_hidden(point):
-            pieces.append(f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}")
+            piece = f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}"
         else:
-            pieces.append(char)
-    return "".join(pieces) + ("..." if len(text) > limit else "")
+            piece = char
+        if length + len(piece) > limit:
+            return "".join(pieces) + "..."
+        pieces.append(piece)
+        length += len(piece)
+    return "".join(pieces)
 
 
 def shown_pointer(pointer: str) -> str:
