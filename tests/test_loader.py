@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -171,15 +170,17 @@ def test_special_files_are_reported_and_never_block(folder: Path) -> None:
 
 
 def test_an_unreadable_file_is_reported(folder: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root reads every file")
-    path = put(folder, "locked.json", manifest())
-    path.chmod(0)
-    try:
-        result = load_third_party_manifests(folder)
-    finally:
-        path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    put(folder, "locked.json", manifest())
+    put(folder, "open.json", manifest(id="other"))
+
+    def read_file(path: str, limit: int) -> bytes:
+        if path.endswith("locked.json"):
+            raise PermissionError(13, "Permission denied", path)
+        return loader_module.read_regular_file(path, limit)
+
+    result = load_third_party_manifests(folder, read_file=read_file)
     assert codes_of(result, "locked.json") == ["UNREADABLE"]
+    assert [m.id for m in result.manifests] == ["other"]
 
 
 def test_only_json_names_in_byte_order(folder: Path) -> None:
@@ -221,7 +222,11 @@ def test_unsafe_strings(folder: Path, changes: dict[str, Any], pointer: str) -> 
         ({"displayName": "Ai\u202eder"}, "/displayName", "pattern"),
         ({"detect": None}, "", "required"),
         ({"capabilities": {"provides": ["teleport"]}}, "/capabilities/provides/0", "enum"),
-        ({"capabilities": {"provides": ["resumable", "resumable"]}}, "/capabilities/provides", "uniqueItems"),
+        (
+            {"capabilities": {"provides": ["resumable", "resumable"]}},
+            "/capabilities/provides",
+            "uniqueItems",
+        ),
         ({"promptArgTemplate": ["a"] * 21}, "/promptArgTemplate", "maxItems"),
         ({"category": "robot"}, "/category", "enum"),
     ],
@@ -319,7 +324,9 @@ def test_every_claimant_of_a_duplicate_id_is_rejected(folder: Path) -> None:
         assert set(diagnostic.others) == {"one.json", "two.json", "three.json"} - {name}
 
 
-def test_deprecated_fields_warn_with_the_schema_hint(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+def test_deprecated_fields_warn_with_the_schema_hint(
+    monkeypatch: pytest.MonkeyPatch, folder: Path
+) -> None:
     monkeypatch.setattr(loader_module, "DEPRECATED_FIELDS", {"category": "use capabilities"})
     put(folder, "old.json", manifest(category="cli-agent"))
     result = load_third_party_manifests(folder)
@@ -378,7 +385,11 @@ def test_an_unlistable_folder_is_reported(tmp_path: Path) -> None:
 
 def test_loading_is_deterministic_and_idempotent(folder: Path) -> None:
     for index in range(30):
-        put(folder, f"{(index * 7) % 30:02d}.json", manifest(id=f"t{index}", displayName=f"T{index}"))
+        put(
+            folder,
+            f"{(index * 7) % 30:02d}.json",
+            manifest(id=f"t{index}", displayName=f"T{index}"),
+        )
     put(folder, "bad.json", b"{")
     first, second = load_third_party_manifests(folder), load_third_party_manifests(folder)
     assert first == second
