@@ -41,7 +41,7 @@ def hostile_folder(root: Path) -> Path:
     (folder / "dangling.json").symlink_to(folder / "missing")
     (folder / "device.json").symlink_to("/dev/zero")
     put(folder, "huge.json", b" " * 200_000)
-    put(folder, "deep.json", "[" * 50_000 + "]" * 50_000)
+    put(folder, "deep.json", "[" * 30_000 + "]" * 30_000)
     put(folder, "evil.json", manifest(id="x", hookPointer="../../.bashrc"))
     put(folder, "desktop.json", manifest(id="y", detect={"kind": "candidates"}))
     put(folder, "hijack.json", manifest(id="codex"))
