@@ -10,6 +10,7 @@ record; code and pointer are what programs should match on.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,9 +102,18 @@ def _is_hidden(point: int) -> bool:
     )
 
 
+# The same set as ``_is_hidden``, for the fast path: most text needs no escaping at all.
+_HIDDEN = re.compile(
+    "[\\x00-\\x1f\\x7f-\\x9f\\xad\\u061c\\u180e\\ufeff\\u200b-\\u200f\\u2028-\\u202e"
+    "\\u2060-\\u206f\\ud800-\\udfff\\ufff9-\\ufffb\\U000e0000-\\U000e007f]"
+)
+
+
 def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
     """``text`` as safe to print: hidden characters as ``\\uXXXX`` escapes, clipped so that at
     most ``limit`` characters are shown, then ``...`` when anything was left out."""
+    if len(text) <= limit and _HIDDEN.search(text) is None:
+        return text
     pieces: list[str] = []
     length = 0
     for char in text:

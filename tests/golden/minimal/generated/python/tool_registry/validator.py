@@ -723,7 +723,8 @@ def validate_tool_manifest(value: Any) -> tuple[Diagnostic, ...]:
         _check_0(value, "", e)
     except RecursionError:
         fail(e, "", "nesting", "less deeply nested data", value)
-    return tuple(e)
+    # Two routes to one rule (a $ref and an allOf) must not report it twice.
+    return tuple(dict.fromkeys(e))
 
 
 def validate_third_party_manifest(value: Any) -> tuple[Diagnostic, ...]:
@@ -733,4 +734,5 @@ def validate_third_party_manifest(value: Any) -> tuple[Diagnostic, ...]:
         _check_1(value, "", e)
     except RecursionError:
         fail(e, "", "nesting", "less deeply nested data", value)
-    return tuple(e)
+    # Two routes to one rule (a $ref and an allOf) must not report it twice.
+    return tuple(dict.fromkeys(e))
