@@ -9,9 +9,11 @@ reference or regex construct). The totals are printed at the end of the run.
 from __future__ import annotations
 
 import json
+import os
 import types
 from collections import Counter
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,7 +27,19 @@ from generator.validator_compiler import (
 
 from .conftest import REPO
 
-SUITE = REPO.parent / "shared/conformance/json-schema-test-suite/tests/draft2020-12"
+SUITE_PATH = "conformance/json-schema-test-suite/tests/draft2020-12"
+# The suite ships beside the project (../shared); TOOLGEN_SHARED points elsewhere on other set-ups.
+SUITE = next(
+    (
+        root / SUITE_PATH
+        for root in (
+            Path(os.environ.get("TOOLGEN_SHARED", REPO.parent / "shared")),
+            Path("/work/shared"),
+        )
+        if (root / SUITE_PATH).is_dir()
+    ),
+    REPO.parent / "shared" / SUITE_PATH,
+)
 FILES = [*sorted(SUITE.glob("*.json")), SUITE / "optional/ecmascript-regex.json"]
 SUMMARY: Counter[str] = Counter()
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
