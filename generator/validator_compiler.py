@@ -136,9 +136,9 @@ class _Module:
     schema: Mapping[str, Any]
     constants: list[str] = field(default_factory=list)
     constant_names: dict[str, str] = field(default_factory=dict)
-    functions: dict[str, str] = field(default_factory=dict)
+    functions: dict[tuple[str, bool], str] = field(default_factory=dict)
     function_bodies: list[list[str]] = field(default_factory=list)
-    pending: list[tuple[str, str]] = field(default_factory=list)
+    pending: list[tuple[str, str, bool]] = field(default_factory=list)
     variables: int = 0
 
     def constant(self, prefix: str, expression: str) -> str:
@@ -153,13 +153,16 @@ class _Module:
         self.variables += 1
         return f"{prefix}{self.variables}"
 
-    def function_for(self, pointer: str) -> str:
-        """The name of the check function for the subschema at ``pointer`` (compiled later)."""
-        if pointer not in self.functions:
-            name = f"_check_{len(self.functions)}"
-            self.functions[pointer] = name
-            self.pending.append((pointer, name))
-        return self.functions[pointer]
+    def function_for(self, pointer: str, *, collect: bool) -> str:
+        """The name of the function for the subschema at ``pointer`` (compiled later): one that
+        collects diagnostics (``_check_N(v, p, e)``) or one that only answers
+        (``_valid_N(v) -> bool``, stopping at the first violation)."""
+        key = (pointer, collect)
+        if key not in self.functions:
+            name = f"{'_check' if collect else '_valid'}_{len(self.functions)}"
+            self.functions[key] = name
+            self.pending.append((pointer, name, collect))
+        return self.functions[key]
 
 
 def _resolve(schema: Mapping[str, Any], ref: str, at: str) -> tuple[str, Any]:
@@ -224,10 +227,17 @@ def _children(schema: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, st
 
 
 class _Compiler:
-    """Emits the statements checking one subschema against the value held in a variable."""
+    """Emits the statements checking one subschema against the value held in a variable.
 
-    def __init__(self, module: _Module) -> None:
+    With ``collect`` a violation appends a diagnostic and checking goes on; without it a
+    violation returns ``False`` at once. Alternatives (``anyOf``, ``oneOf``, ``not``, ``if``) are
+    always decided by the answering functions, so a valid document never builds a diagnostic for
+    the alternative it does not take; diagnostics are collected only once a verdict is a failure.
+    """
+
+    def __init__(self, module: _Module, *, collect: bool) -> None:
         self.module = module
+        self.collect = collect
 
     def node(
         self, schema: Any, at: str, value: str, where: str, inlined: tuple[str, ...]
@@ -274,6 +284,8 @@ class _Compiler:
         return lines
 
     def fail(self, where: str, keyword: str, expected: str, value: str) -> str:
+        if not self.collect:
+            return "return False"
         return f"fail(e, {where}, {py_str(keyword)}, {py_str(expected)}, {value})"
 
     def declared_types(self, schema: Mapping[str, Any], at: str) -> list[str] | None:
@@ -418,21 +430,31 @@ class _Compiler:
         known: Mapping[str, Any],
     ) -> list[str]:
         extra = schema["additionalProperties"]
-        key, child = self.module.variable("k"), self.module.variable("v")
+        names = self.module.constant("NAMES", f"frozenset({py_json(sorted(known))})")
+        key = self.module.variable("k")
         key_where = f"{where} + '/' + token({key})"
+        if extra is False:
+            # The common closed object: one C-level subset test; the loop runs only to report.
+            report = self.fail(
+                key_where, "additionalProperties", "no such property", f"{value}[{key}]"
+            )
+            if not self.collect:
+                return [f"if not {names}.issuperset({value}):", f"    {report}"]
+            return [
+                f"if not {names}.issuperset({value}):",
+                f"    for {key} in {value}:",
+                f"        if {key} not in {names}:",
+                f"            {report}",
+            ]
+        child = self.module.variable("v")
         checks = self.node(extra, f"{at}/additionalProperties", child, key_where, inlined)
         if not checks:
             return []
-        names = self.module.constant("NAMES", f"frozenset({py_json(sorted(known))})")
-        loop = [
+        return [
             f"for {key}, {child} in {value}.items():",
             f"    if {key} not in {names}:",
             *_indent(checks, 2),
         ]
-        if extra is False:
-            # The common closed object: one C-level subset test, the loop only on failure.
-            return [f"if not {names}.issuperset({value}):", *_indent(loop)]
-        return loop
 
     def array_checks(
         self,
@@ -486,7 +508,8 @@ class _Compiler:
         return _guarded(f"isinstance({value}, list)", body)
 
     def branch(self, at: str) -> str:
-        return self.module.function_for(at)
+        """The answering function deciding an alternative."""
+        return self.module.function_for(at, collect=False)
 
     def combinators(
         self,
@@ -501,24 +524,33 @@ class _Compiler:
             lines += self.node(sub, f"{at}/allOf/{index}", value, where, inlined)
         if "anyOf" in schema:
             checks = [self.branch(f"{at}/anyOf/{i}") for i in range(len(schema["anyOf"]))]
-            test = " or ".join(f"is_valid({check}, {value})" for check in checks)
+            test = " or ".join(f"{check}({value})" for check in checks)
             expected = f"to match at least one of {len(checks)} alternatives"
             lines += [f"if not ({test}):", "    " + self.fail(where, "anyOf", expected, value)]
         if "oneOf" in schema:
-            checks = [self.branch(f"{at}/oneOf/{i}") for i in range(len(schema["oneOf"]))]
-            lines.append(f"one_of(({', '.join(checks)},), {value}, {where}, e)")
+            count = len(schema["oneOf"])
+            checks = [self.branch(f"{at}/oneOf/{i}") for i in range(count)]
+            matched = " + ".join(f"{check}({value})" for check in checks)
+            report = "return False"
+            if self.collect:
+                # Only a failed verdict pays for the diagnostics of every alternative.
+                reporters = [
+                    self.module.function_for(f"{at}/oneOf/{i}", collect=True) for i in range(count)
+                ]
+                report = f"one_of(({', '.join(reporters)},), {value}, {where}, e)"
+            lines += [f"if ({matched}) != 1:", f"    {report}"]
         if "not" in schema:
             check = self.branch(f"{at}/not")
             expected = "not to match the 'not' schema"
             lines += [
-                f"if is_valid({check}, {value}):",
+                f"if {check}({value}):",
                 "    " + self.fail(where, "not", expected, value),
             ]
         if "if" in schema:
             then = self.node(schema.get("then", True), f"{at}/then", value, where, inlined)
             otherwise = self.node(schema.get("else", True), f"{at}/else", value, where, inlined)
             if then or otherwise:
-                lines += [f"if is_valid({self.branch(f'{at}/if')}, {value}):"]
+                lines += [f"if {self.branch(f'{at}/if')}({value}):"]
                 lines += _indent(then or ["pass"])
                 if otherwise:
                     lines += ["else:", *_indent(otherwise)]
@@ -531,7 +563,10 @@ class _Compiler:
             raise CompileError("$ref must be a string", at, "$ref")
         target_at, target = _resolve(self.module.schema, ref, at)
         if target_at in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
-            return [f"{self.branch(target_at)}({value}, {where}, e)"]
+            if not self.collect:
+                return [f"if not {self.branch(target_at)}({value}):", "    return False"]
+            target = self.module.function_for(target_at, collect=True)
+            return [f"{target}({value}, {where}, e)"]
         return self.node(target, target_at, value, where, (*inlined, target_at))
 
 
@@ -543,7 +578,7 @@ def _indent(lines: list[str], levels: int = 1) -> list[str]:
     return ["    " * levels + line for line in lines]
 
 
-_RUNTIME_HELPERS = ("MISSING", "all_unique", "fail", "is_valid", "json_equal", "one_of", "token")
+_RUNTIME_HELPERS = ("MISSING", "all_unique", "fail", "json_equal", "one_of", "token")
 
 
 def _mentions(code: str, name: str) -> bool:
@@ -568,10 +603,10 @@ def compile_validators(
     """
     check_keywords(schema)
     module = _Module(schema)
-    compiler = _Compiler(module)
+    compilers = {flag: _Compiler(module, collect=flag) for flag in (True, False)}
     public: list[str] = []
     for name, pointer in entry_points.items():
-        target = module.function_for(pointer)
+        target = module.function_for(pointer, collect=True)
         _subschema(schema, pointer)
         public += [
             "",
@@ -587,16 +622,14 @@ def compile_validators(
             "    return tuple(dict.fromkeys(e))",
         ]
     while module.pending:
-        pointer, name = module.pending.pop(0)
-        body = compiler.node(_subschema(schema, pointer), pointer, "v", "p", (pointer,))
-        module.function_bodies.append(
-            [
-                "",
-                "",
-                f"def {name}(v: Any, p: str, e: list[Diagnostic]) -> None:",
-                *_indent(body or ["pass"]),
-            ]
-        )
+        pointer, name, collect = module.pending.pop(0)
+        body = compilers[collect].node(_subschema(schema, pointer), pointer, "v", "p", (pointer,))
+        if collect:
+            signature = f"def {name}(v: Any, p: str, e: list[Diagnostic]) -> None:"
+        else:
+            signature = f"def {name}(v: Any) -> bool:"
+            body = [*body, "return True"]
+        module.function_bodies.append(["", "", signature, *_indent(body or ["pass"])])
     code = [*module.constants]
     for body in module.function_bodies:
         code += body

@@ -150,15 +150,16 @@ def _check_0(v: Any, p: str, e: list[Diagnostic]) -> None:
                 fail(e, p + "/hookPointer", "type", "string", v5)
         v6 = v.get("detect", MISSING)
         if v6 is not MISSING:
-            one_of(
-                (
-                    _check_2,
-                    _check_3,
-                ),
-                v6,
-                p + "/detect",
-                e,
-            )
+            if (_valid_2(v6) + _valid_3(v6)) != 1:
+                one_of(
+                    (
+                        _check_4,
+                        _check_5,
+                    ),
+                    v6,
+                    p + "/detect",
+                    e,
+                )
         v7 = v.get("hookPackage", MISSING)
         if v7 is not MISSING:
             if isinstance(v7, str):
@@ -243,33 +244,35 @@ def _check_0(v: Any, p: str, e: list[Diagnostic]) -> None:
                     else:
                         fail(e, p + "/capabilities" + "/provides", "type", "array", v12)
                 if not _NAMES6.issuperset(v11):
-                    for k15, v16 in v11.items():
+                    for k15 in v11:
                         if k15 not in _NAMES6:
                             fail(
                                 e,
                                 p + "/capabilities" + "/" + token(k15),
-                                "false",
-                                "nothing (false schema)",
-                                v16,
+                                "additionalProperties",
+                                "no such property",
+                                v11[k15],
                             )
             else:
                 fail(e, p + "/capabilities", "type", "object", v11)
-        v17 = v.get("category", MISSING)
-        if v17 is not MISSING:
-            if isinstance(v17, str):
+        v16 = v.get("category", MISSING)
+        if v16 is not MISSING:
+            if isinstance(v16, str):
                 pass
             else:
-                fail(e, p + "/category", "type", "string", v17)
-            if not (isinstance(v17, str) and v17 in _ENUM7):
-                fail(e, p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v17)
-        v18 = v.get("builtin", MISSING)
-        if v18 is not MISSING:
-            if not (isinstance(v18, bool)):
-                fail(e, p + "/builtin", "type", "boolean", v18)
+                fail(e, p + "/category", "type", "string", v16)
+            if not (isinstance(v16, str) and v16 in _ENUM7):
+                fail(e, p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v16)
+        v17 = v.get("builtin", MISSING)
+        if v17 is not MISSING:
+            if not (isinstance(v17, bool)):
+                fail(e, p + "/builtin", "type", "boolean", v17)
         if not _NAMES8.issuperset(v):
-            for k19, v20 in v.items():
-                if k19 not in _NAMES8:
-                    fail(e, p + "/" + token(k19), "false", "nothing (false schema)", v20)
+            for k18 in v:
+                if k18 not in _NAMES8:
+                    fail(
+                        e, p + "/" + token(k18), "additionalProperties", "no such property", v[k18]
+                    )
     else:
         fail(e, p, "type", "object", v)
 
@@ -278,58 +281,58 @@ def _check_1(v: Any, p: str, e: list[Diagnostic]) -> None:
     if isinstance(v, dict):
         if "detect" not in v:
             fail(e, p, "required", 'property "detect"', v)
-        v21 = v.get("detect", MISSING)
-        if v21 is not MISSING:
-            if isinstance(v21, dict):
-                if "kind" not in v21:
-                    fail(e, p + "/detect", "required", 'property "kind"', v21)
-                if "binaryName" not in v21:
-                    fail(e, p + "/detect", "required", 'property "binaryName"', v21)
-                v22 = v21.get("kind", MISSING)
-                if v22 is not MISSING:
-                    if not (isinstance(v22, str) and v22 == "path"):
-                        fail(e, p + "/detect" + "/kind", "const", '"path"', v22)
-                v23 = v21.get("binaryName", MISSING)
-                if v23 is not MISSING:
-                    if isinstance(v23, str):
-                        if len(v23) < 1:
+        v19 = v.get("detect", MISSING)
+        if v19 is not MISSING:
+            if isinstance(v19, dict):
+                if "kind" not in v19:
+                    fail(e, p + "/detect", "required", 'property "kind"', v19)
+                if "binaryName" not in v19:
+                    fail(e, p + "/detect", "required", 'property "binaryName"', v19)
+                v20 = v19.get("kind", MISSING)
+                if v20 is not MISSING:
+                    if not (isinstance(v20, str) and v20 == "path"):
+                        fail(e, p + "/detect" + "/kind", "const", '"path"', v20)
+                v21 = v19.get("binaryName", MISSING)
+                if v21 is not MISSING:
+                    if isinstance(v21, str):
+                        if len(v21) < 1:
                             fail(
                                 e,
                                 p + "/detect" + "/binaryName",
                                 "minLength",
                                 "at least 1 characters",
-                                v23,
+                                v21,
                             )
-                        if len(v23) > 128:
+                        if len(v21) > 128:
                             fail(
                                 e,
                                 p + "/detect" + "/binaryName",
                                 "maxLength",
                                 "at most 128 characters",
-                                v23,
+                                v21,
                             )
-                        if _PATTERN9.search(v23) is None:
+                        if _PATTERN9.search(v21) is None:
                             fail(
                                 e,
                                 p + "/detect" + "/binaryName",
                                 "pattern",
                                 'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                v23,
+                                v21,
                             )
                     else:
-                        fail(e, p + "/detect" + "/binaryName", "type", "string", v23)
-                if not _NAMES10.issuperset(v21):
-                    for k24, v25 in v21.items():
-                        if k24 not in _NAMES10:
+                        fail(e, p + "/detect" + "/binaryName", "type", "string", v21)
+                if not _NAMES10.issuperset(v19):
+                    for k22 in v19:
+                        if k22 not in _NAMES10:
                             fail(
                                 e,
-                                p + "/detect" + "/" + token(k24),
-                                "false",
-                                "nothing (false schema)",
-                                v25,
+                                p + "/detect" + "/" + token(k22),
+                                "additionalProperties",
+                                "no such property",
+                                v19[k22],
                             )
             else:
-                fail(e, p + "/detect", "type", "object", v21)
+                fail(e, p + "/detect", "type", "object", v19)
     if isinstance(v, dict):
         if "id" not in v:
             fail(e, p, "required", 'property "id"', v)
@@ -343,375 +346,486 @@ def _check_1(v: Any, p: str, e: list[Diagnostic]) -> None:
             fail(e, p, "required", 'property "hookPointer"', v)
         if "detect" not in v:
             fail(e, p, "required", 'property "detect"', v)
-        v26 = v.get("id", MISSING)
-        if v26 is not MISSING:
-            if isinstance(v26, str):
-                if _PATTERN0.search(v26) is None:
+        v23 = v.get("id", MISSING)
+        if v23 is not MISSING:
+            if isinstance(v23, str):
+                if _PATTERN0.search(v23) is None:
                     fail(
                         e,
                         p + "/id",
                         "pattern",
                         'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                        v26,
+                        v23,
                     )
             else:
-                fail(e, p + "/id", "type", "string", v26)
-        v27 = v.get("displayName", MISSING)
-        if v27 is not MISSING:
-            if isinstance(v27, str):
-                if len(v27) < 1:
-                    fail(e, p + "/displayName", "minLength", "at least 1 characters", v27)
-                if len(v27) > 80:
-                    fail(e, p + "/displayName", "maxLength", "at most 80 characters", v27)
-                if _PATTERN1.search(v27) is None:
+                fail(e, p + "/id", "type", "string", v23)
+        v24 = v.get("displayName", MISSING)
+        if v24 is not MISSING:
+            if isinstance(v24, str):
+                if len(v24) < 1:
+                    fail(e, p + "/displayName", "minLength", "at least 1 characters", v24)
+                if len(v24) > 80:
+                    fail(e, p + "/displayName", "maxLength", "at most 80 characters", v24)
+                if _PATTERN1.search(v24) is None:
                     fail(
                         e,
                         p + "/displayName",
                         "pattern",
                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                        v27,
+                        v24,
                     )
             else:
-                fail(e, p + "/displayName", "type", "string", v27)
-        v28 = v.get("launchable", MISSING)
-        if v28 is not MISSING:
-            if not (isinstance(v28, bool)):
-                fail(e, p + "/launchable", "type", "boolean", v28)
-        v29 = v.get("hookCapable", MISSING)
-        if v29 is not MISSING:
-            if not (isinstance(v29, bool)):
-                fail(e, p + "/hookCapable", "type", "boolean", v29)
-        v30 = v.get("hookPointer", MISSING)
-        if v30 is not MISSING:
-            if isinstance(v30, str):
-                if len(v30) < 1:
-                    fail(e, p + "/hookPointer", "minLength", "at least 1 characters", v30)
-                if len(v30) > 256:
-                    fail(e, p + "/hookPointer", "maxLength", "at most 256 characters", v30)
-                if _PATTERN2.search(v30) is None:
+                fail(e, p + "/displayName", "type", "string", v24)
+        v25 = v.get("launchable", MISSING)
+        if v25 is not MISSING:
+            if not (isinstance(v25, bool)):
+                fail(e, p + "/launchable", "type", "boolean", v25)
+        v26 = v.get("hookCapable", MISSING)
+        if v26 is not MISSING:
+            if not (isinstance(v26, bool)):
+                fail(e, p + "/hookCapable", "type", "boolean", v26)
+        v27 = v.get("hookPointer", MISSING)
+        if v27 is not MISSING:
+            if isinstance(v27, str):
+                if len(v27) < 1:
+                    fail(e, p + "/hookPointer", "minLength", "at least 1 characters", v27)
+                if len(v27) > 256:
+                    fail(e, p + "/hookPointer", "maxLength", "at most 256 characters", v27)
+                if _PATTERN2.search(v27) is None:
                     fail(
                         e,
                         p + "/hookPointer",
                         "pattern",
                         'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                        v30,
+                        v27,
                     )
             else:
-                fail(e, p + "/hookPointer", "type", "string", v30)
-        v31 = v.get("detect", MISSING)
-        if v31 is not MISSING:
-            one_of(
-                (
-                    _check_2,
-                    _check_3,
-                ),
-                v31,
-                p + "/detect",
-                e,
-            )
-        v32 = v.get("hookPackage", MISSING)
-        if v32 is not MISSING:
-            if isinstance(v32, str):
-                if len(v32) < 1:
-                    fail(e, p + "/hookPackage", "minLength", "at least 1 characters", v32)
-                if len(v32) > 214:
-                    fail(e, p + "/hookPackage", "maxLength", "at most 214 characters", v32)
-                if _PATTERN3.search(v32) is None:
+                fail(e, p + "/hookPointer", "type", "string", v27)
+        v28 = v.get("detect", MISSING)
+        if v28 is not MISSING:
+            if (_valid_2(v28) + _valid_3(v28)) != 1:
+                one_of(
+                    (
+                        _check_4,
+                        _check_5,
+                    ),
+                    v28,
+                    p + "/detect",
+                    e,
+                )
+        v29 = v.get("hookPackage", MISSING)
+        if v29 is not MISSING:
+            if isinstance(v29, str):
+                if len(v29) < 1:
+                    fail(e, p + "/hookPackage", "minLength", "at least 1 characters", v29)
+                if len(v29) > 214:
+                    fail(e, p + "/hookPackage", "maxLength", "at most 214 characters", v29)
+                if _PATTERN3.search(v29) is None:
                     fail(
                         e,
                         p + "/hookPackage",
                         "pattern",
                         'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                        v32,
+                        v29,
                     )
             else:
-                fail(e, p + "/hookPackage", "type", "string", v32)
-        v33 = v.get("promptArgTemplate", MISSING)
-        if v33 is not MISSING:
-            if isinstance(v33, list):
-                if len(v33) > 20:
-                    fail(e, p + "/promptArgTemplate", "maxItems", "at most 20 items", v33)
-                for i34 in range(0, len(v33)):
-                    v35 = v33[i34]
-                    if isinstance(v35, str):
-                        if len(v35) > 256:
+                fail(e, p + "/hookPackage", "type", "string", v29)
+        v30 = v.get("promptArgTemplate", MISSING)
+        if v30 is not MISSING:
+            if isinstance(v30, list):
+                if len(v30) > 20:
+                    fail(e, p + "/promptArgTemplate", "maxItems", "at most 20 items", v30)
+                for i31 in range(0, len(v30)):
+                    v32 = v30[i31]
+                    if isinstance(v32, str):
+                        if len(v32) > 256:
                             fail(
                                 e,
-                                p + "/promptArgTemplate" + "/" + str(i34),
+                                p + "/promptArgTemplate" + "/" + str(i31),
                                 "maxLength",
                                 "at most 256 characters",
-                                v35,
+                                v32,
                             )
-                        if _PATTERN4.search(v35) is None:
+                        if _PATTERN4.search(v32) is None:
                             fail(
                                 e,
-                                p + "/promptArgTemplate" + "/" + str(i34),
+                                p + "/promptArgTemplate" + "/" + str(i31),
                                 "pattern",
                                 'to match "^[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]*$"',
-                                v35,
+                                v32,
                             )
                     else:
-                        fail(e, p + "/promptArgTemplate" + "/" + str(i34), "type", "string", v35)
+                        fail(e, p + "/promptArgTemplate" + "/" + str(i31), "type", "string", v32)
             else:
-                fail(e, p + "/promptArgTemplate", "type", "array", v33)
-        v36 = v.get("capabilities", MISSING)
-        if v36 is not MISSING:
-            if isinstance(v36, dict):
-                if "provides" not in v36:
-                    fail(e, p + "/capabilities", "required", 'property "provides"', v36)
-                v37 = v36.get("provides", MISSING)
-                if v37 is not MISSING:
-                    if isinstance(v37, list):
-                        if not all_unique(v37):
+                fail(e, p + "/promptArgTemplate", "type", "array", v30)
+        v33 = v.get("capabilities", MISSING)
+        if v33 is not MISSING:
+            if isinstance(v33, dict):
+                if "provides" not in v33:
+                    fail(e, p + "/capabilities", "required", 'property "provides"', v33)
+                v34 = v33.get("provides", MISSING)
+                if v34 is not MISSING:
+                    if isinstance(v34, list):
+                        if not all_unique(v34):
                             fail(
                                 e,
                                 p + "/capabilities" + "/provides",
                                 "uniqueItems",
                                 "unique items",
-                                v37,
+                                v34,
                             )
-                        for i38 in range(0, len(v37)):
-                            v39 = v37[i38]
-                            if isinstance(v39, str):
+                        for i35 in range(0, len(v34)):
+                            v36 = v34[i35]
+                            if isinstance(v36, str):
                                 pass
                             else:
                                 fail(
                                     e,
-                                    p + "/capabilities" + "/provides" + "/" + str(i38),
+                                    p + "/capabilities" + "/provides" + "/" + str(i35),
                                     "type",
                                     "string",
-                                    v39,
+                                    v36,
                                 )
-                            if not (isinstance(v39, str) and v39 in _ENUM5):
+                            if not (isinstance(v36, str) and v36 in _ENUM5):
                                 fail(
                                     e,
-                                    p + "/capabilities" + "/provides" + "/" + str(i38),
+                                    p + "/capabilities" + "/provides" + "/" + str(i35),
                                     "enum",
                                     'one of ["interactive-launch","headless-task","structured-progres...',
-                                    v39,
+                                    v36,
                                 )
                     else:
-                        fail(e, p + "/capabilities" + "/provides", "type", "array", v37)
-                if not _NAMES6.issuperset(v36):
-                    for k40, v41 in v36.items():
-                        if k40 not in _NAMES6:
+                        fail(e, p + "/capabilities" + "/provides", "type", "array", v34)
+                if not _NAMES6.issuperset(v33):
+                    for k37 in v33:
+                        if k37 not in _NAMES6:
                             fail(
                                 e,
-                                p + "/capabilities" + "/" + token(k40),
-                                "false",
-                                "nothing (false schema)",
-                                v41,
+                                p + "/capabilities" + "/" + token(k37),
+                                "additionalProperties",
+                                "no such property",
+                                v33[k37],
                             )
             else:
-                fail(e, p + "/capabilities", "type", "object", v36)
-        v42 = v.get("category", MISSING)
-        if v42 is not MISSING:
-            if isinstance(v42, str):
+                fail(e, p + "/capabilities", "type", "object", v33)
+        v38 = v.get("category", MISSING)
+        if v38 is not MISSING:
+            if isinstance(v38, str):
                 pass
             else:
-                fail(e, p + "/category", "type", "string", v42)
-            if not (isinstance(v42, str) and v42 in _ENUM7):
-                fail(e, p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v42)
-        v43 = v.get("builtin", MISSING)
-        if v43 is not MISSING:
-            if not (isinstance(v43, bool)):
-                fail(e, p + "/builtin", "type", "boolean", v43)
+                fail(e, p + "/category", "type", "string", v38)
+            if not (isinstance(v38, str) and v38 in _ENUM7):
+                fail(e, p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v38)
+        v39 = v.get("builtin", MISSING)
+        if v39 is not MISSING:
+            if not (isinstance(v39, bool)):
+                fail(e, p + "/builtin", "type", "boolean", v39)
         if not _NAMES8.issuperset(v):
-            for k44, v45 in v.items():
-                if k44 not in _NAMES8:
-                    fail(e, p + "/" + token(k44), "false", "nothing (false schema)", v45)
+            for k40 in v:
+                if k40 not in _NAMES8:
+                    fail(
+                        e, p + "/" + token(k40), "additionalProperties", "no such property", v[k40]
+                    )
     else:
         fail(e, p, "type", "object", v)
 
 
-def _check_2(v: Any, p: str, e: list[Diagnostic]) -> None:
+def _valid_2(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "kind" not in v:
+            return False
+        if "binaryName" not in v:
+            return False
+        v41 = v.get("kind", MISSING)
+        if v41 is not MISSING:
+            if not (isinstance(v41, str) and v41 == "path"):
+                return False
+        v42 = v.get("binaryName", MISSING)
+        if v42 is not MISSING:
+            if isinstance(v42, str):
+                if len(v42) < 1:
+                    return False
+                if len(v42) > 128:
+                    return False
+                if _PATTERN9.search(v42) is None:
+                    return False
+            else:
+                return False
+        if not _NAMES10.issuperset(v):
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_3(v: Any) -> bool:
+    if isinstance(v, dict):
+        if "kind" not in v:
+            return False
+        v44 = v.get("kind", MISSING)
+        if v44 is not MISSING:
+            if not (isinstance(v44, str) and v44 == "candidates"):
+                return False
+        v45 = v.get("paths", MISSING)
+        if v45 is not MISSING:
+            if isinstance(v45, dict):
+                v46 = v45.get("darwin", MISSING)
+                if v46 is not MISSING:
+                    if isinstance(v46, list):
+                        if len(v46) > 32:
+                            return False
+                        for i47 in range(0, len(v46)):
+                            v48 = v46[i47]
+                            if isinstance(v48, str):
+                                if len(v48) < 1:
+                                    return False
+                                if len(v48) > 1024:
+                                    return False
+                                if _PATTERN11.search(v48) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+                v49 = v45.get("win32", MISSING)
+                if v49 is not MISSING:
+                    if isinstance(v49, list):
+                        if len(v49) > 32:
+                            return False
+                        for i50 in range(0, len(v49)):
+                            v51 = v49[i50]
+                            if isinstance(v51, str):
+                                if len(v51) < 1:
+                                    return False
+                                if len(v51) > 1024:
+                                    return False
+                                if _PATTERN11.search(v51) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+                v52 = v45.get("linux", MISSING)
+                if v52 is not MISSING:
+                    if isinstance(v52, list):
+                        if len(v52) > 32:
+                            return False
+                        for i53 in range(0, len(v52)):
+                            v54 = v52[i53]
+                            if isinstance(v54, str):
+                                if len(v54) < 1:
+                                    return False
+                                if len(v54) > 1024:
+                                    return False
+                                if _PATTERN11.search(v54) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+                if not _NAMES12.issuperset(v45):
+                    return False
+            else:
+                return False
+        if not _NAMES13.issuperset(v):
+            return False
+    else:
+        return False
+    return True
+
+
+def _check_4(v: Any, p: str, e: list[Diagnostic]) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
             fail(e, p, "required", 'property "kind"', v)
         if "binaryName" not in v:
             fail(e, p, "required", 'property "binaryName"', v)
-        v46 = v.get("kind", MISSING)
-        if v46 is not MISSING:
-            if not (isinstance(v46, str) and v46 == "path"):
-                fail(e, p + "/kind", "const", '"path"', v46)
-        v47 = v.get("binaryName", MISSING)
-        if v47 is not MISSING:
-            if isinstance(v47, str):
-                if len(v47) < 1:
-                    fail(e, p + "/binaryName", "minLength", "at least 1 characters", v47)
-                if len(v47) > 128:
-                    fail(e, p + "/binaryName", "maxLength", "at most 128 characters", v47)
-                if _PATTERN9.search(v47) is None:
+        v57 = v.get("kind", MISSING)
+        if v57 is not MISSING:
+            if not (isinstance(v57, str) and v57 == "path"):
+                fail(e, p + "/kind", "const", '"path"', v57)
+        v58 = v.get("binaryName", MISSING)
+        if v58 is not MISSING:
+            if isinstance(v58, str):
+                if len(v58) < 1:
+                    fail(e, p + "/binaryName", "minLength", "at least 1 characters", v58)
+                if len(v58) > 128:
+                    fail(e, p + "/binaryName", "maxLength", "at most 128 characters", v58)
+                if _PATTERN9.search(v58) is None:
                     fail(
                         e,
                         p + "/binaryName",
                         "pattern",
                         'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                        v47,
+                        v58,
                     )
             else:
-                fail(e, p + "/binaryName", "type", "string", v47)
+                fail(e, p + "/binaryName", "type", "string", v58)
         if not _NAMES10.issuperset(v):
-            for k48, v49 in v.items():
-                if k48 not in _NAMES10:
-                    fail(e, p + "/" + token(k48), "false", "nothing (false schema)", v49)
+            for k59 in v:
+                if k59 not in _NAMES10:
+                    fail(
+                        e, p + "/" + token(k59), "additionalProperties", "no such property", v[k59]
+                    )
     else:
         fail(e, p, "type", "object", v)
 
 
-def _check_3(v: Any, p: str, e: list[Diagnostic]) -> None:
+def _check_5(v: Any, p: str, e: list[Diagnostic]) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
             fail(e, p, "required", 'property "kind"', v)
-        v50 = v.get("kind", MISSING)
-        if v50 is not MISSING:
-            if not (isinstance(v50, str) and v50 == "candidates"):
-                fail(e, p + "/kind", "const", '"candidates"', v50)
-        v51 = v.get("paths", MISSING)
-        if v51 is not MISSING:
-            if isinstance(v51, dict):
-                v52 = v51.get("darwin", MISSING)
-                if v52 is not MISSING:
-                    if isinstance(v52, list):
-                        if len(v52) > 32:
-                            fail(e, p + "/paths" + "/darwin", "maxItems", "at most 32 items", v52)
-                        for i53 in range(0, len(v52)):
-                            v54 = v52[i53]
-                            if isinstance(v54, str):
-                                if len(v54) < 1:
+        v60 = v.get("kind", MISSING)
+        if v60 is not MISSING:
+            if not (isinstance(v60, str) and v60 == "candidates"):
+                fail(e, p + "/kind", "const", '"candidates"', v60)
+        v61 = v.get("paths", MISSING)
+        if v61 is not MISSING:
+            if isinstance(v61, dict):
+                v62 = v61.get("darwin", MISSING)
+                if v62 is not MISSING:
+                    if isinstance(v62, list):
+                        if len(v62) > 32:
+                            fail(e, p + "/paths" + "/darwin", "maxItems", "at most 32 items", v62)
+                        for i63 in range(0, len(v62)):
+                            v64 = v62[i63]
+                            if isinstance(v64, str):
+                                if len(v64) < 1:
                                     fail(
                                         e,
-                                        p + "/paths" + "/darwin" + "/" + str(i53),
+                                        p + "/paths" + "/darwin" + "/" + str(i63),
                                         "minLength",
                                         "at least 1 characters",
-                                        v54,
+                                        v64,
                                     )
-                                if len(v54) > 1024:
+                                if len(v64) > 1024:
                                     fail(
                                         e,
-                                        p + "/paths" + "/darwin" + "/" + str(i53),
+                                        p + "/paths" + "/darwin" + "/" + str(i63),
                                         "maxLength",
                                         "at most 1024 characters",
-                                        v54,
+                                        v64,
                                     )
-                                if _PATTERN11.search(v54) is None:
+                                if _PATTERN11.search(v64) is None:
                                     fail(
                                         e,
-                                        p + "/paths" + "/darwin" + "/" + str(i53),
+                                        p + "/paths" + "/darwin" + "/" + str(i63),
                                         "pattern",
                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                        v54,
+                                        v64,
                                     )
                             else:
                                 fail(
                                     e,
-                                    p + "/paths" + "/darwin" + "/" + str(i53),
+                                    p + "/paths" + "/darwin" + "/" + str(i63),
                                     "type",
                                     "string",
-                                    v54,
+                                    v64,
                                 )
                     else:
-                        fail(e, p + "/paths" + "/darwin", "type", "array", v52)
-                v55 = v51.get("win32", MISSING)
-                if v55 is not MISSING:
-                    if isinstance(v55, list):
-                        if len(v55) > 32:
-                            fail(e, p + "/paths" + "/win32", "maxItems", "at most 32 items", v55)
-                        for i56 in range(0, len(v55)):
-                            v57 = v55[i56]
-                            if isinstance(v57, str):
-                                if len(v57) < 1:
+                        fail(e, p + "/paths" + "/darwin", "type", "array", v62)
+                v65 = v61.get("win32", MISSING)
+                if v65 is not MISSING:
+                    if isinstance(v65, list):
+                        if len(v65) > 32:
+                            fail(e, p + "/paths" + "/win32", "maxItems", "at most 32 items", v65)
+                        for i66 in range(0, len(v65)):
+                            v67 = v65[i66]
+                            if isinstance(v67, str):
+                                if len(v67) < 1:
                                     fail(
                                         e,
-                                        p + "/paths" + "/win32" + "/" + str(i56),
+                                        p + "/paths" + "/win32" + "/" + str(i66),
                                         "minLength",
                                         "at least 1 characters",
-                                        v57,
+                                        v67,
                                     )
-                                if len(v57) > 1024:
+                                if len(v67) > 1024:
                                     fail(
                                         e,
-                                        p + "/paths" + "/win32" + "/" + str(i56),
+                                        p + "/paths" + "/win32" + "/" + str(i66),
                                         "maxLength",
                                         "at most 1024 characters",
-                                        v57,
+                                        v67,
                                     )
-                                if _PATTERN11.search(v57) is None:
+                                if _PATTERN11.search(v67) is None:
                                     fail(
                                         e,
-                                        p + "/paths" + "/win32" + "/" + str(i56),
+                                        p + "/paths" + "/win32" + "/" + str(i66),
                                         "pattern",
                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                        v57,
+                                        v67,
                                     )
                             else:
                                 fail(
                                     e,
-                                    p + "/paths" + "/win32" + "/" + str(i56),
+                                    p + "/paths" + "/win32" + "/" + str(i66),
                                     "type",
                                     "string",
-                                    v57,
+                                    v67,
                                 )
                     else:
-                        fail(e, p + "/paths" + "/win32", "type", "array", v55)
-                v58 = v51.get("linux", MISSING)
-                if v58 is not MISSING:
-                    if isinstance(v58, list):
-                        if len(v58) > 32:
-                            fail(e, p + "/paths" + "/linux", "maxItems", "at most 32 items", v58)
-                        for i59 in range(0, len(v58)):
-                            v60 = v58[i59]
-                            if isinstance(v60, str):
-                                if len(v60) < 1:
+                        fail(e, p + "/paths" + "/win32", "type", "array", v65)
+                v68 = v61.get("linux", MISSING)
+                if v68 is not MISSING:
+                    if isinstance(v68, list):
+                        if len(v68) > 32:
+                            fail(e, p + "/paths" + "/linux", "maxItems", "at most 32 items", v68)
+                        for i69 in range(0, len(v68)):
+                            v70 = v68[i69]
+                            if isinstance(v70, str):
+                                if len(v70) < 1:
                                     fail(
                                         e,
-                                        p + "/paths" + "/linux" + "/" + str(i59),
+                                        p + "/paths" + "/linux" + "/" + str(i69),
                                         "minLength",
                                         "at least 1 characters",
-                                        v60,
+                                        v70,
                                     )
-                                if len(v60) > 1024:
+                                if len(v70) > 1024:
                                     fail(
                                         e,
-                                        p + "/paths" + "/linux" + "/" + str(i59),
+                                        p + "/paths" + "/linux" + "/" + str(i69),
                                         "maxLength",
                                         "at most 1024 characters",
-                                        v60,
+                                        v70,
                                     )
-                                if _PATTERN11.search(v60) is None:
+                                if _PATTERN11.search(v70) is None:
                                     fail(
                                         e,
-                                        p + "/paths" + "/linux" + "/" + str(i59),
+                                        p + "/paths" + "/linux" + "/" + str(i69),
                                         "pattern",
                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                        v60,
+                                        v70,
                                     )
                             else:
                                 fail(
                                     e,
-                                    p + "/paths" + "/linux" + "/" + str(i59),
+                                    p + "/paths" + "/linux" + "/" + str(i69),
                                     "type",
                                     "string",
-                                    v60,
+                                    v70,
                                 )
                     else:
-                        fail(e, p + "/paths" + "/linux", "type", "array", v58)
-                if not _NAMES12.issuperset(v51):
-                    for k61, v62 in v51.items():
-                        if k61 not in _NAMES12:
+                        fail(e, p + "/paths" + "/linux", "type", "array", v68)
+                if not _NAMES12.issuperset(v61):
+                    for k71 in v61:
+                        if k71 not in _NAMES12:
                             fail(
                                 e,
-                                p + "/paths" + "/" + token(k61),
-                                "false",
-                                "nothing (false schema)",
-                                v62,
+                                p + "/paths" + "/" + token(k71),
+                                "additionalProperties",
+                                "no such property",
+                                v61[k71],
                             )
             else:
-                fail(e, p + "/paths", "type", "object", v51)
+                fail(e, p + "/paths", "type", "object", v61)
         if not _NAMES13.issuperset(v):
-            for k63, v64 in v.items():
-                if k63 not in _NAMES13:
-                    fail(e, p + "/" + token(k63), "false", "nothing (false schema)", v64)
+            for k72 in v:
+                if k72 not in _NAMES13:
+                    fail(
+                        e, p + "/" + token(k72), "additionalProperties", "no such property", v[k72]
+                    )
     else:
         fail(e, p, "type", "object", v)
 
