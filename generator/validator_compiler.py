@@ -286,7 +286,7 @@ class _Compiler:
     def fail(self, where: str, keyword: str, expected: str, value: str) -> str:
         if not self.collect:
             return "return False"
-        return f"fail(e, {where}, {py_str(keyword)}, {py_str(expected)}, {value})"
+        return f"e.append(({where}, {py_str(keyword)}, {py_str(expected)}, {value}))"
 
     def declared_types(self, schema: Mapping[str, Any], at: str) -> list[str] | None:
         if "type" not in schema:
@@ -578,7 +578,15 @@ def _indent(lines: list[str], levels: int = 1) -> list[str]:
     return ["    " * levels + line for line in lines]
 
 
-_RUNTIME_HELPERS = ("MISSING", "all_unique", "fail", "json_equal", "one_of", "token")
+_RUNTIME_HELPERS = (
+    "MISSING",
+    "Violation",
+    "all_unique",
+    "json_equal",
+    "one_of",
+    "report",
+    "token",
+)
 
 
 def _mentions(code: str, name: str) -> bool:
@@ -613,19 +621,18 @@ def compile_validators(
             "",
             f"def {name}(value: Any) -> tuple[Diagnostic, ...]:",
             '    """Every violation of the schema by ``value``; empty when it is valid."""',
-            "    e: list[Diagnostic] = []",
+            "    e: list[Violation] = []",
             "    try:",
             f'        {target}(value, "", e)',
             "    except RecursionError:",
-            '        fail(e, "", "nesting", "less deeply nested data", value)',
-            "    # Two routes to one rule (a $ref and an allOf) must not report it twice.",
-            "    return tuple(dict.fromkeys(e))",
+            '        e.append(("", "nesting", "less deeply nested data", value))',
+            "    return report(e)",
         ]
     while module.pending:
         pointer, name, collect = module.pending.pop(0)
         body = compilers[collect].node(_subschema(schema, pointer), pointer, "v", "p", (pointer,))
         if collect:
-            signature = f"def {name}(v: Any, p: str, e: list[Diagnostic]) -> None:"
+            signature = f"def {name}(v: Any, p: str, e: list[Violation]) -> None:"
         else:
             signature = f"def {name}(v: Any) -> bool:"
             body = [*body, "return True"]

@@ -131,8 +131,10 @@ def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
 
 def shown_pointer(pointer: str) -> str:
     """A JSON pointer with each reference token passed through ``shown``."""
-    if not pointer:
-        return ""
+    if _HIDDEN.search(pointer) is None and all(
+        len(token) <= MAX_SHOWN_CHARS for token in pointer.split("/")
+    ):
+        return pointer
     return "/" + "/".join(shown(token) for token in pointer[1:].split("/"))
 
 

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from .diagnostics import Diagnostic
-from .schema_runtime import MISSING, all_unique, fail, one_of, token
+from .schema_runtime import MISSING, Violation, all_unique, one_of, report, token
 
 _PATTERN0 = re.compile("^[a-z0-9](?:[a-z0-9\\-]{0,62}[a-z0-9])?\\Z", re.ASCII)
 _PATTERN1 = re.compile(
@@ -79,75 +79,78 @@ _NAMES13 = frozenset(
 )
 
 
-def _check_0(v: Any, p: str, e: list[Diagnostic]) -> None:
+def _check_0(v: Any, p: str, e: list[Violation]) -> None:
     if isinstance(v, dict):
         if "id" not in v:
-            fail(e, p, "required", 'property "id"', v)
+            e.append((p, "required", 'property "id"', v))
         if "displayName" not in v:
-            fail(e, p, "required", 'property "displayName"', v)
+            e.append((p, "required", 'property "displayName"', v))
         if "launchable" not in v:
-            fail(e, p, "required", 'property "launchable"', v)
+            e.append((p, "required", 'property "launchable"', v))
         if "hookCapable" not in v:
-            fail(e, p, "required", 'property "hookCapable"', v)
+            e.append((p, "required", 'property "hookCapable"', v))
         if "hookPointer" not in v:
-            fail(e, p, "required", 'property "hookPointer"', v)
+            e.append((p, "required", 'property "hookPointer"', v))
         if "detect" not in v:
-            fail(e, p, "required", 'property "detect"', v)
+            e.append((p, "required", 'property "detect"', v))
         v1 = v.get("id", MISSING)
         if v1 is not MISSING:
             if isinstance(v1, str):
                 if _PATTERN0.search(v1) is None:
-                    fail(
-                        e,
-                        p + "/id",
-                        "pattern",
-                        'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                        v1,
+                    e.append(
+                        (
+                            p + "/id",
+                            "pattern",
+                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                            v1,
+                        )
                     )
             else:
-                fail(e, p + "/id", "type", "string", v1)
+                e.append((p + "/id", "type", "string", v1))
         v2 = v.get("displayName", MISSING)
         if v2 is not MISSING:
             if isinstance(v2, str):
                 if len(v2) < 1:
-                    fail(e, p + "/displayName", "minLength", "at least 1 characters", v2)
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v2))
                 if len(v2) > 80:
-                    fail(e, p + "/displayName", "maxLength", "at most 80 characters", v2)
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v2))
                 if _PATTERN1.search(v2) is None:
-                    fail(
-                        e,
-                        p + "/displayName",
-                        "pattern",
-                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                        v2,
+                    e.append(
+                        (
+                            p + "/displayName",
+                            "pattern",
+                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
+                            v2,
+                        )
                     )
             else:
-                fail(e, p + "/displayName", "type", "string", v2)
+                e.append((p + "/displayName", "type", "string", v2))
         v3 = v.get("launchable", MISSING)
         if v3 is not MISSING:
             if not (isinstance(v3, bool)):
-                fail(e, p + "/launchable", "type", "boolean", v3)
+                e.append((p + "/launchable", "type", "boolean", v3))
         v4 = v.get("hookCapable", MISSING)
         if v4 is not MISSING:
             if not (isinstance(v4, bool)):
-                fail(e, p + "/hookCapable", "type", "boolean", v4)
+                e.append((p + "/hookCapable", "type", "boolean", v4))
         v5 = v.get("hookPointer", MISSING)
         if v5 is not MISSING:
             if isinstance(v5, str):
                 if len(v5) < 1:
-                    fail(e, p + "/hookPointer", "minLength", "at least 1 characters", v5)
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v5))
                 if len(v5) > 256:
-                    fail(e, p + "/hookPointer", "maxLength", "at most 256 characters", v5)
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v5))
                 if _PATTERN2.search(v5) is None:
-                    fail(
-                        e,
-                        p + "/hookPointer",
-                        "pattern",
-                        'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                        v5,
+                    e.append(
+                        (
+                            p + "/hookPointer",
+                            "pattern",
+                            'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
+                            v5,
+                        )
                     )
             else:
-                fail(e, p + "/hookPointer", "type", "string", v5)
+                e.append((p + "/hookPointer", "type", "string", v5))
         v6 = v.get("detect", MISSING)
         if v6 is not MISSING:
             if (_valid_2(v6) + _valid_3(v6)) != 1:
@@ -164,243 +167,257 @@ def _check_0(v: Any, p: str, e: list[Diagnostic]) -> None:
         if v7 is not MISSING:
             if isinstance(v7, str):
                 if len(v7) < 1:
-                    fail(e, p + "/hookPackage", "minLength", "at least 1 characters", v7)
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v7))
                 if len(v7) > 214:
-                    fail(e, p + "/hookPackage", "maxLength", "at most 214 characters", v7)
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v7))
                 if _PATTERN3.search(v7) is None:
-                    fail(
-                        e,
-                        p + "/hookPackage",
-                        "pattern",
-                        'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                        v7,
+                    e.append(
+                        (
+                            p + "/hookPackage",
+                            "pattern",
+                            'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
+                            v7,
+                        )
                     )
             else:
-                fail(e, p + "/hookPackage", "type", "string", v7)
+                e.append((p + "/hookPackage", "type", "string", v7))
         v8 = v.get("promptArgTemplate", MISSING)
         if v8 is not MISSING:
             if isinstance(v8, list):
                 if len(v8) > 20:
-                    fail(e, p + "/promptArgTemplate", "maxItems", "at most 20 items", v8)
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v8))
                 for i9 in range(0, len(v8)):
                     v10 = v8[i9]
                     if isinstance(v10, str):
                         if len(v10) > 256:
-                            fail(
-                                e,
-                                p + "/promptArgTemplate" + "/" + str(i9),
-                                "maxLength",
-                                "at most 256 characters",
-                                v10,
+                            e.append(
+                                (
+                                    p + "/promptArgTemplate" + "/" + str(i9),
+                                    "maxLength",
+                                    "at most 256 characters",
+                                    v10,
+                                )
                             )
                         if _PATTERN4.search(v10) is None:
-                            fail(
-                                e,
-                                p + "/promptArgTemplate" + "/" + str(i9),
-                                "pattern",
-                                'to match "^[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]*$"',
-                                v10,
+                            e.append(
+                                (
+                                    p + "/promptArgTemplate" + "/" + str(i9),
+                                    "pattern",
+                                    'to match "^[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]*$"',
+                                    v10,
+                                )
                             )
                     else:
-                        fail(e, p + "/promptArgTemplate" + "/" + str(i9), "type", "string", v10)
+                        e.append((p + "/promptArgTemplate" + "/" + str(i9), "type", "string", v10))
             else:
-                fail(e, p + "/promptArgTemplate", "type", "array", v8)
+                e.append((p + "/promptArgTemplate", "type", "array", v8))
         v11 = v.get("capabilities", MISSING)
         if v11 is not MISSING:
             if isinstance(v11, dict):
                 if "provides" not in v11:
-                    fail(e, p + "/capabilities", "required", 'property "provides"', v11)
+                    e.append((p + "/capabilities", "required", 'property "provides"', v11))
                 v12 = v11.get("provides", MISSING)
                 if v12 is not MISSING:
                     if isinstance(v12, list):
                         if not all_unique(v12):
-                            fail(
-                                e,
-                                p + "/capabilities" + "/provides",
-                                "uniqueItems",
-                                "unique items",
-                                v12,
+                            e.append(
+                                (
+                                    p + "/capabilities" + "/provides",
+                                    "uniqueItems",
+                                    "unique items",
+                                    v12,
+                                )
                             )
                         for i13 in range(0, len(v12)):
                             v14 = v12[i13]
                             if isinstance(v14, str):
                                 pass
                             else:
-                                fail(
-                                    e,
-                                    p + "/capabilities" + "/provides" + "/" + str(i13),
-                                    "type",
-                                    "string",
-                                    v14,
+                                e.append(
+                                    (
+                                        p + "/capabilities" + "/provides" + "/" + str(i13),
+                                        "type",
+                                        "string",
+                                        v14,
+                                    )
                                 )
                             if not (isinstance(v14, str) and v14 in _ENUM5):
-                                fail(
-                                    e,
-                                    p + "/capabilities" + "/provides" + "/" + str(i13),
-                                    "enum",
-                                    'one of ["interactive-launch","headless-task","structured-progres...',
-                                    v14,
+                                e.append(
+                                    (
+                                        p + "/capabilities" + "/provides" + "/" + str(i13),
+                                        "enum",
+                                        'one of ["interactive-launch","headless-task","structured-progres...',
+                                        v14,
+                                    )
                                 )
                     else:
-                        fail(e, p + "/capabilities" + "/provides", "type", "array", v12)
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v12))
                 if not _NAMES6.issuperset(v11):
                     for k15 in v11:
                         if k15 not in _NAMES6:
-                            fail(
-                                e,
-                                p + "/capabilities" + "/" + token(k15),
-                                "additionalProperties",
-                                "no such property",
-                                v11[k15],
+                            e.append(
+                                (
+                                    p + "/capabilities" + "/" + token(k15),
+                                    "additionalProperties",
+                                    "no such property",
+                                    v11[k15],
+                                )
                             )
             else:
-                fail(e, p + "/capabilities", "type", "object", v11)
+                e.append((p + "/capabilities", "type", "object", v11))
         v16 = v.get("category", MISSING)
         if v16 is not MISSING:
             if isinstance(v16, str):
                 pass
             else:
-                fail(e, p + "/category", "type", "string", v16)
+                e.append((p + "/category", "type", "string", v16))
             if not (isinstance(v16, str) and v16 in _ENUM7):
-                fail(e, p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v16)
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v16))
         v17 = v.get("builtin", MISSING)
         if v17 is not MISSING:
             if not (isinstance(v17, bool)):
-                fail(e, p + "/builtin", "type", "boolean", v17)
+                e.append((p + "/builtin", "type", "boolean", v17))
         if not _NAMES8.issuperset(v):
             for k18 in v:
                 if k18 not in _NAMES8:
-                    fail(
-                        e, p + "/" + token(k18), "additionalProperties", "no such property", v[k18]
+                    e.append(
+                        (p + "/" + token(k18), "additionalProperties", "no such property", v[k18])
                     )
     else:
-        fail(e, p, "type", "object", v)
+        e.append((p, "type", "object", v))
 
 
-def _check_1(v: Any, p: str, e: list[Diagnostic]) -> None:
+def _check_1(v: Any, p: str, e: list[Violation]) -> None:
     if isinstance(v, dict):
         if "detect" not in v:
-            fail(e, p, "required", 'property "detect"', v)
+            e.append((p, "required", 'property "detect"', v))
         v19 = v.get("detect", MISSING)
         if v19 is not MISSING:
             if isinstance(v19, dict):
                 if "kind" not in v19:
-                    fail(e, p + "/detect", "required", 'property "kind"', v19)
+                    e.append((p + "/detect", "required", 'property "kind"', v19))
                 if "binaryName" not in v19:
-                    fail(e, p + "/detect", "required", 'property "binaryName"', v19)
+                    e.append((p + "/detect", "required", 'property "binaryName"', v19))
                 v20 = v19.get("kind", MISSING)
                 if v20 is not MISSING:
                     if not (isinstance(v20, str) and v20 == "path"):
-                        fail(e, p + "/detect" + "/kind", "const", '"path"', v20)
+                        e.append((p + "/detect" + "/kind", "const", '"path"', v20))
                 v21 = v19.get("binaryName", MISSING)
                 if v21 is not MISSING:
                     if isinstance(v21, str):
                         if len(v21) < 1:
-                            fail(
-                                e,
-                                p + "/detect" + "/binaryName",
-                                "minLength",
-                                "at least 1 characters",
-                                v21,
+                            e.append(
+                                (
+                                    p + "/detect" + "/binaryName",
+                                    "minLength",
+                                    "at least 1 characters",
+                                    v21,
+                                )
                             )
                         if len(v21) > 128:
-                            fail(
-                                e,
-                                p + "/detect" + "/binaryName",
-                                "maxLength",
-                                "at most 128 characters",
-                                v21,
+                            e.append(
+                                (
+                                    p + "/detect" + "/binaryName",
+                                    "maxLength",
+                                    "at most 128 characters",
+                                    v21,
+                                )
                             )
                         if _PATTERN9.search(v21) is None:
-                            fail(
-                                e,
-                                p + "/detect" + "/binaryName",
-                                "pattern",
-                                'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                v21,
+                            e.append(
+                                (
+                                    p + "/detect" + "/binaryName",
+                                    "pattern",
+                                    'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                    v21,
+                                )
                             )
                     else:
-                        fail(e, p + "/detect" + "/binaryName", "type", "string", v21)
+                        e.append((p + "/detect" + "/binaryName", "type", "string", v21))
                 if not _NAMES10.issuperset(v19):
                     for k22 in v19:
                         if k22 not in _NAMES10:
-                            fail(
-                                e,
-                                p + "/detect" + "/" + token(k22),
-                                "additionalProperties",
-                                "no such property",
-                                v19[k22],
+                            e.append(
+                                (
+                                    p + "/detect" + "/" + token(k22),
+                                    "additionalProperties",
+                                    "no such property",
+                                    v19[k22],
+                                )
                             )
             else:
-                fail(e, p + "/detect", "type", "object", v19)
+                e.append((p + "/detect", "type", "object", v19))
     if isinstance(v, dict):
         if "id" not in v:
-            fail(e, p, "required", 'property "id"', v)
+            e.append((p, "required", 'property "id"', v))
         if "displayName" not in v:
-            fail(e, p, "required", 'property "displayName"', v)
+            e.append((p, "required", 'property "displayName"', v))
         if "launchable" not in v:
-            fail(e, p, "required", 'property "launchable"', v)
+            e.append((p, "required", 'property "launchable"', v))
         if "hookCapable" not in v:
-            fail(e, p, "required", 'property "hookCapable"', v)
+            e.append((p, "required", 'property "hookCapable"', v))
         if "hookPointer" not in v:
-            fail(e, p, "required", 'property "hookPointer"', v)
+            e.append((p, "required", 'property "hookPointer"', v))
         if "detect" not in v:
-            fail(e, p, "required", 'property "detect"', v)
+            e.append((p, "required", 'property "detect"', v))
         v23 = v.get("id", MISSING)
         if v23 is not MISSING:
             if isinstance(v23, str):
                 if _PATTERN0.search(v23) is None:
-                    fail(
-                        e,
-                        p + "/id",
-                        "pattern",
-                        'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                        v23,
+                    e.append(
+                        (
+                            p + "/id",
+                            "pattern",
+                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                            v23,
+                        )
                     )
             else:
-                fail(e, p + "/id", "type", "string", v23)
+                e.append((p + "/id", "type", "string", v23))
         v24 = v.get("displayName", MISSING)
         if v24 is not MISSING:
             if isinstance(v24, str):
                 if len(v24) < 1:
-                    fail(e, p + "/displayName", "minLength", "at least 1 characters", v24)
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v24))
                 if len(v24) > 80:
-                    fail(e, p + "/displayName", "maxLength", "at most 80 characters", v24)
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v24))
                 if _PATTERN1.search(v24) is None:
-                    fail(
-                        e,
-                        p + "/displayName",
-                        "pattern",
-                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                        v24,
+                    e.append(
+                        (
+                            p + "/displayName",
+                            "pattern",
+                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
+                            v24,
+                        )
                     )
             else:
-                fail(e, p + "/displayName", "type", "string", v24)
+                e.append((p + "/displayName", "type", "string", v24))
         v25 = v.get("launchable", MISSING)
         if v25 is not MISSING:
             if not (isinstance(v25, bool)):
-                fail(e, p + "/launchable", "type", "boolean", v25)
+                e.append((p + "/launchable", "type", "boolean", v25))
         v26 = v.get("hookCapable", MISSING)
         if v26 is not MISSING:
             if not (isinstance(v26, bool)):
-                fail(e, p + "/hookCapable", "type", "boolean", v26)
+                e.append((p + "/hookCapable", "type", "boolean", v26))
         v27 = v.get("hookPointer", MISSING)
         if v27 is not MISSING:
             if isinstance(v27, str):
                 if len(v27) < 1:
-                    fail(e, p + "/hookPointer", "minLength", "at least 1 characters", v27)
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v27))
                 if len(v27) > 256:
-                    fail(e, p + "/hookPointer", "maxLength", "at most 256 characters", v27)
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v27))
                 if _PATTERN2.search(v27) is None:
-                    fail(
-                        e,
-                        p + "/hookPointer",
-                        "pattern",
-                        'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                        v27,
+                    e.append(
+                        (
+                            p + "/hookPointer",
+                            "pattern",
+                            'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
+                            v27,
+                        )
                     )
             else:
-                fail(e, p + "/hookPointer", "type", "string", v27)
+                e.append((p + "/hookPointer", "type", "string", v27))
         v28 = v.get("detect", MISSING)
         if v28 is not MISSING:
             if (_valid_2(v28) + _valid_3(v28)) != 1:
@@ -417,117 +434,124 @@ def _check_1(v: Any, p: str, e: list[Diagnostic]) -> None:
         if v29 is not MISSING:
             if isinstance(v29, str):
                 if len(v29) < 1:
-                    fail(e, p + "/hookPackage", "minLength", "at least 1 characters", v29)
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v29))
                 if len(v29) > 214:
-                    fail(e, p + "/hookPackage", "maxLength", "at most 214 characters", v29)
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v29))
                 if _PATTERN3.search(v29) is None:
-                    fail(
-                        e,
-                        p + "/hookPackage",
-                        "pattern",
-                        'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                        v29,
+                    e.append(
+                        (
+                            p + "/hookPackage",
+                            "pattern",
+                            'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
+                            v29,
+                        )
                     )
             else:
-                fail(e, p + "/hookPackage", "type", "string", v29)
+                e.append((p + "/hookPackage", "type", "string", v29))
         v30 = v.get("promptArgTemplate", MISSING)
         if v30 is not MISSING:
             if isinstance(v30, list):
                 if len(v30) > 20:
-                    fail(e, p + "/promptArgTemplate", "maxItems", "at most 20 items", v30)
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v30))
                 for i31 in range(0, len(v30)):
                     v32 = v30[i31]
                     if isinstance(v32, str):
                         if len(v32) > 256:
-                            fail(
-                                e,
-                                p + "/promptArgTemplate" + "/" + str(i31),
-                                "maxLength",
-                                "at most 256 characters",
-                                v32,
+                            e.append(
+                                (
+                                    p + "/promptArgTemplate" + "/" + str(i31),
+                                    "maxLength",
+                                    "at most 256 characters",
+                                    v32,
+                                )
                             )
                         if _PATTERN4.search(v32) is None:
-                            fail(
-                                e,
-                                p + "/promptArgTemplate" + "/" + str(i31),
-                                "pattern",
-                                'to match "^[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]*$"',
-                                v32,
+                            e.append(
+                                (
+                                    p + "/promptArgTemplate" + "/" + str(i31),
+                                    "pattern",
+                                    'to match "^[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]*$"',
+                                    v32,
+                                )
                             )
                     else:
-                        fail(e, p + "/promptArgTemplate" + "/" + str(i31), "type", "string", v32)
+                        e.append((p + "/promptArgTemplate" + "/" + str(i31), "type", "string", v32))
             else:
-                fail(e, p + "/promptArgTemplate", "type", "array", v30)
+                e.append((p + "/promptArgTemplate", "type", "array", v30))
         v33 = v.get("capabilities", MISSING)
         if v33 is not MISSING:
             if isinstance(v33, dict):
                 if "provides" not in v33:
-                    fail(e, p + "/capabilities", "required", 'property "provides"', v33)
+                    e.append((p + "/capabilities", "required", 'property "provides"', v33))
                 v34 = v33.get("provides", MISSING)
                 if v34 is not MISSING:
                     if isinstance(v34, list):
                         if not all_unique(v34):
-                            fail(
-                                e,
-                                p + "/capabilities" + "/provides",
-                                "uniqueItems",
-                                "unique items",
-                                v34,
+                            e.append(
+                                (
+                                    p + "/capabilities" + "/provides",
+                                    "uniqueItems",
+                                    "unique items",
+                                    v34,
+                                )
                             )
                         for i35 in range(0, len(v34)):
                             v36 = v34[i35]
                             if isinstance(v36, str):
                                 pass
                             else:
-                                fail(
-                                    e,
-                                    p + "/capabilities" + "/provides" + "/" + str(i35),
-                                    "type",
-                                    "string",
-                                    v36,
+                                e.append(
+                                    (
+                                        p + "/capabilities" + "/provides" + "/" + str(i35),
+                                        "type",
+                                        "string",
+                                        v36,
+                                    )
                                 )
                             if not (isinstance(v36, str) and v36 in _ENUM5):
-                                fail(
-                                    e,
-                                    p + "/capabilities" + "/provides" + "/" + str(i35),
-                                    "enum",
-                                    'one of ["interactive-launch","headless-task","structured-progres...',
-                                    v36,
+                                e.append(
+                                    (
+                                        p + "/capabilities" + "/provides" + "/" + str(i35),
+                                        "enum",
+                                        'one of ["interactive-launch","headless-task","structured-progres...',
+                                        v36,
+                                    )
                                 )
                     else:
-                        fail(e, p + "/capabilities" + "/provides", "type", "array", v34)
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v34))
                 if not _NAMES6.issuperset(v33):
                     for k37 in v33:
                         if k37 not in _NAMES6:
-                            fail(
-                                e,
-                                p + "/capabilities" + "/" + token(k37),
-                                "additionalProperties",
-                                "no such property",
-                                v33[k37],
+                            e.append(
+                                (
+                                    p + "/capabilities" + "/" + token(k37),
+                                    "additionalProperties",
+                                    "no such property",
+                                    v33[k37],
+                                )
                             )
             else:
-                fail(e, p + "/capabilities", "type", "object", v33)
+                e.append((p + "/capabilities", "type", "object", v33))
         v38 = v.get("category", MISSING)
         if v38 is not MISSING:
             if isinstance(v38, str):
                 pass
             else:
-                fail(e, p + "/category", "type", "string", v38)
+                e.append((p + "/category", "type", "string", v38))
             if not (isinstance(v38, str) and v38 in _ENUM7):
-                fail(e, p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v38)
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v38))
         v39 = v.get("builtin", MISSING)
         if v39 is not MISSING:
             if not (isinstance(v39, bool)):
-                fail(e, p + "/builtin", "type", "boolean", v39)
+                e.append((p + "/builtin", "type", "boolean", v39))
         if not _NAMES8.issuperset(v):
             for k40 in v:
                 if k40 not in _NAMES8:
-                    fail(
-                        e, p + "/" + token(k40), "additionalProperties", "no such property", v[k40]
+                    e.append(
+                        (p + "/" + token(k40), "additionalProperties", "no such property", v[k40])
                     )
     else:
-        fail(e, p, "type", "object", v)
+        e.append((p, "type", "object", v))
 
 
 def _valid_2(v: Any) -> bool:
@@ -634,51 +658,52 @@ def _valid_3(v: Any) -> bool:
     return True
 
 
-def _check_4(v: Any, p: str, e: list[Diagnostic]) -> None:
+def _check_4(v: Any, p: str, e: list[Violation]) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
-            fail(e, p, "required", 'property "kind"', v)
+            e.append((p, "required", 'property "kind"', v))
         if "binaryName" not in v:
-            fail(e, p, "required", 'property "binaryName"', v)
+            e.append((p, "required", 'property "binaryName"', v))
         v57 = v.get("kind", MISSING)
         if v57 is not MISSING:
             if not (isinstance(v57, str) and v57 == "path"):
-                fail(e, p + "/kind", "const", '"path"', v57)
+                e.append((p + "/kind", "const", '"path"', v57))
         v58 = v.get("binaryName", MISSING)
         if v58 is not MISSING:
             if isinstance(v58, str):
                 if len(v58) < 1:
-                    fail(e, p + "/binaryName", "minLength", "at least 1 characters", v58)
+                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v58))
                 if len(v58) > 128:
-                    fail(e, p + "/binaryName", "maxLength", "at most 128 characters", v58)
+                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v58))
                 if _PATTERN9.search(v58) is None:
-                    fail(
-                        e,
-                        p + "/binaryName",
-                        "pattern",
-                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                        v58,
+                    e.append(
+                        (
+                            p + "/binaryName",
+                            "pattern",
+                            'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                            v58,
+                        )
                     )
             else:
-                fail(e, p + "/binaryName", "type", "string", v58)
+                e.append((p + "/binaryName", "type", "string", v58))
         if not _NAMES10.issuperset(v):
             for k59 in v:
                 if k59 not in _NAMES10:
-                    fail(
-                        e, p + "/" + token(k59), "additionalProperties", "no such property", v[k59]
+                    e.append(
+                        (p + "/" + token(k59), "additionalProperties", "no such property", v[k59])
                     )
     else:
-        fail(e, p, "type", "object", v)
+        e.append((p, "type", "object", v))
 
 
-def _check_5(v: Any, p: str, e: list[Diagnostic]) -> None:
+def _check_5(v: Any, p: str, e: list[Violation]) -> None:
     if isinstance(v, dict):
         if "kind" not in v:
-            fail(e, p, "required", 'property "kind"', v)
+            e.append((p, "required", 'property "kind"', v))
         v60 = v.get("kind", MISSING)
         if v60 is not MISSING:
             if not (isinstance(v60, str) and v60 == "candidates"):
-                fail(e, p + "/kind", "const", '"candidates"', v60)
+                e.append((p + "/kind", "const", '"candidates"', v60))
         v61 = v.get("paths", MISSING)
         if v61 is not MISSING:
             if isinstance(v61, dict):
@@ -686,167 +711,180 @@ def _check_5(v: Any, p: str, e: list[Diagnostic]) -> None:
                 if v62 is not MISSING:
                     if isinstance(v62, list):
                         if len(v62) > 32:
-                            fail(e, p + "/paths" + "/darwin", "maxItems", "at most 32 items", v62)
+                            e.append(
+                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v62)
+                            )
                         for i63 in range(0, len(v62)):
                             v64 = v62[i63]
                             if isinstance(v64, str):
                                 if len(v64) < 1:
-                                    fail(
-                                        e,
-                                        p + "/paths" + "/darwin" + "/" + str(i63),
-                                        "minLength",
-                                        "at least 1 characters",
-                                        v64,
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/darwin" + "/" + str(i63),
+                                            "minLength",
+                                            "at least 1 characters",
+                                            v64,
+                                        )
                                     )
                                 if len(v64) > 1024:
-                                    fail(
-                                        e,
-                                        p + "/paths" + "/darwin" + "/" + str(i63),
-                                        "maxLength",
-                                        "at most 1024 characters",
-                                        v64,
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/darwin" + "/" + str(i63),
+                                            "maxLength",
+                                            "at most 1024 characters",
+                                            v64,
+                                        )
                                     )
                                 if _PATTERN11.search(v64) is None:
-                                    fail(
-                                        e,
-                                        p + "/paths" + "/darwin" + "/" + str(i63),
-                                        "pattern",
-                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                        v64,
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/darwin" + "/" + str(i63),
+                                            "pattern",
+                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                            v64,
+                                        )
                                     )
                             else:
-                                fail(
-                                    e,
-                                    p + "/paths" + "/darwin" + "/" + str(i63),
-                                    "type",
-                                    "string",
-                                    v64,
+                                e.append(
+                                    (
+                                        p + "/paths" + "/darwin" + "/" + str(i63),
+                                        "type",
+                                        "string",
+                                        v64,
+                                    )
                                 )
                     else:
-                        fail(e, p + "/paths" + "/darwin", "type", "array", v62)
+                        e.append((p + "/paths" + "/darwin", "type", "array", v62))
                 v65 = v61.get("win32", MISSING)
                 if v65 is not MISSING:
                     if isinstance(v65, list):
                         if len(v65) > 32:
-                            fail(e, p + "/paths" + "/win32", "maxItems", "at most 32 items", v65)
+                            e.append((p + "/paths" + "/win32", "maxItems", "at most 32 items", v65))
                         for i66 in range(0, len(v65)):
                             v67 = v65[i66]
                             if isinstance(v67, str):
                                 if len(v67) < 1:
-                                    fail(
-                                        e,
-                                        p + "/paths" + "/win32" + "/" + str(i66),
-                                        "minLength",
-                                        "at least 1 characters",
-                                        v67,
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/win32" + "/" + str(i66),
+                                            "minLength",
+                                            "at least 1 characters",
+                                            v67,
+                                        )
                                     )
                                 if len(v67) > 1024:
-                                    fail(
-                                        e,
-                                        p + "/paths" + "/win32" + "/" + str(i66),
-                                        "maxLength",
-                                        "at most 1024 characters",
-                                        v67,
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/win32" + "/" + str(i66),
+                                            "maxLength",
+                                            "at most 1024 characters",
+                                            v67,
+                                        )
                                     )
                                 if _PATTERN11.search(v67) is None:
-                                    fail(
-                                        e,
-                                        p + "/paths" + "/win32" + "/" + str(i66),
-                                        "pattern",
-                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                        v67,
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/win32" + "/" + str(i66),
+                                            "pattern",
+                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                            v67,
+                                        )
                                     )
                             else:
-                                fail(
-                                    e,
-                                    p + "/paths" + "/win32" + "/" + str(i66),
-                                    "type",
-                                    "string",
-                                    v67,
+                                e.append(
+                                    (
+                                        p + "/paths" + "/win32" + "/" + str(i66),
+                                        "type",
+                                        "string",
+                                        v67,
+                                    )
                                 )
                     else:
-                        fail(e, p + "/paths" + "/win32", "type", "array", v65)
+                        e.append((p + "/paths" + "/win32", "type", "array", v65))
                 v68 = v61.get("linux", MISSING)
                 if v68 is not MISSING:
                     if isinstance(v68, list):
                         if len(v68) > 32:
-                            fail(e, p + "/paths" + "/linux", "maxItems", "at most 32 items", v68)
+                            e.append((p + "/paths" + "/linux", "maxItems", "at most 32 items", v68))
                         for i69 in range(0, len(v68)):
                             v70 = v68[i69]
                             if isinstance(v70, str):
                                 if len(v70) < 1:
-                                    fail(
-                                        e,
-                                        p + "/paths" + "/linux" + "/" + str(i69),
-                                        "minLength",
-                                        "at least 1 characters",
-                                        v70,
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/linux" + "/" + str(i69),
+                                            "minLength",
+                                            "at least 1 characters",
+                                            v70,
+                                        )
                                     )
                                 if len(v70) > 1024:
-                                    fail(
-                                        e,
-                                        p + "/paths" + "/linux" + "/" + str(i69),
-                                        "maxLength",
-                                        "at most 1024 characters",
-                                        v70,
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/linux" + "/" + str(i69),
+                                            "maxLength",
+                                            "at most 1024 characters",
+                                            v70,
+                                        )
                                     )
                                 if _PATTERN11.search(v70) is None:
-                                    fail(
-                                        e,
-                                        p + "/paths" + "/linux" + "/" + str(i69),
-                                        "pattern",
-                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                        v70,
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/linux" + "/" + str(i69),
+                                            "pattern",
+                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                            v70,
+                                        )
                                     )
                             else:
-                                fail(
-                                    e,
-                                    p + "/paths" + "/linux" + "/" + str(i69),
-                                    "type",
-                                    "string",
-                                    v70,
+                                e.append(
+                                    (
+                                        p + "/paths" + "/linux" + "/" + str(i69),
+                                        "type",
+                                        "string",
+                                        v70,
+                                    )
                                 )
                     else:
-                        fail(e, p + "/paths" + "/linux", "type", "array", v68)
+                        e.append((p + "/paths" + "/linux", "type", "array", v68))
                 if not _NAMES12.issuperset(v61):
                     for k71 in v61:
                         if k71 not in _NAMES12:
-                            fail(
-                                e,
-                                p + "/paths" + "/" + token(k71),
-                                "additionalProperties",
-                                "no such property",
-                                v61[k71],
+                            e.append(
+                                (
+                                    p + "/paths" + "/" + token(k71),
+                                    "additionalProperties",
+                                    "no such property",
+                                    v61[k71],
+                                )
                             )
             else:
-                fail(e, p + "/paths", "type", "object", v61)
+                e.append((p + "/paths", "type", "object", v61))
         if not _NAMES13.issuperset(v):
             for k72 in v:
                 if k72 not in _NAMES13:
-                    fail(
-                        e, p + "/" + token(k72), "additionalProperties", "no such property", v[k72]
+                    e.append(
+                        (p + "/" + token(k72), "additionalProperties", "no such property", v[k72])
                     )
     else:
-        fail(e, p, "type", "object", v)
+        e.append((p, "type", "object", v))
 
 
 def validate_tool_manifest(value: Any) -> tuple[Diagnostic, ...]:
     """Every violation of the schema by ``value``; empty when it is valid."""
-    e: list[Diagnostic] = []
+    e: list[Violation] = []
     try:
         _check_0(value, "", e)
     except RecursionError:
-        fail(e, "", "nesting", "less deeply nested data", value)
-    # Two routes to one rule (a $ref and an allOf) must not report it twice.
-    return tuple(dict.fromkeys(e))
+        e.append(("", "nesting", "less deeply nested data", value))
+    return report(e)
 
 
 def validate_third_party_manifest(value: Any) -> tuple[Diagnostic, ...]:
     """Every violation of the schema by ``value``; empty when it is valid."""
-    e: list[Diagnostic] = []
+    e: list[Violation] = []
     try:
         _check_1(value, "", e)
     except RecursionError:
-        fail(e, "", "nesting", "less deeply nested data", value)
-    # Two routes to one rule (a $ref and an allOf) must not report it twice.
-    return tuple(dict.fromkeys(e))
+        e.append(("", "nesting", "less deeply nested data", value))
+    return report(e)
