@@ -6,7 +6,7 @@ README's code table (``make generate`` rewrites it; ``toolgen check`` reports dr
 feed the TypeScript validator, so the three cannot disagree.
 
 Message templates may use the record's fields: ``{source}``, ``{where}`` (the pointer, ``/`` for
-the whole document), ``{keyword}``, ``{expected}``, ``{found}``, ``{count}``, ``{others}`` and
+the whole document), ``{keyword}``, ``{expected}``, ``{found}``, ``{omitted}``, ``{others}`` and
 ``{hint}``. Every field that carries input text is escaped and clipped before it is stored.
 """
 
@@ -120,13 +120,13 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
         "TOO_MANY_DIAGNOSTICS",
         "warning",
         "the per-file diagnostic limit was reached; the record carries the omitted count",
-        "{count} more diagnostics omitted",
+        "{omitted} more diagnostics omitted",
     ),
     RuntimeCode(
         "TOO_MANY_FILES",
         "error",
         "the adapters folder holds more `.json` names than the loader reads; the rest are skipped",
-        "{count} files beyond the limit of {expected} were not read",
+        "{omitted} files beyond the limit of {expected} were not read",
     ),
     RuntimeCode(
         "DETECTION_FAILED",

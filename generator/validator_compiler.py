@@ -398,11 +398,19 @@ class _Compiler:
         required = schema.get("required", [])
         if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
             raise CompileError("required must be an array of strings", f"{at}/required")
-        for name in dict.fromkeys(required):
-            body += [
-                f"if {py_str(name)} not in {value}:",
-                "    " + self.fail(where, "required", f"property {_short(name)}", value),
-            ]
+        names = list(dict.fromkeys(required))
+        if names:
+            # One C-level test that every required key is present; the names are checked one by
+            # one only to report the missing ones.
+            wanted = self.module.constant("NAMES", f"frozenset({py_json(sorted(names))})")
+            body.append(f"if not ({value}.keys() >= {wanted}):")
+            if not self.collect:
+                body.append("    return False")
+            for name in names if self.collect else ():
+                body += [
+                    f"    if {py_str(name)} not in {value}:",
+                    "        " + self.fail(where, "required", f"property {_short(name)}", value),
+                ]
         properties: Mapping[str, Any] = schema.get("properties", {})
         for name, sub in properties.items():
             child = self.module.variable("v")
@@ -499,7 +507,9 @@ class _Compiler:
             checks = self.node(
                 schema["items"], f"{at}/items", child, f"{where} + '/' + str({position})", inlined
             )
-            if checks:
+            if checks and not self.collect and not prefix:
+                body += [f"for {child} in {value}:", *_indent(checks)]
+            elif checks:
                 body += [
                     f"for {position} in range({len(prefix)}, len({value})):",
                     f"    {child} = {value}[{position}]",
@@ -530,7 +540,24 @@ class _Compiler:
         if "oneOf" in schema:
             count = len(schema["oneOf"])
             checks = [self.branch(f"{at}/oneOf/{i}") for i in range(count)]
-            matched = " + ".join(f"{check}({value})" for check in checks)
+            matched = " + ".join(f"{check}({value})" for check in checks) + " != 1"
+            discriminator = self.discriminator(schema["oneOf"], at)
+            if discriminator is not None:
+                # Each alternative requires its own constant in one property: only the
+                # alternative that constant names can hold, so only that one is tried.
+                name, constants = discriminator
+                tag = self.module.variable("d")
+                lines.append(
+                    f"{tag} = {value}.get({py_str(name)}) if isinstance({value}, dict) else None"
+                )
+                matched = (
+                    "not ("
+                    + " or ".join(
+                        f"({tag} == {py_str(constant)} and {check}({value}))"
+                        for constant, check in zip(constants, checks, strict=True)
+                    )
+                    + ")"
+                )
             report = "return False"
             if self.collect:
                 # Only a failed verdict pays for the diagnostics of every alternative.
@@ -538,7 +565,7 @@ class _Compiler:
                     self.module.function_for(f"{at}/oneOf/{i}", collect=True) for i in range(count)
                 ]
                 report = f"one_of(({', '.join(reporters)},), {value}, {where}, e)"
-            lines += [f"if ({matched}) != 1:", f"    {report}"]
+            lines += [f"if {matched}:", f"    {report}"]
         if "not" in schema:
             check = self.branch(f"{at}/not")
             expected = "not to match the 'not' schema"
@@ -555,6 +582,29 @@ class _Compiler:
                 if otherwise:
                     lines += ["else:", *_indent(otherwise)]
         return lines
+
+    def discriminator(self, alternatives: list[Any], at: str) -> tuple[str, list[str]] | None:
+        """A property every alternative requires, with a distinct string ``const`` in each, when
+        every alternative is an object schema (so no other alternative can hold)."""
+        targets: list[Mapping[str, Any]] = []
+        for index, alternative in enumerate(alternatives):
+            target = alternative
+            while isinstance(target, Mapping) and set(target) == {"$ref"}:
+                target = _resolve(self.module.schema, target["$ref"], f"{at}/oneOf/{index}")[1]
+            if not isinstance(target, Mapping) or target.get("type") != "object":
+                return None
+            targets.append(target)
+        for name in targets[0].get("required", []):
+            constants = [
+                target.get("properties", {}).get(name, {}).get("const")
+                if name in target.get("required", [])
+                and isinstance(target.get("properties", {}).get(name), Mapping)
+                else None
+                for target in targets
+            ]
+            if all(isinstance(c, str) for c in constants) and len(set(constants)) == len(targets):
+                return name, [str(c) for c in constants]
+        return None
 
     def reference(
         self, ref: Any, at: str, value: str, where: str, inlined: tuple[str, ...]
@@ -615,6 +665,7 @@ def compile_validators(
     public: list[str] = []
     for name, pointer in entry_points.items():
         target = module.function_for(pointer, collect=True)
+        answer = module.function_for(pointer, collect=False)
         _subschema(schema, pointer)
         public += [
             "",
@@ -623,6 +674,9 @@ def compile_validators(
             '    """Every violation of the schema by ``value``; empty when it is valid."""',
             "    e: list[Violation] = []",
             "    try:",
+            "        # Most documents are valid: answer first, collect only for a failure.",
+            f"        if {answer}(value):",
+            "            return ()",
             f'        {target}(value, "", e)',
             "    except RecursionError:",
             '        e.append(("", "nesting", "less deeply nested data", value))',

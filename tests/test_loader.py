@@ -286,7 +286,7 @@ def test_thousands_of_unknown_keys_are_bounded(folder: Path) -> None:
     assert len(diagnostics) == 11
     assert [d.code for d in diagnostics[:10]] == [Code.UNKNOWN_FIELD] * 10
     assert diagnostics[10].code is Code.TOO_MANY_DIAGNOSTICS
-    assert diagnostics[10].count == 2990
+    assert diagnostics[10].omitted == 2990
     assert [m.id for m in result.manifests] == ["aider"]
 
 
@@ -295,7 +295,7 @@ def test_errors_survive_the_bound(folder: Path) -> None:
     diagnostics = load_third_party_manifests(folder).diagnostics
     assert len(diagnostics) == 11
     assert Code.SCHEMA_VIOLATION in {d.code for d in diagnostics}
-    assert diagnostics[-1].count == 11
+    assert diagnostics[-1].omitted == 11
 
 
 def test_builtin_ids_and_lookalike_names_are_refused(folder: Path) -> None:
@@ -341,7 +341,7 @@ def test_file_count_is_bounded(folder: Path) -> None:
     result = load_third_party_manifests(folder, max_files=3)
     assert [m.id for m in result.manifests] == ["t0", "t1", "t2"]
     (diagnostic,) = result.diagnostics
-    assert (diagnostic.code, diagnostic.count) == (Code.TOO_MANY_FILES, 2)
+    assert (diagnostic.code, diagnostic.omitted) == (Code.TOO_MANY_FILES, 2)
 
 
 def test_input_text_is_escaped_and_clipped(folder: Path) -> None:

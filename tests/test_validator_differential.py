@@ -143,3 +143,42 @@ def test_generate_refuses_a_schema_with_an_unsupported_keyword(tmp_path: Any) ->
     assert diagnostic["pointer"] == "/properties/id/format"
     assert diagnostic["line"] is not None
     assert (project / "generated/python/tool_registry/validator.py").read_bytes() == before
+
+
+TAGGED_UNION = {
+    "oneOf": [
+        {
+            "type": "object",
+            "required": ["kind"],
+            "properties": {"kind": {"const": "a"}, "x": {"type": "string"}},
+        },
+        {"$ref": "#/$defs/B"},
+    ],
+    "$defs": {
+        "B": {"type": "object", "required": ["kind", "y"], "properties": {"kind": {"const": "b"}}}
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        {"kind": "a"},
+        {"kind": "a", "x": 1},
+        {"kind": "b"},
+        {"kind": "b", "y": 0},
+        {"kind": "c"},
+        {"kind": 1},
+        {},
+        [],
+        "a",
+        {"kind": "a", "y": 0},
+    ],
+)
+def test_a_tagged_union_is_decided_by_its_tag_with_the_reference_verdict(document: Any) -> None:
+    source = compile_validators(TAGGED_UNION, {"validate": ""}, package="tool_registry")
+    assert "if isinstance(v, dict) else None" in source, "the discriminator fast path is used"
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<compiled>", "exec"), namespace)  # noqa: S102 - our own output
+    expected = jsonschema_rs.validator_for(TAGGED_UNION).is_valid(document)
+    assert (not namespace["validate"](document)) == expected

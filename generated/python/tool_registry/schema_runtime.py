@@ -16,6 +16,7 @@ from typing import Any, Final
 from .diagnostics import Diagnostic, DiagnosticCode, shown_pointer, shown_value
 
 MISSING: Final = object()
+_ONLY_STRINGS: Final = {str}
 Violation = tuple[str, str, str, Any]
 Check = Callable[[Any, str, list[Violation]], None]
 
@@ -47,6 +48,10 @@ def json_equal(left: Any, right: Any) -> bool:
 
 
 def all_unique(items: Sequence[Any]) -> bool:
+    if len(items) < 2:
+        return True
+    if set(map(type, items)) == _ONLY_STRINGS:
+        return len(set(items)) == len(items)  # strings compare as themselves: no keys needed
     return len({_key(item) for item in items}) == len(items)
 
 

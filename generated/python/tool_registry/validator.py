@@ -12,21 +12,32 @@ from typing import Any
 from .diagnostics import Diagnostic
 from .schema_runtime import MISSING, Violation, all_unique, one_of, report, token
 
-_PATTERN0 = re.compile("^[a-z0-9](?:[a-z0-9\\-]{0,62}[a-z0-9])?\\Z", re.ASCII)
-_PATTERN1 = re.compile(
+_NAMES0 = frozenset(
+    (
+        "detect",
+        "displayName",
+        "hookCapable",
+        "hookPointer",
+        "id",
+        "launchable",
+    )
+)
+_PATTERN1 = re.compile("^[a-z0-9](?:[a-z0-9\\-]{0,62}[a-z0-9])?\\Z", re.ASCII)
+_PATTERN2 = re.compile(
     "^[^\\u0000-\\u001f\\u007f-\\u009f\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*\\Z", re.ASCII
 )
-_PATTERN2 = re.compile(
+_PATTERN3 = re.compile(
     "^(?!\\/)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[A-Za-z0-9\\.\\_\\/\\-]+\\Z",
     re.ASCII,
 )
-_PATTERN3 = re.compile(
+_PATTERN4 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
 )
-_PATTERN4 = re.compile(
+_PATTERN5 = re.compile(
     "^[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z", re.ASCII
 )
-_ENUM5 = frozenset(
+_NAMES6 = frozenset(("provides",))
+_ENUM7 = frozenset(
     (
         "headless-task",
         "interactive-launch",
@@ -34,14 +45,13 @@ _ENUM5 = frozenset(
         "structured-progress",
     )
 )
-_NAMES6 = frozenset(("provides",))
-_ENUM7 = frozenset(
+_ENUM8 = frozenset(
     (
         "cli-agent",
         "desktop-app",
     )
 )
-_NAMES8 = frozenset(
+_NAMES9 = frozenset(
     (
         "builtin",
         "capabilities",
@@ -56,22 +66,24 @@ _NAMES8 = frozenset(
         "promptArgTemplate",
     )
 )
-_PATTERN9 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII)
-_NAMES10 = frozenset(
+_NAMES10 = frozenset(("detect",))
+_NAMES11 = frozenset(
     (
         "binaryName",
         "kind",
     )
 )
-_PATTERN11 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII)
-_NAMES12 = frozenset(
+_PATTERN12 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII)
+_NAMES13 = frozenset(("kind",))
+_PATTERN14 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII)
+_NAMES15 = frozenset(
     (
         "darwin",
         "linux",
         "win32",
     )
 )
-_NAMES13 = frozenset(
+_NAMES16 = frozenset(
     (
         "kind",
         "paths",
@@ -81,22 +93,23 @@ _NAMES13 = frozenset(
 
 def _check_0(v: Any, p: str, e: list[Violation]) -> None:
     if isinstance(v, dict):
-        if "id" not in v:
-            e.append((p, "required", 'property "id"', v))
-        if "displayName" not in v:
-            e.append((p, "required", 'property "displayName"', v))
-        if "launchable" not in v:
-            e.append((p, "required", 'property "launchable"', v))
-        if "hookCapable" not in v:
-            e.append((p, "required", 'property "hookCapable"', v))
-        if "hookPointer" not in v:
-            e.append((p, "required", 'property "hookPointer"', v))
-        if "detect" not in v:
-            e.append((p, "required", 'property "detect"', v))
+        if not (v.keys() >= _NAMES0):
+            if "id" not in v:
+                e.append((p, "required", 'property "id"', v))
+            if "displayName" not in v:
+                e.append((p, "required", 'property "displayName"', v))
+            if "launchable" not in v:
+                e.append((p, "required", 'property "launchable"', v))
+            if "hookCapable" not in v:
+                e.append((p, "required", 'property "hookCapable"', v))
+            if "hookPointer" not in v:
+                e.append((p, "required", 'property "hookPointer"', v))
+            if "detect" not in v:
+                e.append((p, "required", 'property "detect"', v))
         v1 = v.get("id", MISSING)
         if v1 is not MISSING:
             if isinstance(v1, str):
-                if _PATTERN0.search(v1) is None:
+                if _PATTERN1.search(v1) is None:
                     e.append(
                         (
                             p + "/id",
@@ -114,7 +127,7 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                     e.append((p + "/displayName", "minLength", "at least 1 characters", v2))
                 if len(v2) > 80:
                     e.append((p + "/displayName", "maxLength", "at most 80 characters", v2))
-                if _PATTERN1.search(v2) is None:
+                if _PATTERN2.search(v2) is None:
                     e.append(
                         (
                             p + "/displayName",
@@ -140,7 +153,7 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                     e.append((p + "/hookPointer", "minLength", "at least 1 characters", v5))
                 if len(v5) > 256:
                     e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v5))
-                if _PATTERN2.search(v5) is None:
+                if _PATTERN3.search(v5) is None:
                     e.append(
                         (
                             p + "/hookPointer",
@@ -153,718 +166,981 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/hookPointer", "type", "string", v5))
         v6 = v.get("detect", MISSING)
         if v6 is not MISSING:
-            if (_valid_2(v6) + _valid_3(v6)) != 1:
+            d7 = v6.get("kind") if isinstance(v6, dict) else None
+            if not ((d7 == "path" and _valid_4(v6)) or (d7 == "candidates" and _valid_5(v6))):
                 one_of(
                     (
-                        _check_4,
-                        _check_5,
+                        _check_6,
+                        _check_7,
                     ),
                     v6,
                     p + "/detect",
                     e,
                 )
-        v7 = v.get("hookPackage", MISSING)
-        if v7 is not MISSING:
-            if isinstance(v7, str):
-                if len(v7) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v7))
-                if len(v7) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v7))
-                if _PATTERN3.search(v7) is None:
+        v8 = v.get("hookPackage", MISSING)
+        if v8 is not MISSING:
+            if isinstance(v8, str):
+                if len(v8) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v8))
+                if len(v8) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v8))
+                if _PATTERN4.search(v8) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v7,
+                            v8,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v7))
-        v8 = v.get("promptArgTemplate", MISSING)
-        if v8 is not MISSING:
-            if isinstance(v8, list):
-                if len(v8) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v8))
-                for i9 in range(0, len(v8)):
-                    v10 = v8[i9]
-                    if isinstance(v10, str):
-                        if len(v10) > 256:
+                e.append((p + "/hookPackage", "type", "string", v8))
+        v9 = v.get("promptArgTemplate", MISSING)
+        if v9 is not MISSING:
+            if isinstance(v9, list):
+                if len(v9) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v9))
+                for i10 in range(0, len(v9)):
+                    v11 = v9[i10]
+                    if isinstance(v11, str):
+                        if len(v11) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i9),
+                                    p + "/promptArgTemplate" + "/" + str(i10),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v10,
+                                    v11,
                                 )
                             )
-                        if _PATTERN4.search(v10) is None:
+                        if _PATTERN5.search(v11) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i9),
+                                    p + "/promptArgTemplate" + "/" + str(i10),
                                     "pattern",
                                     'to match "^[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]*$"',
-                                    v10,
+                                    v11,
                                 )
                             )
                     else:
-                        e.append((p + "/promptArgTemplate" + "/" + str(i9), "type", "string", v10))
+                        e.append((p + "/promptArgTemplate" + "/" + str(i10), "type", "string", v11))
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v8))
-        v11 = v.get("capabilities", MISSING)
-        if v11 is not MISSING:
-            if isinstance(v11, dict):
-                if "provides" not in v11:
-                    e.append((p + "/capabilities", "required", 'property "provides"', v11))
-                v12 = v11.get("provides", MISSING)
-                if v12 is not MISSING:
-                    if isinstance(v12, list):
-                        if not all_unique(v12):
+                e.append((p + "/promptArgTemplate", "type", "array", v9))
+        v12 = v.get("capabilities", MISSING)
+        if v12 is not MISSING:
+            if isinstance(v12, dict):
+                if not (v12.keys() >= _NAMES6):
+                    if "provides" not in v12:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v12))
+                v13 = v12.get("provides", MISSING)
+                if v13 is not MISSING:
+                    if isinstance(v13, list):
+                        if not all_unique(v13):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v12,
+                                    v13,
                                 )
                             )
-                        for i13 in range(0, len(v12)):
-                            v14 = v12[i13]
-                            if isinstance(v14, str):
+                        for i14 in range(0, len(v13)):
+                            v15 = v13[i14]
+                            if isinstance(v15, str):
                                 pass
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i13),
+                                        p + "/capabilities" + "/provides" + "/" + str(i14),
                                         "type",
                                         "string",
-                                        v14,
+                                        v15,
                                     )
                                 )
-                            if not (isinstance(v14, str) and v14 in _ENUM5):
+                            if not (isinstance(v15, str) and v15 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i13),
+                                        p + "/capabilities" + "/provides" + "/" + str(i14),
                                         "enum",
                                         'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v14,
+                                        v15,
                                     )
                                 )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v12))
-                if not _NAMES6.issuperset(v11):
-                    for k15 in v11:
-                        if k15 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v13))
+                if not _NAMES6.issuperset(v12):
+                    for k16 in v12:
+                        if k16 not in _NAMES6:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k15),
+                                    p + "/capabilities" + "/" + token(k16),
                                     "additionalProperties",
                                     "no such property",
-                                    v11[k15],
+                                    v12[k16],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v11))
-        v16 = v.get("category", MISSING)
-        if v16 is not MISSING:
-            if isinstance(v16, str):
+                e.append((p + "/capabilities", "type", "object", v12))
+        v17 = v.get("category", MISSING)
+        if v17 is not MISSING:
+            if isinstance(v17, str):
                 pass
             else:
-                e.append((p + "/category", "type", "string", v16))
-            if not (isinstance(v16, str) and v16 in _ENUM7):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v16))
-        v17 = v.get("builtin", MISSING)
-        if v17 is not MISSING:
-            if not (isinstance(v17, bool)):
-                e.append((p + "/builtin", "type", "boolean", v17))
-        if not _NAMES8.issuperset(v):
-            for k18 in v:
-                if k18 not in _NAMES8:
+                e.append((p + "/category", "type", "string", v17))
+            if not (isinstance(v17, str) and v17 in _ENUM8):
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v17))
+        v18 = v.get("builtin", MISSING)
+        if v18 is not MISSING:
+            if not (isinstance(v18, bool)):
+                e.append((p + "/builtin", "type", "boolean", v18))
+        if not _NAMES9.issuperset(v):
+            for k19 in v:
+                if k19 not in _NAMES9:
                     e.append(
-                        (p + "/" + token(k18), "additionalProperties", "no such property", v[k18])
+                        (p + "/" + token(k19), "additionalProperties", "no such property", v[k19])
                     )
     else:
         e.append((p, "type", "object", v))
 
 
-def _check_1(v: Any, p: str, e: list[Violation]) -> None:
+def _valid_1(v: Any) -> bool:
     if isinstance(v, dict):
-        if "detect" not in v:
-            e.append((p, "required", 'property "detect"', v))
-        v19 = v.get("detect", MISSING)
-        if v19 is not MISSING:
-            if isinstance(v19, dict):
-                if "kind" not in v19:
-                    e.append((p + "/detect", "required", 'property "kind"', v19))
-                if "binaryName" not in v19:
-                    e.append((p + "/detect", "required", 'property "binaryName"', v19))
-                v20 = v19.get("kind", MISSING)
-                if v20 is not MISSING:
-                    if not (isinstance(v20, str) and v20 == "path"):
-                        e.append((p + "/detect" + "/kind", "const", '"path"', v20))
-                v21 = v19.get("binaryName", MISSING)
-                if v21 is not MISSING:
-                    if isinstance(v21, str):
-                        if len(v21) < 1:
+        if not (v.keys() >= _NAMES0):
+            return False
+        v20 = v.get("id", MISSING)
+        if v20 is not MISSING:
+            if isinstance(v20, str):
+                if _PATTERN1.search(v20) is None:
+                    return False
+            else:
+                return False
+        v21 = v.get("displayName", MISSING)
+        if v21 is not MISSING:
+            if isinstance(v21, str):
+                if len(v21) < 1:
+                    return False
+                if len(v21) > 80:
+                    return False
+                if _PATTERN2.search(v21) is None:
+                    return False
+            else:
+                return False
+        v22 = v.get("launchable", MISSING)
+        if v22 is not MISSING:
+            if not (isinstance(v22, bool)):
+                return False
+        v23 = v.get("hookCapable", MISSING)
+        if v23 is not MISSING:
+            if not (isinstance(v23, bool)):
+                return False
+        v24 = v.get("hookPointer", MISSING)
+        if v24 is not MISSING:
+            if isinstance(v24, str):
+                if len(v24) < 1:
+                    return False
+                if len(v24) > 256:
+                    return False
+                if _PATTERN3.search(v24) is None:
+                    return False
+            else:
+                return False
+        v25 = v.get("detect", MISSING)
+        if v25 is not MISSING:
+            d26 = v25.get("kind") if isinstance(v25, dict) else None
+            if not ((d26 == "path" and _valid_4(v25)) or (d26 == "candidates" and _valid_5(v25))):
+                return False
+        v27 = v.get("hookPackage", MISSING)
+        if v27 is not MISSING:
+            if isinstance(v27, str):
+                if len(v27) < 1:
+                    return False
+                if len(v27) > 214:
+                    return False
+                if _PATTERN4.search(v27) is None:
+                    return False
+            else:
+                return False
+        v28 = v.get("promptArgTemplate", MISSING)
+        if v28 is not MISSING:
+            if isinstance(v28, list):
+                if len(v28) > 20:
+                    return False
+                for v30 in v28:
+                    if isinstance(v30, str):
+                        if len(v30) > 256:
+                            return False
+                        if _PATTERN5.search(v30) is None:
+                            return False
+                    else:
+                        return False
+            else:
+                return False
+        v31 = v.get("capabilities", MISSING)
+        if v31 is not MISSING:
+            if isinstance(v31, dict):
+                if not (v31.keys() >= _NAMES6):
+                    return False
+                v32 = v31.get("provides", MISSING)
+                if v32 is not MISSING:
+                    if isinstance(v32, list):
+                        if not all_unique(v32):
+                            return False
+                        for v34 in v32:
+                            if isinstance(v34, str):
+                                pass
+                            else:
+                                return False
+                            if not (isinstance(v34, str) and v34 in _ENUM7):
+                                return False
+                    else:
+                        return False
+                if not _NAMES6.issuperset(v31):
+                    return False
+            else:
+                return False
+        v36 = v.get("category", MISSING)
+        if v36 is not MISSING:
+            if isinstance(v36, str):
+                pass
+            else:
+                return False
+            if not (isinstance(v36, str) and v36 in _ENUM8):
+                return False
+        v37 = v.get("builtin", MISSING)
+        if v37 is not MISSING:
+            if not (isinstance(v37, bool)):
+                return False
+        if not _NAMES9.issuperset(v):
+            return False
+    else:
+        return False
+    return True
+
+
+def _check_2(v: Any, p: str, e: list[Violation]) -> None:
+    if isinstance(v, dict):
+        if not (v.keys() >= _NAMES10):
+            if "detect" not in v:
+                e.append((p, "required", 'property "detect"', v))
+        v39 = v.get("detect", MISSING)
+        if v39 is not MISSING:
+            if isinstance(v39, dict):
+                if not (v39.keys() >= _NAMES11):
+                    if "kind" not in v39:
+                        e.append((p + "/detect", "required", 'property "kind"', v39))
+                    if "binaryName" not in v39:
+                        e.append((p + "/detect", "required", 'property "binaryName"', v39))
+                v40 = v39.get("kind", MISSING)
+                if v40 is not MISSING:
+                    if not (isinstance(v40, str) and v40 == "path"):
+                        e.append((p + "/detect" + "/kind", "const", '"path"', v40))
+                v41 = v39.get("binaryName", MISSING)
+                if v41 is not MISSING:
+                    if isinstance(v41, str):
+                        if len(v41) < 1:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "minLength",
                                     "at least 1 characters",
-                                    v21,
+                                    v41,
                                 )
                             )
-                        if len(v21) > 128:
+                        if len(v41) > 128:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "maxLength",
                                     "at most 128 characters",
-                                    v21,
+                                    v41,
                                 )
                             )
-                        if _PATTERN9.search(v21) is None:
+                        if _PATTERN12.search(v41) is None:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "pattern",
                                     'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v21,
+                                    v41,
                                 )
                             )
                     else:
-                        e.append((p + "/detect" + "/binaryName", "type", "string", v21))
-                if not _NAMES10.issuperset(v19):
-                    for k22 in v19:
-                        if k22 not in _NAMES10:
+                        e.append((p + "/detect" + "/binaryName", "type", "string", v41))
+                if not _NAMES11.issuperset(v39):
+                    for k42 in v39:
+                        if k42 not in _NAMES11:
                             e.append(
                                 (
-                                    p + "/detect" + "/" + token(k22),
+                                    p + "/detect" + "/" + token(k42),
                                     "additionalProperties",
                                     "no such property",
-                                    v19[k22],
+                                    v39[k42],
                                 )
                             )
             else:
-                e.append((p + "/detect", "type", "object", v19))
+                e.append((p + "/detect", "type", "object", v39))
     if isinstance(v, dict):
-        if "id" not in v:
-            e.append((p, "required", 'property "id"', v))
-        if "displayName" not in v:
-            e.append((p, "required", 'property "displayName"', v))
-        if "launchable" not in v:
-            e.append((p, "required", 'property "launchable"', v))
-        if "hookCapable" not in v:
-            e.append((p, "required", 'property "hookCapable"', v))
-        if "hookPointer" not in v:
-            e.append((p, "required", 'property "hookPointer"', v))
-        if "detect" not in v:
-            e.append((p, "required", 'property "detect"', v))
-        v23 = v.get("id", MISSING)
-        if v23 is not MISSING:
-            if isinstance(v23, str):
-                if _PATTERN0.search(v23) is None:
+        if not (v.keys() >= _NAMES0):
+            if "id" not in v:
+                e.append((p, "required", 'property "id"', v))
+            if "displayName" not in v:
+                e.append((p, "required", 'property "displayName"', v))
+            if "launchable" not in v:
+                e.append((p, "required", 'property "launchable"', v))
+            if "hookCapable" not in v:
+                e.append((p, "required", 'property "hookCapable"', v))
+            if "hookPointer" not in v:
+                e.append((p, "required", 'property "hookPointer"', v))
+            if "detect" not in v:
+                e.append((p, "required", 'property "detect"', v))
+        v43 = v.get("id", MISSING)
+        if v43 is not MISSING:
+            if isinstance(v43, str):
+                if _PATTERN1.search(v43) is None:
                     e.append(
                         (
                             p + "/id",
                             "pattern",
                             'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v23,
+                            v43,
                         )
                     )
             else:
-                e.append((p + "/id", "type", "string", v23))
-        v24 = v.get("displayName", MISSING)
-        if v24 is not MISSING:
-            if isinstance(v24, str):
-                if len(v24) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v24))
-                if len(v24) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v24))
-                if _PATTERN1.search(v24) is None:
+                e.append((p + "/id", "type", "string", v43))
+        v44 = v.get("displayName", MISSING)
+        if v44 is not MISSING:
+            if isinstance(v44, str):
+                if len(v44) < 1:
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v44))
+                if len(v44) > 80:
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v44))
+                if _PATTERN2.search(v44) is None:
                     e.append(
                         (
                             p + "/displayName",
                             "pattern",
                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                            v24,
+                            v44,
                         )
                     )
             else:
-                e.append((p + "/displayName", "type", "string", v24))
-        v25 = v.get("launchable", MISSING)
-        if v25 is not MISSING:
-            if not (isinstance(v25, bool)):
-                e.append((p + "/launchable", "type", "boolean", v25))
-        v26 = v.get("hookCapable", MISSING)
-        if v26 is not MISSING:
-            if not (isinstance(v26, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v26))
-        v27 = v.get("hookPointer", MISSING)
-        if v27 is not MISSING:
-            if isinstance(v27, str):
-                if len(v27) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v27))
-                if len(v27) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v27))
-                if _PATTERN2.search(v27) is None:
+                e.append((p + "/displayName", "type", "string", v44))
+        v45 = v.get("launchable", MISSING)
+        if v45 is not MISSING:
+            if not (isinstance(v45, bool)):
+                e.append((p + "/launchable", "type", "boolean", v45))
+        v46 = v.get("hookCapable", MISSING)
+        if v46 is not MISSING:
+            if not (isinstance(v46, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v46))
+        v47 = v.get("hookPointer", MISSING)
+        if v47 is not MISSING:
+            if isinstance(v47, str):
+                if len(v47) < 1:
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v47))
+                if len(v47) > 256:
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v47))
+                if _PATTERN3.search(v47) is None:
                     e.append(
                         (
                             p + "/hookPointer",
                             "pattern",
                             'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v27,
+                            v47,
                         )
                     )
             else:
-                e.append((p + "/hookPointer", "type", "string", v27))
-        v28 = v.get("detect", MISSING)
-        if v28 is not MISSING:
-            if (_valid_2(v28) + _valid_3(v28)) != 1:
+                e.append((p + "/hookPointer", "type", "string", v47))
+        v48 = v.get("detect", MISSING)
+        if v48 is not MISSING:
+            d49 = v48.get("kind") if isinstance(v48, dict) else None
+            if not ((d49 == "path" and _valid_4(v48)) or (d49 == "candidates" and _valid_5(v48))):
                 one_of(
                     (
-                        _check_4,
-                        _check_5,
+                        _check_6,
+                        _check_7,
                     ),
-                    v28,
+                    v48,
                     p + "/detect",
                     e,
                 )
-        v29 = v.get("hookPackage", MISSING)
-        if v29 is not MISSING:
-            if isinstance(v29, str):
-                if len(v29) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v29))
-                if len(v29) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v29))
-                if _PATTERN3.search(v29) is None:
+        v50 = v.get("hookPackage", MISSING)
+        if v50 is not MISSING:
+            if isinstance(v50, str):
+                if len(v50) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v50))
+                if len(v50) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v50))
+                if _PATTERN4.search(v50) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v29,
+                            v50,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v29))
-        v30 = v.get("promptArgTemplate", MISSING)
-        if v30 is not MISSING:
-            if isinstance(v30, list):
-                if len(v30) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v30))
-                for i31 in range(0, len(v30)):
-                    v32 = v30[i31]
-                    if isinstance(v32, str):
-                        if len(v32) > 256:
+                e.append((p + "/hookPackage", "type", "string", v50))
+        v51 = v.get("promptArgTemplate", MISSING)
+        if v51 is not MISSING:
+            if isinstance(v51, list):
+                if len(v51) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v51))
+                for i52 in range(0, len(v51)):
+                    v53 = v51[i52]
+                    if isinstance(v53, str):
+                        if len(v53) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i31),
+                                    p + "/promptArgTemplate" + "/" + str(i52),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v32,
+                                    v53,
                                 )
                             )
-                        if _PATTERN4.search(v32) is None:
+                        if _PATTERN5.search(v53) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i31),
+                                    p + "/promptArgTemplate" + "/" + str(i52),
                                     "pattern",
                                     'to match "^[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]*$"',
-                                    v32,
+                                    v53,
                                 )
                             )
                     else:
-                        e.append((p + "/promptArgTemplate" + "/" + str(i31), "type", "string", v32))
+                        e.append((p + "/promptArgTemplate" + "/" + str(i52), "type", "string", v53))
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v30))
-        v33 = v.get("capabilities", MISSING)
-        if v33 is not MISSING:
-            if isinstance(v33, dict):
-                if "provides" not in v33:
-                    e.append((p + "/capabilities", "required", 'property "provides"', v33))
-                v34 = v33.get("provides", MISSING)
-                if v34 is not MISSING:
-                    if isinstance(v34, list):
-                        if not all_unique(v34):
+                e.append((p + "/promptArgTemplate", "type", "array", v51))
+        v54 = v.get("capabilities", MISSING)
+        if v54 is not MISSING:
+            if isinstance(v54, dict):
+                if not (v54.keys() >= _NAMES6):
+                    if "provides" not in v54:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v54))
+                v55 = v54.get("provides", MISSING)
+                if v55 is not MISSING:
+                    if isinstance(v55, list):
+                        if not all_unique(v55):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v34,
+                                    v55,
                                 )
                             )
-                        for i35 in range(0, len(v34)):
-                            v36 = v34[i35]
-                            if isinstance(v36, str):
+                        for i56 in range(0, len(v55)):
+                            v57 = v55[i56]
+                            if isinstance(v57, str):
                                 pass
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i35),
+                                        p + "/capabilities" + "/provides" + "/" + str(i56),
                                         "type",
                                         "string",
-                                        v36,
+                                        v57,
                                     )
                                 )
-                            if not (isinstance(v36, str) and v36 in _ENUM5):
+                            if not (isinstance(v57, str) and v57 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i35),
+                                        p + "/capabilities" + "/provides" + "/" + str(i56),
                                         "enum",
                                         'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v36,
+                                        v57,
                                     )
                                 )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v34))
-                if not _NAMES6.issuperset(v33):
-                    for k37 in v33:
-                        if k37 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v55))
+                if not _NAMES6.issuperset(v54):
+                    for k58 in v54:
+                        if k58 not in _NAMES6:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k37),
+                                    p + "/capabilities" + "/" + token(k58),
                                     "additionalProperties",
                                     "no such property",
-                                    v33[k37],
+                                    v54[k58],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v33))
-        v38 = v.get("category", MISSING)
-        if v38 is not MISSING:
-            if isinstance(v38, str):
+                e.append((p + "/capabilities", "type", "object", v54))
+        v59 = v.get("category", MISSING)
+        if v59 is not MISSING:
+            if isinstance(v59, str):
                 pass
             else:
-                e.append((p + "/category", "type", "string", v38))
-            if not (isinstance(v38, str) and v38 in _ENUM7):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v38))
-        v39 = v.get("builtin", MISSING)
-        if v39 is not MISSING:
-            if not (isinstance(v39, bool)):
-                e.append((p + "/builtin", "type", "boolean", v39))
-        if not _NAMES8.issuperset(v):
-            for k40 in v:
-                if k40 not in _NAMES8:
+                e.append((p + "/category", "type", "string", v59))
+            if not (isinstance(v59, str) and v59 in _ENUM8):
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v59))
+        v60 = v.get("builtin", MISSING)
+        if v60 is not MISSING:
+            if not (isinstance(v60, bool)):
+                e.append((p + "/builtin", "type", "boolean", v60))
+        if not _NAMES9.issuperset(v):
+            for k61 in v:
+                if k61 not in _NAMES9:
                     e.append(
-                        (p + "/" + token(k40), "additionalProperties", "no such property", v[k40])
+                        (p + "/" + token(k61), "additionalProperties", "no such property", v[k61])
                     )
     else:
         e.append((p, "type", "object", v))
 
 
-def _valid_2(v: Any) -> bool:
-    if isinstance(v, dict):
-        if "kind" not in v:
-            return False
-        if "binaryName" not in v:
-            return False
-        v41 = v.get("kind", MISSING)
-        if v41 is not MISSING:
-            if not (isinstance(v41, str) and v41 == "path"):
-                return False
-        v42 = v.get("binaryName", MISSING)
-        if v42 is not MISSING:
-            if isinstance(v42, str):
-                if len(v42) < 1:
-                    return False
-                if len(v42) > 128:
-                    return False
-                if _PATTERN9.search(v42) is None:
-                    return False
-            else:
-                return False
-        if not _NAMES10.issuperset(v):
-            return False
-    else:
-        return False
-    return True
-
-
 def _valid_3(v: Any) -> bool:
     if isinstance(v, dict):
-        if "kind" not in v:
+        if not (v.keys() >= _NAMES10):
             return False
-        v44 = v.get("kind", MISSING)
-        if v44 is not MISSING:
-            if not (isinstance(v44, str) and v44 == "candidates"):
-                return False
-        v45 = v.get("paths", MISSING)
-        if v45 is not MISSING:
-            if isinstance(v45, dict):
-                v46 = v45.get("darwin", MISSING)
-                if v46 is not MISSING:
-                    if isinstance(v46, list):
-                        if len(v46) > 32:
+        v62 = v.get("detect", MISSING)
+        if v62 is not MISSING:
+            if isinstance(v62, dict):
+                if not (v62.keys() >= _NAMES11):
+                    return False
+                v63 = v62.get("kind", MISSING)
+                if v63 is not MISSING:
+                    if not (isinstance(v63, str) and v63 == "path"):
+                        return False
+                v64 = v62.get("binaryName", MISSING)
+                if v64 is not MISSING:
+                    if isinstance(v64, str):
+                        if len(v64) < 1:
                             return False
-                        for i47 in range(0, len(v46)):
-                            v48 = v46[i47]
-                            if isinstance(v48, str):
-                                if len(v48) < 1:
-                                    return False
-                                if len(v48) > 1024:
-                                    return False
-                                if _PATTERN11.search(v48) is None:
-                                    return False
-                            else:
-                                return False
+                        if len(v64) > 128:
+                            return False
+                        if _PATTERN12.search(v64) is None:
+                            return False
                     else:
                         return False
-                v49 = v45.get("win32", MISSING)
-                if v49 is not MISSING:
-                    if isinstance(v49, list):
-                        if len(v49) > 32:
-                            return False
-                        for i50 in range(0, len(v49)):
-                            v51 = v49[i50]
-                            if isinstance(v51, str):
-                                if len(v51) < 1:
-                                    return False
-                                if len(v51) > 1024:
-                                    return False
-                                if _PATTERN11.search(v51) is None:
-                                    return False
-                            else:
-                                return False
-                    else:
-                        return False
-                v52 = v45.get("linux", MISSING)
-                if v52 is not MISSING:
-                    if isinstance(v52, list):
-                        if len(v52) > 32:
-                            return False
-                        for i53 in range(0, len(v52)):
-                            v54 = v52[i53]
-                            if isinstance(v54, str):
-                                if len(v54) < 1:
-                                    return False
-                                if len(v54) > 1024:
-                                    return False
-                                if _PATTERN11.search(v54) is None:
-                                    return False
-                            else:
-                                return False
-                    else:
-                        return False
-                if not _NAMES12.issuperset(v45):
+                if not _NAMES11.issuperset(v62):
                     return False
             else:
                 return False
-        if not _NAMES13.issuperset(v):
+    if isinstance(v, dict):
+        if not (v.keys() >= _NAMES0):
+            return False
+        v66 = v.get("id", MISSING)
+        if v66 is not MISSING:
+            if isinstance(v66, str):
+                if _PATTERN1.search(v66) is None:
+                    return False
+            else:
+                return False
+        v67 = v.get("displayName", MISSING)
+        if v67 is not MISSING:
+            if isinstance(v67, str):
+                if len(v67) < 1:
+                    return False
+                if len(v67) > 80:
+                    return False
+                if _PATTERN2.search(v67) is None:
+                    return False
+            else:
+                return False
+        v68 = v.get("launchable", MISSING)
+        if v68 is not MISSING:
+            if not (isinstance(v68, bool)):
+                return False
+        v69 = v.get("hookCapable", MISSING)
+        if v69 is not MISSING:
+            if not (isinstance(v69, bool)):
+                return False
+        v70 = v.get("hookPointer", MISSING)
+        if v70 is not MISSING:
+            if isinstance(v70, str):
+                if len(v70) < 1:
+                    return False
+                if len(v70) > 256:
+                    return False
+                if _PATTERN3.search(v70) is None:
+                    return False
+            else:
+                return False
+        v71 = v.get("detect", MISSING)
+        if v71 is not MISSING:
+            d72 = v71.get("kind") if isinstance(v71, dict) else None
+            if not ((d72 == "path" and _valid_4(v71)) or (d72 == "candidates" and _valid_5(v71))):
+                return False
+        v73 = v.get("hookPackage", MISSING)
+        if v73 is not MISSING:
+            if isinstance(v73, str):
+                if len(v73) < 1:
+                    return False
+                if len(v73) > 214:
+                    return False
+                if _PATTERN4.search(v73) is None:
+                    return False
+            else:
+                return False
+        v74 = v.get("promptArgTemplate", MISSING)
+        if v74 is not MISSING:
+            if isinstance(v74, list):
+                if len(v74) > 20:
+                    return False
+                for v76 in v74:
+                    if isinstance(v76, str):
+                        if len(v76) > 256:
+                            return False
+                        if _PATTERN5.search(v76) is None:
+                            return False
+                    else:
+                        return False
+            else:
+                return False
+        v77 = v.get("capabilities", MISSING)
+        if v77 is not MISSING:
+            if isinstance(v77, dict):
+                if not (v77.keys() >= _NAMES6):
+                    return False
+                v78 = v77.get("provides", MISSING)
+                if v78 is not MISSING:
+                    if isinstance(v78, list):
+                        if not all_unique(v78):
+                            return False
+                        for v80 in v78:
+                            if isinstance(v80, str):
+                                pass
+                            else:
+                                return False
+                            if not (isinstance(v80, str) and v80 in _ENUM7):
+                                return False
+                    else:
+                        return False
+                if not _NAMES6.issuperset(v77):
+                    return False
+            else:
+                return False
+        v82 = v.get("category", MISSING)
+        if v82 is not MISSING:
+            if isinstance(v82, str):
+                pass
+            else:
+                return False
+            if not (isinstance(v82, str) and v82 in _ENUM8):
+                return False
+        v83 = v.get("builtin", MISSING)
+        if v83 is not MISSING:
+            if not (isinstance(v83, bool)):
+                return False
+        if not _NAMES9.issuperset(v):
             return False
     else:
         return False
     return True
 
 
-def _check_4(v: Any, p: str, e: list[Violation]) -> None:
+def _valid_4(v: Any) -> bool:
     if isinstance(v, dict):
-        if "kind" not in v:
-            e.append((p, "required", 'property "kind"', v))
-        if "binaryName" not in v:
-            e.append((p, "required", 'property "binaryName"', v))
-        v57 = v.get("kind", MISSING)
-        if v57 is not MISSING:
-            if not (isinstance(v57, str) and v57 == "path"):
-                e.append((p + "/kind", "const", '"path"', v57))
-        v58 = v.get("binaryName", MISSING)
-        if v58 is not MISSING:
-            if isinstance(v58, str):
-                if len(v58) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v58))
-                if len(v58) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v58))
-                if _PATTERN9.search(v58) is None:
+        if not (v.keys() >= _NAMES11):
+            return False
+        v85 = v.get("kind", MISSING)
+        if v85 is not MISSING:
+            if not (isinstance(v85, str) and v85 == "path"):
+                return False
+        v86 = v.get("binaryName", MISSING)
+        if v86 is not MISSING:
+            if isinstance(v86, str):
+                if len(v86) < 1:
+                    return False
+                if len(v86) > 128:
+                    return False
+                if _PATTERN12.search(v86) is None:
+                    return False
+            else:
+                return False
+        if not _NAMES11.issuperset(v):
+            return False
+    else:
+        return False
+    return True
+
+
+def _valid_5(v: Any) -> bool:
+    if isinstance(v, dict):
+        if not (v.keys() >= _NAMES13):
+            return False
+        v88 = v.get("kind", MISSING)
+        if v88 is not MISSING:
+            if not (isinstance(v88, str) and v88 == "candidates"):
+                return False
+        v89 = v.get("paths", MISSING)
+        if v89 is not MISSING:
+            if isinstance(v89, dict):
+                v90 = v89.get("darwin", MISSING)
+                if v90 is not MISSING:
+                    if isinstance(v90, list):
+                        if len(v90) > 32:
+                            return False
+                        for v92 in v90:
+                            if isinstance(v92, str):
+                                if len(v92) < 1:
+                                    return False
+                                if len(v92) > 1024:
+                                    return False
+                                if _PATTERN14.search(v92) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+                v93 = v89.get("win32", MISSING)
+                if v93 is not MISSING:
+                    if isinstance(v93, list):
+                        if len(v93) > 32:
+                            return False
+                        for v95 in v93:
+                            if isinstance(v95, str):
+                                if len(v95) < 1:
+                                    return False
+                                if len(v95) > 1024:
+                                    return False
+                                if _PATTERN14.search(v95) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+                v96 = v89.get("linux", MISSING)
+                if v96 is not MISSING:
+                    if isinstance(v96, list):
+                        if len(v96) > 32:
+                            return False
+                        for v98 in v96:
+                            if isinstance(v98, str):
+                                if len(v98) < 1:
+                                    return False
+                                if len(v98) > 1024:
+                                    return False
+                                if _PATTERN14.search(v98) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+                if not _NAMES15.issuperset(v89):
+                    return False
+            else:
+                return False
+        if not _NAMES16.issuperset(v):
+            return False
+    else:
+        return False
+    return True
+
+
+def _check_6(v: Any, p: str, e: list[Violation]) -> None:
+    if isinstance(v, dict):
+        if not (v.keys() >= _NAMES11):
+            if "kind" not in v:
+                e.append((p, "required", 'property "kind"', v))
+            if "binaryName" not in v:
+                e.append((p, "required", 'property "binaryName"', v))
+        v101 = v.get("kind", MISSING)
+        if v101 is not MISSING:
+            if not (isinstance(v101, str) and v101 == "path"):
+                e.append((p + "/kind", "const", '"path"', v101))
+        v102 = v.get("binaryName", MISSING)
+        if v102 is not MISSING:
+            if isinstance(v102, str):
+                if len(v102) < 1:
+                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v102))
+                if len(v102) > 128:
+                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v102))
+                if _PATTERN12.search(v102) is None:
                     e.append(
                         (
                             p + "/binaryName",
                             "pattern",
                             'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v58,
+                            v102,
                         )
                     )
             else:
-                e.append((p + "/binaryName", "type", "string", v58))
-        if not _NAMES10.issuperset(v):
-            for k59 in v:
-                if k59 not in _NAMES10:
+                e.append((p + "/binaryName", "type", "string", v102))
+        if not _NAMES11.issuperset(v):
+            for k103 in v:
+                if k103 not in _NAMES11:
                     e.append(
-                        (p + "/" + token(k59), "additionalProperties", "no such property", v[k59])
+                        (p + "/" + token(k103), "additionalProperties", "no such property", v[k103])
                     )
     else:
         e.append((p, "type", "object", v))
 
 
-def _check_5(v: Any, p: str, e: list[Violation]) -> None:
+def _check_7(v: Any, p: str, e: list[Violation]) -> None:
     if isinstance(v, dict):
-        if "kind" not in v:
-            e.append((p, "required", 'property "kind"', v))
-        v60 = v.get("kind", MISSING)
-        if v60 is not MISSING:
-            if not (isinstance(v60, str) and v60 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v60))
-        v61 = v.get("paths", MISSING)
-        if v61 is not MISSING:
-            if isinstance(v61, dict):
-                v62 = v61.get("darwin", MISSING)
-                if v62 is not MISSING:
-                    if isinstance(v62, list):
-                        if len(v62) > 32:
+        if not (v.keys() >= _NAMES13):
+            if "kind" not in v:
+                e.append((p, "required", 'property "kind"', v))
+        v104 = v.get("kind", MISSING)
+        if v104 is not MISSING:
+            if not (isinstance(v104, str) and v104 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v104))
+        v105 = v.get("paths", MISSING)
+        if v105 is not MISSING:
+            if isinstance(v105, dict):
+                v106 = v105.get("darwin", MISSING)
+                if v106 is not MISSING:
+                    if isinstance(v106, list):
+                        if len(v106) > 32:
                             e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v62)
+                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v106)
                             )
-                        for i63 in range(0, len(v62)):
-                            v64 = v62[i63]
-                            if isinstance(v64, str):
-                                if len(v64) < 1:
+                        for i107 in range(0, len(v106)):
+                            v108 = v106[i107]
+                            if isinstance(v108, str):
+                                if len(v108) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i63),
+                                            p + "/paths" + "/darwin" + "/" + str(i107),
                                             "minLength",
                                             "at least 1 characters",
-                                            v64,
+                                            v108,
                                         )
                                     )
-                                if len(v64) > 1024:
+                                if len(v108) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i63),
+                                            p + "/paths" + "/darwin" + "/" + str(i107),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v64,
+                                            v108,
                                         )
                                     )
-                                if _PATTERN11.search(v64) is None:
+                                if _PATTERN14.search(v108) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i63),
+                                            p + "/paths" + "/darwin" + "/" + str(i107),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v64,
+                                            v108,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/darwin" + "/" + str(i63),
+                                        p + "/paths" + "/darwin" + "/" + str(i107),
                                         "type",
                                         "string",
-                                        v64,
+                                        v108,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v62))
-                v65 = v61.get("win32", MISSING)
-                if v65 is not MISSING:
-                    if isinstance(v65, list):
-                        if len(v65) > 32:
-                            e.append((p + "/paths" + "/win32", "maxItems", "at most 32 items", v65))
-                        for i66 in range(0, len(v65)):
-                            v67 = v65[i66]
-                            if isinstance(v67, str):
-                                if len(v67) < 1:
+                        e.append((p + "/paths" + "/darwin", "type", "array", v106))
+                v109 = v105.get("win32", MISSING)
+                if v109 is not MISSING:
+                    if isinstance(v109, list):
+                        if len(v109) > 32:
+                            e.append(
+                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v109)
+                            )
+                        for i110 in range(0, len(v109)):
+                            v111 = v109[i110]
+                            if isinstance(v111, str):
+                                if len(v111) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i66),
+                                            p + "/paths" + "/win32" + "/" + str(i110),
                                             "minLength",
                                             "at least 1 characters",
-                                            v67,
+                                            v111,
                                         )
                                     )
-                                if len(v67) > 1024:
+                                if len(v111) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i66),
+                                            p + "/paths" + "/win32" + "/" + str(i110),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v67,
+                                            v111,
                                         )
                                     )
-                                if _PATTERN11.search(v67) is None:
+                                if _PATTERN14.search(v111) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i66),
+                                            p + "/paths" + "/win32" + "/" + str(i110),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v67,
+                                            v111,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/win32" + "/" + str(i66),
+                                        p + "/paths" + "/win32" + "/" + str(i110),
                                         "type",
                                         "string",
-                                        v67,
+                                        v111,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v65))
-                v68 = v61.get("linux", MISSING)
-                if v68 is not MISSING:
-                    if isinstance(v68, list):
-                        if len(v68) > 32:
-                            e.append((p + "/paths" + "/linux", "maxItems", "at most 32 items", v68))
-                        for i69 in range(0, len(v68)):
-                            v70 = v68[i69]
-                            if isinstance(v70, str):
-                                if len(v70) < 1:
+                        e.append((p + "/paths" + "/win32", "type", "array", v109))
+                v112 = v105.get("linux", MISSING)
+                if v112 is not MISSING:
+                    if isinstance(v112, list):
+                        if len(v112) > 32:
+                            e.append(
+                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v112)
+                            )
+                        for i113 in range(0, len(v112)):
+                            v114 = v112[i113]
+                            if isinstance(v114, str):
+                                if len(v114) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i69),
+                                            p + "/paths" + "/linux" + "/" + str(i113),
                                             "minLength",
                                             "at least 1 characters",
-                                            v70,
+                                            v114,
                                         )
                                     )
-                                if len(v70) > 1024:
+                                if len(v114) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i69),
+                                            p + "/paths" + "/linux" + "/" + str(i113),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v70,
+                                            v114,
                                         )
                                     )
-                                if _PATTERN11.search(v70) is None:
+                                if _PATTERN14.search(v114) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i69),
+                                            p + "/paths" + "/linux" + "/" + str(i113),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v70,
+                                            v114,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/linux" + "/" + str(i69),
+                                        p + "/paths" + "/linux" + "/" + str(i113),
                                         "type",
                                         "string",
-                                        v70,
+                                        v114,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v68))
-                if not _NAMES12.issuperset(v61):
-                    for k71 in v61:
-                        if k71 not in _NAMES12:
+                        e.append((p + "/paths" + "/linux", "type", "array", v112))
+                if not _NAMES15.issuperset(v105):
+                    for k115 in v105:
+                        if k115 not in _NAMES15:
                             e.append(
                                 (
-                                    p + "/paths" + "/" + token(k71),
+                                    p + "/paths" + "/" + token(k115),
                                     "additionalProperties",
                                     "no such property",
-                                    v61[k71],
+                                    v105[k115],
                                 )
                             )
             else:
-                e.append((p + "/paths", "type", "object", v61))
-        if not _NAMES13.issuperset(v):
-            for k72 in v:
-                if k72 not in _NAMES13:
+                e.append((p + "/paths", "type", "object", v105))
+        if not _NAMES16.issuperset(v):
+            for k116 in v:
+                if k116 not in _NAMES16:
                     e.append(
-                        (p + "/" + token(k72), "additionalProperties", "no such property", v[k72])
+                        (p + "/" + token(k116), "additionalProperties", "no such property", v[k116])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -874,6 +1150,9 @@ def validate_tool_manifest(value: Any) -> tuple[Diagnostic, ...]:
     """Every violation of the schema by ``value``; empty when it is valid."""
     e: list[Violation] = []
     try:
+        # Most documents are valid: answer first, collect only for a failure.
+        if _valid_1(value):
+            return ()
         _check_0(value, "", e)
     except RecursionError:
         e.append(("", "nesting", "less deeply nested data", value))
@@ -884,7 +1163,10 @@ def validate_third_party_manifest(value: Any) -> tuple[Diagnostic, ...]:
     """Every violation of the schema by ``value``; empty when it is valid."""
     e: list[Violation] = []
     try:
-        _check_1(value, "", e)
+        # Most documents are valid: answer first, collect only for a failure.
+        if _valid_3(value):
+            return ()
+        _check_2(value, "", e)
     except RecursionError:
         e.append(("", "nesting", "less deeply nested data", value))
     return report(e)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 MAX_SHOWN_CHARS = 80
 
@@ -81,8 +80,8 @@ _MESSAGES: dict[DiagnosticCode, str] = {
     DiagnosticCode.BUILTIN_COLLISION: "the id {found} belongs to a built-in tool",
     DiagnosticCode.DISPLAY_NAME_COLLISION: "display name {found} imitates {expected}",
     DiagnosticCode.DUPLICATE_ID: "the id {found} is also claimed by {others}",
-    DiagnosticCode.TOO_MANY_DIAGNOSTICS: "{count} more diagnostics omitted",
-    DiagnosticCode.TOO_MANY_FILES: "{count} files beyond the limit of {expected} were not read",
+    DiagnosticCode.TOO_MANY_DIAGNOSTICS: "{omitted} more diagnostics omitted",
+    DiagnosticCode.TOO_MANY_FILES: "{omitted} files beyond the limit of {expected} were not read",
     DiagnosticCode.DETECTION_FAILED: "detection failed: {found}",
 }
 
@@ -131,8 +130,8 @@ def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
 
 def shown_pointer(pointer: str) -> str:
     """A JSON pointer with each reference token passed through ``shown``."""
-    if not pointer:
-        return ""
+    if len(pointer) <= MAX_SHOWN_CHARS and _HIDDEN.search(pointer) is None:
+        return pointer
     return "/" + "/".join(shown(token) for token in pointer[1:].split("/"))
 
 
@@ -151,10 +150,11 @@ def shown_value(value: Any) -> str:
     return shown(type(value).__name__)
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
     """One finding. ``pointer`` is an RFC 6901 pointer into the document (``""`` = the whole
-    document); ``keyword`` is the schema keyword for ``SCHEMA_VIOLATION``."""
+    document); ``keyword`` is the schema keyword for ``SCHEMA_VIOLATION``; ``omitted`` counts
+    what a ``TOO_MANY_*`` record stands for. An immutable named tuple: invalid documents build
+    many of these, and a tuple is several times cheaper to build than a frozen dataclass."""
 
     code: DiagnosticCode
     pointer: str = ""
@@ -162,7 +162,7 @@ class Diagnostic:
     keyword: str = ""
     expected: str = ""
     found: str = ""
-    count: int = 0
+    omitted: int = 0
     others: tuple[str, ...] = ()
     hint: str = ""
 
@@ -178,7 +178,7 @@ class Diagnostic:
             keyword=self.keyword,
             expected=self.expected,
             found=self.found,
-            count=self.count,
+            omitted=self.omitted,
             others=", ".join(self.others),
             hint=self.hint,
         )
@@ -193,8 +193,8 @@ class Diagnostic:
         }
         if self.keyword:
             document["keyword"] = self.keyword
-        if self.count:
-            document["count"] = self.count
+        if self.omitted:
+            document["omitted"] = self.omitted
         if self.others:
             document["others"] = list(self.others)
         if self.hint:

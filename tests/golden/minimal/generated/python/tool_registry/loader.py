@@ -238,7 +238,7 @@ class _Report:
         self.omitted = 0
 
     def add(self, diagnostic: Diagnostic) -> None:
-        self.kept.append(replace(diagnostic, source=self.shown_source))
+        self.kept.append(diagnostic._replace(source=self.shown_source))
 
     def add_bounded(self, diagnostic: Diagnostic) -> None:
         """For floods (one per unknown key): stop building records past the limit."""
@@ -264,7 +264,7 @@ class _Report:
         summary = Diagnostic(
             DiagnosticCode.TOO_MANY_DIAGNOSTICS,
             source=self.shown_source,
-            count=total - len(bounded),
+            omitted=total - len(bounded),
         )
         return (*bounded, summary)
 
@@ -304,7 +304,7 @@ def _schema_findings(manifest: dict[str, Any], report: _Report) -> None:
     for violation in violations:
         reason = _unsafe_reason(_value_at(manifest, violation.pointer))
         if violation.keyword == "pattern" and reason is not None:
-            report.add(replace(violation, code=DiagnosticCode.UNSAFE_STRING, expected=reason))
+            report.add(violation._replace(code=DiagnosticCode.UNSAFE_STRING, expected=reason))
         else:
             report.add(violation)
 
@@ -496,6 +496,9 @@ def load_third_party_manifests(
     if skipped <= 0:
         return result
     too_many = Diagnostic(
-        DiagnosticCode.TOO_MANY_FILES, source=shown(folder), count=skipped, expected=str(max_files)
+        DiagnosticCode.TOO_MANY_FILES,
+        source=shown(folder),
+        omitted=skipped,
+        expected=str(max_files),
     )
     return replace(result, diagnostics=(*result.diagnostics, too_many))
