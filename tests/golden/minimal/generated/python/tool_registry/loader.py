@@ -38,6 +38,7 @@ from .models import (
     PathDetect,
     ToolManifest,
 )
+from .schema_runtime import token
 from .validator import validate_third_party_manifest
 
 MAX_DIAGNOSTICS_PER_FILE = 10
@@ -187,18 +188,18 @@ def read_regular_file(path: str, limit: int) -> bytes:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     descriptor = os.open(path, flags)
     try:
-        mode = os.fstat(descriptor).st_mode
-        if not stat.S_ISREG(mode):
-            raise NotARegularFileError(path, _kind_of(mode))
-        chunks: list[bytes] = []
-        remaining = limit + 1
-        while remaining > 0:
-            chunk = os.read(descriptor, remaining)
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise NotARegularFileError(path, _kind_of(status.st_mode))
+        # One read normally returns it all; more only after an interrupted (short) read.
+        expected = min(status.st_size, limit + 1)
+        data = os.read(descriptor, limit + 1)
+        while len(data) < expected:
+            chunk = os.read(descriptor, limit + 1 - len(data))
             if not chunk:
                 break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        return b"".join(chunks)
+            data += chunk
+        return data
     finally:
         os.close(descriptor)
 
@@ -342,13 +343,15 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
 def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | None:
     """The parsed object -> the cleaned manifest (unknown keys dropped) when it obeys the schema,
     else ``None``. A manifest rejected for a collision is still returned: it claims its id."""
-    manifest: dict[str, Any] = {}
-    for key, item in value.items():
-        if key in KNOWN_FIELDS:
-            manifest[key] = item
-        else:
-            pointer = shown_pointer("/" + key.replace("~", "~0").replace("/", "~1"))
-            report.add_bounded(Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer=pointer))
+    manifest = value
+    if not KNOWN_FIELDS.issuperset(value):
+        manifest = {}
+        for key, item in value.items():
+            if key in KNOWN_FIELDS:
+                manifest[key] = item
+            else:
+                pointer = shown_pointer("/" + token(key))
+                report.add_bounded(Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer=pointer))
     for key in DEPRECATED_FIELDS.keys() & manifest.keys():
         hint = DEPRECATED_FIELDS[key]
         report.add(Diagnostic(DiagnosticCode.DEPRECATED_FIELD, pointer="/" + key, hint=hint))
