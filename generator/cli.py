@@ -25,6 +25,7 @@ from generator import __version__
 from generator.config import ConfigError, find_project, load_config
 from generator.diagnostics import (
     Diagnostic,
+    github_escape,
     render_github,
     render_json,
     render_text,
@@ -147,28 +148,16 @@ def _run(arguments: argparse.Namespace) -> int:
 
 
 def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -> None:
+    """Runtime records: ``render()`` lines on stderr, or workflow commands on stdout."""
     for diagnostic in diagnostics:
-        if output_format == "github":
-            command = "error" if diagnostic.severity == "error" else "warning"
-            properties = ",".join(
-                p
-                for p in (
-                    "file=" + _github_property(diagnostic.source) if diagnostic.source else "",
-                    "title=" + diagnostic.code.value,
-                )
-                if p
-            )
-            print(f"::{command} {properties}::{_github_message(diagnostic.message)}")
-        else:
+        if output_format != "github":
             print(diagnostic.render(), file=sys.stderr)
-
-
-def _github_property(text: str) -> str:
-    return _github_message(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def _github_message(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            continue
+        properties = [f"title={diagnostic.code.value}"]
+        if diagnostic.source:
+            properties.insert(0, "file=" + github_escape(diagnostic.source, is_property=True))
+        message = github_escape(diagnostic.message, is_property=False)
+        print(f"::{diagnostic.severity.value} {','.join(properties)}::{message}")
 
 
 def _print_json(document: object) -> None:

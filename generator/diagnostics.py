@@ -9,24 +9,33 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 MAX_SHOWN_CHARS = 80
 
-# C0, DEL and C1 controls, plus the Unicode bidi/format controls that can reorder what one sees.
-_INVISIBLE = frozenset(
-    [
-        *range(0x00, 0x20),
-        *range(0x7F, 0xA0),
-        0x200E,
-        0x200F,
-        *range(0x202A, 0x202F),
-        *range(0x2066, 0x206A),
-        0xFEFF,
-        0x2028,
-        0x2029,
-    ]
+# Code points never shown raw (first, last): C0, DEL and C1 controls; the soft hyphen and other
+# invisible format controls, bidi marks, embeddings, overrides and isolates; line and paragraph
+# separators; lone surrogates; tag characters. The generated runtime renders the same set.
+HIDDEN_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00, 0x1F),
+    (0x7F, 0x9F),
+    (0xAD, 0xAD),
+    (0x061C, 0x061C),
+    (0x180E, 0x180E),
+    (0x200B, 0x200F),
+    (0x2028, 0x202E),
+    (0x2060, 0x206F),
+    (0xD800, 0xDFFF),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0xE0000, 0xE007F),
+)
+
+
+_HIDDEN = re.compile(
+    "[" + "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in HIDDEN_RANGES) + "]"
 )
 
 
@@ -99,8 +108,8 @@ def sanitize(text: str, limit: int = MAX_SHOWN_CHARS, *, escape_quotes: bool = F
     shown: list[str] = []
     for char in text[:limit]:
         point = ord(char)
-        if point in _INVISIBLE or 0xD800 <= point <= 0xDFFF:
-            shown.append(f"\\u{point:04x}")
+        if _HIDDEN.match(char):
+            shown.append(f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}")
         elif escape_quotes and char in {'"', "\\"}:
             shown.append("\\" + char)
         else:
@@ -149,7 +158,7 @@ def render_text(diagnostic: Diagnostic) -> str:
     return text
 
 
-def _github_escape(text: str, *, is_property: bool) -> str:
+def github_escape(text: str, *, is_property: bool) -> str:
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if is_property:
         text = text.replace(":", "%3A").replace(",", "%2C")
@@ -161,16 +170,16 @@ def render_github(diagnostic: Diagnostic) -> str:
     command = "error" if diagnostic.severity is Severity.ERROR else "warning"
     properties: list[str] = []
     if diagnostic.source:
-        properties.append("file=" + _github_escape(diagnostic.source, is_property=True))
+        properties.append("file=" + github_escape(diagnostic.source, is_property=True))
     if diagnostic.line is not None:
         properties.append(f"line={diagnostic.line}")
         if diagnostic.column is not None:
             properties.append(f"col={diagnostic.column}")
-    properties.append("title=" + _github_escape(diagnostic.code.value, is_property=True))
+    properties.append("title=" + github_escape(diagnostic.code.value, is_property=True))
     message = diagnostic.message
     if diagnostic.pointer is not None:
         message += f" (at {diagnostic.pointer or '/'})"
-    return f"::{command} {','.join(properties)}::{_github_escape(message, is_property=False)}"
+    return f"::{command} {','.join(properties)}::{github_escape(message, is_property=False)}"
 
 
 def render_json(diagnostics: Sequence[Diagnostic], **extra: object) -> str:

@@ -50,15 +50,13 @@ class _Builder:
             return f"tuple({value})" if item == "item" else f"tuple({item} for item in {value})"
         return value
 
-    def function(self, name: str, schema: Mapping[str, Any], *, root: Any = None) -> str:
+    def function(self, name: str, schema: Mapping[str, Any]) -> str:
         """The builder function for class ``name`` over ``schema`` (written once)."""
         function_name = f"_build_{identifier(name)}"
         if function_name in self.functions:
             return function_name
-        self.functions[function_name] = []
-        required = set()
-        for branch_name in ("required",):
-            required.update(schema.get(branch_name, []))
+        self.functions[function_name] = []  # claimed first: a recursive schema reuses the name
+        required = set(schema.get("required", []))
         arguments: list[str] = []
         for key in property_order(schema, self.root):
             sub = property_schema(schema, self.root, key)

@@ -6,13 +6,14 @@ schemas use nothing else, and ``validate`` refuses anything it cannot follow.
 
 from __future__ import annotations
 
+import urllib.parse
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from generator.diagnostics import pointer_of
 
 Schema = Mapping[str, Any]
-_SCHEMA_KEYWORDS_WITH_SUBSCHEMA = (
+SUBSCHEMA_KEYWORDS = (
     "not",
     "if",
     "then",
@@ -21,8 +22,8 @@ _SCHEMA_KEYWORDS_WITH_SUBSCHEMA = (
     "contains",
     "additionalProperties",
 )
-_SCHEMA_KEYWORDS_WITH_SUBSCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
-_SCHEMA_KEYWORDS_WITH_SUBSCHEMA_MAP = (
+SUBSCHEMA_LIST_KEYWORDS = ("allOf", "anyOf", "oneOf", "prefixItems")
+SUBSCHEMA_MAP_KEYWORDS = (
     "properties",
     "$defs",
     "patternProperties",
@@ -34,19 +35,30 @@ def unescape_token(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~")
 
 
-def resolve_local_ref(root: Schema, ref: str) -> Schema | None:
-    """The subschema a same-document ``$ref`` names, or ``None`` when it names nothing."""
+def local_ref_target(root: Schema, ref: str) -> tuple[str, Any] | None:
+    """For a same-document JSON-pointer ``$ref`` (``#`` or ``#/...``, percent-decoded as a URI
+    fragment): its pointer and the node it names; ``None`` when it names nothing (or is not such
+    a reference: another document, or an anchor)."""
     if not ref.startswith("#"):
         return None
+    fragment = urllib.parse.unquote(ref[1:])
+    if fragment and not fragment.startswith("/"):
+        return None
     node: Any = root
-    for token in (unescape_token(t) for t in ref[1:].split("/")[1:]):
+    for token in (unescape_token(t) for t in fragment.split("/")[1:]):
         if isinstance(node, Mapping) and token in node:
             node = node[token]
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
             node = node[int(token)]
         else:
             return None
-    return node if isinstance(node, Mapping) else None
+    return fragment, node
+
+
+def resolve_local_ref(root: Schema, ref: str) -> Schema | None:
+    """The subschema object a same-document ``$ref`` names, or ``None`` when it names nothing."""
+    found = local_ref_target(root, ref)
+    return found[1] if found is not None and isinstance(found[1], Mapping) else None
 
 
 def iter_subschemas(schema: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str, Schema]]:
@@ -54,14 +66,14 @@ def iter_subschemas(schema: Any, path: tuple[str | int, ...] = ()) -> Iterator[t
     if not isinstance(schema, Mapping):
         return
     yield pointer_of(path), schema
-    for keyword in _SCHEMA_KEYWORDS_WITH_SUBSCHEMA:
+    for keyword in SUBSCHEMA_KEYWORDS:
         if keyword in schema:
             yield from iter_subschemas(schema[keyword], (*path, keyword))
-    for keyword in _SCHEMA_KEYWORDS_WITH_SUBSCHEMA_LIST:
+    for keyword in SUBSCHEMA_LIST_KEYWORDS:
         if isinstance(schema.get(keyword), list):
             for index, sub in enumerate(schema[keyword]):
                 yield from iter_subschemas(sub, (*path, keyword, index))
-    for keyword in _SCHEMA_KEYWORDS_WITH_SUBSCHEMA_MAP:
+    for keyword in SUBSCHEMA_MAP_KEYWORDS:
         if isinstance(schema.get(keyword), Mapping):
             for name, sub in schema[keyword].items():
                 yield from iter_subschemas(sub, (*path, keyword, name))

@@ -8,6 +8,7 @@ would echo raw input), so every input-derived string passes through ``describe``
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
@@ -107,7 +108,7 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
         )
         return found
     try:
-        compile_validators(schema, VALIDATOR_ENTRY_POINTS)
+        validator_source(schema)
     except CompileError as error:
         found.append(
             Diagnostic(
@@ -117,6 +118,22 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
             )
         )
     return found
+
+
+def validator_source(manifest_schema: Mapping[str, Any]) -> str:
+    """The generated ``validator.py`` body; compiled once per schema (validation and rendering
+    both need it). Raises ``CompileError``."""
+    return _compiled(json.dumps(manifest_schema, sort_keys=False))
+
+
+@functools.lru_cache(maxsize=8)
+def _compiled(schema_json: str) -> str:
+    return compile_validators(json.loads(schema_json), VALIDATOR_ENTRY_POINTS)
+
+
+def clear_caches() -> None:
+    """Forget compiled validators (benchmarks use it to time cold runs)."""
+    _compiled.cache_clear()
 
 
 def make_table_validator(

@@ -21,14 +21,19 @@ from __future__ import annotations
 import json
 import math
 import re
-import urllib.parse
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.ecma_to_re import RegexError, translate
 from generator.literals import py_str
-from generator.schemas import unescape_token
+from generator.schemas import (
+    SUBSCHEMA_KEYWORDS,
+    SUBSCHEMA_LIST_KEYWORDS,
+    SUBSCHEMA_MAP_KEYWORDS,
+    iter_subschemas,
+    local_ref_target,
+)
 
 SUPPORTED_KEYWORDS = frozenset(
     {
@@ -167,63 +172,62 @@ class _Module:
 
 def _resolve(schema: Mapping[str, Any], ref: str, at: str) -> tuple[str, Any]:
     """The pointer and subschema a same-document ``$ref`` names."""
-    if not ref.startswith("#"):
-        raise CompileError(f"$ref {ref!r} is not a same-document reference", at, "$ref")
-    fragment = urllib.parse.unquote(ref[1:])
-    if fragment and not fragment.startswith("/"):
-        raise CompileError(f"$ref {ref!r} names an anchor, which is not supported", at, "$ref")
-    node: Any = schema
-    for token in (unescape_token(t) for t in fragment.split("/")[1:]):
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            raise CompileError(f"$ref {ref!r} names nothing in the schema", at, "$ref")
-    if not isinstance(node, Mapping | bool):
+    found = local_ref_target(schema, ref)
+    if found is None:
+        raise CompileError(
+            f"$ref {ref!r} names no subschema of this document (other documents and anchors"
+            " are not supported)",
+            at,
+            "$ref",
+        )
+    if not isinstance(found[1], Mapping | bool):
         raise CompileError(f"$ref {ref!r} does not name a schema", at, "$ref")
-    return fragment, node
+    return found
 
 
-def check_keywords(schema: Any, pointer: str = "", *, is_root: bool = True) -> None:
-    """Raise ``CompileError`` for the first keyword outside the supported subset."""
+def _is_schema(value: Any) -> bool:
+    return isinstance(value, Mapping | bool)
+
+
+def _check_shape(schema: Mapping[str, Any], pointer: str) -> None:
+    """Applicator keywords hold what the compiler will walk: schemas, non-empty lists of them,
+    or objects of them (the walk in ``schemas.iter_subschemas`` skips anything else)."""
+    for keyword in SUBSCHEMA_KEYWORDS:
+        if keyword in schema and not _is_schema(schema[keyword]):
+            raise CompileError(f"{keyword} must be a schema", f"{pointer}/{keyword}", keyword)
+    for keyword in SUBSCHEMA_LIST_KEYWORDS:
+        subs = schema.get(keyword, [True])
+        if not isinstance(subs, list) or not subs or not all(map(_is_schema, subs)):
+            raise CompileError(
+                f"{keyword} must be a non-empty array of schemas", f"{pointer}/{keyword}", keyword
+            )
+    for keyword in SUBSCHEMA_MAP_KEYWORDS:
+        subs = schema.get(keyword, {})
+        if not isinstance(subs, Mapping) or not all(map(_is_schema, subs.values())):
+            raise CompileError(
+                f"{keyword} must be an object of schemas", f"{pointer}/{keyword}", keyword
+            )
+
+
+def check_keywords(schema: Any) -> None:
+    """Raise ``CompileError`` for the first keyword outside the supported subset (parents
+    before children, so an unsupported applicator is named before anything under it)."""
     if isinstance(schema, bool):
         return
     if not isinstance(schema, Mapping):
-        raise CompileError("a schema must be an object or a boolean", pointer)
-    for keyword in schema:
-        allowed = keyword in SUPPORTED_KEYWORDS or keyword in ANNOTATIONS
-        if not allowed and not (is_root and keyword in ROOT_ONLY):
-            raise CompileError(
-                f"keyword {keyword!r} is not supported by the validator compiler",
-                f"{pointer}/{_token(keyword)}",
-                keyword,
-            )
-    if is_root and schema.get("$schema", DRAFT_2020_12) != DRAFT_2020_12:
-        raise CompileError("only draft 2020-12 schemas are compiled", f"{pointer}/$schema")
-    for keyword, sub_pointer, sub in _children(schema, pointer):
-        del keyword
-        check_keywords(sub, sub_pointer, is_root=False)
-
-
-def _children(schema: Mapping[str, Any], pointer: str) -> Iterator[tuple[str, str, Any]]:
-    for keyword in ("additionalProperties", "items", "not", "if", "then", "else"):
-        if keyword in schema:
-            yield keyword, f"{pointer}/{keyword}", schema[keyword]
-    for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
-        if keyword in schema:
-            subs = schema[keyword]
-            if not isinstance(subs, list) or not subs:
-                raise CompileError(f"{keyword} must be a non-empty array", f"{pointer}/{keyword}")
-            for index, sub in enumerate(subs):
-                yield keyword, f"{pointer}/{keyword}/{index}", sub
-    for keyword in ("properties", "$defs"):
-        if keyword in schema:
-            subs = schema[keyword]
-            if not isinstance(subs, Mapping):
-                raise CompileError(f"{keyword} must be an object", f"{pointer}/{keyword}")
-            for name, sub in subs.items():
-                yield keyword, f"{pointer}/{keyword}/{_token(name)}", sub
+        raise CompileError("a schema must be an object or a boolean", "")
+    if schema.get("$schema", DRAFT_2020_12) != DRAFT_2020_12:
+        raise CompileError("only draft 2020-12 schemas are compiled", "/$schema", "$schema")
+    for pointer, subschema in iter_subschemas(schema):
+        for keyword in subschema:
+            allowed = keyword in SUPPORTED_KEYWORDS or keyword in ANNOTATIONS
+            if not allowed and not (pointer == "" and keyword in ROOT_ONLY):
+                raise CompileError(
+                    f"keyword {keyword!r} is not supported by the validator compiler",
+                    f"{pointer}/{_token(keyword)}",
+                    keyword,
+                )
+        _check_shape(subschema, pointer)
 
 
 class _Compiler:

@@ -11,14 +11,12 @@ import functools
 import json
 from typing import Any
 
-from generator import editor_schema, literals, model_builder, runtime_codes
+from generator import diagnostics, editor_schema, literals, model_builder, runtime_codes, validate
 from generator import python_models as models_adapter
 from generator import ts_types as ts_type_emitter
 from generator.ir import Registry
 from generator.naming import GENERATED_CONSTANTS
 from generator.schemas import property_order, property_schema
-from generator.validate import THIRD_PARTY_DEF, VALIDATOR_ENTRY_POINTS
-from generator.validator_compiler import compile_validators
 
 Context = dict[str, Any]
 
@@ -31,6 +29,7 @@ def _models_source(schema_json: str) -> str:
 def clear_caches() -> None:
     """Forget memoised generator output (benchmarks use it to time cold runs)."""
     _models_source.cache_clear()
+    validate.clear_caches()
 
 
 def models_source(registry: Registry) -> str:
@@ -150,16 +149,19 @@ def editor_table_schema(registry: Registry) -> Context:
 
 
 def python_diagnostics(registry: Registry) -> Context:
-    return {"codes": runtime_codes.RUNTIME_CODES}
+    return {
+        "codes": runtime_codes.RUNTIME_CODES,
+        "hidden_ranges": diagnostics.HIDDEN_RANGES,
+    }
 
 
 def python_validator(registry: Registry) -> Context:
-    return {"source": compile_validators(registry.manifest_schema, VALIDATOR_ENTRY_POINTS)}
+    return {"source": validate.validator_source(registry.manifest_schema)}
 
 
 def python_loader(registry: Registry) -> Context:
     schema = registry.manifest_schema
-    entry = schema["$defs"][THIRD_PARTY_DEF]
+    entry = schema["$defs"][validate.THIRD_PARTY_DEF]
     known = models_adapter.defined_classes(models_source(registry))
     builder_entry, builder, classes = model_builder.builder_source(schema, entry, known)
     fields = property_order(entry, schema)

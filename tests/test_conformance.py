@@ -55,20 +55,20 @@ def _groups() -> Iterator[Any]:
 
 
 def _unsupported(schema: Any, is_root: bool = True) -> list[str]:
-    """Why the compiler must refuse ``schema``, found independently of the compiler."""
+    """The keywords for which the compiler must refuse ``schema``, found independently of it."""
     if not isinstance(schema, Mapping):
         return []
     reasons: list[str] = []
     allowed = SUPPORTED_KEYWORDS | ANNOTATIONS | ({"$schema", "$id"} if is_root else set())
-    reasons += [f"keyword {key}" for key in schema if key not in allowed]
+    reasons += [key for key in schema if key not in allowed]
     if is_root and schema.get("$schema", DRAFT_2020_12) != DRAFT_2020_12:
-        reasons.append("another meta-schema")
+        reasons.append("$schema")
     ref = schema.get("$ref")
     if isinstance(ref, str) and not ref.startswith("#/") and ref != "#":
-        reasons.append(f"$ref {ref}")
+        reasons.append("$ref")
     pattern = schema.get("pattern")
     if isinstance(pattern, str) and any(c in pattern for c in REFUSED_REGEX_CONSTRUCTS):
-        reasons.append("regex construct")
+        reasons.append("pattern")
     for key in ("additionalProperties", "items", "not", "if", "then", "else"):
         reasons += _unsupported(schema.get(key), False)
     for key in ("allOf", "anyOf", "oneOf", "prefixItems"):
@@ -100,7 +100,8 @@ def test_suite_group(group: Mapping[str, Any]) -> None:
         module = _compile(schema)
     except CompileError as error:
         assert reasons, f"refused a schema with only supported keywords: {error}"
-        assert error.pointer is not None
+        assert error.keyword in reasons, (error.keyword, reasons)
+        assert error.pointer.endswith("/" + str(error.keyword)), error.pointer
         SUMMARY["refused groups"] += 1
         SUMMARY["refused tests"] += len(group["tests"])
         return

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -408,4 +407,11 @@ def test_nothing_raises_on_random_bytes(folder: Path) -> None:
     assert all(not report.accepted for report in result.files)
 
 
-ReadFile = Callable[[str, int], bytes]
+def test_the_runtime_hides_exactly_what_the_generator_hides() -> None:
+    from generator.diagnostics import sanitize
+
+    points = [*range(0, 0x3100), *range(0xD7F0, 0x10000), *range(0xE0000, 0xE0100)]
+    for point in points:
+        char = chr(point)
+        assert (shown(char) != char) == (sanitize(char) != char), hex(point)
+    assert shown("\u202e") == "\\u202e" and shown("\U000e0041") == "\\U000e0041"

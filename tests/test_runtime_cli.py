@@ -130,3 +130,11 @@ def test_runtime_commands_need_the_generated_package(tmp_path: Path) -> None:
     completed = run_toolgen("registry", "--project", str(project))
     assert completed.returncode == 2
     assert "toolgen generate" in completed.stderr
+
+
+def test_validate_github_format_writes_workflow_commands(tmp_path: Path) -> None:
+    bad = put(tmp_path, "bad,name.json", manifest(id="codex"))
+    completed = run_toolgen("validate", str(bad), "--format", "github")
+    assert completed.returncode == 1
+    escaped = str(bad).replace(",", "%2C")
+    assert f"::error file={escaped},title=BUILTIN_COLLISION::" in completed.stdout

@@ -119,6 +119,9 @@ def test_arbitrary_values_get_the_reference_verdict(document: Any) -> None:
         ({"anyOf": [{"multipleOf": 2}]}, "/anyOf/0/multipleOf", "multipleOf"),
         ({"pattern": "\\p{L}"}, "/pattern", "pattern"),
         ({"pattern": "(?i)x"}, "/pattern", "pattern"),
+        ({"allOf": {"a": {}}}, "/allOf", "allOf"),
+        ({"properties": {"a": {"items": 5}}}, "/properties/a/items", "items"),
+        ({"items": {"$ref": "#anchor"}}, "/items/$ref", "$ref"),
     ],
 )
 def test_unsupported_keywords_are_generation_errors(

@@ -86,25 +86,24 @@ _MESSAGES: dict[DiagnosticCode, str] = {
 }
 
 
-def _is_hidden(point: int) -> bool:
-    """C0/DEL/C1 controls, bidi and other format controls, line separators, surrogates."""
-    return (
-        point < 0x20
-        or 0x7F <= point < 0xA0
-        or point in (0xAD, 0x061C, 0x180E, 0xFEFF)
-        or 0x200B <= point <= 0x200F
-        or 0x2028 <= point <= 0x202E
-        or 0x2060 <= point <= 0x206F
-        or 0xD800 <= point <= 0xDFFF
-        or 0xFFF9 <= point <= 0xFFFB
-        or 0xE0000 <= point <= 0xE007F
-    )
-
-
-# The same set as ``_is_hidden``, for the fast path: most text needs no escaping at all.
+# Characters never shown raw: C0/DEL/C1 controls, bidi and other format controls, line and
+# paragraph separators, lone surrogates, tag characters.
+_HIDDEN_RANGES = (
+    (0x0000, 0x001F),
+    (0x007F, 0x009F),
+    (0x00AD, 0x00AD),
+    (0x061C, 0x061C),
+    (0x180E, 0x180E),
+    (0x200B, 0x200F),
+    (0x2028, 0x202E),
+    (0x2060, 0x206F),
+    (0xD800, 0xDFFF),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0xE0000, 0xE007F),
+)
 _HIDDEN = re.compile(
-    "[\\x00-\\x1f\\x7f-\\x9f\\xad\\u061c\\u180e\\ufeff\\u200b-\\u200f\\u2028-\\u202e"
-    "\\u2060-\\u206f\\ud800-\\udfff\\ufff9-\\ufffb\\U000e0000-\\U000e007f]"
+    "[" + "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in _HIDDEN_RANGES) + "]"
 )
 
 
@@ -117,10 +116,10 @@ def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
     length = 0
     for char in text:
         point = ord(char)
-        if _is_hidden(point):
-            piece = f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}"
-        else:
+        if _HIDDEN.match(char) is None:
             piece = char
+        else:
+            piece = f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}"
         if length + len(piece) > limit:
             return "".join(pieces) + "..."
         pieces.append(piece)
