@@ -18,6 +18,8 @@ DEFAULTS = {
     "python_out": "generated/python",
     "typescript_out": "generated/typescript",
     "editor_schema_out": "generated/schema",
+    # A file whose marked region (the runtime code table) generate rewrites; optional.
+    "readme": "README.md",
 }
 OUTPUT_KEYS = ("python_out", "typescript_out", "editor_schema_out")
 
@@ -79,7 +81,7 @@ def load_config(project_dir: Path) -> Config:
         if not isinstance(value, str) or not value or Path(value).is_absolute():
             raise ConfigError(f"{pyproject}: tool.toolgen.{key} must be a relative path")
         # Sources may live outside (a shared schema); outputs never do, since generate deletes.
-        if key in OUTPUT_KEYS and ".." in Path(value).parts:
+        if key in (*OUTPUT_KEYS, "readme") and ".." in Path(value).parts:
             raise ConfigError(f"{pyproject}: tool.toolgen.{key} must stay inside the project")
         paths[key] = Path(value).as_posix()
     _check_output_folders(pyproject, paths)

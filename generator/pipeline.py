@@ -17,8 +17,10 @@ from generator.editor_schema import EditorSchemaError
 from generator.format import FormatError, format_python, normalize_newlines
 from generator.ir import build_ir
 from generator.literals import UnsafeIdentifierError
-from generator.load import Loaded, load_json, load_yaml
+from generator.load import Loaded, load_json, load_yaml, read_text
 from generator.python_models import ModelError
+from generator.readme import ReadmeError, splice
+from generator.runtime_codes import readme_table
 from generator.targets import TARGETS, Target
 from generator.ts_types import TsTypeError
 from generator.validate import check_manifest_schema, check_schema_document, validate_table
@@ -90,7 +92,26 @@ def build_outputs(
         path: formatted[path] if path in formatted else normalize_newlines(text)
         for path, text in rendered.items()
     }
+    readme = _readme_output(config)
+    if isinstance(readme, Diagnostic):
+        return BuildResult(diagnostics=(*diagnostics, readme))
+    if readme is not None:
+        outputs[config.relative("readme")] = readme
     return BuildResult(outputs, tuple(diagnostics))
+
+
+def _readme_output(config: Config) -> str | Diagnostic | None:
+    """The README with its code table regenerated; ``None`` without a README or markers."""
+    path = config.path("readme")
+    if not path.is_file():
+        return None
+    text, problems = read_text(path, config.relative("readme"))
+    if text is None:
+        return problems[0]
+    try:
+        return splice(normalize_newlines(text), readme_table())
+    except ReadmeError as error:
+        return Diagnostic(Code.GENERATION_FAILED, str(error), config.relative("readme"))
 
 
 # What a schema the generator cannot express, or a broken template, raises while rendering.

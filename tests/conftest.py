@@ -16,7 +16,7 @@ import pytest
 from generator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
-PROJECT_FILES = ("pyproject.toml", "schema", "generated")
+PROJECT_FILES = ("pyproject.toml", "README.md", "schema", "generated")
 
 
 def copy_project(destination: Path) -> Path:

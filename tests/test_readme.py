@@ -1,0 +1,67 @@
+"""The README's runtime code table is generated: it matches the one code table, the generated enum
+matches it too, and a stale table is drift that ``check`` reports and ``generate`` repairs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tool_registry import DiagnosticCode
+from tool_registry.diagnostics import SEVERITY
+
+from generator.readme import BEGIN, END, ReadmeError, splice
+from generator.runtime_codes import RUNTIME_CODES, readme_table
+
+from .conftest import REPO, copy_project, run_toolgen
+
+
+def test_the_committed_readme_carries_the_current_table() -> None:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    region = text.split(BEGIN, 1)[1].split(END, 1)[0]
+    assert region == "\n" + readme_table()
+    for code in RUNTIME_CODES:
+        assert f"| `{code.name}` | {code.severity} |" in region
+
+
+def test_the_generated_enum_is_the_table() -> None:
+    assert [code.value for code in DiagnosticCode] == [code.name for code in RUNTIME_CODES]
+    assert {code.value: SEVERITY[code].value for code in DiagnosticCode} == {
+        code.name: code.severity for code in RUNTIME_CODES
+    }
+
+
+def test_splice_replaces_only_the_region() -> None:
+    text = f"intro\n{BEGIN}\nstale\n{END}\noutro\n"
+    assert splice(text, "| t |\n") == f"intro\n{BEGIN}\n| t |\n{END}\noutro\n"
+    assert splice("no markers\n", "| t |\n") is None
+
+
+@pytest.mark.parametrize(
+    "text", [f"{END}\n{BEGIN}\n", f"{BEGIN}\n{BEGIN}\n{END}\n", f"{BEGIN}\nno end\n"]
+)
+def test_broken_markers_are_refused(text: str) -> None:
+    with pytest.raises(ReadmeError):
+        splice(text, "| t |\n")
+
+
+def test_a_stale_table_is_drift_until_generate(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    readme = project / "README.md"
+    readme.write_text(f"# Title\n\n{BEGIN}\n| `OLD` | error | gone |\n{END}\n\nMore.\n")
+    completed = run_toolgen("check", "--project", str(project), "--format", "json")
+    assert completed.returncode == 1
+    (diagnostic,) = json.loads(completed.stdout)["diagnostics"]
+    assert (diagnostic["code"], diagnostic["source"]) == ("DRIFT_CHANGED", "README.md")
+    assert run_toolgen("generate", "--project", str(project)).returncode == 0
+    assert readme.read_text() == f"# Title\n\n{BEGIN}\n{readme_table()}{END}\n\nMore.\n"
+    assert run_toolgen("check", "--project", str(project)).returncode == 0
+
+
+def test_broken_markers_are_a_located_generation_error(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    (project / "README.md").write_text(f"{END}\n{BEGIN}\n")
+    completed = run_toolgen("generate", "--project", str(project), "--format", "json")
+    assert completed.returncode == 1
+    (diagnostic,) = json.loads(completed.stdout)["diagnostics"]
+    assert (diagnostic["code"], diagnostic["source"]) == ("GENERATION_FAILED", "README.md")
