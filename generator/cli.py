@@ -192,18 +192,11 @@ def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
 
 
 def _manifest_json(tool: Any) -> dict[str, Any]:
-    """A manifest as JSON: absent optional fields left out, arrays as lists."""
-    document = dataclasses.asdict(tool)
-
-    def strip(value: Any) -> Any:
-        if isinstance(value, dict):
-            return {k: strip(v) for k, v in value.items() if v is not None}
-        if isinstance(value, list | tuple):
-            return [strip(item) for item in value]
-        return value
-
-    result: dict[str, Any] = strip(document)
-    return result
+    """A manifest as JSON: absent optional fields left out (tuples serialise as arrays)."""
+    present: dict[str, Any] = dataclasses.asdict(
+        tool, dict_factory=lambda items: {key: value for key, value in items if value is not None}
+    )
+    return present
 
 
 def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:

@@ -542,34 +542,7 @@ class _Compiler:
             expected = f"to match at least one of {len(checks)} alternatives"
             lines += [f"if not ({test}):", "    " + self.fail(where, "anyOf", expected, value)]
         if "oneOf" in schema:
-            count = len(schema["oneOf"])
-            checks = [self.branch(f"{at}/oneOf/{i}") for i in range(count)]
-            matched = " + ".join(f"{check}({value})" for check in checks) + " != 1"
-            discriminator = self.discriminator(schema["oneOf"], at)
-            if discriminator is not None:
-                # Each alternative requires its own constant in one property: only the
-                # alternative that constant names can hold, so only that one is tried.
-                name, constants = discriminator
-                tag = self.module.variable("d")
-                lines.append(
-                    f"{tag} = {value}.get({py_str(name)}) if isinstance({value}, dict) else None"
-                )
-                matched = (
-                    "not ("
-                    + " or ".join(
-                        f"({tag} == {py_str(constant)} and {check}({value}))"
-                        for constant, check in zip(constants, checks, strict=True)
-                    )
-                    + ")"
-                )
-            report = "return False"
-            if self.collect:
-                # Only a failed verdict pays for the diagnostics of every alternative.
-                reporters = [
-                    self.module.function_for(f"{at}/oneOf/{i}", collect=True) for i in range(count)
-                ]
-                report = f"one_of(({', '.join(reporters)},), {value}, {where}, e)"
-            lines += [f"if {matched}:", f"    {report}"]
+            lines += self.one_of(schema["oneOf"], f"{at}/oneOf", value, where)
         if "not" in schema:
             check = self.branch(f"{at}/not")
             expected = "not to match the 'not' schema"
@@ -587,6 +560,45 @@ class _Compiler:
                     lines += ["else:", *_indent(otherwise)]
         return lines
 
+    def one_of(self, alternatives: list[Any], at: str, value: str, where: str) -> list[str]:
+        """Exactly one alternative holds. Decided by the answering functions; only a failed
+        verdict runs the collecting ones to report."""
+        count = len(alternatives)
+        checks = [self.branch(f"{at}/{i}") for i in range(count)]
+        reporters = [f"{at}/{i}" for i in range(count)]
+        discriminator = self.discriminator(alternatives, at)
+        if discriminator is None:
+            matched = " + ".join(f"{check}({value})" for check in checks)
+            return [f"if ({matched}) != 1:", "    " + self.report_one_of(reporters, value, where)]
+        # Each alternative requires its own constant in one property: only the alternative that
+        # constant names can hold, so only that one is tried, and its violations are reported.
+        name, constants = discriminator
+        tag = self.module.variable("d")
+        tried = " or ".join(
+            f"({tag} == {py_str(constant)} and {check}({value}))"
+            for constant, check in zip(constants, checks, strict=True)
+        )
+        lines = [
+            f"{tag} = {value}.get({py_str(name)}) if isinstance({value}, dict) else None",
+            f"if not ({tried}):",
+        ]
+        if not self.collect:
+            return [*lines, "    return False"]
+        for index, constant in enumerate(constants):
+            reporter = self.module.function_for(reporters[index], collect=True)
+            keyword = "if" if index == 0 else "elif"
+            lines += [
+                f"    {keyword} {tag} == {py_str(constant)}:",
+                f"        {reporter}({value}, {where}, e)",
+            ]
+        return [*lines, "    else:", "        " + self.report_one_of(reporters, value, where)]
+
+    def report_one_of(self, alternatives: list[str], value: str, where: str) -> str:
+        if not self.collect:
+            return "return False"
+        names = [self.module.function_for(at, collect=True) for at in alternatives]
+        return f"one_of(({', '.join(names)},), {value}, {where}, e)"
+
     def discriminator(self, alternatives: list[Any], at: str) -> tuple[str, list[str]] | None:
         """A property every alternative requires, with a distinct string ``const`` in each, when
         every alternative is an object schema (so no other alternative can hold)."""
@@ -594,7 +606,7 @@ class _Compiler:
         for index, alternative in enumerate(alternatives):
             target = alternative
             while isinstance(target, Mapping) and set(target) == {"$ref"}:
-                target = _resolve(self.module.schema, target["$ref"], f"{at}/oneOf/{index}")[1]
+                target = _resolve(self.module.schema, target["$ref"], f"{at}/{index}")[1]
             if not isinstance(target, Mapping) or target.get("type") != "object":
                 return None
             targets.append(target)

@@ -60,6 +60,9 @@ def test_registry_over_a_hostile_folder(tmp_path: Path) -> None:
     tools = document["tools"]
     assert [t["id"] for t in tools] == [*SEVEN_TOOLS, "aider", "zed"]
     assert [t["builtin"] for t in tools] == [True] * 7 + [False, False]
+    assert "hookPackage" not in tools[-1], "absent optional fields are left out"
+    assert tools[-1]["promptArgTemplate"] == ["--message", "{prompt}"]
+    assert tools[-1]["capabilities"] == {"provides": ["headless-task"]}
     by_source: dict[str, list[str]] = {}
     for diagnostic in document["diagnostics"]:
         assert {"code", "severity", "source", "pointer", "message"} <= diagnostic.keys()

@@ -185,3 +185,30 @@ def test_a_tagged_union_is_decided_by_its_tag_with_the_reference_verdict(documen
     exec(compile(source, "<compiled>", "exec"), namespace)  # noqa: S102 - our own output
     expected = jsonschema_rs.validator_for(TAGGED_UNION).is_valid(document)
     assert (not namespace["validate"](document)) == expected
+
+
+@pytest.mark.parametrize(
+    ("detect", "expected"),
+    [
+        ({"kind": "path"}, [("/detect", "required")]),
+        (
+            {"kind": "candidates", "paths": {"linux": [""]}},
+            [("/detect/paths/linux/0", "minLength"), ("/detect/paths/linux/0", "pattern")],
+        ),
+        # No alternative is named: the closest one (fewest violations) is reported.
+        ({"kind": "teleport"}, [("/detect/kind", "const")]),
+        ("path", [("/detect", "oneOf")]),
+    ],
+)
+def test_a_tagged_union_reports_the_alternative_its_tag_names(
+    detect: Any, expected: list[tuple[str, str]]
+) -> None:
+    document = {
+        "id": "x",
+        "displayName": "X",
+        "launchable": True,
+        "hookCapable": False,
+        "hookPointer": ".x/p.json",
+        "detect": detect,
+    }
+    assert [(d.pointer, d.keyword) for d in validate_tool_manifest(document)] == expected

@@ -168,15 +168,20 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
         if v6 is not MISSING:
             d7 = v6.get("kind") if isinstance(v6, dict) else None
             if not ((d7 == "path" and _valid_4(v6)) or (d7 == "candidates" and _valid_5(v6))):
-                one_of(
-                    (
-                        _check_6,
-                        _check_7,
-                    ),
-                    v6,
-                    p + "/detect",
-                    e,
-                )
+                if d7 == "path":
+                    _check_6(v6, p + "/detect", e)
+                elif d7 == "candidates":
+                    _check_7(v6, p + "/detect", e)
+                else:
+                    one_of(
+                        (
+                            _check_6,
+                            _check_7,
+                        ),
+                        v6,
+                        p + "/detect",
+                        e,
+                    )
         v8 = v.get("hookPackage", MISSING)
         if v8 is not MISSING:
             if isinstance(v8, str):
@@ -554,15 +559,20 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
         if v48 is not MISSING:
             d49 = v48.get("kind") if isinstance(v48, dict) else None
             if not ((d49 == "path" and _valid_4(v48)) or (d49 == "candidates" and _valid_5(v48))):
-                one_of(
-                    (
-                        _check_6,
-                        _check_7,
-                    ),
-                    v48,
-                    p + "/detect",
-                    e,
-                )
+                if d49 == "path":
+                    _check_6(v48, p + "/detect", e)
+                elif d49 == "candidates":
+                    _check_7(v48, p + "/detect", e)
+                else:
+                    one_of(
+                        (
+                            _check_6,
+                            _check_7,
+                        ),
+                        v48,
+                        p + "/detect",
+                        e,
+                    )
         v50 = v.get("hookPackage", MISSING)
         if v50 is not MISSING:
             if isinstance(v50, str):
