@@ -233,10 +233,11 @@ def check_keywords(schema: Any) -> None:
 class _Compiler:
     """Emits the statements checking one subschema against the value held in a variable.
 
-    With ``collect`` a violation appends a diagnostic and checking goes on; without it a
-    violation returns ``False`` at once. Alternatives (``anyOf``, ``oneOf``, ``not``, ``if``) are
-    always decided by the answering functions, so a valid document never builds a diagnostic for
-    the alternative it does not take; diagnostics are collected only once a verdict is a failure.
+    With ``collect`` a violation appends a ``Violation`` tuple to ``e`` and checking goes on;
+    without it a violation returns ``False`` at once. Alternatives (``anyOf``, ``oneOf``, ``not``,
+    ``if``) are always decided by the answering functions, so a valid document never builds a
+    record for the alternative it does not take; violations are collected only once a verdict is
+    a failure.
     """
 
     def __init__(self, module: _Module, *, collect: bool) -> None:
@@ -668,7 +669,6 @@ def compile_validators(
     entry_points: Mapping[str, str],
     *,
     package: str = ".",
-    header: str = "",
 ) -> str:
     """Source of a validator module: ``{function name: schema pointer}`` become public functions.
 
@@ -682,7 +682,7 @@ def compile_validators(
     for name, pointer in entry_points.items():
         target = module.function_for(pointer, collect=True)
         answer = module.function_for(pointer, collect=False)
-        _subschema(schema, pointer)
+        _subschema(schema, pointer)  # an entry point must name a subschema: raises otherwise
         public += [
             "",
             "",
@@ -715,7 +715,6 @@ def compile_validators(
     helpers = [name for name in _RUNTIME_HELPERS if _mentions(text, name)]
     prefix = "." if package == "." else package + "."
     lines = [
-        header.rstrip("\n"),
         '"""Validators compiled from the JSON Schema by toolgen; standard library only."""',
         "",
         "# Straight-line generated checks: long, deeply branched functions are the point.",
@@ -731,4 +730,4 @@ def compile_validators(
         "",
         *code,
     ]
-    return "\n".join(lines).lstrip("\n") + "\n"
+    return "\n".join(lines) + "\n"
