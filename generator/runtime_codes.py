@@ -63,6 +63,13 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
         "the key {found} appears more than once in one object",
     ),
     RuntimeCode(
+        "LONE_SURROGATE",
+        "error",
+        "a string (key or value) holds a lone UTF-16 surrogate, which has no UTF-8 encoding"
+        " (refused as I-JSON, RFC 7493, does)",
+        "a string at {where} holds a lone surrogate: {found}",
+    ),
+    RuntimeCode(
         "NOT_AN_OBJECT",
         "error",
         "the top level is not a JSON object",
@@ -119,8 +126,9 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
     RuntimeCode(
         "TOO_MANY_DIAGNOSTICS",
         "warning",
-        "the per-file diagnostic limit was reached; the record carries the omitted count",
-        "{omitted} more diagnostics omitted",
+        "the per-file diagnostic limit was reached: checking stopped there; the record says how"
+        " many more were seen",
+        "{found} more diagnostics omitted",
     ),
     RuntimeCode(
         "TOO_MANY_FILES",

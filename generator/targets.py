@@ -51,6 +51,7 @@ TARGETS: tuple[Target, ...] = (
     Target("python_out",        "tool_registry/diagnostics.py",   views.python_diagnostics),
     Target("python_out",        "tool_registry/schema_runtime.py", views.no_context),
     Target("python_out",        "tool_registry/validator.py",     views.python_validator),
+    Target("python_out",        "tool_registry/lookalikes.py",    views.python_lookalikes),
     Target("python_out",        "tool_registry/loader.py",        views.python_loader),
     Target("python_out",        "tool_registry/registry.py",      views.python_registry),
     Target("python_out",        "tool_registry/detection.py",     views.python_detection),

