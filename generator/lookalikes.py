@@ -7,12 +7,15 @@ Unicode property tables of the pinned ``regress`` engine. Two display names *loo
 their ``lookalike_key``s are equal:
 
     skeleton(s) = NFD(s) -> drop default-ignorables -> map each confusable to its prototype -> NFD
-    key(s)      = drop white space(skeleton(NFKC(casefold(NFKC(skeleton(s))))))
+    fold(s)     = NFKC(casefold(NFKC(s)))
+    keys(s)     = {drop white space(skeleton(fold(skeleton(s)))),
+                   drop white space(skeleton(fold(s)))}
 
-The inner skeleton catches ``I``/``l``-style look-alikes that case folding would separate, the
-folding catches case and compatibility forms, the outer skeleton what folding reveals; white
-space is dropped, so names differing only in spacing (or a space swapped for an invisible
-character) look alike.
+Two names look alike when their key sets meet. Skeleton-first catches ``I``/``l``-style
+look-alikes that case folding alone would separate; fold-first catches plain case differences
+(``CLi`` for ``CLI``) that an early ``I`` -> ``l`` mapping would hide. White space is dropped,
+so names differing only in spacing (or a space swapped for an invisible character) look
+alike.
 
 ``runtime_tables(names)`` keeps only the confusables that can make a name's key equal to the key
 of one of ``names`` (every character of their prototype occurs in those keys); the generated
@@ -90,11 +93,15 @@ class Lookalikes:
         mapped = "".join(self.confusables.get(char, char) for char in text)
         return unicodedata.normalize("NFD", mapped)
 
-    def key(self, name: str) -> str:
-        folded = unicodedata.normalize(
-            "NFKC", unicodedata.normalize("NFKC", self.skeleton(name)).casefold()
+    def keys(self, name: str) -> frozenset[str]:
+        return frozenset(
+            self.space.sub("", self.skeleton(fold(text))) for text in (self.skeleton(name), name)
         )
-        return self.space.sub("", self.skeleton(folded))
+
+
+def fold(text: str) -> str:
+    """Case and compatibility folding."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
 
 
 def _compile(ranges: Ranges, suffix: str = "") -> re.Pattern[str]:
@@ -111,30 +118,27 @@ def full() -> Lookalikes:
     )
 
 
-def lookalike_key(name: str) -> str:
-    return full().key(name)
+def lookalike_keys(name: str) -> frozenset[str]:
+    return full().keys(name)
 
 
 def runtime_tables(names: Iterable[str]) -> dict[str, str]:
     """The confusables that can matter for a name imitating one of ``names``: those whose
     prototype, as it is or once folded, consists only of characters occurring in the keys (or
-    the folded inner skeletons) of ``names``. Sorted by source character."""
+    the folded forms) of ``names``. Sorted by source character."""
     algorithm = full()
     alphabet: set[str] = set()
     for name in names:
-        inner = algorithm.skeleton(name)
-        alphabet.update(algorithm.key(name))
-        alphabet.update(unicodedata.normalize("NFKC", inner).casefold())
-        alphabet.update(
-            unicodedata.normalize("NFD", unicodedata.normalize("NFKC", inner).casefold())
-        )
+        for key in algorithm.keys(name):
+            alphabet.update(key)
+        for text in (algorithm.skeleton(name), name):
+            alphabet.update(fold(text))
+            alphabet.update(unicodedata.normalize("NFD", fold(text)))
     alphabet.add(" ")  # white space is dropped from keys, so a look-alike space can matter
     kept: dict[str, str] = {}
     for source, prototype in sorted(algorithm.confusables.items()):
         plain = set(unicodedata.normalize("NFD", prototype))
-        folded = set(
-            unicodedata.normalize("NFD", unicodedata.normalize("NFKC", prototype).casefold())
-        )
+        folded = set(unicodedata.normalize("NFD", fold(prototype)))
         if plain <= alphabet or folded <= alphabet:
             kept[source] = prototype
     return kept

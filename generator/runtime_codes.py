@@ -114,7 +114,8 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
     RuntimeCode(
         "DISPLAY_NAME_COLLISION",
         "error",
-        "a display name equal to a built-in's once case and NFKC compatibility forms are folded",
+        "a display name that looks like a built-in's: equal once case, compatibility forms,"
+        " invisible characters, white space and TR39 confusables are folded",
         "display name {found} imitates {expected}",
     ),
     RuntimeCode(

@@ -33,7 +33,7 @@ from .diagnostics import (
     shown_pointer,
     shown_value,
 )
-from .lookalikes import lookalike_key
+from .lookalikes import lookalike_keys
 from .models import (
     Capabilities,
     PathDetect,
@@ -163,7 +163,8 @@ _BUILTIN_IDS = frozenset(manifest.id for manifest in BUILTIN_TOOL_MANIFESTS)
 # Look-alike key -> the built-in display name it belongs to (first row wins).
 _BUILTIN_NAMES: dict[str, str] = {}
 for _builtin in BUILTIN_TOOL_MANIFESTS:
-    _BUILTIN_NAMES.setdefault(lookalike_key(_builtin.displayName), _builtin.displayName)
+    for _key in sorted(lookalike_keys(_builtin.displayName)):
+        _BUILTIN_NAMES.setdefault(_key, _builtin.displayName)
 
 
 def default_adapters_dir() -> str:
@@ -371,7 +372,14 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
     if manifest["id"] in _BUILTIN_IDS:
         found = shown_value(manifest["id"])
         report.add(Diagnostic(DiagnosticCode.BUILTIN_COLLISION, pointer="/id", found=found))
-    imitated = _BUILTIN_NAMES.get(lookalike_key(manifest["displayName"]))
+    imitated = next(
+        (
+            _BUILTIN_NAMES[key]
+            for key in sorted(lookalike_keys(manifest["displayName"]))
+            if key in _BUILTIN_NAMES
+        ),
+        None,
+    )
     if imitated is not None:
         report.add(
             Diagnostic(
