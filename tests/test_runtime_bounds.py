@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +111,7 @@ def _worst_documents(limit: int) -> list[bytes]:
     """Documents just under the size limit, each maximising violations per byte a different
     way: wrong array items, unknown keys, failing oneOf alternatives, non-unique items."""
 
-    def fill(make: Any) -> bytes:
+    def fill(make: Callable[[int], bytes]) -> bytes:
         low, high = 0, limit
         while low < high:  # the largest count that still fits the limit
             middle = (low + high + 1) // 2
