@@ -106,8 +106,44 @@ def python_keyword_argument(name: str) -> str:
     return name
 
 
+class UnportableKeyError(ValueError):
+    """A key JavaScript would not keep in insertion order (an array index such as ``"1"``)."""
+
+
+# Canonical array indices: ECMAScript enumerates these own keys first, in numeric order, whatever
+# the order they were created in; every other string key keeps its insertion order.
+_ARRAY_INDEX = re.compile(r"0|[1-9][0-9]{0,9}")
+_MAX_ARRAY_INDEX = 2**32 - 2
+
+
+def is_array_index(name: str) -> bool:
+    """True when ``name`` is an array index, which JavaScript reorders among an object's keys."""
+    return _ARRAY_INDEX.fullmatch(name) is not None and int(name) <= _MAX_ARRAY_INDEX
+
+
 def ts_key(name: str) -> str:
-    """An object-literal key: bare when it is an identifier, a string literal otherwise."""
+    """An object-literal key creating an own property named exactly ``name``.
+
+    Bare when it is an identifier, a string literal otherwise; ``__proto__`` is the exception: as a
+    plain key (bare or quoted) it sets the object's prototype instead of adding a property, so it
+    becomes the computed key ``["__proto__"]``, which defines an own property and which TypeScript
+    still types as the property ``__proto__`` (so ``Record<Capability, ...>`` stays exact). Other
+    names of ``Object.prototype`` (``constructor``, ``toString``, ...) are ordinary keys in a
+    literal. Raises ``UnportableKeyError`` for an array index: JavaScript would enumerate it before
+    the other keys, out of the table's order (validation refuses those with a location first).
+    """
+    if is_array_index(name):
+        raise UnportableKeyError(f"{name!r} is an array index; JavaScript would reorder it")
+    if name == "__proto__":
+        return f"[{ts_str(name)}]"
+    return name if _IDENTIFIER.fullmatch(name) else ts_str(name)
+
+
+def ts_property_name(name: str) -> str:
+    """A member name in a TypeScript type: bare when it is an identifier, else a string literal.
+
+    A type has no prototype, so ``__proto__`` is an ordinary member name there.
+    """
     return name if _IDENTIFIER.fullmatch(name) else ts_str(name)
 
 

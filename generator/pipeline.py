@@ -16,7 +16,7 @@ from generator.diagnostics import Code, Diagnostic, has_errors, sanitize
 from generator.editor_schema import EditorSchemaError
 from generator.format import FormatError, format_python, normalize_newlines
 from generator.ir import build_ir
-from generator.literals import UnsafeIdentifierError
+from generator.literals import UnportableKeyError, UnsafeIdentifierError
 from generator.load import Loaded, load_json, load_yaml, read_text
 from generator.python_models import ModelError
 from generator.readme import ReadmeError, splice
@@ -120,6 +120,7 @@ _GENERATION_ERRORS = (
     TsTypeError,
     EditorSchemaError,
     UnsafeIdentifierError,
+    UnportableKeyError,
     jinja2.TemplateError,
 )
 

@@ -30,6 +30,7 @@ def make_environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
     environment.filters.update(
         py_str=literals.py_str,
         ts_str=literals.ts_str,
+        ts_key=literals.ts_key,
         py_scalar=literals.py_scalar,
         ts_scalar=literals.ts_scalar,
         ident=literals.identifier,

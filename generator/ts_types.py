@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from generator.literals import identifier, ts_key, ts_scalar
+from generator.literals import identifier, ts_property_name, ts_scalar
 
 _PRIMITIVES = {
     "string": "string",
@@ -99,7 +99,7 @@ def _object_type(schema: Mapping[str, Any], root: Mapping[str, Any], indent: int
     required = set(schema.get("required", []))
     pad = "  " * (indent + 1)
     members = [
-        f"{pad}readonly {ts_key(name)}{'' if name in required else '?'}: "
+        f"{pad}readonly {ts_property_name(name)}{'' if name in required else '?'}: "
         f"{type_expression(sub, root, indent + 1)};"
         for name, sub in schema.get("properties", {}).items()
     ]

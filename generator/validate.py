@@ -10,6 +10,8 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import keyword
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
 
@@ -17,6 +19,7 @@ from jsonschema import Draft202012Validator, ValidationError
 
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sanitize
 from generator.ecma import ecma_validator, pattern_error
+from generator.literals import is_array_index
 from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, upper_snake
 from generator.schemas import iter_subschemas, resolve_local_ref
@@ -107,6 +110,7 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
             )
         )
         return found
+    found.extend(_schema_names(loaded))
     try:
         validator_source(schema)
     except CompileError as error:
@@ -118,6 +122,38 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
             )
         )
     return found
+
+
+# A property name the Python models keep as it is: datamodel-code-generator renames a name with a
+# leading underscore (``__proto__`` becomes ``field__proto__``) or one that is not an identifier,
+# and the generated constants pass properties as keyword arguments by their schema names.
+_PYTHON_FIELD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def _schema_names(loaded: Loaded) -> Iterator[Diagnostic]:
+    """Names the schema hands to generated code as keys or fields: capability names become keys of
+    a TypeScript object literal (``CAPABILITY_PROVIDERS``), property names become Python fields."""
+    schema = loaded.value
+    capability = schema.get("$defs", {}).get("Capability")
+    enum = capability.get("enum") if isinstance(capability, Mapping) else None
+    for index, value in enumerate(enum if isinstance(enum, list) else []):
+        if isinstance(value, str) and is_array_index(value):
+            yield Diagnostic(
+                Code.UNPORTABLE_KEY,
+                f"capability {describe(value)} is an array index: JavaScript would list it before"
+                " the other keys of CAPABILITY_PROVIDERS, out of the schema's order",
+                **_at(loaded, pointer_of(("$defs", "Capability", "enum", index))),
+            )
+    for pointer, sub in iter_subschemas(schema):
+        properties = sub.get("properties")
+        for name in properties if isinstance(properties, Mapping) else ():
+            if not _PYTHON_FIELD.fullmatch(name) or keyword.iskeyword(name):
+                yield Diagnostic(
+                    Code.SCHEMA_UNSUPPORTED,
+                    f"property name {describe(name)} cannot be a Python field as it is (an"
+                    " identifier not starting with '_' and not a keyword)",
+                    **_at(loaded, f"{pointer}/properties{pointer_of((name,))}", key=True),
+                )
 
 
 def validator_source(manifest_schema: Mapping[str, Any]) -> str:
@@ -271,7 +307,39 @@ def _cross_row_rules(table: Loaded, manifest_schema: Mapping[str, Any]) -> list[
         *_duplicate_ids(table),
         *_builtin_flags(table),
         *_declarations(table, manifest_schema),
+        *_unportable_keys(table),
     ]
+
+
+def _unportable_keys(table: Loaded) -> Iterator[Diagnostic]:
+    """Ids key every map, and row objects become TypeScript object literals: an array index
+    among those keys would be enumerated first in JavaScript, out of the table's order."""
+    for index, row in enumerate(table.value["tools"]):
+        if is_array_index(row["id"]):
+            yield Diagnostic(
+                Code.UNPORTABLE_KEY,
+                f"id {describe(row['id'])} is an array index: JavaScript would list it before"
+                " the other keys of every map, out of row order",
+                **_at(table, pointer_of(("tools", index, "id"))),
+            )
+        yield from _unportable_object_keys(table, row, ("tools", index))
+
+
+def _unportable_object_keys(
+    table: Loaded, value: Any, path: tuple[str | int, ...]
+) -> Iterator[Diagnostic]:
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if is_array_index(key):
+                yield Diagnostic(
+                    Code.UNPORTABLE_KEY,
+                    f"key {describe(key)} is an array index: JavaScript would reorder it",
+                    **_at(table, pointer_of((*path, key)), key=True),
+                )
+            yield from _unportable_object_keys(table, item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _unportable_object_keys(table, item, (*path, index))
 
 
 def _duplicate_ids(table: Loaded) -> Iterator[Diagnostic]:

@@ -24,9 +24,7 @@ from tool_registry import (
     TOOL_DISPLAY_NAMES,
     CandidatesDetect,
     PathDetect,
-    PromptArgError,
     UnknownToolError,
-    apply_prompt_arg_template,
     hook_package_for,
     hook_package_of,
 )
@@ -183,36 +181,6 @@ def test_hook_packages() -> None:
     assert hook_package_of(override) == "@acme/hooks"
     with pytest.raises(UnknownToolError):
         hook_package_for("nope")  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(
-    ("template", "prompt", "expected"),
-    [
-        (["--print", "{prompt}"], "hello world", ["--print", "hello world"]),
-        (["--prompt={prompt}"], "-rf /", ["--prompt=-rf /"]),
-        (["run", "--", "{prompt}"], "--help", ["run", "--", "--help"]),
-        (["{prompt}"], "say {prompt} twice", ["say {prompt} twice"]),
-        (["--print"], "ignored", ["--print"]),
-        (["a{prompt}b{prompt}"], "$&", ["a$&b$&"]),
-        (["{prompt}"], "", [""]),
-    ],
-)
-def test_prompt_arg_template(template: list[str], prompt: str, expected: list[str]) -> None:
-    assert apply_prompt_arg_template(template, prompt) == expected
-
-
-@pytest.mark.parametrize(
-    ("template", "prompt"),
-    [
-        (["{prompt}"], "-rf"),
-        (["--print", "{prompt}"], "--version"),
-        (["{prompt}", "--"], "-x"),
-        (["{prompt}"], "a\0b"),
-    ],
-)
-def test_prompt_never_becomes_an_option(template: list[str], prompt: str) -> None:
-    with pytest.raises(PromptArgError):
-        apply_prompt_arg_template(template, prompt)
 
 
 def test_generated_package_uses_only_the_standard_library() -> None:

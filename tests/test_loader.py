@@ -201,6 +201,11 @@ def test_only_json_names_in_byte_order(folder: Path) -> None:
         ({"hookPointer": "/etc/passwd"}, "/hookPointer"),
         ({"promptArgTemplate": ["--x", "{prompt}; rm"]}, "/promptArgTemplate/1"),
         ({"promptArgTemplate": ["`id`"]}, "/promptArgTemplate/0"),
+        ({"promptArgTemplate": ["--x", "../{prompt}"]}, "/promptArgTemplate/1"),
+        ({"promptArgTemplate": ["--out=a/../b"]}, "/promptArgTemplate/0"),
+        ({"promptArgTemplate": ["/etc/{prompt}"]}, "/promptArgTemplate/0"),
+        ({"promptArgTemplate": ["C:{prompt}"]}, "/promptArgTemplate/0"),
+        ({"promptArgTemplate": ["\\\\server\\share"]}, "/promptArgTemplate/0"),
     ],
 )
 def test_unsafe_strings(folder: Path, changes: dict[str, Any], pointer: str) -> None:
@@ -227,6 +232,7 @@ def test_unsafe_strings(folder: Path, changes: dict[str, Any], pointer: str) -> 
             "uniqueItems",
         ),
         ({"promptArgTemplate": ["a"] * 21}, "/promptArgTemplate", "maxItems"),
+        ({"promptArgTemplate": ["--", "-{prompt}"]}, "/promptArgTemplate/1", "pattern"),
         ({"category": "robot"}, "/category", "enum"),
     ],
 )

@@ -131,6 +131,13 @@ def test_field_rules(field: str, value: str, pointer: str) -> None:
         ("    promptArgTemplate: ['a`b`']\n", "/tools/0/promptArgTemplate/0"),
         ('    promptArgTemplate: ["it\'s"]\n', "/tools/0/promptArgTemplate/0"),
         ("    promptArgTemplate: [" + ", ".join(["x"] * 21) + "]\n", "/tools/0/promptArgTemplate"),
+        ("    promptArgTemplate: ['--x', '../{prompt}']\n", "/tools/0/promptArgTemplate/1"),
+        ("    promptArgTemplate: ['a/..']\n", "/tools/0/promptArgTemplate/0"),
+        ("    promptArgTemplate: ['/etc/{prompt}']\n", "/tools/0/promptArgTemplate/0"),
+        ("    promptArgTemplate: ['//host/x']\n", "/tools/0/promptArgTemplate/0"),
+        ("    promptArgTemplate: ['C:{prompt}']\n", "/tools/0/promptArgTemplate/0"),
+        ("    promptArgTemplate: ['-{prompt}']\n", "/tools/0/promptArgTemplate/0"),
+        ("    promptArgTemplate: ['--', '--{prompt}']\n", "/tools/0/promptArgTemplate/1"),
         (
             "    capabilities: {provides: [resumable, resumable]}\n",
             "/tools/0/capabilities/provides",

@@ -214,22 +214,22 @@ export const HOOKS_COHORT: readonly ToolId[] = freezeDeep<readonly ToolId[]>([
 export const TOOL_DISPLAY_NAMES: Readonly<Record<ToolId, string>> = freezeDeep({
   "claude-code": "Claude Code",
   "claude-desktop": "Claude Desktop",
-  "cursor": "Cursor",
-  "codex": "Codex CLI",
+  cursor: "Cursor",
+  codex: "Codex CLI",
   "codex-desktop": "Codex Desktop",
-  "hermes": "Hermes Agent",
-  "openclaw": "OpenClaw",
+  hermes: "Hermes Agent",
+  openclaw: "OpenClaw",
 });
 
 /** `hookPointer` of every tool. */
 export const HOOK_POINTER_BY_TOOL: Readonly<Record<ToolId, string>> = freezeDeep({
   "claude-code": ".claude/hive-mind-install.json",
   "claude-desktop": ".config/Claude/hive-mind-install.json",
-  "cursor": ".cursor/hive-mind-install.json",
-  "codex": ".codex/hive-mind-install.json",
+  cursor: ".cursor/hive-mind-install.json",
+  codex: ".codex/hive-mind-install.json",
   "codex-desktop": ".codex/hive-mind-install.json",
-  "hermes": ".hermes/hive-mind-install.json",
-  "openclaw": ".openclaw/hive-mind-install.json",
+  hermes: ".hermes/hive-mind-install.json",
+  openclaw: ".openclaw/hive-mind-install.json",
 });
 
 export const CAPABILITIES = freezeDeep([
@@ -244,7 +244,7 @@ export const CAPABILITY_PROVIDERS: Readonly<Record<Capability, readonly ToolId[]
   "interactive-launch": ["claude-code", "claude-desktop", "cursor", "codex", "codex-desktop", "hermes", "openclaw"],
   "headless-task": ["claude-code", "codex", "hermes", "openclaw"],
   "structured-progress": ["claude-code", "codex", "openclaw"],
-  "resumable": ["claude-code", "codex", "hermes", "openclaw"],
+  resumable: ["claude-code", "codex", "hermes", "openclaw"],
 });
 
 export const DEFAULT_ADAPTERS_DIR = "~/.waggle/adapters";

@@ -43,7 +43,8 @@ _PATTERN4 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
 )
 _PATTERN5 = re.compile(
-    "^[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z", re.ASCII
+    "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
+    re.ASCII,
 )
 _NAMES6 = frozenset(("provides",))
 _ENUM7 = frozenset(
@@ -254,7 +255,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                 (
                                     p + "/promptArgTemplate" + "/" + str(i10),
                                     "pattern",
-                                    'to match "^[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]*$"',
+                                    'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
                                     v11,
                                 )
                             )
@@ -716,7 +717,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                 (
                                     p + "/promptArgTemplate" + "/" + str(i52),
                                     "pattern",
-                                    'to match "^[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]*$"',
+                                    'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
                                     v53,
                                 )
                             )

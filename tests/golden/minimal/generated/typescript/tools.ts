@@ -63,8 +63,8 @@ export const HOOKS_COHORT: readonly ToolId[] = freezeDeep<readonly ToolId[]>([
 
 /** `hookPointer` of every tool. */
 export const POINTERS: Readonly<Record<ToolId, string>> = freezeDeep({
-  "aider": ".aider/install.json",
-  "zed": ".config/zed/install.json",
+  aider: ".aider/install.json",
+  zed: ".config/zed/install.json",
 });
 
 export const CAPABILITIES = freezeDeep([
@@ -79,7 +79,7 @@ export const CAPABILITY_PROVIDERS: Readonly<Record<Capability, readonly ToolId[]
   "interactive-launch": [],
   "headless-task": [],
   "structured-progress": [],
-  "resumable": [],
+  resumable: [],
 });
 
 export const DEFAULT_ADAPTERS_DIR = "~/.example/adapters";

@@ -3,33 +3,93 @@
 
 The result is meant for an exec-style call (a list of arguments, no shell). ``{prompt}`` is
 replaced in one pass, so a prompt that itself contains ``{prompt}`` is not expanded again.
-A prompt must never be taken for an option: when ``{prompt}`` is a whole argument and no
-``--`` argument comes before it, a prompt starting with ``-`` is refused.
+
+A prompt must never be taken for an option. Every argument produced by substitution is checked:
+when it starts with ``-`` although its template entry does not (the placeholder at the start, or
+an empty prompt turning ``{prompt}-v`` into ``-v``), and no literal ``--`` entry comes before it,
+the call is refused. A template entry whose text before the first placeholder is only dashes
+(``-{prompt}``, ``--{prompt}``) would let the prompt name the option, and is refused wherever it is.
+
+A template may come from a host rather than a validated manifest, so its entries are checked too,
+with the seeds' safe-string rule: no ``..`` path segment, no absolute path (``/x``, ``\\x``, UNC,
+``C:``), no NUL. Every refusal is a ``PromptArgError`` with a ``code`` (one of ``CODES``) and the
+``index`` of the template entry concerned (``None`` for the prompt itself).
+
+The TypeScript ``applyPromptArgTemplate`` applies the same rules in the same order.
 """
 
+import re
 from collections.abc import Sequence
 
 PLACEHOLDER = "{prompt}"
 END_OF_OPTIONS = "--"
 
+# The seeds' safe-string rule for paths: a ".." segment, or an absolute path (POSIX, UNC, drive).
+_TRAVERSAL = re.compile(r"(?:^|[/\\])\.\.(?:[/\\]|\Z)")
+_ABSOLUTE = re.compile(r"^(?:[/\\]|[A-Za-z]:)")
+_OPTION_NAME = re.compile(r"^-+" + re.escape(PLACEHOLDER))
+
+CODES = (
+    "TEMPLATE_NUL",
+    "TEMPLATE_TRAVERSAL",
+    "TEMPLATE_ABSOLUTE_PATH",
+    "TEMPLATE_OPTION_NAME",
+    "PROMPT_NUL",
+    "PROMPT_AS_OPTION",
+)
+
 
 class PromptArgError(ValueError):
-    """The prompt cannot be passed safely with this template."""
+    """The prompt cannot be passed safely with this template.
+
+    ``code`` names the rule (one of ``CODES``); ``index`` is the template entry concerned, or
+    ``None`` when the prompt itself is refused.
+    """
+
+    def __init__(self, code: str, index: int | None, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.index = index
+
+
+def _check_entry(index: int, entry: str) -> None:
+    if "\x00" in entry:
+        raise PromptArgError("TEMPLATE_NUL", index, "a template entry contains a NUL character")
+    if _TRAVERSAL.search(entry):
+        raise PromptArgError("TEMPLATE_TRAVERSAL", index, "a template entry has a '..' segment")
+    if _ABSOLUTE.search(entry):
+        raise PromptArgError("TEMPLATE_ABSOLUTE_PATH", index, "a template entry is absolute")
+    if _OPTION_NAME.search(entry):
+        raise PromptArgError(
+            "TEMPLATE_OPTION_NAME", index, "a template entry lets the prompt name an option"
+        )
 
 
 def apply_prompt_arg_template(template: Sequence[str], prompt: str) -> list[str]:
     """The arguments ``template`` yields for ``prompt``; ``PromptArgError`` when unsafe."""
+    for index, entry in enumerate(template):
+        _check_entry(index, entry)
     if "\x00" in prompt:
-        raise PromptArgError("the prompt contains a NUL character, which no argument can carry")
+        raise PromptArgError(
+            "PROMPT_NUL", None, "the prompt contains a NUL character, which no argument can carry"
+        )
     arguments: list[str] = []
     after_end_of_options = False
-    for argument in template:
-        if argument == PLACEHOLDER and not after_end_of_options and prompt.startswith("-"):
+    for index, entry in enumerate(template):
+        argument = entry.replace(PLACEHOLDER, prompt)
+        if (
+            not after_end_of_options
+            and PLACEHOLDER in entry
+            and argument.startswith("-")
+            and not entry.startswith("-")
+        ):
             raise PromptArgError(
-                "the prompt starts with '-' and would be read as an option;"
-                " put '--' before '{prompt}' in the template or rephrase the prompt"
+                "PROMPT_AS_OPTION",
+                index,
+                "the argument would start with '-' and be read as an option;"
+                " put '--' before it in the template or rephrase the prompt",
             )
-        arguments.append(argument.replace(PLACEHOLDER, prompt))
-        if argument == END_OF_OPTIONS:
+        arguments.append(argument)
+        if entry == END_OF_OPTIONS:
             after_end_of_options = True
     return arguments
