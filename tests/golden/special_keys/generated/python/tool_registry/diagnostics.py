@@ -14,6 +14,9 @@ import re
 from typing import Any, NamedTuple
 
 MAX_SHOWN_CHARS = 80
+# At most this many diagnostics are kept per file (or per validated document); checking stops
+# there, so a hostile document costs bounded memory and work.
+MAX_DIAGNOSTICS_PER_FILE = 10
 
 
 class Severity(enum.StrEnum):
@@ -30,6 +33,7 @@ class DiagnosticCode(enum.StrEnum):
     INVALID_ENCODING = "INVALID_ENCODING"
     INVALID_JSON = "INVALID_JSON"
     DUPLICATE_KEY = "DUPLICATE_KEY"
+    LONE_SURROGATE = "LONE_SURROGATE"
     NOT_AN_OBJECT = "NOT_AN_OBJECT"
     SCHEMA_VIOLATION = "SCHEMA_VIOLATION"
     UNSAFE_STRING = "UNSAFE_STRING"
@@ -51,6 +55,7 @@ SEVERITY: dict[DiagnosticCode, Severity] = {
     DiagnosticCode.INVALID_ENCODING: Severity.ERROR,
     DiagnosticCode.INVALID_JSON: Severity.ERROR,
     DiagnosticCode.DUPLICATE_KEY: Severity.ERROR,
+    DiagnosticCode.LONE_SURROGATE: Severity.ERROR,
     DiagnosticCode.NOT_AN_OBJECT: Severity.ERROR,
     DiagnosticCode.SCHEMA_VIOLATION: Severity.ERROR,
     DiagnosticCode.UNSAFE_STRING: Severity.ERROR,
@@ -71,6 +76,7 @@ _MESSAGES: dict[DiagnosticCode, str] = {
     DiagnosticCode.INVALID_ENCODING: "not UTF-8 ({found})",
     DiagnosticCode.INVALID_JSON: "not valid JSON: {found}",
     DiagnosticCode.DUPLICATE_KEY: "the key {found} appears more than once in one object",
+    DiagnosticCode.LONE_SURROGATE: "a string at {where} holds a lone surrogate: {found}",
     DiagnosticCode.NOT_AN_OBJECT: "the top level must be an object, found {found}",
     DiagnosticCode.SCHEMA_VIOLATION: "{where}: {keyword} expects {expected}, found {found}",
     DiagnosticCode.UNSAFE_STRING: "{where}: unsafe value {found} ({expected})",
@@ -80,7 +86,7 @@ _MESSAGES: dict[DiagnosticCode, str] = {
     DiagnosticCode.BUILTIN_COLLISION: "the id {found} belongs to a built-in tool",
     DiagnosticCode.DISPLAY_NAME_COLLISION: "display name {found} imitates {expected}",
     DiagnosticCode.DUPLICATE_ID: "the id {found} is also claimed by {others}",
-    DiagnosticCode.TOO_MANY_DIAGNOSTICS: "{omitted} more diagnostics omitted",
+    DiagnosticCode.TOO_MANY_DIAGNOSTICS: "{found} more diagnostics omitted",
     DiagnosticCode.TOO_MANY_FILES: "{omitted} files beyond the limit of {expected} were not read",
     DiagnosticCode.DETECTION_FAILED: "detection failed: {found}",
 }

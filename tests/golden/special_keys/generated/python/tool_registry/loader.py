@@ -14,7 +14,6 @@ import json
 import os
 import re
 import stat
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -26,6 +25,7 @@ from .constants import (
     MANIFEST_MAX_BYTES,
 )
 from .diagnostics import (
+    MAX_DIAGNOSTICS_PER_FILE,
     Diagnostic,
     DiagnosticCode,
     Severity,
@@ -33,6 +33,7 @@ from .diagnostics import (
     shown_pointer,
     shown_value,
 )
+from .lookalikes import lookalike_keys
 from .models import (
     Capabilities,
     Extras,
@@ -42,7 +43,6 @@ from .models import (
 from .schema_runtime import token
 from .validator import validate_third_party_manifest
 
-MAX_DIAGNOSTICS_PER_FILE = 10
 MAX_ADAPTER_FILES = 1000
 ADAPTER_SUFFIX = ".json"
 
@@ -175,15 +175,12 @@ def _build_Extras(value: dict[str, Any]) -> Extras:
     )
 
 
-def _fold(name: str) -> str:
-    """Case and compatibility folding (NFKC + casefold) used to compare display names."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
-
-
 _BUILTIN_IDS = frozenset(manifest.id for manifest in BUILTIN_TOOL_MANIFESTS)
-_BUILTIN_NAMES = {
-    _fold(manifest.displayName): manifest.displayName for manifest in BUILTIN_TOOL_MANIFESTS
-}
+# Look-alike key -> the built-in display name it belongs to (first row wins).
+_BUILTIN_NAMES: dict[str, str] = {}
+for _builtin in BUILTIN_TOOL_MANIFESTS:
+    for _key in sorted(lookalike_keys(_builtin.displayName)):
+        _BUILTIN_NAMES.setdefault(_key, _builtin.displayName)
 
 
 def default_adapters_dir() -> str:
@@ -245,45 +242,54 @@ _DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_refuse_co
 
 
 class _Report:
-    """Diagnostics of one file, bounded: at most ``MAX_DIAGNOSTICS_PER_FILE`` are kept (errors
-    first), the rest only counted."""
+    """Diagnostics of one file, bounded while the file is checked: at most
+    ``MAX_DIAGNOSTICS_PER_FILE`` errors and as many warnings are held (errors are kept first),
+    the rest only counted, so a hostile file costs O(limit) memory however many problems it
+    has."""
 
     def __init__(self, source: str) -> None:
         self.source = source
         self.shown_source = shown(source)
-        self.kept: list[Diagnostic] = []
+        # (arrival, diagnostic): the arrival number restores file order when finishing.
+        self.errors: list[tuple[int, Diagnostic]] = []
+        self.warnings: list[tuple[int, Diagnostic]] = []
+        self.arrivals = 0
         self.omitted = 0
+        self.cut_short = False  # checking stopped at the limit: more problems may exist
 
     def add(self, diagnostic: Diagnostic) -> None:
-        self.kept.append(diagnostic._replace(source=self.shown_source))
-
-    def add_bounded(self, diagnostic: Diagnostic) -> None:
-        """For floods (one per unknown key): stop building records past the limit."""
-        if len(self.kept) < MAX_DIAGNOSTICS_PER_FILE:
-            self.add(diagnostic)
+        held = self.errors if diagnostic.severity is Severity.ERROR else self.warnings
+        if len(held) < MAX_DIAGNOSTICS_PER_FILE:
+            held.append((self.arrivals, diagnostic._replace(source=self.shown_source)))
+            self.arrivals += 1
         else:
             self.omitted += 1
 
+    def has_room_for_warning(self) -> bool:
+        return len(self.warnings) < MAX_DIAGNOSTICS_PER_FILE
+
+    @property
+    def room(self) -> int:
+        """How many more errors can still be shown."""
+        return MAX_DIAGNOSTICS_PER_FILE - len(self.errors)
+
     @property
     def has_errors(self) -> bool:
-        return any(d.severity is Severity.ERROR for d in self.kept)
+        return bool(self.errors)
 
     def finish(self) -> tuple[Diagnostic, ...]:
-        total = len(self.kept) + self.omitted
-        if total <= MAX_DIAGNOSTICS_PER_FILE:
-            return tuple(self.kept)
-        order = sorted(
-            range(len(self.kept)),
-            key=lambda i: (self.kept[i].severity is not Severity.ERROR, i),
-        )
-        chosen = sorted(order[:MAX_DIAGNOSTICS_PER_FILE])
-        bounded = [self.kept[i] for i in chosen]
+        chosen = self.errors + self.warnings[: max(self.room, 0)]
+        hidden = self.omitted + len(self.errors) + len(self.warnings) - len(chosen)
+        kept = tuple(diagnostic for _, diagnostic in sorted(chosen, key=lambda pair: pair[0]))
+        if hidden == 0 and not self.cut_short:
+            return kept
         summary = Diagnostic(
             DiagnosticCode.TOO_MANY_DIAGNOSTICS,
             source=self.shown_source,
-            omitted=total - len(bounded),
+            found=f"at least {max(hidden, 1)}" if self.cut_short else str(hidden),
+            omitted=max(hidden, 1),
         )
-        return (*bounded, summary)
+        return (*kept, summary)
 
 
 def _value_at(document: Any, pointer: str) -> Any:
@@ -307,7 +313,10 @@ def _unsafe_reason(value: Any) -> str | None:
 
 def _schema_findings(manifest: dict[str, Any], report: _Report) -> None:
     """Validator diagnostics, with the loader's sharper codes where one applies."""
-    violations = validate_third_party_manifest(manifest)
+    violations = validate_third_party_manifest(manifest, max(report.room, 1))
+    if violations and violations[-1].code is DiagnosticCode.TOO_MANY_DIAGNOSTICS:
+        report.cut_short = True  # the validator stopped at the limit
+        violations = violations[:-1]
     detect = manifest.get("detect")
     if isinstance(detect, dict) and detect.get("kind") == "candidates":
         report.add(
@@ -365,9 +374,11 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
         for key, item in value.items():
             if key in KNOWN_FIELDS:
                 manifest[key] = item
-            else:
+            elif report.has_room_for_warning():
                 pointer = shown_pointer("/" + token(key))
-                report.add_bounded(Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer=pointer))
+                report.add(Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer=pointer))
+            else:
+                report.omitted += 1  # a key flood: counted, no record built
     for key in DEPRECATED_FIELDS.keys() & manifest.keys():
         hint = DEPRECATED_FIELDS[key]
         report.add(Diagnostic(DiagnosticCode.DEPRECATED_FIELD, pointer="/" + key, hint=hint))
@@ -377,7 +388,14 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
     if manifest["id"] in _BUILTIN_IDS:
         found = shown_value(manifest["id"])
         report.add(Diagnostic(DiagnosticCode.BUILTIN_COLLISION, pointer="/id", found=found))
-    imitated = _BUILTIN_NAMES.get(_fold(manifest["displayName"]))
+    imitated = next(
+        (
+            _BUILTIN_NAMES[key]
+            for key in sorted(lookalike_keys(manifest["displayName"]))
+            if key in _BUILTIN_NAMES
+        ),
+        None,
+    )
     if imitated is not None:
         report.add(
             Diagnostic(

@@ -2,23 +2,92 @@
 """Helpers the compiled validators share (standard library only).
 
 Checking collects raw ``Violation`` tuples (instance pointer, schema keyword, expectation, the
-offending value): cheap to append, and only turned into ``Diagnostic`` records, with their
-input-derived text escaped and clipped, by ``report`` once checking is over. JSON equality
-follows JSON Schema: ``1 == 1.0``, but ``true`` is not ``1``; arrays and objects compare
-element-wise.
+offending value) into a ``Violations`` list: cheap to append, and only turned into
+``Diagnostic`` records, with their input-derived text escaped and clipped, by ``report`` once
+checking is over. The list is bounded while checking runs: it keeps at most ``limit`` distinct
+violations and then stops the check (``Enough``), so a document costs O(its size) time and
+O(limit) memory whatever it holds. JSON equality follows JSON Schema: ``1 == 1.0``, but
+``true`` is not ``1``; arrays and objects compare element-wise.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import re
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
-from .diagnostics import Diagnostic, DiagnosticCode, shown_pointer, shown_value
+from .diagnostics import (
+    MAX_DIAGNOSTICS_PER_FILE,
+    Diagnostic,
+    DiagnosticCode,
+    shown_pointer,
+    shown_value,
+)
 
 MISSING: Final = object()
 _ONLY_STRINGS: Final = {str}
+# UTF-16 surrogate code points: a str holding one has no UTF-8 encoding (I-JSON, RFC 7493).
+SURROGATE: Final = re.compile("[\ud800-\udfff]")
+# The keyword a lone-surrogate violation carries; ``report`` gives it its own code.
+SURROGATE_KEYWORD: Final = "i-json"
 Violation = tuple[str, str, str, Any]
-Check = Callable[[Any, str, list[Violation]], None]
+
+
+class Enough(Exception):
+    """Raised by ``Violations.append`` once its limit is reached: checking stops there."""
+
+    def __init__(self, violations: Violations) -> None:
+        super().__init__()
+        self.violations = violations
+
+
+class Violations(list[Violation]):
+    """The violations found so far: distinct by (pointer, keyword, expectation), at most
+    ``limit`` of them. Appending one more than the limit sets ``truncated`` and raises
+    ``Enough``; two routes to one rule (a ``$ref`` and an ``allOf``) are kept once."""
+
+    def __init__(self, limit: int = MAX_DIAGNOSTICS_PER_FILE) -> None:
+        super().__init__()
+        self.limit = max(limit, 0)
+        self.truncated = False
+        self._seen: set[tuple[str, str, str]] = set()
+
+    def append(self, violation: Violation) -> None:
+        key = violation[:3]
+        if key in self._seen:
+            return
+        if len(self) >= self.limit:
+            self.truncated = True
+            raise Enough(self)
+        self._seen.add(key)
+        super().append(violation)
+
+    def extend(self, violations: Iterable[Violation]) -> None:
+        for violation in violations:
+            self.append(violation)
+
+
+Check = Callable[[Any, str, Violations], None]
+
+
+def surrogate_at(value: Any, pointer: str = "") -> tuple[str, str] | None:
+    """The pointer and text of the first string (key or value) in ``value`` holding a lone
+    surrogate, or ``None``. For schemas that leave a position unconstrained."""
+    if isinstance(value, str):
+        if not value.isascii() and SURROGATE.search(value) is not None:
+            return pointer, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            found = surrogate_at(key, pointer) or surrogate_at(item, pointer + "/" + token(key))
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = surrogate_at(item, f"{pointer}/{index}")
+            if found is not None:
+                return found
+    return None
 
 
 def token(key: str) -> str:
@@ -55,36 +124,68 @@ def all_unique(items: Sequence[Any]) -> bool:
     return len({_key(item) for item in items}) == len(items)
 
 
-def report(violations: list[Violation]) -> tuple[Diagnostic, ...]:
-    """``SCHEMA_VIOLATION`` records, one per distinct (pointer, keyword, expectation): two routes
-    to one rule (a ``$ref`` and an ``allOf``) must not report it twice."""
-    seen: set[tuple[str, str, str]] = set()
+def collect(check: Check, value: Any, violations: Violations, *, walk: bool = False) -> Violations:
+    """Run a collecting check until it ends or ``violations`` is full; with ``walk``, then look
+    for a lone surrogate the check could not see."""
+    try:
+        check(value, "", violations)
+        found = surrogate_at(value) if walk else None
+        if found is not None:
+            violations.append((found[0], SURROGATE_KEYWORD, "no lone surrogate", found[1]))
+    except Enough as stop:
+        if stop.violations is not violations:
+            raise
+    except RecursionError:
+        with contextlib.suppress(Enough):
+            violations.append(("", "nesting", "less deeply nested data", value))
+    return violations
+
+
+def report(violations: Violations) -> tuple[Diagnostic, ...]:
+    """One record per violation (``SCHEMA_VIOLATION``, or ``LONE_SURROGATE``), then one
+    ``TOO_MANY_DIAGNOSTICS`` record when checking stopped at the limit (how many more there
+    were is not known: checking stopped)."""
     records: list[Diagnostic] = []
-    code = DiagnosticCode.SCHEMA_VIOLATION
     for pointer, keyword, expected, value in violations:
-        if (pointer, keyword, expected) in seen:
-            continue
-        seen.add((pointer, keyword, expected))
+        surrogate = keyword == SURROGATE_KEYWORD
+        code = DiagnosticCode.LONE_SURROGATE if surrogate else DiagnosticCode.SCHEMA_VIOLATION
         # Positional (code, pointer, source, keyword, expected, found): the cheapest way to
         # build a named tuple, on the path every invalid document takes.
-        found = shown_value(value)
-        records.append(Diagnostic(code, shown_pointer(pointer), "", keyword, expected, found))
+        records.append(
+            Diagnostic(
+                code,
+                shown_pointer(pointer),
+                "",
+                "" if surrogate else keyword,
+                expected,
+                shown_value(value),
+            )
+        )
+    if violations.truncated:
+        records.append(
+            Diagnostic(DiagnosticCode.TOO_MANY_DIAGNOSTICS, found="at least 1", omitted=1)
+        )
     return tuple(records)
 
 
-def one_of(checks: Sequence[Check], value: Any, pointer: str, errors: list[Violation]) -> None:
+def one_of(checks: Sequence[Check], value: Any, pointer: str, errors: Violations) -> None:
     """Report a failed ``oneOf``. When no alternative holds and one has strictly the fewest
-    violations, those are reported (they say what the closest alternative lacks)."""
-    results: list[list[Violation]] = []
+    violations, those are reported (they say what the closest alternative lacks). Each
+    alternative is checked under the same bound; two that both reach it are not compared."""
+    results: list[Violations] = []
     for check in checks:
-        found: list[Violation] = []
-        check(value, pointer, found)
+        found = Violations(errors.limit)
+        try:
+            check(value, pointer, found)
+        except Enough as stop:
+            if stop.violations is not found:
+                raise
         results.append(found)
     matched = sum(1 for found in results if not found)
     if matched == 0:
         fewest = min(len(found) for found in results)
         closest = [found for found in results if len(found) == fewest]
-        if len(closest) == 1:
+        if len(closest) == 1 and not closest[0].truncated:
             errors.extend(closest[0])
             return
     expected = f"exactly one of {len(checks)} alternatives to match ({matched} did)"

@@ -9,8 +9,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .diagnostics import Diagnostic
-from .schema_runtime import MISSING, Violation, all_unique, one_of, report, token
+from .diagnostics import MAX_DIAGNOSTICS_PER_FILE, Diagnostic
+from .schema_runtime import (
+    MISSING,
+    SURROGATE,
+    Violations,
+    all_unique,
+    collect,
+    one_of,
+    report,
+    token,
+)
 
 _NAMES0 = frozenset(
     (
@@ -122,7 +131,7 @@ _NAMES17 = frozenset(
 )
 
 
-def _check_0(v: Any, p: str, e: list[Violation]) -> None:
+def _check_0(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             if "id" not in v:
@@ -140,6 +149,8 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
         v1 = v.get("id", MISSING)
         if v1 is not MISSING:
             if isinstance(v1, str):
+                if not v1.isascii() and SURROGATE.search(v1) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v1))
                 if _PATTERN1.search(v1) is None:
                     e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v1))
             else:
@@ -147,6 +158,8 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
         v2 = v.get("displayName", MISSING)
         if v2 is not MISSING:
             if isinstance(v2, str):
+                if not v2.isascii() and SURROGATE.search(v2) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v2))
                 if len(v2) < 1:
                     e.append((p + "/displayName", "minLength", "at least 1 characters", v2))
                 if len(v2) > 80:
@@ -173,6 +186,8 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
         v5 = v.get("hookPointer", MISSING)
         if v5 is not MISSING:
             if isinstance(v5, str):
+                if not v5.isascii() and SURROGATE.search(v5) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v5))
                 if len(v5) < 1:
                     e.append((p + "/hookPointer", "minLength", "at least 1 characters", v5))
                 if len(v5) > 256:
@@ -190,6 +205,12 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/hookPointer", "type", "string", v5))
         v6 = v.get("detect", MISSING)
         if v6 is not MISSING:
+            if isinstance(v6, str):
+                if not v6.isascii() and SURROGATE.search(v6) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v6))
+            if isinstance(v6, str):
+                if not v6.isascii() and SURROGATE.search(v6) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v6))
             d7 = v6.get("kind") if isinstance(v6, dict) else None
             if not ((d7 == "path" and _valid_4(v6)) or (d7 == "candidates" and _valid_5(v6))):
                 if d7 == "path":
@@ -209,6 +230,8 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
         v8 = v.get("hookPackage", MISSING)
         if v8 is not MISSING:
             if isinstance(v8, str):
+                if not v8.isascii() and SURROGATE.search(v8) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v8))
                 if len(v8) < 1:
                     e.append((p + "/hookPackage", "minLength", "at least 1 characters", v8))
                 if len(v8) > 214:
@@ -232,6 +255,15 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                 for i10 in range(0, len(v9)):
                     v11 = v9[i10]
                     if isinstance(v11, str):
+                        if not v11.isascii() and SURROGATE.search(v11) is not None:
+                            e.append(
+                                (
+                                    p + "/promptArgTemplate" + "/" + str(i10),
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v11,
+                                )
+                            )
                         if len(v11) > 256:
                             e.append(
                                 (
@@ -256,6 +288,9 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/promptArgTemplate", "type", "array", v9))
         v12 = v.get("capabilities", MISSING)
         if v12 is not MISSING:
+            if isinstance(v12, str):
+                if not v12.isascii() and SURROGATE.search(v12) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v12))
             if isinstance(v12, dict):
                 if not (v12.keys() >= _NAMES6):
                     if "provides" not in v12:
@@ -274,6 +309,16 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                             )
                         for i14 in range(0, len(v13)):
                             v15 = v13[i14]
+                            if isinstance(v15, str):
+                                if not v15.isascii() and SURROGATE.search(v15) is not None:
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides" + "/" + str(i14),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v15,
+                                        )
+                                    )
                             if isinstance(v15, str):
                                 pass
                             else:
@@ -323,53 +368,100 @@ def _check_0(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/builtin", "type", "boolean", v18))
         v19 = v.get("extras", MISSING)
         if v19 is not MISSING:
+            if isinstance(v19, str):
+                if not v19.isascii() and SURROGATE.search(v19) is not None:
+                    e.append((p + "/extras", "i-json", "no lone surrogate", v19))
             if isinstance(v19, dict):
                 v20 = v19.get("constructor", MISSING)
                 if v20 is not MISSING:
                     if isinstance(v20, str):
-                        pass
+                        if not v20.isascii() and SURROGATE.search(v20) is not None:
+                            e.append(
+                                (p + "/extras" + "/constructor", "i-json", "no lone surrogate", v20)
+                            )
                     else:
                         e.append((p + "/extras" + "/constructor", "type", "string", v20))
                 v21 = v19.get("prototype", MISSING)
                 if v21 is not MISSING:
                     if isinstance(v21, str):
-                        pass
+                        if not v21.isascii() and SURROGATE.search(v21) is not None:
+                            e.append(
+                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v21)
+                            )
                     else:
                         e.append((p + "/extras" + "/prototype", "type", "string", v21))
                 v22 = v19.get("toString", MISSING)
                 if v22 is not MISSING:
                     if isinstance(v22, str):
-                        pass
+                        if not v22.isascii() and SURROGATE.search(v22) is not None:
+                            e.append(
+                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v22)
+                            )
                     else:
                         e.append((p + "/extras" + "/toString", "type", "string", v22))
                 v23 = v19.get("valueOf", MISSING)
                 if v23 is not MISSING:
                     if isinstance(v23, str):
-                        pass
+                        if not v23.isascii() and SURROGATE.search(v23) is not None:
+                            e.append(
+                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v23)
+                            )
                     else:
                         e.append((p + "/extras" + "/valueOf", "type", "string", v23))
                 v24 = v19.get("hasOwnProperty", MISSING)
                 if v24 is not MISSING:
                     if isinstance(v24, str):
-                        pass
+                        if not v24.isascii() and SURROGATE.search(v24) is not None:
+                            e.append(
+                                (
+                                    p + "/extras" + "/hasOwnProperty",
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v24,
+                                )
+                            )
                     else:
                         e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v24))
                 v25 = v19.get("isPrototypeOf", MISSING)
                 if v25 is not MISSING:
                     if isinstance(v25, str):
-                        pass
+                        if not v25.isascii() and SURROGATE.search(v25) is not None:
+                            e.append(
+                                (
+                                    p + "/extras" + "/isPrototypeOf",
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v25,
+                                )
+                            )
                     else:
                         e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v25))
                 v26 = v19.get("propertyIsEnumerable", MISSING)
                 if v26 is not MISSING:
                     if isinstance(v26, str):
-                        pass
+                        if not v26.isascii() and SURROGATE.search(v26) is not None:
+                            e.append(
+                                (
+                                    p + "/extras" + "/propertyIsEnumerable",
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v26,
+                                )
+                            )
                     else:
                         e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v26))
                 v27 = v19.get("toLocaleString", MISSING)
                 if v27 is not MISSING:
                     if isinstance(v27, str):
-                        pass
+                        if not v27.isascii() and SURROGATE.search(v27) is not None:
+                            e.append(
+                                (
+                                    p + "/extras" + "/toLocaleString",
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v27,
+                                )
+                            )
                     else:
                         e.append((p + "/extras" + "/toLocaleString", "type", "string", v27))
                 if not _NAMES9.issuperset(v19):
@@ -402,6 +494,8 @@ def _valid_1(v: Any) -> bool:
         v30 = v.get("id", MISSING)
         if v30 is not MISSING:
             if isinstance(v30, str):
+                if not v30.isascii() and SURROGATE.search(v30) is not None:
+                    return False
                 if _PATTERN1.search(v30) is None:
                     return False
             else:
@@ -409,6 +503,8 @@ def _valid_1(v: Any) -> bool:
         v31 = v.get("displayName", MISSING)
         if v31 is not MISSING:
             if isinstance(v31, str):
+                if not v31.isascii() and SURROGATE.search(v31) is not None:
+                    return False
                 if len(v31) < 1:
                     return False
                 if len(v31) > 80:
@@ -428,6 +524,8 @@ def _valid_1(v: Any) -> bool:
         v34 = v.get("hookPointer", MISSING)
         if v34 is not MISSING:
             if isinstance(v34, str):
+                if not v34.isascii() and SURROGATE.search(v34) is not None:
+                    return False
                 if len(v34) < 1:
                     return False
                 if len(v34) > 256:
@@ -438,12 +536,20 @@ def _valid_1(v: Any) -> bool:
                 return False
         v35 = v.get("detect", MISSING)
         if v35 is not MISSING:
+            if isinstance(v35, str):
+                if not v35.isascii() and SURROGATE.search(v35) is not None:
+                    return False
+            if isinstance(v35, str):
+                if not v35.isascii() and SURROGATE.search(v35) is not None:
+                    return False
             d36 = v35.get("kind") if isinstance(v35, dict) else None
             if not ((d36 == "path" and _valid_4(v35)) or (d36 == "candidates" and _valid_5(v35))):
                 return False
         v37 = v.get("hookPackage", MISSING)
         if v37 is not MISSING:
             if isinstance(v37, str):
+                if not v37.isascii() and SURROGATE.search(v37) is not None:
+                    return False
                 if len(v37) < 1:
                     return False
                 if len(v37) > 214:
@@ -459,6 +565,8 @@ def _valid_1(v: Any) -> bool:
                     return False
                 for v40 in v38:
                     if isinstance(v40, str):
+                        if not v40.isascii() and SURROGATE.search(v40) is not None:
+                            return False
                         if len(v40) > 256:
                             return False
                         if _PATTERN5.search(v40) is None:
@@ -469,6 +577,9 @@ def _valid_1(v: Any) -> bool:
                 return False
         v41 = v.get("capabilities", MISSING)
         if v41 is not MISSING:
+            if isinstance(v41, str):
+                if not v41.isascii() and SURROGATE.search(v41) is not None:
+                    return False
             if isinstance(v41, dict):
                 if not (v41.keys() >= _NAMES6):
                     return False
@@ -478,6 +589,9 @@ def _valid_1(v: Any) -> bool:
                         if not all_unique(v42):
                             return False
                         for v44 in v42:
+                            if isinstance(v44, str):
+                                if not v44.isascii() and SURROGATE.search(v44) is not None:
+                                    return False
                             if isinstance(v44, str):
                                 pass
                             else:
@@ -504,53 +618,64 @@ def _valid_1(v: Any) -> bool:
                 return False
         v48 = v.get("extras", MISSING)
         if v48 is not MISSING:
+            if isinstance(v48, str):
+                if not v48.isascii() and SURROGATE.search(v48) is not None:
+                    return False
             if isinstance(v48, dict):
                 v49 = v48.get("constructor", MISSING)
                 if v49 is not MISSING:
                     if isinstance(v49, str):
-                        pass
+                        if not v49.isascii() and SURROGATE.search(v49) is not None:
+                            return False
                     else:
                         return False
                 v50 = v48.get("prototype", MISSING)
                 if v50 is not MISSING:
                     if isinstance(v50, str):
-                        pass
+                        if not v50.isascii() and SURROGATE.search(v50) is not None:
+                            return False
                     else:
                         return False
                 v51 = v48.get("toString", MISSING)
                 if v51 is not MISSING:
                     if isinstance(v51, str):
-                        pass
+                        if not v51.isascii() and SURROGATE.search(v51) is not None:
+                            return False
                     else:
                         return False
                 v52 = v48.get("valueOf", MISSING)
                 if v52 is not MISSING:
                     if isinstance(v52, str):
-                        pass
+                        if not v52.isascii() and SURROGATE.search(v52) is not None:
+                            return False
                     else:
                         return False
                 v53 = v48.get("hasOwnProperty", MISSING)
                 if v53 is not MISSING:
                     if isinstance(v53, str):
-                        pass
+                        if not v53.isascii() and SURROGATE.search(v53) is not None:
+                            return False
                     else:
                         return False
                 v54 = v48.get("isPrototypeOf", MISSING)
                 if v54 is not MISSING:
                     if isinstance(v54, str):
-                        pass
+                        if not v54.isascii() and SURROGATE.search(v54) is not None:
+                            return False
                     else:
                         return False
                 v55 = v48.get("propertyIsEnumerable", MISSING)
                 if v55 is not MISSING:
                     if isinstance(v55, str):
-                        pass
+                        if not v55.isascii() and SURROGATE.search(v55) is not None:
+                            return False
                     else:
                         return False
                 v56 = v48.get("toLocaleString", MISSING)
                 if v56 is not MISSING:
                     if isinstance(v56, str):
-                        pass
+                        if not v56.isascii() and SURROGATE.search(v56) is not None:
+                            return False
                     else:
                         return False
                 if not _NAMES9.issuperset(v48):
@@ -564,13 +689,19 @@ def _valid_1(v: Any) -> bool:
     return True
 
 
-def _check_2(v: Any, p: str, e: list[Violation]) -> None:
+def _check_2(v: Any, p: str, e: Violations) -> None:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES11):
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
         v59 = v.get("detect", MISSING)
         if v59 is not MISSING:
+            if isinstance(v59, str):
+                if not v59.isascii() and SURROGATE.search(v59) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v59))
             if isinstance(v59, dict):
                 if not (v59.keys() >= _NAMES12):
                     if "kind" not in v59:
@@ -584,6 +715,10 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                 v61 = v59.get("binaryName", MISSING)
                 if v61 is not MISSING:
                     if isinstance(v61, str):
+                        if not v61.isascii() and SURROGATE.search(v61) is not None:
+                            e.append(
+                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v61)
+                            )
                         if len(v61) < 1:
                             e.append(
                                 (
@@ -626,6 +761,9 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                             )
             else:
                 e.append((p + "/detect", "type", "object", v59))
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             if "id" not in v:
@@ -643,6 +781,8 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
         v63 = v.get("id", MISSING)
         if v63 is not MISSING:
             if isinstance(v63, str):
+                if not v63.isascii() and SURROGATE.search(v63) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v63))
                 if _PATTERN1.search(v63) is None:
                     e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v63))
             else:
@@ -650,6 +790,8 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
         v64 = v.get("displayName", MISSING)
         if v64 is not MISSING:
             if isinstance(v64, str):
+                if not v64.isascii() and SURROGATE.search(v64) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v64))
                 if len(v64) < 1:
                     e.append((p + "/displayName", "minLength", "at least 1 characters", v64))
                 if len(v64) > 80:
@@ -676,6 +818,8 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
         v67 = v.get("hookPointer", MISSING)
         if v67 is not MISSING:
             if isinstance(v67, str):
+                if not v67.isascii() and SURROGATE.search(v67) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v67))
                 if len(v67) < 1:
                     e.append((p + "/hookPointer", "minLength", "at least 1 characters", v67))
                 if len(v67) > 256:
@@ -693,6 +837,12 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/hookPointer", "type", "string", v67))
         v68 = v.get("detect", MISSING)
         if v68 is not MISSING:
+            if isinstance(v68, str):
+                if not v68.isascii() and SURROGATE.search(v68) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v68))
+            if isinstance(v68, str):
+                if not v68.isascii() and SURROGATE.search(v68) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v68))
             d69 = v68.get("kind") if isinstance(v68, dict) else None
             if not ((d69 == "path" and _valid_4(v68)) or (d69 == "candidates" and _valid_5(v68))):
                 if d69 == "path":
@@ -712,6 +862,8 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
         v70 = v.get("hookPackage", MISSING)
         if v70 is not MISSING:
             if isinstance(v70, str):
+                if not v70.isascii() and SURROGATE.search(v70) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v70))
                 if len(v70) < 1:
                     e.append((p + "/hookPackage", "minLength", "at least 1 characters", v70))
                 if len(v70) > 214:
@@ -735,6 +887,15 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                 for i72 in range(0, len(v71)):
                     v73 = v71[i72]
                     if isinstance(v73, str):
+                        if not v73.isascii() and SURROGATE.search(v73) is not None:
+                            e.append(
+                                (
+                                    p + "/promptArgTemplate" + "/" + str(i72),
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v73,
+                                )
+                            )
                         if len(v73) > 256:
                             e.append(
                                 (
@@ -759,6 +920,9 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/promptArgTemplate", "type", "array", v71))
         v74 = v.get("capabilities", MISSING)
         if v74 is not MISSING:
+            if isinstance(v74, str):
+                if not v74.isascii() and SURROGATE.search(v74) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v74))
             if isinstance(v74, dict):
                 if not (v74.keys() >= _NAMES6):
                     if "provides" not in v74:
@@ -777,6 +941,16 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                             )
                         for i76 in range(0, len(v75)):
                             v77 = v75[i76]
+                            if isinstance(v77, str):
+                                if not v77.isascii() and SURROGATE.search(v77) is not None:
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides" + "/" + str(i76),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v77,
+                                        )
+                                    )
                             if isinstance(v77, str):
                                 pass
                             else:
@@ -826,53 +1000,100 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/builtin", "type", "boolean", v80))
         v81 = v.get("extras", MISSING)
         if v81 is not MISSING:
+            if isinstance(v81, str):
+                if not v81.isascii() and SURROGATE.search(v81) is not None:
+                    e.append((p + "/extras", "i-json", "no lone surrogate", v81))
             if isinstance(v81, dict):
                 v82 = v81.get("constructor", MISSING)
                 if v82 is not MISSING:
                     if isinstance(v82, str):
-                        pass
+                        if not v82.isascii() and SURROGATE.search(v82) is not None:
+                            e.append(
+                                (p + "/extras" + "/constructor", "i-json", "no lone surrogate", v82)
+                            )
                     else:
                         e.append((p + "/extras" + "/constructor", "type", "string", v82))
                 v83 = v81.get("prototype", MISSING)
                 if v83 is not MISSING:
                     if isinstance(v83, str):
-                        pass
+                        if not v83.isascii() and SURROGATE.search(v83) is not None:
+                            e.append(
+                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v83)
+                            )
                     else:
                         e.append((p + "/extras" + "/prototype", "type", "string", v83))
                 v84 = v81.get("toString", MISSING)
                 if v84 is not MISSING:
                     if isinstance(v84, str):
-                        pass
+                        if not v84.isascii() and SURROGATE.search(v84) is not None:
+                            e.append(
+                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v84)
+                            )
                     else:
                         e.append((p + "/extras" + "/toString", "type", "string", v84))
                 v85 = v81.get("valueOf", MISSING)
                 if v85 is not MISSING:
                     if isinstance(v85, str):
-                        pass
+                        if not v85.isascii() and SURROGATE.search(v85) is not None:
+                            e.append(
+                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v85)
+                            )
                     else:
                         e.append((p + "/extras" + "/valueOf", "type", "string", v85))
                 v86 = v81.get("hasOwnProperty", MISSING)
                 if v86 is not MISSING:
                     if isinstance(v86, str):
-                        pass
+                        if not v86.isascii() and SURROGATE.search(v86) is not None:
+                            e.append(
+                                (
+                                    p + "/extras" + "/hasOwnProperty",
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v86,
+                                )
+                            )
                     else:
                         e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v86))
                 v87 = v81.get("isPrototypeOf", MISSING)
                 if v87 is not MISSING:
                     if isinstance(v87, str):
-                        pass
+                        if not v87.isascii() and SURROGATE.search(v87) is not None:
+                            e.append(
+                                (
+                                    p + "/extras" + "/isPrototypeOf",
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v87,
+                                )
+                            )
                     else:
                         e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v87))
                 v88 = v81.get("propertyIsEnumerable", MISSING)
                 if v88 is not MISSING:
                     if isinstance(v88, str):
-                        pass
+                        if not v88.isascii() and SURROGATE.search(v88) is not None:
+                            e.append(
+                                (
+                                    p + "/extras" + "/propertyIsEnumerable",
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v88,
+                                )
+                            )
                     else:
                         e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v88))
                 v89 = v81.get("toLocaleString", MISSING)
                 if v89 is not MISSING:
                     if isinstance(v89, str):
-                        pass
+                        if not v89.isascii() and SURROGATE.search(v89) is not None:
+                            e.append(
+                                (
+                                    p + "/extras" + "/toLocaleString",
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v89,
+                                )
+                            )
                     else:
                         e.append((p + "/extras" + "/toLocaleString", "type", "string", v89))
                 if not _NAMES9.issuperset(v81):
@@ -899,11 +1120,17 @@ def _check_2(v: Any, p: str, e: list[Violation]) -> None:
 
 
 def _valid_3(v: Any) -> bool:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES11):
             return False
         v92 = v.get("detect", MISSING)
         if v92 is not MISSING:
+            if isinstance(v92, str):
+                if not v92.isascii() and SURROGATE.search(v92) is not None:
+                    return False
             if isinstance(v92, dict):
                 if not (v92.keys() >= _NAMES12):
                     return False
@@ -914,6 +1141,8 @@ def _valid_3(v: Any) -> bool:
                 v94 = v92.get("binaryName", MISSING)
                 if v94 is not MISSING:
                     if isinstance(v94, str):
+                        if not v94.isascii() and SURROGATE.search(v94) is not None:
+                            return False
                         if len(v94) < 1:
                             return False
                         if len(v94) > 128:
@@ -926,12 +1155,17 @@ def _valid_3(v: Any) -> bool:
                     return False
             else:
                 return False
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             return False
         v96 = v.get("id", MISSING)
         if v96 is not MISSING:
             if isinstance(v96, str):
+                if not v96.isascii() and SURROGATE.search(v96) is not None:
+                    return False
                 if _PATTERN1.search(v96) is None:
                     return False
             else:
@@ -939,6 +1173,8 @@ def _valid_3(v: Any) -> bool:
         v97 = v.get("displayName", MISSING)
         if v97 is not MISSING:
             if isinstance(v97, str):
+                if not v97.isascii() and SURROGATE.search(v97) is not None:
+                    return False
                 if len(v97) < 1:
                     return False
                 if len(v97) > 80:
@@ -958,6 +1194,8 @@ def _valid_3(v: Any) -> bool:
         v100 = v.get("hookPointer", MISSING)
         if v100 is not MISSING:
             if isinstance(v100, str):
+                if not v100.isascii() and SURROGATE.search(v100) is not None:
+                    return False
                 if len(v100) < 1:
                     return False
                 if len(v100) > 256:
@@ -968,6 +1206,12 @@ def _valid_3(v: Any) -> bool:
                 return False
         v101 = v.get("detect", MISSING)
         if v101 is not MISSING:
+            if isinstance(v101, str):
+                if not v101.isascii() and SURROGATE.search(v101) is not None:
+                    return False
+            if isinstance(v101, str):
+                if not v101.isascii() and SURROGATE.search(v101) is not None:
+                    return False
             d102 = v101.get("kind") if isinstance(v101, dict) else None
             if not (
                 (d102 == "path" and _valid_4(v101)) or (d102 == "candidates" and _valid_5(v101))
@@ -976,6 +1220,8 @@ def _valid_3(v: Any) -> bool:
         v103 = v.get("hookPackage", MISSING)
         if v103 is not MISSING:
             if isinstance(v103, str):
+                if not v103.isascii() and SURROGATE.search(v103) is not None:
+                    return False
                 if len(v103) < 1:
                     return False
                 if len(v103) > 214:
@@ -991,6 +1237,8 @@ def _valid_3(v: Any) -> bool:
                     return False
                 for v106 in v104:
                     if isinstance(v106, str):
+                        if not v106.isascii() and SURROGATE.search(v106) is not None:
+                            return False
                         if len(v106) > 256:
                             return False
                         if _PATTERN5.search(v106) is None:
@@ -1001,6 +1249,9 @@ def _valid_3(v: Any) -> bool:
                 return False
         v107 = v.get("capabilities", MISSING)
         if v107 is not MISSING:
+            if isinstance(v107, str):
+                if not v107.isascii() and SURROGATE.search(v107) is not None:
+                    return False
             if isinstance(v107, dict):
                 if not (v107.keys() >= _NAMES6):
                     return False
@@ -1010,6 +1261,9 @@ def _valid_3(v: Any) -> bool:
                         if not all_unique(v108):
                             return False
                         for v110 in v108:
+                            if isinstance(v110, str):
+                                if not v110.isascii() and SURROGATE.search(v110) is not None:
+                                    return False
                             if isinstance(v110, str):
                                 pass
                             else:
@@ -1036,53 +1290,64 @@ def _valid_3(v: Any) -> bool:
                 return False
         v114 = v.get("extras", MISSING)
         if v114 is not MISSING:
+            if isinstance(v114, str):
+                if not v114.isascii() and SURROGATE.search(v114) is not None:
+                    return False
             if isinstance(v114, dict):
                 v115 = v114.get("constructor", MISSING)
                 if v115 is not MISSING:
                     if isinstance(v115, str):
-                        pass
+                        if not v115.isascii() and SURROGATE.search(v115) is not None:
+                            return False
                     else:
                         return False
                 v116 = v114.get("prototype", MISSING)
                 if v116 is not MISSING:
                     if isinstance(v116, str):
-                        pass
+                        if not v116.isascii() and SURROGATE.search(v116) is not None:
+                            return False
                     else:
                         return False
                 v117 = v114.get("toString", MISSING)
                 if v117 is not MISSING:
                     if isinstance(v117, str):
-                        pass
+                        if not v117.isascii() and SURROGATE.search(v117) is not None:
+                            return False
                     else:
                         return False
                 v118 = v114.get("valueOf", MISSING)
                 if v118 is not MISSING:
                     if isinstance(v118, str):
-                        pass
+                        if not v118.isascii() and SURROGATE.search(v118) is not None:
+                            return False
                     else:
                         return False
                 v119 = v114.get("hasOwnProperty", MISSING)
                 if v119 is not MISSING:
                     if isinstance(v119, str):
-                        pass
+                        if not v119.isascii() and SURROGATE.search(v119) is not None:
+                            return False
                     else:
                         return False
                 v120 = v114.get("isPrototypeOf", MISSING)
                 if v120 is not MISSING:
                     if isinstance(v120, str):
-                        pass
+                        if not v120.isascii() and SURROGATE.search(v120) is not None:
+                            return False
                     else:
                         return False
                 v121 = v114.get("propertyIsEnumerable", MISSING)
                 if v121 is not MISSING:
                     if isinstance(v121, str):
-                        pass
+                        if not v121.isascii() and SURROGATE.search(v121) is not None:
+                            return False
                     else:
                         return False
                 v122 = v114.get("toLocaleString", MISSING)
                 if v122 is not MISSING:
                     if isinstance(v122, str):
-                        pass
+                        if not v122.isascii() and SURROGATE.search(v122) is not None:
+                            return False
                     else:
                         return False
                 if not _NAMES9.issuperset(v114):
@@ -1097,6 +1362,9 @@ def _valid_3(v: Any) -> bool:
 
 
 def _valid_4(v: Any) -> bool:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES12):
             return False
@@ -1107,6 +1375,8 @@ def _valid_4(v: Any) -> bool:
         v126 = v.get("binaryName", MISSING)
         if v126 is not MISSING:
             if isinstance(v126, str):
+                if not v126.isascii() and SURROGATE.search(v126) is not None:
+                    return False
                 if len(v126) < 1:
                     return False
                 if len(v126) > 128:
@@ -1123,6 +1393,9 @@ def _valid_4(v: Any) -> bool:
 
 
 def _valid_5(v: Any) -> bool:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES14):
             return False
@@ -1132,14 +1405,22 @@ def _valid_5(v: Any) -> bool:
                 return False
         v129 = v.get("paths", MISSING)
         if v129 is not MISSING:
+            if isinstance(v129, str):
+                if not v129.isascii() and SURROGATE.search(v129) is not None:
+                    return False
             if isinstance(v129, dict):
                 v130 = v129.get("darwin", MISSING)
                 if v130 is not MISSING:
+                    if isinstance(v130, str):
+                        if not v130.isascii() and SURROGATE.search(v130) is not None:
+                            return False
                     if isinstance(v130, list):
                         if len(v130) > 32:
                             return False
                         for v132 in v130:
                             if isinstance(v132, str):
+                                if not v132.isascii() and SURROGATE.search(v132) is not None:
+                                    return False
                                 if len(v132) < 1:
                                     return False
                                 if len(v132) > 1024:
@@ -1152,11 +1433,16 @@ def _valid_5(v: Any) -> bool:
                         return False
                 v133 = v129.get("win32", MISSING)
                 if v133 is not MISSING:
+                    if isinstance(v133, str):
+                        if not v133.isascii() and SURROGATE.search(v133) is not None:
+                            return False
                     if isinstance(v133, list):
                         if len(v133) > 32:
                             return False
                         for v135 in v133:
                             if isinstance(v135, str):
+                                if not v135.isascii() and SURROGATE.search(v135) is not None:
+                                    return False
                                 if len(v135) < 1:
                                     return False
                                 if len(v135) > 1024:
@@ -1169,11 +1455,16 @@ def _valid_5(v: Any) -> bool:
                         return False
                 v136 = v129.get("linux", MISSING)
                 if v136 is not MISSING:
+                    if isinstance(v136, str):
+                        if not v136.isascii() and SURROGATE.search(v136) is not None:
+                            return False
                     if isinstance(v136, list):
                         if len(v136) > 32:
                             return False
                         for v138 in v136:
                             if isinstance(v138, str):
+                                if not v138.isascii() and SURROGATE.search(v138) is not None:
+                                    return False
                                 if len(v138) < 1:
                                     return False
                                 if len(v138) > 1024:
@@ -1195,7 +1486,10 @@ def _valid_5(v: Any) -> bool:
     return True
 
 
-def _check_6(v: Any, p: str, e: list[Violation]) -> None:
+def _check_6(v: Any, p: str, e: Violations) -> None:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES12):
             if "kind" not in v:
@@ -1209,6 +1503,8 @@ def _check_6(v: Any, p: str, e: list[Violation]) -> None:
         v142 = v.get("binaryName", MISSING)
         if v142 is not MISSING:
             if isinstance(v142, str):
+                if not v142.isascii() and SURROGATE.search(v142) is not None:
+                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v142))
                 if len(v142) < 1:
                     e.append((p + "/binaryName", "minLength", "at least 1 characters", v142))
                 if len(v142) > 128:
@@ -1234,7 +1530,10 @@ def _check_6(v: Any, p: str, e: list[Violation]) -> None:
         e.append((p, "type", "object", v))
 
 
-def _check_7(v: Any, p: str, e: list[Violation]) -> None:
+def _check_7(v: Any, p: str, e: Violations) -> None:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES14):
             if "kind" not in v:
@@ -1245,9 +1544,17 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                 e.append((p + "/kind", "const", '"candidates"', v144))
         v145 = v.get("paths", MISSING)
         if v145 is not MISSING:
+            if isinstance(v145, str):
+                if not v145.isascii() and SURROGATE.search(v145) is not None:
+                    e.append((p + "/paths", "i-json", "no lone surrogate", v145))
             if isinstance(v145, dict):
                 v146 = v145.get("darwin", MISSING)
                 if v146 is not MISSING:
+                    if isinstance(v146, str):
+                        if not v146.isascii() and SURROGATE.search(v146) is not None:
+                            e.append(
+                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v146)
+                            )
                     if isinstance(v146, list):
                         if len(v146) > 32:
                             e.append(
@@ -1256,6 +1563,15 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                         for i147 in range(0, len(v146)):
                             v148 = v146[i147]
                             if isinstance(v148, str):
+                                if not v148.isascii() and SURROGATE.search(v148) is not None:
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/darwin" + "/" + str(i147),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v148,
+                                        )
+                                    )
                                 if len(v148) < 1:
                                     e.append(
                                         (
@@ -1296,6 +1612,9 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                         e.append((p + "/paths" + "/darwin", "type", "array", v146))
                 v149 = v145.get("win32", MISSING)
                 if v149 is not MISSING:
+                    if isinstance(v149, str):
+                        if not v149.isascii() and SURROGATE.search(v149) is not None:
+                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v149))
                     if isinstance(v149, list):
                         if len(v149) > 32:
                             e.append(
@@ -1304,6 +1623,15 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                         for i150 in range(0, len(v149)):
                             v151 = v149[i150]
                             if isinstance(v151, str):
+                                if not v151.isascii() and SURROGATE.search(v151) is not None:
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/win32" + "/" + str(i150),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v151,
+                                        )
+                                    )
                                 if len(v151) < 1:
                                     e.append(
                                         (
@@ -1344,6 +1672,9 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                         e.append((p + "/paths" + "/win32", "type", "array", v149))
                 v152 = v145.get("linux", MISSING)
                 if v152 is not MISSING:
+                    if isinstance(v152, str):
+                        if not v152.isascii() and SURROGATE.search(v152) is not None:
+                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v152))
                     if isinstance(v152, list):
                         if len(v152) > 32:
                             e.append(
@@ -1352,6 +1683,15 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
                         for i153 in range(0, len(v152)):
                             v154 = v152[i153]
                             if isinstance(v154, str):
+                                if not v154.isascii() and SURROGATE.search(v154) is not None:
+                                    e.append(
+                                        (
+                                            p + "/paths" + "/linux" + "/" + str(i153),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v154,
+                                        )
+                                    )
                                 if len(v154) < 1:
                                     e.append(
                                         (
@@ -1413,27 +1753,31 @@ def _check_7(v: Any, p: str, e: list[Violation]) -> None:
         e.append((p, "type", "object", v))
 
 
-def validate_tool_manifest(value: Any) -> tuple[Diagnostic, ...]:
-    """Every violation of the schema by ``value``; empty when it is valid."""
-    e: list[Violation] = []
+def validate_tool_manifest(
+    value: Any, limit: int = MAX_DIAGNOSTICS_PER_FILE
+) -> tuple[Diagnostic, ...]:
+    """The violations of ``value`` (empty when it is valid): at most ``limit``,
+    then one ``TOO_MANY_DIAGNOSTICS`` record, since checking stops at the limit.
+    """
     try:
         # Most documents are valid: answer first, collect only for a failure.
         if _valid_1(value):
             return ()
-        _check_0(value, "", e)
     except RecursionError:
-        e.append(("", "nesting", "less deeply nested data", value))
-    return report(e)
+        pass  # reported by the collecting pass below
+    return report(collect(_check_0, value, Violations(limit), walk=False))
 
 
-def validate_third_party_manifest(value: Any) -> tuple[Diagnostic, ...]:
-    """Every violation of the schema by ``value``; empty when it is valid."""
-    e: list[Violation] = []
+def validate_third_party_manifest(
+    value: Any, limit: int = MAX_DIAGNOSTICS_PER_FILE
+) -> tuple[Diagnostic, ...]:
+    """The violations of ``value`` (empty when it is valid): at most ``limit``,
+    then one ``TOO_MANY_DIAGNOSTICS`` record, since checking stops at the limit.
+    """
     try:
         # Most documents are valid: answer first, collect only for a failure.
         if _valid_3(value):
             return ()
-        _check_2(value, "", e)
     except RecursionError:
-        e.append(("", "nesting", "less deeply nested data", value))
-    return report(e)
+        pass  # reported by the collecting pass below
+    return report(collect(_check_2, value, Violations(limit), walk=False))
