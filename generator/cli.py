@@ -76,6 +76,12 @@ def _parser() -> argparse.ArgumentParser:
             default=None,
             help="folder of third-party adapter files (default: the loader's default)",
         )
+        if name == "detect":
+            command.add_argument(
+                "--probe-versions",
+                action="store_true",
+                help="also run third-party tools' `--version` (built-ins always are)",
+            )
     return parser
 
 
@@ -201,7 +207,9 @@ def _manifest_json(tool: Any) -> dict[str, Any]:
 
 def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
     registry = runtime.get_tool_registry(arguments.adapters_dir)
-    results = runtime.detect_all(registry)
+    results = runtime.detect_all(
+        registry, probe_third_party_versions=arguments.probe_versions
+    )
     if arguments.format == "json":
         _print_json(
             {
@@ -212,7 +220,7 @@ def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
         return EXIT_OK
     _print_runtime_diagnostics(registry.diagnostics, arguments.format)
     for result in results:
-        state = "installed" if result.installed else "not installed"
+        state = {True: "installed", False: "not installed", None: "unknown"}[result.installed]
         hooks = "hooks installed" if result.hooks_installed else "no hooks"
         version = f" {result.version}" if result.version else ""
         where = f" at {sanitize(result.path)}" if result.path else ""

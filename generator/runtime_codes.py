@@ -138,6 +138,13 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
         "{omitted} files beyond the limit of {expected} were not read",
     ),
     RuntimeCode(
+        "NOT_DETECTABLE",
+        "warning",
+        "detection cannot tell whether the tool is installed: a `candidates` tool with no paths"
+        " for this platform and no resolver (`installed` is null, not false)",
+        "installed state unknown on {found}: no paths, no resolver",
+    ),
+    RuntimeCode(
         "DETECTION_FAILED",
         "warning",
         "probing a tool failed (PATH lookup, file probe, version command or hook pointer)",

@@ -2,11 +2,20 @@
 """Manifest-driven detection: one loop over the registry, every side effect injectable.
 
 ``path`` detection looks ``binaryName`` up on PATH; ``candidates`` detection probes the table's
-per-platform paths (``~/`` is the home folder) or, for a built-in tool, an injected resolver.
-The version comes from ``<executable> --version`` run without a shell and with a timeout; hooks
-count as installed when the tool's pointer file under the home folder names, in its ``backup``
-field, a file that still exists. A detector that fails yields a result with a diagnostic; it
-never stops the others.
+per-platform paths (``~/`` is the home folder) or, for a built-in tool, an injected resolver. A
+``candidates`` tool with neither for this platform is reported as *unknown* (``installed`` is
+``None``, with a ``NOT_DETECTABLE`` diagnostic), never as "not installed".
+
+The version comes from ``<executable> --version``, run without a shell, with its output capped
+at ``MAX_VERSION_BYTES`` and the child (and its process group) killed at the timeout. Running a
+program a *third-party* manifest names is an authority the host grants: third-party versions
+are probed only with ``probe_third_party_versions=True``; otherwise PATH lookup alone.
+
+Hooks count as installed when the tool's pointer file under the home folder names, in its
+``backup`` field, a file that still exists. The pointer is read by the loader's reader (regular
+files only, opened non-blocking, at most ``MAX_POINTER_BYTES``), so a FIFO or a device named by
+a pointer never blocks; the backup target is only ``stat``-ed, never opened. A detector that
+fails yields a result with a diagnostic; it never stops the others.
 """
 
 from __future__ import annotations
@@ -14,41 +23,109 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import IO
 
 from .diagnostics import Diagnostic, DiagnosticCode, shown
+from .loader import read_regular_file
 from .models import ToolManifest
 from .registry import ToolRegistry
 
 VERSION_TIMEOUT_SECONDS = 5.0
 MAX_POINTER_BYTES = 65536
+MAX_VERSION_BYTES = 4096
 MAX_VERSION_CHARS = 80
 
 
+class PointerTooLargeError(OSError):
+    """A hook pointer file larger than ``MAX_POINTER_BYTES``."""
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Kill the child and whatever it started in its own process group."""
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+    except OSError:
+        pass  # already gone
+
+
+def _read_capped(stream: IO[bytes], limit: int, into: list[bytes]) -> None:
+    into.append(stream.read(limit))
+
+
 def _run_version(executable: str, timeout: float) -> str | None:
-    completed = subprocess.run(  # an argument list, never a shell
+    """The first line ``executable --version`` prints; at most ``MAX_VERSION_BYTES`` are read.
+
+    Raises ``subprocess.TimeoutExpired`` (after killing the child) when it takes longer than
+    ``timeout``, ``OSError`` when it cannot be started.
+    """
+    process = subprocess.Popen(  # an argument list, never a shell
         [executable, "--version"],
-        capture_output=True,
         stdin=subprocess.DEVNULL,
-        timeout=timeout,
-        check=False,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         shell=False,
+        start_new_session=hasattr(os, "killpg"),  # own group: killpg reaches grandchildren
     )
-    if completed.returncode != 0:
-        return None
-    text = completed.stdout.decode("utf-8", "replace").strip()
+    stdout = process.stdout
+    if stdout is None:  # cannot happen with stdout=PIPE; keeps the type checker honest
+        _stop(process)
+        raise OSError("no pipe to the child")
+    deadline = time.monotonic() + timeout
+    captured: list[bytes] = []
+    # A thread reads (at most the cap) so that a child which prints forever, or never prints,
+    # cannot hold this thread past the timeout; the cap bounds memory either way.
+    reader = threading.Thread(
+        target=_read_capped, args=(stdout, MAX_VERSION_BYTES, captured), daemon=True
+    )
+    reader.start()
+    reader.join(timeout)
+    try:
+        if reader.is_alive():
+            raise subprocess.TimeoutExpired([executable, "--version"], timeout)
+        output = captured[0] if captured else b""
+        if len(output) >= MAX_VERSION_BYTES:
+            _stop(process)  # it has said enough: the first line is all we keep
+        else:
+            returncode = process.wait(max(deadline - time.monotonic(), 0.0))
+            if returncode != 0:
+                return None
+    except subprocess.TimeoutExpired:
+        _stop(process)
+        raise
+    finally:
+        if process.poll() is None:
+            _stop(process)
+        stdout.close()
+        process.wait()
+    text = output.decode("utf-8", "replace").strip()
     return text.splitlines()[0] if text else None
 
 
-def _read_text(path: str) -> str | None:
+def _read_pointer(path: str) -> str | None:
+    """The pointer file's text, ``None`` when there is none; raises ``OSError`` (including
+    ``NotARegularFileError``) for anything that is not a readable regular file within the cap."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read(MAX_POINTER_BYTES).decode("utf-8", "replace")
-    except OSError:
+        data = read_regular_file(path, MAX_POINTER_BYTES)
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    if len(data) > MAX_POINTER_BYTES:
+        raise PointerTooLargeError(f"larger than {MAX_POINTER_BYTES} bytes")
+    return data.decode("utf-8", "replace")
+
+
+def _is_regular_file(path: str) -> bool:
+    """``stat`` only (never opens): true for a regular file, following links."""
+    return os.path.isfile(path)
 
 
 def _platform() -> str:
@@ -60,20 +137,21 @@ class DetectionDeps:
     """Everything detection touches outside the process; replace any of it in tests."""
 
     which: Callable[[str], str | None] = shutil.which
-    is_file: Callable[[str], bool] = os.path.isfile
+    is_file: Callable[[str], bool] = _is_regular_file
     run_version: Callable[[str, float], str | None] = _run_version
-    read_text: Callable[[str], str | None] = _read_text
+    read_text: Callable[[str], str | None] = _read_pointer
     home: Callable[[], str] = field(default=lambda: os.path.expanduser("~"))
     platform: Callable[[], str] = _platform
 
 
 @dataclass(frozen=True)
 class DetectionResult:
-    """One tool's state. ``diagnostic`` is set when a probe failed (the rest is best effort)."""
+    """One tool's state. ``installed`` is ``None`` when detection cannot tell; ``diagnostic`` is
+    set then, and when a probe failed (the rest is best effort)."""
 
     id: str
     display_name: str
-    installed: bool
+    installed: bool | None
     path: str | None
     version: str | None
     hooks_installed: bool
@@ -97,7 +175,10 @@ def _expand(path: str, home: str) -> str:
     return os.path.join(home, path[2:]) if path.startswith("~/") else path
 
 
-def _candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionDeps) -> Sequence[str]:
+def _candidates(
+    tool: ToolManifest, registry: ToolRegistry, deps: DetectionDeps
+) -> Sequence[str] | None:
+    """Paths to probe; ``None`` when there is no way to tell on this platform."""
     resolver = registry.resolver_for(tool.id)
     if resolver is not None:
         return list(resolver(deps))
@@ -105,14 +186,10 @@ def _candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionDeps)
         return []  # candidates detection is for built-in tools only
     paths = getattr(tool.detect, "paths", None)
     listed = getattr(paths, deps.platform(), None) if paths is not None else None
+    if not listed:
+        return None
     home = deps.home()
-    return [_expand(path, home) for path in listed or ()]
-
-
-def _locate(tool: ToolManifest, registry: ToolRegistry, deps: DetectionDeps) -> str | None:
-    if tool.detect.kind == "path":
-        return deps.which(tool.detect.binaryName)
-    return next((path for path in _candidates(tool, registry, deps) if deps.is_file(path)), None)
+    return [_expand(path, home) for path in listed]
 
 
 def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
@@ -124,7 +201,7 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
     except (ValueError, RecursionError):
         return False
     backup = pointer.get("backup") if isinstance(pointer, dict) else None
-    if not isinstance(backup, str) or not backup:
+    if not isinstance(backup, str) or not backup or "\x00" in backup:
         return False
     home = deps.home()
     target = _expand(backup, home)
@@ -134,33 +211,59 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
 
 
 def _failure(tool_id: str, step: str, error: BaseException) -> Diagnostic:
-    found = shown(f"{step}: {type(error).__name__}: {error}", MAX_VERSION_CHARS)
+    # A file that is not a regular one says what it is rather than where it is.
+    detail = getattr(error, "kind", None) or error
+    found = shown(f"{step}: {type(error).__name__}: {detail}", MAX_VERSION_CHARS)
     return Diagnostic(DiagnosticCode.DETECTION_FAILED, source=shown(tool_id), found=found)
 
 
-def detect_tool(tool: ToolManifest, registry: ToolRegistry, deps: DetectionDeps) -> DetectionResult:
-    """Detect one tool; any failure lands in the result's diagnostic."""
+def detect_tool(
+    tool: ToolManifest,
+    registry: ToolRegistry,
+    deps: DetectionDeps,
+    *,
+    probe_version: bool = True,
+) -> DetectionResult:
+    """Detect one tool; any failure lands in the result's diagnostic (the first one wins)."""
     diagnostic: Diagnostic | None = None
+    installed: bool | None = False
     path: str | None = None
     version: str | None = None
     hooks = False
     pointer_path = tool.hookPointer
     try:
         pointer_path = os.path.join(deps.home(), tool.hookPointer)
-        path = _locate(tool, registry, deps)
+        if tool.detect.kind == "path":
+            path = deps.which(tool.detect.binaryName)
+        else:
+            candidates = _candidates(tool, registry, deps)
+            if candidates is None:
+                installed = None
+                diagnostic = Diagnostic(
+                    DiagnosticCode.NOT_DETECTABLE,
+                    source=shown(tool.id),
+                    found=shown(deps.platform()),
+                )
+            else:
+                path = next((p for p in candidates if deps.is_file(p)), None)
         if path is not None:
-            try:
-                raw = deps.run_version(path, VERSION_TIMEOUT_SECONDS)
-                version = None if raw is None else shown(raw.strip(), MAX_VERSION_CHARS)
-            except (OSError, subprocess.SubprocessError) as error:
-                diagnostic = _failure(tool.id, "version", error)
-        hooks = _hooks_installed(pointer_path, deps)
+            installed = True
+            if probe_version:
+                try:
+                    raw = deps.run_version(path, VERSION_TIMEOUT_SECONDS)
+                    version = None if raw is None else shown(raw.strip(), MAX_VERSION_CHARS)
+                except (OSError, subprocess.SubprocessError) as error:
+                    diagnostic = _failure(tool.id, "version", error)
     except Exception as error:  # one detector failing must never break the others
-        diagnostic = _failure(tool.id, "probe", error)
+        diagnostic = diagnostic or _failure(tool.id, "probe", error)
+    try:
+        hooks = _hooks_installed(pointer_path, deps)
+    except Exception as error:
+        diagnostic = diagnostic or _failure(tool.id, "hook pointer", error)
     return DetectionResult(
         id=tool.id,
         display_name=tool.displayName,
-        installed=path is not None,
+        installed=installed,
         path=path,
         version=version,
         hooks_installed=hooks,
@@ -170,8 +273,20 @@ def detect_tool(tool: ToolManifest, registry: ToolRegistry, deps: DetectionDeps)
 
 
 def detect_all(
-    registry: ToolRegistry, deps: DetectionDeps | None = None
+    registry: ToolRegistry,
+    deps: DetectionDeps | None = None,
+    *,
+    probe_third_party_versions: bool = False,
 ) -> tuple[DetectionResult, ...]:
-    """One result per tool, in registry order."""
+    """One result per tool, in registry order. Built-in tools' versions are probed; a
+    third-party tool's executable is run only when ``probe_third_party_versions`` is true."""
     chosen = deps or DetectionDeps()
-    return tuple(detect_tool(tool, registry, chosen) for tool in registry.tools)
+    return tuple(
+        detect_tool(
+            tool,
+            registry,
+            chosen,
+            probe_version=tool.builtin is True or probe_third_party_versions,
+        )
+        for tool in registry.tools
+    )
