@@ -207,9 +207,7 @@ def _manifest_json(tool: Any) -> dict[str, Any]:
 
 def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
     registry = runtime.get_tool_registry(arguments.adapters_dir)
-    results = runtime.detect_all(
-        registry, probe_third_party_versions=arguments.probe_versions
-    )
+    results = runtime.detect_all(registry, probe_third_party_versions=arguments.probe_versions)
     if arguments.format == "json":
         _print_json(
             {
