@@ -7,19 +7,27 @@ missing). ``registry`` and ``detect`` exit 0 whatever the adapters folder holds:
 Diagnostics go to stderr in ``text`` format, to stdout as workflow commands in ``github`` format
 and as one JSON object in ``json`` format; ``check`` prints its unified diffs to stdout (in
 ``json``, inside the object).
+
+Output streams are made robust before anything is printed: text that the terminal's encoding
+cannot represent is written as backslash escapes (never a ``UnicodeEncodeError``), and a reader
+that goes away early (``toolgen ... | head -1``) silently ends the output without changing the
+exit code: the stream is pointed at the null device, so neither later writes nor the
+interpreter's final flush raise ``BrokenPipeError``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import io
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TextIO, cast
 
 from generator import __version__
 from generator.config import ConfigError, find_project, load_config
@@ -93,19 +101,74 @@ def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: obje
         print(render_text(diagnostic), file=sys.stderr)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    arguments = _parser().parse_args(argv)
+class _GuardedStream:
+    """A text stream whose reader may close early: after a broken pipe, output is dropped."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.broken = False
+
+    def write(self, text: str) -> int:
+        if not self.broken:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._divert()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.broken:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._divert()
+
+    def _divert(self) -> None:
+        # Whatever is still buffered is flushed again at interpreter exit; with the descriptor on
+        # the null device that flush succeeds instead of printing "Exception ignored ...".
+        self.broken = True
+        with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, self._stream.fileno())
+            finally:
+                os.close(devnull)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _robust_streams() -> Iterator[None]:
+    """Escape what the streams' encoding cannot show; survive a reader that closes early."""
+    originals = (sys.stdout, sys.stderr)
+    for stream in originals:
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+    guarded = [_GuardedStream(stream) for stream in originals]
+    sys.stdout, sys.stderr = (cast(TextIO, stream) for stream in guarded)
     try:
-        return _run(arguments)
-    except Exception as error:  # last resort: a bug must not show users a traceback
-        if os.environ.get("TOOLGEN_DEBUG"):
-            raise
-        print(
-            f"toolgen: internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
-            " (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
-            file=sys.stderr,
-        )
-        return EXIT_FINDINGS
+        yield
+    finally:
+        for stream in guarded:
+            stream.flush()
+        sys.stdout, sys.stderr = originals
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    with _robust_streams():
+        arguments = _parser().parse_args(argv)  # exits 2 on a usage error, 0 for --help
+        try:
+            return _run(arguments)
+        except Exception as error:  # last resort: a bug must not show users a traceback
+            if os.environ.get("TOOLGEN_DEBUG"):
+                raise
+            print(
+                f"toolgen: internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
+                " (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
+                file=sys.stderr,
+            )
+            return EXIT_FINDINGS
 
 
 def _run(arguments: argparse.Namespace) -> int:
@@ -113,7 +176,9 @@ def _run(arguments: argparse.Namespace) -> int:
     try:
         config = load_config(project)
     except ConfigError as error:
-        print(f"toolgen: {error}", file=sys.stderr)
+        # Messages quote configuration text already; sanitizing the whole line again is cheap
+        # insurance that nothing from pyproject.toml reaches a terminal or CI log raw.
+        print(f"toolgen: {sanitize(str(error), 1000)}", file=sys.stderr)
         return EXIT_USAGE
     if arguments.command in RUNTIME_COMMANDS:
         try:

@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.diagnostics import describe, sanitize
+from generator.diagnostics import MAX_SHOWN_PATH, describe, sanitize
 
 DEFAULTS = {
     "schema": "schema/tool-manifest.schema.json",
@@ -32,8 +32,6 @@ DEFAULTS = {
 OUTPUT_KEYS = ("python_out", "typescript_out", "editor_schema_out")
 # Files toolgen reads; none may lie inside an output folder, where generate deletes.
 SOURCE_KEYS = ("schema", "table", "table_schema", "readme")
-# Long enough for any sane path, short enough that a hostile one cannot flood a terminal.
-MAX_SHOWN_PATH = 300
 
 
 class ConfigError(Exception):

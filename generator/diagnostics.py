@@ -14,6 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 MAX_SHOWN_CHARS = 80
+# A source path (from the configuration, or a file name found in an output folder) is input too;
+# it is escaped like any other, but clipped later than a quoted value.
+MAX_SHOWN_PATH = 300
 
 # Code points never shown raw (first, last): C0, DEL and C1 controls; the soft hyphen and other
 # invisible format controls, bidi marks, embeddings, overrides and isolates; line and paragraph
@@ -145,7 +148,7 @@ def sort_key(diagnostic: Diagnostic) -> tuple[str, int, int, str, str]:
 
 def render_text(diagnostic: Diagnostic) -> str:
     """``source:line:col: CODE severity: message (at /pointer)`` with absent parts left out."""
-    location = diagnostic.source or "<input>"
+    location = sanitize(diagnostic.source, MAX_SHOWN_PATH) if diagnostic.source else "<input>"
     if diagnostic.line is not None:
         location += f":{diagnostic.line}"
         if diagnostic.column is not None:
@@ -170,7 +173,8 @@ def render_github(diagnostic: Diagnostic) -> str:
     command = "error" if diagnostic.severity is Severity.ERROR else "warning"
     properties: list[str] = []
     if diagnostic.source:
-        properties.append("file=" + github_escape(diagnostic.source, is_property=True))
+        source = sanitize(diagnostic.source, MAX_SHOWN_PATH)
+        properties.append("file=" + github_escape(source, is_property=True))
     if diagnostic.line is not None:
         properties.append(f"line={diagnostic.line}")
         if diagnostic.column is not None:

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.diagnostics import Code, Diagnostic, describe
+from generator.diagnostics import MAX_SHOWN_PATH, Code, Diagnostic, describe, sanitize
 
 # Produced by running or installing the generated code, never by toolgen; not orphans.
 IGNORED_NAMES = frozenset(
@@ -115,6 +115,7 @@ def compare_outputs(
     """Changed, missing and orphaned files, each with a unified diff from disk to expected."""
     differences: list[Difference] = []
     for relative in sorted(outputs):
+        shown = sanitize(relative, MAX_SHOWN_PATH)  # diff headers reach the terminal
         current = _read(project_dir / relative)
         expected = outputs[relative]
         if current == expected:
@@ -131,8 +132,8 @@ def compare_outputs(
             difflib.unified_diff(
                 (current or "").splitlines(keepends=True),
                 expected.splitlines(keepends=True),
-                fromfile=f"a/{relative}",
-                tofile=f"b/{relative}",
+                fromfile=f"a/{shown}",
+                tofile=f"b/{shown}",
             )
         )
         differences.append(Difference(Diagnostic(code, message, relative), diff))
@@ -143,7 +144,7 @@ def compare_outputs(
                 difflib.unified_diff(
                     current.splitlines(keepends=True),
                     [],
-                    fromfile=f"a/{relative}",
+                    fromfile=f"a/{sanitize(relative, MAX_SHOWN_PATH)}",
                     tofile="/dev/null",
                 )
             )
