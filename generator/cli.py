@@ -34,6 +34,7 @@ from generator.config import ConfigError, find_project, load_config
 from generator.diagnostics import (
     Diagnostic,
     github_escape,
+    render_count,
     render_github,
     render_json,
     render_text,
@@ -190,6 +191,7 @@ def _run(arguments: argparse.Namespace) -> int:
     result = build_outputs(config)
     if not result.ok:
         _report(result.diagnostics, arguments.format)
+        _count_line(result.diagnostics, arguments.format)
         return EXIT_FINDINGS
     roots = output_roots(config)
     if arguments.command == "generate":
@@ -197,19 +199,25 @@ def _run(arguments: argparse.Namespace) -> int:
         _report([*result.diagnostics, *failures], arguments.format, changed=changed)
         if arguments.format == "text":
             print(f"toolgen: {len(result.outputs)} files, {len(changed)} changed", file=sys.stderr)
+        _count_line([*result.diagnostics, *failures], arguments.format)
         return EXIT_FINDINGS if failures else EXIT_OK
     differences = compare_outputs(config.project_dir, result.outputs, roots)
     if arguments.format != "json":
         for difference in differences:
             sys.stdout.write(difference.diff)
-    _report(
-        [*result.diagnostics, *(d.diagnostic for d in differences)],
-        arguments.format,
-        diffs={d.diagnostic.source: d.diff for d in differences},
-    )
+    found = [*result.diagnostics, *(d.diagnostic for d in differences)]
+    _report(found, arguments.format, diffs={d.diagnostic.source: d.diff for d in differences})
     if arguments.format == "text" and not differences:
         print(f"toolgen: {len(result.outputs)} files up to date", file=sys.stderr)
+    _count_line(found, arguments.format)
     return EXIT_FINDINGS if differences else EXIT_OK
+
+
+def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
+    """Text output ends with the count of what was reported (json carries ``summary``)."""
+    line = render_count(diagnostics)
+    if output_format == "text" and line is not None:
+        print(f"toolgen: {line}", file=sys.stderr)
 
 
 def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -> None:

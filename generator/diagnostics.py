@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 MAX_SHOWN_CHARS = 80
 # A source path (from the configuration, or a file name found in an output folder) is input too;
@@ -187,7 +188,43 @@ def render_github(diagnostic: Diagnostic) -> str:
     return f"::{command} {','.join(properties)}::{github_escape(message, is_property=False)}"
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def summary(diagnostics: Sequence[Diagnostic]) -> dict[str, object]:
+    """Counts by severity and the files involved (sorted; diagnostics without a file add none)."""
+    errors = sum(d.severity is Severity.ERROR for d in diagnostics)
+    return {
+        "errors": errors,
+        "warnings": len(diagnostics) - errors,
+        "files": sorted({d.source for d in diagnostics if d.source}),
+    }
+
+
+def render_count(diagnostics: Sequence[Diagnostic]) -> str | None:
+    """The closing line of text output: ``3 errors, 1 warning in schema/tools.yaml`` (one file
+    is named, several are counted: ``in 2 files``); ``None`` without diagnostics."""
+    if not diagnostics:
+        return None
+    counts = summary(diagnostics)
+    errors, warnings = cast(int, counts["errors"]), cast(int, counts["warnings"])
+    files = cast(list[str], counts["files"])
+    parts = [_plural(errors, "error")] if errors or not warnings else []
+    if warnings:
+        parts.append(_plural(warnings, "warning"))
+    where = ""
+    if len(files) == 1:
+        where = f" in {sanitize(files[0], MAX_SHOWN_PATH)}"
+    elif files:
+        where = f" in {len(files)} files"
+    return ", ".join(parts) + where
+
+
 def render_json(diagnostics: Sequence[Diagnostic], **extra: object) -> str:
-    document: dict[str, object] = {"diagnostics": [d.as_json() for d in diagnostics]}
+    document: dict[str, object] = {
+        "diagnostics": [d.as_json() for d in diagnostics],
+        "summary": summary(diagnostics),
+    }
     document.update(extra)
     return json.dumps(document, indent=2, ensure_ascii=True, sort_keys=False)

@@ -113,6 +113,15 @@ class _NoAliasLoader(yaml.SafeLoader):
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self.problems: list[Diagnostic] = []
+        # Scalars written with an explicit tag (`!!str 1e3`): a node alone cannot tell.
+        self.explicitly_tagged: set[int] = set()
+
+    def compose_scalar_node(self, anchor: dict[Any, yaml.Node]) -> yaml.ScalarNode:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        node: yaml.ScalarNode = super().compose_scalar_node(anchor)
+        if event.tag not in (None, "!"):
+            self.explicitly_tagged.add(id(node))
+        return node
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         event = self.peek_event()  # type: ignore[no-untyped-call]
@@ -336,10 +345,7 @@ class _YamlBuilder:
     def _kind_for_yaml_1_2(self, node: yaml.ScalarNode, kind: str) -> str:
         """What YAML 1.2's core schema makes of the node: a plain untagged scalar is resolved by
         its text; a quoted one is a string; an explicit tag stands if the text fits it."""
-        implicit_tag = self._loader.resolve(  # type: ignore[no-untyped-call]
-            yaml.ScalarNode, node.value, (True, False)
-        )
-        if node.style is None and node.tag == implicit_tag:
+        if node.style is None and id(node) not in self._loader.explicitly_tagged:
             return _kind_in_yaml_1_2(node.value)
         if kind == "str":
             return "str"
