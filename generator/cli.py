@@ -7,25 +7,34 @@ missing). ``registry`` and ``detect`` exit 0 whatever the adapters folder holds:
 Diagnostics go to stderr in ``text`` format, to stdout as workflow commands in ``github`` format
 and as one JSON object in ``json`` format; ``check`` prints its unified diffs to stdout (in
 ``json``, inside the object).
+
+Output streams are made robust before anything is printed: text that the terminal's encoding
+cannot represent is written as backslash escapes (never a ``UnicodeEncodeError``), and a reader
+that goes away early (``toolgen ... | head -1``) silently ends the output without changing the
+exit code: the stream is pointed at the null device, so neither later writes nor the
+interpreter's final flush raise ``BrokenPipeError``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import io
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TextIO, cast
 
 from generator import __version__
 from generator.config import ConfigError, find_project, load_config
 from generator.diagnostics import (
     Diagnostic,
     github_escape,
+    render_count,
     render_github,
     render_json,
     render_text,
@@ -99,19 +108,74 @@ def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: obje
         print(render_text(diagnostic), file=sys.stderr)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    arguments = _parser().parse_args(argv)
+class _GuardedStream:
+    """A text stream whose reader may close early: after a broken pipe, output is dropped."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.broken = False
+
+    def write(self, text: str) -> int:
+        if not self.broken:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._divert()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.broken:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._divert()
+
+    def _divert(self) -> None:
+        # Whatever is still buffered is flushed again at interpreter exit; with the descriptor on
+        # the null device that flush succeeds instead of printing "Exception ignored ...".
+        self.broken = True
+        with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, self._stream.fileno())
+            finally:
+                os.close(devnull)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _robust_streams() -> Iterator[None]:
+    """Escape what the streams' encoding cannot show; survive a reader that closes early."""
+    originals = (sys.stdout, sys.stderr)
+    for stream in originals:
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+    guarded = [_GuardedStream(stream) for stream in originals]
+    sys.stdout, sys.stderr = (cast(TextIO, stream) for stream in guarded)
     try:
-        return _run(arguments)
-    except Exception as error:  # last resort: a bug must not show users a traceback
-        if os.environ.get("TOOLGEN_DEBUG"):
-            raise
-        print(
-            f"toolgen: internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
-            " (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
-            file=sys.stderr,
-        )
-        return EXIT_FINDINGS
+        yield
+    finally:
+        for stream in guarded:
+            stream.flush()
+        sys.stdout, sys.stderr = originals
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    with _robust_streams():
+        arguments = _parser().parse_args(argv)  # exits 2 on a usage error, 0 for --help
+        try:
+            return _run(arguments)
+        except Exception as error:  # last resort: a bug must not show users a traceback
+            if os.environ.get("TOOLGEN_DEBUG"):
+                raise
+            print(
+                f"toolgen: internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
+                " (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
+                file=sys.stderr,
+            )
+            return EXIT_FINDINGS
 
 
 def _run(arguments: argparse.Namespace) -> int:
@@ -119,7 +183,9 @@ def _run(arguments: argparse.Namespace) -> int:
     try:
         config = load_config(project)
     except ConfigError as error:
-        print(f"toolgen: {error}", file=sys.stderr)
+        # Messages quote configuration text already; sanitizing the whole line again is cheap
+        # insurance that nothing from pyproject.toml reaches a terminal or CI log raw.
+        print(f"toolgen: {sanitize(str(error), 1000)}", file=sys.stderr)
         return EXIT_USAGE
     if arguments.command in RUNTIME_COMMANDS:
         try:
@@ -131,6 +197,7 @@ def _run(arguments: argparse.Namespace) -> int:
     result = build_outputs(config)
     if not result.ok:
         _report(result.diagnostics, arguments.format)
+        _count_line(result.diagnostics, arguments.format)
         return EXIT_FINDINGS
     roots = output_roots(config)
     if arguments.command == "generate":
@@ -138,19 +205,25 @@ def _run(arguments: argparse.Namespace) -> int:
         _report([*result.diagnostics, *failures], arguments.format, changed=changed)
         if arguments.format == "text":
             print(f"toolgen: {len(result.outputs)} files, {len(changed)} changed", file=sys.stderr)
+        _count_line([*result.diagnostics, *failures], arguments.format)
         return EXIT_FINDINGS if failures else EXIT_OK
     differences = compare_outputs(config.project_dir, result.outputs, roots)
     if arguments.format != "json":
         for difference in differences:
             sys.stdout.write(difference.diff)
-    _report(
-        [*result.diagnostics, *(d.diagnostic for d in differences)],
-        arguments.format,
-        diffs={d.diagnostic.source: d.diff for d in differences},
-    )
+    found = [*result.diagnostics, *(d.diagnostic for d in differences)]
+    _report(found, arguments.format, diffs={d.diagnostic.source: d.diff for d in differences})
     if arguments.format == "text" and not differences:
         print(f"toolgen: {len(result.outputs)} files up to date", file=sys.stderr)
+    _count_line(found, arguments.format)
     return EXIT_FINDINGS if differences else EXIT_OK
+
+
+def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
+    """Text output ends with the count of what was reported (json carries ``summary``)."""
+    line = render_count(diagnostics)
+    if output_format == "text" and line is not None:
+        print(f"toolgen: {line}", file=sys.stderr)
 
 
 def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -> None:

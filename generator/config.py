@@ -3,6 +3,12 @@
 Paths are relative to the folder holding ``pyproject.toml``; sources may lie outside it, outputs
 may not. Output folders are owned by toolgen:
 ``generate`` deletes files in them that no target produces (caches such as ``__pycache__`` aside).
+So every rule about where outputs lie is checked on *resolved* paths (symlinks followed, ``..``
+collapsed): a lexical check would let ``x/../generated/tools.yaml`` or a symlinked output folder
+point generate's deletions at a source or at files outside the project.
+
+Messages quote configuration text with ``describe``/``sanitize``: a key or path in
+``pyproject.toml`` is input like any other and must not reach a terminal or a CI log raw.
 """
 
 from __future__ import annotations
@@ -10,6 +16,8 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+
+from generator.diagnostics import MAX_SHOWN_PATH, describe, sanitize
 
 DEFAULTS = {
     "schema": "schema/tool-manifest.schema.json",
@@ -22,6 +30,8 @@ DEFAULTS = {
     "readme": "README.md",
 }
 OUTPUT_KEYS = ("python_out", "typescript_out", "editor_schema_out")
+# Files toolgen reads; none may lie inside an output folder, where generate deletes.
+SOURCE_KEYS = ("schema", "table", "table_schema", "readme")
 
 
 class ConfigError(Exception):
@@ -57,45 +67,71 @@ def _declares_toolgen(pyproject: Path) -> bool:
     return isinstance(tool, dict) and "toolgen" in tool
 
 
+def _shown(path: Path) -> str:
+    return sanitize(str(path), MAX_SHOWN_PATH)
+
+
 def load_config(project_dir: Path) -> Config:
     """Read ``[tool.toolgen]``; keys left out take their defaults."""
     pyproject = project_dir / "pyproject.toml"
+    where = _shown(pyproject)
     try:
         with pyproject.open("rb") as handle:
             document = tomllib.load(handle)
     except FileNotFoundError as error:
-        raise ConfigError(
-            f"{pyproject}: not found (use --project to point at the project)"
-        ) from error
+        raise ConfigError(f"{where}: not found (use --project to point at the project)") from error
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{pyproject}: cannot read: {error}") from error
+        raise ConfigError(f"{where}: cannot read: {sanitize(str(error))}") from error
     tool = document.get("tool", {})
     section = tool.get("toolgen", {}) if isinstance(tool, dict) else None
     if not isinstance(section, dict):
-        raise ConfigError(f"{pyproject}: [tool.toolgen] must be a table")
+        raise ConfigError(f"{where}: [tool.toolgen] must be a table")
     unknown = sorted(set(section) - set(DEFAULTS))
     if unknown:
-        raise ConfigError(f"{pyproject}: unknown [tool.toolgen] keys: {', '.join(unknown)}")
+        names = ", ".join(describe(key) for key in unknown[:10])
+        more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
+        raise ConfigError(f"{where}: unknown [tool.toolgen] keys: {names}{more}")
     paths = dict(DEFAULTS)
     for key, value in section.items():
         if not isinstance(value, str) or not value or Path(value).is_absolute():
-            raise ConfigError(f"{pyproject}: tool.toolgen.{key} must be a relative path")
-        # Sources may live outside (a shared schema); outputs never do, since generate deletes.
-        if key in (*OUTPUT_KEYS, "readme") and ".." in Path(value).parts:
-            raise ConfigError(f"{pyproject}: tool.toolgen.{key} must stay inside the project")
+            raise ConfigError(f"{where}: tool.toolgen.{key} must be a relative path")
         paths[key] = Path(value).as_posix()
-    _check_output_folders(pyproject, paths)
+    _check_placement(where, project_dir, paths)
     return Config(project_dir, paths)
 
 
-def _check_output_folders(pyproject: Path, paths: dict[str, str]) -> None:
-    """Output folders may not overlap each other or hold a source: generate deletes in them."""
-    outputs = [Path(paths[key]) for key in OUTPUT_KEYS]
-    for index, first in enumerate(outputs):
-        for second in outputs[index + 1 :]:
-            if first == second or first in second.parents or second in first.parents:
-                raise ConfigError(f"{pyproject}: output folders {first} and {second} overlap")
+def _check_placement(where: str, project_dir: Path, paths: dict[str, str]) -> None:
+    """On resolved paths: outputs (and the README, which generate rewrites) lie inside the
+    project's real path, output folders do not overlap, and no source lies in an output folder
+    (generate deletes there). Sources may otherwise lie anywhere (a shared schema)."""
+    try:
+        project = project_dir.resolve()
+        real = {key: (project_dir / value).resolve() for key, value in paths.items()}
+    except (OSError, RuntimeError) as error:  # RuntimeError: a symlink loop (Python 3.11)
+        raise ConfigError(
+            f"{where}: cannot resolve a configured path: {sanitize(str(error))}"
+        ) from error
+    for key in (*OUTPUT_KEYS, "readme"):
+        if not real[key].is_relative_to(project) or (key != "readme" and real[key] == project):
+            raise ConfigError(
+                f"{where}: tool.toolgen.{key} = {describe(paths[key], MAX_SHOWN_PATH)} must stay"
+                " inside the project (and not be its root), symlinks followed"
+            )
+    for index, first in enumerate(OUTPUT_KEYS):
+        for second in OUTPUT_KEYS[index + 1 :]:
+            a, b = real[first], real[second]
+            if a == b or a.is_relative_to(b) or b.is_relative_to(a):
+                raise ConfigError(
+                    f"{where}: output folders {describe(paths[first], MAX_SHOWN_PATH)} and"
+                    f" {describe(paths[second], MAX_SHOWN_PATH)} overlap, symlinks followed"
+                )
+    sources = {key: real[key] for key in SOURCE_KEYS}
+    sources["pyproject.toml"] = (project_dir / "pyproject.toml").resolve()
     for key in OUTPUT_KEYS:
-        for source_key in ("schema", "table", "table_schema"):
-            if Path(paths[key]) in Path(paths[source_key]).parents:
-                raise ConfigError(f"{pyproject}: output folder {paths[key]} contains a source file")
+        for source_key, source in sources.items():
+            if source.is_relative_to(real[key]):
+                raise ConfigError(
+                    f"{where}: output folder {describe(paths[key], MAX_SHOWN_PATH)} contains the"
+                    f" source {source_key} ({describe(paths.get(source_key, source_key))}),"
+                    " symlinks followed; generate would delete it"
+                )

@@ -12,8 +12,12 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 MAX_SHOWN_CHARS = 80
+# A source path (from the configuration, or a file name found in an output folder) is input too;
+# it is escaped like any other, but clipped later than a quoted value.
+MAX_SHOWN_PATH = 300
 
 # Code points never shown raw (first, last): C0, DEL and C1 controls; the soft hyphen and other
 # invisible format controls, bidi marks, embeddings, overrides and isolates; line and paragraph
@@ -50,6 +54,7 @@ class Code(enum.StrEnum):
     YAML_ALIAS = "YAML_ALIAS"
     YAML_UNSAFE_TAG = "YAML_UNSAFE_TAG"
     YAML_UNSUPPORTED_VALUE = "YAML_UNSUPPORTED_VALUE"
+    NUMBER_OUT_OF_RANGE = "NUMBER_OUT_OF_RANGE"
     JSON_SYNTAX = "JSON_SYNTAX"
     DUPLICATE_KEY = "DUPLICATE_KEY"
     NON_STRING_KEY = "NON_STRING_KEY"
@@ -146,7 +151,7 @@ def sort_key(diagnostic: Diagnostic) -> tuple[str, int, int, str, str]:
 
 def render_text(diagnostic: Diagnostic) -> str:
     """``source:line:col: CODE severity: message (at /pointer)`` with absent parts left out."""
-    location = diagnostic.source or "<input>"
+    location = sanitize(diagnostic.source, MAX_SHOWN_PATH) if diagnostic.source else "<input>"
     if diagnostic.line is not None:
         location += f":{diagnostic.line}"
         if diagnostic.column is not None:
@@ -171,7 +176,8 @@ def render_github(diagnostic: Diagnostic) -> str:
     command = "error" if diagnostic.severity is Severity.ERROR else "warning"
     properties: list[str] = []
     if diagnostic.source:
-        properties.append("file=" + github_escape(diagnostic.source, is_property=True))
+        source = sanitize(diagnostic.source, MAX_SHOWN_PATH)
+        properties.append("file=" + github_escape(source, is_property=True))
     if diagnostic.line is not None:
         properties.append(f"line={diagnostic.line}")
         if diagnostic.column is not None:
@@ -183,7 +189,43 @@ def render_github(diagnostic: Diagnostic) -> str:
     return f"::{command} {','.join(properties)}::{github_escape(message, is_property=False)}"
 
 
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def summary(diagnostics: Sequence[Diagnostic]) -> dict[str, object]:
+    """Counts by severity and the files involved (sorted; diagnostics without a file add none)."""
+    errors = sum(d.severity is Severity.ERROR for d in diagnostics)
+    return {
+        "errors": errors,
+        "warnings": len(diagnostics) - errors,
+        "files": sorted({d.source for d in diagnostics if d.source}),
+    }
+
+
+def render_count(diagnostics: Sequence[Diagnostic]) -> str | None:
+    """The closing line of text output: ``3 errors, 1 warning in schema/tools.yaml`` (one file
+    is named, several are counted: ``in 2 files``); ``None`` without diagnostics."""
+    if not diagnostics:
+        return None
+    counts = summary(diagnostics)
+    errors, warnings = cast(int, counts["errors"]), cast(int, counts["warnings"])
+    files = cast(list[str], counts["files"])
+    parts = [_plural(errors, "error")] if errors or not warnings else []
+    if warnings:
+        parts.append(_plural(warnings, "warning"))
+    where = ""
+    if len(files) == 1:
+        where = f" in {sanitize(files[0], MAX_SHOWN_PATH)}"
+    elif files:
+        where = f" in {len(files)} files"
+    return ", ".join(parts) + where
+
+
 def render_json(diagnostics: Sequence[Diagnostic], **extra: object) -> str:
-    document: dict[str, object] = {"diagnostics": [d.as_json() for d in diagnostics]}
+    document: dict[str, object] = {
+        "diagnostics": [d.as_json() for d in diagnostics],
+        "summary": summary(diagnostics),
+    }
     document.update(extra)
     return json.dumps(document, indent=2, ensure_ascii=True, sort_keys=False)

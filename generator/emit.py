@@ -3,10 +3,18 @@
 ``write_outputs`` writes each changed file atomically (a temporary file in the same folder, then
 ``os.replace``), so a reader never sees a half-written file, and deletes files in the owned output
 folders that no target produces. ``compare_outputs`` reports what differs without touching disk.
+
+Defence in depth beside the configuration's checks: ``generate`` writes and deletes only where the
+*real* path of the containing folder lies inside an output folder's real path (or, for a file
+outside the output folders such as the README, inside the project's real path). The walk never
+descends into a symlinked folder, and a symlink found in an output folder is an orphan like any
+file: deleting it removes the link itself (``unlink`` does not follow links), never its target.
+A path that fails the check is reported as ``WRITE_FAILED`` and left alone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import tempfile
@@ -14,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.diagnostics import Code, Diagnostic, describe
+from generator.diagnostics import MAX_SHOWN_PATH, Code, Diagnostic, describe, sanitize
 
 # Produced by running or installing the generated code, never by toolgen; not orphans.
 IGNORED_NAMES = frozenset(
@@ -33,18 +41,65 @@ def _ignored(path: Path) -> bool:
     return any(part in IGNORED_NAMES or part.endswith(IGNORED_SUFFIXES) for part in path.parts)
 
 
+def _walk(base: Path) -> Iterator[tuple[Path, bool]]:
+    """Every entry below ``base`` as ``(path, is_folder)``, folders after their contents; a
+    symlink is never descended into and counts as a file (so only the link is ever removed)."""
+    try:
+        entries = sorted(os.scandir(base), key=lambda entry: entry.name)
+    except OSError:
+        return
+    for entry in entries:
+        path = base / entry.name
+        if entry.is_dir(follow_symlinks=False):
+            yield from _walk(path)
+            yield path, True
+        else:
+            yield path, False
+
+
 def existing_files(project_dir: Path, roots: list[str]) -> Iterator[str]:
-    """Files under the owned output roots, as POSIX paths relative to the project, sorted."""
+    """Files (and symlinks) under the owned output roots, as POSIX paths relative to the
+    project, sorted."""
     found: list[str] = []
     for root in roots:
-        base = project_dir / root
-        if not base.is_dir():
-            continue
-        for path in base.rglob("*"):
+        for path, is_folder in _walk(project_dir / root):
             relative = path.relative_to(project_dir)
-            if (path.is_file() or path.is_symlink()) and not _ignored(relative.relative_to(root)):
+            if not is_folder and not _ignored(relative.relative_to(root)):
                 found.append(relative.as_posix())
     yield from sorted(found)
+
+
+class _Fence:
+    """Where generate may write or delete: decided on the real path of a file's folder."""
+
+    def __init__(self, project_dir: Path, roots: list[str]) -> None:
+        self._project = project_dir.resolve()
+        self._roots = [(root, (project_dir / root).resolve()) for root in roots]
+
+    def allows(self, relative: str) -> bool:
+        try:
+            folder = (self._project / relative).parent.resolve()
+        except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python 3.11)
+            return False
+        owned = [real for root, real in self._roots if _is_under(relative, root)]
+        if owned:
+            return folder.is_relative_to(owned[0])
+        # Not in an output folder (the README): inside the project, and not in an output folder.
+        return folder.is_relative_to(self._project) and not any(
+            folder.is_relative_to(real) for _, real in self._roots
+        )
+
+
+def _is_under(relative: str, root: str) -> bool:
+    return relative.startswith(root.rstrip("/") + "/")
+
+
+def _refused(relative: str, action: str) -> Diagnostic:
+    return Diagnostic(
+        Code.WRITE_FAILED,
+        f"refusing to {action}: its folder resolves outside the output folders",
+        relative,
+    )
 
 
 def _read(path: Path) -> str | None:
@@ -60,6 +115,7 @@ def compare_outputs(
     """Changed, missing and orphaned files, each with a unified diff from disk to expected."""
     differences: list[Difference] = []
     for relative in sorted(outputs):
+        shown = sanitize(relative, MAX_SHOWN_PATH)  # diff headers reach the terminal
         current = _read(project_dir / relative)
         expected = outputs[relative]
         if current == expected:
@@ -76,8 +132,8 @@ def compare_outputs(
             difflib.unified_diff(
                 (current or "").splitlines(keepends=True),
                 expected.splitlines(keepends=True),
-                fromfile=f"a/{relative}",
-                tofile=f"b/{relative}",
+                fromfile=f"a/{shown}",
+                tofile=f"b/{shown}",
             )
         )
         differences.append(Difference(Diagnostic(code, message, relative), diff))
@@ -88,7 +144,7 @@ def compare_outputs(
                 difflib.unified_diff(
                     current.splitlines(keepends=True),
                     [],
-                    fromfile=f"a/{relative}",
+                    fromfile=f"a/{sanitize(relative, MAX_SHOWN_PATH)}",
                     tofile="/dev/null",
                 )
             )
@@ -128,8 +184,12 @@ def write_outputs(
     """Make the output folders hold exactly ``outputs``; returns the changed paths and failures."""
     changed: list[str] = []
     failures: list[Diagnostic] = []
+    fence = _Fence(project_dir, roots)
     for relative in sorted(outputs):
         path = project_dir / relative
+        if not fence.allows(relative):
+            failures.append(_refused(relative, "write"))
+            continue
         if _read(path) == outputs[relative]:
             continue
         try:
@@ -141,6 +201,9 @@ def write_outputs(
             )
     for relative in existing_files(project_dir, roots):
         if relative not in outputs:
+            if not fence.allows(relative):
+                failures.append(_refused(relative, "delete"))
+                continue
             try:
                 (project_dir / relative).unlink()
                 changed.append(relative)
@@ -156,10 +219,9 @@ def write_outputs(
 
 
 def _remove_empty_folders(base: Path) -> None:
-    if not base.is_dir():
-        return
-    for folder in sorted(
-        (p for p in base.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True
-    ):
-        if not any(folder.iterdir()):
-            folder.rmdir()
+    """Remove emptied folders (never through a symlink: the walk does not follow them)."""
+    for folder, is_folder in _walk(base):
+        if is_folder:
+            # Not empty (or not ours to remove): leave it.
+            with contextlib.suppress(OSError):
+                folder.rmdir()

@@ -12,17 +12,18 @@ JSON's value types are produced (timestamps, binary, sets, NaN and infinities ar
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
-from generator.diagnostics import Code, Diagnostic, describe, pointer_of
+from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sort_key
 
 Position = tuple[int, int]
 _PositionMaps = tuple[Mapping[str, Position], Mapping[str, Position]]
@@ -32,12 +33,21 @@ _MAP_TAG = _YAML_TAG + "map"
 _SEQ_TAG = _YAML_TAG + "seq"
 _SCALAR_TAGS = {_YAML_TAG + name for name in ("str", "int", "float", "bool", "null")}
 # YAML's own types that are harmless but have no JSON equivalent; any other tag is unsafe.
-_NON_JSON_TAGS = {_YAML_TAG + name for name in ("timestamp", "binary", "set", "omap", "pairs")}
+# ("value" is PyYAML's reading of a plain `=`, "merge" of a `<<` that is not a key.)
+_NON_JSON_TAGS = {
+    _YAML_TAG + name for name in ("timestamp", "binary", "set", "omap", "pairs", "value", "merge")
+}
 
 
 @dataclass(frozen=True)
 class Loaded:
-    """A parsed document: ``value`` is ``None`` when diagnostics hold an error.
+    """A parsed document: ``value`` is ``None`` when it could not be read or parsed at all.
+
+    A YAML document that parses but holds refused values (an alias, a YAML 1.1/1.2 ambiguity, a
+    number JSON cannot carry, ...) keeps a ``value``: each refused node is replaced by a
+    placeholder (its text, or ``None``) and its pointer is listed in ``refused``, so later checks
+    still run on everything else and skip what stands on a placeholder. A JSON document with a
+    refused number or a repeated key has no ``value``; all its such problems are reported.
 
     Node positions come from ``locate``, called at most once and only when a diagnostic needs a
     location (for JSON that means a second, slower reading of the text).
@@ -48,6 +58,7 @@ class Loaded:
     diagnostics: tuple[Diagnostic, ...] = ()
     locate: Callable[[], _PositionMaps] | None = field(default=None, repr=False, compare=False)
     _located: list[_PositionMaps] = field(default_factory=list, repr=False, compare=False)
+    refused: frozenset[str] = frozenset()
 
     def _maps(self) -> _PositionMaps:
         if not self._located:
@@ -68,9 +79,21 @@ class Loaded:
         """Start of the mapping key whose value is at ``pointer``."""
         return self._maps()[1].get(pointer)
 
+    def stands_on_refused(self, pointer: str | None) -> bool:
+        """Whether ``pointer`` is a refused node or lies inside one (its finding would be about
+        the placeholder, not the input)."""
+        if pointer is None or not self.refused:
+            return False
+        while True:
+            if pointer in self.refused:
+                return True
+            if not pointer:
+                return False
+            pointer = pointer.rsplit("/", 1)[0]
+
 
 class _Refusal(Exception):
-    """Internal: a located reason to reject the document (never escapes this module)."""
+    """Internal: a located reason to reject the whole document (never escapes this module)."""
 
     def __init__(self, code: Code, message: str, mark: Any) -> None:
         super().__init__(message)
@@ -79,16 +102,42 @@ class _Refusal(Exception):
         self.mark = mark
 
 
+# The tag of a placeholder node standing where the composer refused an alias.
+_REFUSED_TAG = "!toolgen-refused"
+
+
 class _NoAliasLoader(yaml.SafeLoader):
-    """SafeLoader whose composer refuses anchors and aliases before any node is built."""
+    """SafeLoader whose composer never follows an alias or records an anchor: each is reported
+    (``problems``) and composing goes on, an alias becoming a placeholder node."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.problems: list[Diagnostic] = []
+        # Scalars written with an explicit tag (`!!str 1e3`): a node alone cannot tell.
+        self.explicitly_tagged: set[int] = set()
+
+    def compose_scalar_node(self, anchor: dict[Any, yaml.Node]) -> yaml.ScalarNode:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        node: yaml.ScalarNode = super().compose_scalar_node(anchor)
+        if event.tag not in (None, "!"):
+            self.explicitly_tagged.add(id(node))
+        return node
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         event = self.peek_event()  # type: ignore[no-untyped-call]
         if isinstance(event, yaml.AliasEvent):
-            raise _Refusal(Code.YAML_ALIAS, "aliases (*name) are not allowed", event.start_mark)
+            self.get_event()  # type: ignore[no-untyped-call]
+            self._problem("aliases (*name) are not allowed", event.start_mark)
+            mark = cast(yaml.Mark, event.start_mark)
+            return yaml.ScalarNode(_REFUSED_TAG, "", mark, mark)
         if getattr(event, "anchor", None) is not None:
-            raise _Refusal(Code.YAML_ALIAS, "anchors (&name) are not allowed", event.start_mark)
+            self._problem("anchors (&name) are not allowed", event.start_mark)
+            event.anchor = None  # never registered: no alias can reach it, no clash with another
         return super().compose_node(parent, index)
+
+    def _problem(self, message: str, mark: Any) -> None:
+        line, column = _position(mark)
+        self.problems.append(Diagnostic(Code.YAML_ALIAS, message, "", line, column))
 
 
 def _position(mark: Any) -> Position:
@@ -111,106 +160,235 @@ def read_text(path: Path, source: str) -> tuple[str | None, tuple[Diagnostic, ..
         return None, (Diagnostic(Code.INVALID_ENCODING, message, source),)
 
 
-# Plain scalars PyYAML (YAML 1.1) resolves to booleans and integers whose spelling YAML 1.2's core
-# schema reads the same way; anything else (yes/no/on/off, 0777, 1_000, 1:30, 0b1) is ambiguous.
-_YAML_1_2_BOOL = re.compile(r"true|True|TRUE|false|False|FALSE")
-_YAML_1_2_INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
+# YAML 1.2.2's core schema (section 10.3.2), in resolution order; a plain scalar matching none is
+# a string. PyYAML implements YAML 1.1, whose resolvers differ (yes/no/on/off, 0777 octal, 1_000,
+# 1:30 sexagesimal, 0b1, .5 without a sign only, exponents only with a sign and a dot, no 0o17).
+# Every scalar is read both ways and refused when the readings differ: an editor (YAML 1.2) must
+# see what toolgen sees.
+_CORE_1_2: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("null", re.compile(r"null|Null|NULL|~|")),
+    ("bool", re.compile(r"true|True|TRUE|false|False|FALSE")),
+    ("int", re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")),
+    (
+        "float",
+        re.compile(
+            r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)"
+        ),
+    ),
+)
+_CORE_1_2_BY_KIND = dict(_CORE_1_2)
+# Integers JavaScript (so TypeScript and every JSON tool built on it) holds exactly.
+MAX_SAFE_INTEGER = 2**53 - 1
+# Python refuses to convert longer decimal integers (its int_max_str_digits default); fixed here
+# so the verdict does not depend on PYTHONINTMAXSTRDIGITS.
+MAX_INT_DIGITS = 4300
 
 
-def _same_in_yaml_1_2(node: yaml.ScalarNode) -> bool:
-    if node.tag == _YAML_TAG + "bool":
-        return _YAML_1_2_BOOL.fullmatch(node.value) is not None
-    if node.tag == _YAML_TAG + "int":
-        return _YAML_1_2_INT.fullmatch(node.value) is not None and not (
-            len(node.value.lstrip("+-")) > 1 and node.value.lstrip("+-").startswith("0")
-        )
-    return True
+def _kind_in_yaml_1_2(text: str) -> str:
+    for kind, pattern in _CORE_1_2:
+        if pattern.fullmatch(text):
+            return kind
+    return "str"
+
+
+def _value_in_yaml_1_2(kind: str, text: str) -> Any:
+    if kind == "null":
+        return None
+    if kind == "bool":
+        return text.lower() == "true"
+    if kind == "int":
+        if text.startswith(("0o", "0x")):
+            return int(text[2:], 8 if text[1] == "o" else 16)
+        return int(text)
+    lowered = text.lower()
+    if lowered.lstrip("+-") == ".inf":
+        return -math.inf if lowered.startswith("-") else math.inf
+    if lowered == ".nan":
+        return math.nan
+    return float(text)
 
 
 class _YamlBuilder:
-    """Turns a composed node tree into JSON values, recording where each node starts."""
+    """Turns a composed node tree into JSON values, recording where each node starts and every
+    refused node (a problem plus a placeholder), so one run reports all of them."""
 
     def __init__(self, loader: _NoAliasLoader) -> None:
         self._loader = loader
         self.positions: dict[str, Position] = {}
         self.key_positions: dict[str, Position] = {}
+        self.problems: list[Diagnostic] = []
+        self.refused: set[str] = set()
+
+    def _refuse(
+        self, code: Code, message: str, node: yaml.Node, pointer: str, *, hint: str | None = None
+    ) -> None:
+        line, column = _position(node.start_mark)
+        self.problems.append(Diagnostic(code, message, "", line, column, pointer, hint=hint))
+        self.refused.add(pointer)
 
     def build(self, node: yaml.Node, path: tuple[str | int, ...]) -> Any:
         pointer = pointer_of(path)
         self.positions[pointer] = _position(node.start_mark)
         if isinstance(node, yaml.MappingNode):
-            self._require_tag(node, _MAP_TAG)
-            return self._build_mapping(node, path)
+            value: Any = self._build_mapping(node, path)
+            return value if self._tag_allowed(node, _MAP_TAG, pointer) else None
         if isinstance(node, yaml.SequenceNode):
-            self._require_tag(node, _SEQ_TAG)
-            return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
+            value = [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
+            return value if self._tag_allowed(node, _SEQ_TAG, pointer) else None
         if not isinstance(node, yaml.ScalarNode):
             raise _Refusal(Code.YAML_SYNTAX, "unexpected node", node.start_mark)
-        return self._build_scalar(node)
+        if node.tag == _REFUSED_TAG:  # an alias: the composer reported it
+            self.refused.add(pointer)
+            return None
+        return self._build_scalar(node, pointer)
 
     def _build_mapping(self, node: yaml.MappingNode, path: tuple[str | int, ...]) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            key = self._build_key(key_node)
+            key = self._build_key(key_node, pointer_of(path))
+            if key is None:
+                continue
             key_pointer = pointer_of((*path, key))
             if key in result:
                 first_line = self.key_positions[key_pointer][0]
-                raise _Refusal(
-                    Code.DUPLICATE_KEY,
-                    f"key {describe(key)} repeats the key on line {first_line}",
-                    key_node.start_mark,
+                line, column = _position(key_node.start_mark)
+                self.problems.append(
+                    Diagnostic(
+                        Code.DUPLICATE_KEY,
+                        f"key {describe(key)} repeats the key on line {first_line}",
+                        "",
+                        line,
+                        column,
+                        key_pointer,
+                    )
                 )
+                continue  # the first value stands; the repeat is only reported
             self.key_positions[key_pointer] = _position(key_node.start_mark)
             result[key] = self.build(value_node, (*path, key))
+            if self._ambiguous_key(key_node):
+                self._refuse(
+                    Code.YAML_UNSUPPORTED_VALUE,
+                    f"key {describe(key)} is a string to YAML 1.1 but a"
+                    f" {_kind_in_yaml_1_2(key)} to YAML 1.2 (and editors)",
+                    key_node,
+                    key_pointer,
+                    hint="quote it",
+                )
         return result
 
-    def _build_key(self, node: yaml.Node) -> str:
+    @staticmethod
+    def _ambiguous_key(node: yaml.Node) -> bool:
+        return (
+            isinstance(node, yaml.ScalarNode)
+            and node.style is None
+            and _kind_in_yaml_1_2(node.value) != "str"
+        )
+
+    def _build_key(self, node: yaml.Node, parent: str) -> str | None:
+        """The key's text, or ``None`` (reported) when it is not a string: its pair is skipped."""
         if isinstance(node, yaml.ScalarNode) and node.tag == _YAML_TAG + "str":
             return str(node.value)
+        line, column = _position(node.start_mark)
         if isinstance(node, yaml.ScalarNode) and node.tag == _YAML_TAG + "merge":
-            raise _Refusal(Code.YAML_UNSAFE_TAG, "merge keys (<<) are not allowed", node.start_mark)
-        raise _Refusal(Code.NON_STRING_KEY, "mapping keys must be strings", node.start_mark)
+            problem = Diagnostic(
+                Code.YAML_UNSAFE_TAG, "merge keys (<<) are not allowed", "", line, column, parent
+            )
+        else:
+            problem = Diagnostic(
+                Code.NON_STRING_KEY, "mapping keys must be strings", "", line, column, parent
+            )
+        self.problems.append(problem)
+        return None
 
-    def _build_scalar(self, node: yaml.ScalarNode) -> Any:
+    def _build_scalar(self, node: yaml.ScalarNode, pointer: str) -> Any:
         if node.tag not in _SCALAR_TAGS:
-            if node.tag not in _NON_JSON_TAGS:
-                raise _Refusal(
-                    Code.YAML_UNSAFE_TAG,
-                    f"tag {describe(node.tag)} is not allowed",
-                    node.start_mark,
+            if node.tag in _NON_JSON_TAGS:
+                self._refuse(
+                    Code.YAML_UNSUPPORTED_VALUE,
+                    f"value {describe(node.value)} resolves to {describe(node.tag)}, not a JSON"
+                    " type",
+                    node,
+                    pointer,
+                    hint="quote it to make it a string",
                 )
-            raise _Refusal(
-                Code.YAML_UNSUPPORTED_VALUE,
-                f"value {describe(node.value)} resolves to {describe(node.tag)}, not a JSON type;"
-                " quote it to make it a string",
-                node.start_mark,
-            )
-        if node.style is None and not _same_in_yaml_1_2(node):
-            raise _Refusal(
-                Code.YAML_UNSUPPORTED_VALUE,
-                f"{describe(node.value)} is read as {node.tag.rsplit(':', 1)[-1]} by YAML 1.1 but"
-                " as a string by YAML 1.2 (and editors); write it unambiguously or quote it",
-                node.start_mark,
-            )
-        value = self._loader.construct_object(node, deep=True)
+            else:
+                self._refuse(
+                    Code.YAML_UNSAFE_TAG, f"tag {describe(node.tag)} is not allowed", node, pointer
+                )
+            return node.value
+        kind = node.tag.rsplit(":", 1)[-1]
+        read_by_1_2 = self._kind_for_yaml_1_2(node, kind)
+        if read_by_1_2 != kind:
+            return self._ambiguous(node, pointer, kind, read_by_1_2)
+        try:
+            value = self._loader.construct_object(node, deep=True)
+        except (ValueError, OverflowError, KeyError, yaml.YAMLError):
+            return self._out_of_range(node, pointer)
         if isinstance(value, float) and not math.isfinite(value):
-            raise _Refusal(
+            if node.value.lower().lstrip("+-") not in (".inf", ".nan"):
+                return self._out_of_range(node, pointer)  # a finite spelling that overflowed
+            self._refuse(
                 Code.YAML_UNSUPPORTED_VALUE,
                 "NaN and infinities are not JSON numbers",
-                node.start_mark,
+                node,
+                pointer,
+                hint="quote it to make it a string",
             )
+            return node.value
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SAFE_INTEGER:
+            return self._out_of_range(node, pointer)
+        if kind != "str" and value != _value_in_yaml_1_2(kind, node.value):
+            return self._ambiguous(node, pointer, kind, kind)
         return value
 
-    @staticmethod
-    def _require_tag(node: yaml.Node, expected: str) -> None:
-        if node.tag != expected:
-            raise _Refusal(
-                Code.YAML_UNSAFE_TAG, f"tag {describe(node.tag)} is not allowed", node.start_mark
-            )
+    def _kind_for_yaml_1_2(self, node: yaml.ScalarNode, kind: str) -> str:
+        """What YAML 1.2's core schema makes of the node: a plain untagged scalar is resolved by
+        its text; a quoted one is a string; an explicit tag stands if the text fits it."""
+        if node.style is None and id(node) not in self._loader.explicitly_tagged:
+            return _kind_in_yaml_1_2(node.value)
+        if kind == "str":
+            return "str"
+        return kind if _CORE_1_2_BY_KIND[kind].fullmatch(node.value) else "invalid"
+
+    def _ambiguous(self, node: yaml.ScalarNode, pointer: str, by_1_1: str, by_1_2: str) -> str:
+        if by_1_1 == by_1_2:
+            read = f"as a different {by_1_1} value by YAML 1.1 and YAML 1.2 (and editors)"
+        else:
+            as_1_2 = "not as a valid value" if by_1_2 == "invalid" else f"as {by_1_2}"
+            read = f"as {by_1_1} by YAML 1.1 but {as_1_2} by YAML 1.2 (and editors)"
+        self._refuse(
+            Code.YAML_UNSUPPORTED_VALUE,
+            f"{describe(node.value)} is read {read}",
+            node,
+            pointer,
+            hint="quote it to make it a string, or write the value as YAML 1.2 spells it",
+        )
+        return str(node.value)
+
+    def _out_of_range(self, node: yaml.ScalarNode, pointer: str) -> str:
+        self._refuse(
+            Code.NUMBER_OUT_OF_RANGE,
+            f"number {describe(node.value)} cannot be represented exactly in JSON (integers up"
+            f" to {MAX_SAFE_INTEGER} in magnitude, finite floats)",
+            node,
+            pointer,
+            hint="quote it to make it a string",
+        )
+        return str(node.value)
+
+    def _tag_allowed(self, node: yaml.Node, expected: str, pointer: str) -> bool:
+        if node.tag == expected:
+            return True
+        self._refuse(
+            Code.YAML_UNSAFE_TAG, f"tag {describe(node.tag)} is not allowed", node, pointer
+        )
+        return False
 
 
 def parse_yaml(text: str, source: str) -> Loaded:
-    """Parse YAML text (one document) into JSON values with node positions."""
+    """Parse YAML text (one document) into JSON values with node positions. A syntax error stops
+    the reading; every other problem is reported at its own node and reading goes on."""
     loader: _NoAliasLoader | None = None
     try:
         loader = _NoAliasLoader(text)
@@ -220,7 +398,13 @@ def parse_yaml(text: str, source: str) -> Loaded:
         builder = _YamlBuilder(loader)
         value = builder.build(node, ())
         maps = (builder.positions, builder.key_positions)
-        return Loaded(source, value, locate=lambda: maps)
+        problems = tuple(
+            dataclasses.replace(problem, source=source)
+            for problem in sorted([*loader.problems, *builder.problems], key=sort_key)
+        )
+        return Loaded(
+            source, value, problems, locate=lambda: maps, refused=frozenset(builder.refused)
+        )
     except _Refusal as refusal:
         return _failed(source, refusal.code, refusal.message, _position(refusal.mark))
     except yaml.MarkedYAMLError as error:
@@ -250,23 +434,41 @@ def load_yaml(path: Path, source: str) -> Loaded:
     return _load(path, source, parse_yaml)
 
 
-class _DuplicateJsonKey(Exception):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+class _BadNumber:
+    """Stands in a parsed JSON value where a number could not be represented."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
 
 
-def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _DuplicateJsonKey(key)
-        result[key] = value
-    return result
+def _json_int(text: str) -> int | _BadNumber:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        return _BadNumber(text)
+    try:
+        return int(text)
+    except ValueError:  # a lower PYTHONINTMAXSTRDIGITS
+        return _BadNumber(text)
+
+
+def _json_float(text: str) -> float | _BadNumber:
+    value = float(text)
+    return value if math.isfinite(value) else _BadNumber(text)
 
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
+
+
+def _bad_numbers(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str, str]]:
+    """(pointer, text) of every unrepresentable number in a parsed JSON value."""
+    if isinstance(value, _BadNumber):
+        yield pointer_of(path), value.text
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _bad_numbers(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _bad_numbers(item, (*path, index))
 
 
 def _json_positions(text: str) -> _PositionMaps:
@@ -277,23 +479,70 @@ def _json_positions(text: str) -> _PositionMaps:
 
 
 def parse_json(text: str, source: str) -> Loaded:
-    """Strict JSON: duplicate keys, NaN and infinities are errors. Values come from ``json``;
-    node positions, for locating later diagnostics, from ``_json_positions``."""
+    """Strict JSON: repeated keys, NaN, infinities and numbers that cannot be represented (a
+    float overflowing to infinity, an integer longer than Python converts) are errors, each
+    reported at its own node. Values come from ``json``; node positions, for locating
+    diagnostics, from ``_json_positions``."""
+    repeated: list[str] = []
+
+    def unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                repeated.append(key)
+            else:
+                result[key] = value
+        return result
+
     try:
-        value = json.loads(text, object_pairs_hook=_unique_object, parse_constant=_refuse_constant)
+        value = json.loads(
+            text,
+            object_pairs_hook=unique_object,
+            parse_constant=_refuse_constant,
+            parse_int=_json_int,
+            parse_float=_json_float,
+        )
     except json.JSONDecodeError as error:
         return _failed(source, Code.JSON_SYNTAX, error.msg, (error.lineno, error.colno))
-    except _DuplicateJsonKey as error:
-        # The YAML reading of the same text knows where the repeated key stands.
-        located = parse_yaml(text, source).diagnostics
-        where = None
-        if located and located[0].line is not None:
-            where = (located[0].line, located[0].column or 1)
-        message = f"key {describe(error.key)} appears twice in one object"
-        return _failed(source, Code.DUPLICATE_KEY, message, where)
     except (ValueError, RecursionError) as error:
         return _failed(source, Code.JSON_SYNTAX, describe(str(error)), None)
-    return Loaded(source, value, locate=lambda: _json_positions(text))
+    bad = list(_bad_numbers(value))
+    if not repeated and not bad:
+        return Loaded(source, value, locate=lambda: _json_positions(text))
+    return Loaded(source, None, diagnostics=_json_problems(text, source, repeated, bad))
+
+
+def _json_problems(
+    text: str, source: str, repeated: list[str], bad: list[tuple[str, str]]
+) -> tuple[Diagnostic, ...]:
+    """Located diagnostics for repeated keys (found again, with positions, by the YAML reading)
+    and unrepresentable numbers."""
+    read_as_yaml = parse_yaml(text, source)
+    positions = read_as_yaml.locate() if read_as_yaml.locate else ({}, {})
+    found = [d for d in read_as_yaml.diagnostics if d.code is Code.DUPLICATE_KEY]
+    if repeated and not found:  # the YAML reading failed: report without a location
+        found = [
+            Diagnostic(
+                Code.DUPLICATE_KEY, f"key {describe(key)} appears twice in one object", source
+            )
+            for key in repeated
+        ]
+    for pointer, number in bad:
+        line, column = positions[0].get(pointer, (None, None))
+        digits = len(number.lstrip("-"))
+        shown = describe(number) if digits <= 40 else f"with {digits} digits"
+        found.append(
+            Diagnostic(
+                Code.NUMBER_OUT_OF_RANGE,
+                f"number {shown} cannot be represented (an integer of at most {MAX_INT_DIGITS}"
+                " digits, or a finite float)",
+                source,
+                line,
+                column,
+                pointer,
+            )
+        )
+    return tuple(sorted(found, key=sort_key))
 
 
 def load_json(path: Path, source: str) -> Loaded:

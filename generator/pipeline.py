@@ -45,14 +45,25 @@ def load_sources(config: Config) -> tuple[Loaded, Loaded, Loaded]:
 
 
 def validate_sources(manifest: Loaded, table_schema: Loaded, table: Loaded) -> list[Diagnostic]:
+    """Every independent problem at once: each file's own problems, the schemas' soundness, and
+    the table against the schemas. Only what makes a check impossible skips it: the table is
+    checked when it parsed and both schemas are sound (its refused values, placeholders in the
+    parsed table, are skipped by the checks, so they are reported once, by the loader)."""
     found = [*manifest.diagnostics, *table_schema.diagnostics, *table.diagnostics]
+    schema_problems: list[Diagnostic] = []
     if manifest.value is not None:
-        found.extend(check_manifest_schema(manifest))
+        schema_problems.extend(check_manifest_schema(manifest))
     if table_schema.value is not None:
-        found.extend(check_schema_document(table_schema))
-    if has_errors(found):
-        return found
-    return validate_table(table, manifest.value, table_schema.value)
+        schema_problems.extend(check_schema_document(table_schema))
+    found.extend(schema_problems)
+    usable = (
+        manifest.value is not None
+        and table_schema.value is not None
+        and not has_errors(schema_problems)
+    )
+    if usable and table.value is not None:
+        found.extend(validate_table(table, manifest.value, table_schema.value))
+    return found
 
 
 def _output_path(config: Config, target: Target) -> str:

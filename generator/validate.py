@@ -182,7 +182,9 @@ def make_table_validator(
 def validate_table(
     table: Loaded, manifest_schema: Mapping[str, Any], table_schema: Mapping[str, Any]
 ) -> list[Diagnostic]:
-    """Schema errors first; the cross-row rules run only on a table whose shape is valid."""
+    """Schema errors and the cross-row rules, all reported together: the cross-row rules skip
+    whatever does not have the shape they need (the schema errors cover it). Findings about a
+    node the loader refused (a placeholder stands there) are left out: the loader reported it."""
     validator = make_table_validator(manifest_schema, table_schema)
     found: list[Diagnostic] = []
     seen: set[tuple[str, str, str]] = set()
@@ -193,9 +195,8 @@ def validate_table(
                 if key not in seen:
                     seen.add(key)
                     found.append(diagnostic)
-    if found:
-        return found
-    return _cross_row_rules(table, manifest_schema)
+    found.extend(_cross_row_rules(table, manifest_schema))
+    return [d for d in found if not table.stands_on_refused(d.pointer)]
 
 
 def _leaves(error: ValidationError) -> Iterator[ValidationError]:
@@ -303,6 +304,8 @@ def _describe_error(error: ValidationError, table: Loaded) -> Iterable[Diagnosti
 
 
 def _cross_row_rules(table: Loaded, manifest_schema: Mapping[str, Any]) -> list[Diagnostic]:
+    if not isinstance(table.value, Mapping):
+        return []
     return [
         *_duplicate_ids(table),
         *_builtin_flags(table),
@@ -311,11 +314,21 @@ def _cross_row_rules(table: Loaded, manifest_schema: Mapping[str, Any]) -> list[
     ]
 
 
+def _items(table: Loaded, section: str) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """The rows (or declarations) of ``section`` that are objects; anything else is left to the
+    schema's diagnostics."""
+    items = table.value.get(section)
+    if isinstance(items, list):
+        for index, item in enumerate(items):
+            if isinstance(item, Mapping):
+                yield index, item
+
+
 def _unportable_keys(table: Loaded) -> Iterator[Diagnostic]:
     """Ids key every map, and row objects become TypeScript object literals: an array index
     among those keys would be enumerated first in JavaScript, out of the table's order."""
-    for index, row in enumerate(table.value["tools"]):
-        if is_array_index(row["id"]):
+    for index, row in _items(table, "tools"):
+        if isinstance(row.get("id"), str) and is_array_index(row["id"]):
             yield Diagnostic(
                 Code.UNPORTABLE_KEY,
                 f"id {describe(row['id'])} is an array index: JavaScript would list it before"
@@ -344,22 +357,25 @@ def _unportable_object_keys(
 
 def _duplicate_ids(table: Loaded) -> Iterator[Diagnostic]:
     first_row_of: dict[str, int] = {}
-    for index, row in enumerate(table.value["tools"]):
-        if row["id"] not in first_row_of:
-            first_row_of[row["id"]] = index
+    for index, row in _items(table, "tools"):
+        identifier = row.get("id")
+        if not isinstance(identifier, str):
             continue
-        first = first_row_of[row["id"]]
+        if identifier not in first_row_of:
+            first_row_of[identifier] = index
+            continue
+        first = first_row_of[identifier]
         first_line = table.position_of(pointer_of(("tools", first, "id")))
         where = f" on line {first_line[0]}" if first_line else ""
         yield Diagnostic(
             Code.DUPLICATE_ID,
-            f"id {describe(row['id'])} is already used by row {first}{where}",
+            f"id {describe(identifier)} is already used by row {first}{where}",
             **_at(table, pointer_of(("tools", index, "id"))),
         )
 
 
 def _builtin_flags(table: Loaded) -> Iterator[Diagnostic]:
-    for index, row in enumerate(table.value["tools"]):
+    for index, row in _items(table, "tools"):
         if row.get("builtin") is False:
             yield Diagnostic(
                 Code.BUILTIN_CONFLICT,
@@ -373,14 +389,19 @@ def _declarations(table: Loaded, manifest_schema: Mapping[str, Any]) -> Iterator
     unique and not taken by what toolgen generates itself."""
     properties = manifest_schema.get("properties", {})
     required = set(manifest_schema.get("required", []))
-    reserved = GENERATED_CONSTANTS | {upper_snake(key) for key in table.value["settings"]}
+    settings = table.value.get("settings")
+    reserved = GENERATED_CONSTANTS | {
+        upper_snake(key) for key in (settings if isinstance(settings, Mapping) else ())
+    }
     constant_names: dict[str, str] = {}
     for section, wanted in (("cohorts", "boolean"), ("maps", "string")):
-        for index, declaration in enumerate(table.value[section]):
+        for index, declaration in _items(table, section):
             field_pointer = pointer_of((section, index, "field"))
-            field = declaration["field"]
-            declared = properties.get(field)
-            if not isinstance(declared, Mapping):
+            field = declaration.get("field")
+            declared = properties.get(field) if isinstance(field, str) else None
+            if not isinstance(field, str):
+                pass
+            elif not isinstance(declared, Mapping):
                 close = difflib.get_close_matches(field, list(properties), n=1)
                 yield Diagnostic(
                     Code.UNKNOWN_DECLARED_FIELD,
@@ -395,7 +416,9 @@ def _declarations(table: Loaded, manifest_schema: Mapping[str, Any]) -> Iterator
                     **_at(table, field_pointer),
                 )
             name_pointer = pointer_of((section, index, "name"))
-            name = declaration["name"]
+            name = declaration.get("name")
+            if not isinstance(name, str):
+                continue
             if name in reserved or name in constant_names:
                 other = "generated by toolgen" if name in reserved else f"at {constant_names[name]}"
                 yield Diagnostic(
