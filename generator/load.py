@@ -180,6 +180,28 @@ _CORE_1_2: tuple[tuple[str, re.Pattern[str]], ...] = (
 _CORE_1_2_BY_KIND = dict(_CORE_1_2)
 # Integers JavaScript (so TypeScript and every JSON tool built on it) holds exactly.
 MAX_SAFE_INTEGER = 2**53 - 1
+# A UTF-16 surrogate code point: a str holding one has no UTF-8 encoding (refused, as I-JSON does).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(text: str) -> bool:
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
+_SURROGATE_HINT = "write the character itself, or an astral one as one \\U escape in YAML"
+
+
+def _escaped(text: str) -> str:
+    """``text`` with any lone surrogate as a backslash escape (a pointer must stay printable)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _surrogate_message(text: str) -> str:
+    return (
+        f"{describe(text)} holds a lone surrogate, which has no UTF-8 encoding (I-JSON, RFC 7493)"
+    )
+
+
 # Python refuses to convert longer decimal integers (its int_max_str_digits default); fixed here
 # so the verdict does not depend on PYTHONINTMAXSTRDIGITS.
 MAX_INT_DIGITS = 4300
@@ -287,9 +309,17 @@ class _YamlBuilder:
 
     def _build_key(self, node: yaml.Node, parent: str) -> str | None:
         """The key's text, or ``None`` (reported) when it is not a string: its pair is skipped."""
-        if isinstance(node, yaml.ScalarNode) and node.tag == _YAML_TAG + "str":
-            return str(node.value)
         line, column = _position(node.start_mark)
+        if isinstance(node, yaml.ScalarNode) and node.tag == _YAML_TAG + "str":
+            if not has_lone_surrogate(str(node.value)):
+                return str(node.value)
+            message = "key " + _surrogate_message(str(node.value))
+            self.problems.append(
+                Diagnostic(
+                    Code.LONE_SURROGATE, message, "", line, column, parent, hint=_SURROGATE_HINT
+                )
+            )
+            return None
         if isinstance(node, yaml.ScalarNode) and node.tag == _YAML_TAG + "merge":
             problem = Diagnostic(
                 Code.YAML_UNSAFE_TAG, "merge keys (<<) are not allowed", "", line, column, parent
@@ -340,6 +370,15 @@ class _YamlBuilder:
             return self._out_of_range(node, pointer)
         if kind != "str" and value != _value_in_yaml_1_2(kind, node.value):
             return self._ambiguous(node, pointer, kind, kind)
+        if isinstance(value, str) and has_lone_surrogate(value):
+            self._refuse(
+                Code.LONE_SURROGATE,
+                "value " + _surrogate_message(value),
+                node,
+                pointer,
+                hint=_SURROGATE_HINT,
+            )
+            return _escaped(value)
         return value
 
     def _kind_for_yaml_1_2(self, node: yaml.ScalarNode, kind: str) -> str:
@@ -471,6 +510,21 @@ def _bad_numbers(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple
             yield from _bad_numbers(item, (*path, index))
 
 
+def _lone_surrogates(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str, str]]:
+    """(pointer, text) of every key or string value holding a lone surrogate."""
+    if isinstance(value, str):
+        if has_lone_surrogate(value):
+            yield pointer_of(path), value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if has_lone_surrogate(key):
+                yield pointer_of((*path, key)), key
+            yield from _lone_surrogates(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _lone_surrogates(item, (*path, index))
+
+
 def _json_positions(text: str) -> _PositionMaps:
     """Where each node of a JSON document starts, read through the YAML reader (JSON is, in
     practice, YAML's flow style). Best effort: empty maps when that reading fails."""
@@ -507,16 +561,22 @@ def parse_json(text: str, source: str) -> Loaded:
     except (ValueError, RecursionError) as error:
         return _failed(source, Code.JSON_SYNTAX, describe(str(error)), None)
     bad = list(_bad_numbers(value))
-    if not repeated and not bad:
+    # Only a \u escape can make a surrogate (the text itself is valid UTF-8).
+    lone = list(_lone_surrogates(value)) if "\\u" in text else []
+    if not repeated and not bad and not lone:
         return Loaded(source, value, locate=lambda: _json_positions(text))
-    return Loaded(source, None, diagnostics=_json_problems(text, source, repeated, bad))
+    return Loaded(source, None, diagnostics=_json_problems(text, source, repeated, bad, lone))
 
 
 def _json_problems(
-    text: str, source: str, repeated: list[str], bad: list[tuple[str, str]]
+    text: str,
+    source: str,
+    repeated: list[str],
+    bad: list[tuple[str, str]],
+    lone: list[tuple[str, str]],
 ) -> tuple[Diagnostic, ...]:
-    """Located diagnostics for repeated keys (found again, with positions, by the YAML reading)
-    and unrepresentable numbers."""
+    """Located diagnostics for repeated keys (found again, with positions, by the YAML reading),
+    unrepresentable numbers and lone surrogates."""
     read_as_yaml = parse_yaml(text, source)
     positions = read_as_yaml.locate() if read_as_yaml.locate else ({}, {})
     found = [d for d in read_as_yaml.diagnostics if d.code is Code.DUPLICATE_KEY]
@@ -540,6 +600,22 @@ def _json_problems(
                 line,
                 column,
                 pointer,
+            )
+        )
+    for pointer, string in lone:
+        located = pointer
+        while located not in positions[0] and located:  # a refused key: its object's position
+            located = located.rsplit("/", 1)[0]
+        line, column = positions[0].get(located, (None, None))
+        found.append(
+            Diagnostic(
+                Code.LONE_SURROGATE,
+                _surrogate_message(string),
+                source,
+                line,
+                column,
+                _escaped(pointer),
+                hint=_SURROGATE_HINT,
             )
         )
     return tuple(sorted(found, key=sort_key))

@@ -5,6 +5,7 @@ as I-JSON (RFC 7493) does, and every record it prints about them encodes cleanly
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,11 @@ from tool_registry import (
     validate_tool_manifest,
 )
 
-from generator import validator_compiler
+from generator import load, validator_compiler
+from generator.diagnostics import Code as BuildCode
+from generator.diagnostics import render_text
 
+from .conftest import run_toolgen
 from .test_runtime_bounds import manifest
 
 Code = DiagnosticCode
@@ -114,3 +118,62 @@ def test_schemas_leaving_positions_open_still_refuse_surrogates(
 
 def test_the_compiler_and_the_runtime_agree_on_the_marker_keyword() -> None:
     assert validator_compiler.SURROGATE_KEYWORD == schema_runtime.SURROGATE_KEYWORD
+
+
+# Build time: the table and the schema files are refused the same way, each occurrence located.
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('settings:\n  a: "x\\ud800"\n', (2, 6, "/settings/a")),
+        ('settings:\n  list: [ok, "\\udfff"]\n', (2, 14, "/settings/list/1")),
+        ('settings:\n  "k\\udc00": 1\n', (2, 3, "/settings")),
+        ('settings:\n  pair: "\\ud83d\\ude00"\n', (2, 9, "/settings/pair")),
+    ],
+)
+def test_yaml_escapes_making_a_lone_surrogate_are_located(
+    text: str, where: tuple[int, int, str]
+) -> None:
+    loaded = load.parse_yaml(text, "t.yaml")
+    found = [(d.code, d.line, d.column, d.pointer) for d in loaded.diagnostics]
+    assert found == [(BuildCode.LONE_SURROGATE, *where)]
+    for diagnostic in loaded.diagnostics:
+        render_text(diagnostic).encode("utf-8")
+
+
+def test_an_astral_character_in_yaml_is_fine() -> None:
+    loaded = load.parse_yaml('settings:\n  a: "\\U0001F600 \U0001f600"\n', "t.yaml")
+    assert loaded.diagnostics == ()
+
+
+def test_json_sources_refuse_every_lone_surrogate_with_its_place() -> None:
+    text = '{\n  "a": "\\ud800",\n  "b": ["\\ud83d\\ude00", "\\udc00x"],\n  "c\\udbff": 1\n}\n'
+    loaded = load.parse_json(text, "s.json")
+    assert loaded.value is None
+    found = {(d.code, d.line, d.pointer) for d in loaded.diagnostics}
+    assert found == {
+        (BuildCode.LONE_SURROGATE, 2, "/a"),
+        (BuildCode.LONE_SURROGATE, 3, "/b/1"),
+        (BuildCode.LONE_SURROGATE, 1, "/c\\udbff"),  # a refused key: its object's place
+    }
+    for diagnostic in loaded.diagnostics:
+        render_text(diagnostic).encode("utf-8")
+    assert load.parse_json('{"a": "\\ud83d\\ude00"}', "s.json").diagnostics == ()
+
+
+def test_generate_refuses_a_table_with_a_lone_surrogate(project: Path) -> None:
+    path = project / "schema/tools.yaml"
+    text = path.read_text()
+    first_name = re.search(r"displayName: (.*)", text)
+    assert first_name is not None
+    path.write_text(text.replace(first_name.group(0), 'displayName: "Claude\\ud800"', 1))
+    before = {p: p.read_bytes() for p in (project / "generated").rglob("*") if p.is_file()}
+    result = run_toolgen("generate", "--project", str(project), env={"PYTHONIOENCODING": "utf-8"})
+    assert result.returncode == 1
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+    line = text[: first_name.start()].count("\n") + 1
+    assert f"schema/tools.yaml:{line}:" in result.stderr
+    assert "LONE_SURROGATE" in result.stderr
+    after = {p: p.read_bytes() for p in (project / "generated").rglob("*") if p.is_file()}
+    assert after == before, "nothing is written when an input is refused"
