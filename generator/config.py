@@ -2,7 +2,8 @@
 
 Paths are relative to the folder holding ``pyproject.toml``; sources may lie outside it, outputs
 may not. Output folders are owned by toolgen:
-``generate`` deletes files in them that no target produces (caches such as ``__pycache__`` aside).
+``generate`` deletes files in them that no target produces (caches such as ``__pycache__`` and the
+artefacts of building the generated package aside: see ``emit``).
 So every rule about where outputs lie is checked on *resolved* paths (symlinks followed, ``..``
 collapsed): a lexical check would let ``x/../generated/tools.yaml`` or a symlinked output folder
 point generate's deletions at a source or at files outside the project.

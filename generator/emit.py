@@ -2,7 +2,9 @@
 
 ``write_outputs`` writes each changed file atomically (a temporary file in the same folder, then
 ``os.replace``), so a reader never sees a half-written file, and deletes files in the owned output
-folders that no target produces. ``compare_outputs`` reports what differs without touching disk.
+folders that no target produces, never caches or the artefacts of building the generated package
+(``IGNORED_NAMES``, ``BUILD_ARTEFACTS``). ``compare_outputs`` reports what differs without
+touching disk.
 
 Defence in depth beside the configuration's checks: ``generate`` writes and deletes only where the
 *real* path of the containing folder lies inside an output folder's real path (or, for a file
@@ -20,15 +22,29 @@ import os
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from generator.diagnostics import MAX_SHOWN_PATH, Code, Diagnostic, describe, sanitize
 
-# Produced by running or installing the generated code, never by toolgen; not orphans.
+# Made by running, testing, type-checking or installing the generated code, at any depth; never
+# toolgen's, so never orphans and never deleted.
 IGNORED_NAMES = frozenset(
-    {"__pycache__", ".mypy_cache", ".ruff_cache", "node_modules", ".DS_Store"}
+    {
+        "__pycache__",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".hypothesis",
+        "node_modules",
+        ".DS_Store",
+    }
 )
-IGNORED_SUFFIXES = (".pyc", ".egg-info", ".tsbuildinfo")
+IGNORED_SUFFIXES = (".pyc", ".pyo", ".egg-info", ".tsbuildinfo")
+# What building a package (`pip install`, `python -m build`) leaves beside its pyproject.toml:
+# ignored only at the top of an output folder that holds a pyproject.toml (the generated Python
+# package's), so a stray `build/` or `dist/` anywhere else is still an orphan.
+BUILD_ARTEFACTS = frozenset({"build", "dist", ".eggs"})
+BUILD_FILE = "pyproject.toml"
 
 
 @dataclass(frozen=True)
@@ -37,35 +53,50 @@ class Difference:
     diff: str
 
 
-def _ignored(path: Path) -> bool:
-    return any(part in IGNORED_NAMES or part.endswith(IGNORED_SUFFIXES) for part in path.parts)
+def _ignored(relative: PurePath, builds_here: bool) -> bool:
+    """Whether ``relative`` (a path inside an output folder) is a cache or a build artefact;
+    ``builds_here`` says whether that folder holds a package's build file."""
+    parts = relative.parts
+    if builds_here and parts and parts[0] in BUILD_ARTEFACTS:
+        return True
+    return any(part in IGNORED_NAMES or part.endswith(IGNORED_SUFFIXES) for part in parts)
 
 
 def _walk(base: Path) -> Iterator[tuple[Path, bool]]:
-    """Every entry below ``base`` as ``(path, is_folder)``, folders after their contents; a
-    symlink is never descended into and counts as a file (so only the link is ever removed)."""
-    try:
-        entries = sorted(os.scandir(base), key=lambda entry: entry.name)
-    except OSError:
-        return
-    for entry in entries:
-        path = base / entry.name
-        if entry.is_dir(follow_symlinks=False):
-            yield from _walk(path)
-            yield path, True
-        else:
-            yield path, False
+    """Every entry under ``base`` that is not ignored, as (path, is a folder to keep walking);
+    ignored folders are never entered and symbolic links never followed (a linked folder is an
+    entry like a file)."""
+    builds_here = (base / BUILD_FILE).is_file()
+    for folder, folders, files in os.walk(base):
+        here = Path(folder)
+        kept = []
+        for name in sorted(folders):
+            path = here / name
+            if _ignored(path.relative_to(base), builds_here):
+                continue
+            if path.is_symlink():
+                yield path, False
+            else:
+                kept.append(name)
+                yield path, True
+        folders[:] = kept
+        for name in sorted(files):
+            path = here / name
+            if not _ignored(path.relative_to(base), builds_here):
+                yield path, False
 
 
 def existing_files(project_dir: Path, roots: list[str]) -> Iterator[str]:
-    """Files (and symlinks) under the owned output roots, as POSIX paths relative to the
-    project, sorted."""
+    """Files under the owned output roots, as POSIX paths relative to the project, sorted; caches
+    and build artefacts (see ``IGNORED_NAMES``, ``BUILD_ARTEFACTS``) are left out."""
     found: list[str] = []
     for root in roots:
-        for path, is_folder in _walk(project_dir / root):
-            relative = path.relative_to(project_dir)
-            if not is_folder and not _ignored(relative.relative_to(root)):
-                found.append(relative.as_posix())
+        base = project_dir / root
+        if not base.is_dir():
+            continue
+        for path, is_folder in _walk(base):
+            if not is_folder and (path.is_file() or path.is_symlink()):
+                found.append(path.relative_to(project_dir).as_posix())
     yield from sorted(found)
 
 
@@ -219,9 +250,13 @@ def write_outputs(
 
 
 def _remove_empty_folders(base: Path) -> None:
-    """Remove emptied folders (never through a symlink: the walk does not follow them)."""
-    for folder, is_folder in _walk(base):
-        if is_folder:
-            # Not empty (or not ours to remove): leave it.
-            with contextlib.suppress(OSError):
+    """Remove the empty folders toolgen owns under ``base``, deepest first; a folder holding only
+    a cache or a build artefact is not empty, and ignored folders are never touched."""
+    if not base.is_dir():
+        return
+    folders = [path for path, is_folder in _walk(base) if is_folder]
+    for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+        # Not empty, or not ours to remove after all: leave it.
+        with contextlib.suppress(OSError):
+            if not any(folder.iterdir()):
                 folder.rmdir()

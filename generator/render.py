@@ -1,6 +1,9 @@
 """Render stage: every target's template over its view -> ``{target: text}`` (pure, no I/O but
 reading templates).
 
+The templates are package data (``generator/templates/``), read through the package's loader, so
+an installed toolgen renders exactly as a checkout does; tests may point at a copied folder.
+
 Templates run with ``StrictUndefined`` (a typo is an error, not an empty string), trimmed blocks and
 the escaping filters from ``literals``; they have no access to anything but their view's context.
 """
@@ -15,12 +18,20 @@ from generator import literals
 from generator.ir import Registry
 from generator.targets import Target
 
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES_PACKAGE, TEMPLATES_FOLDER = "generator", "templates"
+# The packaged templates as a folder on disk, for tests that copy and alter them.
+TEMPLATES_DIR = Path(__file__).resolve().parent / TEMPLATES_FOLDER
 
 
-def make_environment(templates_dir: Path = TEMPLATES_DIR) -> jinja2.Environment:
+def make_environment(templates_dir: Path | None = None) -> jinja2.Environment:
+    """The rendering environment; the packaged templates unless ``templates_dir`` is given."""
+    loader: jinja2.BaseLoader = (
+        jinja2.PackageLoader(TEMPLATES_PACKAGE, TEMPLATES_FOLDER)
+        if templates_dir is None
+        else jinja2.FileSystemLoader(str(templates_dir))
+    )
     environment = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(templates_dir)),
+        loader=loader,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

@@ -2,8 +2,9 @@
 
 A new output is one template plus one row here (plus its golden files, which ``make regen``
 writes). A row names the configured output folder (``root``), the file's path inside it, and the
-view that builds its template's context. The template is ``templates/<folder>/<file name>.jinja``;
-files ending in ``.py`` go through the Python formatter, everything else is emitted as rendered.
+view that builds its template's context. The template is package data,
+``generator/templates/<folder>/<file name>.jinja``; files ending in ``.py`` go through the Python
+formatter, everything else is emitted as rendered.
 """
 
 from __future__ import annotations

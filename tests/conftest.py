@@ -149,19 +149,6 @@ def run_node(script: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-# The regression-locked reality: the seven built-in tools in table order, and the six with hooks.
-SEVEN_TOOLS = [
-    "claude-code",
-    "claude-desktop",
-    "cursor",
-    "codex",
-    "codex-desktop",
-    "hermes",
-    "openclaw",
-]
-HOOK_CAPABLE_SIX = [tool for tool in SEVEN_TOOLS if tool != "claude-desktop"]
-
-
 def probe_python(package_parent: Path, code: str) -> object:
     """Run ``code`` in a fresh interpreter with ``package_parent`` first on ``sys.path``; ``code``
     prints one JSON document, which is returned parsed."""

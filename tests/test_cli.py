@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -22,9 +23,24 @@ def _snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
     }
 
 
-def _break_table(project: Path) -> None:
+@dataclass(frozen=True)
+class Broken:
+    """Where ``_break_table`` put the bad value, found in the text independently of toolgen."""
+
+    line: int
+    column: int
+    pointer: str
+
+
+def _break_table(project: Path) -> Broken:
+    """Make the first ``hookCapable: false`` of the table a string (whatever the rows are)."""
     table = project / "schema/tools.yaml"
-    table.write_text(table.read_text().replace("hookCapable: false", "hookCapable: nope"))
+    text = table.read_text()
+    at = text.index("hookCapable: false") + len("hookCapable: ")
+    table.write_text(text[:at] + "nope" + text[at + len("false") :])
+    line_start = text.rindex("\n", 0, at) + 1
+    row = text.count("\n  - id:", 0, at) - 1
+    return Broken(text.count("\n", 0, at) + 1, at - line_start + 1, f"/tools/{row}/hookCapable")
 
 
 def test_generate_on_an_up_to_date_project_changes_nothing(project: Path, run_cli: Run) -> None:
@@ -37,11 +53,12 @@ def test_generate_on_an_up_to_date_project_changes_nothing(project: Path, run_cl
 
 def test_generate_touches_nothing_when_any_input_is_invalid(project: Path, run_cli: Run) -> None:
     (project / "generated/typescript/index.ts").write_text("// stale\n")
-    _break_table(project)
+    broken = _break_table(project)
     before = _snapshot(project)
     code, _, err = run_cli("generate", "--project", str(project))
     assert code == 1
-    assert "schema/tools.yaml:43:18: SCHEMA_VIOLATION error: must be of type boolean" in err
+    where = f"schema/tools.yaml:{broken.line}:{broken.column}"
+    assert f"{where}: SCHEMA_VIOLATION error: must be of type boolean" in err
     assert _snapshot(project) == before
 
 
@@ -73,7 +90,7 @@ def test_generate_creates_missing_output_folders(project: Path, run_cli: Run) ->
 
 
 def test_json_format(project: Path, run_cli: Run) -> None:
-    _break_table(project)
+    broken = _break_table(project)
     code, out, _ = run_cli("check", "--project", str(project), "--format", "json")
     assert code == 1
     document = json.loads(out)
@@ -82,10 +99,10 @@ def test_json_format(project: Path, run_cli: Run) -> None:
     assert diagnostic["severity"] == "error"
     assert (diagnostic["source"], diagnostic["line"], diagnostic["column"]) == (
         "schema/tools.yaml",
-        43,
-        18,
+        broken.line,
+        broken.column,
     )
-    assert diagnostic["pointer"] == "/tools/1/hookCapable"
+    assert diagnostic["pointer"] == broken.pointer
 
 
 def test_json_format_for_drift_carries_the_diffs(project: Path, run_cli: Run) -> None:
@@ -98,11 +115,12 @@ def test_json_format_for_drift_carries_the_diffs(project: Path, run_cli: Run) ->
 
 
 def test_github_format(project: Path, run_cli: Run) -> None:
-    _break_table(project)
+    broken = _break_table(project)
     code, out, _ = run_cli("check", "--project", str(project), "--format", "github")
     assert code == 1
     assert out.startswith(
-        "::error file=schema/tools.yaml,line=43,col=18,title=SCHEMA_VIOLATION::must be of type boolean"
+        f"::error file=schema/tools.yaml,line={broken.line},col={broken.column},"
+        "title=SCHEMA_VIOLATION::must be of type boolean"
     )
 
 

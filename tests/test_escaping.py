@@ -26,8 +26,9 @@ print(json.dumps({"name": TOOL_DISPLAY_NAMES["claude-code"], "path": cursor.dete
 """
 TS_PROBE = """
 import { BUILTIN_TOOL_MANIFESTS, TOOL_DISPLAY_NAMES } from "./index.js";
-const cursor = BUILTIN_TOOL_MANIFESTS[2];
-const path = cursor.detect.kind === "candidates" ? cursor.detect.paths.linux[0] : "";
+const cursor = BUILTIN_TOOL_MANIFESTS.find((manifest) => manifest.id === "cursor");
+const detect = cursor?.detect;
+const path = detect?.kind === "candidates" ? detect.paths?.linux?.[0] ?? "" : "";
 console.log(JSON.stringify({ name: TOOL_DISPLAY_NAMES["claude-code"], path }));
 """
 
@@ -49,8 +50,9 @@ def test_ts_str_is_an_ascii_json_compatible_literal(text: str) -> None:
 def test_hostile_strings_round_trip_in_python_and_typescript(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     data = yaml.safe_load((project / "schema/tools.yaml").read_text())
-    data["tools"][0]["displayName"] = EVIL_NAME
-    data["tools"][2]["detect"]["paths"]["linux"][0] = EVIL_PATH
+    rows = {row["id"]: row for row in data["tools"]}
+    rows["claude-code"]["displayName"] = EVIL_NAME
+    rows["cursor"]["detect"]["paths"]["linux"][0] = EVIL_PATH
     (project / "schema/tools.yaml").write_text(
         yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
     )

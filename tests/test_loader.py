@@ -13,6 +13,7 @@ import pytest
 from tool_registry import (
     BUILTIN_TOOL_MANIFESTS,
     MANIFEST_MAX_BYTES,
+    SUPPORTED_TOOLS,
     DiagnosticCode,
     LoadResult,
     Severity,
@@ -20,8 +21,6 @@ from tool_registry import (
 )
 from tool_registry import loader as loader_module
 from tool_registry.diagnostics import shown
-
-from .conftest import SEVEN_TOOLS
 
 Code = DiagnosticCode
 
@@ -314,7 +313,7 @@ def test_builtin_ids_and_lookalike_names_are_refused(folder: Path) -> None:
     assert codes_of(result, "wide.json") == ["DISPLAY_NAME_COLLISION"]
     assert codes_of(result, "ligature.json") == ["DISPLAY_NAME_COLLISION"]
     assert result.manifests == ()
-    assert [m.id for m in BUILTIN_TOOL_MANIFESTS] == list(SEVEN_TOOLS)
+    assert tuple(m.id for m in BUILTIN_TOOL_MANIFESTS) == SUPPORTED_TOOLS
 
 
 def test_every_claimant_of_a_duplicate_id_is_rejected(folder: Path) -> None:

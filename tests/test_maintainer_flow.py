@@ -1,13 +1,17 @@
 """End to end, as a maintainer adds a tool: edit the YAML, see check fail, generate, see it pass,
-and watch the type system force every exhaustive consumer to handle the new id."""
+and watch the type system force every exhaustive consumer to handle the new id.
+
+Everything is derived from the live table, so the flow holds whatever tools it already has (the
+new row's id is one the table does not use)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from tool_registry import HOOKS_COHORT, LAUNCH_COHORT, SUPPORTED_TOOLS
+
 from .conftest import (
-    HOOK_CAPABLE_SIX,
-    SEVEN_TOOLS,
     build_typescript,
     compile_typescript,
     copy_project,
@@ -15,13 +19,19 @@ from .conftest import (
     run_toolgen,
     stage_typescript,
 )
+from .regression_lock import FACTS_PROBE, facts_from_json, lock_violations
 
-NEW_ROW = """
-  - id: hermes-desktop
-    displayName: Hermes Desktop
+NEW_ID = next(
+    candidate
+    for candidate in (f"maintainer-flow-tool-{n}" for n in range(len(SUPPORTED_TOOLS) + 1))
+    if candidate not in SUPPORTED_TOOLS
+)
+NEW_ROW = f"""
+  - id: {NEW_ID}
+    displayName: Maintainer Flow Tool
     launchable: true
     hookCapable: false
-    hookPointer: .hermes/desktop-install.json
+    hookPointer: .maintainer-flow/install.json
     detect:
       kind: candidates
     capabilities:
@@ -29,23 +39,23 @@ NEW_ROW = """
     category: desktop-app
 """
 
-EXHAUSTIVE_CONSUMER = """
-import type { ToolId } from "./index.js";
-export const ICONS: Record<ToolId, string> = {
-  "claude-code": "cc", "claude-desktop": "cd", cursor: "cu", codex: "cx",
-  "codex-desktop": "cxd", hermes: "he", openclaw: "oc",
-};
-"""
+# A consumer with an exhaustive Record<ToolId, …> over today's ids.
+EXHAUSTIVE_CONSUMER = (
+    'import type { ToolId } from "./index.js";\n'
+    "export const ICONS: Record<ToolId, string> = {\n"
+    + "".join(f"  {json.dumps(tool)}: {json.dumps(tool[:2])},\n" for tool in SUPPORTED_TOOLS)
+    + "};\n"
+)
 
-PY_PROBE = """
+PY_PROBE = f"""
 import json
 import tool_registry as r
-print(json.dumps({"tools": r.SUPPORTED_TOOLS, "hooks": r.HOOKS_COHORT, "launch": r.LAUNCH_COHORT,
-                  "name": r.TOOL_DISPLAY_NAMES["hermes-desktop"]}))
+print(json.dumps({{"tools": r.SUPPORTED_TOOLS, "hooks": r.HOOKS_COHORT, "launch": r.LAUNCH_COHORT,
+                  "name": r.TOOL_DISPLAY_NAMES[{NEW_ID!r}]}}))
 """
 
 
-def test_adding_an_eighth_tool(tmp_path: Path) -> None:
+def test_adding_a_tool(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     typescript = project / "generated/typescript"
     build_typescript(tmp_path / "before", typescript, {"consumer.ts": EXHAUSTIVE_CONSUMER})
@@ -55,7 +65,7 @@ def test_adding_an_eighth_tool(tmp_path: Path) -> None:
     drift = run_toolgen("check", "--project", str(project))
     assert drift.returncode == 1
     assert "generated/python/tool_registry/constants.py: DRIFT_CHANGED" in drift.stderr
-    assert '+    "hermes-desktop",' in drift.stdout
+    assert f'+    "{NEW_ID}",' in drift.stdout
 
     generated = run_toolgen("generate", "--project", str(project))
     assert generated.returncode == 0, generated.stderr
@@ -63,13 +73,15 @@ def test_adding_an_eighth_tool(tmp_path: Path) -> None:
 
     facts = probe_python(project / "generated/python", PY_PROBE)
     assert isinstance(facts, dict)
-    assert facts["tools"] == [*SEVEN_TOOLS, "hermes-desktop"]
-    assert facts["hooks"] == HOOK_CAPABLE_SIX
-    assert facts["launch"][-1] == "hermes-desktop"
-    assert facts["name"] == "Hermes Desktop"
+    assert facts["tools"] == [*SUPPORTED_TOOLS, NEW_ID]
+    assert facts["hooks"] == list(HOOKS_COHORT)
+    assert facts["launch"] == [*LAUNCH_COHORT, NEW_ID]
+    assert facts["name"] == "Maintainer Flow Tool"
+    lock = facts_from_json(probe_python(project / "generated/python", FACTS_PROBE))
+    assert lock_violations(lock) == []
 
     after = tmp_path / "after"
     staged = stage_typescript(after, typescript, {"consumer.ts": EXHAUSTIVE_CONSUMER})
     result = compile_typescript(after, staged)
     assert result.returncode != 0
-    assert "hermes-desktop" in result.stdout and "TS2741" in result.stdout
+    assert NEW_ID in result.stdout and "TS2741" in result.stdout

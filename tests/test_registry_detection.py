@@ -13,6 +13,7 @@ from tool_registry import (
     BUILTIN_TOOL_MANIFESTS,
     HOOKS_COHORT,
     LAUNCH_COHORT,
+    SUPPORTED_TOOLS,
     DetectionDeps,
     DiagnosticCode,
     detect_all,
@@ -20,7 +21,6 @@ from tool_registry import (
 )
 from tool_registry.registry import UnknownCohortError
 
-from .conftest import SEVEN_TOOLS
 from .test_loader import manifest, put
 
 
@@ -36,8 +36,8 @@ def folder(tmp_path: Path) -> Path:
 
 def test_builtins_first_then_adapters_by_id(folder: Path) -> None:
     registry = get_tool_registry(folder)
-    assert registry.ids == (*SEVEN_TOOLS, "aider", "zed")
-    assert registry.tools[: len(SEVEN_TOOLS)] == BUILTIN_TOOL_MANIFESTS
+    assert registry.ids == (*SUPPORTED_TOOLS, "aider", "zed")
+    assert registry.tools[: len(SUPPORTED_TOOLS)] == BUILTIN_TOOL_MANIFESTS
     assert [d.code for d in registry.diagnostics] == [DiagnosticCode.BUILTIN_COLLISION]
     cursor = registry.get("cursor")
     assert cursor is not None and cursor.builtin is True

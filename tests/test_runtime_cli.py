@@ -7,9 +7,9 @@ import json
 import os
 from pathlib import Path
 
-from tool_registry import TOOL_DISPLAY_NAMES
+from tool_registry import SUPPORTED_TOOLS, TOOL_DISPLAY_NAMES
 
-from .conftest import SEVEN_TOOLS, copy_project, run_toolgen
+from .conftest import copy_project, run_toolgen
 from .test_loader import manifest, put
 
 HOSTILE_CODES = {
@@ -58,8 +58,8 @@ def test_registry_over_a_hostile_folder(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stderr
     document = json.loads(completed.stdout)
     tools = document["tools"]
-    assert [t["id"] for t in tools] == [*SEVEN_TOOLS, "aider", "zed"]
-    assert [t["builtin"] for t in tools] == [True] * 7 + [False, False]
+    assert [t["id"] for t in tools] == [*SUPPORTED_TOOLS, "aider", "zed"]
+    assert [t["builtin"] for t in tools] == [True] * len(SUPPORTED_TOOLS) + [False, False]
     assert "hookPackage" not in tools[-1], "absent optional fields are left out"
     assert tools[-1]["promptArgTemplate"] == ["--message", "{prompt}"]
     assert tools[-1]["capabilities"] == {"provides": ["headless-task"]}
@@ -120,7 +120,7 @@ def test_detect_prints_one_result_per_tool(tmp_path: Path) -> None:
     )
     assert completed.returncode == 0, completed.stderr
     results = json.loads(completed.stdout)["results"]
-    assert [r["id"] for r in results] == [*SEVEN_TOOLS, "aider"]
+    assert [r["id"] for r in results] == [*SUPPORTED_TOOLS, "aider"]
     aider = results[-1]
     assert aider["installed"] is True and aider["path"].endswith("/sh")
     assert aider["hooksInstalled"] is False

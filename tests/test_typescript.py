@@ -7,10 +7,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tool_registry import (
+    CAPABILITY_PROVIDERS,
+    HOOKS_COHORT,
+    LAUNCH_COHORT,
+    SUPPORTED_TOOLS,
+    TOOL_DISPLAY_NAMES,
+)
+
 from .conftest import (
-    HOOK_CAPABLE_SIX,
     REPO,
-    SEVEN_TOOLS,
     build_typescript,
     compile_typescript,
     run_node,
@@ -69,7 +75,8 @@ import {
   MANIFEST_MAX_BYTES, hookPackageFor, hookPackageOf,
 } from "./index.js";
 
-const first = BUILTIN_TOOL_MANIFESTS[0];
+const first = BUILTIN_TOOL_MANIFESTS.find((manifest) => manifest.id === "claude-code");
+if (first?.capabilities === undefined) throw new Error("claude-code has capabilities");
 console.log(JSON.stringify({
   tools: SUPPORTED_TOOLS,
   hooks: HOOKS_COHORT,
@@ -114,11 +121,13 @@ def test_runtime_behaviour_under_node(tmp_path: Path) -> None:
     result = run_node(out / "runtime-checks.js")
     assert result.returncode == 0, result.stderr
     facts = json.loads(result.stdout)
-    assert facts["tools"] == SEVEN_TOOLS
-    assert facts["hooks"] == HOOK_CAPABLE_SIX
-    assert facts["launch"] == facts["tools"]
-    assert facts["names"]["codex"] == "Codex CLI" and list(facts["names"]) == facts["tools"]
-    assert facts["providers"]["structured-progress"] == ["claude-code", "codex", "openclaw"]
+    # The same table as the generated Python package, constant for constant and in order.
+    assert facts["tools"] == list(SUPPORTED_TOOLS)
+    assert facts["hooks"] == list(HOOKS_COHORT)
+    assert facts["launch"] == list(LAUNCH_COHORT)
+    assert list(facts["names"].items()) == list(TOOL_DISPLAY_NAMES.items())
+    assert facts["providers"] == {key: list(ids) for key, ids in CAPABILITY_PROVIDERS.items()}
+    assert list(facts["providers"]) == list(CAPABILITY_PROVIDERS)
     assert facts["maxBytes"] == 65536
     assert facts["hookPackage"] == "@waggle/hive-mind-hooks-codex"
     assert facts["overridden"] == "@acme/hooks"

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -346,13 +347,14 @@ def test_third_party_root_allows_only_path_detection() -> None:
 
 def test_invalid_input_through_the_whole_pipeline_gives_no_outputs(project: Path) -> None:
     table_path = project / "schema/tools.yaml"
-    table_path.write_text(
-        table_path.read_text().replace("binaryName: codex", "binaryName: 'codex;rm'")
-    )
+    text = table_path.read_text()
+    rows = yaml.safe_load(text)["tools"]
+    row = next(i for i, r in enumerate(rows) if r["detect"].get("binaryName") == "codex")
+    table_path.write_text(text.replace("binaryName: codex", "binaryName: 'codex;rm'"))
     result = build_outputs(load_config(project))
     assert not result.ok and result.outputs == {}
     assert [(d.code, d.source, d.pointer) for d in result.diagnostics] == [
-        (Code.SCHEMA_VIOLATION, "schema/tools.yaml", "/tools/3/detect/binaryName")
+        (Code.SCHEMA_VIOLATION, "schema/tools.yaml", f"/tools/{row}/detect/binaryName")
     ]
 
 
