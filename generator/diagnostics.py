@@ -19,22 +19,42 @@ MAX_SHOWN_CHARS = 80
 # it is escaped like any other, but clipped later than a quoted value.
 MAX_SHOWN_PATH = 300
 
-# Code points never shown raw (first, last): C0, DEL and C1 controls; the soft hyphen and other
-# invisible format controls, bidi marks, embeddings, overrides and isolates; line and paragraph
-# separators; lone surrogates; tag characters. The generated runtime renders the same set.
+# Code points never shown raw (first, last): every control (Cc), format (Cf), line and paragraph
+# separator (Zl, Zp) and default-ignorable character, lone surrogates, and blank-looking
+# symbols (the braille blank): everything that could hide, reorder or fake text on a terminal.
+# A literal table, so output does not depend on the running Python's Unicode version;
+# tests/test_hidden_characters.py derives the same set from Unicode's property tables.
+# The generated runtime renders the same set.
 HIDDEN_RANGES: tuple[tuple[int, int], ...] = (
-    (0x00, 0x1F),
-    (0x7F, 0x9F),
-    (0xAD, 0xAD),
+    (0x0000, 0x001F),
+    (0x007F, 0x009F),
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x0600, 0x0605),
     (0x061C, 0x061C),
-    (0x180E, 0x180E),
+    (0x06DD, 0x06DD),
+    (0x070F, 0x070F),
+    (0x0890, 0x0891),
+    (0x08E2, 0x08E2),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
     (0x200B, 0x200F),
     (0x2028, 0x202E),
     (0x2060, 0x206F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
     (0xD800, 0xDFFF),
+    (0xFE00, 0xFE0F),
     (0xFEFF, 0xFEFF),
-    (0xFFF9, 0xFFFB),
-    (0xE0000, 0xE007F),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x1343F),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
 )
 
 

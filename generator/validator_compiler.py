@@ -499,11 +499,6 @@ class _Compiler:
                 f"if len({value}) > {limit}:",
                 "    " + self.fail(where, "maxItems", f"at most {limit} items", value),
             ]
-        if schema.get("uniqueItems") is True:
-            body += [
-                f"if not all_unique({value}):",
-                "    " + self.fail(where, "uniqueItems", "unique items", value),
-            ]
         prefix = schema.get("prefixItems", [])
         for index, sub in enumerate(prefix):
             child = self.module.variable("v")
@@ -529,6 +524,13 @@ class _Compiler:
                     f"    {child} = {value}[{position}]",
                     *_indent(checks),
                 ]
+        if schema.get("uniqueItems") is True:
+            # After the items: a wrong item fails (or fills the bound) before the whole array
+            # is keyed, so a hostile array costs the check of a few items, not of all of them.
+            body += [
+                f"if not all_unique({value}):",
+                "    " + self.fail(where, "uniqueItems", "unique items", value),
+            ]
         return _guarded(f"isinstance({value}, list)", body)
 
     def branch(self, at: str) -> str:

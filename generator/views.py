@@ -194,7 +194,7 @@ def python_loader(registry: Registry) -> Context:
 def python_lookalikes(registry: Registry) -> Context:
     names = [str(tool.manifest["displayName"]) for tool in registry.tools]
     return {
-        "ignorable": lookalikes.property_ranges("Default_Ignorable_Code_Point"),
+        "ignorable": lookalikes.invisible_ranges(),
         "space": lookalikes.property_ranges("White_Space"),
         "confusables": sorted(lookalikes.runtime_tables(names).items()),
     }

@@ -4,6 +4,7 @@ in, and "cannot tell" reported as unknown rather than "not installed"."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -269,3 +270,62 @@ def test_the_cli_says_unknown(tmp_path: Path) -> None:
         assert f"{tool_id}: unknown" in done.stdout
     if not undecidable:
         pytest.skip("every built-in candidates tool lists linux paths")
+
+
+def test_a_child_left_running_after_a_normal_exit_is_killed(tmp_path: Path) -> None:
+    leaver = script(
+        tmp_path,
+        "leaver",
+        f"sleep 60 >/dev/null 2>&1 &\necho $! > {tmp_path}/child\necho 'tool 2.0'\n",
+    )
+    assert detection._run_version(str(leaver), 10.0) == "tool 2.0"
+    assert gone(int((tmp_path / "child").read_text()))
+
+
+_ESCAPER = """\
+import os, sys, time
+if os.fork() == 0:
+    os.setsid()  # leaves the probe's process group, keeping its stdout
+    if os.fork() == 0:
+        with open(os.path.join(os.path.dirname(sys.argv[0]), "grandchild.pid"), "w") as f:
+            f.write(str(os.getpid()))
+        time.sleep(60)
+    os._exit(0)
+print("tool 3.0", flush=True)
+"""
+
+_PROBE_ESCAPER = """\
+import sys, subprocess
+sys.path.insert(0, sys.argv[1])
+from tool_registry import detection
+try:
+    print(detection._run_version(sys.argv[2], 1.0))
+except subprocess.TimeoutExpired:
+    print("timed out")
+"""
+
+
+def test_a_grandchild_that_escapes_the_group_cannot_hold_the_probe(tmp_path: Path) -> None:
+    escaper = tmp_path / "escaper"
+    escaper.write_text(f"#!{sys.executable}\n{_ESCAPER}")
+    escaper.chmod(0o755)
+    try:
+        # The probe runs in a child with a deadline: a regression hangs it, not the test run.
+        probe = subprocess.run(
+            [sys.executable, "-c", _PROBE_ESCAPER, str(REPO / "generated/python"), str(escaper)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+        assert probe.returncode == 0, probe.stderr
+        assert probe.stdout.strip() in {"tool 3.0", "timed out"}
+    finally:
+        pid_file = tmp_path / "grandchild.pid"
+        for _ in range(50):
+            if pid_file.exists() and pid_file.read_text():
+                break
+            time.sleep(0.05)
+        if pid_file.exists():
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid_file.read_text()), 9)

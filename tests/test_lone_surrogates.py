@@ -80,8 +80,9 @@ def test_a_surrogate_in_a_key_is_shown_escaped(tmp_path: Path) -> None:
     )
     (report,) = load_third_party_manifests(tmp_path).files
     assert not report.accepted
-    pointers = [d.pointer for d in report.diagnostics]
-    assert "/detect/x\\udbff" in pointers
+    assert [(d.code, d.pointer) for d in report.diagnostics] == [
+        (Code.LONE_SURROGATE, "/detect/x\\udbff")
+    ]
     for diagnostic in report.diagnostics:
         diagnostic.render().encode("utf-8")
 
@@ -99,7 +100,7 @@ def _compiled(schema: dict[str, Any]) -> dict[str, Any]:
     ("schema", "document", "pointer"),
     [
         ({}, {"a": [1, {"b": LONE}]}, "/a/1/b"),
-        ({"type": "object"}, {f"k{LONE}": 1}, ""),
+        ({"type": "object"}, {f"k{LONE}": 1}, "/k\\ud800"),
         ({"type": "array"}, ["ok", LONE], "/1"),
         ({"type": "array", "items": True}, [LONE], "/0"),
         ({"properties": {"a": {"type": "integer"}}}, {"a": 1, "b": LONE}, "/b"),
@@ -177,3 +178,23 @@ def test_generate_refuses_a_table_with_a_lone_surrogate(project: Path) -> None:
     assert "LONE_SURROGATE" in result.stderr
     after = {p: p.read_bytes() for p in (project / "generated").rglob("*") if p.is_file()}
     assert after == before, "nothing is written when an input is refused"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"id": "aider", "\\ud800": 1}',
+        '{"id": "aider", "unknown": "\\ud800"}',
+        '{"id": "aider", "unknown": {"deep": ["x", "\\udfff"]}}',
+    ],
+)
+def test_a_lone_surrogate_in_a_dropped_field_still_refuses_the_file(
+    tmp_path: Path, text: str
+) -> None:
+    document = json.loads(text)
+    document.update({k: v for k, v in manifest().items() if k != "id"})
+    (tmp_path / "x.json").write_text(json.dumps(document), encoding="utf-8")
+    (report,) = load_third_party_manifests(tmp_path).files
+    assert not report.accepted
+    assert [d.code for d in report.diagnostics] == [Code.LONE_SURROGATE]
+    report.diagnostics[0].render().encode("utf-8")

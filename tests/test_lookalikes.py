@@ -141,3 +141,70 @@ def test_the_runtime_slice_answers_like_the_full_table(name: str) -> None:
     full_hit = build_time.lookalike_keys(name) & FULL_KEYS
     runtime_hit = runtime.lookalike_keys(name) & RUNTIME_KEYS
     assert full_hit == runtime_hit
+
+
+# Invisible characters outside Default_Ignorable_Code_Point: format characters that TR39's list
+# leaves out (prepended concatenation marks, Egyptian format controls, interlinear annotation)
+# and blank symbols.
+OTHER_INVISIBLE = [
+    "\u0600",
+    "\u0605",
+    "\u06dd",
+    "\u070f",
+    "\u0890",
+    "\u08e2",
+    "\u2800",
+    "\ufff9",
+    "\ufffb",
+    "\U000110bd",
+    "\U000110cd",
+    "\U00013430",
+    "\U00013438",
+    "\U0001bca0",
+    "\U0001d173",
+]
+
+
+@pytest.mark.parametrize("char", OTHER_INVISIBLE, ids=lambda c: f"U+{ord(c):04X}")
+def test_format_and_blank_characters_do_not_make_a_new_name(tmp_path: Path, char: str) -> None:
+    name = BUILTIN_NAMES[0]
+    middle = len(name) // 2
+    assert refused_as_lookalike(tmp_path, name[:middle] + char + name[middle:])
+    spaced = name.replace(" ", char)
+    if spaced != name:
+        assert refused_as_lookalike(tmp_path, spaced)
+
+
+def test_every_single_confusable_answers_as_in_the_full_table() -> None:
+    """Each confusable character alone, and in place of each character of each built-in name:
+    the runtime slice and the full table agree (chains such as U+13C7 -> Cyrillic capital
+    omega -> small omega -> w included)."""
+    alphabet = set("".join(FULL_KEYS))
+
+    def within(keys: frozenset[str]) -> set[str]:
+        return {key for key in keys if set(key) <= alphabet}
+
+    relevant = []
+    for source in build_time.confusable_map():
+        full_keys = within(build_time.lookalike_keys(source))
+        assert within(runtime.lookalike_keys(source)) == full_keys, f"U+{ord(source):04X}"
+        if full_keys:
+            relevant.append(source)
+    for name in BUILTIN_NAMES:
+        for position in range(len(name)):
+            for source in relevant:
+                candidate = name[:position] + source + name[position + 1 :]
+                full_hit = bool(build_time.lookalike_keys(candidate) & FULL_KEYS)
+                runtime_hit = bool(runtime.lookalike_keys(candidate) & RUNTIME_KEYS)
+                assert full_hit == runtime_hit, (candidate, f"U+{ord(source):04X}")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["OpenCla\u15ef", "OpenCla\u13c7", "Claude C\u03dbde"],
+    ids=ascii,
+)
+def test_chained_confusables_are_caught(tmp_path: Path, name: str) -> None:
+    if not build_time.lookalike_keys(name) & FULL_KEYS:
+        pytest.skip("not a look-alike of this table's built-in names")
+    assert refused_as_lookalike(tmp_path, name)

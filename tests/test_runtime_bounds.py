@@ -154,3 +154,74 @@ def test_the_worst_folder_at_the_limits_stays_within_a_memory_bound(tmp_path: Pa
     # 1,000 files of 64 KiB are 64 MiB on disk; holding every violation took about 10 GiB.
     # What may grow is one parsed document plus bounded reports: far below 64 MiB.
     assert figures["growth_kib"] < 48 * 1024, figures
+
+
+def test_unique_items_keys_numbers_so_that_they_cannot_be_made_to_collide() -> None:
+    from tool_registry.schema_runtime import _key
+
+    # Integers congruent modulo 2**61 - 1 share one Python hash: keyed by value, a set of them
+    # degrades to a quadratic scan.
+    colliding = [k * (2**61 - 1) for k in range(200)]
+    assert len({hash(n) for n in colliding}) == 1
+    assert len({hash(_key(n)) for n in colliding}) > 150
+    assert _key(1) == _key(1.0) and _key(True) != _key(1)
+
+
+class CountingIterList(list[Any]):
+    """A JSON array that counts the items handed out by iteration."""
+
+    handed_out = 0
+
+    def __iter__(self) -> Any:
+        for item in super().__iter__():
+            CountingIterList.handed_out += 1
+            yield item
+
+
+def test_wrong_items_stop_the_check_before_the_uniqueness_test_keys_them_all() -> None:
+    provides = CountingIterList([[0]] * 20_000)
+    CountingIterList.handed_out = 0
+    CountingList.reads = 0
+    found = validate_third_party_manifest(manifest(capabilities={"provides": provides}))
+    assert found[-1].code is Code.TOO_MANY_DIAGNOSTICS
+    assert CountingIterList.handed_out < 100  # not 20,000 (twice)
+
+
+def test_a_thousand_claimants_of_one_id_name_a_few_others_each(tmp_path: Path) -> None:
+    from tool_registry.loader import MAX_OTHERS
+
+    for index in range(60):
+        (tmp_path / f"{index:03d}.json").write_text(json.dumps(manifest()))
+    result = load_third_party_manifests(tmp_path)
+    assert result.manifests == ()
+    records = [d for d in result.diagnostics if d.code is Code.DUPLICATE_ID]
+    assert len(records) == 60
+    for record in records:
+        assert len(record.others) == MAX_OTHERS
+        assert record.omitted == 59 - MAX_OTHERS
+        assert record.message.endswith(f"and {59 - MAX_OTHERS} more")
+        assert record.source not in record.others
+
+
+def test_a_huge_listing_is_streamed_not_held(tmp_path: Path) -> None:
+    import tracemalloc
+
+    def names(folder: str) -> Any:
+        for index in range(200_000):
+            yield f"{index:08d}{'x' * 240}.json"
+
+    def read_file(path: str, limit: int) -> bytes:
+        return json.dumps(manifest(id=f"t{Path(path).name[:8]}")).encode()
+
+    tracemalloc.start()
+    try:
+        result = load_third_party_manifests(tmp_path, read_dir=names, read_file=read_file)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(result.files) == MAX_ADAPTER_FILES
+    assert result.files[0].source.startswith("00000000")
+    (too_many,) = [d for d in result.diagnostics if d.code is Code.TOO_MANY_FILES]
+    assert too_many.omitted == 200_000 - MAX_ADAPTER_FILES
+    # Holding the 200,000 names would take over 50 MB; the 1,000 kept take about 0.3 MB.
+    assert peak < 20 * 1024 * 1024, peak

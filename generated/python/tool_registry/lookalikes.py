@@ -3,13 +3,14 @@
 
 Two names look alike when their ``lookalike_keys`` meet:
 
-    skeleton(s) = NFD(s) -> drop default-ignorables -> map each confusable to its prototype -> NFD
+    skeleton(s) = NFD(s) -> drop invisibles -> map each confusable to its prototype -> NFD
     fold(s)     = NFKC(casefold(NFKC(s)))
     keys(s)     = {drop white space(skeleton(fold(skeleton(s)))),
                    drop white space(skeleton(fold(s)))}
 
 so case, compatibility forms (full-width letters), invisible characters (zero-width joiners and
-spaces, word joiner, BOM, soft hyphen, variation selectors, tag characters, bidi marks),
+spaces, word joiner, BOM, soft hyphen, variation selectors, tag characters, bidi marks, every
+other format character, the braille blank),
 spacing, and confusable letters (Cyrillic U+043E for Latin ``o``, ``I`` for ``l``) make no
 difference. ``CONFUSABLES`` is only the part of Unicode's table that can make a name look like a
 built-in tool's (toolgen keeps the entries whose prototype consists of characters found in the
@@ -22,23 +23,33 @@ import re
 import unicodedata
 from typing import Final
 
-# Unicode Default_Ignorable_Code_Point and White_Space, as code point ranges.
+# Invisible characters (Unicode Default_Ignorable_Code_Point, every format character, blank
+# symbols) and White_Space, as code point ranges.
 _IGNORABLE: Final = re.compile(
     "["
     "\U000000ad"
     "\U0000034f"
+    "\U00000600-\U00000605"
     "\U0000061c"
+    "\U000006dd"
+    "\U0000070f"
+    "\U00000890-\U00000891"
+    "\U000008e2"
     "\U0000115f-\U00001160"
     "\U000017b4-\U000017b5"
     "\U0000180b-\U0000180f"
     "\U0000200b-\U0000200f"
     "\U0000202a-\U0000202e"
     "\U00002060-\U0000206f"
+    "\U00002800"
     "\U00003164"
     "\U0000fe00-\U0000fe0f"
     "\U0000feff"
     "\U0000ffa0"
-    "\U0000fff0-\U0000fff8"
+    "\U0000fff0-\U0000fffb"
+    "\U000110bd"
+    "\U000110cd"
+    "\U00013430-\U0001343f"
     "\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a"
     "\U000e0000-\U000e0fff"
@@ -72,9 +83,11 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u0131": "i",
     "\u0152": "OE",
     "\u0153": "oe",
+    "\u017f": "f",
     "\u018d": "g",
     "\u0196": "l",
     "\u01a6": "R",
+    "\u01bc": "5",
     "\u01bd": "s",
     "\u01c0": "l",
     "\u01c1": "ll",
@@ -86,7 +99,11 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u028b": "u",
     "\u02a6": "ts",
     "\u02aa": "ls",
+    "\u02b3": "\u18f4",
     "\u02db": "i",
+    "\u02e1": "\u18f3",
+    "\u02e2": "\u18f5",
+    "\u0345": "\u0328",
     "\u037a": "i",
     "\u0391": "A",
     "\u0395": "E",
@@ -97,7 +114,9 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u039d": "N",
     "\u039f": "O",
     "\u03a1": "P",
+    "\u03a3": "\u01a9",
     "\u03a4": "T",
+    "\u03a5": "Y",
     "\u03a7": "X",
     "\u03b1": "a",
     "\u03b2": "\u00df",
@@ -107,6 +126,8 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u03c3": "o",
     "\u03c5": "u",
     "\u03d0": "\u00df",
+    "\u03d2": "Y",
+    "\u03db": "\u03c2",
     "\u03f1": "p",
     "\u03f2": "c",
     "\u03f9": "C",
@@ -114,6 +135,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u0405": "S",
     "\u0406": "l",
     "\u0410": "A",
+    "\u0413": "\u0393",
     "\u0415": "E",
     "\u041a": "K",
     "\u041c": "M",
@@ -144,6 +166,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u050c": "G",
     "\u051c": "W",
     "\u051d": "w",
+    "\u054c": "\u1261",
     "\u054d": "U",
     "\u054f": "S",
     "\u0555": "O",
@@ -191,6 +214,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u1040": "o",
     "\u10ff": "o",
     "\u1200": "U",
+    "\u1260": "\u0548",
     "\u12d0": "O",
     "\u13a0": "D",
     "\u13a1": "R",
@@ -203,6 +227,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u13bb": "H",
     "\u13c0": "G",
     "\u13c2": "h",
+    "\u13c7": "\u0460",
     "\u13d2": "R",
     "\u13d4": "W",
     "\u13d5": "S",
@@ -215,6 +240,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u13f0": "\u00df",
     "\u13f3": "G",
     "\u144c": "U",
+    "\u144e": "\u0548",
     "\u146d": "P",
     "\u146f": "d",
     "\u14aa": "L",
@@ -225,6 +251,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u15c5": "A",
     "\u15de": "D",
     "\u15ea": "D",
+    "\u15ef": "\u0460",
     "\u15f0": "M",
     "\u166d": "X",
     "\u166e": "x",
@@ -239,6 +266,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u1d1c": "u",
     "\u1d21": "w",
     "\u1d26": "r",
+    "\u1d3e": "\u18d6",
     "\u1d52": "\u00ba",
     "\u1d6b": "ue",
     "\u1d78": "\u1d34",
@@ -318,20 +346,27 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u221e": "oo",
     "\u2223": "l",
     "\u2225": "ll",
+    "\u2229": "\u0548",
     "\u222a": "U",
     "\u22a4": "T",
+    "\u22c2": "\u0548",
     "\u22c3": "U",
     "\u22ff": "E",
     "\u2373": "i",
     "\u2374": "p",
     "\u237a": "a",
     "\u23fd": "l",
+    "\u2460": "\u2780",
+    "\u24b8": "\u00a9",
+    "\u24c5": "\u2117",
+    "\u24c7": "\u00ae",
     "\u24db": "\u24be",
     "\u2573": "X",
     "\u27d9": "T",
     "\u292b": "x",
     "\u292c": "x",
     "\u2a2f": "x",
+    "\u2c84": "\u0393",
     "\u2c85": "r",
     "\u2c8e": "H",
     "\u2c92": "l",
@@ -352,6 +387,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u2d54": "O",
     "\u2d5d": "X",
     "\u3007": "O",
+    "\u3164": "\u1160",
     "\ua4d1": "P",
     "\ua4d2": "d",
     "\ua4d3": "D",
@@ -372,6 +408,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\ua4f2": "l",
     "\ua4f3": "O",
     "\ua4f4": "U",
+    "\ua4f5": "\u0548",
     "\ua647": "i",
     "\ua698": "OO",
     "\ua699": "oo",
@@ -384,6 +421,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\ua737": "au",
     "\ua74e": "OO",
     "\ua74f": "oo",
+    "\ua79e": "\ua4e4",
     "\ua79f": "u",
     "\ua7b3": "X",
     "\ua7b5": "\u00df",
@@ -438,6 +476,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\uff50": "p",
     "\uff53": "s",
     "\uff58": "x",
+    "\uff5c": "\u2502",
     "\uffe8": "l",
     "\U00010286": "E",
     "\U0001028a": "l",
@@ -485,9 +524,11 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001170f": "w",
     "\U000118a3": "L",
     "\U000118a6": "E",
+    "\U000118a8": "\u2207",
     "\U000118ae": "E",
     "\U000118b2": "L",
     "\U000118b5": "O",
+    "\U000118b7": "\u16dc",
     "\U000118b8": "U",
     "\U000118bc": "T",
     "\U000118c1": "s",
@@ -510,7 +551,9 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U00016f40": "A",
     "\U00016f42": "U",
     "\U0001d216": "R",
+    "\U0001d222": "\u0460",
     "\U0001d22a": "L",
+    "\U0001d245": "\u0548",
     "\U0001d400": "A",
     "\U0001d402": "C",
     "\U0001d403": "D",
@@ -996,13 +1039,16 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d6b4": "N",
     "\U0001d6b6": "O",
     "\U0001d6b8": "P",
+    "\U0001d6ba": "\u01a9",
     "\U0001d6bb": "T",
+    "\U0001d6bc": "Y",
     "\U0001d6be": "X",
     "\U0001d6c2": "a",
     "\U0001d6c3": "\u00df",
     "\U0001d6ca": "i",
     "\U0001d6d0": "o",
     "\U0001d6d2": "p",
+    "\U0001d6d3": "\u03c2",
     "\U0001d6d4": "o",
     "\U0001d6d6": "u",
     "\U0001d6e0": "p",
@@ -1015,13 +1061,16 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d6ee": "N",
     "\U0001d6f0": "O",
     "\U0001d6f2": "P",
+    "\U0001d6f4": "\u01a9",
     "\U0001d6f5": "T",
+    "\U0001d6f6": "Y",
     "\U0001d6f8": "X",
     "\U0001d6fc": "a",
     "\U0001d6fd": "\u00df",
     "\U0001d704": "i",
     "\U0001d70a": "o",
     "\U0001d70c": "p",
+    "\U0001d70d": "\u03c2",
     "\U0001d70e": "o",
     "\U0001d710": "u",
     "\U0001d71a": "p",
@@ -1034,13 +1083,16 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d728": "N",
     "\U0001d72a": "O",
     "\U0001d72c": "P",
+    "\U0001d72e": "\u01a9",
     "\U0001d72f": "T",
+    "\U0001d730": "Y",
     "\U0001d732": "X",
     "\U0001d736": "a",
     "\U0001d737": "\u00df",
     "\U0001d73e": "i",
     "\U0001d744": "o",
     "\U0001d746": "p",
+    "\U0001d747": "\u03c2",
     "\U0001d748": "o",
     "\U0001d74a": "u",
     "\U0001d754": "p",
@@ -1053,13 +1105,16 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d762": "N",
     "\U0001d764": "O",
     "\U0001d766": "P",
+    "\U0001d768": "\u01a9",
     "\U0001d769": "T",
+    "\U0001d76a": "Y",
     "\U0001d76c": "X",
     "\U0001d770": "a",
     "\U0001d771": "\u00df",
     "\U0001d778": "i",
     "\U0001d77e": "o",
     "\U0001d780": "p",
+    "\U0001d781": "\u03c2",
     "\U0001d782": "o",
     "\U0001d784": "u",
     "\U0001d78e": "p",
@@ -1072,13 +1127,16 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d79c": "N",
     "\U0001d79e": "O",
     "\U0001d7a0": "P",
+    "\U0001d7a2": "\u01a9",
     "\U0001d7a3": "T",
+    "\U0001d7a4": "Y",
     "\U0001d7a6": "X",
     "\U0001d7aa": "a",
     "\U0001d7ab": "\u00df",
     "\U0001d7b2": "i",
     "\U0001d7b8": "o",
     "\U0001d7ba": "p",
+    "\U0001d7bb": "\u03c2",
     "\U0001d7bc": "o",
     "\U0001d7be": "u",
     "\U0001d7c8": "p",

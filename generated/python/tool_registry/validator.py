@@ -275,15 +275,6 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                 v13 = v12.get("provides", MISSING)
                 if v13 is not MISSING:
                     if isinstance(v13, list):
-                        if not all_unique(v13):
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/provides",
-                                    "uniqueItems",
-                                    "unique items",
-                                    v13,
-                                )
-                            )
                         for i14 in range(0, len(v13)):
                             v15 = v13[i14]
                             if isinstance(v15, str):
@@ -316,6 +307,15 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                         v15,
                                     )
                                 )
+                        if not all_unique(v13):
+                            e.append(
+                                (
+                                    p + "/capabilities" + "/provides",
+                                    "uniqueItems",
+                                    "unique items",
+                                    v13,
+                                )
+                            )
                     else:
                         e.append((p + "/capabilities" + "/provides", "type", "array", v13))
                 if not _NAMES6.issuperset(v12):
@@ -452,8 +452,6 @@ def _valid_1(v: Any) -> bool:
                 v32 = v31.get("provides", MISSING)
                 if v32 is not MISSING:
                     if isinstance(v32, list):
-                        if not all_unique(v32):
-                            return False
                         for v34 in v32:
                             if isinstance(v34, str):
                                 if not v34.isascii() and SURROGATE.search(v34) is not None:
@@ -464,6 +462,8 @@ def _valid_1(v: Any) -> bool:
                                 return False
                             if not (isinstance(v34, str) and v34 in _ENUM7):
                                 return False
+                        if not all_unique(v32):
+                            return False
                     else:
                         return False
                 if not _NAMES6.issuperset(v31):
@@ -737,15 +737,6 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 v55 = v54.get("provides", MISSING)
                 if v55 is not MISSING:
                     if isinstance(v55, list):
-                        if not all_unique(v55):
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/provides",
-                                    "uniqueItems",
-                                    "unique items",
-                                    v55,
-                                )
-                            )
                         for i56 in range(0, len(v55)):
                             v57 = v55[i56]
                             if isinstance(v57, str):
@@ -778,6 +769,15 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                         v57,
                                     )
                                 )
+                        if not all_unique(v55):
+                            e.append(
+                                (
+                                    p + "/capabilities" + "/provides",
+                                    "uniqueItems",
+                                    "unique items",
+                                    v55,
+                                )
+                            )
                     else:
                         e.append((p + "/capabilities" + "/provides", "type", "array", v55))
                 if not _NAMES6.issuperset(v54):
@@ -952,8 +952,6 @@ def _valid_3(v: Any) -> bool:
                 v78 = v77.get("provides", MISSING)
                 if v78 is not MISSING:
                     if isinstance(v78, list):
-                        if not all_unique(v78):
-                            return False
                         for v80 in v78:
                             if isinstance(v80, str):
                                 if not v80.isascii() and SURROGATE.search(v80) is not None:
@@ -964,6 +962,8 @@ def _valid_3(v: Any) -> bool:
                                 return False
                             if not (isinstance(v80, str) and v80 in _ENUM7):
                                 return False
+                        if not all_unique(v78):
+                            return False
                     else:
                         return False
                 if not _NAMES6.issuperset(v77):

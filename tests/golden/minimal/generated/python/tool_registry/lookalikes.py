@@ -3,13 +3,14 @@
 
 Two names look alike when their ``lookalike_keys`` meet:
 
-    skeleton(s) = NFD(s) -> drop default-ignorables -> map each confusable to its prototype -> NFD
+    skeleton(s) = NFD(s) -> drop invisibles -> map each confusable to its prototype -> NFD
     fold(s)     = NFKC(casefold(NFKC(s)))
     keys(s)     = {drop white space(skeleton(fold(skeleton(s)))),
                    drop white space(skeleton(fold(s)))}
 
 so case, compatibility forms (full-width letters), invisible characters (zero-width joiners and
-spaces, word joiner, BOM, soft hyphen, variation selectors, tag characters, bidi marks),
+spaces, word joiner, BOM, soft hyphen, variation selectors, tag characters, bidi marks, every
+other format character, the braille blank),
 spacing, and confusable letters (Cyrillic U+043E for Latin ``o``, ``I`` for ``l``) make no
 difference. ``CONFUSABLES`` is only the part of Unicode's table that can make a name look like a
 built-in tool's (toolgen keeps the entries whose prototype consists of characters found in the
@@ -22,23 +23,33 @@ import re
 import unicodedata
 from typing import Final
 
-# Unicode Default_Ignorable_Code_Point and White_Space, as code point ranges.
+# Invisible characters (Unicode Default_Ignorable_Code_Point, every format character, blank
+# symbols) and White_Space, as code point ranges.
 _IGNORABLE: Final = re.compile(
     "["
     "\U000000ad"
     "\U0000034f"
+    "\U00000600-\U00000605"
     "\U0000061c"
+    "\U000006dd"
+    "\U0000070f"
+    "\U00000890-\U00000891"
+    "\U000008e2"
     "\U0000115f-\U00001160"
     "\U000017b4-\U000017b5"
     "\U0000180b-\U0000180f"
     "\U0000200b-\U0000200f"
     "\U0000202a-\U0000202e"
     "\U00002060-\U0000206f"
+    "\U00002800"
     "\U00003164"
     "\U0000fe00-\U0000fe0f"
     "\U0000feff"
     "\U0000ffa0"
-    "\U0000fff0-\U0000fff8"
+    "\U0000fff0-\U0000fffb"
+    "\U000110bd"
+    "\U000110cd"
+    "\U00013430-\U0001343f"
     "\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a"
     "\U000e0000-\U000e0fff"
@@ -60,10 +71,12 @@ _SPACE: Final = re.compile(
 )
 # Confusable character -> its prototype (Unicode confusables.txt, the entries that can matter).
 CONFUSABLES: Final[dict[str, str]] = {
+    "I": "l",
     "\u00a0": " ",
     "\u00c6": "AE",
     "\u00e6": "ae",
     "\u0131": "i",
+    "\u0196": "l",
     "\u01a6": "R",
     "\u01f1": "DZ",
     "\u01f2": "Dz",
@@ -72,20 +85,26 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u0269": "i",
     "\u026a": "i",
     "\u02a3": "dz",
+    "\u02b3": "\u18f4",
     "\u02db": "i",
+    "\u0345": "\u0328",
     "\u037a": "i",
     "\u0391": "A",
     "\u0395": "E",
     "\u0396": "Z",
+    "\u0399": "l",
     "\u03b1": "a",
     "\u03b9": "i",
+    "\u0406": "l",
     "\u0410": "A",
+    "\u0413": "\u0393",
     "\u0415": "E",
     "\u0430": "a",
     "\u0433": "r",
     "\u0435": "e",
     "\u0456": "i",
     "\u04bd": "e",
+    "\u04c0": "l",
     "\u04cf": "i",
     "\u04d4": "AE",
     "\u04d5": "ae",
@@ -106,6 +125,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u1680": " ",
     "\u1d22": "z",
     "\u1d26": "r",
+    "\u1dbb": "\u1646",
     "\u1fbe": "i",
     "\u2000": " ",
     "\u2001": " ",
@@ -122,6 +142,8 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u2029": " ",
     "\u202f": " ",
     "\u205f": " ",
+    "\u2110": "l",
+    "\u2111": "l",
     "\u211b": "R",
     "\u211c": "R",
     "\u211d": "R",
@@ -135,6 +157,9 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u2146": "d",
     "\u2147": "e",
     "\u2148": "i",
+    "\u2160": "l",
+    "\u2161": "ll",
+    "\u2162": "lll",
     "\u216e": "D",
     "\u2170": "i",
     "\u2171": "ii",
@@ -143,9 +168,12 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u22ff": "E",
     "\u2373": "i",
     "\u237a": "a",
+    "\u24c7": "\u00ae",
     "\u24db": "\u24be",
+    "\u2c84": "\u0393",
     "\u2c85": "r",
     "\u2d39": "E",
+    "\u3164": "\u1160",
     "\ua4d2": "d",
     "\ua4d3": "D",
     "\ua4dc": "Z",
@@ -163,6 +191,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\uab93": "z",
     "\uff21": "A",
     "\uff25": "E",
+    "\uff29": "l",
     "\uff3a": "Z",
     "\uff41": "a",
     "\uff45": "e",
@@ -171,6 +200,8 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U000102a0": "A",
     "\U000102f5": "Z",
     "\U000104b4": "R",
+    "\U000118a3": "L",
+    "\U000118a4": "Y",
     "\U000118a6": "E",
     "\U000118a9": "Z",
     "\U000118ae": "E",
@@ -183,6 +214,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d400": "A",
     "\U0001d403": "D",
     "\U0001d404": "E",
+    "\U0001d408": "l",
     "\U0001d411": "R",
     "\U0001d419": "Z",
     "\U0001d41a": "a",
@@ -194,6 +226,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d434": "A",
     "\U0001d437": "D",
     "\U0001d438": "E",
+    "\U0001d43c": "l",
     "\U0001d445": "R",
     "\U0001d44d": "Z",
     "\U0001d44e": "a",
@@ -205,6 +238,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d468": "A",
     "\U0001d46b": "D",
     "\U0001d46c": "E",
+    "\U0001d470": "l",
     "\U0001d479": "R",
     "\U0001d481": "Z",
     "\U0001d482": "a",
@@ -224,6 +258,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d4d0": "A",
     "\U0001d4d3": "D",
     "\U0001d4d4": "E",
+    "\U0001d4d8": "l",
     "\U0001d4e1": "R",
     "\U0001d4e9": "Z",
     "\U0001d4ea": "a",
@@ -244,6 +279,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d538": "A",
     "\U0001d53b": "D",
     "\U0001d53c": "E",
+    "\U0001d540": "l",
     "\U0001d552": "a",
     "\U0001d555": "d",
     "\U0001d556": "e",
@@ -253,6 +289,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d56c": "A",
     "\U0001d56f": "D",
     "\U0001d570": "E",
+    "\U0001d574": "l",
     "\U0001d57d": "R",
     "\U0001d585": "Z",
     "\U0001d586": "a",
@@ -264,6 +301,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d5a0": "A",
     "\U0001d5a3": "D",
     "\U0001d5a4": "E",
+    "\U0001d5a8": "l",
     "\U0001d5b1": "R",
     "\U0001d5b9": "Z",
     "\U0001d5ba": "a",
@@ -275,6 +313,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d5d4": "A",
     "\U0001d5d7": "D",
     "\U0001d5d8": "E",
+    "\U0001d5dc": "l",
     "\U0001d5e5": "R",
     "\U0001d5ed": "Z",
     "\U0001d5ee": "a",
@@ -286,6 +325,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d608": "A",
     "\U0001d60b": "D",
     "\U0001d60c": "E",
+    "\U0001d610": "l",
     "\U0001d619": "R",
     "\U0001d621": "Z",
     "\U0001d622": "a",
@@ -297,6 +337,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d63c": "A",
     "\U0001d63f": "D",
     "\U0001d640": "E",
+    "\U0001d644": "l",
     "\U0001d64d": "R",
     "\U0001d655": "Z",
     "\U0001d656": "a",
@@ -308,6 +349,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d670": "A",
     "\U0001d673": "D",
     "\U0001d674": "E",
+    "\U0001d678": "l",
     "\U0001d681": "R",
     "\U0001d689": "Z",
     "\U0001d68a": "a",
@@ -320,26 +362,31 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d6a8": "A",
     "\U0001d6ac": "E",
     "\U0001d6ad": "Z",
+    "\U0001d6b0": "l",
     "\U0001d6c2": "a",
     "\U0001d6ca": "i",
     "\U0001d6e2": "A",
     "\U0001d6e6": "E",
     "\U0001d6e7": "Z",
+    "\U0001d6ea": "l",
     "\U0001d6fc": "a",
     "\U0001d704": "i",
     "\U0001d71c": "A",
     "\U0001d720": "E",
     "\U0001d721": "Z",
+    "\U0001d724": "l",
     "\U0001d736": "a",
     "\U0001d73e": "i",
     "\U0001d756": "A",
     "\U0001d75a": "E",
     "\U0001d75b": "Z",
+    "\U0001d75e": "l",
     "\U0001d770": "a",
     "\U0001d778": "i",
     "\U0001d790": "A",
     "\U0001d794": "E",
     "\U0001d795": "Z",
+    "\U0001d798": "l",
     "\U0001d7aa": "a",
     "\U0001d7b2": "i",
     "\U0001f707": "AR",

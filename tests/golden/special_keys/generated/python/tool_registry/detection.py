@@ -20,6 +20,7 @@ fails yields a result with a diagnostic; it never stops the others.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -58,15 +59,44 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         pass  # already gone
 
 
+def _exited(process: subprocess.Popen[bytes], deadline: float) -> bool:
+    """Wait until the child exits (true) or the deadline passes (false), without reaping it
+    where the platform allows (``waitid`` with ``WNOWAIT``), so that its process group can
+    still be signalled safely afterwards."""
+    if not hasattr(os, "waitid"):
+        try:
+            process.wait(max(deadline - time.monotonic(), 0.0))
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+    while True:
+        status = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG)
+        if status is not None:
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.005)
+
+
 def _read_capped(stream: IO[bytes], limit: int, into: list[bytes]) -> None:
-    into.append(stream.read(limit))
+    """Read at most ``limit`` bytes, then close the pipe. Runs in its own thread, which owns the
+    stream: a grandchild that escaped the process group may hold the pipe open for ever, and only
+    this thread then waits for it, never the caller."""
+    try:
+        into.append(stream.read(limit))
+    except (OSError, ValueError):
+        into.append(b"")
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
 
 
 def _run_version(executable: str, timeout: float) -> str | None:
     """The first line ``executable --version`` prints; at most ``MAX_VERSION_BYTES`` are read.
 
-    Raises ``subprocess.TimeoutExpired`` (after killing the child) when it takes longer than
-    ``timeout``, ``OSError`` when it cannot be started.
+    Raises ``subprocess.TimeoutExpired`` (after killing the child and its process group) when it
+    takes longer than ``timeout``, ``OSError`` when it cannot be started. Whatever the child
+    left running in its process group is killed once it has exited.
     """
     process = subprocess.Popen(  # an argument list, never a shell
         [executable, "--version"],
@@ -82,31 +112,25 @@ def _run_version(executable: str, timeout: float) -> str | None:
         raise OSError("no pipe to the child")
     deadline = time.monotonic() + timeout
     captured: list[bytes] = []
-    # A thread reads (at most the cap) so that a child which prints forever, or never prints,
-    # cannot hold this thread past the timeout; the cap bounds memory either way.
     reader = threading.Thread(
         target=_read_capped, args=(stdout, MAX_VERSION_BYTES, captured), daemon=True
     )
     reader.start()
-    reader.join(timeout)
     try:
-        if reader.is_alive():
+        reader.join(timeout)
+        if reader.is_alive():  # no end of output in time: the reader is left to its pipe
             raise subprocess.TimeoutExpired([executable, "--version"], timeout)
         output = captured[0] if captured else b""
-        if len(output) >= MAX_VERSION_BYTES:
-            _stop(process)  # it has said enough: the first line is all we keep
-        else:
-            returncode = process.wait(max(deadline - time.monotonic(), 0.0))
-            if returncode != 0:
-                return None
-    except subprocess.TimeoutExpired:
-        _stop(process)
-        raise
+        if len(output) < MAX_VERSION_BYTES and not _exited(process, deadline):
+            raise subprocess.TimeoutExpired([executable, "--version"], timeout)
+        # else: it has exited, or said enough (the first line is all we keep).
     finally:
-        if process.poll() is None:
-            _stop(process)
-        stdout.close()
-        process.wait()
+        # The child if still running, and whatever it left in its group. Until it is reaped
+        # (below) its pid cannot be reused, so the group signalled is surely its own.
+        _stop(process)
+        returncode = process.wait()
+    if len(output) < MAX_VERSION_BYTES and returncode != 0:
+        return None
     text = output.decode("utf-8", "replace").strip()
     return text.splitlines()[0] if text else None
 

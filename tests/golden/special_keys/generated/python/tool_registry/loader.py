@@ -10,11 +10,13 @@ order the file system lists them in.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import json
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -40,10 +42,12 @@ from .models import (
     PathDetect,
     ToolManifest,
 )
-from .schema_runtime import token
+from .schema_runtime import surrogate_at, token
 from .validator import validate_third_party_manifest
 
 MAX_ADAPTER_FILES = 1000
+# How many other claimants a DUPLICATE_ID record names (the rest are counted in ``omitted``).
+MAX_OTHERS = 3
 ADAPTER_SUFFIX = ".json"
 
 ReadDir = Callable[[str], Iterable[str]]
@@ -362,6 +366,24 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         report.add(Diagnostic(DiagnosticCode.NOT_AN_OBJECT, found=shown_value(value)))
         return None
+    # Valid UTF-8 holds no surrogate: only a \u escape can make one, so the walk runs only for
+    # text with escapes. Unknown fields are dropped later, but a document that is not I-JSON is
+    # refused whole, wherever its lone surrogate hides.
+    try:
+        lone = surrogate_at(value) if "\\u" in text else None
+    except RecursionError:
+        report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found="nested too deeply"))
+        return None
+    if lone is not None:
+        pointer, string = lone
+        report.add(
+            Diagnostic(
+                DiagnosticCode.LONE_SURROGATE,
+                pointer=shown_pointer(pointer),
+                found=shown_value(string),
+            )
+        )
+        return None
     return value
 
 
@@ -481,15 +503,31 @@ def _reject_duplicate_ids(claims: dict[int, dict[str, Any]], reports: list[_Repo
         if len(indexes) < 2:
             continue
         for index in indexes:
-            others = tuple(reports[other].shown_source for other in indexes if other != index)
+            # At most MAX_OTHERS names per record, the rest counted: a thousand claimants must
+            # not make a thousand records of a thousand names each.
+            others = tuple(
+                itertools.islice(
+                    (reports[other].shown_source for other in indexes if other != index),
+                    MAX_OTHERS,
+                )
+            )
             reports[index].add(
                 Diagnostic(
                     DiagnosticCode.DUPLICATE_ID,
                     pointer="/id",
                     found=shown_value(tool_id),
                     others=others,
+                    omitted=len(indexes) - 1 - len(others),
                 )
             )
+
+
+def _listed_names(folder: str) -> Iterator[str]:
+    """The names in ``folder``, one at a time (``os.scandir`` streams; ``os.listdir`` would
+    build the whole list)."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            yield entry.name
 
 
 def _byte_order(name: str) -> bytes:
@@ -513,23 +551,31 @@ def load_third_party_manifests(
     ``NotARegularFileError`` or ``OSError``) replace the file system in tests. Never raises.
     """
     folder = os.fspath(adapters_dir) if adapters_dir is not None else default_adapters_dir()
+    limit = max(max_files, 0)
+    seen = [0]
+
+    def adapter_names(names: Iterable[object]) -> Iterator[str]:
+        for name in names:
+            if isinstance(name, str) and name.endswith(ADAPTER_SUFFIX) and "/" not in name:
+                seen[0] += 1
+                yield name
+
     try:
-        names = list((read_dir or os.listdir)(folder))
+        # The listing is streamed and only the first ``limit`` names (in byte order) are held:
+        # a folder of a million entries costs O(limit) memory, not O(entries).
+        listing = (read_dir or _listed_names)(folder)
+        candidates = heapq.nsmallest(limit, adapter_names(listing), key=_byte_order)
     except FileNotFoundError:
         return LoadResult((), (), ())
     except Exception as error:  # a folder we cannot list is reported, never raised
         found = shown(getattr(error, "strerror", None) or type(error).__name__)
         problem = Diagnostic(DiagnosticCode.UNREADABLE, source=shown(folder), found=found)
         return LoadResult((), (problem,), ())
-    candidates = sorted(
-        (n for n in names if isinstance(n, str) and n.endswith(ADAPTER_SUFFIX) and "/" not in n),
-        key=_byte_order,
-    )
     result = load_manifest_files(
-        ((name, os.path.join(folder, name)) for name in candidates[: max(max_files, 0)]),
+        ((name, os.path.join(folder, name)) for name in candidates),
         read_file=read_file,
     )
-    skipped = len(candidates) - max(max_files, 0)
+    skipped = seen[0] - len(candidates)
     if skipped <= 0:
         return result
     too_many = Diagnostic(

@@ -3,13 +3,14 @@
 
 Two names look alike when their ``lookalike_keys`` meet:
 
-    skeleton(s) = NFD(s) -> drop default-ignorables -> map each confusable to its prototype -> NFD
+    skeleton(s) = NFD(s) -> drop invisibles -> map each confusable to its prototype -> NFD
     fold(s)     = NFKC(casefold(NFKC(s)))
     keys(s)     = {drop white space(skeleton(fold(skeleton(s)))),
                    drop white space(skeleton(fold(s)))}
 
 so case, compatibility forms (full-width letters), invisible characters (zero-width joiners and
-spaces, word joiner, BOM, soft hyphen, variation selectors, tag characters, bidi marks),
+spaces, word joiner, BOM, soft hyphen, variation selectors, tag characters, bidi marks, every
+other format character, the braille blank),
 spacing, and confusable letters (Cyrillic U+043E for Latin ``o``, ``I`` for ``l``) make no
 difference. ``CONFUSABLES`` is only the part of Unicode's table that can make a name look like a
 built-in tool's (toolgen keeps the entries whose prototype consists of characters found in the
@@ -22,23 +23,33 @@ import re
 import unicodedata
 from typing import Final
 
-# Unicode Default_Ignorable_Code_Point and White_Space, as code point ranges.
+# Invisible characters (Unicode Default_Ignorable_Code_Point, every format character, blank
+# symbols) and White_Space, as code point ranges.
 _IGNORABLE: Final = re.compile(
     "["
     "\U000000ad"
     "\U0000034f"
+    "\U00000600-\U00000605"
     "\U0000061c"
+    "\U000006dd"
+    "\U0000070f"
+    "\U00000890-\U00000891"
+    "\U000008e2"
     "\U0000115f-\U00001160"
     "\U000017b4-\U000017b5"
     "\U0000180b-\U0000180f"
     "\U0000200b-\U0000200f"
     "\U0000202a-\U0000202e"
     "\U00002060-\U0000206f"
+    "\U00002800"
     "\U00003164"
     "\U0000fe00-\U0000fe0f"
     "\U0000feff"
     "\U0000ffa0"
-    "\U0000fff0-\U0000fff8"
+    "\U0000fff0-\U0000fffb"
+    "\U000110bd"
+    "\U000110cd"
+    "\U00013430-\U0001343f"
     "\U0001bca0-\U0001bca3"
     "\U0001d173-\U0001d17a"
     "\U000e0000-\U000e0fff"
@@ -93,8 +104,12 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u028f": "y",
     "\u02a6": "ts",
     "\u02aa": "ls",
+    "\u02b3": "\u18f4",
     "\u02d7": "-",
     "\u02db": "i",
+    "\u02e1": "\u18f3",
+    "\u02e2": "\u18f5",
+    "\u0345": "\u0328",
     "\u037a": "i",
     "\u0391": "A",
     "\u0392": "B",
@@ -106,6 +121,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u039d": "N",
     "\u039f": "O",
     "\u03a1": "P",
+    "\u03a3": "\u01a9",
     "\u03a4": "T",
     "\u03a5": "Y",
     "\u03b1": "a",
@@ -119,6 +135,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u03c5": "u",
     "\u03d0": "\u00df",
     "\u03d2": "Y",
+    "\u03db": "\u03c2",
     "\u03dc": "F",
     "\u03e8": "2",
     "\u03f1": "p",
@@ -128,7 +145,9 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u0405": "S",
     "\u0406": "l",
     "\u0410": "A",
+    "\u0411": "b\u0304",
     "\u0412": "B",
+    "\u0413": "\u0393",
     "\u0415": "E",
     "\u0417": "3",
     "\u041a": "K",
@@ -168,6 +187,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u050c": "G",
     "\u051c": "W",
     "\u051d": "w",
+    "\u054c": "\u1261",
     "\u054d": "U",
     "\u054f": "S",
     "\u0555": "O",
@@ -226,6 +246,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u10e7": "y",
     "\u10ff": "o",
     "\u1200": "U",
+    "\u1260": "\u0548",
     "\u12d0": "O",
     "\u13a0": "D",
     "\u13a1": "R",
@@ -234,12 +255,14 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u13a9": "Y",
     "\u13aa": "A",
     "\u13ac": "E",
+    "\u13b1": "\u0393",
     "\u13b3": "W",
     "\u13b7": "M",
     "\u13bb": "H",
     "\u13bd": "Y",
     "\u13c0": "G",
     "\u13c2": "h",
+    "\u13c7": "\u0460",
     "\u13ce": "4",
     "\u13cf": "b",
     "\u13d2": "R",
@@ -258,9 +281,11 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u13f4": "B",
     "\u142f": "V",
     "\u144c": "U",
+    "\u144e": "\u0548",
     "\u146d": "P",
     "\u146f": "d",
     "\u1472": "b",
+    "\u14a5": "\u0393",
     "\u14aa": "L",
     "\u14bf": "2",
     "\u157c": "H",
@@ -270,6 +295,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u15c5": "A",
     "\u15de": "D",
     "\u15ea": "D",
+    "\u15ef": "\u0460",
     "\u15f0": "M",
     "\u15f7": "B",
     "\u1680": " ",
@@ -283,6 +309,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u1d20": "v",
     "\u1d21": "w",
     "\u1d26": "r",
+    "\u1d3e": "\u18d6",
     "\u1d52": "\u00ba",
     "\u1d6b": "ue",
     "\u1d78": "\u1d34",
@@ -314,8 +341,10 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u2043": "-",
     "\u205f": " ",
     "\u2070": "\u00ba",
+    "\u2079": "\ua770",
     "\u20a8": "Rs",
     "\u20b6": "lt",
+    "\u20bd": "\u0554",
     "\u2102": "C",
     "\u210a": "g",
     "\u210b": "H",
@@ -344,6 +373,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u2134": "o",
     "\u2139": "i",
     "\u213d": "y",
+    "\u213e": "\u0393",
     "\u2145": "D",
     "\u2146": "d",
     "\u2147": "e",
@@ -377,9 +407,11 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u2223": "l",
     "\u2225": "ll",
     "\u2228": "v",
+    "\u2229": "\u0548",
     "\u222a": "U",
     "\u22a4": "T",
     "\u22c1": "v",
+    "\u22c2": "\u0548",
     "\u22c3": "U",
     "\u22ff": "E",
     "\u2373": "i",
@@ -387,9 +419,23 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u237a": "a",
     "\u23e8": "\u2081\u2080",
     "\u23fd": "l",
+    "\u2460": "\u2780",
+    "\u2461": "\u2781",
+    "\u2462": "\u2782",
+    "\u2463": "\u2783",
+    "\u2464": "\u2784",
+    "\u2465": "\u2785",
+    "\u2466": "\u2786",
+    "\u2468": "\u2788",
+    "\u2469": "\u2789",
+    "\u24b8": "\u00a9",
+    "\u24c5": "\u2117",
+    "\u24c7": "\u00ae",
     "\u24db": "\u24be",
+    "\u24ea": "\U0001f10d",
     "\u2796": "-",
     "\u27d9": "T",
+    "\u2c84": "\u0393",
     "\u2c85": "r",
     "\u2c8e": "H",
     "\u2c92": "l",
@@ -414,6 +460,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u2d4f": "l",
     "\u2d54": "O",
     "\u3007": "O",
+    "\u3164": "\u1160",
     "\ua4d0": "B",
     "\ua4d1": "P",
     "\ua4d2": "d",
@@ -437,6 +484,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\ua4f2": "l",
     "\ua4f3": "O",
     "\ua4f4": "U",
+    "\ua4f5": "\u0548",
     "\ua644": "2",
     "\ua647": "i",
     "\ua698": "OO",
@@ -465,6 +513,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\ua777": "tf",
     "\ua798": "F",
     "\ua799": "f",
+    "\ua79e": "\ua4e4",
     "\ua79f": "u",
     "\ua7ab": "3",
     "\ua7b4": "B",
@@ -481,6 +530,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\uab75": "i",
     "\uab81": "r",
     "\uab83": "w",
+    "\uab9f": "\u0185",
     "\uaba9": "v",
     "\uabaa": "s",
     "\uabaf": "c",
@@ -498,6 +548,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\ufbab": "o",
     "\ufbac": "o",
     "\ufbad": "o",
+    "\ufe34": "\u2307",
     "\ufe4d": "_",
     "\ufe4e": "_",
     "\ufe4f": "_",
@@ -508,6 +559,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\ufeea": "o",
     "\ufeeb": "o",
     "\ufeec": "o",
+    "\uff0d": "\u30fc",
     "\uff21": "A",
     "\uff22": "B",
     "\uff23": "C",
@@ -534,6 +586,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\uff53": "s",
     "\uff56": "v",
     "\uff59": "y",
+    "\uff5c": "\u2502",
     "\uffe8": "l",
     "\U00010282": "B",
     "\U00010286": "E",
@@ -589,11 +642,13 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U000118a3": "L",
     "\U000118a4": "Y",
     "\U000118a6": "E",
+    "\U000118a8": "\u2207",
     "\U000118ac": "9",
     "\U000118ae": "E",
     "\U000118af": "4",
     "\U000118b2": "L",
     "\U000118b5": "O",
+    "\U000118b7": "\u16dc",
     "\U000118b8": "U",
     "\U000118bb": "5",
     "\U000118bc": "T",
@@ -616,6 +671,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U000118e9": "C",
     "\U000118ef": "W",
     "\U000118f2": "C",
+    "\U00016f07": "\u0393",
     "\U00016f08": "V",
     "\U00016f0a": "T",
     "\U00016f16": "L",
@@ -631,7 +687,9 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d212": "7",
     "\U0001d213": "F",
     "\U0001d216": "R",
+    "\U0001d222": "\u0460",
     "\U0001d22a": "L",
+    "\U0001d245": "\u0548",
     "\U0001d400": "A",
     "\U0001d401": "B",
     "\U0001d402": "C",
@@ -1186,6 +1244,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d6a4": "i",
     "\U0001d6a8": "A",
     "\U0001d6a9": "B",
+    "\U0001d6aa": "\u0393",
     "\U0001d6ac": "E",
     "\U0001d6ae": "H",
     "\U0001d6b0": "l",
@@ -1194,6 +1253,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d6b4": "N",
     "\U0001d6b6": "O",
     "\U0001d6b8": "P",
+    "\U0001d6ba": "\u01a9",
     "\U0001d6bb": "T",
     "\U0001d6bc": "Y",
     "\U0001d6c2": "a",
@@ -1203,11 +1263,13 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d6ce": "v",
     "\U0001d6d0": "o",
     "\U0001d6d2": "p",
+    "\U0001d6d3": "\u03c2",
     "\U0001d6d4": "o",
     "\U0001d6d6": "u",
     "\U0001d6e0": "p",
     "\U0001d6e2": "A",
     "\U0001d6e3": "B",
+    "\U0001d6e4": "\u0393",
     "\U0001d6e6": "E",
     "\U0001d6e8": "H",
     "\U0001d6ea": "l",
@@ -1216,6 +1278,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d6ee": "N",
     "\U0001d6f0": "O",
     "\U0001d6f2": "P",
+    "\U0001d6f4": "\u01a9",
     "\U0001d6f5": "T",
     "\U0001d6f6": "Y",
     "\U0001d6fc": "a",
@@ -1225,11 +1288,13 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d708": "v",
     "\U0001d70a": "o",
     "\U0001d70c": "p",
+    "\U0001d70d": "\u03c2",
     "\U0001d70e": "o",
     "\U0001d710": "u",
     "\U0001d71a": "p",
     "\U0001d71c": "A",
     "\U0001d71d": "B",
+    "\U0001d71e": "\u0393",
     "\U0001d720": "E",
     "\U0001d722": "H",
     "\U0001d724": "l",
@@ -1238,6 +1303,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d728": "N",
     "\U0001d72a": "O",
     "\U0001d72c": "P",
+    "\U0001d72e": "\u01a9",
     "\U0001d72f": "T",
     "\U0001d730": "Y",
     "\U0001d736": "a",
@@ -1247,11 +1313,13 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d742": "v",
     "\U0001d744": "o",
     "\U0001d746": "p",
+    "\U0001d747": "\u03c2",
     "\U0001d748": "o",
     "\U0001d74a": "u",
     "\U0001d754": "p",
     "\U0001d756": "A",
     "\U0001d757": "B",
+    "\U0001d758": "\u0393",
     "\U0001d75a": "E",
     "\U0001d75c": "H",
     "\U0001d75e": "l",
@@ -1260,6 +1328,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d762": "N",
     "\U0001d764": "O",
     "\U0001d766": "P",
+    "\U0001d768": "\u01a9",
     "\U0001d769": "T",
     "\U0001d76a": "Y",
     "\U0001d770": "a",
@@ -1269,11 +1338,13 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d77c": "v",
     "\U0001d77e": "o",
     "\U0001d780": "p",
+    "\U0001d781": "\u03c2",
     "\U0001d782": "o",
     "\U0001d784": "u",
     "\U0001d78e": "p",
     "\U0001d790": "A",
     "\U0001d791": "B",
+    "\U0001d792": "\u0393",
     "\U0001d794": "E",
     "\U0001d796": "H",
     "\U0001d798": "l",
@@ -1282,6 +1353,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d79c": "N",
     "\U0001d79e": "O",
     "\U0001d7a0": "P",
+    "\U0001d7a2": "\u01a9",
     "\U0001d7a3": "T",
     "\U0001d7a4": "Y",
     "\U0001d7aa": "a",
@@ -1291,6 +1363,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d7b6": "v",
     "\U0001d7b8": "o",
     "\U0001d7ba": "p",
+    "\U0001d7bb": "\u03c2",
     "\U0001d7bc": "o",
     "\U0001d7be": "u",
     "\U0001d7c8": "p",

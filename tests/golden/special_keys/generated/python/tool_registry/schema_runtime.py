@@ -79,7 +79,9 @@ def surrogate_at(value: Any, pointer: str = "") -> tuple[str, str] | None:
             return pointer, value
     elif isinstance(value, dict):
         for key, item in value.items():
-            found = surrogate_at(key, pointer) or surrogate_at(item, pointer + "/" + token(key))
+            # A key is located by the member it names.
+            member = pointer + "/" + token(key)
+            found = surrogate_at(key, member) or surrogate_at(item, member)
             if found is not None:
                 return found
     elif isinstance(value, list):
@@ -95,12 +97,22 @@ def token(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
+def _number_text(value: int | float) -> str:
+    """One spelling per JSON number (``1`` and ``1.0`` alike)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return repr(value)
+
+
 def _key(value: Any) -> object:
-    """A hashable key equal for two values exactly when JSON Schema calls them equal."""
+    """A hashable key equal for two values exactly when JSON Schema calls them equal. Numbers
+    are keyed by text, not by value: integers hash to themselves modulo 2**61 - 1, so an
+    attacker could make every number collide and a set of them quadratic; strings hash with a
+    per-process random key."""
     if isinstance(value, bool):
         return ("b", value)
     if isinstance(value, int | float):
-        return ("n", value)
+        return ("n", _number_text(value))
     if isinstance(value, str):
         return ("s", value)
     if value is None:

@@ -298,15 +298,6 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                 v13 = v12.get("provides", MISSING)
                 if v13 is not MISSING:
                     if isinstance(v13, list):
-                        if not all_unique(v13):
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/provides",
-                                    "uniqueItems",
-                                    "unique items",
-                                    v13,
-                                )
-                            )
                         for i14 in range(0, len(v13)):
                             v15 = v13[i14]
                             if isinstance(v15, str):
@@ -339,6 +330,15 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                         v15,
                                     )
                                 )
+                        if not all_unique(v13):
+                            e.append(
+                                (
+                                    p + "/capabilities" + "/provides",
+                                    "uniqueItems",
+                                    "unique items",
+                                    v13,
+                                )
+                            )
                     else:
                         e.append((p + "/capabilities" + "/provides", "type", "array", v13))
                 if not _NAMES6.issuperset(v12):
@@ -586,8 +586,6 @@ def _valid_1(v: Any) -> bool:
                 v42 = v41.get("provides", MISSING)
                 if v42 is not MISSING:
                     if isinstance(v42, list):
-                        if not all_unique(v42):
-                            return False
                         for v44 in v42:
                             if isinstance(v44, str):
                                 if not v44.isascii() and SURROGATE.search(v44) is not None:
@@ -598,6 +596,8 @@ def _valid_1(v: Any) -> bool:
                                 return False
                             if not (isinstance(v44, str) and v44 in _ENUM7):
                                 return False
+                        if not all_unique(v42):
+                            return False
                     else:
                         return False
                 if not _NAMES6.issuperset(v41):
@@ -930,15 +930,6 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 v75 = v74.get("provides", MISSING)
                 if v75 is not MISSING:
                     if isinstance(v75, list):
-                        if not all_unique(v75):
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/provides",
-                                    "uniqueItems",
-                                    "unique items",
-                                    v75,
-                                )
-                            )
                         for i76 in range(0, len(v75)):
                             v77 = v75[i76]
                             if isinstance(v77, str):
@@ -971,6 +962,15 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                         v77,
                                     )
                                 )
+                        if not all_unique(v75):
+                            e.append(
+                                (
+                                    p + "/capabilities" + "/provides",
+                                    "uniqueItems",
+                                    "unique items",
+                                    v75,
+                                )
+                            )
                     else:
                         e.append((p + "/capabilities" + "/provides", "type", "array", v75))
                 if not _NAMES6.issuperset(v74):
@@ -1258,8 +1258,6 @@ def _valid_3(v: Any) -> bool:
                 v108 = v107.get("provides", MISSING)
                 if v108 is not MISSING:
                     if isinstance(v108, list):
-                        if not all_unique(v108):
-                            return False
                         for v110 in v108:
                             if isinstance(v110, str):
                                 if not v110.isascii() and SURROGATE.search(v110) is not None:
@@ -1270,6 +1268,8 @@ def _valid_3(v: Any) -> bool:
                                 return False
                             if not (isinstance(v110, str) and v110 in _ENUM7):
                                 return False
+                        if not all_unique(v108):
+                            return False
                     else:
                         return False
                 if not _NAMES6.issuperset(v107):
