@@ -87,29 +87,23 @@ def _common_names(registry: Registry) -> Context:
 
 
 # What the package's static modules export besides the table's constants and the models.
+# Module -> the public names the package re-exports from it, loaded on first use (module
+# ``__getattr__``): a consumer that wants constants pays for no validator, loader or subprocess.
+LAZY_PYTHON_EXPORTS: dict[str, tuple[str, ...]] = {
+    "detection": ("DetectionDeps", "DetectionResult", "detect_all"),
+    "diagnostics": ("Diagnostic", "DiagnosticCode", "Severity"),
+    "loader": ("FileReport", "LoadResult", "load_manifest_files", "load_third_party_manifests"),
+    "prompt_args": ("PromptArgError", "apply_prompt_arg_template"),
+    "registry": ("ToolRegistry", "get_tool_registry"),
+    "validator": ("validate_third_party_manifest", "validate_tool_manifest"),
+}
 _FIXED_PYTHON_EXPORTS = (
     *GENERATED_CONSTANTS,
     "ToolId",
     "UnknownToolError",
     "hook_package_for",
     "hook_package_of",
-    "PromptArgError",
-    "apply_prompt_arg_template",
-    # runtime: validation, loading, registry, detection
-    "Diagnostic",
-    "DiagnosticCode",
-    "Severity",
-    "validate_tool_manifest",
-    "validate_third_party_manifest",
-    "FileReport",
-    "LoadResult",
-    "load_manifest_files",
-    "load_third_party_manifests",
-    "ToolRegistry",
-    "get_tool_registry",
-    "DetectionDeps",
-    "DetectionResult",
-    "detect_all",
+    *(name for names in LAZY_PYTHON_EXPORTS.values() for name in names),
 )
 
 
@@ -129,7 +123,14 @@ def python_init(registry: Registry) -> Context:
         *names["settings"],
         *models,
     ]
-    return {**names, "models": models, "exports": sorted(exports, key=_isort_key)}
+    return {
+        **names,
+        "models": models,
+        "exports": sorted(exports, key=_isort_key),
+        "lazy": [
+            (module, sorted(found, key=_isort_key)) for module, found in LAZY_PYTHON_EXPORTS.items()
+        ],
+    }
 
 
 def python_hook_packages(registry: Registry) -> Context:

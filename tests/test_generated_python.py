@@ -10,12 +10,12 @@ import ast
 import dataclasses
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import yaml
 
-from .conftest import REPO
+from .conftest import REPO, probe_python
 
 sys.path.insert(0, str(REPO / "generated/python"))
 
@@ -210,3 +210,30 @@ def test_generated_package_installs_with_pip(tmp_path: Path) -> None:
     assert probe.returncode == 0, probe.stderr
     count, location = probe.stdout.split()
     assert count == str(len(SUPPORTED_TOOLS)) and location.startswith(str(target))
+
+
+def test_importing_the_package_loads_no_runtime_until_it_is_used() -> None:
+    loaded = probe_python(
+        REPO / "generated/python",
+        "import json, sys\n"
+        "import tool_registry\n"
+        "before = sorted(m for m in sys.modules if m.startswith('tool_registry.') or m == 'subprocess')\n"
+        "tool_registry.detect_all\n"
+        "after = sorted(m for m in sys.modules if m.startswith('tool_registry.'))\n"
+        "print(json.dumps([before, after]))",
+    )
+    before, after = cast(list[list[str]], loaded)
+    assert "subprocess" not in before
+    lazy = {"detection", "loader", "validator", "lookalikes", "registry", "schema_runtime"}
+    assert not {f"tool_registry.{name}" for name in lazy} & set(before)
+    assert "tool_registry.detection" in after
+
+
+def test_every_public_name_resolves() -> None:
+    import tool_registry
+
+    for name in tool_registry.__all__:
+        assert getattr(tool_registry, name) is not None, name
+    assert set(tool_registry.__all__) <= set(dir(tool_registry))
+    with pytest.raises(AttributeError):
+        _ = tool_registry.no_such_name  # type: ignore[attr-defined]

@@ -2,7 +2,13 @@
 """The tool registry: ids, built-in manifests, derived cohorts and maps, and their helpers.
 
 Standard library only. Everything here is generated from the canonical schema and table.
+Constants, models and hook-package helpers load with the package; the runtime (diagnostics,
+validator, loader, registry, detection, prompt arguments) loads on first use of one of its
+names, so importing the package for its constants stays cheap.
 """
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from .constants import (
     ADAPTERS_DIR_ENV_VAR,
@@ -20,15 +26,7 @@ from .constants import (
     TOOL_DISPLAY_NAMES,
     ToolId,
 )
-from .detection import DetectionDeps, DetectionResult, detect_all
-from .diagnostics import Diagnostic, DiagnosticCode, Severity
 from .hook_packages import UnknownToolError, hook_package_for, hook_package_of
-from .loader import (
-    FileReport,
-    LoadResult,
-    load_manifest_files,
-    load_third_party_manifests,
-)
 from .models import (
     CandidatePathList,
     CandidatePathListItem,
@@ -42,9 +40,72 @@ from .models import (
     ToolDetectSpec,
     ToolManifest,
 )
-from .prompt_args import PromptArgError, apply_prompt_arg_template
-from .registry import ToolRegistry, get_tool_registry
-from .validator import validate_third_party_manifest, validate_tool_manifest
+
+if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads them on first use
+    from .detection import (
+        DetectionDeps,
+        DetectionResult,
+        detect_all,
+    )
+    from .diagnostics import (
+        Diagnostic,
+        DiagnosticCode,
+        Severity,
+    )
+    from .loader import (
+        FileReport,
+        LoadResult,
+        load_manifest_files,
+        load_third_party_manifests,
+    )
+    from .prompt_args import (
+        PromptArgError,
+        apply_prompt_arg_template,
+    )
+    from .registry import (
+        ToolRegistry,
+        get_tool_registry,
+    )
+    from .validator import (
+        validate_third_party_manifest,
+        validate_tool_manifest,
+    )
+
+# Public name -> the module defining it (PEP 562 lazy attributes).
+_LAZY: dict[str, str] = {
+    "DetectionDeps": "detection",
+    "DetectionResult": "detection",
+    "detect_all": "detection",
+    "Diagnostic": "diagnostics",
+    "DiagnosticCode": "diagnostics",
+    "Severity": "diagnostics",
+    "FileReport": "loader",
+    "LoadResult": "loader",
+    "load_manifest_files": "loader",
+    "load_third_party_manifests": "loader",
+    "PromptArgError": "prompt_args",
+    "apply_prompt_arg_template": "prompt_args",
+    "ToolRegistry": "registry",
+    "get_tool_registry": "registry",
+    "validate_third_party_manifest": "validator",
+    "validate_tool_manifest": "validator",
+}
+
+
+if not TYPE_CHECKING:  # hidden from the type checker, which must keep flagging unknown names
+
+    def __getattr__(name: str) -> Any:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(import_module(f".{module}", __name__), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "ADAPTERS_DIR_ENV_VAR",
