@@ -8,8 +8,8 @@ names *look alike* when their key sets meet:
 
     skeleton(s) = NFD(s) -> drop invisibles -> map each confusable to its prototype -> NFD
     fold(s)     = NFKC(casefold(NFKC(s)))
-    keys(s)     = {drop white space(skeleton(fold(skeleton(s)))),
-                   drop white space(skeleton(fold(s)))}
+    settle(s)   = skeleton(fold(...)) applied until nothing changes, white space dropped
+    keys(s)     = {settle(skeleton(s)), settle(s)}
 
 Two names look alike when their key sets meet. Skeleton-first catches ``I``/``l``-style
 look-alikes that case folding alone would separate; fold-first catches plain case differences
@@ -35,6 +35,8 @@ from dataclasses import dataclass
 import regress
 
 Ranges = tuple[tuple[int, int], ...]
+# How many skeleton(fold()) rounds ``settle`` tries; real text settles in two or three.
+SETTLE_ROUNDS = 8
 
 
 @functools.cache
@@ -116,10 +118,19 @@ class Lookalikes:
         mapped = "".join(self.confusables.get(char, char) for char in text)
         return unicodedata.normalize("NFD", mapped)
 
+    def settle(self, text: str) -> str:
+        """``skeleton(fold(...))`` repeated until nothing changes (a prototype may be upper
+        case, which folding then lowers, and so on); the least text of a cycle, should one
+        occur, so the result is one canonical form."""
+        seen: list[str] = []
+        while text not in seen and len(seen) < SETTLE_ROUNDS:
+            seen.append(text)
+            text = self.skeleton(fold(text))
+        cycle = seen[seen.index(text) :] if text in seen else [text]
+        return self.space.sub("", min(cycle))
+
     def keys(self, name: str) -> frozenset[str]:
-        return frozenset(
-            self.space.sub("", self.skeleton(fold(text))) for text in (self.skeleton(name), name)
-        )
+        return frozenset({self.settle(self.skeleton(name)), self.settle(name)})
 
 
 def fold(text: str) -> str:

@@ -370,10 +370,12 @@ class _Compiler:
                 raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
             name = self.module.constant("PATTERN", f"re.compile({py_str(source)}, re.ASCII)")
             expected = "to match " + _short(pattern)
-            body += [
-                f"if {name}.search({value}) is None:",
-                "    " + self.fail(where, "pattern", expected, value),
-            ]
+            # A string already too long is not searched too: a hostile 64 KiB value costs the
+            # length test, not a scan (and the report already says what is wrong with it).
+            test = f"{name}.search({value}) is None"
+            if "maxLength" in schema and self.collect:
+                test = f"len({value}) <= {self._limit(schema, at, 'maxLength')} and {test}"
+            body += [f"if {test}:", "    " + self.fail(where, "pattern", expected, value)]
         return _guarded(f"isinstance({value}, str)", body)
 
     def _number(self, schema: Mapping[str, Any], at: str, keyword: str) -> str:
@@ -499,6 +501,10 @@ class _Compiler:
                 f"if len({value}) > {limit}:",
                 "    " + self.fail(where, "maxItems", f"at most {limit} items", value),
             ]
+        unique = schema.get("uniqueItems") is True
+        mark = self.module.variable("n")
+        if unique and self.collect:
+            body.append(f"{mark} = len(e)")
         prefix = schema.get("prefixItems", [])
         for index, sub in enumerate(prefix):
             child = self.module.variable("v")
@@ -524,13 +530,14 @@ class _Compiler:
                     f"    {child} = {value}[{position}]",
                     *_indent(checks),
                 ]
-        if schema.get("uniqueItems") is True:
-            # After the items: a wrong item fails (or fills the bound) before the whole array
-            # is keyed, so a hostile array costs the check of a few items, not of all of them.
-            body += [
-                f"if not all_unique({value}):",
-                "    " + self.fail(where, "uniqueItems", "unique items", value),
-            ]
+        if unique:
+            # After the items, and (when collecting) only if they all held: a wrong item fails,
+            # fills the bound or is reported before the whole array would be keyed, so a
+            # hostile array costs the check of its items, never the keying of nested junk.
+            test = f"not all_unique({value})"
+            if self.collect:
+                test = f"len(e) == {mark} and {test}"
+            body += [f"if {test}:", "    " + self.fail(where, "uniqueItems", "unique items", value)]
         return _guarded(f"isinstance({value}, list)", body)
 
     def branch(self, at: str) -> str:

@@ -198,6 +198,7 @@ def python_lookalikes(registry: Registry) -> Context:
         "ignorable": lookalikes.invisible_ranges(),
         "space": lookalikes.property_ranges("White_Space"),
         "confusables": sorted(lookalikes.runtime_tables(names).items()),
+        "settle_rounds": lookalikes.SETTLE_ROUNDS,
     }
 
 

@@ -4,6 +4,10 @@ property tables here, so it can neither drift nor miss a member of a class."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from pathlib import Path
+
 from tool_registry.diagnostics import shown
 
 from generator import lookalikes
@@ -33,3 +37,42 @@ def test_every_hidden_character_is_escaped_by_both_renderers() -> None:
 def test_ordinary_text_is_shown_as_it_is() -> None:
     for text in ("Claude Code", "caf\u00e9", "\u65e5\u672c\u8a9e", "\U0001f600 ok", "a\u00a0b"):
         assert shown(text) == text
+
+
+def test_escapes_cannot_be_forged_with_literal_backslashes() -> None:
+    real = shown("a\u202egnp.json")
+    forged = shown("a\\u202egnp.json")
+    assert real != forged
+    assert forged == "a\\\\u202egnp.json"
+
+
+def test_a_huge_integer_is_described_not_printed() -> None:
+    from tool_registry.diagnostics import shown_value
+
+    assert shown_value(10**4000).startswith("an integer of ")
+    assert shown_value(12345) == "12345"
+
+
+def test_long_file_names_stay_distinguishable(tmp_path: Path) -> None:
+    from tool_registry import load_third_party_manifests
+
+    stem = "x" * 150
+    for suffix in ("a", "b"):
+        (tmp_path / f"{stem}{suffix}.json").write_text("[]")
+    sources = [report.source for report in load_third_party_manifests(tmp_path).files]
+    assert len(set(sources)) == 2
+
+
+def test_display_names_refuse_every_hidden_character() -> None:
+    """The schema's displayName pattern names the same set (lone surrogates aside: no regex
+    engine can name them portably, and every string refuses them anyway)."""
+    from tool_registry import validate_tool_manifest
+    from tool_registry.constants import BUILTIN_TOOL_MANIFESTS
+
+    plain = json.loads(json.dumps(dataclasses.asdict(BUILTIN_TOOL_MANIFESTS[0])))
+    base = {key: value for key, value in plain.items() if value is not None}
+    for first, last in HIDDEN_RANGES:
+        for point in {first, last}:
+            document = {**base, "displayName": f"Tool{chr(point)}Name"}
+            assert validate_tool_manifest(document), hex(point)
+    assert validate_tool_manifest({**base, "displayName": "Tool\u00a0Name \u00e9"}) == ()

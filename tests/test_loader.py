@@ -418,5 +418,7 @@ def test_the_runtime_hides_exactly_what_the_generator_hides() -> None:
     points = [*range(0, 0x3100), *range(0xD7F0, 0x10000), *range(0xE0000, 0xE0100)]
     for point in points:
         char = chr(point)
+        if char == "\\":
+            continue  # the runtime also doubles a backslash, so its escapes cannot be forged
         assert (shown(char) != char) == (sanitize(char) != char), hex(point)
     assert shown("\u202e") == "\\u202e" and shown("\U000e0041") == "\\U000e0041"

@@ -52,7 +52,7 @@ def test_a_surrogate_pair_is_an_ordinary_character() -> None:
     # JSON's escaped pair decodes to one astral character; two surrogates in a Python str do not.
     assert validate_third_party_manifest(manifest(displayName="Aider \U0001f600")) == ()
     two = validate_third_party_manifest(manifest(displayName="Aider \ud83d\ude00"))
-    assert [d.code for d in two] == [Code.LONE_SURROGATE]
+    assert Code.LONE_SURROGATE in {d.code for d in two}
     text = json.dumps(manifest(displayName="Aider \U0001f600"))  # ensure_ascii: a \ud83d\ude00 pair
     assert "\\ud83d\\ude00" in text
     assert validate_third_party_manifest(json.loads(text)) == ()

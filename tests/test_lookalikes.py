@@ -208,3 +208,29 @@ def test_chained_confusables_are_caught(tmp_path: Path, name: str) -> None:
     if not build_time.lookalike_keys(name) & FULL_KEYS:
         pytest.skip("not a look-alike of this table's built-in names")
     assert refused_as_lookalike(tmp_path, name)
+
+
+# Compatibility forms and case folds that land on a confusable whose prototype is upper case:
+# full-width, subscript and circled zero read as O; Cherokee small letters fold to Cherokee
+# capitals, which read as Latin capitals.
+FOLDED_CONFUSABLES = {
+    "o": ["\uff10", "\u2080", "\u24ea"],
+    "O": ["\uff10"],
+    "r": ["\uab71"],
+    "D": ["\uab70"],
+    "g": ["\u13fb"],
+    "w": ["\uaba4"],
+}
+
+
+def test_folded_confusables_with_upper_case_prototypes_are_caught(tmp_path: Path) -> None:
+    tried = 0
+    for name in BUILTIN_NAMES:
+        for position, char in enumerate(name):
+            for stand_in in FOLDED_CONFUSABLES.get(char, ()):
+                candidate = name[:position] + stand_in + name[position + 1 :]
+                assert build_time.lookalike_keys(candidate) & FULL_KEYS, ascii(candidate)
+                assert runtime.lookalike_keys(candidate) & RUNTIME_KEYS, ascii(candidate)
+                tried += 1
+    assert tried > 0
+    assert refused_as_lookalike(tmp_path, BUILTIN_NAMES[0].replace("o", "\uff10", 1))

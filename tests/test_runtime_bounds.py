@@ -225,3 +225,70 @@ def test_a_huge_listing_is_streamed_not_held(tmp_path: Path) -> None:
     assert too_many.omitted == 200_000 - MAX_ADAPTER_FILES
     # Holding the 200,000 names would take over 50 MB; the 1,000 kept take about 0.3 MB.
     assert peak < 20 * 1024 * 1024, peak
+
+
+def test_nesting_is_limited_before_parsing(tmp_path: Path) -> None:
+    from tool_registry.loader import MAX_NESTING
+
+    def nested(depth: int) -> str:  # the manifest object is level 1
+        inner = "[" * (depth - 1) + "]" * (depth - 1)
+        return json.dumps(manifest())[:-1] + f', "x": {inner}}}'
+
+    (tmp_path / "ok.json").write_text(nested(MAX_NESTING))
+    (tmp_path / "deep.json").write_text(nested(MAX_NESTING + 1))
+    (tmp_path / "strings.json").write_text(
+        json.dumps(manifest(displayName="Brackets", id="brackets", x="[" * 5000))
+    )
+    by_file = {r.source: r for r in load_third_party_manifests(tmp_path).files}
+    assert by_file["ok.json"].accepted and by_file["strings.json"].accepted
+    assert [d.code for d in by_file["deep.json"].diagnostics] == [Code.INVALID_JSON]
+
+
+_RAISED_LIMIT = """
+import json, sys
+sys.setrecursionlimit(100_000)
+sys.path.insert(0, sys.argv[1])
+from tool_registry import load_third_party_manifests
+result = load_third_party_manifests(sys.argv[2])
+print(json.dumps([[d.code.value for d in f.diagnostics] for f in result.files]))
+"""
+
+
+def test_a_host_with_a_raised_recursion_limit_gets_the_same_verdict(tmp_path: Path) -> None:
+    deep = "[" * 21_000 + "]" * 21_000
+    text = json.dumps(manifest(capabilities={"provides": ["resumable"]}))
+    (tmp_path / "deep.json").write_text(text.replace('["resumable"]', f"[{deep}, 0]"))
+    probe = subprocess.run(
+        [sys.executable, "-c", _RAISED_LIMIT, str(REPO / "generated/python"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert probe.returncode == 0, probe.stderr  # a crash would be -11
+    assert json.loads(probe.stdout) == [["INVALID_JSON"]]
+
+
+def test_escapes_that_make_no_surrogate_cost_no_walk(tmp_path: Path, monkeypatch: Any) -> None:
+    from tool_registry import loader as loader_module
+
+    def walk(value: Any) -> Any:
+        raise AssertionError("walked a document that cannot hold a lone surrogate")
+
+    monkeypatch.setattr(loader_module, "surrogate_at", walk)
+    text = json.dumps(manifest())[:-1] + ', "y": "\\u0061\\ud83d\\ude00", "x": [[], [], []]}'
+    (tmp_path / "a.json").write_text(text)
+    (report,) = load_third_party_manifests(tmp_path).files
+    assert report.accepted
+
+
+def test_uniqueness_is_not_computed_over_items_already_refused() -> None:
+    inner = CountingIterList([0] * 30_000)
+    CountingIterList.handed_out = 0
+    found = validate_third_party_manifest(manifest(capabilities={"provides": [inner, [0]]}))
+    assert {d.keyword for d in found} <= {"type", "enum"}
+    assert CountingIterList.handed_out == 0
+
+
+def test_an_over_long_string_is_measured_not_searched() -> None:
+    found = validate_third_party_manifest(manifest(hookPointer="a/" * 30_000))
+    assert [(d.pointer, d.keyword) for d in found] == [("/hookPointer", "maxLength")]

@@ -17,6 +17,9 @@ MAX_SHOWN_CHARS = 80
 # At most this many diagnostics are kept per file (or per validated document); checking stops
 # there, so a hostile document costs bounded memory and work.
 MAX_DIAGNOSTICS_PER_FILE = 10
+# File names are shown longer than values: two long names must stay tell-apart-able.
+MAX_SHOWN_SOURCE = 300
+_LONG_INTEGER_BITS = 256
 
 
 class Severity(enum.StrEnum):
@@ -134,15 +137,18 @@ _HIDDEN = re.compile(
 
 
 def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
-    """``text`` as safe to print: hidden characters as ``\\uXXXX`` escapes, clipped so that at
-    most ``limit`` characters are shown, then ``...`` when anything was left out."""
-    if len(text) <= limit and _HIDDEN.search(text) is None:
+    """``text`` as safe to print: hidden characters as ``\\uXXXX`` escapes and a backslash as
+    two (so a name holding a literal ``\\u202e`` cannot pass for one holding U+202E), clipped
+    so that at most ``limit`` characters are shown, then ``...`` when anything was left out."""
+    if len(text) <= limit and "\\" not in text and _HIDDEN.search(text) is None:
         return text
     pieces: list[str] = []
     length = 0
     for char in text:
         point = ord(char)
-        if _HIDDEN.match(char) is None:
+        if char == "\\":
+            piece = "\\\\"
+        elif _HIDDEN.match(char) is None:
             piece = char
         else:
             piece = f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}"
@@ -166,6 +172,8 @@ def shown_value(value: Any) -> str:
         return '"' + shown(value) + '"'
     if isinstance(value, bool) or value is None:
         return "true" if value is True else "false" if value is False else "null"
+    if isinstance(value, int) and value.bit_length() > _LONG_INTEGER_BITS:
+        return f"an integer of {value.bit_length()} bits"  # repr would cost quadratic time
     if isinstance(value, int | float):
         return shown(repr(value))
     if isinstance(value, dict):

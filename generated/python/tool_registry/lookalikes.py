@@ -5,8 +5,8 @@ Two names look alike when their ``lookalike_keys`` meet:
 
     skeleton(s) = NFD(s) -> drop invisibles -> map each confusable to its prototype -> NFD
     fold(s)     = NFKC(casefold(NFKC(s)))
-    keys(s)     = {drop white space(skeleton(fold(skeleton(s)))),
-                   drop white space(skeleton(fold(s)))}
+    settle(s)   = skeleton(fold(...)) applied until nothing changes, white space dropped
+    keys(s)     = {settle(skeleton(s)), settle(s)}
 
 so case, compatibility forms (full-width letters), invisible characters (zero-width joiners and
 spaces, word joiner, BOM, soft hyphen, variation selectors, tag characters, bidi marks, every
@@ -69,6 +69,7 @@ _SPACE: Final = re.compile(
     "\U00003000"
     "]+"
 )
+_SETTLE_ROUNDS: Final = 8
 # Confusable character -> its prototype (Unicode confusables.txt, the entries that can matter).
 CONFUSABLES: Final[dict[str, str]] = {
     "0": "O",
@@ -106,6 +107,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u0345": "\u0328",
     "\u037a": "i",
     "\u0391": "A",
+    "\u0392": "B",
     "\u0395": "E",
     "\u0397": "H",
     "\u0399": "l",
@@ -239,6 +241,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u13e7": "d",
     "\u13f0": "\u00df",
     "\u13f3": "G",
+    "\u13fb": "\u0262",
     "\u144c": "U",
     "\u144e": "\u0548",
     "\u146d": "P",
@@ -355,12 +358,15 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u2373": "i",
     "\u2374": "p",
     "\u237a": "a",
+    "\u23e8": "\u2081\u2080",
     "\u23fd": "l",
     "\u2460": "\u2780",
+    "\u2469": "\u2789",
     "\u24b8": "\u00a9",
     "\u24c5": "\u2117",
     "\u24c7": "\u00ae",
     "\u24db": "\u24be",
+    "\u24ea": "\U0001f10d",
     "\u2573": "X",
     "\u27d9": "T",
     "\u292b": "x",
@@ -424,6 +430,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\ua79e": "\ua4e4",
     "\ua79f": "u",
     "\ua7b3": "X",
+    "\ua7b4": "B",
     "\ua7b5": "\u00df",
     "\uab32": "e",
     "\uab3d": "o",
@@ -432,11 +439,23 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\uab4e": "u",
     "\uab52": "u",
     "\uab63": "uo",
+    "\uab70": "\u1d05",
+    "\uab71": "\u0280",
+    "\uab72": "\u1d1b",
     "\uab75": "i",
+    "\uab7a": "\u1d00",
+    "\uab7c": "\u1d07",
     "\uab81": "r",
     "\uab83": "w",
+    "\uab87": "\u028d",
+    "\uab8b": "\u029c",
+    "\uab90": "\u0262",
+    "\uaba2": "\u0280",
     "\uabaa": "s",
+    "\uabae": "\u029f",
     "\uabaf": "c",
+    "\uabb2": "\u1d18",
+    "\uabb6": "\u0138",
     "\ufb06": "st",
     "\ufba6": "o",
     "\ufba7": "o",
@@ -1031,6 +1050,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d6a1": "x",
     "\U0001d6a4": "i",
     "\U0001d6a8": "A",
+    "\U0001d6a9": "B",
     "\U0001d6ac": "E",
     "\U0001d6ae": "H",
     "\U0001d6b0": "l",
@@ -1053,6 +1073,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d6d6": "u",
     "\U0001d6e0": "p",
     "\U0001d6e2": "A",
+    "\U0001d6e3": "B",
     "\U0001d6e6": "E",
     "\U0001d6e8": "H",
     "\U0001d6ea": "l",
@@ -1075,6 +1096,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d710": "u",
     "\U0001d71a": "p",
     "\U0001d71c": "A",
+    "\U0001d71d": "B",
     "\U0001d720": "E",
     "\U0001d722": "H",
     "\U0001d724": "l",
@@ -1097,6 +1119,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d74a": "u",
     "\U0001d754": "p",
     "\U0001d756": "A",
+    "\U0001d757": "B",
     "\U0001d75a": "E",
     "\U0001d75c": "H",
     "\U0001d75e": "l",
@@ -1119,6 +1142,7 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\U0001d784": "u",
     "\U0001d78e": "p",
     "\U0001d790": "A",
+    "\U0001d791": "B",
     "\U0001d794": "E",
     "\U0001d796": "H",
     "\U0001d798": "l",
@@ -1176,6 +1200,17 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
 
 
+def _settle(text: str) -> str:
+    """``skeleton(fold(...))`` until nothing changes (a prototype may be upper case, which
+    folding lowers); the least text of a cycle, should one occur."""
+    seen: list[str] = []
+    while text not in seen and len(seen) < _SETTLE_ROUNDS:
+        seen.append(text)
+        text = skeleton(_fold(text))
+    cycle = seen[seen.index(text) :] if text in seen else [text]
+    return _SPACE.sub("", min(cycle))
+
+
 def lookalike_keys(name: str) -> frozenset[str]:
     """Two names look alike when these sets meet (see the module docstring)."""
-    return frozenset(_SPACE.sub("", skeleton(_fold(text))) for text in (skeleton(name), name))
+    return frozenset({_settle(skeleton(name)), _settle(name)})

@@ -71,23 +71,33 @@ class Violations(list[Violation]):
 Check = Callable[[Any, str, Violations], None]
 
 
-def surrogate_at(value: Any, pointer: str = "") -> tuple[str, str] | None:
+def surrogate_at(value: Any) -> tuple[str, str] | None:
     """The pointer and text of the first string (key or value) in ``value`` holding a lone
-    surrogate, or ``None``. For schemas that leave a position unconstrained."""
+    surrogate, or ``None``. The pointer is only built for the one found."""
+    found = _surrogate_path(value)
+    if found is None:
+        return None
+    text, path = found
+    return "".join("/" + token(part) for part in reversed(path)), text
+
+
+def _surrogate_path(value: Any) -> tuple[str, list[str]] | None:
+    """(the text, the path to it innermost first) of the first lone surrogate in ``value``."""
     if isinstance(value, str):
-        if not value.isascii() and SURROGATE.search(value) is not None:
-            return pointer, value
-    elif isinstance(value, dict):
+        return (value, []) if not value.isascii() and SURROGATE.search(value) else None
+    if isinstance(value, dict):
         for key, item in value.items():
-            # A key is located by the member it names.
-            member = pointer + "/" + token(key)
-            found = surrogate_at(key, member) or surrogate_at(item, member)
+            if not key.isascii() and SURROGATE.search(key):
+                return key, [key]  # a key is located by the member it names
+            found = _surrogate_path(item)
             if found is not None:
+                found[1].append(key)
                 return found
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            found = surrogate_at(item, f"{pointer}/{index}")
+            found = _surrogate_path(item)
             if found is not None:
+                found[1].append(str(index))
                 return found
     return None
 

@@ -33,7 +33,8 @@ _NAMES0 = frozenset(
 )
 _PATTERN1 = re.compile("^[a-z0-9](?:[a-z0-9\\-]{0,62}[a-z0-9])?\\Z", re.ASCII)
 _PATTERN2 = re.compile(
-    "^[^\\u0000-\\u001f\\u007f-\\u009f\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*\\Z", re.ASCII
+    "^[^\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890-\\u0891\\u08e2\\u115f-\\u1160\\u17b4-\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u2800\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb\\U000110bd\\U000110cd\\U00013430-\\U0001343f\\U0001bca0-\\U0001bca3\\U0001d173-\\U0001d17a\\U000e0000-\\U000e0fff]*\\Z",
+    re.ASCII,
 )
 _PATTERN3 = re.compile(
     "^(?!\\/)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[A-Za-z0-9\\.\\_\\/\\-]+\\Z",
@@ -132,222 +133,223 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     )
             else:
                 e.append((p + "/id", "type", "string", v1))
-        v2 = v.get("displayName", MISSING)
-        if v2 is not MISSING:
-            if isinstance(v2, str):
-                if not v2.isascii() and SURROGATE.search(v2) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v2))
-                if len(v2) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v2))
-                if len(v2) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v2))
-                if _PATTERN2.search(v2) is None:
+        v3 = v.get("displayName", MISSING)
+        if v3 is not MISSING:
+            if isinstance(v3, str):
+                if not v3.isascii() and SURROGATE.search(v3) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v3))
+                if len(v3) < 1:
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v3))
+                if len(v3) > 80:
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v3))
+                if len(v3) <= 80 and _PATTERN2.search(v3) is None:
                     e.append(
                         (
                             p + "/displayName",
                             "pattern",
-                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                            v2,
+                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
+                            v3,
                         )
                     )
             else:
-                e.append((p + "/displayName", "type", "string", v2))
-        v3 = v.get("launchable", MISSING)
-        if v3 is not MISSING:
-            if not (isinstance(v3, bool)):
-                e.append((p + "/launchable", "type", "boolean", v3))
-        v4 = v.get("hookCapable", MISSING)
-        if v4 is not MISSING:
-            if not (isinstance(v4, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v4))
-        v5 = v.get("hookPointer", MISSING)
+                e.append((p + "/displayName", "type", "string", v3))
+        v5 = v.get("launchable", MISSING)
         if v5 is not MISSING:
-            if isinstance(v5, str):
-                if not v5.isascii() and SURROGATE.search(v5) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v5))
-                if len(v5) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v5))
-                if len(v5) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v5))
-                if _PATTERN3.search(v5) is None:
+            if not (isinstance(v5, bool)):
+                e.append((p + "/launchable", "type", "boolean", v5))
+        v7 = v.get("hookCapable", MISSING)
+        if v7 is not MISSING:
+            if not (isinstance(v7, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v7))
+        v9 = v.get("hookPointer", MISSING)
+        if v9 is not MISSING:
+            if isinstance(v9, str):
+                if not v9.isascii() and SURROGATE.search(v9) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
+                if len(v9) < 1:
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
+                if len(v9) > 256:
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
+                if len(v9) <= 256 and _PATTERN3.search(v9) is None:
                     e.append(
                         (
                             p + "/hookPointer",
                             "pattern",
                             'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v5,
+                            v9,
                         )
                     )
             else:
-                e.append((p + "/hookPointer", "type", "string", v5))
-        v6 = v.get("detect", MISSING)
-        if v6 is not MISSING:
-            if isinstance(v6, str):
-                if not v6.isascii() and SURROGATE.search(v6) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v6))
-            if isinstance(v6, str):
-                if not v6.isascii() and SURROGATE.search(v6) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v6))
-            d7 = v6.get("kind") if isinstance(v6, dict) else None
-            if not ((d7 == "path" and _valid_4(v6)) or (d7 == "candidates" and _valid_5(v6))):
-                if d7 == "path":
-                    _check_6(v6, p + "/detect", e)
-                elif d7 == "candidates":
-                    _check_7(v6, p + "/detect", e)
+                e.append((p + "/hookPointer", "type", "string", v9))
+        v11 = v.get("detect", MISSING)
+        if v11 is not MISSING:
+            if isinstance(v11, str):
+                if not v11.isascii() and SURROGATE.search(v11) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+            if isinstance(v11, str):
+                if not v11.isascii() and SURROGATE.search(v11) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+            d14 = v11.get("kind") if isinstance(v11, dict) else None
+            if not ((d14 == "path" and _valid_4(v11)) or (d14 == "candidates" and _valid_5(v11))):
+                if d14 == "path":
+                    _check_6(v11, p + "/detect", e)
+                elif d14 == "candidates":
+                    _check_7(v11, p + "/detect", e)
                 else:
                     one_of(
                         (
                             _check_6,
                             _check_7,
                         ),
-                        v6,
+                        v11,
                         p + "/detect",
                         e,
                     )
-        v8 = v.get("hookPackage", MISSING)
-        if v8 is not MISSING:
-            if isinstance(v8, str):
-                if not v8.isascii() and SURROGATE.search(v8) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v8))
-                if len(v8) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v8))
-                if len(v8) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v8))
-                if _PATTERN4.search(v8) is None:
+        v15 = v.get("hookPackage", MISSING)
+        if v15 is not MISSING:
+            if isinstance(v15, str):
+                if not v15.isascii() and SURROGATE.search(v15) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v15))
+                if len(v15) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v15))
+                if len(v15) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v15))
+                if len(v15) <= 214 and _PATTERN4.search(v15) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v8,
+                            v15,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v8))
-        v9 = v.get("promptArgTemplate", MISSING)
-        if v9 is not MISSING:
-            if isinstance(v9, list):
-                if len(v9) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v9))
-                for i10 in range(0, len(v9)):
-                    v11 = v9[i10]
-                    if isinstance(v11, str):
-                        if not v11.isascii() and SURROGATE.search(v11) is not None:
+                e.append((p + "/hookPackage", "type", "string", v15))
+        v17 = v.get("promptArgTemplate", MISSING)
+        if v17 is not MISSING:
+            if isinstance(v17, list):
+                if len(v17) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v17))
+                for i19 in range(0, len(v17)):
+                    v20 = v17[i19]
+                    if isinstance(v20, str):
+                        if not v20.isascii() and SURROGATE.search(v20) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i10),
+                                    p + "/promptArgTemplate" + "/" + str(i19),
                                     "i-json",
                                     "no lone surrogate",
-                                    v11,
+                                    v20,
                                 )
                             )
-                        if len(v11) > 256:
+                        if len(v20) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i10),
+                                    p + "/promptArgTemplate" + "/" + str(i19),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v11,
+                                    v20,
                                 )
                             )
-                        if _PATTERN5.search(v11) is None:
+                        if len(v20) <= 256 and _PATTERN5.search(v20) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i10),
+                                    p + "/promptArgTemplate" + "/" + str(i19),
                                     "pattern",
                                     'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
-                                    v11,
+                                    v20,
                                 )
                             )
                     else:
-                        e.append((p + "/promptArgTemplate" + "/" + str(i10), "type", "string", v11))
+                        e.append((p + "/promptArgTemplate" + "/" + str(i19), "type", "string", v20))
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v9))
-        v12 = v.get("capabilities", MISSING)
-        if v12 is not MISSING:
-            if isinstance(v12, str):
-                if not v12.isascii() and SURROGATE.search(v12) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v12))
-            if isinstance(v12, dict):
-                if not (v12.keys() >= _NAMES6):
-                    if "provides" not in v12:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v12))
-                v13 = v12.get("provides", MISSING)
-                if v13 is not MISSING:
-                    if isinstance(v13, list):
-                        for i14 in range(0, len(v13)):
-                            v15 = v13[i14]
-                            if isinstance(v15, str):
-                                if not v15.isascii() and SURROGATE.search(v15) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v17))
+        v22 = v.get("capabilities", MISSING)
+        if v22 is not MISSING:
+            if isinstance(v22, str):
+                if not v22.isascii() and SURROGATE.search(v22) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v22))
+            if isinstance(v22, dict):
+                if not (v22.keys() >= _NAMES6):
+                    if "provides" not in v22:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v22))
+                v24 = v22.get("provides", MISSING)
+                if v24 is not MISSING:
+                    if isinstance(v24, list):
+                        n25 = len(e)
+                        for i26 in range(0, len(v24)):
+                            v27 = v24[i26]
+                            if isinstance(v27, str):
+                                if not v27.isascii() and SURROGATE.search(v27) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i14),
+                                            p + "/capabilities" + "/provides" + "/" + str(i26),
                                             "i-json",
                                             "no lone surrogate",
-                                            v15,
+                                            v27,
                                         )
                                     )
-                            if isinstance(v15, str):
+                            if isinstance(v27, str):
                                 pass
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i14),
+                                        p + "/capabilities" + "/provides" + "/" + str(i26),
                                         "type",
                                         "string",
-                                        v15,
+                                        v27,
                                     )
                                 )
-                            if not (isinstance(v15, str) and v15 in _ENUM7):
+                            if not (isinstance(v27, str) and v27 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i14),
+                                        p + "/capabilities" + "/provides" + "/" + str(i26),
                                         "enum",
                                         'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v15,
+                                        v27,
                                     )
                                 )
-                        if not all_unique(v13):
+                        if len(e) == n25 and not all_unique(v24):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v13,
+                                    v24,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v13))
-                if not _NAMES6.issuperset(v12):
-                    for k16 in v12:
-                        if k16 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v24))
+                if not _NAMES6.issuperset(v22):
+                    for k30 in v22:
+                        if k30 not in _NAMES6:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k16),
+                                    p + "/capabilities" + "/" + token(k30),
                                     "additionalProperties",
                                     "no such property",
-                                    v12[k16],
+                                    v22[k30],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v12))
-        v17 = v.get("category", MISSING)
-        if v17 is not MISSING:
-            if isinstance(v17, str):
+                e.append((p + "/capabilities", "type", "object", v22))
+        v32 = v.get("category", MISSING)
+        if v32 is not MISSING:
+            if isinstance(v32, str):
                 pass
             else:
-                e.append((p + "/category", "type", "string", v17))
-            if not (isinstance(v17, str) and v17 in _ENUM8):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v17))
-        v18 = v.get("builtin", MISSING)
-        if v18 is not MISSING:
-            if not (isinstance(v18, bool)):
-                e.append((p + "/builtin", "type", "boolean", v18))
+                e.append((p + "/category", "type", "string", v32))
+            if not (isinstance(v32, str) and v32 in _ENUM8):
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v32))
+        v34 = v.get("builtin", MISSING)
+        if v34 is not MISSING:
+            if not (isinstance(v34, bool)):
+                e.append((p + "/builtin", "type", "boolean", v34))
         if not _NAMES9.issuperset(v):
-            for k19 in v:
-                if k19 not in _NAMES9:
+            for k36 in v:
+                if k36 not in _NAMES9:
                     e.append(
-                        (p + "/" + token(k19), "additionalProperties", "no such property", v[k19])
+                        (p + "/" + token(k36), "additionalProperties", "no such property", v[k36])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -357,130 +359,130 @@ def _valid_1(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             return False
-        v20 = v.get("id", MISSING)
-        if v20 is not MISSING:
-            if isinstance(v20, str):
-                if not v20.isascii() and SURROGATE.search(v20) is not None:
+        v38 = v.get("id", MISSING)
+        if v38 is not MISSING:
+            if isinstance(v38, str):
+                if not v38.isascii() and SURROGATE.search(v38) is not None:
                     return False
-                if _PATTERN1.search(v20) is None:
-                    return False
-            else:
-                return False
-        v21 = v.get("displayName", MISSING)
-        if v21 is not MISSING:
-            if isinstance(v21, str):
-                if not v21.isascii() and SURROGATE.search(v21) is not None:
-                    return False
-                if len(v21) < 1:
-                    return False
-                if len(v21) > 80:
-                    return False
-                if _PATTERN2.search(v21) is None:
+                if _PATTERN1.search(v38) is None:
                     return False
             else:
                 return False
-        v22 = v.get("launchable", MISSING)
-        if v22 is not MISSING:
-            if not (isinstance(v22, bool)):
-                return False
-        v23 = v.get("hookCapable", MISSING)
-        if v23 is not MISSING:
-            if not (isinstance(v23, bool)):
-                return False
-        v24 = v.get("hookPointer", MISSING)
-        if v24 is not MISSING:
-            if isinstance(v24, str):
-                if not v24.isascii() and SURROGATE.search(v24) is not None:
+        v40 = v.get("displayName", MISSING)
+        if v40 is not MISSING:
+            if isinstance(v40, str):
+                if not v40.isascii() and SURROGATE.search(v40) is not None:
                     return False
-                if len(v24) < 1:
+                if len(v40) < 1:
                     return False
-                if len(v24) > 256:
+                if len(v40) > 80:
                     return False
-                if _PATTERN3.search(v24) is None:
+                if _PATTERN2.search(v40) is None:
                     return False
             else:
                 return False
-        v25 = v.get("detect", MISSING)
-        if v25 is not MISSING:
-            if isinstance(v25, str):
-                if not v25.isascii() and SURROGATE.search(v25) is not None:
-                    return False
-            if isinstance(v25, str):
-                if not v25.isascii() and SURROGATE.search(v25) is not None:
-                    return False
-            d26 = v25.get("kind") if isinstance(v25, dict) else None
-            if not ((d26 == "path" and _valid_4(v25)) or (d26 == "candidates" and _valid_5(v25))):
+        v42 = v.get("launchable", MISSING)
+        if v42 is not MISSING:
+            if not (isinstance(v42, bool)):
                 return False
-        v27 = v.get("hookPackage", MISSING)
-        if v27 is not MISSING:
-            if isinstance(v27, str):
-                if not v27.isascii() and SURROGATE.search(v27) is not None:
+        v44 = v.get("hookCapable", MISSING)
+        if v44 is not MISSING:
+            if not (isinstance(v44, bool)):
+                return False
+        v46 = v.get("hookPointer", MISSING)
+        if v46 is not MISSING:
+            if isinstance(v46, str):
+                if not v46.isascii() and SURROGATE.search(v46) is not None:
                     return False
-                if len(v27) < 1:
+                if len(v46) < 1:
                     return False
-                if len(v27) > 214:
+                if len(v46) > 256:
                     return False
-                if _PATTERN4.search(v27) is None:
+                if _PATTERN3.search(v46) is None:
                     return False
             else:
                 return False
-        v28 = v.get("promptArgTemplate", MISSING)
-        if v28 is not MISSING:
-            if isinstance(v28, list):
-                if len(v28) > 20:
+        v48 = v.get("detect", MISSING)
+        if v48 is not MISSING:
+            if isinstance(v48, str):
+                if not v48.isascii() and SURROGATE.search(v48) is not None:
                     return False
-                for v30 in v28:
-                    if isinstance(v30, str):
-                        if not v30.isascii() and SURROGATE.search(v30) is not None:
+            if isinstance(v48, str):
+                if not v48.isascii() and SURROGATE.search(v48) is not None:
+                    return False
+            d51 = v48.get("kind") if isinstance(v48, dict) else None
+            if not ((d51 == "path" and _valid_4(v48)) or (d51 == "candidates" and _valid_5(v48))):
+                return False
+        v52 = v.get("hookPackage", MISSING)
+        if v52 is not MISSING:
+            if isinstance(v52, str):
+                if not v52.isascii() and SURROGATE.search(v52) is not None:
+                    return False
+                if len(v52) < 1:
+                    return False
+                if len(v52) > 214:
+                    return False
+                if _PATTERN4.search(v52) is None:
+                    return False
+            else:
+                return False
+        v54 = v.get("promptArgTemplate", MISSING)
+        if v54 is not MISSING:
+            if isinstance(v54, list):
+                if len(v54) > 20:
+                    return False
+                for v57 in v54:
+                    if isinstance(v57, str):
+                        if not v57.isascii() and SURROGATE.search(v57) is not None:
                             return False
-                        if len(v30) > 256:
+                        if len(v57) > 256:
                             return False
-                        if _PATTERN5.search(v30) is None:
+                        if _PATTERN5.search(v57) is None:
                             return False
                     else:
                         return False
             else:
                 return False
-        v31 = v.get("capabilities", MISSING)
-        if v31 is not MISSING:
-            if isinstance(v31, str):
-                if not v31.isascii() and SURROGATE.search(v31) is not None:
+        v59 = v.get("capabilities", MISSING)
+        if v59 is not MISSING:
+            if isinstance(v59, str):
+                if not v59.isascii() and SURROGATE.search(v59) is not None:
                     return False
-            if isinstance(v31, dict):
-                if not (v31.keys() >= _NAMES6):
+            if isinstance(v59, dict):
+                if not (v59.keys() >= _NAMES6):
                     return False
-                v32 = v31.get("provides", MISSING)
-                if v32 is not MISSING:
-                    if isinstance(v32, list):
-                        for v34 in v32:
-                            if isinstance(v34, str):
-                                if not v34.isascii() and SURROGATE.search(v34) is not None:
+                v61 = v59.get("provides", MISSING)
+                if v61 is not MISSING:
+                    if isinstance(v61, list):
+                        for v64 in v61:
+                            if isinstance(v64, str):
+                                if not v64.isascii() and SURROGATE.search(v64) is not None:
                                     return False
-                            if isinstance(v34, str):
+                            if isinstance(v64, str):
                                 pass
                             else:
                                 return False
-                            if not (isinstance(v34, str) and v34 in _ENUM7):
+                            if not (isinstance(v64, str) and v64 in _ENUM7):
                                 return False
-                        if not all_unique(v32):
+                        if not all_unique(v61):
                             return False
                     else:
                         return False
-                if not _NAMES6.issuperset(v31):
+                if not _NAMES6.issuperset(v59):
                     return False
             else:
                 return False
-        v36 = v.get("category", MISSING)
-        if v36 is not MISSING:
-            if isinstance(v36, str):
+        v69 = v.get("category", MISSING)
+        if v69 is not MISSING:
+            if isinstance(v69, str):
                 pass
             else:
                 return False
-            if not (isinstance(v36, str) and v36 in _ENUM8):
+            if not (isinstance(v69, str) and v69 in _ENUM8):
                 return False
-        v37 = v.get("builtin", MISSING)
-        if v37 is not MISSING:
-            if not (isinstance(v37, bool)):
+        v71 = v.get("builtin", MISSING)
+        if v71 is not MISSING:
+            if not (isinstance(v71, bool)):
                 return False
         if not _NAMES9.issuperset(v):
             return False
@@ -497,70 +499,70 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not (v.keys() >= _NAMES10):
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
-        v39 = v.get("detect", MISSING)
-        if v39 is not MISSING:
-            if isinstance(v39, str):
-                if not v39.isascii() and SURROGATE.search(v39) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v39))
-            if isinstance(v39, dict):
-                if not (v39.keys() >= _NAMES11):
-                    if "kind" not in v39:
-                        e.append((p + "/detect", "required", 'property "kind"', v39))
-                    if "binaryName" not in v39:
-                        e.append((p + "/detect", "required", 'property "binaryName"', v39))
-                v40 = v39.get("kind", MISSING)
-                if v40 is not MISSING:
-                    if not (isinstance(v40, str) and v40 == "path"):
-                        e.append((p + "/detect" + "/kind", "const", '"path"', v40))
-                v41 = v39.get("binaryName", MISSING)
-                if v41 is not MISSING:
-                    if isinstance(v41, str):
-                        if not v41.isascii() and SURROGATE.search(v41) is not None:
+        v75 = v.get("detect", MISSING)
+        if v75 is not MISSING:
+            if isinstance(v75, str):
+                if not v75.isascii() and SURROGATE.search(v75) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v75))
+            if isinstance(v75, dict):
+                if not (v75.keys() >= _NAMES11):
+                    if "kind" not in v75:
+                        e.append((p + "/detect", "required", 'property "kind"', v75))
+                    if "binaryName" not in v75:
+                        e.append((p + "/detect", "required", 'property "binaryName"', v75))
+                v77 = v75.get("kind", MISSING)
+                if v77 is not MISSING:
+                    if not (isinstance(v77, str) and v77 == "path"):
+                        e.append((p + "/detect" + "/kind", "const", '"path"', v77))
+                v79 = v75.get("binaryName", MISSING)
+                if v79 is not MISSING:
+                    if isinstance(v79, str):
+                        if not v79.isascii() and SURROGATE.search(v79) is not None:
                             e.append(
-                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v41)
+                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v79)
                             )
-                        if len(v41) < 1:
+                        if len(v79) < 1:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "minLength",
                                     "at least 1 characters",
-                                    v41,
+                                    v79,
                                 )
                             )
-                        if len(v41) > 128:
+                        if len(v79) > 128:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "maxLength",
                                     "at most 128 characters",
-                                    v41,
+                                    v79,
                                 )
                             )
-                        if _PATTERN12.search(v41) is None:
+                        if len(v79) <= 128 and _PATTERN12.search(v79) is None:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "pattern",
                                     'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v41,
+                                    v79,
                                 )
                             )
                     else:
-                        e.append((p + "/detect" + "/binaryName", "type", "string", v41))
-                if not _NAMES11.issuperset(v39):
-                    for k42 in v39:
-                        if k42 not in _NAMES11:
+                        e.append((p + "/detect" + "/binaryName", "type", "string", v79))
+                if not _NAMES11.issuperset(v75):
+                    for k81 in v75:
+                        if k81 not in _NAMES11:
                             e.append(
                                 (
-                                    p + "/detect" + "/" + token(k42),
+                                    p + "/detect" + "/" + token(k81),
                                     "additionalProperties",
                                     "no such property",
-                                    v39[k42],
+                                    v75[k81],
                                 )
                             )
             else:
-                e.append((p + "/detect", "type", "object", v39))
+                e.append((p + "/detect", "type", "object", v75))
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
@@ -578,238 +580,241 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookPointer"', v))
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
-        v43 = v.get("id", MISSING)
-        if v43 is not MISSING:
-            if isinstance(v43, str):
-                if not v43.isascii() and SURROGATE.search(v43) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v43))
-                if _PATTERN1.search(v43) is None:
+        v85 = v.get("id", MISSING)
+        if v85 is not MISSING:
+            if isinstance(v85, str):
+                if not v85.isascii() and SURROGATE.search(v85) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v85))
+                if _PATTERN1.search(v85) is None:
                     e.append(
                         (
                             p + "/id",
                             "pattern",
                             'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v43,
+                            v85,
                         )
                     )
             else:
-                e.append((p + "/id", "type", "string", v43))
-        v44 = v.get("displayName", MISSING)
-        if v44 is not MISSING:
-            if isinstance(v44, str):
-                if not v44.isascii() and SURROGATE.search(v44) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v44))
-                if len(v44) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v44))
-                if len(v44) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v44))
-                if _PATTERN2.search(v44) is None:
+                e.append((p + "/id", "type", "string", v85))
+        v87 = v.get("displayName", MISSING)
+        if v87 is not MISSING:
+            if isinstance(v87, str):
+                if not v87.isascii() and SURROGATE.search(v87) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v87))
+                if len(v87) < 1:
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v87))
+                if len(v87) > 80:
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v87))
+                if len(v87) <= 80 and _PATTERN2.search(v87) is None:
                     e.append(
                         (
                             p + "/displayName",
                             "pattern",
-                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                            v44,
+                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
+                            v87,
                         )
                     )
             else:
-                e.append((p + "/displayName", "type", "string", v44))
-        v45 = v.get("launchable", MISSING)
-        if v45 is not MISSING:
-            if not (isinstance(v45, bool)):
-                e.append((p + "/launchable", "type", "boolean", v45))
-        v46 = v.get("hookCapable", MISSING)
-        if v46 is not MISSING:
-            if not (isinstance(v46, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v46))
-        v47 = v.get("hookPointer", MISSING)
-        if v47 is not MISSING:
-            if isinstance(v47, str):
-                if not v47.isascii() and SURROGATE.search(v47) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v47))
-                if len(v47) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v47))
-                if len(v47) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v47))
-                if _PATTERN3.search(v47) is None:
+                e.append((p + "/displayName", "type", "string", v87))
+        v89 = v.get("launchable", MISSING)
+        if v89 is not MISSING:
+            if not (isinstance(v89, bool)):
+                e.append((p + "/launchable", "type", "boolean", v89))
+        v91 = v.get("hookCapable", MISSING)
+        if v91 is not MISSING:
+            if not (isinstance(v91, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v91))
+        v93 = v.get("hookPointer", MISSING)
+        if v93 is not MISSING:
+            if isinstance(v93, str):
+                if not v93.isascii() and SURROGATE.search(v93) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v93))
+                if len(v93) < 1:
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v93))
+                if len(v93) > 256:
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v93))
+                if len(v93) <= 256 and _PATTERN3.search(v93) is None:
                     e.append(
                         (
                             p + "/hookPointer",
                             "pattern",
                             'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v47,
+                            v93,
                         )
                     )
             else:
-                e.append((p + "/hookPointer", "type", "string", v47))
-        v48 = v.get("detect", MISSING)
-        if v48 is not MISSING:
-            if isinstance(v48, str):
-                if not v48.isascii() and SURROGATE.search(v48) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v48))
-            if isinstance(v48, str):
-                if not v48.isascii() and SURROGATE.search(v48) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v48))
-            d49 = v48.get("kind") if isinstance(v48, dict) else None
-            if not ((d49 == "path" and _valid_4(v48)) or (d49 == "candidates" and _valid_5(v48))):
-                if d49 == "path":
-                    _check_6(v48, p + "/detect", e)
-                elif d49 == "candidates":
-                    _check_7(v48, p + "/detect", e)
+                e.append((p + "/hookPointer", "type", "string", v93))
+        v95 = v.get("detect", MISSING)
+        if v95 is not MISSING:
+            if isinstance(v95, str):
+                if not v95.isascii() and SURROGATE.search(v95) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v95))
+            if isinstance(v95, str):
+                if not v95.isascii() and SURROGATE.search(v95) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v95))
+            d98 = v95.get("kind") if isinstance(v95, dict) else None
+            if not ((d98 == "path" and _valid_4(v95)) or (d98 == "candidates" and _valid_5(v95))):
+                if d98 == "path":
+                    _check_6(v95, p + "/detect", e)
+                elif d98 == "candidates":
+                    _check_7(v95, p + "/detect", e)
                 else:
                     one_of(
                         (
                             _check_6,
                             _check_7,
                         ),
-                        v48,
+                        v95,
                         p + "/detect",
                         e,
                     )
-        v50 = v.get("hookPackage", MISSING)
-        if v50 is not MISSING:
-            if isinstance(v50, str):
-                if not v50.isascii() and SURROGATE.search(v50) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v50))
-                if len(v50) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v50))
-                if len(v50) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v50))
-                if _PATTERN4.search(v50) is None:
+        v99 = v.get("hookPackage", MISSING)
+        if v99 is not MISSING:
+            if isinstance(v99, str):
+                if not v99.isascii() and SURROGATE.search(v99) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v99))
+                if len(v99) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v99))
+                if len(v99) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v99))
+                if len(v99) <= 214 and _PATTERN4.search(v99) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v50,
+                            v99,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v50))
-        v51 = v.get("promptArgTemplate", MISSING)
-        if v51 is not MISSING:
-            if isinstance(v51, list):
-                if len(v51) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v51))
-                for i52 in range(0, len(v51)):
-                    v53 = v51[i52]
-                    if isinstance(v53, str):
-                        if not v53.isascii() and SURROGATE.search(v53) is not None:
+                e.append((p + "/hookPackage", "type", "string", v99))
+        v101 = v.get("promptArgTemplate", MISSING)
+        if v101 is not MISSING:
+            if isinstance(v101, list):
+                if len(v101) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v101))
+                for i103 in range(0, len(v101)):
+                    v104 = v101[i103]
+                    if isinstance(v104, str):
+                        if not v104.isascii() and SURROGATE.search(v104) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i52),
+                                    p + "/promptArgTemplate" + "/" + str(i103),
                                     "i-json",
                                     "no lone surrogate",
-                                    v53,
+                                    v104,
                                 )
                             )
-                        if len(v53) > 256:
+                        if len(v104) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i52),
+                                    p + "/promptArgTemplate" + "/" + str(i103),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v53,
+                                    v104,
                                 )
                             )
-                        if _PATTERN5.search(v53) is None:
+                        if len(v104) <= 256 and _PATTERN5.search(v104) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i52),
+                                    p + "/promptArgTemplate" + "/" + str(i103),
                                     "pattern",
                                     'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
-                                    v53,
+                                    v104,
                                 )
                             )
                     else:
-                        e.append((p + "/promptArgTemplate" + "/" + str(i52), "type", "string", v53))
+                        e.append(
+                            (p + "/promptArgTemplate" + "/" + str(i103), "type", "string", v104)
+                        )
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v51))
-        v54 = v.get("capabilities", MISSING)
-        if v54 is not MISSING:
-            if isinstance(v54, str):
-                if not v54.isascii() and SURROGATE.search(v54) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v54))
-            if isinstance(v54, dict):
-                if not (v54.keys() >= _NAMES6):
-                    if "provides" not in v54:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v54))
-                v55 = v54.get("provides", MISSING)
-                if v55 is not MISSING:
-                    if isinstance(v55, list):
-                        for i56 in range(0, len(v55)):
-                            v57 = v55[i56]
-                            if isinstance(v57, str):
-                                if not v57.isascii() and SURROGATE.search(v57) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v101))
+        v106 = v.get("capabilities", MISSING)
+        if v106 is not MISSING:
+            if isinstance(v106, str):
+                if not v106.isascii() and SURROGATE.search(v106) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v106))
+            if isinstance(v106, dict):
+                if not (v106.keys() >= _NAMES6):
+                    if "provides" not in v106:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v106))
+                v108 = v106.get("provides", MISSING)
+                if v108 is not MISSING:
+                    if isinstance(v108, list):
+                        n109 = len(e)
+                        for i110 in range(0, len(v108)):
+                            v111 = v108[i110]
+                            if isinstance(v111, str):
+                                if not v111.isascii() and SURROGATE.search(v111) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i56),
+                                            p + "/capabilities" + "/provides" + "/" + str(i110),
                                             "i-json",
                                             "no lone surrogate",
-                                            v57,
+                                            v111,
                                         )
                                     )
-                            if isinstance(v57, str):
+                            if isinstance(v111, str):
                                 pass
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i56),
+                                        p + "/capabilities" + "/provides" + "/" + str(i110),
                                         "type",
                                         "string",
-                                        v57,
+                                        v111,
                                     )
                                 )
-                            if not (isinstance(v57, str) and v57 in _ENUM7):
+                            if not (isinstance(v111, str) and v111 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i56),
+                                        p + "/capabilities" + "/provides" + "/" + str(i110),
                                         "enum",
                                         'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v57,
+                                        v111,
                                     )
                                 )
-                        if not all_unique(v55):
+                        if len(e) == n109 and not all_unique(v108):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v55,
+                                    v108,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v55))
-                if not _NAMES6.issuperset(v54):
-                    for k58 in v54:
-                        if k58 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v108))
+                if not _NAMES6.issuperset(v106):
+                    for k114 in v106:
+                        if k114 not in _NAMES6:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k58),
+                                    p + "/capabilities" + "/" + token(k114),
                                     "additionalProperties",
                                     "no such property",
-                                    v54[k58],
+                                    v106[k114],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v54))
-        v59 = v.get("category", MISSING)
-        if v59 is not MISSING:
-            if isinstance(v59, str):
+                e.append((p + "/capabilities", "type", "object", v106))
+        v116 = v.get("category", MISSING)
+        if v116 is not MISSING:
+            if isinstance(v116, str):
                 pass
             else:
-                e.append((p + "/category", "type", "string", v59))
-            if not (isinstance(v59, str) and v59 in _ENUM8):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v59))
-        v60 = v.get("builtin", MISSING)
-        if v60 is not MISSING:
-            if not (isinstance(v60, bool)):
-                e.append((p + "/builtin", "type", "boolean", v60))
+                e.append((p + "/category", "type", "string", v116))
+            if not (isinstance(v116, str) and v116 in _ENUM8):
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v116))
+        v118 = v.get("builtin", MISSING)
+        if v118 is not MISSING:
+            if not (isinstance(v118, bool)):
+                e.append((p + "/builtin", "type", "boolean", v118))
         if not _NAMES9.issuperset(v):
-            for k61 in v:
-                if k61 not in _NAMES9:
+            for k120 in v:
+                if k120 not in _NAMES9:
                     e.append(
-                        (p + "/" + token(k61), "additionalProperties", "no such property", v[k61])
+                        (p + "/" + token(k120), "additionalProperties", "no such property", v[k120])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -822,32 +827,32 @@ def _valid_3(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES10):
             return False
-        v62 = v.get("detect", MISSING)
-        if v62 is not MISSING:
-            if isinstance(v62, str):
-                if not v62.isascii() and SURROGATE.search(v62) is not None:
+        v122 = v.get("detect", MISSING)
+        if v122 is not MISSING:
+            if isinstance(v122, str):
+                if not v122.isascii() and SURROGATE.search(v122) is not None:
                     return False
-            if isinstance(v62, dict):
-                if not (v62.keys() >= _NAMES11):
+            if isinstance(v122, dict):
+                if not (v122.keys() >= _NAMES11):
                     return False
-                v63 = v62.get("kind", MISSING)
-                if v63 is not MISSING:
-                    if not (isinstance(v63, str) and v63 == "path"):
+                v124 = v122.get("kind", MISSING)
+                if v124 is not MISSING:
+                    if not (isinstance(v124, str) and v124 == "path"):
                         return False
-                v64 = v62.get("binaryName", MISSING)
-                if v64 is not MISSING:
-                    if isinstance(v64, str):
-                        if not v64.isascii() and SURROGATE.search(v64) is not None:
+                v126 = v122.get("binaryName", MISSING)
+                if v126 is not MISSING:
+                    if isinstance(v126, str):
+                        if not v126.isascii() and SURROGATE.search(v126) is not None:
                             return False
-                        if len(v64) < 1:
+                        if len(v126) < 1:
                             return False
-                        if len(v64) > 128:
+                        if len(v126) > 128:
                             return False
-                        if _PATTERN12.search(v64) is None:
+                        if _PATTERN12.search(v126) is None:
                             return False
                     else:
                         return False
-                if not _NAMES11.issuperset(v62):
+                if not _NAMES11.issuperset(v122):
                     return False
             else:
                 return False
@@ -857,130 +862,132 @@ def _valid_3(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             return False
-        v66 = v.get("id", MISSING)
-        if v66 is not MISSING:
-            if isinstance(v66, str):
-                if not v66.isascii() and SURROGATE.search(v66) is not None:
+        v132 = v.get("id", MISSING)
+        if v132 is not MISSING:
+            if isinstance(v132, str):
+                if not v132.isascii() and SURROGATE.search(v132) is not None:
                     return False
-                if _PATTERN1.search(v66) is None:
-                    return False
-            else:
-                return False
-        v67 = v.get("displayName", MISSING)
-        if v67 is not MISSING:
-            if isinstance(v67, str):
-                if not v67.isascii() and SURROGATE.search(v67) is not None:
-                    return False
-                if len(v67) < 1:
-                    return False
-                if len(v67) > 80:
-                    return False
-                if _PATTERN2.search(v67) is None:
+                if _PATTERN1.search(v132) is None:
                     return False
             else:
                 return False
-        v68 = v.get("launchable", MISSING)
-        if v68 is not MISSING:
-            if not (isinstance(v68, bool)):
-                return False
-        v69 = v.get("hookCapable", MISSING)
-        if v69 is not MISSING:
-            if not (isinstance(v69, bool)):
-                return False
-        v70 = v.get("hookPointer", MISSING)
-        if v70 is not MISSING:
-            if isinstance(v70, str):
-                if not v70.isascii() and SURROGATE.search(v70) is not None:
+        v134 = v.get("displayName", MISSING)
+        if v134 is not MISSING:
+            if isinstance(v134, str):
+                if not v134.isascii() and SURROGATE.search(v134) is not None:
                     return False
-                if len(v70) < 1:
+                if len(v134) < 1:
                     return False
-                if len(v70) > 256:
+                if len(v134) > 80:
                     return False
-                if _PATTERN3.search(v70) is None:
+                if _PATTERN2.search(v134) is None:
                     return False
             else:
                 return False
-        v71 = v.get("detect", MISSING)
-        if v71 is not MISSING:
-            if isinstance(v71, str):
-                if not v71.isascii() and SURROGATE.search(v71) is not None:
-                    return False
-            if isinstance(v71, str):
-                if not v71.isascii() and SURROGATE.search(v71) is not None:
-                    return False
-            d72 = v71.get("kind") if isinstance(v71, dict) else None
-            if not ((d72 == "path" and _valid_4(v71)) or (d72 == "candidates" and _valid_5(v71))):
+        v136 = v.get("launchable", MISSING)
+        if v136 is not MISSING:
+            if not (isinstance(v136, bool)):
                 return False
-        v73 = v.get("hookPackage", MISSING)
-        if v73 is not MISSING:
-            if isinstance(v73, str):
-                if not v73.isascii() and SURROGATE.search(v73) is not None:
+        v138 = v.get("hookCapable", MISSING)
+        if v138 is not MISSING:
+            if not (isinstance(v138, bool)):
+                return False
+        v140 = v.get("hookPointer", MISSING)
+        if v140 is not MISSING:
+            if isinstance(v140, str):
+                if not v140.isascii() and SURROGATE.search(v140) is not None:
                     return False
-                if len(v73) < 1:
+                if len(v140) < 1:
                     return False
-                if len(v73) > 214:
+                if len(v140) > 256:
                     return False
-                if _PATTERN4.search(v73) is None:
+                if _PATTERN3.search(v140) is None:
                     return False
             else:
                 return False
-        v74 = v.get("promptArgTemplate", MISSING)
-        if v74 is not MISSING:
-            if isinstance(v74, list):
-                if len(v74) > 20:
+        v142 = v.get("detect", MISSING)
+        if v142 is not MISSING:
+            if isinstance(v142, str):
+                if not v142.isascii() and SURROGATE.search(v142) is not None:
                     return False
-                for v76 in v74:
-                    if isinstance(v76, str):
-                        if not v76.isascii() and SURROGATE.search(v76) is not None:
+            if isinstance(v142, str):
+                if not v142.isascii() and SURROGATE.search(v142) is not None:
+                    return False
+            d145 = v142.get("kind") if isinstance(v142, dict) else None
+            if not (
+                (d145 == "path" and _valid_4(v142)) or (d145 == "candidates" and _valid_5(v142))
+            ):
+                return False
+        v146 = v.get("hookPackage", MISSING)
+        if v146 is not MISSING:
+            if isinstance(v146, str):
+                if not v146.isascii() and SURROGATE.search(v146) is not None:
+                    return False
+                if len(v146) < 1:
+                    return False
+                if len(v146) > 214:
+                    return False
+                if _PATTERN4.search(v146) is None:
+                    return False
+            else:
+                return False
+        v148 = v.get("promptArgTemplate", MISSING)
+        if v148 is not MISSING:
+            if isinstance(v148, list):
+                if len(v148) > 20:
+                    return False
+                for v151 in v148:
+                    if isinstance(v151, str):
+                        if not v151.isascii() and SURROGATE.search(v151) is not None:
                             return False
-                        if len(v76) > 256:
+                        if len(v151) > 256:
                             return False
-                        if _PATTERN5.search(v76) is None:
+                        if _PATTERN5.search(v151) is None:
                             return False
                     else:
                         return False
             else:
                 return False
-        v77 = v.get("capabilities", MISSING)
-        if v77 is not MISSING:
-            if isinstance(v77, str):
-                if not v77.isascii() and SURROGATE.search(v77) is not None:
+        v153 = v.get("capabilities", MISSING)
+        if v153 is not MISSING:
+            if isinstance(v153, str):
+                if not v153.isascii() and SURROGATE.search(v153) is not None:
                     return False
-            if isinstance(v77, dict):
-                if not (v77.keys() >= _NAMES6):
+            if isinstance(v153, dict):
+                if not (v153.keys() >= _NAMES6):
                     return False
-                v78 = v77.get("provides", MISSING)
-                if v78 is not MISSING:
-                    if isinstance(v78, list):
-                        for v80 in v78:
-                            if isinstance(v80, str):
-                                if not v80.isascii() and SURROGATE.search(v80) is not None:
+                v155 = v153.get("provides", MISSING)
+                if v155 is not MISSING:
+                    if isinstance(v155, list):
+                        for v158 in v155:
+                            if isinstance(v158, str):
+                                if not v158.isascii() and SURROGATE.search(v158) is not None:
                                     return False
-                            if isinstance(v80, str):
+                            if isinstance(v158, str):
                                 pass
                             else:
                                 return False
-                            if not (isinstance(v80, str) and v80 in _ENUM7):
+                            if not (isinstance(v158, str) and v158 in _ENUM7):
                                 return False
-                        if not all_unique(v78):
+                        if not all_unique(v155):
                             return False
                     else:
                         return False
-                if not _NAMES6.issuperset(v77):
+                if not _NAMES6.issuperset(v153):
                     return False
             else:
                 return False
-        v82 = v.get("category", MISSING)
-        if v82 is not MISSING:
-            if isinstance(v82, str):
+        v163 = v.get("category", MISSING)
+        if v163 is not MISSING:
+            if isinstance(v163, str):
                 pass
             else:
                 return False
-            if not (isinstance(v82, str) and v82 in _ENUM8):
+            if not (isinstance(v163, str) and v163 in _ENUM8):
                 return False
-        v83 = v.get("builtin", MISSING)
-        if v83 is not MISSING:
-            if not (isinstance(v83, bool)):
+        v165 = v.get("builtin", MISSING)
+        if v165 is not MISSING:
+            if not (isinstance(v165, bool)):
                 return False
         if not _NAMES9.issuperset(v):
             return False
@@ -996,20 +1003,20 @@ def _valid_4(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES11):
             return False
-        v85 = v.get("kind", MISSING)
-        if v85 is not MISSING:
-            if not (isinstance(v85, str) and v85 == "path"):
+        v170 = v.get("kind", MISSING)
+        if v170 is not MISSING:
+            if not (isinstance(v170, str) and v170 == "path"):
                 return False
-        v86 = v.get("binaryName", MISSING)
-        if v86 is not MISSING:
-            if isinstance(v86, str):
-                if not v86.isascii() and SURROGATE.search(v86) is not None:
+        v172 = v.get("binaryName", MISSING)
+        if v172 is not MISSING:
+            if isinstance(v172, str):
+                if not v172.isascii() and SURROGATE.search(v172) is not None:
                     return False
-                if len(v86) < 1:
+                if len(v172) < 1:
                     return False
-                if len(v86) > 128:
+                if len(v172) > 128:
                     return False
-                if _PATTERN12.search(v86) is None:
+                if _PATTERN12.search(v172) is None:
                     return False
             else:
                 return False
@@ -1027,83 +1034,83 @@ def _valid_5(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES13):
             return False
-        v88 = v.get("kind", MISSING)
-        if v88 is not MISSING:
-            if not (isinstance(v88, str) and v88 == "candidates"):
+        v177 = v.get("kind", MISSING)
+        if v177 is not MISSING:
+            if not (isinstance(v177, str) and v177 == "candidates"):
                 return False
-        v89 = v.get("paths", MISSING)
-        if v89 is not MISSING:
-            if isinstance(v89, str):
-                if not v89.isascii() and SURROGATE.search(v89) is not None:
+        v179 = v.get("paths", MISSING)
+        if v179 is not MISSING:
+            if isinstance(v179, str):
+                if not v179.isascii() and SURROGATE.search(v179) is not None:
                     return False
-            if isinstance(v89, dict):
-                v90 = v89.get("darwin", MISSING)
-                if v90 is not MISSING:
-                    if isinstance(v90, str):
-                        if not v90.isascii() and SURROGATE.search(v90) is not None:
+            if isinstance(v179, dict):
+                v181 = v179.get("darwin", MISSING)
+                if v181 is not MISSING:
+                    if isinstance(v181, str):
+                        if not v181.isascii() and SURROGATE.search(v181) is not None:
                             return False
-                    if isinstance(v90, list):
-                        if len(v90) > 32:
+                    if isinstance(v181, list):
+                        if len(v181) > 32:
                             return False
-                        for v92 in v90:
-                            if isinstance(v92, str):
-                                if not v92.isascii() and SURROGATE.search(v92) is not None:
+                        for v185 in v181:
+                            if isinstance(v185, str):
+                                if not v185.isascii() and SURROGATE.search(v185) is not None:
                                     return False
-                                if len(v92) < 1:
+                                if len(v185) < 1:
                                     return False
-                                if len(v92) > 1024:
+                                if len(v185) > 1024:
                                     return False
-                                if _PATTERN14.search(v92) is None:
+                                if _PATTERN14.search(v185) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                v93 = v89.get("win32", MISSING)
-                if v93 is not MISSING:
-                    if isinstance(v93, str):
-                        if not v93.isascii() and SURROGATE.search(v93) is not None:
+                v187 = v179.get("win32", MISSING)
+                if v187 is not MISSING:
+                    if isinstance(v187, str):
+                        if not v187.isascii() and SURROGATE.search(v187) is not None:
                             return False
-                    if isinstance(v93, list):
-                        if len(v93) > 32:
+                    if isinstance(v187, list):
+                        if len(v187) > 32:
                             return False
-                        for v95 in v93:
-                            if isinstance(v95, str):
-                                if not v95.isascii() and SURROGATE.search(v95) is not None:
+                        for v191 in v187:
+                            if isinstance(v191, str):
+                                if not v191.isascii() and SURROGATE.search(v191) is not None:
                                     return False
-                                if len(v95) < 1:
+                                if len(v191) < 1:
                                     return False
-                                if len(v95) > 1024:
+                                if len(v191) > 1024:
                                     return False
-                                if _PATTERN14.search(v95) is None:
+                                if _PATTERN14.search(v191) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                v96 = v89.get("linux", MISSING)
-                if v96 is not MISSING:
-                    if isinstance(v96, str):
-                        if not v96.isascii() and SURROGATE.search(v96) is not None:
+                v193 = v179.get("linux", MISSING)
+                if v193 is not MISSING:
+                    if isinstance(v193, str):
+                        if not v193.isascii() and SURROGATE.search(v193) is not None:
                             return False
-                    if isinstance(v96, list):
-                        if len(v96) > 32:
+                    if isinstance(v193, list):
+                        if len(v193) > 32:
                             return False
-                        for v98 in v96:
-                            if isinstance(v98, str):
-                                if not v98.isascii() and SURROGATE.search(v98) is not None:
+                        for v197 in v193:
+                            if isinstance(v197, str):
+                                if not v197.isascii() and SURROGATE.search(v197) is not None:
                                     return False
-                                if len(v98) < 1:
+                                if len(v197) < 1:
                                     return False
-                                if len(v98) > 1024:
+                                if len(v197) > 1024:
                                     return False
-                                if _PATTERN14.search(v98) is None:
+                                if _PATTERN14.search(v197) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                if not _NAMES15.issuperset(v89):
+                if not _NAMES15.issuperset(v179):
                     return False
             else:
                 return False
@@ -1124,35 +1131,35 @@ def _check_6(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v101 = v.get("kind", MISSING)
-        if v101 is not MISSING:
-            if not (isinstance(v101, str) and v101 == "path"):
-                e.append((p + "/kind", "const", '"path"', v101))
-        v102 = v.get("binaryName", MISSING)
-        if v102 is not MISSING:
-            if isinstance(v102, str):
-                if not v102.isascii() and SURROGATE.search(v102) is not None:
-                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v102))
-                if len(v102) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v102))
-                if len(v102) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v102))
-                if _PATTERN12.search(v102) is None:
+        v204 = v.get("kind", MISSING)
+        if v204 is not MISSING:
+            if not (isinstance(v204, str) and v204 == "path"):
+                e.append((p + "/kind", "const", '"path"', v204))
+        v206 = v.get("binaryName", MISSING)
+        if v206 is not MISSING:
+            if isinstance(v206, str):
+                if not v206.isascii() and SURROGATE.search(v206) is not None:
+                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v206))
+                if len(v206) < 1:
+                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v206))
+                if len(v206) > 128:
+                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v206))
+                if len(v206) <= 128 and _PATTERN12.search(v206) is None:
                     e.append(
                         (
                             p + "/binaryName",
                             "pattern",
                             'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v102,
+                            v206,
                         )
                     )
             else:
-                e.append((p + "/binaryName", "type", "string", v102))
+                e.append((p + "/binaryName", "type", "string", v206))
         if not _NAMES11.issuperset(v):
-            for k103 in v:
-                if k103 not in _NAMES11:
+            for k208 in v:
+                if k208 not in _NAMES11:
                     e.append(
-                        (p + "/" + token(k103), "additionalProperties", "no such property", v[k103])
+                        (p + "/" + token(k208), "additionalProperties", "no such property", v[k208])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -1166,216 +1173,216 @@ def _check_7(v: Any, p: str, e: Violations) -> None:
         if not (v.keys() >= _NAMES13):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v104 = v.get("kind", MISSING)
-        if v104 is not MISSING:
-            if not (isinstance(v104, str) and v104 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v104))
-        v105 = v.get("paths", MISSING)
-        if v105 is not MISSING:
-            if isinstance(v105, str):
-                if not v105.isascii() and SURROGATE.search(v105) is not None:
-                    e.append((p + "/paths", "i-json", "no lone surrogate", v105))
-            if isinstance(v105, dict):
-                v106 = v105.get("darwin", MISSING)
-                if v106 is not MISSING:
-                    if isinstance(v106, str):
-                        if not v106.isascii() and SURROGATE.search(v106) is not None:
+        v211 = v.get("kind", MISSING)
+        if v211 is not MISSING:
+            if not (isinstance(v211, str) and v211 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v211))
+        v213 = v.get("paths", MISSING)
+        if v213 is not MISSING:
+            if isinstance(v213, str):
+                if not v213.isascii() and SURROGATE.search(v213) is not None:
+                    e.append((p + "/paths", "i-json", "no lone surrogate", v213))
+            if isinstance(v213, dict):
+                v215 = v213.get("darwin", MISSING)
+                if v215 is not MISSING:
+                    if isinstance(v215, str):
+                        if not v215.isascii() and SURROGATE.search(v215) is not None:
                             e.append(
-                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v106)
+                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v215)
                             )
-                    if isinstance(v106, list):
-                        if len(v106) > 32:
+                    if isinstance(v215, list):
+                        if len(v215) > 32:
                             e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v106)
+                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v215)
                             )
-                        for i107 in range(0, len(v106)):
-                            v108 = v106[i107]
-                            if isinstance(v108, str):
-                                if not v108.isascii() and SURROGATE.search(v108) is not None:
+                        for i218 in range(0, len(v215)):
+                            v219 = v215[i218]
+                            if isinstance(v219, str):
+                                if not v219.isascii() and SURROGATE.search(v219) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i107),
+                                            p + "/paths" + "/darwin" + "/" + str(i218),
                                             "i-json",
                                             "no lone surrogate",
-                                            v108,
+                                            v219,
                                         )
                                     )
-                                if len(v108) < 1:
+                                if len(v219) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i107),
+                                            p + "/paths" + "/darwin" + "/" + str(i218),
                                             "minLength",
                                             "at least 1 characters",
-                                            v108,
+                                            v219,
                                         )
                                     )
-                                if len(v108) > 1024:
+                                if len(v219) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i107),
+                                            p + "/paths" + "/darwin" + "/" + str(i218),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v108,
+                                            v219,
                                         )
                                     )
-                                if _PATTERN14.search(v108) is None:
+                                if len(v219) <= 1024 and _PATTERN14.search(v219) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i107),
+                                            p + "/paths" + "/darwin" + "/" + str(i218),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v108,
+                                            v219,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/darwin" + "/" + str(i107),
+                                        p + "/paths" + "/darwin" + "/" + str(i218),
                                         "type",
                                         "string",
-                                        v108,
+                                        v219,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v106))
-                v109 = v105.get("win32", MISSING)
-                if v109 is not MISSING:
-                    if isinstance(v109, str):
-                        if not v109.isascii() and SURROGATE.search(v109) is not None:
-                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v109))
-                    if isinstance(v109, list):
-                        if len(v109) > 32:
+                        e.append((p + "/paths" + "/darwin", "type", "array", v215))
+                v221 = v213.get("win32", MISSING)
+                if v221 is not MISSING:
+                    if isinstance(v221, str):
+                        if not v221.isascii() and SURROGATE.search(v221) is not None:
+                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v221))
+                    if isinstance(v221, list):
+                        if len(v221) > 32:
                             e.append(
-                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v109)
+                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v221)
                             )
-                        for i110 in range(0, len(v109)):
-                            v111 = v109[i110]
-                            if isinstance(v111, str):
-                                if not v111.isascii() and SURROGATE.search(v111) is not None:
+                        for i224 in range(0, len(v221)):
+                            v225 = v221[i224]
+                            if isinstance(v225, str):
+                                if not v225.isascii() and SURROGATE.search(v225) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i110),
+                                            p + "/paths" + "/win32" + "/" + str(i224),
                                             "i-json",
                                             "no lone surrogate",
-                                            v111,
+                                            v225,
                                         )
                                     )
-                                if len(v111) < 1:
+                                if len(v225) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i110),
+                                            p + "/paths" + "/win32" + "/" + str(i224),
                                             "minLength",
                                             "at least 1 characters",
-                                            v111,
+                                            v225,
                                         )
                                     )
-                                if len(v111) > 1024:
+                                if len(v225) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i110),
+                                            p + "/paths" + "/win32" + "/" + str(i224),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v111,
+                                            v225,
                                         )
                                     )
-                                if _PATTERN14.search(v111) is None:
+                                if len(v225) <= 1024 and _PATTERN14.search(v225) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i110),
+                                            p + "/paths" + "/win32" + "/" + str(i224),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v111,
+                                            v225,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/win32" + "/" + str(i110),
+                                        p + "/paths" + "/win32" + "/" + str(i224),
                                         "type",
                                         "string",
-                                        v111,
+                                        v225,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v109))
-                v112 = v105.get("linux", MISSING)
-                if v112 is not MISSING:
-                    if isinstance(v112, str):
-                        if not v112.isascii() and SURROGATE.search(v112) is not None:
-                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v112))
-                    if isinstance(v112, list):
-                        if len(v112) > 32:
+                        e.append((p + "/paths" + "/win32", "type", "array", v221))
+                v227 = v213.get("linux", MISSING)
+                if v227 is not MISSING:
+                    if isinstance(v227, str):
+                        if not v227.isascii() and SURROGATE.search(v227) is not None:
+                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v227))
+                    if isinstance(v227, list):
+                        if len(v227) > 32:
                             e.append(
-                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v112)
+                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v227)
                             )
-                        for i113 in range(0, len(v112)):
-                            v114 = v112[i113]
-                            if isinstance(v114, str):
-                                if not v114.isascii() and SURROGATE.search(v114) is not None:
+                        for i230 in range(0, len(v227)):
+                            v231 = v227[i230]
+                            if isinstance(v231, str):
+                                if not v231.isascii() and SURROGATE.search(v231) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i113),
+                                            p + "/paths" + "/linux" + "/" + str(i230),
                                             "i-json",
                                             "no lone surrogate",
-                                            v114,
+                                            v231,
                                         )
                                     )
-                                if len(v114) < 1:
+                                if len(v231) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i113),
+                                            p + "/paths" + "/linux" + "/" + str(i230),
                                             "minLength",
                                             "at least 1 characters",
-                                            v114,
+                                            v231,
                                         )
                                     )
-                                if len(v114) > 1024:
+                                if len(v231) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i113),
+                                            p + "/paths" + "/linux" + "/" + str(i230),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v114,
+                                            v231,
                                         )
                                     )
-                                if _PATTERN14.search(v114) is None:
+                                if len(v231) <= 1024 and _PATTERN14.search(v231) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i113),
+                                            p + "/paths" + "/linux" + "/" + str(i230),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v114,
+                                            v231,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/linux" + "/" + str(i113),
+                                        p + "/paths" + "/linux" + "/" + str(i230),
                                         "type",
                                         "string",
-                                        v114,
+                                        v231,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v112))
-                if not _NAMES15.issuperset(v105):
-                    for k115 in v105:
-                        if k115 not in _NAMES15:
+                        e.append((p + "/paths" + "/linux", "type", "array", v227))
+                if not _NAMES15.issuperset(v213):
+                    for k233 in v213:
+                        if k233 not in _NAMES15:
                             e.append(
                                 (
-                                    p + "/paths" + "/" + token(k115),
+                                    p + "/paths" + "/" + token(k233),
                                     "additionalProperties",
                                     "no such property",
-                                    v105[k115],
+                                    v213[k233],
                                 )
                             )
             else:
-                e.append((p + "/paths", "type", "object", v105))
+                e.append((p + "/paths", "type", "object", v213))
         if not _NAMES16.issuperset(v):
-            for k116 in v:
-                if k116 not in _NAMES16:
+            for k235 in v:
+                if k235 not in _NAMES16:
                     e.append(
-                        (p + "/" + token(k116), "additionalProperties", "no such property", v[k116])
+                        (p + "/" + token(k235), "additionalProperties", "no such property", v[k235])
                     )
     else:
         e.append((p, "type", "object", v))

@@ -10,6 +10,7 @@ order the file system lists them in.
 
 from __future__ import annotations
 
+import array
 import heapq
 import itertools
 import json
@@ -28,6 +29,7 @@ from .constants import (
 )
 from .diagnostics import (
     MAX_DIAGNOSTICS_PER_FILE,
+    MAX_SHOWN_SOURCE,
     Diagnostic,
     DiagnosticCode,
     Severity,
@@ -45,6 +47,8 @@ from .schema_runtime import surrogate_at, token
 from .validator import validate_third_party_manifest
 
 MAX_ADAPTER_FILES = 1000
+# The deepest nesting of arrays and objects a file may have (a manifest needs about 4).
+MAX_NESTING = 32
 # How many other claimants a DUPLICATE_ID record names (the rest are counted in ``omitted``).
 MAX_OTHERS = 3
 ADAPTER_SUFFIX = ".json"
@@ -205,6 +209,36 @@ def read_regular_file(path: str, limit: int) -> bytes:
         os.close(descriptor)
 
 
+# JSON strings (escapes included), and a table keeping only brackets as +1 / -1 (as signed bytes).
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_BRACKET_SIGNS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _nesting_depth(data: bytes) -> int:
+    """The deepest nesting of arrays and objects in JSON text, in C-speed passes: strings
+    removed, brackets kept as +1/-1, the running sum's maximum. (Unbalanced text is refused by
+    the parser afterwards.)"""
+    if data.count(b"[") + data.count(b"{") <= MAX_NESTING:
+        return 0
+    signs = _JSON_STRING.sub(b"", data).translate(_BRACKET_SIGNS, _NOT_BRACKETS)
+    return max(itertools.accumulate(array.array("b", signs)), default=0)
+
+
+def _may_hold_surrogate(text: str, value: Any) -> bool:
+    """Valid UTF-8 holds no surrogate, so only a ``\\uD8xx``-``\\uDFxx`` escape can make one;
+    when the text has such escapes, one C-speed encoding of the document says whether any is
+    unpaired (the walk that locates it runs only then)."""
+    if _SURROGATE_ESCAPE.search(text) is None:
+        return False
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 class _DuplicateKeyError(ValueError):
     def __init__(self, key: str) -> None:
         super().__init__(key)
@@ -237,7 +271,7 @@ class _Report:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.shown_source = shown(source)
+        self.shown_source = shown(source, MAX_SHOWN_SOURCE)
         # (arrival, diagnostic): the arrival number restores file order when finishing.
         self.errors: list[tuple[int, Diagnostic]] = []
         self.warnings: list[tuple[int, Diagnostic]] = []
@@ -332,6 +366,15 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     except UnicodeDecodeError as error:
         report.add(Diagnostic(DiagnosticCode.INVALID_ENCODING, found=f"byte offset {error.start}"))
         return None
+    if _nesting_depth(data) > MAX_NESTING:
+        # Decided before parsing: no recursion in the parser or the checks ever goes deeper,
+        # whatever recursion limit the host has set (a raised one could otherwise crash).
+        report.add(
+            Diagnostic(
+                DiagnosticCode.INVALID_JSON, found=f"nested deeper than {MAX_NESTING} levels"
+            )
+        )
+        return None
     try:
         value = _DECODER.decode(text)
     except _DuplicateKeyError as error:
@@ -353,11 +396,7 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     # Valid UTF-8 holds no surrogate: only a \u escape can make one, so the walk runs only for
     # text with escapes. Unknown fields are dropped later, but a document that is not I-JSON is
     # refused whole, wherever its lone surrogate hides.
-    try:
-        lone = surrogate_at(value) if "\\u" in text else None
-    except RecursionError:
-        report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found="nested too deeply"))
-        return None
+    lone = surrogate_at(value) if _may_hold_surrogate(text, value) else None
     if lone is not None:
         pointer, string = lone
         report.add(

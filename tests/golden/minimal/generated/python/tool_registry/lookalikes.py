@@ -5,8 +5,8 @@ Two names look alike when their ``lookalike_keys`` meet:
 
     skeleton(s) = NFD(s) -> drop invisibles -> map each confusable to its prototype -> NFD
     fold(s)     = NFKC(casefold(NFKC(s)))
-    keys(s)     = {drop white space(skeleton(fold(skeleton(s)))),
-                   drop white space(skeleton(fold(s)))}
+    settle(s)   = skeleton(fold(...)) applied until nothing changes, white space dropped
+    keys(s)     = {settle(skeleton(s)), settle(s)}
 
 so case, compatibility forms (full-width letters), invisible characters (zero-width joiners and
 spaces, word joiner, BOM, soft hyphen, variation selectors, tag characters, bidi marks, every
@@ -69,6 +69,7 @@ _SPACE: Final = re.compile(
     "\U00003000"
     "]+"
 )
+_SETTLE_ROUNDS: Final = 8
 # Confusable character -> its prototype (Unicode confusables.txt, the entries that can matter).
 CONFUSABLES: Final[dict[str, str]] = {
     "I": "l",
@@ -186,9 +187,14 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\uab32": "e",
     "\uab47": "r",
     "\uab48": "r",
+    "\uab70": "\u1d05",
+    "\uab71": "\u0280",
     "\uab75": "i",
+    "\uab7a": "\u1d00",
+    "\uab7c": "\u1d07",
     "\uab81": "r",
     "\uab93": "z",
+    "\uaba2": "\u0280",
     "\uff21": "A",
     "\uff25": "E",
     "\uff29": "l",
@@ -404,6 +410,17 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
 
 
+def _settle(text: str) -> str:
+    """``skeleton(fold(...))`` until nothing changes (a prototype may be upper case, which
+    folding lowers); the least text of a cycle, should one occur."""
+    seen: list[str] = []
+    while text not in seen and len(seen) < _SETTLE_ROUNDS:
+        seen.append(text)
+        text = skeleton(_fold(text))
+    cycle = seen[seen.index(text) :] if text in seen else [text]
+    return _SPACE.sub("", min(cycle))
+
+
 def lookalike_keys(name: str) -> frozenset[str]:
     """Two names look alike when these sets meet (see the module docstring)."""
-    return frozenset(_SPACE.sub("", skeleton(_fold(text))) for text in (skeleton(name), name))
+    return frozenset({_settle(skeleton(name)), _settle(name)})

@@ -59,33 +59,30 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         pass  # already gone
 
 
-def _exited(process: subprocess.Popen[bytes], deadline: float) -> bool:
-    """Wait until the child exits (true) or the deadline passes (false), without reaping it
-    where the platform allows (``waitid`` with ``WNOWAIT``), so that its process group can
-    still be signalled safely afterwards."""
-    if not hasattr(os, "waitid"):
-        try:
-            process.wait(max(deadline - time.monotonic(), 0.0))
-        except subprocess.TimeoutExpired:
-            return False
-        return True
-    while True:
-        status = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG)
-        if status is not None:
-            return True
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.005)
+def _has_exited(process: subprocess.Popen[bytes]) -> bool:
+    """Whether the child has exited, without reaping it where the platform allows (``waitid``
+    with ``WNOWAIT``): until it is reaped its pid, and so its process group id, cannot be reused,
+    so signalling the group afterwards reaches only what it started."""
+    if hasattr(os, "waitid"):
+        return os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is not None
+    return process.poll() is not None
 
 
-def _read_capped(stream: IO[bytes], limit: int, into: list[bytes]) -> None:
-    """Read at most ``limit`` bytes, then close the pipe. Runs in its own thread, which owns the
-    stream: a grandchild that escaped the process group may hold the pipe open for ever, and only
-    this thread then waits for it, never the caller."""
+def _read_capped(stream: IO[bytes], limit: int, chunks: list[bytes]) -> None:
+    """Read what arrives, up to ``limit`` bytes, then close the pipe. Runs in its own thread,
+    which owns the stream: something that escaped the process group may hold the pipe open for
+    ever, and only this thread then waits for it, never the caller. Chunks are appended as they
+    arrive, so what was said before such a hold is not lost."""
+    received = 0
     try:
-        into.append(stream.read(limit))
+        while received < limit:
+            chunk = os.read(stream.fileno(), min(65536, limit - received))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            received += len(chunk)
     except (OSError, ValueError):
-        into.append(b"")
+        pass
     finally:
         with contextlib.suppress(OSError):
             stream.close()
@@ -95,8 +92,9 @@ def _run_version(executable: str, timeout: float) -> str | None:
     """The first line ``executable --version`` prints; at most ``MAX_VERSION_BYTES`` are read.
 
     Raises ``subprocess.TimeoutExpired`` (after killing the child and its process group) when it
-    takes longer than ``timeout``, ``OSError`` when it cannot be started. Whatever the child
-    left running in its process group is killed once it has exited.
+    neither exits nor fills the cap within ``timeout``, ``OSError`` when it cannot be started.
+    Once it has exited, whatever it left running in its process group is killed (which also
+    closes a pipe such a leftover held open).
     """
     process = subprocess.Popen(  # an argument list, never a shell
         [executable, "--version"],
@@ -111,24 +109,31 @@ def _run_version(executable: str, timeout: float) -> str | None:
         _stop(process)
         raise OSError("no pipe to the child")
     deadline = time.monotonic() + timeout
-    captured: list[bytes] = []
+    chunks: list[bytes] = []
     reader = threading.Thread(
-        target=_read_capped, args=(stdout, MAX_VERSION_BYTES, captured), daemon=True
+        target=_read_capped, args=(stdout, MAX_VERSION_BYTES, chunks), daemon=True
     )
     reader.start()
     try:
-        reader.join(timeout)
-        if reader.is_alive():  # no end of output in time: the reader is left to its pipe
-            raise subprocess.TimeoutExpired([executable, "--version"], timeout)
-        output = captured[0] if captured else b""
-        if len(output) < MAX_VERSION_BYTES and not _exited(process, deadline):
-            raise subprocess.TimeoutExpired([executable, "--version"], timeout)
-        # else: it has exited, or said enough (the first line is all we keep).
+        exited = False
+        while reader.is_alive() or not exited:
+            exited = exited or _has_exited(process)
+            if exited and reader.is_alive():
+                # It is done, but a leftover holds the pipe: end the group, then take what it
+                # said (a leftover outside the group may hold the pipe still; the reader waits
+                # for it alone).
+                _stop(process)
+                reader.join(0.2)
+                break
+            if not reader.is_alive() and sum(map(len, chunks)) >= MAX_VERSION_BYTES:
+                break  # it has said enough: the first line is all we keep
+            if time.monotonic() >= deadline:
+                raise subprocess.TimeoutExpired([executable, "--version"], timeout)
+            reader.join(0.005)
     finally:
-        # The child if still running, and whatever it left in its group. Until it is reaped
-        # (below) its pid cannot be reused, so the group signalled is surely its own.
-        _stop(process)
+        _stop(process)  # the child if still running, and whatever it left in its group
         returncode = process.wait()
+    output = b"".join(chunks)[:MAX_VERSION_BYTES]
     if len(output) < MAX_VERSION_BYTES and returncode != 0:
         return None
     text = output.decode("utf-8", "replace").strip()

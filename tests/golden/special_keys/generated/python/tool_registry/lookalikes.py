@@ -5,8 +5,8 @@ Two names look alike when their ``lookalike_keys`` meet:
 
     skeleton(s) = NFD(s) -> drop invisibles -> map each confusable to its prototype -> NFD
     fold(s)     = NFKC(casefold(NFKC(s)))
-    keys(s)     = {drop white space(skeleton(fold(skeleton(s)))),
-                   drop white space(skeleton(fold(s)))}
+    settle(s)   = skeleton(fold(...)) applied until nothing changes, white space dropped
+    keys(s)     = {settle(skeleton(s)), settle(s)}
 
 so case, compatibility forms (full-width letters), invisible characters (zero-width joiners and
 spaces, word joiner, BOM, soft hyphen, variation selectors, tag characters, bidi marks, every
@@ -69,6 +69,7 @@ _SPACE: Final = re.compile(
     "\U00003000"
     "]+"
 )
+_SETTLE_ROUNDS: Final = 8
 # Confusable character -> its prototype (Unicode confusables.txt, the entries that can matter).
 CONFUSABLES: Final[dict[str, str]] = {
     "0": "O",
@@ -279,6 +280,8 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\u13f0": "\u00df",
     "\u13f3": "G",
     "\u13f4": "B",
+    "\u13fb": "\u0262",
+    "\u13fc": "\u0299",
     "\u142f": "V",
     "\u144c": "U",
     "\u144e": "\u0548",
@@ -527,13 +530,25 @@ CONFUSABLES: Final[dict[str, str]] = {
     "\uab52": "u",
     "\uab5a": "y",
     "\uab63": "uo",
+    "\uab70": "\u1d05",
+    "\uab71": "\u0280",
+    "\uab72": "\u1d1b",
     "\uab75": "i",
+    "\uab7a": "\u1d00",
+    "\uab7c": "\u1d07",
     "\uab81": "r",
     "\uab83": "w",
+    "\uab87": "\u028d",
+    "\uab8b": "\u029c",
+    "\uab90": "\u0262",
     "\uab9f": "\u0185",
+    "\uaba2": "\u0280",
     "\uaba9": "v",
     "\uabaa": "s",
+    "\uabae": "\u029f",
     "\uabaf": "c",
+    "\uabb2": "\u1d18",
+    "\uabb6": "\u0138",
     "\ufb00": "ff",
     "\ufb01": "fi",
     "\ufb02": "fl",
@@ -1448,6 +1463,17 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
 
 
+def _settle(text: str) -> str:
+    """``skeleton(fold(...))`` until nothing changes (a prototype may be upper case, which
+    folding lowers); the least text of a cycle, should one occur."""
+    seen: list[str] = []
+    while text not in seen and len(seen) < _SETTLE_ROUNDS:
+        seen.append(text)
+        text = skeleton(_fold(text))
+    cycle = seen[seen.index(text) :] if text in seen else [text]
+    return _SPACE.sub("", min(cycle))
+
+
 def lookalike_keys(name: str) -> frozenset[str]:
     """Two names look alike when these sets meet (see the module docstring)."""
-    return frozenset(_SPACE.sub("", skeleton(_fold(text))) for text in (skeleton(name), name))
+    return frozenset({_settle(skeleton(name)), _settle(name)})

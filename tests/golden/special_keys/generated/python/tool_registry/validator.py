@@ -155,333 +155,334 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v1))
             else:
                 e.append((p + "/id", "type", "string", v1))
-        v2 = v.get("displayName", MISSING)
-        if v2 is not MISSING:
-            if isinstance(v2, str):
-                if not v2.isascii() and SURROGATE.search(v2) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v2))
-                if len(v2) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v2))
-                if len(v2) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v2))
-                if _PATTERN2.search(v2) is None:
+        v3 = v.get("displayName", MISSING)
+        if v3 is not MISSING:
+            if isinstance(v3, str):
+                if not v3.isascii() and SURROGATE.search(v3) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v3))
+                if len(v3) < 1:
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v3))
+                if len(v3) > 80:
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v3))
+                if len(v3) <= 80 and _PATTERN2.search(v3) is None:
                     e.append(
                         (
                             p + "/displayName",
                             "pattern",
                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                            v2,
+                            v3,
                         )
                     )
             else:
-                e.append((p + "/displayName", "type", "string", v2))
-        v3 = v.get("launchable", MISSING)
-        if v3 is not MISSING:
-            if not (isinstance(v3, bool)):
-                e.append((p + "/launchable", "type", "boolean", v3))
-        v4 = v.get("hookCapable", MISSING)
-        if v4 is not MISSING:
-            if not (isinstance(v4, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v4))
-        v5 = v.get("hookPointer", MISSING)
+                e.append((p + "/displayName", "type", "string", v3))
+        v5 = v.get("launchable", MISSING)
         if v5 is not MISSING:
-            if isinstance(v5, str):
-                if not v5.isascii() and SURROGATE.search(v5) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v5))
-                if len(v5) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v5))
-                if len(v5) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v5))
-                if _PATTERN3.search(v5) is None:
+            if not (isinstance(v5, bool)):
+                e.append((p + "/launchable", "type", "boolean", v5))
+        v7 = v.get("hookCapable", MISSING)
+        if v7 is not MISSING:
+            if not (isinstance(v7, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v7))
+        v9 = v.get("hookPointer", MISSING)
+        if v9 is not MISSING:
+            if isinstance(v9, str):
+                if not v9.isascii() and SURROGATE.search(v9) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
+                if len(v9) < 1:
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
+                if len(v9) > 256:
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
+                if len(v9) <= 256 and _PATTERN3.search(v9) is None:
                     e.append(
                         (
                             p + "/hookPointer",
                             "pattern",
                             'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v5,
+                            v9,
                         )
                     )
             else:
-                e.append((p + "/hookPointer", "type", "string", v5))
-        v6 = v.get("detect", MISSING)
-        if v6 is not MISSING:
-            if isinstance(v6, str):
-                if not v6.isascii() and SURROGATE.search(v6) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v6))
-            if isinstance(v6, str):
-                if not v6.isascii() and SURROGATE.search(v6) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v6))
-            d7 = v6.get("kind") if isinstance(v6, dict) else None
-            if not ((d7 == "path" and _valid_4(v6)) or (d7 == "candidates" and _valid_5(v6))):
-                if d7 == "path":
-                    _check_6(v6, p + "/detect", e)
-                elif d7 == "candidates":
-                    _check_7(v6, p + "/detect", e)
+                e.append((p + "/hookPointer", "type", "string", v9))
+        v11 = v.get("detect", MISSING)
+        if v11 is not MISSING:
+            if isinstance(v11, str):
+                if not v11.isascii() and SURROGATE.search(v11) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+            if isinstance(v11, str):
+                if not v11.isascii() and SURROGATE.search(v11) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+            d14 = v11.get("kind") if isinstance(v11, dict) else None
+            if not ((d14 == "path" and _valid_4(v11)) or (d14 == "candidates" and _valid_5(v11))):
+                if d14 == "path":
+                    _check_6(v11, p + "/detect", e)
+                elif d14 == "candidates":
+                    _check_7(v11, p + "/detect", e)
                 else:
                     one_of(
                         (
                             _check_6,
                             _check_7,
                         ),
-                        v6,
+                        v11,
                         p + "/detect",
                         e,
                     )
-        v8 = v.get("hookPackage", MISSING)
-        if v8 is not MISSING:
-            if isinstance(v8, str):
-                if not v8.isascii() and SURROGATE.search(v8) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v8))
-                if len(v8) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v8))
-                if len(v8) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v8))
-                if _PATTERN4.search(v8) is None:
+        v15 = v.get("hookPackage", MISSING)
+        if v15 is not MISSING:
+            if isinstance(v15, str):
+                if not v15.isascii() and SURROGATE.search(v15) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v15))
+                if len(v15) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v15))
+                if len(v15) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v15))
+                if len(v15) <= 214 and _PATTERN4.search(v15) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v8,
+                            v15,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v8))
-        v9 = v.get("promptArgTemplate", MISSING)
-        if v9 is not MISSING:
-            if isinstance(v9, list):
-                if len(v9) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v9))
-                for i10 in range(0, len(v9)):
-                    v11 = v9[i10]
-                    if isinstance(v11, str):
-                        if not v11.isascii() and SURROGATE.search(v11) is not None:
+                e.append((p + "/hookPackage", "type", "string", v15))
+        v17 = v.get("promptArgTemplate", MISSING)
+        if v17 is not MISSING:
+            if isinstance(v17, list):
+                if len(v17) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v17))
+                for i19 in range(0, len(v17)):
+                    v20 = v17[i19]
+                    if isinstance(v20, str):
+                        if not v20.isascii() and SURROGATE.search(v20) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i10),
+                                    p + "/promptArgTemplate" + "/" + str(i19),
                                     "i-json",
                                     "no lone surrogate",
-                                    v11,
+                                    v20,
                                 )
                             )
-                        if len(v11) > 256:
+                        if len(v20) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i10),
+                                    p + "/promptArgTemplate" + "/" + str(i19),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v11,
+                                    v20,
                                 )
                             )
-                        if _PATTERN5.search(v11) is None:
+                        if len(v20) <= 256 and _PATTERN5.search(v20) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i10),
+                                    p + "/promptArgTemplate" + "/" + str(i19),
                                     "pattern",
                                     'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
-                                    v11,
+                                    v20,
                                 )
                             )
                     else:
-                        e.append((p + "/promptArgTemplate" + "/" + str(i10), "type", "string", v11))
+                        e.append((p + "/promptArgTemplate" + "/" + str(i19), "type", "string", v20))
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v9))
-        v12 = v.get("capabilities", MISSING)
-        if v12 is not MISSING:
-            if isinstance(v12, str):
-                if not v12.isascii() and SURROGATE.search(v12) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v12))
-            if isinstance(v12, dict):
-                if not (v12.keys() >= _NAMES6):
-                    if "provides" not in v12:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v12))
-                v13 = v12.get("provides", MISSING)
-                if v13 is not MISSING:
-                    if isinstance(v13, list):
-                        for i14 in range(0, len(v13)):
-                            v15 = v13[i14]
-                            if isinstance(v15, str):
-                                if not v15.isascii() and SURROGATE.search(v15) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v17))
+        v22 = v.get("capabilities", MISSING)
+        if v22 is not MISSING:
+            if isinstance(v22, str):
+                if not v22.isascii() and SURROGATE.search(v22) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v22))
+            if isinstance(v22, dict):
+                if not (v22.keys() >= _NAMES6):
+                    if "provides" not in v22:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v22))
+                v24 = v22.get("provides", MISSING)
+                if v24 is not MISSING:
+                    if isinstance(v24, list):
+                        n25 = len(e)
+                        for i26 in range(0, len(v24)):
+                            v27 = v24[i26]
+                            if isinstance(v27, str):
+                                if not v27.isascii() and SURROGATE.search(v27) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i14),
+                                            p + "/capabilities" + "/provides" + "/" + str(i26),
                                             "i-json",
                                             "no lone surrogate",
-                                            v15,
+                                            v27,
                                         )
                                     )
-                            if isinstance(v15, str):
+                            if isinstance(v27, str):
                                 pass
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i14),
+                                        p + "/capabilities" + "/provides" + "/" + str(i26),
                                         "type",
                                         "string",
-                                        v15,
+                                        v27,
                                     )
                                 )
-                            if not (isinstance(v15, str) and v15 in _ENUM7):
+                            if not (isinstance(v27, str) and v27 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i14),
+                                        p + "/capabilities" + "/provides" + "/" + str(i26),
                                         "enum",
                                         'one of ["interactive-launch","__proto__","constructor","prototyp...',
-                                        v15,
+                                        v27,
                                     )
                                 )
-                        if not all_unique(v13):
+                        if len(e) == n25 and not all_unique(v24):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v13,
+                                    v24,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v13))
-                if not _NAMES6.issuperset(v12):
-                    for k16 in v12:
-                        if k16 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v24))
+                if not _NAMES6.issuperset(v22):
+                    for k30 in v22:
+                        if k30 not in _NAMES6:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k16),
+                                    p + "/capabilities" + "/" + token(k30),
                                     "additionalProperties",
                                     "no such property",
-                                    v12[k16],
+                                    v22[k30],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v12))
-        v17 = v.get("category", MISSING)
-        if v17 is not MISSING:
-            if isinstance(v17, str):
+                e.append((p + "/capabilities", "type", "object", v22))
+        v32 = v.get("category", MISSING)
+        if v32 is not MISSING:
+            if isinstance(v32, str):
                 pass
             else:
-                e.append((p + "/category", "type", "string", v17))
-            if not (isinstance(v17, str) and v17 in _ENUM8):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v17))
-        v18 = v.get("builtin", MISSING)
-        if v18 is not MISSING:
-            if not (isinstance(v18, bool)):
-                e.append((p + "/builtin", "type", "boolean", v18))
-        v19 = v.get("extras", MISSING)
-        if v19 is not MISSING:
-            if isinstance(v19, str):
-                if not v19.isascii() and SURROGATE.search(v19) is not None:
-                    e.append((p + "/extras", "i-json", "no lone surrogate", v19))
-            if isinstance(v19, dict):
-                v20 = v19.get("constructor", MISSING)
-                if v20 is not MISSING:
-                    if isinstance(v20, str):
-                        if not v20.isascii() and SURROGATE.search(v20) is not None:
+                e.append((p + "/category", "type", "string", v32))
+            if not (isinstance(v32, str) and v32 in _ENUM8):
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v32))
+        v34 = v.get("builtin", MISSING)
+        if v34 is not MISSING:
+            if not (isinstance(v34, bool)):
+                e.append((p + "/builtin", "type", "boolean", v34))
+        v36 = v.get("extras", MISSING)
+        if v36 is not MISSING:
+            if isinstance(v36, str):
+                if not v36.isascii() and SURROGATE.search(v36) is not None:
+                    e.append((p + "/extras", "i-json", "no lone surrogate", v36))
+            if isinstance(v36, dict):
+                v38 = v36.get("constructor", MISSING)
+                if v38 is not MISSING:
+                    if isinstance(v38, str):
+                        if not v38.isascii() and SURROGATE.search(v38) is not None:
                             e.append(
-                                (p + "/extras" + "/constructor", "i-json", "no lone surrogate", v20)
+                                (p + "/extras" + "/constructor", "i-json", "no lone surrogate", v38)
                             )
                     else:
-                        e.append((p + "/extras" + "/constructor", "type", "string", v20))
-                v21 = v19.get("prototype", MISSING)
-                if v21 is not MISSING:
-                    if isinstance(v21, str):
-                        if not v21.isascii() and SURROGATE.search(v21) is not None:
+                        e.append((p + "/extras" + "/constructor", "type", "string", v38))
+                v40 = v36.get("prototype", MISSING)
+                if v40 is not MISSING:
+                    if isinstance(v40, str):
+                        if not v40.isascii() and SURROGATE.search(v40) is not None:
                             e.append(
-                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v21)
+                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v40)
                             )
                     else:
-                        e.append((p + "/extras" + "/prototype", "type", "string", v21))
-                v22 = v19.get("toString", MISSING)
-                if v22 is not MISSING:
-                    if isinstance(v22, str):
-                        if not v22.isascii() and SURROGATE.search(v22) is not None:
+                        e.append((p + "/extras" + "/prototype", "type", "string", v40))
+                v42 = v36.get("toString", MISSING)
+                if v42 is not MISSING:
+                    if isinstance(v42, str):
+                        if not v42.isascii() and SURROGATE.search(v42) is not None:
                             e.append(
-                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v22)
+                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v42)
                             )
                     else:
-                        e.append((p + "/extras" + "/toString", "type", "string", v22))
-                v23 = v19.get("valueOf", MISSING)
-                if v23 is not MISSING:
-                    if isinstance(v23, str):
-                        if not v23.isascii() and SURROGATE.search(v23) is not None:
+                        e.append((p + "/extras" + "/toString", "type", "string", v42))
+                v44 = v36.get("valueOf", MISSING)
+                if v44 is not MISSING:
+                    if isinstance(v44, str):
+                        if not v44.isascii() and SURROGATE.search(v44) is not None:
                             e.append(
-                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v23)
+                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v44)
                             )
                     else:
-                        e.append((p + "/extras" + "/valueOf", "type", "string", v23))
-                v24 = v19.get("hasOwnProperty", MISSING)
-                if v24 is not MISSING:
-                    if isinstance(v24, str):
-                        if not v24.isascii() and SURROGATE.search(v24) is not None:
+                        e.append((p + "/extras" + "/valueOf", "type", "string", v44))
+                v46 = v36.get("hasOwnProperty", MISSING)
+                if v46 is not MISSING:
+                    if isinstance(v46, str):
+                        if not v46.isascii() and SURROGATE.search(v46) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/hasOwnProperty",
                                     "i-json",
                                     "no lone surrogate",
-                                    v24,
+                                    v46,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v24))
-                v25 = v19.get("isPrototypeOf", MISSING)
-                if v25 is not MISSING:
-                    if isinstance(v25, str):
-                        if not v25.isascii() and SURROGATE.search(v25) is not None:
+                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v46))
+                v48 = v36.get("isPrototypeOf", MISSING)
+                if v48 is not MISSING:
+                    if isinstance(v48, str):
+                        if not v48.isascii() and SURROGATE.search(v48) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/isPrototypeOf",
                                     "i-json",
                                     "no lone surrogate",
-                                    v25,
+                                    v48,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v25))
-                v26 = v19.get("propertyIsEnumerable", MISSING)
-                if v26 is not MISSING:
-                    if isinstance(v26, str):
-                        if not v26.isascii() and SURROGATE.search(v26) is not None:
+                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v48))
+                v50 = v36.get("propertyIsEnumerable", MISSING)
+                if v50 is not MISSING:
+                    if isinstance(v50, str):
+                        if not v50.isascii() and SURROGATE.search(v50) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/propertyIsEnumerable",
                                     "i-json",
                                     "no lone surrogate",
-                                    v26,
+                                    v50,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v26))
-                v27 = v19.get("toLocaleString", MISSING)
-                if v27 is not MISSING:
-                    if isinstance(v27, str):
-                        if not v27.isascii() and SURROGATE.search(v27) is not None:
+                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v50))
+                v52 = v36.get("toLocaleString", MISSING)
+                if v52 is not MISSING:
+                    if isinstance(v52, str):
+                        if not v52.isascii() and SURROGATE.search(v52) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/toLocaleString",
                                     "i-json",
                                     "no lone surrogate",
-                                    v27,
+                                    v52,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v27))
-                if not _NAMES9.issuperset(v19):
-                    for k28 in v19:
-                        if k28 not in _NAMES9:
+                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v52))
+                if not _NAMES9.issuperset(v36):
+                    for k54 in v36:
+                        if k54 not in _NAMES9:
                             e.append(
                                 (
-                                    p + "/extras" + "/" + token(k28),
+                                    p + "/extras" + "/" + token(k54),
                                     "additionalProperties",
                                     "no such property",
-                                    v19[k28],
+                                    v36[k54],
                                 )
                             )
             else:
-                e.append((p + "/extras", "type", "object", v19))
+                e.append((p + "/extras", "type", "object", v36))
         if not _NAMES10.issuperset(v):
-            for k29 in v:
-                if k29 not in _NAMES10:
+            for k56 in v:
+                if k56 not in _NAMES10:
                     e.append(
-                        (p + "/" + token(k29), "additionalProperties", "no such property", v[k29])
+                        (p + "/" + token(k56), "additionalProperties", "no such property", v[k56])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -491,194 +492,194 @@ def _valid_1(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             return False
-        v30 = v.get("id", MISSING)
-        if v30 is not MISSING:
-            if isinstance(v30, str):
-                if not v30.isascii() and SURROGATE.search(v30) is not None:
+        v58 = v.get("id", MISSING)
+        if v58 is not MISSING:
+            if isinstance(v58, str):
+                if not v58.isascii() and SURROGATE.search(v58) is not None:
                     return False
-                if _PATTERN1.search(v30) is None:
-                    return False
-            else:
-                return False
-        v31 = v.get("displayName", MISSING)
-        if v31 is not MISSING:
-            if isinstance(v31, str):
-                if not v31.isascii() and SURROGATE.search(v31) is not None:
-                    return False
-                if len(v31) < 1:
-                    return False
-                if len(v31) > 80:
-                    return False
-                if _PATTERN2.search(v31) is None:
+                if _PATTERN1.search(v58) is None:
                     return False
             else:
                 return False
-        v32 = v.get("launchable", MISSING)
-        if v32 is not MISSING:
-            if not (isinstance(v32, bool)):
-                return False
-        v33 = v.get("hookCapable", MISSING)
-        if v33 is not MISSING:
-            if not (isinstance(v33, bool)):
-                return False
-        v34 = v.get("hookPointer", MISSING)
-        if v34 is not MISSING:
-            if isinstance(v34, str):
-                if not v34.isascii() and SURROGATE.search(v34) is not None:
+        v60 = v.get("displayName", MISSING)
+        if v60 is not MISSING:
+            if isinstance(v60, str):
+                if not v60.isascii() and SURROGATE.search(v60) is not None:
                     return False
-                if len(v34) < 1:
+                if len(v60) < 1:
                     return False
-                if len(v34) > 256:
+                if len(v60) > 80:
                     return False
-                if _PATTERN3.search(v34) is None:
+                if _PATTERN2.search(v60) is None:
                     return False
             else:
                 return False
-        v35 = v.get("detect", MISSING)
-        if v35 is not MISSING:
-            if isinstance(v35, str):
-                if not v35.isascii() and SURROGATE.search(v35) is not None:
-                    return False
-            if isinstance(v35, str):
-                if not v35.isascii() and SURROGATE.search(v35) is not None:
-                    return False
-            d36 = v35.get("kind") if isinstance(v35, dict) else None
-            if not ((d36 == "path" and _valid_4(v35)) or (d36 == "candidates" and _valid_5(v35))):
+        v62 = v.get("launchable", MISSING)
+        if v62 is not MISSING:
+            if not (isinstance(v62, bool)):
                 return False
-        v37 = v.get("hookPackage", MISSING)
-        if v37 is not MISSING:
-            if isinstance(v37, str):
-                if not v37.isascii() and SURROGATE.search(v37) is not None:
+        v64 = v.get("hookCapable", MISSING)
+        if v64 is not MISSING:
+            if not (isinstance(v64, bool)):
+                return False
+        v66 = v.get("hookPointer", MISSING)
+        if v66 is not MISSING:
+            if isinstance(v66, str):
+                if not v66.isascii() and SURROGATE.search(v66) is not None:
                     return False
-                if len(v37) < 1:
+                if len(v66) < 1:
                     return False
-                if len(v37) > 214:
+                if len(v66) > 256:
                     return False
-                if _PATTERN4.search(v37) is None:
+                if _PATTERN3.search(v66) is None:
                     return False
             else:
                 return False
-        v38 = v.get("promptArgTemplate", MISSING)
-        if v38 is not MISSING:
-            if isinstance(v38, list):
-                if len(v38) > 20:
+        v68 = v.get("detect", MISSING)
+        if v68 is not MISSING:
+            if isinstance(v68, str):
+                if not v68.isascii() and SURROGATE.search(v68) is not None:
                     return False
-                for v40 in v38:
-                    if isinstance(v40, str):
-                        if not v40.isascii() and SURROGATE.search(v40) is not None:
+            if isinstance(v68, str):
+                if not v68.isascii() and SURROGATE.search(v68) is not None:
+                    return False
+            d71 = v68.get("kind") if isinstance(v68, dict) else None
+            if not ((d71 == "path" and _valid_4(v68)) or (d71 == "candidates" and _valid_5(v68))):
+                return False
+        v72 = v.get("hookPackage", MISSING)
+        if v72 is not MISSING:
+            if isinstance(v72, str):
+                if not v72.isascii() and SURROGATE.search(v72) is not None:
+                    return False
+                if len(v72) < 1:
+                    return False
+                if len(v72) > 214:
+                    return False
+                if _PATTERN4.search(v72) is None:
+                    return False
+            else:
+                return False
+        v74 = v.get("promptArgTemplate", MISSING)
+        if v74 is not MISSING:
+            if isinstance(v74, list):
+                if len(v74) > 20:
+                    return False
+                for v77 in v74:
+                    if isinstance(v77, str):
+                        if not v77.isascii() and SURROGATE.search(v77) is not None:
                             return False
-                        if len(v40) > 256:
+                        if len(v77) > 256:
                             return False
-                        if _PATTERN5.search(v40) is None:
+                        if _PATTERN5.search(v77) is None:
                             return False
                     else:
                         return False
             else:
                 return False
-        v41 = v.get("capabilities", MISSING)
-        if v41 is not MISSING:
-            if isinstance(v41, str):
-                if not v41.isascii() and SURROGATE.search(v41) is not None:
+        v79 = v.get("capabilities", MISSING)
+        if v79 is not MISSING:
+            if isinstance(v79, str):
+                if not v79.isascii() and SURROGATE.search(v79) is not None:
                     return False
-            if isinstance(v41, dict):
-                if not (v41.keys() >= _NAMES6):
+            if isinstance(v79, dict):
+                if not (v79.keys() >= _NAMES6):
                     return False
-                v42 = v41.get("provides", MISSING)
-                if v42 is not MISSING:
-                    if isinstance(v42, list):
-                        for v44 in v42:
-                            if isinstance(v44, str):
-                                if not v44.isascii() and SURROGATE.search(v44) is not None:
+                v81 = v79.get("provides", MISSING)
+                if v81 is not MISSING:
+                    if isinstance(v81, list):
+                        for v84 in v81:
+                            if isinstance(v84, str):
+                                if not v84.isascii() and SURROGATE.search(v84) is not None:
                                     return False
-                            if isinstance(v44, str):
+                            if isinstance(v84, str):
                                 pass
                             else:
                                 return False
-                            if not (isinstance(v44, str) and v44 in _ENUM7):
+                            if not (isinstance(v84, str) and v84 in _ENUM7):
                                 return False
-                        if not all_unique(v42):
+                        if not all_unique(v81):
                             return False
                     else:
                         return False
-                if not _NAMES6.issuperset(v41):
+                if not _NAMES6.issuperset(v79):
                     return False
             else:
                 return False
-        v46 = v.get("category", MISSING)
-        if v46 is not MISSING:
-            if isinstance(v46, str):
+        v89 = v.get("category", MISSING)
+        if v89 is not MISSING:
+            if isinstance(v89, str):
                 pass
             else:
                 return False
-            if not (isinstance(v46, str) and v46 in _ENUM8):
+            if not (isinstance(v89, str) and v89 in _ENUM8):
                 return False
-        v47 = v.get("builtin", MISSING)
-        if v47 is not MISSING:
-            if not (isinstance(v47, bool)):
+        v91 = v.get("builtin", MISSING)
+        if v91 is not MISSING:
+            if not (isinstance(v91, bool)):
                 return False
-        v48 = v.get("extras", MISSING)
-        if v48 is not MISSING:
-            if isinstance(v48, str):
-                if not v48.isascii() and SURROGATE.search(v48) is not None:
+        v93 = v.get("extras", MISSING)
+        if v93 is not MISSING:
+            if isinstance(v93, str):
+                if not v93.isascii() and SURROGATE.search(v93) is not None:
                     return False
-            if isinstance(v48, dict):
-                v49 = v48.get("constructor", MISSING)
-                if v49 is not MISSING:
-                    if isinstance(v49, str):
-                        if not v49.isascii() and SURROGATE.search(v49) is not None:
+            if isinstance(v93, dict):
+                v95 = v93.get("constructor", MISSING)
+                if v95 is not MISSING:
+                    if isinstance(v95, str):
+                        if not v95.isascii() and SURROGATE.search(v95) is not None:
                             return False
                     else:
                         return False
-                v50 = v48.get("prototype", MISSING)
-                if v50 is not MISSING:
-                    if isinstance(v50, str):
-                        if not v50.isascii() and SURROGATE.search(v50) is not None:
+                v97 = v93.get("prototype", MISSING)
+                if v97 is not MISSING:
+                    if isinstance(v97, str):
+                        if not v97.isascii() and SURROGATE.search(v97) is not None:
                             return False
                     else:
                         return False
-                v51 = v48.get("toString", MISSING)
-                if v51 is not MISSING:
-                    if isinstance(v51, str):
-                        if not v51.isascii() and SURROGATE.search(v51) is not None:
+                v99 = v93.get("toString", MISSING)
+                if v99 is not MISSING:
+                    if isinstance(v99, str):
+                        if not v99.isascii() and SURROGATE.search(v99) is not None:
                             return False
                     else:
                         return False
-                v52 = v48.get("valueOf", MISSING)
-                if v52 is not MISSING:
-                    if isinstance(v52, str):
-                        if not v52.isascii() and SURROGATE.search(v52) is not None:
+                v101 = v93.get("valueOf", MISSING)
+                if v101 is not MISSING:
+                    if isinstance(v101, str):
+                        if not v101.isascii() and SURROGATE.search(v101) is not None:
                             return False
                     else:
                         return False
-                v53 = v48.get("hasOwnProperty", MISSING)
-                if v53 is not MISSING:
-                    if isinstance(v53, str):
-                        if not v53.isascii() and SURROGATE.search(v53) is not None:
+                v103 = v93.get("hasOwnProperty", MISSING)
+                if v103 is not MISSING:
+                    if isinstance(v103, str):
+                        if not v103.isascii() and SURROGATE.search(v103) is not None:
                             return False
                     else:
                         return False
-                v54 = v48.get("isPrototypeOf", MISSING)
-                if v54 is not MISSING:
-                    if isinstance(v54, str):
-                        if not v54.isascii() and SURROGATE.search(v54) is not None:
+                v105 = v93.get("isPrototypeOf", MISSING)
+                if v105 is not MISSING:
+                    if isinstance(v105, str):
+                        if not v105.isascii() and SURROGATE.search(v105) is not None:
                             return False
                     else:
                         return False
-                v55 = v48.get("propertyIsEnumerable", MISSING)
-                if v55 is not MISSING:
-                    if isinstance(v55, str):
-                        if not v55.isascii() and SURROGATE.search(v55) is not None:
+                v107 = v93.get("propertyIsEnumerable", MISSING)
+                if v107 is not MISSING:
+                    if isinstance(v107, str):
+                        if not v107.isascii() and SURROGATE.search(v107) is not None:
                             return False
                     else:
                         return False
-                v56 = v48.get("toLocaleString", MISSING)
-                if v56 is not MISSING:
-                    if isinstance(v56, str):
-                        if not v56.isascii() and SURROGATE.search(v56) is not None:
+                v109 = v93.get("toLocaleString", MISSING)
+                if v109 is not MISSING:
+                    if isinstance(v109, str):
+                        if not v109.isascii() and SURROGATE.search(v109) is not None:
                             return False
                     else:
                         return False
-                if not _NAMES9.issuperset(v48):
+                if not _NAMES9.issuperset(v93):
                     return False
             else:
                 return False
@@ -697,70 +698,70 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not (v.keys() >= _NAMES11):
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
-        v59 = v.get("detect", MISSING)
-        if v59 is not MISSING:
-            if isinstance(v59, str):
-                if not v59.isascii() and SURROGATE.search(v59) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v59))
-            if isinstance(v59, dict):
-                if not (v59.keys() >= _NAMES12):
-                    if "kind" not in v59:
-                        e.append((p + "/detect", "required", 'property "kind"', v59))
-                    if "binaryName" not in v59:
-                        e.append((p + "/detect", "required", 'property "binaryName"', v59))
-                v60 = v59.get("kind", MISSING)
-                if v60 is not MISSING:
-                    if not (isinstance(v60, str) and v60 == "path"):
-                        e.append((p + "/detect" + "/kind", "const", '"path"', v60))
-                v61 = v59.get("binaryName", MISSING)
-                if v61 is not MISSING:
-                    if isinstance(v61, str):
-                        if not v61.isascii() and SURROGATE.search(v61) is not None:
+        v115 = v.get("detect", MISSING)
+        if v115 is not MISSING:
+            if isinstance(v115, str):
+                if not v115.isascii() and SURROGATE.search(v115) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v115))
+            if isinstance(v115, dict):
+                if not (v115.keys() >= _NAMES12):
+                    if "kind" not in v115:
+                        e.append((p + "/detect", "required", 'property "kind"', v115))
+                    if "binaryName" not in v115:
+                        e.append((p + "/detect", "required", 'property "binaryName"', v115))
+                v117 = v115.get("kind", MISSING)
+                if v117 is not MISSING:
+                    if not (isinstance(v117, str) and v117 == "path"):
+                        e.append((p + "/detect" + "/kind", "const", '"path"', v117))
+                v119 = v115.get("binaryName", MISSING)
+                if v119 is not MISSING:
+                    if isinstance(v119, str):
+                        if not v119.isascii() and SURROGATE.search(v119) is not None:
                             e.append(
-                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v61)
+                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v119)
                             )
-                        if len(v61) < 1:
+                        if len(v119) < 1:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "minLength",
                                     "at least 1 characters",
-                                    v61,
+                                    v119,
                                 )
                             )
-                        if len(v61) > 128:
+                        if len(v119) > 128:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "maxLength",
                                     "at most 128 characters",
-                                    v61,
+                                    v119,
                                 )
                             )
-                        if _PATTERN13.search(v61) is None:
+                        if len(v119) <= 128 and _PATTERN13.search(v119) is None:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "pattern",
                                     'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v61,
+                                    v119,
                                 )
                             )
                     else:
-                        e.append((p + "/detect" + "/binaryName", "type", "string", v61))
-                if not _NAMES12.issuperset(v59):
-                    for k62 in v59:
-                        if k62 not in _NAMES12:
+                        e.append((p + "/detect" + "/binaryName", "type", "string", v119))
+                if not _NAMES12.issuperset(v115):
+                    for k121 in v115:
+                        if k121 not in _NAMES12:
                             e.append(
                                 (
-                                    p + "/detect" + "/" + token(k62),
+                                    p + "/detect" + "/" + token(k121),
                                     "additionalProperties",
                                     "no such property",
-                                    v59[k62],
+                                    v115[k121],
                                 )
                             )
             else:
-                e.append((p + "/detect", "type", "object", v59))
+                e.append((p + "/detect", "type", "object", v115))
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
@@ -778,342 +779,352 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookPointer"', v))
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
-        v63 = v.get("id", MISSING)
-        if v63 is not MISSING:
-            if isinstance(v63, str):
-                if not v63.isascii() and SURROGATE.search(v63) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v63))
-                if _PATTERN1.search(v63) is None:
-                    e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v63))
+        v125 = v.get("id", MISSING)
+        if v125 is not MISSING:
+            if isinstance(v125, str):
+                if not v125.isascii() and SURROGATE.search(v125) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v125))
+                if _PATTERN1.search(v125) is None:
+                    e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v125))
             else:
-                e.append((p + "/id", "type", "string", v63))
-        v64 = v.get("displayName", MISSING)
-        if v64 is not MISSING:
-            if isinstance(v64, str):
-                if not v64.isascii() and SURROGATE.search(v64) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v64))
-                if len(v64) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v64))
-                if len(v64) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v64))
-                if _PATTERN2.search(v64) is None:
+                e.append((p + "/id", "type", "string", v125))
+        v127 = v.get("displayName", MISSING)
+        if v127 is not MISSING:
+            if isinstance(v127, str):
+                if not v127.isascii() and SURROGATE.search(v127) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v127))
+                if len(v127) < 1:
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v127))
+                if len(v127) > 80:
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v127))
+                if len(v127) <= 80 and _PATTERN2.search(v127) is None:
                     e.append(
                         (
                             p + "/displayName",
                             "pattern",
                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                            v64,
+                            v127,
                         )
                     )
             else:
-                e.append((p + "/displayName", "type", "string", v64))
-        v65 = v.get("launchable", MISSING)
-        if v65 is not MISSING:
-            if not (isinstance(v65, bool)):
-                e.append((p + "/launchable", "type", "boolean", v65))
-        v66 = v.get("hookCapable", MISSING)
-        if v66 is not MISSING:
-            if not (isinstance(v66, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v66))
-        v67 = v.get("hookPointer", MISSING)
-        if v67 is not MISSING:
-            if isinstance(v67, str):
-                if not v67.isascii() and SURROGATE.search(v67) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v67))
-                if len(v67) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v67))
-                if len(v67) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v67))
-                if _PATTERN3.search(v67) is None:
+                e.append((p + "/displayName", "type", "string", v127))
+        v129 = v.get("launchable", MISSING)
+        if v129 is not MISSING:
+            if not (isinstance(v129, bool)):
+                e.append((p + "/launchable", "type", "boolean", v129))
+        v131 = v.get("hookCapable", MISSING)
+        if v131 is not MISSING:
+            if not (isinstance(v131, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v131))
+        v133 = v.get("hookPointer", MISSING)
+        if v133 is not MISSING:
+            if isinstance(v133, str):
+                if not v133.isascii() and SURROGATE.search(v133) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v133))
+                if len(v133) < 1:
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v133))
+                if len(v133) > 256:
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v133))
+                if len(v133) <= 256 and _PATTERN3.search(v133) is None:
                     e.append(
                         (
                             p + "/hookPointer",
                             "pattern",
                             'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v67,
+                            v133,
                         )
                     )
             else:
-                e.append((p + "/hookPointer", "type", "string", v67))
-        v68 = v.get("detect", MISSING)
-        if v68 is not MISSING:
-            if isinstance(v68, str):
-                if not v68.isascii() and SURROGATE.search(v68) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v68))
-            if isinstance(v68, str):
-                if not v68.isascii() and SURROGATE.search(v68) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v68))
-            d69 = v68.get("kind") if isinstance(v68, dict) else None
-            if not ((d69 == "path" and _valid_4(v68)) or (d69 == "candidates" and _valid_5(v68))):
-                if d69 == "path":
-                    _check_6(v68, p + "/detect", e)
-                elif d69 == "candidates":
-                    _check_7(v68, p + "/detect", e)
+                e.append((p + "/hookPointer", "type", "string", v133))
+        v135 = v.get("detect", MISSING)
+        if v135 is not MISSING:
+            if isinstance(v135, str):
+                if not v135.isascii() and SURROGATE.search(v135) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v135))
+            if isinstance(v135, str):
+                if not v135.isascii() and SURROGATE.search(v135) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v135))
+            d138 = v135.get("kind") if isinstance(v135, dict) else None
+            if not (
+                (d138 == "path" and _valid_4(v135)) or (d138 == "candidates" and _valid_5(v135))
+            ):
+                if d138 == "path":
+                    _check_6(v135, p + "/detect", e)
+                elif d138 == "candidates":
+                    _check_7(v135, p + "/detect", e)
                 else:
                     one_of(
                         (
                             _check_6,
                             _check_7,
                         ),
-                        v68,
+                        v135,
                         p + "/detect",
                         e,
                     )
-        v70 = v.get("hookPackage", MISSING)
-        if v70 is not MISSING:
-            if isinstance(v70, str):
-                if not v70.isascii() and SURROGATE.search(v70) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v70))
-                if len(v70) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v70))
-                if len(v70) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v70))
-                if _PATTERN4.search(v70) is None:
+        v139 = v.get("hookPackage", MISSING)
+        if v139 is not MISSING:
+            if isinstance(v139, str):
+                if not v139.isascii() and SURROGATE.search(v139) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v139))
+                if len(v139) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v139))
+                if len(v139) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v139))
+                if len(v139) <= 214 and _PATTERN4.search(v139) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v70,
+                            v139,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v70))
-        v71 = v.get("promptArgTemplate", MISSING)
-        if v71 is not MISSING:
-            if isinstance(v71, list):
-                if len(v71) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v71))
-                for i72 in range(0, len(v71)):
-                    v73 = v71[i72]
-                    if isinstance(v73, str):
-                        if not v73.isascii() and SURROGATE.search(v73) is not None:
+                e.append((p + "/hookPackage", "type", "string", v139))
+        v141 = v.get("promptArgTemplate", MISSING)
+        if v141 is not MISSING:
+            if isinstance(v141, list):
+                if len(v141) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v141))
+                for i143 in range(0, len(v141)):
+                    v144 = v141[i143]
+                    if isinstance(v144, str):
+                        if not v144.isascii() and SURROGATE.search(v144) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i72),
+                                    p + "/promptArgTemplate" + "/" + str(i143),
                                     "i-json",
                                     "no lone surrogate",
-                                    v73,
+                                    v144,
                                 )
                             )
-                        if len(v73) > 256:
+                        if len(v144) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i72),
+                                    p + "/promptArgTemplate" + "/" + str(i143),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v73,
+                                    v144,
                                 )
                             )
-                        if _PATTERN5.search(v73) is None:
+                        if len(v144) <= 256 and _PATTERN5.search(v144) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i72),
+                                    p + "/promptArgTemplate" + "/" + str(i143),
                                     "pattern",
                                     'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
-                                    v73,
+                                    v144,
                                 )
                             )
                     else:
-                        e.append((p + "/promptArgTemplate" + "/" + str(i72), "type", "string", v73))
+                        e.append(
+                            (p + "/promptArgTemplate" + "/" + str(i143), "type", "string", v144)
+                        )
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v71))
-        v74 = v.get("capabilities", MISSING)
-        if v74 is not MISSING:
-            if isinstance(v74, str):
-                if not v74.isascii() and SURROGATE.search(v74) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v74))
-            if isinstance(v74, dict):
-                if not (v74.keys() >= _NAMES6):
-                    if "provides" not in v74:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v74))
-                v75 = v74.get("provides", MISSING)
-                if v75 is not MISSING:
-                    if isinstance(v75, list):
-                        for i76 in range(0, len(v75)):
-                            v77 = v75[i76]
-                            if isinstance(v77, str):
-                                if not v77.isascii() and SURROGATE.search(v77) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v141))
+        v146 = v.get("capabilities", MISSING)
+        if v146 is not MISSING:
+            if isinstance(v146, str):
+                if not v146.isascii() and SURROGATE.search(v146) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v146))
+            if isinstance(v146, dict):
+                if not (v146.keys() >= _NAMES6):
+                    if "provides" not in v146:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v146))
+                v148 = v146.get("provides", MISSING)
+                if v148 is not MISSING:
+                    if isinstance(v148, list):
+                        n149 = len(e)
+                        for i150 in range(0, len(v148)):
+                            v151 = v148[i150]
+                            if isinstance(v151, str):
+                                if not v151.isascii() and SURROGATE.search(v151) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i76),
+                                            p + "/capabilities" + "/provides" + "/" + str(i150),
                                             "i-json",
                                             "no lone surrogate",
-                                            v77,
+                                            v151,
                                         )
                                     )
-                            if isinstance(v77, str):
+                            if isinstance(v151, str):
                                 pass
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i76),
+                                        p + "/capabilities" + "/provides" + "/" + str(i150),
                                         "type",
                                         "string",
-                                        v77,
+                                        v151,
                                     )
                                 )
-                            if not (isinstance(v77, str) and v77 in _ENUM7):
+                            if not (isinstance(v151, str) and v151 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i76),
+                                        p + "/capabilities" + "/provides" + "/" + str(i150),
                                         "enum",
                                         'one of ["interactive-launch","__proto__","constructor","prototyp...',
-                                        v77,
+                                        v151,
                                     )
                                 )
-                        if not all_unique(v75):
+                        if len(e) == n149 and not all_unique(v148):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v75,
+                                    v148,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v75))
-                if not _NAMES6.issuperset(v74):
-                    for k78 in v74:
-                        if k78 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v148))
+                if not _NAMES6.issuperset(v146):
+                    for k154 in v146:
+                        if k154 not in _NAMES6:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k78),
+                                    p + "/capabilities" + "/" + token(k154),
                                     "additionalProperties",
                                     "no such property",
-                                    v74[k78],
+                                    v146[k154],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v74))
-        v79 = v.get("category", MISSING)
-        if v79 is not MISSING:
-            if isinstance(v79, str):
+                e.append((p + "/capabilities", "type", "object", v146))
+        v156 = v.get("category", MISSING)
+        if v156 is not MISSING:
+            if isinstance(v156, str):
                 pass
             else:
-                e.append((p + "/category", "type", "string", v79))
-            if not (isinstance(v79, str) and v79 in _ENUM8):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v79))
-        v80 = v.get("builtin", MISSING)
-        if v80 is not MISSING:
-            if not (isinstance(v80, bool)):
-                e.append((p + "/builtin", "type", "boolean", v80))
-        v81 = v.get("extras", MISSING)
-        if v81 is not MISSING:
-            if isinstance(v81, str):
-                if not v81.isascii() and SURROGATE.search(v81) is not None:
-                    e.append((p + "/extras", "i-json", "no lone surrogate", v81))
-            if isinstance(v81, dict):
-                v82 = v81.get("constructor", MISSING)
-                if v82 is not MISSING:
-                    if isinstance(v82, str):
-                        if not v82.isascii() and SURROGATE.search(v82) is not None:
+                e.append((p + "/category", "type", "string", v156))
+            if not (isinstance(v156, str) and v156 in _ENUM8):
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v156))
+        v158 = v.get("builtin", MISSING)
+        if v158 is not MISSING:
+            if not (isinstance(v158, bool)):
+                e.append((p + "/builtin", "type", "boolean", v158))
+        v160 = v.get("extras", MISSING)
+        if v160 is not MISSING:
+            if isinstance(v160, str):
+                if not v160.isascii() and SURROGATE.search(v160) is not None:
+                    e.append((p + "/extras", "i-json", "no lone surrogate", v160))
+            if isinstance(v160, dict):
+                v162 = v160.get("constructor", MISSING)
+                if v162 is not MISSING:
+                    if isinstance(v162, str):
+                        if not v162.isascii() and SURROGATE.search(v162) is not None:
                             e.append(
-                                (p + "/extras" + "/constructor", "i-json", "no lone surrogate", v82)
+                                (
+                                    p + "/extras" + "/constructor",
+                                    "i-json",
+                                    "no lone surrogate",
+                                    v162,
+                                )
                             )
                     else:
-                        e.append((p + "/extras" + "/constructor", "type", "string", v82))
-                v83 = v81.get("prototype", MISSING)
-                if v83 is not MISSING:
-                    if isinstance(v83, str):
-                        if not v83.isascii() and SURROGATE.search(v83) is not None:
+                        e.append((p + "/extras" + "/constructor", "type", "string", v162))
+                v164 = v160.get("prototype", MISSING)
+                if v164 is not MISSING:
+                    if isinstance(v164, str):
+                        if not v164.isascii() and SURROGATE.search(v164) is not None:
                             e.append(
-                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v83)
+                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v164)
                             )
                     else:
-                        e.append((p + "/extras" + "/prototype", "type", "string", v83))
-                v84 = v81.get("toString", MISSING)
-                if v84 is not MISSING:
-                    if isinstance(v84, str):
-                        if not v84.isascii() and SURROGATE.search(v84) is not None:
+                        e.append((p + "/extras" + "/prototype", "type", "string", v164))
+                v166 = v160.get("toString", MISSING)
+                if v166 is not MISSING:
+                    if isinstance(v166, str):
+                        if not v166.isascii() and SURROGATE.search(v166) is not None:
                             e.append(
-                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v84)
+                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v166)
                             )
                     else:
-                        e.append((p + "/extras" + "/toString", "type", "string", v84))
-                v85 = v81.get("valueOf", MISSING)
-                if v85 is not MISSING:
-                    if isinstance(v85, str):
-                        if not v85.isascii() and SURROGATE.search(v85) is not None:
+                        e.append((p + "/extras" + "/toString", "type", "string", v166))
+                v168 = v160.get("valueOf", MISSING)
+                if v168 is not MISSING:
+                    if isinstance(v168, str):
+                        if not v168.isascii() and SURROGATE.search(v168) is not None:
                             e.append(
-                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v85)
+                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v168)
                             )
                     else:
-                        e.append((p + "/extras" + "/valueOf", "type", "string", v85))
-                v86 = v81.get("hasOwnProperty", MISSING)
-                if v86 is not MISSING:
-                    if isinstance(v86, str):
-                        if not v86.isascii() and SURROGATE.search(v86) is not None:
+                        e.append((p + "/extras" + "/valueOf", "type", "string", v168))
+                v170 = v160.get("hasOwnProperty", MISSING)
+                if v170 is not MISSING:
+                    if isinstance(v170, str):
+                        if not v170.isascii() and SURROGATE.search(v170) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/hasOwnProperty",
                                     "i-json",
                                     "no lone surrogate",
-                                    v86,
+                                    v170,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v86))
-                v87 = v81.get("isPrototypeOf", MISSING)
-                if v87 is not MISSING:
-                    if isinstance(v87, str):
-                        if not v87.isascii() and SURROGATE.search(v87) is not None:
+                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v170))
+                v172 = v160.get("isPrototypeOf", MISSING)
+                if v172 is not MISSING:
+                    if isinstance(v172, str):
+                        if not v172.isascii() and SURROGATE.search(v172) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/isPrototypeOf",
                                     "i-json",
                                     "no lone surrogate",
-                                    v87,
+                                    v172,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v87))
-                v88 = v81.get("propertyIsEnumerable", MISSING)
-                if v88 is not MISSING:
-                    if isinstance(v88, str):
-                        if not v88.isascii() and SURROGATE.search(v88) is not None:
+                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v172))
+                v174 = v160.get("propertyIsEnumerable", MISSING)
+                if v174 is not MISSING:
+                    if isinstance(v174, str):
+                        if not v174.isascii() and SURROGATE.search(v174) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/propertyIsEnumerable",
                                     "i-json",
                                     "no lone surrogate",
-                                    v88,
+                                    v174,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v88))
-                v89 = v81.get("toLocaleString", MISSING)
-                if v89 is not MISSING:
-                    if isinstance(v89, str):
-                        if not v89.isascii() and SURROGATE.search(v89) is not None:
+                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v174))
+                v176 = v160.get("toLocaleString", MISSING)
+                if v176 is not MISSING:
+                    if isinstance(v176, str):
+                        if not v176.isascii() and SURROGATE.search(v176) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/toLocaleString",
                                     "i-json",
                                     "no lone surrogate",
-                                    v89,
+                                    v176,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v89))
-                if not _NAMES9.issuperset(v81):
-                    for k90 in v81:
-                        if k90 not in _NAMES9:
+                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v176))
+                if not _NAMES9.issuperset(v160):
+                    for k178 in v160:
+                        if k178 not in _NAMES9:
                             e.append(
                                 (
-                                    p + "/extras" + "/" + token(k90),
+                                    p + "/extras" + "/" + token(k178),
                                     "additionalProperties",
                                     "no such property",
-                                    v81[k90],
+                                    v160[k178],
                                 )
                             )
             else:
-                e.append((p + "/extras", "type", "object", v81))
+                e.append((p + "/extras", "type", "object", v160))
         if not _NAMES10.issuperset(v):
-            for k91 in v:
-                if k91 not in _NAMES10:
+            for k180 in v:
+                if k180 not in _NAMES10:
                     e.append(
-                        (p + "/" + token(k91), "additionalProperties", "no such property", v[k91])
+                        (p + "/" + token(k180), "additionalProperties", "no such property", v[k180])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -1126,32 +1137,32 @@ def _valid_3(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES11):
             return False
-        v92 = v.get("detect", MISSING)
-        if v92 is not MISSING:
-            if isinstance(v92, str):
-                if not v92.isascii() and SURROGATE.search(v92) is not None:
+        v182 = v.get("detect", MISSING)
+        if v182 is not MISSING:
+            if isinstance(v182, str):
+                if not v182.isascii() and SURROGATE.search(v182) is not None:
                     return False
-            if isinstance(v92, dict):
-                if not (v92.keys() >= _NAMES12):
+            if isinstance(v182, dict):
+                if not (v182.keys() >= _NAMES12):
                     return False
-                v93 = v92.get("kind", MISSING)
-                if v93 is not MISSING:
-                    if not (isinstance(v93, str) and v93 == "path"):
+                v184 = v182.get("kind", MISSING)
+                if v184 is not MISSING:
+                    if not (isinstance(v184, str) and v184 == "path"):
                         return False
-                v94 = v92.get("binaryName", MISSING)
-                if v94 is not MISSING:
-                    if isinstance(v94, str):
-                        if not v94.isascii() and SURROGATE.search(v94) is not None:
+                v186 = v182.get("binaryName", MISSING)
+                if v186 is not MISSING:
+                    if isinstance(v186, str):
+                        if not v186.isascii() and SURROGATE.search(v186) is not None:
                             return False
-                        if len(v94) < 1:
+                        if len(v186) < 1:
                             return False
-                        if len(v94) > 128:
+                        if len(v186) > 128:
                             return False
-                        if _PATTERN13.search(v94) is None:
+                        if _PATTERN13.search(v186) is None:
                             return False
                     else:
                         return False
-                if not _NAMES12.issuperset(v92):
+                if not _NAMES12.issuperset(v182):
                     return False
             else:
                 return False
@@ -1161,196 +1172,196 @@ def _valid_3(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             return False
-        v96 = v.get("id", MISSING)
-        if v96 is not MISSING:
-            if isinstance(v96, str):
-                if not v96.isascii() and SURROGATE.search(v96) is not None:
+        v192 = v.get("id", MISSING)
+        if v192 is not MISSING:
+            if isinstance(v192, str):
+                if not v192.isascii() and SURROGATE.search(v192) is not None:
                     return False
-                if _PATTERN1.search(v96) is None:
-                    return False
-            else:
-                return False
-        v97 = v.get("displayName", MISSING)
-        if v97 is not MISSING:
-            if isinstance(v97, str):
-                if not v97.isascii() and SURROGATE.search(v97) is not None:
-                    return False
-                if len(v97) < 1:
-                    return False
-                if len(v97) > 80:
-                    return False
-                if _PATTERN2.search(v97) is None:
+                if _PATTERN1.search(v192) is None:
                     return False
             else:
                 return False
-        v98 = v.get("launchable", MISSING)
-        if v98 is not MISSING:
-            if not (isinstance(v98, bool)):
-                return False
-        v99 = v.get("hookCapable", MISSING)
-        if v99 is not MISSING:
-            if not (isinstance(v99, bool)):
-                return False
-        v100 = v.get("hookPointer", MISSING)
-        if v100 is not MISSING:
-            if isinstance(v100, str):
-                if not v100.isascii() and SURROGATE.search(v100) is not None:
+        v194 = v.get("displayName", MISSING)
+        if v194 is not MISSING:
+            if isinstance(v194, str):
+                if not v194.isascii() and SURROGATE.search(v194) is not None:
                     return False
-                if len(v100) < 1:
+                if len(v194) < 1:
                     return False
-                if len(v100) > 256:
+                if len(v194) > 80:
                     return False
-                if _PATTERN3.search(v100) is None:
+                if _PATTERN2.search(v194) is None:
                     return False
             else:
                 return False
-        v101 = v.get("detect", MISSING)
-        if v101 is not MISSING:
-            if isinstance(v101, str):
-                if not v101.isascii() and SURROGATE.search(v101) is not None:
+        v196 = v.get("launchable", MISSING)
+        if v196 is not MISSING:
+            if not (isinstance(v196, bool)):
+                return False
+        v198 = v.get("hookCapable", MISSING)
+        if v198 is not MISSING:
+            if not (isinstance(v198, bool)):
+                return False
+        v200 = v.get("hookPointer", MISSING)
+        if v200 is not MISSING:
+            if isinstance(v200, str):
+                if not v200.isascii() and SURROGATE.search(v200) is not None:
                     return False
-            if isinstance(v101, str):
-                if not v101.isascii() and SURROGATE.search(v101) is not None:
+                if len(v200) < 1:
                     return False
-            d102 = v101.get("kind") if isinstance(v101, dict) else None
+                if len(v200) > 256:
+                    return False
+                if _PATTERN3.search(v200) is None:
+                    return False
+            else:
+                return False
+        v202 = v.get("detect", MISSING)
+        if v202 is not MISSING:
+            if isinstance(v202, str):
+                if not v202.isascii() and SURROGATE.search(v202) is not None:
+                    return False
+            if isinstance(v202, str):
+                if not v202.isascii() and SURROGATE.search(v202) is not None:
+                    return False
+            d205 = v202.get("kind") if isinstance(v202, dict) else None
             if not (
-                (d102 == "path" and _valid_4(v101)) or (d102 == "candidates" and _valid_5(v101))
+                (d205 == "path" and _valid_4(v202)) or (d205 == "candidates" and _valid_5(v202))
             ):
                 return False
-        v103 = v.get("hookPackage", MISSING)
-        if v103 is not MISSING:
-            if isinstance(v103, str):
-                if not v103.isascii() and SURROGATE.search(v103) is not None:
+        v206 = v.get("hookPackage", MISSING)
+        if v206 is not MISSING:
+            if isinstance(v206, str):
+                if not v206.isascii() and SURROGATE.search(v206) is not None:
                     return False
-                if len(v103) < 1:
+                if len(v206) < 1:
                     return False
-                if len(v103) > 214:
+                if len(v206) > 214:
                     return False
-                if _PATTERN4.search(v103) is None:
+                if _PATTERN4.search(v206) is None:
                     return False
             else:
                 return False
-        v104 = v.get("promptArgTemplate", MISSING)
-        if v104 is not MISSING:
-            if isinstance(v104, list):
-                if len(v104) > 20:
+        v208 = v.get("promptArgTemplate", MISSING)
+        if v208 is not MISSING:
+            if isinstance(v208, list):
+                if len(v208) > 20:
                     return False
-                for v106 in v104:
-                    if isinstance(v106, str):
-                        if not v106.isascii() and SURROGATE.search(v106) is not None:
+                for v211 in v208:
+                    if isinstance(v211, str):
+                        if not v211.isascii() and SURROGATE.search(v211) is not None:
                             return False
-                        if len(v106) > 256:
+                        if len(v211) > 256:
                             return False
-                        if _PATTERN5.search(v106) is None:
+                        if _PATTERN5.search(v211) is None:
                             return False
                     else:
                         return False
             else:
                 return False
-        v107 = v.get("capabilities", MISSING)
-        if v107 is not MISSING:
-            if isinstance(v107, str):
-                if not v107.isascii() and SURROGATE.search(v107) is not None:
+        v213 = v.get("capabilities", MISSING)
+        if v213 is not MISSING:
+            if isinstance(v213, str):
+                if not v213.isascii() and SURROGATE.search(v213) is not None:
                     return False
-            if isinstance(v107, dict):
-                if not (v107.keys() >= _NAMES6):
+            if isinstance(v213, dict):
+                if not (v213.keys() >= _NAMES6):
                     return False
-                v108 = v107.get("provides", MISSING)
-                if v108 is not MISSING:
-                    if isinstance(v108, list):
-                        for v110 in v108:
-                            if isinstance(v110, str):
-                                if not v110.isascii() and SURROGATE.search(v110) is not None:
+                v215 = v213.get("provides", MISSING)
+                if v215 is not MISSING:
+                    if isinstance(v215, list):
+                        for v218 in v215:
+                            if isinstance(v218, str):
+                                if not v218.isascii() and SURROGATE.search(v218) is not None:
                                     return False
-                            if isinstance(v110, str):
+                            if isinstance(v218, str):
                                 pass
                             else:
                                 return False
-                            if not (isinstance(v110, str) and v110 in _ENUM7):
+                            if not (isinstance(v218, str) and v218 in _ENUM7):
                                 return False
-                        if not all_unique(v108):
+                        if not all_unique(v215):
                             return False
                     else:
                         return False
-                if not _NAMES6.issuperset(v107):
+                if not _NAMES6.issuperset(v213):
                     return False
             else:
                 return False
-        v112 = v.get("category", MISSING)
-        if v112 is not MISSING:
-            if isinstance(v112, str):
+        v223 = v.get("category", MISSING)
+        if v223 is not MISSING:
+            if isinstance(v223, str):
                 pass
             else:
                 return False
-            if not (isinstance(v112, str) and v112 in _ENUM8):
+            if not (isinstance(v223, str) and v223 in _ENUM8):
                 return False
-        v113 = v.get("builtin", MISSING)
-        if v113 is not MISSING:
-            if not (isinstance(v113, bool)):
+        v225 = v.get("builtin", MISSING)
+        if v225 is not MISSING:
+            if not (isinstance(v225, bool)):
                 return False
-        v114 = v.get("extras", MISSING)
-        if v114 is not MISSING:
-            if isinstance(v114, str):
-                if not v114.isascii() and SURROGATE.search(v114) is not None:
+        v227 = v.get("extras", MISSING)
+        if v227 is not MISSING:
+            if isinstance(v227, str):
+                if not v227.isascii() and SURROGATE.search(v227) is not None:
                     return False
-            if isinstance(v114, dict):
-                v115 = v114.get("constructor", MISSING)
-                if v115 is not MISSING:
-                    if isinstance(v115, str):
-                        if not v115.isascii() and SURROGATE.search(v115) is not None:
+            if isinstance(v227, dict):
+                v229 = v227.get("constructor", MISSING)
+                if v229 is not MISSING:
+                    if isinstance(v229, str):
+                        if not v229.isascii() and SURROGATE.search(v229) is not None:
                             return False
                     else:
                         return False
-                v116 = v114.get("prototype", MISSING)
-                if v116 is not MISSING:
-                    if isinstance(v116, str):
-                        if not v116.isascii() and SURROGATE.search(v116) is not None:
+                v231 = v227.get("prototype", MISSING)
+                if v231 is not MISSING:
+                    if isinstance(v231, str):
+                        if not v231.isascii() and SURROGATE.search(v231) is not None:
                             return False
                     else:
                         return False
-                v117 = v114.get("toString", MISSING)
-                if v117 is not MISSING:
-                    if isinstance(v117, str):
-                        if not v117.isascii() and SURROGATE.search(v117) is not None:
+                v233 = v227.get("toString", MISSING)
+                if v233 is not MISSING:
+                    if isinstance(v233, str):
+                        if not v233.isascii() and SURROGATE.search(v233) is not None:
                             return False
                     else:
                         return False
-                v118 = v114.get("valueOf", MISSING)
-                if v118 is not MISSING:
-                    if isinstance(v118, str):
-                        if not v118.isascii() and SURROGATE.search(v118) is not None:
+                v235 = v227.get("valueOf", MISSING)
+                if v235 is not MISSING:
+                    if isinstance(v235, str):
+                        if not v235.isascii() and SURROGATE.search(v235) is not None:
                             return False
                     else:
                         return False
-                v119 = v114.get("hasOwnProperty", MISSING)
-                if v119 is not MISSING:
-                    if isinstance(v119, str):
-                        if not v119.isascii() and SURROGATE.search(v119) is not None:
+                v237 = v227.get("hasOwnProperty", MISSING)
+                if v237 is not MISSING:
+                    if isinstance(v237, str):
+                        if not v237.isascii() and SURROGATE.search(v237) is not None:
                             return False
                     else:
                         return False
-                v120 = v114.get("isPrototypeOf", MISSING)
-                if v120 is not MISSING:
-                    if isinstance(v120, str):
-                        if not v120.isascii() and SURROGATE.search(v120) is not None:
+                v239 = v227.get("isPrototypeOf", MISSING)
+                if v239 is not MISSING:
+                    if isinstance(v239, str):
+                        if not v239.isascii() and SURROGATE.search(v239) is not None:
                             return False
                     else:
                         return False
-                v121 = v114.get("propertyIsEnumerable", MISSING)
-                if v121 is not MISSING:
-                    if isinstance(v121, str):
-                        if not v121.isascii() and SURROGATE.search(v121) is not None:
+                v241 = v227.get("propertyIsEnumerable", MISSING)
+                if v241 is not MISSING:
+                    if isinstance(v241, str):
+                        if not v241.isascii() and SURROGATE.search(v241) is not None:
                             return False
                     else:
                         return False
-                v122 = v114.get("toLocaleString", MISSING)
-                if v122 is not MISSING:
-                    if isinstance(v122, str):
-                        if not v122.isascii() and SURROGATE.search(v122) is not None:
+                v243 = v227.get("toLocaleString", MISSING)
+                if v243 is not MISSING:
+                    if isinstance(v243, str):
+                        if not v243.isascii() and SURROGATE.search(v243) is not None:
                             return False
                     else:
                         return False
-                if not _NAMES9.issuperset(v114):
+                if not _NAMES9.issuperset(v227):
                     return False
             else:
                 return False
@@ -1368,20 +1379,20 @@ def _valid_4(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES12):
             return False
-        v125 = v.get("kind", MISSING)
-        if v125 is not MISSING:
-            if not (isinstance(v125, str) and v125 == "path"):
+        v250 = v.get("kind", MISSING)
+        if v250 is not MISSING:
+            if not (isinstance(v250, str) and v250 == "path"):
                 return False
-        v126 = v.get("binaryName", MISSING)
-        if v126 is not MISSING:
-            if isinstance(v126, str):
-                if not v126.isascii() and SURROGATE.search(v126) is not None:
+        v252 = v.get("binaryName", MISSING)
+        if v252 is not MISSING:
+            if isinstance(v252, str):
+                if not v252.isascii() and SURROGATE.search(v252) is not None:
                     return False
-                if len(v126) < 1:
+                if len(v252) < 1:
                     return False
-                if len(v126) > 128:
+                if len(v252) > 128:
                     return False
-                if _PATTERN13.search(v126) is None:
+                if _PATTERN13.search(v252) is None:
                     return False
             else:
                 return False
@@ -1399,83 +1410,83 @@ def _valid_5(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES14):
             return False
-        v128 = v.get("kind", MISSING)
-        if v128 is not MISSING:
-            if not (isinstance(v128, str) and v128 == "candidates"):
+        v257 = v.get("kind", MISSING)
+        if v257 is not MISSING:
+            if not (isinstance(v257, str) and v257 == "candidates"):
                 return False
-        v129 = v.get("paths", MISSING)
-        if v129 is not MISSING:
-            if isinstance(v129, str):
-                if not v129.isascii() and SURROGATE.search(v129) is not None:
+        v259 = v.get("paths", MISSING)
+        if v259 is not MISSING:
+            if isinstance(v259, str):
+                if not v259.isascii() and SURROGATE.search(v259) is not None:
                     return False
-            if isinstance(v129, dict):
-                v130 = v129.get("darwin", MISSING)
-                if v130 is not MISSING:
-                    if isinstance(v130, str):
-                        if not v130.isascii() and SURROGATE.search(v130) is not None:
+            if isinstance(v259, dict):
+                v261 = v259.get("darwin", MISSING)
+                if v261 is not MISSING:
+                    if isinstance(v261, str):
+                        if not v261.isascii() and SURROGATE.search(v261) is not None:
                             return False
-                    if isinstance(v130, list):
-                        if len(v130) > 32:
+                    if isinstance(v261, list):
+                        if len(v261) > 32:
                             return False
-                        for v132 in v130:
-                            if isinstance(v132, str):
-                                if not v132.isascii() and SURROGATE.search(v132) is not None:
+                        for v265 in v261:
+                            if isinstance(v265, str):
+                                if not v265.isascii() and SURROGATE.search(v265) is not None:
                                     return False
-                                if len(v132) < 1:
+                                if len(v265) < 1:
                                     return False
-                                if len(v132) > 1024:
+                                if len(v265) > 1024:
                                     return False
-                                if _PATTERN15.search(v132) is None:
+                                if _PATTERN15.search(v265) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                v133 = v129.get("win32", MISSING)
-                if v133 is not MISSING:
-                    if isinstance(v133, str):
-                        if not v133.isascii() and SURROGATE.search(v133) is not None:
+                v267 = v259.get("win32", MISSING)
+                if v267 is not MISSING:
+                    if isinstance(v267, str):
+                        if not v267.isascii() and SURROGATE.search(v267) is not None:
                             return False
-                    if isinstance(v133, list):
-                        if len(v133) > 32:
+                    if isinstance(v267, list):
+                        if len(v267) > 32:
                             return False
-                        for v135 in v133:
-                            if isinstance(v135, str):
-                                if not v135.isascii() and SURROGATE.search(v135) is not None:
+                        for v271 in v267:
+                            if isinstance(v271, str):
+                                if not v271.isascii() and SURROGATE.search(v271) is not None:
                                     return False
-                                if len(v135) < 1:
+                                if len(v271) < 1:
                                     return False
-                                if len(v135) > 1024:
+                                if len(v271) > 1024:
                                     return False
-                                if _PATTERN15.search(v135) is None:
+                                if _PATTERN15.search(v271) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                v136 = v129.get("linux", MISSING)
-                if v136 is not MISSING:
-                    if isinstance(v136, str):
-                        if not v136.isascii() and SURROGATE.search(v136) is not None:
+                v273 = v259.get("linux", MISSING)
+                if v273 is not MISSING:
+                    if isinstance(v273, str):
+                        if not v273.isascii() and SURROGATE.search(v273) is not None:
                             return False
-                    if isinstance(v136, list):
-                        if len(v136) > 32:
+                    if isinstance(v273, list):
+                        if len(v273) > 32:
                             return False
-                        for v138 in v136:
-                            if isinstance(v138, str):
-                                if not v138.isascii() and SURROGATE.search(v138) is not None:
+                        for v277 in v273:
+                            if isinstance(v277, str):
+                                if not v277.isascii() and SURROGATE.search(v277) is not None:
                                     return False
-                                if len(v138) < 1:
+                                if len(v277) < 1:
                                     return False
-                                if len(v138) > 1024:
+                                if len(v277) > 1024:
                                     return False
-                                if _PATTERN15.search(v138) is None:
+                                if _PATTERN15.search(v277) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                if not _NAMES16.issuperset(v129):
+                if not _NAMES16.issuperset(v259):
                     return False
             else:
                 return False
@@ -1496,35 +1507,35 @@ def _check_6(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v141 = v.get("kind", MISSING)
-        if v141 is not MISSING:
-            if not (isinstance(v141, str) and v141 == "path"):
-                e.append((p + "/kind", "const", '"path"', v141))
-        v142 = v.get("binaryName", MISSING)
-        if v142 is not MISSING:
-            if isinstance(v142, str):
-                if not v142.isascii() and SURROGATE.search(v142) is not None:
-                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v142))
-                if len(v142) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v142))
-                if len(v142) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v142))
-                if _PATTERN13.search(v142) is None:
+        v284 = v.get("kind", MISSING)
+        if v284 is not MISSING:
+            if not (isinstance(v284, str) and v284 == "path"):
+                e.append((p + "/kind", "const", '"path"', v284))
+        v286 = v.get("binaryName", MISSING)
+        if v286 is not MISSING:
+            if isinstance(v286, str):
+                if not v286.isascii() and SURROGATE.search(v286) is not None:
+                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v286))
+                if len(v286) < 1:
+                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v286))
+                if len(v286) > 128:
+                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v286))
+                if len(v286) <= 128 and _PATTERN13.search(v286) is None:
                     e.append(
                         (
                             p + "/binaryName",
                             "pattern",
                             'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v142,
+                            v286,
                         )
                     )
             else:
-                e.append((p + "/binaryName", "type", "string", v142))
+                e.append((p + "/binaryName", "type", "string", v286))
         if not _NAMES12.issuperset(v):
-            for k143 in v:
-                if k143 not in _NAMES12:
+            for k288 in v:
+                if k288 not in _NAMES12:
                     e.append(
-                        (p + "/" + token(k143), "additionalProperties", "no such property", v[k143])
+                        (p + "/" + token(k288), "additionalProperties", "no such property", v[k288])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -1538,216 +1549,216 @@ def _check_7(v: Any, p: str, e: Violations) -> None:
         if not (v.keys() >= _NAMES14):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v144 = v.get("kind", MISSING)
-        if v144 is not MISSING:
-            if not (isinstance(v144, str) and v144 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v144))
-        v145 = v.get("paths", MISSING)
-        if v145 is not MISSING:
-            if isinstance(v145, str):
-                if not v145.isascii() and SURROGATE.search(v145) is not None:
-                    e.append((p + "/paths", "i-json", "no lone surrogate", v145))
-            if isinstance(v145, dict):
-                v146 = v145.get("darwin", MISSING)
-                if v146 is not MISSING:
-                    if isinstance(v146, str):
-                        if not v146.isascii() and SURROGATE.search(v146) is not None:
+        v291 = v.get("kind", MISSING)
+        if v291 is not MISSING:
+            if not (isinstance(v291, str) and v291 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v291))
+        v293 = v.get("paths", MISSING)
+        if v293 is not MISSING:
+            if isinstance(v293, str):
+                if not v293.isascii() and SURROGATE.search(v293) is not None:
+                    e.append((p + "/paths", "i-json", "no lone surrogate", v293))
+            if isinstance(v293, dict):
+                v295 = v293.get("darwin", MISSING)
+                if v295 is not MISSING:
+                    if isinstance(v295, str):
+                        if not v295.isascii() and SURROGATE.search(v295) is not None:
                             e.append(
-                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v146)
+                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v295)
                             )
-                    if isinstance(v146, list):
-                        if len(v146) > 32:
+                    if isinstance(v295, list):
+                        if len(v295) > 32:
                             e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v146)
+                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v295)
                             )
-                        for i147 in range(0, len(v146)):
-                            v148 = v146[i147]
-                            if isinstance(v148, str):
-                                if not v148.isascii() and SURROGATE.search(v148) is not None:
+                        for i298 in range(0, len(v295)):
+                            v299 = v295[i298]
+                            if isinstance(v299, str):
+                                if not v299.isascii() and SURROGATE.search(v299) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i147),
+                                            p + "/paths" + "/darwin" + "/" + str(i298),
                                             "i-json",
                                             "no lone surrogate",
-                                            v148,
+                                            v299,
                                         )
                                     )
-                                if len(v148) < 1:
+                                if len(v299) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i147),
+                                            p + "/paths" + "/darwin" + "/" + str(i298),
                                             "minLength",
                                             "at least 1 characters",
-                                            v148,
+                                            v299,
                                         )
                                     )
-                                if len(v148) > 1024:
+                                if len(v299) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i147),
+                                            p + "/paths" + "/darwin" + "/" + str(i298),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v148,
+                                            v299,
                                         )
                                     )
-                                if _PATTERN15.search(v148) is None:
+                                if len(v299) <= 1024 and _PATTERN15.search(v299) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i147),
+                                            p + "/paths" + "/darwin" + "/" + str(i298),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v148,
+                                            v299,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/darwin" + "/" + str(i147),
+                                        p + "/paths" + "/darwin" + "/" + str(i298),
                                         "type",
                                         "string",
-                                        v148,
+                                        v299,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v146))
-                v149 = v145.get("win32", MISSING)
-                if v149 is not MISSING:
-                    if isinstance(v149, str):
-                        if not v149.isascii() and SURROGATE.search(v149) is not None:
-                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v149))
-                    if isinstance(v149, list):
-                        if len(v149) > 32:
+                        e.append((p + "/paths" + "/darwin", "type", "array", v295))
+                v301 = v293.get("win32", MISSING)
+                if v301 is not MISSING:
+                    if isinstance(v301, str):
+                        if not v301.isascii() and SURROGATE.search(v301) is not None:
+                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v301))
+                    if isinstance(v301, list):
+                        if len(v301) > 32:
                             e.append(
-                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v149)
+                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v301)
                             )
-                        for i150 in range(0, len(v149)):
-                            v151 = v149[i150]
-                            if isinstance(v151, str):
-                                if not v151.isascii() and SURROGATE.search(v151) is not None:
+                        for i304 in range(0, len(v301)):
+                            v305 = v301[i304]
+                            if isinstance(v305, str):
+                                if not v305.isascii() and SURROGATE.search(v305) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i150),
+                                            p + "/paths" + "/win32" + "/" + str(i304),
                                             "i-json",
                                             "no lone surrogate",
-                                            v151,
+                                            v305,
                                         )
                                     )
-                                if len(v151) < 1:
+                                if len(v305) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i150),
+                                            p + "/paths" + "/win32" + "/" + str(i304),
                                             "minLength",
                                             "at least 1 characters",
-                                            v151,
+                                            v305,
                                         )
                                     )
-                                if len(v151) > 1024:
+                                if len(v305) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i150),
+                                            p + "/paths" + "/win32" + "/" + str(i304),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v151,
+                                            v305,
                                         )
                                     )
-                                if _PATTERN15.search(v151) is None:
+                                if len(v305) <= 1024 and _PATTERN15.search(v305) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i150),
+                                            p + "/paths" + "/win32" + "/" + str(i304),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v151,
+                                            v305,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/win32" + "/" + str(i150),
+                                        p + "/paths" + "/win32" + "/" + str(i304),
                                         "type",
                                         "string",
-                                        v151,
+                                        v305,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v149))
-                v152 = v145.get("linux", MISSING)
-                if v152 is not MISSING:
-                    if isinstance(v152, str):
-                        if not v152.isascii() and SURROGATE.search(v152) is not None:
-                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v152))
-                    if isinstance(v152, list):
-                        if len(v152) > 32:
+                        e.append((p + "/paths" + "/win32", "type", "array", v301))
+                v307 = v293.get("linux", MISSING)
+                if v307 is not MISSING:
+                    if isinstance(v307, str):
+                        if not v307.isascii() and SURROGATE.search(v307) is not None:
+                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v307))
+                    if isinstance(v307, list):
+                        if len(v307) > 32:
                             e.append(
-                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v152)
+                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v307)
                             )
-                        for i153 in range(0, len(v152)):
-                            v154 = v152[i153]
-                            if isinstance(v154, str):
-                                if not v154.isascii() and SURROGATE.search(v154) is not None:
+                        for i310 in range(0, len(v307)):
+                            v311 = v307[i310]
+                            if isinstance(v311, str):
+                                if not v311.isascii() and SURROGATE.search(v311) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i153),
+                                            p + "/paths" + "/linux" + "/" + str(i310),
                                             "i-json",
                                             "no lone surrogate",
-                                            v154,
+                                            v311,
                                         )
                                     )
-                                if len(v154) < 1:
+                                if len(v311) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i153),
+                                            p + "/paths" + "/linux" + "/" + str(i310),
                                             "minLength",
                                             "at least 1 characters",
-                                            v154,
+                                            v311,
                                         )
                                     )
-                                if len(v154) > 1024:
+                                if len(v311) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i153),
+                                            p + "/paths" + "/linux" + "/" + str(i310),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v154,
+                                            v311,
                                         )
                                     )
-                                if _PATTERN15.search(v154) is None:
+                                if len(v311) <= 1024 and _PATTERN15.search(v311) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i153),
+                                            p + "/paths" + "/linux" + "/" + str(i310),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v154,
+                                            v311,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/linux" + "/" + str(i153),
+                                        p + "/paths" + "/linux" + "/" + str(i310),
                                         "type",
                                         "string",
-                                        v154,
+                                        v311,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v152))
-                if not _NAMES16.issuperset(v145):
-                    for k155 in v145:
-                        if k155 not in _NAMES16:
+                        e.append((p + "/paths" + "/linux", "type", "array", v307))
+                if not _NAMES16.issuperset(v293):
+                    for k313 in v293:
+                        if k313 not in _NAMES16:
                             e.append(
                                 (
-                                    p + "/paths" + "/" + token(k155),
+                                    p + "/paths" + "/" + token(k313),
                                     "additionalProperties",
                                     "no such property",
-                                    v145[k155],
+                                    v293[k313],
                                 )
                             )
             else:
-                e.append((p + "/paths", "type", "object", v145))
+                e.append((p + "/paths", "type", "object", v293))
         if not _NAMES17.issuperset(v):
-            for k156 in v:
-                if k156 not in _NAMES17:
+            for k315 in v:
+                if k315 not in _NAMES17:
                     e.append(
-                        (p + "/" + token(k156), "additionalProperties", "no such property", v[k156])
+                        (p + "/" + token(k315), "additionalProperties", "no such property", v[k315])
                     )
     else:
         e.append((p, "type", "object", v))
