@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import io
 import json
 import os
@@ -27,23 +26,17 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from generator import __version__
-from generator.config import ConfigError, find_project, load_config
-from generator.diagnostics import (
-    Diagnostic,
-    github_escape,
-    render_count,
-    render_github,
-    render_json,
-    render_text,
-    sanitize,
-    sort_key,
-)
-from generator.emit import compare_outputs, write_outputs
-from generator.pipeline import build_outputs, output_roots
-from generator.runtime import RuntimeMissingError, import_runtime
+from generator.config import Config, ConfigError, find_project, load_config
+from generator.stamp import fast_check, output_folders, tolerate_environment
+
+if TYPE_CHECKING:
+    from generator.diagnostics import Diagnostic
+
+# Only what the fast ``check`` needs is imported above; the diagnostics, the pipeline (jinja2,
+# datamodel-code-generator, jsonschema, ruff), emit and the runtime are imported where used.
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -68,8 +61,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser("generate", parents=[common], help="write every generated file")
-    commands.add_parser(
+    check = commands.add_parser(
         "check", parents=[common], help="exit 1 with a diff when generated files drift"
+    )
+    check.add_argument(
+        "--full",
+        action="store_true",
+        help="always regenerate and compare bytes (default: skip regenerating when the stamp's"
+        " fingerprints of every input and output match)",
     )
     validate = commands.add_parser(
         "validate", parents=[common], help="apply the adapter loader's rules to files"
@@ -95,6 +94,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: object) -> None:
+    from generator.diagnostics import render_github, render_json, render_text, sort_key  # noqa: PLC0415
+
     ordered = sorted(diagnostics, key=sort_key)
     if output_format == "json":
         print(render_json(ordered, **extra))
@@ -170,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except Exception as error:  # last resort: a bug must not show users a traceback
             if os.environ.get("TOOLGEN_DEBUG"):
                 raise
+            from generator.diagnostics import sanitize  # noqa: PLC0415
+
             print(
                 f"toolgen: internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
                 " (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
@@ -183,23 +186,34 @@ def _run(arguments: argparse.Namespace) -> int:
     try:
         config = load_config(project)
     except ConfigError as error:
+        from generator.diagnostics import sanitize  # noqa: PLC0415
+
         # Messages quote configuration text already; sanitizing the whole line again is cheap
         # insurance that nothing from pyproject.toml reaches a terminal or CI log raw.
         print(f"toolgen: {sanitize(str(error), 1000)}", file=sys.stderr)
         return EXIT_USAGE
     if arguments.command in RUNTIME_COMMANDS:
+        from generator.runtime import RuntimeMissingError, import_runtime  # noqa: PLC0415
+
         try:
             runtime = import_runtime(config.path("python_out"))
         except RuntimeMissingError as error:
             print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
             return EXIT_USAGE
         return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
+    if arguments.command == "check" and not arguments.full and _up_to_date(config, arguments):
+        return EXIT_OK
+    # Regenerating needs the heavy machinery (jinja2, datamodel-code-generator, jsonschema,
+    # ruff): imported only now, so the fast path above never pays for it.
+    from generator.emit import compare_outputs, write_outputs  # noqa: PLC0415
+    from generator.pipeline import build_outputs  # noqa: PLC0415
+
     result = build_outputs(config)
     if not result.ok:
         _report(result.diagnostics, arguments.format)
         _count_line(result.diagnostics, arguments.format)
         return EXIT_FINDINGS
-    roots = output_roots(config)
+    roots = output_folders(config)
     if arguments.command == "generate":
         changed, failures = write_outputs(config.project_dir, result.outputs, roots)
         _report([*result.diagnostics, *failures], arguments.format, changed=changed)
@@ -207,7 +221,8 @@ def _run(arguments: argparse.Namespace) -> int:
             print(f"toolgen: {len(result.outputs)} files, {len(changed)} changed", file=sys.stderr)
         _count_line([*result.diagnostics, *failures], arguments.format)
         return EXIT_FINDINGS if failures else EXIT_OK
-    differences = compare_outputs(config.project_dir, result.outputs, roots)
+    expected = tolerate_environment(config, result.outputs)
+    differences = compare_outputs(config.project_dir, expected, roots)
     if arguments.format != "json":
         for difference in differences:
             sys.stdout.write(difference.diff)
@@ -219,8 +234,30 @@ def _run(arguments: argparse.Namespace) -> int:
     return EXIT_FINDINGS if differences else EXIT_OK
 
 
+def _up_to_date(config: Config, arguments: argparse.Namespace) -> bool:
+    """The fast check: ``True`` (reported) when the stamp vouches for every output; otherwise
+    the caller regenerates, and in text format the reason is shown first."""
+    verdict = fast_check(config)
+    if verdict.up_to_date:
+        if arguments.format != "text":  # text reports nothing but the line below
+            _report([], arguments.format, diffs={})
+        if arguments.format == "text":
+            message = f"{verdict.files} files up to date (fingerprints match the stamp)"
+            print(f"toolgen: {message}", file=sys.stderr)
+        return True
+    if arguments.format == "text":
+        from generator.diagnostics import MAX_SHOWN_PATH, sanitize  # noqa: PLC0415
+
+        # The reason may name a file found in an output folder: shown sanitized.
+        reason = sanitize(verdict.reason, MAX_SHOWN_PATH)
+        print(f"toolgen: regenerating to compare ({reason})", file=sys.stderr)
+    return False
+
+
 def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
     """Text output ends with the count of what was reported (json carries ``summary``)."""
+    from generator.diagnostics import render_count  # noqa: PLC0415
+
     line = render_count(diagnostics)
     if output_format == "text" and line is not None:
         print(f"toolgen: {line}", file=sys.stderr)
@@ -228,6 +265,8 @@ def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
 
 def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -> None:
     """Runtime records: ``render()`` lines on stderr, or workflow commands on stdout."""
+    from generator.diagnostics import github_escape  # noqa: PLC0415
+
     for diagnostic in diagnostics:
         if output_format != "github":
             print(diagnostic.render(), file=sys.stderr)
@@ -257,6 +296,8 @@ def _validate(runtime: ModuleType, arguments: argparse.Namespace) -> int:
 
 
 def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
+    from generator.diagnostics import sanitize  # noqa: PLC0415
+
     registry = runtime.get_tool_registry(arguments.adapters_dir)
     if arguments.format == "json":
         tools = [_manifest_json(tool) for tool in registry.tools]
@@ -272,6 +313,8 @@ def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
 
 def _manifest_json(tool: Any) -> dict[str, Any]:
     """A manifest as JSON: absent optional fields left out (tuples serialise as arrays)."""
+    import dataclasses  # noqa: PLC0415
+
     present: dict[str, Any] = dataclasses.asdict(
         tool, dict_factory=lambda items: {key: value for key, value in items if value is not None}
     )
@@ -279,6 +322,8 @@ def _manifest_json(tool: Any) -> dict[str, Any]:
 
 
 def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
+    from generator.diagnostics import sanitize  # noqa: PLC0415
+
     registry = runtime.get_tool_registry(arguments.adapters_dir)
     results = runtime.detect_all(registry, probe_third_party_versions=arguments.probe_versions)
     if arguments.format == "json":
