@@ -93,6 +93,13 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def sanitize(text: str, limit: int = 80) -> str:
+    """``diagnostics.sanitize``, imported when first needed (the fast check never is)."""
+    from generator.diagnostics import sanitize as sanitize_  # noqa: PLC0415
+
+    return sanitize_(text, limit)
+
+
 def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: object) -> None:
     from generator.diagnostics import render_github, render_json, render_text, sort_key  # noqa: PLC0415
 
@@ -171,8 +178,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         except Exception as error:  # last resort: a bug must not show users a traceback
             if os.environ.get("TOOLGEN_DEBUG"):
                 raise
-            from generator.diagnostics import sanitize  # noqa: PLC0415
-
             print(
                 f"toolgen: internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
                 " (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
@@ -186,8 +191,6 @@ def _run(arguments: argparse.Namespace) -> int:
     try:
         config = load_config(project)
     except ConfigError as error:
-        from generator.diagnostics import sanitize  # noqa: PLC0415
-
         # Messages quote configuration text already; sanitizing the whole line again is cheap
         # insurance that nothing from pyproject.toml reaches a terminal or CI log raw.
         print(f"toolgen: {sanitize(str(error), 1000)}", file=sys.stderr)
@@ -296,8 +299,6 @@ def _validate(runtime: ModuleType, arguments: argparse.Namespace) -> int:
 
 
 def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
-    from generator.diagnostics import sanitize  # noqa: PLC0415
-
     registry = runtime.get_tool_registry(arguments.adapters_dir)
     if arguments.format == "json":
         tools = [_manifest_json(tool) for tool in registry.tools]
@@ -322,8 +323,6 @@ def _manifest_json(tool: Any) -> dict[str, Any]:
 
 
 def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
-    from generator.diagnostics import sanitize  # noqa: PLC0415
-
     registry = runtime.get_tool_registry(arguments.adapters_dir)
     results = runtime.detect_all(registry, probe_third_party_versions=arguments.probe_versions)
     if arguments.format == "json":
