@@ -3,7 +3,7 @@
 ``generate`` writes one more output file, ``<python_out>/toolgen-stamp.json``, recording
 
 - ``inputs``: a SHA-256 of every input that shapes the output: the three sources' bytes, the
-  ``[tool.toolgen]`` paths, and the generator itself (every module and template of the installed
+  ``[tool.toolgen]`` output folders, and the generator itself (every module and template of the installed
   ``generator`` package, so a changed template, target row or renderer counts);
 - ``environment``: the Python version (``unicodedata``'s tables, used to fold look-alike display
   names, come with it) and the installed versions of the packages that shape the bytes;
@@ -163,7 +163,9 @@ def installed_versions(names: Iterable[str] = PACKAGES) -> dict[str, str]:
 def fingerprint(config: Config) -> dict[str, dict[str, Any]]:
     """The ``inputs`` and ``environment`` sections of a stamp, as they are now."""
     inputs = {key: _digest_file(config.path(key)) for key in SOURCE_KEYS}
-    inputs["config"] = _digest(json.dumps(config.paths, sort_keys=True).encode())
+    # Where the sources lie is not an input (their bytes are); where the outputs go is.
+    placed = {key: config.relative(key) for key in OUTPUT_KEYS}
+    inputs["config"] = _digest(json.dumps(placed, sort_keys=True).encode())
     inputs["generator"] = _generator_digest()
     environment: dict[str, Any] = {
         "python": "{}.{}".format(*sys.version_info[:2]),
