@@ -3,8 +3,8 @@
 ``generate`` writes one more output file, ``<python_out>/toolgen-stamp.json``, recording
 
 - ``inputs``: a SHA-256 of every input that shapes the output: the three sources' bytes, the
-  ``[tool.toolgen]`` output folders, and the generator itself (every module and template of the installed
-  ``generator`` package, so a changed template, target row or renderer counts);
+  ``[tool.toolgen]`` output folders, and the generator itself (every module and template of the
+  installed ``generator`` package, so a changed template, target row or renderer counts);
 - ``environment``: the Python version (``unicodedata``'s tables, used to fold look-alike display
   names, come with it) and the installed versions of the packages that shape the bytes;
 - ``outputs``: a SHA-256 of every file in the output folders (the stamp itself aside).
