@@ -24,8 +24,10 @@ generate: $(VENV_STAMP)
 regen: generate
 	for case in tests/golden/*/; do $(PY) -m generator generate --project "$$case"; done
 
+# `make check CHECK_FORMAT=github` annotates a CI log; `CHECK_FLAGS=--full` always regenerates.
+CHECK_FORMAT ?= text
 check: $(VENV_STAMP)
-	$(PY) -m generator check
+	$(PY) -m generator check --format $(CHECK_FORMAT) $(CHECK_FLAGS)
 
 test: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) -m pytest

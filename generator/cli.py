@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import io
 import json
 import os
@@ -27,23 +26,17 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from generator import __version__
-from generator.config import ConfigError, find_project, load_config
-from generator.diagnostics import (
-    Diagnostic,
-    github_escape,
-    render_count,
-    render_github,
-    render_json,
-    render_text,
-    sanitize,
-    sort_key,
-)
-from generator.emit import compare_outputs, write_outputs
-from generator.pipeline import build_outputs, output_roots
-from generator.runtime import RuntimeMissingError, import_runtime
+from generator.config import Config, ConfigError, find_project, load_config
+from generator.stamp import fast_check, output_folders, tolerate_environment
+
+if TYPE_CHECKING:
+    from generator.diagnostics import Diagnostic
+
+# Only what the fast ``check`` needs is imported above; the diagnostics, the pipeline (jinja2,
+# datamodel-code-generator, jsonschema, ruff), emit and the runtime are imported where used.
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -68,8 +61,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser("generate", parents=[common], help="write every generated file")
-    commands.add_parser(
+    check = commands.add_parser(
         "check", parents=[common], help="exit 1 with a diff when generated files drift"
+    )
+    check.add_argument(
+        "--full",
+        action="store_true",
+        help="always regenerate and compare bytes (default: skip regenerating when the stamp's"
+        " fingerprints of every input and output match)",
     )
     validate = commands.add_parser(
         "validate", parents=[common], help="apply the adapter loader's rules to files"
@@ -94,7 +93,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def sanitize(text: str, limit: int = 80) -> str:
+    """``diagnostics.sanitize``, imported when first needed (the fast check never is)."""
+    from generator.diagnostics import sanitize as sanitize_  # noqa: PLC0415
+
+    return sanitize_(text, limit)
+
+
 def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: object) -> None:
+    from generator.diagnostics import render_github, render_json, render_text, sort_key  # noqa: PLC0415
+
     ordered = sorted(diagnostics, key=sort_key)
     if output_format == "json":
         print(render_json(ordered, **extra))
@@ -188,18 +196,27 @@ def _run(arguments: argparse.Namespace) -> int:
         print(f"toolgen: {sanitize(str(error), 1000)}", file=sys.stderr)
         return EXIT_USAGE
     if arguments.command in RUNTIME_COMMANDS:
+        from generator.runtime import RuntimeMissingError, import_runtime  # noqa: PLC0415
+
         try:
             runtime = import_runtime(config.path("python_out"))
         except RuntimeMissingError as error:
             print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
             return EXIT_USAGE
         return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
+    if arguments.command == "check" and not arguments.full and _up_to_date(config, arguments):
+        return EXIT_OK
+    # Regenerating needs the heavy machinery (jinja2, datamodel-code-generator, jsonschema,
+    # ruff): imported only now, so the fast path above never pays for it.
+    from generator.emit import compare_outputs, write_outputs  # noqa: PLC0415
+    from generator.pipeline import build_outputs  # noqa: PLC0415
+
     result = build_outputs(config)
     if not result.ok:
         _report(result.diagnostics, arguments.format)
         _count_line(result.diagnostics, arguments.format)
         return EXIT_FINDINGS
-    roots = output_roots(config)
+    roots = output_folders(config)
     if arguments.command == "generate":
         changed, failures = write_outputs(config.project_dir, result.outputs, roots)
         _report([*result.diagnostics, *failures], arguments.format, changed=changed)
@@ -207,7 +224,8 @@ def _run(arguments: argparse.Namespace) -> int:
             print(f"toolgen: {len(result.outputs)} files, {len(changed)} changed", file=sys.stderr)
         _count_line([*result.diagnostics, *failures], arguments.format)
         return EXIT_FINDINGS if failures else EXIT_OK
-    differences = compare_outputs(config.project_dir, result.outputs, roots)
+    expected = tolerate_environment(config, result.outputs)
+    differences = compare_outputs(config.project_dir, expected, roots)
     if arguments.format != "json":
         for difference in differences:
             sys.stdout.write(difference.diff)
@@ -219,8 +237,30 @@ def _run(arguments: argparse.Namespace) -> int:
     return EXIT_FINDINGS if differences else EXIT_OK
 
 
+def _up_to_date(config: Config, arguments: argparse.Namespace) -> bool:
+    """The fast check: ``True`` (reported) when the stamp vouches for every output; otherwise
+    the caller regenerates, and in text format the reason is shown first."""
+    verdict = fast_check(config)
+    if verdict.up_to_date:
+        if arguments.format != "text":  # text reports nothing but the line below
+            _report([], arguments.format, diffs={})
+        if arguments.format == "text":
+            message = f"{verdict.files} files up to date (fingerprints match the stamp)"
+            print(f"toolgen: {message}", file=sys.stderr)
+        return True
+    if arguments.format == "text":
+        from generator.diagnostics import MAX_SHOWN_PATH, sanitize  # noqa: PLC0415
+
+        # The reason may name a file found in an output folder: shown sanitized.
+        reason = sanitize(verdict.reason, MAX_SHOWN_PATH)
+        print(f"toolgen: regenerating to compare ({reason})", file=sys.stderr)
+    return False
+
+
 def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
     """Text output ends with the count of what was reported (json carries ``summary``)."""
+    from generator.diagnostics import render_count  # noqa: PLC0415
+
     line = render_count(diagnostics)
     if output_format == "text" and line is not None:
         print(f"toolgen: {line}", file=sys.stderr)
@@ -228,6 +268,8 @@ def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
 
 def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -> None:
     """Runtime records: ``render()`` lines on stderr, or workflow commands on stdout."""
+    from generator.diagnostics import github_escape  # noqa: PLC0415
+
     for diagnostic in diagnostics:
         if output_format != "github":
             print(diagnostic.render(), file=sys.stderr)
@@ -272,6 +314,8 @@ def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
 
 def _manifest_json(tool: Any) -> dict[str, Any]:
     """A manifest as JSON: absent optional fields left out (tuples serialise as arrays)."""
+    import dataclasses  # noqa: PLC0415
+
     present: dict[str, Any] = dataclasses.asdict(
         tool, dict_factory=lambda items: {key: value for key, value in items if value is not None}
     )

@@ -15,10 +15,8 @@ Messages quote configuration text with ``describe``/``sanitize``: a key or path 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
-
-from generator.diagnostics import MAX_SHOWN_PATH, describe, sanitize
+from typing import NamedTuple
 
 DEFAULTS = {
     "schema": "schema/tool-manifest.schema.json",
@@ -39,8 +37,7 @@ class ConfigError(Exception):
     """The configuration cannot be used (a usage error: exit code 2)."""
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     project_dir: Path
     paths: dict[str, str]
 
@@ -68,14 +65,37 @@ def _declares_toolgen(pyproject: Path) -> bool:
     return isinstance(tool, dict) and "toolgen" in tool
 
 
-def _shown(path: Path) -> str:
-    return sanitize(str(path), MAX_SHOWN_PATH)
+# Messages are built only on failure: ``diagnostics`` is imported then, not on every run (the fast
+# ``check`` reads the configuration and should not pay for it).
+MAX_SHOWN_PATH = 300
+
+
+def describe(value: object, limit: int = 80) -> str:
+    from generator.diagnostics import describe as describe_  # noqa: PLC0415
+
+    return describe_(value, limit)
+
+
+def sanitize(text: str, limit: int = 80) -> str:
+    from generator.diagnostics import sanitize as sanitize_  # noqa: PLC0415
+
+    return sanitize_(text, limit)
+
+
+class _Shown:
+    """A path quoted in a message, sanitized only when the message is built."""
+
+    def __init__(self, path: Path) -> None:
+        self._path = path
+
+    def __format__(self, spec: str) -> str:
+        return format(sanitize(str(self._path), MAX_SHOWN_PATH), spec)
 
 
 def load_config(project_dir: Path) -> Config:
     """Read ``[tool.toolgen]``; keys left out take their defaults."""
     pyproject = project_dir / "pyproject.toml"
-    where = _shown(pyproject)
+    where = _Shown(pyproject)
     try:
         with pyproject.open("rb") as handle:
             document = tomllib.load(handle)
@@ -101,7 +121,7 @@ def load_config(project_dir: Path) -> Config:
     return Config(project_dir, paths)
 
 
-def _check_placement(where: str, project_dir: Path, paths: dict[str, str]) -> None:
+def _check_placement(where: _Shown, project_dir: Path, paths: dict[str, str]) -> None:
     """On resolved paths: outputs (and the README, which generate rewrites) lie inside the
     project's real path, output folders do not overlap, and no source lies in an output folder
     (generate deletes there). Sources may otherwise lie anywhere (a shared schema)."""

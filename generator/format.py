@@ -16,6 +16,10 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from generator.readme import normalize_newlines
+
+__all__ = ["FormatError", "format_python", "normalize_newlines"]
+
 RUFF_LINE_LENGTH = "100"
 _COMMON = ["--isolated", "--target-version", "py311"]
 
@@ -68,7 +72,3 @@ def _format_in_scratch_folder(sources: Mapping[str, str]) -> dict[str, str]:
         _ruff(["check", "--select", "I,F401", "--fix", "--exit-zero", "--quiet"], folder)
         _ruff(["format", "--quiet", "--line-length", RUFF_LINE_LENGTH], folder)
         return {path: (folder / path).read_text(encoding="utf-8") for path in sources}
-
-
-def normalize_newlines(text: str) -> str:
-    return text.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n") + "\n"

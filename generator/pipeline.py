@@ -19,8 +19,8 @@ from generator.ir import build_ir
 from generator.literals import UnportableKeyError, UnsafeIdentifierError
 from generator.load import Loaded, load_json, load_yaml, read_text
 from generator.python_models import ModelError
-from generator.readme import ReadmeError, splice
-from generator.runtime_codes import readme_table
+from generator.readme import ReadmeError, regenerated
+from generator.stamp import render_stamp, stamp_path
 from generator.targets import TARGETS, Target
 from generator.ts_types import TsTypeError
 from generator.validate import check_manifest_schema, check_schema_document, validate_table
@@ -108,6 +108,7 @@ def build_outputs(
         return BuildResult(diagnostics=(*diagnostics, readme))
     if readme is not None:
         outputs[config.relative("readme")] = readme
+    outputs[stamp_path(config)] = render_stamp(config, outputs)
     return BuildResult(outputs, tuple(diagnostics))
 
 
@@ -120,7 +121,7 @@ def _readme_output(config: Config) -> str | Diagnostic | None:
     if text is None:
         return problems[0]
     try:
-        return splice(normalize_newlines(text), readme_table())
+        return regenerated(text)
     except ReadmeError as error:
         return Diagnostic(Code.GENERATION_FAILED, str(error), config.relative("readme"))
 

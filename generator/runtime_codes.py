@@ -12,12 +12,10 @@ the whole document), ``{keyword}``, ``{expected}``, ``{found}``, ``{omitted}``, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 
-@dataclass(frozen=True)
-class RuntimeCode:
+class RuntimeCode(NamedTuple):
     name: str
     severity: Literal["error", "warning"]
     meaning: str
