@@ -81,7 +81,7 @@ def make_project(folder: Path, rows: int) -> Path:
 
 
 def measure(arguments: list[str]) -> dict[str, float]:
-    completed = subprocess.run(  # noqa: S603 - fixed argument list
+    completed = subprocess.run(
         [sys.executable, "-c", WRAPPER, *arguments], capture_output=True, text=True, check=True
     )
     record: dict[str, float] = json.loads(completed.stdout)
@@ -89,7 +89,7 @@ def measure(arguments: list[str]) -> dict[str, float]:
 
 
 def bare_parse(table: Path) -> dict[str, float]:
-    completed = subprocess.run(  # noqa: S603 - fixed argument list
+    completed = subprocess.run(
         [sys.executable, "-c", BARE_PARSE, str(table)], capture_output=True, text=True, check=True
     )
     record: dict[str, float] = json.loads(completed.stdout)
