@@ -93,7 +93,7 @@ LAZY_PYTHON_EXPORTS: dict[str, tuple[str, ...]] = {
     "detection": ("DetectionDeps", "DetectionResult", "detect_all"),
     "diagnostics": ("Diagnostic", "DiagnosticCode", "Severity"),
     "loader": ("FileReport", "LoadResult", "load_manifest_files", "load_third_party_manifests"),
-    "prompt_args": ("PromptArgError", "apply_prompt_arg_template"),
+    "prompt_args": ("PromptArgError", "apply_prompt_arg_template", "check_prompt_arg_template"),
     "registry": ("ToolRegistry", "get_tool_registry"),
     "validator": ("validate_third_party_manifest", "validate_tool_manifest"),
 }

@@ -43,10 +43,12 @@ function checkEntry(index: number, entry: string): void {
   if (entry.includes("\u0000")) {
     throw new PromptArgError("TEMPLATE_NUL", index, "a template entry contains a NUL character");
   }
-  if (TRAVERSAL.test(entry)) {
+  // As written, and as an empty prompt leaves it ("{prompt}/etc" would become "/etc").
+  const bare = entry.split(PLACEHOLDER).join("");
+  if (TRAVERSAL.test(entry) || TRAVERSAL.test(bare)) {
     throw new PromptArgError("TEMPLATE_TRAVERSAL", index, "a template entry has a '..' segment");
   }
-  if (ABSOLUTE.test(entry)) {
+  if (ABSOLUTE.test(entry) || ABSOLUTE.test(bare)) {
     throw new PromptArgError("TEMPLATE_ABSOLUTE_PATH", index, "a template entry is absolute");
   }
   if (OPTION_NAME.test(entry)) {
@@ -58,8 +60,13 @@ function checkEntry(index: number, entry: string): void {
   }
 }
 
-export function applyPromptArgTemplate(template: readonly string[], prompt: string): string[] {
+/** Throws `PromptArgError` for the first entry breaking the safe-string rule, whatever the prompt. */
+export function checkPromptArgTemplate(template: readonly string[]): void {
   template.forEach((entry, index) => checkEntry(index, entry));
+}
+
+export function applyPromptArgTemplate(template: readonly string[], prompt: string): string[] {
+  checkPromptArgTemplate(template);
   if (prompt.includes("\u0000")) {
     throw new PromptArgError(
       "PROMPT_NUL",

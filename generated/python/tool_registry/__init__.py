@@ -61,6 +61,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
     from .prompt_args import (
         PromptArgError,
         apply_prompt_arg_template,
+        check_prompt_arg_template,
     )
     from .registry import (
         ToolRegistry,
@@ -85,6 +86,7 @@ _LAZY: dict[str, str] = {
     "load_third_party_manifests": "loader",
     "PromptArgError": "prompt_args",
     "apply_prompt_arg_template": "prompt_args",
+    "check_prompt_arg_template": "prompt_args",
     "ToolRegistry": "registry",
     "get_tool_registry": "registry",
     "validate_third_party_manifest": "validator",
@@ -144,6 +146,7 @@ __all__ = [
     "ToolRegistry",
     "UnknownToolError",
     "apply_prompt_arg_template",
+    "check_prompt_arg_template",
     "detect_all",
     "get_tool_registry",
     "hook_package_for",

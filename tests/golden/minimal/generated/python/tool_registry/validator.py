@@ -44,7 +44,7 @@ _PATTERN4 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
 )
 _PATTERN5 = re.compile(
-    "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
+    "^(?!(?:\\{prompt\\})*\\/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*\\:)(?!(?:(?:[^\\n\\r\\u2028\\u2029]|[\\u2028\\u2029])*\\/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
 )
 _NAMES6 = frozenset(("provides",))
@@ -256,7 +256,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                 (
                                     p + "/promptArgTemplate" + "/" + str(i19),
                                     "pattern",
-                                    'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
+                                    'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
                                     v20,
                                 )
                             )
@@ -719,7 +719,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                 (
                                     p + "/promptArgTemplate" + "/" + str(i103),
                                     "pattern",
-                                    'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
+                                    'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
                                     v104,
                                 )
                             )

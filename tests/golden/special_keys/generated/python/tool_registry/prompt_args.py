@@ -12,8 +12,10 @@ the call is refused. A template entry whose text before the first placeholder is
 
 A template may come from a host rather than a validated manifest, so its entries are checked too,
 with the seeds' safe-string rule: no ``..`` path segment, no absolute path (``/x``, ``\\x``, UNC,
-``C:``), no NUL. Every refusal is a ``PromptArgError`` with a ``code`` (one of ``CODES``) and the
-``index`` of the template entry concerned (``None`` for the prompt itself).
+``C:``), no NUL, neither as written nor with the placeholder removed (what an empty prompt
+leaves: ``{prompt}/etc`` would become ``/etc``). Every refusal is a ``PromptArgError`` with a
+``code`` (one of ``CODES``) and the ``index`` of the template entry concerned (``None`` for the
+prompt itself).
 
 The TypeScript ``applyPromptArgTemplate`` applies the same rules in the same order.
 """
@@ -55,9 +57,12 @@ class PromptArgError(ValueError):
 def _check_entry(index: int, entry: str) -> None:
     if "\x00" in entry:
         raise PromptArgError("TEMPLATE_NUL", index, "a template entry contains a NUL character")
-    if _TRAVERSAL.search(entry):
+    # As written, and as an empty prompt leaves it: "{prompt}/etc" or ".{prompt}." would
+    # otherwise become an absolute path or a ".." segment.
+    bare = entry.replace(PLACEHOLDER, "")
+    if _TRAVERSAL.search(entry) or _TRAVERSAL.search(bare):
         raise PromptArgError("TEMPLATE_TRAVERSAL", index, "a template entry has a '..' segment")
-    if _ABSOLUTE.search(entry):
+    if _ABSOLUTE.search(entry) or _ABSOLUTE.search(bare):
         raise PromptArgError("TEMPLATE_ABSOLUTE_PATH", index, "a template entry is absolute")
     if _OPTION_NAME.search(entry):
         raise PromptArgError(
@@ -65,10 +70,15 @@ def _check_entry(index: int, entry: str) -> None:
         )
 
 
-def apply_prompt_arg_template(template: Sequence[str], prompt: str) -> list[str]:
-    """The arguments ``template`` yields for ``prompt``; ``PromptArgError`` when unsafe."""
+def check_prompt_arg_template(template: Sequence[str]) -> None:
+    """``PromptArgError`` for the first entry breaking the safe-string rule, whatever the prompt."""
     for index, entry in enumerate(template):
         _check_entry(index, entry)
+
+
+def apply_prompt_arg_template(template: Sequence[str], prompt: str) -> list[str]:
+    """The arguments ``template`` yields for ``prompt``; ``PromptArgError`` when unsafe."""
+    check_prompt_arg_template(template)
     if "\x00" in prompt:
         raise PromptArgError(
             "PROMPT_NUL", None, "the prompt contains a NUL character, which no argument can carry"
