@@ -30,10 +30,14 @@ from types import ModuleType
 from typing import Any, TextIO, cast
 
 from generator import __version__
-from generator.config import ConfigError, find_project, load_config
+from generator.baseline import BaselineError
+from generator.config import Config, ConfigError, find_project, load_config
 from generator.diagnostics import (
+    Code,
     Diagnostic,
+    Severity,
     github_escape,
+    has_errors,
     render_count,
     render_github,
     render_json,
@@ -42,7 +46,7 @@ from generator.diagnostics import (
     sort_key,
 )
 from generator.emit import compare_outputs, write_outputs
-from generator.pipeline import build_outputs, output_roots
+from generator.pipeline import breaking_changes, build_outputs, output_roots
 from generator.runtime import RuntimeMissingError, import_runtime
 
 EXIT_OK = 0
@@ -70,6 +74,18 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("generate", parents=[common], help="write every generated file")
     commands.add_parser(
         "check", parents=[common], help="exit 1 with a diff when generated files drift"
+    )
+    breaking = commands.add_parser(
+        "breaking",
+        parents=[common],
+        help="exit 1 when the sources break consumers since an older revision",
+    )
+    breaking.add_argument(
+        "--against",
+        required=True,
+        metavar="REF",
+        help="a git revision (branch, tag, commit) or a folder holding an older copy of the"
+        " project",
     )
     validate = commands.add_parser(
         "validate", parents=[common], help="apply the adapter loader's rules to files"
@@ -194,6 +210,8 @@ def _run(arguments: argparse.Namespace) -> int:
             print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
             return EXIT_USAGE
         return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
+    if arguments.command == "breaking":
+        return _breaking(config, arguments)
     result = build_outputs(config)
     if not result.ok:
         _report(result.diagnostics, arguments.format)
@@ -217,6 +235,25 @@ def _run(arguments: argparse.Namespace) -> int:
         print(f"toolgen: {len(result.outputs)} files up to date", file=sys.stderr)
     _count_line(found, arguments.format)
     return EXIT_FINDINGS if differences else EXIT_OK
+
+
+def _breaking(config: Config, arguments: argparse.Namespace) -> int:
+    try:
+        found = breaking_changes(config, arguments.against)
+    except BaselineError as error:
+        print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
+        return EXIT_USAGE
+    _report(found, arguments.format)
+    if arguments.format == "text":
+        breaking = [d for d in found if d.code.value.startswith("BREAKING_")]
+        acknowledged = sum(d.severity is not Severity.ERROR for d in breaking)
+        safe = sum(d.code is Code.SAFE_ADDITION for d in found)
+        print(
+            f"toolgen: {len(breaking)} breaking ({acknowledged} acknowledged), {safe} safe",
+            file=sys.stderr,
+        )
+    _count_line(found, arguments.format)
+    return EXIT_FINDINGS if has_errors(found) else EXIT_OK
 
 
 def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 import jinja2
 
 from generator import render
+from generator.baseline import RUNTIME_CODES_FILE, read_baseline
+from generator.breaking import Side, acknowledge, acknowledgements, compare
 from generator.config import Config
 from generator.diagnostics import Code, Diagnostic, has_errors, sanitize
 from generator.editor_schema import EditorSchemaError
@@ -20,7 +22,7 @@ from generator.literals import UnportableKeyError, UnsafeIdentifierError
 from generator.load import Loaded, load_json, load_yaml, read_text
 from generator.python_models import ModelError
 from generator.readme import ReadmeError, splice
-from generator.runtime_codes import readme_table
+from generator.runtime_codes import RUNTIME_CODES, readme_table
 from generator.targets import TARGETS, Target
 from generator.ts_types import TsTypeError
 from generator.validate import check_manifest_schema, check_schema_document, validate_table
@@ -143,3 +145,39 @@ def _generation_failed(path: str, step: str, error: Exception) -> Diagnostic:
 
 def output_roots(config: Config, targets: tuple[Target, ...] = TARGETS) -> list[str]:
     return sorted({config.relative(target.root) for target in targets})
+
+
+def breaking_changes(config: Config, against: str) -> list[Diagnostic]:
+    """``toolgen breaking``: the working tree's sources against the baseline's, acknowledgements
+    applied; or the diagnostics that make either side impossible to compare (each side is
+    validated with its own schemas). Raises ``BaselineError`` when the baseline cannot be read."""
+    current = load_sources(config)
+    found = validate_sources(*current)
+    if has_errors(found):
+        return found
+    old = read_baseline(config, against)
+    old_found = validate_sources(old.manifest, old.table_schema, old.table)
+    if has_errors(old_found):
+        return [
+            *old_found,
+            Diagnostic(
+                Code.BASELINE_UNREADABLE,
+                f"the sources at {sanitize(against)} are invalid: nothing was compared",
+            ),
+        ]
+    manifest, table_schema, table = current
+    sides = [
+        Side(
+            loaded_manifest,
+            loaded_table,
+            build_ir(loaded_table.value, loaded_manifest.value, loaded_schema.value),
+            codes,
+        )
+        for loaded_manifest, loaded_schema, loaded_table, codes in (
+            (old.manifest, old.table_schema, old.table, old.runtime_codes),
+            (manifest, table_schema, table, None),
+        )
+    ]
+    codes_source = f"{config.relative('python_out')}/{RUNTIME_CODES_FILE}"
+    changes = compare(sides[0], sides[1], codes_source, tuple(c.name for c in RUNTIME_CODES))
+    return acknowledge(changes, table, acknowledgements(old.table))
