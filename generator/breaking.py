@@ -34,12 +34,11 @@ from typing import Any
 from generator.diagnostics import Code, Diagnostic, Severity, describe, pointer_of
 from generator.ir import Registry
 from generator.load import Loaded
-from generator.schemas import resolve_local_ref
+from generator.schemas import EffectiveSchema, effective_schema, resolve_local_ref
 from generator.validate import THIRD_PARTY_DEF
 
 ACKNOWLEDGEMENTS = "acknowledgedBreaking"
 _MAX_DEPTH = 32
-_REF_COMPANIONS = {"$ref", "description", "title", "$comment", "deprecated", "examples", "default"}
 
 # Limits whose lowering (upper bounds) or raising (lower bounds) refuses values accepted before.
 _UPPER_LIMITS = ("maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum")
@@ -208,46 +207,7 @@ def _removed_constants(before: Registry, after: Registry, table: Loaded) -> Iter
 # --- the adapter schema -------------------------------------------------------------------------
 
 
-@dataclass
-class _Node:
-    """A subschema with its ``$ref`` and ``allOf`` merged in; ``pointer`` locates it."""
-
-    keywords: dict[str, Any]
-    properties: dict[str, tuple[Any, str]]  # name -> (subschema, its pointer)
-    required: set[str]
-    pointer: str
-
-
-def _effective(schema: Any, root: Mapping[str, Any], pointer: str, depth: int = 0) -> _Node:
-    node = _Node({}, {}, set(), pointer)
-    if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
-        return node
-    parts: list[_Node] = []
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        target = resolve_local_ref(root, ref)
-        if target is not None:
-            parts.append(_effective(target, root, ref[1:], depth + 1))
-    for index, member in enumerate(schema.get("allOf", ())):
-        parts.append(_effective(member, root, f"{pointer}/allOf/{index}", depth + 1))
-    for part in parts:
-        node.keywords.update(part.keywords)
-        node.properties.update(part.properties)
-        node.required |= part.required
-    if isinstance(ref, str) and parts and set(schema) <= _REF_COMPANIONS:
-        node.pointer = parts[0].pointer  # a bare reference: locate what it names
-    for key, value in schema.items():
-        if key == "properties" and isinstance(value, Mapping):
-            for name, sub in value.items():
-                node.properties[name] = (sub, f"{pointer}/properties{pointer_of((name,))}")
-        elif key == "required" and isinstance(value, list):
-            node.required |= {str(name) for name in value}
-        elif key not in ("$ref", "allOf", "$defs", "$schema", "$id"):
-            node.keywords[key] = value
-    return node
-
-
-def _types(node: _Node) -> set[str] | None:
+def _types(node: EffectiveSchema) -> set[str] | None:
     declared = node.keywords.get("type")
     if declared is None:
         return None
@@ -264,8 +224,8 @@ def _schema_changes(old: Loaded, new: Loaded) -> Iterator[Diagnostic]:
     if old_entry is None or new_entry is None:
         return
     yield from _walk(
-        _effective(old_entry, old.value, pointer),
-        _effective(new_entry, new.value, pointer),
+        effective_schema(old_entry, old.value, pointer),
+        effective_schema(new_entry, new.value, pointer),
         (),
         _Walk(old.value, new.value, new),
     )
@@ -284,7 +244,7 @@ class _Walk:
 
 
 def _walk(
-    old: _Node, new: _Node, path: tuple[str, ...], walk: _Walk, depth: int = 0
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int = 0
 ) -> Iterator[Diagnostic]:
     if depth > _MAX_DEPTH:
         return
@@ -293,8 +253,8 @@ def _walk(
     old_items, new_items = old.keywords.get("items"), new.keywords.get("items")
     if isinstance(new_items, Mapping):
         yield from _walk(
-            _effective(old_items, walk.old_root, f"{old.pointer}/items"),
-            _effective(new_items, walk.new_root, f"{new.pointer}/items"),
+            effective_schema(old_items, walk.old_root, f"{old.pointer}/items"),
+            effective_schema(new_items, walk.new_root, f"{new.pointer}/items"),
             (*path, "*"),
             walk,
             depth + 1,
@@ -313,8 +273,8 @@ def _walk(
             continue
         for index, (first, second) in enumerate(zip(before, after, strict=True)):
             yield from _walk(
-                _effective(first, walk.old_root, f"{old.pointer}/{keyword}/{index}"),
-                _effective(second, walk.new_root, f"{new.pointer}/{keyword}/{index}"),
+                effective_schema(first, walk.old_root, f"{old.pointer}/{keyword}/{index}"),
+                effective_schema(second, walk.new_root, f"{new.pointer}/{keyword}/{index}"),
                 path,
                 walk,
                 depth + 1,
@@ -322,7 +282,7 @@ def _walk(
 
 
 def _compare_keywords(
-    old: _Node, new: _Node, path: tuple[str, ...], walk: _Walk
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk
 ) -> Iterator[Diagnostic]:
     before, after = _types(old), _types(new)
     if after is not None and (before is None or not before <= after):
@@ -370,14 +330,16 @@ def _compare_keywords(
     yield from _limits(old, new, path, walk)
 
 
-def _allowed(node: _Node, keyword: str) -> list[Any] | None:
+def _allowed(node: EffectiveSchema, keyword: str) -> list[Any] | None:
     if keyword not in node.keywords:
         return None
     value = node.keywords[keyword]
     return list(value) if keyword == "enum" and isinstance(value, list) else [value]
 
 
-def _limits(old: _Node, new: _Node, path: tuple[str, ...], walk: _Walk) -> Iterator[Diagnostic]:
+def _limits(
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk
+) -> Iterator[Diagnostic]:
     for keyword in (*_UPPER_LIMITS, *_LOWER_LIMITS):
         after = new.keywords.get(keyword)
         if not isinstance(after, int | float):
@@ -402,12 +364,12 @@ def _limits(old: _Node, new: _Node, path: tuple[str, ...], walk: _Walk) -> Itera
         )
 
 
-def _closed(node: _Node) -> bool:
+def _closed(node: EffectiveSchema) -> bool:
     return node.keywords.get("additionalProperties") is False
 
 
 def _compare_object(
-    old: _Node, new: _Node, path: tuple[str, ...], walk: _Walk, depth: int
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int
 ) -> Iterator[Diagnostic]:
     if _closed(new) and not _closed(old):
         yield walk.record(
@@ -435,8 +397,8 @@ def _compare_object(
                 yield walk.record(Code.SAFE_ADDITION, (*path, name), pointer, "new property")
             continue
         yield from _walk(
-            _effective(old.properties[name][0], walk.old_root, old.properties[name][1]),
-            _effective(sub, walk.new_root, pointer),
+            effective_schema(old.properties[name][0], walk.old_root, old.properties[name][1]),
+            effective_schema(sub, walk.new_root, pointer),
             (*path, name),
             walk,
             depth + 1,
