@@ -19,7 +19,7 @@ from generator.editor_schema import EditorSchemaError
 from generator.format import FormatError, format_python, normalize_newlines
 from generator.ir import build_ir
 from generator.literals import UnportableKeyError, UnsafeIdentifierError
-from generator.load import Loaded, load_json, load_yaml, read_text
+from generator.load import Loaded, load_json, load_yaml, parse_yaml, read_text
 from generator.python_models import ModelError
 from generator.readme import ReadmeError, splice
 from generator.runtime_codes import RUNTIME_CODES, readme_table
@@ -38,11 +38,18 @@ class BuildResult:
         return not has_errors(self.diagnostics)
 
 
-def load_sources(config: Config) -> tuple[Loaded, Loaded, Loaded]:
+def load_sources(config: Config, table_text: str | None = None) -> tuple[Loaded, Loaded, Loaded]:
+    """The three sources; ``table_text`` stands for the table file's text when given (``add-tool``
+    judges the table it would write before writing it)."""
+    table = (
+        load_yaml(config.path("table"), config.relative("table"))
+        if table_text is None
+        else parse_yaml(table_text, config.relative("table"))
+    )
     return (
         load_json(config.path("schema"), config.relative("schema")),
         load_json(config.path("table_schema"), config.relative("table_schema")),
-        load_yaml(config.path("table"), config.relative("table")),
+        table,
     )
 
 
@@ -76,8 +83,9 @@ def build_outputs(
     config: Config,
     targets: tuple[Target, ...] = TARGETS,
     environment: jinja2.Environment | None = None,
+    table_text: str | None = None,
 ) -> BuildResult:
-    manifest, table_schema, table = load_sources(config)
+    manifest, table_schema, table = load_sources(config, table_text)
     diagnostics = validate_sources(manifest, table_schema, table)
     if has_errors(diagnostics):
         return BuildResult(diagnostics=tuple(diagnostics))
