@@ -116,8 +116,6 @@ class Code(enum.StrEnum):
     SAFE_ADDITION = "SAFE_ADDITION"
     ACKNOWLEDGEMENT_UNMATCHED = "ACKNOWLEDGEMENT_UNMATCHED"
     BASELINE_UNREADABLE = "BASELINE_UNREADABLE"
-    # `toolgen add-tool`
-    ADD_TOOL_INVALID = "ADD_TOOL_INVALID"
 
 
 # What each code means: the generated reference (generated/docs/) lists them; a test holds that
@@ -179,8 +177,6 @@ MEANINGS: dict[Code, str] = {
     Code.ACKNOWLEDGEMENT_UNMATCHED: "`breaking`: an `acknowledgedBreaking` entry names no change"
     " (an error when new, a warning when inherited from the baseline)",
     Code.BASELINE_UNREADABLE: "`breaking`: the older sources cannot be read or are invalid",
-    Code.ADD_TOOL_INVALID: "`add-tool`: the options cannot make a row (the row itself is then"
-    " checked with the rules above)",
 }
 
 
