@@ -1,5 +1,6 @@
-"""Command line: ``toolgen generate|check`` (build time) and ``toolgen validate|registry|detect``
-(the generated runtime). The only module that prints.
+"""Command line: ``toolgen generate|check|breaking|add-tool`` (build time) and
+``toolgen validate|registry|detect`` (the generated runtime). The only module that prints (and,
+for ``add-tool`` on a terminal, asks for missing fields).
 
 Exit codes: 0 success, 1 findings (invalid input, drift, generation failure, a rejected adapter
 file for ``validate``), 2 usage error (bad arguments or configuration, generated runtime
@@ -70,6 +71,19 @@ def _parser() -> argparse.ArgumentParser:
         help="always regenerate and compare bytes (default: skip regenerating when the stamp's"
         " fingerprints of every input and output match)",
     )
+    breaking = commands.add_parser(
+        "breaking",
+        parents=[common],
+        help="exit 1 when the sources break consumers since an older revision",
+    )
+    breaking.add_argument(
+        "--against",
+        required=True,
+        metavar="REF",
+        help="a git revision (branch, tag, commit) or a folder holding an older copy of the"
+        " project",
+    )
+    _add_tool_parser(commands, common)
     validate = commands.add_parser(
         "validate", parents=[common], help="apply the adapter loader's rules to files"
     )
@@ -98,6 +112,37 @@ def sanitize(text: str, limit: int = 80) -> str:
     from generator.diagnostics import sanitize as sanitize_  # noqa: PLC0415
 
     return sanitize_(text, limit)
+
+
+def _add_tool_parser(commands: Any, common: argparse.ArgumentParser) -> None:
+    add = commands.add_parser(
+        "add-tool",
+        parents=[common],
+        help="append a validated row to tools.yaml and regenerate",
+    )
+    add.add_argument("id", metavar="ID", help="the new tool's id (kebab-case)")
+    add.add_argument("--display-name", help="human-readable name")
+    add.add_argument("--detect", choices=("path", "candidates"), help="how to find the tool")
+    add.add_argument("--binary", help="executable looked up on PATH (with --detect path)")
+    add.add_argument(
+        "--path",
+        action="append",
+        default=[],
+        metavar="PLATFORM=PATH",
+        help="a candidate executable (with --detect candidates); repeatable",
+    )
+    add.add_argument(
+        "--capability", action="append", default=[], help="a capability it provides; repeatable"
+    )
+    add.add_argument(
+        "--launchable", action=argparse.BooleanOptionalAction, help="the product can launch it"
+    )
+    add.add_argument(
+        "--hook-capable", action=argparse.BooleanOptionalAction, help="a hook package exists"
+    )
+    add.add_argument("--hook-pointer", help="hook pointer file, relative to the home folder")
+    add.add_argument("--category", help="kind of tool")
+    add.add_argument("--after", metavar="ID", help="insert after this row (default: at the end)")
 
 
 def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: object) -> None:
@@ -204,6 +249,10 @@ def _run(arguments: argparse.Namespace) -> int:
             print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
             return EXIT_USAGE
         return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
+    if arguments.command == "breaking":
+        return _breaking(config, arguments)
+    if arguments.command == "add-tool":
+        return _add_tool(config, arguments)
     if arguments.command == "check" and not arguments.full and _up_to_date(config, arguments):
         return EXIT_OK
     # Regenerating needs the heavy machinery (jinja2, datamodel-code-generator, jsonschema,
@@ -255,6 +304,169 @@ def _up_to_date(config: Config, arguments: argparse.Namespace) -> bool:
         reason = sanitize(verdict.reason, MAX_SHOWN_PATH)
         print(f"toolgen: regenerating to compare ({reason})", file=sys.stderr)
     return False
+
+
+def _breaking(config: Config, arguments: argparse.Namespace) -> int:
+    from generator.baseline import BaselineError  # noqa: PLC0415
+    from generator.diagnostics import Code, Severity, has_errors  # noqa: PLC0415
+    from generator.pipeline import breaking_changes  # noqa: PLC0415
+
+    try:
+        found = breaking_changes(config, arguments.against)
+    except BaselineError as error:
+        print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
+        return EXIT_USAGE
+    _report(found, arguments.format)
+    if arguments.format == "text":
+        breaking = [d for d in found if d.code.value.startswith("BREAKING_")]
+        acknowledged = sum(d.severity is not Severity.ERROR for d in breaking)
+        safe = sum(d.code is Code.SAFE_ADDITION for d in found)
+        print(
+            f"toolgen: {len(breaking)} breaking ({acknowledged} acknowledged), {safe} safe",
+            file=sys.stderr,
+        )
+    _count_line(found, arguments.format)
+    return EXIT_FINDINGS if has_errors(found) else EXIT_OK
+
+
+# add-tool's required options: (attribute, option, prompt)
+_ADD_TOOL_REQUIRED = (
+    ("display_name", "--display-name", "display name"),
+    ("launchable", "--launchable/--no-launchable", "launchable? [y/n]"),
+    ("hook_capable", "--hook-capable/--no-hook-capable", "hook capable? [y/n]"),
+    ("hook_pointer", "--hook-pointer", "hook pointer file (relative to the home folder)"),
+    ("detect", "--detect", "detect kind [path/candidates]"),
+)
+
+
+def _missing(arguments: argparse.Namespace) -> list[tuple[str, str, str]]:
+    missing = [entry for entry in _ADD_TOOL_REQUIRED if getattr(arguments, entry[0]) is None]
+    if arguments.detect == "path" and arguments.binary is None:
+        missing.append(("binary", "--binary", "executable name on PATH"))
+    return missing
+
+
+def _prompt(arguments: argparse.Namespace) -> bool:
+    """Ask for each missing field on a terminal; ``False`` when input ends early."""
+    while missing := _missing(arguments):
+        attribute, _, question = missing[0]
+        try:
+            answer = input(f"{question}: ").strip()
+        except EOFError:
+            return False
+        if attribute in ("launchable", "hook_capable"):
+            if answer.lower() in ("y", "yes", "n", "no"):
+                setattr(arguments, attribute, answer.lower().startswith("y"))
+        elif attribute == "detect":
+            if answer in ("path", "candidates"):
+                arguments.detect = answer
+        elif answer:
+            setattr(arguments, attribute, answer)
+    return True
+
+
+def _add_tool_fields(arguments: argparse.Namespace) -> dict[str, Any]:
+    """The row's fields from the options; ``AddToolError`` for options that contradict."""
+    from generator.add_tool import AddToolError  # noqa: PLC0415
+    from generator.diagnostics import describe  # noqa: PLC0415
+
+    detect: dict[str, Any] = {"kind": arguments.detect}
+    if arguments.detect == "path":
+        if arguments.path:
+            raise AddToolError("--path goes with --detect candidates")
+        detect["binaryName"] = arguments.binary
+    else:
+        if arguments.binary is not None:
+            raise AddToolError("--binary goes with --detect path")
+        paths: dict[str, list[str]] = {}
+        for entry in arguments.path:
+            platform, separator, path = entry.partition("=")
+            if not separator or not platform or not path:
+                raise AddToolError(f"--path {describe(entry)} is not PLATFORM=PATH")
+            paths.setdefault(platform, []).append(path)
+        if paths:
+            detect["paths"] = paths
+    fields: dict[str, Any] = {
+        "displayName": arguments.display_name,
+        "launchable": arguments.launchable,
+        "hookCapable": arguments.hook_capable,
+        "hookPointer": arguments.hook_pointer,
+        "detect": detect,
+    }
+    if arguments.capability:
+        fields["capabilities"] = {"provides": list(arguments.capability)}
+    if arguments.category is not None:
+        fields["category"] = arguments.category
+    return fields
+
+
+def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
+    from generator.add_tool import AddToolError, insert_row, new_row  # noqa: PLC0415
+    from generator.diagnostics import MAX_SHOWN_PATH, describe  # noqa: PLC0415
+    from generator.emit import write_outputs, write_source  # noqa: PLC0415
+    from generator.load import read_text  # noqa: PLC0415
+    from generator.pipeline import build_outputs, load_sources  # noqa: PLC0415
+    from generator.schemas import property_order  # noqa: PLC0415
+
+    if _missing(arguments) and sys.stdin.isatty() and not _prompt(arguments):
+        return EXIT_USAGE
+    missing = _missing(arguments)
+    if missing:
+        options = ", ".join(option for _, option, _ in missing)
+        print(f"toolgen: add-tool: missing {options} (no terminal to ask)", file=sys.stderr)
+        return EXIT_USAGE
+    manifest, _, table = load_sources(config)
+    if manifest.value is None or table.value is None:
+        found = [*manifest.diagnostics, *table.diagnostics]
+        _report(found, arguments.format)
+        _count_line(found, arguments.format)
+        return EXIT_FINDINGS
+    try:
+        row = new_row(
+            arguments.id,
+            _add_tool_fields(arguments),
+            property_order(manifest.value, manifest.value),
+        )
+        text, _ = read_text(config.path("table"), config.relative("table"))
+        new_text = insert_row(text or "", table, row, arguments.after)
+    except AddToolError as error:
+        print(f"toolgen: add-tool: {sanitize(str(error), 300)}", file=sys.stderr)
+        return EXIT_USAGE
+    result = build_outputs(config, table_text=new_text)
+    if not result.ok:
+        _report(result.diagnostics, arguments.format)
+        _count_line(result.diagnostics, arguments.format)
+        return EXIT_FINDINGS
+    failure = write_source(config.project_dir, config.relative("table"), new_text)
+    if failure is not None:
+        _report([failure], arguments.format)
+        return EXIT_FINDINGS
+    changed, failures = write_outputs(config.project_dir, result.outputs, output_folders(config))
+    changed = [config.relative("table"), *changed]
+    joined = [
+        str(cohort["name"])
+        for cohort in table.value.get("cohorts", [])
+        if isinstance(cohort, dict) and row.get(str(cohort.get("field"))) is True
+    ]
+    provides = list(row.get("capabilities", {}).get("provides", []))
+    summary = {
+        "id": arguments.id,
+        "changed": changed,
+        "cohorts": joined,
+        "capabilities": provides,
+    }
+    if arguments.format == "json":
+        _report(failures, "json", **summary)
+    else:
+        _report(failures, arguments.format)
+        print(f"added {sanitize(arguments.id)} to {config.relative('table')}")
+        print(f"  new constants: ToolId and SUPPORTED_TOOLS gain {describe(arguments.id)}")
+        print(f"  cohorts joined: {', '.join(joined) or '(none)'}")
+        print(f"  capabilities provided: {', '.join(sanitize(c) for c in provides) or '(none)'}")
+        print("  files written:")
+        for path in changed:
+            print(f"    {sanitize(path, MAX_SHOWN_PATH)}")
+    return EXIT_FINDINGS if failures else EXIT_OK
 
 
 def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:

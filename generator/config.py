@@ -25,10 +25,11 @@ DEFAULTS = {
     "python_out": "generated/python",
     "typescript_out": "generated/typescript",
     "editor_schema_out": "generated/schema",
+    "docs_out": "generated/docs",
     # A file whose marked region (the runtime code table) generate rewrites; optional.
     "readme": "README.md",
 }
-OUTPUT_KEYS = ("python_out", "typescript_out", "editor_schema_out")
+OUTPUT_KEYS = ("python_out", "typescript_out", "editor_schema_out", "docs_out")
 # Files toolgen reads; none may lie inside an output folder, where generate deletes.
 SOURCE_KEYS = ("schema", "table", "table_schema", "readme")
 

@@ -97,11 +97,93 @@ class Code(enum.StrEnum):
     DRIFT_MISSING = "DRIFT_MISSING"
     DRIFT_ORPHANED = "DRIFT_ORPHANED"
     WRITE_FAILED = "WRITE_FAILED"
+    # `toolgen breaking`: what breaks consumers since an older revision
+    BREAKING_TOOL_REMOVED = "BREAKING_TOOL_REMOVED"
+    BREAKING_COHORT_LEFT = "BREAKING_COHORT_LEFT"
+    BREAKING_CAPABILITY_LEFT = "BREAKING_CAPABILITY_LEFT"
+    BREAKING_CAPABILITY_REMOVED = "BREAKING_CAPABILITY_REMOVED"
+    BREAKING_COHORT_REMOVED = "BREAKING_COHORT_REMOVED"
+    BREAKING_MAP_REMOVED = "BREAKING_MAP_REMOVED"
+    BREAKING_CONSTANT_REMOVED = "BREAKING_CONSTANT_REMOVED"
+    BREAKING_RUNTIME_CODE_REMOVED = "BREAKING_RUNTIME_CODE_REMOVED"
+    BREAKING_SCHEMA_REQUIRED_ADDED = "BREAKING_SCHEMA_REQUIRED_ADDED"
+    BREAKING_SCHEMA_ENUM_NARROWED = "BREAKING_SCHEMA_ENUM_NARROWED"
+    BREAKING_SCHEMA_TYPE_CHANGED = "BREAKING_SCHEMA_TYPE_CHANGED"
+    BREAKING_SCHEMA_PATTERN_CHANGED = "BREAKING_SCHEMA_PATTERN_CHANGED"
+    BREAKING_SCHEMA_LIMIT_TIGHTENED = "BREAKING_SCHEMA_LIMIT_TIGHTENED"
+    BREAKING_SCHEMA_CLOSED = "BREAKING_SCHEMA_CLOSED"
+    BREAKING_SCHEMA_PROPERTY_REMOVED = "BREAKING_SCHEMA_PROPERTY_REMOVED"
+    SAFE_ADDITION = "SAFE_ADDITION"
+    ACKNOWLEDGEMENT_UNMATCHED = "ACKNOWLEDGEMENT_UNMATCHED"
+    BASELINE_UNREADABLE = "BASELINE_UNREADABLE"
+
+
+# What each code means: the generated reference (generated/docs/) lists them; a test holds that
+# every code has one.
+MEANINGS: dict[Code, str] = {
+    Code.FILE_NOT_FOUND: "a source file is missing",
+    Code.UNREADABLE: "a source file exists but cannot be read",
+    Code.INVALID_ENCODING: "a source file is not UTF-8",
+    Code.YAML_SYNTAX: "the YAML file does not parse",
+    Code.YAML_ALIAS: "anchors and aliases are refused (no alias bombs); each one is reported",
+    Code.YAML_UNSAFE_TAG: "an explicit tag other than YAML's core types, or a merge key",
+    Code.YAML_UNSUPPORTED_VALUE: "a value with no JSON equivalent (timestamp, binary, NaN), or a"
+    " scalar that YAML 1.1 and YAML 1.2 read differently (`yes`, `0777`, `1_000`, `1e3`)",
+    Code.NUMBER_OUT_OF_RANGE: "a number JSON cannot carry (an integer beyond JavaScript's exact"
+    " range, a float overflowing to infinity)",
+    Code.LONE_SURROGATE: "a string holds a lone UTF-16 surrogate, which has no UTF-8 encoding",
+    Code.JSON_SYNTAX: "the JSON file does not parse (strict JSON: no NaN or Infinity)",
+    Code.DUPLICATE_KEY: "a mapping repeats a key",
+    Code.NON_STRING_KEY: "a mapping has a key that is not a string",
+    Code.SCHEMA_INVALID: "a schema file is not a sound draft 2020-12 schema",
+    Code.SCHEMA_UNSUPPORTED: "the manifest schema uses a keyword, `$ref` or pattern construct the"
+    " validator compiler does not support",
+    Code.SCHEMA_VIOLATION: "the table breaks the schema",
+    Code.UNKNOWN_FIELD: "a property the schema does not declare",
+    Code.DUPLICATE_ID: "two rows share an id",
+    Code.BUILTIN_CONFLICT: "a row says `builtin: false`; rows of the table are built-in",
+    Code.UNKNOWN_DECLARED_FIELD: "a cohort or map names a field that does not exist",
+    Code.DECLARED_FIELD_TYPE: "a cohort or map names a field of the wrong type",
+    Code.DUPLICATE_CONSTANT: "two declarations, or a declaration and a generated name, share a"
+    " constant name",
+    Code.UNPORTABLE_KEY: "an id, capability name or key is an array index (`0`, `42`), which"
+    " JavaScript would enumerate out of order",
+    Code.GENERATION_FAILED: "a template, formatter or type emitter failed",
+    Code.DRIFT_CHANGED: "`check`: a generated file differs from what the sources generate",
+    Code.DRIFT_MISSING: "`check`: a generated file is missing",
+    Code.DRIFT_ORPHANED: "`check`: a file in an output folder that no target produces",
+    Code.WRITE_FAILED: "`generate` could not write or delete a file",
+    Code.BREAKING_TOOL_REMOVED: "`breaking`: a built-in id was removed or renamed (every"
+    " exhaustive `Record<ToolId, …>` changes)",
+    Code.BREAKING_COHORT_LEFT: "`breaking`: a tool left a cohort",
+    Code.BREAKING_CAPABILITY_LEFT: "`breaking`: a tool no longer provides a capability",
+    Code.BREAKING_CAPABILITY_REMOVED: "`breaking`: a capability left the vocabulary",
+    Code.BREAKING_COHORT_REMOVED: "`breaking`: a cohort constant was removed",
+    Code.BREAKING_MAP_REMOVED: "`breaking`: a map constant was removed",
+    Code.BREAKING_CONSTANT_REMOVED: "`breaking`: a settings constant was removed",
+    Code.BREAKING_RUNTIME_CODE_REMOVED: "`breaking`: a runtime diagnostic code was removed",
+    Code.BREAKING_SCHEMA_REQUIRED_ADDED: "`breaking`: an adapter property became required",
+    Code.BREAKING_SCHEMA_ENUM_NARROWED: "`breaking`: an `enum` or `const` accepts fewer values",
+    Code.BREAKING_SCHEMA_TYPE_CHANGED: "`breaking`: a `type` accepts fewer types, or a"
+    " construct changed in a way that cannot be compared",
+    Code.BREAKING_SCHEMA_PATTERN_CHANGED: "`breaking`: a `pattern` was added or changed",
+    Code.BREAKING_SCHEMA_LIMIT_TIGHTENED: "`breaking`: a limit was tightened (`maxLength`,"
+    " `maxItems`, `maximum` lowered; `minLength`, `minItems`, `minimum` raised;"
+    " `uniqueItems` added)",
+    Code.BREAKING_SCHEMA_CLOSED: "`breaking`: an object's `additionalProperties` became false",
+    Code.BREAKING_SCHEMA_PROPERTY_REMOVED: "`breaking`: a property was removed from a closed"
+    " object",
+    Code.SAFE_ADDITION: "`breaking`: an additive change that breaks no consumer (a note)",
+    Code.ACKNOWLEDGEMENT_UNMATCHED: "`breaking`: an `acknowledgedBreaking` entry names no change"
+    " (an error when new, a warning when inherited from the baseline)",
+    Code.BASELINE_UNREADABLE: "`breaking`: the older sources cannot be read or are invalid",
+}
 
 
 class Severity(enum.StrEnum):
     ERROR = "error"
     WARNING = "warning"
+    INFO = "info"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,9 +198,12 @@ class Diagnostic:
     pointer: str | None = None
     severity: Severity = Severity.ERROR
     hint: str | None = None
+    # What a ``breaking`` record is about (an id, a constant, an instance path): with ``code``
+    # it is what an acknowledgement names. In JSON only when set.
+    subject: str | None = None
 
     def as_json(self) -> dict[str, object]:
-        return {
+        document: dict[str, object] = {
             "code": self.code.value,
             "severity": self.severity.value,
             "source": self.source,
@@ -128,6 +213,9 @@ class Diagnostic:
             "message": self.message,
             "hint": self.hint,
         }
+        if self.subject is not None:
+            document["subject"] = self.subject
+        return document
 
 
 def sanitize(text: str, limit: int = MAX_SHOWN_CHARS, *, escape_quotes: bool = False) -> str:
@@ -194,7 +282,9 @@ def github_escape(text: str, *, is_property: bool) -> str:
 
 def render_github(diagnostic: Diagnostic) -> str:
     """A GitHub Actions workflow command: ``::error file=…,line=…,col=…,title=CODE::message``."""
-    command = "error" if diagnostic.severity is Severity.ERROR else "warning"
+    command = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}[
+        diagnostic.severity
+    ]
     properties: list[str] = []
     if diagnostic.source:
         source = sanitize(diagnostic.source, MAX_SHOWN_PATH)
@@ -216,10 +306,10 @@ def _plural(count: int, noun: str) -> str:
 
 def summary(diagnostics: Sequence[Diagnostic]) -> dict[str, object]:
     """Counts by severity and the files involved (sorted; diagnostics without a file add none)."""
-    errors = sum(d.severity is Severity.ERROR for d in diagnostics)
     return {
-        "errors": errors,
-        "warnings": len(diagnostics) - errors,
+        "errors": sum(d.severity is Severity.ERROR for d in diagnostics),
+        "warnings": sum(d.severity is Severity.WARNING for d in diagnostics),
+        "notes": sum(d.severity is Severity.INFO for d in diagnostics),
         "files": sorted({d.source for d in diagnostics if d.source}),
     }
 
@@ -231,10 +321,13 @@ def render_count(diagnostics: Sequence[Diagnostic]) -> str | None:
         return None
     counts = summary(diagnostics)
     errors, warnings = cast(int, counts["errors"]), cast(int, counts["warnings"])
+    notes = cast(int, counts["notes"])
     files = cast(list[str], counts["files"])
-    parts = [_plural(errors, "error")] if errors or not warnings else []
+    parts = [_plural(errors, "error")] if errors or not (warnings or notes) else []
     if warnings:
         parts.append(_plural(warnings, "warning"))
+    if notes:
+        parts.append(_plural(notes, "note"))
     where = ""
     if len(files) == 1:
         where = f" in {sanitize(files[0], MAX_SHOWN_PATH)}"

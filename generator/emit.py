@@ -153,6 +153,15 @@ def _write_atomically(path: Path, text: str) -> None:
         raise
 
 
+def write_source(project_dir: Path, relative: str, text: str) -> Diagnostic | None:
+    """Replace a source file (``add-tool``'s new table) atomically; a failure as a diagnostic."""
+    try:
+        _write_atomically(project_dir / relative, text)
+    except OSError as error:
+        return Diagnostic(Code.WRITE_FAILED, f"cannot write: {describe(error.strerror)}", relative)
+    return None
+
+
 def write_outputs(
     project_dir: Path, outputs: Mapping[str, str], roots: list[str]
 ) -> tuple[list[str], list[Diagnostic]]:

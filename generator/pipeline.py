@@ -11,15 +11,18 @@ from dataclasses import dataclass, field
 import jinja2
 
 from generator import render
+from generator.baseline import RUNTIME_CODES_FILE, read_baseline
+from generator.breaking import Side, acknowledge, acknowledgements, compare
 from generator.config import Config
 from generator.diagnostics import Code, Diagnostic, has_errors, sanitize
 from generator.editor_schema import EditorSchemaError
 from generator.format import FormatError, format_python, normalize_newlines
 from generator.ir import build_ir
 from generator.literals import UnportableKeyError, UnsafeIdentifierError
-from generator.load import Loaded, load_json, load_yaml, read_text
+from generator.load import Loaded, load_json, load_yaml, parse_yaml, read_text
 from generator.python_models import ModelError
 from generator.readme import ReadmeError, regenerated
+from generator.runtime_codes import RUNTIME_CODES
 from generator.stamp import render_stamp, stamp_path
 from generator.targets import TARGETS, Target
 from generator.ts_types import TsTypeError
@@ -36,11 +39,18 @@ class BuildResult:
         return not has_errors(self.diagnostics)
 
 
-def load_sources(config: Config) -> tuple[Loaded, Loaded, Loaded]:
+def load_sources(config: Config, table_text: str | None = None) -> tuple[Loaded, Loaded, Loaded]:
+    """The three sources; ``table_text`` stands for the table file's text when given (``add-tool``
+    judges the table it would write before writing it)."""
+    table = (
+        load_yaml(config.path("table"), config.relative("table"))
+        if table_text is None
+        else parse_yaml(table_text, config.relative("table"))
+    )
     return (
         load_json(config.path("schema"), config.relative("schema")),
         load_json(config.path("table_schema"), config.relative("table_schema")),
-        load_yaml(config.path("table"), config.relative("table")),
+        table,
     )
 
 
@@ -74,8 +84,9 @@ def build_outputs(
     config: Config,
     targets: tuple[Target, ...] = TARGETS,
     environment: jinja2.Environment | None = None,
+    table_text: str | None = None,
 ) -> BuildResult:
-    manifest, table_schema, table = load_sources(config)
+    manifest, table_schema, table = load_sources(config, table_text)
     diagnostics = validate_sources(manifest, table_schema, table)
     if has_errors(diagnostics):
         return BuildResult(diagnostics=tuple(diagnostics))
@@ -144,3 +155,39 @@ def _generation_failed(path: str, step: str, error: Exception) -> Diagnostic:
 
 def output_roots(config: Config, targets: tuple[Target, ...] = TARGETS) -> list[str]:
     return sorted({config.relative(target.root) for target in targets})
+
+
+def breaking_changes(config: Config, against: str) -> list[Diagnostic]:
+    """``toolgen breaking``: the working tree's sources against the baseline's, acknowledgements
+    applied; or the diagnostics that make either side impossible to compare (each side is
+    validated with its own schemas). Raises ``BaselineError`` when the baseline cannot be read."""
+    current = load_sources(config)
+    found = validate_sources(*current)
+    if has_errors(found):
+        return found
+    old = read_baseline(config, against)
+    old_found = validate_sources(old.manifest, old.table_schema, old.table)
+    if has_errors(old_found):
+        return [
+            *old_found,
+            Diagnostic(
+                Code.BASELINE_UNREADABLE,
+                f"the sources at {sanitize(against)} are invalid: nothing was compared",
+            ),
+        ]
+    manifest, table_schema, table = current
+    sides = [
+        Side(
+            loaded_manifest,
+            loaded_table,
+            build_ir(loaded_table.value, loaded_manifest.value, loaded_schema.value),
+            codes,
+        )
+        for loaded_manifest, loaded_schema, loaded_table, codes in (
+            (old.manifest, old.table_schema, old.table, old.runtime_codes),
+            (manifest, table_schema, table, None),
+        )
+    ]
+    codes_source = f"{config.relative('python_out')}/{RUNTIME_CODES_FILE}"
+    changes = compare(sides[0], sides[1], codes_source, tuple(c.name for c in RUNTIME_CODES))
+    return acknowledge(changes, table, acknowledgements(old.table))

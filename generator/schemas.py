@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from generator.diagnostics import pointer_of
@@ -139,3 +140,52 @@ def canonical_order(value: Any, schema: Schema, root: Schema) -> Any:
         )
         return [canonical_order(item, items, root) if items is not None else item for item in value]
     return value
+
+
+_MAX_REF_DEPTH = 32
+# Keywords beside a ``$ref`` that do not constrain: such a node is located at what it names.
+_REF_COMPANIONS = {"$ref", "description", "title", "$comment", "deprecated", "examples", "default"}
+
+
+@dataclass
+class EffectiveSchema:
+    """A subschema with its ``$ref`` and ``allOf`` merged in; ``pointer`` locates it."""
+
+    keywords: dict[str, Any]
+    properties: dict[str, tuple[Any, str]]  # name -> (subschema, its pointer)
+    required: set[str]
+    pointer: str
+
+
+def effective_schema(
+    schema: Any, root: Mapping[str, Any], pointer: str, depth: int = 0
+) -> EffectiveSchema:
+    """``schema`` with its same-document ``$ref`` and ``allOf`` members merged in (their
+    properties and ``required`` united, the node's own keywords winning): what an instance at
+    this place must look like, as far as comparing and documenting need."""
+    node = EffectiveSchema({}, {}, set(), pointer)
+    if not isinstance(schema, Mapping) or depth > _MAX_REF_DEPTH:
+        return node
+    parts: list[EffectiveSchema] = []
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        target = resolve_local_ref(root, ref)
+        if target is not None:
+            parts.append(effective_schema(target, root, ref[1:], depth + 1))
+    for index, member in enumerate(schema.get("allOf", ())):
+        parts.append(effective_schema(member, root, f"{pointer}/allOf/{index}", depth + 1))
+    for part in parts:
+        node.keywords.update(part.keywords)
+        node.properties.update(part.properties)
+        node.required |= part.required
+    if isinstance(ref, str) and parts and set(schema) <= _REF_COMPANIONS:
+        node.pointer = parts[0].pointer  # a bare reference: locate what it names
+    for key, value in schema.items():
+        if key == "properties" and isinstance(value, Mapping):
+            for name, sub in value.items():
+                node.properties[name] = (sub, f"{pointer}/properties{pointer_of((name,))}")
+        elif key == "required" and isinstance(value, list):
+            node.required |= {str(name) for name in value}
+        elif key not in ("$ref", "allOf", "$defs", "$schema", "$id"):
+            node.keywords[key] = value
+    return node

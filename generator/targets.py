@@ -17,11 +17,12 @@ from typing import Literal
 from generator import views
 from generator.ir import Registry
 
-Root = Literal["python_out", "typescript_out", "editor_schema_out"]
+Root = Literal["python_out", "typescript_out", "editor_schema_out", "docs_out"]
 TEMPLATE_FOLDERS: dict[Root, str] = {
     "python_out": "python",
     "typescript_out": "typescript",
     "editor_schema_out": "schema",
+    "docs_out": "docs",
 }
 
 
@@ -62,5 +63,6 @@ TARGETS: tuple[Target, ...] = (
     Target("typescript_out",    "prompt-args.ts",                 views.no_context),
     Target("typescript_out",    "index.ts",                       views.no_context),
     Target("editor_schema_out", "tools.schema.json",              views.editor_table_schema),
+    Target("docs_out",          "reference.md",                   views.docs_reference),
 )
 # fmt: on

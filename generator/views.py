@@ -16,6 +16,7 @@ from generator import (
     editor_schema,
     literals,
     lookalikes,
+    markdown,
     model_builder,
     runtime_codes,
     validate,
@@ -24,7 +25,12 @@ from generator import python_models as models_adapter
 from generator import ts_types as ts_type_emitter
 from generator.ir import Registry
 from generator.naming import GENERATED_CONSTANTS
-from generator.schemas import property_order, property_schema
+from generator.schemas import (
+    effective_schema,
+    property_order,
+    property_schema,
+    resolve_local_ref,
+)
 
 Context = dict[str, Any]
 
@@ -208,3 +214,198 @@ def python_registry(registry: Registry) -> Context:
 
 def python_detection(registry: Registry) -> Context:
     return {"manifest_class": str(registry.manifest_schema["title"])}
+
+
+# --- the Markdown reference (generated/docs/) ---------------------------------------------------
+
+
+def _md_value(value: Any) -> str:
+    """A table cell for a row's value: scalars and lists as code spans, objects as compact JSON."""
+    if isinstance(value, list | tuple):
+        return ", ".join(_md_value(item) for item in value) if value else "(none)"
+    if isinstance(value, dict):
+        return markdown.md_code(json.dumps(value, ensure_ascii=False, separators=(", ", ": ")))
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return markdown.md_code(value)
+
+
+def _schema_type(schema: Any, root: Any, pointer: str, linked: dict[str, str]) -> str:
+    """A readable type: a link to a documented object, ``array of …``, ``one of …``."""
+    if not isinstance(schema, dict):
+        return "any"
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        name = ref.rsplit("/", 1)[1]
+        target = effective_schema(schema, root, pointer)
+        if "properties" in (resolve_local_ref(root, ref) or {}) or target.properties:
+            linked.setdefault(name, ref)
+            return f"[{markdown.md_text(name)}](#{_anchor(name)})"
+        return _schema_type(resolve_local_ref(root, ref), root, ref[1:], linked)
+    node = effective_schema(schema, root, pointer)
+    keywords = node.keywords
+    if "const" in keywords:
+        return markdown.md_code(json.dumps(keywords["const"], ensure_ascii=False))
+    if "enum" in keywords:
+        values = ", ".join(
+            markdown.md_code(json.dumps(v, ensure_ascii=False)) for v in keywords["enum"]
+        )
+        return f"one of {values}"
+    for keyword in ("oneOf", "anyOf"):
+        if isinstance(keywords.get(keyword), list):
+            return " or ".join(
+                _schema_type(member, root, f"{pointer}/{keyword}/{i}", linked)
+                for i, member in enumerate(keywords[keyword])
+            )
+    declared = keywords.get("type", "any")
+    if declared == "array":
+        return f"array of {_schema_type(keywords.get('items'), root, f'{pointer}/items', linked)}"
+    if isinstance(declared, list):
+        return " or ".join(markdown.md_text(str(t)) for t in declared)
+    return markdown.md_text(str(declared))
+
+
+_CONSTRAINTS = (
+    ("minLength", "at least {} characters"),
+    ("maxLength", "at most {} characters"),
+    ("minItems", "at least {} items"),
+    ("maxItems", "at most {} items"),
+    ("minimum", "≥ {}"),
+    ("maximum", "≤ {}"),
+)
+
+
+def _constraints(schema: Any, root: Any, pointer: str) -> str:
+    node = effective_schema(schema, root, pointer)
+    keywords = dict(node.keywords)
+    if keywords.get("type") == "array" and isinstance(keywords.get("items"), dict):
+        items = effective_schema(keywords["items"], root, f"{pointer}/items").keywords
+        keywords.update({f"items.{k}": v for k, v in items.items()})
+    parts = [text.format(keywords[key]) for key, text in _CONSTRAINTS if key in keywords]
+    parts += [
+        f"each item {text.format(keywords['items.' + key])}"
+        for key, text in _CONSTRAINTS
+        if "items." + key in keywords
+    ]
+    shown = [markdown.md_text(part) for part in parts]
+    if keywords.get("uniqueItems") is True:
+        shown.append("items unique")
+    for key, label in (("pattern", "pattern"), ("items.pattern", "each item matches")):
+        if key in keywords:
+            shown.append(f"{label} {markdown.md_code(keywords[key])}")
+    if keywords.get("additionalProperties") is False:
+        shown.append("no other properties")
+    if keywords.get("deprecated") is True:
+        shown.append("**deprecated**")
+    return "; ".join(shown) or "—"
+
+
+def _anchor(name: str) -> str:
+    return "".join(c for c in name.lower() if c.isalnum() or c in "-_")
+
+
+def _object_fields(
+    schema: Any, root: Any, pointer: str, linked: dict[str, str]
+) -> list[dict[str, str]]:
+    node = effective_schema(schema, root, pointer)
+    return [
+        {
+            "name": markdown.md_code(name),
+            "type": _schema_type(sub, root, where, linked),
+            "required": "yes" if name in node.required else "no",
+            "constraints": _constraints(sub, root, where),
+            "description": markdown.md_text(
+                effective_schema(sub, root, where).keywords.get("description", "")
+                or (sub.get("description", "") if isinstance(sub, dict) else "")
+            ),
+        }
+        for name, (sub, where) in node.properties.items()
+    ]
+
+
+def _adapter_format(registry: Registry) -> list[dict[str, Any]]:
+    """The adapter entry's fields, then every object it reaches, each documented once."""
+    root = registry.manifest_schema
+    entry_pointer = f"/$defs/{validate.THIRD_PARTY_DEF}"
+    linked: dict[str, str] = {}
+    sections = [
+        {
+            "name": markdown.md_text(validate.THIRD_PARTY_DEF),
+            "description": markdown.md_text(
+                root["$defs"][validate.THIRD_PARTY_DEF].get("description", "")
+            ),
+            "fields": _object_fields(
+                root["$defs"][validate.THIRD_PARTY_DEF], root, entry_pointer, linked
+            ),
+        }
+    ]
+    done: set[str] = set()
+    while len(done) < len(linked):
+        name = next(n for n in linked if n not in done)
+        done.add(name)
+        ref = linked[name]
+        target = resolve_local_ref(root, ref) or {}
+        sections.append(
+            {
+                "name": markdown.md_text(name),
+                "description": markdown.md_text(target.get("description", "")),
+                "fields": _object_fields(target, root, ref[1:], linked),
+            }
+        )
+    return sections
+
+
+def docs_reference(registry: Registry) -> Context:
+    root = registry.manifest_schema
+    columns = [
+        name
+        for name in property_order(root, root)
+        if name != "builtin" and any(name in tool.manifest for tool in registry.tools)
+    ]
+    entry = root["$defs"][validate.THIRD_PARTY_DEF]
+    examples = entry.get("examples", []) if isinstance(entry, dict) else []
+    return {
+        "columns": [markdown.md_code(name) for name in columns],
+        "rows": [
+            [_md_value(tool.manifest[name]) if name in tool.manifest else "" for name in columns]
+            for tool in registry.tools
+        ],
+        "cohorts": [
+            {
+                "name": markdown.md_code(cohort.name),
+                "field": markdown.md_code(cohort.field),
+                "members": _md_value(cohort.members),
+            }
+            for cohort in registry.cohorts
+        ],
+        "maps": [
+            {
+                "name": markdown.md_code(lookup.name),
+                "field": markdown.md_code(lookup.field),
+                "entries": [(markdown.md_code(k), markdown.md_code(v)) for k, v in lookup.entries],
+            }
+            for lookup in registry.maps
+        ],
+        "capabilities": [
+            (markdown.md_code(capability), _md_value(providers))
+            for capability, providers in registry.capability_providers
+        ],
+        "settings": [
+            (markdown.md_code(s.constant), markdown.md_code(s.key), markdown.md_code(s.value))
+            for s in registry.settings
+        ],
+        "adapter_sections": _adapter_format(registry),
+        "examples": [
+            markdown.fenced(json.dumps(example, indent=2, ensure_ascii=True), "json")
+            for example in examples
+        ],
+        "example_pointer": markdown.md_code(f"/$defs/{validate.THIRD_PARTY_DEF}/examples"),
+        "build_codes": [
+            (markdown.md_code(code.value), markdown.md_authored(diagnostics.MEANINGS[code]))
+            for code in diagnostics.Code
+        ],
+        "runtime_codes": [
+            (markdown.md_code(code.name), code.severity, markdown.md_authored(code.meaning))
+            for code in runtime_codes.RUNTIME_CODES
+        ],
+    }

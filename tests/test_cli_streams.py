@@ -100,7 +100,7 @@ def test_a_shell_pipeline_into_head_ends_quietly(project: Path) -> None:
         text=True,
         check=False,
     )
-    assert result.stdout.splitlines() == ["--- a/generated/python/pyproject.toml", "exit=1"]
+    assert result.stdout.splitlines() == ["--- a/generated/docs/reference.md", "exit=1"]
     _assert_quiet(result.stderr)
 
 

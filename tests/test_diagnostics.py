@@ -74,7 +74,7 @@ def test_json_rendering() -> None:
                 "hint": None,
             }
         ],
-        "summary": {"errors": 1, "warnings": 0, "files": ["t.yaml"]},
+        "summary": {"errors": 1, "warnings": 0, "notes": 0, "files": ["t.yaml"]},
         "extra": 1,
     }
 

@@ -1,8 +1,8 @@
 """The generated Python package: the table's rows and derived constants, helpers, immutability.
 
 Expectations about the built-in tools come from schema/tools.yaml itself (read with PyYAML), so
-adding a tool keeps these tests green; what must never change about today's tools is the
-regression lock's business (tests/regression_lock.py)."""
+adding a tool keeps these tests green; what must never change about the table is checked against
+history by `toolgen breaking` (tests/test_breaking.py)."""
 
 from __future__ import annotations
 

@@ -19,7 +19,6 @@ from .conftest import (
     run_toolgen,
     stage_typescript,
 )
-from .regression_lock import FACTS_PROBE, facts_from_json, lock_violations
 
 NEW_ID = next(
     candidate
@@ -56,6 +55,7 @@ print(json.dumps({{"tools": r.SUPPORTED_TOOLS, "hooks": r.HOOKS_COHORT, "launch"
 
 
 def test_adding_a_tool(tmp_path: Path) -> None:
+    baseline = copy_project(tmp_path / "baseline")
     project = copy_project(tmp_path / "project")
     typescript = project / "generated/typescript"
     build_typescript(tmp_path / "before", typescript, {"consumer.ts": EXHAUSTIVE_CONSUMER})
@@ -77,8 +77,13 @@ def test_adding_a_tool(tmp_path: Path) -> None:
     assert facts["hooks"] == list(HOOKS_COHORT)
     assert facts["launch"] == [*LAUNCH_COHORT, NEW_ID]
     assert facts["name"] == "Maintainer Flow Tool"
-    lock = facts_from_json(probe_python(project / "generated/python", FACTS_PROBE))
-    assert lock_violations(lock) == []
+    # Stability is checked against history: an added tool breaks nothing.
+    guard = run_toolgen(
+        "breaking", "--against", str(baseline), "--project", str(project), "--format", "json"
+    )
+    assert guard.returncode == 0, guard.stdout
+    found = json.loads(guard.stdout)["diagnostics"]
+    assert {(d["code"], d["subject"]) for d in found} == {("SAFE_ADDITION", NEW_ID)}
 
     after = tmp_path / "after"
     staged = stage_typescript(after, typescript, {"consumer.ts": EXHAUSTIVE_CONSUMER})

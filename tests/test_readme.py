@@ -65,3 +65,70 @@ def test_broken_markers_are_a_located_generation_error(tmp_path: Path) -> None:
     assert completed.returncode == 1
     (diagnostic,) = json.loads(completed.stdout)["diagnostics"]
     assert (diagnostic["code"], diagnostic["source"]) == ("GENERATION_FAILED", "README.md")
+
+
+def _flow(marker: str) -> list[list[str]]:
+    """The commands of the README's ``sh`` block after ``<!-- readme-flow:MARKER -->``."""
+    import shlex
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = text.split(f"<!-- readme-flow:{marker} -->\n```sh\n", 1)[1].split("```", 1)[0]
+    return [shlex.split(line) for line in block.splitlines() if line.strip()]
+
+
+def test_the_add_tool_flow_runs_as_written(tmp_path: Path) -> None:
+    """The maintainer flow of the README, command by command, in a fresh git repository."""
+    import subprocess
+
+    project = copy_project(tmp_path / "project")
+    for arguments in (
+        ["init", "-q", "-b", "main"],
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "base"],
+    ):
+        subprocess.run(["git", *arguments], cwd=project, check=True, capture_output=True)  # noqa: S607
+    commands = _flow("add-tool")
+    assert [command[:2] for command in commands] == [
+        ["toolgen", "add-tool"],
+        ["toolgen", "check"],
+        ["toolgen", "breaking"],
+    ]
+    for command in commands:
+        completed = run_toolgen(*command[1:], cwd=project)
+        assert completed.returncode == 0, (command, completed.stderr)
+    added = commands[0][2]
+    assert f"  - id: {added}\n" in (project / "schema/tools.yaml").read_text()
+    breaking = run_toolgen("breaking", "--against", "HEAD", "--format", "json", cwd=project)
+    found = json.loads(breaking.stdout)["diagnostics"]
+    assert {(d["code"], d["subject"]) for d in found} == {("SAFE_ADDITION", added)}
+
+
+def test_the_readme_links_the_generated_reference() -> None:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "](generated/docs/reference.md)" in text
+    assert (REPO / "generated/docs/reference.md").is_file()
+
+
+def test_the_acknowledgement_example_acknowledges(tmp_path: Path) -> None:
+    import subprocess
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    example = text.split("```yaml\nacknowledgedBreaking:\n", 1)[1].split("```", 1)[0]
+    project = copy_project(tmp_path / "project")
+    table = project / "schema/tools.yaml"
+    original = table.read_text()
+    for arguments in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "base"]):
+        subprocess.run(
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *arguments],  # noqa: S607
+            cwd=project,
+            check=True,
+            capture_output=True,
+        )
+    kept = original[: original.index("  - id: openclaw\n")].rstrip("\n") + "\n"
+    table.write_text(kept)
+    assert run_toolgen("breaking", "--against", "HEAD", cwd=project).returncode == 1
+    table.write_text(kept + "\nacknowledgedBreaking:\n" + example)
+    completed = run_toolgen("breaking", "--against", "HEAD", "--format", "json", cwd=project)
+    assert completed.returncode == 0, completed.stdout
+    (record,) = json.loads(completed.stdout)["diagnostics"]
+    assert (record["code"], record["severity"]) == ("BREAKING_TOOL_REMOVED", "warning")

@@ -273,6 +273,7 @@ def test_json_carries_a_summary_and_github_nothing_extra(project: Path, run_cli:
     assert json.loads(out)["summary"] == {
         "errors": 1,
         "warnings": 0,
+        "notes": 0,
         "files": ["schema/tools.yaml"],
     }
     code, out, err = run_cli("check", "--project", str(project), "--format", "github")

@@ -1,0 +1,142 @@
+"""The older sources ``toolgen breaking --against REF`` compares with: a git revision or a folder.
+
+A folder holds an older copy of the project (its ``schema/`` and generated package) at the same
+relative paths as the configuration names. Anything else is a git revision, read with
+``git show REV:./PATH`` run in the project folder (an argument list, never a shell), so a project
+in a subfolder of its repository reads its own paths. A revision starting with ``-`` is refused
+(it would be an option), and so is one git does not know.
+
+Besides ``load``, this is the one module that reads input: the baseline's text is parsed with the
+same ``parse_yaml``/``parse_json`` as the working tree, so it is judged by the same rules.
+The runtime codes at the baseline are read from its generated ``diagnostics.py`` with ``ast``,
+never imported or executed.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.config import Config
+from generator.load import Loaded, parse_json, parse_yaml, read_text
+from generator.runtime import PACKAGE
+
+RUNTIME_CODES_FILE = f"{PACKAGE}/diagnostics.py"
+RUNTIME_CODES_CLASS = "DiagnosticCode"
+_GIT_TIMEOUT = 60
+
+
+class BaselineError(Exception):
+    """The baseline cannot be read at all (a usage error: exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Baseline:
+    label: str  # shown in diagnostics: ``REF:path`` or the folder's path
+    manifest: Loaded
+    table_schema: Loaded
+    table: Loaded
+    runtime_codes: tuple[str, ...] | None  # None: the baseline had no generated package
+
+
+def _git(project_dir: Path, *arguments: str) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(  # noqa: S603 - an argument list, no shell; the ref is checked
+            ["git", *arguments],  # noqa: S607 - git from PATH, as a maintainer runs it
+            cwd=project_dir,
+            capture_output=True,
+            check=False,
+            timeout=_GIT_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise BaselineError(f"cannot run git: {type(error).__name__}") from error
+
+
+class _Reader:
+    def __init__(self, config: Config, against: str) -> None:
+        self.config = config
+        self.against = against
+        folder = Path(against)
+        self.folder = folder if against and folder.is_dir() else None
+        if self.folder is None:
+            self._check_revision()
+
+    def _check_revision(self) -> None:
+        if not self.against or self.against.startswith("-"):
+            raise BaselineError("--against must name a git revision or a folder")
+        found = _git(
+            self.config.project_dir,
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            f"{self.against}^{{commit}}",
+        )
+        if found.returncode != 0:
+            raise BaselineError("--against names neither a folder nor a git revision")
+
+    def label(self, relative: str) -> str:
+        return f"{self.against}:{relative}"
+
+    def text(self, relative: str) -> tuple[str | None, Loaded | None]:
+        """The file's text, or a ``Loaded`` carrying why it cannot be read."""
+        source = self.label(relative)
+        if self.folder is not None:
+            text, problems = read_text(self.folder / relative, source)
+            if text is None:
+                return None, Loaded(source, None, problems)
+            return text, None
+        shown = _git(self.config.project_dir, "show", f"{self.against}:./{relative}")
+        if shown.returncode != 0:
+            return None, None
+        try:
+            return shown.stdout.decode("utf-8"), None
+        except UnicodeDecodeError:
+            return None, None
+
+
+def read_baseline(config: Config, against: str) -> Baseline:
+    """The older sources, parsed (not validated: the caller does that)."""
+    reader = _Reader(config, against)
+
+    def parsed(key: str, parse: Callable[[str, str], Loaded]) -> Loaded:
+        relative = config.relative(key)
+        text, problem = reader.text(relative)
+        if problem is not None:
+            return problem
+        if text is None:
+            raise BaselineError(f"{relative} cannot be read at {against}")
+        return parse(text, reader.label(relative))
+
+    manifest = parsed("schema", parse_json)
+    table_schema = parsed("table_schema", parse_json)
+    table = parsed("table", parse_yaml)
+    codes_text, _ = reader.text(f"{config.relative('python_out')}/{RUNTIME_CODES_FILE}")
+    return Baseline(
+        against,
+        manifest,
+        table_schema,
+        table,
+        None if codes_text is None else enum_values(codes_text, RUNTIME_CODES_CLASS),
+    )
+
+
+def enum_values(source: str, class_name: str) -> tuple[str, ...] | None:
+    """The string values assigned in ``class class_name`` of Python ``source``, read with ``ast``
+    (nothing is executed); ``None`` when the source does not parse or has no such class."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            return tuple(
+                statement.value.value
+                for statement in node.body
+                if isinstance(statement, ast.Assign)
+                and isinstance(statement.value, ast.Constant)
+                and isinstance(statement.value.value, str)
+            )
+    return None

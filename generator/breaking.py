@@ -1,0 +1,466 @@
+"""``toolgen breaking``: what the working tree breaks for consumers since an older revision.
+
+Pure: both sides arrive validated (``Side``); the result is ``Diagnostic`` records, each with a
+``subject`` (an id, a constant, a code or an adapter instance path) that, with the code, is what
+an acknowledgement names. Compared:
+
+- the registry: a built-in id removed or renamed, a tool leaving a cohort or no longer providing a
+  capability, a capability leaving the vocabulary, a cohort, map or settings constant removed;
+- the runtime diagnostic codes (the generated ``DiagnosticCode`` enum at the baseline, read with
+  ``ast``, against the code table now);
+- the third-party adapter schema (``$defs/ThirdPartyToolManifest`` with its ``$ref`` and ``allOf``
+  resolved), walked along instance paths: a property newly required, an ``enum``/``const``
+  narrowed, a ``type`` narrowed or alternatives changed, a ``pattern`` added or changed, a limit
+  tightened, ``additionalProperties`` closed, a property removed from a closed object: each makes
+  an adapter that was valid before invalid now.
+
+Additions (a tool, a cohort member, a capability, an optional property, a widened limit, ...) are
+``SAFE_ADDITION`` notes. Breaking records are errors unless the table's ``acknowledgedBreaking``
+list names their code and subject: then they are warnings. An acknowledgement that names nothing
+is ``ACKNOWLEDGEMENT_UNMATCHED``: an error when it is new, a warning when the baseline already
+carried it (the change it named is older than the baseline: time to remove it).
+
+Records are located in the working tree: registry changes at the row (or the section) of
+``tools.yaml``, schema changes at the schema node, acknowledgements at their entry.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from generator.diagnostics import Code, Diagnostic, Severity, describe, pointer_of
+from generator.ir import Registry
+from generator.load import Loaded
+from generator.schemas import EffectiveSchema, effective_schema, resolve_local_ref
+from generator.validate import THIRD_PARTY_DEF
+
+ACKNOWLEDGEMENTS = "acknowledgedBreaking"
+_MAX_DEPTH = 32
+
+# Limits whose lowering (upper bounds) or raising (lower bounds) refuses values accepted before.
+_UPPER_LIMITS = ("maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum")
+_LOWER_LIMITS = ("minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum")
+
+
+@dataclass(frozen=True)
+class Side:
+    """One revision's validated sources."""
+
+    manifest: Loaded
+    table: Loaded
+    registry: Registry
+    runtime_codes: tuple[str, ...] | None
+
+
+def _at(loaded: Loaded, pointer: str) -> dict[str, Any]:
+    """Where ``pointer`` starts: at its key when it is a mapping's value (a section header such as
+    ``tools:`` reads better than the first row), else at the node."""
+    position = loaded.key_position_of(pointer) or loaded.position_of(pointer)
+    line, column = position if position else (None, None)
+    return {"source": loaded.source, "line": line, "column": column, "pointer": pointer}
+
+
+def _record(code: Code, subject: str, message: str, where: dict[str, Any]) -> Diagnostic:
+    severity = Severity.INFO if code is Code.SAFE_ADDITION else Severity.ERROR
+    return Diagnostic(code, message, severity=severity, subject=subject, **where)
+
+
+def compare(
+    old: Side, new: Side, codes_source: str, current_codes: tuple[str, ...]
+) -> list[Diagnostic]:
+    """Every breaking and additive change from ``old`` to ``new`` (not yet acknowledged)."""
+    found = list(_registry_changes(old, new))
+    if old.runtime_codes is not None:
+        for name in old.runtime_codes:
+            if name not in current_codes:
+                found.append(
+                    _record(
+                        Code.BREAKING_RUNTIME_CODE_REMOVED,
+                        name,
+                        f"the runtime diagnostic code {describe(name)} was removed",
+                        {"source": codes_source},
+                    )
+                )
+    found.extend(_schema_changes(old.manifest, new.manifest))
+    return found
+
+
+def _row_pointer(registry: Registry, identifier: str) -> str:
+    return pointer_of(("tools", registry.ids.index(identifier)))
+
+
+def _registry_changes(old: Side, new: Side) -> Iterator[Diagnostic]:
+    before, after, table = old.registry, new.registry, new.table
+    for identifier in before.ids:
+        if identifier not in after.ids:
+            yield _record(
+                Code.BREAKING_TOOL_REMOVED,
+                identifier,
+                f"the built-in tool {describe(identifier)} was removed or renamed",
+                _at(table, "/tools"),
+            )
+    for identifier in after.ids:
+        if identifier not in before.ids:
+            yield _record(
+                Code.SAFE_ADDITION,
+                identifier,
+                f"new built-in tool {describe(identifier)}",
+                _at(table, _row_pointer(after, identifier)),
+            )
+    kept = [identifier for identifier in before.ids if identifier in after.ids]
+    yield from _cohort_changes(before, after, table, kept)
+    yield from _removed_constants(before, after, table)
+    yield from _capability_changes(old, new, kept)
+
+
+def _cohort_changes(
+    before: Registry, after: Registry, table: Loaded, kept: list[str]
+) -> Iterator[Diagnostic]:
+    cohorts_now = {cohort.name: cohort for cohort in after.cohorts}
+    for cohort in before.cohorts:
+        now = cohorts_now.get(cohort.name)
+        if now is None:
+            yield _record(
+                Code.BREAKING_COHORT_REMOVED,
+                cohort.name,
+                f"the cohort {cohort.name} was removed",
+                _at(table, "/cohorts"),
+            )
+            continue
+        for identifier in kept:
+            was, is_ = identifier in cohort.members, identifier in now.members
+            if was == is_:
+                continue
+            row = _row_pointer(after, identifier)
+            yield _record(
+                Code.BREAKING_COHORT_LEFT if was else Code.SAFE_ADDITION,
+                f"{identifier}/{cohort.name}",
+                f"{describe(identifier)} {'left' if was else 'joined'} {cohort.name}",
+                _at(table, f"{row}{pointer_of((now.field,))}"),
+            )
+
+
+def _capability_changes(old: Side, new: Side, kept: list[str]) -> Iterator[Diagnostic]:
+    before, after = old.registry, new.registry
+    for capability in before.capabilities:
+        if capability not in after.capabilities:
+            yield _record(
+                Code.BREAKING_CAPABILITY_REMOVED,
+                capability,
+                f"the capability {describe(capability)} left the vocabulary",
+                _at(new.manifest, "/$defs/Capability"),
+            )
+    for capability in after.capabilities:
+        if capability not in before.capabilities:
+            yield _record(
+                Code.SAFE_ADDITION,
+                capability,
+                f"new capability {describe(capability)}",
+                _at(new.manifest, "/$defs/Capability"),
+            )
+    old_providers = dict(before.capability_providers)
+    new_providers = dict(after.capability_providers)
+    for capability in dict.fromkeys((*before.capabilities, *after.capabilities)):
+        for identifier in kept:
+            was = identifier in old_providers.get(capability, ())
+            is_ = identifier in new_providers.get(capability, ())
+            if was != is_:
+                yield _record(
+                    Code.BREAKING_CAPABILITY_LEFT if was else Code.SAFE_ADDITION,
+                    f"{identifier}/{capability}",
+                    f"{describe(identifier)} {'no longer provides' if was else 'now provides'}"
+                    f" {describe(capability)}",
+                    _at(new.table, f"{_row_pointer(after, identifier)}/capabilities"),
+                )
+
+
+def _removed_constants(before: Registry, after: Registry, table: Loaded) -> Iterator[Diagnostic]:
+    maps_now = {lookup.name for lookup in after.maps}
+    for lookup in before.maps:
+        if lookup.name not in maps_now:
+            yield _record(
+                Code.BREAKING_MAP_REMOVED,
+                lookup.name,
+                f"the map {lookup.name} was removed",
+                _at(table, "/maps"),
+            )
+    settings_now = {setting.constant for setting in after.settings}
+    for setting in before.settings:
+        if setting.constant not in settings_now:
+            yield _record(
+                Code.BREAKING_CONSTANT_REMOVED,
+                setting.constant,
+                f"the settings constant {setting.constant} was removed",
+                _at(table, "/settings"),
+            )
+    for name in sorted(
+        ({c.name for c in after.cohorts} - {c.name for c in before.cohorts})
+        | (maps_now - {m.name for m in before.maps})
+    ):
+        section = "/cohorts" if name in {c.name for c in after.cohorts} else "/maps"
+        yield _record(Code.SAFE_ADDITION, name, f"new constant {name}", _at(table, section))
+
+
+# --- the adapter schema -------------------------------------------------------------------------
+
+
+def _types(node: EffectiveSchema) -> set[str] | None:
+    declared = node.keywords.get("type")
+    if declared is None:
+        return None
+    found = {declared} if isinstance(declared, str) else set(declared)
+    if "number" in found:
+        found.add("integer")
+    return found
+
+
+def _schema_changes(old: Loaded, new: Loaded) -> Iterator[Diagnostic]:
+    pointer = f"/$defs/{THIRD_PARTY_DEF}"
+    old_entry = resolve_local_ref(old.value, f"#{pointer}")
+    new_entry = resolve_local_ref(new.value, f"#{pointer}")
+    if old_entry is None or new_entry is None:
+        return
+    yield from _walk(
+        effective_schema(old_entry, old.value, pointer),
+        effective_schema(new_entry, new.value, pointer),
+        (),
+        _Walk(old.value, new.value, new),
+    )
+
+
+@dataclass(frozen=True)
+class _Walk:
+    old_root: Mapping[str, Any]
+    new_root: Mapping[str, Any]
+    new: Loaded
+
+    def record(self, code: Code, path: tuple[str, ...], pointer: str, message: str) -> Diagnostic:
+        subject = "/" + "/".join(path)
+        shown = f"{subject}: {message}"
+        return _record(code, subject, shown, _at(self.new, pointer))
+
+
+def _walk(
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int = 0
+) -> Iterator[Diagnostic]:
+    if depth > _MAX_DEPTH:
+        return
+    yield from _compare_keywords(old, new, path, walk)
+    yield from _compare_object(old, new, path, walk, depth)
+    old_items, new_items = old.keywords.get("items"), new.keywords.get("items")
+    if isinstance(new_items, Mapping):
+        yield from _walk(
+            effective_schema(old_items, walk.old_root, f"{old.pointer}/items"),
+            effective_schema(new_items, walk.new_root, f"{new.pointer}/items"),
+            (*path, "*"),
+            walk,
+            depth + 1,
+        )
+    for keyword in ("oneOf", "anyOf"):
+        before, after = old.keywords.get(keyword), new.keywords.get(keyword)
+        if after is None:
+            continue
+        if not isinstance(before, list) or not isinstance(after, list) or len(before) != len(after):
+            yield walk.record(
+                Code.BREAKING_SCHEMA_TYPE_CHANGED,
+                path,
+                f"{new.pointer}/{keyword}",
+                f"the {keyword} alternatives changed",
+            )
+            continue
+        for index, (first, second) in enumerate(zip(before, after, strict=True)):
+            yield from _walk(
+                effective_schema(first, walk.old_root, f"{old.pointer}/{keyword}/{index}"),
+                effective_schema(second, walk.new_root, f"{new.pointer}/{keyword}/{index}"),
+                path,
+                walk,
+                depth + 1,
+            )
+
+
+def _compare_keywords(
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk
+) -> Iterator[Diagnostic]:
+    before, after = _types(old), _types(new)
+    if after is not None and (before is None or not before <= after):
+        lost = "any type" if before is None else ", ".join(sorted(before - after))
+        yield walk.record(
+            Code.BREAKING_SCHEMA_TYPE_CHANGED,
+            path,
+            f"{new.pointer}/type",
+            f"no longer accepts {lost}",
+        )
+    for keyword in ("enum", "const"):
+        old_values = _allowed(old, keyword)
+        new_values = _allowed(new, keyword)
+        if new_values is None:
+            continue
+        if old_values is None:
+            lost = "every other value"
+        else:
+            missing = [value for value in old_values if value not in new_values]
+            added = [value for value in new_values if value not in old_values]
+            if added:
+                yield walk.record(
+                    Code.SAFE_ADDITION,
+                    path,
+                    f"{new.pointer}/{keyword}",
+                    f"now also accepts {', '.join(describe(v) for v in added)}",
+                )
+            if not missing:
+                continue
+            lost = ", ".join(describe(value) for value in missing)
+        yield walk.record(
+            Code.BREAKING_SCHEMA_ENUM_NARROWED,
+            path,
+            f"{new.pointer}/{keyword}",
+            f"{keyword} no longer accepts {lost}",
+        )
+    if "pattern" in new.keywords and new.keywords["pattern"] != old.keywords.get("pattern"):
+        verb = "changed" if "pattern" in old.keywords else "added"
+        yield walk.record(
+            Code.BREAKING_SCHEMA_PATTERN_CHANGED,
+            path,
+            f"{new.pointer}/pattern",
+            f"pattern {verb}: {describe(new.keywords['pattern'])}",
+        )
+    yield from _limits(old, new, path, walk)
+
+
+def _allowed(node: EffectiveSchema, keyword: str) -> list[Any] | None:
+    if keyword not in node.keywords:
+        return None
+    value = node.keywords[keyword]
+    return list(value) if keyword == "enum" and isinstance(value, list) else [value]
+
+
+def _limits(
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk
+) -> Iterator[Diagnostic]:
+    for keyword in (*_UPPER_LIMITS, *_LOWER_LIMITS):
+        after = new.keywords.get(keyword)
+        if not isinstance(after, int | float):
+            continue
+        before = old.keywords.get(keyword)
+        upper = keyword in _UPPER_LIMITS
+        if isinstance(before, int | float) and (after >= before if upper else after <= before):
+            continue
+        was = "none" if before is None else str(before)
+        yield walk.record(
+            Code.BREAKING_SCHEMA_LIMIT_TIGHTENED,
+            path,
+            f"{new.pointer}/{keyword}",
+            f"{keyword} tightened from {was} to {after}",
+        )
+    if new.keywords.get("uniqueItems") is True and old.keywords.get("uniqueItems") is not True:
+        yield walk.record(
+            Code.BREAKING_SCHEMA_LIMIT_TIGHTENED,
+            path,
+            f"{new.pointer}/uniqueItems",
+            "uniqueItems added",
+        )
+
+
+def _closed(node: EffectiveSchema) -> bool:
+    return node.keywords.get("additionalProperties") is False
+
+
+def _compare_object(
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int
+) -> Iterator[Diagnostic]:
+    if _closed(new) and not _closed(old):
+        yield walk.record(
+            Code.BREAKING_SCHEMA_CLOSED,
+            path,
+            f"{new.pointer}/additionalProperties",
+            "additionalProperties closed: unknown properties are now refused",
+        )
+    for name in sorted(new.required - old.required):
+        where = new.properties.get(name, (None, f"{new.pointer}/required"))[1]
+        yield walk.record(
+            Code.BREAKING_SCHEMA_REQUIRED_ADDED, (*path, name), where, "is now required"
+        )
+    for name, (_, old_pointer) in old.properties.items():
+        if name not in new.properties and _closed(new):
+            yield walk.record(
+                Code.BREAKING_SCHEMA_PROPERTY_REMOVED,
+                (*path, name),
+                f"{new.pointer}/properties",
+                f"removed from a closed object (was at {old_pointer})",
+            )
+    for name, (sub, pointer) in new.properties.items():
+        if name not in old.properties:
+            if name not in new.required:
+                yield walk.record(Code.SAFE_ADDITION, (*path, name), pointer, "new property")
+            continue
+        yield from _walk(
+            effective_schema(old.properties[name][0], walk.old_root, old.properties[name][1]),
+            effective_schema(sub, walk.new_root, pointer),
+            (*path, name),
+            walk,
+            depth + 1,
+        )
+
+
+# --- acknowledgements ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Acknowledgement:
+    code: str
+    subject: str
+    pointer: str
+
+
+def acknowledgements(table: Loaded) -> list[Acknowledgement]:
+    entries = table.value.get(ACKNOWLEDGEMENTS, []) if isinstance(table.value, Mapping) else []
+    return [
+        Acknowledgement(
+            str(entry.get("code")), str(entry.get("subject")), f"/{ACKNOWLEDGEMENTS}/{i}"
+        )
+        for i, entry in enumerate(entries)
+        if isinstance(entry, Mapping)
+    ]
+
+
+def acknowledge(
+    found: list[Diagnostic], table: Loaded, inherited: list[Acknowledgement]
+) -> list[Diagnostic]:
+    """Breaking records an acknowledgement names become warnings; unmatched ones are reported."""
+    entries = acknowledgements(table)
+    named = {(entry.code, entry.subject) for entry in entries}
+    matched: set[tuple[str, str]] = set()
+    result: list[Diagnostic] = []
+    for diagnostic in found:
+        key = (diagnostic.code.value, diagnostic.subject or "")
+        if diagnostic.severity is Severity.ERROR and key in named:
+            matched.add(key)
+            result.append(
+                dataclasses.replace(
+                    diagnostic,
+                    severity=Severity.WARNING,
+                    message=f"acknowledged: {diagnostic.message}",
+                )
+            )
+        else:
+            result.append(diagnostic)
+    old = {(entry.code, entry.subject) for entry in inherited}
+    for entry in entries:
+        key = (entry.code, entry.subject)
+        if key in matched:
+            continue
+        stale = key in old
+        result.append(
+            Diagnostic(
+                Code.ACKNOWLEDGEMENT_UNMATCHED,
+                f"{describe(entry.code)} for {describe(entry.subject)} names no change"
+                + (" (the baseline already carried it: remove it)" if stale else ""),
+                severity=Severity.WARNING if stale else Severity.ERROR,
+                subject=entry.subject,
+                **_at(table, entry.pointer),
+            )
+        )
+    return result

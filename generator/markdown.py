@@ -1,0 +1,56 @@
+"""Markdown escaping for the generated reference (``generated/docs/``): every value from the
+sources reaches a table cell through ``md_text`` or ``md_code``, and a fenced block through
+``fenced``.
+
+- ``md_text``: prose. Markdown punctuation (``\\ ` * _ [ ] < > | # ! ~``) is backslash-escaped,
+  ``&`` becomes ``&amp;`` (so no entity or HTML tag survives), a line break becomes ``<br>`` (a
+  table row is one line), and every other invisible character is shown as a ``\\uXXXX`` escape.
+- ``md_code``: a code span whose fence is longer than any run of backticks inside, padded when
+  the text starts or ends with a backtick; ``|`` is escaped (GitHub's tables split cells on it
+  even inside code spans), line breaks and invisible characters are shown as escapes.
+- ``md_authored``: Markdown written in this repository (code meanings): kept, but a table row.
+- ``fenced``: a fenced block whose fence is longer than any backtick run in the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from generator.diagnostics import sanitize
+
+_UNLIMITED = 1 << 30
+_PUNCTUATION = re.compile(r"([\\`*_\[\]<>|#!~])")
+
+
+def md_text(value: object) -> str:
+    lines = str(value).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    escaped = (
+        _PUNCTUATION.sub(r"\\\1", sanitize(line, _UNLIMITED).replace("&", "&amp;"))
+        for line in lines
+    )
+    return "<br>".join(escaped)
+
+
+def md_authored(text: str) -> str:
+    """Markdown written in this repository (the code tables' meanings): code spans and emphasis
+    are kept; only what would break a table row (``|``, line breaks) and invisible characters
+    are escaped."""
+    return sanitize(" ".join(text.splitlines()), _UNLIMITED).replace("|", "\\|")
+
+
+def _longest_backtick_run(text: str) -> int:
+    return max((len(run) for run in re.findall("`+", text)), default=0)
+
+
+def md_code(value: object) -> str:
+    text = sanitize(str(value), _UNLIMITED).replace("|", "\\|")
+    fence = "`" * (_longest_backtick_run(text) + 1)
+    if text and (text[0] in "` " or text[-1] in "` "):
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
+
+
+def fenced(text: str, language: str = "") -> str:
+    fence = "`" * max(3, _longest_backtick_run(text) + 1)
+    body = text if text.endswith("\n") else text + "\n"
+    return f"{fence}{language}\n{body}{fence}"

@@ -1,0 +1,159 @@
+"""The generated Markdown reference (generated/docs/reference.md): made from the same sources,
+drift-checked, every code documented, the adapter example accepted by the generated loader, and
+table content escaped so no value can break a row or inject Markdown or HTML."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import tool_registry
+
+from generator.diagnostics import MEANINGS, Code
+from generator.markdown import fenced, md_authored, md_code, md_text
+from generator.runtime_codes import RUNTIME_CODES
+
+from .conftest import REPO, copy_project, run_toolgen
+
+DOCS = "generated/docs/reference.md"
+CELL_SPLIT = re.compile(r"(?<!\\)\|")
+
+
+def _examples(text: str) -> list[str]:
+    return re.findall(r"^```json\n(.*?)^```$", text, flags=re.MULTILINE | re.DOTALL)
+
+
+def _table_after(text: str, heading: str) -> list[str]:
+    """The first table after ``heading``: its header, separator and rows."""
+    rows: list[str] = []
+    for line in text.split(f"\n{heading}\n", 1)[1].splitlines():
+        if line.startswith("|"):
+            rows.append(line)
+        elif rows:
+            break
+    return rows
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip() for cell in CELL_SPLIT.split(row)[1:-1]]
+
+
+def test_every_build_time_code_has_a_meaning() -> None:
+    assert set(MEANINGS) == set(Code)
+    assert all(meaning.strip() for meaning in MEANINGS.values())
+
+
+def test_the_reference_lists_every_code_and_tool() -> None:
+    text = (REPO / DOCS).read_text(encoding="utf-8")
+    for code in Code:
+        assert f"| `{code.value}` |" in text
+    for runtime in RUNTIME_CODES:
+        assert f"| `{runtime.name}` | {runtime.severity} |" in text
+    rows = _table_after(text, "## Built-in tools")
+    assert [_cells(row)[0] for row in rows[2:]] == [
+        f"`{identifier}`" for identifier in tool_registry.SUPPORTED_TOOLS
+    ]
+    for capability, providers in tool_registry.CAPABILITY_PROVIDERS.items():
+        expected = ", ".join(f"`{p}`" for p in providers) or "(none)"
+        assert f"| `{capability}` | {expected} |" in text
+
+
+def test_the_example_is_accepted_by_the_generated_loader(tmp_path: Path) -> None:
+    text = (REPO / DOCS).read_text(encoding="utf-8")
+    examples = _examples(text)
+    assert examples, "the reference carries no adapter example"
+    schema = json.loads((REPO / "schema/tool-manifest.schema.json").read_text())
+    assert [json.loads(e) for e in examples] == schema["$defs"]["ThirdPartyToolManifest"][
+        "examples"
+    ]
+    files = []
+    for index, example in enumerate(examples):
+        path = tmp_path / f"example-{index}.json"
+        path.write_text(example)
+        files.append(path)
+    result = tool_registry.load_manifest_files((str(p), str(p)) for p in files)
+    assert [report.accepted for report in result.files] == [True] * len(files)
+    assert list(result.diagnostics) == []
+    completed = run_toolgen("validate", *map(str, files))
+    assert completed.returncode == 0, completed.stderr
+
+
+def test_a_stale_reference_is_drift(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    (project / DOCS).write_text("# edited\n")
+    completed = run_toolgen("check", "--project", str(project), "--format", "json")
+    assert completed.returncode == 1
+    (diagnostic,) = json.loads(completed.stdout)["diagnostics"]
+    assert (diagnostic["code"], diagnostic["source"]) == ("DRIFT_CHANGED", DOCS)
+    assert run_toolgen("generate", "--project", str(project)).returncode == 0
+    assert (project / DOCS).read_bytes() == (REPO / DOCS).read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("a|b", r"a\|b"),
+        ("use `x`", r"use \`x\`"),
+        ("line1\nline2", "line1<br>line2"),
+        ("<script>&amp;", r"\<script\>&amp;amp;"),
+        ("*bold* _it_ [l](u) # ! ~", r"\*bold\* \_it\_ \[l\](u) \# \! \~"),
+        ("back\\slash", "back\\\\slash"),
+        ("bidi\u202eend", "bidi\\\\u202eend"),
+    ],
+)
+def test_md_text(raw: str, shown: str) -> None:
+    assert md_text(raw) == shown
+
+
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("plain", "`plain`"),
+        ("a|b", r"`a\|b`"),
+        ("x`y", "``x`y``"),
+        ("`edge", "`` `edge ``"),
+        ("a``b", "```a``b```"),
+        ("two\nlines", "`two\\u000alines`"),
+        ("<b>", "`<b>`"),
+    ],
+)
+def test_md_code(raw: str, shown: str) -> None:
+    assert md_code(raw) == shown
+
+
+def test_authored_markdown_keeps_code_spans_but_stays_one_row() -> None:
+    assert md_authored("a `b` | c\nd") == r"a `b` \| c d"
+
+
+def test_fenced_outlasts_backticks_inside() -> None:
+    assert fenced('{"a": "```"}', "json") == '````json\n{"a": "```"}\n````'
+    assert fenced("{}") == "```\n{}\n```"
+
+
+def test_hostile_values_cannot_break_the_tables(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    table = project / "schema/tools.yaml"
+    hostile = "Pipe | `tick` <b>x</b> & *y*"
+    table.write_text(table.read_text().replace("displayName: Cursor", f"displayName: '{hostile}'"))
+    schema_path = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(schema_path.read_text())
+    schema["properties"]["category"]["description"] = "Kind | of\n<i>tool</i>"
+    schema_path.write_text(json.dumps(schema, indent=2) + "\n")
+    generated = run_toolgen("generate", "--project", str(project))
+    assert generated.returncode == 0, generated.stderr
+    text = (project / DOCS).read_text(encoding="utf-8")
+    rows = _table_after(text, "## Built-in tools")
+    width = len(_cells(rows[0]))
+    assert all(len(_cells(row)) == width for row in rows)
+    cursor = next(row for row in rows if row.startswith("| `cursor` |"))
+    assert _cells(cursor)[1] == r"``Pipe \| `tick` <b>x</b> & *y*``"
+    fields = _table_after(text, "### ThirdPartyToolManifest")
+    category = next(row for row in fields if row.startswith("| `category` |"))
+    assert len(_cells(category)) == 5
+    assert _cells(category)[4] == r"Kind \| of<br>\<i\>tool\</i\>"
+    # The HTML stays inside code spans (shown, not rendered): once in the tools table, once in
+    # the display-name map.
+    assert text.count("<b>x</b>") == 2
+    assert text.count(r"``Pipe \| `tick` <b>x</b> & *y*``") == 2
