@@ -119,7 +119,8 @@ def build_outputs(
         return BuildResult(diagnostics=(*diagnostics, readme))
     if readme is not None:
         outputs[config.relative("readme")] = readme
-    outputs[stamp_path(config)] = render_stamp(config, outputs)
+    given = {} if table_text is None else {"table": table_text.encode("utf-8")}
+    outputs[stamp_path(config)] = render_stamp(config, outputs, given)
     return BuildResult(outputs, tuple(diagnostics))
 
 

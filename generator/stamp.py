@@ -76,6 +76,7 @@ PACKAGES = (
     "pydantic",
     "pyyaml",
     "regress",
+    "ruamel.yaml",
     "ruff",
 )
 GENERATOR_DIR = Path(__file__).resolve().parent
@@ -160,9 +161,16 @@ def installed_versions(names: Iterable[str] = PACKAGES) -> dict[str, str]:
     return {name: found.get(name, "not installed") for name in wanted.values()}
 
 
-def fingerprint(config: Config) -> dict[str, dict[str, Any]]:
-    """The ``inputs`` and ``environment`` sections of a stamp, as they are now."""
-    inputs = {key: _digest_file(config.path(key)) for key in SOURCE_KEYS}
+def fingerprint(
+    config: Config, sources: Mapping[str, bytes] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The ``inputs`` and ``environment`` sections of a stamp, as they are now; ``sources``
+    stands for source files about to be written (``add-tool``'s new table)."""
+    given = sources or {}
+    inputs = {
+        key: _digest(given[key]) if key in given else _digest_file(config.path(key))
+        for key in SOURCE_KEYS
+    }
     # Where the sources lie is not an input (their bytes are); where the outputs go is.
     placed = {key: config.relative(key) for key in OUTPUT_KEYS}
     inputs["config"] = _digest(json.dumps(placed, sort_keys=True).encode())
@@ -174,9 +182,12 @@ def fingerprint(config: Config) -> dict[str, dict[str, Any]]:
     return {"inputs": inputs, "environment": environment}
 
 
-def render_stamp(config: Config, outputs: Mapping[str, str]) -> str:
+def render_stamp(
+    config: Config, outputs: Mapping[str, str], sources: Mapping[str, bytes] | None = None
+) -> str:
     """The stamp's text for ``outputs`` (``{relative path: text}``): files outside the output
-    folders (the README) and the stamp itself are not recorded."""
+    folders (the README) and the stamp itself are not recorded. ``sources`` as for
+    ``fingerprint``."""
     roots = [root.rstrip("/") + "/" for root in output_folders(config)]
     own = stamp_path(config)
     recorded = {
@@ -187,7 +198,7 @@ def render_stamp(config: Config, outputs: Mapping[str, str]) -> str:
     document = {
         "about": ABOUT,
         "version": STAMP_VERSION,
-        **fingerprint(config),
+        **fingerprint(config, sources),
         "outputs": recorded,
     }
     return _serialized(document)
