@@ -56,10 +56,12 @@ TARGETS: tuple[Target, ...] = (
     Target("python_out",        "tool_registry/loader.py",        views.python_loader),
     Target("python_out",        "tool_registry/registry.py",      views.python_registry),
     Target("python_out",        "tool_registry/detection.py",     views.python_detection),
+    Target("python_out",        "tool_registry/launch.py",        views.python_detection),
     Target("typescript_out",    "types.ts",                       views.ts_types),
     Target("typescript_out",    "tools.ts",                       views.ts_tools),
     Target("typescript_out",    "hook-packages.ts",               views.ts_hook_packages),
     Target("typescript_out",    "prompt-args.ts",                 views.no_context),
+    Target("typescript_out",    "launch.ts",                      views.ts_launch),
     Target("typescript_out",    "index.ts",                       views.no_context),
     Target("editor_schema_out", "tools.schema.json",              views.editor_table_schema),
 )

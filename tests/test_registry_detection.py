@@ -54,7 +54,10 @@ def test_cohorts_cover_adapters(folder: Path) -> None:
 
 
 def test_routing_is_by_capability(folder: Path) -> None:
-    registry = get_tool_registry(folder)
+    # Third-party adapters route only what the host grants (see test_catalog_grants).
+    registry = get_tool_registry(
+        folder, grants={"aider": ["headless-task"], "zed": ["headless-task"]}
+    )
     headless = registry.providers_of("headless-task")
     assert headless[-2:] == ("aider", "zed")
     assert "claude-code" in headless and "cursor" not in headless

@@ -36,6 +36,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       "--message",
       "{prompt}",
     ],
+    library: "builtin",
     builtin: true,
   },
   {
@@ -52,6 +53,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
         ],
       },
     },
+    library: "builtin",
     builtin: true,
   },
 ] as const satisfies readonly (ToolManifest & { readonly id: ToolId })[]);
@@ -74,7 +76,18 @@ export const CAPABILITIES = freezeDeep([
   "resumable",
 ] as const satisfies readonly Capability[]);
 
-/** Route by declared capability, never by tool name. */
+// One constant per capability: the exact string a manifest declares in `capabilities.provides`.
+export const CAP_INTERACTIVE_LAUNCH = "interactive-launch" satisfies Capability;
+export const CAP_HEADLESS_TASK = "headless-task" satisfies Capability;
+export const CAP_STRUCTURED_PROGRESS = "structured-progress" satisfies Capability;
+export const CAP_RESUMABLE = "resumable" satisfies Capability;
+
+/** Built-in tools a launcher may start: launchable and not inert ("mcp-server"). */
+export const LAUNCHABLE_TOOLS: readonly ToolId[] = freezeDeep<readonly ToolId[]>([
+  "aider",
+]);
+
+/** Route by declared capability, never by tool name (built-ins: the table grants what they claim). */
 export const CAPABILITY_PROVIDERS: Readonly<Record<Capability, readonly ToolId[]>> = freezeDeep({
   "interactive-launch": [],
   "headless-task": [],
@@ -89,3 +102,5 @@ export const ADAPTERS_DIR_ENV_VAR = "EXAMPLE_ADAPTERS_DIR";
 export const HOOK_PACKAGE_PREFIX = "@example/hooks-";
 
 export const MANIFEST_MAX_BYTES = 4096;
+
+export const BUILTIN_LIBRARY = "builtin";

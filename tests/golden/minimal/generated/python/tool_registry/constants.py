@@ -36,6 +36,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
             "--message",
             "{prompt}",
         ),
+        library="builtin",
         builtin=True,
     ),
     ToolManifest(
@@ -45,6 +46,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
         hookCapable=True,
         hookPointer=".config/zed/install.json",
         detect=CandidatesDetect(kind="candidates", paths=CandidatePaths(linux=("/usr/bin/zed",))),
+        library="builtin",
         builtin=True,
     ),
 )
@@ -71,7 +73,16 @@ CAPABILITIES: Final[tuple[Capability, ...]] = (
     "resumable",
 )
 
-# Route by declared capability, never by tool name.
+# One constant per capability: the exact string a manifest declares in `capabilities.provides`.
+CAP_INTERACTIVE_LAUNCH: Final[Capability] = "interactive-launch"
+CAP_HEADLESS_TASK: Final[Capability] = "headless-task"
+CAP_STRUCTURED_PROGRESS: Final[Capability] = "structured-progress"
+CAP_RESUMABLE: Final[Capability] = "resumable"
+
+# Built-in tools a launcher may start: launchable and not inert ("mcp-server").
+LAUNCHABLE_TOOLS: Final[tuple[ToolId, ...]] = ("aider",)
+
+# Route by declared capability, never by tool name (built-ins: the table grants what they claim).
 CAPABILITY_PROVIDERS: Final[Mapping[Capability, tuple[ToolId, ...]]] = MappingProxyType(
     {
         "interactive-launch": (),
@@ -88,3 +99,5 @@ ADAPTERS_DIR_ENV_VAR: Final = "EXAMPLE_ADAPTERS_DIR"
 HOOK_PACKAGE_PREFIX: Final = "@example/hooks-"
 
 MANIFEST_MAX_BYTES: Final = 4096
+
+BUILTIN_LIBRARY: Final = "builtin"

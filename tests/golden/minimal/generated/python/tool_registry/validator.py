@@ -16,6 +16,7 @@ from .schema_runtime import (
     Violations,
     all_unique,
     collect,
+    json_equal,
     one_of,
     report,
     token,
@@ -23,7 +24,6 @@ from .schema_runtime import (
 
 _NAMES0 = frozenset(
     (
-        "detect",
         "displayName",
         "hookCapable",
         "hookPointer",
@@ -59,9 +59,39 @@ _ENUM8 = frozenset(
     (
         "cli-agent",
         "desktop-app",
+        "mcp-server",
     )
 )
-_NAMES9 = frozenset(
+_NAMES9 = frozenset(("transport",))
+_ENUM10 = frozenset(
+    (
+        "http",
+        "stdio",
+    )
+)
+_PATTERN11 = re.compile(
+    "^(?!\\-)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z",
+    re.ASCII,
+)
+_PATTERN12 = re.compile(
+    "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
+    re.ASCII,
+)
+_PATTERN13 = re.compile(
+    "^https\\:\\/\\/[A-Za-z0-9\\.\\-]+(?:\\:[0-9]{1,5})?(?:\\/[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\-]*)?(?:\\?[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\?\\-]*)?\\Z",
+    re.ASCII,
+)
+_NAMES14 = frozenset(
+    (
+        "args",
+        "command",
+        "transport",
+        "url",
+    )
+)
+_NAMES15 = frozenset(("command",))
+_NAMES16 = frozenset(("url",))
+_NAMES17 = frozenset(
     (
         "builtin",
         "capabilities",
@@ -73,32 +103,37 @@ _NAMES9 = frozenset(
         "hookPointer",
         "id",
         "launchable",
+        "library",
+        "mcpServer",
         "promptArgTemplate",
     )
 )
-_NAMES10 = frozenset(("detect",))
-_NAMES11 = frozenset(
+_NAMES18 = frozenset(("mcpServer",))
+_CONST19 = False
+_NAMES20 = frozenset(("detect",))
+_NAMES21 = frozenset(
     (
         "binaryName",
         "kind",
     )
 )
-_PATTERN12 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII)
-_NAMES13 = frozenset(("kind",))
-_PATTERN14 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII)
-_NAMES15 = frozenset(
+_PATTERN22 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII)
+_NAMES23 = frozenset(("kind",))
+_PATTERN24 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII)
+_NAMES25 = frozenset(
     (
         "darwin",
         "linux",
         "win32",
     )
 )
-_NAMES16 = frozenset(
+_NAMES26 = frozenset(
     (
         "kind",
         "paths",
     )
 )
+_NAMES27 = frozenset(("category",))
 
 
 def _check_0(v: Any, p: str, e: Violations) -> None:
@@ -114,8 +149,6 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookCapable"', v))
             if "hookPointer" not in v:
                 e.append((p, "required", 'property "hookPointer"', v))
-            if "detect" not in v:
-                e.append((p, "required", 'property "detect"', v))
         v1 = v.get("id", MISSING)
         if v1 is not MISSING:
             if isinstance(v1, str):
@@ -338,154 +371,525 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             else:
                 e.append((p + "/category", "type", "string", v17))
             if not (isinstance(v17, str) and v17 in _ENUM8):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v17))
-        v18 = v.get("builtin", MISSING)
+                e.append(
+                    (
+                        p + "/category",
+                        "enum",
+                        'one of ["cli-agent","desktop-app","mcp-server"]',
+                        v17,
+                    )
+                )
+        v18 = v.get("library", MISSING)
         if v18 is not MISSING:
-            if not (isinstance(v18, bool)):
-                e.append((p + "/builtin", "type", "boolean", v18))
-        if not _NAMES9.issuperset(v):
-            for k19 in v:
-                if k19 not in _NAMES9:
+            if isinstance(v18, str):
+                if not v18.isascii() and SURROGATE.search(v18) is not None:
+                    e.append((p + "/library", "i-json", "no lone surrogate", v18))
+                if _PATTERN1.search(v18) is None:
                     e.append(
-                        (p + "/" + token(k19), "additionalProperties", "no such property", v[k19])
+                        (
+                            p + "/library",
+                            "pattern",
+                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                            v18,
+                        )
+                    )
+            else:
+                e.append((p + "/library", "type", "string", v18))
+        v19 = v.get("mcpServer", MISSING)
+        if v19 is not MISSING:
+            if isinstance(v19, str):
+                if not v19.isascii() and SURROGATE.search(v19) is not None:
+                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v19))
+            if isinstance(v19, dict):
+                if not (v19.keys() >= _NAMES9):
+                    if "transport" not in v19:
+                        e.append((p + "/mcpServer", "required", 'property "transport"', v19))
+                v20 = v19.get("transport", MISSING)
+                if v20 is not MISSING:
+                    if isinstance(v20, str):
+                        pass
+                    else:
+                        e.append((p + "/mcpServer" + "/transport", "type", "string", v20))
+                    if not (isinstance(v20, str) and v20 in _ENUM10):
+                        e.append(
+                            (
+                                p + "/mcpServer" + "/transport",
+                                "enum",
+                                'one of ["stdio","http"]',
+                                v20,
+                            )
+                        )
+                v21 = v19.get("command", MISSING)
+                if v21 is not MISSING:
+                    if isinstance(v21, str):
+                        if not v21.isascii() and SURROGATE.search(v21) is not None:
+                            e.append(
+                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v21)
+                            )
+                        if len(v21) < 1:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "minLength",
+                                    "at least 1 characters",
+                                    v21,
+                                )
+                            )
+                        if len(v21) > 256:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "maxLength",
+                                    "at most 256 characters",
+                                    v21,
+                                )
+                            )
+                        if _PATTERN11.search(v21) is None:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "pattern",
+                                    'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
+                                    v21,
+                                )
+                            )
+                    else:
+                        e.append((p + "/mcpServer" + "/command", "type", "string", v21))
+                v22 = v19.get("args", MISSING)
+                if v22 is not MISSING:
+                    if isinstance(v22, list):
+                        if len(v22) > 32:
+                            e.append(
+                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v22)
+                            )
+                        for i23 in range(0, len(v22)):
+                            v24 = v22[i23]
+                            if isinstance(v24, str):
+                                if not v24.isascii() and SURROGATE.search(v24) is not None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i23),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v24,
+                                        )
+                                    )
+                                if len(v24) > 256:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i23),
+                                            "maxLength",
+                                            "at most 256 characters",
+                                            v24,
+                                        )
+                                    )
+                                if _PATTERN12.search(v24) is None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i23),
+                                            "pattern",
+                                            'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
+                                            v24,
+                                        )
+                                    )
+                            else:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/args" + "/" + str(i23),
+                                        "type",
+                                        "string",
+                                        v24,
+                                    )
+                                )
+                    else:
+                        e.append((p + "/mcpServer" + "/args", "type", "array", v22))
+                v25 = v19.get("url", MISSING)
+                if v25 is not MISSING:
+                    if isinstance(v25, str):
+                        if not v25.isascii() and SURROGATE.search(v25) is not None:
+                            e.append(
+                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v25)
+                            )
+                        if len(v25) > 2048:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/url",
+                                    "maxLength",
+                                    "at most 2048 characters",
+                                    v25,
+                                )
+                            )
+                        if _PATTERN13.search(v25) is None:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/url",
+                                    "pattern",
+                                    'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
+                                    v25,
+                                )
+                            )
+                    else:
+                        e.append((p + "/mcpServer" + "/url", "type", "string", v25))
+                if not _NAMES14.issuperset(v19):
+                    for k26 in v19:
+                        if k26 not in _NAMES14:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/" + token(k26),
+                                    "additionalProperties",
+                                    "no such property",
+                                    v19[k26],
+                                )
+                            )
+            else:
+                e.append((p + "/mcpServer", "type", "object", v19))
+            if _valid_8(v19):
+                if isinstance(v19, str):
+                    if not v19.isascii() and SURROGATE.search(v19) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v19))
+                if isinstance(v19, dict):
+                    if not (v19.keys() >= _NAMES15):
+                        if "command" not in v19:
+                            e.append((p + "/mcpServer", "required", 'property "command"', v19))
+                    v27 = v19.get("url", MISSING)
+                    if v27 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v27)
+                        )
+            else:
+                if isinstance(v19, str):
+                    if not v19.isascii() and SURROGATE.search(v19) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v19))
+                if isinstance(v19, dict):
+                    if not (v19.keys() >= _NAMES16):
+                        if "url" not in v19:
+                            e.append((p + "/mcpServer", "required", 'property "url"', v19))
+                    v28 = v19.get("command", MISSING)
+                    if v28 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v28)
+                        )
+                    v29 = v19.get("args", MISSING)
+                    if v29 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v29)
+                        )
+        v30 = v.get("builtin", MISSING)
+        if v30 is not MISSING:
+            if not (isinstance(v30, bool)):
+                e.append((p + "/builtin", "type", "boolean", v30))
+        if not _NAMES17.issuperset(v):
+            for k31 in v:
+                if k31 not in _NAMES17:
+                    e.append(
+                        (p + "/" + token(k31), "additionalProperties", "no such property", v[k31])
                     )
     else:
         e.append((p, "type", "object", v))
+    if _valid_9(v):
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                e.append((p, "i-json", "no lone surrogate", v))
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES18):
+                if "mcpServer" not in v:
+                    e.append((p, "required", 'property "mcpServer"', v))
+            v32 = v.get("launchable", MISSING)
+            if v32 is not MISSING:
+                if not (json_equal(v32, _CONST19)):
+                    e.append((p + "/launchable", "const", "false", v32))
+            v33 = v.get("hookCapable", MISSING)
+            if v33 is not MISSING:
+                if not (json_equal(v33, _CONST19)):
+                    e.append((p + "/hookCapable", "const", "false", v33))
+            v34 = v.get("detect", MISSING)
+            if v34 is not MISSING:
+                e.append((p + "/detect", "false", "nothing (false schema)", v34))
+            v35 = v.get("promptArgTemplate", MISSING)
+            if v35 is not MISSING:
+                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v35))
+            v36 = v.get("hookPackage", MISSING)
+            if v36 is not MISSING:
+                e.append((p + "/hookPackage", "false", "nothing (false schema)", v36))
+            v37 = v.get("capabilities", MISSING)
+            if v37 is not MISSING:
+                e.append((p + "/capabilities", "false", "nothing (false schema)", v37))
+    else:
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                e.append((p, "i-json", "no lone surrogate", v))
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES20):
+                if "detect" not in v:
+                    e.append((p, "required", 'property "detect"', v))
+            v38 = v.get("mcpServer", MISSING)
+            if v38 is not MISSING:
+                e.append((p + "/mcpServer", "false", "nothing (false schema)", v38))
 
 
 def _valid_1(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             return False
-        v20 = v.get("id", MISSING)
-        if v20 is not MISSING:
-            if isinstance(v20, str):
-                if not v20.isascii() and SURROGATE.search(v20) is not None:
+        v39 = v.get("id", MISSING)
+        if v39 is not MISSING:
+            if isinstance(v39, str):
+                if not v39.isascii() and SURROGATE.search(v39) is not None:
                     return False
-                if _PATTERN1.search(v20) is None:
-                    return False
-            else:
-                return False
-        v21 = v.get("displayName", MISSING)
-        if v21 is not MISSING:
-            if isinstance(v21, str):
-                if not v21.isascii() and SURROGATE.search(v21) is not None:
-                    return False
-                if len(v21) < 1:
-                    return False
-                if len(v21) > 80:
-                    return False
-                if _PATTERN2.search(v21) is None:
+                if _PATTERN1.search(v39) is None:
                     return False
             else:
                 return False
-        v22 = v.get("launchable", MISSING)
-        if v22 is not MISSING:
-            if not (isinstance(v22, bool)):
-                return False
-        v23 = v.get("hookCapable", MISSING)
-        if v23 is not MISSING:
-            if not (isinstance(v23, bool)):
-                return False
-        v24 = v.get("hookPointer", MISSING)
-        if v24 is not MISSING:
-            if isinstance(v24, str):
-                if not v24.isascii() and SURROGATE.search(v24) is not None:
+        v40 = v.get("displayName", MISSING)
+        if v40 is not MISSING:
+            if isinstance(v40, str):
+                if not v40.isascii() and SURROGATE.search(v40) is not None:
                     return False
-                if len(v24) < 1:
+                if len(v40) < 1:
                     return False
-                if len(v24) > 256:
+                if len(v40) > 80:
                     return False
-                if _PATTERN3.search(v24) is None:
+                if _PATTERN2.search(v40) is None:
                     return False
             else:
                 return False
-        v25 = v.get("detect", MISSING)
-        if v25 is not MISSING:
-            if isinstance(v25, str):
-                if not v25.isascii() and SURROGATE.search(v25) is not None:
-                    return False
-            if isinstance(v25, str):
-                if not v25.isascii() and SURROGATE.search(v25) is not None:
-                    return False
-            d26 = v25.get("kind") if isinstance(v25, dict) else None
-            if not ((d26 == "path" and _valid_4(v25)) or (d26 == "candidates" and _valid_5(v25))):
+        v41 = v.get("launchable", MISSING)
+        if v41 is not MISSING:
+            if not (isinstance(v41, bool)):
                 return False
-        v27 = v.get("hookPackage", MISSING)
-        if v27 is not MISSING:
-            if isinstance(v27, str):
-                if not v27.isascii() and SURROGATE.search(v27) is not None:
+        v42 = v.get("hookCapable", MISSING)
+        if v42 is not MISSING:
+            if not (isinstance(v42, bool)):
+                return False
+        v43 = v.get("hookPointer", MISSING)
+        if v43 is not MISSING:
+            if isinstance(v43, str):
+                if not v43.isascii() and SURROGATE.search(v43) is not None:
                     return False
-                if len(v27) < 1:
+                if len(v43) < 1:
                     return False
-                if len(v27) > 214:
+                if len(v43) > 256:
                     return False
-                if _PATTERN4.search(v27) is None:
+                if _PATTERN3.search(v43) is None:
                     return False
             else:
                 return False
-        v28 = v.get("promptArgTemplate", MISSING)
-        if v28 is not MISSING:
-            if isinstance(v28, list):
-                if len(v28) > 20:
+        v44 = v.get("detect", MISSING)
+        if v44 is not MISSING:
+            if isinstance(v44, str):
+                if not v44.isascii() and SURROGATE.search(v44) is not None:
                     return False
-                for v30 in v28:
-                    if isinstance(v30, str):
-                        if not v30.isascii() and SURROGATE.search(v30) is not None:
+            if isinstance(v44, str):
+                if not v44.isascii() and SURROGATE.search(v44) is not None:
+                    return False
+            d45 = v44.get("kind") if isinstance(v44, dict) else None
+            if not ((d45 == "path" and _valid_4(v44)) or (d45 == "candidates" and _valid_5(v44))):
+                return False
+        v46 = v.get("hookPackage", MISSING)
+        if v46 is not MISSING:
+            if isinstance(v46, str):
+                if not v46.isascii() and SURROGATE.search(v46) is not None:
+                    return False
+                if len(v46) < 1:
+                    return False
+                if len(v46) > 214:
+                    return False
+                if _PATTERN4.search(v46) is None:
+                    return False
+            else:
+                return False
+        v47 = v.get("promptArgTemplate", MISSING)
+        if v47 is not MISSING:
+            if isinstance(v47, list):
+                if len(v47) > 20:
+                    return False
+                for v49 in v47:
+                    if isinstance(v49, str):
+                        if not v49.isascii() and SURROGATE.search(v49) is not None:
                             return False
-                        if len(v30) > 256:
+                        if len(v49) > 256:
                             return False
-                        if _PATTERN5.search(v30) is None:
+                        if _PATTERN5.search(v49) is None:
                             return False
                     else:
                         return False
             else:
                 return False
-        v31 = v.get("capabilities", MISSING)
-        if v31 is not MISSING:
-            if isinstance(v31, str):
-                if not v31.isascii() and SURROGATE.search(v31) is not None:
+        v50 = v.get("capabilities", MISSING)
+        if v50 is not MISSING:
+            if isinstance(v50, str):
+                if not v50.isascii() and SURROGATE.search(v50) is not None:
                     return False
-            if isinstance(v31, dict):
-                if not (v31.keys() >= _NAMES6):
+            if isinstance(v50, dict):
+                if not (v50.keys() >= _NAMES6):
                     return False
-                v32 = v31.get("provides", MISSING)
-                if v32 is not MISSING:
-                    if isinstance(v32, list):
-                        for v34 in v32:
-                            if isinstance(v34, str):
-                                if not v34.isascii() and SURROGATE.search(v34) is not None:
+                v51 = v50.get("provides", MISSING)
+                if v51 is not MISSING:
+                    if isinstance(v51, list):
+                        for v53 in v51:
+                            if isinstance(v53, str):
+                                if not v53.isascii() and SURROGATE.search(v53) is not None:
                                     return False
-                            if isinstance(v34, str):
+                            if isinstance(v53, str):
                                 pass
                             else:
                                 return False
-                            if not (isinstance(v34, str) and v34 in _ENUM7):
+                            if not (isinstance(v53, str) and v53 in _ENUM7):
                                 return False
-                        if not all_unique(v32):
+                        if not all_unique(v51):
                             return False
                     else:
                         return False
-                if not _NAMES6.issuperset(v31):
+                if not _NAMES6.issuperset(v50):
                     return False
             else:
                 return False
-        v36 = v.get("category", MISSING)
-        if v36 is not MISSING:
-            if isinstance(v36, str):
+        v55 = v.get("category", MISSING)
+        if v55 is not MISSING:
+            if isinstance(v55, str):
                 pass
             else:
                 return False
-            if not (isinstance(v36, str) and v36 in _ENUM8):
+            if not (isinstance(v55, str) and v55 in _ENUM8):
                 return False
-        v37 = v.get("builtin", MISSING)
-        if v37 is not MISSING:
-            if not (isinstance(v37, bool)):
+        v56 = v.get("library", MISSING)
+        if v56 is not MISSING:
+            if isinstance(v56, str):
+                if not v56.isascii() and SURROGATE.search(v56) is not None:
+                    return False
+                if _PATTERN1.search(v56) is None:
+                    return False
+            else:
                 return False
-        if not _NAMES9.issuperset(v):
+        v57 = v.get("mcpServer", MISSING)
+        if v57 is not MISSING:
+            if isinstance(v57, str):
+                if not v57.isascii() and SURROGATE.search(v57) is not None:
+                    return False
+            if isinstance(v57, dict):
+                if not (v57.keys() >= _NAMES9):
+                    return False
+                v58 = v57.get("transport", MISSING)
+                if v58 is not MISSING:
+                    if isinstance(v58, str):
+                        pass
+                    else:
+                        return False
+                    if not (isinstance(v58, str) and v58 in _ENUM10):
+                        return False
+                v59 = v57.get("command", MISSING)
+                if v59 is not MISSING:
+                    if isinstance(v59, str):
+                        if not v59.isascii() and SURROGATE.search(v59) is not None:
+                            return False
+                        if len(v59) < 1:
+                            return False
+                        if len(v59) > 256:
+                            return False
+                        if _PATTERN11.search(v59) is None:
+                            return False
+                    else:
+                        return False
+                v60 = v57.get("args", MISSING)
+                if v60 is not MISSING:
+                    if isinstance(v60, list):
+                        if len(v60) > 32:
+                            return False
+                        for v62 in v60:
+                            if isinstance(v62, str):
+                                if not v62.isascii() and SURROGATE.search(v62) is not None:
+                                    return False
+                                if len(v62) > 256:
+                                    return False
+                                if _PATTERN12.search(v62) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+                v63 = v57.get("url", MISSING)
+                if v63 is not MISSING:
+                    if isinstance(v63, str):
+                        if not v63.isascii() and SURROGATE.search(v63) is not None:
+                            return False
+                        if len(v63) > 2048:
+                            return False
+                        if _PATTERN13.search(v63) is None:
+                            return False
+                    else:
+                        return False
+                if not _NAMES14.issuperset(v57):
+                    return False
+            else:
+                return False
+            if _valid_8(v57):
+                if isinstance(v57, str):
+                    if not v57.isascii() and SURROGATE.search(v57) is not None:
+                        return False
+                if isinstance(v57, dict):
+                    if not (v57.keys() >= _NAMES15):
+                        return False
+                    v65 = v57.get("url", MISSING)
+                    if v65 is not MISSING:
+                        return False
+            else:
+                if isinstance(v57, str):
+                    if not v57.isascii() and SURROGATE.search(v57) is not None:
+                        return False
+                if isinstance(v57, dict):
+                    if not (v57.keys() >= _NAMES16):
+                        return False
+                    v66 = v57.get("command", MISSING)
+                    if v66 is not MISSING:
+                        return False
+                    v67 = v57.get("args", MISSING)
+                    if v67 is not MISSING:
+                        return False
+        v68 = v.get("builtin", MISSING)
+        if v68 is not MISSING:
+            if not (isinstance(v68, bool)):
+                return False
+        if not _NAMES17.issuperset(v):
             return False
     else:
         return False
+    if _valid_9(v):
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                return False
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES18):
+                return False
+            v70 = v.get("launchable", MISSING)
+            if v70 is not MISSING:
+                if not (json_equal(v70, _CONST19)):
+                    return False
+            v71 = v.get("hookCapable", MISSING)
+            if v71 is not MISSING:
+                if not (json_equal(v71, _CONST19)):
+                    return False
+            v72 = v.get("detect", MISSING)
+            if v72 is not MISSING:
+                return False
+            v73 = v.get("promptArgTemplate", MISSING)
+            if v73 is not MISSING:
+                return False
+            v74 = v.get("hookPackage", MISSING)
+            if v74 is not MISSING:
+                return False
+            v75 = v.get("capabilities", MISSING)
+            if v75 is not MISSING:
+                return False
+    else:
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                return False
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES20):
+                return False
+            v76 = v.get("mcpServer", MISSING)
+            if v76 is not MISSING:
+                return False
     return True
 
 
@@ -494,73 +898,70 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES10):
-            if "detect" not in v:
-                e.append((p, "required", 'property "detect"', v))
-        v39 = v.get("detect", MISSING)
-        if v39 is not MISSING:
-            if isinstance(v39, str):
-                if not v39.isascii() and SURROGATE.search(v39) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v39))
-            if isinstance(v39, dict):
-                if not (v39.keys() >= _NAMES11):
-                    if "kind" not in v39:
-                        e.append((p + "/detect", "required", 'property "kind"', v39))
-                    if "binaryName" not in v39:
-                        e.append((p + "/detect", "required", 'property "binaryName"', v39))
-                v40 = v39.get("kind", MISSING)
-                if v40 is not MISSING:
-                    if not (isinstance(v40, str) and v40 == "path"):
-                        e.append((p + "/detect" + "/kind", "const", '"path"', v40))
-                v41 = v39.get("binaryName", MISSING)
-                if v41 is not MISSING:
-                    if isinstance(v41, str):
-                        if not v41.isascii() and SURROGATE.search(v41) is not None:
+        v77 = v.get("detect", MISSING)
+        if v77 is not MISSING:
+            if isinstance(v77, str):
+                if not v77.isascii() and SURROGATE.search(v77) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v77))
+            if isinstance(v77, dict):
+                if not (v77.keys() >= _NAMES21):
+                    if "kind" not in v77:
+                        e.append((p + "/detect", "required", 'property "kind"', v77))
+                    if "binaryName" not in v77:
+                        e.append((p + "/detect", "required", 'property "binaryName"', v77))
+                v78 = v77.get("kind", MISSING)
+                if v78 is not MISSING:
+                    if not (isinstance(v78, str) and v78 == "path"):
+                        e.append((p + "/detect" + "/kind", "const", '"path"', v78))
+                v79 = v77.get("binaryName", MISSING)
+                if v79 is not MISSING:
+                    if isinstance(v79, str):
+                        if not v79.isascii() and SURROGATE.search(v79) is not None:
                             e.append(
-                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v41)
+                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v79)
                             )
-                        if len(v41) < 1:
+                        if len(v79) < 1:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "minLength",
                                     "at least 1 characters",
-                                    v41,
+                                    v79,
                                 )
                             )
-                        if len(v41) > 128:
+                        if len(v79) > 128:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "maxLength",
                                     "at most 128 characters",
-                                    v41,
+                                    v79,
                                 )
                             )
-                        if _PATTERN12.search(v41) is None:
+                        if _PATTERN22.search(v79) is None:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "pattern",
                                     'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v41,
+                                    v79,
                                 )
                             )
                     else:
-                        e.append((p + "/detect" + "/binaryName", "type", "string", v41))
-                if not _NAMES11.issuperset(v39):
-                    for k42 in v39:
-                        if k42 not in _NAMES11:
+                        e.append((p + "/detect" + "/binaryName", "type", "string", v79))
+                if not _NAMES21.issuperset(v77):
+                    for k80 in v77:
+                        if k80 not in _NAMES21:
                             e.append(
                                 (
-                                    p + "/detect" + "/" + token(k42),
+                                    p + "/detect" + "/" + token(k80),
                                     "additionalProperties",
                                     "no such property",
-                                    v39[k42],
+                                    v77[k80],
                                 )
                             )
             else:
-                e.append((p + "/detect", "type", "object", v39))
+                e.append((p + "/detect", "type", "object", v77))
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
@@ -576,243 +977,482 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookCapable"', v))
             if "hookPointer" not in v:
                 e.append((p, "required", 'property "hookPointer"', v))
-            if "detect" not in v:
-                e.append((p, "required", 'property "detect"', v))
-        v43 = v.get("id", MISSING)
-        if v43 is not MISSING:
-            if isinstance(v43, str):
-                if not v43.isascii() and SURROGATE.search(v43) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v43))
-                if _PATTERN1.search(v43) is None:
+        v81 = v.get("id", MISSING)
+        if v81 is not MISSING:
+            if isinstance(v81, str):
+                if not v81.isascii() and SURROGATE.search(v81) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v81))
+                if _PATTERN1.search(v81) is None:
                     e.append(
                         (
                             p + "/id",
                             "pattern",
                             'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v43,
+                            v81,
                         )
                     )
             else:
-                e.append((p + "/id", "type", "string", v43))
-        v44 = v.get("displayName", MISSING)
-        if v44 is not MISSING:
-            if isinstance(v44, str):
-                if not v44.isascii() and SURROGATE.search(v44) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v44))
-                if len(v44) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v44))
-                if len(v44) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v44))
-                if _PATTERN2.search(v44) is None:
+                e.append((p + "/id", "type", "string", v81))
+        v82 = v.get("displayName", MISSING)
+        if v82 is not MISSING:
+            if isinstance(v82, str):
+                if not v82.isascii() and SURROGATE.search(v82) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v82))
+                if len(v82) < 1:
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v82))
+                if len(v82) > 80:
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v82))
+                if _PATTERN2.search(v82) is None:
                     e.append(
                         (
                             p + "/displayName",
                             "pattern",
                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                            v44,
+                            v82,
                         )
                     )
             else:
-                e.append((p + "/displayName", "type", "string", v44))
-        v45 = v.get("launchable", MISSING)
-        if v45 is not MISSING:
-            if not (isinstance(v45, bool)):
-                e.append((p + "/launchable", "type", "boolean", v45))
-        v46 = v.get("hookCapable", MISSING)
-        if v46 is not MISSING:
-            if not (isinstance(v46, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v46))
-        v47 = v.get("hookPointer", MISSING)
-        if v47 is not MISSING:
-            if isinstance(v47, str):
-                if not v47.isascii() and SURROGATE.search(v47) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v47))
-                if len(v47) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v47))
-                if len(v47) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v47))
-                if _PATTERN3.search(v47) is None:
+                e.append((p + "/displayName", "type", "string", v82))
+        v83 = v.get("launchable", MISSING)
+        if v83 is not MISSING:
+            if not (isinstance(v83, bool)):
+                e.append((p + "/launchable", "type", "boolean", v83))
+        v84 = v.get("hookCapable", MISSING)
+        if v84 is not MISSING:
+            if not (isinstance(v84, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v84))
+        v85 = v.get("hookPointer", MISSING)
+        if v85 is not MISSING:
+            if isinstance(v85, str):
+                if not v85.isascii() and SURROGATE.search(v85) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v85))
+                if len(v85) < 1:
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v85))
+                if len(v85) > 256:
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v85))
+                if _PATTERN3.search(v85) is None:
                     e.append(
                         (
                             p + "/hookPointer",
                             "pattern",
                             'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v47,
+                            v85,
                         )
                     )
             else:
-                e.append((p + "/hookPointer", "type", "string", v47))
-        v48 = v.get("detect", MISSING)
-        if v48 is not MISSING:
-            if isinstance(v48, str):
-                if not v48.isascii() and SURROGATE.search(v48) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v48))
-            if isinstance(v48, str):
-                if not v48.isascii() and SURROGATE.search(v48) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v48))
-            d49 = v48.get("kind") if isinstance(v48, dict) else None
-            if not ((d49 == "path" and _valid_4(v48)) or (d49 == "candidates" and _valid_5(v48))):
-                if d49 == "path":
-                    _check_6(v48, p + "/detect", e)
-                elif d49 == "candidates":
-                    _check_7(v48, p + "/detect", e)
+                e.append((p + "/hookPointer", "type", "string", v85))
+        v86 = v.get("detect", MISSING)
+        if v86 is not MISSING:
+            if isinstance(v86, str):
+                if not v86.isascii() and SURROGATE.search(v86) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v86))
+            if isinstance(v86, str):
+                if not v86.isascii() and SURROGATE.search(v86) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v86))
+            d87 = v86.get("kind") if isinstance(v86, dict) else None
+            if not ((d87 == "path" and _valid_4(v86)) or (d87 == "candidates" and _valid_5(v86))):
+                if d87 == "path":
+                    _check_6(v86, p + "/detect", e)
+                elif d87 == "candidates":
+                    _check_7(v86, p + "/detect", e)
                 else:
                     one_of(
                         (
                             _check_6,
                             _check_7,
                         ),
-                        v48,
+                        v86,
                         p + "/detect",
                         e,
                     )
-        v50 = v.get("hookPackage", MISSING)
-        if v50 is not MISSING:
-            if isinstance(v50, str):
-                if not v50.isascii() and SURROGATE.search(v50) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v50))
-                if len(v50) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v50))
-                if len(v50) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v50))
-                if _PATTERN4.search(v50) is None:
+        v88 = v.get("hookPackage", MISSING)
+        if v88 is not MISSING:
+            if isinstance(v88, str):
+                if not v88.isascii() and SURROGATE.search(v88) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v88))
+                if len(v88) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v88))
+                if len(v88) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v88))
+                if _PATTERN4.search(v88) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v50,
+                            v88,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v50))
-        v51 = v.get("promptArgTemplate", MISSING)
-        if v51 is not MISSING:
-            if isinstance(v51, list):
-                if len(v51) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v51))
-                for i52 in range(0, len(v51)):
-                    v53 = v51[i52]
-                    if isinstance(v53, str):
-                        if not v53.isascii() and SURROGATE.search(v53) is not None:
+                e.append((p + "/hookPackage", "type", "string", v88))
+        v89 = v.get("promptArgTemplate", MISSING)
+        if v89 is not MISSING:
+            if isinstance(v89, list):
+                if len(v89) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v89))
+                for i90 in range(0, len(v89)):
+                    v91 = v89[i90]
+                    if isinstance(v91, str):
+                        if not v91.isascii() and SURROGATE.search(v91) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i52),
+                                    p + "/promptArgTemplate" + "/" + str(i90),
                                     "i-json",
                                     "no lone surrogate",
-                                    v53,
+                                    v91,
                                 )
                             )
-                        if len(v53) > 256:
+                        if len(v91) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i52),
+                                    p + "/promptArgTemplate" + "/" + str(i90),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v53,
+                                    v91,
                                 )
                             )
-                        if _PATTERN5.search(v53) is None:
+                        if _PATTERN5.search(v91) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i52),
+                                    p + "/promptArgTemplate" + "/" + str(i90),
                                     "pattern",
                                     'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
-                                    v53,
+                                    v91,
                                 )
                             )
                     else:
-                        e.append((p + "/promptArgTemplate" + "/" + str(i52), "type", "string", v53))
+                        e.append((p + "/promptArgTemplate" + "/" + str(i90), "type", "string", v91))
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v51))
-        v54 = v.get("capabilities", MISSING)
-        if v54 is not MISSING:
-            if isinstance(v54, str):
-                if not v54.isascii() and SURROGATE.search(v54) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v54))
-            if isinstance(v54, dict):
-                if not (v54.keys() >= _NAMES6):
-                    if "provides" not in v54:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v54))
-                v55 = v54.get("provides", MISSING)
-                if v55 is not MISSING:
-                    if isinstance(v55, list):
-                        for i56 in range(0, len(v55)):
-                            v57 = v55[i56]
-                            if isinstance(v57, str):
-                                if not v57.isascii() and SURROGATE.search(v57) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v89))
+        v92 = v.get("capabilities", MISSING)
+        if v92 is not MISSING:
+            if isinstance(v92, str):
+                if not v92.isascii() and SURROGATE.search(v92) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v92))
+            if isinstance(v92, dict):
+                if not (v92.keys() >= _NAMES6):
+                    if "provides" not in v92:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v92))
+                v93 = v92.get("provides", MISSING)
+                if v93 is not MISSING:
+                    if isinstance(v93, list):
+                        for i94 in range(0, len(v93)):
+                            v95 = v93[i94]
+                            if isinstance(v95, str):
+                                if not v95.isascii() and SURROGATE.search(v95) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i56),
+                                            p + "/capabilities" + "/provides" + "/" + str(i94),
                                             "i-json",
                                             "no lone surrogate",
-                                            v57,
+                                            v95,
                                         )
                                     )
-                            if isinstance(v57, str):
+                            if isinstance(v95, str):
                                 pass
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i56),
+                                        p + "/capabilities" + "/provides" + "/" + str(i94),
                                         "type",
                                         "string",
-                                        v57,
+                                        v95,
                                     )
                                 )
-                            if not (isinstance(v57, str) and v57 in _ENUM7):
+                            if not (isinstance(v95, str) and v95 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i56),
+                                        p + "/capabilities" + "/provides" + "/" + str(i94),
                                         "enum",
                                         'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v57,
+                                        v95,
                                     )
                                 )
-                        if not all_unique(v55):
+                        if not all_unique(v93):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v55,
+                                    v93,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v55))
-                if not _NAMES6.issuperset(v54):
-                    for k58 in v54:
-                        if k58 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v93))
+                if not _NAMES6.issuperset(v92):
+                    for k96 in v92:
+                        if k96 not in _NAMES6:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k58),
+                                    p + "/capabilities" + "/" + token(k96),
                                     "additionalProperties",
                                     "no such property",
-                                    v54[k58],
+                                    v92[k96],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v54))
-        v59 = v.get("category", MISSING)
-        if v59 is not MISSING:
-            if isinstance(v59, str):
+                e.append((p + "/capabilities", "type", "object", v92))
+        v97 = v.get("category", MISSING)
+        if v97 is not MISSING:
+            if isinstance(v97, str):
                 pass
             else:
-                e.append((p + "/category", "type", "string", v59))
-            if not (isinstance(v59, str) and v59 in _ENUM8):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v59))
-        v60 = v.get("builtin", MISSING)
-        if v60 is not MISSING:
-            if not (isinstance(v60, bool)):
-                e.append((p + "/builtin", "type", "boolean", v60))
-        if not _NAMES9.issuperset(v):
-            for k61 in v:
-                if k61 not in _NAMES9:
+                e.append((p + "/category", "type", "string", v97))
+            if not (isinstance(v97, str) and v97 in _ENUM8):
+                e.append(
+                    (
+                        p + "/category",
+                        "enum",
+                        'one of ["cli-agent","desktop-app","mcp-server"]',
+                        v97,
+                    )
+                )
+        v98 = v.get("library", MISSING)
+        if v98 is not MISSING:
+            if isinstance(v98, str):
+                if not v98.isascii() and SURROGATE.search(v98) is not None:
+                    e.append((p + "/library", "i-json", "no lone surrogate", v98))
+                if _PATTERN1.search(v98) is None:
                     e.append(
-                        (p + "/" + token(k61), "additionalProperties", "no such property", v[k61])
+                        (
+                            p + "/library",
+                            "pattern",
+                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                            v98,
+                        )
+                    )
+            else:
+                e.append((p + "/library", "type", "string", v98))
+        v99 = v.get("mcpServer", MISSING)
+        if v99 is not MISSING:
+            if isinstance(v99, str):
+                if not v99.isascii() and SURROGATE.search(v99) is not None:
+                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v99))
+            if isinstance(v99, dict):
+                if not (v99.keys() >= _NAMES9):
+                    if "transport" not in v99:
+                        e.append((p + "/mcpServer", "required", 'property "transport"', v99))
+                v100 = v99.get("transport", MISSING)
+                if v100 is not MISSING:
+                    if isinstance(v100, str):
+                        pass
+                    else:
+                        e.append((p + "/mcpServer" + "/transport", "type", "string", v100))
+                    if not (isinstance(v100, str) and v100 in _ENUM10):
+                        e.append(
+                            (
+                                p + "/mcpServer" + "/transport",
+                                "enum",
+                                'one of ["stdio","http"]',
+                                v100,
+                            )
+                        )
+                v101 = v99.get("command", MISSING)
+                if v101 is not MISSING:
+                    if isinstance(v101, str):
+                        if not v101.isascii() and SURROGATE.search(v101) is not None:
+                            e.append(
+                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v101)
+                            )
+                        if len(v101) < 1:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "minLength",
+                                    "at least 1 characters",
+                                    v101,
+                                )
+                            )
+                        if len(v101) > 256:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "maxLength",
+                                    "at most 256 characters",
+                                    v101,
+                                )
+                            )
+                        if _PATTERN11.search(v101) is None:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "pattern",
+                                    'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
+                                    v101,
+                                )
+                            )
+                    else:
+                        e.append((p + "/mcpServer" + "/command", "type", "string", v101))
+                v102 = v99.get("args", MISSING)
+                if v102 is not MISSING:
+                    if isinstance(v102, list):
+                        if len(v102) > 32:
+                            e.append(
+                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v102)
+                            )
+                        for i103 in range(0, len(v102)):
+                            v104 = v102[i103]
+                            if isinstance(v104, str):
+                                if not v104.isascii() and SURROGATE.search(v104) is not None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i103),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v104,
+                                        )
+                                    )
+                                if len(v104) > 256:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i103),
+                                            "maxLength",
+                                            "at most 256 characters",
+                                            v104,
+                                        )
+                                    )
+                                if _PATTERN12.search(v104) is None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i103),
+                                            "pattern",
+                                            'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
+                                            v104,
+                                        )
+                                    )
+                            else:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/args" + "/" + str(i103),
+                                        "type",
+                                        "string",
+                                        v104,
+                                    )
+                                )
+                    else:
+                        e.append((p + "/mcpServer" + "/args", "type", "array", v102))
+                v105 = v99.get("url", MISSING)
+                if v105 is not MISSING:
+                    if isinstance(v105, str):
+                        if not v105.isascii() and SURROGATE.search(v105) is not None:
+                            e.append(
+                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v105)
+                            )
+                        if len(v105) > 2048:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/url",
+                                    "maxLength",
+                                    "at most 2048 characters",
+                                    v105,
+                                )
+                            )
+                        if _PATTERN13.search(v105) is None:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/url",
+                                    "pattern",
+                                    'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
+                                    v105,
+                                )
+                            )
+                    else:
+                        e.append((p + "/mcpServer" + "/url", "type", "string", v105))
+                if not _NAMES14.issuperset(v99):
+                    for k106 in v99:
+                        if k106 not in _NAMES14:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/" + token(k106),
+                                    "additionalProperties",
+                                    "no such property",
+                                    v99[k106],
+                                )
+                            )
+            else:
+                e.append((p + "/mcpServer", "type", "object", v99))
+            if _valid_8(v99):
+                if isinstance(v99, str):
+                    if not v99.isascii() and SURROGATE.search(v99) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v99))
+                if isinstance(v99, dict):
+                    if not (v99.keys() >= _NAMES15):
+                        if "command" not in v99:
+                            e.append((p + "/mcpServer", "required", 'property "command"', v99))
+                    v107 = v99.get("url", MISSING)
+                    if v107 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v107)
+                        )
+            else:
+                if isinstance(v99, str):
+                    if not v99.isascii() and SURROGATE.search(v99) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v99))
+                if isinstance(v99, dict):
+                    if not (v99.keys() >= _NAMES16):
+                        if "url" not in v99:
+                            e.append((p + "/mcpServer", "required", 'property "url"', v99))
+                    v108 = v99.get("command", MISSING)
+                    if v108 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v108)
+                        )
+                    v109 = v99.get("args", MISSING)
+                    if v109 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v109)
+                        )
+        v110 = v.get("builtin", MISSING)
+        if v110 is not MISSING:
+            if not (isinstance(v110, bool)):
+                e.append((p + "/builtin", "type", "boolean", v110))
+        if not _NAMES17.issuperset(v):
+            for k111 in v:
+                if k111 not in _NAMES17:
+                    e.append(
+                        (p + "/" + token(k111), "additionalProperties", "no such property", v[k111])
                     )
     else:
         e.append((p, "type", "object", v))
+    if _valid_9(v):
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                e.append((p, "i-json", "no lone surrogate", v))
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES18):
+                if "mcpServer" not in v:
+                    e.append((p, "required", 'property "mcpServer"', v))
+            v112 = v.get("launchable", MISSING)
+            if v112 is not MISSING:
+                if not (json_equal(v112, _CONST19)):
+                    e.append((p + "/launchable", "const", "false", v112))
+            v113 = v.get("hookCapable", MISSING)
+            if v113 is not MISSING:
+                if not (json_equal(v113, _CONST19)):
+                    e.append((p + "/hookCapable", "const", "false", v113))
+            v114 = v.get("detect", MISSING)
+            if v114 is not MISSING:
+                e.append((p + "/detect", "false", "nothing (false schema)", v114))
+            v115 = v.get("promptArgTemplate", MISSING)
+            if v115 is not MISSING:
+                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v115))
+            v116 = v.get("hookPackage", MISSING)
+            if v116 is not MISSING:
+                e.append((p + "/hookPackage", "false", "nothing (false schema)", v116))
+            v117 = v.get("capabilities", MISSING)
+            if v117 is not MISSING:
+                e.append((p + "/capabilities", "false", "nothing (false schema)", v117))
+    else:
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                e.append((p, "i-json", "no lone surrogate", v))
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES20):
+                if "detect" not in v:
+                    e.append((p, "required", 'property "detect"', v))
+            v118 = v.get("mcpServer", MISSING)
+            if v118 is not MISSING:
+                e.append((p + "/mcpServer", "false", "nothing (false schema)", v118))
 
 
 def _valid_3(v: Any) -> bool:
@@ -820,34 +1460,32 @@ def _valid_3(v: Any) -> bool:
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES10):
-            return False
-        v62 = v.get("detect", MISSING)
-        if v62 is not MISSING:
-            if isinstance(v62, str):
-                if not v62.isascii() and SURROGATE.search(v62) is not None:
+        v119 = v.get("detect", MISSING)
+        if v119 is not MISSING:
+            if isinstance(v119, str):
+                if not v119.isascii() and SURROGATE.search(v119) is not None:
                     return False
-            if isinstance(v62, dict):
-                if not (v62.keys() >= _NAMES11):
+            if isinstance(v119, dict):
+                if not (v119.keys() >= _NAMES21):
                     return False
-                v63 = v62.get("kind", MISSING)
-                if v63 is not MISSING:
-                    if not (isinstance(v63, str) and v63 == "path"):
+                v120 = v119.get("kind", MISSING)
+                if v120 is not MISSING:
+                    if not (isinstance(v120, str) and v120 == "path"):
                         return False
-                v64 = v62.get("binaryName", MISSING)
-                if v64 is not MISSING:
-                    if isinstance(v64, str):
-                        if not v64.isascii() and SURROGATE.search(v64) is not None:
+                v121 = v119.get("binaryName", MISSING)
+                if v121 is not MISSING:
+                    if isinstance(v121, str):
+                        if not v121.isascii() and SURROGATE.search(v121) is not None:
                             return False
-                        if len(v64) < 1:
+                        if len(v121) < 1:
                             return False
-                        if len(v64) > 128:
+                        if len(v121) > 128:
                             return False
-                        if _PATTERN12.search(v64) is None:
+                        if _PATTERN22.search(v121) is None:
                             return False
                     else:
                         return False
-                if not _NAMES11.issuperset(v62):
+                if not _NAMES21.issuperset(v119):
                     return False
             else:
                 return False
@@ -857,135 +1495,267 @@ def _valid_3(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             return False
-        v66 = v.get("id", MISSING)
-        if v66 is not MISSING:
-            if isinstance(v66, str):
-                if not v66.isascii() and SURROGATE.search(v66) is not None:
+        v123 = v.get("id", MISSING)
+        if v123 is not MISSING:
+            if isinstance(v123, str):
+                if not v123.isascii() and SURROGATE.search(v123) is not None:
                     return False
-                if _PATTERN1.search(v66) is None:
-                    return False
-            else:
-                return False
-        v67 = v.get("displayName", MISSING)
-        if v67 is not MISSING:
-            if isinstance(v67, str):
-                if not v67.isascii() and SURROGATE.search(v67) is not None:
-                    return False
-                if len(v67) < 1:
-                    return False
-                if len(v67) > 80:
-                    return False
-                if _PATTERN2.search(v67) is None:
+                if _PATTERN1.search(v123) is None:
                     return False
             else:
                 return False
-        v68 = v.get("launchable", MISSING)
-        if v68 is not MISSING:
-            if not (isinstance(v68, bool)):
-                return False
-        v69 = v.get("hookCapable", MISSING)
-        if v69 is not MISSING:
-            if not (isinstance(v69, bool)):
-                return False
-        v70 = v.get("hookPointer", MISSING)
-        if v70 is not MISSING:
-            if isinstance(v70, str):
-                if not v70.isascii() and SURROGATE.search(v70) is not None:
+        v124 = v.get("displayName", MISSING)
+        if v124 is not MISSING:
+            if isinstance(v124, str):
+                if not v124.isascii() and SURROGATE.search(v124) is not None:
                     return False
-                if len(v70) < 1:
+                if len(v124) < 1:
                     return False
-                if len(v70) > 256:
+                if len(v124) > 80:
                     return False
-                if _PATTERN3.search(v70) is None:
+                if _PATTERN2.search(v124) is None:
                     return False
             else:
                 return False
-        v71 = v.get("detect", MISSING)
-        if v71 is not MISSING:
-            if isinstance(v71, str):
-                if not v71.isascii() and SURROGATE.search(v71) is not None:
-                    return False
-            if isinstance(v71, str):
-                if not v71.isascii() and SURROGATE.search(v71) is not None:
-                    return False
-            d72 = v71.get("kind") if isinstance(v71, dict) else None
-            if not ((d72 == "path" and _valid_4(v71)) or (d72 == "candidates" and _valid_5(v71))):
+        v125 = v.get("launchable", MISSING)
+        if v125 is not MISSING:
+            if not (isinstance(v125, bool)):
                 return False
-        v73 = v.get("hookPackage", MISSING)
-        if v73 is not MISSING:
-            if isinstance(v73, str):
-                if not v73.isascii() and SURROGATE.search(v73) is not None:
+        v126 = v.get("hookCapable", MISSING)
+        if v126 is not MISSING:
+            if not (isinstance(v126, bool)):
+                return False
+        v127 = v.get("hookPointer", MISSING)
+        if v127 is not MISSING:
+            if isinstance(v127, str):
+                if not v127.isascii() and SURROGATE.search(v127) is not None:
                     return False
-                if len(v73) < 1:
+                if len(v127) < 1:
                     return False
-                if len(v73) > 214:
+                if len(v127) > 256:
                     return False
-                if _PATTERN4.search(v73) is None:
+                if _PATTERN3.search(v127) is None:
                     return False
             else:
                 return False
-        v74 = v.get("promptArgTemplate", MISSING)
-        if v74 is not MISSING:
-            if isinstance(v74, list):
-                if len(v74) > 20:
+        v128 = v.get("detect", MISSING)
+        if v128 is not MISSING:
+            if isinstance(v128, str):
+                if not v128.isascii() and SURROGATE.search(v128) is not None:
                     return False
-                for v76 in v74:
-                    if isinstance(v76, str):
-                        if not v76.isascii() and SURROGATE.search(v76) is not None:
+            if isinstance(v128, str):
+                if not v128.isascii() and SURROGATE.search(v128) is not None:
+                    return False
+            d129 = v128.get("kind") if isinstance(v128, dict) else None
+            if not (
+                (d129 == "path" and _valid_4(v128)) or (d129 == "candidates" and _valid_5(v128))
+            ):
+                return False
+        v130 = v.get("hookPackage", MISSING)
+        if v130 is not MISSING:
+            if isinstance(v130, str):
+                if not v130.isascii() and SURROGATE.search(v130) is not None:
+                    return False
+                if len(v130) < 1:
+                    return False
+                if len(v130) > 214:
+                    return False
+                if _PATTERN4.search(v130) is None:
+                    return False
+            else:
+                return False
+        v131 = v.get("promptArgTemplate", MISSING)
+        if v131 is not MISSING:
+            if isinstance(v131, list):
+                if len(v131) > 20:
+                    return False
+                for v133 in v131:
+                    if isinstance(v133, str):
+                        if not v133.isascii() and SURROGATE.search(v133) is not None:
                             return False
-                        if len(v76) > 256:
+                        if len(v133) > 256:
                             return False
-                        if _PATTERN5.search(v76) is None:
+                        if _PATTERN5.search(v133) is None:
                             return False
                     else:
                         return False
             else:
                 return False
-        v77 = v.get("capabilities", MISSING)
-        if v77 is not MISSING:
-            if isinstance(v77, str):
-                if not v77.isascii() and SURROGATE.search(v77) is not None:
+        v134 = v.get("capabilities", MISSING)
+        if v134 is not MISSING:
+            if isinstance(v134, str):
+                if not v134.isascii() and SURROGATE.search(v134) is not None:
                     return False
-            if isinstance(v77, dict):
-                if not (v77.keys() >= _NAMES6):
+            if isinstance(v134, dict):
+                if not (v134.keys() >= _NAMES6):
                     return False
-                v78 = v77.get("provides", MISSING)
-                if v78 is not MISSING:
-                    if isinstance(v78, list):
-                        for v80 in v78:
-                            if isinstance(v80, str):
-                                if not v80.isascii() and SURROGATE.search(v80) is not None:
+                v135 = v134.get("provides", MISSING)
+                if v135 is not MISSING:
+                    if isinstance(v135, list):
+                        for v137 in v135:
+                            if isinstance(v137, str):
+                                if not v137.isascii() and SURROGATE.search(v137) is not None:
                                     return False
-                            if isinstance(v80, str):
+                            if isinstance(v137, str):
                                 pass
                             else:
                                 return False
-                            if not (isinstance(v80, str) and v80 in _ENUM7):
+                            if not (isinstance(v137, str) and v137 in _ENUM7):
                                 return False
-                        if not all_unique(v78):
+                        if not all_unique(v135):
                             return False
                     else:
                         return False
-                if not _NAMES6.issuperset(v77):
+                if not _NAMES6.issuperset(v134):
                     return False
             else:
                 return False
-        v82 = v.get("category", MISSING)
-        if v82 is not MISSING:
-            if isinstance(v82, str):
+        v139 = v.get("category", MISSING)
+        if v139 is not MISSING:
+            if isinstance(v139, str):
                 pass
             else:
                 return False
-            if not (isinstance(v82, str) and v82 in _ENUM8):
+            if not (isinstance(v139, str) and v139 in _ENUM8):
                 return False
-        v83 = v.get("builtin", MISSING)
-        if v83 is not MISSING:
-            if not (isinstance(v83, bool)):
+        v140 = v.get("library", MISSING)
+        if v140 is not MISSING:
+            if isinstance(v140, str):
+                if not v140.isascii() and SURROGATE.search(v140) is not None:
+                    return False
+                if _PATTERN1.search(v140) is None:
+                    return False
+            else:
                 return False
-        if not _NAMES9.issuperset(v):
+        v141 = v.get("mcpServer", MISSING)
+        if v141 is not MISSING:
+            if isinstance(v141, str):
+                if not v141.isascii() and SURROGATE.search(v141) is not None:
+                    return False
+            if isinstance(v141, dict):
+                if not (v141.keys() >= _NAMES9):
+                    return False
+                v142 = v141.get("transport", MISSING)
+                if v142 is not MISSING:
+                    if isinstance(v142, str):
+                        pass
+                    else:
+                        return False
+                    if not (isinstance(v142, str) and v142 in _ENUM10):
+                        return False
+                v143 = v141.get("command", MISSING)
+                if v143 is not MISSING:
+                    if isinstance(v143, str):
+                        if not v143.isascii() and SURROGATE.search(v143) is not None:
+                            return False
+                        if len(v143) < 1:
+                            return False
+                        if len(v143) > 256:
+                            return False
+                        if _PATTERN11.search(v143) is None:
+                            return False
+                    else:
+                        return False
+                v144 = v141.get("args", MISSING)
+                if v144 is not MISSING:
+                    if isinstance(v144, list):
+                        if len(v144) > 32:
+                            return False
+                        for v146 in v144:
+                            if isinstance(v146, str):
+                                if not v146.isascii() and SURROGATE.search(v146) is not None:
+                                    return False
+                                if len(v146) > 256:
+                                    return False
+                                if _PATTERN12.search(v146) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+                v147 = v141.get("url", MISSING)
+                if v147 is not MISSING:
+                    if isinstance(v147, str):
+                        if not v147.isascii() and SURROGATE.search(v147) is not None:
+                            return False
+                        if len(v147) > 2048:
+                            return False
+                        if _PATTERN13.search(v147) is None:
+                            return False
+                    else:
+                        return False
+                if not _NAMES14.issuperset(v141):
+                    return False
+            else:
+                return False
+            if _valid_8(v141):
+                if isinstance(v141, str):
+                    if not v141.isascii() and SURROGATE.search(v141) is not None:
+                        return False
+                if isinstance(v141, dict):
+                    if not (v141.keys() >= _NAMES15):
+                        return False
+                    v149 = v141.get("url", MISSING)
+                    if v149 is not MISSING:
+                        return False
+            else:
+                if isinstance(v141, str):
+                    if not v141.isascii() and SURROGATE.search(v141) is not None:
+                        return False
+                if isinstance(v141, dict):
+                    if not (v141.keys() >= _NAMES16):
+                        return False
+                    v150 = v141.get("command", MISSING)
+                    if v150 is not MISSING:
+                        return False
+                    v151 = v141.get("args", MISSING)
+                    if v151 is not MISSING:
+                        return False
+        v152 = v.get("builtin", MISSING)
+        if v152 is not MISSING:
+            if not (isinstance(v152, bool)):
+                return False
+        if not _NAMES17.issuperset(v):
             return False
     else:
         return False
+    if _valid_9(v):
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                return False
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES18):
+                return False
+            v154 = v.get("launchable", MISSING)
+            if v154 is not MISSING:
+                if not (json_equal(v154, _CONST19)):
+                    return False
+            v155 = v.get("hookCapable", MISSING)
+            if v155 is not MISSING:
+                if not (json_equal(v155, _CONST19)):
+                    return False
+            v156 = v.get("detect", MISSING)
+            if v156 is not MISSING:
+                return False
+            v157 = v.get("promptArgTemplate", MISSING)
+            if v157 is not MISSING:
+                return False
+            v158 = v.get("hookPackage", MISSING)
+            if v158 is not MISSING:
+                return False
+            v159 = v.get("capabilities", MISSING)
+            if v159 is not MISSING:
+                return False
+    else:
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                return False
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES20):
+                return False
+            v160 = v.get("mcpServer", MISSING)
+            if v160 is not MISSING:
+                return False
     return True
 
 
@@ -994,26 +1764,26 @@ def _valid_4(v: Any) -> bool:
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES11):
+        if not (v.keys() >= _NAMES21):
             return False
-        v85 = v.get("kind", MISSING)
-        if v85 is not MISSING:
-            if not (isinstance(v85, str) and v85 == "path"):
+        v161 = v.get("kind", MISSING)
+        if v161 is not MISSING:
+            if not (isinstance(v161, str) and v161 == "path"):
                 return False
-        v86 = v.get("binaryName", MISSING)
-        if v86 is not MISSING:
-            if isinstance(v86, str):
-                if not v86.isascii() and SURROGATE.search(v86) is not None:
+        v162 = v.get("binaryName", MISSING)
+        if v162 is not MISSING:
+            if isinstance(v162, str):
+                if not v162.isascii() and SURROGATE.search(v162) is not None:
                     return False
-                if len(v86) < 1:
+                if len(v162) < 1:
                     return False
-                if len(v86) > 128:
+                if len(v162) > 128:
                     return False
-                if _PATTERN12.search(v86) is None:
+                if _PATTERN22.search(v162) is None:
                     return False
             else:
                 return False
-        if not _NAMES11.issuperset(v):
+        if not _NAMES21.issuperset(v):
             return False
     else:
         return False
@@ -1025,89 +1795,89 @@ def _valid_5(v: Any) -> bool:
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES13):
+        if not (v.keys() >= _NAMES23):
             return False
-        v88 = v.get("kind", MISSING)
-        if v88 is not MISSING:
-            if not (isinstance(v88, str) and v88 == "candidates"):
+        v164 = v.get("kind", MISSING)
+        if v164 is not MISSING:
+            if not (isinstance(v164, str) and v164 == "candidates"):
                 return False
-        v89 = v.get("paths", MISSING)
-        if v89 is not MISSING:
-            if isinstance(v89, str):
-                if not v89.isascii() and SURROGATE.search(v89) is not None:
+        v165 = v.get("paths", MISSING)
+        if v165 is not MISSING:
+            if isinstance(v165, str):
+                if not v165.isascii() and SURROGATE.search(v165) is not None:
                     return False
-            if isinstance(v89, dict):
-                v90 = v89.get("darwin", MISSING)
-                if v90 is not MISSING:
-                    if isinstance(v90, str):
-                        if not v90.isascii() and SURROGATE.search(v90) is not None:
+            if isinstance(v165, dict):
+                v166 = v165.get("darwin", MISSING)
+                if v166 is not MISSING:
+                    if isinstance(v166, str):
+                        if not v166.isascii() and SURROGATE.search(v166) is not None:
                             return False
-                    if isinstance(v90, list):
-                        if len(v90) > 32:
+                    if isinstance(v166, list):
+                        if len(v166) > 32:
                             return False
-                        for v92 in v90:
-                            if isinstance(v92, str):
-                                if not v92.isascii() and SURROGATE.search(v92) is not None:
+                        for v168 in v166:
+                            if isinstance(v168, str):
+                                if not v168.isascii() and SURROGATE.search(v168) is not None:
                                     return False
-                                if len(v92) < 1:
+                                if len(v168) < 1:
                                     return False
-                                if len(v92) > 1024:
+                                if len(v168) > 1024:
                                     return False
-                                if _PATTERN14.search(v92) is None:
+                                if _PATTERN24.search(v168) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                v93 = v89.get("win32", MISSING)
-                if v93 is not MISSING:
-                    if isinstance(v93, str):
-                        if not v93.isascii() and SURROGATE.search(v93) is not None:
+                v169 = v165.get("win32", MISSING)
+                if v169 is not MISSING:
+                    if isinstance(v169, str):
+                        if not v169.isascii() and SURROGATE.search(v169) is not None:
                             return False
-                    if isinstance(v93, list):
-                        if len(v93) > 32:
+                    if isinstance(v169, list):
+                        if len(v169) > 32:
                             return False
-                        for v95 in v93:
-                            if isinstance(v95, str):
-                                if not v95.isascii() and SURROGATE.search(v95) is not None:
+                        for v171 in v169:
+                            if isinstance(v171, str):
+                                if not v171.isascii() and SURROGATE.search(v171) is not None:
                                     return False
-                                if len(v95) < 1:
+                                if len(v171) < 1:
                                     return False
-                                if len(v95) > 1024:
+                                if len(v171) > 1024:
                                     return False
-                                if _PATTERN14.search(v95) is None:
+                                if _PATTERN24.search(v171) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                v96 = v89.get("linux", MISSING)
-                if v96 is not MISSING:
-                    if isinstance(v96, str):
-                        if not v96.isascii() and SURROGATE.search(v96) is not None:
+                v172 = v165.get("linux", MISSING)
+                if v172 is not MISSING:
+                    if isinstance(v172, str):
+                        if not v172.isascii() and SURROGATE.search(v172) is not None:
                             return False
-                    if isinstance(v96, list):
-                        if len(v96) > 32:
+                    if isinstance(v172, list):
+                        if len(v172) > 32:
                             return False
-                        for v98 in v96:
-                            if isinstance(v98, str):
-                                if not v98.isascii() and SURROGATE.search(v98) is not None:
+                        for v174 in v172:
+                            if isinstance(v174, str):
+                                if not v174.isascii() and SURROGATE.search(v174) is not None:
                                     return False
-                                if len(v98) < 1:
+                                if len(v174) < 1:
                                     return False
-                                if len(v98) > 1024:
+                                if len(v174) > 1024:
                                     return False
-                                if _PATTERN14.search(v98) is None:
+                                if _PATTERN24.search(v174) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                if not _NAMES15.issuperset(v89):
+                if not _NAMES25.issuperset(v165):
                     return False
             else:
                 return False
-        if not _NAMES16.issuperset(v):
+        if not _NAMES26.issuperset(v):
             return False
     else:
         return False
@@ -1119,40 +1889,40 @@ def _check_6(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES11):
+        if not (v.keys() >= _NAMES21):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v101 = v.get("kind", MISSING)
-        if v101 is not MISSING:
-            if not (isinstance(v101, str) and v101 == "path"):
-                e.append((p + "/kind", "const", '"path"', v101))
-        v102 = v.get("binaryName", MISSING)
-        if v102 is not MISSING:
-            if isinstance(v102, str):
-                if not v102.isascii() and SURROGATE.search(v102) is not None:
-                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v102))
-                if len(v102) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v102))
-                if len(v102) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v102))
-                if _PATTERN12.search(v102) is None:
+        v177 = v.get("kind", MISSING)
+        if v177 is not MISSING:
+            if not (isinstance(v177, str) and v177 == "path"):
+                e.append((p + "/kind", "const", '"path"', v177))
+        v178 = v.get("binaryName", MISSING)
+        if v178 is not MISSING:
+            if isinstance(v178, str):
+                if not v178.isascii() and SURROGATE.search(v178) is not None:
+                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v178))
+                if len(v178) < 1:
+                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v178))
+                if len(v178) > 128:
+                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v178))
+                if _PATTERN22.search(v178) is None:
                     e.append(
                         (
                             p + "/binaryName",
                             "pattern",
                             'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v102,
+                            v178,
                         )
                     )
             else:
-                e.append((p + "/binaryName", "type", "string", v102))
-        if not _NAMES11.issuperset(v):
-            for k103 in v:
-                if k103 not in _NAMES11:
+                e.append((p + "/binaryName", "type", "string", v178))
+        if not _NAMES21.issuperset(v):
+            for k179 in v:
+                if k179 not in _NAMES21:
                     e.append(
-                        (p + "/" + token(k103), "additionalProperties", "no such property", v[k103])
+                        (p + "/" + token(k179), "additionalProperties", "no such property", v[k179])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -1163,222 +1933,248 @@ def _check_7(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES13):
+        if not (v.keys() >= _NAMES23):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v104 = v.get("kind", MISSING)
-        if v104 is not MISSING:
-            if not (isinstance(v104, str) and v104 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v104))
-        v105 = v.get("paths", MISSING)
-        if v105 is not MISSING:
-            if isinstance(v105, str):
-                if not v105.isascii() and SURROGATE.search(v105) is not None:
-                    e.append((p + "/paths", "i-json", "no lone surrogate", v105))
-            if isinstance(v105, dict):
-                v106 = v105.get("darwin", MISSING)
-                if v106 is not MISSING:
-                    if isinstance(v106, str):
-                        if not v106.isascii() and SURROGATE.search(v106) is not None:
+        v180 = v.get("kind", MISSING)
+        if v180 is not MISSING:
+            if not (isinstance(v180, str) and v180 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v180))
+        v181 = v.get("paths", MISSING)
+        if v181 is not MISSING:
+            if isinstance(v181, str):
+                if not v181.isascii() and SURROGATE.search(v181) is not None:
+                    e.append((p + "/paths", "i-json", "no lone surrogate", v181))
+            if isinstance(v181, dict):
+                v182 = v181.get("darwin", MISSING)
+                if v182 is not MISSING:
+                    if isinstance(v182, str):
+                        if not v182.isascii() and SURROGATE.search(v182) is not None:
                             e.append(
-                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v106)
+                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v182)
                             )
-                    if isinstance(v106, list):
-                        if len(v106) > 32:
+                    if isinstance(v182, list):
+                        if len(v182) > 32:
                             e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v106)
+                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v182)
                             )
-                        for i107 in range(0, len(v106)):
-                            v108 = v106[i107]
-                            if isinstance(v108, str):
-                                if not v108.isascii() and SURROGATE.search(v108) is not None:
+                        for i183 in range(0, len(v182)):
+                            v184 = v182[i183]
+                            if isinstance(v184, str):
+                                if not v184.isascii() and SURROGATE.search(v184) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i107),
+                                            p + "/paths" + "/darwin" + "/" + str(i183),
                                             "i-json",
                                             "no lone surrogate",
-                                            v108,
+                                            v184,
                                         )
                                     )
-                                if len(v108) < 1:
+                                if len(v184) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i107),
+                                            p + "/paths" + "/darwin" + "/" + str(i183),
                                             "minLength",
                                             "at least 1 characters",
-                                            v108,
+                                            v184,
                                         )
                                     )
-                                if len(v108) > 1024:
+                                if len(v184) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i107),
+                                            p + "/paths" + "/darwin" + "/" + str(i183),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v108,
+                                            v184,
                                         )
                                     )
-                                if _PATTERN14.search(v108) is None:
+                                if _PATTERN24.search(v184) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i107),
+                                            p + "/paths" + "/darwin" + "/" + str(i183),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v108,
+                                            v184,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/darwin" + "/" + str(i107),
+                                        p + "/paths" + "/darwin" + "/" + str(i183),
                                         "type",
                                         "string",
-                                        v108,
+                                        v184,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v106))
-                v109 = v105.get("win32", MISSING)
-                if v109 is not MISSING:
-                    if isinstance(v109, str):
-                        if not v109.isascii() and SURROGATE.search(v109) is not None:
-                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v109))
-                    if isinstance(v109, list):
-                        if len(v109) > 32:
+                        e.append((p + "/paths" + "/darwin", "type", "array", v182))
+                v185 = v181.get("win32", MISSING)
+                if v185 is not MISSING:
+                    if isinstance(v185, str):
+                        if not v185.isascii() and SURROGATE.search(v185) is not None:
+                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v185))
+                    if isinstance(v185, list):
+                        if len(v185) > 32:
                             e.append(
-                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v109)
+                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v185)
                             )
-                        for i110 in range(0, len(v109)):
-                            v111 = v109[i110]
-                            if isinstance(v111, str):
-                                if not v111.isascii() and SURROGATE.search(v111) is not None:
+                        for i186 in range(0, len(v185)):
+                            v187 = v185[i186]
+                            if isinstance(v187, str):
+                                if not v187.isascii() and SURROGATE.search(v187) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i110),
+                                            p + "/paths" + "/win32" + "/" + str(i186),
                                             "i-json",
                                             "no lone surrogate",
-                                            v111,
+                                            v187,
                                         )
                                     )
-                                if len(v111) < 1:
+                                if len(v187) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i110),
+                                            p + "/paths" + "/win32" + "/" + str(i186),
                                             "minLength",
                                             "at least 1 characters",
-                                            v111,
+                                            v187,
                                         )
                                     )
-                                if len(v111) > 1024:
+                                if len(v187) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i110),
+                                            p + "/paths" + "/win32" + "/" + str(i186),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v111,
+                                            v187,
                                         )
                                     )
-                                if _PATTERN14.search(v111) is None:
+                                if _PATTERN24.search(v187) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i110),
+                                            p + "/paths" + "/win32" + "/" + str(i186),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v111,
+                                            v187,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/win32" + "/" + str(i110),
+                                        p + "/paths" + "/win32" + "/" + str(i186),
                                         "type",
                                         "string",
-                                        v111,
+                                        v187,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v109))
-                v112 = v105.get("linux", MISSING)
-                if v112 is not MISSING:
-                    if isinstance(v112, str):
-                        if not v112.isascii() and SURROGATE.search(v112) is not None:
-                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v112))
-                    if isinstance(v112, list):
-                        if len(v112) > 32:
+                        e.append((p + "/paths" + "/win32", "type", "array", v185))
+                v188 = v181.get("linux", MISSING)
+                if v188 is not MISSING:
+                    if isinstance(v188, str):
+                        if not v188.isascii() and SURROGATE.search(v188) is not None:
+                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v188))
+                    if isinstance(v188, list):
+                        if len(v188) > 32:
                             e.append(
-                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v112)
+                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v188)
                             )
-                        for i113 in range(0, len(v112)):
-                            v114 = v112[i113]
-                            if isinstance(v114, str):
-                                if not v114.isascii() and SURROGATE.search(v114) is not None:
+                        for i189 in range(0, len(v188)):
+                            v190 = v188[i189]
+                            if isinstance(v190, str):
+                                if not v190.isascii() and SURROGATE.search(v190) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i113),
+                                            p + "/paths" + "/linux" + "/" + str(i189),
                                             "i-json",
                                             "no lone surrogate",
-                                            v114,
+                                            v190,
                                         )
                                     )
-                                if len(v114) < 1:
+                                if len(v190) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i113),
+                                            p + "/paths" + "/linux" + "/" + str(i189),
                                             "minLength",
                                             "at least 1 characters",
-                                            v114,
+                                            v190,
                                         )
                                     )
-                                if len(v114) > 1024:
+                                if len(v190) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i113),
+                                            p + "/paths" + "/linux" + "/" + str(i189),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v114,
+                                            v190,
                                         )
                                     )
-                                if _PATTERN14.search(v114) is None:
+                                if _PATTERN24.search(v190) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i113),
+                                            p + "/paths" + "/linux" + "/" + str(i189),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v114,
+                                            v190,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/linux" + "/" + str(i113),
+                                        p + "/paths" + "/linux" + "/" + str(i189),
                                         "type",
                                         "string",
-                                        v114,
+                                        v190,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v112))
-                if not _NAMES15.issuperset(v105):
-                    for k115 in v105:
-                        if k115 not in _NAMES15:
+                        e.append((p + "/paths" + "/linux", "type", "array", v188))
+                if not _NAMES25.issuperset(v181):
+                    for k191 in v181:
+                        if k191 not in _NAMES25:
                             e.append(
                                 (
-                                    p + "/paths" + "/" + token(k115),
+                                    p + "/paths" + "/" + token(k191),
                                     "additionalProperties",
                                     "no such property",
-                                    v105[k115],
+                                    v181[k191],
                                 )
                             )
             else:
-                e.append((p + "/paths", "type", "object", v105))
-        if not _NAMES16.issuperset(v):
-            for k116 in v:
-                if k116 not in _NAMES16:
+                e.append((p + "/paths", "type", "object", v181))
+        if not _NAMES26.issuperset(v):
+            for k192 in v:
+                if k192 not in _NAMES26:
                     e.append(
-                        (p + "/" + token(k116), "additionalProperties", "no such property", v[k116])
+                        (p + "/" + token(k192), "additionalProperties", "no such property", v[k192])
                     )
     else:
         e.append((p, "type", "object", v))
+
+
+def _valid_8(v: Any) -> bool:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
+    if isinstance(v, dict):
+        v193 = v.get("transport", MISSING)
+        if v193 is not MISSING:
+            if not (isinstance(v193, str) and v193 == "stdio"):
+                return False
+    return True
+
+
+def _valid_9(v: Any) -> bool:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
+    if isinstance(v, dict):
+        if not (v.keys() >= _NAMES27):
+            return False
+        v194 = v.get("category", MISSING)
+        if v194 is not MISSING:
+            if not (isinstance(v194, str) and v194 == "mcp-server"):
+                return False
+    return True
 
 
 def validate_tool_manifest(
