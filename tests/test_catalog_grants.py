@@ -67,7 +67,7 @@ def test_a_library_is_kebab_case(folder: Path, library: str) -> None:
     put(folder, "a.json", manifest(library=library))
     registry = get_tool_registry(folder)
     assert registry.get("aider") is None
-    assert [(d.code, d.pointer) for d in registry.diagnostics][0][1] == "/library"
+    assert registry.diagnostics[0].pointer == "/library"
 
 
 def test_libraries_share_categories_and_span_several(folder: Path) -> None:
@@ -133,12 +133,14 @@ def test_catalog_shape_and_order(folder: Path) -> None:
 SENTINEL = "QZX"  # never in an id (lower case), a library, a capability or a fixed catalog word
 _SAFE = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789._-", min_size=0, max_size=12)
 _HOSTILE = st.text(max_size=20).filter(lambda s: not any(0xD800 <= ord(c) <= 0xDFFF for c in s))
-_SECRET = st.builds(lambda body: SENTINEL + body, st.one_of(_SAFE, _HOSTILE))
+_SECRET: st.SearchStrategy[str] = st.builds(lambda body: SENTINEL + body, st.one_of(_SAFE, _HOSTILE))
 
 
 @st.composite
 def adapter_documents(draw: st.DrawFn, index: int) -> dict[str, Any]:
-    secret = lambda: draw(_SECRET)  # noqa: E731
+    def secret() -> str:
+        return draw(_SECRET)
+
     tool_id = f"tool-{index}"
     display = draw(st.text(alphabet="abcdefgh ", min_size=1, max_size=10)) + f" {index}"
     if draw(st.booleans()):

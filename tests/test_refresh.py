@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tool_registry import DiagnosticCode, get_tool_registry
+from tool_registry import DiagnosticCode, ToolRegistry, get_tool_registry
 from tool_registry import loader as loader_module
 
 from .test_catalog_grants import mcp
@@ -62,6 +62,11 @@ def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return reads
 
 
+def remaining(registry: ToolRegistry) -> set[str]:
+    """The file names the registry's last (re)load saw and did not remove."""
+    return {entry.source for entry in registry.refreshed if entry.state != "removed"}
+
+
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -75,7 +80,7 @@ def test_refresh_equals_a_fresh_load(
     with monkeypatch.context() as patch:
         reads = count_reads(patch)
         registry = get_tool_registry(folder, grants=grants)
-        assert registry.refreshed == ()
+        assert len(registry.refreshed) == 0
         present: set[str] = set()
         changed: set[str] = set()
         for kind, name, content, other in [*steps, ("refresh", "", 0, "")]:
@@ -97,14 +102,16 @@ def test_refresh_equals_a_fresh_load(
                 present.add(other)
                 changed.add(other)
             elif kind == "refresh":
-                before = {s.source for s in registry.refreshed if s.state != "removed"}
+                before = remaining(registry)
                 reads.clear()
                 registry = registry.refresh()
                 read_by_refresh = list(reads)
                 fresh = get_tool_registry(folder, grants=grants)
                 assert registry == fresh
                 assert registry.catalog() == fresh.catalog()
-                assert sorted(read_by_refresh) == sorted(changed & present)  # only changed files read
+                assert sorted(read_by_refresh) == sorted(
+                    changed & present
+                )  # only changed files read
                 states = {s.source: s.state for s in registry.refreshed}
                 for file_name in present:
                     expected = "loaded" if file_name in changed else "reused"

@@ -38,7 +38,8 @@ def test_builtins_first_then_adapters_by_id(folder: Path) -> None:
     registry = get_tool_registry(folder)
     assert registry.ids == (*SUPPORTED_TOOLS, "aider", "zed")
     assert registry.tools[: len(SUPPORTED_TOOLS)] == BUILTIN_TOOL_MANIFESTS
-    assert [d.code for d in registry.diagnostics] == [DiagnosticCode.BUILTIN_COLLISION]
+    loader_codes = [d.code for d in registry.diagnostics if d.source == "evil.json"]
+    assert loader_codes == [DiagnosticCode.BUILTIN_COLLISION]
     cursor = registry.get("cursor")
     assert cursor is not None and cursor.builtin is True
     assert registry.get("nope") is None
