@@ -161,3 +161,27 @@ def test_typescript_guard_under_node(tmp_path: Path) -> None:
         "installUnknown": "INSTALL_UNKNOWN",
         "isLaunchable": True,
     }
+
+
+GOLDEN_CHECKS = """\
+import { ensureLaunchable, NotLaunchableError } from "./index.js";
+
+function code(id: string): string | null {
+  try {
+    ensureLaunchable(id, true);
+    return null;
+  } catch (error) {
+    return error instanceof NotLaunchableError ? error.code : "OTHER";
+  }
+}
+console.log(JSON.stringify({ aider: code("aider"), zed: code("zed"), files: code("files") }));
+"""
+
+
+def test_typescript_guard_refuses_inert_and_unlaunchable_builtins(tmp_path: Path) -> None:
+    # The minimal golden table has a non-launchable built-in (zed) and an inert one (files).
+    generated = REPO / "tests/golden/minimal/generated/typescript"
+    out = build_typescript(tmp_path, generated, {"golden-checks.ts": GOLDEN_CHECKS})
+    result = run_node(out / "golden-checks.js")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"aider": None, "zed": "NOT_LAUNCHABLE", "files": "INERT"}

@@ -16,6 +16,7 @@ function freezeDeep<T>(value: T): T {
 export const SUPPORTED_TOOLS = freezeDeep([
   "aider",
   "zed",
+  "files",
 ] as const);
 
 export type ToolId = (typeof SUPPORTED_TOOLS)[number];
@@ -56,6 +57,20 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
     library: "builtin",
     builtin: true,
   },
+  {
+    id: "files",
+    displayName: "Files server",
+    launchable: false,
+    hookCapable: false,
+    hookPointer: ".files/unused.json",
+    category: "mcp-server",
+    library: "example-mcp",
+    mcpServer: {
+      transport: "http",
+      url: "https://files.example/mcp",
+    },
+    builtin: true,
+  },
 ] as const satisfies readonly (ToolManifest & { readonly id: ToolId })[]);
 
 /** Tools whose `hookCapable` is true. */
@@ -67,6 +82,7 @@ export const HOOKS_COHORT: readonly ToolId[] = freezeDeep<readonly ToolId[]>([
 export const POINTERS: Readonly<Record<ToolId, string>> = freezeDeep({
   aider: ".aider/install.json",
   zed: ".config/zed/install.json",
+  files: ".files/unused.json",
 });
 
 export const CAPABILITIES = freezeDeep([

@@ -9,6 +9,7 @@ from .models import (
     CandidatePaths,
     CandidatesDetect,
     Capability,
+    McpServer,
     PathDetect,
     ToolManifest,
 )
@@ -16,11 +17,13 @@ from .models import (
 ToolId: TypeAlias = Literal[
     "aider",
     "zed",
+    "files",
 ]
 
 SUPPORTED_TOOLS: Final[tuple[ToolId, ...]] = (
     "aider",
     "zed",
+    "files",
 )
 
 BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
@@ -49,6 +52,17 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
         library="builtin",
         builtin=True,
     ),
+    ToolManifest(
+        id="files",
+        displayName="Files server",
+        launchable=False,
+        hookCapable=False,
+        hookPointer=".files/unused.json",
+        category="mcp-server",
+        library="example-mcp",
+        mcpServer=McpServer(transport="http", url="https://files.example/mcp"),
+        builtin=True,
+    ),
 )
 
 BUILTIN_TOOL_MANIFESTS_BY_ID: Final[Mapping[ToolId, ToolManifest]] = MappingProxyType(
@@ -63,6 +77,7 @@ POINTERS: Final[Mapping[ToolId, str]] = MappingProxyType(
     {
         "aider": ".aider/install.json",
         "zed": ".config/zed/install.json",
+        "files": ".files/unused.json",
     }
 )
 
