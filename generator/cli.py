@@ -3,7 +3,8 @@
 
 Exit codes: 0 success, 1 findings (invalid input, drift, generation failure, a rejected adapter
 file for ``validate``), 2 usage error (bad arguments or configuration, generated runtime
-missing). ``registry``, ``catalog`` and ``detect`` exit 0 whatever the adapters folder holds: they report.
+missing). ``registry``, ``catalog`` and ``detect`` exit 0 whatever the adapters folder holds:
+they report.
 Diagnostics go to stderr in ``text`` format, to stdout as workflow commands in ``github`` format
 and as one JSON object in ``json`` format; ``check`` prints its unified diffs to stdout (in
 ``json``, inside the object).

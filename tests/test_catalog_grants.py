@@ -133,7 +133,9 @@ def test_catalog_shape_and_order(folder: Path) -> None:
 SENTINEL = "QZX"  # never in an id (lower case), a library, a capability or a fixed catalog word
 _SAFE = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789._-", min_size=0, max_size=12)
 _HOSTILE = st.text(max_size=20).filter(lambda s: not any(0xD800 <= ord(c) <= 0xDFFF for c in s))
-_SECRET: st.SearchStrategy[str] = st.builds(lambda body: SENTINEL + body, st.one_of(_SAFE, _HOSTILE))
+_SECRET: st.SearchStrategy[str] = st.builds(
+    lambda body: SENTINEL + body, st.one_of(_SAFE, _HOSTILE)
+)
 
 
 @st.composite
