@@ -70,7 +70,9 @@ def test_registry_over_a_hostile_folder(tmp_path: Path) -> None:
         by_source.setdefault(diagnostic["source"], []).append(diagnostic["code"])
     for name, code in HOSTILE_CODES.items():
         assert by_source.get(name) == [code], name
-    assert by_source["aider.json"] == ["UNKNOWN_FIELD"]
+    # The CLI grants nothing: each accepted adapter's claim is noted once, after the loader's.
+    assert by_source["aider.json"] == ["UNKNOWN_FIELD", "CAPABILITY_NOT_GRANTED"]
+    assert by_source["zed.json"] == ["CAPABILITY_NOT_GRANTED"]
     assert "\x1b" not in completed.stdout + completed.stderr
 
 
