@@ -1,10 +1,11 @@
 """Command line: ``toolgen generate|check|breaking|add-tool`` (build time) and
-``toolgen validate|registry|detect`` (the generated runtime). The only module that prints (and,
-for ``add-tool`` on a terminal, asks for missing fields).
+``toolgen validate|registry|catalog|detect`` (the generated runtime). The only module that prints
+(and, for ``add-tool`` on a terminal, asks for missing fields).
 
 Exit codes: 0 success, 1 findings (invalid input, drift, generation failure, a rejected adapter
 file for ``validate``), 2 usage error (bad arguments or configuration, generated runtime
-missing). ``registry`` and ``detect`` exit 0 whatever the adapters folder holds: they report.
+missing). ``registry``, ``catalog`` and ``detect`` exit 0 whatever the adapters folder holds:
+they report.
 Diagnostics go to stderr in ``text`` format, to stdout as workflow commands in ``github`` format
 and as one JSON object in ``json`` format; ``check`` prints its unified diffs to stdout (in
 ``json``, inside the object).
@@ -90,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("files", nargs="+", metavar="FILE", help="adapter JSON files")
     for name, text in (
         ("registry", "print the merged registry and the loader's diagnostics"),
+        ("catalog", "print the sanitized catalog: categories, libraries, tools, capabilities"),
         ("detect", "detect every tool of the merged registry"),
     ):
         command = commands.add_parser(name, parents=[common], help=text)
@@ -524,6 +526,29 @@ def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _catalog(runtime: ModuleType, arguments: argparse.Namespace) -> int:
+    registry = runtime.get_tool_registry(arguments.adapters_dir)
+    catalog = registry.catalog()
+    if arguments.format == "json":
+        _print_json(catalog)
+        return EXIT_OK
+    _print_runtime_diagnostics(registry.diagnostics, arguments.format)
+    for category in catalog["categories"]:
+        print(sanitize(str(category["category"] or "(no category)")))
+        for library in category["libraries"]:
+            print(f"  {sanitize(str(library['library'] or '(no library)'))}")
+            for tool in library["tools"]:
+                origin = "built-in" if tool["builtin"] else f"third-party ({tool['source']})"
+                kind = "inert" if tool["inert"] else ", ".join(tool["granted"]) or "-"
+                pending = ", ".join(tool["notGranted"])
+                suffix = f"; not granted: {pending}" if pending else ""
+                print(
+                    f"    {tool['id']}\t{sanitize(tool['displayName'])}\t{sanitize(origin)}\t"
+                    f"{kind}{suffix}"
+                )
+    return EXIT_OK
+
+
 def _manifest_json(tool: Any) -> dict[str, Any]:
     """A manifest as JSON: absent optional fields left out (tuples serialise as arrays)."""
     import dataclasses  # noqa: PLC0415
@@ -560,5 +585,6 @@ def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
 RUNTIME_COMMANDS: dict[str, Callable[[ModuleType, argparse.Namespace], int]] = {
     "validate": _validate,
     "registry": _registry,
+    "catalog": _catalog,
     "detect": _detect,
 }

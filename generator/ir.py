@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generator.naming import upper_snake
+from generator.naming import capability_constant, upper_snake
 from generator.schemas import canonical_order, resolve_local_ref
 
 JsonValue = Any
@@ -57,6 +57,8 @@ class Registry:
     capabilities: tuple[str, ...]
     capability_providers: tuple[tuple[str, tuple[str, ...]], ...]
     settings: tuple[Setting, ...]
+    # Built-in ids a launcher may start: launchable and not inert (an mcp-server), in row order.
+    launchable: tuple[str, ...]
     manifest_schema: Mapping[str, JsonValue]
     table_schema: Mapping[str, JsonValue]
 
@@ -64,8 +66,26 @@ class Registry:
     def ids(self) -> tuple[str, ...]:
         return tuple(tool.id for tool in self.tools)
 
+    @property
+    def capability_constants(self) -> tuple[tuple[str, str], ...]:
+        """``(constant name, capability)`` for every capability, in vocabulary order."""
+        return tuple((capability_constant(c), c) for c in self.capabilities)
+
     def setting(self, key: str) -> Setting:
         return next(setting for setting in self.settings if setting.key == key)
+
+
+DEFAULT_BUILTIN_LIBRARY = "builtin"
+# The category of declarative entries that nothing runs (detection, launch, routing, hooks).
+INERT_CATEGORY = "mcp-server"
+
+
+def _library_stamp(
+    row: Mapping[str, JsonValue], library: str, manifest_schema: Mapping[str, JsonValue]
+) -> dict[str, JsonValue]:
+    if "library" in row or "library" not in manifest_schema.get("properties", {}):
+        return {}
+    return {"library": library}
 
 
 def capability_vocabulary(manifest_schema: Mapping[str, JsonValue]) -> tuple[str, ...]:
@@ -80,9 +100,19 @@ def build_ir(
     table_schema: Mapping[str, JsonValue],
 ) -> Registry:
     table = canonical_order(table, table_schema, table_schema)
+    library = table["settings"].get("builtinLibrary", DEFAULT_BUILTIN_LIBRARY)
     # Every row of the table is a built-in tool; third-party loaders stamp `builtin: false`.
+    # A row without a library belongs to the table's built-in library (when the schema has one).
+    stamp: dict[str, JsonValue] = {"builtin": True}
     tools = tuple(
-        Tool(row["id"], canonical_order({**row, "builtin": True}, manifest_schema, manifest_schema))
+        Tool(
+            row["id"],
+            canonical_order(
+                {**row, **stamp, **_library_stamp(row, library, manifest_schema)},
+                manifest_schema,
+                manifest_schema,
+            ),
+        )
         for row in table["tools"]
     )
     cohorts = tuple(
@@ -106,8 +136,22 @@ def build_ir(
         for capability in capabilities
     )
     settings = tuple(
-        Setting(key, upper_snake(key), value) for key, value in table["settings"].items()
+        Setting(key, upper_snake(key), value)
+        for key, value in {**table["settings"], "builtinLibrary": library}.items()
+    )
+    launchable = tuple(
+        t.id
+        for t in tools
+        if t.manifest["launchable"] is True and t.manifest.get("category") != INERT_CATEGORY
     )
     return Registry(
-        tools, cohorts, maps, capabilities, providers, settings, manifest_schema, table_schema
+        tools,
+        cohorts,
+        maps,
+        capabilities,
+        providers,
+        settings,
+        launchable,
+        manifest_schema,
+        table_schema,
     )

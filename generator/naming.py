@@ -13,6 +13,7 @@ GENERATED_CONSTANTS = frozenset(
         "BUILTIN_TOOL_MANIFESTS_BY_ID",
         "CAPABILITIES",
         "CAPABILITY_PROVIDERS",
+        "LAUNCHABLE_TOOLS",
     }
 )
 
@@ -22,3 +23,9 @@ _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 def upper_snake(camel: str) -> str:
     """``manifestMaxBytes`` -> ``MANIFEST_MAX_BYTES``: how a setting key becomes a constant name."""
     return _WORD_BOUNDARY.sub("_", camel).upper()
+
+
+def capability_constant(capability: str) -> str:
+    """``headless-task`` -> ``CAP_HEADLESS_TASK``: ASCII letters and digits, ``_`` between runs."""
+    words = re.findall(r"[A-Z0-9]+", upper_snake(capability).upper())
+    return "CAP_" + "_".join(words) if words else "CAP_"

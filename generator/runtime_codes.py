@@ -136,6 +136,13 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
         "{omitted} files beyond the limit of {expected} were not read",
     ),
     RuntimeCode(
+        "CAPABILITY_NOT_GRANTED",
+        "warning",
+        "a third-party adapter claims capabilities the host has not granted (`grants` of"
+        " `get_tool_registry`): it is listed, but routes nothing for them; one per adapter",
+        "{where}: not granted by the host: {found}",
+    ),
+    RuntimeCode(
         "NOT_DETECTABLE",
         "warning",
         "detection cannot tell whether the tool is installed: a `candidates` tool with no paths"

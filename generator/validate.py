@@ -21,7 +21,7 @@ from generator.diagnostics import Code, Diagnostic, describe, pointer_of, saniti
 from generator.ecma import ecma_validator, pattern_error
 from generator.literals import is_array_index
 from generator.load import Loaded
-from generator.naming import GENERATED_CONSTANTS, upper_snake
+from generator.naming import GENERATED_CONSTANTS, capability_constant, upper_snake
 from generator.schemas import iter_subschemas, resolve_local_ref
 from generator.validator_compiler import CompileError, compile_validators
 
@@ -136,7 +136,19 @@ def _schema_names(loaded: Loaded) -> Iterator[Diagnostic]:
     schema = loaded.value
     capability = schema.get("$defs", {}).get("Capability")
     enum = capability.get("enum") if isinstance(capability, Mapping) else None
+    constants: dict[str, str] = {}
     for index, value in enumerate(enum if isinstance(enum, list) else []):
+        if isinstance(value, str):
+            # Each capability becomes a constant (CAP_HEADLESS_TASK); two must not share one.
+            name = capability_constant(value)
+            if name in constants:
+                yield Diagnostic(
+                    Code.DUPLICATE_CONSTANT,
+                    f"capability {describe(value)} makes the constant {name}, as does"
+                    f" {describe(constants[name])}",
+                    **_at(loaded, pointer_of(("$defs", "Capability", "enum", index))),
+                )
+            constants.setdefault(name, value)
         if isinstance(value, str) and is_array_index(value):
             yield Diagnostic(
                 Code.UNPORTABLE_KEY,
@@ -390,9 +402,18 @@ def _declarations(table: Loaded, manifest_schema: Mapping[str, Any]) -> Iterator
     properties = manifest_schema.get("properties", {})
     required = set(manifest_schema.get("required", []))
     settings = table.value.get("settings")
-    reserved = GENERATED_CONSTANTS | {
-        upper_snake(key) for key in (settings if isinstance(settings, Mapping) else ())
-    }
+    capability = manifest_schema.get("$defs", {}).get("Capability")
+    enum = capability.get("enum") if isinstance(capability, Mapping) else None
+    reserved = (
+        GENERATED_CONSTANTS
+        | {"BUILTIN_LIBRARY"}  # a setting with a default: generated even when not given
+        | {upper_snake(key) for key in (settings if isinstance(settings, Mapping) else ())}
+        | {
+            capability_constant(value)
+            for value in (enum if isinstance(enum, list) else ())
+            if isinstance(value, str)
+        }
+    )
     constant_names: dict[str, str] = {}
     for section, wanted in (("cohorts", "boolean"), ("maps", "string")):
         for index, declaration in _items(table, section):

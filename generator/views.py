@@ -23,7 +23,7 @@ from generator import (
 )
 from generator import python_models as models_adapter
 from generator import ts_types as ts_type_emitter
-from generator.ir import Registry
+from generator.ir import INERT_CATEGORY, Registry
 from generator.naming import GENERATED_CONSTANTS
 from generator.schemas import (
     effective_schema,
@@ -68,6 +68,9 @@ def _tables(registry: Registry) -> Context:
         "maps": registry.maps,
         "capabilities": registry.capabilities,
         "capability_providers": registry.capability_providers,
+        "capability_constants": registry.capability_constants,
+        "launchable": registry.launchable,
+        "inert_category": INERT_CATEGORY,
         "settings": registry.settings,
     }
 
@@ -87,6 +90,7 @@ def _common_names(registry: Registry) -> Context:
         "cohorts": [cohort.name for cohort in registry.cohorts],
         "maps": [lookup.name for lookup in registry.maps],
         "settings": [setting.constant for setting in registry.settings],
+        "capability_constants": [name for name, _ in registry.capability_constants],
         "prefix_constant": registry.setting("hookPackagePrefix").constant,
         "manifest_type": str(registry.manifest_schema["title"]),
     }
@@ -98,9 +102,22 @@ def _common_names(registry: Registry) -> Context:
 LAZY_PYTHON_EXPORTS: dict[str, tuple[str, ...]] = {
     "detection": ("DetectionDeps", "DetectionResult", "detect_all"),
     "diagnostics": ("Diagnostic", "DiagnosticCode", "Severity"),
-    "loader": ("FileReport", "LoadResult", "load_manifest_files", "load_third_party_manifests"),
+    "loader": (
+        "FileReport",
+        "FileState",
+        "LoadResult",
+        "load_manifest_files",
+        "load_third_party_manifests",
+    ),
     "prompt_args": ("PromptArgError", "apply_prompt_arg_template", "check_prompt_arg_template"),
     "registry": ("ToolRegistry", "get_tool_registry"),
+    "launch": (
+        "NotLaunchableError",
+        "NotLaunchableReason",
+        "ensure_launchable",
+        "is_launchable",
+        "not_launchable_reason",
+    ),
     "validator": ("validate_third_party_manifest", "validate_tool_manifest"),
 }
 _FIXED_PYTHON_EXPORTS = (
@@ -127,6 +144,7 @@ def python_init(registry: Registry) -> Context:
         *names["cohorts"],
         *names["maps"],
         *names["settings"],
+        *names["capability_constants"],
         *models,
     ]
     return {
@@ -152,6 +170,10 @@ def ts_types(registry: Registry) -> Context:
 def ts_tools(registry: Registry) -> Context:
     manifests = [literals.ts_value(dict(tool.manifest), 1) for tool in registry.tools]
     return {**_tables(registry), "manifests": manifests}
+
+
+def ts_launch(registry: Registry) -> Context:
+    return {"inert_category": INERT_CATEGORY}
 
 
 def ts_hook_packages(registry: Registry) -> Context:
@@ -209,7 +231,11 @@ def python_lookalikes(registry: Registry) -> Context:
 
 
 def python_registry(registry: Registry) -> Context:
-    return {"manifest_class": str(registry.manifest_schema["title"]), "cohorts": registry.cohorts}
+    return {
+        "manifest_class": str(registry.manifest_schema["title"]),
+        "cohorts": registry.cohorts,
+        "inert_category": INERT_CATEGORY,
+    }
 
 
 def python_detection(registry: Registry) -> Context:

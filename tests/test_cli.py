@@ -178,7 +178,14 @@ def test_output_folders_are_configurable(project: Path, run_cli: Run) -> None:
     pyproject.write_text(text)
     assert run_cli("generate", "--project", str(project))[0] == 0
     moved = sorted(p.name for p in (project / "packages/shared/src/registry").iterdir())
-    assert moved == ["hook-packages.ts", "index.ts", "prompt-args.ts", "tools.ts", "types.ts"]
+    assert moved == [
+        "hook-packages.ts",
+        "index.ts",
+        "launch.ts",
+        "prompt-args.ts",
+        "tools.ts",
+        "types.ts",
+    ]
     for name in moved:
         committed = (REPO / "generated/typescript" / name).read_bytes()
         assert (project / "packages/shared/src/registry" / name).read_bytes() == committed

@@ -75,6 +75,7 @@ def test_a_valid_adapter_loads_stamped_third_party(folder: Path) -> None:
     (loaded,) = result.manifests
     assert loaded.id == "aider"
     assert loaded.builtin is False
+    assert loaded.detect is not None
     assert loaded.detect.kind == "path"
     assert loaded.promptArgTemplate == ("--message", "{prompt}")
     assert loaded.capabilities is not None

@@ -4,6 +4,7 @@ matches it too, and a stale table is drift that ``check`` reports and ``generate
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,32 @@ def test_the_acknowledgement_example_acknowledges(tmp_path: Path) -> None:
     assert completed.returncode == 0, completed.stdout
     (record,) = json.loads(completed.stdout)["diagnostics"]
     assert (record["code"], record["severity"]) == ("BREAKING_TOOL_REMOVED", "warning")
+
+
+EXAMPLE = re.compile(r"<!-- example-adapter: ([a-z0-9-]+\.json) -->\n```json\n(.*?)\n```", re.S)
+
+
+def test_the_readme_example_adapters_pass_toolgen_validate(tmp_path: Path) -> None:
+    examples = EXAMPLE.findall((REPO / "README.md").read_text(encoding="utf-8"))
+    documents = {name: json.loads(text) for name, text in examples}
+    assert sorted(d["category"] for d in documents.values()) == ["cli-agent", "mcp-server"]
+    for name, text in examples:
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    paths = [str(tmp_path / name) for name, _ in examples]
+    completed = run_toolgen("validate", *paths, "--format", "json")
+    assert completed.returncode == 0, completed.stdout
+    files = json.loads(completed.stdout)["files"]
+    assert [(f["accepted"], f["id"], f["diagnostics"]) for f in files] == [
+        (True, documents[name]["id"], []) for name, _ in examples
+    ]
+    # Both load from a folder too, as the README describes: the agent routes nothing until
+    # granted, the server is inert.
+    catalog = run_toolgen("catalog", "--adapters-dir", str(tmp_path), "--format", "json")
+    tools = {
+        tool["id"]: tool
+        for category in json.loads(catalog.stdout)["categories"]
+        for library in category["libraries"]
+        for tool in library["tools"]
+    }
+    assert tools["aider"]["notGranted"] == ["headless-task", "resumable"]
+    assert tools["files-mcp"]["inert"] is True

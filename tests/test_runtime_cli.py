@@ -70,7 +70,9 @@ def test_registry_over_a_hostile_folder(tmp_path: Path) -> None:
         by_source.setdefault(diagnostic["source"], []).append(diagnostic["code"])
     for name, code in HOSTILE_CODES.items():
         assert by_source.get(name) == [code], name
-    assert by_source["aider.json"] == ["UNKNOWN_FIELD"]
+    # The CLI grants nothing: each accepted adapter's claim is noted once, after the loader's.
+    assert by_source["aider.json"] == ["UNKNOWN_FIELD", "CAPABILITY_NOT_GRANTED"]
+    assert by_source["zed.json"] == ["CAPABILITY_NOT_GRANTED"]
     assert "\x1b" not in completed.stdout + completed.stderr
 
 
@@ -141,3 +143,40 @@ def test_validate_github_format_writes_workflow_commands(tmp_path: Path) -> None
     assert completed.returncode == 1
     escaped = str(bad).replace(",", "%2C")
     assert f"::error file={escaped},title=BUILTIN_COLLISION::" in completed.stdout
+
+
+def test_catalog_over_a_hostile_folder(tmp_path: Path) -> None:
+    folder = hostile_folder(tmp_path)
+    put(
+        folder,
+        "mcp.json",
+        {
+            "id": "files-mcp",
+            "displayName": "Files MCP",
+            "launchable": False,
+            "hookCapable": False,
+            "hookPointer": ".files/none.json",
+            "category": "mcp-server",
+            "library": "mcp-pack",
+            "mcpServer": {"transport": "http", "url": "https://secret-host.example/mcp"},
+        },
+    )
+    completed = run_toolgen("catalog", "--adapters-dir", str(folder), "--format", "json")
+    assert completed.returncode == 0, completed.stderr
+    document = json.loads(completed.stdout)
+    tools = {
+        tool["id"]: tool
+        for category in document["categories"]
+        for library in category["libraries"]
+        for tool in library["tools"]
+    }
+    assert set(SUPPORTED_TOOLS) <= set(tools)
+    assert tools["zed"]["source"] == "zed.json" and tools["zed"]["notGranted"] == ["headless-task"]
+    assert tools["files-mcp"]["inert"] is True
+    for secret in ("secret-host", str(folder), "hive-mind-install", ".bashrc"):
+        assert secret not in completed.stdout
+    text = run_toolgen("catalog", "--adapters-dir", str(folder))
+    assert text.returncode == 0
+    assert "files-mcp\tFiles MCP\tthird-party (mcp.json)\tinert" in text.stdout
+    assert "CAPABILITY_NOT_GRANTED" in text.stderr
+    assert "secret-host" not in text.stdout + text.stderr

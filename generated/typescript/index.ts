@@ -5,3 +5,4 @@ export * from "./types.js";
 export * from "./tools.js";
 export * from "./hook-packages.js";
 export * from "./prompt-args.js";
+export * from "./launch.js";

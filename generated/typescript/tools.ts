@@ -45,6 +45,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "cli-agent",
+    library: "waggle",
     builtin: true,
   },
   {
@@ -75,6 +76,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "desktop-app",
+    library: "waggle",
     builtin: true,
   },
   {
@@ -106,6 +108,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "desktop-app",
+    library: "waggle",
     builtin: true,
   },
   {
@@ -127,6 +130,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "cli-agent",
+    library: "waggle",
     builtin: true,
   },
   {
@@ -144,6 +148,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "desktop-app",
+    library: "waggle",
     builtin: true,
   },
   {
@@ -164,6 +169,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "cli-agent",
+    library: "waggle",
     builtin: true,
   },
   {
@@ -185,6 +191,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       ],
     },
     category: "cli-agent",
+    library: "waggle",
     builtin: true,
   },
 ] as const satisfies readonly (ToolManifest & { readonly id: ToolId })[]);
@@ -239,7 +246,24 @@ export const CAPABILITIES = freezeDeep([
   "resumable",
 ] as const satisfies readonly Capability[]);
 
-/** Route by declared capability, never by tool name. */
+// One constant per capability: the exact string a manifest declares in `capabilities.provides`.
+export const CAP_INTERACTIVE_LAUNCH = "interactive-launch" satisfies Capability;
+export const CAP_HEADLESS_TASK = "headless-task" satisfies Capability;
+export const CAP_STRUCTURED_PROGRESS = "structured-progress" satisfies Capability;
+export const CAP_RESUMABLE = "resumable" satisfies Capability;
+
+/** Built-in tools a launcher may start: launchable and not inert ("mcp-server"). */
+export const LAUNCHABLE_TOOLS: readonly ToolId[] = freezeDeep<readonly ToolId[]>([
+  "claude-code",
+  "claude-desktop",
+  "cursor",
+  "codex",
+  "codex-desktop",
+  "hermes",
+  "openclaw",
+]);
+
+/** Route by declared capability, never by tool name (built-ins: the table grants what they claim). */
 export const CAPABILITY_PROVIDERS: Readonly<Record<Capability, readonly ToolId[]>> = freezeDeep({
   "interactive-launch": ["claude-code", "claude-desktop", "cursor", "codex", "codex-desktop", "hermes", "openclaw"],
   "headless-task": ["claude-code", "codex", "hermes", "openclaw"],
@@ -254,3 +278,5 @@ export const ADAPTERS_DIR_ENV_VAR = "WAGGLE_ADAPTERS_DIR";
 export const HOOK_PACKAGE_PREFIX = "@waggle/hive-mind-hooks-";
 
 export const MANIFEST_MAX_BYTES = 65536;
+
+export const BUILTIN_LIBRARY = "waggle";

@@ -7,11 +7,13 @@ export interface ToolManifest {
   readonly launchable: boolean;
   readonly hookCapable: boolean;
   readonly hookPointer: string;
-  readonly detect: ToolDetectSpec;
+  readonly detect?: ToolDetectSpec;
   readonly hookPackage?: string;
   readonly promptArgTemplate?: readonly string[];
   readonly capabilities?: Capabilities;
-  readonly category?: "cli-agent" | "desktop-app";
+  readonly category?: "cli-agent" | "desktop-app" | "mcp-server";
+  readonly library?: string;
+  readonly mcpServer?: McpServer;
   readonly builtin?: boolean;
 }
 
@@ -41,6 +43,13 @@ export interface Capabilities {
 
 export type Capability = "interactive-launch" | "headless-task" | "structured-progress" | "resumable";
 
+export interface McpServer {
+  readonly transport: "stdio" | "http";
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly url?: string;
+}
+
 export type ThirdPartyToolManifest = ToolManifest & {
-  readonly detect: PathDetect;
+  readonly detect?: PathDetect;
 };

@@ -51,6 +51,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
             )
         ),
         category="cli-agent",
+        library="waggle",
         builtin=True,
     ),
     ToolManifest(
@@ -75,6 +76,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
         ),
         capabilities=Capabilities(provides=("interactive-launch",)),
         category="desktop-app",
+        library="waggle",
         builtin=True,
     ),
     ToolManifest(
@@ -100,6 +102,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
         ),
         capabilities=Capabilities(provides=("interactive-launch",)),
         category="desktop-app",
+        library="waggle",
         builtin=True,
     ),
     ToolManifest(
@@ -118,6 +121,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
             )
         ),
         category="cli-agent",
+        library="waggle",
         builtin=True,
     ),
     ToolManifest(
@@ -129,6 +133,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
         detect=CandidatesDetect(kind="candidates"),
         capabilities=Capabilities(provides=("interactive-launch",)),
         category="desktop-app",
+        library="waggle",
         builtin=True,
     ),
     ToolManifest(
@@ -146,6 +151,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
             )
         ),
         category="cli-agent",
+        library="waggle",
         builtin=True,
     ),
     ToolManifest(
@@ -164,6 +170,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
             )
         ),
         category="cli-agent",
+        library="waggle",
         builtin=True,
     ),
 )
@@ -226,7 +233,24 @@ CAPABILITIES: Final[tuple[Capability, ...]] = (
     "resumable",
 )
 
-# Route by declared capability, never by tool name.
+# One constant per capability: the exact string a manifest declares in `capabilities.provides`.
+CAP_INTERACTIVE_LAUNCH: Final[Capability] = "interactive-launch"
+CAP_HEADLESS_TASK: Final[Capability] = "headless-task"
+CAP_STRUCTURED_PROGRESS: Final[Capability] = "structured-progress"
+CAP_RESUMABLE: Final[Capability] = "resumable"
+
+# Built-in tools a launcher may start: launchable and not inert ("mcp-server").
+LAUNCHABLE_TOOLS: Final[tuple[ToolId, ...]] = (
+    "claude-code",
+    "claude-desktop",
+    "cursor",
+    "codex",
+    "codex-desktop",
+    "hermes",
+    "openclaw",
+)
+
+# Route by declared capability, never by tool name (built-ins: the table grants what they claim).
 CAPABILITY_PROVIDERS: Final[Mapping[Capability, tuple[ToolId, ...]]] = MappingProxyType(
     {
         "interactive-launch": (
@@ -265,3 +289,5 @@ ADAPTERS_DIR_ENV_VAR: Final = "WAGGLE_ADAPTERS_DIR"
 HOOK_PACKAGE_PREFIX: Final = "@waggle/hive-mind-hooks-"
 
 MANIFEST_MAX_BYTES: Final = 65536
+
+BUILTIN_LIBRARY: Final = "waggle"

@@ -17,9 +17,9 @@ import json
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 from .constants import (
     ADAPTERS_DIR_ENV_VAR,
@@ -40,6 +40,7 @@ from .diagnostics import (
 from .lookalikes import lookalike_keys
 from .models import (
     Capabilities,
+    McpServer,
     PathDetect,
     ToolManifest,
 )
@@ -69,6 +70,8 @@ KNOWN_FIELDS = frozenset(
         "hookPointer",
         "id",
         "launchable",
+        "library",
+        "mcpServer",
         "promptArgTemplate",
     }
 )
@@ -126,19 +129,51 @@ class FileReport:
         }
 
 
+# A file's identity: device, inode, size and modification time (ns). A file whose identity is
+# unchanged since the last load is not read again by a refresh.
+FileIdentity = tuple[int, int, int, int]
+FileStateName = Literal["loaded", "reused", "removed"]
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What a (re)load did with one file name: read it (``loaded``), kept the previous outcome
+    because its identity did not change (``reused``), or forgot it (``removed``)."""
+
+    source: str
+    state: FileStateName
+
+    def as_json(self) -> dict[str, object]:
+        return {"source": self.source, "state": self.state}
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """One file's outcome before the whole-folder rules (duplicate ids): reusable as long as
+    the file's identity does not change. ``report`` is never changed; users copy it."""
+
+    identity: FileIdentity
+    manifest: dict[str, Any] | None
+    report: _Report
+
+
 @dataclass(frozen=True)
 class LoadResult:
     """Accepted manifests (sorted by id, stamped ``builtin=False``), every diagnostic in file
-    order, and one report per file read."""
+    order, and one report per file read. ``states`` says what the load did with each name, and
+    the per-file outcomes are kept (``cache``) for the next refresh; neither takes part in
+    equality, so a refresh equals a fresh load of the same folder."""
 
     manifests: tuple[ToolManifest, ...]
     diagnostics: tuple[Diagnostic, ...]
     files: tuple[FileReport, ...]
+    states: tuple[FileState, ...] = field(default=(), compare=False)
+    cache: Mapping[str, _Checked] = field(default_factory=dict, compare=False, repr=False)
 
 
 def _build_ToolManifest(value: dict[str, Any]) -> ToolManifest:
     return ToolManifest(
-        detect=_build_PathDetect(value["detect"]),
+        detect=None if (item := value.get("detect")) is None else _build_PathDetect(item),
         id=value["id"],
         displayName=value["displayName"],
         launchable=value["launchable"],
@@ -150,6 +185,8 @@ def _build_ToolManifest(value: dict[str, Any]) -> ToolManifest:
         if (item := value.get("capabilities")) is None
         else _build_Capabilities(item),
         category=value.get("category"),
+        library=value.get("library"),
+        mcpServer=None if (item := value.get("mcpServer")) is None else _build_McpServer(item),
         builtin=value.get("builtin"),
     )
 
@@ -164,6 +201,15 @@ def _build_PathDetect(value: dict[str, Any]) -> PathDetect:
 def _build_Capabilities(value: dict[str, Any]) -> Capabilities:
     return Capabilities(
         provides=tuple(value["provides"]),
+    )
+
+
+def _build_McpServer(value: dict[str, Any]) -> McpServer:
+    return McpServer(
+        transport=value["transport"],
+        command=value.get("command"),
+        args=None if (item := value.get("args")) is None else tuple(item),
+        url=value.get("url"),
     )
 
 
@@ -286,6 +332,16 @@ class _Report:
             self.arrivals += 1
         else:
             self.omitted += 1
+
+    def copy(self) -> _Report:
+        """An independent copy (the folder rules add to the copy, never to a cached report)."""
+        clone = _Report(self.source)
+        clone.errors = list(self.errors)
+        clone.warnings = list(self.warnings)
+        clone.arrivals = self.arrivals
+        clone.omitted = self.omitted
+        clone.cut_short = self.cut_short
+        return clone
 
     def has_room_for_warning(self) -> bool:
         return len(self.warnings) < MAX_DIAGNOSTICS_PER_FILE
@@ -477,6 +533,17 @@ def _read_one(path: str, read_file: ReadFile, report: _Report) -> dict[str, Any]
     return None if value is None else _check_manifest(value, report)
 
 
+def _check_file(source: str, path: str, reader: ReadFile) -> tuple[_Report, dict[str, Any] | None]:
+    """One file through every rule that needs only that file."""
+    report = _Report(source)
+    try:
+        manifest = _read_one(path, reader, report)
+    except Exception as error:  # an injected reader's own failure must not escape
+        report.add(Diagnostic(DiagnosticCode.UNREADABLE, found=shown(type(error).__name__)))
+        manifest = None
+    return report, manifest
+
+
 def load_manifest_files(
     paths: Iterable[tuple[str, str]], *, read_file: ReadFile | None = None
 ) -> LoadResult:
@@ -485,18 +552,16 @@ def load_manifest_files(
     ``source`` is how diagnostics name the file. Never raises.
     """
     reader = read_file or read_regular_file
-    reports: list[_Report] = []
-    claims: dict[int, dict[str, Any]] = {}
-    for index, (source, path) in enumerate(paths):
-        report = _Report(source)
-        reports.append(report)
-        try:
-            manifest = _read_one(path, reader, report)
-        except Exception as error:  # an injected reader's own failure must not escape
-            report.add(Diagnostic(DiagnosticCode.UNREADABLE, found=shown(type(error).__name__)))
-            manifest = None
-        if manifest is not None:
-            claims[index] = manifest
+    return _decide([_check_file(source, path, reader) for source, path in paths])
+
+
+def _decide(checked: list[tuple[_Report, dict[str, Any] | None]]) -> LoadResult:
+    """The whole-folder rules over every file's own outcome, then the result. Nothing is
+    accepted before every claim in the folder is known."""
+    reports = [report for report, _ in checked]
+    claims = {
+        index: manifest for index, (_, manifest) in enumerate(checked) if manifest is not None
+    }
     _reject_duplicate_ids(claims, reports)
     accepted = {i: m for i, m in claims.items() if not reports[i].has_errors}
     files = tuple(
@@ -560,18 +625,45 @@ def _byte_order(name: str) -> bytes:
         return name.encode("utf-8", "surrogatepass")
 
 
+def _identity(path: str) -> FileIdentity | None:
+    """The identity of the file ``path`` names (links followed), ``None`` when it has none."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(status.st_mode):
+        return None  # re-checked every time: the reader reports what it is
+    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+
+
+def _removed(previous: LoadResult | None, present: Iterable[str]) -> tuple[FileState, ...]:
+    """States for the names the previous load had and this one has not."""
+    if previous is None:
+        return ()
+    shown_present = {shown(name) for name in present}
+    gone = {s.source for s in previous.states if s.state != "removed"} - shown_present
+    return tuple(FileState(source, "removed") for source in sorted(gone, key=_byte_order))
+
+
 def load_third_party_manifests(
     adapters_dir: str | os.PathLike[str] | None = None,
     *,
     read_dir: ReadDir | None = None,
     read_file: ReadFile | None = None,
     max_files: int = MAX_ADAPTER_FILES,
+    previous: LoadResult | None = None,
 ) -> LoadResult:
     """Load every ``*.json`` adapter in ``adapters_dir`` (default: ``default_adapters_dir()``).
 
     A missing folder gives no manifests and no diagnostics. ``read_dir`` (names in a folder) and
     ``read_file`` (``(path, limit)`` -> at most ``limit + 1`` bytes, raising
     ``NotARegularFileError`` or ``OSError``) replace the file system in tests. Never raises.
+
+    With ``previous`` (an earlier load of the same folder) this is a refresh: a file whose
+    identity (device, inode, size, mtime in ns) is unchanged keeps its earlier per-file outcome
+    and is not read again (``reused``); others are read (``loaded``); names that are gone are
+    ``removed``. The whole-folder rules (duplicate ids) always run over every file, so the
+    result equals a fresh load. With an injected ``read_file`` nothing is reused.
     """
     folder = os.fspath(adapters_dir) if adapters_dir is not None else default_adapters_dir()
     limit = max(max_files, 0)
@@ -589,14 +681,33 @@ def load_third_party_manifests(
         listing = (read_dir or _listed_names)(folder)
         candidates = heapq.nsmallest(limit, adapter_names(listing), key=_byte_order)
     except FileNotFoundError:
-        return LoadResult((), (), ())
+        return LoadResult((), (), (), _removed(previous, ()))
     except Exception as error:  # a folder we cannot list is reported, never raised
         found = shown(getattr(error, "strerror", None) or type(error).__name__)
         problem = Diagnostic(DiagnosticCode.UNREADABLE, source=shown(folder), found=found)
-        return LoadResult((), (problem,), ())
-    result = load_manifest_files(
-        ((name, os.path.join(folder, name)) for name in candidates),
-        read_file=read_file,
+        return LoadResult((), (problem,), (), _removed(previous, ()))
+    reader = read_file or read_regular_file
+    earlier = previous.cache if previous is not None and read_file is None else {}
+    cache: dict[str, _Checked] = {}
+    states: list[FileState] = []
+    checked: list[tuple[_Report, dict[str, Any] | None]] = []
+    for name in candidates:
+        path = os.path.join(folder, name)
+        identity = _identity(path) if read_file is None else None
+        kept = earlier.get(name)
+        if kept is not None and identity is not None and kept.identity == identity:
+            report, manifest = kept.report.copy(), kept.manifest
+            states.append(FileState(report.shown_source, "reused"))
+        else:
+            report, manifest = _check_file(name, path, reader)
+            states.append(FileState(report.shown_source, "loaded"))
+        if identity is not None:
+            cache[name] = _Checked(identity, manifest, report.copy())
+        checked.append((report, manifest))
+    result = replace(
+        _decide(checked),
+        states=(*states, *_removed(previous, candidates)),
+        cache=cache,
     )
     skipped = seen[0] - len(candidates)
     if skipped <= 0:

@@ -26,6 +26,17 @@ Capability: TypeAlias = Literal[
 ]
 
 
+Arg: TypeAlias = str
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpServer:
+    transport: Literal["stdio", "http"]
+    command: str | None = None
+    args: Sequence[Arg] | None = None
+    url: str | None = None
+
+
 @dataclass(frozen=True, kw_only=True)
 class CandidatePaths:
     darwin: CandidatePathList | None = None
@@ -54,14 +65,16 @@ class ToolManifest:
     launchable: bool
     hookCapable: bool
     hookPointer: str
-    detect: ToolDetectSpec
+    detect: ToolDetectSpec | None = None
     hookPackage: str | None = None
     promptArgTemplate: Sequence[PromptArgTemplateItem] | None = None
     capabilities: Capabilities | None = None
-    category: Literal["cli-agent", "desktop-app"] | None = None
+    category: Literal["cli-agent", "desktop-app", "mcp-server"] | None = None
+    library: str | None = None
+    mcpServer: McpServer | None = None
     builtin: bool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
 class ThirdPartyToolManifest(ToolManifest):
-    detect: PathDetect
+    detect: PathDetect | None = None

@@ -16,6 +16,7 @@ function freezeDeep<T>(value: T): T {
 export const SUPPORTED_TOOLS = freezeDeep([
   "aider",
   "zed",
+  "files",
 ] as const);
 
 export type ToolId = (typeof SUPPORTED_TOOLS)[number];
@@ -36,6 +37,7 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
       "--message",
       "{prompt}",
     ],
+    library: "builtin",
     builtin: true,
   },
   {
@@ -52,6 +54,21 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
         ],
       },
     },
+    library: "builtin",
+    builtin: true,
+  },
+  {
+    id: "files",
+    displayName: "Files server",
+    launchable: false,
+    hookCapable: false,
+    hookPointer: ".files/unused.json",
+    category: "mcp-server",
+    library: "example-mcp",
+    mcpServer: {
+      transport: "http",
+      url: "https://files.example/mcp",
+    },
     builtin: true,
   },
 ] as const satisfies readonly (ToolManifest & { readonly id: ToolId })[]);
@@ -65,6 +82,7 @@ export const HOOKS_COHORT: readonly ToolId[] = freezeDeep<readonly ToolId[]>([
 export const POINTERS: Readonly<Record<ToolId, string>> = freezeDeep({
   aider: ".aider/install.json",
   zed: ".config/zed/install.json",
+  files: ".files/unused.json",
 });
 
 export const CAPABILITIES = freezeDeep([
@@ -74,7 +92,18 @@ export const CAPABILITIES = freezeDeep([
   "resumable",
 ] as const satisfies readonly Capability[]);
 
-/** Route by declared capability, never by tool name. */
+// One constant per capability: the exact string a manifest declares in `capabilities.provides`.
+export const CAP_INTERACTIVE_LAUNCH = "interactive-launch" satisfies Capability;
+export const CAP_HEADLESS_TASK = "headless-task" satisfies Capability;
+export const CAP_STRUCTURED_PROGRESS = "structured-progress" satisfies Capability;
+export const CAP_RESUMABLE = "resumable" satisfies Capability;
+
+/** Built-in tools a launcher may start: launchable and not inert ("mcp-server"). */
+export const LAUNCHABLE_TOOLS: readonly ToolId[] = freezeDeep<readonly ToolId[]>([
+  "aider",
+]);
+
+/** Route by declared capability, never by tool name (built-ins: the table grants what they claim). */
 export const CAPABILITY_PROVIDERS: Readonly<Record<Capability, readonly ToolId[]>> = freezeDeep({
   "interactive-launch": [],
   "headless-task": [],
@@ -89,3 +118,5 @@ export const ADAPTERS_DIR_ENV_VAR = "EXAMPLE_ADAPTERS_DIR";
 export const HOOK_PACKAGE_PREFIX = "@example/hooks-";
 
 export const MANIFEST_MAX_BYTES = 4096;
+
+export const BUILTIN_LIBRARY = "builtin";

@@ -465,7 +465,52 @@ export const CAPABILITIES = freezeDeep([
   "resumable",
 ] as const satisfies readonly Capability[]);
 
-/** Route by declared capability, never by tool name. */
+// One constant per capability: the exact string a manifest declares in `capabilities.provides`.
+export const CAP_INTERACTIVE_LAUNCH = "interactive-launch" satisfies Capability;
+export const CAP_PROTO = "__proto__" satisfies Capability;
+export const CAP_CONSTRUCTOR = "constructor" satisfies Capability;
+export const CAP_PROTOTYPE = "prototype" satisfies Capability;
+export const CAP_TO_STRING = "toString" satisfies Capability;
+export const CAP_VALUE_OF = "valueOf" satisfies Capability;
+export const CAP_HAS_OWN_PROPERTY = "hasOwnProperty" satisfies Capability;
+export const CAP_DEFINE_GETTER = "__defineGetter__" satisfies Capability;
+export const CAP_LOOKUP_GETTER = "__lookupGetter__" satisfies Capability;
+export const CAP_IS_PROTOTYPE_OF = "isPrototypeOf" satisfies Capability;
+export const CAP_PROPERTY_IS_ENUMERABLE = "propertyIsEnumerable" satisfies Capability;
+export const CAP_TO_LOCALE_STRING = "toLocaleString" satisfies Capability;
+export const CAP_DEFINE_SETTER = "__defineSetter__" satisfies Capability;
+export const CAP_LOOKUP_SETTER = "__lookupSetter__" satisfies Capability;
+export const CAP_01 = "01" satisfies Capability;
+export const CAP_1E3 = "1e3" satisfies Capability;
+export const CAP_0 = "-0" satisfies Capability;
+export const CAP_4294967295 = "4294967295" satisfies Capability;
+export const CAP_A_B = "a b" satisfies Capability;
+export const CAP_ = "" satisfies Capability;
+export const CAP_RESUMABLE = "resumable" satisfies Capability;
+
+/** Built-in tools a launcher may start: launchable and not inert ("mcp-server"). */
+export const LAUNCHABLE_TOOLS: readonly ToolId[] = freezeDeep<readonly ToolId[]>([
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "valueOf",
+  "hasOwnProperty",
+  "__defineGetter__",
+  "__lookupGetter__",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "toLocaleString",
+  "__defineSetter__",
+  "__lookupSetter__",
+  "01",
+  "1e3",
+  "-0",
+  "4294967295",
+  "kebab-id",
+]);
+
+/** Route by declared capability, never by tool name (built-ins: the table grants what they claim). */
 export const CAPABILITY_PROVIDERS: Readonly<Record<Capability, readonly ToolId[]>> = freezeDeep({
   "interactive-launch": ["constructor", "prototype", "valueOf", "hasOwnProperty", "__lookupGetter__", "isPrototypeOf", "toLocaleString", "__defineSetter__", "01", "1e3", "4294967295", "kebab-id"],
   ["__proto__"]: ["__proto__", "constructor", "toString", "valueOf", "__defineGetter__", "__lookupGetter__", "propertyIsEnumerable", "toLocaleString", "__lookupSetter__", "01", "-0", "4294967295"],
@@ -497,3 +542,5 @@ export const ADAPTERS_DIR_ENV_VAR = "SPECIAL_ADAPTERS_DIR";
 export const HOOK_PACKAGE_PREFIX = "@special/hooks-";
 
 export const MANIFEST_MAX_BYTES = 4096;
+
+export const BUILTIN_LIBRARY = "builtin";

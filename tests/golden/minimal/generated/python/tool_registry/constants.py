@@ -9,6 +9,7 @@ from .models import (
     CandidatePaths,
     CandidatesDetect,
     Capability,
+    McpServer,
     PathDetect,
     ToolManifest,
 )
@@ -16,11 +17,13 @@ from .models import (
 ToolId: TypeAlias = Literal[
     "aider",
     "zed",
+    "files",
 ]
 
 SUPPORTED_TOOLS: Final[tuple[ToolId, ...]] = (
     "aider",
     "zed",
+    "files",
 )
 
 BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
@@ -36,6 +39,7 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
             "--message",
             "{prompt}",
         ),
+        library="builtin",
         builtin=True,
     ),
     ToolManifest(
@@ -45,6 +49,18 @@ BUILTIN_TOOL_MANIFESTS: Final[tuple[ToolManifest, ...]] = (
         hookCapable=True,
         hookPointer=".config/zed/install.json",
         detect=CandidatesDetect(kind="candidates", paths=CandidatePaths(linux=("/usr/bin/zed",))),
+        library="builtin",
+        builtin=True,
+    ),
+    ToolManifest(
+        id="files",
+        displayName="Files server",
+        launchable=False,
+        hookCapable=False,
+        hookPointer=".files/unused.json",
+        category="mcp-server",
+        library="example-mcp",
+        mcpServer=McpServer(transport="http", url="https://files.example/mcp"),
         builtin=True,
     ),
 )
@@ -61,6 +77,7 @@ POINTERS: Final[Mapping[ToolId, str]] = MappingProxyType(
     {
         "aider": ".aider/install.json",
         "zed": ".config/zed/install.json",
+        "files": ".files/unused.json",
     }
 )
 
@@ -71,7 +88,16 @@ CAPABILITIES: Final[tuple[Capability, ...]] = (
     "resumable",
 )
 
-# Route by declared capability, never by tool name.
+# One constant per capability: the exact string a manifest declares in `capabilities.provides`.
+CAP_INTERACTIVE_LAUNCH: Final[Capability] = "interactive-launch"
+CAP_HEADLESS_TASK: Final[Capability] = "headless-task"
+CAP_STRUCTURED_PROGRESS: Final[Capability] = "structured-progress"
+CAP_RESUMABLE: Final[Capability] = "resumable"
+
+# Built-in tools a launcher may start: launchable and not inert ("mcp-server").
+LAUNCHABLE_TOOLS: Final[tuple[ToolId, ...]] = ("aider",)
+
+# Route by declared capability, never by tool name (built-ins: the table grants what they claim).
 CAPABILITY_PROVIDERS: Final[Mapping[Capability, tuple[ToolId, ...]]] = MappingProxyType(
     {
         "interactive-launch": (),
@@ -88,3 +114,5 @@ ADAPTERS_DIR_ENV_VAR: Final = "EXAMPLE_ADAPTERS_DIR"
 HOOK_PACKAGE_PREFIX: Final = "@example/hooks-"
 
 MANIFEST_MAX_BYTES: Final = 4096
+
+BUILTIN_LIBRARY: Final = "builtin"

@@ -16,6 +16,9 @@ Hooks count as installed when the tool's pointer file under the home folder name
 files only, opened non-blocking, at most ``MAX_POINTER_BYTES``), so a FIFO or a device named by
 a pointer never blocks; the backup target is only ``stat``-ed, never opened. A detector that
 fails yields a result with a diagnostic; it never stops the others.
+
+Inert entries (MCP server descriptions) are never detected: ``detect_all`` skips them and
+``detect_tool`` answers for one without touching any dependency.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from typing import IO
 from .diagnostics import Diagnostic, DiagnosticCode, shown
 from .loader import read_regular_file
 from .models import ToolManifest
-from .registry import ToolRegistry
+from .registry import ToolRegistry, is_inert
 
 VERSION_TIMEOUT_SECONDS = 5.0
 MAX_POINTER_BYTES = 65536
@@ -254,6 +257,17 @@ def detect_tool(
     probe_version: bool = True,
 ) -> DetectionResult:
     """Detect one tool; any failure lands in the result's diagnostic (the first one wins)."""
+    if is_inert(tool) or tool.detect is None:
+        # Described, never probed: nothing here runs, looks a name up or reads a pointer.
+        return DetectionResult(
+            id=tool.id,
+            display_name=tool.displayName,
+            installed=None,
+            path=None,
+            version=None,
+            hooks_installed=False,
+            pointer_path="",
+        )
     diagnostic: Diagnostic | None = None
     installed: bool | None = False
     path: str | None = None
@@ -307,8 +321,9 @@ def detect_all(
     *,
     probe_third_party_versions: bool = False,
 ) -> tuple[DetectionResult, ...]:
-    """One result per tool, in registry order. Built-in tools' versions are probed; a
-    third-party tool's executable is run only when ``probe_third_party_versions`` is true."""
+    """One result per tool, in registry order, inert entries left out. Built-in tools' versions
+    are probed; a third-party tool's executable is run only when ``probe_third_party_versions``
+    is true."""
     chosen = deps or DetectionDeps()
     return tuple(
         detect_tool(
@@ -318,4 +333,5 @@ def detect_all(
             probe_version=tool.builtin is True or probe_third_party_versions,
         )
         for tool in registry.tools
+        if not is_inert(tool)
     )

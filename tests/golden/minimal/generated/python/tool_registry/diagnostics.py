@@ -48,6 +48,7 @@ class DiagnosticCode(enum.StrEnum):
     DUPLICATE_ID = "DUPLICATE_ID"
     TOO_MANY_DIAGNOSTICS = "TOO_MANY_DIAGNOSTICS"
     TOO_MANY_FILES = "TOO_MANY_FILES"
+    CAPABILITY_NOT_GRANTED = "CAPABILITY_NOT_GRANTED"
     NOT_DETECTABLE = "NOT_DETECTABLE"
     DETECTION_FAILED = "DETECTION_FAILED"
 
@@ -71,6 +72,7 @@ SEVERITY: dict[DiagnosticCode, Severity] = {
     DiagnosticCode.DUPLICATE_ID: Severity.ERROR,
     DiagnosticCode.TOO_MANY_DIAGNOSTICS: Severity.WARNING,
     DiagnosticCode.TOO_MANY_FILES: Severity.ERROR,
+    DiagnosticCode.CAPABILITY_NOT_GRANTED: Severity.WARNING,
     DiagnosticCode.NOT_DETECTABLE: Severity.WARNING,
     DiagnosticCode.DETECTION_FAILED: Severity.WARNING,
 }
@@ -93,6 +95,7 @@ _MESSAGES: dict[DiagnosticCode, str] = {
     DiagnosticCode.DUPLICATE_ID: "the id {found} is also claimed by {others}",
     DiagnosticCode.TOO_MANY_DIAGNOSTICS: "{found} more diagnostics omitted",
     DiagnosticCode.TOO_MANY_FILES: "{omitted} files beyond the limit of {expected} were not read",
+    DiagnosticCode.CAPABILITY_NOT_GRANTED: "{where}: not granted by the host: {found}",
     DiagnosticCode.NOT_DETECTABLE: "installed state unknown on {found}: no paths, no resolver",
     DiagnosticCode.DETECTION_FAILED: "detection failed: {found}",
 }

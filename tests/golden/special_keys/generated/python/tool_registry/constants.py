@@ -430,7 +430,52 @@ CAPABILITIES: Final[tuple[Capability, ...]] = (
     "resumable",
 )
 
-# Route by declared capability, never by tool name.
+# One constant per capability: the exact string a manifest declares in `capabilities.provides`.
+CAP_INTERACTIVE_LAUNCH: Final[Capability] = "interactive-launch"
+CAP_PROTO: Final[Capability] = "__proto__"
+CAP_CONSTRUCTOR: Final[Capability] = "constructor"
+CAP_PROTOTYPE: Final[Capability] = "prototype"
+CAP_TO_STRING: Final[Capability] = "toString"
+CAP_VALUE_OF: Final[Capability] = "valueOf"
+CAP_HAS_OWN_PROPERTY: Final[Capability] = "hasOwnProperty"
+CAP_DEFINE_GETTER: Final[Capability] = "__defineGetter__"
+CAP_LOOKUP_GETTER: Final[Capability] = "__lookupGetter__"
+CAP_IS_PROTOTYPE_OF: Final[Capability] = "isPrototypeOf"
+CAP_PROPERTY_IS_ENUMERABLE: Final[Capability] = "propertyIsEnumerable"
+CAP_TO_LOCALE_STRING: Final[Capability] = "toLocaleString"
+CAP_DEFINE_SETTER: Final[Capability] = "__defineSetter__"
+CAP_LOOKUP_SETTER: Final[Capability] = "__lookupSetter__"
+CAP_01: Final[Capability] = "01"
+CAP_1E3: Final[Capability] = "1e3"
+CAP_0: Final[Capability] = "-0"
+CAP_4294967295: Final[Capability] = "4294967295"
+CAP_A_B: Final[Capability] = "a b"
+CAP_: Final[Capability] = ""
+CAP_RESUMABLE: Final[Capability] = "resumable"
+
+# Built-in tools a launcher may start: launchable and not inert ("mcp-server").
+LAUNCHABLE_TOOLS: Final[tuple[ToolId, ...]] = (
+    "__proto__",
+    "constructor",
+    "prototype",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
+    "__defineGetter__",
+    "__lookupGetter__",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "__defineSetter__",
+    "__lookupSetter__",
+    "01",
+    "1e3",
+    "-0",
+    "4294967295",
+    "kebab-id",
+)
+
+# Route by declared capability, never by tool name (built-ins: the table grants what they claim).
 CAPABILITY_PROVIDERS: Final[Mapping[Capability, tuple[ToolId, ...]]] = MappingProxyType(
     {
         "interactive-launch": (
@@ -542,3 +587,5 @@ ADAPTERS_DIR_ENV_VAR: Final = "SPECIAL_ADAPTERS_DIR"
 HOOK_PACKAGE_PREFIX: Final = "@special/hooks-"
 
 MANIFEST_MAX_BYTES: Final = 4096
+
+BUILTIN_LIBRARY: Final = "builtin"

@@ -6,17 +6,35 @@ are derived from the same boolean fields the table declares; routing asks ``prov
 capability, never a tool's name. ``resolvers`` supply candidate paths for built-in tools whose
 detection is ``candidates`` (the escape hatch for code-only strategies); they are never used for
 third-party tools.
+
+Capabilities are granted, not claimed: a built-in has what the table gives it; a third-party
+adapter routes a capability only when the host grants it (``grants``: adapter id -> capabilities,
+nothing by default). A claimed but ungranted capability is reported once per adapter
+(``CAPABILITY_NOT_GRANTED``) and shown in the catalog as claimed-not-granted. Entries of the
+inert category ("mcp-server") are described, never detected, launched, routed or
+hook-checked.
+
+``catalog()`` is the sanitized, JSON-serialisable view a host may show or hand to a model:
+categories -> libraries -> tools, holding no resolver, callable, path, command, URL or hook
+pointer. ``refresh()`` re-reads only adapter files whose identity changed and equals a fresh load.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from .constants import BUILTIN_TOOL_MANIFESTS
-from .diagnostics import Diagnostic
-from .loader import load_third_party_manifests
+from .constants import BUILTIN_TOOL_MANIFESTS, CAPABILITIES
+from .diagnostics import Diagnostic, DiagnosticCode, shown
+from .loader import (
+    FileReport,
+    FileState,
+    LoadResult,
+    default_adapters_dir,
+    load_third_party_manifests,
+)
 from .models import ToolManifest
 
 # A resolver returns the candidate executable paths of one built-in tool, given the detection
@@ -28,18 +46,91 @@ COHORT_FIELDS: dict[str, str] = {
     "HOOKS_COHORT": "hookCapable",
 }
 
+# The category of declarative entries nothing runs.
+INERT_CATEGORY = "mcp-server"
+
 
 class UnknownCohortError(KeyError):
     """Raised for a cohort name the table does not declare."""
 
 
+def category_of(tool: ToolManifest) -> str | None:
+    value = getattr(tool, "category", None)
+    return value if isinstance(value, str) else None
+
+
+def library_of(tool: ToolManifest) -> str | None:
+    value = getattr(tool, "library", None)
+    return value if isinstance(value, str) else None
+
+
+def is_inert(tool: ToolManifest) -> bool:
+    """True for a declarative entry (an MCP server description): never run, probed or routed."""
+    return category_of(tool) == INERT_CATEGORY
+
+
+def claimed_capabilities(tool: ToolManifest) -> tuple[str, ...]:
+    """The capabilities ``tool`` declares, in vocabulary order."""
+    if tool.capabilities is None:
+        return ()
+    claimed = set(tool.capabilities.provides)
+    return tuple(capability for capability in CAPABILITIES if capability in claimed)
+
+
+def _granted(tool: ToolManifest, grants: Mapping[str, frozenset[str]]) -> frozenset[str]:
+    if is_inert(tool):
+        return frozenset()
+    claimed = frozenset(claimed_capabilities(tool))
+    if tool.builtin is True:
+        return claimed  # the table grants a built-in what it declares
+    return claimed & grants.get(tool.id, frozenset())
+
+
+def _clean_grants(grants: Mapping[str, Iterable[str]] | None) -> dict[str, frozenset[str]]:
+    """The host's grants as id -> capabilities, keeping only strings (never raises)."""
+    cleaned: dict[str, frozenset[str]] = {}
+    try:
+        for tool_id, capabilities in (grants or {}).items():
+            if isinstance(tool_id, str) and not isinstance(capabilities, str):
+                cleaned[tool_id] = frozenset(c for c in capabilities if isinstance(c, str))
+    except Exception:  # a host's odd mapping grants nothing rather than breaking the load
+        return {}
+    return cleaned
+
+
+def _clean_categories(categories: Iterable[str] | None) -> frozenset[str] | None:
+    if categories is None:
+        return None
+    if isinstance(categories, str):
+        return frozenset({categories})
+    return frozenset(c for c in categories if isinstance(c, str))
+
+
+def _capability_list(found: Iterable[str]) -> list[str]:
+    chosen = set(found)
+    return [capability for capability in CAPABILITIES if capability in chosen]
+
+
 @dataclass(frozen=True)
 class ToolRegistry:
-    """Every known tool, the loader's diagnostics, and the built-in resolvers."""
+    """Every known tool, the loader's diagnostics, and the built-in resolvers.
+
+    ``granted`` maps every tool id to the capabilities it routes; ``sources`` maps a third-party
+    id to the adapter file name it came from; ``files`` are the loader's per-file reports.
+    ``refreshed`` says what the last (re)load did with each adapter file.
+    """
 
     tools: tuple[ToolManifest, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
     resolvers: Mapping[str, CandidateResolver] = field(default_factory=dict)
+    granted: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    sources: Mapping[str, str] = field(default_factory=dict)
+    files: tuple[FileReport, ...] = ()
+    categories: frozenset[str] | None = None
+    refreshed: tuple[FileState, ...] = field(default=(), compare=False)
+    adapters_dir: str | None = field(default=None, compare=False)
+    grants: Mapping[str, frozenset[str]] = field(default_factory=dict, compare=False)
+    load_result: LoadResult | None = field(default=None, compare=False, repr=False)
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -61,12 +152,17 @@ class ToolRegistry:
         return {name: self.cohort(name) for name in COHORT_FIELDS}
 
     def providers_of(self, capability: str) -> tuple[str, ...]:
-        """Ids of the tools declaring ``capability``, in registry order."""
+        """Ids of the tools *granted* ``capability``, in registry order (a third-party claim the
+        host did not grant routes nothing; an inert entry never routes)."""
         return tuple(
-            tool.id
-            for tool in self.tools
-            if tool.capabilities is not None and capability in tool.capabilities.provides
+            tool.id for tool in self.tools if capability in self.granted.get(tool.id, frozenset())
         )
+
+    @property
+    def capability_providers(self) -> dict[str, tuple[str, ...]]:
+        """Capability -> the ids granted it, for every capability of the vocabulary: the run-time
+        counterpart of the built-in ``CAPABILITY_PROVIDERS``."""
+        return {capability: self.providers_of(capability) for capability in CAPABILITIES}
 
     def resolver_for(self, tool_id: str) -> CandidateResolver | None:
         """The injected resolver of a built-in tool; never one for a third-party tool."""
@@ -75,21 +171,127 @@ class ToolRegistry:
             return None
         return self.resolvers.get(tool_id)
 
+    def catalog(self) -> dict[str, Any]:
+        """Categories -> libraries -> tools, JSON-serialisable and sanitized.
+
+        Each tool: ``id``, ``displayName``, ``builtin``, ``inert``, ``claimed``, ``granted`` and
+        ``notGranted`` capabilities (vocabulary order), ``source`` (a third-party adapter's file
+        name, ``None`` for a built-in) and, for an inert entry, its MCP ``transport`` kind.
+        Categories and libraries are sorted by name (a tool without one is listed under
+        ``None``, last); tools keep registry order. Never holds a resolver, callable, path,
+        command, argument, URL or hook pointer.
+        """
+        grouped: dict[str | None, dict[str | None, list[dict[str, Any]]]] = {}
+        for tool in self.tools:
+            claimed = claimed_capabilities(tool)
+            granted = self.granted.get(tool.id, frozenset())
+            entry: dict[str, Any] = {
+                "id": shown(tool.id),
+                "displayName": shown(tool.displayName),
+                "builtin": tool.builtin is True,
+                "inert": is_inert(tool),
+                "claimed": list(claimed),
+                "granted": _capability_list(granted),
+                "notGranted": [c for c in claimed if c not in granted],
+                "source": None if tool.builtin is True else self.sources.get(tool.id),
+            }
+            server = getattr(tool, "mcpServer", None)
+            if is_inert(tool) and server is not None:
+                entry["transport"] = shown(str(server.transport))
+            libraries = grouped.setdefault(category_of(tool), {})
+            libraries.setdefault(library_of(tool), []).append(entry)
+
+        def by_name(name: str | None) -> tuple[bool, str]:
+            return name is None, name or ""
+
+        return {
+            "categories": [
+                {
+                    "category": None if category is None else shown(category),
+                    "libraries": [
+                        {
+                            "library": None if library is None else shown(library),
+                            "tools": grouped[category][library],
+                        }
+                        for library in sorted(grouped[category], key=by_name)
+                    ],
+                }
+                for category in sorted(grouped, key=by_name)
+            ]
+        }
+
+    def refresh(self) -> ToolRegistry:
+        """The registry of the same folder, grants, categories and resolvers now: files whose
+        identity (device, inode, size, mtime in ns) is unchanged are not read again. Equal to a
+        fresh ``get_tool_registry``; ``refreshed`` says ``loaded``, ``reused`` or ``removed``
+        for each file. Never raises."""
+        loaded = load_third_party_manifests(self.adapters_dir, previous=self.load_result)
+        return _assemble(loaded, self.adapters_dir, self.resolvers, self.grants, self.categories)
+
+
+def _in_scope(tool: ToolManifest, categories: frozenset[str] | None) -> bool:
+    return categories is None or category_of(tool) in categories
+
+
+def _assemble(
+    loaded: LoadResult,
+    adapters_dir: str | None,
+    resolvers: Mapping[str, CandidateResolver],
+    grants: Mapping[str, frozenset[str]],
+    categories: frozenset[str] | None,
+) -> ToolRegistry:
+    tools = tuple(
+        tool for tool in (*BUILTIN_TOOL_MANIFESTS, *loaded.manifests) if _in_scope(tool, categories)
+    )
+    origin = {report.id: report.source for report in loaded.files if report.accepted and report.id}
+    granted = {tool.id: _granted(tool, grants) for tool in tools}
+    notices = []
+    for tool in tools:
+        if tool.builtin is True:
+            continue
+        missing = [c for c in claimed_capabilities(tool) if c not in granted[tool.id]]
+        if missing:
+            notices.append(
+                Diagnostic(
+                    DiagnosticCode.CAPABILITY_NOT_GRANTED,
+                    source=origin.get(tool.id, ""),
+                    pointer="/capabilities/provides",
+                    found=shown(", ".join(missing)),
+                )
+            )
+    return ToolRegistry(
+        tools=tools,
+        diagnostics=(*loaded.diagnostics, *notices),
+        resolvers=resolvers,
+        granted=granted,
+        sources={tool.id: origin[tool.id] for tool in tools if tool.id in origin},
+        files=loaded.files,
+        categories=categories,
+        refreshed=loaded.states,
+        adapters_dir=adapters_dir,
+        grants=grants,
+        load_result=loaded,
+    )
+
 
 def get_tool_registry(
     adapters_dir: str | os.PathLike[str] | None = None,
     *,
     resolvers: Mapping[str, CandidateResolver] | None = None,
+    grants: Mapping[str, Iterable[str]] | None = None,
+    categories: Iterable[str] | None = None,
 ) -> ToolRegistry:
     """Built-ins plus the adapters in ``adapters_dir`` (default: the loader's default folder).
 
-    Never raises: a bad adapter file is left out and reported in ``diagnostics``.
+    ``grants`` (adapter id -> capabilities) is what the host lets each third-party adapter
+    route; nothing by default. ``categories`` limits the registry to tools of those categories
+    (a tool without a category is then left out); every adapter file is still read and the
+    whole-folder rules (duplicate ids) decided over all of them, so the result equals the full
+    load filtered to those categories. Never raises: a bad adapter file is left out and
+    reported in ``diagnostics``.
     """
-    loaded = load_third_party_manifests(adapters_dir)
+    folder = os.fspath(adapters_dir) if adapters_dir is not None else default_adapters_dir()
+    loaded = load_third_party_manifests(folder)
     builtin_ids = {tool.id for tool in BUILTIN_TOOL_MANIFESTS}
     chosen = {key: value for key, value in (resolvers or {}).items() if key in builtin_ids}
-    return ToolRegistry(
-        tools=(*BUILTIN_TOOL_MANIFESTS, *loaded.manifests),
-        diagnostics=loaded.diagnostics,
-        resolvers=chosen,
-    )
+    return _assemble(loaded, folder, chosen, _clean_grants(grants), _clean_categories(categories))

@@ -1,0 +1,187 @@
+"""Issue #10: the launch guard, in Python (from the registry and a detection) and TypeScript
+(from the generated built-in constants)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tool_registry import (
+    BUILTIN_TOOL_MANIFESTS,
+    LAUNCHABLE_TOOLS,
+    DetectionDeps,
+    NotLaunchableError,
+    NotLaunchableReason,
+    ToolRegistry,
+    detect_all,
+    ensure_launchable,
+    get_tool_registry,
+    is_launchable,
+)
+from tool_registry.detection import DetectionResult
+
+from .conftest import REPO, build_typescript, run_node
+from .test_catalog_grants import mcp
+from .test_loader import manifest, put
+
+Reason = NotLaunchableReason
+
+
+def deps(found: set[str], calls: list[str] | None = None) -> DetectionDeps:
+    def which(name: str) -> str | None:
+        if calls is not None:
+            calls.append(name)
+        return f"/bin/{name}" if name in found else None
+
+    return DetectionDeps(
+        which=which,
+        is_file=lambda path: False,
+        run_version=lambda path, timeout: pytest.fail("the guard never runs --version"),
+        read_text=lambda path: None,
+        home=lambda: "/home/u",
+        platform=lambda: "linux",
+    )
+
+
+@pytest.fixture
+def registry(tmp_path: Path) -> ToolRegistry:
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    put(folder, "a.json", manifest())
+    put(folder, "z.json", manifest(id="zed", displayName="Zed", launchable=False))
+    put(folder, "m.json", mcp())
+    return get_tool_registry(folder)
+
+
+def reason(
+    registry: ToolRegistry,
+    tool_id: object,
+    *,
+    detection: DetectionResult | tuple[DetectionResult, ...] | None = None,
+    deps: DetectionDeps | None = None,
+) -> Reason | None:
+    try:
+        ensure_launchable(registry, tool_id, detection=detection, deps=deps)  # type: ignore[arg-type]
+    except NotLaunchableError as error:
+        return error.code
+    return None
+
+
+def test_an_installed_launchable_tool_passes(registry: ToolRegistry) -> None:
+    tool = ensure_launchable(registry, "aider", deps=deps({"aider"}))
+    assert tool.id == "aider"
+    assert is_launchable(registry, "claude-code", deps=deps({"claude"}))
+
+
+@pytest.mark.parametrize(
+    ("tool_id", "expected"),
+    [
+        ("nope", Reason.UNKNOWN_TOOL),
+        ("files-mcp", Reason.INERT),
+        ("zed", Reason.NOT_LAUNCHABLE),
+        ("aider", Reason.NOT_INSTALLED),
+        ("codex-desktop", Reason.INSTALL_UNKNOWN),  # candidates without paths: cannot tell
+    ],
+)
+def test_each_refusal_has_its_code(registry: ToolRegistry, tool_id: str, expected: Reason) -> None:
+    calls: list[str] = []
+    assert reason(registry, tool_id, deps=deps(set(), calls)) is expected
+    assert not is_launchable(registry, tool_id, deps=deps(set()))
+    if expected in (Reason.UNKNOWN_TOOL, Reason.INERT, Reason.NOT_LAUNCHABLE):
+        assert calls == []  # decided before any probe
+
+
+def test_a_given_detection_is_used_instead_of_probing(registry: ToolRegistry) -> None:
+    results = detect_all(registry, deps({"aider"}))
+    never = DetectionDeps(which=lambda name: pytest.fail("no probe with a detection given"))
+    assert reason(registry, "aider", detection=results, deps=never) is None
+    (aider,) = [r for r in results if r.id == "aider"]
+    assert reason(registry, "aider", detection=aider, deps=never) is None
+    gone = DetectionResult("aider", "Aider", False, None, None, False, "")
+    assert reason(registry, "aider", detection=gone, deps=never) is Reason.NOT_INSTALLED
+    # A detection of another tool says nothing about this one.
+    assert reason(registry, "aider", detection=results[0], deps=never) is Reason.INSTALL_UNKNOWN
+
+
+def test_hostile_ids_never_raise_anything_else(registry: ToolRegistry) -> None:
+    for tool_id in ("", "\x1b[2J", "a" * 10_000, None, 3):
+        assert reason(registry, tool_id) is Reason.UNKNOWN_TOOL
+    with pytest.raises(NotLaunchableError) as caught:
+        ensure_launchable(registry, "\x1b[31m" + "x" * 500)
+    assert "\x1b" not in str(caught.value) and len(caught.value.tool_id) < 100
+
+
+def test_launchable_tools_constant() -> None:
+    expected = tuple(
+        t.id for t in BUILTIN_TOOL_MANIFESTS if t.launchable and t.category != "mcp-server"
+    )
+    assert expected == LAUNCHABLE_TOOLS
+
+
+LAUNCH_CHECKS = """\
+import { ensureLaunchable, isLaunchable, NotLaunchableError, LAUNCHABLE_TOOLS } from "./index.js";
+
+function code(id: string, installed?: boolean | null): string | null {
+  try {
+    ensureLaunchable(id, installed);
+    return null;
+  } catch (error) {
+    return error instanceof NotLaunchableError ? error.code : "OTHER";
+  }
+}
+const first = LAUNCHABLE_TOOLS[0] ?? "";
+console.log(JSON.stringify({
+  launchable: LAUNCHABLE_TOOLS,
+  ok: code(first),
+  okInstalled: code(first, true),
+  unknown: code("aider"),
+  proto: code("__proto__"),
+  notInstalled: code(first, false),
+  installUnknown: code(first, null),
+  isLaunchable: isLaunchable(first),
+}));
+"""
+
+
+def test_typescript_guard_under_node(tmp_path: Path) -> None:
+    out = build_typescript(
+        tmp_path, REPO / "generated/typescript", {"launch-checks.ts": LAUNCH_CHECKS}
+    )
+    result = run_node(out / "launch-checks.js")
+    assert result.returncode == 0, result.stderr
+    facts = json.loads(result.stdout)
+    assert facts == {
+        "launchable": list(LAUNCHABLE_TOOLS),
+        "ok": None,
+        "okInstalled": None,
+        "unknown": "UNKNOWN_TOOL",
+        "proto": "UNKNOWN_TOOL",
+        "notInstalled": "NOT_INSTALLED",
+        "installUnknown": "INSTALL_UNKNOWN",
+        "isLaunchable": True,
+    }
+
+
+GOLDEN_CHECKS = """\
+import { ensureLaunchable, NotLaunchableError } from "./index.js";
+
+function code(id: string): string | null {
+  try {
+    ensureLaunchable(id, true);
+    return null;
+  } catch (error) {
+    return error instanceof NotLaunchableError ? error.code : "OTHER";
+  }
+}
+console.log(JSON.stringify({ aider: code("aider"), zed: code("zed"), files: code("files") }));
+"""
+
+
+def test_typescript_guard_refuses_inert_and_unlaunchable_builtins(tmp_path: Path) -> None:
+    # The minimal golden table has a non-launchable built-in (zed) and an inert one (files).
+    generated = REPO / "tests/golden/minimal/generated/typescript"
+    out = build_typescript(tmp_path, generated, {"golden-checks.ts": GOLDEN_CHECKS})
+    result = run_node(out / "golden-checks.js")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {"aider": None, "zed": "NOT_LAUNCHABLE", "files": "INERT"}
