@@ -195,7 +195,7 @@ def _path_detect(schema: dict[str, Any]) -> dict[str, Any]:
 
 def _add_required(schema: dict[str, Any]) -> None:
     # Every built-in row has a category; adapters did not need one.
-    schema["$defs"]["ThirdPartyToolManifest"]["required"].append("category")
+    schema["$defs"]["ThirdPartyToolManifest"].setdefault("required", []).append("category")
 
 
 def _open_capabilities(schema: dict[str, Any]) -> None:

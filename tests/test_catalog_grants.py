@@ -210,8 +210,9 @@ def test_the_catalog_holds_no_callable_or_path(folder: Path) -> None:
 
 
 def test_catalog_sanitizes_what_it_shows(folder: Path) -> None:
-    # A display name with a zero-width joiner (a format character the schema lets through).
-    put(folder, "a.json", manifest(displayName="Ai\u200ddr"))
+    # The schema refuses invisible characters in display names; a backslash passes, and is shown
+    # doubled so that it cannot pass for an escape.
+    put(folder, "a.json", manifest(displayName="Ai\\u200ddr"))
     catalog = get_tool_registry(folder).catalog()
     shown_names = [
         t["displayName"]
@@ -219,7 +220,7 @@ def test_catalog_sanitizes_what_it_shows(folder: Path) -> None:
         for lib in c["libraries"]
         for t in lib["tools"]
     ]
-    assert "Ai\\u200ddr" in shown_names
+    assert "Ai\\\\u200ddr" in shown_names
 
 
 # --- 4. capabilities are granted, not claimed -------------------------------------------------

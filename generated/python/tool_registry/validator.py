@@ -16,6 +16,7 @@ from .schema_runtime import (
     Violations,
     all_unique,
     collect,
+    json_equal,
     one_of,
     report,
     token,
@@ -23,7 +24,6 @@ from .schema_runtime import (
 
 _NAMES0 = frozenset(
     (
-        "detect",
         "displayName",
         "hookCapable",
         "hookPointer",
@@ -60,9 +60,39 @@ _ENUM8 = frozenset(
     (
         "cli-agent",
         "desktop-app",
+        "mcp-server",
     )
 )
-_NAMES9 = frozenset(
+_NAMES9 = frozenset(("transport",))
+_ENUM10 = frozenset(
+    (
+        "http",
+        "stdio",
+    )
+)
+_PATTERN11 = re.compile(
+    "^(?!\\-)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z",
+    re.ASCII,
+)
+_PATTERN12 = re.compile(
+    "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
+    re.ASCII,
+)
+_PATTERN13 = re.compile(
+    "^https\\:\\/\\/[A-Za-z0-9\\.\\-]+(?:\\:[0-9]{1,5})?(?:\\/[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\-]*)?(?:\\?[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\?\\-]*)?\\Z",
+    re.ASCII,
+)
+_NAMES14 = frozenset(
+    (
+        "args",
+        "command",
+        "transport",
+        "url",
+    )
+)
+_NAMES15 = frozenset(("command",))
+_NAMES16 = frozenset(("url",))
+_NAMES17 = frozenset(
     (
         "builtin",
         "capabilities",
@@ -74,32 +104,37 @@ _NAMES9 = frozenset(
         "hookPointer",
         "id",
         "launchable",
+        "library",
+        "mcpServer",
         "promptArgTemplate",
     )
 )
-_NAMES10 = frozenset(("detect",))
-_NAMES11 = frozenset(
+_NAMES18 = frozenset(("mcpServer",))
+_CONST19 = False
+_NAMES20 = frozenset(("detect",))
+_NAMES21 = frozenset(
     (
         "binaryName",
         "kind",
     )
 )
-_PATTERN12 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII)
-_NAMES13 = frozenset(("kind",))
-_PATTERN14 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII)
-_NAMES15 = frozenset(
+_PATTERN22 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII)
+_NAMES23 = frozenset(("kind",))
+_PATTERN24 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII)
+_NAMES25 = frozenset(
     (
         "darwin",
         "linux",
         "win32",
     )
 )
-_NAMES16 = frozenset(
+_NAMES26 = frozenset(
     (
         "kind",
         "paths",
     )
 )
+_NAMES27 = frozenset(("category",))
 
 
 def _check_0(v: Any, p: str, e: Violations) -> None:
@@ -115,8 +150,6 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookCapable"', v))
             if "hookPointer" not in v:
                 e.append((p, "required", 'property "hookPointer"', v))
-            if "detect" not in v:
-                e.append((p, "required", 'property "detect"', v))
         v1 = v.get("id", MISSING)
         if v1 is not MISSING:
             if isinstance(v1, str):
@@ -340,154 +373,525 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             else:
                 e.append((p + "/category", "type", "string", v32))
             if not (isinstance(v32, str) and v32 in _ENUM8):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v32))
-        v34 = v.get("builtin", MISSING)
+                e.append(
+                    (
+                        p + "/category",
+                        "enum",
+                        'one of ["cli-agent","desktop-app","mcp-server"]',
+                        v32,
+                    )
+                )
+        v34 = v.get("library", MISSING)
         if v34 is not MISSING:
-            if not (isinstance(v34, bool)):
-                e.append((p + "/builtin", "type", "boolean", v34))
-        if not _NAMES9.issuperset(v):
-            for k36 in v:
-                if k36 not in _NAMES9:
+            if isinstance(v34, str):
+                if not v34.isascii() and SURROGATE.search(v34) is not None:
+                    e.append((p + "/library", "i-json", "no lone surrogate", v34))
+                if _PATTERN1.search(v34) is None:
                     e.append(
-                        (p + "/" + token(k36), "additionalProperties", "no such property", v[k36])
+                        (
+                            p + "/library",
+                            "pattern",
+                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                            v34,
+                        )
+                    )
+            else:
+                e.append((p + "/library", "type", "string", v34))
+        v36 = v.get("mcpServer", MISSING)
+        if v36 is not MISSING:
+            if isinstance(v36, str):
+                if not v36.isascii() and SURROGATE.search(v36) is not None:
+                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v36))
+            if isinstance(v36, dict):
+                if not (v36.keys() >= _NAMES9):
+                    if "transport" not in v36:
+                        e.append((p + "/mcpServer", "required", 'property "transport"', v36))
+                v38 = v36.get("transport", MISSING)
+                if v38 is not MISSING:
+                    if isinstance(v38, str):
+                        pass
+                    else:
+                        e.append((p + "/mcpServer" + "/transport", "type", "string", v38))
+                    if not (isinstance(v38, str) and v38 in _ENUM10):
+                        e.append(
+                            (
+                                p + "/mcpServer" + "/transport",
+                                "enum",
+                                'one of ["stdio","http"]',
+                                v38,
+                            )
+                        )
+                v40 = v36.get("command", MISSING)
+                if v40 is not MISSING:
+                    if isinstance(v40, str):
+                        if not v40.isascii() and SURROGATE.search(v40) is not None:
+                            e.append(
+                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v40)
+                            )
+                        if len(v40) < 1:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "minLength",
+                                    "at least 1 characters",
+                                    v40,
+                                )
+                            )
+                        if len(v40) > 256:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "maxLength",
+                                    "at most 256 characters",
+                                    v40,
+                                )
+                            )
+                        if len(v40) <= 256 and _PATTERN11.search(v40) is None:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "pattern",
+                                    'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
+                                    v40,
+                                )
+                            )
+                    else:
+                        e.append((p + "/mcpServer" + "/command", "type", "string", v40))
+                v42 = v36.get("args", MISSING)
+                if v42 is not MISSING:
+                    if isinstance(v42, list):
+                        if len(v42) > 32:
+                            e.append(
+                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v42)
+                            )
+                        for i44 in range(0, len(v42)):
+                            v45 = v42[i44]
+                            if isinstance(v45, str):
+                                if not v45.isascii() and SURROGATE.search(v45) is not None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i44),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v45,
+                                        )
+                                    )
+                                if len(v45) > 256:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i44),
+                                            "maxLength",
+                                            "at most 256 characters",
+                                            v45,
+                                        )
+                                    )
+                                if len(v45) <= 256 and _PATTERN12.search(v45) is None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i44),
+                                            "pattern",
+                                            'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
+                                            v45,
+                                        )
+                                    )
+                            else:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/args" + "/" + str(i44),
+                                        "type",
+                                        "string",
+                                        v45,
+                                    )
+                                )
+                    else:
+                        e.append((p + "/mcpServer" + "/args", "type", "array", v42))
+                v47 = v36.get("url", MISSING)
+                if v47 is not MISSING:
+                    if isinstance(v47, str):
+                        if not v47.isascii() and SURROGATE.search(v47) is not None:
+                            e.append(
+                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v47)
+                            )
+                        if len(v47) > 2048:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/url",
+                                    "maxLength",
+                                    "at most 2048 characters",
+                                    v47,
+                                )
+                            )
+                        if len(v47) <= 2048 and _PATTERN13.search(v47) is None:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/url",
+                                    "pattern",
+                                    'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
+                                    v47,
+                                )
+                            )
+                    else:
+                        e.append((p + "/mcpServer" + "/url", "type", "string", v47))
+                if not _NAMES14.issuperset(v36):
+                    for k49 in v36:
+                        if k49 not in _NAMES14:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/" + token(k49),
+                                    "additionalProperties",
+                                    "no such property",
+                                    v36[k49],
+                                )
+                            )
+            else:
+                e.append((p + "/mcpServer", "type", "object", v36))
+            if _valid_8(v36):
+                if isinstance(v36, str):
+                    if not v36.isascii() and SURROGATE.search(v36) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v36))
+                if isinstance(v36, dict):
+                    if not (v36.keys() >= _NAMES15):
+                        if "command" not in v36:
+                            e.append((p + "/mcpServer", "required", 'property "command"', v36))
+                    v51 = v36.get("url", MISSING)
+                    if v51 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v51)
+                        )
+            else:
+                if isinstance(v36, str):
+                    if not v36.isascii() and SURROGATE.search(v36) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v36))
+                if isinstance(v36, dict):
+                    if not (v36.keys() >= _NAMES16):
+                        if "url" not in v36:
+                            e.append((p + "/mcpServer", "required", 'property "url"', v36))
+                    v53 = v36.get("command", MISSING)
+                    if v53 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v53)
+                        )
+                    v54 = v36.get("args", MISSING)
+                    if v54 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v54)
+                        )
+        v56 = v.get("builtin", MISSING)
+        if v56 is not MISSING:
+            if not (isinstance(v56, bool)):
+                e.append((p + "/builtin", "type", "boolean", v56))
+        if not _NAMES17.issuperset(v):
+            for k58 in v:
+                if k58 not in _NAMES17:
+                    e.append(
+                        (p + "/" + token(k58), "additionalProperties", "no such property", v[k58])
                     )
     else:
         e.append((p, "type", "object", v))
+    if _valid_9(v):
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                e.append((p, "i-json", "no lone surrogate", v))
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES18):
+                if "mcpServer" not in v:
+                    e.append((p, "required", 'property "mcpServer"', v))
+            v60 = v.get("launchable", MISSING)
+            if v60 is not MISSING:
+                if not (json_equal(v60, _CONST19)):
+                    e.append((p + "/launchable", "const", "false", v60))
+            v62 = v.get("hookCapable", MISSING)
+            if v62 is not MISSING:
+                if not (json_equal(v62, _CONST19)):
+                    e.append((p + "/hookCapable", "const", "false", v62))
+            v64 = v.get("detect", MISSING)
+            if v64 is not MISSING:
+                e.append((p + "/detect", "false", "nothing (false schema)", v64))
+            v65 = v.get("promptArgTemplate", MISSING)
+            if v65 is not MISSING:
+                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v65))
+            v66 = v.get("hookPackage", MISSING)
+            if v66 is not MISSING:
+                e.append((p + "/hookPackage", "false", "nothing (false schema)", v66))
+            v67 = v.get("capabilities", MISSING)
+            if v67 is not MISSING:
+                e.append((p + "/capabilities", "false", "nothing (false schema)", v67))
+    else:
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                e.append((p, "i-json", "no lone surrogate", v))
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES20):
+                if "detect" not in v:
+                    e.append((p, "required", 'property "detect"', v))
+            v69 = v.get("mcpServer", MISSING)
+            if v69 is not MISSING:
+                e.append((p + "/mcpServer", "false", "nothing (false schema)", v69))
 
 
 def _valid_1(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             return False
-        v38 = v.get("id", MISSING)
-        if v38 is not MISSING:
-            if isinstance(v38, str):
-                if not v38.isascii() and SURROGATE.search(v38) is not None:
+        v71 = v.get("id", MISSING)
+        if v71 is not MISSING:
+            if isinstance(v71, str):
+                if not v71.isascii() and SURROGATE.search(v71) is not None:
                     return False
-                if _PATTERN1.search(v38) is None:
-                    return False
-            else:
-                return False
-        v40 = v.get("displayName", MISSING)
-        if v40 is not MISSING:
-            if isinstance(v40, str):
-                if not v40.isascii() and SURROGATE.search(v40) is not None:
-                    return False
-                if len(v40) < 1:
-                    return False
-                if len(v40) > 80:
-                    return False
-                if _PATTERN2.search(v40) is None:
+                if _PATTERN1.search(v71) is None:
                     return False
             else:
                 return False
-        v42 = v.get("launchable", MISSING)
-        if v42 is not MISSING:
-            if not (isinstance(v42, bool)):
-                return False
-        v44 = v.get("hookCapable", MISSING)
-        if v44 is not MISSING:
-            if not (isinstance(v44, bool)):
-                return False
-        v46 = v.get("hookPointer", MISSING)
-        if v46 is not MISSING:
-            if isinstance(v46, str):
-                if not v46.isascii() and SURROGATE.search(v46) is not None:
+        v73 = v.get("displayName", MISSING)
+        if v73 is not MISSING:
+            if isinstance(v73, str):
+                if not v73.isascii() and SURROGATE.search(v73) is not None:
                     return False
-                if len(v46) < 1:
+                if len(v73) < 1:
                     return False
-                if len(v46) > 256:
+                if len(v73) > 80:
                     return False
-                if _PATTERN3.search(v46) is None:
+                if _PATTERN2.search(v73) is None:
                     return False
             else:
                 return False
-        v48 = v.get("detect", MISSING)
-        if v48 is not MISSING:
-            if isinstance(v48, str):
-                if not v48.isascii() and SURROGATE.search(v48) is not None:
-                    return False
-            if isinstance(v48, str):
-                if not v48.isascii() and SURROGATE.search(v48) is not None:
-                    return False
-            d51 = v48.get("kind") if isinstance(v48, dict) else None
-            if not ((d51 == "path" and _valid_4(v48)) or (d51 == "candidates" and _valid_5(v48))):
+        v75 = v.get("launchable", MISSING)
+        if v75 is not MISSING:
+            if not (isinstance(v75, bool)):
                 return False
-        v52 = v.get("hookPackage", MISSING)
-        if v52 is not MISSING:
-            if isinstance(v52, str):
-                if not v52.isascii() and SURROGATE.search(v52) is not None:
+        v77 = v.get("hookCapable", MISSING)
+        if v77 is not MISSING:
+            if not (isinstance(v77, bool)):
+                return False
+        v79 = v.get("hookPointer", MISSING)
+        if v79 is not MISSING:
+            if isinstance(v79, str):
+                if not v79.isascii() and SURROGATE.search(v79) is not None:
                     return False
-                if len(v52) < 1:
+                if len(v79) < 1:
                     return False
-                if len(v52) > 214:
+                if len(v79) > 256:
                     return False
-                if _PATTERN4.search(v52) is None:
+                if _PATTERN3.search(v79) is None:
                     return False
             else:
                 return False
-        v54 = v.get("promptArgTemplate", MISSING)
-        if v54 is not MISSING:
-            if isinstance(v54, list):
-                if len(v54) > 20:
+        v81 = v.get("detect", MISSING)
+        if v81 is not MISSING:
+            if isinstance(v81, str):
+                if not v81.isascii() and SURROGATE.search(v81) is not None:
                     return False
-                for v57 in v54:
-                    if isinstance(v57, str):
-                        if not v57.isascii() and SURROGATE.search(v57) is not None:
+            if isinstance(v81, str):
+                if not v81.isascii() and SURROGATE.search(v81) is not None:
+                    return False
+            d84 = v81.get("kind") if isinstance(v81, dict) else None
+            if not ((d84 == "path" and _valid_4(v81)) or (d84 == "candidates" and _valid_5(v81))):
+                return False
+        v85 = v.get("hookPackage", MISSING)
+        if v85 is not MISSING:
+            if isinstance(v85, str):
+                if not v85.isascii() and SURROGATE.search(v85) is not None:
+                    return False
+                if len(v85) < 1:
+                    return False
+                if len(v85) > 214:
+                    return False
+                if _PATTERN4.search(v85) is None:
+                    return False
+            else:
+                return False
+        v87 = v.get("promptArgTemplate", MISSING)
+        if v87 is not MISSING:
+            if isinstance(v87, list):
+                if len(v87) > 20:
+                    return False
+                for v90 in v87:
+                    if isinstance(v90, str):
+                        if not v90.isascii() and SURROGATE.search(v90) is not None:
                             return False
-                        if len(v57) > 256:
+                        if len(v90) > 256:
                             return False
-                        if _PATTERN5.search(v57) is None:
+                        if _PATTERN5.search(v90) is None:
                             return False
                     else:
                         return False
             else:
                 return False
-        v59 = v.get("capabilities", MISSING)
-        if v59 is not MISSING:
-            if isinstance(v59, str):
-                if not v59.isascii() and SURROGATE.search(v59) is not None:
+        v92 = v.get("capabilities", MISSING)
+        if v92 is not MISSING:
+            if isinstance(v92, str):
+                if not v92.isascii() and SURROGATE.search(v92) is not None:
                     return False
-            if isinstance(v59, dict):
-                if not (v59.keys() >= _NAMES6):
+            if isinstance(v92, dict):
+                if not (v92.keys() >= _NAMES6):
                     return False
-                v61 = v59.get("provides", MISSING)
-                if v61 is not MISSING:
-                    if isinstance(v61, list):
-                        for v64 in v61:
-                            if isinstance(v64, str):
-                                if not v64.isascii() and SURROGATE.search(v64) is not None:
+                v94 = v92.get("provides", MISSING)
+                if v94 is not MISSING:
+                    if isinstance(v94, list):
+                        for v97 in v94:
+                            if isinstance(v97, str):
+                                if not v97.isascii() and SURROGATE.search(v97) is not None:
                                     return False
-                            if isinstance(v64, str):
+                            if isinstance(v97, str):
                                 pass
                             else:
                                 return False
-                            if not (isinstance(v64, str) and v64 in _ENUM7):
+                            if not (isinstance(v97, str) and v97 in _ENUM7):
                                 return False
-                        if not all_unique(v61):
+                        if not all_unique(v94):
                             return False
                     else:
                         return False
-                if not _NAMES6.issuperset(v59):
+                if not _NAMES6.issuperset(v92):
                     return False
             else:
                 return False
-        v69 = v.get("category", MISSING)
-        if v69 is not MISSING:
-            if isinstance(v69, str):
+        v102 = v.get("category", MISSING)
+        if v102 is not MISSING:
+            if isinstance(v102, str):
                 pass
             else:
                 return False
-            if not (isinstance(v69, str) and v69 in _ENUM8):
+            if not (isinstance(v102, str) and v102 in _ENUM8):
                 return False
-        v71 = v.get("builtin", MISSING)
-        if v71 is not MISSING:
-            if not (isinstance(v71, bool)):
+        v104 = v.get("library", MISSING)
+        if v104 is not MISSING:
+            if isinstance(v104, str):
+                if not v104.isascii() and SURROGATE.search(v104) is not None:
+                    return False
+                if _PATTERN1.search(v104) is None:
+                    return False
+            else:
                 return False
-        if not _NAMES9.issuperset(v):
+        v106 = v.get("mcpServer", MISSING)
+        if v106 is not MISSING:
+            if isinstance(v106, str):
+                if not v106.isascii() and SURROGATE.search(v106) is not None:
+                    return False
+            if isinstance(v106, dict):
+                if not (v106.keys() >= _NAMES9):
+                    return False
+                v108 = v106.get("transport", MISSING)
+                if v108 is not MISSING:
+                    if isinstance(v108, str):
+                        pass
+                    else:
+                        return False
+                    if not (isinstance(v108, str) and v108 in _ENUM10):
+                        return False
+                v110 = v106.get("command", MISSING)
+                if v110 is not MISSING:
+                    if isinstance(v110, str):
+                        if not v110.isascii() and SURROGATE.search(v110) is not None:
+                            return False
+                        if len(v110) < 1:
+                            return False
+                        if len(v110) > 256:
+                            return False
+                        if _PATTERN11.search(v110) is None:
+                            return False
+                    else:
+                        return False
+                v112 = v106.get("args", MISSING)
+                if v112 is not MISSING:
+                    if isinstance(v112, list):
+                        if len(v112) > 32:
+                            return False
+                        for v115 in v112:
+                            if isinstance(v115, str):
+                                if not v115.isascii() and SURROGATE.search(v115) is not None:
+                                    return False
+                                if len(v115) > 256:
+                                    return False
+                                if _PATTERN12.search(v115) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+                v117 = v106.get("url", MISSING)
+                if v117 is not MISSING:
+                    if isinstance(v117, str):
+                        if not v117.isascii() and SURROGATE.search(v117) is not None:
+                            return False
+                        if len(v117) > 2048:
+                            return False
+                        if _PATTERN13.search(v117) is None:
+                            return False
+                    else:
+                        return False
+                if not _NAMES14.issuperset(v106):
+                    return False
+            else:
+                return False
+            if _valid_8(v106):
+                if isinstance(v106, str):
+                    if not v106.isascii() and SURROGATE.search(v106) is not None:
+                        return False
+                if isinstance(v106, dict):
+                    if not (v106.keys() >= _NAMES15):
+                        return False
+                    v121 = v106.get("url", MISSING)
+                    if v121 is not MISSING:
+                        return False
+            else:
+                if isinstance(v106, str):
+                    if not v106.isascii() and SURROGATE.search(v106) is not None:
+                        return False
+                if isinstance(v106, dict):
+                    if not (v106.keys() >= _NAMES16):
+                        return False
+                    v123 = v106.get("command", MISSING)
+                    if v123 is not MISSING:
+                        return False
+                    v124 = v106.get("args", MISSING)
+                    if v124 is not MISSING:
+                        return False
+        v126 = v.get("builtin", MISSING)
+        if v126 is not MISSING:
+            if not (isinstance(v126, bool)):
+                return False
+        if not _NAMES17.issuperset(v):
             return False
     else:
         return False
+    if _valid_9(v):
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                return False
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES18):
+                return False
+            v130 = v.get("launchable", MISSING)
+            if v130 is not MISSING:
+                if not (json_equal(v130, _CONST19)):
+                    return False
+            v132 = v.get("hookCapable", MISSING)
+            if v132 is not MISSING:
+                if not (json_equal(v132, _CONST19)):
+                    return False
+            v134 = v.get("detect", MISSING)
+            if v134 is not MISSING:
+                return False
+            v135 = v.get("promptArgTemplate", MISSING)
+            if v135 is not MISSING:
+                return False
+            v136 = v.get("hookPackage", MISSING)
+            if v136 is not MISSING:
+                return False
+            v137 = v.get("capabilities", MISSING)
+            if v137 is not MISSING:
+                return False
+    else:
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                return False
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES20):
+                return False
+            v139 = v.get("mcpServer", MISSING)
+            if v139 is not MISSING:
+                return False
     return True
 
 
@@ -496,73 +900,70 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES10):
-            if "detect" not in v:
-                e.append((p, "required", 'property "detect"', v))
-        v75 = v.get("detect", MISSING)
-        if v75 is not MISSING:
-            if isinstance(v75, str):
-                if not v75.isascii() and SURROGATE.search(v75) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v75))
-            if isinstance(v75, dict):
-                if not (v75.keys() >= _NAMES11):
-                    if "kind" not in v75:
-                        e.append((p + "/detect", "required", 'property "kind"', v75))
-                    if "binaryName" not in v75:
-                        e.append((p + "/detect", "required", 'property "binaryName"', v75))
-                v77 = v75.get("kind", MISSING)
-                if v77 is not MISSING:
-                    if not (isinstance(v77, str) and v77 == "path"):
-                        e.append((p + "/detect" + "/kind", "const", '"path"', v77))
-                v79 = v75.get("binaryName", MISSING)
-                if v79 is not MISSING:
-                    if isinstance(v79, str):
-                        if not v79.isascii() and SURROGATE.search(v79) is not None:
+        v141 = v.get("detect", MISSING)
+        if v141 is not MISSING:
+            if isinstance(v141, str):
+                if not v141.isascii() and SURROGATE.search(v141) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v141))
+            if isinstance(v141, dict):
+                if not (v141.keys() >= _NAMES21):
+                    if "kind" not in v141:
+                        e.append((p + "/detect", "required", 'property "kind"', v141))
+                    if "binaryName" not in v141:
+                        e.append((p + "/detect", "required", 'property "binaryName"', v141))
+                v143 = v141.get("kind", MISSING)
+                if v143 is not MISSING:
+                    if not (isinstance(v143, str) and v143 == "path"):
+                        e.append((p + "/detect" + "/kind", "const", '"path"', v143))
+                v145 = v141.get("binaryName", MISSING)
+                if v145 is not MISSING:
+                    if isinstance(v145, str):
+                        if not v145.isascii() and SURROGATE.search(v145) is not None:
                             e.append(
-                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v79)
+                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v145)
                             )
-                        if len(v79) < 1:
+                        if len(v145) < 1:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "minLength",
                                     "at least 1 characters",
-                                    v79,
+                                    v145,
                                 )
                             )
-                        if len(v79) > 128:
+                        if len(v145) > 128:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "maxLength",
                                     "at most 128 characters",
-                                    v79,
+                                    v145,
                                 )
                             )
-                        if len(v79) <= 128 and _PATTERN12.search(v79) is None:
+                        if len(v145) <= 128 and _PATTERN22.search(v145) is None:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "pattern",
                                     'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v79,
+                                    v145,
                                 )
                             )
                     else:
-                        e.append((p + "/detect" + "/binaryName", "type", "string", v79))
-                if not _NAMES11.issuperset(v75):
-                    for k81 in v75:
-                        if k81 not in _NAMES11:
+                        e.append((p + "/detect" + "/binaryName", "type", "string", v145))
+                if not _NAMES21.issuperset(v141):
+                    for k147 in v141:
+                        if k147 not in _NAMES21:
                             e.append(
                                 (
-                                    p + "/detect" + "/" + token(k81),
+                                    p + "/detect" + "/" + token(k147),
                                     "additionalProperties",
                                     "no such property",
-                                    v75[k81],
+                                    v141[k147],
                                 )
                             )
             else:
-                e.append((p + "/detect", "type", "object", v75))
+                e.append((p + "/detect", "type", "object", v141))
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
@@ -578,246 +979,487 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookCapable"', v))
             if "hookPointer" not in v:
                 e.append((p, "required", 'property "hookPointer"', v))
-            if "detect" not in v:
-                e.append((p, "required", 'property "detect"', v))
-        v85 = v.get("id", MISSING)
-        if v85 is not MISSING:
-            if isinstance(v85, str):
-                if not v85.isascii() and SURROGATE.search(v85) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v85))
-                if _PATTERN1.search(v85) is None:
+        v151 = v.get("id", MISSING)
+        if v151 is not MISSING:
+            if isinstance(v151, str):
+                if not v151.isascii() and SURROGATE.search(v151) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v151))
+                if _PATTERN1.search(v151) is None:
                     e.append(
                         (
                             p + "/id",
                             "pattern",
                             'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v85,
+                            v151,
                         )
                     )
             else:
-                e.append((p + "/id", "type", "string", v85))
-        v87 = v.get("displayName", MISSING)
-        if v87 is not MISSING:
-            if isinstance(v87, str):
-                if not v87.isascii() and SURROGATE.search(v87) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v87))
-                if len(v87) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v87))
-                if len(v87) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v87))
-                if len(v87) <= 80 and _PATTERN2.search(v87) is None:
+                e.append((p + "/id", "type", "string", v151))
+        v153 = v.get("displayName", MISSING)
+        if v153 is not MISSING:
+            if isinstance(v153, str):
+                if not v153.isascii() and SURROGATE.search(v153) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v153))
+                if len(v153) < 1:
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v153))
+                if len(v153) > 80:
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v153))
+                if len(v153) <= 80 and _PATTERN2.search(v153) is None:
                     e.append(
                         (
                             p + "/displayName",
                             "pattern",
                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
-                            v87,
+                            v153,
                         )
                     )
             else:
-                e.append((p + "/displayName", "type", "string", v87))
-        v89 = v.get("launchable", MISSING)
-        if v89 is not MISSING:
-            if not (isinstance(v89, bool)):
-                e.append((p + "/launchable", "type", "boolean", v89))
-        v91 = v.get("hookCapable", MISSING)
-        if v91 is not MISSING:
-            if not (isinstance(v91, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v91))
-        v93 = v.get("hookPointer", MISSING)
-        if v93 is not MISSING:
-            if isinstance(v93, str):
-                if not v93.isascii() and SURROGATE.search(v93) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v93))
-                if len(v93) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v93))
-                if len(v93) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v93))
-                if len(v93) <= 256 and _PATTERN3.search(v93) is None:
+                e.append((p + "/displayName", "type", "string", v153))
+        v155 = v.get("launchable", MISSING)
+        if v155 is not MISSING:
+            if not (isinstance(v155, bool)):
+                e.append((p + "/launchable", "type", "boolean", v155))
+        v157 = v.get("hookCapable", MISSING)
+        if v157 is not MISSING:
+            if not (isinstance(v157, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v157))
+        v159 = v.get("hookPointer", MISSING)
+        if v159 is not MISSING:
+            if isinstance(v159, str):
+                if not v159.isascii() and SURROGATE.search(v159) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v159))
+                if len(v159) < 1:
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v159))
+                if len(v159) > 256:
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v159))
+                if len(v159) <= 256 and _PATTERN3.search(v159) is None:
                     e.append(
                         (
                             p + "/hookPointer",
                             "pattern",
                             'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v93,
+                            v159,
                         )
                     )
             else:
-                e.append((p + "/hookPointer", "type", "string", v93))
-        v95 = v.get("detect", MISSING)
-        if v95 is not MISSING:
-            if isinstance(v95, str):
-                if not v95.isascii() and SURROGATE.search(v95) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v95))
-            if isinstance(v95, str):
-                if not v95.isascii() and SURROGATE.search(v95) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v95))
-            d98 = v95.get("kind") if isinstance(v95, dict) else None
-            if not ((d98 == "path" and _valid_4(v95)) or (d98 == "candidates" and _valid_5(v95))):
-                if d98 == "path":
-                    _check_6(v95, p + "/detect", e)
-                elif d98 == "candidates":
-                    _check_7(v95, p + "/detect", e)
+                e.append((p + "/hookPointer", "type", "string", v159))
+        v161 = v.get("detect", MISSING)
+        if v161 is not MISSING:
+            if isinstance(v161, str):
+                if not v161.isascii() and SURROGATE.search(v161) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v161))
+            if isinstance(v161, str):
+                if not v161.isascii() and SURROGATE.search(v161) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v161))
+            d164 = v161.get("kind") if isinstance(v161, dict) else None
+            if not (
+                (d164 == "path" and _valid_4(v161)) or (d164 == "candidates" and _valid_5(v161))
+            ):
+                if d164 == "path":
+                    _check_6(v161, p + "/detect", e)
+                elif d164 == "candidates":
+                    _check_7(v161, p + "/detect", e)
                 else:
                     one_of(
                         (
                             _check_6,
                             _check_7,
                         ),
-                        v95,
+                        v161,
                         p + "/detect",
                         e,
                     )
-        v99 = v.get("hookPackage", MISSING)
-        if v99 is not MISSING:
-            if isinstance(v99, str):
-                if not v99.isascii() and SURROGATE.search(v99) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v99))
-                if len(v99) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v99))
-                if len(v99) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v99))
-                if len(v99) <= 214 and _PATTERN4.search(v99) is None:
+        v165 = v.get("hookPackage", MISSING)
+        if v165 is not MISSING:
+            if isinstance(v165, str):
+                if not v165.isascii() and SURROGATE.search(v165) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v165))
+                if len(v165) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v165))
+                if len(v165) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v165))
+                if len(v165) <= 214 and _PATTERN4.search(v165) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v99,
+                            v165,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v99))
-        v101 = v.get("promptArgTemplate", MISSING)
-        if v101 is not MISSING:
-            if isinstance(v101, list):
-                if len(v101) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v101))
-                for i103 in range(0, len(v101)):
-                    v104 = v101[i103]
-                    if isinstance(v104, str):
-                        if not v104.isascii() and SURROGATE.search(v104) is not None:
+                e.append((p + "/hookPackage", "type", "string", v165))
+        v167 = v.get("promptArgTemplate", MISSING)
+        if v167 is not MISSING:
+            if isinstance(v167, list):
+                if len(v167) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v167))
+                for i169 in range(0, len(v167)):
+                    v170 = v167[i169]
+                    if isinstance(v170, str):
+                        if not v170.isascii() and SURROGATE.search(v170) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i103),
+                                    p + "/promptArgTemplate" + "/" + str(i169),
                                     "i-json",
                                     "no lone surrogate",
-                                    v104,
+                                    v170,
                                 )
                             )
-                        if len(v104) > 256:
+                        if len(v170) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i103),
+                                    p + "/promptArgTemplate" + "/" + str(i169),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v104,
+                                    v170,
                                 )
                             )
-                        if len(v104) <= 256 and _PATTERN5.search(v104) is None:
+                        if len(v170) <= 256 and _PATTERN5.search(v170) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i103),
+                                    p + "/promptArgTemplate" + "/" + str(i169),
                                     "pattern",
                                     'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
-                                    v104,
+                                    v170,
                                 )
                             )
                     else:
                         e.append(
-                            (p + "/promptArgTemplate" + "/" + str(i103), "type", "string", v104)
+                            (p + "/promptArgTemplate" + "/" + str(i169), "type", "string", v170)
                         )
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v101))
-        v106 = v.get("capabilities", MISSING)
-        if v106 is not MISSING:
-            if isinstance(v106, str):
-                if not v106.isascii() and SURROGATE.search(v106) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v106))
-            if isinstance(v106, dict):
-                if not (v106.keys() >= _NAMES6):
-                    if "provides" not in v106:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v106))
-                v108 = v106.get("provides", MISSING)
-                if v108 is not MISSING:
-                    if isinstance(v108, list):
-                        n109 = len(e)
-                        for i110 in range(0, len(v108)):
-                            v111 = v108[i110]
-                            if isinstance(v111, str):
-                                if not v111.isascii() and SURROGATE.search(v111) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v167))
+        v172 = v.get("capabilities", MISSING)
+        if v172 is not MISSING:
+            if isinstance(v172, str):
+                if not v172.isascii() and SURROGATE.search(v172) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v172))
+            if isinstance(v172, dict):
+                if not (v172.keys() >= _NAMES6):
+                    if "provides" not in v172:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v172))
+                v174 = v172.get("provides", MISSING)
+                if v174 is not MISSING:
+                    if isinstance(v174, list):
+                        n175 = len(e)
+                        for i176 in range(0, len(v174)):
+                            v177 = v174[i176]
+                            if isinstance(v177, str):
+                                if not v177.isascii() and SURROGATE.search(v177) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i110),
+                                            p + "/capabilities" + "/provides" + "/" + str(i176),
                                             "i-json",
                                             "no lone surrogate",
-                                            v111,
+                                            v177,
                                         )
                                     )
-                            if isinstance(v111, str):
+                            if isinstance(v177, str):
                                 pass
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i110),
+                                        p + "/capabilities" + "/provides" + "/" + str(i176),
                                         "type",
                                         "string",
-                                        v111,
+                                        v177,
                                     )
                                 )
-                            if not (isinstance(v111, str) and v111 in _ENUM7):
+                            if not (isinstance(v177, str) and v177 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i110),
+                                        p + "/capabilities" + "/provides" + "/" + str(i176),
                                         "enum",
                                         'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v111,
+                                        v177,
                                     )
                                 )
-                        if len(e) == n109 and not all_unique(v108):
+                        if len(e) == n175 and not all_unique(v174):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v108,
+                                    v174,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v108))
-                if not _NAMES6.issuperset(v106):
-                    for k114 in v106:
-                        if k114 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v174))
+                if not _NAMES6.issuperset(v172):
+                    for k180 in v172:
+                        if k180 not in _NAMES6:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k114),
+                                    p + "/capabilities" + "/" + token(k180),
                                     "additionalProperties",
                                     "no such property",
-                                    v106[k114],
+                                    v172[k180],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v106))
-        v116 = v.get("category", MISSING)
-        if v116 is not MISSING:
-            if isinstance(v116, str):
+                e.append((p + "/capabilities", "type", "object", v172))
+        v182 = v.get("category", MISSING)
+        if v182 is not MISSING:
+            if isinstance(v182, str):
                 pass
             else:
-                e.append((p + "/category", "type", "string", v116))
-            if not (isinstance(v116, str) and v116 in _ENUM8):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v116))
-        v118 = v.get("builtin", MISSING)
-        if v118 is not MISSING:
-            if not (isinstance(v118, bool)):
-                e.append((p + "/builtin", "type", "boolean", v118))
-        if not _NAMES9.issuperset(v):
-            for k120 in v:
-                if k120 not in _NAMES9:
+                e.append((p + "/category", "type", "string", v182))
+            if not (isinstance(v182, str) and v182 in _ENUM8):
+                e.append(
+                    (
+                        p + "/category",
+                        "enum",
+                        'one of ["cli-agent","desktop-app","mcp-server"]',
+                        v182,
+                    )
+                )
+        v184 = v.get("library", MISSING)
+        if v184 is not MISSING:
+            if isinstance(v184, str):
+                if not v184.isascii() and SURROGATE.search(v184) is not None:
+                    e.append((p + "/library", "i-json", "no lone surrogate", v184))
+                if _PATTERN1.search(v184) is None:
                     e.append(
-                        (p + "/" + token(k120), "additionalProperties", "no such property", v[k120])
+                        (
+                            p + "/library",
+                            "pattern",
+                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                            v184,
+                        )
+                    )
+            else:
+                e.append((p + "/library", "type", "string", v184))
+        v186 = v.get("mcpServer", MISSING)
+        if v186 is not MISSING:
+            if isinstance(v186, str):
+                if not v186.isascii() and SURROGATE.search(v186) is not None:
+                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v186))
+            if isinstance(v186, dict):
+                if not (v186.keys() >= _NAMES9):
+                    if "transport" not in v186:
+                        e.append((p + "/mcpServer", "required", 'property "transport"', v186))
+                v188 = v186.get("transport", MISSING)
+                if v188 is not MISSING:
+                    if isinstance(v188, str):
+                        pass
+                    else:
+                        e.append((p + "/mcpServer" + "/transport", "type", "string", v188))
+                    if not (isinstance(v188, str) and v188 in _ENUM10):
+                        e.append(
+                            (
+                                p + "/mcpServer" + "/transport",
+                                "enum",
+                                'one of ["stdio","http"]',
+                                v188,
+                            )
+                        )
+                v190 = v186.get("command", MISSING)
+                if v190 is not MISSING:
+                    if isinstance(v190, str):
+                        if not v190.isascii() and SURROGATE.search(v190) is not None:
+                            e.append(
+                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v190)
+                            )
+                        if len(v190) < 1:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "minLength",
+                                    "at least 1 characters",
+                                    v190,
+                                )
+                            )
+                        if len(v190) > 256:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "maxLength",
+                                    "at most 256 characters",
+                                    v190,
+                                )
+                            )
+                        if len(v190) <= 256 and _PATTERN11.search(v190) is None:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/command",
+                                    "pattern",
+                                    'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
+                                    v190,
+                                )
+                            )
+                    else:
+                        e.append((p + "/mcpServer" + "/command", "type", "string", v190))
+                v192 = v186.get("args", MISSING)
+                if v192 is not MISSING:
+                    if isinstance(v192, list):
+                        if len(v192) > 32:
+                            e.append(
+                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v192)
+                            )
+                        for i194 in range(0, len(v192)):
+                            v195 = v192[i194]
+                            if isinstance(v195, str):
+                                if not v195.isascii() and SURROGATE.search(v195) is not None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i194),
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v195,
+                                        )
+                                    )
+                                if len(v195) > 256:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i194),
+                                            "maxLength",
+                                            "at most 256 characters",
+                                            v195,
+                                        )
+                                    )
+                                if len(v195) <= 256 and _PATTERN12.search(v195) is None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args" + "/" + str(i194),
+                                            "pattern",
+                                            'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
+                                            v195,
+                                        )
+                                    )
+                            else:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/args" + "/" + str(i194),
+                                        "type",
+                                        "string",
+                                        v195,
+                                    )
+                                )
+                    else:
+                        e.append((p + "/mcpServer" + "/args", "type", "array", v192))
+                v197 = v186.get("url", MISSING)
+                if v197 is not MISSING:
+                    if isinstance(v197, str):
+                        if not v197.isascii() and SURROGATE.search(v197) is not None:
+                            e.append(
+                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v197)
+                            )
+                        if len(v197) > 2048:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/url",
+                                    "maxLength",
+                                    "at most 2048 characters",
+                                    v197,
+                                )
+                            )
+                        if len(v197) <= 2048 and _PATTERN13.search(v197) is None:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/url",
+                                    "pattern",
+                                    'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
+                                    v197,
+                                )
+                            )
+                    else:
+                        e.append((p + "/mcpServer" + "/url", "type", "string", v197))
+                if not _NAMES14.issuperset(v186):
+                    for k199 in v186:
+                        if k199 not in _NAMES14:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/" + token(k199),
+                                    "additionalProperties",
+                                    "no such property",
+                                    v186[k199],
+                                )
+                            )
+            else:
+                e.append((p + "/mcpServer", "type", "object", v186))
+            if _valid_8(v186):
+                if isinstance(v186, str):
+                    if not v186.isascii() and SURROGATE.search(v186) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v186))
+                if isinstance(v186, dict):
+                    if not (v186.keys() >= _NAMES15):
+                        if "command" not in v186:
+                            e.append((p + "/mcpServer", "required", 'property "command"', v186))
+                    v201 = v186.get("url", MISSING)
+                    if v201 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v201)
+                        )
+            else:
+                if isinstance(v186, str):
+                    if not v186.isascii() and SURROGATE.search(v186) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v186))
+                if isinstance(v186, dict):
+                    if not (v186.keys() >= _NAMES16):
+                        if "url" not in v186:
+                            e.append((p + "/mcpServer", "required", 'property "url"', v186))
+                    v203 = v186.get("command", MISSING)
+                    if v203 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v203)
+                        )
+                    v204 = v186.get("args", MISSING)
+                    if v204 is not MISSING:
+                        e.append(
+                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v204)
+                        )
+        v206 = v.get("builtin", MISSING)
+        if v206 is not MISSING:
+            if not (isinstance(v206, bool)):
+                e.append((p + "/builtin", "type", "boolean", v206))
+        if not _NAMES17.issuperset(v):
+            for k208 in v:
+                if k208 not in _NAMES17:
+                    e.append(
+                        (p + "/" + token(k208), "additionalProperties", "no such property", v[k208])
                     )
     else:
         e.append((p, "type", "object", v))
+    if _valid_9(v):
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                e.append((p, "i-json", "no lone surrogate", v))
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES18):
+                if "mcpServer" not in v:
+                    e.append((p, "required", 'property "mcpServer"', v))
+            v210 = v.get("launchable", MISSING)
+            if v210 is not MISSING:
+                if not (json_equal(v210, _CONST19)):
+                    e.append((p + "/launchable", "const", "false", v210))
+            v212 = v.get("hookCapable", MISSING)
+            if v212 is not MISSING:
+                if not (json_equal(v212, _CONST19)):
+                    e.append((p + "/hookCapable", "const", "false", v212))
+            v214 = v.get("detect", MISSING)
+            if v214 is not MISSING:
+                e.append((p + "/detect", "false", "nothing (false schema)", v214))
+            v215 = v.get("promptArgTemplate", MISSING)
+            if v215 is not MISSING:
+                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v215))
+            v216 = v.get("hookPackage", MISSING)
+            if v216 is not MISSING:
+                e.append((p + "/hookPackage", "false", "nothing (false schema)", v216))
+            v217 = v.get("capabilities", MISSING)
+            if v217 is not MISSING:
+                e.append((p + "/capabilities", "false", "nothing (false schema)", v217))
+    else:
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                e.append((p, "i-json", "no lone surrogate", v))
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES20):
+                if "detect" not in v:
+                    e.append((p, "required", 'property "detect"', v))
+            v219 = v.get("mcpServer", MISSING)
+            if v219 is not MISSING:
+                e.append((p + "/mcpServer", "false", "nothing (false schema)", v219))
 
 
 def _valid_3(v: Any) -> bool:
@@ -825,34 +1467,32 @@ def _valid_3(v: Any) -> bool:
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES10):
-            return False
-        v122 = v.get("detect", MISSING)
-        if v122 is not MISSING:
-            if isinstance(v122, str):
-                if not v122.isascii() and SURROGATE.search(v122) is not None:
+        v221 = v.get("detect", MISSING)
+        if v221 is not MISSING:
+            if isinstance(v221, str):
+                if not v221.isascii() and SURROGATE.search(v221) is not None:
                     return False
-            if isinstance(v122, dict):
-                if not (v122.keys() >= _NAMES11):
+            if isinstance(v221, dict):
+                if not (v221.keys() >= _NAMES21):
                     return False
-                v124 = v122.get("kind", MISSING)
-                if v124 is not MISSING:
-                    if not (isinstance(v124, str) and v124 == "path"):
+                v223 = v221.get("kind", MISSING)
+                if v223 is not MISSING:
+                    if not (isinstance(v223, str) and v223 == "path"):
                         return False
-                v126 = v122.get("binaryName", MISSING)
-                if v126 is not MISSING:
-                    if isinstance(v126, str):
-                        if not v126.isascii() and SURROGATE.search(v126) is not None:
+                v225 = v221.get("binaryName", MISSING)
+                if v225 is not MISSING:
+                    if isinstance(v225, str):
+                        if not v225.isascii() and SURROGATE.search(v225) is not None:
                             return False
-                        if len(v126) < 1:
+                        if len(v225) < 1:
                             return False
-                        if len(v126) > 128:
+                        if len(v225) > 128:
                             return False
-                        if _PATTERN12.search(v126) is None:
+                        if _PATTERN22.search(v225) is None:
                             return False
                     else:
                         return False
-                if not _NAMES11.issuperset(v122):
+                if not _NAMES21.issuperset(v221):
                     return False
             else:
                 return False
@@ -862,137 +1502,267 @@ def _valid_3(v: Any) -> bool:
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             return False
-        v132 = v.get("id", MISSING)
-        if v132 is not MISSING:
-            if isinstance(v132, str):
-                if not v132.isascii() and SURROGATE.search(v132) is not None:
+        v231 = v.get("id", MISSING)
+        if v231 is not MISSING:
+            if isinstance(v231, str):
+                if not v231.isascii() and SURROGATE.search(v231) is not None:
                     return False
-                if _PATTERN1.search(v132) is None:
-                    return False
-            else:
-                return False
-        v134 = v.get("displayName", MISSING)
-        if v134 is not MISSING:
-            if isinstance(v134, str):
-                if not v134.isascii() and SURROGATE.search(v134) is not None:
-                    return False
-                if len(v134) < 1:
-                    return False
-                if len(v134) > 80:
-                    return False
-                if _PATTERN2.search(v134) is None:
+                if _PATTERN1.search(v231) is None:
                     return False
             else:
                 return False
-        v136 = v.get("launchable", MISSING)
-        if v136 is not MISSING:
-            if not (isinstance(v136, bool)):
-                return False
-        v138 = v.get("hookCapable", MISSING)
-        if v138 is not MISSING:
-            if not (isinstance(v138, bool)):
-                return False
-        v140 = v.get("hookPointer", MISSING)
-        if v140 is not MISSING:
-            if isinstance(v140, str):
-                if not v140.isascii() and SURROGATE.search(v140) is not None:
+        v233 = v.get("displayName", MISSING)
+        if v233 is not MISSING:
+            if isinstance(v233, str):
+                if not v233.isascii() and SURROGATE.search(v233) is not None:
                     return False
-                if len(v140) < 1:
+                if len(v233) < 1:
                     return False
-                if len(v140) > 256:
+                if len(v233) > 80:
                     return False
-                if _PATTERN3.search(v140) is None:
+                if _PATTERN2.search(v233) is None:
                     return False
             else:
                 return False
-        v142 = v.get("detect", MISSING)
-        if v142 is not MISSING:
-            if isinstance(v142, str):
-                if not v142.isascii() and SURROGATE.search(v142) is not None:
+        v235 = v.get("launchable", MISSING)
+        if v235 is not MISSING:
+            if not (isinstance(v235, bool)):
+                return False
+        v237 = v.get("hookCapable", MISSING)
+        if v237 is not MISSING:
+            if not (isinstance(v237, bool)):
+                return False
+        v239 = v.get("hookPointer", MISSING)
+        if v239 is not MISSING:
+            if isinstance(v239, str):
+                if not v239.isascii() and SURROGATE.search(v239) is not None:
                     return False
-            if isinstance(v142, str):
-                if not v142.isascii() and SURROGATE.search(v142) is not None:
+                if len(v239) < 1:
                     return False
-            d145 = v142.get("kind") if isinstance(v142, dict) else None
+                if len(v239) > 256:
+                    return False
+                if _PATTERN3.search(v239) is None:
+                    return False
+            else:
+                return False
+        v241 = v.get("detect", MISSING)
+        if v241 is not MISSING:
+            if isinstance(v241, str):
+                if not v241.isascii() and SURROGATE.search(v241) is not None:
+                    return False
+            if isinstance(v241, str):
+                if not v241.isascii() and SURROGATE.search(v241) is not None:
+                    return False
+            d244 = v241.get("kind") if isinstance(v241, dict) else None
             if not (
-                (d145 == "path" and _valid_4(v142)) or (d145 == "candidates" and _valid_5(v142))
+                (d244 == "path" and _valid_4(v241)) or (d244 == "candidates" and _valid_5(v241))
             ):
                 return False
-        v146 = v.get("hookPackage", MISSING)
-        if v146 is not MISSING:
-            if isinstance(v146, str):
-                if not v146.isascii() and SURROGATE.search(v146) is not None:
+        v245 = v.get("hookPackage", MISSING)
+        if v245 is not MISSING:
+            if isinstance(v245, str):
+                if not v245.isascii() and SURROGATE.search(v245) is not None:
                     return False
-                if len(v146) < 1:
+                if len(v245) < 1:
                     return False
-                if len(v146) > 214:
+                if len(v245) > 214:
                     return False
-                if _PATTERN4.search(v146) is None:
+                if _PATTERN4.search(v245) is None:
                     return False
             else:
                 return False
-        v148 = v.get("promptArgTemplate", MISSING)
-        if v148 is not MISSING:
-            if isinstance(v148, list):
-                if len(v148) > 20:
+        v247 = v.get("promptArgTemplate", MISSING)
+        if v247 is not MISSING:
+            if isinstance(v247, list):
+                if len(v247) > 20:
                     return False
-                for v151 in v148:
-                    if isinstance(v151, str):
-                        if not v151.isascii() and SURROGATE.search(v151) is not None:
+                for v250 in v247:
+                    if isinstance(v250, str):
+                        if not v250.isascii() and SURROGATE.search(v250) is not None:
                             return False
-                        if len(v151) > 256:
+                        if len(v250) > 256:
                             return False
-                        if _PATTERN5.search(v151) is None:
+                        if _PATTERN5.search(v250) is None:
                             return False
                     else:
                         return False
             else:
                 return False
-        v153 = v.get("capabilities", MISSING)
-        if v153 is not MISSING:
-            if isinstance(v153, str):
-                if not v153.isascii() and SURROGATE.search(v153) is not None:
+        v252 = v.get("capabilities", MISSING)
+        if v252 is not MISSING:
+            if isinstance(v252, str):
+                if not v252.isascii() and SURROGATE.search(v252) is not None:
                     return False
-            if isinstance(v153, dict):
-                if not (v153.keys() >= _NAMES6):
+            if isinstance(v252, dict):
+                if not (v252.keys() >= _NAMES6):
                     return False
-                v155 = v153.get("provides", MISSING)
-                if v155 is not MISSING:
-                    if isinstance(v155, list):
-                        for v158 in v155:
-                            if isinstance(v158, str):
-                                if not v158.isascii() and SURROGATE.search(v158) is not None:
+                v254 = v252.get("provides", MISSING)
+                if v254 is not MISSING:
+                    if isinstance(v254, list):
+                        for v257 in v254:
+                            if isinstance(v257, str):
+                                if not v257.isascii() and SURROGATE.search(v257) is not None:
                                     return False
-                            if isinstance(v158, str):
+                            if isinstance(v257, str):
                                 pass
                             else:
                                 return False
-                            if not (isinstance(v158, str) and v158 in _ENUM7):
+                            if not (isinstance(v257, str) and v257 in _ENUM7):
                                 return False
-                        if not all_unique(v155):
+                        if not all_unique(v254):
                             return False
                     else:
                         return False
-                if not _NAMES6.issuperset(v153):
+                if not _NAMES6.issuperset(v252):
                     return False
             else:
                 return False
-        v163 = v.get("category", MISSING)
-        if v163 is not MISSING:
-            if isinstance(v163, str):
+        v262 = v.get("category", MISSING)
+        if v262 is not MISSING:
+            if isinstance(v262, str):
                 pass
             else:
                 return False
-            if not (isinstance(v163, str) and v163 in _ENUM8):
+            if not (isinstance(v262, str) and v262 in _ENUM8):
                 return False
-        v165 = v.get("builtin", MISSING)
-        if v165 is not MISSING:
-            if not (isinstance(v165, bool)):
+        v264 = v.get("library", MISSING)
+        if v264 is not MISSING:
+            if isinstance(v264, str):
+                if not v264.isascii() and SURROGATE.search(v264) is not None:
+                    return False
+                if _PATTERN1.search(v264) is None:
+                    return False
+            else:
                 return False
-        if not _NAMES9.issuperset(v):
+        v266 = v.get("mcpServer", MISSING)
+        if v266 is not MISSING:
+            if isinstance(v266, str):
+                if not v266.isascii() and SURROGATE.search(v266) is not None:
+                    return False
+            if isinstance(v266, dict):
+                if not (v266.keys() >= _NAMES9):
+                    return False
+                v268 = v266.get("transport", MISSING)
+                if v268 is not MISSING:
+                    if isinstance(v268, str):
+                        pass
+                    else:
+                        return False
+                    if not (isinstance(v268, str) and v268 in _ENUM10):
+                        return False
+                v270 = v266.get("command", MISSING)
+                if v270 is not MISSING:
+                    if isinstance(v270, str):
+                        if not v270.isascii() and SURROGATE.search(v270) is not None:
+                            return False
+                        if len(v270) < 1:
+                            return False
+                        if len(v270) > 256:
+                            return False
+                        if _PATTERN11.search(v270) is None:
+                            return False
+                    else:
+                        return False
+                v272 = v266.get("args", MISSING)
+                if v272 is not MISSING:
+                    if isinstance(v272, list):
+                        if len(v272) > 32:
+                            return False
+                        for v275 in v272:
+                            if isinstance(v275, str):
+                                if not v275.isascii() and SURROGATE.search(v275) is not None:
+                                    return False
+                                if len(v275) > 256:
+                                    return False
+                                if _PATTERN12.search(v275) is None:
+                                    return False
+                            else:
+                                return False
+                    else:
+                        return False
+                v277 = v266.get("url", MISSING)
+                if v277 is not MISSING:
+                    if isinstance(v277, str):
+                        if not v277.isascii() and SURROGATE.search(v277) is not None:
+                            return False
+                        if len(v277) > 2048:
+                            return False
+                        if _PATTERN13.search(v277) is None:
+                            return False
+                    else:
+                        return False
+                if not _NAMES14.issuperset(v266):
+                    return False
+            else:
+                return False
+            if _valid_8(v266):
+                if isinstance(v266, str):
+                    if not v266.isascii() and SURROGATE.search(v266) is not None:
+                        return False
+                if isinstance(v266, dict):
+                    if not (v266.keys() >= _NAMES15):
+                        return False
+                    v281 = v266.get("url", MISSING)
+                    if v281 is not MISSING:
+                        return False
+            else:
+                if isinstance(v266, str):
+                    if not v266.isascii() and SURROGATE.search(v266) is not None:
+                        return False
+                if isinstance(v266, dict):
+                    if not (v266.keys() >= _NAMES16):
+                        return False
+                    v283 = v266.get("command", MISSING)
+                    if v283 is not MISSING:
+                        return False
+                    v284 = v266.get("args", MISSING)
+                    if v284 is not MISSING:
+                        return False
+        v286 = v.get("builtin", MISSING)
+        if v286 is not MISSING:
+            if not (isinstance(v286, bool)):
+                return False
+        if not _NAMES17.issuperset(v):
             return False
     else:
         return False
+    if _valid_9(v):
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                return False
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES18):
+                return False
+            v290 = v.get("launchable", MISSING)
+            if v290 is not MISSING:
+                if not (json_equal(v290, _CONST19)):
+                    return False
+            v292 = v.get("hookCapable", MISSING)
+            if v292 is not MISSING:
+                if not (json_equal(v292, _CONST19)):
+                    return False
+            v294 = v.get("detect", MISSING)
+            if v294 is not MISSING:
+                return False
+            v295 = v.get("promptArgTemplate", MISSING)
+            if v295 is not MISSING:
+                return False
+            v296 = v.get("hookPackage", MISSING)
+            if v296 is not MISSING:
+                return False
+            v297 = v.get("capabilities", MISSING)
+            if v297 is not MISSING:
+                return False
+    else:
+        if isinstance(v, str):
+            if not v.isascii() and SURROGATE.search(v) is not None:
+                return False
+        if isinstance(v, dict):
+            if not (v.keys() >= _NAMES20):
+                return False
+            v299 = v.get("mcpServer", MISSING)
+            if v299 is not MISSING:
+                return False
     return True
 
 
@@ -1001,26 +1771,26 @@ def _valid_4(v: Any) -> bool:
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES11):
+        if not (v.keys() >= _NAMES21):
             return False
-        v170 = v.get("kind", MISSING)
-        if v170 is not MISSING:
-            if not (isinstance(v170, str) and v170 == "path"):
+        v302 = v.get("kind", MISSING)
+        if v302 is not MISSING:
+            if not (isinstance(v302, str) and v302 == "path"):
                 return False
-        v172 = v.get("binaryName", MISSING)
-        if v172 is not MISSING:
-            if isinstance(v172, str):
-                if not v172.isascii() and SURROGATE.search(v172) is not None:
+        v304 = v.get("binaryName", MISSING)
+        if v304 is not MISSING:
+            if isinstance(v304, str):
+                if not v304.isascii() and SURROGATE.search(v304) is not None:
                     return False
-                if len(v172) < 1:
+                if len(v304) < 1:
                     return False
-                if len(v172) > 128:
+                if len(v304) > 128:
                     return False
-                if _PATTERN12.search(v172) is None:
+                if _PATTERN22.search(v304) is None:
                     return False
             else:
                 return False
-        if not _NAMES11.issuperset(v):
+        if not _NAMES21.issuperset(v):
             return False
     else:
         return False
@@ -1032,89 +1802,89 @@ def _valid_5(v: Any) -> bool:
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES13):
+        if not (v.keys() >= _NAMES23):
             return False
-        v177 = v.get("kind", MISSING)
-        if v177 is not MISSING:
-            if not (isinstance(v177, str) and v177 == "candidates"):
+        v309 = v.get("kind", MISSING)
+        if v309 is not MISSING:
+            if not (isinstance(v309, str) and v309 == "candidates"):
                 return False
-        v179 = v.get("paths", MISSING)
-        if v179 is not MISSING:
-            if isinstance(v179, str):
-                if not v179.isascii() and SURROGATE.search(v179) is not None:
+        v311 = v.get("paths", MISSING)
+        if v311 is not MISSING:
+            if isinstance(v311, str):
+                if not v311.isascii() and SURROGATE.search(v311) is not None:
                     return False
-            if isinstance(v179, dict):
-                v181 = v179.get("darwin", MISSING)
-                if v181 is not MISSING:
-                    if isinstance(v181, str):
-                        if not v181.isascii() and SURROGATE.search(v181) is not None:
+            if isinstance(v311, dict):
+                v313 = v311.get("darwin", MISSING)
+                if v313 is not MISSING:
+                    if isinstance(v313, str):
+                        if not v313.isascii() and SURROGATE.search(v313) is not None:
                             return False
-                    if isinstance(v181, list):
-                        if len(v181) > 32:
+                    if isinstance(v313, list):
+                        if len(v313) > 32:
                             return False
-                        for v185 in v181:
-                            if isinstance(v185, str):
-                                if not v185.isascii() and SURROGATE.search(v185) is not None:
+                        for v317 in v313:
+                            if isinstance(v317, str):
+                                if not v317.isascii() and SURROGATE.search(v317) is not None:
                                     return False
-                                if len(v185) < 1:
+                                if len(v317) < 1:
                                     return False
-                                if len(v185) > 1024:
+                                if len(v317) > 1024:
                                     return False
-                                if _PATTERN14.search(v185) is None:
+                                if _PATTERN24.search(v317) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                v187 = v179.get("win32", MISSING)
-                if v187 is not MISSING:
-                    if isinstance(v187, str):
-                        if not v187.isascii() and SURROGATE.search(v187) is not None:
+                v319 = v311.get("win32", MISSING)
+                if v319 is not MISSING:
+                    if isinstance(v319, str):
+                        if not v319.isascii() and SURROGATE.search(v319) is not None:
                             return False
-                    if isinstance(v187, list):
-                        if len(v187) > 32:
+                    if isinstance(v319, list):
+                        if len(v319) > 32:
                             return False
-                        for v191 in v187:
-                            if isinstance(v191, str):
-                                if not v191.isascii() and SURROGATE.search(v191) is not None:
+                        for v323 in v319:
+                            if isinstance(v323, str):
+                                if not v323.isascii() and SURROGATE.search(v323) is not None:
                                     return False
-                                if len(v191) < 1:
+                                if len(v323) < 1:
                                     return False
-                                if len(v191) > 1024:
+                                if len(v323) > 1024:
                                     return False
-                                if _PATTERN14.search(v191) is None:
+                                if _PATTERN24.search(v323) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                v193 = v179.get("linux", MISSING)
-                if v193 is not MISSING:
-                    if isinstance(v193, str):
-                        if not v193.isascii() and SURROGATE.search(v193) is not None:
+                v325 = v311.get("linux", MISSING)
+                if v325 is not MISSING:
+                    if isinstance(v325, str):
+                        if not v325.isascii() and SURROGATE.search(v325) is not None:
                             return False
-                    if isinstance(v193, list):
-                        if len(v193) > 32:
+                    if isinstance(v325, list):
+                        if len(v325) > 32:
                             return False
-                        for v197 in v193:
-                            if isinstance(v197, str):
-                                if not v197.isascii() and SURROGATE.search(v197) is not None:
+                        for v329 in v325:
+                            if isinstance(v329, str):
+                                if not v329.isascii() and SURROGATE.search(v329) is not None:
                                     return False
-                                if len(v197) < 1:
+                                if len(v329) < 1:
                                     return False
-                                if len(v197) > 1024:
+                                if len(v329) > 1024:
                                     return False
-                                if _PATTERN14.search(v197) is None:
+                                if _PATTERN24.search(v329) is None:
                                     return False
                             else:
                                 return False
                     else:
                         return False
-                if not _NAMES15.issuperset(v179):
+                if not _NAMES25.issuperset(v311):
                     return False
             else:
                 return False
-        if not _NAMES16.issuperset(v):
+        if not _NAMES26.issuperset(v):
             return False
     else:
         return False
@@ -1126,40 +1896,40 @@ def _check_6(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES11):
+        if not (v.keys() >= _NAMES21):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v204 = v.get("kind", MISSING)
-        if v204 is not MISSING:
-            if not (isinstance(v204, str) and v204 == "path"):
-                e.append((p + "/kind", "const", '"path"', v204))
-        v206 = v.get("binaryName", MISSING)
-        if v206 is not MISSING:
-            if isinstance(v206, str):
-                if not v206.isascii() and SURROGATE.search(v206) is not None:
-                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v206))
-                if len(v206) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v206))
-                if len(v206) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v206))
-                if len(v206) <= 128 and _PATTERN12.search(v206) is None:
+        v336 = v.get("kind", MISSING)
+        if v336 is not MISSING:
+            if not (isinstance(v336, str) and v336 == "path"):
+                e.append((p + "/kind", "const", '"path"', v336))
+        v338 = v.get("binaryName", MISSING)
+        if v338 is not MISSING:
+            if isinstance(v338, str):
+                if not v338.isascii() and SURROGATE.search(v338) is not None:
+                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v338))
+                if len(v338) < 1:
+                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v338))
+                if len(v338) > 128:
+                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v338))
+                if len(v338) <= 128 and _PATTERN22.search(v338) is None:
                     e.append(
                         (
                             p + "/binaryName",
                             "pattern",
                             'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v206,
+                            v338,
                         )
                     )
             else:
-                e.append((p + "/binaryName", "type", "string", v206))
-        if not _NAMES11.issuperset(v):
-            for k208 in v:
-                if k208 not in _NAMES11:
+                e.append((p + "/binaryName", "type", "string", v338))
+        if not _NAMES21.issuperset(v):
+            for k340 in v:
+                if k340 not in _NAMES21:
                     e.append(
-                        (p + "/" + token(k208), "additionalProperties", "no such property", v[k208])
+                        (p + "/" + token(k340), "additionalProperties", "no such property", v[k340])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -1170,222 +1940,248 @@ def _check_7(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES13):
+        if not (v.keys() >= _NAMES23):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v211 = v.get("kind", MISSING)
-        if v211 is not MISSING:
-            if not (isinstance(v211, str) and v211 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v211))
-        v213 = v.get("paths", MISSING)
-        if v213 is not MISSING:
-            if isinstance(v213, str):
-                if not v213.isascii() and SURROGATE.search(v213) is not None:
-                    e.append((p + "/paths", "i-json", "no lone surrogate", v213))
-            if isinstance(v213, dict):
-                v215 = v213.get("darwin", MISSING)
-                if v215 is not MISSING:
-                    if isinstance(v215, str):
-                        if not v215.isascii() and SURROGATE.search(v215) is not None:
+        v343 = v.get("kind", MISSING)
+        if v343 is not MISSING:
+            if not (isinstance(v343, str) and v343 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v343))
+        v345 = v.get("paths", MISSING)
+        if v345 is not MISSING:
+            if isinstance(v345, str):
+                if not v345.isascii() and SURROGATE.search(v345) is not None:
+                    e.append((p + "/paths", "i-json", "no lone surrogate", v345))
+            if isinstance(v345, dict):
+                v347 = v345.get("darwin", MISSING)
+                if v347 is not MISSING:
+                    if isinstance(v347, str):
+                        if not v347.isascii() and SURROGATE.search(v347) is not None:
                             e.append(
-                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v215)
+                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v347)
                             )
-                    if isinstance(v215, list):
-                        if len(v215) > 32:
+                    if isinstance(v347, list):
+                        if len(v347) > 32:
                             e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v215)
+                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v347)
                             )
-                        for i218 in range(0, len(v215)):
-                            v219 = v215[i218]
-                            if isinstance(v219, str):
-                                if not v219.isascii() and SURROGATE.search(v219) is not None:
+                        for i350 in range(0, len(v347)):
+                            v351 = v347[i350]
+                            if isinstance(v351, str):
+                                if not v351.isascii() and SURROGATE.search(v351) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i218),
+                                            p + "/paths" + "/darwin" + "/" + str(i350),
                                             "i-json",
                                             "no lone surrogate",
-                                            v219,
+                                            v351,
                                         )
                                     )
-                                if len(v219) < 1:
+                                if len(v351) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i218),
+                                            p + "/paths" + "/darwin" + "/" + str(i350),
                                             "minLength",
                                             "at least 1 characters",
-                                            v219,
+                                            v351,
                                         )
                                     )
-                                if len(v219) > 1024:
+                                if len(v351) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i218),
+                                            p + "/paths" + "/darwin" + "/" + str(i350),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v219,
+                                            v351,
                                         )
                                     )
-                                if len(v219) <= 1024 and _PATTERN14.search(v219) is None:
+                                if len(v351) <= 1024 and _PATTERN24.search(v351) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i218),
+                                            p + "/paths" + "/darwin" + "/" + str(i350),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v219,
+                                            v351,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/darwin" + "/" + str(i218),
+                                        p + "/paths" + "/darwin" + "/" + str(i350),
                                         "type",
                                         "string",
-                                        v219,
+                                        v351,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v215))
-                v221 = v213.get("win32", MISSING)
-                if v221 is not MISSING:
-                    if isinstance(v221, str):
-                        if not v221.isascii() and SURROGATE.search(v221) is not None:
-                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v221))
-                    if isinstance(v221, list):
-                        if len(v221) > 32:
+                        e.append((p + "/paths" + "/darwin", "type", "array", v347))
+                v353 = v345.get("win32", MISSING)
+                if v353 is not MISSING:
+                    if isinstance(v353, str):
+                        if not v353.isascii() and SURROGATE.search(v353) is not None:
+                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v353))
+                    if isinstance(v353, list):
+                        if len(v353) > 32:
                             e.append(
-                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v221)
+                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v353)
                             )
-                        for i224 in range(0, len(v221)):
-                            v225 = v221[i224]
-                            if isinstance(v225, str):
-                                if not v225.isascii() and SURROGATE.search(v225) is not None:
+                        for i356 in range(0, len(v353)):
+                            v357 = v353[i356]
+                            if isinstance(v357, str):
+                                if not v357.isascii() and SURROGATE.search(v357) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i224),
+                                            p + "/paths" + "/win32" + "/" + str(i356),
                                             "i-json",
                                             "no lone surrogate",
-                                            v225,
+                                            v357,
                                         )
                                     )
-                                if len(v225) < 1:
+                                if len(v357) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i224),
+                                            p + "/paths" + "/win32" + "/" + str(i356),
                                             "minLength",
                                             "at least 1 characters",
-                                            v225,
+                                            v357,
                                         )
                                     )
-                                if len(v225) > 1024:
+                                if len(v357) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i224),
+                                            p + "/paths" + "/win32" + "/" + str(i356),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v225,
+                                            v357,
                                         )
                                     )
-                                if len(v225) <= 1024 and _PATTERN14.search(v225) is None:
+                                if len(v357) <= 1024 and _PATTERN24.search(v357) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i224),
+                                            p + "/paths" + "/win32" + "/" + str(i356),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v225,
+                                            v357,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/win32" + "/" + str(i224),
+                                        p + "/paths" + "/win32" + "/" + str(i356),
                                         "type",
                                         "string",
-                                        v225,
+                                        v357,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v221))
-                v227 = v213.get("linux", MISSING)
-                if v227 is not MISSING:
-                    if isinstance(v227, str):
-                        if not v227.isascii() and SURROGATE.search(v227) is not None:
-                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v227))
-                    if isinstance(v227, list):
-                        if len(v227) > 32:
+                        e.append((p + "/paths" + "/win32", "type", "array", v353))
+                v359 = v345.get("linux", MISSING)
+                if v359 is not MISSING:
+                    if isinstance(v359, str):
+                        if not v359.isascii() and SURROGATE.search(v359) is not None:
+                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v359))
+                    if isinstance(v359, list):
+                        if len(v359) > 32:
                             e.append(
-                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v227)
+                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v359)
                             )
-                        for i230 in range(0, len(v227)):
-                            v231 = v227[i230]
-                            if isinstance(v231, str):
-                                if not v231.isascii() and SURROGATE.search(v231) is not None:
+                        for i362 in range(0, len(v359)):
+                            v363 = v359[i362]
+                            if isinstance(v363, str):
+                                if not v363.isascii() and SURROGATE.search(v363) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i230),
+                                            p + "/paths" + "/linux" + "/" + str(i362),
                                             "i-json",
                                             "no lone surrogate",
-                                            v231,
+                                            v363,
                                         )
                                     )
-                                if len(v231) < 1:
+                                if len(v363) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i230),
+                                            p + "/paths" + "/linux" + "/" + str(i362),
                                             "minLength",
                                             "at least 1 characters",
-                                            v231,
+                                            v363,
                                         )
                                     )
-                                if len(v231) > 1024:
+                                if len(v363) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i230),
+                                            p + "/paths" + "/linux" + "/" + str(i362),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v231,
+                                            v363,
                                         )
                                     )
-                                if len(v231) <= 1024 and _PATTERN14.search(v231) is None:
+                                if len(v363) <= 1024 and _PATTERN24.search(v363) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i230),
+                                            p + "/paths" + "/linux" + "/" + str(i362),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v231,
+                                            v363,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/linux" + "/" + str(i230),
+                                        p + "/paths" + "/linux" + "/" + str(i362),
                                         "type",
                                         "string",
-                                        v231,
+                                        v363,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v227))
-                if not _NAMES15.issuperset(v213):
-                    for k233 in v213:
-                        if k233 not in _NAMES15:
+                        e.append((p + "/paths" + "/linux", "type", "array", v359))
+                if not _NAMES25.issuperset(v345):
+                    for k365 in v345:
+                        if k365 not in _NAMES25:
                             e.append(
                                 (
-                                    p + "/paths" + "/" + token(k233),
+                                    p + "/paths" + "/" + token(k365),
                                     "additionalProperties",
                                     "no such property",
-                                    v213[k233],
+                                    v345[k365],
                                 )
                             )
             else:
-                e.append((p + "/paths", "type", "object", v213))
-        if not _NAMES16.issuperset(v):
-            for k235 in v:
-                if k235 not in _NAMES16:
+                e.append((p + "/paths", "type", "object", v345))
+        if not _NAMES26.issuperset(v):
+            for k367 in v:
+                if k367 not in _NAMES26:
                     e.append(
-                        (p + "/" + token(k235), "additionalProperties", "no such property", v[k235])
+                        (p + "/" + token(k367), "additionalProperties", "no such property", v[k367])
                     )
     else:
         e.append((p, "type", "object", v))
+
+
+def _valid_8(v: Any) -> bool:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
+    if isinstance(v, dict):
+        v369 = v.get("transport", MISSING)
+        if v369 is not MISSING:
+            if not (isinstance(v369, str) and v369 == "stdio"):
+                return False
+    return True
+
+
+def _valid_9(v: Any) -> bool:
+    if isinstance(v, str):
+        if not v.isascii() and SURROGATE.search(v) is not None:
+            return False
+    if isinstance(v, dict):
+        if not (v.keys() >= _NAMES27):
+            return False
+        v372 = v.get("category", MISSING)
+        if v372 is not MISSING:
+            if not (isinstance(v372, str) and v372 == "mcp-server"):
+                return False
+    return True
 
 
 def validate_tool_manifest(
