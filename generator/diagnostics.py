@@ -227,6 +227,16 @@ def render_github(diagnostic: Diagnostic) -> str:
     return f"::{command} {','.join(properties)}::{github_escape(message, is_property=False)}"
 
 
+def shown_diff(diff: str) -> str:
+    """A unified diff for a terminal or a CI log: every hidden character but LF and tab escaped
+    (so a CR, a form feed, a NEL or U+2028 in a file cannot end or rewrite a line). Each line
+    then starts as difflib starts it (``---``, ``+++``, ``@@``, or `` ``, ``+``, ``-`` before
+    the file's text), so no line of a diff can be read as a workflow command (``::error``)."""
+    return "\n".join(
+        "\t".join(_shown_whole(part) for part in line.split("\t")) for line in diff.split("\n")
+    )
+
+
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
