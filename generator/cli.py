@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from generator import __version__
 from generator.config import Config, ConfigError, find_project, load_config
-from generator.stamp import fast_check, output_folders, tolerate_environment
+from generator.stamp import fast_check, output_folders, tolerate_stale_stamp
 
 if TYPE_CHECKING:
     from generator.diagnostics import Diagnostic
@@ -234,8 +234,17 @@ def _run(arguments: argparse.Namespace) -> int:
             print(f"toolgen: {len(result.outputs)} files, {len(changed)} changed", file=sys.stderr)
         _count_line([*result.diagnostics, *failures], arguments.format)
         return EXIT_FINDINGS if failures else EXIT_OK
-    expected = tolerate_environment(config, result.outputs)
-    differences = compare_outputs(config.project_dir, expected, roots)
+    expected = tolerate_stale_stamp(config, result.outputs)
+    differences = compare_outputs(config.project_dir, expected.outputs, roots)
+    if expected.stale and arguments.format == "text":
+        from generator.stamp import stamp_path  # noqa: PLC0415
+
+        print(
+            f"toolgen: {sanitize(stamp_path(config), 300)} is stale (inputs changed:"
+            f" {expected.stale}) but every generated file is current; `toolgen generate`"
+            " refreshes it",
+            file=sys.stderr,
+        )
     if arguments.format != "json":
         # Text: the diffs are the output (stdout). GitHub: stdout holds workflow commands only,
         # so the diffs go to stderr. Either way escaped (``shown_diff``): no diff line can be
