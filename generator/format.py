@@ -4,10 +4,10 @@ All Python files of a run are formatted together: they are copied into a private
 folder (deleted afterwards), laid out by their path below the files' common folder (so
 ``generated/python/tool_registry/x.py`` is ``tool_registry/x.py`` there, whatever the configured
 output folder is called; a path with an empty, ``.`` or ``..`` segment, or an absolute one, is
-refused rather than allowed to leave the folder) and ruff runs twice over it, ``check --fix`` for import order and
-unused imports, then ``format``. ``--isolated`` keeps any ruff configuration on the machine from
-changing the bytes, and ruff is passed an argument list, never a shell command. Every text leaves
-with LF line endings and exactly one final newline.
+refused rather than allowed to leave the folder) and ruff runs twice over it, ``check --fix``
+for import order and unused imports, then ``format``. ``--isolated`` keeps any ruff
+configuration on the machine from changing the bytes, and ruff is passed an argument list, never
+a shell command. Every text leaves with LF line endings and exactly one final newline.
 """
 
 from __future__ import annotations

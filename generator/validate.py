@@ -100,12 +100,12 @@ def _in_place_successors(root: Mapping[str, Any], sub: Mapping[str, Any]) -> Ite
     ref = sub.get("$ref")
     if isinstance(ref, str) and (target := local_ref_target(root, ref)) is not None:
         yield target[1]
-    for keyword in _IN_PLACE:
-        if keyword in sub:
-            yield sub[keyword]
-    for keyword in _IN_PLACE_LISTS:
-        if isinstance(sub.get(keyword), list):
-            yield from sub[keyword]
+    for name in _IN_PLACE:
+        if name in sub:
+            yield sub[name]
+    for name in _IN_PLACE_LISTS:
+        if isinstance(sub.get(name), list):
+            yield from sub[name]
     if isinstance(sub.get("dependentSchemas"), Mapping):
         yield from sub["dependentSchemas"].values()
 

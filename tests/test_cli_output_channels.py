@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -35,9 +36,7 @@ def _assert_no_forged_commands(text: str) -> None:
         assert not line.startswith("::"), line
 
 
-def test_github_format_prints_only_workflow_commands_on_stdout(
-    project: Path, run_cli: Run
-) -> None:
+def test_github_format_prints_only_workflow_commands_on_stdout(project: Path, run_cli: Run) -> None:
     _plant(project)
     code, out, err = run_cli("check", "--project", str(project), "--format", "github")
     assert code == 1
@@ -61,11 +60,14 @@ def test_shown_diff_keeps_tabs_and_line_structure() -> None:
     assert shown_diff("+a\tb\n-c\x1bd\n") == "+a\tb\n-c\\u001bd\n"
 
 
+BASH = shutil.which("bash") or "/bin/bash"
+
+
 def _run_with(fd_setup: str, *arguments: str) -> subprocess.CompletedProcess[str]:
     """Run toolgen under bash with a redirection such as ``>&-`` or ``>/dev/full``."""
     script = f'"$0" -m generator "$@" {fd_setup}'
     return subprocess.run(
-        ["bash", "-c", script, sys.executable, *arguments],
+        [BASH, "-c", script, sys.executable, *arguments],
         env={**os.environ, "PYTHONPATH": str(REPO)},
         capture_output=True,
         text=True,

@@ -32,7 +32,9 @@ def _configure(project: Path, **paths: str) -> None:
 
 
 def _toml(text: str) -> str:
-    return '"' + "".join(c if c.isalnum() or c in "./_- " else f"\\u{ord(c):04x}" for c in text) + '"'
+    return (
+        '"' + "".join(c if c.isalnum() or c in "./_- " else f"\\u{ord(c):04x}" for c in text) + '"'
+    )
 
 
 def _files(folder: Path) -> dict[str, bytes]:
@@ -90,9 +92,7 @@ def test_the_formatters_scratch_layout_ignores_the_output_folders_name() -> None
 
 
 @pytest.mark.parametrize("key", ["python_out", "schema", "table", "readme"])
-def test_a_nul_in_a_configured_path_is_a_usage_error(
-    project: Path, run_cli: Run, key: str
-) -> None:
+def test_a_nul_in_a_configured_path_is_a_usage_error(project: Path, run_cli: Run, key: str) -> None:
     _configure(project, **{key: "a\x00b"})
     for command in ("generate", "check"):
         code, out, err = run_cli(command, "--project", str(project))

@@ -76,9 +76,7 @@ def test_defaults_are_dropped_from_schema_objects_only() -> None:
     }
 
 
-def test_a_schema_default_is_an_annotation_in_both_languages(
-    project: Path, run_cli: Run
-) -> None:
+def test_a_schema_default_is_an_annotation_in_both_languages(project: Path, run_cli: Run) -> None:
     def note(schema: dict[str, Any]) -> None:
         schema["properties"]["note"] = {"type": "string", "default": "x\u3164"}
 

@@ -21,7 +21,9 @@ def _found(text: str) -> list[tuple[str, int | None, int | None, str | None]]:
 
 @pytest.mark.parametrize("scalar", ["true", "12", "null", "1e3", "text", '"quoted"'])
 def test_the_non_specific_tag_on_a_value_is_refused(scalar: str) -> None:
-    assert _found(f"a: 1\nlaunchable: ! {scalar}\n") == [("YAML_UNSUPPORTED_VALUE", 2, 13, "/launchable")]
+    assert _found(f"a: 1\nlaunchable: ! {scalar}\n") == [
+        ("YAML_UNSUPPORTED_VALUE", 2, 13, "/launchable")
+    ]
 
 
 def test_the_non_specific_tag_on_a_key_is_refused() -> None:
@@ -31,7 +33,9 @@ def test_the_non_specific_tag_on_a_key_is_refused() -> None:
     ]
 
 
-def test_the_non_specific_tag_in_a_table_is_a_located_cli_error(project: Path, run_cli: Run) -> None:
+def test_the_non_specific_tag_in_a_table_is_a_located_cli_error(
+    project: Path, run_cli: Run
+) -> None:
     table = project / "schema/tools.yaml"
     text = table.read_text()
     assert "    launchable: true\n" in text
@@ -56,7 +60,7 @@ def test_the_non_specific_tag_in_a_table_is_a_located_cli_error(project: Path, r
 def test_yaml_1_1_line_breaks_are_refused_where_they_are(text: str, line: int, column: int) -> None:
     loaded = parse_yaml(text, "t.yaml")
     assert loaded.value is None
-    assert [(d.code.value, d.line, d.column) for d in loaded.diagnostics][0] == (
+    assert next((d.code.value, d.line, d.column) for d in loaded.diagnostics) == (
         "YAML_UNSUPPORTED_VALUE",
         line,
         column,
