@@ -7,8 +7,9 @@ file for ``validate``), 2 usage error (bad arguments or configuration, generated
 missing). ``registry``, ``catalog`` and ``detect`` exit 0 whatever the adapters folder holds:
 they report.
 Diagnostics go to stderr in ``text`` format, to stdout as workflow commands in ``github`` format
-and as one JSON object in ``json`` format; ``check`` prints its unified diffs to stdout (in
-``json``, inside the object).
+and as one JSON object in ``json`` format; ``check`` prints its unified diffs to stdout in
+``text`` format, to stderr in ``github`` format (stdout holds workflow commands only) and inside
+the object in ``json`` format; printed diffs are escaped (``diagnostics.shown_diff``).
 
 Output streams are made robust before anything is printed: text that the terminal's encoding
 cannot represent is written as backslash escapes (never a ``UnicodeEncodeError``), and a reader
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from generator import __version__
 from generator.config import Config, ConfigError, find_project, load_config
-from generator.stamp import fast_check, output_folders, tolerate_environment
+from generator.stamp import fast_check, output_folders, tolerate_stale_stamp
 
 if TYPE_CHECKING:
     from generator.diagnostics import Diagnostic
@@ -164,31 +165,36 @@ def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: obje
 
 
 class _GuardedStream:
-    """A text stream whose reader may close early: after a broken pipe, output is dropped."""
+    """A text stream whose reader may close early or whose device may fail: after a broken pipe
+    or any other write error (``ENOSPC`` on a full disk, ``EIO``), output is dropped. A missing
+    stream (``sys.stdout`` is ``None`` when descriptor 1 was closed: ``toolgen generate >&-``)
+    drops everything. Output trouble never changes the exit code or becomes an internal error."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO | None) -> None:
         self._stream = stream
-        self.broken = False
+        self.broken = stream is None
 
     def write(self, text: str) -> int:
-        if not self.broken:
+        if not self.broken and self._stream is not None:
             try:
                 return self._stream.write(text)
-            except BrokenPipeError:
+            except (OSError, ValueError):  # ValueError: a stream closed under us
                 self._divert()
         return len(text)
 
     def flush(self) -> None:
-        if not self.broken:
+        if not self.broken and self._stream is not None:
             try:
                 self._stream.flush()
-            except BrokenPipeError:
+            except (OSError, ValueError):
                 self._divert()
 
     def _divert(self) -> None:
         # Whatever is still buffered is flushed again at interpreter exit; with the descriptor on
         # the null device that flush succeeds instead of printing "Exception ignored ...".
         self.broken = True
+        if self._stream is None:
+            return
         with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
             devnull = os.open(os.devnull, os.O_WRONLY)
             try:
@@ -197,16 +203,20 @@ class _GuardedStream:
                 os.close(devnull)
 
     def __getattr__(self, name: str) -> Any:
+        if self._stream is None:
+            raise AttributeError(name)
         return getattr(self._stream, name)
 
 
 @contextlib.contextmanager
 def _robust_streams() -> Iterator[None]:
-    """Escape what the streams' encoding cannot show; survive a reader that closes early."""
+    """Escape what the streams' encoding cannot show; survive a reader that closes early, a full
+    device and a closed descriptor."""
     originals = (sys.stdout, sys.stderr)
     for stream in originals:
         if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors="backslashreplace")
+            with contextlib.suppress(OSError, ValueError):
+                stream.reconfigure(errors="backslashreplace")
     guarded = [_GuardedStream(stream) for stream in originals]
     sys.stdout, sys.stderr = (cast(TextIO, stream) for stream in guarded)
     try:
@@ -275,11 +285,26 @@ def _run(arguments: argparse.Namespace) -> int:
             print(f"toolgen: {len(result.outputs)} files, {len(changed)} changed", file=sys.stderr)
         _count_line([*result.diagnostics, *failures], arguments.format)
         return EXIT_FINDINGS if failures else EXIT_OK
-    expected = tolerate_environment(config, result.outputs)
-    differences = compare_outputs(config.project_dir, expected, roots)
+    expected = tolerate_stale_stamp(config, result.outputs)
+    differences = compare_outputs(config.project_dir, expected.outputs, roots)
+    if expected.stale and arguments.format == "text":
+        from generator.stamp import stamp_path  # noqa: PLC0415
+
+        print(
+            f"toolgen: {sanitize(stamp_path(config), 300)} is stale (inputs changed:"
+            f" {expected.stale}) but every generated file is current; `toolgen generate`"
+            " refreshes it",
+            file=sys.stderr,
+        )
     if arguments.format != "json":
+        # Text: the diffs are the output (stdout). GitHub: stdout holds workflow commands only,
+        # so the diffs go to stderr. Either way escaped (``shown_diff``): no diff line can be
+        # taken for a workflow command or rewrite the terminal.
+        from generator.diagnostics import shown_diff  # noqa: PLC0415
+
+        stream = sys.stdout if arguments.format == "text" else sys.stderr
         for difference in differences:
-            sys.stdout.write(difference.diff)
+            stream.write(shown_diff(difference.diff))
     found = [*result.diagnostics, *(d.diagnostic for d in differences)]
     _report(found, arguments.format, diffs={d.diagnostic.source: d.diff for d in differences})
     if arguments.format == "text" and not differences:

@@ -117,15 +117,32 @@ def load_config(project_dir: Path) -> Config:
     for key, value in section.items():
         if not isinstance(value, str) or not value or Path(value).is_absolute():
             raise ConfigError(f"{where}: tool.toolgen.{key} must be a relative path")
+        if "\0" in value:
+            raise ConfigError(f"{where}: tool.toolgen.{key} must not contain a NUL character")
         paths[key] = Path(value).as_posix()
     _check_placement(where, project_dir, paths)
     return Config(project_dir, paths)
 
 
+def _is_folder(path: Path) -> bool | None:
+    """``True`` for a folder, ``False`` for anything else that exists, ``None`` when absent."""
+    try:
+        return path.is_dir() if path.exists() else None
+    except OSError:
+        return None
+
+
 def _check_placement(where: _Shown, project_dir: Path, paths: dict[str, str]) -> None:
     """On resolved paths: outputs (and the README, which generate rewrites) lie inside the
     project's real path, output folders do not overlap, and no source lies in an output folder
-    (generate deletes there). Sources may otherwise lie anywhere (a shared schema)."""
+    (generate deletes there). Sources may otherwise lie anywhere (a shared schema).
+
+    Then the output folders and the README are *normalised in place*: ``paths`` holds their
+    resolved, project-relative POSIX spelling (``../proj/generated/python`` and
+    ``./generated//python`` both become ``generated/python``; a README symlinked to
+    ``docs/README.md`` becomes that file, so generate writes through the link). Every later
+    stage (output paths, the formatter's scratch folder, the stamp, emit's fence) sees one
+    spelling, so the output bytes cannot depend on how the configuration spells a path."""
     try:
         project = project_dir.resolve()
         real = {key: (project_dir / value).resolve() for key, value in paths.items()}
@@ -157,3 +174,11 @@ def _check_placement(where: _Shown, project_dir: Path, paths: dict[str, str]) ->
                     f" source {source_key} ({describe(paths.get(source_key, source_key))}),"
                     " symlinks followed; generate would delete it"
                 )
+    for key in (*OUTPUT_KEYS, "readme"):
+        wrong = "a folder, not a file" if key == "readme" else "an existing file, not a folder"
+        if _is_folder(real[key]) is (key == "readme"):
+            raise ConfigError(
+                f"{where}: tool.toolgen.{key} = {describe(paths[key], MAX_SHOWN_PATH)} is {wrong}"
+            )
+    for key in (*OUTPUT_KEYS, "readme"):
+        paths[key] = real[key].relative_to(project).as_posix()

@@ -258,22 +258,41 @@ def sort_key(diagnostic: Diagnostic) -> tuple[str, int, int, str, str]:
     )
 
 
+def _shown_whole(text: str) -> str:
+    """``text`` with every hidden character escaped and nothing clipped: for the parts of a
+    diagnostic that stages already built (a message, a pointer, a hint), which may carry input
+    (a YAML key in a pointer) and must never put a control, format or line-break character on a
+    terminal or a CI log, whichever stage forgot to quote it."""
+    return sanitize(text, len(text))
+
+
+def _pointer_shown(diagnostic: Diagnostic) -> str:
+    """The ``(at /pointer)`` suffix, escaped (a pointer is built from the input's keys)."""
+    if diagnostic.pointer is None:
+        return ""
+    return f" (at {_shown_whole(diagnostic.pointer) or '/'})"
+
+
 def render_text(diagnostic: Diagnostic) -> str:
-    """``source:line:col: CODE severity: message (at /pointer)`` with absent parts left out."""
+    """``source:line:col: CODE severity: message (at /pointer)`` with absent parts left out.
+    Every part is escaped: the only line break is the one before a hint."""
     location = sanitize(diagnostic.source, MAX_SHOWN_PATH) if diagnostic.source else "<input>"
     if diagnostic.line is not None:
         location += f":{diagnostic.line}"
         if diagnostic.column is not None:
             location += f":{diagnostic.column}"
-    text = f"{location}: {diagnostic.code.value} {diagnostic.severity.value}: {diagnostic.message}"
-    if diagnostic.pointer is not None:
-        text += f" (at {diagnostic.pointer or '/'})"
+    message = _shown_whole(diagnostic.message)
+    text = f"{location}: {diagnostic.code.value} {diagnostic.severity.value}: {message}"
+    text += _pointer_shown(diagnostic)
     if diagnostic.hint:
-        text += f"\n  hint: {diagnostic.hint}"
+        text += f"\n  hint: {_shown_whole(diagnostic.hint)}"
     return text
 
 
 def github_escape(text: str, *, is_property: bool) -> str:
+    """GitHub's workflow-command escaping (``%``, CR, LF; in a property also ``:`` and ``,``),
+    after every hidden character is escaped: one diagnostic is always one command line."""
+    text = _shown_whole(text)
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if is_property:
         text = text.replace(":", "%3A").replace(",", "%2C")
@@ -294,10 +313,18 @@ def render_github(diagnostic: Diagnostic) -> str:
         if diagnostic.column is not None:
             properties.append(f"col={diagnostic.column}")
     properties.append("title=" + github_escape(diagnostic.code.value, is_property=True))
-    message = diagnostic.message
-    if diagnostic.pointer is not None:
-        message += f" (at {diagnostic.pointer or '/'})"
+    message = _shown_whole(diagnostic.message) + _pointer_shown(diagnostic)
     return f"::{command} {','.join(properties)}::{github_escape(message, is_property=False)}"
+
+
+def shown_diff(diff: str) -> str:
+    """A unified diff for a terminal or a CI log: every hidden character but LF and tab escaped
+    (so a CR, a form feed, a NEL or U+2028 in a file cannot end or rewrite a line). Each line
+    then starts as difflib starts it (``---``, ``+++``, ``@@``, or `` ``, ``+``, ``-`` before
+    the file's text), so no line of a diff can be read as a workflow command (``::error``)."""
+    return "\n".join(
+        "\t".join(_shown_whole(part) for part in line.split("\t")) for line in diff.split("\n")
+    )
 
 
 def _plural(count: int, noun: str) -> str:

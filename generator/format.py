@@ -1,10 +1,13 @@
 """Format stage: Python output through the pinned ruff, then an ``ast.parse`` gate.
 
 All Python files of a run are formatted together: they are copied into a private temporary
-folder (deleted afterwards) and ruff runs twice over it, ``check --fix`` for import order and
-unused imports, then ``format``. ``--isolated`` keeps any ruff configuration on the machine from
-changing the bytes, and ruff is passed an argument list, never a shell command. Every text leaves
-with LF line endings and exactly one final newline.
+folder (deleted afterwards), laid out by their path below the files' common folder (so
+``generated/python/tool_registry/x.py`` is ``tool_registry/x.py`` there, whatever the configured
+output folder is called; a path with an empty, ``.`` or ``..`` segment, or an absolute one, is
+refused rather than allowed to leave the folder) and ruff runs twice over it, ``check --fix``
+for import order and unused imports, then ``format``. ``--isolated`` keeps any ruff
+configuration on the machine from changing the bytes, and ruff is passed an argument list, never
+a shell command. Every text leaves with LF line endings and exactly one final newline.
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ import ast
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Iterable, Mapping
+from pathlib import Path, PurePosixPath
 
 from generator.readme import normalize_newlines
 
@@ -62,13 +65,30 @@ def _require_valid_python(sources: Mapping[str, str], stage: str) -> None:
             raise FormatError(path, f"not valid Python {stage}: {error.msg}") from error
 
 
+def scratch_layout(paths: Iterable[str]) -> dict[str, PurePosixPath]:
+    """Each path's place in the scratch folder: its segments below the common folder of all the
+    paths. Raises ``FormatError`` for a path that could leave the folder."""
+    split: dict[str, tuple[str, ...]] = {}
+    for path in paths:
+        parts = tuple(path.split("/"))
+        if path.startswith("/") or "\\" in path or any(p in {"", ".", ".."} for p in parts):
+            raise FormatError(path, "refusing to format a file outside the output folder")
+        split[path] = parts
+    common = 0
+    folders = [parts[:-1] for parts in split.values()]
+    while all(len(f) > common and f[common] == folders[0][common] for f in folders):
+        common += 1
+    return {path: PurePosixPath(*parts[common:]) for path, parts in split.items()}
+
+
 def _format_in_scratch_folder(sources: Mapping[str, str]) -> dict[str, str]:
+    layout = scratch_layout(sources)
     with tempfile.TemporaryDirectory(prefix="toolgen-format-") as scratch:
         folder = Path(scratch)
         for path, source in sources.items():
-            target = folder / path
+            target = folder / layout[path]
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(source, encoding="utf-8", newline="\n")
         _ruff(["check", "--select", "I,F401", "--fix", "--exit-zero", "--quiet"], folder)
         _ruff(["format", "--quiet", "--line-length", RUFF_LINE_LENGTH], folder)
-        return {path: (folder / path).read_text(encoding="utf-8") for path in sources}
+        return {path: (folder / layout[path]).read_text(encoding="utf-8") for path in sources}

@@ -115,16 +115,41 @@ class _NoAliasLoader(yaml.SafeLoader):
         self.problems: list[Diagnostic] = []
         # Scalars written with an explicit tag (`!!str 1e3`): a node alone cannot tell.
         self.explicitly_tagged: set[int] = set()
+        # Scalars written with the non-specific tag `!` (`! true`): PyYAML resolves them like a
+        # plain scalar (a boolean), YAML 1.2 makes them strings; refused (see ``_build_scalar``).
+        self.non_specific: set[int] = set()
+        self._depth = 0
 
     def compose_scalar_node(self, anchor: dict[Any, yaml.Node]) -> yaml.ScalarNode:
         event = self.peek_event()  # type: ignore[no-untyped-call]
         node: yaml.ScalarNode = super().compose_scalar_node(anchor)
         if event.tag not in (None, "!"):
             self.explicitly_tagged.add(id(node))
+        elif event.tag == "!":
+            self.non_specific.add(id(node))
         return node
 
     def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         event = self.peek_event()  # type: ignore[no-untyped-call]
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            # Bounded before anything recurses (the composer, the builder, every later stage
+            # walking the value): reported where the first too-deep collection starts.
+            self._depth += 1
+            if self._depth > MAX_NESTING:
+                raise _Refusal(
+                    Code.YAML_SYNTAX,
+                    f"nesting is too deep (more than {MAX_NESTING} levels)",
+                    event.start_mark,
+                )
+            try:
+                return self._compose_unbounded(event, parent, index)
+            finally:
+                self._depth -= 1
+        return self._compose_unbounded(event, parent, index)
+
+    def _compose_unbounded(
+        self, event: Any, parent: yaml.Node | None, index: int
+    ) -> yaml.Node | None:
         if isinstance(event, yaml.AliasEvent):
             self.get_event()  # type: ignore[no-untyped-call]
             self._problem("aliases (*name) are not allowed", event.start_mark)
@@ -231,6 +256,43 @@ def _value_in_yaml_1_2(kind: str, text: str) -> Any:
     return float(text)
 
 
+_NON_SPECIFIC_MESSAGE = (
+    "{what} {text} has the non-specific tag `!`: YAML 1.1 (PyYAML) resolves it like a plain"
+    " scalar, YAML 1.2 (editors) reads it as a string"
+)
+_NON_SPECIFIC_HINT = "drop the `!`, or quote the scalar to make it a string"
+
+# Collections may nest this deep in a YAML or JSON source (the manifest schema needs about a
+# dozen levels); deeper input is refused, located, before any stage walks it recursively.
+MAX_NESTING = 64
+
+# Line breaks to YAML 1.1 (PyYAML) but ordinary characters to YAML 1.2 (editors): NEL, LINE
+# SEPARATOR, PARAGRAPH SEPARATOR. Anywhere in the text they change what is read (a quoted
+# scalar is folded, a plain one or a comment is cut in two), so each one is refused.
+_YAML_1_1_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
+def _yaml_1_1_breaks(text: str, source: str) -> tuple[Diagnostic, ...]:
+    """A located diagnostic for each character YAML 1.1 and 1.2 disagree is a line break."""
+    found: list[Diagnostic] = []
+    for match in _YAML_1_1_BREAKS.finditer(text):
+        start = match.start()
+        line = text.count("\n", 0, start) + 1
+        column = start - (text.rfind("\n", 0, start) + 1) + 1
+        found.append(
+            Diagnostic(
+                Code.YAML_UNSUPPORTED_VALUE,
+                f"character {describe(match.group())} is a line break to YAML 1.1 (PyYAML) but"
+                " not to YAML 1.2 (editors); it is not allowed",
+                source,
+                line,
+                column,
+                hint="in a double-quoted scalar write it as the escape \\N, \\L or \\P",
+            )
+        )
+    return tuple(found)
+
+
 class _YamlBuilder:
     """Turns a composed node tree into JSON values, recording where each node starts and every
     refused node (a problem plus a placeholder), so one run reports all of them."""
@@ -299,17 +361,32 @@ class _YamlBuilder:
                 )
         return result
 
-    @staticmethod
-    def _ambiguous_key(node: yaml.Node) -> bool:
+    def _ambiguous_key(self, node: yaml.Node) -> bool:
+        """A plain key YAML 1.2 would not read as a string. An explicit tag (`!!str 1e3: x`,
+        `? !!str true`) stands in both YAML versions, as it does for values."""
         return (
             isinstance(node, yaml.ScalarNode)
             and node.style is None
+            and id(node) not in self._loader.explicitly_tagged
             and _kind_in_yaml_1_2(node.value) != "str"
         )
 
     def _build_key(self, node: yaml.Node, parent: str) -> str | None:
         """The key's text, or ``None`` (reported) when it is not a string: its pair is skipped."""
         line, column = _position(node.start_mark)
+        if id(node) in self._loader.non_specific:
+            self.problems.append(
+                Diagnostic(
+                    Code.YAML_UNSUPPORTED_VALUE,
+                    _NON_SPECIFIC_MESSAGE.format(what="key", text=describe(node.value)),
+                    "",
+                    line,
+                    column,
+                    parent,
+                    hint=_NON_SPECIFIC_HINT,
+                )
+            )
+            return None
         if isinstance(node, yaml.ScalarNode) and node.tag == _YAML_TAG + "str":
             if not has_lone_surrogate(str(node.value)):
                 return str(node.value)
@@ -332,6 +409,15 @@ class _YamlBuilder:
         return None
 
     def _build_scalar(self, node: yaml.ScalarNode, pointer: str) -> Any:
+        if id(node) in self._loader.non_specific:
+            self._refuse(
+                Code.YAML_UNSUPPORTED_VALUE,
+                _NON_SPECIFIC_MESSAGE.format(what="value", text=describe(node.value)),
+                node,
+                pointer,
+                hint=_NON_SPECIFIC_HINT,
+            )
+            return str(node.value)
         if node.tag not in _SCALAR_TAGS:
             if node.tag in _NON_JSON_TAGS:
                 self._refuse(
@@ -428,6 +514,9 @@ class _YamlBuilder:
 def parse_yaml(text: str, source: str) -> Loaded:
     """Parse YAML text (one document) into JSON values with node positions. A syntax error stops
     the reading; every other problem is reported at its own node and reading goes on."""
+    breaks = _yaml_1_1_breaks(text, source) if not text.isascii() else ()
+    if breaks:
+        return Loaded(source, None, diagnostics=breaks)
     loader: _NoAliasLoader | None = None
     try:
         loader = _NoAliasLoader(text)
@@ -532,11 +621,38 @@ def _json_positions(text: str) -> _PositionMaps:
     return read_as_yaml.locate() if read_as_yaml.locate else ({}, {})
 
 
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]|\n')
+
+
+def _json_too_deep(text: str) -> Position | None:
+    """Where the first array or object nested more than ``MAX_NESTING`` levels deep starts, by
+    a scan that does not recurse (strings skipped); ``None`` when the text is shallow enough
+    (or too broken to tell: ``json`` then reports it)."""
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return None
+    depth, line, line_start = 0, 1, 0
+    for token in _JSON_TOKENS.finditer(text):
+        kind = token.group()[0]
+        if kind == "\n":
+            line, line_start = line + 1, token.end()
+        elif kind in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return (line, token.start() - line_start + 1)
+        elif kind in "]}":
+            depth -= 1
+    return None
+
+
 def parse_json(text: str, source: str) -> Loaded:
     """Strict JSON: repeated keys, NaN, infinities and numbers that cannot be represented (a
     float overflowing to infinity, an integer longer than Python converts) are errors, each
     reported at its own node. Values come from ``json``; node positions, for locating
     diagnostics, from ``_json_positions``."""
+    too_deep = _json_too_deep(text)
+    if too_deep is not None:
+        message = f"nesting is too deep (more than {MAX_NESTING} levels)"
+        return _failed(source, Code.JSON_SYNTAX, message, too_deep)
     repeated: list[str] = []
 
     def unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from generator.editor_schema import EditorSchemaError
 from generator.format import FormatError, format_python, normalize_newlines
 from generator.ir import build_ir
 from generator.literals import UnportableKeyError, UnsafeIdentifierError
-from generator.load import Loaded, load_json, load_yaml, parse_yaml, read_text
+from generator.load import MAX_NESTING, Loaded, load_json, load_yaml, parse_yaml, read_text
 from generator.python_models import ModelError
 from generator.readme import ReadmeError, regenerated
 from generator.runtime_codes import RUNTIME_CODES
@@ -85,6 +85,28 @@ def build_outputs(
     targets: tuple[Target, ...] = TARGETS,
     environment: jinja2.Environment | None = None,
     table_text: str | None = None,
+) -> BuildResult:
+    """Every output, or the diagnostics saying why not. Sources are bounded where they are read
+    (``load.MAX_NESTING``) and in-place ``$ref`` cycles are refused (``validate``), so no stage
+    should recurse without end; should a hostile schema still exhaust the stack somewhere, that
+    is a located diagnostic on the schema, never an internal error."""
+    try:
+        return _build_outputs(config, targets, environment, table_text)
+    except RecursionError:
+        message = (
+            "the schemas nest or refer to themselves too deeply to process (at most"
+            f" {MAX_NESTING} levels; no $ref cycle may avoid descending into the value)"
+        )
+        return BuildResult(
+            diagnostics=(Diagnostic(Code.SCHEMA_INVALID, message, config.relative("schema")),)
+        )
+
+
+def _build_outputs(
+    config: Config,
+    targets: tuple[Target, ...],
+    environment: jinja2.Environment | None,
+    table_text: str | None,
 ) -> BuildResult:
     manifest, table_schema, table = load_sources(config, table_text)
     diagnostics = validate_sources(manifest, table_schema, table)

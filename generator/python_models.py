@@ -4,14 +4,27 @@ All settings that shape the output are fixed here (model type, target Python, no
 formatter of its own: ``format`` runs the pinned ruff on the result like every other Python file),
 so the bytes depend only on the schema and the pinned version. ``PythonValueRenderer`` renders a
 JSON value as a call to those classes, choosing the class from the schema the value matches.
+
+Two rules hold the adapter's output to the rest of the generator:
+
+- A schema ``default`` is an annotation only (editors show it), in both languages: it is dropped
+  before datamodel-code-generator sees the schema, so an optional field is ``= None`` in Python
+  as it is ``undefined`` in TypeScript (a manifest never silently carries a value it did not
+  state, and the loader's models equal the TypeScript view).
+- Every string literal of the result is rewritten by ``literals.py_str`` (datamodel-code-generator
+  writes enum members raw), so everything outside printable ASCII is escaped as in every other
+  generated file; any other token outside printable ASCII (a comment, a name) is a
+  ``ModelError``.
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import json
+import tokenize
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from datamodel_code_generator import (  # type: ignore[attr-defined]
     DataModelType,
@@ -23,8 +36,14 @@ from datamodel_code_generator import (  # type: ignore[attr-defined]
 from datamodel_code_generator.format import Formatter
 
 from generator.ecma import ecma_validator
-from generator.literals import HEADER_PYTHON, identifier, py_scalar, python_keyword_argument
-from generator.schemas import resolve_local_ref
+from generator.literals import (
+    HEADER_PYTHON,
+    identifier,
+    py_scalar,
+    py_str,
+    python_keyword_argument,
+)
+from generator.schemas import iter_subschemas, resolve_local_ref
 
 
 class ModelError(Exception):
@@ -35,7 +54,7 @@ def generate_models(manifest_schema: Mapping[str, Any]) -> str:
     """Source of ``models.py``: one frozen, keyword-only dataclass per object schema."""
     try:
         result = generate(
-            json.dumps(manifest_schema, sort_keys=False),
+            json.dumps(without_defaults(manifest_schema), sort_keys=False),
             input_file_type=InputFileType.JsonSchema,
             output_model_type=DataModelType.DataclassesDataclass,
             frozen_dataclasses=True,
@@ -55,7 +74,49 @@ def generate_models(manifest_schema: Mapping[str, Any]) -> str:
         ) from error
     if not isinstance(result, str):
         raise ModelError("datamodel-code-generator returned several modules; expected one")
-    return result
+    return escaped_literals(result)
+
+
+def without_defaults(schema: Mapping[str, Any]) -> Any:
+    """A copy of ``schema`` with the ``default`` keyword removed from every schema object (a
+    property *named* ``default`` stays)."""
+    copy = json.loads(json.dumps(schema))
+    for _, sub in iter_subschemas(copy):
+        cast(dict[str, Any], sub).pop("default", None)
+    return copy
+
+
+def _printable_ascii(text: str) -> bool:
+    return all(0x20 <= ord(char) < 0x7F or char in "\n\t" for char in text)
+
+
+def escaped_literals(source: str) -> str:
+    """``source`` with every string literal that holds anything outside printable ASCII
+    rewritten as ``py_str`` spells it; raises ``ModelError`` for any other such token."""
+    if _printable_ascii(source):
+        return source
+    lines = source.splitlines(keepends=True)
+    edits: list[tuple[tuple[int, int], tuple[int, int], str]] = []
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError) as error:
+        raise ModelError(f"datamodel-code-generator wrote invalid Python: {error}") from error
+    for token in tokens:
+        if _printable_ascii(token.string):
+            continue
+        value = ast.literal_eval(token.string) if token.type == tokenize.STRING else None
+        if not isinstance(value, str):
+            raise ModelError(
+                f"datamodel-code-generator wrote a token outside printable ASCII at line"
+                f" {token.start[0]}: {ascii(token.string)[:80]}"
+            )
+        edits.append((token.start, token.end, py_str(value)))
+    for (row, column), (end_row, end_column), text in reversed(edits):
+        if row != end_row:
+            raise ModelError(f"a multi-line string literal at line {row} holds non-ASCII text")
+        line = lines[row - 1]
+        lines[row - 1] = line[:column] + text + line[end_column:]
+    return "".join(lines)
 
 
 def defined_classes(models_source: str) -> set[str]:

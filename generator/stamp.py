@@ -264,24 +264,38 @@ def _readme_current(config: Config) -> int | None:
     return 1 if expected.encode("utf-8") == data else None
 
 
-def tolerate_environment(config: Config, outputs: Mapping[str, str]) -> dict[str, str]:
-    """``outputs`` for ``check --full``: a committed stamp that differs from the expected one only
-    in its ``environment`` (made with another Python, say) is not drift, since every output's
-    bytes are compared anyway; the fast path just cannot vouch for this machine."""
+class Expected(NamedTuple):
+    """What ``check --full`` compares the disk with, and why the committed stamp was kept."""
+
+    outputs: dict[str, str]
+    # Non-empty when the committed stamp is stale (recorded inputs differ) but every output
+    # it records is what the sources generate now: the stamp was kept, ``generate`` refreshes it.
+    stale: str = ""
+
+
+def tolerate_stale_stamp(config: Config, outputs: Mapping[str, str]) -> Expected:
+    """``outputs`` for ``check --full``. Drift means the *outputs* differ: a committed stamp that
+    differs from the expected one only in its ``environment`` (made with another Python, say) or
+    its ``inputs`` (a comment added to ``tools.yaml``, a generator change that changes no byte)
+    is kept, since every other output's bytes are compared anyway and the stamp records exactly
+    those bytes; ``stale`` then says which inputs changed. The fast path stays sound: it vouches
+    only when inputs and outputs both match, and a stale stamp just sends it the full way."""
     own = stamp_path(config)
     expected = outputs.get(own)
     if expected is None:
-        return dict(outputs)
+        return Expected(dict(outputs))
     try:
         committed_text = (config.project_dir / own).read_bytes().decode("utf-8")
         committed = json.loads(committed_text)
     except (OSError, ValueError):
-        return dict(outputs)
+        return Expected(dict(outputs))
     wanted = json.loads(expected)
+    aside = {"environment": None, "inputs": None}
     if (
         isinstance(committed, dict)
         and _serialized(committed) == committed_text
-        and {**committed, "environment": None} == {**wanted, "environment": None}
+        and {**committed, **aside} == {**wanted, **aside}
     ):
-        return {**outputs, own: committed_text}
-    return dict(outputs)
+        changed = _differing(committed.get("inputs"), wanted["inputs"])
+        return Expected({**outputs, own: committed_text}, ", ".join(changed))
+    return Expected(dict(outputs))

@@ -22,7 +22,7 @@ from generator.ecma import ecma_validator, pattern_error
 from generator.literals import is_array_index
 from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, capability_constant, upper_snake
-from generator.schemas import iter_subschemas, resolve_local_ref
+from generator.schemas import iter_subschemas, local_ref_target, resolve_local_ref
 from generator.validator_compiler import CompileError, compile_validators
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
@@ -84,7 +84,77 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
                     **_at(loaded, f"{pointer}/$ref"),
                 )
             )
+    if not found:
+        found.extend(_in_place_ref_cycles(loaded))
     return found
+
+
+# Keywords that apply a subschema to the value itself, not to a part of it: a ``$ref`` cycle
+# through these alone never reaches a smaller value, so validating (jsonschema, the compiled
+# validator) and every stage that expands the schema would recurse without end.
+_IN_PLACE = ("not", "if", "then", "else")
+_IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+
+
+def _in_place_successors(root: Mapping[str, Any], sub: Mapping[str, Any]) -> Iterator[Any]:
+    ref = sub.get("$ref")
+    if isinstance(ref, str) and (target := local_ref_target(root, ref)) is not None:
+        yield target[1]
+    for name in _IN_PLACE:
+        if name in sub:
+            yield sub[name]
+    for name in _IN_PLACE_LISTS:
+        if isinstance(sub.get(name), list):
+            yield from sub[name]
+    if isinstance(sub.get("dependentSchemas"), Mapping):
+        yield from sub["dependentSchemas"].values()
+
+
+_DONE = object()
+
+
+def _in_place_ref_cycles(loaded: Loaded) -> Iterator[Diagnostic]:
+    """A located ``SCHEMA_INVALID`` for each ``$ref`` that leads back to itself without
+    descending into the value (``A: {$ref: B}``, ``B: {allOf: [{$ref: A}]}``). Iterative: the
+    check itself cannot overflow the stack."""
+    root = loaded.value
+    where = {id(sub): pointer for pointer, sub in iter_subschemas(root)}
+    state: dict[int, int] = {}  # 1: on the current path, 2: finished
+    reported: set[int] = set()
+    for _, start in iter_subschemas(root):
+        if id(start) in state:
+            continue
+        path: list[Mapping[str, Any]] = [start]
+        stack = [iter(list(_in_place_successors(root, start)))]
+        state[id(start)] = 1
+        while stack:
+            successor = next(stack[-1], _DONE)
+            if successor is _DONE:
+                state[id(path.pop())] = 2
+                stack.pop()
+                continue
+            if not isinstance(successor, Mapping) or state.get(id(successor)) == 2:
+                continue
+            if state.get(id(successor)) == 1:
+                cycle = path[[id(node) for node in path].index(id(successor)) :]
+                refs = [node for node in cycle if "$ref" in node and id(node) not in reported]
+                if refs:
+                    reported.add(id(refs[0]))
+                    pointer = where.get(id(refs[0]), "")
+                    chain = " -> ".join(where.get(id(node), "?") or "/" for node in cycle)
+                    yield Diagnostic(
+                        Code.SCHEMA_INVALID,
+                        sanitize(
+                            "$ref cycle that never descends into the value (validation would"
+                            f" never end): {chain}",
+                            300,
+                        ),
+                        **_at(loaded, f"{pointer}/$ref"),
+                    )
+                continue
+            state[id(successor)] = 1
+            path.append(successor)
+            stack.append(iter(list(_in_place_successors(root, successor))))
 
 
 def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:

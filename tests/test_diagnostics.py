@@ -54,7 +54,7 @@ def test_text_rendering() -> None:
 def test_github_rendering_escapes_properties_and_data() -> None:
     diagnostic = Diagnostic(Code.SCHEMA_VIOLATION, "50% bad\nline", "dir,a:b.yaml", 1, 2, "")
     assert render_github(diagnostic) == (
-        "::error file=dir%2Ca%3Ab.yaml,line=1,col=2,title=SCHEMA_VIOLATION::50%25 bad%0Aline (at /)"
+        "::error file=dir%2Ca%3Ab.yaml,line=1,col=2,title=SCHEMA_VIOLATION::50%25 bad\\u000aline (at /)"
     )
 
 
