@@ -243,6 +243,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_FINDINGS
 
 
+def _run_runtime(config: Config, arguments: argparse.Namespace) -> int:
+    """A command of the project's generated package (exit 2 when it has not been generated)."""
+    from generator.runtime import RuntimeMissingError, import_runtime  # noqa: PLC0415
+
+    try:
+        runtime = import_runtime(config.path("python_out"))
+    except RuntimeMissingError as error:
+        print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
+        return EXIT_USAGE
+    return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
+
+
 def _run(arguments: argparse.Namespace) -> int:
     project = arguments.project if arguments.project is not None else find_project(Path.cwd())
     try:
@@ -253,18 +265,13 @@ def _run(arguments: argparse.Namespace) -> int:
         print(f"toolgen: {sanitize(str(error), 1000)}", file=sys.stderr)
         return EXIT_USAGE
     if arguments.command in RUNTIME_COMMANDS:
-        from generator.runtime import RuntimeMissingError, import_runtime  # noqa: PLC0415
-
-        try:
-            runtime = import_runtime(config.path("python_out"))
-        except RuntimeMissingError as error:
-            print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
-            return EXIT_USAGE
-        return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
-    if arguments.command == "breaking":
-        return _breaking(config, arguments)
-    if arguments.command == "add-tool":
-        return _add_tool(config, arguments)
+        return _run_runtime(config, arguments)
+    if arguments.command in ("breaking", "add-tool"):
+        return (
+            _breaking(config, arguments)
+            if arguments.command == "breaking"
+            else _add_tool(config, arguments)
+        )
     if arguments.command == "check" and not arguments.full and _up_to_date(config, arguments):
         return EXIT_OK
     # Regenerating needs the heavy machinery (jinja2, datamodel-code-generator, jsonschema,
