@@ -146,3 +146,29 @@ def test_shortcuts_agree_with_the_collecting_pass(
     for document in invalid:
         assert namespace["validate"](document), document
         assert namespace["_valid_1"](document) is False, document
+
+
+def test_the_printable_ascii_shortcut_hides_what_the_full_test_hides() -> None:
+    from tool_registry.diagnostics import shown, shown_pointer
+
+    for point in range(128):
+        char = chr(point)
+        hidden = point < 0x20 or point == 0x7F
+        assert (char in shown("a" + char)) is (not hidden), point
+        assert (char in shown_pointer("/a" + char)) is (not hidden), point
+
+
+def test_records_built_by_the_report_are_ordinary_diagnostics() -> None:
+    from tool_registry import Diagnostic
+
+    (record, *_) = validate_third_party_manifest(manifest(id="Bad Id"))
+    assert type(record) is Diagnostic
+    assert record == Diagnostic(
+        DiagnosticCode.SCHEMA_VIOLATION,
+        pointer="/id",
+        keyword="pattern",
+        expected=record.expected,
+        found='"Bad Id"',
+    )
+    assert record.omitted == 0
+    assert record.others == ()
