@@ -124,6 +124,16 @@ def paired(rounds: int, contenders: dict[str, Callable[[], object]]) -> dict[str
     return samples
 
 
+def over(documents: list[Any], check: Callable[[Any], object]) -> Callable[[], object]:
+    """A contender: ``check`` applied to every document."""
+    return lambda: [check(document) for document in documents]
+
+
+def all_errors(validator: Any) -> Callable[[Any], object]:
+    """A reference validator's every error for one document."""
+    return lambda document: list(validator.iter_errors(document))
+
+
 def ratio(samples: dict[str, list[float]], slower: str, faster: str) -> float:
     """The median of the per-round ratios slower / faster."""
     return statistics.median(a / b for a, b in zip(samples[slower], samples[faster], strict=True))
@@ -186,17 +196,13 @@ def validator_bench(size: int, rounds: int, *, with_jsonschema: bool) -> None:
                 fast_valid(d) != v for d, v in zip(documents, verdicts, strict=True)
             )
             contenders: dict[str, Callable[[], object]] = {
-                "generated (all errors)": lambda d=documents, f=ours: [f(x) for x in d],
-                "jsonschema-rs iter_errors": lambda d=documents, r=rust: [
-                    list(r.iter_errors(x)) for x in d
-                ],
-                "jsonschema-rs is_valid": lambda d=documents, r=rust: [r.is_valid(x) for x in d],
-                "fastjsonschema (first error)": lambda d=documents, f=fast_valid: [f(x) for x in d],
+                "generated (all errors)": over(documents, ours),
+                "jsonschema-rs iter_errors": over(documents, all_errors(rust)),
+                "jsonschema-rs is_valid": over(documents, rust.is_valid),
+                "fastjsonschema (first error)": over(documents, fast_valid),
             }
             if with_jsonschema:
-                contenders["jsonschema iter_errors"] = lambda d=documents, p=python: [
-                    list(p.iter_errors(x)) for x in d
-                ]
+                contenders["jsonschema iter_errors"] = over(documents, all_errors(python))
             samples = paired(rounds, contenders)
             print(
                 f"-- {corpus_name}: {len(documents)} documents, {sum(verdicts)} valid;"
