@@ -18,6 +18,7 @@ Contract:
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import re
@@ -34,6 +35,9 @@ from generator.schemas import (
     iter_subschemas,
     local_ref_target,
 )
+
+# The regular-expression parser's tree decides which patterns can only match ASCII (no stub).
+sre_parse: Any = importlib.import_module("re._parser")
 
 SUPPORTED_KEYWORDS = frozenset(
     {
@@ -295,7 +299,8 @@ class _Compiler:
             return "return False"
         return f"e.append(({where}, {py_str(keyword)}, {py_str(expected)}, {value}))"
 
-    def declared_types(self, schema: Mapping[str, Any], at: str) -> list[str] | None:
+    @staticmethod
+    def declared_types(schema: Mapping[str, Any], at: str) -> list[str] | None:
         if "type" not in schema:
             return None
         declared = schema["type"]
@@ -329,7 +334,8 @@ class _Compiler:
             lines += [f"if not ({test}):", "    " + self.fail(where, "enum", expected, value)]
         return lines
 
-    def _limit(self, schema: Mapping[str, Any], at: str, keyword: str) -> int:
+    @staticmethod
+    def _limit(schema: Mapping[str, Any], at: str, keyword: str) -> int:
         limit = schema[keyword]
         if isinstance(limit, float) and limit.is_integer():
             limit = int(limit)
@@ -360,25 +366,21 @@ class _Compiler:
                 f"if len({value}) > {limit}:",
                 "    " + self.fail(where, "maxLength", f"at most {limit} characters", value),
             ]
-        if "pattern" in schema:
+        source = _pattern_source(schema, at)
+        if source is not None:
             pattern = schema["pattern"]
-            if not isinstance(pattern, str):
-                raise CompileError("pattern must be a string", f"{at}/pattern", "pattern")
-            try:
-                source = translate(pattern)
-            except RegexError as error:
-                raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
-            name = self.module.constant("PATTERN", f"re.compile({py_str(source)}, re.ASCII)")
+            name = _pattern_search(self.module, source)
             expected = "to match " + _short(pattern)
             # A string already too long is not searched too: a hostile 64 KiB value costs the
             # length test, not a scan (and the report already says what is wrong with it).
-            test = f"{name}.search({value}) is None"
+            test = f"{name}({value}) is None"
             if "maxLength" in schema and self.collect:
                 test = f"len({value}) <= {self._limit(schema, at, 'maxLength')} and {test}"
             body += [f"if {test}:", "    " + self.fail(where, "pattern", expected, value)]
         return _guarded(f"isinstance({value}, str)", body)
 
-    def _number(self, schema: Mapping[str, Any], at: str, keyword: str) -> str:
+    @staticmethod
+    def _number(schema: Mapping[str, Any], at: str, keyword: str) -> str:
         limit = schema[keyword]
         if not isinstance(limit, int | float) or isinstance(limit, bool):
             raise CompileError(f"{keyword} must be a number", f"{at}/{keyword}", keyword)
@@ -655,6 +657,485 @@ class _Compiler:
         return self.node(target, target_at, value, where, (*inlined, target_at))
 
 
+def _implied_type(root: Mapping[str, Any], schema: Any, depth: int = 0) -> str | None:
+    """A single JSON type every instance valid against ``schema`` has, when ``type`` (or an
+    ``allOf`` member or ``$ref`` target, followed a few levels) names exactly one."""
+    if not isinstance(schema, Mapping) or depth > _MAX_INLINE_DEPTH:
+        return None
+    declared = schema.get("type")
+    if isinstance(declared, list) and len(declared) == 1:
+        declared = declared[0]
+    if isinstance(declared, str) and declared in JSON_TYPES:
+        return declared
+    for sub in schema.get("allOf", []):
+        found = _implied_type(root, sub, depth + 1)
+        if found is not None:
+            return found
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        target = local_ref_target(root, ref)
+        if target is not None:
+            return _implied_type(root, target[1], depth + 1)
+    return None
+
+
+def _satisfies(known: str | None, wanted: str) -> bool:
+    """Whether a value known to be of JSON type ``known`` is of type ``wanted``."""
+    return known == wanted or (known == "integer" and wanted == "number")
+
+
+class _Answer:
+    """Emits an answering function (``_valid_N(v) -> bool``): the fewest tests that decide the
+    common valid path. Every violation is ``return False``; statements after a check run only
+    when it held, so the compiler tracks what is already known at each point:
+
+    - the JSON type of a value (one ``isinstance`` per value, implied types tested first);
+    - which properties are present (a required property is read by subscript, no lookup);
+    - which (instance path, subschema) pairs were already checked on the straight-line path
+      (a subschema reached twice, as through ``allOf`` and ``properties``, is checked once).
+
+    Closed objects take one key-set test (``keys() == NAMES`` when every property is required),
+    string enums one frozenset membership, patterns one bound ``search``; a pattern that can
+    only match ASCII makes the lone-surrogate test redundant on the accepting path (a string
+    holding a surrogate fails the pattern, and the collecting pass then reports both). A
+    ``oneOf`` discriminated by a constant inlines the one alternative the tag names; a simple
+    ``if`` becomes an inline condition.
+    """
+
+    def __init__(self, module: _Module) -> None:
+        self.module = module
+        self.proven: set[tuple[tuple[str, ...], str]] = set()
+        self.present: set[tuple[str, ...]] = set()
+        self.types: dict[tuple[str, ...], str] = {}
+        self.decided: set[str] = set()
+
+    def function(self, pointer: str) -> list[str]:
+        self.proven, self.present, self.types, self.decided = set(), set(), {}, set()
+        body = self.node(_subschema(self.module.schema, pointer), pointer, "v", (), 0, (pointer,))
+        return [*body, "return True"]
+
+    def node(  # noqa: PLR0912, PLR0917 - one branch per keyword family
+        self,
+        schema: Any,
+        at: str,
+        value: str,
+        path: tuple[str, ...] | None,
+        depth: int,
+        inlined: tuple[str, ...],
+        known: str | None = None,
+    ) -> list[str]:
+        """Statements returning ``False`` unless ``value`` is valid against ``schema``.
+        ``path`` names the value inside the function's argument (``None`` for array items);
+        ``depth`` counts the conditional branches (if/then/else, oneOf) the code sits in."""
+        if schema is True or (isinstance(schema, Mapping) and not schema):
+            return []
+        if schema is False:
+            return ["return False"]
+        if path is not None and (path, at) in self.proven:
+            return []
+        if known is None and path is not None:
+            known = self.types.get(path)
+        lines: list[str] = []
+        declared = _Compiler.declared_types(schema, at)
+        implied = _implied_type(self.module.schema, schema)
+        if implied is not None and not _satisfies(known, implied):
+            lines += [f"if {_negate(_type_test(implied, value))}:", "    return False"]
+            known = implied
+        if declared is not None and not any(_satisfies(known, name) for name in declared):
+            test = " or ".join(_type_test(name, value) for name in declared)
+            lines += [f"if {_negate(test)}:", "    return False"]
+        if path is not None and known is not None and depth == 0:
+            self.types[path] = known
+        lines += self.values(schema, at, value, known)
+        for kind, emit in (
+            ("string", self.string),
+            ("number", self.number),
+            ("object", self.object),
+            ("array", self.array),
+        ):
+            if known is not None and not _satisfies(known, kind):
+                continue
+            checks = emit(schema, at, value, path, depth, inlined)
+            if kind == "string":
+                # Whether a string here may hold a lone surrogate is decided once per value:
+                # by this node's test, or by a constant or ASCII-only pattern it must match.
+                if (
+                    value not in self.decided
+                    and _admits_free_strings(schema)
+                    and not _string_pinned(self.module.schema, schema)
+                ):
+                    checks = [
+                        f"if not {value}.isascii() and SURROGATE.search({value}) is not None:",
+                        "    return False",
+                        *checks,
+                    ]
+                if depth == 0:
+                    self.decided.add(value)
+            if not checks:
+                continue
+            if known is None:
+                test = {
+                    "string": f"isinstance({value}, str)",
+                    "number": _type_test("number", value),
+                    "object": f"isinstance({value}, dict)",
+                    "array": f"isinstance({value}, list)",
+                }[kind]
+                lines += [f"if {test}:", *_indent(checks)]
+            else:
+                lines += checks
+        lines += self.combinators(schema, at, value, path, depth, inlined, known)
+        if "$ref" in schema:
+            lines += self.reference(
+                schema["$ref"], f"{at}/$ref", value, path, depth, inlined, known
+            )
+        if path is not None and depth == 0:
+            self.proven.add((path, at))
+        return lines
+
+    def values(
+        self, schema: Mapping[str, Any], at: str, value: str, known: str | None
+    ) -> list[str]:
+        lines: list[str] = []
+        if "const" in schema:
+            lines += [f"if {_negate(_const_test(self.module, schema['const'], value))}:"]
+            lines.append("    return False")
+        if "enum" in schema:
+            options = schema["enum"]
+            if not isinstance(options, list):
+                raise CompileError("enum must be an array", f"{at}/enum", "enum")
+            if options and all(isinstance(option, str) for option in options):
+                name = self.module.constant("ENUM", f"frozenset({py_json(sorted(set(options)))})")
+                test = f"{value} in {name}"
+                if known != "string":
+                    test = f"isinstance({value}, str) and {test}"
+            else:
+                name = self.module.constant("ENUM", py_json(options))
+                test = f"any(json_equal({value}, option) for option in {name})"
+            lines += [f"if {_negate(test)}:", "    return False"]
+        return lines
+
+    def string(  # noqa: PLR0917 - the emitting context, passed positionally
+        self,
+        schema: Mapping[str, Any],
+        at: str,
+        value: str,
+        path: tuple[str, ...] | None,
+        depth: int,
+        inlined: tuple[str, ...],
+    ) -> list[str]:
+        del path, depth, inlined
+        body: list[str] = []
+        source = _pattern_source(schema, at)
+        low = _Compiler._limit(schema, at, "minLength") if "minLength" in schema else 0
+        high = _Compiler._limit(schema, at, "maxLength") if "maxLength" in schema else None
+        if low and high is not None:
+            body += [f"if not ({low} <= len({value}) <= {high}):", "    return False"]
+        elif low:
+            body += [f"if len({value}) < {low}:", "    return False"]
+        elif high is not None:
+            body += [f"if len({value}) > {high}:", "    return False"]
+        if source is not None:
+            # After the length test: an over-long string is never searched.
+            body += [
+                f"if {_pattern_search(self.module, source)}({value}) is None:",
+                "    return False",
+            ]
+        return body
+
+    def number(  # noqa: PLR0917 - the emitting context, passed positionally
+        self,
+        schema: Mapping[str, Any],
+        at: str,
+        value: str,
+        path: tuple[str, ...] | None,
+        depth: int,
+        inlined: tuple[str, ...],
+    ) -> list[str]:
+        del path, depth, inlined
+        body: list[str] = []
+        for keyword, operator in (("minimum", "<"), ("maximum", ">")):
+            if keyword in schema:
+                limit = _Compiler._number(schema, at, keyword)
+                body += [f"if {value} {operator} {limit}:", "    return False"]
+        return body
+
+    def object(  # noqa: PLR0912, PLR0917 - required, closed and property shapes
+        self,
+        schema: Mapping[str, Any],
+        at: str,
+        value: str,
+        path: tuple[str, ...] | None,
+        depth: int,
+        inlined: tuple[str, ...],
+    ) -> list[str]:
+        body: list[str] = []
+        required = schema.get("required", [])
+        if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
+            raise CompileError("required must be an array of strings", f"{at}/required")
+        names = list(dict.fromkeys(required))
+        properties: Mapping[str, Any] = schema.get("properties", {})
+        closed = schema.get("additionalProperties") is False
+        if closed:
+            allowed = self.module.constant("NAMES", f"frozenset({py_json(sorted(properties))})")
+        if closed and names and set(names) == set(properties):
+            body += [f"if {value}.keys() != {allowed}:", "    return False"]
+        else:
+            if len(names) == 1:
+                body += [f"if {py_str(names[0])} not in {value}:", "    return False"]
+            elif names:
+                wanted = self.module.constant("NAMES", f"frozenset({py_json(sorted(names))})")
+                body += [f"if not ({value}.keys() >= {wanted}):", "    return False"]
+            if closed:
+                body += [f"if not {allowed}.issuperset({value}):", "    return False"]
+        present = set(names)
+        if path is not None:
+            if depth == 0:
+                self.present.update((*path, name) for name in names)
+            present.update(name for name in properties if (*path, name) in self.present)
+        for name, sub in properties.items():
+            child_path = None if path is None else (*path, name)
+            if sub is False:
+                if name in present:
+                    body.append("return False")
+                    break
+                body += [f"if {py_str(name)} in {value}:", "    return False"]
+                continue
+            child = self.module.variable("v")
+            checks = self.node(
+                sub, f"{at}/properties/{_token(name)}", child, child_path, depth, inlined
+            )
+            if not checks:
+                continue
+            fetch = f"{child} = {value}[{py_str(name)}]"
+            if name in present:
+                body += [fetch, *checks]
+            else:
+                body += [f"if {py_str(name)} in {value}:", f"    {fetch}", *_indent(checks)]
+        extra = schema.get("additionalProperties", True)
+        if "additionalProperties" in schema and extra is not False:
+            known_names = self.module.constant("NAMES", f"frozenset({py_json(sorted(properties))})")
+            key, child = self.module.variable("k"), self.module.variable("v")
+            checks = self.node(extra, f"{at}/additionalProperties", child, None, depth + 1, inlined)
+            if checks:
+                body += [
+                    f"for {key}, {child} in {value}.items():",
+                    f"    if {key} not in {known_names}:",
+                    *_indent(checks, 2),
+                ]
+        return body
+
+    def array(  # noqa: PLR0917 - the emitting context, passed positionally
+        self,
+        schema: Mapping[str, Any],
+        at: str,
+        value: str,
+        path: tuple[str, ...] | None,
+        depth: int,
+        inlined: tuple[str, ...],
+    ) -> list[str]:
+        del path
+        body: list[str] = []
+        if "minItems" in schema:
+            limit = _Compiler._limit(schema, at, "minItems")
+            body += [f"if len({value}) < {limit}:", "    return False"]
+        if "maxItems" in schema:
+            limit = _Compiler._limit(schema, at, "maxItems")
+            body += [f"if len({value}) > {limit}:", "    return False"]
+        prefix = schema.get("prefixItems", [])
+        for index, sub in enumerate(prefix):
+            child = self.module.variable("v")
+            checks = self.node(sub, f"{at}/prefixItems/{index}", child, None, depth + 1, inlined)
+            if checks:
+                body += [
+                    f"if len({value}) > {index}:",
+                    f"    {child} = {value}[{index}]",
+                    *_indent(checks),
+                ]
+        item_type = None
+        if "items" in schema:
+            child = self.module.variable("v")
+            checks = self.node(schema["items"], f"{at}/items", child, None, depth + 1, inlined)
+            item_type = _implied_type(self.module.schema, schema["items"])
+            if checks and not prefix:
+                body += [f"for {child} in {value}:", *_indent(checks)]
+            elif checks:
+                body += [
+                    f"for {child} in {value}[{len(prefix)}:]:",
+                    *_indent(checks),
+                ]
+        if schema.get("uniqueItems") is True:
+            # After the items held: a refused item is never keyed. Strings (every item checked
+            # to be one) compare as themselves: a set of them is the whole test.
+            if item_type == "string" and not prefix:
+                body += [f"if len(set({value})) != len({value}):", "    return False"]
+            else:
+                body += [f"if not all_unique({value}):", "    return False"]
+        return body
+
+    def combinators(  # noqa: PLR0917 - the emitting context, passed positionally
+        self,
+        schema: Mapping[str, Any],
+        at: str,
+        value: str,
+        path: tuple[str, ...] | None,
+        depth: int,
+        inlined: tuple[str, ...],
+        known: str | None,
+    ) -> list[str]:
+        lines: list[str] = []
+        for index, sub in enumerate(schema.get("allOf", [])):
+            lines += self.node(sub, f"{at}/allOf/{index}", value, path, depth, inlined, known)
+        if "anyOf" in schema:
+            checks = [self.branch(f"{at}/anyOf/{i}") for i in range(len(schema["anyOf"]))]
+            test = " or ".join(f"{check}({value})" for check in checks)
+            lines += [f"if not ({test}):", "    return False"]
+        if "oneOf" in schema:
+            lines += self.one_of(schema["oneOf"], f"{at}/oneOf", value, path, depth, inlined, known)
+        if "not" in schema:
+            lines += [f"if {self.branch(f'{at}/not')}({value}):", "    return False"]
+        if "if" in schema:
+            then = self.node(
+                schema.get("then", True), f"{at}/then", value, path, depth + 1, inlined, known
+            )
+            otherwise = self.node(
+                schema.get("else", True), f"{at}/else", value, path, depth + 1, inlined, known
+            )
+            if then or otherwise:
+                condition = _condition(schema["if"], value, known)
+                if condition is None:
+                    condition = f"{self.branch(f'{at}/if')}({value})"
+                lines += [f"if {condition}:", *_indent(then or ["pass"])]
+                if otherwise:
+                    lines += ["else:", *_indent(otherwise)]
+        return lines
+
+    def branch(self, at: str) -> str:
+        return self.module.function_for(at, collect=False)
+
+    def one_of(  # noqa: PLR0917 - the emitting context, passed positionally
+        self,
+        alternatives: list[Any],
+        at: str,
+        value: str,
+        path: tuple[str, ...] | None,
+        depth: int,
+        inlined: tuple[str, ...],
+        known: str | None,
+    ) -> list[str]:
+        discriminator = _Compiler.discriminator(
+            _Compiler(self.module, collect=False), alternatives, at
+        )
+        if discriminator is None:
+            checks = [self.branch(f"{at}/{i}") for i in range(len(alternatives))]
+            matched = " + ".join(f"{check}({value})" for check in checks)
+            return [f"if ({matched}) != 1:", "    return False"]
+        # Only the alternative the tag names can hold (each requires its own constant there):
+        # its checks are inlined, and a tag naming none fails.
+        name, constants = discriminator
+        tag = self.module.variable("d")
+        lines = [
+            f"{tag} = {value}.get({py_str(name)})"
+            if known == "object"
+            else f"{tag} = {value}.get({py_str(name)}) if isinstance({value}, dict) else None"
+        ]
+        for index, constant in enumerate(constants):
+            checks = self.node(
+                alternatives[index], f"{at}/{index}", value, path, depth + 1, inlined, known
+            )
+            keyword = "if" if index == 0 else "elif"
+            lines += [f"{keyword} {tag} == {py_str(constant)}:", *_indent(checks or ["pass"])]
+        return [*lines, "else:", "    return False"]
+
+    def reference(  # noqa: PLR0917 - the emitting context, passed positionally
+        self,
+        ref: Any,
+        at: str,
+        value: str,
+        path: tuple[str, ...] | None,
+        depth: int,
+        inlined: tuple[str, ...],
+        known: str | None,
+    ) -> list[str]:
+        if not isinstance(ref, str):
+            raise CompileError("$ref must be a string", at, "$ref")
+        target_at, target = _resolve(self.module.schema, ref, at)
+        if target_at in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
+            return [f"if not {self.branch(target_at)}({value}):", "    return False"]
+        return self.node(target, target_at, value, path, depth, (*inlined, target_at), known)
+
+
+def _string_pinned(root: Mapping[str, Any], schema: Any, depth: int = 0) -> bool:
+    """Whether a string valid against ``schema`` is proven free of lone surrogates by a test the
+    schema (or an ``allOf`` member or ``$ref`` target, which always run with it) already makes:
+    a ``const``/``enum`` (schema text) or a pattern that can only match ASCII."""
+    if not isinstance(schema, Mapping) or depth > _MAX_INLINE_DEPTH:
+        return False
+    if "const" in schema or "enum" in schema:
+        return True
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        try:
+            if matches_only_ascii(translate(pattern)):
+                return True
+        except RegexError:
+            return False
+    if any(_string_pinned(root, sub, depth + 1) for sub in schema.get("allOf", [])):
+        return True
+    ref = schema.get("$ref")
+    target = local_ref_target(root, ref) if isinstance(ref, str) else None
+    return target is not None and _string_pinned(root, target[1], depth + 1)
+
+
+def _negate(test: str) -> str:
+    """``not (test)``, spelled the way a person would for the simple shapes the compiler emits."""
+    for operator, negated in ((" == ", " != "), (" is ", " is not "), (" in ", " not in ")):
+        left, found, right = test.partition(operator)
+        if found and re.fullmatch(r"[\w.]+", left) and re.fullmatch(r"[\w.\"' -]+", right):
+            return left + negated + right
+    if re.fullmatch(r"isinstance\(\w+, \w+\)", test):
+        return "not " + test
+    return f"not ({test})"
+
+
+def _const_test(module: _Module, const: Any, value: str) -> str:
+    """A test that ``value`` equals ``const`` under JSON equality (``true`` is not ``1``)."""
+    if isinstance(const, str):
+        return f"{value} == {py_str(const)}"  # only a string equals a string
+    if const is None or isinstance(const, bool):
+        return f"{value} is {const!r}"
+    return f"json_equal({value}, {module.constant('CONST', py_json(const))})"
+
+
+_CONDITION_KEYS = frozenset({"required", "properties"}) | ANNOTATIONS
+
+
+def _condition(schema: Any, value: str, known: str | None) -> str | None:
+    """An inline boolean expression deciding a simple ``if`` schema (``required`` names and
+    properties pinned by a string/boolean/null ``const``); ``None`` for anything else."""
+    if not isinstance(schema, Mapping) or not set(schema) <= _CONDITION_KEYS:
+        return None
+    required = schema.get("required", [])
+    properties = schema.get("properties", {})
+    if not isinstance(required, list) or not isinstance(properties, Mapping):
+        return None
+    terms = [f"{py_str(name)} in {value}" for name in dict.fromkeys(required)]
+    for name, sub in properties.items():
+        if not isinstance(sub, Mapping) or set(sub) - ANNOTATIONS != {"const"}:
+            return None
+        const = sub["const"]
+        if not (const is None or isinstance(const, str | bool)):
+            return None
+        item = f"{value}[{py_str(name)}]"
+        test = f"{item} == {py_str(const)}" if isinstance(const, str) else f"{item} is {const!r}"
+        terms.append(test if name in required else f"({py_str(name)} not in {value} or {test})")
+    if not terms:
+        return None
+    condition = " and ".join(terms)
+    if known != "object":
+        condition = f"(not isinstance({value}, dict) or ({condition}))"
+    return f"({condition})"
+
+
 def _admits_free_strings(schema: Mapping[str, Any]) -> bool:
     """Whether a string this node accepts can be any string: no ``const``/``enum`` pins it to
     schema text, and ``type`` (when declared) includes ``string``."""
@@ -727,6 +1208,82 @@ def _examines_every_string(schema: Mapping[str, Any], pointer: str) -> bool:
     return covers(_subschema(schema, pointer), pointer)
 
 
+def _pattern_search(module: _Module, source: str) -> str:
+    """The module constant holding the compiled pattern's bound ``search`` (one global load per
+    use instead of a global and an attribute)."""
+    return module.constant("SEARCH", f"re.compile({py_str(source)}, re.ASCII).search")
+
+
+def _pattern_source(schema: Mapping[str, Any], at: str) -> str | None:
+    """The translated Python source of ``schema["pattern"]`` (``None`` when there is none)."""
+    if "pattern" not in schema:
+        return None
+    pattern = schema["pattern"]
+    if not isinstance(pattern, str):
+        raise CompileError("pattern must be a string", f"{at}/pattern", "pattern")
+    try:
+        return translate(pattern)
+    except RegexError as error:
+        raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
+
+
+_ASCII_ATOMS = frozenset({"LITERAL", "RANGE"})
+
+
+def matches_only_ascii(source: str) -> bool:
+    """Whether every string ``source`` (compiled with ``re.ASCII``) can ``search`` successfully
+    is pure ASCII: the pattern is anchored at both ends at its top level and every character it
+    consumes outside a lookaround comes from an ASCII literal, range or positive class (no
+    negated class, no ``.``, no back-reference). Conservative: ``False`` when unsure. Such a
+    pattern, once matched, proves the string holds no lone surrogate."""
+    try:
+        parsed = sre_parse.parse(source, re.ASCII)
+    except re.error:  # pragma: no cover - translate() already compiled it
+        return False
+    items = list(parsed)
+    if len(items) < 2 or str(items[0][0]) != "AT" or str(items[-1][0]) != "AT":
+        return False
+    if str(items[0][1]) != "AT_BEGINNING" or str(items[-1][1]) != "AT_END_STRING":
+        return False
+    return _ascii_items(items)
+
+
+def _ascii_items(items: Any) -> bool:  # noqa: PLR0912 - one branch per node kind
+    for op, argument in items:
+        name = str(op)
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue  # anchors and lookarounds consume nothing
+        if name == "LITERAL":
+            if argument >= 0x80:
+                return False
+        elif name == "IN":
+            for member_op, member in argument:
+                member_name = str(member_op)
+                if member_name == "LITERAL" and member < 0x80:
+                    continue
+                if member_name == "RANGE" and member[1] < 0x80:
+                    continue
+                if member_name == "CATEGORY" and str(member) in _ASCII_CATEGORIES:
+                    continue
+                return False
+        elif name == "SUBPATTERN":
+            if not _ascii_items(argument[-1]):
+                return False
+        elif name == "BRANCH":
+            if not all(_ascii_items(branch) for branch in argument[1]):
+                return False
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            if not _ascii_items(argument[2]):
+                return False
+        else:
+            return False
+    return True
+
+
+# Under re.ASCII these classes hold ASCII characters only (their negations do not).
+_ASCII_CATEGORIES = frozenset({"CATEGORY_DIGIT", "CATEGORY_WORD", "CATEGORY_SPACE"})
+
+
 def _guarded(test: str, body: list[str]) -> list[str]:
     return [f"if {test}:", *_indent(body)] if body else []
 
@@ -772,6 +1329,7 @@ def compile_validators(
     check_keywords(schema)
     module = _Module(schema)
     compilers = {flag: _Compiler(module, collect=flag) for flag in (True, False)}
+    answering = _Answer(module)
     public: list[str] = []
     for name, pointer in entry_points.items():
         target = module.function_for(pointer, collect=True)
@@ -802,12 +1360,12 @@ def compile_validators(
         ]
     while module.pending:
         pointer, name, collect = module.pending.pop(0)
-        body = compilers[collect].node(_subschema(schema, pointer), pointer, "v", "p", (pointer,))
         if collect:
+            body = compilers[True].node(_subschema(schema, pointer), pointer, "v", "p", (pointer,))
             signature = f"def {name}(v: Any, p: str, e: Violations) -> None:"
         else:
+            body = answering.function(pointer)
             signature = f"def {name}(v: Any) -> bool:"
-            body = [*body, "return True"]
         module.function_bodies.append(["", "", signature, *_indent(body or ["pass"])])
     code = [*module.constants]
     for body in module.function_bodies:
@@ -820,7 +1378,7 @@ def compile_validators(
         '"""Validators compiled from the JSON Schema by toolgen; standard library only."""',
         "",
         "# Straight-line generated checks: long, deeply branched functions are the point.",
-        "# ruff: noqa: E501, PLR0912, PLR0915, SIM102, RUF100",
+        "# ruff: noqa: E501, PLR0912, PLR0915, SIM102, SIM103, RUF100",
         "",
         "from __future__ import annotations",
         "",

@@ -423,3 +423,40 @@ def test_the_runtime_hides_exactly_what_the_generator_hides() -> None:
             continue  # the runtime also doubles a backslash, so its escapes cannot be forged
         assert (shown(char) != char) == (sanitize(char) != char), hex(point)
     assert shown("\u202e") == "\\u202e" and shown("\U000e0041") == "\\U000e0041"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1, "a": 2}',
+        '{"x": {"k": 1, "k": 1}}',
+        '{"x": [1, {"k": "a:b", "k": "c"}]}',
+        '{"u": "https://x", "a": 1, "a": 1}',  # a colon inside a string: the strict parse decides
+        '{"\\u0061": 1, "a": 2}',  # the same key spelled two ways
+        '[{"a": 1}, {"b": 1, "b": 2}]',
+    ],
+)
+def test_the_plain_parse_never_hides_a_duplicate_key(text: str) -> None:
+    with pytest.raises(loader_module._DuplicateKeyError):
+        loader_module._decode(text, text.encode("utf-8"))
+
+
+@pytest.mark.parametrize(
+    "text", ['{"a": 1, "b": {"c": [1, {"d": null}]}}', '{"u": "https://x:1", "a": "::"}', "[]"]
+)
+def test_the_plain_parse_keeps_what_the_strict_parse_keeps(text: str) -> None:
+    assert loader_module._decode(text, text.encode("utf-8")) == loader_module._DECODER.decode(text)
+
+
+def test_loading_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path) -> None:
+    import gc
+
+    (tmp_path / "a.json").write_text("{}", encoding="utf-8")
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            load_third_party_manifests(tmp_path)
+            loader_module.load_manifest_files([("a.json", str(tmp_path / "a.json"))])
+            assert gc.isenabled() is enabled
+    finally:
+        gc.enable()

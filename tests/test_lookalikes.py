@@ -234,3 +234,23 @@ def test_folded_confusables_with_upper_case_prototypes_are_caught(tmp_path: Path
                 tried += 1
     assert tried > 0
     assert refused_as_lookalike(tmp_path, BUILTIN_NAMES[0].replace("o", "\uff10", 1))
+
+
+def test_the_ascii_shortcut_gives_the_general_keys() -> None:
+    # ASCII names take one translate per key; the general path (NFD/NFKC, casefold, the settle
+    # loop) must agree on every one- and two-character ASCII name and on longer random ones.
+    import random
+
+    from tool_registry import lookalikes
+
+    assert lookalikes._ASCII_SETTLED is not None
+
+    def general(name: str) -> frozenset[str]:
+        return frozenset({lookalikes._settle(lookalikes.skeleton(name)), lookalikes._settle(name)})
+
+    names = [chr(a) + chr(b) for a in range(128) for b in range(128)]
+    generator = random.Random(11)
+    names += ["".join(chr(generator.randrange(128)) for _ in range(12)) for _ in range(20_000)]
+    names += ["Claude Code", "C1aude  Code", "cl\x00aude", "OpenAI Codex", "0penAl C0dex"]
+    for name in names:
+        assert lookalikes.lookalike_keys(name) == general(name), repr(name)

@@ -143,7 +143,12 @@ def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
     """``text`` as safe to print: hidden characters as ``\\uXXXX`` escapes and a backslash as
     two (so a name holding a literal ``\\u202e`` cannot pass for one holding U+202E), clipped
     so that at most ``limit`` characters are shown, then ``...`` when anything was left out."""
-    if len(text) <= limit and "\\" not in text and _HIDDEN.search(text) is None:
+    # Printable ASCII holds no hidden character (those below 0x80 are the controls).
+    if (
+        len(text) <= limit
+        and "\\" not in text
+        and ((text.isascii() and text.isprintable()) or _HIDDEN.search(text) is None)
+    ):
         return text
     pieces: list[str] = []
     length = 0
@@ -164,7 +169,9 @@ def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
 
 def shown_pointer(pointer: str) -> str:
     """A JSON pointer with each reference token passed through ``shown``."""
-    if len(pointer) <= MAX_SHOWN_CHARS and _HIDDEN.search(pointer) is None:
+    if len(pointer) <= MAX_SHOWN_CHARS and (
+        (pointer.isascii() and pointer.isprintable()) or _HIDDEN.search(pointer) is None
+    ):
         return pointer
     return "/" + "/".join(shown(token) for token in pointer[1:].split("/"))
 

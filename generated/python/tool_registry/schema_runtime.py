@@ -32,6 +32,9 @@ SURROGATE: Final = re.compile("[\ud800-\udfff]")
 # The keyword a lone-surrogate violation carries; ``report`` gives it its own code.
 SURROGATE_KEYWORD: Final = "i-json"
 Violation = tuple[str, str, str, Any]
+_LONE: Final = DiagnosticCode.LONE_SURROGATE
+_VIOLATION: Final = DiagnosticCode.SCHEMA_VIOLATION
+_new_record: Final = tuple.__new__
 
 
 class Enough(Exception):
@@ -169,20 +172,13 @@ def report(violations: Violations) -> tuple[Diagnostic, ...]:
     were is not known: checking stopped)."""
     records: list[Diagnostic] = []
     for pointer, keyword, expected, value in violations:
-        surrogate = keyword == SURROGATE_KEYWORD
-        code = DiagnosticCode.LONE_SURROGATE if surrogate else DiagnosticCode.SCHEMA_VIOLATION
-        # Positional (code, pointer, source, keyword, expected, found): the cheapest way to
-        # build a named tuple, on the path every invalid document takes.
-        records.append(
-            Diagnostic(
-                code,
-                shown_pointer(pointer),
-                "",
-                "" if surrogate else keyword,
-                expected,
-                shown_value(value),
-            )
-        )
+        # Built by tuple.__new__ with every field given (the named tuple's own __new__ is a
+        # Python function): the cheapest record, on the path every invalid document takes.
+        if keyword == SURROGATE_KEYWORD:
+            fields = (_LONE, shown_pointer(pointer), "", "", expected, shown_value(value))
+        else:
+            fields = (_VIOLATION, shown_pointer(pointer), "", keyword, expected, shown_value(value))
+        records.append(_new_record(Diagnostic, (*fields, 0, (), "")))
     if violations.truncated:
         records.append(
             Diagnostic(DiagnosticCode.TOO_MANY_DIAGNOSTICS, found="at least 1", omitted=1)

@@ -2,7 +2,7 @@
 """Validators compiled from the JSON Schema by toolgen; standard library only."""
 
 # Straight-line generated checks: long, deeply branched functions are the point.
-# ruff: noqa: E501, PLR0912, PLR0915, SIM102, RUF100
+# ruff: noqa: E501, PLR0912, PLR0915, SIM102, SIM103, RUF100
 
 from __future__ import annotations
 
@@ -31,22 +31,22 @@ _NAMES0 = frozenset(
         "launchable",
     )
 )
-_PATTERN1 = re.compile("^[a-z0-9](?:[a-z0-9\\-]{0,62}[a-z0-9])?\\Z", re.ASCII)
-_PATTERN2 = re.compile(
+_SEARCH1 = re.compile("^[a-z0-9](?:[a-z0-9\\-]{0,62}[a-z0-9])?\\Z", re.ASCII).search
+_SEARCH2 = re.compile(
     "^[^\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890-\\u0891\\u08e2\\u115f-\\u1160\\u17b4-\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u2800\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb\\U000110bd\\U000110cd\\U00013430-\\U0001343f\\U0001bca0-\\U0001bca3\\U0001d173-\\U0001d17a\\U000e0000-\\U000e0fff]*\\Z",
     re.ASCII,
-)
-_PATTERN3 = re.compile(
+).search
+_SEARCH3 = re.compile(
     "^(?!\\/)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[A-Za-z0-9\\.\\_\\/\\-]+\\Z",
     re.ASCII,
-)
-_PATTERN4 = re.compile(
+).search
+_SEARCH4 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
-)
-_PATTERN5 = re.compile(
+).search
+_SEARCH5 = re.compile(
     "^(?!(?:\\{prompt\\})*\\/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*\\:)(?!(?:(?:[^\\n\\r\\u2028\\u2029]|[\\u2028\\u2029])*\\/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
-)
+).search
 _NAMES6 = frozenset(("provides",))
 _ENUM7 = frozenset(
     (
@@ -70,18 +70,18 @@ _ENUM10 = frozenset(
         "stdio",
     )
 )
-_PATTERN11 = re.compile(
+_SEARCH11 = re.compile(
     "^(?!\\-)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z",
     re.ASCII,
-)
-_PATTERN12 = re.compile(
+).search
+_SEARCH12 = re.compile(
     "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
-)
-_PATTERN13 = re.compile(
+).search
+_SEARCH13 = re.compile(
     "^https\\:\\/\\/[A-Za-z0-9\\.\\-]+(?:\\:[0-9]{1,5})?(?:\\/[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\-]*)?(?:\\?[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\?\\-]*)?\\Z",
     re.ASCII,
-)
+).search
 _NAMES14 = frozenset(
     (
         "args",
@@ -118,23 +118,22 @@ _NAMES21 = frozenset(
         "kind",
     )
 )
-_PATTERN22 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII)
-_NAMES23 = frozenset(("kind",))
-_PATTERN24 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII)
-_NAMES25 = frozenset(
+_SEARCH22 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
+_NAMES23 = frozenset(
+    (
+        "kind",
+        "paths",
+    )
+)
+_NAMES24 = frozenset(
     (
         "darwin",
         "linux",
         "win32",
     )
 )
-_NAMES26 = frozenset(
-    (
-        "kind",
-        "paths",
-    )
-)
-_NAMES27 = frozenset(("category",))
+_SEARCH25 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
+_NAMES26 = frozenset(("kind",))
 
 
 def _check_0(v: Any, p: str, e: Violations) -> None:
@@ -155,7 +154,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             if isinstance(v1, str):
                 if not v1.isascii() and SURROGATE.search(v1) is not None:
                     e.append((p + "/id", "i-json", "no lone surrogate", v1))
-                if _PATTERN1.search(v1) is None:
+                if _SEARCH1(v1) is None:
                     e.append(
                         (
                             p + "/id",
@@ -175,7 +174,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     e.append((p + "/displayName", "minLength", "at least 1 characters", v3))
                 if len(v3) > 80:
                     e.append((p + "/displayName", "maxLength", "at most 80 characters", v3))
-                if len(v3) <= 80 and _PATTERN2.search(v3) is None:
+                if len(v3) <= 80 and _SEARCH2(v3) is None:
                     e.append(
                         (
                             p + "/displayName",
@@ -203,7 +202,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
                 if len(v9) > 256:
                     e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
-                if len(v9) <= 256 and _PATTERN3.search(v9) is None:
+                if len(v9) <= 256 and _SEARCH3(v9) is None:
                     e.append(
                         (
                             p + "/hookPointer",
@@ -247,7 +246,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     e.append((p + "/hookPackage", "minLength", "at least 1 characters", v15))
                 if len(v15) > 214:
                     e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v15))
-                if len(v15) <= 214 and _PATTERN4.search(v15) is None:
+                if len(v15) <= 214 and _SEARCH4(v15) is None:
                     e.append(
                         (
                             p + "/hookPackage",
@@ -284,7 +283,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     v20,
                                 )
                             )
-                        if len(v20) <= 256 and _PATTERN5.search(v20) is None:
+                        if len(v20) <= 256 and _SEARCH5(v20) is None:
                             e.append(
                                 (
                                     p + "/promptArgTemplate" + "/" + str(i19),
@@ -386,7 +385,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             if isinstance(v34, str):
                 if not v34.isascii() and SURROGATE.search(v34) is not None:
                     e.append((p + "/library", "i-json", "no lone surrogate", v34))
-                if _PATTERN1.search(v34) is None:
+                if _SEARCH1(v34) is None:
                     e.append(
                         (
                             p + "/library",
@@ -446,7 +445,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     v40,
                                 )
                             )
-                        if len(v40) <= 256 and _PATTERN11.search(v40) is None:
+                        if len(v40) <= 256 and _SEARCH11(v40) is None:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/command",
@@ -485,7 +484,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                             v45,
                                         )
                                     )
-                                if len(v45) <= 256 and _PATTERN12.search(v45) is None:
+                                if len(v45) <= 256 and _SEARCH12(v45) is None:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/args" + "/" + str(i44),
@@ -521,7 +520,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     v47,
                                 )
                             )
-                        if len(v47) <= 2048 and _PATTERN13.search(v47) is None:
+                        if len(v47) <= 2048 and _SEARCH13(v47) is None:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/url",
@@ -630,268 +629,258 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
 
 
 def _valid_1(v: Any) -> bool:
-    if isinstance(v, dict):
-        if not (v.keys() >= _NAMES0):
-            return False
-        v71 = v.get("id", MISSING)
-        if v71 is not MISSING:
-            if isinstance(v71, str):
-                if not v71.isascii() and SURROGATE.search(v71) is not None:
-                    return False
-                if _PATTERN1.search(v71) is None:
-                    return False
-            else:
-                return False
-        v73 = v.get("displayName", MISSING)
-        if v73 is not MISSING:
-            if isinstance(v73, str):
-                if not v73.isascii() and SURROGATE.search(v73) is not None:
-                    return False
-                if len(v73) < 1:
-                    return False
-                if len(v73) > 80:
-                    return False
-                if _PATTERN2.search(v73) is None:
-                    return False
-            else:
-                return False
-        v75 = v.get("launchable", MISSING)
-        if v75 is not MISSING:
-            if not (isinstance(v75, bool)):
-                return False
-        v77 = v.get("hookCapable", MISSING)
-        if v77 is not MISSING:
-            if not (isinstance(v77, bool)):
-                return False
-        v79 = v.get("hookPointer", MISSING)
-        if v79 is not MISSING:
-            if isinstance(v79, str):
-                if not v79.isascii() and SURROGATE.search(v79) is not None:
-                    return False
-                if len(v79) < 1:
-                    return False
-                if len(v79) > 256:
-                    return False
-                if _PATTERN3.search(v79) is None:
-                    return False
-            else:
-                return False
-        v81 = v.get("detect", MISSING)
-        if v81 is not MISSING:
-            if isinstance(v81, str):
-                if not v81.isascii() and SURROGATE.search(v81) is not None:
-                    return False
-            if isinstance(v81, str):
-                if not v81.isascii() and SURROGATE.search(v81) is not None:
-                    return False
-            d84 = v81.get("kind") if isinstance(v81, dict) else None
-            if not ((d84 == "path" and _valid_4(v81)) or (d84 == "candidates" and _valid_5(v81))):
-                return False
-        v85 = v.get("hookPackage", MISSING)
-        if v85 is not MISSING:
-            if isinstance(v85, str):
-                if not v85.isascii() and SURROGATE.search(v85) is not None:
-                    return False
-                if len(v85) < 1:
-                    return False
-                if len(v85) > 214:
-                    return False
-                if _PATTERN4.search(v85) is None:
-                    return False
-            else:
-                return False
-        v87 = v.get("promptArgTemplate", MISSING)
-        if v87 is not MISSING:
-            if isinstance(v87, list):
-                if len(v87) > 20:
-                    return False
-                for v90 in v87:
-                    if isinstance(v90, str):
-                        if not v90.isascii() and SURROGATE.search(v90) is not None:
-                            return False
-                        if len(v90) > 256:
-                            return False
-                        if _PATTERN5.search(v90) is None:
-                            return False
-                    else:
-                        return False
-            else:
-                return False
-        v92 = v.get("capabilities", MISSING)
-        if v92 is not MISSING:
-            if isinstance(v92, str):
-                if not v92.isascii() and SURROGATE.search(v92) is not None:
-                    return False
-            if isinstance(v92, dict):
-                if not (v92.keys() >= _NAMES6):
-                    return False
-                v94 = v92.get("provides", MISSING)
-                if v94 is not MISSING:
-                    if isinstance(v94, list):
-                        for v97 in v94:
-                            if isinstance(v97, str):
-                                if not v97.isascii() and SURROGATE.search(v97) is not None:
-                                    return False
-                            if isinstance(v97, str):
-                                pass
-                            else:
-                                return False
-                            if not (isinstance(v97, str) and v97 in _ENUM7):
-                                return False
-                        if not all_unique(v94):
-                            return False
-                    else:
-                        return False
-                if not _NAMES6.issuperset(v92):
-                    return False
-            else:
-                return False
-        v102 = v.get("category", MISSING)
-        if v102 is not MISSING:
-            if isinstance(v102, str):
-                pass
-            else:
-                return False
-            if not (isinstance(v102, str) and v102 in _ENUM8):
-                return False
-        v104 = v.get("library", MISSING)
-        if v104 is not MISSING:
-            if isinstance(v104, str):
-                if not v104.isascii() and SURROGATE.search(v104) is not None:
-                    return False
-                if _PATTERN1.search(v104) is None:
-                    return False
-            else:
-                return False
-        v106 = v.get("mcpServer", MISSING)
-        if v106 is not MISSING:
-            if isinstance(v106, str):
-                if not v106.isascii() and SURROGATE.search(v106) is not None:
-                    return False
-            if isinstance(v106, dict):
-                if not (v106.keys() >= _NAMES9):
-                    return False
-                v108 = v106.get("transport", MISSING)
-                if v108 is not MISSING:
-                    if isinstance(v108, str):
-                        pass
-                    else:
-                        return False
-                    if not (isinstance(v108, str) and v108 in _ENUM10):
-                        return False
-                v110 = v106.get("command", MISSING)
-                if v110 is not MISSING:
-                    if isinstance(v110, str):
-                        if not v110.isascii() and SURROGATE.search(v110) is not None:
-                            return False
-                        if len(v110) < 1:
-                            return False
-                        if len(v110) > 256:
-                            return False
-                        if _PATTERN11.search(v110) is None:
-                            return False
-                    else:
-                        return False
-                v112 = v106.get("args", MISSING)
-                if v112 is not MISSING:
-                    if isinstance(v112, list):
-                        if len(v112) > 32:
-                            return False
-                        for v115 in v112:
-                            if isinstance(v115, str):
-                                if not v115.isascii() and SURROGATE.search(v115) is not None:
-                                    return False
-                                if len(v115) > 256:
-                                    return False
-                                if _PATTERN12.search(v115) is None:
-                                    return False
-                            else:
-                                return False
-                    else:
-                        return False
-                v117 = v106.get("url", MISSING)
-                if v117 is not MISSING:
-                    if isinstance(v117, str):
-                        if not v117.isascii() and SURROGATE.search(v117) is not None:
-                            return False
-                        if len(v117) > 2048:
-                            return False
-                        if _PATTERN13.search(v117) is None:
-                            return False
-                    else:
-                        return False
-                if not _NAMES14.issuperset(v106):
-                    return False
-            else:
-                return False
-            if _valid_8(v106):
-                if isinstance(v106, str):
-                    if not v106.isascii() and SURROGATE.search(v106) is not None:
-                        return False
-                if isinstance(v106, dict):
-                    if not (v106.keys() >= _NAMES15):
-                        return False
-                    v121 = v106.get("url", MISSING)
-                    if v121 is not MISSING:
-                        return False
-            else:
-                if isinstance(v106, str):
-                    if not v106.isascii() and SURROGATE.search(v106) is not None:
-                        return False
-                if isinstance(v106, dict):
-                    if not (v106.keys() >= _NAMES16):
-                        return False
-                    v123 = v106.get("command", MISSING)
-                    if v123 is not MISSING:
-                        return False
-                    v124 = v106.get("args", MISSING)
-                    if v124 is not MISSING:
-                        return False
-        v126 = v.get("builtin", MISSING)
-        if v126 is not MISSING:
-            if not (isinstance(v126, bool)):
-                return False
-        if not _NAMES17.issuperset(v):
-            return False
-    else:
+    if not isinstance(v, dict):
         return False
-    if _valid_9(v):
-        if isinstance(v, str):
-            if not v.isascii() and SURROGATE.search(v) is not None:
+    if not (v.keys() >= _NAMES0):
+        return False
+    if not _NAMES17.issuperset(v):
+        return False
+    v71 = v["id"]
+    if not isinstance(v71, str):
+        return False
+    if _SEARCH1(v71) is None:
+        return False
+    v72 = v["displayName"]
+    if not isinstance(v72, str):
+        return False
+    if not v72.isascii() and SURROGATE.search(v72) is not None:
+        return False
+    if not (1 <= len(v72) <= 80):
+        return False
+    if _SEARCH2(v72) is None:
+        return False
+    v73 = v["launchable"]
+    if not isinstance(v73, bool):
+        return False
+    v74 = v["hookCapable"]
+    if not isinstance(v74, bool):
+        return False
+    v75 = v["hookPointer"]
+    if not isinstance(v75, str):
+        return False
+    if not (1 <= len(v75) <= 256):
+        return False
+    if _SEARCH3(v75) is None:
+        return False
+    if "detect" in v:
+        v76 = v["detect"]
+        if isinstance(v76, str):
+            if not v76.isascii() and SURROGATE.search(v76) is not None:
                 return False
-        if isinstance(v, dict):
-            if not (v.keys() >= _NAMES18):
+        d77 = v76.get("kind") if isinstance(v76, dict) else None
+        if d77 == "path":
+            if not isinstance(v76, dict):
                 return False
-            v130 = v.get("launchable", MISSING)
-            if v130 is not MISSING:
-                if not (json_equal(v130, _CONST19)):
+            if v76.keys() != _NAMES21:
+                return False
+            v78 = v76["kind"]
+            if v78 != "path":
+                return False
+            v79 = v76["binaryName"]
+            if not isinstance(v79, str):
+                return False
+            if not (1 <= len(v79) <= 128):
+                return False
+            if _SEARCH22(v79) is None:
+                return False
+        elif d77 == "candidates":
+            if not isinstance(v76, dict):
+                return False
+            if "kind" not in v76:
+                return False
+            if not _NAMES23.issuperset(v76):
+                return False
+            v80 = v76["kind"]
+            if v80 != "candidates":
+                return False
+            if "paths" in v76:
+                v81 = v76["paths"]
+                if not isinstance(v81, dict):
                     return False
-            v132 = v.get("hookCapable", MISSING)
-            if v132 is not MISSING:
-                if not (json_equal(v132, _CONST19)):
+                if not _NAMES24.issuperset(v81):
                     return False
-            v134 = v.get("detect", MISSING)
-            if v134 is not MISSING:
+                if "darwin" in v81:
+                    v82 = v81["darwin"]
+                    if not isinstance(v82, list):
+                        return False
+                    if len(v82) > 32:
+                        return False
+                    for v83 in v82:
+                        if not isinstance(v83, str):
+                            return False
+                        if not v83.isascii() and SURROGATE.search(v83) is not None:
+                            return False
+                        if not (1 <= len(v83) <= 1024):
+                            return False
+                        if _SEARCH25(v83) is None:
+                            return False
+                if "win32" in v81:
+                    v84 = v81["win32"]
+                    if not isinstance(v84, list):
+                        return False
+                    if len(v84) > 32:
+                        return False
+                    for v85 in v84:
+                        if not isinstance(v85, str):
+                            return False
+                        if not v85.isascii() and SURROGATE.search(v85) is not None:
+                            return False
+                        if not (1 <= len(v85) <= 1024):
+                            return False
+                        if _SEARCH25(v85) is None:
+                            return False
+                if "linux" in v81:
+                    v86 = v81["linux"]
+                    if not isinstance(v86, list):
+                        return False
+                    if len(v86) > 32:
+                        return False
+                    for v87 in v86:
+                        if not isinstance(v87, str):
+                            return False
+                        if not v87.isascii() and SURROGATE.search(v87) is not None:
+                            return False
+                        if not (1 <= len(v87) <= 1024):
+                            return False
+                        if _SEARCH25(v87) is None:
+                            return False
+        else:
+            return False
+    if "hookPackage" in v:
+        v88 = v["hookPackage"]
+        if not isinstance(v88, str):
+            return False
+        if not (1 <= len(v88) <= 214):
+            return False
+        if _SEARCH4(v88) is None:
+            return False
+    if "promptArgTemplate" in v:
+        v89 = v["promptArgTemplate"]
+        if not isinstance(v89, list):
+            return False
+        if len(v89) > 20:
+            return False
+        for v90 in v89:
+            if not isinstance(v90, str):
                 return False
-            v135 = v.get("promptArgTemplate", MISSING)
-            if v135 is not MISSING:
+            if not v90.isascii() and SURROGATE.search(v90) is not None:
                 return False
-            v136 = v.get("hookPackage", MISSING)
-            if v136 is not MISSING:
+            if len(v90) > 256:
                 return False
-            v137 = v.get("capabilities", MISSING)
-            if v137 is not MISSING:
+            if _SEARCH5(v90) is None:
                 return False
+    if "capabilities" in v:
+        v91 = v["capabilities"]
+        if not isinstance(v91, dict):
+            return False
+        if v91.keys() != _NAMES6:
+            return False
+        v92 = v91["provides"]
+        if not isinstance(v92, list):
+            return False
+        for v93 in v92:
+            if not isinstance(v93, str):
+                return False
+            if v93 not in _ENUM7:
+                return False
+        if len(set(v92)) != len(v92):
+            return False
+    if "category" in v:
+        v94 = v["category"]
+        if not isinstance(v94, str):
+            return False
+        if v94 not in _ENUM8:
+            return False
+    if "library" in v:
+        v95 = v["library"]
+        if not isinstance(v95, str):
+            return False
+        if _SEARCH1(v95) is None:
+            return False
+    if "mcpServer" in v:
+        v96 = v["mcpServer"]
+        if not isinstance(v96, dict):
+            return False
+        if "transport" not in v96:
+            return False
+        if not _NAMES14.issuperset(v96):
+            return False
+        v97 = v96["transport"]
+        if not isinstance(v97, str):
+            return False
+        if v97 not in _ENUM10:
+            return False
+        if "command" in v96:
+            v98 = v96["command"]
+            if not isinstance(v98, str):
+                return False
+            if not v98.isascii() and SURROGATE.search(v98) is not None:
+                return False
+            if not (1 <= len(v98) <= 256):
+                return False
+            if _SEARCH11(v98) is None:
+                return False
+        if "args" in v96:
+            v99 = v96["args"]
+            if not isinstance(v99, list):
+                return False
+            if len(v99) > 32:
+                return False
+            for v100 in v99:
+                if not isinstance(v100, str):
+                    return False
+                if not v100.isascii() and SURROGATE.search(v100) is not None:
+                    return False
+                if len(v100) > 256:
+                    return False
+                if _SEARCH12(v100) is None:
+                    return False
+        if "url" in v96:
+            v101 = v96["url"]
+            if not isinstance(v101, str):
+                return False
+            if len(v101) > 2048:
+                return False
+            if _SEARCH13(v101) is None:
+                return False
+        if "transport" not in v96 or v96["transport"] == "stdio":
+            if "command" not in v96:
+                return False
+            if "url" in v96:
+                return False
+        else:
+            if "url" not in v96:
+                return False
+            if "command" in v96:
+                return False
+            if "args" in v96:
+                return False
+    if "builtin" in v:
+        v102 = v["builtin"]
+        if not isinstance(v102, bool):
+            return False
+    if "category" in v and v["category"] == "mcp-server":
+        if "mcpServer" not in v:
+            return False
+        v103 = v["launchable"]
+        if v103 is not False:
+            return False
+        v104 = v["hookCapable"]
+        if v104 is not False:
+            return False
+        if "detect" in v:
+            return False
+        if "promptArgTemplate" in v:
+            return False
+        if "hookPackage" in v:
+            return False
+        if "capabilities" in v:
+            return False
     else:
-        if isinstance(v, str):
-            if not v.isascii() and SURROGATE.search(v) is not None:
-                return False
-        if isinstance(v, dict):
-            if not (v.keys() >= _NAMES20):
-                return False
-            v139 = v.get("mcpServer", MISSING)
-            if v139 is not MISSING:
-                return False
+        if "detect" not in v:
+            return False
+        if "mcpServer" in v:
+            return False
     return True
 
 
@@ -900,70 +889,70 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        v141 = v.get("detect", MISSING)
-        if v141 is not MISSING:
-            if isinstance(v141, str):
-                if not v141.isascii() and SURROGATE.search(v141) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v141))
-            if isinstance(v141, dict):
-                if not (v141.keys() >= _NAMES21):
-                    if "kind" not in v141:
-                        e.append((p + "/detect", "required", 'property "kind"', v141))
-                    if "binaryName" not in v141:
-                        e.append((p + "/detect", "required", 'property "binaryName"', v141))
-                v143 = v141.get("kind", MISSING)
-                if v143 is not MISSING:
-                    if not (isinstance(v143, str) and v143 == "path"):
-                        e.append((p + "/detect" + "/kind", "const", '"path"', v143))
-                v145 = v141.get("binaryName", MISSING)
-                if v145 is not MISSING:
-                    if isinstance(v145, str):
-                        if not v145.isascii() and SURROGATE.search(v145) is not None:
+        v105 = v.get("detect", MISSING)
+        if v105 is not MISSING:
+            if isinstance(v105, str):
+                if not v105.isascii() and SURROGATE.search(v105) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v105))
+            if isinstance(v105, dict):
+                if not (v105.keys() >= _NAMES21):
+                    if "kind" not in v105:
+                        e.append((p + "/detect", "required", 'property "kind"', v105))
+                    if "binaryName" not in v105:
+                        e.append((p + "/detect", "required", 'property "binaryName"', v105))
+                v107 = v105.get("kind", MISSING)
+                if v107 is not MISSING:
+                    if not (isinstance(v107, str) and v107 == "path"):
+                        e.append((p + "/detect" + "/kind", "const", '"path"', v107))
+                v109 = v105.get("binaryName", MISSING)
+                if v109 is not MISSING:
+                    if isinstance(v109, str):
+                        if not v109.isascii() and SURROGATE.search(v109) is not None:
                             e.append(
-                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v145)
+                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v109)
                             )
-                        if len(v145) < 1:
+                        if len(v109) < 1:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "minLength",
                                     "at least 1 characters",
-                                    v145,
+                                    v109,
                                 )
                             )
-                        if len(v145) > 128:
+                        if len(v109) > 128:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "maxLength",
                                     "at most 128 characters",
-                                    v145,
+                                    v109,
                                 )
                             )
-                        if len(v145) <= 128 and _PATTERN22.search(v145) is None:
+                        if len(v109) <= 128 and _SEARCH22(v109) is None:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "pattern",
                                     'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v145,
+                                    v109,
                                 )
                             )
                     else:
-                        e.append((p + "/detect" + "/binaryName", "type", "string", v145))
-                if not _NAMES21.issuperset(v141):
-                    for k147 in v141:
-                        if k147 not in _NAMES21:
+                        e.append((p + "/detect" + "/binaryName", "type", "string", v109))
+                if not _NAMES21.issuperset(v105):
+                    for k111 in v105:
+                        if k111 not in _NAMES21:
                             e.append(
                                 (
-                                    p + "/detect" + "/" + token(k147),
+                                    p + "/detect" + "/" + token(k111),
                                     "additionalProperties",
                                     "no such property",
-                                    v141[k147],
+                                    v105[k111],
                                 )
                             )
             else:
-                e.append((p + "/detect", "type", "object", v141))
+                e.append((p + "/detect", "type", "object", v105))
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
@@ -979,445 +968,445 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookCapable"', v))
             if "hookPointer" not in v:
                 e.append((p, "required", 'property "hookPointer"', v))
-        v151 = v.get("id", MISSING)
-        if v151 is not MISSING:
-            if isinstance(v151, str):
-                if not v151.isascii() and SURROGATE.search(v151) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v151))
-                if _PATTERN1.search(v151) is None:
+        v115 = v.get("id", MISSING)
+        if v115 is not MISSING:
+            if isinstance(v115, str):
+                if not v115.isascii() and SURROGATE.search(v115) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v115))
+                if _SEARCH1(v115) is None:
                     e.append(
                         (
                             p + "/id",
                             "pattern",
                             'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v151,
+                            v115,
                         )
                     )
             else:
-                e.append((p + "/id", "type", "string", v151))
-        v153 = v.get("displayName", MISSING)
-        if v153 is not MISSING:
-            if isinstance(v153, str):
-                if not v153.isascii() and SURROGATE.search(v153) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v153))
-                if len(v153) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v153))
-                if len(v153) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v153))
-                if len(v153) <= 80 and _PATTERN2.search(v153) is None:
+                e.append((p + "/id", "type", "string", v115))
+        v117 = v.get("displayName", MISSING)
+        if v117 is not MISSING:
+            if isinstance(v117, str):
+                if not v117.isascii() and SURROGATE.search(v117) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v117))
+                if len(v117) < 1:
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v117))
+                if len(v117) > 80:
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v117))
+                if len(v117) <= 80 and _SEARCH2(v117) is None:
                     e.append(
                         (
                             p + "/displayName",
                             "pattern",
                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
-                            v153,
+                            v117,
                         )
                     )
             else:
-                e.append((p + "/displayName", "type", "string", v153))
-        v155 = v.get("launchable", MISSING)
-        if v155 is not MISSING:
-            if not (isinstance(v155, bool)):
-                e.append((p + "/launchable", "type", "boolean", v155))
-        v157 = v.get("hookCapable", MISSING)
-        if v157 is not MISSING:
-            if not (isinstance(v157, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v157))
-        v159 = v.get("hookPointer", MISSING)
-        if v159 is not MISSING:
-            if isinstance(v159, str):
-                if not v159.isascii() and SURROGATE.search(v159) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v159))
-                if len(v159) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v159))
-                if len(v159) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v159))
-                if len(v159) <= 256 and _PATTERN3.search(v159) is None:
+                e.append((p + "/displayName", "type", "string", v117))
+        v119 = v.get("launchable", MISSING)
+        if v119 is not MISSING:
+            if not (isinstance(v119, bool)):
+                e.append((p + "/launchable", "type", "boolean", v119))
+        v121 = v.get("hookCapable", MISSING)
+        if v121 is not MISSING:
+            if not (isinstance(v121, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v121))
+        v123 = v.get("hookPointer", MISSING)
+        if v123 is not MISSING:
+            if isinstance(v123, str):
+                if not v123.isascii() and SURROGATE.search(v123) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v123))
+                if len(v123) < 1:
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v123))
+                if len(v123) > 256:
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v123))
+                if len(v123) <= 256 and _SEARCH3(v123) is None:
                     e.append(
                         (
                             p + "/hookPointer",
                             "pattern",
                             'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v159,
+                            v123,
                         )
                     )
             else:
-                e.append((p + "/hookPointer", "type", "string", v159))
-        v161 = v.get("detect", MISSING)
-        if v161 is not MISSING:
-            if isinstance(v161, str):
-                if not v161.isascii() and SURROGATE.search(v161) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v161))
-            if isinstance(v161, str):
-                if not v161.isascii() and SURROGATE.search(v161) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v161))
-            d164 = v161.get("kind") if isinstance(v161, dict) else None
+                e.append((p + "/hookPointer", "type", "string", v123))
+        v125 = v.get("detect", MISSING)
+        if v125 is not MISSING:
+            if isinstance(v125, str):
+                if not v125.isascii() and SURROGATE.search(v125) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v125))
+            if isinstance(v125, str):
+                if not v125.isascii() and SURROGATE.search(v125) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v125))
+            d128 = v125.get("kind") if isinstance(v125, dict) else None
             if not (
-                (d164 == "path" and _valid_4(v161)) or (d164 == "candidates" and _valid_5(v161))
+                (d128 == "path" and _valid_4(v125)) or (d128 == "candidates" and _valid_5(v125))
             ):
-                if d164 == "path":
-                    _check_6(v161, p + "/detect", e)
-                elif d164 == "candidates":
-                    _check_7(v161, p + "/detect", e)
+                if d128 == "path":
+                    _check_6(v125, p + "/detect", e)
+                elif d128 == "candidates":
+                    _check_7(v125, p + "/detect", e)
                 else:
                     one_of(
                         (
                             _check_6,
                             _check_7,
                         ),
-                        v161,
+                        v125,
                         p + "/detect",
                         e,
                     )
-        v165 = v.get("hookPackage", MISSING)
-        if v165 is not MISSING:
-            if isinstance(v165, str):
-                if not v165.isascii() and SURROGATE.search(v165) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v165))
-                if len(v165) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v165))
-                if len(v165) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v165))
-                if len(v165) <= 214 and _PATTERN4.search(v165) is None:
+        v129 = v.get("hookPackage", MISSING)
+        if v129 is not MISSING:
+            if isinstance(v129, str):
+                if not v129.isascii() and SURROGATE.search(v129) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v129))
+                if len(v129) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v129))
+                if len(v129) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v129))
+                if len(v129) <= 214 and _SEARCH4(v129) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v165,
+                            v129,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v165))
-        v167 = v.get("promptArgTemplate", MISSING)
-        if v167 is not MISSING:
-            if isinstance(v167, list):
-                if len(v167) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v167))
-                for i169 in range(0, len(v167)):
-                    v170 = v167[i169]
-                    if isinstance(v170, str):
-                        if not v170.isascii() and SURROGATE.search(v170) is not None:
+                e.append((p + "/hookPackage", "type", "string", v129))
+        v131 = v.get("promptArgTemplate", MISSING)
+        if v131 is not MISSING:
+            if isinstance(v131, list):
+                if len(v131) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v131))
+                for i133 in range(0, len(v131)):
+                    v134 = v131[i133]
+                    if isinstance(v134, str):
+                        if not v134.isascii() and SURROGATE.search(v134) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i169),
+                                    p + "/promptArgTemplate" + "/" + str(i133),
                                     "i-json",
                                     "no lone surrogate",
-                                    v170,
+                                    v134,
                                 )
                             )
-                        if len(v170) > 256:
+                        if len(v134) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i169),
+                                    p + "/promptArgTemplate" + "/" + str(i133),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v170,
+                                    v134,
                                 )
                             )
-                        if len(v170) <= 256 and _PATTERN5.search(v170) is None:
+                        if len(v134) <= 256 and _SEARCH5(v134) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i169),
+                                    p + "/promptArgTemplate" + "/" + str(i133),
                                     "pattern",
                                     'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
-                                    v170,
+                                    v134,
                                 )
                             )
                     else:
                         e.append(
-                            (p + "/promptArgTemplate" + "/" + str(i169), "type", "string", v170)
+                            (p + "/promptArgTemplate" + "/" + str(i133), "type", "string", v134)
                         )
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v167))
-        v172 = v.get("capabilities", MISSING)
-        if v172 is not MISSING:
-            if isinstance(v172, str):
-                if not v172.isascii() and SURROGATE.search(v172) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v172))
-            if isinstance(v172, dict):
-                if not (v172.keys() >= _NAMES6):
-                    if "provides" not in v172:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v172))
-                v174 = v172.get("provides", MISSING)
-                if v174 is not MISSING:
-                    if isinstance(v174, list):
-                        n175 = len(e)
-                        for i176 in range(0, len(v174)):
-                            v177 = v174[i176]
-                            if isinstance(v177, str):
-                                if not v177.isascii() and SURROGATE.search(v177) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v131))
+        v136 = v.get("capabilities", MISSING)
+        if v136 is not MISSING:
+            if isinstance(v136, str):
+                if not v136.isascii() and SURROGATE.search(v136) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v136))
+            if isinstance(v136, dict):
+                if not (v136.keys() >= _NAMES6):
+                    if "provides" not in v136:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v136))
+                v138 = v136.get("provides", MISSING)
+                if v138 is not MISSING:
+                    if isinstance(v138, list):
+                        n139 = len(e)
+                        for i140 in range(0, len(v138)):
+                            v141 = v138[i140]
+                            if isinstance(v141, str):
+                                if not v141.isascii() and SURROGATE.search(v141) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i176),
+                                            p + "/capabilities" + "/provides" + "/" + str(i140),
                                             "i-json",
                                             "no lone surrogate",
-                                            v177,
+                                            v141,
                                         )
                                     )
-                            if isinstance(v177, str):
+                            if isinstance(v141, str):
                                 pass
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i176),
+                                        p + "/capabilities" + "/provides" + "/" + str(i140),
                                         "type",
                                         "string",
-                                        v177,
+                                        v141,
                                     )
                                 )
-                            if not (isinstance(v177, str) and v177 in _ENUM7):
+                            if not (isinstance(v141, str) and v141 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i176),
+                                        p + "/capabilities" + "/provides" + "/" + str(i140),
                                         "enum",
                                         'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v177,
+                                        v141,
                                     )
                                 )
-                        if len(e) == n175 and not all_unique(v174):
+                        if len(e) == n139 and not all_unique(v138):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v174,
+                                    v138,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v174))
-                if not _NAMES6.issuperset(v172):
-                    for k180 in v172:
-                        if k180 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v138))
+                if not _NAMES6.issuperset(v136):
+                    for k144 in v136:
+                        if k144 not in _NAMES6:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k180),
+                                    p + "/capabilities" + "/" + token(k144),
                                     "additionalProperties",
                                     "no such property",
-                                    v172[k180],
+                                    v136[k144],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v172))
-        v182 = v.get("category", MISSING)
-        if v182 is not MISSING:
-            if isinstance(v182, str):
+                e.append((p + "/capabilities", "type", "object", v136))
+        v146 = v.get("category", MISSING)
+        if v146 is not MISSING:
+            if isinstance(v146, str):
                 pass
             else:
-                e.append((p + "/category", "type", "string", v182))
-            if not (isinstance(v182, str) and v182 in _ENUM8):
+                e.append((p + "/category", "type", "string", v146))
+            if not (isinstance(v146, str) and v146 in _ENUM8):
                 e.append(
                     (
                         p + "/category",
                         "enum",
                         'one of ["cli-agent","desktop-app","mcp-server"]',
-                        v182,
+                        v146,
                     )
                 )
-        v184 = v.get("library", MISSING)
-        if v184 is not MISSING:
-            if isinstance(v184, str):
-                if not v184.isascii() and SURROGATE.search(v184) is not None:
-                    e.append((p + "/library", "i-json", "no lone surrogate", v184))
-                if _PATTERN1.search(v184) is None:
+        v148 = v.get("library", MISSING)
+        if v148 is not MISSING:
+            if isinstance(v148, str):
+                if not v148.isascii() and SURROGATE.search(v148) is not None:
+                    e.append((p + "/library", "i-json", "no lone surrogate", v148))
+                if _SEARCH1(v148) is None:
                     e.append(
                         (
                             p + "/library",
                             "pattern",
                             'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v184,
+                            v148,
                         )
                     )
             else:
-                e.append((p + "/library", "type", "string", v184))
-        v186 = v.get("mcpServer", MISSING)
-        if v186 is not MISSING:
-            if isinstance(v186, str):
-                if not v186.isascii() and SURROGATE.search(v186) is not None:
-                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v186))
-            if isinstance(v186, dict):
-                if not (v186.keys() >= _NAMES9):
-                    if "transport" not in v186:
-                        e.append((p + "/mcpServer", "required", 'property "transport"', v186))
-                v188 = v186.get("transport", MISSING)
-                if v188 is not MISSING:
-                    if isinstance(v188, str):
+                e.append((p + "/library", "type", "string", v148))
+        v150 = v.get("mcpServer", MISSING)
+        if v150 is not MISSING:
+            if isinstance(v150, str):
+                if not v150.isascii() and SURROGATE.search(v150) is not None:
+                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v150))
+            if isinstance(v150, dict):
+                if not (v150.keys() >= _NAMES9):
+                    if "transport" not in v150:
+                        e.append((p + "/mcpServer", "required", 'property "transport"', v150))
+                v152 = v150.get("transport", MISSING)
+                if v152 is not MISSING:
+                    if isinstance(v152, str):
                         pass
                     else:
-                        e.append((p + "/mcpServer" + "/transport", "type", "string", v188))
-                    if not (isinstance(v188, str) and v188 in _ENUM10):
+                        e.append((p + "/mcpServer" + "/transport", "type", "string", v152))
+                    if not (isinstance(v152, str) and v152 in _ENUM10):
                         e.append(
                             (
                                 p + "/mcpServer" + "/transport",
                                 "enum",
                                 'one of ["stdio","http"]',
-                                v188,
+                                v152,
                             )
                         )
-                v190 = v186.get("command", MISSING)
-                if v190 is not MISSING:
-                    if isinstance(v190, str):
-                        if not v190.isascii() and SURROGATE.search(v190) is not None:
+                v154 = v150.get("command", MISSING)
+                if v154 is not MISSING:
+                    if isinstance(v154, str):
+                        if not v154.isascii() and SURROGATE.search(v154) is not None:
                             e.append(
-                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v190)
+                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v154)
                             )
-                        if len(v190) < 1:
+                        if len(v154) < 1:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/command",
                                     "minLength",
                                     "at least 1 characters",
-                                    v190,
+                                    v154,
                                 )
                             )
-                        if len(v190) > 256:
+                        if len(v154) > 256:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/command",
                                     "maxLength",
                                     "at most 256 characters",
-                                    v190,
+                                    v154,
                                 )
                             )
-                        if len(v190) <= 256 and _PATTERN11.search(v190) is None:
+                        if len(v154) <= 256 and _SEARCH11(v154) is None:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/command",
                                     "pattern",
                                     'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
-                                    v190,
+                                    v154,
                                 )
                             )
                     else:
-                        e.append((p + "/mcpServer" + "/command", "type", "string", v190))
-                v192 = v186.get("args", MISSING)
-                if v192 is not MISSING:
-                    if isinstance(v192, list):
-                        if len(v192) > 32:
+                        e.append((p + "/mcpServer" + "/command", "type", "string", v154))
+                v156 = v150.get("args", MISSING)
+                if v156 is not MISSING:
+                    if isinstance(v156, list):
+                        if len(v156) > 32:
                             e.append(
-                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v192)
+                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v156)
                             )
-                        for i194 in range(0, len(v192)):
-                            v195 = v192[i194]
-                            if isinstance(v195, str):
-                                if not v195.isascii() and SURROGATE.search(v195) is not None:
+                        for i158 in range(0, len(v156)):
+                            v159 = v156[i158]
+                            if isinstance(v159, str):
+                                if not v159.isascii() and SURROGATE.search(v159) is not None:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i194),
+                                            p + "/mcpServer" + "/args" + "/" + str(i158),
                                             "i-json",
                                             "no lone surrogate",
-                                            v195,
+                                            v159,
                                         )
                                     )
-                                if len(v195) > 256:
+                                if len(v159) > 256:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i194),
+                                            p + "/mcpServer" + "/args" + "/" + str(i158),
                                             "maxLength",
                                             "at most 256 characters",
-                                            v195,
+                                            v159,
                                         )
                                     )
-                                if len(v195) <= 256 and _PATTERN12.search(v195) is None:
+                                if len(v159) <= 256 and _SEARCH12(v159) is None:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i194),
+                                            p + "/mcpServer" + "/args" + "/" + str(i158),
                                             "pattern",
                                             'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
-                                            v195,
+                                            v159,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/mcpServer" + "/args" + "/" + str(i194),
+                                        p + "/mcpServer" + "/args" + "/" + str(i158),
                                         "type",
                                         "string",
-                                        v195,
+                                        v159,
                                     )
                                 )
                     else:
-                        e.append((p + "/mcpServer" + "/args", "type", "array", v192))
-                v197 = v186.get("url", MISSING)
-                if v197 is not MISSING:
-                    if isinstance(v197, str):
-                        if not v197.isascii() and SURROGATE.search(v197) is not None:
+                        e.append((p + "/mcpServer" + "/args", "type", "array", v156))
+                v161 = v150.get("url", MISSING)
+                if v161 is not MISSING:
+                    if isinstance(v161, str):
+                        if not v161.isascii() and SURROGATE.search(v161) is not None:
                             e.append(
-                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v197)
+                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v161)
                             )
-                        if len(v197) > 2048:
+                        if len(v161) > 2048:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/url",
                                     "maxLength",
                                     "at most 2048 characters",
-                                    v197,
+                                    v161,
                                 )
                             )
-                        if len(v197) <= 2048 and _PATTERN13.search(v197) is None:
+                        if len(v161) <= 2048 and _SEARCH13(v161) is None:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/url",
                                     "pattern",
                                     'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
-                                    v197,
+                                    v161,
                                 )
                             )
                     else:
-                        e.append((p + "/mcpServer" + "/url", "type", "string", v197))
-                if not _NAMES14.issuperset(v186):
-                    for k199 in v186:
-                        if k199 not in _NAMES14:
+                        e.append((p + "/mcpServer" + "/url", "type", "string", v161))
+                if not _NAMES14.issuperset(v150):
+                    for k163 in v150:
+                        if k163 not in _NAMES14:
                             e.append(
                                 (
-                                    p + "/mcpServer" + "/" + token(k199),
+                                    p + "/mcpServer" + "/" + token(k163),
                                     "additionalProperties",
                                     "no such property",
-                                    v186[k199],
+                                    v150[k163],
                                 )
                             )
             else:
-                e.append((p + "/mcpServer", "type", "object", v186))
-            if _valid_8(v186):
-                if isinstance(v186, str):
-                    if not v186.isascii() and SURROGATE.search(v186) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v186))
-                if isinstance(v186, dict):
-                    if not (v186.keys() >= _NAMES15):
-                        if "command" not in v186:
-                            e.append((p + "/mcpServer", "required", 'property "command"', v186))
-                    v201 = v186.get("url", MISSING)
-                    if v201 is not MISSING:
+                e.append((p + "/mcpServer", "type", "object", v150))
+            if _valid_8(v150):
+                if isinstance(v150, str):
+                    if not v150.isascii() and SURROGATE.search(v150) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v150))
+                if isinstance(v150, dict):
+                    if not (v150.keys() >= _NAMES15):
+                        if "command" not in v150:
+                            e.append((p + "/mcpServer", "required", 'property "command"', v150))
+                    v165 = v150.get("url", MISSING)
+                    if v165 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v201)
+                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v165)
                         )
             else:
-                if isinstance(v186, str):
-                    if not v186.isascii() and SURROGATE.search(v186) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v186))
-                if isinstance(v186, dict):
-                    if not (v186.keys() >= _NAMES16):
-                        if "url" not in v186:
-                            e.append((p + "/mcpServer", "required", 'property "url"', v186))
-                    v203 = v186.get("command", MISSING)
-                    if v203 is not MISSING:
+                if isinstance(v150, str):
+                    if not v150.isascii() and SURROGATE.search(v150) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v150))
+                if isinstance(v150, dict):
+                    if not (v150.keys() >= _NAMES16):
+                        if "url" not in v150:
+                            e.append((p + "/mcpServer", "required", 'property "url"', v150))
+                    v167 = v150.get("command", MISSING)
+                    if v167 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v203)
+                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v167)
                         )
-                    v204 = v186.get("args", MISSING)
-                    if v204 is not MISSING:
+                    v168 = v150.get("args", MISSING)
+                    if v168 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v204)
+                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v168)
                         )
-        v206 = v.get("builtin", MISSING)
-        if v206 is not MISSING:
-            if not (isinstance(v206, bool)):
-                e.append((p + "/builtin", "type", "boolean", v206))
+        v170 = v.get("builtin", MISSING)
+        if v170 is not MISSING:
+            if not (isinstance(v170, bool)):
+                e.append((p + "/builtin", "type", "boolean", v170))
         if not _NAMES17.issuperset(v):
-            for k208 in v:
-                if k208 not in _NAMES17:
+            for k172 in v:
+                if k172 not in _NAMES17:
                     e.append(
-                        (p + "/" + token(k208), "additionalProperties", "no such property", v[k208])
+                        (p + "/" + token(k172), "additionalProperties", "no such property", v[k172])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -1429,26 +1418,26 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not (v.keys() >= _NAMES18):
                 if "mcpServer" not in v:
                     e.append((p, "required", 'property "mcpServer"', v))
-            v210 = v.get("launchable", MISSING)
-            if v210 is not MISSING:
-                if not (json_equal(v210, _CONST19)):
-                    e.append((p + "/launchable", "const", "false", v210))
-            v212 = v.get("hookCapable", MISSING)
-            if v212 is not MISSING:
-                if not (json_equal(v212, _CONST19)):
-                    e.append((p + "/hookCapable", "const", "false", v212))
-            v214 = v.get("detect", MISSING)
-            if v214 is not MISSING:
-                e.append((p + "/detect", "false", "nothing (false schema)", v214))
-            v215 = v.get("promptArgTemplate", MISSING)
-            if v215 is not MISSING:
-                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v215))
-            v216 = v.get("hookPackage", MISSING)
-            if v216 is not MISSING:
-                e.append((p + "/hookPackage", "false", "nothing (false schema)", v216))
-            v217 = v.get("capabilities", MISSING)
-            if v217 is not MISSING:
-                e.append((p + "/capabilities", "false", "nothing (false schema)", v217))
+            v174 = v.get("launchable", MISSING)
+            if v174 is not MISSING:
+                if not (json_equal(v174, _CONST19)):
+                    e.append((p + "/launchable", "const", "false", v174))
+            v176 = v.get("hookCapable", MISSING)
+            if v176 is not MISSING:
+                if not (json_equal(v176, _CONST19)):
+                    e.append((p + "/hookCapable", "const", "false", v176))
+            v178 = v.get("detect", MISSING)
+            if v178 is not MISSING:
+                e.append((p + "/detect", "false", "nothing (false schema)", v178))
+            v179 = v.get("promptArgTemplate", MISSING)
+            if v179 is not MISSING:
+                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v179))
+            v180 = v.get("hookPackage", MISSING)
+            if v180 is not MISSING:
+                e.append((p + "/hookPackage", "false", "nothing (false schema)", v180))
+            v181 = v.get("capabilities", MISSING)
+            if v181 is not MISSING:
+                e.append((p + "/capabilities", "false", "nothing (false schema)", v181))
     else:
         if isinstance(v, str):
             if not v.isascii() and SURROGATE.search(v) is not None:
@@ -1457,437 +1446,344 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not (v.keys() >= _NAMES20):
                 if "detect" not in v:
                     e.append((p, "required", 'property "detect"', v))
-            v219 = v.get("mcpServer", MISSING)
-            if v219 is not MISSING:
-                e.append((p + "/mcpServer", "false", "nothing (false schema)", v219))
+            v183 = v.get("mcpServer", MISSING)
+            if v183 is not MISSING:
+                e.append((p + "/mcpServer", "false", "nothing (false schema)", v183))
 
 
 def _valid_3(v: Any) -> bool:
-    if isinstance(v, str):
-        if not v.isascii() and SURROGATE.search(v) is not None:
-            return False
-    if isinstance(v, dict):
-        v221 = v.get("detect", MISSING)
-        if v221 is not MISSING:
-            if isinstance(v221, str):
-                if not v221.isascii() and SURROGATE.search(v221) is not None:
-                    return False
-            if isinstance(v221, dict):
-                if not (v221.keys() >= _NAMES21):
-                    return False
-                v223 = v221.get("kind", MISSING)
-                if v223 is not MISSING:
-                    if not (isinstance(v223, str) and v223 == "path"):
-                        return False
-                v225 = v221.get("binaryName", MISSING)
-                if v225 is not MISSING:
-                    if isinstance(v225, str):
-                        if not v225.isascii() and SURROGATE.search(v225) is not None:
-                            return False
-                        if len(v225) < 1:
-                            return False
-                        if len(v225) > 128:
-                            return False
-                        if _PATTERN22.search(v225) is None:
-                            return False
-                    else:
-                        return False
-                if not _NAMES21.issuperset(v221):
-                    return False
-            else:
-                return False
-    if isinstance(v, str):
-        if not v.isascii() and SURROGATE.search(v) is not None:
-            return False
-    if isinstance(v, dict):
-        if not (v.keys() >= _NAMES0):
-            return False
-        v231 = v.get("id", MISSING)
-        if v231 is not MISSING:
-            if isinstance(v231, str):
-                if not v231.isascii() and SURROGATE.search(v231) is not None:
-                    return False
-                if _PATTERN1.search(v231) is None:
-                    return False
-            else:
-                return False
-        v233 = v.get("displayName", MISSING)
-        if v233 is not MISSING:
-            if isinstance(v233, str):
-                if not v233.isascii() and SURROGATE.search(v233) is not None:
-                    return False
-                if len(v233) < 1:
-                    return False
-                if len(v233) > 80:
-                    return False
-                if _PATTERN2.search(v233) is None:
-                    return False
-            else:
-                return False
-        v235 = v.get("launchable", MISSING)
-        if v235 is not MISSING:
-            if not (isinstance(v235, bool)):
-                return False
-        v237 = v.get("hookCapable", MISSING)
-        if v237 is not MISSING:
-            if not (isinstance(v237, bool)):
-                return False
-        v239 = v.get("hookPointer", MISSING)
-        if v239 is not MISSING:
-            if isinstance(v239, str):
-                if not v239.isascii() and SURROGATE.search(v239) is not None:
-                    return False
-                if len(v239) < 1:
-                    return False
-                if len(v239) > 256:
-                    return False
-                if _PATTERN3.search(v239) is None:
-                    return False
-            else:
-                return False
-        v241 = v.get("detect", MISSING)
-        if v241 is not MISSING:
-            if isinstance(v241, str):
-                if not v241.isascii() and SURROGATE.search(v241) is not None:
-                    return False
-            if isinstance(v241, str):
-                if not v241.isascii() and SURROGATE.search(v241) is not None:
-                    return False
-            d244 = v241.get("kind") if isinstance(v241, dict) else None
-            if not (
-                (d244 == "path" and _valid_4(v241)) or (d244 == "candidates" and _valid_5(v241))
-            ):
-                return False
-        v245 = v.get("hookPackage", MISSING)
-        if v245 is not MISSING:
-            if isinstance(v245, str):
-                if not v245.isascii() and SURROGATE.search(v245) is not None:
-                    return False
-                if len(v245) < 1:
-                    return False
-                if len(v245) > 214:
-                    return False
-                if _PATTERN4.search(v245) is None:
-                    return False
-            else:
-                return False
-        v247 = v.get("promptArgTemplate", MISSING)
-        if v247 is not MISSING:
-            if isinstance(v247, list):
-                if len(v247) > 20:
-                    return False
-                for v250 in v247:
-                    if isinstance(v250, str):
-                        if not v250.isascii() and SURROGATE.search(v250) is not None:
-                            return False
-                        if len(v250) > 256:
-                            return False
-                        if _PATTERN5.search(v250) is None:
-                            return False
-                    else:
-                        return False
-            else:
-                return False
-        v252 = v.get("capabilities", MISSING)
-        if v252 is not MISSING:
-            if isinstance(v252, str):
-                if not v252.isascii() and SURROGATE.search(v252) is not None:
-                    return False
-            if isinstance(v252, dict):
-                if not (v252.keys() >= _NAMES6):
-                    return False
-                v254 = v252.get("provides", MISSING)
-                if v254 is not MISSING:
-                    if isinstance(v254, list):
-                        for v257 in v254:
-                            if isinstance(v257, str):
-                                if not v257.isascii() and SURROGATE.search(v257) is not None:
-                                    return False
-                            if isinstance(v257, str):
-                                pass
-                            else:
-                                return False
-                            if not (isinstance(v257, str) and v257 in _ENUM7):
-                                return False
-                        if not all_unique(v254):
-                            return False
-                    else:
-                        return False
-                if not _NAMES6.issuperset(v252):
-                    return False
-            else:
-                return False
-        v262 = v.get("category", MISSING)
-        if v262 is not MISSING:
-            if isinstance(v262, str):
-                pass
-            else:
-                return False
-            if not (isinstance(v262, str) and v262 in _ENUM8):
-                return False
-        v264 = v.get("library", MISSING)
-        if v264 is not MISSING:
-            if isinstance(v264, str):
-                if not v264.isascii() and SURROGATE.search(v264) is not None:
-                    return False
-                if _PATTERN1.search(v264) is None:
-                    return False
-            else:
-                return False
-        v266 = v.get("mcpServer", MISSING)
-        if v266 is not MISSING:
-            if isinstance(v266, str):
-                if not v266.isascii() and SURROGATE.search(v266) is not None:
-                    return False
-            if isinstance(v266, dict):
-                if not (v266.keys() >= _NAMES9):
-                    return False
-                v268 = v266.get("transport", MISSING)
-                if v268 is not MISSING:
-                    if isinstance(v268, str):
-                        pass
-                    else:
-                        return False
-                    if not (isinstance(v268, str) and v268 in _ENUM10):
-                        return False
-                v270 = v266.get("command", MISSING)
-                if v270 is not MISSING:
-                    if isinstance(v270, str):
-                        if not v270.isascii() and SURROGATE.search(v270) is not None:
-                            return False
-                        if len(v270) < 1:
-                            return False
-                        if len(v270) > 256:
-                            return False
-                        if _PATTERN11.search(v270) is None:
-                            return False
-                    else:
-                        return False
-                v272 = v266.get("args", MISSING)
-                if v272 is not MISSING:
-                    if isinstance(v272, list):
-                        if len(v272) > 32:
-                            return False
-                        for v275 in v272:
-                            if isinstance(v275, str):
-                                if not v275.isascii() and SURROGATE.search(v275) is not None:
-                                    return False
-                                if len(v275) > 256:
-                                    return False
-                                if _PATTERN12.search(v275) is None:
-                                    return False
-                            else:
-                                return False
-                    else:
-                        return False
-                v277 = v266.get("url", MISSING)
-                if v277 is not MISSING:
-                    if isinstance(v277, str):
-                        if not v277.isascii() and SURROGATE.search(v277) is not None:
-                            return False
-                        if len(v277) > 2048:
-                            return False
-                        if _PATTERN13.search(v277) is None:
-                            return False
-                    else:
-                        return False
-                if not _NAMES14.issuperset(v266):
-                    return False
-            else:
-                return False
-            if _valid_8(v266):
-                if isinstance(v266, str):
-                    if not v266.isascii() and SURROGATE.search(v266) is not None:
-                        return False
-                if isinstance(v266, dict):
-                    if not (v266.keys() >= _NAMES15):
-                        return False
-                    v281 = v266.get("url", MISSING)
-                    if v281 is not MISSING:
-                        return False
-            else:
-                if isinstance(v266, str):
-                    if not v266.isascii() and SURROGATE.search(v266) is not None:
-                        return False
-                if isinstance(v266, dict):
-                    if not (v266.keys() >= _NAMES16):
-                        return False
-                    v283 = v266.get("command", MISSING)
-                    if v283 is not MISSING:
-                        return False
-                    v284 = v266.get("args", MISSING)
-                    if v284 is not MISSING:
-                        return False
-        v286 = v.get("builtin", MISSING)
-        if v286 is not MISSING:
-            if not (isinstance(v286, bool)):
-                return False
-        if not _NAMES17.issuperset(v):
-            return False
-    else:
+    if not isinstance(v, dict):
         return False
-    if _valid_9(v):
-        if isinstance(v, str):
-            if not v.isascii() and SURROGATE.search(v) is not None:
+    if "detect" in v:
+        v185 = v["detect"]
+        if not isinstance(v185, dict):
+            return False
+        if v185.keys() != _NAMES21:
+            return False
+        v186 = v185["kind"]
+        if v186 != "path":
+            return False
+        v187 = v185["binaryName"]
+        if not isinstance(v187, str):
+            return False
+        if not (1 <= len(v187) <= 128):
+            return False
+        if _SEARCH22(v187) is None:
+            return False
+    if not (v.keys() >= _NAMES0):
+        return False
+    if not _NAMES17.issuperset(v):
+        return False
+    v188 = v["id"]
+    if not isinstance(v188, str):
+        return False
+    if _SEARCH1(v188) is None:
+        return False
+    v189 = v["displayName"]
+    if not isinstance(v189, str):
+        return False
+    if not v189.isascii() and SURROGATE.search(v189) is not None:
+        return False
+    if not (1 <= len(v189) <= 80):
+        return False
+    if _SEARCH2(v189) is None:
+        return False
+    v190 = v["launchable"]
+    if not isinstance(v190, bool):
+        return False
+    v191 = v["hookCapable"]
+    if not isinstance(v191, bool):
+        return False
+    v192 = v["hookPointer"]
+    if not isinstance(v192, str):
+        return False
+    if not (1 <= len(v192) <= 256):
+        return False
+    if _SEARCH3(v192) is None:
+        return False
+    if "detect" in v:
+        v193 = v["detect"]
+        d194 = v193.get("kind")
+        if d194 == "path":
+            pass
+        elif d194 == "candidates":
+            if "kind" not in v193:
                 return False
-        if isinstance(v, dict):
-            if not (v.keys() >= _NAMES18):
+            if not _NAMES23.issuperset(v193):
                 return False
-            v290 = v.get("launchable", MISSING)
-            if v290 is not MISSING:
-                if not (json_equal(v290, _CONST19)):
+            v195 = v193["kind"]
+            if v195 != "candidates":
+                return False
+            if "paths" in v193:
+                v196 = v193["paths"]
+                if not isinstance(v196, dict):
                     return False
-            v292 = v.get("hookCapable", MISSING)
-            if v292 is not MISSING:
-                if not (json_equal(v292, _CONST19)):
+                if not _NAMES24.issuperset(v196):
                     return False
-            v294 = v.get("detect", MISSING)
-            if v294 is not MISSING:
+                if "darwin" in v196:
+                    v197 = v196["darwin"]
+                    if not isinstance(v197, list):
+                        return False
+                    if len(v197) > 32:
+                        return False
+                    for v198 in v197:
+                        if not isinstance(v198, str):
+                            return False
+                        if not v198.isascii() and SURROGATE.search(v198) is not None:
+                            return False
+                        if not (1 <= len(v198) <= 1024):
+                            return False
+                        if _SEARCH25(v198) is None:
+                            return False
+                if "win32" in v196:
+                    v199 = v196["win32"]
+                    if not isinstance(v199, list):
+                        return False
+                    if len(v199) > 32:
+                        return False
+                    for v200 in v199:
+                        if not isinstance(v200, str):
+                            return False
+                        if not v200.isascii() and SURROGATE.search(v200) is not None:
+                            return False
+                        if not (1 <= len(v200) <= 1024):
+                            return False
+                        if _SEARCH25(v200) is None:
+                            return False
+                if "linux" in v196:
+                    v201 = v196["linux"]
+                    if not isinstance(v201, list):
+                        return False
+                    if len(v201) > 32:
+                        return False
+                    for v202 in v201:
+                        if not isinstance(v202, str):
+                            return False
+                        if not v202.isascii() and SURROGATE.search(v202) is not None:
+                            return False
+                        if not (1 <= len(v202) <= 1024):
+                            return False
+                        if _SEARCH25(v202) is None:
+                            return False
+        else:
+            return False
+    if "hookPackage" in v:
+        v203 = v["hookPackage"]
+        if not isinstance(v203, str):
+            return False
+        if not (1 <= len(v203) <= 214):
+            return False
+        if _SEARCH4(v203) is None:
+            return False
+    if "promptArgTemplate" in v:
+        v204 = v["promptArgTemplate"]
+        if not isinstance(v204, list):
+            return False
+        if len(v204) > 20:
+            return False
+        for v205 in v204:
+            if not isinstance(v205, str):
                 return False
-            v295 = v.get("promptArgTemplate", MISSING)
-            if v295 is not MISSING:
+            if not v205.isascii() and SURROGATE.search(v205) is not None:
                 return False
-            v296 = v.get("hookPackage", MISSING)
-            if v296 is not MISSING:
+            if len(v205) > 256:
                 return False
-            v297 = v.get("capabilities", MISSING)
-            if v297 is not MISSING:
+            if _SEARCH5(v205) is None:
                 return False
+    if "capabilities" in v:
+        v206 = v["capabilities"]
+        if not isinstance(v206, dict):
+            return False
+        if v206.keys() != _NAMES6:
+            return False
+        v207 = v206["provides"]
+        if not isinstance(v207, list):
+            return False
+        for v208 in v207:
+            if not isinstance(v208, str):
+                return False
+            if v208 not in _ENUM7:
+                return False
+        if len(set(v207)) != len(v207):
+            return False
+    if "category" in v:
+        v209 = v["category"]
+        if not isinstance(v209, str):
+            return False
+        if v209 not in _ENUM8:
+            return False
+    if "library" in v:
+        v210 = v["library"]
+        if not isinstance(v210, str):
+            return False
+        if _SEARCH1(v210) is None:
+            return False
+    if "mcpServer" in v:
+        v211 = v["mcpServer"]
+        if not isinstance(v211, dict):
+            return False
+        if "transport" not in v211:
+            return False
+        if not _NAMES14.issuperset(v211):
+            return False
+        v212 = v211["transport"]
+        if not isinstance(v212, str):
+            return False
+        if v212 not in _ENUM10:
+            return False
+        if "command" in v211:
+            v213 = v211["command"]
+            if not isinstance(v213, str):
+                return False
+            if not v213.isascii() and SURROGATE.search(v213) is not None:
+                return False
+            if not (1 <= len(v213) <= 256):
+                return False
+            if _SEARCH11(v213) is None:
+                return False
+        if "args" in v211:
+            v214 = v211["args"]
+            if not isinstance(v214, list):
+                return False
+            if len(v214) > 32:
+                return False
+            for v215 in v214:
+                if not isinstance(v215, str):
+                    return False
+                if not v215.isascii() and SURROGATE.search(v215) is not None:
+                    return False
+                if len(v215) > 256:
+                    return False
+                if _SEARCH12(v215) is None:
+                    return False
+        if "url" in v211:
+            v216 = v211["url"]
+            if not isinstance(v216, str):
+                return False
+            if len(v216) > 2048:
+                return False
+            if _SEARCH13(v216) is None:
+                return False
+        if "transport" not in v211 or v211["transport"] == "stdio":
+            if "command" not in v211:
+                return False
+            if "url" in v211:
+                return False
+        else:
+            if "url" not in v211:
+                return False
+            if "command" in v211:
+                return False
+            if "args" in v211:
+                return False
+    if "builtin" in v:
+        v217 = v["builtin"]
+        if not isinstance(v217, bool):
+            return False
+    if "category" in v and v["category"] == "mcp-server":
+        if "mcpServer" not in v:
+            return False
+        v218 = v["launchable"]
+        if v218 is not False:
+            return False
+        v219 = v["hookCapable"]
+        if v219 is not False:
+            return False
+        if "detect" in v:
+            return False
+        if "promptArgTemplate" in v:
+            return False
+        if "hookPackage" in v:
+            return False
+        if "capabilities" in v:
+            return False
     else:
-        if isinstance(v, str):
-            if not v.isascii() and SURROGATE.search(v) is not None:
-                return False
-        if isinstance(v, dict):
-            if not (v.keys() >= _NAMES20):
-                return False
-            v299 = v.get("mcpServer", MISSING)
-            if v299 is not MISSING:
-                return False
+        if "detect" not in v:
+            return False
+        if "mcpServer" in v:
+            return False
     return True
 
 
 def _valid_4(v: Any) -> bool:
-    if isinstance(v, str):
-        if not v.isascii() and SURROGATE.search(v) is not None:
-            return False
-    if isinstance(v, dict):
-        if not (v.keys() >= _NAMES21):
-            return False
-        v302 = v.get("kind", MISSING)
-        if v302 is not MISSING:
-            if not (isinstance(v302, str) and v302 == "path"):
-                return False
-        v304 = v.get("binaryName", MISSING)
-        if v304 is not MISSING:
-            if isinstance(v304, str):
-                if not v304.isascii() and SURROGATE.search(v304) is not None:
-                    return False
-                if len(v304) < 1:
-                    return False
-                if len(v304) > 128:
-                    return False
-                if _PATTERN22.search(v304) is None:
-                    return False
-            else:
-                return False
-        if not _NAMES21.issuperset(v):
-            return False
-    else:
+    if not isinstance(v, dict):
+        return False
+    if v.keys() != _NAMES21:
+        return False
+    v220 = v["kind"]
+    if v220 != "path":
+        return False
+    v221 = v["binaryName"]
+    if not isinstance(v221, str):
+        return False
+    if not (1 <= len(v221) <= 128):
+        return False
+    if _SEARCH22(v221) is None:
         return False
     return True
 
 
 def _valid_5(v: Any) -> bool:
-    if isinstance(v, str):
-        if not v.isascii() and SURROGATE.search(v) is not None:
-            return False
-    if isinstance(v, dict):
-        if not (v.keys() >= _NAMES23):
-            return False
-        v309 = v.get("kind", MISSING)
-        if v309 is not MISSING:
-            if not (isinstance(v309, str) and v309 == "candidates"):
-                return False
-        v311 = v.get("paths", MISSING)
-        if v311 is not MISSING:
-            if isinstance(v311, str):
-                if not v311.isascii() and SURROGATE.search(v311) is not None:
-                    return False
-            if isinstance(v311, dict):
-                v313 = v311.get("darwin", MISSING)
-                if v313 is not MISSING:
-                    if isinstance(v313, str):
-                        if not v313.isascii() and SURROGATE.search(v313) is not None:
-                            return False
-                    if isinstance(v313, list):
-                        if len(v313) > 32:
-                            return False
-                        for v317 in v313:
-                            if isinstance(v317, str):
-                                if not v317.isascii() and SURROGATE.search(v317) is not None:
-                                    return False
-                                if len(v317) < 1:
-                                    return False
-                                if len(v317) > 1024:
-                                    return False
-                                if _PATTERN24.search(v317) is None:
-                                    return False
-                            else:
-                                return False
-                    else:
-                        return False
-                v319 = v311.get("win32", MISSING)
-                if v319 is not MISSING:
-                    if isinstance(v319, str):
-                        if not v319.isascii() and SURROGATE.search(v319) is not None:
-                            return False
-                    if isinstance(v319, list):
-                        if len(v319) > 32:
-                            return False
-                        for v323 in v319:
-                            if isinstance(v323, str):
-                                if not v323.isascii() and SURROGATE.search(v323) is not None:
-                                    return False
-                                if len(v323) < 1:
-                                    return False
-                                if len(v323) > 1024:
-                                    return False
-                                if _PATTERN24.search(v323) is None:
-                                    return False
-                            else:
-                                return False
-                    else:
-                        return False
-                v325 = v311.get("linux", MISSING)
-                if v325 is not MISSING:
-                    if isinstance(v325, str):
-                        if not v325.isascii() and SURROGATE.search(v325) is not None:
-                            return False
-                    if isinstance(v325, list):
-                        if len(v325) > 32:
-                            return False
-                        for v329 in v325:
-                            if isinstance(v329, str):
-                                if not v329.isascii() and SURROGATE.search(v329) is not None:
-                                    return False
-                                if len(v329) < 1:
-                                    return False
-                                if len(v329) > 1024:
-                                    return False
-                                if _PATTERN24.search(v329) is None:
-                                    return False
-                            else:
-                                return False
-                    else:
-                        return False
-                if not _NAMES25.issuperset(v311):
-                    return False
-            else:
-                return False
-        if not _NAMES26.issuperset(v):
-            return False
-    else:
+    if not isinstance(v, dict):
         return False
+    if "kind" not in v:
+        return False
+    if not _NAMES23.issuperset(v):
+        return False
+    v222 = v["kind"]
+    if v222 != "candidates":
+        return False
+    if "paths" in v:
+        v223 = v["paths"]
+        if not isinstance(v223, dict):
+            return False
+        if not _NAMES24.issuperset(v223):
+            return False
+        if "darwin" in v223:
+            v224 = v223["darwin"]
+            if not isinstance(v224, list):
+                return False
+            if len(v224) > 32:
+                return False
+            for v225 in v224:
+                if not isinstance(v225, str):
+                    return False
+                if not v225.isascii() and SURROGATE.search(v225) is not None:
+                    return False
+                if not (1 <= len(v225) <= 1024):
+                    return False
+                if _SEARCH25(v225) is None:
+                    return False
+        if "win32" in v223:
+            v226 = v223["win32"]
+            if not isinstance(v226, list):
+                return False
+            if len(v226) > 32:
+                return False
+            for v227 in v226:
+                if not isinstance(v227, str):
+                    return False
+                if not v227.isascii() and SURROGATE.search(v227) is not None:
+                    return False
+                if not (1 <= len(v227) <= 1024):
+                    return False
+                if _SEARCH25(v227) is None:
+                    return False
+        if "linux" in v223:
+            v228 = v223["linux"]
+            if not isinstance(v228, list):
+                return False
+            if len(v228) > 32:
+                return False
+            for v229 in v228:
+                if not isinstance(v229, str):
+                    return False
+                if not v229.isascii() and SURROGATE.search(v229) is not None:
+                    return False
+                if not (1 <= len(v229) <= 1024):
+                    return False
+                if _SEARCH25(v229) is None:
+                    return False
     return True
 
 
@@ -1901,35 +1797,35 @@ def _check_6(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v336 = v.get("kind", MISSING)
-        if v336 is not MISSING:
-            if not (isinstance(v336, str) and v336 == "path"):
-                e.append((p + "/kind", "const", '"path"', v336))
-        v338 = v.get("binaryName", MISSING)
-        if v338 is not MISSING:
-            if isinstance(v338, str):
-                if not v338.isascii() and SURROGATE.search(v338) is not None:
-                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v338))
-                if len(v338) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v338))
-                if len(v338) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v338))
-                if len(v338) <= 128 and _PATTERN22.search(v338) is None:
+        v231 = v.get("kind", MISSING)
+        if v231 is not MISSING:
+            if not (isinstance(v231, str) and v231 == "path"):
+                e.append((p + "/kind", "const", '"path"', v231))
+        v233 = v.get("binaryName", MISSING)
+        if v233 is not MISSING:
+            if isinstance(v233, str):
+                if not v233.isascii() and SURROGATE.search(v233) is not None:
+                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v233))
+                if len(v233) < 1:
+                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v233))
+                if len(v233) > 128:
+                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v233))
+                if len(v233) <= 128 and _SEARCH22(v233) is None:
                     e.append(
                         (
                             p + "/binaryName",
                             "pattern",
                             'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v338,
+                            v233,
                         )
                     )
             else:
-                e.append((p + "/binaryName", "type", "string", v338))
+                e.append((p + "/binaryName", "type", "string", v233))
         if not _NAMES21.issuperset(v):
-            for k340 in v:
-                if k340 not in _NAMES21:
+            for k235 in v:
+                if k235 not in _NAMES21:
                     e.append(
-                        (p + "/" + token(k340), "additionalProperties", "no such property", v[k340])
+                        (p + "/" + token(k235), "additionalProperties", "no such property", v[k235])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -1940,219 +1836,219 @@ def _check_7(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES23):
+        if not (v.keys() >= _NAMES26):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v343 = v.get("kind", MISSING)
-        if v343 is not MISSING:
-            if not (isinstance(v343, str) and v343 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v343))
-        v345 = v.get("paths", MISSING)
-        if v345 is not MISSING:
-            if isinstance(v345, str):
-                if not v345.isascii() and SURROGATE.search(v345) is not None:
-                    e.append((p + "/paths", "i-json", "no lone surrogate", v345))
-            if isinstance(v345, dict):
-                v347 = v345.get("darwin", MISSING)
-                if v347 is not MISSING:
-                    if isinstance(v347, str):
-                        if not v347.isascii() and SURROGATE.search(v347) is not None:
+        v238 = v.get("kind", MISSING)
+        if v238 is not MISSING:
+            if not (isinstance(v238, str) and v238 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v238))
+        v240 = v.get("paths", MISSING)
+        if v240 is not MISSING:
+            if isinstance(v240, str):
+                if not v240.isascii() and SURROGATE.search(v240) is not None:
+                    e.append((p + "/paths", "i-json", "no lone surrogate", v240))
+            if isinstance(v240, dict):
+                v242 = v240.get("darwin", MISSING)
+                if v242 is not MISSING:
+                    if isinstance(v242, str):
+                        if not v242.isascii() and SURROGATE.search(v242) is not None:
                             e.append(
-                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v347)
+                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v242)
                             )
-                    if isinstance(v347, list):
-                        if len(v347) > 32:
+                    if isinstance(v242, list):
+                        if len(v242) > 32:
                             e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v347)
+                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v242)
                             )
-                        for i350 in range(0, len(v347)):
-                            v351 = v347[i350]
-                            if isinstance(v351, str):
-                                if not v351.isascii() and SURROGATE.search(v351) is not None:
+                        for i245 in range(0, len(v242)):
+                            v246 = v242[i245]
+                            if isinstance(v246, str):
+                                if not v246.isascii() and SURROGATE.search(v246) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i350),
+                                            p + "/paths" + "/darwin" + "/" + str(i245),
                                             "i-json",
                                             "no lone surrogate",
-                                            v351,
+                                            v246,
                                         )
                                     )
-                                if len(v351) < 1:
+                                if len(v246) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i350),
+                                            p + "/paths" + "/darwin" + "/" + str(i245),
                                             "minLength",
                                             "at least 1 characters",
-                                            v351,
+                                            v246,
                                         )
                                     )
-                                if len(v351) > 1024:
+                                if len(v246) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i350),
+                                            p + "/paths" + "/darwin" + "/" + str(i245),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v351,
+                                            v246,
                                         )
                                     )
-                                if len(v351) <= 1024 and _PATTERN24.search(v351) is None:
+                                if len(v246) <= 1024 and _SEARCH25(v246) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i350),
+                                            p + "/paths" + "/darwin" + "/" + str(i245),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v351,
+                                            v246,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/darwin" + "/" + str(i350),
+                                        p + "/paths" + "/darwin" + "/" + str(i245),
                                         "type",
                                         "string",
-                                        v351,
+                                        v246,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v347))
-                v353 = v345.get("win32", MISSING)
-                if v353 is not MISSING:
-                    if isinstance(v353, str):
-                        if not v353.isascii() and SURROGATE.search(v353) is not None:
-                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v353))
-                    if isinstance(v353, list):
-                        if len(v353) > 32:
+                        e.append((p + "/paths" + "/darwin", "type", "array", v242))
+                v248 = v240.get("win32", MISSING)
+                if v248 is not MISSING:
+                    if isinstance(v248, str):
+                        if not v248.isascii() and SURROGATE.search(v248) is not None:
+                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v248))
+                    if isinstance(v248, list):
+                        if len(v248) > 32:
                             e.append(
-                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v353)
+                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v248)
                             )
-                        for i356 in range(0, len(v353)):
-                            v357 = v353[i356]
-                            if isinstance(v357, str):
-                                if not v357.isascii() and SURROGATE.search(v357) is not None:
+                        for i251 in range(0, len(v248)):
+                            v252 = v248[i251]
+                            if isinstance(v252, str):
+                                if not v252.isascii() and SURROGATE.search(v252) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i356),
+                                            p + "/paths" + "/win32" + "/" + str(i251),
                                             "i-json",
                                             "no lone surrogate",
-                                            v357,
+                                            v252,
                                         )
                                     )
-                                if len(v357) < 1:
+                                if len(v252) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i356),
+                                            p + "/paths" + "/win32" + "/" + str(i251),
                                             "minLength",
                                             "at least 1 characters",
-                                            v357,
+                                            v252,
                                         )
                                     )
-                                if len(v357) > 1024:
+                                if len(v252) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i356),
+                                            p + "/paths" + "/win32" + "/" + str(i251),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v357,
+                                            v252,
                                         )
                                     )
-                                if len(v357) <= 1024 and _PATTERN24.search(v357) is None:
+                                if len(v252) <= 1024 and _SEARCH25(v252) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i356),
+                                            p + "/paths" + "/win32" + "/" + str(i251),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v357,
+                                            v252,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/win32" + "/" + str(i356),
+                                        p + "/paths" + "/win32" + "/" + str(i251),
                                         "type",
                                         "string",
-                                        v357,
+                                        v252,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v353))
-                v359 = v345.get("linux", MISSING)
-                if v359 is not MISSING:
-                    if isinstance(v359, str):
-                        if not v359.isascii() and SURROGATE.search(v359) is not None:
-                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v359))
-                    if isinstance(v359, list):
-                        if len(v359) > 32:
+                        e.append((p + "/paths" + "/win32", "type", "array", v248))
+                v254 = v240.get("linux", MISSING)
+                if v254 is not MISSING:
+                    if isinstance(v254, str):
+                        if not v254.isascii() and SURROGATE.search(v254) is not None:
+                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v254))
+                    if isinstance(v254, list):
+                        if len(v254) > 32:
                             e.append(
-                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v359)
+                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v254)
                             )
-                        for i362 in range(0, len(v359)):
-                            v363 = v359[i362]
-                            if isinstance(v363, str):
-                                if not v363.isascii() and SURROGATE.search(v363) is not None:
+                        for i257 in range(0, len(v254)):
+                            v258 = v254[i257]
+                            if isinstance(v258, str):
+                                if not v258.isascii() and SURROGATE.search(v258) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i362),
+                                            p + "/paths" + "/linux" + "/" + str(i257),
                                             "i-json",
                                             "no lone surrogate",
-                                            v363,
+                                            v258,
                                         )
                                     )
-                                if len(v363) < 1:
+                                if len(v258) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i362),
+                                            p + "/paths" + "/linux" + "/" + str(i257),
                                             "minLength",
                                             "at least 1 characters",
-                                            v363,
+                                            v258,
                                         )
                                     )
-                                if len(v363) > 1024:
+                                if len(v258) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i362),
+                                            p + "/paths" + "/linux" + "/" + str(i257),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v363,
+                                            v258,
                                         )
                                     )
-                                if len(v363) <= 1024 and _PATTERN24.search(v363) is None:
+                                if len(v258) <= 1024 and _SEARCH25(v258) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i362),
+                                            p + "/paths" + "/linux" + "/" + str(i257),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v363,
+                                            v258,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/linux" + "/" + str(i362),
+                                        p + "/paths" + "/linux" + "/" + str(i257),
                                         "type",
                                         "string",
-                                        v363,
+                                        v258,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v359))
-                if not _NAMES25.issuperset(v345):
-                    for k365 in v345:
-                        if k365 not in _NAMES25:
+                        e.append((p + "/paths" + "/linux", "type", "array", v254))
+                if not _NAMES24.issuperset(v240):
+                    for k260 in v240:
+                        if k260 not in _NAMES24:
                             e.append(
                                 (
-                                    p + "/paths" + "/" + token(k365),
+                                    p + "/paths" + "/" + token(k260),
                                     "additionalProperties",
                                     "no such property",
-                                    v345[k365],
+                                    v240[k260],
                                 )
                             )
             else:
-                e.append((p + "/paths", "type", "object", v345))
-        if not _NAMES26.issuperset(v):
-            for k367 in v:
-                if k367 not in _NAMES26:
+                e.append((p + "/paths", "type", "object", v240))
+        if not _NAMES23.issuperset(v):
+            for k262 in v:
+                if k262 not in _NAMES23:
                     e.append(
-                        (p + "/" + token(k367), "additionalProperties", "no such property", v[k367])
+                        (p + "/" + token(k262), "additionalProperties", "no such property", v[k262])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -2163,9 +2059,9 @@ def _valid_8(v: Any) -> bool:
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
-        v369 = v.get("transport", MISSING)
-        if v369 is not MISSING:
-            if not (isinstance(v369, str) and v369 == "stdio"):
+        if "transport" in v:
+            v264 = v["transport"]
+            if v264 != "stdio":
                 return False
     return True
 
@@ -2175,12 +2071,11 @@ def _valid_9(v: Any) -> bool:
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES27):
+        if "category" not in v:
             return False
-        v372 = v.get("category", MISSING)
-        if v372 is not MISSING:
-            if not (isinstance(v372, str) and v372 == "mcp-server"):
-                return False
+        v265 = v["category"]
+        if v265 != "mcp-server":
+            return False
     return True
 
 

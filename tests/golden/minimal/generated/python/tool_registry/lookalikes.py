@@ -685,6 +685,55 @@ def _settle(text: str) -> str:
     return _SPACE.sub("", min(cycle))
 
 
+def _ascii_skeleton_table() -> dict[int, str | None] | None:
+    """``skeleton`` restricted to ASCII as one ``str.translate`` table (ignorables deleted,
+    confusables mapped), when every prototype it maps to is ASCII too (NFD and NFKC leave ASCII
+    as it is and casefold is lower()): ``None`` otherwise, and the general path is taken."""
+    table: dict[int, str | None] = {}
+    for point in range(128):
+        char = chr(point)
+        if _IGNORABLE.match(char):
+            table[point] = None
+        elif char in CONFUSABLES:
+            table[point] = CONFUSABLES[char]
+    if all(mapped is None or mapped.isascii() for mapped in table.values()):
+        return table
+    return None  # pragma: no cover - depends on the table toolgen embeds
+
+
+_ASCII_SKELETON: Final = _ascii_skeleton_table()
+
+
+def _ascii_settled_table(table: dict[int, str | None] | None) -> dict[int, str] | None:
+    """``_settle`` restricted to ASCII, one character at a time: on ASCII, fold is lower() and
+    skeleton is ``table``, both character by character, so a string settles to its characters'
+    settled forms, provided each character settles (no cycle) well within the round limit;
+    ``None`` otherwise."""
+    if table is None:
+        return None  # pragma: no cover - depends on the table toolgen embeds
+    settled: dict[int, str] = {}
+    for point in range(128):
+        text = chr(point)
+        for _ in range(_SETTLE_ROUNDS // 2):
+            following = text.lower().translate(table)
+            if following == text:
+                break
+            text = following
+        else:
+            return None  # pragma: no cover - depends on the table toolgen embeds
+        settled[point] = _SPACE.sub("", text)
+    return settled
+
+
+_ASCII_SETTLED: Final = _ascii_settled_table(_ASCII_SKELETON)
+
+
 def lookalike_keys(name: str) -> frozenset[str]:
     """Two names look alike when these sets meet (see the module docstring)."""
+    if _ASCII_SKELETON is not None and _ASCII_SETTLED is not None and name.isascii():
+        # ASCII names (most of them): the same keys, each one C-level translate.
+        settled = _ASCII_SETTLED
+        return frozenset(
+            {name.translate(_ASCII_SKELETON).translate(settled), name.translate(settled)}
+        )
     return frozenset({_settle(skeleton(name)), _settle(name)})

@@ -2,7 +2,7 @@
 """Validators compiled from the JSON Schema by toolgen; standard library only."""
 
 # Straight-line generated checks: long, deeply branched functions are the point.
-# ruff: noqa: E501, PLR0912, PLR0915, SIM102, RUF100
+# ruff: noqa: E501, PLR0912, PLR0915, SIM102, SIM103, RUF100
 
 from __future__ import annotations
 
@@ -31,21 +31,21 @@ _NAMES0 = frozenset(
         "launchable",
     )
 )
-_PATTERN1 = re.compile("^[A-Za-z0-9\\_\\-]{1,64}\\Z", re.ASCII)
-_PATTERN2 = re.compile(
+_SEARCH1 = re.compile("^[A-Za-z0-9\\_\\-]{1,64}\\Z", re.ASCII).search
+_SEARCH2 = re.compile(
     "^[^\\u0000-\\u001f\\u007f-\\u009f\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*\\Z", re.ASCII
-)
-_PATTERN3 = re.compile(
+).search
+_SEARCH3 = re.compile(
     "^(?!\\/)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[A-Za-z0-9\\.\\_\\/\\-]+\\Z",
     re.ASCII,
-)
-_PATTERN4 = re.compile(
+).search
+_SEARCH4 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
-)
-_PATTERN5 = re.compile(
+).search
+_SEARCH5 = re.compile(
     "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
-)
+).search
 _NAMES6 = frozenset(("provides",))
 _ENUM7 = frozenset(
     (
@@ -106,29 +106,29 @@ _NAMES10 = frozenset(
         "promptArgTemplate",
     )
 )
-_NAMES11 = frozenset(("detect",))
-_NAMES12 = frozenset(
+_NAMES11 = frozenset(
     (
         "binaryName",
         "kind",
     )
 )
-_PATTERN13 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII)
-_NAMES14 = frozenset(("kind",))
-_PATTERN15 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII)
-_NAMES16 = frozenset(
+_SEARCH12 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
+_NAMES13 = frozenset(
+    (
+        "kind",
+        "paths",
+    )
+)
+_NAMES14 = frozenset(
     (
         "darwin",
         "linux",
         "win32",
     )
 )
-_NAMES17 = frozenset(
-    (
-        "kind",
-        "paths",
-    )
-)
+_SEARCH15 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
+_NAMES16 = frozenset(("detect",))
+_NAMES17 = frozenset(("kind",))
 
 
 def _check_0(v: Any, p: str, e: Violations) -> None:
@@ -151,7 +151,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             if isinstance(v1, str):
                 if not v1.isascii() and SURROGATE.search(v1) is not None:
                     e.append((p + "/id", "i-json", "no lone surrogate", v1))
-                if _PATTERN1.search(v1) is None:
+                if _SEARCH1(v1) is None:
                     e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v1))
             else:
                 e.append((p + "/id", "type", "string", v1))
@@ -164,7 +164,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     e.append((p + "/displayName", "minLength", "at least 1 characters", v3))
                 if len(v3) > 80:
                     e.append((p + "/displayName", "maxLength", "at most 80 characters", v3))
-                if len(v3) <= 80 and _PATTERN2.search(v3) is None:
+                if len(v3) <= 80 and _SEARCH2(v3) is None:
                     e.append(
                         (
                             p + "/displayName",
@@ -192,7 +192,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
                 if len(v9) > 256:
                     e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
-                if len(v9) <= 256 and _PATTERN3.search(v9) is None:
+                if len(v9) <= 256 and _SEARCH3(v9) is None:
                     e.append(
                         (
                             p + "/hookPointer",
@@ -236,7 +236,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     e.append((p + "/hookPackage", "minLength", "at least 1 characters", v15))
                 if len(v15) > 214:
                     e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v15))
-                if len(v15) <= 214 and _PATTERN4.search(v15) is None:
+                if len(v15) <= 214 and _SEARCH4(v15) is None:
                     e.append(
                         (
                             p + "/hookPackage",
@@ -273,7 +273,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     v20,
                                 )
                             )
-                        if len(v20) <= 256 and _PATTERN5.search(v20) is None:
+                        if len(v20) <= 256 and _SEARCH5(v20) is None:
                             e.append(
                                 (
                                     p + "/promptArgTemplate" + "/" + str(i19),
@@ -489,204 +489,225 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
 
 
 def _valid_1(v: Any) -> bool:
-    if isinstance(v, dict):
-        if not (v.keys() >= _NAMES0):
+    if not isinstance(v, dict):
+        return False
+    if not (v.keys() >= _NAMES0):
+        return False
+    if not _NAMES10.issuperset(v):
+        return False
+    v58 = v["id"]
+    if not isinstance(v58, str):
+        return False
+    if _SEARCH1(v58) is None:
+        return False
+    v59 = v["displayName"]
+    if not isinstance(v59, str):
+        return False
+    if not v59.isascii() and SURROGATE.search(v59) is not None:
+        return False
+    if not (1 <= len(v59) <= 80):
+        return False
+    if _SEARCH2(v59) is None:
+        return False
+    v60 = v["launchable"]
+    if not isinstance(v60, bool):
+        return False
+    v61 = v["hookCapable"]
+    if not isinstance(v61, bool):
+        return False
+    v62 = v["hookPointer"]
+    if not isinstance(v62, str):
+        return False
+    if not (1 <= len(v62) <= 256):
+        return False
+    if _SEARCH3(v62) is None:
+        return False
+    v63 = v["detect"]
+    if isinstance(v63, str):
+        if not v63.isascii() and SURROGATE.search(v63) is not None:
             return False
-        v58 = v.get("id", MISSING)
-        if v58 is not MISSING:
-            if isinstance(v58, str):
-                if not v58.isascii() and SURROGATE.search(v58) is not None:
-                    return False
-                if _PATTERN1.search(v58) is None:
-                    return False
-            else:
-                return False
-        v60 = v.get("displayName", MISSING)
-        if v60 is not MISSING:
-            if isinstance(v60, str):
-                if not v60.isascii() and SURROGATE.search(v60) is not None:
-                    return False
-                if len(v60) < 1:
-                    return False
-                if len(v60) > 80:
-                    return False
-                if _PATTERN2.search(v60) is None:
-                    return False
-            else:
-                return False
-        v62 = v.get("launchable", MISSING)
-        if v62 is not MISSING:
-            if not (isinstance(v62, bool)):
-                return False
-        v64 = v.get("hookCapable", MISSING)
-        if v64 is not MISSING:
-            if not (isinstance(v64, bool)):
-                return False
-        v66 = v.get("hookPointer", MISSING)
-        if v66 is not MISSING:
-            if isinstance(v66, str):
-                if not v66.isascii() and SURROGATE.search(v66) is not None:
-                    return False
-                if len(v66) < 1:
-                    return False
-                if len(v66) > 256:
-                    return False
-                if _PATTERN3.search(v66) is None:
-                    return False
-            else:
-                return False
-        v68 = v.get("detect", MISSING)
-        if v68 is not MISSING:
-            if isinstance(v68, str):
-                if not v68.isascii() and SURROGATE.search(v68) is not None:
-                    return False
-            if isinstance(v68, str):
-                if not v68.isascii() and SURROGATE.search(v68) is not None:
-                    return False
-            d71 = v68.get("kind") if isinstance(v68, dict) else None
-            if not ((d71 == "path" and _valid_4(v68)) or (d71 == "candidates" and _valid_5(v68))):
-                return False
-        v72 = v.get("hookPackage", MISSING)
-        if v72 is not MISSING:
-            if isinstance(v72, str):
-                if not v72.isascii() and SURROGATE.search(v72) is not None:
-                    return False
-                if len(v72) < 1:
-                    return False
-                if len(v72) > 214:
-                    return False
-                if _PATTERN4.search(v72) is None:
-                    return False
-            else:
-                return False
-        v74 = v.get("promptArgTemplate", MISSING)
-        if v74 is not MISSING:
-            if isinstance(v74, list):
-                if len(v74) > 20:
-                    return False
-                for v77 in v74:
-                    if isinstance(v77, str):
-                        if not v77.isascii() and SURROGATE.search(v77) is not None:
-                            return False
-                        if len(v77) > 256:
-                            return False
-                        if _PATTERN5.search(v77) is None:
-                            return False
-                    else:
-                        return False
-            else:
-                return False
-        v79 = v.get("capabilities", MISSING)
-        if v79 is not MISSING:
-            if isinstance(v79, str):
-                if not v79.isascii() and SURROGATE.search(v79) is not None:
-                    return False
-            if isinstance(v79, dict):
-                if not (v79.keys() >= _NAMES6):
-                    return False
-                v81 = v79.get("provides", MISSING)
-                if v81 is not MISSING:
-                    if isinstance(v81, list):
-                        for v84 in v81:
-                            if isinstance(v84, str):
-                                if not v84.isascii() and SURROGATE.search(v84) is not None:
-                                    return False
-                            if isinstance(v84, str):
-                                pass
-                            else:
-                                return False
-                            if not (isinstance(v84, str) and v84 in _ENUM7):
-                                return False
-                        if not all_unique(v81):
-                            return False
-                    else:
-                        return False
-                if not _NAMES6.issuperset(v79):
-                    return False
-            else:
-                return False
-        v89 = v.get("category", MISSING)
-        if v89 is not MISSING:
-            if isinstance(v89, str):
-                pass
-            else:
-                return False
-            if not (isinstance(v89, str) and v89 in _ENUM8):
-                return False
-        v91 = v.get("builtin", MISSING)
-        if v91 is not MISSING:
-            if not (isinstance(v91, bool)):
-                return False
-        v93 = v.get("extras", MISSING)
-        if v93 is not MISSING:
-            if isinstance(v93, str):
-                if not v93.isascii() and SURROGATE.search(v93) is not None:
-                    return False
-            if isinstance(v93, dict):
-                v95 = v93.get("constructor", MISSING)
-                if v95 is not MISSING:
-                    if isinstance(v95, str):
-                        if not v95.isascii() and SURROGATE.search(v95) is not None:
-                            return False
-                    else:
-                        return False
-                v97 = v93.get("prototype", MISSING)
-                if v97 is not MISSING:
-                    if isinstance(v97, str):
-                        if not v97.isascii() and SURROGATE.search(v97) is not None:
-                            return False
-                    else:
-                        return False
-                v99 = v93.get("toString", MISSING)
-                if v99 is not MISSING:
-                    if isinstance(v99, str):
-                        if not v99.isascii() and SURROGATE.search(v99) is not None:
-                            return False
-                    else:
-                        return False
-                v101 = v93.get("valueOf", MISSING)
-                if v101 is not MISSING:
-                    if isinstance(v101, str):
-                        if not v101.isascii() and SURROGATE.search(v101) is not None:
-                            return False
-                    else:
-                        return False
-                v103 = v93.get("hasOwnProperty", MISSING)
-                if v103 is not MISSING:
-                    if isinstance(v103, str):
-                        if not v103.isascii() and SURROGATE.search(v103) is not None:
-                            return False
-                    else:
-                        return False
-                v105 = v93.get("isPrototypeOf", MISSING)
-                if v105 is not MISSING:
-                    if isinstance(v105, str):
-                        if not v105.isascii() and SURROGATE.search(v105) is not None:
-                            return False
-                    else:
-                        return False
-                v107 = v93.get("propertyIsEnumerable", MISSING)
-                if v107 is not MISSING:
-                    if isinstance(v107, str):
-                        if not v107.isascii() and SURROGATE.search(v107) is not None:
-                            return False
-                    else:
-                        return False
-                v109 = v93.get("toLocaleString", MISSING)
-                if v109 is not MISSING:
-                    if isinstance(v109, str):
-                        if not v109.isascii() and SURROGATE.search(v109) is not None:
-                            return False
-                    else:
-                        return False
-                if not _NAMES9.issuperset(v93):
-                    return False
-            else:
-                return False
-        if not _NAMES10.issuperset(v):
+    d64 = v63.get("kind") if isinstance(v63, dict) else None
+    if d64 == "path":
+        if not isinstance(v63, dict):
             return False
+        if v63.keys() != _NAMES11:
+            return False
+        v65 = v63["kind"]
+        if v65 != "path":
+            return False
+        v66 = v63["binaryName"]
+        if not isinstance(v66, str):
+            return False
+        if not (1 <= len(v66) <= 128):
+            return False
+        if _SEARCH12(v66) is None:
+            return False
+    elif d64 == "candidates":
+        if not isinstance(v63, dict):
+            return False
+        if "kind" not in v63:
+            return False
+        if not _NAMES13.issuperset(v63):
+            return False
+        v67 = v63["kind"]
+        if v67 != "candidates":
+            return False
+        if "paths" in v63:
+            v68 = v63["paths"]
+            if not isinstance(v68, dict):
+                return False
+            if not _NAMES14.issuperset(v68):
+                return False
+            if "darwin" in v68:
+                v69 = v68["darwin"]
+                if not isinstance(v69, list):
+                    return False
+                if len(v69) > 32:
+                    return False
+                for v70 in v69:
+                    if not isinstance(v70, str):
+                        return False
+                    if not v70.isascii() and SURROGATE.search(v70) is not None:
+                        return False
+                    if not (1 <= len(v70) <= 1024):
+                        return False
+                    if _SEARCH15(v70) is None:
+                        return False
+            if "win32" in v68:
+                v71 = v68["win32"]
+                if not isinstance(v71, list):
+                    return False
+                if len(v71) > 32:
+                    return False
+                for v72 in v71:
+                    if not isinstance(v72, str):
+                        return False
+                    if not v72.isascii() and SURROGATE.search(v72) is not None:
+                        return False
+                    if not (1 <= len(v72) <= 1024):
+                        return False
+                    if _SEARCH15(v72) is None:
+                        return False
+            if "linux" in v68:
+                v73 = v68["linux"]
+                if not isinstance(v73, list):
+                    return False
+                if len(v73) > 32:
+                    return False
+                for v74 in v73:
+                    if not isinstance(v74, str):
+                        return False
+                    if not v74.isascii() and SURROGATE.search(v74) is not None:
+                        return False
+                    if not (1 <= len(v74) <= 1024):
+                        return False
+                    if _SEARCH15(v74) is None:
+                        return False
     else:
         return False
+    if "hookPackage" in v:
+        v75 = v["hookPackage"]
+        if not isinstance(v75, str):
+            return False
+        if not (1 <= len(v75) <= 214):
+            return False
+        if _SEARCH4(v75) is None:
+            return False
+    if "promptArgTemplate" in v:
+        v76 = v["promptArgTemplate"]
+        if not isinstance(v76, list):
+            return False
+        if len(v76) > 20:
+            return False
+        for v77 in v76:
+            if not isinstance(v77, str):
+                return False
+            if not v77.isascii() and SURROGATE.search(v77) is not None:
+                return False
+            if len(v77) > 256:
+                return False
+            if _SEARCH5(v77) is None:
+                return False
+    if "capabilities" in v:
+        v78 = v["capabilities"]
+        if not isinstance(v78, dict):
+            return False
+        if v78.keys() != _NAMES6:
+            return False
+        v79 = v78["provides"]
+        if not isinstance(v79, list):
+            return False
+        for v80 in v79:
+            if not isinstance(v80, str):
+                return False
+            if v80 not in _ENUM7:
+                return False
+        if len(set(v79)) != len(v79):
+            return False
+    if "category" in v:
+        v81 = v["category"]
+        if not isinstance(v81, str):
+            return False
+        if v81 not in _ENUM8:
+            return False
+    if "builtin" in v:
+        v82 = v["builtin"]
+        if not isinstance(v82, bool):
+            return False
+    if "extras" in v:
+        v83 = v["extras"]
+        if not isinstance(v83, dict):
+            return False
+        if not _NAMES9.issuperset(v83):
+            return False
+        if "constructor" in v83:
+            v84 = v83["constructor"]
+            if not isinstance(v84, str):
+                return False
+            if not v84.isascii() and SURROGATE.search(v84) is not None:
+                return False
+        if "prototype" in v83:
+            v85 = v83["prototype"]
+            if not isinstance(v85, str):
+                return False
+            if not v85.isascii() and SURROGATE.search(v85) is not None:
+                return False
+        if "toString" in v83:
+            v86 = v83["toString"]
+            if not isinstance(v86, str):
+                return False
+            if not v86.isascii() and SURROGATE.search(v86) is not None:
+                return False
+        if "valueOf" in v83:
+            v87 = v83["valueOf"]
+            if not isinstance(v87, str):
+                return False
+            if not v87.isascii() and SURROGATE.search(v87) is not None:
+                return False
+        if "hasOwnProperty" in v83:
+            v88 = v83["hasOwnProperty"]
+            if not isinstance(v88, str):
+                return False
+            if not v88.isascii() and SURROGATE.search(v88) is not None:
+                return False
+        if "isPrototypeOf" in v83:
+            v89 = v83["isPrototypeOf"]
+            if not isinstance(v89, str):
+                return False
+            if not v89.isascii() and SURROGATE.search(v89) is not None:
+                return False
+        if "propertyIsEnumerable" in v83:
+            v90 = v83["propertyIsEnumerable"]
+            if not isinstance(v90, str):
+                return False
+            if not v90.isascii() and SURROGATE.search(v90) is not None:
+                return False
+        if "toLocaleString" in v83:
+            v91 = v83["toLocaleString"]
+            if not isinstance(v91, str):
+                return False
+            if not v91.isascii() and SURROGATE.search(v91) is not None:
+                return False
     return True
 
 
@@ -695,73 +716,73 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES11):
+        if not (v.keys() >= _NAMES16):
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
-        v115 = v.get("detect", MISSING)
-        if v115 is not MISSING:
-            if isinstance(v115, str):
-                if not v115.isascii() and SURROGATE.search(v115) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v115))
-            if isinstance(v115, dict):
-                if not (v115.keys() >= _NAMES12):
-                    if "kind" not in v115:
-                        e.append((p + "/detect", "required", 'property "kind"', v115))
-                    if "binaryName" not in v115:
-                        e.append((p + "/detect", "required", 'property "binaryName"', v115))
-                v117 = v115.get("kind", MISSING)
-                if v117 is not MISSING:
-                    if not (isinstance(v117, str) and v117 == "path"):
-                        e.append((p + "/detect" + "/kind", "const", '"path"', v117))
-                v119 = v115.get("binaryName", MISSING)
-                if v119 is not MISSING:
-                    if isinstance(v119, str):
-                        if not v119.isascii() and SURROGATE.search(v119) is not None:
+        v92 = v.get("detect", MISSING)
+        if v92 is not MISSING:
+            if isinstance(v92, str):
+                if not v92.isascii() and SURROGATE.search(v92) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v92))
+            if isinstance(v92, dict):
+                if not (v92.keys() >= _NAMES11):
+                    if "kind" not in v92:
+                        e.append((p + "/detect", "required", 'property "kind"', v92))
+                    if "binaryName" not in v92:
+                        e.append((p + "/detect", "required", 'property "binaryName"', v92))
+                v94 = v92.get("kind", MISSING)
+                if v94 is not MISSING:
+                    if not (isinstance(v94, str) and v94 == "path"):
+                        e.append((p + "/detect" + "/kind", "const", '"path"', v94))
+                v96 = v92.get("binaryName", MISSING)
+                if v96 is not MISSING:
+                    if isinstance(v96, str):
+                        if not v96.isascii() and SURROGATE.search(v96) is not None:
                             e.append(
-                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v119)
+                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v96)
                             )
-                        if len(v119) < 1:
+                        if len(v96) < 1:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "minLength",
                                     "at least 1 characters",
-                                    v119,
+                                    v96,
                                 )
                             )
-                        if len(v119) > 128:
+                        if len(v96) > 128:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "maxLength",
                                     "at most 128 characters",
-                                    v119,
+                                    v96,
                                 )
                             )
-                        if len(v119) <= 128 and _PATTERN13.search(v119) is None:
+                        if len(v96) <= 128 and _SEARCH12(v96) is None:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "pattern",
                                     'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v119,
+                                    v96,
                                 )
                             )
                     else:
-                        e.append((p + "/detect" + "/binaryName", "type", "string", v119))
-                if not _NAMES12.issuperset(v115):
-                    for k121 in v115:
-                        if k121 not in _NAMES12:
+                        e.append((p + "/detect" + "/binaryName", "type", "string", v96))
+                if not _NAMES11.issuperset(v92):
+                    for k98 in v92:
+                        if k98 not in _NAMES11:
                             e.append(
                                 (
-                                    p + "/detect" + "/" + token(k121),
+                                    p + "/detect" + "/" + token(k98),
                                     "additionalProperties",
                                     "no such property",
-                                    v115[k121],
+                                    v92[k98],
                                 )
                             )
             else:
-                e.append((p + "/detect", "type", "object", v115))
+                e.append((p + "/detect", "type", "object", v92))
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
@@ -779,721 +800,658 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookPointer"', v))
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
-        v125 = v.get("id", MISSING)
-        if v125 is not MISSING:
-            if isinstance(v125, str):
-                if not v125.isascii() and SURROGATE.search(v125) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v125))
-                if _PATTERN1.search(v125) is None:
-                    e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v125))
+        v102 = v.get("id", MISSING)
+        if v102 is not MISSING:
+            if isinstance(v102, str):
+                if not v102.isascii() and SURROGATE.search(v102) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v102))
+                if _SEARCH1(v102) is None:
+                    e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v102))
             else:
-                e.append((p + "/id", "type", "string", v125))
-        v127 = v.get("displayName", MISSING)
-        if v127 is not MISSING:
-            if isinstance(v127, str):
-                if not v127.isascii() and SURROGATE.search(v127) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v127))
-                if len(v127) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v127))
-                if len(v127) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v127))
-                if len(v127) <= 80 and _PATTERN2.search(v127) is None:
+                e.append((p + "/id", "type", "string", v102))
+        v104 = v.get("displayName", MISSING)
+        if v104 is not MISSING:
+            if isinstance(v104, str):
+                if not v104.isascii() and SURROGATE.search(v104) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v104))
+                if len(v104) < 1:
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v104))
+                if len(v104) > 80:
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v104))
+                if len(v104) <= 80 and _SEARCH2(v104) is None:
                     e.append(
                         (
                             p + "/displayName",
                             "pattern",
                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                            v127,
+                            v104,
                         )
                     )
             else:
-                e.append((p + "/displayName", "type", "string", v127))
-        v129 = v.get("launchable", MISSING)
-        if v129 is not MISSING:
-            if not (isinstance(v129, bool)):
-                e.append((p + "/launchable", "type", "boolean", v129))
-        v131 = v.get("hookCapable", MISSING)
-        if v131 is not MISSING:
-            if not (isinstance(v131, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v131))
-        v133 = v.get("hookPointer", MISSING)
-        if v133 is not MISSING:
-            if isinstance(v133, str):
-                if not v133.isascii() and SURROGATE.search(v133) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v133))
-                if len(v133) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v133))
-                if len(v133) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v133))
-                if len(v133) <= 256 and _PATTERN3.search(v133) is None:
+                e.append((p + "/displayName", "type", "string", v104))
+        v106 = v.get("launchable", MISSING)
+        if v106 is not MISSING:
+            if not (isinstance(v106, bool)):
+                e.append((p + "/launchable", "type", "boolean", v106))
+        v108 = v.get("hookCapable", MISSING)
+        if v108 is not MISSING:
+            if not (isinstance(v108, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v108))
+        v110 = v.get("hookPointer", MISSING)
+        if v110 is not MISSING:
+            if isinstance(v110, str):
+                if not v110.isascii() and SURROGATE.search(v110) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v110))
+                if len(v110) < 1:
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v110))
+                if len(v110) > 256:
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v110))
+                if len(v110) <= 256 and _SEARCH3(v110) is None:
                     e.append(
                         (
                             p + "/hookPointer",
                             "pattern",
                             'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v133,
+                            v110,
                         )
                     )
             else:
-                e.append((p + "/hookPointer", "type", "string", v133))
-        v135 = v.get("detect", MISSING)
-        if v135 is not MISSING:
-            if isinstance(v135, str):
-                if not v135.isascii() and SURROGATE.search(v135) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v135))
-            if isinstance(v135, str):
-                if not v135.isascii() and SURROGATE.search(v135) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v135))
-            d138 = v135.get("kind") if isinstance(v135, dict) else None
+                e.append((p + "/hookPointer", "type", "string", v110))
+        v112 = v.get("detect", MISSING)
+        if v112 is not MISSING:
+            if isinstance(v112, str):
+                if not v112.isascii() and SURROGATE.search(v112) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v112))
+            if isinstance(v112, str):
+                if not v112.isascii() and SURROGATE.search(v112) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v112))
+            d115 = v112.get("kind") if isinstance(v112, dict) else None
             if not (
-                (d138 == "path" and _valid_4(v135)) or (d138 == "candidates" and _valid_5(v135))
+                (d115 == "path" and _valid_4(v112)) or (d115 == "candidates" and _valid_5(v112))
             ):
-                if d138 == "path":
-                    _check_6(v135, p + "/detect", e)
-                elif d138 == "candidates":
-                    _check_7(v135, p + "/detect", e)
+                if d115 == "path":
+                    _check_6(v112, p + "/detect", e)
+                elif d115 == "candidates":
+                    _check_7(v112, p + "/detect", e)
                 else:
                     one_of(
                         (
                             _check_6,
                             _check_7,
                         ),
-                        v135,
+                        v112,
                         p + "/detect",
                         e,
                     )
-        v139 = v.get("hookPackage", MISSING)
-        if v139 is not MISSING:
-            if isinstance(v139, str):
-                if not v139.isascii() and SURROGATE.search(v139) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v139))
-                if len(v139) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v139))
-                if len(v139) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v139))
-                if len(v139) <= 214 and _PATTERN4.search(v139) is None:
+        v116 = v.get("hookPackage", MISSING)
+        if v116 is not MISSING:
+            if isinstance(v116, str):
+                if not v116.isascii() and SURROGATE.search(v116) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v116))
+                if len(v116) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v116))
+                if len(v116) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v116))
+                if len(v116) <= 214 and _SEARCH4(v116) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v139,
+                            v116,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v139))
-        v141 = v.get("promptArgTemplate", MISSING)
-        if v141 is not MISSING:
-            if isinstance(v141, list):
-                if len(v141) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v141))
-                for i143 in range(0, len(v141)):
-                    v144 = v141[i143]
-                    if isinstance(v144, str):
-                        if not v144.isascii() and SURROGATE.search(v144) is not None:
+                e.append((p + "/hookPackage", "type", "string", v116))
+        v118 = v.get("promptArgTemplate", MISSING)
+        if v118 is not MISSING:
+            if isinstance(v118, list):
+                if len(v118) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v118))
+                for i120 in range(0, len(v118)):
+                    v121 = v118[i120]
+                    if isinstance(v121, str):
+                        if not v121.isascii() and SURROGATE.search(v121) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i143),
+                                    p + "/promptArgTemplate" + "/" + str(i120),
                                     "i-json",
                                     "no lone surrogate",
-                                    v144,
+                                    v121,
                                 )
                             )
-                        if len(v144) > 256:
+                        if len(v121) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i143),
+                                    p + "/promptArgTemplate" + "/" + str(i120),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v144,
+                                    v121,
                                 )
                             )
-                        if len(v144) <= 256 and _PATTERN5.search(v144) is None:
+                        if len(v121) <= 256 and _SEARCH5(v121) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i143),
+                                    p + "/promptArgTemplate" + "/" + str(i120),
                                     "pattern",
                                     'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
-                                    v144,
+                                    v121,
                                 )
                             )
                     else:
                         e.append(
-                            (p + "/promptArgTemplate" + "/" + str(i143), "type", "string", v144)
+                            (p + "/promptArgTemplate" + "/" + str(i120), "type", "string", v121)
                         )
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v141))
-        v146 = v.get("capabilities", MISSING)
-        if v146 is not MISSING:
-            if isinstance(v146, str):
-                if not v146.isascii() and SURROGATE.search(v146) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v146))
-            if isinstance(v146, dict):
-                if not (v146.keys() >= _NAMES6):
-                    if "provides" not in v146:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v146))
-                v148 = v146.get("provides", MISSING)
-                if v148 is not MISSING:
-                    if isinstance(v148, list):
-                        n149 = len(e)
-                        for i150 in range(0, len(v148)):
-                            v151 = v148[i150]
-                            if isinstance(v151, str):
-                                if not v151.isascii() and SURROGATE.search(v151) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v118))
+        v123 = v.get("capabilities", MISSING)
+        if v123 is not MISSING:
+            if isinstance(v123, str):
+                if not v123.isascii() and SURROGATE.search(v123) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v123))
+            if isinstance(v123, dict):
+                if not (v123.keys() >= _NAMES6):
+                    if "provides" not in v123:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v123))
+                v125 = v123.get("provides", MISSING)
+                if v125 is not MISSING:
+                    if isinstance(v125, list):
+                        n126 = len(e)
+                        for i127 in range(0, len(v125)):
+                            v128 = v125[i127]
+                            if isinstance(v128, str):
+                                if not v128.isascii() and SURROGATE.search(v128) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i150),
+                                            p + "/capabilities" + "/provides" + "/" + str(i127),
                                             "i-json",
                                             "no lone surrogate",
-                                            v151,
+                                            v128,
                                         )
                                     )
-                            if isinstance(v151, str):
+                            if isinstance(v128, str):
                                 pass
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i150),
+                                        p + "/capabilities" + "/provides" + "/" + str(i127),
                                         "type",
                                         "string",
-                                        v151,
+                                        v128,
                                     )
                                 )
-                            if not (isinstance(v151, str) and v151 in _ENUM7):
+                            if not (isinstance(v128, str) and v128 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i150),
+                                        p + "/capabilities" + "/provides" + "/" + str(i127),
                                         "enum",
                                         'one of ["interactive-launch","__proto__","constructor","prototyp...',
-                                        v151,
+                                        v128,
                                     )
                                 )
-                        if len(e) == n149 and not all_unique(v148):
+                        if len(e) == n126 and not all_unique(v125):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v148,
+                                    v125,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v148))
-                if not _NAMES6.issuperset(v146):
-                    for k154 in v146:
-                        if k154 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v125))
+                if not _NAMES6.issuperset(v123):
+                    for k131 in v123:
+                        if k131 not in _NAMES6:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k154),
+                                    p + "/capabilities" + "/" + token(k131),
                                     "additionalProperties",
                                     "no such property",
-                                    v146[k154],
+                                    v123[k131],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v146))
-        v156 = v.get("category", MISSING)
-        if v156 is not MISSING:
-            if isinstance(v156, str):
+                e.append((p + "/capabilities", "type", "object", v123))
+        v133 = v.get("category", MISSING)
+        if v133 is not MISSING:
+            if isinstance(v133, str):
                 pass
             else:
-                e.append((p + "/category", "type", "string", v156))
-            if not (isinstance(v156, str) and v156 in _ENUM8):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v156))
-        v158 = v.get("builtin", MISSING)
-        if v158 is not MISSING:
-            if not (isinstance(v158, bool)):
-                e.append((p + "/builtin", "type", "boolean", v158))
-        v160 = v.get("extras", MISSING)
-        if v160 is not MISSING:
-            if isinstance(v160, str):
-                if not v160.isascii() and SURROGATE.search(v160) is not None:
-                    e.append((p + "/extras", "i-json", "no lone surrogate", v160))
-            if isinstance(v160, dict):
-                v162 = v160.get("constructor", MISSING)
-                if v162 is not MISSING:
-                    if isinstance(v162, str):
-                        if not v162.isascii() and SURROGATE.search(v162) is not None:
+                e.append((p + "/category", "type", "string", v133))
+            if not (isinstance(v133, str) and v133 in _ENUM8):
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v133))
+        v135 = v.get("builtin", MISSING)
+        if v135 is not MISSING:
+            if not (isinstance(v135, bool)):
+                e.append((p + "/builtin", "type", "boolean", v135))
+        v137 = v.get("extras", MISSING)
+        if v137 is not MISSING:
+            if isinstance(v137, str):
+                if not v137.isascii() and SURROGATE.search(v137) is not None:
+                    e.append((p + "/extras", "i-json", "no lone surrogate", v137))
+            if isinstance(v137, dict):
+                v139 = v137.get("constructor", MISSING)
+                if v139 is not MISSING:
+                    if isinstance(v139, str):
+                        if not v139.isascii() and SURROGATE.search(v139) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/constructor",
                                     "i-json",
                                     "no lone surrogate",
-                                    v162,
+                                    v139,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/constructor", "type", "string", v162))
-                v164 = v160.get("prototype", MISSING)
-                if v164 is not MISSING:
-                    if isinstance(v164, str):
-                        if not v164.isascii() and SURROGATE.search(v164) is not None:
+                        e.append((p + "/extras" + "/constructor", "type", "string", v139))
+                v141 = v137.get("prototype", MISSING)
+                if v141 is not MISSING:
+                    if isinstance(v141, str):
+                        if not v141.isascii() and SURROGATE.search(v141) is not None:
                             e.append(
-                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v164)
+                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v141)
                             )
                     else:
-                        e.append((p + "/extras" + "/prototype", "type", "string", v164))
-                v166 = v160.get("toString", MISSING)
-                if v166 is not MISSING:
-                    if isinstance(v166, str):
-                        if not v166.isascii() and SURROGATE.search(v166) is not None:
+                        e.append((p + "/extras" + "/prototype", "type", "string", v141))
+                v143 = v137.get("toString", MISSING)
+                if v143 is not MISSING:
+                    if isinstance(v143, str):
+                        if not v143.isascii() and SURROGATE.search(v143) is not None:
                             e.append(
-                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v166)
+                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v143)
                             )
                     else:
-                        e.append((p + "/extras" + "/toString", "type", "string", v166))
-                v168 = v160.get("valueOf", MISSING)
-                if v168 is not MISSING:
-                    if isinstance(v168, str):
-                        if not v168.isascii() and SURROGATE.search(v168) is not None:
+                        e.append((p + "/extras" + "/toString", "type", "string", v143))
+                v145 = v137.get("valueOf", MISSING)
+                if v145 is not MISSING:
+                    if isinstance(v145, str):
+                        if not v145.isascii() and SURROGATE.search(v145) is not None:
                             e.append(
-                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v168)
+                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v145)
                             )
                     else:
-                        e.append((p + "/extras" + "/valueOf", "type", "string", v168))
-                v170 = v160.get("hasOwnProperty", MISSING)
-                if v170 is not MISSING:
-                    if isinstance(v170, str):
-                        if not v170.isascii() and SURROGATE.search(v170) is not None:
+                        e.append((p + "/extras" + "/valueOf", "type", "string", v145))
+                v147 = v137.get("hasOwnProperty", MISSING)
+                if v147 is not MISSING:
+                    if isinstance(v147, str):
+                        if not v147.isascii() and SURROGATE.search(v147) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/hasOwnProperty",
                                     "i-json",
                                     "no lone surrogate",
-                                    v170,
+                                    v147,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v170))
-                v172 = v160.get("isPrototypeOf", MISSING)
-                if v172 is not MISSING:
-                    if isinstance(v172, str):
-                        if not v172.isascii() and SURROGATE.search(v172) is not None:
+                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v147))
+                v149 = v137.get("isPrototypeOf", MISSING)
+                if v149 is not MISSING:
+                    if isinstance(v149, str):
+                        if not v149.isascii() and SURROGATE.search(v149) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/isPrototypeOf",
                                     "i-json",
                                     "no lone surrogate",
-                                    v172,
+                                    v149,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v172))
-                v174 = v160.get("propertyIsEnumerable", MISSING)
-                if v174 is not MISSING:
-                    if isinstance(v174, str):
-                        if not v174.isascii() and SURROGATE.search(v174) is not None:
+                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v149))
+                v151 = v137.get("propertyIsEnumerable", MISSING)
+                if v151 is not MISSING:
+                    if isinstance(v151, str):
+                        if not v151.isascii() and SURROGATE.search(v151) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/propertyIsEnumerable",
                                     "i-json",
                                     "no lone surrogate",
-                                    v174,
+                                    v151,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v174))
-                v176 = v160.get("toLocaleString", MISSING)
-                if v176 is not MISSING:
-                    if isinstance(v176, str):
-                        if not v176.isascii() and SURROGATE.search(v176) is not None:
+                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v151))
+                v153 = v137.get("toLocaleString", MISSING)
+                if v153 is not MISSING:
+                    if isinstance(v153, str):
+                        if not v153.isascii() and SURROGATE.search(v153) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/toLocaleString",
                                     "i-json",
                                     "no lone surrogate",
-                                    v176,
+                                    v153,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v176))
-                if not _NAMES9.issuperset(v160):
-                    for k178 in v160:
-                        if k178 not in _NAMES9:
+                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v153))
+                if not _NAMES9.issuperset(v137):
+                    for k155 in v137:
+                        if k155 not in _NAMES9:
                             e.append(
                                 (
-                                    p + "/extras" + "/" + token(k178),
+                                    p + "/extras" + "/" + token(k155),
                                     "additionalProperties",
                                     "no such property",
-                                    v160[k178],
+                                    v137[k155],
                                 )
                             )
             else:
-                e.append((p + "/extras", "type", "object", v160))
+                e.append((p + "/extras", "type", "object", v137))
         if not _NAMES10.issuperset(v):
-            for k180 in v:
-                if k180 not in _NAMES10:
+            for k157 in v:
+                if k157 not in _NAMES10:
                     e.append(
-                        (p + "/" + token(k180), "additionalProperties", "no such property", v[k180])
+                        (p + "/" + token(k157), "additionalProperties", "no such property", v[k157])
                     )
     else:
         e.append((p, "type", "object", v))
 
 
 def _valid_3(v: Any) -> bool:
-    if isinstance(v, str):
-        if not v.isascii() and SURROGATE.search(v) is not None:
+    if not isinstance(v, dict):
+        return False
+    if "detect" not in v:
+        return False
+    v159 = v["detect"]
+    if not isinstance(v159, dict):
+        return False
+    if v159.keys() != _NAMES11:
+        return False
+    v160 = v159["kind"]
+    if v160 != "path":
+        return False
+    v161 = v159["binaryName"]
+    if not isinstance(v161, str):
+        return False
+    if not (1 <= len(v161) <= 128):
+        return False
+    if _SEARCH12(v161) is None:
+        return False
+    if not (v.keys() >= _NAMES0):
+        return False
+    if not _NAMES10.issuperset(v):
+        return False
+    v162 = v["id"]
+    if not isinstance(v162, str):
+        return False
+    if _SEARCH1(v162) is None:
+        return False
+    v163 = v["displayName"]
+    if not isinstance(v163, str):
+        return False
+    if not v163.isascii() and SURROGATE.search(v163) is not None:
+        return False
+    if not (1 <= len(v163) <= 80):
+        return False
+    if _SEARCH2(v163) is None:
+        return False
+    v164 = v["launchable"]
+    if not isinstance(v164, bool):
+        return False
+    v165 = v["hookCapable"]
+    if not isinstance(v165, bool):
+        return False
+    v166 = v["hookPointer"]
+    if not isinstance(v166, str):
+        return False
+    if not (1 <= len(v166) <= 256):
+        return False
+    if _SEARCH3(v166) is None:
+        return False
+    v167 = v["detect"]
+    d168 = v167.get("kind")
+    if d168 == "path":
+        pass
+    elif d168 == "candidates":
+        if "kind" not in v167:
             return False
-    if isinstance(v, dict):
-        if not (v.keys() >= _NAMES11):
+        if not _NAMES13.issuperset(v167):
             return False
-        v182 = v.get("detect", MISSING)
-        if v182 is not MISSING:
-            if isinstance(v182, str):
-                if not v182.isascii() and SURROGATE.search(v182) is not None:
-                    return False
-            if isinstance(v182, dict):
-                if not (v182.keys() >= _NAMES12):
-                    return False
-                v184 = v182.get("kind", MISSING)
-                if v184 is not MISSING:
-                    if not (isinstance(v184, str) and v184 == "path"):
-                        return False
-                v186 = v182.get("binaryName", MISSING)
-                if v186 is not MISSING:
-                    if isinstance(v186, str):
-                        if not v186.isascii() and SURROGATE.search(v186) is not None:
-                            return False
-                        if len(v186) < 1:
-                            return False
-                        if len(v186) > 128:
-                            return False
-                        if _PATTERN13.search(v186) is None:
-                            return False
-                    else:
-                        return False
-                if not _NAMES12.issuperset(v182):
-                    return False
-            else:
-                return False
-    if isinstance(v, str):
-        if not v.isascii() and SURROGATE.search(v) is not None:
+        v169 = v167["kind"]
+        if v169 != "candidates":
             return False
-    if isinstance(v, dict):
-        if not (v.keys() >= _NAMES0):
-            return False
-        v192 = v.get("id", MISSING)
-        if v192 is not MISSING:
-            if isinstance(v192, str):
-                if not v192.isascii() and SURROGATE.search(v192) is not None:
-                    return False
-                if _PATTERN1.search(v192) is None:
-                    return False
-            else:
+        if "paths" in v167:
+            v170 = v167["paths"]
+            if not isinstance(v170, dict):
                 return False
-        v194 = v.get("displayName", MISSING)
-        if v194 is not MISSING:
-            if isinstance(v194, str):
-                if not v194.isascii() and SURROGATE.search(v194) is not None:
-                    return False
-                if len(v194) < 1:
-                    return False
-                if len(v194) > 80:
-                    return False
-                if _PATTERN2.search(v194) is None:
-                    return False
-            else:
+            if not _NAMES14.issuperset(v170):
                 return False
-        v196 = v.get("launchable", MISSING)
-        if v196 is not MISSING:
-            if not (isinstance(v196, bool)):
-                return False
-        v198 = v.get("hookCapable", MISSING)
-        if v198 is not MISSING:
-            if not (isinstance(v198, bool)):
-                return False
-        v200 = v.get("hookPointer", MISSING)
-        if v200 is not MISSING:
-            if isinstance(v200, str):
-                if not v200.isascii() and SURROGATE.search(v200) is not None:
+            if "darwin" in v170:
+                v171 = v170["darwin"]
+                if not isinstance(v171, list):
                     return False
-                if len(v200) < 1:
+                if len(v171) > 32:
                     return False
-                if len(v200) > 256:
-                    return False
-                if _PATTERN3.search(v200) is None:
-                    return False
-            else:
-                return False
-        v202 = v.get("detect", MISSING)
-        if v202 is not MISSING:
-            if isinstance(v202, str):
-                if not v202.isascii() and SURROGATE.search(v202) is not None:
-                    return False
-            if isinstance(v202, str):
-                if not v202.isascii() and SURROGATE.search(v202) is not None:
-                    return False
-            d205 = v202.get("kind") if isinstance(v202, dict) else None
-            if not (
-                (d205 == "path" and _valid_4(v202)) or (d205 == "candidates" and _valid_5(v202))
-            ):
-                return False
-        v206 = v.get("hookPackage", MISSING)
-        if v206 is not MISSING:
-            if isinstance(v206, str):
-                if not v206.isascii() and SURROGATE.search(v206) is not None:
-                    return False
-                if len(v206) < 1:
-                    return False
-                if len(v206) > 214:
-                    return False
-                if _PATTERN4.search(v206) is None:
-                    return False
-            else:
-                return False
-        v208 = v.get("promptArgTemplate", MISSING)
-        if v208 is not MISSING:
-            if isinstance(v208, list):
-                if len(v208) > 20:
-                    return False
-                for v211 in v208:
-                    if isinstance(v211, str):
-                        if not v211.isascii() and SURROGATE.search(v211) is not None:
-                            return False
-                        if len(v211) > 256:
-                            return False
-                        if _PATTERN5.search(v211) is None:
-                            return False
-                    else:
+                for v172 in v171:
+                    if not isinstance(v172, str):
                         return False
-            else:
-                return False
-        v213 = v.get("capabilities", MISSING)
-        if v213 is not MISSING:
-            if isinstance(v213, str):
-                if not v213.isascii() and SURROGATE.search(v213) is not None:
+                    if not v172.isascii() and SURROGATE.search(v172) is not None:
+                        return False
+                    if not (1 <= len(v172) <= 1024):
+                        return False
+                    if _SEARCH15(v172) is None:
+                        return False
+            if "win32" in v170:
+                v173 = v170["win32"]
+                if not isinstance(v173, list):
                     return False
-            if isinstance(v213, dict):
-                if not (v213.keys() >= _NAMES6):
+                if len(v173) > 32:
                     return False
-                v215 = v213.get("provides", MISSING)
-                if v215 is not MISSING:
-                    if isinstance(v215, list):
-                        for v218 in v215:
-                            if isinstance(v218, str):
-                                if not v218.isascii() and SURROGATE.search(v218) is not None:
-                                    return False
-                            if isinstance(v218, str):
-                                pass
-                            else:
-                                return False
-                            if not (isinstance(v218, str) and v218 in _ENUM7):
-                                return False
-                        if not all_unique(v215):
-                            return False
-                    else:
+                for v174 in v173:
+                    if not isinstance(v174, str):
                         return False
-                if not _NAMES6.issuperset(v213):
+                    if not v174.isascii() and SURROGATE.search(v174) is not None:
+                        return False
+                    if not (1 <= len(v174) <= 1024):
+                        return False
+                    if _SEARCH15(v174) is None:
+                        return False
+            if "linux" in v170:
+                v175 = v170["linux"]
+                if not isinstance(v175, list):
                     return False
-            else:
-                return False
-        v223 = v.get("category", MISSING)
-        if v223 is not MISSING:
-            if isinstance(v223, str):
-                pass
-            else:
-                return False
-            if not (isinstance(v223, str) and v223 in _ENUM8):
-                return False
-        v225 = v.get("builtin", MISSING)
-        if v225 is not MISSING:
-            if not (isinstance(v225, bool)):
-                return False
-        v227 = v.get("extras", MISSING)
-        if v227 is not MISSING:
-            if isinstance(v227, str):
-                if not v227.isascii() and SURROGATE.search(v227) is not None:
+                if len(v175) > 32:
                     return False
-            if isinstance(v227, dict):
-                v229 = v227.get("constructor", MISSING)
-                if v229 is not MISSING:
-                    if isinstance(v229, str):
-                        if not v229.isascii() and SURROGATE.search(v229) is not None:
-                            return False
-                    else:
+                for v176 in v175:
+                    if not isinstance(v176, str):
                         return False
-                v231 = v227.get("prototype", MISSING)
-                if v231 is not MISSING:
-                    if isinstance(v231, str):
-                        if not v231.isascii() and SURROGATE.search(v231) is not None:
-                            return False
-                    else:
+                    if not v176.isascii() and SURROGATE.search(v176) is not None:
                         return False
-                v233 = v227.get("toString", MISSING)
-                if v233 is not MISSING:
-                    if isinstance(v233, str):
-                        if not v233.isascii() and SURROGATE.search(v233) is not None:
-                            return False
-                    else:
+                    if not (1 <= len(v176) <= 1024):
                         return False
-                v235 = v227.get("valueOf", MISSING)
-                if v235 is not MISSING:
-                    if isinstance(v235, str):
-                        if not v235.isascii() and SURROGATE.search(v235) is not None:
-                            return False
-                    else:
+                    if _SEARCH15(v176) is None:
                         return False
-                v237 = v227.get("hasOwnProperty", MISSING)
-                if v237 is not MISSING:
-                    if isinstance(v237, str):
-                        if not v237.isascii() and SURROGATE.search(v237) is not None:
-                            return False
-                    else:
-                        return False
-                v239 = v227.get("isPrototypeOf", MISSING)
-                if v239 is not MISSING:
-                    if isinstance(v239, str):
-                        if not v239.isascii() and SURROGATE.search(v239) is not None:
-                            return False
-                    else:
-                        return False
-                v241 = v227.get("propertyIsEnumerable", MISSING)
-                if v241 is not MISSING:
-                    if isinstance(v241, str):
-                        if not v241.isascii() and SURROGATE.search(v241) is not None:
-                            return False
-                    else:
-                        return False
-                v243 = v227.get("toLocaleString", MISSING)
-                if v243 is not MISSING:
-                    if isinstance(v243, str):
-                        if not v243.isascii() and SURROGATE.search(v243) is not None:
-                            return False
-                    else:
-                        return False
-                if not _NAMES9.issuperset(v227):
-                    return False
-            else:
-                return False
-        if not _NAMES10.issuperset(v):
-            return False
     else:
         return False
+    if "hookPackage" in v:
+        v177 = v["hookPackage"]
+        if not isinstance(v177, str):
+            return False
+        if not (1 <= len(v177) <= 214):
+            return False
+        if _SEARCH4(v177) is None:
+            return False
+    if "promptArgTemplate" in v:
+        v178 = v["promptArgTemplate"]
+        if not isinstance(v178, list):
+            return False
+        if len(v178) > 20:
+            return False
+        for v179 in v178:
+            if not isinstance(v179, str):
+                return False
+            if not v179.isascii() and SURROGATE.search(v179) is not None:
+                return False
+            if len(v179) > 256:
+                return False
+            if _SEARCH5(v179) is None:
+                return False
+    if "capabilities" in v:
+        v180 = v["capabilities"]
+        if not isinstance(v180, dict):
+            return False
+        if v180.keys() != _NAMES6:
+            return False
+        v181 = v180["provides"]
+        if not isinstance(v181, list):
+            return False
+        for v182 in v181:
+            if not isinstance(v182, str):
+                return False
+            if v182 not in _ENUM7:
+                return False
+        if len(set(v181)) != len(v181):
+            return False
+    if "category" in v:
+        v183 = v["category"]
+        if not isinstance(v183, str):
+            return False
+        if v183 not in _ENUM8:
+            return False
+    if "builtin" in v:
+        v184 = v["builtin"]
+        if not isinstance(v184, bool):
+            return False
+    if "extras" in v:
+        v185 = v["extras"]
+        if not isinstance(v185, dict):
+            return False
+        if not _NAMES9.issuperset(v185):
+            return False
+        if "constructor" in v185:
+            v186 = v185["constructor"]
+            if not isinstance(v186, str):
+                return False
+            if not v186.isascii() and SURROGATE.search(v186) is not None:
+                return False
+        if "prototype" in v185:
+            v187 = v185["prototype"]
+            if not isinstance(v187, str):
+                return False
+            if not v187.isascii() and SURROGATE.search(v187) is not None:
+                return False
+        if "toString" in v185:
+            v188 = v185["toString"]
+            if not isinstance(v188, str):
+                return False
+            if not v188.isascii() and SURROGATE.search(v188) is not None:
+                return False
+        if "valueOf" in v185:
+            v189 = v185["valueOf"]
+            if not isinstance(v189, str):
+                return False
+            if not v189.isascii() and SURROGATE.search(v189) is not None:
+                return False
+        if "hasOwnProperty" in v185:
+            v190 = v185["hasOwnProperty"]
+            if not isinstance(v190, str):
+                return False
+            if not v190.isascii() and SURROGATE.search(v190) is not None:
+                return False
+        if "isPrototypeOf" in v185:
+            v191 = v185["isPrototypeOf"]
+            if not isinstance(v191, str):
+                return False
+            if not v191.isascii() and SURROGATE.search(v191) is not None:
+                return False
+        if "propertyIsEnumerable" in v185:
+            v192 = v185["propertyIsEnumerable"]
+            if not isinstance(v192, str):
+                return False
+            if not v192.isascii() and SURROGATE.search(v192) is not None:
+                return False
+        if "toLocaleString" in v185:
+            v193 = v185["toLocaleString"]
+            if not isinstance(v193, str):
+                return False
+            if not v193.isascii() and SURROGATE.search(v193) is not None:
+                return False
     return True
 
 
 def _valid_4(v: Any) -> bool:
-    if isinstance(v, str):
-        if not v.isascii() and SURROGATE.search(v) is not None:
-            return False
-    if isinstance(v, dict):
-        if not (v.keys() >= _NAMES12):
-            return False
-        v250 = v.get("kind", MISSING)
-        if v250 is not MISSING:
-            if not (isinstance(v250, str) and v250 == "path"):
-                return False
-        v252 = v.get("binaryName", MISSING)
-        if v252 is not MISSING:
-            if isinstance(v252, str):
-                if not v252.isascii() and SURROGATE.search(v252) is not None:
-                    return False
-                if len(v252) < 1:
-                    return False
-                if len(v252) > 128:
-                    return False
-                if _PATTERN13.search(v252) is None:
-                    return False
-            else:
-                return False
-        if not _NAMES12.issuperset(v):
-            return False
-    else:
+    if not isinstance(v, dict):
+        return False
+    if v.keys() != _NAMES11:
+        return False
+    v194 = v["kind"]
+    if v194 != "path":
+        return False
+    v195 = v["binaryName"]
+    if not isinstance(v195, str):
+        return False
+    if not (1 <= len(v195) <= 128):
+        return False
+    if _SEARCH12(v195) is None:
         return False
     return True
 
 
 def _valid_5(v: Any) -> bool:
-    if isinstance(v, str):
-        if not v.isascii() and SURROGATE.search(v) is not None:
-            return False
-    if isinstance(v, dict):
-        if not (v.keys() >= _NAMES14):
-            return False
-        v257 = v.get("kind", MISSING)
-        if v257 is not MISSING:
-            if not (isinstance(v257, str) and v257 == "candidates"):
-                return False
-        v259 = v.get("paths", MISSING)
-        if v259 is not MISSING:
-            if isinstance(v259, str):
-                if not v259.isascii() and SURROGATE.search(v259) is not None:
-                    return False
-            if isinstance(v259, dict):
-                v261 = v259.get("darwin", MISSING)
-                if v261 is not MISSING:
-                    if isinstance(v261, str):
-                        if not v261.isascii() and SURROGATE.search(v261) is not None:
-                            return False
-                    if isinstance(v261, list):
-                        if len(v261) > 32:
-                            return False
-                        for v265 in v261:
-                            if isinstance(v265, str):
-                                if not v265.isascii() and SURROGATE.search(v265) is not None:
-                                    return False
-                                if len(v265) < 1:
-                                    return False
-                                if len(v265) > 1024:
-                                    return False
-                                if _PATTERN15.search(v265) is None:
-                                    return False
-                            else:
-                                return False
-                    else:
-                        return False
-                v267 = v259.get("win32", MISSING)
-                if v267 is not MISSING:
-                    if isinstance(v267, str):
-                        if not v267.isascii() and SURROGATE.search(v267) is not None:
-                            return False
-                    if isinstance(v267, list):
-                        if len(v267) > 32:
-                            return False
-                        for v271 in v267:
-                            if isinstance(v271, str):
-                                if not v271.isascii() and SURROGATE.search(v271) is not None:
-                                    return False
-                                if len(v271) < 1:
-                                    return False
-                                if len(v271) > 1024:
-                                    return False
-                                if _PATTERN15.search(v271) is None:
-                                    return False
-                            else:
-                                return False
-                    else:
-                        return False
-                v273 = v259.get("linux", MISSING)
-                if v273 is not MISSING:
-                    if isinstance(v273, str):
-                        if not v273.isascii() and SURROGATE.search(v273) is not None:
-                            return False
-                    if isinstance(v273, list):
-                        if len(v273) > 32:
-                            return False
-                        for v277 in v273:
-                            if isinstance(v277, str):
-                                if not v277.isascii() and SURROGATE.search(v277) is not None:
-                                    return False
-                                if len(v277) < 1:
-                                    return False
-                                if len(v277) > 1024:
-                                    return False
-                                if _PATTERN15.search(v277) is None:
-                                    return False
-                            else:
-                                return False
-                    else:
-                        return False
-                if not _NAMES16.issuperset(v259):
-                    return False
-            else:
-                return False
-        if not _NAMES17.issuperset(v):
-            return False
-    else:
+    if not isinstance(v, dict):
         return False
+    if "kind" not in v:
+        return False
+    if not _NAMES13.issuperset(v):
+        return False
+    v196 = v["kind"]
+    if v196 != "candidates":
+        return False
+    if "paths" in v:
+        v197 = v["paths"]
+        if not isinstance(v197, dict):
+            return False
+        if not _NAMES14.issuperset(v197):
+            return False
+        if "darwin" in v197:
+            v198 = v197["darwin"]
+            if not isinstance(v198, list):
+                return False
+            if len(v198) > 32:
+                return False
+            for v199 in v198:
+                if not isinstance(v199, str):
+                    return False
+                if not v199.isascii() and SURROGATE.search(v199) is not None:
+                    return False
+                if not (1 <= len(v199) <= 1024):
+                    return False
+                if _SEARCH15(v199) is None:
+                    return False
+        if "win32" in v197:
+            v200 = v197["win32"]
+            if not isinstance(v200, list):
+                return False
+            if len(v200) > 32:
+                return False
+            for v201 in v200:
+                if not isinstance(v201, str):
+                    return False
+                if not v201.isascii() and SURROGATE.search(v201) is not None:
+                    return False
+                if not (1 <= len(v201) <= 1024):
+                    return False
+                if _SEARCH15(v201) is None:
+                    return False
+        if "linux" in v197:
+            v202 = v197["linux"]
+            if not isinstance(v202, list):
+                return False
+            if len(v202) > 32:
+                return False
+            for v203 in v202:
+                if not isinstance(v203, str):
+                    return False
+                if not v203.isascii() and SURROGATE.search(v203) is not None:
+                    return False
+                if not (1 <= len(v203) <= 1024):
+                    return False
+                if _SEARCH15(v203) is None:
+                    return False
     return True
 
 
@@ -1502,40 +1460,40 @@ def _check_6(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES12):
+        if not (v.keys() >= _NAMES11):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v284 = v.get("kind", MISSING)
-        if v284 is not MISSING:
-            if not (isinstance(v284, str) and v284 == "path"):
-                e.append((p + "/kind", "const", '"path"', v284))
-        v286 = v.get("binaryName", MISSING)
-        if v286 is not MISSING:
-            if isinstance(v286, str):
-                if not v286.isascii() and SURROGATE.search(v286) is not None:
-                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v286))
-                if len(v286) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v286))
-                if len(v286) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v286))
-                if len(v286) <= 128 and _PATTERN13.search(v286) is None:
+        v205 = v.get("kind", MISSING)
+        if v205 is not MISSING:
+            if not (isinstance(v205, str) and v205 == "path"):
+                e.append((p + "/kind", "const", '"path"', v205))
+        v207 = v.get("binaryName", MISSING)
+        if v207 is not MISSING:
+            if isinstance(v207, str):
+                if not v207.isascii() and SURROGATE.search(v207) is not None:
+                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v207))
+                if len(v207) < 1:
+                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v207))
+                if len(v207) > 128:
+                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v207))
+                if len(v207) <= 128 and _SEARCH12(v207) is None:
                     e.append(
                         (
                             p + "/binaryName",
                             "pattern",
                             'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v286,
+                            v207,
                         )
                     )
             else:
-                e.append((p + "/binaryName", "type", "string", v286))
-        if not _NAMES12.issuperset(v):
-            for k288 in v:
-                if k288 not in _NAMES12:
+                e.append((p + "/binaryName", "type", "string", v207))
+        if not _NAMES11.issuperset(v):
+            for k209 in v:
+                if k209 not in _NAMES11:
                     e.append(
-                        (p + "/" + token(k288), "additionalProperties", "no such property", v[k288])
+                        (p + "/" + token(k209), "additionalProperties", "no such property", v[k209])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -1546,219 +1504,219 @@ def _check_7(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES14):
+        if not (v.keys() >= _NAMES17):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v291 = v.get("kind", MISSING)
-        if v291 is not MISSING:
-            if not (isinstance(v291, str) and v291 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v291))
-        v293 = v.get("paths", MISSING)
-        if v293 is not MISSING:
-            if isinstance(v293, str):
-                if not v293.isascii() and SURROGATE.search(v293) is not None:
-                    e.append((p + "/paths", "i-json", "no lone surrogate", v293))
-            if isinstance(v293, dict):
-                v295 = v293.get("darwin", MISSING)
-                if v295 is not MISSING:
-                    if isinstance(v295, str):
-                        if not v295.isascii() and SURROGATE.search(v295) is not None:
+        v212 = v.get("kind", MISSING)
+        if v212 is not MISSING:
+            if not (isinstance(v212, str) and v212 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v212))
+        v214 = v.get("paths", MISSING)
+        if v214 is not MISSING:
+            if isinstance(v214, str):
+                if not v214.isascii() and SURROGATE.search(v214) is not None:
+                    e.append((p + "/paths", "i-json", "no lone surrogate", v214))
+            if isinstance(v214, dict):
+                v216 = v214.get("darwin", MISSING)
+                if v216 is not MISSING:
+                    if isinstance(v216, str):
+                        if not v216.isascii() and SURROGATE.search(v216) is not None:
                             e.append(
-                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v295)
+                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v216)
                             )
-                    if isinstance(v295, list):
-                        if len(v295) > 32:
+                    if isinstance(v216, list):
+                        if len(v216) > 32:
                             e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v295)
+                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v216)
                             )
-                        for i298 in range(0, len(v295)):
-                            v299 = v295[i298]
-                            if isinstance(v299, str):
-                                if not v299.isascii() and SURROGATE.search(v299) is not None:
+                        for i219 in range(0, len(v216)):
+                            v220 = v216[i219]
+                            if isinstance(v220, str):
+                                if not v220.isascii() and SURROGATE.search(v220) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i298),
+                                            p + "/paths" + "/darwin" + "/" + str(i219),
                                             "i-json",
                                             "no lone surrogate",
-                                            v299,
+                                            v220,
                                         )
                                     )
-                                if len(v299) < 1:
+                                if len(v220) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i298),
+                                            p + "/paths" + "/darwin" + "/" + str(i219),
                                             "minLength",
                                             "at least 1 characters",
-                                            v299,
+                                            v220,
                                         )
                                     )
-                                if len(v299) > 1024:
+                                if len(v220) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i298),
+                                            p + "/paths" + "/darwin" + "/" + str(i219),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v299,
+                                            v220,
                                         )
                                     )
-                                if len(v299) <= 1024 and _PATTERN15.search(v299) is None:
+                                if len(v220) <= 1024 and _SEARCH15(v220) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i298),
+                                            p + "/paths" + "/darwin" + "/" + str(i219),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v299,
+                                            v220,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/darwin" + "/" + str(i298),
+                                        p + "/paths" + "/darwin" + "/" + str(i219),
                                         "type",
                                         "string",
-                                        v299,
+                                        v220,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v295))
-                v301 = v293.get("win32", MISSING)
-                if v301 is not MISSING:
-                    if isinstance(v301, str):
-                        if not v301.isascii() and SURROGATE.search(v301) is not None:
-                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v301))
-                    if isinstance(v301, list):
-                        if len(v301) > 32:
+                        e.append((p + "/paths" + "/darwin", "type", "array", v216))
+                v222 = v214.get("win32", MISSING)
+                if v222 is not MISSING:
+                    if isinstance(v222, str):
+                        if not v222.isascii() and SURROGATE.search(v222) is not None:
+                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v222))
+                    if isinstance(v222, list):
+                        if len(v222) > 32:
                             e.append(
-                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v301)
+                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v222)
                             )
-                        for i304 in range(0, len(v301)):
-                            v305 = v301[i304]
-                            if isinstance(v305, str):
-                                if not v305.isascii() and SURROGATE.search(v305) is not None:
+                        for i225 in range(0, len(v222)):
+                            v226 = v222[i225]
+                            if isinstance(v226, str):
+                                if not v226.isascii() and SURROGATE.search(v226) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i304),
+                                            p + "/paths" + "/win32" + "/" + str(i225),
                                             "i-json",
                                             "no lone surrogate",
-                                            v305,
+                                            v226,
                                         )
                                     )
-                                if len(v305) < 1:
+                                if len(v226) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i304),
+                                            p + "/paths" + "/win32" + "/" + str(i225),
                                             "minLength",
                                             "at least 1 characters",
-                                            v305,
+                                            v226,
                                         )
                                     )
-                                if len(v305) > 1024:
+                                if len(v226) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i304),
+                                            p + "/paths" + "/win32" + "/" + str(i225),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v305,
+                                            v226,
                                         )
                                     )
-                                if len(v305) <= 1024 and _PATTERN15.search(v305) is None:
+                                if len(v226) <= 1024 and _SEARCH15(v226) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i304),
+                                            p + "/paths" + "/win32" + "/" + str(i225),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v305,
+                                            v226,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/win32" + "/" + str(i304),
+                                        p + "/paths" + "/win32" + "/" + str(i225),
                                         "type",
                                         "string",
-                                        v305,
+                                        v226,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v301))
-                v307 = v293.get("linux", MISSING)
-                if v307 is not MISSING:
-                    if isinstance(v307, str):
-                        if not v307.isascii() and SURROGATE.search(v307) is not None:
-                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v307))
-                    if isinstance(v307, list):
-                        if len(v307) > 32:
+                        e.append((p + "/paths" + "/win32", "type", "array", v222))
+                v228 = v214.get("linux", MISSING)
+                if v228 is not MISSING:
+                    if isinstance(v228, str):
+                        if not v228.isascii() and SURROGATE.search(v228) is not None:
+                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v228))
+                    if isinstance(v228, list):
+                        if len(v228) > 32:
                             e.append(
-                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v307)
+                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v228)
                             )
-                        for i310 in range(0, len(v307)):
-                            v311 = v307[i310]
-                            if isinstance(v311, str):
-                                if not v311.isascii() and SURROGATE.search(v311) is not None:
+                        for i231 in range(0, len(v228)):
+                            v232 = v228[i231]
+                            if isinstance(v232, str):
+                                if not v232.isascii() and SURROGATE.search(v232) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i310),
+                                            p + "/paths" + "/linux" + "/" + str(i231),
                                             "i-json",
                                             "no lone surrogate",
-                                            v311,
+                                            v232,
                                         )
                                     )
-                                if len(v311) < 1:
+                                if len(v232) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i310),
+                                            p + "/paths" + "/linux" + "/" + str(i231),
                                             "minLength",
                                             "at least 1 characters",
-                                            v311,
+                                            v232,
                                         )
                                     )
-                                if len(v311) > 1024:
+                                if len(v232) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i310),
+                                            p + "/paths" + "/linux" + "/" + str(i231),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v311,
+                                            v232,
                                         )
                                     )
-                                if len(v311) <= 1024 and _PATTERN15.search(v311) is None:
+                                if len(v232) <= 1024 and _SEARCH15(v232) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i310),
+                                            p + "/paths" + "/linux" + "/" + str(i231),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v311,
+                                            v232,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/linux" + "/" + str(i310),
+                                        p + "/paths" + "/linux" + "/" + str(i231),
                                         "type",
                                         "string",
-                                        v311,
+                                        v232,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v307))
-                if not _NAMES16.issuperset(v293):
-                    for k313 in v293:
-                        if k313 not in _NAMES16:
+                        e.append((p + "/paths" + "/linux", "type", "array", v228))
+                if not _NAMES14.issuperset(v214):
+                    for k234 in v214:
+                        if k234 not in _NAMES14:
                             e.append(
                                 (
-                                    p + "/paths" + "/" + token(k313),
+                                    p + "/paths" + "/" + token(k234),
                                     "additionalProperties",
                                     "no such property",
-                                    v293[k313],
+                                    v214[k234],
                                 )
                             )
             else:
-                e.append((p + "/paths", "type", "object", v293))
-        if not _NAMES17.issuperset(v):
-            for k315 in v:
-                if k315 not in _NAMES17:
+                e.append((p + "/paths", "type", "object", v214))
+        if not _NAMES13.issuperset(v):
+            for k236 in v:
+                if k236 not in _NAMES13:
                     e.append(
-                        (p + "/" + token(k315), "additionalProperties", "no such property", v[k315])
+                        (p + "/" + token(k236), "additionalProperties", "no such property", v[k236])
                     )
     else:
         e.append((p, "type", "object", v))

@@ -1,0 +1,174 @@
+"""The compiled answering code (the valid path) is lean, and the shortcuts it takes are sound.
+
+No timing here (bench/runtime_bench.py measures): these tests pin what makes the valid path cheap
+(one type test per value, key-set tests, inlined references, no per-keyword calls) and check
+each shortcut against the collecting path, which must still report what the shortcut skips."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import pytest
+from tool_registry import DiagnosticCode, validate_third_party_manifest, validate_tool_manifest
+from tool_registry import validator as generated
+
+from generator.ecma_to_re import translate
+from generator.validator_compiler import compile_validators, matches_only_ascii
+
+from .test_runtime_bounds import manifest
+
+LONE = "\ud800"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "only_ascii"),
+    [
+        ("^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$", True),
+        ("^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))[A-Za-z0-9._/-]+$", True),  # lookarounds consume nothing
+        ("^\\d+\\w*$", True),  # ASCII classes under re.ASCII
+        ("^\\s$", False),  # ECMA's \\s holds non-ASCII spaces
+        ("^[^;]+$", False),  # a negated class matches non-ASCII characters
+        ("^.+$", False),
+        ("[a-z]+$", False),  # unanchored: a match need not cover the string
+        ("^[a-z]+", False),
+        ("^[a-z]+$|x", False),
+        ("^caf\u00e9$", False),
+        ("^(a)\\1$", False),  # back-references are not analysed
+        ("^\\D$", False),
+    ],
+)
+def test_patterns_that_can_only_match_ascii(pattern: str, only_ascii: bool) -> None:
+    assert matches_only_ascii(translate(pattern)) is only_ascii
+
+
+@pytest.mark.parametrize(
+    ("changes", "pointer"),
+    [
+        ({"id": f"ab{LONE}"}, "/id"),
+        ({"hookPointer": f"a/{LONE}"}, "/hookPointer"),
+        ({"detect": {"kind": "path", "binaryName": f"a{LONE}"}}, "/detect/binaryName"),
+    ],
+)
+def test_a_surrogate_refused_by_an_ascii_pattern_is_still_reported_as_one(
+    changes: dict[str, Any], pointer: str
+) -> None:
+    # The answering pass skips the surrogate test where an ASCII-only pattern runs; the document
+    # is refused by the pattern, and the collecting pass reports the surrogate as well.
+    for validate in (validate_tool_manifest, validate_third_party_manifest):
+        found = {(d.code, d.pointer, d.keyword) for d in validate(manifest(**changes))}
+        assert (DiagnosticCode.LONE_SURROGATE, pointer, "") in found
+        assert (DiagnosticCode.SCHEMA_VIOLATION, pointer, "pattern") in found
+
+
+def _answering(entry: str) -> str:
+    """The source of the answering function behind a generated entry point."""
+    name = next(
+        line.split("(")[0].split()[-1]
+        for line in inspect.getsource(getattr(generated, entry)).splitlines()
+        if "_valid_" in line
+    )
+    return inspect.getsource(getattr(generated, name))
+
+
+@pytest.mark.parametrize("entry", ["validate_tool_manifest", "validate_third_party_manifest"])
+def test_the_valid_path_makes_no_call_per_keyword(entry: str) -> None:
+    source = _answering(entry)
+    assert "MISSING" not in source  # properties read by subscript after one `in` test
+    assert "json_equal" not in source  # constants compared inline
+    assert "all_unique" not in source  # strings: one set
+    assert "_valid_" not in source.split("\n", 1)[1]  # references and alternatives inlined
+    assert source.count("isinstance(v, dict)") == 1  # the root's type tested once
+    assert ".keys() != _NAMES" in source  # a closed object requiring every property: one test
+
+
+def test_the_third_party_entry_checks_detect_once() -> None:
+    # properties/detect ($defs/PathDetect) and the root's oneOf (ToolDetectSpec) both reach the
+    # same value: the second sees it proven and only dispatches on the tag.
+    source = _answering("validate_third_party_manifest")
+    binary_name_pattern = next(
+        name for name in dir(generated) if name.startswith("_SEARCH") and "\\-]+" in _src(name)
+    )
+    assert source.count(binary_name_pattern + "(") == 1
+
+
+def _src(name: str) -> str:
+    return str(getattr(generated, name).__self__.pattern)
+
+
+@pytest.mark.parametrize(
+    ("schema", "valid", "invalid"),
+    [
+        # `if` decided inline: a property pinned by a constant, required or not.
+        (
+            {
+                "type": "object",
+                "if": {"properties": {"t": {"const": "a"}}},
+                "then": {"required": ["x"]},
+                "else": {"required": ["y"]},
+            },
+            [{"x": 1}, {"t": "a", "x": 1}, {"t": "b", "y": 1}, {"t": None, "y": 1}],
+            [{}, {"t": "a", "y": 1}, {"t": "b", "x": 1}],
+        ),
+        (
+            {"if": {"required": ["t"], "properties": {"t": {"const": False}}}, "then": False},
+            [{"t": 0}, {"t": True}, {}],
+            [{"t": False}, "text", 3],  # `if` holds for a non-object: then (false) applies
+        ),
+        # A closed object whose properties are all required: one key-set test.
+        (
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["a", "b"],
+                "properties": {"a": {"const": 1}, "b": {"enum": ["x", "y"]}},
+            },
+            [{"a": 1, "b": "x"}, {"a": 1.0, "b": "y"}],
+            [{"a": 1}, {"a": 1, "b": "x", "c": 0}, {"a": True, "b": "x"}, {"a": 1, "b": ["x"]}],
+        ),
+        # Unique strings: one set, only once every item is known to be a string.
+        (
+            {"type": "array", "uniqueItems": True, "items": {"type": "string"}},
+            [[], ["a", "b"]],
+            [["a", "a"], ["a", 1], ["a", ["b"]]],
+        ),
+    ],
+)
+def test_shortcuts_agree_with_the_collecting_pass(
+    schema: dict[str, Any], valid: list[Any], invalid: list[Any]
+) -> None:
+    namespace: dict[str, Any] = {}
+    source = compile_validators(schema, {"validate": ""}, package="tool_registry")
+    exec(compile(source, "<compiled>", "exec"), namespace)  # noqa: S102 - our own compiler's output
+    for document in valid:
+        assert namespace["validate"](document) == (), document
+        assert namespace["_valid_1"](document) is True, document
+    for document in invalid:
+        assert namespace["validate"](document), document
+        assert namespace["_valid_1"](document) is False, document
+
+
+def test_the_printable_ascii_shortcut_hides_what_the_full_test_hides() -> None:
+    from tool_registry.diagnostics import shown, shown_pointer
+
+    for point in range(128):
+        char = chr(point)
+        hidden = point < 0x20 or point == 0x7F
+        assert (char in shown("a" + char)) is (not hidden), point
+        assert (char in shown_pointer("/a" + char)) is (not hidden), point
+
+
+def test_records_built_by_the_report_are_ordinary_diagnostics() -> None:
+    from tool_registry import Diagnostic
+
+    (record, *_) = validate_third_party_manifest(manifest(id="Bad Id"))
+    assert type(record) is Diagnostic
+    assert record == Diagnostic(
+        DiagnosticCode.SCHEMA_VIOLATION,
+        pointer="/id",
+        keyword="pattern",
+        expected=record.expected,
+        found='"Bad Id"',
+    )
+    assert record.omitted == 0
+    assert record.others == ()
