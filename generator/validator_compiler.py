@@ -250,24 +250,46 @@ class _Compiler:
         self.module = module
         self.collect = collect
 
-    def node(
-        self, schema: Any, at: str, value: str, where: str, inlined: tuple[str, ...]
+    def node(  # noqa: PLR0917 - the emitting context, passed positionally
+        self,
+        schema: Any,
+        at: str,
+        value: str,
+        where: str,
+        inlined: tuple[str, ...],
+        strings_checked: bool = False,
     ) -> list[str]:
         """Statements checking ``value`` (a variable) against ``schema``; ``where`` is a Python
-        expression for the instance pointer, evaluated only when a violation is reported."""
+        expression for the instance pointer, evaluated only when a violation is reported.
+        ``strings_checked``: an enclosing node on this straight-line path already tests a string
+        ``value`` for lone surrogates (the same record: this node does not test it again)."""
         if schema is True or (isinstance(schema, Mapping) and not schema):
             return []
         if schema is False:
             return [self.fail(where, "false", "nothing (false schema)", value)]
+        surrogates = not strings_checked and _admits_free_strings(schema)
         typed = {
-            "string": self.string_checks(schema, at, value, where),
+            "string": self.string_checks(schema, at, value, where, surrogates=surrogates),
             "number": self.number_checks(schema, at, value, where),
             "object": self.object_checks(schema, at, value, where, inlined),
             "array": self.array_checks(schema, at, value, where, inlined),
         }
         lines = self.value_checks(schema, at, value, where)
         declared = self.declared_types(schema, at)
-        if declared is not None and len(declared) == 1 and declared[0] in typed:
+        pinned = self.string_pinned_checks(schema, value, where)
+        if declared == ["string"] and pinned is not None:
+            # A string constant or string enum: one type test decides both records (a value of
+            # another type fails ``type`` and then the constant, in that order, as before).
+            inside, outside = pinned
+            lines = [
+                f"if {_type_test('string', value)}:",
+                *_indent(typed["string"][1:]),
+                *_indent(inside),
+                "else:",
+                "    " + self.fail(where, "type", "string", value),
+                *_indent(outside),
+            ]
+        elif declared is not None and len(declared) == 1 and declared[0] in typed:
             # One declared type: its checks run in the success branch of the type test, and the
             # other types' checks are dead code (their guards could never hold).
             only = declared[0]
@@ -289,10 +311,35 @@ class _Compiler:
                 ]
             for checks in typed.values():
                 lines += checks
-        lines += self.combinators(schema, at, value, where, inlined)
+        checked = strings_checked or surrogates
+        lines += self.combinators(schema, at, value, where, inlined, checked)
         if "$ref" in schema:
-            lines += self.reference(schema["$ref"], f"{at}/$ref", value, where, inlined)
+            lines += self.reference(schema["$ref"], f"{at}/$ref", value, where, inlined, checked)
         return lines
+
+    def string_pinned_checks(
+        self, schema: Mapping[str, Any], value: str, where: str
+    ) -> tuple[list[str], list[str]] | None:
+        """For a ``const`` string or an all-string ``enum`` (and no other value keyword): the
+        statements for a string ``value`` and for a value of another type (which always fails
+        it); ``None`` otherwise."""
+        if ("const" in schema) == ("enum" in schema):
+            return None
+        if "const" in schema:
+            const = schema["const"]
+            if not isinstance(const, str):
+                return None
+            test, keyword, expected = f"{value} != {py_str(const)}", "const", _short(const)
+        else:
+            options = schema["enum"]
+            if not isinstance(options, list) or not options:
+                return None
+            if not all(isinstance(option, str) for option in options):
+                return None
+            name = self.module.constant("ENUM", f"frozenset({py_json(sorted(set(options)))})")
+            test, keyword, expected = f"{value} not in {name}", "enum", "one of " + _short(options)
+        report = self.fail(where, keyword, expected, value)
+        return [f"if {test}:", f"    {report}"], [report]
 
     def fail(self, where: str, keyword: str, expected: str, value: str) -> str:
         if not self.collect:
@@ -344,10 +391,10 @@ class _Compiler:
         return limit
 
     def string_checks(
-        self, schema: Mapping[str, Any], at: str, value: str, where: str
+        self, schema: Mapping[str, Any], at: str, value: str, where: str, *, surrogates: bool
     ) -> list[str]:
         body: list[str] = []
-        if _admits_free_strings(schema):
+        if surrogates:
             # I-JSON (RFC 7493): a lone surrogate has no UTF-8 encoding and breaks every later
             # consumer (print, encode, subprocess). isascii() answers most strings in O(1).
             body += [
@@ -546,24 +593,25 @@ class _Compiler:
         """The answering function deciding an alternative."""
         return self.module.function_for(at, collect=False)
 
-    def combinators(
+    def combinators(  # noqa: PLR0917 - the emitting context, passed positionally
         self,
         schema: Mapping[str, Any],
         at: str,
         value: str,
         where: str,
         inlined: tuple[str, ...],
+        strings_checked: bool = False,
     ) -> list[str]:
         lines: list[str] = []
         for index, sub in enumerate(schema.get("allOf", [])):
-            lines += self.node(sub, f"{at}/allOf/{index}", value, where, inlined)
+            lines += self.node(sub, f"{at}/allOf/{index}", value, where, inlined, strings_checked)
         if "anyOf" in schema:
             checks = [self.branch(f"{at}/anyOf/{i}") for i in range(len(schema["anyOf"]))]
             test = " or ".join(f"{check}({value})" for check in checks)
             expected = f"to match at least one of {len(checks)} alternatives"
             lines += [f"if not ({test}):", "    " + self.fail(where, "anyOf", expected, value)]
         if "oneOf" in schema:
-            lines += self.one_of(schema["oneOf"], f"{at}/oneOf", value, where)
+            lines += self.one_of(schema["oneOf"], f"{at}/oneOf", value, where, inlined)
         if "not" in schema:
             check = self.branch(f"{at}/not")
             expected = "not to match the 'not' schema"
@@ -575,44 +623,55 @@ class _Compiler:
             then = self.node(schema.get("then", True), f"{at}/then", value, where, inlined)
             otherwise = self.node(schema.get("else", True), f"{at}/else", value, where, inlined)
             if then or otherwise:
-                lines += [f"if {self.branch(f'{at}/if')}({value}):"]
+                decide = f"{self.branch(f'{at}/if')}({value})"
+                condition = _condition(schema["if"], value, "object") if self.collect else None
+                if condition is not None:
+                    # An object is decided inline; anything else by the answering function
+                    # (which also settles, say, a string's lone surrogate the same way).
+                    decide = f"({condition} if isinstance({value}, dict) else {decide})"
+                lines += [f"if {decide}:"]
                 lines += _indent(then or ["pass"])
                 if otherwise:
                     lines += ["else:", *_indent(otherwise)]
         return lines
 
-    def one_of(self, alternatives: list[Any], at: str, value: str, where: str) -> list[str]:
+    def one_of(
+        self,
+        alternatives: list[Any],
+        at: str,
+        value: str,
+        where: str,
+        inlined: tuple[str, ...] = (),
+    ) -> list[str]:
         """Exactly one alternative holds. Decided by the answering functions; only a failed
-        verdict runs the collecting ones to report."""
+        verdict runs the collecting ones to report. With a tag (below), only the alternative it
+        names is checked."""
         count = len(alternatives)
-        checks = [self.branch(f"{at}/{i}") for i in range(count)]
         reporters = [f"{at}/{i}" for i in range(count)]
         discriminator = self.discriminator(alternatives, at)
         if discriminator is None:
+            checks = [self.branch(f"{at}/{i}") for i in range(count)]
             matched = " + ".join(f"{check}({value})" for check in checks)
             return [f"if ({matched}) != 1:", "    " + self.report_one_of(reporters, value, where)]
         # Each alternative requires its own constant in one property: only the alternative that
         # constant names can hold, so only that one is tried, and its violations are reported.
         name, constants = discriminator
         tag = self.module.variable("d")
-        tried = " or ".join(
-            f"({tag} == {py_str(constant)} and {check}({value}))"
-            for constant, check in zip(constants, checks, strict=True)
-        )
-        lines = [
-            f"{tag} = {value}.get({py_str(name)}) if isinstance({value}, dict) else None",
-            f"if not ({tried}):",
-        ]
+        lines = [f"{tag} = {value}.get({py_str(name)}) if isinstance({value}, dict) else None"]
         if not self.collect:
-            return [*lines, "    return False"]
+            checks = [self.branch(f"{at}/{i}") for i in range(count)]
+            tried = " or ".join(
+                f"({tag} == {py_str(constant)} and {check}({value}))"
+                for constant, check in zip(constants, checks, strict=True)
+            )
+            return [*lines, f"if not ({tried}):", "    return False"]
+        # The named alternative's collecting checks are inlined: they report nothing when it
+        # holds, and what it lacks when it does not.
         for index, constant in enumerate(constants):
-            reporter = self.module.function_for(reporters[index], collect=True)
             keyword = "if" if index == 0 else "elif"
-            lines += [
-                f"    {keyword} {tag} == {py_str(constant)}:",
-                f"        {reporter}({value}, {where}, e)",
-            ]
-        return [*lines, "    else:", "        " + self.report_one_of(reporters, value, where)]
+            checks = self.node(alternatives[index], reporters[index], value, where, inlined)
+            lines += [f"{keyword} {tag} == {py_str(constant)}:", *_indent(checks or ["pass"])]
+        return [*lines, "else:", "    " + self.report_one_of(reporters, value, where)]
 
     def report_one_of(self, alternatives: list[str], value: str, where: str) -> str:
         if not self.collect:
@@ -643,8 +702,14 @@ class _Compiler:
                 return name, [str(c) for c in constants]
         return None
 
-    def reference(
-        self, ref: Any, at: str, value: str, where: str, inlined: tuple[str, ...]
+    def reference(  # noqa: PLR0917 - the emitting context, passed positionally
+        self,
+        ref: Any,
+        at: str,
+        value: str,
+        where: str,
+        inlined: tuple[str, ...],
+        strings_checked: bool = False,
     ) -> list[str]:
         if not isinstance(ref, str):
             raise CompileError("$ref must be a string", at, "$ref")
@@ -654,7 +719,7 @@ class _Compiler:
                 return [f"if not {self.branch(target_at)}({value}):", "    return False"]
             target = self.module.function_for(target_at, collect=True)
             return [f"{target}({value}, {where}, e)"]
-        return self.node(target, target_at, value, where, (*inlined, target_at))
+        return self.node(target, target_at, value, where, (*inlined, target_at), strings_checked)
 
 
 def _implied_type(root: Mapping[str, Any], schema: Any, depth: int = 0) -> str | None:

@@ -152,7 +152,8 @@ class FileState:
 @dataclass(frozen=True)
 class _Checked:
     """One file's outcome before the whole-folder rules (duplicate ids): reusable as long as
-    the file's identity does not change. ``report`` is never changed; users copy it."""
+    the file's identity does not change. ``report`` is never changed: the folder rules copy a
+    report before adding to it (``_reject_duplicate_ids``), so it is shared, not copied."""
 
     identity: FileIdentity
     manifest: dict[str, Any] | None
@@ -639,6 +640,7 @@ def _reject_duplicate_ids(claims: dict[int, dict[str, Any]], reports: list[_Repo
         if len(indexes) < 2:
             continue
         for index in indexes:
+            reports[index] = reports[index].copy()  # a cached report is shared: never changed
             # At most MAX_OTHERS names per record, the rest counted: a thousand claimants must
             # not make a thousand records of a thousand names each.
             others = tuple(
@@ -763,13 +765,13 @@ def _load_folder(
         identity = _identity(path) if read_file is None else None
         kept = earlier.get(name)
         if kept is not None and identity is not None and kept.identity == identity:
-            report, manifest = kept.report.copy(), kept.manifest
+            report, manifest = kept.report, kept.manifest
             states.append(FileState(report.shown_source, "reused"))
         else:
             report, manifest = _check_file(name, path, reader)
             states.append(FileState(report.shown_source, "loaded"))
         if identity is not None:
-            cache[name] = _Checked(identity, manifest, report.copy())
+            cache[name] = _Checked(identity, manifest, report)
         checked.append((report, manifest))
     result = replace(
         _decide(checked),

@@ -35,6 +35,7 @@ Violation = tuple[str, str, str, Any]
 _LONE: Final = DiagnosticCode.LONE_SURROGATE
 _VIOLATION: Final = DiagnosticCode.SCHEMA_VIOLATION
 _new_record: Final = tuple.__new__
+_list_append: Final = list.append
 
 
 class Enough(Exception):
@@ -50,21 +51,25 @@ class Violations(list[Violation]):
     ``limit`` of them. Appending one more than the limit sets ``truncated`` and raises
     ``Enough``; two routes to one rule (a ``$ref`` and an ``allOf``) are kept once."""
 
+    # Slots and no ``super()`` calls: one is built per invalid document (and per ``oneOf``
+    # alternative tried), so its construction and ``append`` are on the invalid path.
+    __slots__ = ("_seen", "limit", "truncated")
+
     def __init__(self, limit: int = MAX_DIAGNOSTICS_PER_FILE) -> None:
-        super().__init__()
-        self.limit = max(limit, 0)
+        self.limit = limit if limit > 0 else 0
         self.truncated = False
         self._seen: set[tuple[str, str, str]] = set()
 
     def append(self, violation: Violation) -> None:
         key = violation[:3]
-        if key in self._seen:
+        seen = self._seen
+        if key in seen:
             return
         if len(self) >= self.limit:
             self.truncated = True
             raise Enough(self)
-        self._seen.add(key)
-        super().append(violation)
+        seen.add(key)
+        _list_append(self, violation)
 
     def extend(self, violations: Iterable[Violation]) -> None:
         for violation in violations:
@@ -170,15 +175,25 @@ def report(violations: Violations) -> tuple[Diagnostic, ...]:
     """One record per violation (``SCHEMA_VIOLATION``, or ``LONE_SURROGATE``), then one
     ``TOO_MANY_DIAGNOSTICS`` record when checking stopped at the limit (how many more there
     were is not known: checking stopped)."""
-    records: list[Diagnostic] = []
-    for pointer, keyword, expected, value in violations:
-        # Built by tuple.__new__ with every field given (the named tuple's own __new__ is a
-        # Python function): the cheapest record, on the path every invalid document takes.
-        if keyword == SURROGATE_KEYWORD:
-            fields = (_LONE, shown_pointer(pointer), "", "", expected, shown_value(value))
-        else:
-            fields = (_VIOLATION, shown_pointer(pointer), "", keyword, expected, shown_value(value))
-        records.append(_new_record(Diagnostic, (*fields, 0, (), "")))
+    # Built by tuple.__new__ with every field given (the named tuple's own __new__ is a
+    # Python function): the cheapest record, on the path every invalid document takes.
+    records = [
+        _new_record(
+            Diagnostic,
+            (
+                _LONE if keyword == SURROGATE_KEYWORD else _VIOLATION,
+                shown_pointer(pointer),
+                "",
+                "" if keyword == SURROGATE_KEYWORD else keyword,
+                expected,
+                shown_value(value),
+                0,
+                (),
+                "",
+            ),
+        )
+        for pointer, keyword, expected, value in violations
+    ]
     if violations.truncated:
         records.append(
             Diagnostic(DiagnosticCode.TOO_MANY_DIAGNOSTICS, found="at least 1", omitted=1)

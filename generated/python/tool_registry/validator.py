@@ -40,15 +40,37 @@ _SEARCH3 = re.compile(
     "^(?!\\/)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[A-Za-z0-9\\.\\_\\/\\-]+\\Z",
     re.ASCII,
 ).search
-_SEARCH4 = re.compile(
+_NAMES4 = frozenset(
+    (
+        "binaryName",
+        "kind",
+    )
+)
+_SEARCH5 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
+_NAMES6 = frozenset(("kind",))
+_SEARCH7 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
+_NAMES8 = frozenset(
+    (
+        "darwin",
+        "linux",
+        "win32",
+    )
+)
+_NAMES9 = frozenset(
+    (
+        "kind",
+        "paths",
+    )
+)
+_SEARCH10 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
 ).search
-_SEARCH5 = re.compile(
-    "^(?!(?:\\{prompt\\})*\\/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*\\:)(?!(?:(?:[^\\n\\r\\u2028\\u2029]|[\\u2028\\u2029])*\\/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
+_SEARCH11 = re.compile(
+    "^(?!(?:\\{prompt\\})*\\/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*\\:)(?!(?:[^\\n\\r]*\\/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
 ).search
-_NAMES6 = frozenset(("provides",))
-_ENUM7 = frozenset(
+_NAMES12 = frozenset(("provides",))
+_ENUM13 = frozenset(
     (
         "headless-task",
         "interactive-launch",
@@ -56,33 +78,33 @@ _ENUM7 = frozenset(
         "structured-progress",
     )
 )
-_ENUM8 = frozenset(
+_ENUM14 = frozenset(
     (
         "cli-agent",
         "desktop-app",
         "mcp-server",
     )
 )
-_NAMES9 = frozenset(("transport",))
-_ENUM10 = frozenset(
+_NAMES15 = frozenset(("transport",))
+_ENUM16 = frozenset(
     (
         "http",
         "stdio",
     )
 )
-_SEARCH11 = re.compile(
+_SEARCH17 = re.compile(
     "^(?!\\-)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z",
     re.ASCII,
 ).search
-_SEARCH12 = re.compile(
+_SEARCH18 = re.compile(
     "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
 ).search
-_SEARCH13 = re.compile(
+_SEARCH19 = re.compile(
     "^https\\:\\/\\/[A-Za-z0-9\\.\\-]+(?:\\:[0-9]{1,5})?(?:\\/[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\-]*)?(?:\\?[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\?\\-]*)?\\Z",
     re.ASCII,
 ).search
-_NAMES14 = frozenset(
+_NAMES20 = frozenset(
     (
         "args",
         "command",
@@ -90,9 +112,9 @@ _NAMES14 = frozenset(
         "url",
     )
 )
-_NAMES15 = frozenset(("command",))
-_NAMES16 = frozenset(("url",))
-_NAMES17 = frozenset(
+_NAMES21 = frozenset(("command",))
+_NAMES22 = frozenset(("url",))
+_NAMES23 = frozenset(
     (
         "builtin",
         "capabilities",
@@ -109,31 +131,9 @@ _NAMES17 = frozenset(
         "promptArgTemplate",
     )
 )
-_NAMES18 = frozenset(("mcpServer",))
-_CONST19 = False
-_NAMES20 = frozenset(("detect",))
-_NAMES21 = frozenset(
-    (
-        "binaryName",
-        "kind",
-    )
-)
-_SEARCH22 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
-_NAMES23 = frozenset(
-    (
-        "kind",
-        "paths",
-    )
-)
-_NAMES24 = frozenset(
-    (
-        "darwin",
-        "linux",
-        "win32",
-    )
-)
-_SEARCH25 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
-_NAMES26 = frozenset(("kind",))
+_NAMES24 = frozenset(("mcpServer",))
+_CONST25 = False
+_NAMES26 = frozenset(("detect",))
 
 
 def _check_0(v: Any, p: str, e: Violations) -> None:
@@ -218,414 +218,851 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             if isinstance(v11, str):
                 if not v11.isascii() and SURROGATE.search(v11) is not None:
                     e.append((p + "/detect", "i-json", "no lone surrogate", v11))
-            if isinstance(v11, str):
-                if not v11.isascii() and SURROGATE.search(v11) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v11))
             d14 = v11.get("kind") if isinstance(v11, dict) else None
-            if not ((d14 == "path" and _valid_4(v11)) or (d14 == "candidates" and _valid_5(v11))):
-                if d14 == "path":
-                    _check_6(v11, p + "/detect", e)
-                elif d14 == "candidates":
-                    _check_7(v11, p + "/detect", e)
+            if d14 == "path":
+                if isinstance(v11, str):
+                    if not v11.isascii() and SURROGATE.search(v11) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+                if isinstance(v11, dict):
+                    if not (v11.keys() >= _NAMES4):
+                        if "kind" not in v11:
+                            e.append((p + "/detect", "required", 'property "kind"', v11))
+                        if "binaryName" not in v11:
+                            e.append((p + "/detect", "required", 'property "binaryName"', v11))
+                    v16 = v11.get("kind", MISSING)
+                    if v16 is not MISSING:
+                        if not (isinstance(v16, str) and v16 == "path"):
+                            e.append((p + "/detect" + "/kind", "const", '"path"', v16))
+                    v18 = v11.get("binaryName", MISSING)
+                    if v18 is not MISSING:
+                        if isinstance(v18, str):
+                            if not v18.isascii() and SURROGATE.search(v18) is not None:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v18,
+                                    )
+                                )
+                            if len(v18) < 1:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "minLength",
+                                        "at least 1 characters",
+                                        v18,
+                                    )
+                                )
+                            if len(v18) > 128:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "maxLength",
+                                        "at most 128 characters",
+                                        v18,
+                                    )
+                                )
+                            if len(v18) <= 128 and _SEARCH5(v18) is None:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "pattern",
+                                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                        v18,
+                                    )
+                                )
+                        else:
+                            e.append((p + "/detect" + "/binaryName", "type", "string", v18))
+                    if not _NAMES4.issuperset(v11):
+                        for k20 in v11:
+                            if k20 not in _NAMES4:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/" + token(k20),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v11[k20],
+                                    )
+                                )
                 else:
-                    one_of(
-                        (
-                            _check_6,
-                            _check_7,
-                        ),
-                        v11,
-                        p + "/detect",
-                        e,
-                    )
-        v15 = v.get("hookPackage", MISSING)
-        if v15 is not MISSING:
-            if isinstance(v15, str):
-                if not v15.isascii() and SURROGATE.search(v15) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v15))
-                if len(v15) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v15))
-                if len(v15) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v15))
-                if len(v15) <= 214 and _SEARCH4(v15) is None:
+                    e.append((p + "/detect", "type", "object", v11))
+            elif d14 == "candidates":
+                if isinstance(v11, str):
+                    if not v11.isascii() and SURROGATE.search(v11) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+                if isinstance(v11, dict):
+                    if not (v11.keys() >= _NAMES6):
+                        if "kind" not in v11:
+                            e.append((p + "/detect", "required", 'property "kind"', v11))
+                    v23 = v11.get("kind", MISSING)
+                    if v23 is not MISSING:
+                        if not (isinstance(v23, str) and v23 == "candidates"):
+                            e.append((p + "/detect" + "/kind", "const", '"candidates"', v23))
+                    v25 = v11.get("paths", MISSING)
+                    if v25 is not MISSING:
+                        if isinstance(v25, str):
+                            if not v25.isascii() and SURROGATE.search(v25) is not None:
+                                e.append(
+                                    (p + "/detect" + "/paths", "i-json", "no lone surrogate", v25)
+                                )
+                        if isinstance(v25, dict):
+                            v27 = v25.get("darwin", MISSING)
+                            if v27 is not MISSING:
+                                if isinstance(v27, str):
+                                    if not v27.isascii() and SURROGATE.search(v27) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/darwin",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v27,
+                                            )
+                                        )
+                                if isinstance(v27, list):
+                                    if len(v27) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/darwin",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v27,
+                                            )
+                                        )
+                                    for i30 in range(0, len(v27)):
+                                        v31 = v27[i30]
+                                        if isinstance(v31, str):
+                                            if (
+                                                not v31.isascii()
+                                                and SURROGATE.search(v31) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i30),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v31,
+                                                    )
+                                                )
+                                            if len(v31) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i30),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v31,
+                                                    )
+                                                )
+                                            if len(v31) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i30),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v31,
+                                                    )
+                                                )
+                                            if len(v31) <= 1024 and _SEARCH7(v31) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i30),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v31,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/darwin"
+                                                    + "/"
+                                                    + str(i30),
+                                                    "type",
+                                                    "string",
+                                                    v31,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (p + "/detect" + "/paths" + "/darwin", "type", "array", v27)
+                                    )
+                            v33 = v25.get("win32", MISSING)
+                            if v33 is not MISSING:
+                                if isinstance(v33, str):
+                                    if not v33.isascii() and SURROGATE.search(v33) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/win32",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v33,
+                                            )
+                                        )
+                                if isinstance(v33, list):
+                                    if len(v33) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/win32",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v33,
+                                            )
+                                        )
+                                    for i36 in range(0, len(v33)):
+                                        v37 = v33[i36]
+                                        if isinstance(v37, str):
+                                            if (
+                                                not v37.isascii()
+                                                and SURROGATE.search(v37) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i36),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v37,
+                                                    )
+                                                )
+                                            if len(v37) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i36),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v37,
+                                                    )
+                                                )
+                                            if len(v37) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i36),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v37,
+                                                    )
+                                                )
+                                            if len(v37) <= 1024 and _SEARCH7(v37) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i36),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v37,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/win32"
+                                                    + "/"
+                                                    + str(i36),
+                                                    "type",
+                                                    "string",
+                                                    v37,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (p + "/detect" + "/paths" + "/win32", "type", "array", v33)
+                                    )
+                            v39 = v25.get("linux", MISSING)
+                            if v39 is not MISSING:
+                                if isinstance(v39, str):
+                                    if not v39.isascii() and SURROGATE.search(v39) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/linux",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v39,
+                                            )
+                                        )
+                                if isinstance(v39, list):
+                                    if len(v39) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/linux",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v39,
+                                            )
+                                        )
+                                    for i42 in range(0, len(v39)):
+                                        v43 = v39[i42]
+                                        if isinstance(v43, str):
+                                            if (
+                                                not v43.isascii()
+                                                and SURROGATE.search(v43) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i42),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v43,
+                                                    )
+                                                )
+                                            if len(v43) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i42),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v43,
+                                                    )
+                                                )
+                                            if len(v43) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i42),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v43,
+                                                    )
+                                                )
+                                            if len(v43) <= 1024 and _SEARCH7(v43) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i42),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v43,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/linux"
+                                                    + "/"
+                                                    + str(i42),
+                                                    "type",
+                                                    "string",
+                                                    v43,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (p + "/detect" + "/paths" + "/linux", "type", "array", v39)
+                                    )
+                            if not _NAMES8.issuperset(v25):
+                                for k45 in v25:
+                                    if k45 not in _NAMES8:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/" + token(k45),
+                                                "additionalProperties",
+                                                "no such property",
+                                                v25[k45],
+                                            )
+                                        )
+                        else:
+                            e.append((p + "/detect" + "/paths", "type", "object", v25))
+                    if not _NAMES9.issuperset(v11):
+                        for k47 in v11:
+                            if k47 not in _NAMES9:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/" + token(k47),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v11[k47],
+                                    )
+                                )
+                else:
+                    e.append((p + "/detect", "type", "object", v11))
+            else:
+                one_of(
+                    (
+                        _check_4,
+                        _check_5,
+                    ),
+                    v11,
+                    p + "/detect",
+                    e,
+                )
+        v49 = v.get("hookPackage", MISSING)
+        if v49 is not MISSING:
+            if isinstance(v49, str):
+                if not v49.isascii() and SURROGATE.search(v49) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
+                if len(v49) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
+                if len(v49) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
+                if len(v49) <= 214 and _SEARCH10(v49) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v15,
+                            v49,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v15))
-        v17 = v.get("promptArgTemplate", MISSING)
-        if v17 is not MISSING:
-            if isinstance(v17, list):
-                if len(v17) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v17))
-                for i19 in range(0, len(v17)):
-                    v20 = v17[i19]
-                    if isinstance(v20, str):
-                        if not v20.isascii() and SURROGATE.search(v20) is not None:
+                e.append((p + "/hookPackage", "type", "string", v49))
+        v51 = v.get("promptArgTemplate", MISSING)
+        if v51 is not MISSING:
+            if isinstance(v51, list):
+                if len(v51) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v51))
+                for i53 in range(0, len(v51)):
+                    v54 = v51[i53]
+                    if isinstance(v54, str):
+                        if not v54.isascii() and SURROGATE.search(v54) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i19),
+                                    p + "/promptArgTemplate" + "/" + str(i53),
                                     "i-json",
                                     "no lone surrogate",
-                                    v20,
+                                    v54,
                                 )
                             )
-                        if len(v20) > 256:
+                        if len(v54) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i19),
+                                    p + "/promptArgTemplate" + "/" + str(i53),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v20,
+                                    v54,
                                 )
                             )
-                        if len(v20) <= 256 and _SEARCH5(v20) is None:
+                        if len(v54) <= 256 and _SEARCH11(v54) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i19),
+                                    p + "/promptArgTemplate" + "/" + str(i53),
                                     "pattern",
                                     'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
-                                    v20,
+                                    v54,
                                 )
                             )
                     else:
-                        e.append((p + "/promptArgTemplate" + "/" + str(i19), "type", "string", v20))
+                        e.append((p + "/promptArgTemplate" + "/" + str(i53), "type", "string", v54))
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v17))
-        v22 = v.get("capabilities", MISSING)
-        if v22 is not MISSING:
-            if isinstance(v22, str):
-                if not v22.isascii() and SURROGATE.search(v22) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v22))
-            if isinstance(v22, dict):
-                if not (v22.keys() >= _NAMES6):
-                    if "provides" not in v22:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v22))
-                v24 = v22.get("provides", MISSING)
-                if v24 is not MISSING:
-                    if isinstance(v24, list):
-                        n25 = len(e)
-                        for i26 in range(0, len(v24)):
-                            v27 = v24[i26]
-                            if isinstance(v27, str):
-                                if not v27.isascii() and SURROGATE.search(v27) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v51))
+        v56 = v.get("capabilities", MISSING)
+        if v56 is not MISSING:
+            if isinstance(v56, str):
+                if not v56.isascii() and SURROGATE.search(v56) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v56))
+            if isinstance(v56, dict):
+                if not (v56.keys() >= _NAMES12):
+                    if "provides" not in v56:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v56))
+                v58 = v56.get("provides", MISSING)
+                if v58 is not MISSING:
+                    if isinstance(v58, list):
+                        n59 = len(e)
+                        for i60 in range(0, len(v58)):
+                            v61 = v58[i60]
+                            if isinstance(v61, str):
+                                if not v61.isascii() and SURROGATE.search(v61) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i26),
+                                            p + "/capabilities" + "/provides" + "/" + str(i60),
                                             "i-json",
                                             "no lone surrogate",
-                                            v27,
+                                            v61,
                                         )
                                     )
-                            if isinstance(v27, str):
-                                pass
+                            if isinstance(v61, str):
+                                if v61 not in _ENUM13:
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides" + "/" + str(i60),
+                                            "enum",
+                                            'one of ["interactive-launch","headless-task","structured-progres...',
+                                            v61,
+                                        )
+                                    )
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i26),
+                                        p + "/capabilities" + "/provides" + "/" + str(i60),
                                         "type",
                                         "string",
-                                        v27,
+                                        v61,
                                     )
                                 )
-                            if not (isinstance(v27, str) and v27 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i26),
+                                        p + "/capabilities" + "/provides" + "/" + str(i60),
                                         "enum",
                                         'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v27,
+                                        v61,
                                     )
                                 )
-                        if len(e) == n25 and not all_unique(v24):
+                        if len(e) == n59 and not all_unique(v58):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v24,
+                                    v58,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v24))
-                if not _NAMES6.issuperset(v22):
-                    for k30 in v22:
-                        if k30 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v58))
+                if not _NAMES12.issuperset(v56):
+                    for k64 in v56:
+                        if k64 not in _NAMES12:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k30),
+                                    p + "/capabilities" + "/" + token(k64),
                                     "additionalProperties",
                                     "no such property",
-                                    v22[k30],
+                                    v56[k64],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v22))
-        v32 = v.get("category", MISSING)
-        if v32 is not MISSING:
-            if isinstance(v32, str):
-                pass
+                e.append((p + "/capabilities", "type", "object", v56))
+        v66 = v.get("category", MISSING)
+        if v66 is not MISSING:
+            if isinstance(v66, str):
+                if v66 not in _ENUM14:
+                    e.append(
+                        (
+                            p + "/category",
+                            "enum",
+                            'one of ["cli-agent","desktop-app","mcp-server"]',
+                            v66,
+                        )
+                    )
             else:
-                e.append((p + "/category", "type", "string", v32))
-            if not (isinstance(v32, str) and v32 in _ENUM8):
+                e.append((p + "/category", "type", "string", v66))
                 e.append(
                     (
                         p + "/category",
                         "enum",
                         'one of ["cli-agent","desktop-app","mcp-server"]',
-                        v32,
+                        v66,
                     )
                 )
-        v34 = v.get("library", MISSING)
-        if v34 is not MISSING:
-            if isinstance(v34, str):
-                if not v34.isascii() and SURROGATE.search(v34) is not None:
-                    e.append((p + "/library", "i-json", "no lone surrogate", v34))
-                if _SEARCH1(v34) is None:
+        v68 = v.get("library", MISSING)
+        if v68 is not MISSING:
+            if isinstance(v68, str):
+                if not v68.isascii() and SURROGATE.search(v68) is not None:
+                    e.append((p + "/library", "i-json", "no lone surrogate", v68))
+                if _SEARCH1(v68) is None:
                     e.append(
                         (
                             p + "/library",
                             "pattern",
                             'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v34,
+                            v68,
                         )
                     )
             else:
-                e.append((p + "/library", "type", "string", v34))
-        v36 = v.get("mcpServer", MISSING)
-        if v36 is not MISSING:
-            if isinstance(v36, str):
-                if not v36.isascii() and SURROGATE.search(v36) is not None:
-                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v36))
-            if isinstance(v36, dict):
-                if not (v36.keys() >= _NAMES9):
-                    if "transport" not in v36:
-                        e.append((p + "/mcpServer", "required", 'property "transport"', v36))
-                v38 = v36.get("transport", MISSING)
-                if v38 is not MISSING:
-                    if isinstance(v38, str):
-                        pass
+                e.append((p + "/library", "type", "string", v68))
+        v70 = v.get("mcpServer", MISSING)
+        if v70 is not MISSING:
+            if isinstance(v70, str):
+                if not v70.isascii() and SURROGATE.search(v70) is not None:
+                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
+            if isinstance(v70, dict):
+                if not (v70.keys() >= _NAMES15):
+                    if "transport" not in v70:
+                        e.append((p + "/mcpServer", "required", 'property "transport"', v70))
+                v72 = v70.get("transport", MISSING)
+                if v72 is not MISSING:
+                    if isinstance(v72, str):
+                        if v72 not in _ENUM16:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/transport",
+                                    "enum",
+                                    'one of ["stdio","http"]',
+                                    v72,
+                                )
+                            )
                     else:
-                        e.append((p + "/mcpServer" + "/transport", "type", "string", v38))
-                    if not (isinstance(v38, str) and v38 in _ENUM10):
+                        e.append((p + "/mcpServer" + "/transport", "type", "string", v72))
                         e.append(
                             (
                                 p + "/mcpServer" + "/transport",
                                 "enum",
                                 'one of ["stdio","http"]',
-                                v38,
+                                v72,
                             )
                         )
-                v40 = v36.get("command", MISSING)
-                if v40 is not MISSING:
-                    if isinstance(v40, str):
-                        if not v40.isascii() and SURROGATE.search(v40) is not None:
+                v74 = v70.get("command", MISSING)
+                if v74 is not MISSING:
+                    if isinstance(v74, str):
+                        if not v74.isascii() and SURROGATE.search(v74) is not None:
                             e.append(
-                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v40)
+                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v74)
                             )
-                        if len(v40) < 1:
+                        if len(v74) < 1:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/command",
                                     "minLength",
                                     "at least 1 characters",
-                                    v40,
+                                    v74,
                                 )
                             )
-                        if len(v40) > 256:
+                        if len(v74) > 256:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/command",
                                     "maxLength",
                                     "at most 256 characters",
-                                    v40,
+                                    v74,
                                 )
                             )
-                        if len(v40) <= 256 and _SEARCH11(v40) is None:
+                        if len(v74) <= 256 and _SEARCH17(v74) is None:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/command",
                                     "pattern",
                                     'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
-                                    v40,
+                                    v74,
                                 )
                             )
                     else:
-                        e.append((p + "/mcpServer" + "/command", "type", "string", v40))
-                v42 = v36.get("args", MISSING)
-                if v42 is not MISSING:
-                    if isinstance(v42, list):
-                        if len(v42) > 32:
+                        e.append((p + "/mcpServer" + "/command", "type", "string", v74))
+                v76 = v70.get("args", MISSING)
+                if v76 is not MISSING:
+                    if isinstance(v76, list):
+                        if len(v76) > 32:
                             e.append(
-                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v42)
+                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v76)
                             )
-                        for i44 in range(0, len(v42)):
-                            v45 = v42[i44]
-                            if isinstance(v45, str):
-                                if not v45.isascii() and SURROGATE.search(v45) is not None:
+                        for i78 in range(0, len(v76)):
+                            v79 = v76[i78]
+                            if isinstance(v79, str):
+                                if not v79.isascii() and SURROGATE.search(v79) is not None:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i44),
+                                            p + "/mcpServer" + "/args" + "/" + str(i78),
                                             "i-json",
                                             "no lone surrogate",
-                                            v45,
+                                            v79,
                                         )
                                     )
-                                if len(v45) > 256:
+                                if len(v79) > 256:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i44),
+                                            p + "/mcpServer" + "/args" + "/" + str(i78),
                                             "maxLength",
                                             "at most 256 characters",
-                                            v45,
+                                            v79,
                                         )
                                     )
-                                if len(v45) <= 256 and _SEARCH12(v45) is None:
+                                if len(v79) <= 256 and _SEARCH18(v79) is None:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i44),
+                                            p + "/mcpServer" + "/args" + "/" + str(i78),
                                             "pattern",
                                             'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
-                                            v45,
+                                            v79,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/mcpServer" + "/args" + "/" + str(i44),
+                                        p + "/mcpServer" + "/args" + "/" + str(i78),
                                         "type",
                                         "string",
-                                        v45,
+                                        v79,
                                     )
                                 )
                     else:
-                        e.append((p + "/mcpServer" + "/args", "type", "array", v42))
-                v47 = v36.get("url", MISSING)
-                if v47 is not MISSING:
-                    if isinstance(v47, str):
-                        if not v47.isascii() and SURROGATE.search(v47) is not None:
+                        e.append((p + "/mcpServer" + "/args", "type", "array", v76))
+                v81 = v70.get("url", MISSING)
+                if v81 is not MISSING:
+                    if isinstance(v81, str):
+                        if not v81.isascii() and SURROGATE.search(v81) is not None:
                             e.append(
-                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v47)
+                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v81)
                             )
-                        if len(v47) > 2048:
+                        if len(v81) > 2048:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/url",
                                     "maxLength",
                                     "at most 2048 characters",
-                                    v47,
+                                    v81,
                                 )
                             )
-                        if len(v47) <= 2048 and _SEARCH13(v47) is None:
+                        if len(v81) <= 2048 and _SEARCH19(v81) is None:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/url",
                                     "pattern",
                                     'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
-                                    v47,
+                                    v81,
                                 )
                             )
                     else:
-                        e.append((p + "/mcpServer" + "/url", "type", "string", v47))
-                if not _NAMES14.issuperset(v36):
-                    for k49 in v36:
-                        if k49 not in _NAMES14:
+                        e.append((p + "/mcpServer" + "/url", "type", "string", v81))
+                if not _NAMES20.issuperset(v70):
+                    for k83 in v70:
+                        if k83 not in _NAMES20:
                             e.append(
                                 (
-                                    p + "/mcpServer" + "/" + token(k49),
+                                    p + "/mcpServer" + "/" + token(k83),
                                     "additionalProperties",
                                     "no such property",
-                                    v36[k49],
+                                    v70[k83],
                                 )
                             )
             else:
-                e.append((p + "/mcpServer", "type", "object", v36))
-            if _valid_8(v36):
-                if isinstance(v36, str):
-                    if not v36.isascii() and SURROGATE.search(v36) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v36))
-                if isinstance(v36, dict):
-                    if not (v36.keys() >= _NAMES15):
-                        if "command" not in v36:
-                            e.append((p + "/mcpServer", "required", 'property "command"', v36))
-                    v51 = v36.get("url", MISSING)
-                    if v51 is not MISSING:
+                e.append((p + "/mcpServer", "type", "object", v70))
+            if (
+                ("transport" not in v70 or v70["transport"] == "stdio")
+                if isinstance(v70, dict)
+                else _valid_6(v70)
+            ):
+                if isinstance(v70, str):
+                    if not v70.isascii() and SURROGATE.search(v70) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
+                if isinstance(v70, dict):
+                    if not (v70.keys() >= _NAMES21):
+                        if "command" not in v70:
+                            e.append((p + "/mcpServer", "required", 'property "command"', v70))
+                    v85 = v70.get("url", MISSING)
+                    if v85 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v51)
+                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v85)
                         )
             else:
-                if isinstance(v36, str):
-                    if not v36.isascii() and SURROGATE.search(v36) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v36))
-                if isinstance(v36, dict):
-                    if not (v36.keys() >= _NAMES16):
-                        if "url" not in v36:
-                            e.append((p + "/mcpServer", "required", 'property "url"', v36))
-                    v53 = v36.get("command", MISSING)
-                    if v53 is not MISSING:
+                if isinstance(v70, str):
+                    if not v70.isascii() and SURROGATE.search(v70) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
+                if isinstance(v70, dict):
+                    if not (v70.keys() >= _NAMES22):
+                        if "url" not in v70:
+                            e.append((p + "/mcpServer", "required", 'property "url"', v70))
+                    v87 = v70.get("command", MISSING)
+                    if v87 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v53)
+                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v87)
                         )
-                    v54 = v36.get("args", MISSING)
-                    if v54 is not MISSING:
+                    v88 = v70.get("args", MISSING)
+                    if v88 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v54)
+                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v88)
                         )
-        v56 = v.get("builtin", MISSING)
-        if v56 is not MISSING:
-            if not (isinstance(v56, bool)):
-                e.append((p + "/builtin", "type", "boolean", v56))
-        if not _NAMES17.issuperset(v):
-            for k58 in v:
-                if k58 not in _NAMES17:
+        v90 = v.get("builtin", MISSING)
+        if v90 is not MISSING:
+            if not (isinstance(v90, bool)):
+                e.append((p + "/builtin", "type", "boolean", v90))
+        if not _NAMES23.issuperset(v):
+            for k92 in v:
+                if k92 not in _NAMES23:
                     e.append(
-                        (p + "/" + token(k58), "additionalProperties", "no such property", v[k58])
+                        (p + "/" + token(k92), "additionalProperties", "no such property", v[k92])
                     )
     else:
         e.append((p, "type", "object", v))
-    if _valid_9(v):
+    if ("category" in v and v["category"] == "mcp-server") if isinstance(v, dict) else _valid_7(v):
         if isinstance(v, str):
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES18):
+            if not (v.keys() >= _NAMES24):
                 if "mcpServer" not in v:
                     e.append((p, "required", 'property "mcpServer"', v))
-            v60 = v.get("launchable", MISSING)
-            if v60 is not MISSING:
-                if not (json_equal(v60, _CONST19)):
-                    e.append((p + "/launchable", "const", "false", v60))
-            v62 = v.get("hookCapable", MISSING)
-            if v62 is not MISSING:
-                if not (json_equal(v62, _CONST19)):
-                    e.append((p + "/hookCapable", "const", "false", v62))
-            v64 = v.get("detect", MISSING)
-            if v64 is not MISSING:
-                e.append((p + "/detect", "false", "nothing (false schema)", v64))
-            v65 = v.get("promptArgTemplate", MISSING)
-            if v65 is not MISSING:
-                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v65))
-            v66 = v.get("hookPackage", MISSING)
-            if v66 is not MISSING:
-                e.append((p + "/hookPackage", "false", "nothing (false schema)", v66))
-            v67 = v.get("capabilities", MISSING)
-            if v67 is not MISSING:
-                e.append((p + "/capabilities", "false", "nothing (false schema)", v67))
+            v94 = v.get("launchable", MISSING)
+            if v94 is not MISSING:
+                if not (json_equal(v94, _CONST25)):
+                    e.append((p + "/launchable", "const", "false", v94))
+            v96 = v.get("hookCapable", MISSING)
+            if v96 is not MISSING:
+                if not (json_equal(v96, _CONST25)):
+                    e.append((p + "/hookCapable", "const", "false", v96))
+            v98 = v.get("detect", MISSING)
+            if v98 is not MISSING:
+                e.append((p + "/detect", "false", "nothing (false schema)", v98))
+            v99 = v.get("promptArgTemplate", MISSING)
+            if v99 is not MISSING:
+                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v99))
+            v100 = v.get("hookPackage", MISSING)
+            if v100 is not MISSING:
+                e.append((p + "/hookPackage", "false", "nothing (false schema)", v100))
+            v101 = v.get("capabilities", MISSING)
+            if v101 is not MISSING:
+                e.append((p + "/capabilities", "false", "nothing (false schema)", v101))
     else:
         if isinstance(v, str):
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES20):
+            if not (v.keys() >= _NAMES26):
                 if "detect" not in v:
                     e.append((p, "required", 'property "detect"', v))
-            v69 = v.get("mcpServer", MISSING)
-            if v69 is not MISSING:
-                e.append((p + "/mcpServer", "false", "nothing (false schema)", v69))
+            v103 = v.get("mcpServer", MISSING)
+            if v103 is not MISSING:
+                e.append((p + "/mcpServer", "false", "nothing (false schema)", v103))
 
 
 def _valid_1(v: Any) -> bool:
@@ -633,240 +1070,240 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (v.keys() >= _NAMES0):
         return False
-    if not _NAMES17.issuperset(v):
+    if not _NAMES23.issuperset(v):
         return False
-    v71 = v["id"]
-    if not isinstance(v71, str):
+    v105 = v["id"]
+    if not isinstance(v105, str):
         return False
-    if _SEARCH1(v71) is None:
+    if _SEARCH1(v105) is None:
         return False
-    v72 = v["displayName"]
-    if not isinstance(v72, str):
+    v106 = v["displayName"]
+    if not isinstance(v106, str):
         return False
-    if not v72.isascii() and SURROGATE.search(v72) is not None:
+    if not v106.isascii() and SURROGATE.search(v106) is not None:
         return False
-    if not (1 <= len(v72) <= 80):
+    if not (1 <= len(v106) <= 80):
         return False
-    if _SEARCH2(v72) is None:
+    if _SEARCH2(v106) is None:
         return False
-    v73 = v["launchable"]
-    if not isinstance(v73, bool):
+    v107 = v["launchable"]
+    if not isinstance(v107, bool):
         return False
-    v74 = v["hookCapable"]
-    if not isinstance(v74, bool):
+    v108 = v["hookCapable"]
+    if not isinstance(v108, bool):
         return False
-    v75 = v["hookPointer"]
-    if not isinstance(v75, str):
+    v109 = v["hookPointer"]
+    if not isinstance(v109, str):
         return False
-    if not (1 <= len(v75) <= 256):
+    if not (1 <= len(v109) <= 256):
         return False
-    if _SEARCH3(v75) is None:
+    if _SEARCH3(v109) is None:
         return False
     if "detect" in v:
-        v76 = v["detect"]
-        if isinstance(v76, str):
-            if not v76.isascii() and SURROGATE.search(v76) is not None:
+        v110 = v["detect"]
+        if isinstance(v110, str):
+            if not v110.isascii() and SURROGATE.search(v110) is not None:
                 return False
-        d77 = v76.get("kind") if isinstance(v76, dict) else None
-        if d77 == "path":
-            if not isinstance(v76, dict):
+        d111 = v110.get("kind") if isinstance(v110, dict) else None
+        if d111 == "path":
+            if not isinstance(v110, dict):
                 return False
-            if v76.keys() != _NAMES21:
+            if v110.keys() != _NAMES4:
                 return False
-            v78 = v76["kind"]
-            if v78 != "path":
+            v112 = v110["kind"]
+            if v112 != "path":
                 return False
-            v79 = v76["binaryName"]
-            if not isinstance(v79, str):
+            v113 = v110["binaryName"]
+            if not isinstance(v113, str):
                 return False
-            if not (1 <= len(v79) <= 128):
+            if not (1 <= len(v113) <= 128):
                 return False
-            if _SEARCH22(v79) is None:
+            if _SEARCH5(v113) is None:
                 return False
-        elif d77 == "candidates":
-            if not isinstance(v76, dict):
+        elif d111 == "candidates":
+            if not isinstance(v110, dict):
                 return False
-            if "kind" not in v76:
+            if "kind" not in v110:
                 return False
-            if not _NAMES23.issuperset(v76):
+            if not _NAMES9.issuperset(v110):
                 return False
-            v80 = v76["kind"]
-            if v80 != "candidates":
+            v114 = v110["kind"]
+            if v114 != "candidates":
                 return False
-            if "paths" in v76:
-                v81 = v76["paths"]
-                if not isinstance(v81, dict):
+            if "paths" in v110:
+                v115 = v110["paths"]
+                if not isinstance(v115, dict):
                     return False
-                if not _NAMES24.issuperset(v81):
+                if not _NAMES8.issuperset(v115):
                     return False
-                if "darwin" in v81:
-                    v82 = v81["darwin"]
-                    if not isinstance(v82, list):
+                if "darwin" in v115:
+                    v116 = v115["darwin"]
+                    if not isinstance(v116, list):
                         return False
-                    if len(v82) > 32:
+                    if len(v116) > 32:
                         return False
-                    for v83 in v82:
-                        if not isinstance(v83, str):
+                    for v117 in v116:
+                        if not isinstance(v117, str):
                             return False
-                        if not v83.isascii() and SURROGATE.search(v83) is not None:
+                        if not v117.isascii() and SURROGATE.search(v117) is not None:
                             return False
-                        if not (1 <= len(v83) <= 1024):
+                        if not (1 <= len(v117) <= 1024):
                             return False
-                        if _SEARCH25(v83) is None:
+                        if _SEARCH7(v117) is None:
                             return False
-                if "win32" in v81:
-                    v84 = v81["win32"]
-                    if not isinstance(v84, list):
+                if "win32" in v115:
+                    v118 = v115["win32"]
+                    if not isinstance(v118, list):
                         return False
-                    if len(v84) > 32:
+                    if len(v118) > 32:
                         return False
-                    for v85 in v84:
-                        if not isinstance(v85, str):
+                    for v119 in v118:
+                        if not isinstance(v119, str):
                             return False
-                        if not v85.isascii() and SURROGATE.search(v85) is not None:
+                        if not v119.isascii() and SURROGATE.search(v119) is not None:
                             return False
-                        if not (1 <= len(v85) <= 1024):
+                        if not (1 <= len(v119) <= 1024):
                             return False
-                        if _SEARCH25(v85) is None:
+                        if _SEARCH7(v119) is None:
                             return False
-                if "linux" in v81:
-                    v86 = v81["linux"]
-                    if not isinstance(v86, list):
+                if "linux" in v115:
+                    v120 = v115["linux"]
+                    if not isinstance(v120, list):
                         return False
-                    if len(v86) > 32:
+                    if len(v120) > 32:
                         return False
-                    for v87 in v86:
-                        if not isinstance(v87, str):
+                    for v121 in v120:
+                        if not isinstance(v121, str):
                             return False
-                        if not v87.isascii() and SURROGATE.search(v87) is not None:
+                        if not v121.isascii() and SURROGATE.search(v121) is not None:
                             return False
-                        if not (1 <= len(v87) <= 1024):
+                        if not (1 <= len(v121) <= 1024):
                             return False
-                        if _SEARCH25(v87) is None:
+                        if _SEARCH7(v121) is None:
                             return False
         else:
             return False
     if "hookPackage" in v:
-        v88 = v["hookPackage"]
-        if not isinstance(v88, str):
+        v122 = v["hookPackage"]
+        if not isinstance(v122, str):
             return False
-        if not (1 <= len(v88) <= 214):
+        if not (1 <= len(v122) <= 214):
             return False
-        if _SEARCH4(v88) is None:
+        if _SEARCH10(v122) is None:
             return False
     if "promptArgTemplate" in v:
-        v89 = v["promptArgTemplate"]
-        if not isinstance(v89, list):
+        v123 = v["promptArgTemplate"]
+        if not isinstance(v123, list):
             return False
-        if len(v89) > 20:
+        if len(v123) > 20:
             return False
-        for v90 in v89:
-            if not isinstance(v90, str):
+        for v124 in v123:
+            if not isinstance(v124, str):
                 return False
-            if not v90.isascii() and SURROGATE.search(v90) is not None:
+            if not v124.isascii() and SURROGATE.search(v124) is not None:
                 return False
-            if len(v90) > 256:
+            if len(v124) > 256:
                 return False
-            if _SEARCH5(v90) is None:
+            if _SEARCH11(v124) is None:
                 return False
     if "capabilities" in v:
-        v91 = v["capabilities"]
-        if not isinstance(v91, dict):
+        v125 = v["capabilities"]
+        if not isinstance(v125, dict):
             return False
-        if v91.keys() != _NAMES6:
+        if v125.keys() != _NAMES12:
             return False
-        v92 = v91["provides"]
-        if not isinstance(v92, list):
+        v126 = v125["provides"]
+        if not isinstance(v126, list):
             return False
-        for v93 in v92:
-            if not isinstance(v93, str):
+        for v127 in v126:
+            if not isinstance(v127, str):
                 return False
-            if v93 not in _ENUM7:
+            if v127 not in _ENUM13:
                 return False
-        if len(set(v92)) != len(v92):
+        if len(set(v126)) != len(v126):
             return False
     if "category" in v:
-        v94 = v["category"]
-        if not isinstance(v94, str):
+        v128 = v["category"]
+        if not isinstance(v128, str):
             return False
-        if v94 not in _ENUM8:
+        if v128 not in _ENUM14:
             return False
     if "library" in v:
-        v95 = v["library"]
-        if not isinstance(v95, str):
+        v129 = v["library"]
+        if not isinstance(v129, str):
             return False
-        if _SEARCH1(v95) is None:
+        if _SEARCH1(v129) is None:
             return False
     if "mcpServer" in v:
-        v96 = v["mcpServer"]
-        if not isinstance(v96, dict):
+        v130 = v["mcpServer"]
+        if not isinstance(v130, dict):
             return False
-        if "transport" not in v96:
+        if "transport" not in v130:
             return False
-        if not _NAMES14.issuperset(v96):
+        if not _NAMES20.issuperset(v130):
             return False
-        v97 = v96["transport"]
-        if not isinstance(v97, str):
+        v131 = v130["transport"]
+        if not isinstance(v131, str):
             return False
-        if v97 not in _ENUM10:
+        if v131 not in _ENUM16:
             return False
-        if "command" in v96:
-            v98 = v96["command"]
-            if not isinstance(v98, str):
+        if "command" in v130:
+            v132 = v130["command"]
+            if not isinstance(v132, str):
                 return False
-            if not v98.isascii() and SURROGATE.search(v98) is not None:
+            if not v132.isascii() and SURROGATE.search(v132) is not None:
                 return False
-            if not (1 <= len(v98) <= 256):
+            if not (1 <= len(v132) <= 256):
                 return False
-            if _SEARCH11(v98) is None:
+            if _SEARCH17(v132) is None:
                 return False
-        if "args" in v96:
-            v99 = v96["args"]
-            if not isinstance(v99, list):
+        if "args" in v130:
+            v133 = v130["args"]
+            if not isinstance(v133, list):
                 return False
-            if len(v99) > 32:
+            if len(v133) > 32:
                 return False
-            for v100 in v99:
-                if not isinstance(v100, str):
+            for v134 in v133:
+                if not isinstance(v134, str):
                     return False
-                if not v100.isascii() and SURROGATE.search(v100) is not None:
+                if not v134.isascii() and SURROGATE.search(v134) is not None:
                     return False
-                if len(v100) > 256:
+                if len(v134) > 256:
                     return False
-                if _SEARCH12(v100) is None:
+                if _SEARCH18(v134) is None:
                     return False
-        if "url" in v96:
-            v101 = v96["url"]
-            if not isinstance(v101, str):
+        if "url" in v130:
+            v135 = v130["url"]
+            if not isinstance(v135, str):
                 return False
-            if len(v101) > 2048:
+            if len(v135) > 2048:
                 return False
-            if _SEARCH13(v101) is None:
+            if _SEARCH19(v135) is None:
                 return False
-        if "transport" not in v96 or v96["transport"] == "stdio":
-            if "command" not in v96:
+        if "transport" not in v130 or v130["transport"] == "stdio":
+            if "command" not in v130:
                 return False
-            if "url" in v96:
+            if "url" in v130:
                 return False
         else:
-            if "url" not in v96:
+            if "url" not in v130:
                 return False
-            if "command" in v96:
+            if "command" in v130:
                 return False
-            if "args" in v96:
+            if "args" in v130:
                 return False
     if "builtin" in v:
-        v102 = v["builtin"]
-        if not isinstance(v102, bool):
+        v136 = v["builtin"]
+        if not isinstance(v136, bool):
             return False
     if "category" in v and v["category"] == "mcp-server":
         if "mcpServer" not in v:
             return False
-        v103 = v["launchable"]
-        if v103 is not False:
+        v137 = v["launchable"]
+        if v137 is not False:
             return False
-        v104 = v["hookCapable"]
-        if v104 is not False:
+        v138 = v["hookCapable"]
+        if v138 is not False:
             return False
         if "detect" in v:
             return False
@@ -889,73 +1326,70 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        v105 = v.get("detect", MISSING)
-        if v105 is not MISSING:
-            if isinstance(v105, str):
-                if not v105.isascii() and SURROGATE.search(v105) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v105))
-            if isinstance(v105, dict):
-                if not (v105.keys() >= _NAMES21):
-                    if "kind" not in v105:
-                        e.append((p + "/detect", "required", 'property "kind"', v105))
-                    if "binaryName" not in v105:
-                        e.append((p + "/detect", "required", 'property "binaryName"', v105))
-                v107 = v105.get("kind", MISSING)
-                if v107 is not MISSING:
-                    if not (isinstance(v107, str) and v107 == "path"):
-                        e.append((p + "/detect" + "/kind", "const", '"path"', v107))
-                v109 = v105.get("binaryName", MISSING)
-                if v109 is not MISSING:
-                    if isinstance(v109, str):
-                        if not v109.isascii() and SURROGATE.search(v109) is not None:
+        v139 = v.get("detect", MISSING)
+        if v139 is not MISSING:
+            if isinstance(v139, str):
+                if not v139.isascii() and SURROGATE.search(v139) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v139))
+            if isinstance(v139, dict):
+                if not (v139.keys() >= _NAMES4):
+                    if "kind" not in v139:
+                        e.append((p + "/detect", "required", 'property "kind"', v139))
+                    if "binaryName" not in v139:
+                        e.append((p + "/detect", "required", 'property "binaryName"', v139))
+                v141 = v139.get("kind", MISSING)
+                if v141 is not MISSING:
+                    if not (isinstance(v141, str) and v141 == "path"):
+                        e.append((p + "/detect" + "/kind", "const", '"path"', v141))
+                v143 = v139.get("binaryName", MISSING)
+                if v143 is not MISSING:
+                    if isinstance(v143, str):
+                        if not v143.isascii() and SURROGATE.search(v143) is not None:
                             e.append(
-                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v109)
+                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v143)
                             )
-                        if len(v109) < 1:
+                        if len(v143) < 1:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "minLength",
                                     "at least 1 characters",
-                                    v109,
+                                    v143,
                                 )
                             )
-                        if len(v109) > 128:
+                        if len(v143) > 128:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "maxLength",
                                     "at most 128 characters",
-                                    v109,
+                                    v143,
                                 )
                             )
-                        if len(v109) <= 128 and _SEARCH22(v109) is None:
+                        if len(v143) <= 128 and _SEARCH5(v143) is None:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "pattern",
                                     'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v109,
+                                    v143,
                                 )
                             )
                     else:
-                        e.append((p + "/detect" + "/binaryName", "type", "string", v109))
-                if not _NAMES21.issuperset(v105):
-                    for k111 in v105:
-                        if k111 not in _NAMES21:
+                        e.append((p + "/detect" + "/binaryName", "type", "string", v143))
+                if not _NAMES4.issuperset(v139):
+                    for k145 in v139:
+                        if k145 not in _NAMES4:
                             e.append(
                                 (
-                                    p + "/detect" + "/" + token(k111),
+                                    p + "/detect" + "/" + token(k145),
                                     "additionalProperties",
                                     "no such property",
-                                    v105[k111],
+                                    v139[k145],
                                 )
                             )
             else:
-                e.append((p + "/detect", "type", "object", v105))
-    if isinstance(v, str):
-        if not v.isascii() and SURROGATE.search(v) is not None:
-            e.append((p, "i-json", "no lone surrogate", v))
+                e.append((p + "/detect", "type", "object", v139))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             if "id" not in v:
@@ -968,726 +1402,1166 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookCapable"', v))
             if "hookPointer" not in v:
                 e.append((p, "required", 'property "hookPointer"', v))
-        v115 = v.get("id", MISSING)
-        if v115 is not MISSING:
-            if isinstance(v115, str):
-                if not v115.isascii() and SURROGATE.search(v115) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v115))
-                if _SEARCH1(v115) is None:
+        v149 = v.get("id", MISSING)
+        if v149 is not MISSING:
+            if isinstance(v149, str):
+                if not v149.isascii() and SURROGATE.search(v149) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v149))
+                if _SEARCH1(v149) is None:
                     e.append(
                         (
                             p + "/id",
                             "pattern",
                             'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v115,
+                            v149,
                         )
                     )
             else:
-                e.append((p + "/id", "type", "string", v115))
-        v117 = v.get("displayName", MISSING)
-        if v117 is not MISSING:
-            if isinstance(v117, str):
-                if not v117.isascii() and SURROGATE.search(v117) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v117))
-                if len(v117) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v117))
-                if len(v117) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v117))
-                if len(v117) <= 80 and _SEARCH2(v117) is None:
+                e.append((p + "/id", "type", "string", v149))
+        v151 = v.get("displayName", MISSING)
+        if v151 is not MISSING:
+            if isinstance(v151, str):
+                if not v151.isascii() and SURROGATE.search(v151) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v151))
+                if len(v151) < 1:
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v151))
+                if len(v151) > 80:
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v151))
+                if len(v151) <= 80 and _SEARCH2(v151) is None:
                     e.append(
                         (
                             p + "/displayName",
                             "pattern",
                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
-                            v117,
+                            v151,
                         )
                     )
             else:
-                e.append((p + "/displayName", "type", "string", v117))
-        v119 = v.get("launchable", MISSING)
-        if v119 is not MISSING:
-            if not (isinstance(v119, bool)):
-                e.append((p + "/launchable", "type", "boolean", v119))
-        v121 = v.get("hookCapable", MISSING)
-        if v121 is not MISSING:
-            if not (isinstance(v121, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v121))
-        v123 = v.get("hookPointer", MISSING)
-        if v123 is not MISSING:
-            if isinstance(v123, str):
-                if not v123.isascii() and SURROGATE.search(v123) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v123))
-                if len(v123) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v123))
-                if len(v123) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v123))
-                if len(v123) <= 256 and _SEARCH3(v123) is None:
+                e.append((p + "/displayName", "type", "string", v151))
+        v153 = v.get("launchable", MISSING)
+        if v153 is not MISSING:
+            if not (isinstance(v153, bool)):
+                e.append((p + "/launchable", "type", "boolean", v153))
+        v155 = v.get("hookCapable", MISSING)
+        if v155 is not MISSING:
+            if not (isinstance(v155, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v155))
+        v157 = v.get("hookPointer", MISSING)
+        if v157 is not MISSING:
+            if isinstance(v157, str):
+                if not v157.isascii() and SURROGATE.search(v157) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v157))
+                if len(v157) < 1:
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v157))
+                if len(v157) > 256:
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v157))
+                if len(v157) <= 256 and _SEARCH3(v157) is None:
                     e.append(
                         (
                             p + "/hookPointer",
                             "pattern",
                             'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v123,
+                            v157,
                         )
                     )
             else:
-                e.append((p + "/hookPointer", "type", "string", v123))
-        v125 = v.get("detect", MISSING)
-        if v125 is not MISSING:
-            if isinstance(v125, str):
-                if not v125.isascii() and SURROGATE.search(v125) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v125))
-            if isinstance(v125, str):
-                if not v125.isascii() and SURROGATE.search(v125) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v125))
-            d128 = v125.get("kind") if isinstance(v125, dict) else None
-            if not (
-                (d128 == "path" and _valid_4(v125)) or (d128 == "candidates" and _valid_5(v125))
-            ):
-                if d128 == "path":
-                    _check_6(v125, p + "/detect", e)
-                elif d128 == "candidates":
-                    _check_7(v125, p + "/detect", e)
+                e.append((p + "/hookPointer", "type", "string", v157))
+        v159 = v.get("detect", MISSING)
+        if v159 is not MISSING:
+            if isinstance(v159, str):
+                if not v159.isascii() and SURROGATE.search(v159) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v159))
+            d162 = v159.get("kind") if isinstance(v159, dict) else None
+            if d162 == "path":
+                if isinstance(v159, str):
+                    if not v159.isascii() and SURROGATE.search(v159) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v159))
+                if isinstance(v159, dict):
+                    if not (v159.keys() >= _NAMES4):
+                        if "kind" not in v159:
+                            e.append((p + "/detect", "required", 'property "kind"', v159))
+                        if "binaryName" not in v159:
+                            e.append((p + "/detect", "required", 'property "binaryName"', v159))
+                    v164 = v159.get("kind", MISSING)
+                    if v164 is not MISSING:
+                        if not (isinstance(v164, str) and v164 == "path"):
+                            e.append((p + "/detect" + "/kind", "const", '"path"', v164))
+                    v166 = v159.get("binaryName", MISSING)
+                    if v166 is not MISSING:
+                        if isinstance(v166, str):
+                            if not v166.isascii() and SURROGATE.search(v166) is not None:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v166,
+                                    )
+                                )
+                            if len(v166) < 1:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "minLength",
+                                        "at least 1 characters",
+                                        v166,
+                                    )
+                                )
+                            if len(v166) > 128:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "maxLength",
+                                        "at most 128 characters",
+                                        v166,
+                                    )
+                                )
+                            if len(v166) <= 128 and _SEARCH5(v166) is None:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "pattern",
+                                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                        v166,
+                                    )
+                                )
+                        else:
+                            e.append((p + "/detect" + "/binaryName", "type", "string", v166))
+                    if not _NAMES4.issuperset(v159):
+                        for k168 in v159:
+                            if k168 not in _NAMES4:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/" + token(k168),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v159[k168],
+                                    )
+                                )
                 else:
-                    one_of(
-                        (
-                            _check_6,
-                            _check_7,
-                        ),
-                        v125,
-                        p + "/detect",
-                        e,
-                    )
-        v129 = v.get("hookPackage", MISSING)
-        if v129 is not MISSING:
-            if isinstance(v129, str):
-                if not v129.isascii() and SURROGATE.search(v129) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v129))
-                if len(v129) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v129))
-                if len(v129) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v129))
-                if len(v129) <= 214 and _SEARCH4(v129) is None:
+                    e.append((p + "/detect", "type", "object", v159))
+            elif d162 == "candidates":
+                if isinstance(v159, str):
+                    if not v159.isascii() and SURROGATE.search(v159) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v159))
+                if isinstance(v159, dict):
+                    if not (v159.keys() >= _NAMES6):
+                        if "kind" not in v159:
+                            e.append((p + "/detect", "required", 'property "kind"', v159))
+                    v171 = v159.get("kind", MISSING)
+                    if v171 is not MISSING:
+                        if not (isinstance(v171, str) and v171 == "candidates"):
+                            e.append((p + "/detect" + "/kind", "const", '"candidates"', v171))
+                    v173 = v159.get("paths", MISSING)
+                    if v173 is not MISSING:
+                        if isinstance(v173, str):
+                            if not v173.isascii() and SURROGATE.search(v173) is not None:
+                                e.append(
+                                    (p + "/detect" + "/paths", "i-json", "no lone surrogate", v173)
+                                )
+                        if isinstance(v173, dict):
+                            v175 = v173.get("darwin", MISSING)
+                            if v175 is not MISSING:
+                                if isinstance(v175, str):
+                                    if not v175.isascii() and SURROGATE.search(v175) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/darwin",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v175,
+                                            )
+                                        )
+                                if isinstance(v175, list):
+                                    if len(v175) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/darwin",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v175,
+                                            )
+                                        )
+                                    for i178 in range(0, len(v175)):
+                                        v179 = v175[i178]
+                                        if isinstance(v179, str):
+                                            if (
+                                                not v179.isascii()
+                                                and SURROGATE.search(v179) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i178),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v179,
+                                                    )
+                                                )
+                                            if len(v179) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i178),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v179,
+                                                    )
+                                                )
+                                            if len(v179) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i178),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v179,
+                                                    )
+                                                )
+                                            if len(v179) <= 1024 and _SEARCH7(v179) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i178),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v179,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/darwin"
+                                                    + "/"
+                                                    + str(i178),
+                                                    "type",
+                                                    "string",
+                                                    v179,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/paths" + "/darwin",
+                                            "type",
+                                            "array",
+                                            v175,
+                                        )
+                                    )
+                            v181 = v173.get("win32", MISSING)
+                            if v181 is not MISSING:
+                                if isinstance(v181, str):
+                                    if not v181.isascii() and SURROGATE.search(v181) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/win32",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v181,
+                                            )
+                                        )
+                                if isinstance(v181, list):
+                                    if len(v181) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/win32",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v181,
+                                            )
+                                        )
+                                    for i184 in range(0, len(v181)):
+                                        v185 = v181[i184]
+                                        if isinstance(v185, str):
+                                            if (
+                                                not v185.isascii()
+                                                and SURROGATE.search(v185) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i184),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v185,
+                                                    )
+                                                )
+                                            if len(v185) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i184),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v185,
+                                                    )
+                                                )
+                                            if len(v185) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i184),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v185,
+                                                    )
+                                                )
+                                            if len(v185) <= 1024 and _SEARCH7(v185) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i184),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v185,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/win32"
+                                                    + "/"
+                                                    + str(i184),
+                                                    "type",
+                                                    "string",
+                                                    v185,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (p + "/detect" + "/paths" + "/win32", "type", "array", v181)
+                                    )
+                            v187 = v173.get("linux", MISSING)
+                            if v187 is not MISSING:
+                                if isinstance(v187, str):
+                                    if not v187.isascii() and SURROGATE.search(v187) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/linux",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v187,
+                                            )
+                                        )
+                                if isinstance(v187, list):
+                                    if len(v187) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/linux",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v187,
+                                            )
+                                        )
+                                    for i190 in range(0, len(v187)):
+                                        v191 = v187[i190]
+                                        if isinstance(v191, str):
+                                            if (
+                                                not v191.isascii()
+                                                and SURROGATE.search(v191) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i190),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v191,
+                                                    )
+                                                )
+                                            if len(v191) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i190),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v191,
+                                                    )
+                                                )
+                                            if len(v191) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i190),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v191,
+                                                    )
+                                                )
+                                            if len(v191) <= 1024 and _SEARCH7(v191) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i190),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v191,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/linux"
+                                                    + "/"
+                                                    + str(i190),
+                                                    "type",
+                                                    "string",
+                                                    v191,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (p + "/detect" + "/paths" + "/linux", "type", "array", v187)
+                                    )
+                            if not _NAMES8.issuperset(v173):
+                                for k193 in v173:
+                                    if k193 not in _NAMES8:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/" + token(k193),
+                                                "additionalProperties",
+                                                "no such property",
+                                                v173[k193],
+                                            )
+                                        )
+                        else:
+                            e.append((p + "/detect" + "/paths", "type", "object", v173))
+                    if not _NAMES9.issuperset(v159):
+                        for k195 in v159:
+                            if k195 not in _NAMES9:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/" + token(k195),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v159[k195],
+                                    )
+                                )
+                else:
+                    e.append((p + "/detect", "type", "object", v159))
+            else:
+                one_of(
+                    (
+                        _check_4,
+                        _check_5,
+                    ),
+                    v159,
+                    p + "/detect",
+                    e,
+                )
+        v197 = v.get("hookPackage", MISSING)
+        if v197 is not MISSING:
+            if isinstance(v197, str):
+                if not v197.isascii() and SURROGATE.search(v197) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v197))
+                if len(v197) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v197))
+                if len(v197) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v197))
+                if len(v197) <= 214 and _SEARCH10(v197) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v129,
+                            v197,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v129))
-        v131 = v.get("promptArgTemplate", MISSING)
-        if v131 is not MISSING:
-            if isinstance(v131, list):
-                if len(v131) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v131))
-                for i133 in range(0, len(v131)):
-                    v134 = v131[i133]
-                    if isinstance(v134, str):
-                        if not v134.isascii() and SURROGATE.search(v134) is not None:
+                e.append((p + "/hookPackage", "type", "string", v197))
+        v199 = v.get("promptArgTemplate", MISSING)
+        if v199 is not MISSING:
+            if isinstance(v199, list):
+                if len(v199) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v199))
+                for i201 in range(0, len(v199)):
+                    v202 = v199[i201]
+                    if isinstance(v202, str):
+                        if not v202.isascii() and SURROGATE.search(v202) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i133),
+                                    p + "/promptArgTemplate" + "/" + str(i201),
                                     "i-json",
                                     "no lone surrogate",
-                                    v134,
+                                    v202,
                                 )
                             )
-                        if len(v134) > 256:
+                        if len(v202) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i133),
+                                    p + "/promptArgTemplate" + "/" + str(i201),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v134,
+                                    v202,
                                 )
                             )
-                        if len(v134) <= 256 and _SEARCH5(v134) is None:
+                        if len(v202) <= 256 and _SEARCH11(v202) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i133),
+                                    p + "/promptArgTemplate" + "/" + str(i201),
                                     "pattern",
                                     'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
-                                    v134,
+                                    v202,
                                 )
                             )
                     else:
                         e.append(
-                            (p + "/promptArgTemplate" + "/" + str(i133), "type", "string", v134)
+                            (p + "/promptArgTemplate" + "/" + str(i201), "type", "string", v202)
                         )
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v131))
-        v136 = v.get("capabilities", MISSING)
-        if v136 is not MISSING:
-            if isinstance(v136, str):
-                if not v136.isascii() and SURROGATE.search(v136) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v136))
-            if isinstance(v136, dict):
-                if not (v136.keys() >= _NAMES6):
-                    if "provides" not in v136:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v136))
-                v138 = v136.get("provides", MISSING)
-                if v138 is not MISSING:
-                    if isinstance(v138, list):
-                        n139 = len(e)
-                        for i140 in range(0, len(v138)):
-                            v141 = v138[i140]
-                            if isinstance(v141, str):
-                                if not v141.isascii() and SURROGATE.search(v141) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v199))
+        v204 = v.get("capabilities", MISSING)
+        if v204 is not MISSING:
+            if isinstance(v204, str):
+                if not v204.isascii() and SURROGATE.search(v204) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v204))
+            if isinstance(v204, dict):
+                if not (v204.keys() >= _NAMES12):
+                    if "provides" not in v204:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v204))
+                v206 = v204.get("provides", MISSING)
+                if v206 is not MISSING:
+                    if isinstance(v206, list):
+                        n207 = len(e)
+                        for i208 in range(0, len(v206)):
+                            v209 = v206[i208]
+                            if isinstance(v209, str):
+                                if not v209.isascii() and SURROGATE.search(v209) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i140),
+                                            p + "/capabilities" + "/provides" + "/" + str(i208),
                                             "i-json",
                                             "no lone surrogate",
-                                            v141,
+                                            v209,
                                         )
                                     )
-                            if isinstance(v141, str):
-                                pass
+                            if isinstance(v209, str):
+                                if v209 not in _ENUM13:
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides" + "/" + str(i208),
+                                            "enum",
+                                            'one of ["interactive-launch","headless-task","structured-progres...',
+                                            v209,
+                                        )
+                                    )
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i140),
+                                        p + "/capabilities" + "/provides" + "/" + str(i208),
                                         "type",
                                         "string",
-                                        v141,
+                                        v209,
                                     )
                                 )
-                            if not (isinstance(v141, str) and v141 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i140),
+                                        p + "/capabilities" + "/provides" + "/" + str(i208),
                                         "enum",
                                         'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v141,
+                                        v209,
                                     )
                                 )
-                        if len(e) == n139 and not all_unique(v138):
+                        if len(e) == n207 and not all_unique(v206):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v138,
+                                    v206,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v138))
-                if not _NAMES6.issuperset(v136):
-                    for k144 in v136:
-                        if k144 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v206))
+                if not _NAMES12.issuperset(v204):
+                    for k212 in v204:
+                        if k212 not in _NAMES12:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k144),
+                                    p + "/capabilities" + "/" + token(k212),
                                     "additionalProperties",
                                     "no such property",
-                                    v136[k144],
+                                    v204[k212],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v136))
-        v146 = v.get("category", MISSING)
-        if v146 is not MISSING:
-            if isinstance(v146, str):
-                pass
+                e.append((p + "/capabilities", "type", "object", v204))
+        v214 = v.get("category", MISSING)
+        if v214 is not MISSING:
+            if isinstance(v214, str):
+                if v214 not in _ENUM14:
+                    e.append(
+                        (
+                            p + "/category",
+                            "enum",
+                            'one of ["cli-agent","desktop-app","mcp-server"]',
+                            v214,
+                        )
+                    )
             else:
-                e.append((p + "/category", "type", "string", v146))
-            if not (isinstance(v146, str) and v146 in _ENUM8):
+                e.append((p + "/category", "type", "string", v214))
                 e.append(
                     (
                         p + "/category",
                         "enum",
                         'one of ["cli-agent","desktop-app","mcp-server"]',
-                        v146,
+                        v214,
                     )
                 )
-        v148 = v.get("library", MISSING)
-        if v148 is not MISSING:
-            if isinstance(v148, str):
-                if not v148.isascii() and SURROGATE.search(v148) is not None:
-                    e.append((p + "/library", "i-json", "no lone surrogate", v148))
-                if _SEARCH1(v148) is None:
+        v216 = v.get("library", MISSING)
+        if v216 is not MISSING:
+            if isinstance(v216, str):
+                if not v216.isascii() and SURROGATE.search(v216) is not None:
+                    e.append((p + "/library", "i-json", "no lone surrogate", v216))
+                if _SEARCH1(v216) is None:
                     e.append(
                         (
                             p + "/library",
                             "pattern",
                             'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v148,
+                            v216,
                         )
                     )
             else:
-                e.append((p + "/library", "type", "string", v148))
-        v150 = v.get("mcpServer", MISSING)
-        if v150 is not MISSING:
-            if isinstance(v150, str):
-                if not v150.isascii() and SURROGATE.search(v150) is not None:
-                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v150))
-            if isinstance(v150, dict):
-                if not (v150.keys() >= _NAMES9):
-                    if "transport" not in v150:
-                        e.append((p + "/mcpServer", "required", 'property "transport"', v150))
-                v152 = v150.get("transport", MISSING)
-                if v152 is not MISSING:
-                    if isinstance(v152, str):
-                        pass
+                e.append((p + "/library", "type", "string", v216))
+        v218 = v.get("mcpServer", MISSING)
+        if v218 is not MISSING:
+            if isinstance(v218, str):
+                if not v218.isascii() and SURROGATE.search(v218) is not None:
+                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v218))
+            if isinstance(v218, dict):
+                if not (v218.keys() >= _NAMES15):
+                    if "transport" not in v218:
+                        e.append((p + "/mcpServer", "required", 'property "transport"', v218))
+                v220 = v218.get("transport", MISSING)
+                if v220 is not MISSING:
+                    if isinstance(v220, str):
+                        if v220 not in _ENUM16:
+                            e.append(
+                                (
+                                    p + "/mcpServer" + "/transport",
+                                    "enum",
+                                    'one of ["stdio","http"]',
+                                    v220,
+                                )
+                            )
                     else:
-                        e.append((p + "/mcpServer" + "/transport", "type", "string", v152))
-                    if not (isinstance(v152, str) and v152 in _ENUM10):
+                        e.append((p + "/mcpServer" + "/transport", "type", "string", v220))
                         e.append(
                             (
                                 p + "/mcpServer" + "/transport",
                                 "enum",
                                 'one of ["stdio","http"]',
-                                v152,
+                                v220,
                             )
                         )
-                v154 = v150.get("command", MISSING)
-                if v154 is not MISSING:
-                    if isinstance(v154, str):
-                        if not v154.isascii() and SURROGATE.search(v154) is not None:
+                v222 = v218.get("command", MISSING)
+                if v222 is not MISSING:
+                    if isinstance(v222, str):
+                        if not v222.isascii() and SURROGATE.search(v222) is not None:
                             e.append(
-                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v154)
+                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v222)
                             )
-                        if len(v154) < 1:
+                        if len(v222) < 1:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/command",
                                     "minLength",
                                     "at least 1 characters",
-                                    v154,
+                                    v222,
                                 )
                             )
-                        if len(v154) > 256:
+                        if len(v222) > 256:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/command",
                                     "maxLength",
                                     "at most 256 characters",
-                                    v154,
+                                    v222,
                                 )
                             )
-                        if len(v154) <= 256 and _SEARCH11(v154) is None:
+                        if len(v222) <= 256 and _SEARCH17(v222) is None:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/command",
                                     "pattern",
                                     'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
-                                    v154,
+                                    v222,
                                 )
                             )
                     else:
-                        e.append((p + "/mcpServer" + "/command", "type", "string", v154))
-                v156 = v150.get("args", MISSING)
-                if v156 is not MISSING:
-                    if isinstance(v156, list):
-                        if len(v156) > 32:
+                        e.append((p + "/mcpServer" + "/command", "type", "string", v222))
+                v224 = v218.get("args", MISSING)
+                if v224 is not MISSING:
+                    if isinstance(v224, list):
+                        if len(v224) > 32:
                             e.append(
-                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v156)
+                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v224)
                             )
-                        for i158 in range(0, len(v156)):
-                            v159 = v156[i158]
-                            if isinstance(v159, str):
-                                if not v159.isascii() and SURROGATE.search(v159) is not None:
+                        for i226 in range(0, len(v224)):
+                            v227 = v224[i226]
+                            if isinstance(v227, str):
+                                if not v227.isascii() and SURROGATE.search(v227) is not None:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i158),
+                                            p + "/mcpServer" + "/args" + "/" + str(i226),
                                             "i-json",
                                             "no lone surrogate",
-                                            v159,
+                                            v227,
                                         )
                                     )
-                                if len(v159) > 256:
+                                if len(v227) > 256:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i158),
+                                            p + "/mcpServer" + "/args" + "/" + str(i226),
                                             "maxLength",
                                             "at most 256 characters",
-                                            v159,
+                                            v227,
                                         )
                                     )
-                                if len(v159) <= 256 and _SEARCH12(v159) is None:
+                                if len(v227) <= 256 and _SEARCH18(v227) is None:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i158),
+                                            p + "/mcpServer" + "/args" + "/" + str(i226),
                                             "pattern",
                                             'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
-                                            v159,
+                                            v227,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/mcpServer" + "/args" + "/" + str(i158),
+                                        p + "/mcpServer" + "/args" + "/" + str(i226),
                                         "type",
                                         "string",
-                                        v159,
+                                        v227,
                                     )
                                 )
                     else:
-                        e.append((p + "/mcpServer" + "/args", "type", "array", v156))
-                v161 = v150.get("url", MISSING)
-                if v161 is not MISSING:
-                    if isinstance(v161, str):
-                        if not v161.isascii() and SURROGATE.search(v161) is not None:
+                        e.append((p + "/mcpServer" + "/args", "type", "array", v224))
+                v229 = v218.get("url", MISSING)
+                if v229 is not MISSING:
+                    if isinstance(v229, str):
+                        if not v229.isascii() and SURROGATE.search(v229) is not None:
                             e.append(
-                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v161)
+                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v229)
                             )
-                        if len(v161) > 2048:
+                        if len(v229) > 2048:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/url",
                                     "maxLength",
                                     "at most 2048 characters",
-                                    v161,
+                                    v229,
                                 )
                             )
-                        if len(v161) <= 2048 and _SEARCH13(v161) is None:
+                        if len(v229) <= 2048 and _SEARCH19(v229) is None:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/url",
                                     "pattern",
                                     'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
-                                    v161,
+                                    v229,
                                 )
                             )
                     else:
-                        e.append((p + "/mcpServer" + "/url", "type", "string", v161))
-                if not _NAMES14.issuperset(v150):
-                    for k163 in v150:
-                        if k163 not in _NAMES14:
+                        e.append((p + "/mcpServer" + "/url", "type", "string", v229))
+                if not _NAMES20.issuperset(v218):
+                    for k231 in v218:
+                        if k231 not in _NAMES20:
                             e.append(
                                 (
-                                    p + "/mcpServer" + "/" + token(k163),
+                                    p + "/mcpServer" + "/" + token(k231),
                                     "additionalProperties",
                                     "no such property",
-                                    v150[k163],
+                                    v218[k231],
                                 )
                             )
             else:
-                e.append((p + "/mcpServer", "type", "object", v150))
-            if _valid_8(v150):
-                if isinstance(v150, str):
-                    if not v150.isascii() and SURROGATE.search(v150) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v150))
-                if isinstance(v150, dict):
-                    if not (v150.keys() >= _NAMES15):
-                        if "command" not in v150:
-                            e.append((p + "/mcpServer", "required", 'property "command"', v150))
-                    v165 = v150.get("url", MISSING)
-                    if v165 is not MISSING:
+                e.append((p + "/mcpServer", "type", "object", v218))
+            if (
+                ("transport" not in v218 or v218["transport"] == "stdio")
+                if isinstance(v218, dict)
+                else _valid_6(v218)
+            ):
+                if isinstance(v218, str):
+                    if not v218.isascii() and SURROGATE.search(v218) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v218))
+                if isinstance(v218, dict):
+                    if not (v218.keys() >= _NAMES21):
+                        if "command" not in v218:
+                            e.append((p + "/mcpServer", "required", 'property "command"', v218))
+                    v233 = v218.get("url", MISSING)
+                    if v233 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v165)
+                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v233)
                         )
             else:
-                if isinstance(v150, str):
-                    if not v150.isascii() and SURROGATE.search(v150) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v150))
-                if isinstance(v150, dict):
-                    if not (v150.keys() >= _NAMES16):
-                        if "url" not in v150:
-                            e.append((p + "/mcpServer", "required", 'property "url"', v150))
-                    v167 = v150.get("command", MISSING)
-                    if v167 is not MISSING:
+                if isinstance(v218, str):
+                    if not v218.isascii() and SURROGATE.search(v218) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v218))
+                if isinstance(v218, dict):
+                    if not (v218.keys() >= _NAMES22):
+                        if "url" not in v218:
+                            e.append((p + "/mcpServer", "required", 'property "url"', v218))
+                    v235 = v218.get("command", MISSING)
+                    if v235 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v167)
+                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v235)
                         )
-                    v168 = v150.get("args", MISSING)
-                    if v168 is not MISSING:
+                    v236 = v218.get("args", MISSING)
+                    if v236 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v168)
+                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v236)
                         )
-        v170 = v.get("builtin", MISSING)
-        if v170 is not MISSING:
-            if not (isinstance(v170, bool)):
-                e.append((p + "/builtin", "type", "boolean", v170))
-        if not _NAMES17.issuperset(v):
-            for k172 in v:
-                if k172 not in _NAMES17:
+        v238 = v.get("builtin", MISSING)
+        if v238 is not MISSING:
+            if not (isinstance(v238, bool)):
+                e.append((p + "/builtin", "type", "boolean", v238))
+        if not _NAMES23.issuperset(v):
+            for k240 in v:
+                if k240 not in _NAMES23:
                     e.append(
-                        (p + "/" + token(k172), "additionalProperties", "no such property", v[k172])
+                        (p + "/" + token(k240), "additionalProperties", "no such property", v[k240])
                     )
     else:
         e.append((p, "type", "object", v))
-    if _valid_9(v):
+    if ("category" in v and v["category"] == "mcp-server") if isinstance(v, dict) else _valid_7(v):
         if isinstance(v, str):
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES18):
+            if not (v.keys() >= _NAMES24):
                 if "mcpServer" not in v:
                     e.append((p, "required", 'property "mcpServer"', v))
-            v174 = v.get("launchable", MISSING)
-            if v174 is not MISSING:
-                if not (json_equal(v174, _CONST19)):
-                    e.append((p + "/launchable", "const", "false", v174))
-            v176 = v.get("hookCapable", MISSING)
-            if v176 is not MISSING:
-                if not (json_equal(v176, _CONST19)):
-                    e.append((p + "/hookCapable", "const", "false", v176))
-            v178 = v.get("detect", MISSING)
-            if v178 is not MISSING:
-                e.append((p + "/detect", "false", "nothing (false schema)", v178))
-            v179 = v.get("promptArgTemplate", MISSING)
-            if v179 is not MISSING:
-                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v179))
-            v180 = v.get("hookPackage", MISSING)
-            if v180 is not MISSING:
-                e.append((p + "/hookPackage", "false", "nothing (false schema)", v180))
-            v181 = v.get("capabilities", MISSING)
-            if v181 is not MISSING:
-                e.append((p + "/capabilities", "false", "nothing (false schema)", v181))
+            v242 = v.get("launchable", MISSING)
+            if v242 is not MISSING:
+                if not (json_equal(v242, _CONST25)):
+                    e.append((p + "/launchable", "const", "false", v242))
+            v244 = v.get("hookCapable", MISSING)
+            if v244 is not MISSING:
+                if not (json_equal(v244, _CONST25)):
+                    e.append((p + "/hookCapable", "const", "false", v244))
+            v246 = v.get("detect", MISSING)
+            if v246 is not MISSING:
+                e.append((p + "/detect", "false", "nothing (false schema)", v246))
+            v247 = v.get("promptArgTemplate", MISSING)
+            if v247 is not MISSING:
+                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v247))
+            v248 = v.get("hookPackage", MISSING)
+            if v248 is not MISSING:
+                e.append((p + "/hookPackage", "false", "nothing (false schema)", v248))
+            v249 = v.get("capabilities", MISSING)
+            if v249 is not MISSING:
+                e.append((p + "/capabilities", "false", "nothing (false schema)", v249))
     else:
         if isinstance(v, str):
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES20):
+            if not (v.keys() >= _NAMES26):
                 if "detect" not in v:
                     e.append((p, "required", 'property "detect"', v))
-            v183 = v.get("mcpServer", MISSING)
-            if v183 is not MISSING:
-                e.append((p + "/mcpServer", "false", "nothing (false schema)", v183))
+            v251 = v.get("mcpServer", MISSING)
+            if v251 is not MISSING:
+                e.append((p + "/mcpServer", "false", "nothing (false schema)", v251))
 
 
 def _valid_3(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
     if "detect" in v:
-        v185 = v["detect"]
-        if not isinstance(v185, dict):
+        v253 = v["detect"]
+        if not isinstance(v253, dict):
             return False
-        if v185.keys() != _NAMES21:
+        if v253.keys() != _NAMES4:
             return False
-        v186 = v185["kind"]
-        if v186 != "path":
+        v254 = v253["kind"]
+        if v254 != "path":
             return False
-        v187 = v185["binaryName"]
-        if not isinstance(v187, str):
+        v255 = v253["binaryName"]
+        if not isinstance(v255, str):
             return False
-        if not (1 <= len(v187) <= 128):
+        if not (1 <= len(v255) <= 128):
             return False
-        if _SEARCH22(v187) is None:
+        if _SEARCH5(v255) is None:
             return False
     if not (v.keys() >= _NAMES0):
         return False
-    if not _NAMES17.issuperset(v):
+    if not _NAMES23.issuperset(v):
         return False
-    v188 = v["id"]
-    if not isinstance(v188, str):
+    v256 = v["id"]
+    if not isinstance(v256, str):
         return False
-    if _SEARCH1(v188) is None:
+    if _SEARCH1(v256) is None:
         return False
-    v189 = v["displayName"]
-    if not isinstance(v189, str):
+    v257 = v["displayName"]
+    if not isinstance(v257, str):
         return False
-    if not v189.isascii() and SURROGATE.search(v189) is not None:
+    if not v257.isascii() and SURROGATE.search(v257) is not None:
         return False
-    if not (1 <= len(v189) <= 80):
+    if not (1 <= len(v257) <= 80):
         return False
-    if _SEARCH2(v189) is None:
+    if _SEARCH2(v257) is None:
         return False
-    v190 = v["launchable"]
-    if not isinstance(v190, bool):
+    v258 = v["launchable"]
+    if not isinstance(v258, bool):
         return False
-    v191 = v["hookCapable"]
-    if not isinstance(v191, bool):
+    v259 = v["hookCapable"]
+    if not isinstance(v259, bool):
         return False
-    v192 = v["hookPointer"]
-    if not isinstance(v192, str):
+    v260 = v["hookPointer"]
+    if not isinstance(v260, str):
         return False
-    if not (1 <= len(v192) <= 256):
+    if not (1 <= len(v260) <= 256):
         return False
-    if _SEARCH3(v192) is None:
+    if _SEARCH3(v260) is None:
         return False
     if "detect" in v:
-        v193 = v["detect"]
-        d194 = v193.get("kind")
-        if d194 == "path":
+        v261 = v["detect"]
+        d262 = v261.get("kind")
+        if d262 == "path":
             pass
-        elif d194 == "candidates":
-            if "kind" not in v193:
+        elif d262 == "candidates":
+            if "kind" not in v261:
                 return False
-            if not _NAMES23.issuperset(v193):
+            if not _NAMES9.issuperset(v261):
                 return False
-            v195 = v193["kind"]
-            if v195 != "candidates":
+            v263 = v261["kind"]
+            if v263 != "candidates":
                 return False
-            if "paths" in v193:
-                v196 = v193["paths"]
-                if not isinstance(v196, dict):
+            if "paths" in v261:
+                v264 = v261["paths"]
+                if not isinstance(v264, dict):
                     return False
-                if not _NAMES24.issuperset(v196):
+                if not _NAMES8.issuperset(v264):
                     return False
-                if "darwin" in v196:
-                    v197 = v196["darwin"]
-                    if not isinstance(v197, list):
+                if "darwin" in v264:
+                    v265 = v264["darwin"]
+                    if not isinstance(v265, list):
                         return False
-                    if len(v197) > 32:
+                    if len(v265) > 32:
                         return False
-                    for v198 in v197:
-                        if not isinstance(v198, str):
+                    for v266 in v265:
+                        if not isinstance(v266, str):
                             return False
-                        if not v198.isascii() and SURROGATE.search(v198) is not None:
+                        if not v266.isascii() and SURROGATE.search(v266) is not None:
                             return False
-                        if not (1 <= len(v198) <= 1024):
+                        if not (1 <= len(v266) <= 1024):
                             return False
-                        if _SEARCH25(v198) is None:
+                        if _SEARCH7(v266) is None:
                             return False
-                if "win32" in v196:
-                    v199 = v196["win32"]
-                    if not isinstance(v199, list):
+                if "win32" in v264:
+                    v267 = v264["win32"]
+                    if not isinstance(v267, list):
                         return False
-                    if len(v199) > 32:
+                    if len(v267) > 32:
                         return False
-                    for v200 in v199:
-                        if not isinstance(v200, str):
+                    for v268 in v267:
+                        if not isinstance(v268, str):
                             return False
-                        if not v200.isascii() and SURROGATE.search(v200) is not None:
+                        if not v268.isascii() and SURROGATE.search(v268) is not None:
                             return False
-                        if not (1 <= len(v200) <= 1024):
+                        if not (1 <= len(v268) <= 1024):
                             return False
-                        if _SEARCH25(v200) is None:
+                        if _SEARCH7(v268) is None:
                             return False
-                if "linux" in v196:
-                    v201 = v196["linux"]
-                    if not isinstance(v201, list):
+                if "linux" in v264:
+                    v269 = v264["linux"]
+                    if not isinstance(v269, list):
                         return False
-                    if len(v201) > 32:
+                    if len(v269) > 32:
                         return False
-                    for v202 in v201:
-                        if not isinstance(v202, str):
+                    for v270 in v269:
+                        if not isinstance(v270, str):
                             return False
-                        if not v202.isascii() and SURROGATE.search(v202) is not None:
+                        if not v270.isascii() and SURROGATE.search(v270) is not None:
                             return False
-                        if not (1 <= len(v202) <= 1024):
+                        if not (1 <= len(v270) <= 1024):
                             return False
-                        if _SEARCH25(v202) is None:
+                        if _SEARCH7(v270) is None:
                             return False
         else:
             return False
     if "hookPackage" in v:
-        v203 = v["hookPackage"]
-        if not isinstance(v203, str):
+        v271 = v["hookPackage"]
+        if not isinstance(v271, str):
             return False
-        if not (1 <= len(v203) <= 214):
+        if not (1 <= len(v271) <= 214):
             return False
-        if _SEARCH4(v203) is None:
+        if _SEARCH10(v271) is None:
             return False
     if "promptArgTemplate" in v:
-        v204 = v["promptArgTemplate"]
-        if not isinstance(v204, list):
+        v272 = v["promptArgTemplate"]
+        if not isinstance(v272, list):
             return False
-        if len(v204) > 20:
+        if len(v272) > 20:
             return False
-        for v205 in v204:
-            if not isinstance(v205, str):
+        for v273 in v272:
+            if not isinstance(v273, str):
                 return False
-            if not v205.isascii() and SURROGATE.search(v205) is not None:
+            if not v273.isascii() and SURROGATE.search(v273) is not None:
                 return False
-            if len(v205) > 256:
+            if len(v273) > 256:
                 return False
-            if _SEARCH5(v205) is None:
+            if _SEARCH11(v273) is None:
                 return False
     if "capabilities" in v:
-        v206 = v["capabilities"]
-        if not isinstance(v206, dict):
+        v274 = v["capabilities"]
+        if not isinstance(v274, dict):
             return False
-        if v206.keys() != _NAMES6:
+        if v274.keys() != _NAMES12:
             return False
-        v207 = v206["provides"]
-        if not isinstance(v207, list):
+        v275 = v274["provides"]
+        if not isinstance(v275, list):
             return False
-        for v208 in v207:
-            if not isinstance(v208, str):
+        for v276 in v275:
+            if not isinstance(v276, str):
                 return False
-            if v208 not in _ENUM7:
+            if v276 not in _ENUM13:
                 return False
-        if len(set(v207)) != len(v207):
+        if len(set(v275)) != len(v275):
             return False
     if "category" in v:
-        v209 = v["category"]
-        if not isinstance(v209, str):
+        v277 = v["category"]
+        if not isinstance(v277, str):
             return False
-        if v209 not in _ENUM8:
+        if v277 not in _ENUM14:
             return False
     if "library" in v:
-        v210 = v["library"]
-        if not isinstance(v210, str):
+        v278 = v["library"]
+        if not isinstance(v278, str):
             return False
-        if _SEARCH1(v210) is None:
+        if _SEARCH1(v278) is None:
             return False
     if "mcpServer" in v:
-        v211 = v["mcpServer"]
-        if not isinstance(v211, dict):
+        v279 = v["mcpServer"]
+        if not isinstance(v279, dict):
             return False
-        if "transport" not in v211:
+        if "transport" not in v279:
             return False
-        if not _NAMES14.issuperset(v211):
+        if not _NAMES20.issuperset(v279):
             return False
-        v212 = v211["transport"]
-        if not isinstance(v212, str):
+        v280 = v279["transport"]
+        if not isinstance(v280, str):
             return False
-        if v212 not in _ENUM10:
+        if v280 not in _ENUM16:
             return False
-        if "command" in v211:
-            v213 = v211["command"]
-            if not isinstance(v213, str):
+        if "command" in v279:
+            v281 = v279["command"]
+            if not isinstance(v281, str):
                 return False
-            if not v213.isascii() and SURROGATE.search(v213) is not None:
+            if not v281.isascii() and SURROGATE.search(v281) is not None:
                 return False
-            if not (1 <= len(v213) <= 256):
+            if not (1 <= len(v281) <= 256):
                 return False
-            if _SEARCH11(v213) is None:
+            if _SEARCH17(v281) is None:
                 return False
-        if "args" in v211:
-            v214 = v211["args"]
-            if not isinstance(v214, list):
+        if "args" in v279:
+            v282 = v279["args"]
+            if not isinstance(v282, list):
                 return False
-            if len(v214) > 32:
+            if len(v282) > 32:
                 return False
-            for v215 in v214:
-                if not isinstance(v215, str):
+            for v283 in v282:
+                if not isinstance(v283, str):
                     return False
-                if not v215.isascii() and SURROGATE.search(v215) is not None:
+                if not v283.isascii() and SURROGATE.search(v283) is not None:
                     return False
-                if len(v215) > 256:
+                if len(v283) > 256:
                     return False
-                if _SEARCH12(v215) is None:
+                if _SEARCH18(v283) is None:
                     return False
-        if "url" in v211:
-            v216 = v211["url"]
-            if not isinstance(v216, str):
+        if "url" in v279:
+            v284 = v279["url"]
+            if not isinstance(v284, str):
                 return False
-            if len(v216) > 2048:
+            if len(v284) > 2048:
                 return False
-            if _SEARCH13(v216) is None:
+            if _SEARCH19(v284) is None:
                 return False
-        if "transport" not in v211 or v211["transport"] == "stdio":
-            if "command" not in v211:
+        if "transport" not in v279 or v279["transport"] == "stdio":
+            if "command" not in v279:
                 return False
-            if "url" in v211:
+            if "url" in v279:
                 return False
         else:
-            if "url" not in v211:
+            if "url" not in v279:
                 return False
-            if "command" in v211:
+            if "command" in v279:
                 return False
-            if "args" in v211:
+            if "args" in v279:
                 return False
     if "builtin" in v:
-        v217 = v["builtin"]
-        if not isinstance(v217, bool):
+        v285 = v["builtin"]
+        if not isinstance(v285, bool):
             return False
     if "category" in v and v["category"] == "mcp-server":
         if "mcpServer" not in v:
             return False
-        v218 = v["launchable"]
-        if v218 is not False:
+        v286 = v["launchable"]
+        if v286 is not False:
             return False
-        v219 = v["hookCapable"]
-        if v219 is not False:
+        v287 = v["hookCapable"]
+        if v287 is not False:
             return False
         if "detect" in v:
             return False
@@ -1705,376 +2579,294 @@ def _valid_3(v: Any) -> bool:
     return True
 
 
-def _valid_4(v: Any) -> bool:
-    if not isinstance(v, dict):
-        return False
-    if v.keys() != _NAMES21:
-        return False
-    v220 = v["kind"]
-    if v220 != "path":
-        return False
-    v221 = v["binaryName"]
-    if not isinstance(v221, str):
-        return False
-    if not (1 <= len(v221) <= 128):
-        return False
-    if _SEARCH22(v221) is None:
-        return False
-    return True
-
-
-def _valid_5(v: Any) -> bool:
-    if not isinstance(v, dict):
-        return False
-    if "kind" not in v:
-        return False
-    if not _NAMES23.issuperset(v):
-        return False
-    v222 = v["kind"]
-    if v222 != "candidates":
-        return False
-    if "paths" in v:
-        v223 = v["paths"]
-        if not isinstance(v223, dict):
-            return False
-        if not _NAMES24.issuperset(v223):
-            return False
-        if "darwin" in v223:
-            v224 = v223["darwin"]
-            if not isinstance(v224, list):
-                return False
-            if len(v224) > 32:
-                return False
-            for v225 in v224:
-                if not isinstance(v225, str):
-                    return False
-                if not v225.isascii() and SURROGATE.search(v225) is not None:
-                    return False
-                if not (1 <= len(v225) <= 1024):
-                    return False
-                if _SEARCH25(v225) is None:
-                    return False
-        if "win32" in v223:
-            v226 = v223["win32"]
-            if not isinstance(v226, list):
-                return False
-            if len(v226) > 32:
-                return False
-            for v227 in v226:
-                if not isinstance(v227, str):
-                    return False
-                if not v227.isascii() and SURROGATE.search(v227) is not None:
-                    return False
-                if not (1 <= len(v227) <= 1024):
-                    return False
-                if _SEARCH25(v227) is None:
-                    return False
-        if "linux" in v223:
-            v228 = v223["linux"]
-            if not isinstance(v228, list):
-                return False
-            if len(v228) > 32:
-                return False
-            for v229 in v228:
-                if not isinstance(v229, str):
-                    return False
-                if not v229.isascii() and SURROGATE.search(v229) is not None:
-                    return False
-                if not (1 <= len(v229) <= 1024):
-                    return False
-                if _SEARCH25(v229) is None:
-                    return False
-    return True
-
-
-def _check_6(v: Any, p: str, e: Violations) -> None:
+def _check_4(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES21):
+        if not (v.keys() >= _NAMES4):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v231 = v.get("kind", MISSING)
-        if v231 is not MISSING:
-            if not (isinstance(v231, str) and v231 == "path"):
-                e.append((p + "/kind", "const", '"path"', v231))
-        v233 = v.get("binaryName", MISSING)
-        if v233 is not MISSING:
-            if isinstance(v233, str):
-                if not v233.isascii() and SURROGATE.search(v233) is not None:
-                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v233))
-                if len(v233) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v233))
-                if len(v233) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v233))
-                if len(v233) <= 128 and _SEARCH22(v233) is None:
+        v289 = v.get("kind", MISSING)
+        if v289 is not MISSING:
+            if not (isinstance(v289, str) and v289 == "path"):
+                e.append((p + "/kind", "const", '"path"', v289))
+        v291 = v.get("binaryName", MISSING)
+        if v291 is not MISSING:
+            if isinstance(v291, str):
+                if not v291.isascii() and SURROGATE.search(v291) is not None:
+                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v291))
+                if len(v291) < 1:
+                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v291))
+                if len(v291) > 128:
+                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v291))
+                if len(v291) <= 128 and _SEARCH5(v291) is None:
                     e.append(
                         (
                             p + "/binaryName",
                             "pattern",
                             'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v233,
+                            v291,
                         )
                     )
             else:
-                e.append((p + "/binaryName", "type", "string", v233))
-        if not _NAMES21.issuperset(v):
-            for k235 in v:
-                if k235 not in _NAMES21:
+                e.append((p + "/binaryName", "type", "string", v291))
+        if not _NAMES4.issuperset(v):
+            for k293 in v:
+                if k293 not in _NAMES4:
                     e.append(
-                        (p + "/" + token(k235), "additionalProperties", "no such property", v[k235])
+                        (p + "/" + token(k293), "additionalProperties", "no such property", v[k293])
                     )
     else:
         e.append((p, "type", "object", v))
 
 
-def _check_7(v: Any, p: str, e: Violations) -> None:
+def _check_5(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES26):
+        if not (v.keys() >= _NAMES6):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v238 = v.get("kind", MISSING)
-        if v238 is not MISSING:
-            if not (isinstance(v238, str) and v238 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v238))
-        v240 = v.get("paths", MISSING)
-        if v240 is not MISSING:
-            if isinstance(v240, str):
-                if not v240.isascii() and SURROGATE.search(v240) is not None:
-                    e.append((p + "/paths", "i-json", "no lone surrogate", v240))
-            if isinstance(v240, dict):
-                v242 = v240.get("darwin", MISSING)
-                if v242 is not MISSING:
-                    if isinstance(v242, str):
-                        if not v242.isascii() and SURROGATE.search(v242) is not None:
+        v296 = v.get("kind", MISSING)
+        if v296 is not MISSING:
+            if not (isinstance(v296, str) and v296 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v296))
+        v298 = v.get("paths", MISSING)
+        if v298 is not MISSING:
+            if isinstance(v298, str):
+                if not v298.isascii() and SURROGATE.search(v298) is not None:
+                    e.append((p + "/paths", "i-json", "no lone surrogate", v298))
+            if isinstance(v298, dict):
+                v300 = v298.get("darwin", MISSING)
+                if v300 is not MISSING:
+                    if isinstance(v300, str):
+                        if not v300.isascii() and SURROGATE.search(v300) is not None:
                             e.append(
-                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v242)
+                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v300)
                             )
-                    if isinstance(v242, list):
-                        if len(v242) > 32:
+                    if isinstance(v300, list):
+                        if len(v300) > 32:
                             e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v242)
+                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v300)
                             )
-                        for i245 in range(0, len(v242)):
-                            v246 = v242[i245]
-                            if isinstance(v246, str):
-                                if not v246.isascii() and SURROGATE.search(v246) is not None:
+                        for i303 in range(0, len(v300)):
+                            v304 = v300[i303]
+                            if isinstance(v304, str):
+                                if not v304.isascii() and SURROGATE.search(v304) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i245),
+                                            p + "/paths" + "/darwin" + "/" + str(i303),
                                             "i-json",
                                             "no lone surrogate",
-                                            v246,
+                                            v304,
                                         )
                                     )
-                                if len(v246) < 1:
+                                if len(v304) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i245),
+                                            p + "/paths" + "/darwin" + "/" + str(i303),
                                             "minLength",
                                             "at least 1 characters",
-                                            v246,
+                                            v304,
                                         )
                                     )
-                                if len(v246) > 1024:
+                                if len(v304) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i245),
+                                            p + "/paths" + "/darwin" + "/" + str(i303),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v246,
+                                            v304,
                                         )
                                     )
-                                if len(v246) <= 1024 and _SEARCH25(v246) is None:
+                                if len(v304) <= 1024 and _SEARCH7(v304) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i245),
+                                            p + "/paths" + "/darwin" + "/" + str(i303),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v246,
+                                            v304,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/darwin" + "/" + str(i245),
+                                        p + "/paths" + "/darwin" + "/" + str(i303),
                                         "type",
                                         "string",
-                                        v246,
+                                        v304,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v242))
-                v248 = v240.get("win32", MISSING)
-                if v248 is not MISSING:
-                    if isinstance(v248, str):
-                        if not v248.isascii() and SURROGATE.search(v248) is not None:
-                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v248))
-                    if isinstance(v248, list):
-                        if len(v248) > 32:
+                        e.append((p + "/paths" + "/darwin", "type", "array", v300))
+                v306 = v298.get("win32", MISSING)
+                if v306 is not MISSING:
+                    if isinstance(v306, str):
+                        if not v306.isascii() and SURROGATE.search(v306) is not None:
+                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v306))
+                    if isinstance(v306, list):
+                        if len(v306) > 32:
                             e.append(
-                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v248)
+                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v306)
                             )
-                        for i251 in range(0, len(v248)):
-                            v252 = v248[i251]
-                            if isinstance(v252, str):
-                                if not v252.isascii() and SURROGATE.search(v252) is not None:
+                        for i309 in range(0, len(v306)):
+                            v310 = v306[i309]
+                            if isinstance(v310, str):
+                                if not v310.isascii() and SURROGATE.search(v310) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i251),
+                                            p + "/paths" + "/win32" + "/" + str(i309),
                                             "i-json",
                                             "no lone surrogate",
-                                            v252,
+                                            v310,
                                         )
                                     )
-                                if len(v252) < 1:
+                                if len(v310) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i251),
+                                            p + "/paths" + "/win32" + "/" + str(i309),
                                             "minLength",
                                             "at least 1 characters",
-                                            v252,
+                                            v310,
                                         )
                                     )
-                                if len(v252) > 1024:
+                                if len(v310) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i251),
+                                            p + "/paths" + "/win32" + "/" + str(i309),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v252,
+                                            v310,
                                         )
                                     )
-                                if len(v252) <= 1024 and _SEARCH25(v252) is None:
+                                if len(v310) <= 1024 and _SEARCH7(v310) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i251),
+                                            p + "/paths" + "/win32" + "/" + str(i309),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v252,
+                                            v310,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/win32" + "/" + str(i251),
+                                        p + "/paths" + "/win32" + "/" + str(i309),
                                         "type",
                                         "string",
-                                        v252,
+                                        v310,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v248))
-                v254 = v240.get("linux", MISSING)
-                if v254 is not MISSING:
-                    if isinstance(v254, str):
-                        if not v254.isascii() and SURROGATE.search(v254) is not None:
-                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v254))
-                    if isinstance(v254, list):
-                        if len(v254) > 32:
+                        e.append((p + "/paths" + "/win32", "type", "array", v306))
+                v312 = v298.get("linux", MISSING)
+                if v312 is not MISSING:
+                    if isinstance(v312, str):
+                        if not v312.isascii() and SURROGATE.search(v312) is not None:
+                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v312))
+                    if isinstance(v312, list):
+                        if len(v312) > 32:
                             e.append(
-                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v254)
+                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v312)
                             )
-                        for i257 in range(0, len(v254)):
-                            v258 = v254[i257]
-                            if isinstance(v258, str):
-                                if not v258.isascii() and SURROGATE.search(v258) is not None:
+                        for i315 in range(0, len(v312)):
+                            v316 = v312[i315]
+                            if isinstance(v316, str):
+                                if not v316.isascii() and SURROGATE.search(v316) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i257),
+                                            p + "/paths" + "/linux" + "/" + str(i315),
                                             "i-json",
                                             "no lone surrogate",
-                                            v258,
+                                            v316,
                                         )
                                     )
-                                if len(v258) < 1:
+                                if len(v316) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i257),
+                                            p + "/paths" + "/linux" + "/" + str(i315),
                                             "minLength",
                                             "at least 1 characters",
-                                            v258,
+                                            v316,
                                         )
                                     )
-                                if len(v258) > 1024:
+                                if len(v316) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i257),
+                                            p + "/paths" + "/linux" + "/" + str(i315),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v258,
+                                            v316,
                                         )
                                     )
-                                if len(v258) <= 1024 and _SEARCH25(v258) is None:
+                                if len(v316) <= 1024 and _SEARCH7(v316) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i257),
+                                            p + "/paths" + "/linux" + "/" + str(i315),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v258,
+                                            v316,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/linux" + "/" + str(i257),
+                                        p + "/paths" + "/linux" + "/" + str(i315),
                                         "type",
                                         "string",
-                                        v258,
+                                        v316,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v254))
-                if not _NAMES24.issuperset(v240):
-                    for k260 in v240:
-                        if k260 not in _NAMES24:
+                        e.append((p + "/paths" + "/linux", "type", "array", v312))
+                if not _NAMES8.issuperset(v298):
+                    for k318 in v298:
+                        if k318 not in _NAMES8:
                             e.append(
                                 (
-                                    p + "/paths" + "/" + token(k260),
+                                    p + "/paths" + "/" + token(k318),
                                     "additionalProperties",
                                     "no such property",
-                                    v240[k260],
+                                    v298[k318],
                                 )
                             )
             else:
-                e.append((p + "/paths", "type", "object", v240))
-        if not _NAMES23.issuperset(v):
-            for k262 in v:
-                if k262 not in _NAMES23:
+                e.append((p + "/paths", "type", "object", v298))
+        if not _NAMES9.issuperset(v):
+            for k320 in v:
+                if k320 not in _NAMES9:
                     e.append(
-                        (p + "/" + token(k262), "additionalProperties", "no such property", v[k262])
+                        (p + "/" + token(k320), "additionalProperties", "no such property", v[k320])
                     )
     else:
         e.append((p, "type", "object", v))
 
 
-def _valid_8(v: Any) -> bool:
+def _valid_6(v: Any) -> bool:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
         if "transport" in v:
-            v264 = v["transport"]
-            if v264 != "stdio":
+            v322 = v["transport"]
+            if v322 != "stdio":
                 return False
     return True
 
 
-def _valid_9(v: Any) -> bool:
+def _valid_7(v: Any) -> bool:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
         if "category" not in v:
             return False
-        v265 = v["category"]
-        if v265 != "mcp-server":
+        v323 = v["category"]
+        if v323 != "mcp-server":
             return False
     return True
 

@@ -39,15 +39,37 @@ _SEARCH3 = re.compile(
     "^(?!\\/)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[A-Za-z0-9\\.\\_\\/\\-]+\\Z",
     re.ASCII,
 ).search
-_SEARCH4 = re.compile(
+_NAMES4 = frozenset(
+    (
+        "binaryName",
+        "kind",
+    )
+)
+_SEARCH5 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
+_NAMES6 = frozenset(("kind",))
+_SEARCH7 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
+_NAMES8 = frozenset(
+    (
+        "darwin",
+        "linux",
+        "win32",
+    )
+)
+_NAMES9 = frozenset(
+    (
+        "kind",
+        "paths",
+    )
+)
+_SEARCH10 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
 ).search
-_SEARCH5 = re.compile(
+_SEARCH11 = re.compile(
     "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
 ).search
-_NAMES6 = frozenset(("provides",))
-_ENUM7 = frozenset(
+_NAMES12 = frozenset(("provides",))
+_ENUM13 = frozenset(
     (
         "",
         "-0",
@@ -72,13 +94,13 @@ _ENUM7 = frozenset(
         "valueOf",
     )
 )
-_ENUM8 = frozenset(
+_ENUM14 = frozenset(
     (
         "cli-agent",
         "desktop-app",
     )
 )
-_NAMES9 = frozenset(
+_NAMES15 = frozenset(
     (
         "constructor",
         "hasOwnProperty",
@@ -90,7 +112,7 @@ _NAMES9 = frozenset(
         "valueOf",
     )
 )
-_NAMES10 = frozenset(
+_NAMES16 = frozenset(
     (
         "builtin",
         "capabilities",
@@ -106,29 +128,7 @@ _NAMES10 = frozenset(
         "promptArgTemplate",
     )
 )
-_NAMES11 = frozenset(
-    (
-        "binaryName",
-        "kind",
-    )
-)
-_SEARCH12 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
-_NAMES13 = frozenset(
-    (
-        "kind",
-        "paths",
-    )
-)
-_NAMES14 = frozenset(
-    (
-        "darwin",
-        "linux",
-        "win32",
-    )
-)
-_SEARCH15 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
-_NAMES16 = frozenset(("detect",))
-_NAMES17 = frozenset(("kind",))
+_NAMES17 = frozenset(("detect",))
 
 
 def _check_0(v: Any, p: str, e: Violations) -> None:
@@ -208,281 +208,700 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             if isinstance(v11, str):
                 if not v11.isascii() and SURROGATE.search(v11) is not None:
                     e.append((p + "/detect", "i-json", "no lone surrogate", v11))
-            if isinstance(v11, str):
-                if not v11.isascii() and SURROGATE.search(v11) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v11))
             d14 = v11.get("kind") if isinstance(v11, dict) else None
-            if not ((d14 == "path" and _valid_4(v11)) or (d14 == "candidates" and _valid_5(v11))):
-                if d14 == "path":
-                    _check_6(v11, p + "/detect", e)
-                elif d14 == "candidates":
-                    _check_7(v11, p + "/detect", e)
+            if d14 == "path":
+                if isinstance(v11, str):
+                    if not v11.isascii() and SURROGATE.search(v11) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+                if isinstance(v11, dict):
+                    if not (v11.keys() >= _NAMES4):
+                        if "kind" not in v11:
+                            e.append((p + "/detect", "required", 'property "kind"', v11))
+                        if "binaryName" not in v11:
+                            e.append((p + "/detect", "required", 'property "binaryName"', v11))
+                    v16 = v11.get("kind", MISSING)
+                    if v16 is not MISSING:
+                        if not (isinstance(v16, str) and v16 == "path"):
+                            e.append((p + "/detect" + "/kind", "const", '"path"', v16))
+                    v18 = v11.get("binaryName", MISSING)
+                    if v18 is not MISSING:
+                        if isinstance(v18, str):
+                            if not v18.isascii() and SURROGATE.search(v18) is not None:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v18,
+                                    )
+                                )
+                            if len(v18) < 1:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "minLength",
+                                        "at least 1 characters",
+                                        v18,
+                                    )
+                                )
+                            if len(v18) > 128:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "maxLength",
+                                        "at most 128 characters",
+                                        v18,
+                                    )
+                                )
+                            if len(v18) <= 128 and _SEARCH5(v18) is None:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "pattern",
+                                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                        v18,
+                                    )
+                                )
+                        else:
+                            e.append((p + "/detect" + "/binaryName", "type", "string", v18))
+                    if not _NAMES4.issuperset(v11):
+                        for k20 in v11:
+                            if k20 not in _NAMES4:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/" + token(k20),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v11[k20],
+                                    )
+                                )
                 else:
-                    one_of(
-                        (
-                            _check_6,
-                            _check_7,
-                        ),
-                        v11,
-                        p + "/detect",
-                        e,
-                    )
-        v15 = v.get("hookPackage", MISSING)
-        if v15 is not MISSING:
-            if isinstance(v15, str):
-                if not v15.isascii() and SURROGATE.search(v15) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v15))
-                if len(v15) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v15))
-                if len(v15) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v15))
-                if len(v15) <= 214 and _SEARCH4(v15) is None:
+                    e.append((p + "/detect", "type", "object", v11))
+            elif d14 == "candidates":
+                if isinstance(v11, str):
+                    if not v11.isascii() and SURROGATE.search(v11) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+                if isinstance(v11, dict):
+                    if not (v11.keys() >= _NAMES6):
+                        if "kind" not in v11:
+                            e.append((p + "/detect", "required", 'property "kind"', v11))
+                    v23 = v11.get("kind", MISSING)
+                    if v23 is not MISSING:
+                        if not (isinstance(v23, str) and v23 == "candidates"):
+                            e.append((p + "/detect" + "/kind", "const", '"candidates"', v23))
+                    v25 = v11.get("paths", MISSING)
+                    if v25 is not MISSING:
+                        if isinstance(v25, str):
+                            if not v25.isascii() and SURROGATE.search(v25) is not None:
+                                e.append(
+                                    (p + "/detect" + "/paths", "i-json", "no lone surrogate", v25)
+                                )
+                        if isinstance(v25, dict):
+                            v27 = v25.get("darwin", MISSING)
+                            if v27 is not MISSING:
+                                if isinstance(v27, str):
+                                    if not v27.isascii() and SURROGATE.search(v27) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/darwin",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v27,
+                                            )
+                                        )
+                                if isinstance(v27, list):
+                                    if len(v27) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/darwin",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v27,
+                                            )
+                                        )
+                                    for i30 in range(0, len(v27)):
+                                        v31 = v27[i30]
+                                        if isinstance(v31, str):
+                                            if (
+                                                not v31.isascii()
+                                                and SURROGATE.search(v31) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i30),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v31,
+                                                    )
+                                                )
+                                            if len(v31) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i30),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v31,
+                                                    )
+                                                )
+                                            if len(v31) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i30),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v31,
+                                                    )
+                                                )
+                                            if len(v31) <= 1024 and _SEARCH7(v31) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i30),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v31,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/darwin"
+                                                    + "/"
+                                                    + str(i30),
+                                                    "type",
+                                                    "string",
+                                                    v31,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (p + "/detect" + "/paths" + "/darwin", "type", "array", v27)
+                                    )
+                            v33 = v25.get("win32", MISSING)
+                            if v33 is not MISSING:
+                                if isinstance(v33, str):
+                                    if not v33.isascii() and SURROGATE.search(v33) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/win32",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v33,
+                                            )
+                                        )
+                                if isinstance(v33, list):
+                                    if len(v33) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/win32",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v33,
+                                            )
+                                        )
+                                    for i36 in range(0, len(v33)):
+                                        v37 = v33[i36]
+                                        if isinstance(v37, str):
+                                            if (
+                                                not v37.isascii()
+                                                and SURROGATE.search(v37) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i36),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v37,
+                                                    )
+                                                )
+                                            if len(v37) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i36),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v37,
+                                                    )
+                                                )
+                                            if len(v37) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i36),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v37,
+                                                    )
+                                                )
+                                            if len(v37) <= 1024 and _SEARCH7(v37) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i36),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v37,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/win32"
+                                                    + "/"
+                                                    + str(i36),
+                                                    "type",
+                                                    "string",
+                                                    v37,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (p + "/detect" + "/paths" + "/win32", "type", "array", v33)
+                                    )
+                            v39 = v25.get("linux", MISSING)
+                            if v39 is not MISSING:
+                                if isinstance(v39, str):
+                                    if not v39.isascii() and SURROGATE.search(v39) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/linux",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v39,
+                                            )
+                                        )
+                                if isinstance(v39, list):
+                                    if len(v39) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/linux",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v39,
+                                            )
+                                        )
+                                    for i42 in range(0, len(v39)):
+                                        v43 = v39[i42]
+                                        if isinstance(v43, str):
+                                            if (
+                                                not v43.isascii()
+                                                and SURROGATE.search(v43) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i42),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v43,
+                                                    )
+                                                )
+                                            if len(v43) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i42),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v43,
+                                                    )
+                                                )
+                                            if len(v43) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i42),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v43,
+                                                    )
+                                                )
+                                            if len(v43) <= 1024 and _SEARCH7(v43) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i42),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v43,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/linux"
+                                                    + "/"
+                                                    + str(i42),
+                                                    "type",
+                                                    "string",
+                                                    v43,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (p + "/detect" + "/paths" + "/linux", "type", "array", v39)
+                                    )
+                            if not _NAMES8.issuperset(v25):
+                                for k45 in v25:
+                                    if k45 not in _NAMES8:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/" + token(k45),
+                                                "additionalProperties",
+                                                "no such property",
+                                                v25[k45],
+                                            )
+                                        )
+                        else:
+                            e.append((p + "/detect" + "/paths", "type", "object", v25))
+                    if not _NAMES9.issuperset(v11):
+                        for k47 in v11:
+                            if k47 not in _NAMES9:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/" + token(k47),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v11[k47],
+                                    )
+                                )
+                else:
+                    e.append((p + "/detect", "type", "object", v11))
+            else:
+                one_of(
+                    (
+                        _check_4,
+                        _check_5,
+                    ),
+                    v11,
+                    p + "/detect",
+                    e,
+                )
+        v49 = v.get("hookPackage", MISSING)
+        if v49 is not MISSING:
+            if isinstance(v49, str):
+                if not v49.isascii() and SURROGATE.search(v49) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
+                if len(v49) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
+                if len(v49) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
+                if len(v49) <= 214 and _SEARCH10(v49) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v15,
+                            v49,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v15))
-        v17 = v.get("promptArgTemplate", MISSING)
-        if v17 is not MISSING:
-            if isinstance(v17, list):
-                if len(v17) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v17))
-                for i19 in range(0, len(v17)):
-                    v20 = v17[i19]
-                    if isinstance(v20, str):
-                        if not v20.isascii() and SURROGATE.search(v20) is not None:
+                e.append((p + "/hookPackage", "type", "string", v49))
+        v51 = v.get("promptArgTemplate", MISSING)
+        if v51 is not MISSING:
+            if isinstance(v51, list):
+                if len(v51) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v51))
+                for i53 in range(0, len(v51)):
+                    v54 = v51[i53]
+                    if isinstance(v54, str):
+                        if not v54.isascii() and SURROGATE.search(v54) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i19),
+                                    p + "/promptArgTemplate" + "/" + str(i53),
                                     "i-json",
                                     "no lone surrogate",
-                                    v20,
+                                    v54,
                                 )
                             )
-                        if len(v20) > 256:
+                        if len(v54) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i19),
+                                    p + "/promptArgTemplate" + "/" + str(i53),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v20,
+                                    v54,
                                 )
                             )
-                        if len(v20) <= 256 and _SEARCH5(v20) is None:
+                        if len(v54) <= 256 and _SEARCH11(v54) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i19),
+                                    p + "/promptArgTemplate" + "/" + str(i53),
                                     "pattern",
                                     'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
-                                    v20,
+                                    v54,
                                 )
                             )
                     else:
-                        e.append((p + "/promptArgTemplate" + "/" + str(i19), "type", "string", v20))
+                        e.append((p + "/promptArgTemplate" + "/" + str(i53), "type", "string", v54))
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v17))
-        v22 = v.get("capabilities", MISSING)
-        if v22 is not MISSING:
-            if isinstance(v22, str):
-                if not v22.isascii() and SURROGATE.search(v22) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v22))
-            if isinstance(v22, dict):
-                if not (v22.keys() >= _NAMES6):
-                    if "provides" not in v22:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v22))
-                v24 = v22.get("provides", MISSING)
-                if v24 is not MISSING:
-                    if isinstance(v24, list):
-                        n25 = len(e)
-                        for i26 in range(0, len(v24)):
-                            v27 = v24[i26]
-                            if isinstance(v27, str):
-                                if not v27.isascii() and SURROGATE.search(v27) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v51))
+        v56 = v.get("capabilities", MISSING)
+        if v56 is not MISSING:
+            if isinstance(v56, str):
+                if not v56.isascii() and SURROGATE.search(v56) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v56))
+            if isinstance(v56, dict):
+                if not (v56.keys() >= _NAMES12):
+                    if "provides" not in v56:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v56))
+                v58 = v56.get("provides", MISSING)
+                if v58 is not MISSING:
+                    if isinstance(v58, list):
+                        n59 = len(e)
+                        for i60 in range(0, len(v58)):
+                            v61 = v58[i60]
+                            if isinstance(v61, str):
+                                if not v61.isascii() and SURROGATE.search(v61) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i26),
+                                            p + "/capabilities" + "/provides" + "/" + str(i60),
                                             "i-json",
                                             "no lone surrogate",
-                                            v27,
+                                            v61,
                                         )
                                     )
-                            if isinstance(v27, str):
-                                pass
+                            if isinstance(v61, str):
+                                if v61 not in _ENUM13:
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides" + "/" + str(i60),
+                                            "enum",
+                                            'one of ["interactive-launch","__proto__","constructor","prototyp...',
+                                            v61,
+                                        )
+                                    )
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i26),
+                                        p + "/capabilities" + "/provides" + "/" + str(i60),
                                         "type",
                                         "string",
-                                        v27,
+                                        v61,
                                     )
                                 )
-                            if not (isinstance(v27, str) and v27 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i26),
+                                        p + "/capabilities" + "/provides" + "/" + str(i60),
                                         "enum",
                                         'one of ["interactive-launch","__proto__","constructor","prototyp...',
-                                        v27,
+                                        v61,
                                     )
                                 )
-                        if len(e) == n25 and not all_unique(v24):
+                        if len(e) == n59 and not all_unique(v58):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v24,
+                                    v58,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v24))
-                if not _NAMES6.issuperset(v22):
-                    for k30 in v22:
-                        if k30 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v58))
+                if not _NAMES12.issuperset(v56):
+                    for k64 in v56:
+                        if k64 not in _NAMES12:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k30),
+                                    p + "/capabilities" + "/" + token(k64),
                                     "additionalProperties",
                                     "no such property",
-                                    v22[k30],
+                                    v56[k64],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v22))
-        v32 = v.get("category", MISSING)
-        if v32 is not MISSING:
-            if isinstance(v32, str):
-                pass
+                e.append((p + "/capabilities", "type", "object", v56))
+        v66 = v.get("category", MISSING)
+        if v66 is not MISSING:
+            if isinstance(v66, str):
+                if v66 not in _ENUM14:
+                    e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v66))
             else:
-                e.append((p + "/category", "type", "string", v32))
-            if not (isinstance(v32, str) and v32 in _ENUM8):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v32))
-        v34 = v.get("builtin", MISSING)
-        if v34 is not MISSING:
-            if not (isinstance(v34, bool)):
-                e.append((p + "/builtin", "type", "boolean", v34))
-        v36 = v.get("extras", MISSING)
-        if v36 is not MISSING:
-            if isinstance(v36, str):
-                if not v36.isascii() and SURROGATE.search(v36) is not None:
-                    e.append((p + "/extras", "i-json", "no lone surrogate", v36))
-            if isinstance(v36, dict):
-                v38 = v36.get("constructor", MISSING)
-                if v38 is not MISSING:
-                    if isinstance(v38, str):
-                        if not v38.isascii() and SURROGATE.search(v38) is not None:
+                e.append((p + "/category", "type", "string", v66))
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v66))
+        v68 = v.get("builtin", MISSING)
+        if v68 is not MISSING:
+            if not (isinstance(v68, bool)):
+                e.append((p + "/builtin", "type", "boolean", v68))
+        v70 = v.get("extras", MISSING)
+        if v70 is not MISSING:
+            if isinstance(v70, str):
+                if not v70.isascii() and SURROGATE.search(v70) is not None:
+                    e.append((p + "/extras", "i-json", "no lone surrogate", v70))
+            if isinstance(v70, dict):
+                v72 = v70.get("constructor", MISSING)
+                if v72 is not MISSING:
+                    if isinstance(v72, str):
+                        if not v72.isascii() and SURROGATE.search(v72) is not None:
                             e.append(
-                                (p + "/extras" + "/constructor", "i-json", "no lone surrogate", v38)
+                                (p + "/extras" + "/constructor", "i-json", "no lone surrogate", v72)
                             )
                     else:
-                        e.append((p + "/extras" + "/constructor", "type", "string", v38))
-                v40 = v36.get("prototype", MISSING)
-                if v40 is not MISSING:
-                    if isinstance(v40, str):
-                        if not v40.isascii() and SURROGATE.search(v40) is not None:
+                        e.append((p + "/extras" + "/constructor", "type", "string", v72))
+                v74 = v70.get("prototype", MISSING)
+                if v74 is not MISSING:
+                    if isinstance(v74, str):
+                        if not v74.isascii() and SURROGATE.search(v74) is not None:
                             e.append(
-                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v40)
+                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v74)
                             )
                     else:
-                        e.append((p + "/extras" + "/prototype", "type", "string", v40))
-                v42 = v36.get("toString", MISSING)
-                if v42 is not MISSING:
-                    if isinstance(v42, str):
-                        if not v42.isascii() and SURROGATE.search(v42) is not None:
+                        e.append((p + "/extras" + "/prototype", "type", "string", v74))
+                v76 = v70.get("toString", MISSING)
+                if v76 is not MISSING:
+                    if isinstance(v76, str):
+                        if not v76.isascii() and SURROGATE.search(v76) is not None:
                             e.append(
-                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v42)
+                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v76)
                             )
                     else:
-                        e.append((p + "/extras" + "/toString", "type", "string", v42))
-                v44 = v36.get("valueOf", MISSING)
-                if v44 is not MISSING:
-                    if isinstance(v44, str):
-                        if not v44.isascii() and SURROGATE.search(v44) is not None:
+                        e.append((p + "/extras" + "/toString", "type", "string", v76))
+                v78 = v70.get("valueOf", MISSING)
+                if v78 is not MISSING:
+                    if isinstance(v78, str):
+                        if not v78.isascii() and SURROGATE.search(v78) is not None:
                             e.append(
-                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v44)
+                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v78)
                             )
                     else:
-                        e.append((p + "/extras" + "/valueOf", "type", "string", v44))
-                v46 = v36.get("hasOwnProperty", MISSING)
-                if v46 is not MISSING:
-                    if isinstance(v46, str):
-                        if not v46.isascii() and SURROGATE.search(v46) is not None:
+                        e.append((p + "/extras" + "/valueOf", "type", "string", v78))
+                v80 = v70.get("hasOwnProperty", MISSING)
+                if v80 is not MISSING:
+                    if isinstance(v80, str):
+                        if not v80.isascii() and SURROGATE.search(v80) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/hasOwnProperty",
                                     "i-json",
                                     "no lone surrogate",
-                                    v46,
+                                    v80,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v46))
-                v48 = v36.get("isPrototypeOf", MISSING)
-                if v48 is not MISSING:
-                    if isinstance(v48, str):
-                        if not v48.isascii() and SURROGATE.search(v48) is not None:
+                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v80))
+                v82 = v70.get("isPrototypeOf", MISSING)
+                if v82 is not MISSING:
+                    if isinstance(v82, str):
+                        if not v82.isascii() and SURROGATE.search(v82) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/isPrototypeOf",
                                     "i-json",
                                     "no lone surrogate",
-                                    v48,
+                                    v82,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v48))
-                v50 = v36.get("propertyIsEnumerable", MISSING)
-                if v50 is not MISSING:
-                    if isinstance(v50, str):
-                        if not v50.isascii() and SURROGATE.search(v50) is not None:
+                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v82))
+                v84 = v70.get("propertyIsEnumerable", MISSING)
+                if v84 is not MISSING:
+                    if isinstance(v84, str):
+                        if not v84.isascii() and SURROGATE.search(v84) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/propertyIsEnumerable",
                                     "i-json",
                                     "no lone surrogate",
-                                    v50,
+                                    v84,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v50))
-                v52 = v36.get("toLocaleString", MISSING)
-                if v52 is not MISSING:
-                    if isinstance(v52, str):
-                        if not v52.isascii() and SURROGATE.search(v52) is not None:
+                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v84))
+                v86 = v70.get("toLocaleString", MISSING)
+                if v86 is not MISSING:
+                    if isinstance(v86, str):
+                        if not v86.isascii() and SURROGATE.search(v86) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/toLocaleString",
                                     "i-json",
                                     "no lone surrogate",
-                                    v52,
+                                    v86,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v52))
-                if not _NAMES9.issuperset(v36):
-                    for k54 in v36:
-                        if k54 not in _NAMES9:
+                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v86))
+                if not _NAMES15.issuperset(v70):
+                    for k88 in v70:
+                        if k88 not in _NAMES15:
                             e.append(
                                 (
-                                    p + "/extras" + "/" + token(k54),
+                                    p + "/extras" + "/" + token(k88),
                                     "additionalProperties",
                                     "no such property",
-                                    v36[k54],
+                                    v70[k88],
                                 )
                             )
             else:
-                e.append((p + "/extras", "type", "object", v36))
-        if not _NAMES10.issuperset(v):
-            for k56 in v:
-                if k56 not in _NAMES10:
+                e.append((p + "/extras", "type", "object", v70))
+        if not _NAMES16.issuperset(v):
+            for k90 in v:
+                if k90 not in _NAMES16:
                     e.append(
-                        (p + "/" + token(k56), "additionalProperties", "no such property", v[k56])
+                        (p + "/" + token(k90), "additionalProperties", "no such property", v[k90])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -493,220 +912,220 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (v.keys() >= _NAMES0):
         return False
-    if not _NAMES10.issuperset(v):
+    if not _NAMES16.issuperset(v):
         return False
-    v58 = v["id"]
-    if not isinstance(v58, str):
+    v92 = v["id"]
+    if not isinstance(v92, str):
         return False
-    if _SEARCH1(v58) is None:
+    if _SEARCH1(v92) is None:
         return False
-    v59 = v["displayName"]
-    if not isinstance(v59, str):
+    v93 = v["displayName"]
+    if not isinstance(v93, str):
         return False
-    if not v59.isascii() and SURROGATE.search(v59) is not None:
+    if not v93.isascii() and SURROGATE.search(v93) is not None:
         return False
-    if not (1 <= len(v59) <= 80):
+    if not (1 <= len(v93) <= 80):
         return False
-    if _SEARCH2(v59) is None:
+    if _SEARCH2(v93) is None:
         return False
-    v60 = v["launchable"]
-    if not isinstance(v60, bool):
+    v94 = v["launchable"]
+    if not isinstance(v94, bool):
         return False
-    v61 = v["hookCapable"]
-    if not isinstance(v61, bool):
+    v95 = v["hookCapable"]
+    if not isinstance(v95, bool):
         return False
-    v62 = v["hookPointer"]
-    if not isinstance(v62, str):
+    v96 = v["hookPointer"]
+    if not isinstance(v96, str):
         return False
-    if not (1 <= len(v62) <= 256):
+    if not (1 <= len(v96) <= 256):
         return False
-    if _SEARCH3(v62) is None:
+    if _SEARCH3(v96) is None:
         return False
-    v63 = v["detect"]
-    if isinstance(v63, str):
-        if not v63.isascii() and SURROGATE.search(v63) is not None:
+    v97 = v["detect"]
+    if isinstance(v97, str):
+        if not v97.isascii() and SURROGATE.search(v97) is not None:
             return False
-    d64 = v63.get("kind") if isinstance(v63, dict) else None
-    if d64 == "path":
-        if not isinstance(v63, dict):
+    d98 = v97.get("kind") if isinstance(v97, dict) else None
+    if d98 == "path":
+        if not isinstance(v97, dict):
             return False
-        if v63.keys() != _NAMES11:
+        if v97.keys() != _NAMES4:
             return False
-        v65 = v63["kind"]
-        if v65 != "path":
+        v99 = v97["kind"]
+        if v99 != "path":
             return False
-        v66 = v63["binaryName"]
-        if not isinstance(v66, str):
+        v100 = v97["binaryName"]
+        if not isinstance(v100, str):
             return False
-        if not (1 <= len(v66) <= 128):
+        if not (1 <= len(v100) <= 128):
             return False
-        if _SEARCH12(v66) is None:
+        if _SEARCH5(v100) is None:
             return False
-    elif d64 == "candidates":
-        if not isinstance(v63, dict):
+    elif d98 == "candidates":
+        if not isinstance(v97, dict):
             return False
-        if "kind" not in v63:
+        if "kind" not in v97:
             return False
-        if not _NAMES13.issuperset(v63):
+        if not _NAMES9.issuperset(v97):
             return False
-        v67 = v63["kind"]
-        if v67 != "candidates":
+        v101 = v97["kind"]
+        if v101 != "candidates":
             return False
-        if "paths" in v63:
-            v68 = v63["paths"]
-            if not isinstance(v68, dict):
+        if "paths" in v97:
+            v102 = v97["paths"]
+            if not isinstance(v102, dict):
                 return False
-            if not _NAMES14.issuperset(v68):
+            if not _NAMES8.issuperset(v102):
                 return False
-            if "darwin" in v68:
-                v69 = v68["darwin"]
-                if not isinstance(v69, list):
+            if "darwin" in v102:
+                v103 = v102["darwin"]
+                if not isinstance(v103, list):
                     return False
-                if len(v69) > 32:
+                if len(v103) > 32:
                     return False
-                for v70 in v69:
-                    if not isinstance(v70, str):
+                for v104 in v103:
+                    if not isinstance(v104, str):
                         return False
-                    if not v70.isascii() and SURROGATE.search(v70) is not None:
+                    if not v104.isascii() and SURROGATE.search(v104) is not None:
                         return False
-                    if not (1 <= len(v70) <= 1024):
+                    if not (1 <= len(v104) <= 1024):
                         return False
-                    if _SEARCH15(v70) is None:
+                    if _SEARCH7(v104) is None:
                         return False
-            if "win32" in v68:
-                v71 = v68["win32"]
-                if not isinstance(v71, list):
+            if "win32" in v102:
+                v105 = v102["win32"]
+                if not isinstance(v105, list):
                     return False
-                if len(v71) > 32:
+                if len(v105) > 32:
                     return False
-                for v72 in v71:
-                    if not isinstance(v72, str):
+                for v106 in v105:
+                    if not isinstance(v106, str):
                         return False
-                    if not v72.isascii() and SURROGATE.search(v72) is not None:
+                    if not v106.isascii() and SURROGATE.search(v106) is not None:
                         return False
-                    if not (1 <= len(v72) <= 1024):
+                    if not (1 <= len(v106) <= 1024):
                         return False
-                    if _SEARCH15(v72) is None:
+                    if _SEARCH7(v106) is None:
                         return False
-            if "linux" in v68:
-                v73 = v68["linux"]
-                if not isinstance(v73, list):
+            if "linux" in v102:
+                v107 = v102["linux"]
+                if not isinstance(v107, list):
                     return False
-                if len(v73) > 32:
+                if len(v107) > 32:
                     return False
-                for v74 in v73:
-                    if not isinstance(v74, str):
+                for v108 in v107:
+                    if not isinstance(v108, str):
                         return False
-                    if not v74.isascii() and SURROGATE.search(v74) is not None:
+                    if not v108.isascii() and SURROGATE.search(v108) is not None:
                         return False
-                    if not (1 <= len(v74) <= 1024):
+                    if not (1 <= len(v108) <= 1024):
                         return False
-                    if _SEARCH15(v74) is None:
+                    if _SEARCH7(v108) is None:
                         return False
     else:
         return False
     if "hookPackage" in v:
-        v75 = v["hookPackage"]
-        if not isinstance(v75, str):
+        v109 = v["hookPackage"]
+        if not isinstance(v109, str):
             return False
-        if not (1 <= len(v75) <= 214):
+        if not (1 <= len(v109) <= 214):
             return False
-        if _SEARCH4(v75) is None:
+        if _SEARCH10(v109) is None:
             return False
     if "promptArgTemplate" in v:
-        v76 = v["promptArgTemplate"]
-        if not isinstance(v76, list):
+        v110 = v["promptArgTemplate"]
+        if not isinstance(v110, list):
             return False
-        if len(v76) > 20:
+        if len(v110) > 20:
             return False
-        for v77 in v76:
-            if not isinstance(v77, str):
+        for v111 in v110:
+            if not isinstance(v111, str):
                 return False
-            if not v77.isascii() and SURROGATE.search(v77) is not None:
+            if not v111.isascii() and SURROGATE.search(v111) is not None:
                 return False
-            if len(v77) > 256:
+            if len(v111) > 256:
                 return False
-            if _SEARCH5(v77) is None:
+            if _SEARCH11(v111) is None:
                 return False
     if "capabilities" in v:
-        v78 = v["capabilities"]
-        if not isinstance(v78, dict):
+        v112 = v["capabilities"]
+        if not isinstance(v112, dict):
             return False
-        if v78.keys() != _NAMES6:
+        if v112.keys() != _NAMES12:
             return False
-        v79 = v78["provides"]
-        if not isinstance(v79, list):
+        v113 = v112["provides"]
+        if not isinstance(v113, list):
             return False
-        for v80 in v79:
-            if not isinstance(v80, str):
+        for v114 in v113:
+            if not isinstance(v114, str):
                 return False
-            if v80 not in _ENUM7:
+            if v114 not in _ENUM13:
                 return False
-        if len(set(v79)) != len(v79):
+        if len(set(v113)) != len(v113):
             return False
     if "category" in v:
-        v81 = v["category"]
-        if not isinstance(v81, str):
+        v115 = v["category"]
+        if not isinstance(v115, str):
             return False
-        if v81 not in _ENUM8:
+        if v115 not in _ENUM14:
             return False
     if "builtin" in v:
-        v82 = v["builtin"]
-        if not isinstance(v82, bool):
+        v116 = v["builtin"]
+        if not isinstance(v116, bool):
             return False
     if "extras" in v:
-        v83 = v["extras"]
-        if not isinstance(v83, dict):
+        v117 = v["extras"]
+        if not isinstance(v117, dict):
             return False
-        if not _NAMES9.issuperset(v83):
+        if not _NAMES15.issuperset(v117):
             return False
-        if "constructor" in v83:
-            v84 = v83["constructor"]
-            if not isinstance(v84, str):
+        if "constructor" in v117:
+            v118 = v117["constructor"]
+            if not isinstance(v118, str):
                 return False
-            if not v84.isascii() and SURROGATE.search(v84) is not None:
+            if not v118.isascii() and SURROGATE.search(v118) is not None:
                 return False
-        if "prototype" in v83:
-            v85 = v83["prototype"]
-            if not isinstance(v85, str):
+        if "prototype" in v117:
+            v119 = v117["prototype"]
+            if not isinstance(v119, str):
                 return False
-            if not v85.isascii() and SURROGATE.search(v85) is not None:
+            if not v119.isascii() and SURROGATE.search(v119) is not None:
                 return False
-        if "toString" in v83:
-            v86 = v83["toString"]
-            if not isinstance(v86, str):
+        if "toString" in v117:
+            v120 = v117["toString"]
+            if not isinstance(v120, str):
                 return False
-            if not v86.isascii() and SURROGATE.search(v86) is not None:
+            if not v120.isascii() and SURROGATE.search(v120) is not None:
                 return False
-        if "valueOf" in v83:
-            v87 = v83["valueOf"]
-            if not isinstance(v87, str):
+        if "valueOf" in v117:
+            v121 = v117["valueOf"]
+            if not isinstance(v121, str):
                 return False
-            if not v87.isascii() and SURROGATE.search(v87) is not None:
+            if not v121.isascii() and SURROGATE.search(v121) is not None:
                 return False
-        if "hasOwnProperty" in v83:
-            v88 = v83["hasOwnProperty"]
-            if not isinstance(v88, str):
+        if "hasOwnProperty" in v117:
+            v122 = v117["hasOwnProperty"]
+            if not isinstance(v122, str):
                 return False
-            if not v88.isascii() and SURROGATE.search(v88) is not None:
+            if not v122.isascii() and SURROGATE.search(v122) is not None:
                 return False
-        if "isPrototypeOf" in v83:
-            v89 = v83["isPrototypeOf"]
-            if not isinstance(v89, str):
+        if "isPrototypeOf" in v117:
+            v123 = v117["isPrototypeOf"]
+            if not isinstance(v123, str):
                 return False
-            if not v89.isascii() and SURROGATE.search(v89) is not None:
+            if not v123.isascii() and SURROGATE.search(v123) is not None:
                 return False
-        if "propertyIsEnumerable" in v83:
-            v90 = v83["propertyIsEnumerable"]
-            if not isinstance(v90, str):
+        if "propertyIsEnumerable" in v117:
+            v124 = v117["propertyIsEnumerable"]
+            if not isinstance(v124, str):
                 return False
-            if not v90.isascii() and SURROGATE.search(v90) is not None:
+            if not v124.isascii() and SURROGATE.search(v124) is not None:
                 return False
-        if "toLocaleString" in v83:
-            v91 = v83["toLocaleString"]
-            if not isinstance(v91, str):
+        if "toLocaleString" in v117:
+            v125 = v117["toLocaleString"]
+            if not isinstance(v125, str):
                 return False
-            if not v91.isascii() and SURROGATE.search(v91) is not None:
+            if not v125.isascii() and SURROGATE.search(v125) is not None:
                 return False
     return True
 
@@ -716,76 +1135,73 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES16):
+        if not (v.keys() >= _NAMES17):
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
-        v92 = v.get("detect", MISSING)
-        if v92 is not MISSING:
-            if isinstance(v92, str):
-                if not v92.isascii() and SURROGATE.search(v92) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v92))
-            if isinstance(v92, dict):
-                if not (v92.keys() >= _NAMES11):
-                    if "kind" not in v92:
-                        e.append((p + "/detect", "required", 'property "kind"', v92))
-                    if "binaryName" not in v92:
-                        e.append((p + "/detect", "required", 'property "binaryName"', v92))
-                v94 = v92.get("kind", MISSING)
-                if v94 is not MISSING:
-                    if not (isinstance(v94, str) and v94 == "path"):
-                        e.append((p + "/detect" + "/kind", "const", '"path"', v94))
-                v96 = v92.get("binaryName", MISSING)
-                if v96 is not MISSING:
-                    if isinstance(v96, str):
-                        if not v96.isascii() and SURROGATE.search(v96) is not None:
+        v126 = v.get("detect", MISSING)
+        if v126 is not MISSING:
+            if isinstance(v126, str):
+                if not v126.isascii() and SURROGATE.search(v126) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v126))
+            if isinstance(v126, dict):
+                if not (v126.keys() >= _NAMES4):
+                    if "kind" not in v126:
+                        e.append((p + "/detect", "required", 'property "kind"', v126))
+                    if "binaryName" not in v126:
+                        e.append((p + "/detect", "required", 'property "binaryName"', v126))
+                v128 = v126.get("kind", MISSING)
+                if v128 is not MISSING:
+                    if not (isinstance(v128, str) and v128 == "path"):
+                        e.append((p + "/detect" + "/kind", "const", '"path"', v128))
+                v130 = v126.get("binaryName", MISSING)
+                if v130 is not MISSING:
+                    if isinstance(v130, str):
+                        if not v130.isascii() and SURROGATE.search(v130) is not None:
                             e.append(
-                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v96)
+                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v130)
                             )
-                        if len(v96) < 1:
+                        if len(v130) < 1:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "minLength",
                                     "at least 1 characters",
-                                    v96,
+                                    v130,
                                 )
                             )
-                        if len(v96) > 128:
+                        if len(v130) > 128:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "maxLength",
                                     "at most 128 characters",
-                                    v96,
+                                    v130,
                                 )
                             )
-                        if len(v96) <= 128 and _SEARCH12(v96) is None:
+                        if len(v130) <= 128 and _SEARCH5(v130) is None:
                             e.append(
                                 (
                                     p + "/detect" + "/binaryName",
                                     "pattern",
                                     'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v96,
+                                    v130,
                                 )
                             )
                     else:
-                        e.append((p + "/detect" + "/binaryName", "type", "string", v96))
-                if not _NAMES11.issuperset(v92):
-                    for k98 in v92:
-                        if k98 not in _NAMES11:
+                        e.append((p + "/detect" + "/binaryName", "type", "string", v130))
+                if not _NAMES4.issuperset(v126):
+                    for k132 in v126:
+                        if k132 not in _NAMES4:
                             e.append(
                                 (
-                                    p + "/detect" + "/" + token(k98),
+                                    p + "/detect" + "/" + token(k132),
                                     "additionalProperties",
                                     "no such property",
-                                    v92[k98],
+                                    v126[k132],
                                 )
                             )
             else:
-                e.append((p + "/detect", "type", "object", v92))
-    if isinstance(v, str):
-        if not v.isascii() and SURROGATE.search(v) is not None:
-            e.append((p, "i-json", "no lone surrogate", v))
+                e.append((p + "/detect", "type", "object", v126))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             if "id" not in v:
@@ -800,352 +1216,774 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookPointer"', v))
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
-        v102 = v.get("id", MISSING)
-        if v102 is not MISSING:
-            if isinstance(v102, str):
-                if not v102.isascii() and SURROGATE.search(v102) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v102))
-                if _SEARCH1(v102) is None:
-                    e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v102))
+        v136 = v.get("id", MISSING)
+        if v136 is not MISSING:
+            if isinstance(v136, str):
+                if not v136.isascii() and SURROGATE.search(v136) is not None:
+                    e.append((p + "/id", "i-json", "no lone surrogate", v136))
+                if _SEARCH1(v136) is None:
+                    e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v136))
             else:
-                e.append((p + "/id", "type", "string", v102))
-        v104 = v.get("displayName", MISSING)
-        if v104 is not MISSING:
-            if isinstance(v104, str):
-                if not v104.isascii() and SURROGATE.search(v104) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v104))
-                if len(v104) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v104))
-                if len(v104) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v104))
-                if len(v104) <= 80 and _SEARCH2(v104) is None:
+                e.append((p + "/id", "type", "string", v136))
+        v138 = v.get("displayName", MISSING)
+        if v138 is not MISSING:
+            if isinstance(v138, str):
+                if not v138.isascii() and SURROGATE.search(v138) is not None:
+                    e.append((p + "/displayName", "i-json", "no lone surrogate", v138))
+                if len(v138) < 1:
+                    e.append((p + "/displayName", "minLength", "at least 1 characters", v138))
+                if len(v138) > 80:
+                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v138))
+                if len(v138) <= 80 and _SEARCH2(v138) is None:
                     e.append(
                         (
                             p + "/displayName",
                             "pattern",
                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                            v104,
+                            v138,
                         )
                     )
             else:
-                e.append((p + "/displayName", "type", "string", v104))
-        v106 = v.get("launchable", MISSING)
-        if v106 is not MISSING:
-            if not (isinstance(v106, bool)):
-                e.append((p + "/launchable", "type", "boolean", v106))
-        v108 = v.get("hookCapable", MISSING)
-        if v108 is not MISSING:
-            if not (isinstance(v108, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v108))
-        v110 = v.get("hookPointer", MISSING)
-        if v110 is not MISSING:
-            if isinstance(v110, str):
-                if not v110.isascii() and SURROGATE.search(v110) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v110))
-                if len(v110) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v110))
-                if len(v110) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v110))
-                if len(v110) <= 256 and _SEARCH3(v110) is None:
+                e.append((p + "/displayName", "type", "string", v138))
+        v140 = v.get("launchable", MISSING)
+        if v140 is not MISSING:
+            if not (isinstance(v140, bool)):
+                e.append((p + "/launchable", "type", "boolean", v140))
+        v142 = v.get("hookCapable", MISSING)
+        if v142 is not MISSING:
+            if not (isinstance(v142, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v142))
+        v144 = v.get("hookPointer", MISSING)
+        if v144 is not MISSING:
+            if isinstance(v144, str):
+                if not v144.isascii() and SURROGATE.search(v144) is not None:
+                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v144))
+                if len(v144) < 1:
+                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v144))
+                if len(v144) > 256:
+                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v144))
+                if len(v144) <= 256 and _SEARCH3(v144) is None:
                     e.append(
                         (
                             p + "/hookPointer",
                             "pattern",
                             'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v110,
+                            v144,
                         )
                     )
             else:
-                e.append((p + "/hookPointer", "type", "string", v110))
-        v112 = v.get("detect", MISSING)
-        if v112 is not MISSING:
-            if isinstance(v112, str):
-                if not v112.isascii() and SURROGATE.search(v112) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v112))
-            if isinstance(v112, str):
-                if not v112.isascii() and SURROGATE.search(v112) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v112))
-            d115 = v112.get("kind") if isinstance(v112, dict) else None
-            if not (
-                (d115 == "path" and _valid_4(v112)) or (d115 == "candidates" and _valid_5(v112))
-            ):
-                if d115 == "path":
-                    _check_6(v112, p + "/detect", e)
-                elif d115 == "candidates":
-                    _check_7(v112, p + "/detect", e)
+                e.append((p + "/hookPointer", "type", "string", v144))
+        v146 = v.get("detect", MISSING)
+        if v146 is not MISSING:
+            if isinstance(v146, str):
+                if not v146.isascii() and SURROGATE.search(v146) is not None:
+                    e.append((p + "/detect", "i-json", "no lone surrogate", v146))
+            d149 = v146.get("kind") if isinstance(v146, dict) else None
+            if d149 == "path":
+                if isinstance(v146, str):
+                    if not v146.isascii() and SURROGATE.search(v146) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v146))
+                if isinstance(v146, dict):
+                    if not (v146.keys() >= _NAMES4):
+                        if "kind" not in v146:
+                            e.append((p + "/detect", "required", 'property "kind"', v146))
+                        if "binaryName" not in v146:
+                            e.append((p + "/detect", "required", 'property "binaryName"', v146))
+                    v151 = v146.get("kind", MISSING)
+                    if v151 is not MISSING:
+                        if not (isinstance(v151, str) and v151 == "path"):
+                            e.append((p + "/detect" + "/kind", "const", '"path"', v151))
+                    v153 = v146.get("binaryName", MISSING)
+                    if v153 is not MISSING:
+                        if isinstance(v153, str):
+                            if not v153.isascii() and SURROGATE.search(v153) is not None:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v153,
+                                    )
+                                )
+                            if len(v153) < 1:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "minLength",
+                                        "at least 1 characters",
+                                        v153,
+                                    )
+                                )
+                            if len(v153) > 128:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "maxLength",
+                                        "at most 128 characters",
+                                        v153,
+                                    )
+                                )
+                            if len(v153) <= 128 and _SEARCH5(v153) is None:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "pattern",
+                                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                        v153,
+                                    )
+                                )
+                        else:
+                            e.append((p + "/detect" + "/binaryName", "type", "string", v153))
+                    if not _NAMES4.issuperset(v146):
+                        for k155 in v146:
+                            if k155 not in _NAMES4:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/" + token(k155),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v146[k155],
+                                    )
+                                )
                 else:
-                    one_of(
-                        (
-                            _check_6,
-                            _check_7,
-                        ),
-                        v112,
-                        p + "/detect",
-                        e,
-                    )
-        v116 = v.get("hookPackage", MISSING)
-        if v116 is not MISSING:
-            if isinstance(v116, str):
-                if not v116.isascii() and SURROGATE.search(v116) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v116))
-                if len(v116) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v116))
-                if len(v116) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v116))
-                if len(v116) <= 214 and _SEARCH4(v116) is None:
+                    e.append((p + "/detect", "type", "object", v146))
+            elif d149 == "candidates":
+                if isinstance(v146, str):
+                    if not v146.isascii() and SURROGATE.search(v146) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v146))
+                if isinstance(v146, dict):
+                    if not (v146.keys() >= _NAMES6):
+                        if "kind" not in v146:
+                            e.append((p + "/detect", "required", 'property "kind"', v146))
+                    v158 = v146.get("kind", MISSING)
+                    if v158 is not MISSING:
+                        if not (isinstance(v158, str) and v158 == "candidates"):
+                            e.append((p + "/detect" + "/kind", "const", '"candidates"', v158))
+                    v160 = v146.get("paths", MISSING)
+                    if v160 is not MISSING:
+                        if isinstance(v160, str):
+                            if not v160.isascii() and SURROGATE.search(v160) is not None:
+                                e.append(
+                                    (p + "/detect" + "/paths", "i-json", "no lone surrogate", v160)
+                                )
+                        if isinstance(v160, dict):
+                            v162 = v160.get("darwin", MISSING)
+                            if v162 is not MISSING:
+                                if isinstance(v162, str):
+                                    if not v162.isascii() and SURROGATE.search(v162) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/darwin",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v162,
+                                            )
+                                        )
+                                if isinstance(v162, list):
+                                    if len(v162) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/darwin",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v162,
+                                            )
+                                        )
+                                    for i165 in range(0, len(v162)):
+                                        v166 = v162[i165]
+                                        if isinstance(v166, str):
+                                            if (
+                                                not v166.isascii()
+                                                and SURROGATE.search(v166) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i165),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v166,
+                                                    )
+                                                )
+                                            if len(v166) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i165),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v166,
+                                                    )
+                                                )
+                                            if len(v166) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i165),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v166,
+                                                    )
+                                                )
+                                            if len(v166) <= 1024 and _SEARCH7(v166) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/darwin"
+                                                        + "/"
+                                                        + str(i165),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v166,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/darwin"
+                                                    + "/"
+                                                    + str(i165),
+                                                    "type",
+                                                    "string",
+                                                    v166,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/paths" + "/darwin",
+                                            "type",
+                                            "array",
+                                            v162,
+                                        )
+                                    )
+                            v168 = v160.get("win32", MISSING)
+                            if v168 is not MISSING:
+                                if isinstance(v168, str):
+                                    if not v168.isascii() and SURROGATE.search(v168) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/win32",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v168,
+                                            )
+                                        )
+                                if isinstance(v168, list):
+                                    if len(v168) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/win32",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v168,
+                                            )
+                                        )
+                                    for i171 in range(0, len(v168)):
+                                        v172 = v168[i171]
+                                        if isinstance(v172, str):
+                                            if (
+                                                not v172.isascii()
+                                                and SURROGATE.search(v172) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i171),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v172,
+                                                    )
+                                                )
+                                            if len(v172) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i171),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v172,
+                                                    )
+                                                )
+                                            if len(v172) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i171),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v172,
+                                                    )
+                                                )
+                                            if len(v172) <= 1024 and _SEARCH7(v172) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/win32"
+                                                        + "/"
+                                                        + str(i171),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v172,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/win32"
+                                                    + "/"
+                                                    + str(i171),
+                                                    "type",
+                                                    "string",
+                                                    v172,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (p + "/detect" + "/paths" + "/win32", "type", "array", v168)
+                                    )
+                            v174 = v160.get("linux", MISSING)
+                            if v174 is not MISSING:
+                                if isinstance(v174, str):
+                                    if not v174.isascii() and SURROGATE.search(v174) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/linux",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v174,
+                                            )
+                                        )
+                                if isinstance(v174, list):
+                                    if len(v174) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/linux",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v174,
+                                            )
+                                        )
+                                    for i177 in range(0, len(v174)):
+                                        v178 = v174[i177]
+                                        if isinstance(v178, str):
+                                            if (
+                                                not v178.isascii()
+                                                and SURROGATE.search(v178) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i177),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v178,
+                                                    )
+                                                )
+                                            if len(v178) < 1:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i177),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v178,
+                                                    )
+                                                )
+                                            if len(v178) > 1024:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i177),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v178,
+                                                    )
+                                                )
+                                            if len(v178) <= 1024 and _SEARCH7(v178) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/detect"
+                                                        + "/paths"
+                                                        + "/linux"
+                                                        + "/"
+                                                        + str(i177),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v178,
+                                                    )
+                                                )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/linux"
+                                                    + "/"
+                                                    + str(i177),
+                                                    "type",
+                                                    "string",
+                                                    v178,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (p + "/detect" + "/paths" + "/linux", "type", "array", v174)
+                                    )
+                            if not _NAMES8.issuperset(v160):
+                                for k180 in v160:
+                                    if k180 not in _NAMES8:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/" + token(k180),
+                                                "additionalProperties",
+                                                "no such property",
+                                                v160[k180],
+                                            )
+                                        )
+                        else:
+                            e.append((p + "/detect" + "/paths", "type", "object", v160))
+                    if not _NAMES9.issuperset(v146):
+                        for k182 in v146:
+                            if k182 not in _NAMES9:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/" + token(k182),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v146[k182],
+                                    )
+                                )
+                else:
+                    e.append((p + "/detect", "type", "object", v146))
+            else:
+                one_of(
+                    (
+                        _check_4,
+                        _check_5,
+                    ),
+                    v146,
+                    p + "/detect",
+                    e,
+                )
+        v184 = v.get("hookPackage", MISSING)
+        if v184 is not MISSING:
+            if isinstance(v184, str):
+                if not v184.isascii() and SURROGATE.search(v184) is not None:
+                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v184))
+                if len(v184) < 1:
+                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v184))
+                if len(v184) > 214:
+                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v184))
+                if len(v184) <= 214 and _SEARCH10(v184) is None:
                     e.append(
                         (
                             p + "/hookPackage",
                             "pattern",
                             'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v116,
+                            v184,
                         )
                     )
             else:
-                e.append((p + "/hookPackage", "type", "string", v116))
-        v118 = v.get("promptArgTemplate", MISSING)
-        if v118 is not MISSING:
-            if isinstance(v118, list):
-                if len(v118) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v118))
-                for i120 in range(0, len(v118)):
-                    v121 = v118[i120]
-                    if isinstance(v121, str):
-                        if not v121.isascii() and SURROGATE.search(v121) is not None:
+                e.append((p + "/hookPackage", "type", "string", v184))
+        v186 = v.get("promptArgTemplate", MISSING)
+        if v186 is not MISSING:
+            if isinstance(v186, list):
+                if len(v186) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v186))
+                for i188 in range(0, len(v186)):
+                    v189 = v186[i188]
+                    if isinstance(v189, str):
+                        if not v189.isascii() and SURROGATE.search(v189) is not None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i120),
+                                    p + "/promptArgTemplate" + "/" + str(i188),
                                     "i-json",
                                     "no lone surrogate",
-                                    v121,
+                                    v189,
                                 )
                             )
-                        if len(v121) > 256:
+                        if len(v189) > 256:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i120),
+                                    p + "/promptArgTemplate" + "/" + str(i188),
                                     "maxLength",
                                     "at most 256 characters",
-                                    v121,
+                                    v189,
                                 )
                             )
-                        if len(v121) <= 256 and _SEARCH5(v121) is None:
+                        if len(v189) <= 256 and _SEARCH11(v189) is None:
                             e.append(
                                 (
-                                    p + "/promptArgTemplate" + "/" + str(i120),
+                                    p + "/promptArgTemplate" + "/" + str(i188),
                                     "pattern",
                                     'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
-                                    v121,
+                                    v189,
                                 )
                             )
                     else:
                         e.append(
-                            (p + "/promptArgTemplate" + "/" + str(i120), "type", "string", v121)
+                            (p + "/promptArgTemplate" + "/" + str(i188), "type", "string", v189)
                         )
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v118))
-        v123 = v.get("capabilities", MISSING)
-        if v123 is not MISSING:
-            if isinstance(v123, str):
-                if not v123.isascii() and SURROGATE.search(v123) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v123))
-            if isinstance(v123, dict):
-                if not (v123.keys() >= _NAMES6):
-                    if "provides" not in v123:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v123))
-                v125 = v123.get("provides", MISSING)
-                if v125 is not MISSING:
-                    if isinstance(v125, list):
-                        n126 = len(e)
-                        for i127 in range(0, len(v125)):
-                            v128 = v125[i127]
-                            if isinstance(v128, str):
-                                if not v128.isascii() and SURROGATE.search(v128) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v186))
+        v191 = v.get("capabilities", MISSING)
+        if v191 is not MISSING:
+            if isinstance(v191, str):
+                if not v191.isascii() and SURROGATE.search(v191) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v191))
+            if isinstance(v191, dict):
+                if not (v191.keys() >= _NAMES12):
+                    if "provides" not in v191:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v191))
+                v193 = v191.get("provides", MISSING)
+                if v193 is not MISSING:
+                    if isinstance(v193, list):
+                        n194 = len(e)
+                        for i195 in range(0, len(v193)):
+                            v196 = v193[i195]
+                            if isinstance(v196, str):
+                                if not v196.isascii() and SURROGATE.search(v196) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i127),
+                                            p + "/capabilities" + "/provides" + "/" + str(i195),
                                             "i-json",
                                             "no lone surrogate",
-                                            v128,
+                                            v196,
                                         )
                                     )
-                            if isinstance(v128, str):
-                                pass
+                            if isinstance(v196, str):
+                                if v196 not in _ENUM13:
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides" + "/" + str(i195),
+                                            "enum",
+                                            'one of ["interactive-launch","__proto__","constructor","prototyp...',
+                                            v196,
+                                        )
+                                    )
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i127),
+                                        p + "/capabilities" + "/provides" + "/" + str(i195),
                                         "type",
                                         "string",
-                                        v128,
+                                        v196,
                                     )
                                 )
-                            if not (isinstance(v128, str) and v128 in _ENUM7):
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i127),
+                                        p + "/capabilities" + "/provides" + "/" + str(i195),
                                         "enum",
                                         'one of ["interactive-launch","__proto__","constructor","prototyp...',
-                                        v128,
+                                        v196,
                                     )
                                 )
-                        if len(e) == n126 and not all_unique(v125):
+                        if len(e) == n194 and not all_unique(v193):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v125,
+                                    v193,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v125))
-                if not _NAMES6.issuperset(v123):
-                    for k131 in v123:
-                        if k131 not in _NAMES6:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v193))
+                if not _NAMES12.issuperset(v191):
+                    for k199 in v191:
+                        if k199 not in _NAMES12:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k131),
+                                    p + "/capabilities" + "/" + token(k199),
                                     "additionalProperties",
                                     "no such property",
-                                    v123[k131],
+                                    v191[k199],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v123))
-        v133 = v.get("category", MISSING)
-        if v133 is not MISSING:
-            if isinstance(v133, str):
-                pass
+                e.append((p + "/capabilities", "type", "object", v191))
+        v201 = v.get("category", MISSING)
+        if v201 is not MISSING:
+            if isinstance(v201, str):
+                if v201 not in _ENUM14:
+                    e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v201))
             else:
-                e.append((p + "/category", "type", "string", v133))
-            if not (isinstance(v133, str) and v133 in _ENUM8):
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v133))
-        v135 = v.get("builtin", MISSING)
-        if v135 is not MISSING:
-            if not (isinstance(v135, bool)):
-                e.append((p + "/builtin", "type", "boolean", v135))
-        v137 = v.get("extras", MISSING)
-        if v137 is not MISSING:
-            if isinstance(v137, str):
-                if not v137.isascii() and SURROGATE.search(v137) is not None:
-                    e.append((p + "/extras", "i-json", "no lone surrogate", v137))
-            if isinstance(v137, dict):
-                v139 = v137.get("constructor", MISSING)
-                if v139 is not MISSING:
-                    if isinstance(v139, str):
-                        if not v139.isascii() and SURROGATE.search(v139) is not None:
+                e.append((p + "/category", "type", "string", v201))
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v201))
+        v203 = v.get("builtin", MISSING)
+        if v203 is not MISSING:
+            if not (isinstance(v203, bool)):
+                e.append((p + "/builtin", "type", "boolean", v203))
+        v205 = v.get("extras", MISSING)
+        if v205 is not MISSING:
+            if isinstance(v205, str):
+                if not v205.isascii() and SURROGATE.search(v205) is not None:
+                    e.append((p + "/extras", "i-json", "no lone surrogate", v205))
+            if isinstance(v205, dict):
+                v207 = v205.get("constructor", MISSING)
+                if v207 is not MISSING:
+                    if isinstance(v207, str):
+                        if not v207.isascii() and SURROGATE.search(v207) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/constructor",
                                     "i-json",
                                     "no lone surrogate",
-                                    v139,
+                                    v207,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/constructor", "type", "string", v139))
-                v141 = v137.get("prototype", MISSING)
-                if v141 is not MISSING:
-                    if isinstance(v141, str):
-                        if not v141.isascii() and SURROGATE.search(v141) is not None:
+                        e.append((p + "/extras" + "/constructor", "type", "string", v207))
+                v209 = v205.get("prototype", MISSING)
+                if v209 is not MISSING:
+                    if isinstance(v209, str):
+                        if not v209.isascii() and SURROGATE.search(v209) is not None:
                             e.append(
-                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v141)
+                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v209)
                             )
                     else:
-                        e.append((p + "/extras" + "/prototype", "type", "string", v141))
-                v143 = v137.get("toString", MISSING)
-                if v143 is not MISSING:
-                    if isinstance(v143, str):
-                        if not v143.isascii() and SURROGATE.search(v143) is not None:
+                        e.append((p + "/extras" + "/prototype", "type", "string", v209))
+                v211 = v205.get("toString", MISSING)
+                if v211 is not MISSING:
+                    if isinstance(v211, str):
+                        if not v211.isascii() and SURROGATE.search(v211) is not None:
                             e.append(
-                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v143)
+                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v211)
                             )
                     else:
-                        e.append((p + "/extras" + "/toString", "type", "string", v143))
-                v145 = v137.get("valueOf", MISSING)
-                if v145 is not MISSING:
-                    if isinstance(v145, str):
-                        if not v145.isascii() and SURROGATE.search(v145) is not None:
+                        e.append((p + "/extras" + "/toString", "type", "string", v211))
+                v213 = v205.get("valueOf", MISSING)
+                if v213 is not MISSING:
+                    if isinstance(v213, str):
+                        if not v213.isascii() and SURROGATE.search(v213) is not None:
                             e.append(
-                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v145)
+                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v213)
                             )
                     else:
-                        e.append((p + "/extras" + "/valueOf", "type", "string", v145))
-                v147 = v137.get("hasOwnProperty", MISSING)
-                if v147 is not MISSING:
-                    if isinstance(v147, str):
-                        if not v147.isascii() and SURROGATE.search(v147) is not None:
+                        e.append((p + "/extras" + "/valueOf", "type", "string", v213))
+                v215 = v205.get("hasOwnProperty", MISSING)
+                if v215 is not MISSING:
+                    if isinstance(v215, str):
+                        if not v215.isascii() and SURROGATE.search(v215) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/hasOwnProperty",
                                     "i-json",
                                     "no lone surrogate",
-                                    v147,
+                                    v215,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v147))
-                v149 = v137.get("isPrototypeOf", MISSING)
-                if v149 is not MISSING:
-                    if isinstance(v149, str):
-                        if not v149.isascii() and SURROGATE.search(v149) is not None:
+                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v215))
+                v217 = v205.get("isPrototypeOf", MISSING)
+                if v217 is not MISSING:
+                    if isinstance(v217, str):
+                        if not v217.isascii() and SURROGATE.search(v217) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/isPrototypeOf",
                                     "i-json",
                                     "no lone surrogate",
-                                    v149,
+                                    v217,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v149))
-                v151 = v137.get("propertyIsEnumerable", MISSING)
-                if v151 is not MISSING:
-                    if isinstance(v151, str):
-                        if not v151.isascii() and SURROGATE.search(v151) is not None:
+                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v217))
+                v219 = v205.get("propertyIsEnumerable", MISSING)
+                if v219 is not MISSING:
+                    if isinstance(v219, str):
+                        if not v219.isascii() and SURROGATE.search(v219) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/propertyIsEnumerable",
                                     "i-json",
                                     "no lone surrogate",
-                                    v151,
+                                    v219,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v151))
-                v153 = v137.get("toLocaleString", MISSING)
-                if v153 is not MISSING:
-                    if isinstance(v153, str):
-                        if not v153.isascii() and SURROGATE.search(v153) is not None:
+                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v219))
+                v221 = v205.get("toLocaleString", MISSING)
+                if v221 is not MISSING:
+                    if isinstance(v221, str):
+                        if not v221.isascii() and SURROGATE.search(v221) is not None:
                             e.append(
                                 (
                                     p + "/extras" + "/toLocaleString",
                                     "i-json",
                                     "no lone surrogate",
-                                    v153,
+                                    v221,
                                 )
                             )
                     else:
-                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v153))
-                if not _NAMES9.issuperset(v137):
-                    for k155 in v137:
-                        if k155 not in _NAMES9:
+                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v221))
+                if not _NAMES15.issuperset(v205):
+                    for k223 in v205:
+                        if k223 not in _NAMES15:
                             e.append(
                                 (
-                                    p + "/extras" + "/" + token(k155),
+                                    p + "/extras" + "/" + token(k223),
                                     "additionalProperties",
                                     "no such property",
-                                    v137[k155],
+                                    v205[k223],
                                 )
                             )
             else:
-                e.append((p + "/extras", "type", "object", v137))
-        if not _NAMES10.issuperset(v):
-            for k157 in v:
-                if k157 not in _NAMES10:
+                e.append((p + "/extras", "type", "object", v205))
+        if not _NAMES16.issuperset(v):
+            for k225 in v:
+                if k225 not in _NAMES16:
                     e.append(
-                        (p + "/" + token(k157), "additionalProperties", "no such property", v[k157])
+                        (p + "/" + token(k225), "additionalProperties", "no such property", v[k225])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -1156,567 +1994,485 @@ def _valid_3(v: Any) -> bool:
         return False
     if "detect" not in v:
         return False
-    v159 = v["detect"]
-    if not isinstance(v159, dict):
+    v227 = v["detect"]
+    if not isinstance(v227, dict):
         return False
-    if v159.keys() != _NAMES11:
+    if v227.keys() != _NAMES4:
         return False
-    v160 = v159["kind"]
-    if v160 != "path":
+    v228 = v227["kind"]
+    if v228 != "path":
         return False
-    v161 = v159["binaryName"]
-    if not isinstance(v161, str):
+    v229 = v227["binaryName"]
+    if not isinstance(v229, str):
         return False
-    if not (1 <= len(v161) <= 128):
+    if not (1 <= len(v229) <= 128):
         return False
-    if _SEARCH12(v161) is None:
+    if _SEARCH5(v229) is None:
         return False
     if not (v.keys() >= _NAMES0):
         return False
-    if not _NAMES10.issuperset(v):
+    if not _NAMES16.issuperset(v):
         return False
-    v162 = v["id"]
-    if not isinstance(v162, str):
+    v230 = v["id"]
+    if not isinstance(v230, str):
         return False
-    if _SEARCH1(v162) is None:
+    if _SEARCH1(v230) is None:
         return False
-    v163 = v["displayName"]
-    if not isinstance(v163, str):
+    v231 = v["displayName"]
+    if not isinstance(v231, str):
         return False
-    if not v163.isascii() and SURROGATE.search(v163) is not None:
+    if not v231.isascii() and SURROGATE.search(v231) is not None:
         return False
-    if not (1 <= len(v163) <= 80):
+    if not (1 <= len(v231) <= 80):
         return False
-    if _SEARCH2(v163) is None:
+    if _SEARCH2(v231) is None:
         return False
-    v164 = v["launchable"]
-    if not isinstance(v164, bool):
+    v232 = v["launchable"]
+    if not isinstance(v232, bool):
         return False
-    v165 = v["hookCapable"]
-    if not isinstance(v165, bool):
+    v233 = v["hookCapable"]
+    if not isinstance(v233, bool):
         return False
-    v166 = v["hookPointer"]
-    if not isinstance(v166, str):
+    v234 = v["hookPointer"]
+    if not isinstance(v234, str):
         return False
-    if not (1 <= len(v166) <= 256):
+    if not (1 <= len(v234) <= 256):
         return False
-    if _SEARCH3(v166) is None:
+    if _SEARCH3(v234) is None:
         return False
-    v167 = v["detect"]
-    d168 = v167.get("kind")
-    if d168 == "path":
+    v235 = v["detect"]
+    d236 = v235.get("kind")
+    if d236 == "path":
         pass
-    elif d168 == "candidates":
-        if "kind" not in v167:
+    elif d236 == "candidates":
+        if "kind" not in v235:
             return False
-        if not _NAMES13.issuperset(v167):
+        if not _NAMES9.issuperset(v235):
             return False
-        v169 = v167["kind"]
-        if v169 != "candidates":
+        v237 = v235["kind"]
+        if v237 != "candidates":
             return False
-        if "paths" in v167:
-            v170 = v167["paths"]
-            if not isinstance(v170, dict):
+        if "paths" in v235:
+            v238 = v235["paths"]
+            if not isinstance(v238, dict):
                 return False
-            if not _NAMES14.issuperset(v170):
+            if not _NAMES8.issuperset(v238):
                 return False
-            if "darwin" in v170:
-                v171 = v170["darwin"]
-                if not isinstance(v171, list):
+            if "darwin" in v238:
+                v239 = v238["darwin"]
+                if not isinstance(v239, list):
                     return False
-                if len(v171) > 32:
+                if len(v239) > 32:
                     return False
-                for v172 in v171:
-                    if not isinstance(v172, str):
+                for v240 in v239:
+                    if not isinstance(v240, str):
                         return False
-                    if not v172.isascii() and SURROGATE.search(v172) is not None:
+                    if not v240.isascii() and SURROGATE.search(v240) is not None:
                         return False
-                    if not (1 <= len(v172) <= 1024):
+                    if not (1 <= len(v240) <= 1024):
                         return False
-                    if _SEARCH15(v172) is None:
+                    if _SEARCH7(v240) is None:
                         return False
-            if "win32" in v170:
-                v173 = v170["win32"]
-                if not isinstance(v173, list):
+            if "win32" in v238:
+                v241 = v238["win32"]
+                if not isinstance(v241, list):
                     return False
-                if len(v173) > 32:
+                if len(v241) > 32:
                     return False
-                for v174 in v173:
-                    if not isinstance(v174, str):
+                for v242 in v241:
+                    if not isinstance(v242, str):
                         return False
-                    if not v174.isascii() and SURROGATE.search(v174) is not None:
+                    if not v242.isascii() and SURROGATE.search(v242) is not None:
                         return False
-                    if not (1 <= len(v174) <= 1024):
+                    if not (1 <= len(v242) <= 1024):
                         return False
-                    if _SEARCH15(v174) is None:
+                    if _SEARCH7(v242) is None:
                         return False
-            if "linux" in v170:
-                v175 = v170["linux"]
-                if not isinstance(v175, list):
+            if "linux" in v238:
+                v243 = v238["linux"]
+                if not isinstance(v243, list):
                     return False
-                if len(v175) > 32:
+                if len(v243) > 32:
                     return False
-                for v176 in v175:
-                    if not isinstance(v176, str):
+                for v244 in v243:
+                    if not isinstance(v244, str):
                         return False
-                    if not v176.isascii() and SURROGATE.search(v176) is not None:
+                    if not v244.isascii() and SURROGATE.search(v244) is not None:
                         return False
-                    if not (1 <= len(v176) <= 1024):
+                    if not (1 <= len(v244) <= 1024):
                         return False
-                    if _SEARCH15(v176) is None:
+                    if _SEARCH7(v244) is None:
                         return False
     else:
         return False
     if "hookPackage" in v:
-        v177 = v["hookPackage"]
-        if not isinstance(v177, str):
+        v245 = v["hookPackage"]
+        if not isinstance(v245, str):
             return False
-        if not (1 <= len(v177) <= 214):
+        if not (1 <= len(v245) <= 214):
             return False
-        if _SEARCH4(v177) is None:
+        if _SEARCH10(v245) is None:
             return False
     if "promptArgTemplate" in v:
-        v178 = v["promptArgTemplate"]
-        if not isinstance(v178, list):
+        v246 = v["promptArgTemplate"]
+        if not isinstance(v246, list):
             return False
-        if len(v178) > 20:
+        if len(v246) > 20:
             return False
-        for v179 in v178:
-            if not isinstance(v179, str):
+        for v247 in v246:
+            if not isinstance(v247, str):
                 return False
-            if not v179.isascii() and SURROGATE.search(v179) is not None:
+            if not v247.isascii() and SURROGATE.search(v247) is not None:
                 return False
-            if len(v179) > 256:
+            if len(v247) > 256:
                 return False
-            if _SEARCH5(v179) is None:
+            if _SEARCH11(v247) is None:
                 return False
     if "capabilities" in v:
-        v180 = v["capabilities"]
-        if not isinstance(v180, dict):
+        v248 = v["capabilities"]
+        if not isinstance(v248, dict):
             return False
-        if v180.keys() != _NAMES6:
+        if v248.keys() != _NAMES12:
             return False
-        v181 = v180["provides"]
-        if not isinstance(v181, list):
+        v249 = v248["provides"]
+        if not isinstance(v249, list):
             return False
-        for v182 in v181:
-            if not isinstance(v182, str):
+        for v250 in v249:
+            if not isinstance(v250, str):
                 return False
-            if v182 not in _ENUM7:
+            if v250 not in _ENUM13:
                 return False
-        if len(set(v181)) != len(v181):
+        if len(set(v249)) != len(v249):
             return False
     if "category" in v:
-        v183 = v["category"]
-        if not isinstance(v183, str):
+        v251 = v["category"]
+        if not isinstance(v251, str):
             return False
-        if v183 not in _ENUM8:
+        if v251 not in _ENUM14:
             return False
     if "builtin" in v:
-        v184 = v["builtin"]
-        if not isinstance(v184, bool):
+        v252 = v["builtin"]
+        if not isinstance(v252, bool):
             return False
     if "extras" in v:
-        v185 = v["extras"]
-        if not isinstance(v185, dict):
+        v253 = v["extras"]
+        if not isinstance(v253, dict):
             return False
-        if not _NAMES9.issuperset(v185):
+        if not _NAMES15.issuperset(v253):
             return False
-        if "constructor" in v185:
-            v186 = v185["constructor"]
-            if not isinstance(v186, str):
+        if "constructor" in v253:
+            v254 = v253["constructor"]
+            if not isinstance(v254, str):
                 return False
-            if not v186.isascii() and SURROGATE.search(v186) is not None:
+            if not v254.isascii() and SURROGATE.search(v254) is not None:
                 return False
-        if "prototype" in v185:
-            v187 = v185["prototype"]
-            if not isinstance(v187, str):
+        if "prototype" in v253:
+            v255 = v253["prototype"]
+            if not isinstance(v255, str):
                 return False
-            if not v187.isascii() and SURROGATE.search(v187) is not None:
+            if not v255.isascii() and SURROGATE.search(v255) is not None:
                 return False
-        if "toString" in v185:
-            v188 = v185["toString"]
-            if not isinstance(v188, str):
+        if "toString" in v253:
+            v256 = v253["toString"]
+            if not isinstance(v256, str):
                 return False
-            if not v188.isascii() and SURROGATE.search(v188) is not None:
+            if not v256.isascii() and SURROGATE.search(v256) is not None:
                 return False
-        if "valueOf" in v185:
-            v189 = v185["valueOf"]
-            if not isinstance(v189, str):
+        if "valueOf" in v253:
+            v257 = v253["valueOf"]
+            if not isinstance(v257, str):
                 return False
-            if not v189.isascii() and SURROGATE.search(v189) is not None:
+            if not v257.isascii() and SURROGATE.search(v257) is not None:
                 return False
-        if "hasOwnProperty" in v185:
-            v190 = v185["hasOwnProperty"]
-            if not isinstance(v190, str):
+        if "hasOwnProperty" in v253:
+            v258 = v253["hasOwnProperty"]
+            if not isinstance(v258, str):
                 return False
-            if not v190.isascii() and SURROGATE.search(v190) is not None:
+            if not v258.isascii() and SURROGATE.search(v258) is not None:
                 return False
-        if "isPrototypeOf" in v185:
-            v191 = v185["isPrototypeOf"]
-            if not isinstance(v191, str):
+        if "isPrototypeOf" in v253:
+            v259 = v253["isPrototypeOf"]
+            if not isinstance(v259, str):
                 return False
-            if not v191.isascii() and SURROGATE.search(v191) is not None:
+            if not v259.isascii() and SURROGATE.search(v259) is not None:
                 return False
-        if "propertyIsEnumerable" in v185:
-            v192 = v185["propertyIsEnumerable"]
-            if not isinstance(v192, str):
+        if "propertyIsEnumerable" in v253:
+            v260 = v253["propertyIsEnumerable"]
+            if not isinstance(v260, str):
                 return False
-            if not v192.isascii() and SURROGATE.search(v192) is not None:
+            if not v260.isascii() and SURROGATE.search(v260) is not None:
                 return False
-        if "toLocaleString" in v185:
-            v193 = v185["toLocaleString"]
-            if not isinstance(v193, str):
+        if "toLocaleString" in v253:
+            v261 = v253["toLocaleString"]
+            if not isinstance(v261, str):
                 return False
-            if not v193.isascii() and SURROGATE.search(v193) is not None:
+            if not v261.isascii() and SURROGATE.search(v261) is not None:
                 return False
     return True
 
 
-def _valid_4(v: Any) -> bool:
-    if not isinstance(v, dict):
-        return False
-    if v.keys() != _NAMES11:
-        return False
-    v194 = v["kind"]
-    if v194 != "path":
-        return False
-    v195 = v["binaryName"]
-    if not isinstance(v195, str):
-        return False
-    if not (1 <= len(v195) <= 128):
-        return False
-    if _SEARCH12(v195) is None:
-        return False
-    return True
-
-
-def _valid_5(v: Any) -> bool:
-    if not isinstance(v, dict):
-        return False
-    if "kind" not in v:
-        return False
-    if not _NAMES13.issuperset(v):
-        return False
-    v196 = v["kind"]
-    if v196 != "candidates":
-        return False
-    if "paths" in v:
-        v197 = v["paths"]
-        if not isinstance(v197, dict):
-            return False
-        if not _NAMES14.issuperset(v197):
-            return False
-        if "darwin" in v197:
-            v198 = v197["darwin"]
-            if not isinstance(v198, list):
-                return False
-            if len(v198) > 32:
-                return False
-            for v199 in v198:
-                if not isinstance(v199, str):
-                    return False
-                if not v199.isascii() and SURROGATE.search(v199) is not None:
-                    return False
-                if not (1 <= len(v199) <= 1024):
-                    return False
-                if _SEARCH15(v199) is None:
-                    return False
-        if "win32" in v197:
-            v200 = v197["win32"]
-            if not isinstance(v200, list):
-                return False
-            if len(v200) > 32:
-                return False
-            for v201 in v200:
-                if not isinstance(v201, str):
-                    return False
-                if not v201.isascii() and SURROGATE.search(v201) is not None:
-                    return False
-                if not (1 <= len(v201) <= 1024):
-                    return False
-                if _SEARCH15(v201) is None:
-                    return False
-        if "linux" in v197:
-            v202 = v197["linux"]
-            if not isinstance(v202, list):
-                return False
-            if len(v202) > 32:
-                return False
-            for v203 in v202:
-                if not isinstance(v203, str):
-                    return False
-                if not v203.isascii() and SURROGATE.search(v203) is not None:
-                    return False
-                if not (1 <= len(v203) <= 1024):
-                    return False
-                if _SEARCH15(v203) is None:
-                    return False
-    return True
-
-
-def _check_6(v: Any, p: str, e: Violations) -> None:
+def _check_4(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES11):
+        if not (v.keys() >= _NAMES4):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v205 = v.get("kind", MISSING)
-        if v205 is not MISSING:
-            if not (isinstance(v205, str) and v205 == "path"):
-                e.append((p + "/kind", "const", '"path"', v205))
-        v207 = v.get("binaryName", MISSING)
-        if v207 is not MISSING:
-            if isinstance(v207, str):
-                if not v207.isascii() and SURROGATE.search(v207) is not None:
-                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v207))
-                if len(v207) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v207))
-                if len(v207) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v207))
-                if len(v207) <= 128 and _SEARCH12(v207) is None:
+        v263 = v.get("kind", MISSING)
+        if v263 is not MISSING:
+            if not (isinstance(v263, str) and v263 == "path"):
+                e.append((p + "/kind", "const", '"path"', v263))
+        v265 = v.get("binaryName", MISSING)
+        if v265 is not MISSING:
+            if isinstance(v265, str):
+                if not v265.isascii() and SURROGATE.search(v265) is not None:
+                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v265))
+                if len(v265) < 1:
+                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v265))
+                if len(v265) > 128:
+                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v265))
+                if len(v265) <= 128 and _SEARCH5(v265) is None:
                     e.append(
                         (
                             p + "/binaryName",
                             "pattern",
                             'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v207,
+                            v265,
                         )
                     )
             else:
-                e.append((p + "/binaryName", "type", "string", v207))
-        if not _NAMES11.issuperset(v):
-            for k209 in v:
-                if k209 not in _NAMES11:
+                e.append((p + "/binaryName", "type", "string", v265))
+        if not _NAMES4.issuperset(v):
+            for k267 in v:
+                if k267 not in _NAMES4:
                     e.append(
-                        (p + "/" + token(k209), "additionalProperties", "no such property", v[k209])
+                        (p + "/" + token(k267), "additionalProperties", "no such property", v[k267])
                     )
     else:
         e.append((p, "type", "object", v))
 
 
-def _check_7(v: Any, p: str, e: Violations) -> None:
+def _check_5(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES17):
+        if not (v.keys() >= _NAMES6):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v212 = v.get("kind", MISSING)
-        if v212 is not MISSING:
-            if not (isinstance(v212, str) and v212 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v212))
-        v214 = v.get("paths", MISSING)
-        if v214 is not MISSING:
-            if isinstance(v214, str):
-                if not v214.isascii() and SURROGATE.search(v214) is not None:
-                    e.append((p + "/paths", "i-json", "no lone surrogate", v214))
-            if isinstance(v214, dict):
-                v216 = v214.get("darwin", MISSING)
-                if v216 is not MISSING:
-                    if isinstance(v216, str):
-                        if not v216.isascii() and SURROGATE.search(v216) is not None:
+        v270 = v.get("kind", MISSING)
+        if v270 is not MISSING:
+            if not (isinstance(v270, str) and v270 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v270))
+        v272 = v.get("paths", MISSING)
+        if v272 is not MISSING:
+            if isinstance(v272, str):
+                if not v272.isascii() and SURROGATE.search(v272) is not None:
+                    e.append((p + "/paths", "i-json", "no lone surrogate", v272))
+            if isinstance(v272, dict):
+                v274 = v272.get("darwin", MISSING)
+                if v274 is not MISSING:
+                    if isinstance(v274, str):
+                        if not v274.isascii() and SURROGATE.search(v274) is not None:
                             e.append(
-                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v216)
+                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v274)
                             )
-                    if isinstance(v216, list):
-                        if len(v216) > 32:
+                    if isinstance(v274, list):
+                        if len(v274) > 32:
                             e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v216)
+                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v274)
                             )
-                        for i219 in range(0, len(v216)):
-                            v220 = v216[i219]
-                            if isinstance(v220, str):
-                                if not v220.isascii() and SURROGATE.search(v220) is not None:
+                        for i277 in range(0, len(v274)):
+                            v278 = v274[i277]
+                            if isinstance(v278, str):
+                                if not v278.isascii() and SURROGATE.search(v278) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i219),
+                                            p + "/paths" + "/darwin" + "/" + str(i277),
                                             "i-json",
                                             "no lone surrogate",
-                                            v220,
+                                            v278,
                                         )
                                     )
-                                if len(v220) < 1:
+                                if len(v278) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i219),
+                                            p + "/paths" + "/darwin" + "/" + str(i277),
                                             "minLength",
                                             "at least 1 characters",
-                                            v220,
+                                            v278,
                                         )
                                     )
-                                if len(v220) > 1024:
+                                if len(v278) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i219),
+                                            p + "/paths" + "/darwin" + "/" + str(i277),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v220,
+                                            v278,
                                         )
                                     )
-                                if len(v220) <= 1024 and _SEARCH15(v220) is None:
+                                if len(v278) <= 1024 and _SEARCH7(v278) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i219),
+                                            p + "/paths" + "/darwin" + "/" + str(i277),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v220,
+                                            v278,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/darwin" + "/" + str(i219),
+                                        p + "/paths" + "/darwin" + "/" + str(i277),
                                         "type",
                                         "string",
-                                        v220,
+                                        v278,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v216))
-                v222 = v214.get("win32", MISSING)
-                if v222 is not MISSING:
-                    if isinstance(v222, str):
-                        if not v222.isascii() and SURROGATE.search(v222) is not None:
-                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v222))
-                    if isinstance(v222, list):
-                        if len(v222) > 32:
+                        e.append((p + "/paths" + "/darwin", "type", "array", v274))
+                v280 = v272.get("win32", MISSING)
+                if v280 is not MISSING:
+                    if isinstance(v280, str):
+                        if not v280.isascii() and SURROGATE.search(v280) is not None:
+                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v280))
+                    if isinstance(v280, list):
+                        if len(v280) > 32:
                             e.append(
-                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v222)
+                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v280)
                             )
-                        for i225 in range(0, len(v222)):
-                            v226 = v222[i225]
-                            if isinstance(v226, str):
-                                if not v226.isascii() and SURROGATE.search(v226) is not None:
+                        for i283 in range(0, len(v280)):
+                            v284 = v280[i283]
+                            if isinstance(v284, str):
+                                if not v284.isascii() and SURROGATE.search(v284) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i225),
+                                            p + "/paths" + "/win32" + "/" + str(i283),
                                             "i-json",
                                             "no lone surrogate",
-                                            v226,
+                                            v284,
                                         )
                                     )
-                                if len(v226) < 1:
+                                if len(v284) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i225),
+                                            p + "/paths" + "/win32" + "/" + str(i283),
                                             "minLength",
                                             "at least 1 characters",
-                                            v226,
+                                            v284,
                                         )
                                     )
-                                if len(v226) > 1024:
+                                if len(v284) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i225),
+                                            p + "/paths" + "/win32" + "/" + str(i283),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v226,
+                                            v284,
                                         )
                                     )
-                                if len(v226) <= 1024 and _SEARCH15(v226) is None:
+                                if len(v284) <= 1024 and _SEARCH7(v284) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i225),
+                                            p + "/paths" + "/win32" + "/" + str(i283),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v226,
+                                            v284,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/win32" + "/" + str(i225),
+                                        p + "/paths" + "/win32" + "/" + str(i283),
                                         "type",
                                         "string",
-                                        v226,
+                                        v284,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v222))
-                v228 = v214.get("linux", MISSING)
-                if v228 is not MISSING:
-                    if isinstance(v228, str):
-                        if not v228.isascii() and SURROGATE.search(v228) is not None:
-                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v228))
-                    if isinstance(v228, list):
-                        if len(v228) > 32:
+                        e.append((p + "/paths" + "/win32", "type", "array", v280))
+                v286 = v272.get("linux", MISSING)
+                if v286 is not MISSING:
+                    if isinstance(v286, str):
+                        if not v286.isascii() and SURROGATE.search(v286) is not None:
+                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v286))
+                    if isinstance(v286, list):
+                        if len(v286) > 32:
                             e.append(
-                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v228)
+                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v286)
                             )
-                        for i231 in range(0, len(v228)):
-                            v232 = v228[i231]
-                            if isinstance(v232, str):
-                                if not v232.isascii() and SURROGATE.search(v232) is not None:
+                        for i289 in range(0, len(v286)):
+                            v290 = v286[i289]
+                            if isinstance(v290, str):
+                                if not v290.isascii() and SURROGATE.search(v290) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i231),
+                                            p + "/paths" + "/linux" + "/" + str(i289),
                                             "i-json",
                                             "no lone surrogate",
-                                            v232,
+                                            v290,
                                         )
                                     )
-                                if len(v232) < 1:
+                                if len(v290) < 1:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i231),
+                                            p + "/paths" + "/linux" + "/" + str(i289),
                                             "minLength",
                                             "at least 1 characters",
-                                            v232,
+                                            v290,
                                         )
                                     )
-                                if len(v232) > 1024:
+                                if len(v290) > 1024:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i231),
+                                            p + "/paths" + "/linux" + "/" + str(i289),
                                             "maxLength",
                                             "at most 1024 characters",
-                                            v232,
+                                            v290,
                                         )
                                     )
-                                if len(v232) <= 1024 and _SEARCH15(v232) is None:
+                                if len(v290) <= 1024 and _SEARCH7(v290) is None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i231),
+                                            p + "/paths" + "/linux" + "/" + str(i289),
                                             "pattern",
                                             'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v232,
+                                            v290,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/linux" + "/" + str(i231),
+                                        p + "/paths" + "/linux" + "/" + str(i289),
                                         "type",
                                         "string",
-                                        v232,
+                                        v290,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v228))
-                if not _NAMES14.issuperset(v214):
-                    for k234 in v214:
-                        if k234 not in _NAMES14:
+                        e.append((p + "/paths" + "/linux", "type", "array", v286))
+                if not _NAMES8.issuperset(v272):
+                    for k292 in v272:
+                        if k292 not in _NAMES8:
                             e.append(
                                 (
-                                    p + "/paths" + "/" + token(k234),
+                                    p + "/paths" + "/" + token(k292),
                                     "additionalProperties",
                                     "no such property",
-                                    v214[k234],
+                                    v272[k292],
                                 )
                             )
             else:
-                e.append((p + "/paths", "type", "object", v214))
-        if not _NAMES13.issuperset(v):
-            for k236 in v:
-                if k236 not in _NAMES13:
+                e.append((p + "/paths", "type", "object", v272))
+        if not _NAMES9.issuperset(v):
+            for k294 in v:
+                if k294 not in _NAMES9:
                     e.append(
-                        (p + "/" + token(k236), "additionalProperties", "no such property", v[k236])
+                        (p + "/" + token(k294), "additionalProperties", "no such property", v[k294])
                     )
     else:
         e.append((p, "type", "object", v))
