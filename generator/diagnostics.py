@@ -220,8 +220,13 @@ class Diagnostic:
 
 def sanitize(text: str, limit: int = MAX_SHOWN_CHARS, *, escape_quotes: bool = False) -> str:
     """``text`` with invisible characters shown as ``\\uXXXX`` escapes, clipped to ``limit``."""
+    clipped = text[:limit]
+    if _HIDDEN.search(clipped) is None and not (
+        escape_quotes and ('"' in clipped or "\\" in clipped)
+    ):
+        return clipped + ("…" if len(text) > limit else "")
     shown: list[str] = []
-    for char in text[:limit]:
+    for char in clipped:
         point = ord(char)
         if _HIDDEN.match(char):
             shown.append(f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}")

@@ -1,4 +1,4 @@
-"""Format stage: Python output through the pinned ruff, then an ``ast.parse`` gate.
+"""Format stage: Python output through the pinned ruff, then a compile gate.
 
 All Python files of a run are formatted together: they are copied into a private temporary
 folder (deleted afterwards), laid out by their path below the files' common folder (so
@@ -8,11 +8,15 @@ refused rather than allowed to leave the folder) and ruff runs twice over it, ``
 for import order and unused imports, then ``format``. ``--isolated`` keeps any ruff
 configuration on the machine from changing the bytes, and ruff is passed an argument list, never
 a shell command. Every text leaves with LF line endings and exactly one final newline.
+
+Each text is parsed by Python once, after formatting (``compile``: the output must be valid
+Python). The rendered text is not parsed beforehand: ``ruff format`` refuses text that does not
+parse, and only then are the rendered texts parsed, to name the file and the reason. (Parsing
+every text before and after ruff was about a quarter of ``generate``'s time on a large table.)
 """
 
 from __future__ import annotations
 
-import ast
 import subprocess
 import sys
 import tempfile
@@ -48,11 +52,13 @@ def format_python(sources: Mapping[str, str]) -> dict[str, str]:
     """``{path: source}`` -> ``{path: formatted source}``; raises ``FormatError``."""
     if not sources:
         return {}
-    _require_valid_python(sources, "as rendered")
     try:
         formatted = _format_in_scratch_folder(sources)
     except OSError as error:
         raise FormatError("", f"cannot run ruff in a temporary folder: {error.strerror}") from error
+    except FormatError:
+        _require_valid_python(sources, "as rendered")  # name the file ruff could not parse
+        raise
     _require_valid_python(formatted, "after formatting")
     return {path: normalize_newlines(text) for path, text in formatted.items()}
 
@@ -60,7 +66,9 @@ def format_python(sources: Mapping[str, str]) -> dict[str, str]:
 def _require_valid_python(sources: Mapping[str, str], stage: str) -> None:
     for path, text in sources.items():
         try:
-            ast.parse(text, filename=path)
+            # Bytecode, not an AST: the same syntax check (and the compiler's own), without
+            # building a Python object per node (less than half the time on a large file).
+            compile(text, path, "exec", dont_inherit=True)
         except SyntaxError as error:
             raise FormatError(path, f"not valid Python {stage}: {error.msg}") from error
 

@@ -104,17 +104,15 @@ def build_ir(
     # Every row of the table is a built-in tool; third-party loaders stamp `builtin: false`.
     # A row without a library belongs to the table's built-in library (when the schema has one).
     stamp: dict[str, JsonValue] = {"builtin": True}
-    tools = tuple(
-        Tool(
-            row["id"],
-            canonical_order(
-                {**row, **stamp, **_library_stamp(row, library, manifest_schema)},
-                manifest_schema,
-                manifest_schema,
-            ),
-        )
-        for row in table["tools"]
+    rows = canonical_order(
+        [
+            {**row, **stamp, **_library_stamp(row, library, manifest_schema)}
+            for row in table["tools"]
+        ],
+        {"items": manifest_schema},
+        manifest_schema,
     )
+    tools = tuple(Tool(row["id"], row) for row in rows)
     cohorts = tuple(
         Cohort(d["name"], d["field"], tuple(t.id for t in tools if t.manifest[d["field"]] is True))
         for d in table["cohorts"]

@@ -147,7 +147,13 @@ def ts_property_name(name: str) -> str:
     return name if _IDENTIFIER.fullmatch(name) else ts_str(name)
 
 
+# Text a literal holds as it is in both languages: printable ASCII but the quote and backslash.
+_VERBATIM = re.compile(r"[ !#-\[\]-~]*")
+
+
 def _escape(text: str, *, astral: str) -> str:
+    if _VERBATIM.fullmatch(text):
+        return '"' + text + '"'
     out: list[str] = []
     for char in text:
         point = ord(char)

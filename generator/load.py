@@ -297,7 +297,7 @@ class _YamlBuilder:
     """Turns a composed node tree into JSON values, recording where each node starts and every
     refused node (a problem plus a placeholder), so one run reports all of them."""
 
-    def __init__(self, loader: _NoAliasLoader) -> None:
+    def __init__(self, loader: _NoAliasLoader | _EventLoader) -> None:
         self._loader = loader
         self.positions: dict[str, Position] = {}
         self.key_positions: dict[str, Position] = {}
@@ -513,10 +513,26 @@ class _YamlBuilder:
 
 def parse_yaml(text: str, source: str) -> Loaded:
     """Parse YAML text (one document) into JSON values with node positions. A syntax error stops
-    the reading; every other problem is reported at its own node and reading goes on."""
+    the reading; every other problem is reported at its own node and reading goes on.
+
+    The text is read from libyaml's event stream (``_read_events``); what that reading leaves to
+    PyYAML's own composer (any error libyaml raises, a tab anywhere, an alias or a collection as a
+    key, an empty plain scalar in a flow collection, too deep nesting, no document or several)
+    is read again by ``_parse_composed``, so every syntax
+    diagnostic is PyYAML's."""
     breaks = _yaml_1_1_breaks(text, source) if not text.isascii() else ()
     if breaks:
         return Loaded(source, None, diagnostics=breaks)
+    try:
+        if "\t" in text:
+            raise _Fallback  # PyYAML refuses tabs in places libyaml accepts them
+        return _read_events(text, source)
+    except (_Fallback, yaml.YAMLError, UnicodeError, RecursionError):
+        return _parse_composed(text, source)
+
+
+def _parse_composed(text: str, source: str) -> Loaded:
+    """``parse_yaml`` through PyYAML's pure-Python composer: the reference reading."""
     loader: _NoAliasLoader | None = None
     try:
         loader = _NoAliasLoader(text)
@@ -551,6 +567,292 @@ def parse_yaml(text: str, source: str) -> Loaded:
     finally:
         if loader is not None:
             loader.dispose()
+
+
+# Every text YAML 1.1 (PyYAML's implicit resolvers) or YAML 1.2's core schema might read as
+# something other than a string: a plain scalar that does not match is a string to both, with
+# nothing more to check (``match``, with ``$`` in each branch, accepts a superset of both).
+_MAYBE_TYPED = re.compile(
+    "|".join(
+        sorted(
+            {
+                f"(?:{pattern.pattern})"
+                for resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.values()
+                for _, pattern in resolvers
+            }
+            | {f"^(?:{pattern.pattern})$" for _, pattern in _CORE_1_2}
+        )
+    ),
+    re.X,
+)
+# Plain scalars both YAML versions read alike, as these values (no constructor needed).
+_PLAIN_LITERALS: dict[str, Any] = {
+    **dict.fromkeys(("true", "True", "TRUE"), True),
+    **dict.fromkeys(("false", "False", "FALSE"), False),
+    **dict.fromkeys(("null", "Null", "NULL", "~", ""), None),
+}
+
+
+class _Fallback(Exception):
+    """Internal: the event reader leaves this document to PyYAML's composer."""
+
+
+class _EventLoader(yaml.CSafeLoader):
+    """libyaml's parser (C) with PyYAML's resolver and safe constructor, keeping the facts the
+    builder asks about a node as ``_NoAliasLoader`` keeps them."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.problems: list[Diagnostic] = []
+        self.explicitly_tagged: set[int] = set()
+        self.non_specific: set[int] = set()
+        self._kept: list[yaml.Node] = []  # tagged nodes stay alive, so their ids stay theirs
+
+    def problem(self, message: str, mark: Any) -> None:
+        line, column = _position(mark)
+        self.problems.append(Diagnostic(Code.YAML_ALIAS, message, "", line, column))
+
+    def scalar_node(self, event: Any) -> yaml.ScalarNode:
+        """The node PyYAML's composer makes of a scalar event."""
+        tag = event.tag
+        if tag is None or tag == "!":
+            resolved = self.resolve(yaml.ScalarNode, event.value, event.implicit)  # type: ignore[no-untyped-call]
+        else:
+            resolved = tag
+        node = yaml.ScalarNode(
+            resolved, event.value, event.start_mark, event.end_mark, style=event.style or None
+        )
+        if tag is not None:
+            (self.non_specific if tag == "!" else self.explicitly_tagged).add(id(node))
+            self._kept.append(node)
+        return node
+
+
+# What an open mapping expects next when it is not a key's value.
+_AWAITING_KEY = object()
+_SKIPPING_VALUE = object()  # the value of a refused or repeated key: read, not built
+
+
+class _Frame:
+    """A collection the event reader is inside. ``container`` is ``None`` in a part read only
+    for its aliases, anchors and depth (the value of a refused or repeated key), which the
+    builder skips as well."""
+
+    __slots__ = ("container", "flow", "key", "key_node", "key_pointer", "mark", "pointer", "tag")
+
+    def __init__(
+        self,
+        container: dict[str, Any] | list[Any] | None,
+        pointer: str = "",
+        tag: str = "",
+        event: Any = None,
+    ) -> None:
+        self.container = container
+        self.pointer = pointer
+        self.tag = tag
+        self.mark = event.start_mark if event is not None else None
+        self.flow = bool(event.flow_style) if event is not None else False
+        # A mapping's state: _AWAITING_KEY, _SKIPPING_VALUE, or the key whose value comes next.
+        self.key: object = _AWAITING_KEY if isinstance(container, dict) else None
+        self.key_pointer = ""
+        self.key_node: yaml.ScalarNode | None = None  # that key, when YAML 1.2 reads it otherwise
+
+
+def _read_events(text: str, source: str) -> Loaded:
+    """``parse_yaml`` from libyaml's events: the same value, positions, refusals and problems as
+    ``_parse_composed`` (``tests/test_yaml_event_reader.py`` holds them equal), or ``_Fallback``."""
+    loader = _EventLoader(text)
+    try:
+        builder = _YamlBuilder(loader)
+        value = _EventReader(loader, builder).read()
+    finally:
+        loader.dispose()
+    maps = (builder.positions, builder.key_positions)
+    problems = tuple(
+        dataclasses.replace(problem, source=source)
+        for problem in sorted([*loader.problems, *builder.problems], key=sort_key)
+    )
+    return Loaded(source, value, problems, locate=lambda: maps, refused=frozenset(builder.refused))
+
+
+class _EventReader:
+    """Builds the document's value straight from libyaml's events with the checks of
+    ``_NoAliasLoader`` and ``_YamlBuilder``: a string scalar (quoted, or plain and typed by
+    neither YAML version) is taken as it is; any other scalar becomes a node for the builder's
+    own checks (``_build_key``, ``_build_scalar``). Collections are tracked on an explicit stack,
+    bounded by ``MAX_NESTING``."""
+
+    def __init__(self, loader: _EventLoader, builder: _YamlBuilder) -> None:
+        self._loader = loader
+        self._builder = builder
+        self._stack: list[_Frame] = []
+        self._result: Any = None
+
+    def read(self) -> Any:
+        get = self._loader.get_event
+        if type(get()) is not yaml.StreamStartEvent or type(get()) is not yaml.DocumentStartEvent:
+            raise _Fallback  # an empty stream: the composer says so
+        while True:
+            event = get()
+            kind = type(event)
+            if kind is yaml.DocumentEndEvent:
+                break
+            if kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                self._close()
+            else:
+                self._node(event, kind)
+        if type(get()) is not yaml.StreamEndEvent:
+            raise _Fallback  # another document: the composer refuses it
+        return self._result
+
+    def _node(self, event: Any, kind: type) -> None:
+        stack = self._stack
+        frame = stack[-1] if stack else None
+        if frame is None:
+            pointer = ""
+        elif frame.container is None or frame.key is _SKIPPING_VALUE:
+            self._skip(event, kind)
+            return
+        elif frame.key is _AWAITING_KEY:
+            self._key(frame, event, kind)
+            return
+        elif frame.key is None:
+            pointer = f"{frame.pointer}/{len(frame.container)}"
+        else:
+            pointer = frame.key_pointer
+        mark = event.start_mark
+        self._builder.positions[pointer] = (mark.line + 1, mark.column + 1)
+        if kind is yaml.AliasEvent:
+            self._loader.problem("aliases (*name) are not allowed", mark)
+            self._builder.refused.add(pointer)
+            self._place(None)
+            return
+        if event.anchor is not None:
+            self._loader.problem("anchors (&name) are not allowed", mark)
+        if kind is yaml.ScalarEvent:
+            if frame is not None and frame.flow and not event.value and not event.style:
+                raise _Fallback  # an empty value in a flow collection: located differently
+            self._place(self._scalar(event, pointer))
+            return
+        if len(stack) >= MAX_NESTING:
+            raise _Fallback  # the composer refuses it, located
+        mapping = kind is yaml.MappingStartEvent
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = _MAP_TAG if mapping else _SEQ_TAG
+        stack.append(_Frame({} if mapping else [], pointer, tag, event))
+
+    def _close(self) -> None:
+        frame = self._stack.pop()
+        if frame.container is None:
+            if self._stack and self._stack[-1].key is _SKIPPING_VALUE:
+                self._stack[-1].key = _AWAITING_KEY
+            return
+        mapping = isinstance(frame.container, dict)
+        expected = _MAP_TAG if mapping else _SEQ_TAG
+        if frame.tag == expected:
+            self._place(frame.container)
+            return
+        node_type = yaml.MappingNode if mapping else yaml.SequenceNode
+        node = node_type(frame.tag, [], frame.mark, frame.mark)
+        self._builder._tag_allowed(node, expected, frame.pointer)
+        self._place(None)
+
+    def _place(self, value: Any) -> None:
+        if not self._stack:
+            self._result = value
+            return
+        parent = self._stack[-1]
+        if parent.key is None:
+            cast(list[Any], parent.container).append(value)
+            return
+        cast(dict[str, Any], parent.container)[cast(str, parent.key)] = value
+        if parent.key_node is not None:
+            self._ambiguous_key(parent)
+        parent.key = _AWAITING_KEY
+
+    def _skip(self, event: Any, kind: type) -> None:
+        """An event of a part the builder skips: only the composer's checks apply."""
+        if kind is yaml.AliasEvent:
+            self._loader.problem("aliases (*name) are not allowed", event.start_mark)
+            return
+        if event.anchor is not None:
+            self._loader.problem("anchors (&name) are not allowed", event.start_mark)
+        if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+            if len(self._stack) >= MAX_NESTING:
+                raise _Fallback
+            self._stack.append(_Frame(None))
+        elif self._stack[-1].key is _SKIPPING_VALUE:  # a scalar value of a skipped key
+            self._stack[-1].key = _AWAITING_KEY
+
+    def _key(self, frame: _Frame, event: Any, kind: type) -> None:
+        if kind is not yaml.ScalarEvent:
+            raise _Fallback  # an alias or a collection as a key: the composer's reading
+        mark = event.start_mark
+        if event.anchor is not None:
+            self._loader.problem("anchors (&name) are not allowed", mark)
+        text = event.value
+        if frame.flow and not text and not event.style:
+            raise _Fallback  # an empty key in a flow collection: located differently
+        node = None
+        if (
+            event.tag is None
+            and (event.style or not _MAYBE_TYPED.match(text))
+            and (text.isascii() or not has_lone_surrogate(text))
+        ):
+            key: str | None = text
+        else:
+            node = self._loader.scalar_node(event)
+            key = self._builder._build_key(node, frame.pointer)
+            if key is not None and not self._builder._ambiguous_key(node):
+                node = None
+        if key is None:
+            frame.key = _SKIPPING_VALUE
+            return
+        segment = key.replace("~", "~0").replace("/", "~1") if "~" in key or "/" in key else key
+        key_pointer = f"{frame.pointer}/{segment}"
+        key_positions = self._builder.key_positions
+        if key in cast(dict[str, Any], frame.container):
+            line, column = _position(mark)
+            self._builder.problems.append(
+                Diagnostic(
+                    Code.DUPLICATE_KEY,
+                    f"key {describe(key)} repeats the key on line {key_positions[key_pointer][0]}",
+                    "",
+                    line,
+                    column,
+                    key_pointer,
+                )
+            )
+            frame.key = _SKIPPING_VALUE
+            return
+        key_positions[key_pointer] = (mark.line + 1, mark.column + 1)
+        frame.key = key
+        frame.key_pointer = key_pointer
+        frame.key_node = node
+
+    def _ambiguous_key(self, frame: _Frame) -> None:
+        node = cast(yaml.ScalarNode, frame.key_node)
+        key = cast(str, frame.key)
+        self._builder._refuse(
+            Code.YAML_UNSUPPORTED_VALUE,
+            f"key {describe(key)} is a string to YAML 1.1 but a"
+            f" {_kind_in_yaml_1_2(key)} to YAML 1.2 (and editors)",
+            node,
+            frame.key_pointer,
+            hint="quote it",
+        )
+        frame.key_node = None
+
+    def _scalar(self, event: Any, pointer: str) -> Any:
+        text = event.value
+        if event.tag is None:
+            if event.style or not _MAYBE_TYPED.match(text):
+                if text.isascii() or not has_lone_surrogate(text):
+                    return text
+            elif text in _PLAIN_LITERALS:
+                return _PLAIN_LITERALS[text]
+        return self._builder._build_scalar(self._loader.scalar_node(event), pointer)
 
 
 def _failed(source: str, code: Code, message: str, where: Position | None) -> Loaded:

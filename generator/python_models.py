@@ -140,6 +140,16 @@ class PythonValueRenderer:
         self._validator = ecma_validator(root)
         self._known = known_classes
         self.used_classes: set[str] = set()
+        # A validator per union branch, made once (id -> (branch, validator); the branch is kept
+        # so its id stays its own).
+        self._branch_validators: dict[int, tuple[Mapping[str, Any], Any]] = {}
+
+    def _matches(self, branch: Mapping[str, Any], value: Any) -> bool:
+        known = self._branch_validators.get(id(branch))
+        if known is None:
+            known = (branch, self._validator.evolve(schema=branch))
+            self._branch_validators[id(branch)] = known
+        return bool(known[1].is_valid(value))
 
     def render(
         self, value: Any, schema: Mapping[str, Any] | None = None, name: str | None = None
@@ -156,7 +166,7 @@ class PythonValueRenderer:
         for union in ("oneOf", "anyOf"):
             if union in schema:
                 branch = next(
-                    (b for b in schema[union] if self._validator.evolve(schema=b).is_valid(value)),
+                    (b for b in schema[union] if self._matches(b, value)),
                     None,
                 )
                 if branch is None:

@@ -123,23 +123,51 @@ def canonical_order(value: Any, schema: Schema, root: Schema) -> Any:
 
     This is what makes the output independent of key order in the YAML: only row order counts.
     """
-    if isinstance(value, Mapping):
-        order = property_order(schema, root)
-        ranked = sorted(
-            value, key=lambda key: (order.index(key) if key in order else len(order), key)
-        )
-        result: dict[str, Any] = {}
-        for key in ranked:
-            sub = property_schema(schema, root, key)
-            result[key] = canonical_order(value[key], sub, root) if sub is not None else value[key]
-        return result
-    if isinstance(value, list):
-        items = next(
-            (b["items"] for b in branches(schema, root) if isinstance(b.get("items"), Mapping)),
-            None,
-        )
-        return [canonical_order(item, items, root) if items is not None else item for item in value]
-    return value
+    return _CanonicalOrder(root).copy(value, schema)
+
+
+class _CanonicalOrder:
+    """``canonical_order`` with what each subschema says (its property ranks, each property's
+    subschema, its items) worked out once per subschema rather than once per value: a table of
+    many rows walks the same few subschemas again and again."""
+
+    def __init__(self, root: Schema) -> None:
+        self._root = root
+        # id(schema) -> (schema, rank of each property, properties' subschemas, items); the
+        # schema itself is kept so that its id is not reused while this object lives.
+        self._plans: dict[int, tuple[Schema, dict[str, int], dict[str, Any], Any]] = {}
+
+    def _plan(self, schema: Schema) -> tuple[Schema, dict[str, int], dict[str, Any], Any]:
+        plan = self._plans.get(id(schema))
+        if plan is None:
+            order = property_order(schema, self._root)
+            items = next(
+                (
+                    b["items"]
+                    for b in branches(schema, self._root)
+                    if isinstance(b.get("items"), Mapping)
+                ),
+                None,
+            )
+            plan = (schema, {name: rank for rank, name in enumerate(order)}, {}, items)
+            self._plans[id(schema)] = plan
+        return plan
+
+    def copy(self, value: Any, schema: Schema) -> Any:
+        if isinstance(value, Mapping):
+            _, ranks, subschemas, _ = self._plan(schema)
+            unranked = len(ranks)
+            result: dict[str, Any] = {}
+            for key in sorted(value, key=lambda key: (ranks.get(key, unranked), key)):
+                if key not in subschemas:
+                    subschemas[key] = property_schema(schema, self._root, key)
+                sub = subschemas[key]
+                result[key] = self.copy(value[key], sub) if sub is not None else value[key]
+            return result
+        if isinstance(value, list):
+            items = self._plan(schema)[3]
+            return [self.copy(item, items) if items is not None else item for item in value]
+        return value
 
 
 _MAX_REF_DEPTH = 32
