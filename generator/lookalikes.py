@@ -60,10 +60,16 @@ def confusable_map() -> dict[str, str]:
 
 
 @functools.cache
+def _every_character() -> tuple[str, bytes]:
+    """Every code point but the surrogates, as text and as UTF-8 (built once per process)."""
+    everything = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    return everything, everything.encode("utf-8")
+
+
+@functools.cache
 def property_ranges(name: str) -> Ranges:
     """Inclusive code point ranges holding a Unicode binary property (``regress``'s tables)."""
-    everything = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
-    encoded = everything.encode("utf-8")  # regress reports matches as UTF-8 byte offsets
+    everything, encoded = _every_character()  # regress reports matches as UTF-8 byte offsets
     pattern = regress.Regex(rf"\p{{{name}}}+", "u")
     ranges: list[tuple[int, int]] = []
     for match in pattern.find_iter(everything) or ():
@@ -169,13 +175,22 @@ def runtime_tables(names: Iterable[str]) -> dict[str, str]:
             alphabet.update(fold(text))
             alphabet.update(unicodedata.normalize("NFD", fold(text)))
     alphabet.add(" ")  # white space is dropped from keys, so a look-alike space can matter
+    memo: dict[str, str] = {}
+
+    def settled(text: str) -> str:  # many confusables share a skeleton: settle each once
+        if text not in memo:
+            memo[text] = algorithm.settle(text)
+        return memo[text]
+
     kept: dict[str, str] = {}
     for source, prototype in sorted(algorithm.confusables.items()):
         plain = set(unicodedata.normalize("NFD", prototype))
         folded = set(unicodedata.normalize("NFD", fold(prototype)))
         # The whole pipeline on the character alone: a prototype may reach the alphabet only
         # after folding and a second mapping (U+13C7 -> Cyrillic capital omega -> small -> w).
-        reached = any(set(key) <= alphabet for key in algorithm.keys(source))
+        reached = any(
+            set(settled(text)) <= alphabet for text in (algorithm.skeleton(source), source)
+        )
         if plain <= alphabet or folded <= alphabet or reached:
             kept[source] = prototype
     return kept
