@@ -23,6 +23,7 @@ from tool_registry.diagnostics import MAX_DIAGNOSTICS_PER_FILE
 from tool_registry.loader import MAX_ADAPTER_FILES
 
 from .conftest import REPO
+from .test_loader import manifest as loader_manifest
 
 Code = DiagnosticCode
 
@@ -38,16 +39,9 @@ class CountingList(list[Any]):
 
 
 def manifest(**changes: Any) -> dict[str, Any]:
-    document: dict[str, Any] = {
-        "id": "aider",
-        "displayName": "Aider",
-        "launchable": True,
-        "hookCapable": False,
-        "hookPointer": ".aider/hive-mind-install.json",
-        "detect": {"kind": "path", "binaryName": "aider"},
-    }
-    document.update(changes)
-    return document
+    """The loader tests' valid manifest with only its required fields (optional ones added by
+    ``changes``), so each bound test sees just the violations it plants."""
+    return loader_manifest(**{"promptArgTemplate": None, "capabilities": None, **changes})
 
 
 def test_the_validator_stops_collecting_at_the_limit() -> None:
