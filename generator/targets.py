@@ -63,6 +63,7 @@ TARGETS: tuple[Target, ...] = (
     Target("typescript_out",    "hook-packages.ts",               views.ts_hook_packages),
     Target("typescript_out",    "prompt-args.ts",                 views.no_context),
     Target("typescript_out",    "launch.ts",                      views.ts_launch),
+    Target("typescript_out",    "diagnostics.ts",                 views.ts_diagnostics),
     Target("typescript_out",    "schema-runtime.ts",              views.no_context),
     Target("typescript_out",    "validator.ts",                   views.ts_validator),
     Target("typescript_out",    "index.ts",                       views.no_context),

@@ -308,7 +308,7 @@ class _Emitter:
             if checks:
                 lines += _block(
                     f"if (Object.hasOwn({value}, {ts_str(name)}))",
-                    [f"const {child} = {value}[{ts_str(name)}];", *checks],
+                    _bind(child, f"{value}[{ts_str(name)}]", checks),
                 )
         if rules.closed or rules.additional is not None:
             known = ", ".join(ts_str(name) for name in rules.known)
@@ -333,7 +333,7 @@ class _Emitter:
                         f"for (const {key} of Object.keys({value}))",
                         _block(
                             f"if (!{names}.has({key}))",
-                            [f"const {child} = {value}[{key}];", *checks],
+                            _bind(child, f"{value}[{key}]", checks),
                         ),
                     )
         return lines
@@ -361,7 +361,7 @@ class _Emitter:
             if checks:
                 lines += _block(
                     f"if ({value}.length > {index})",
-                    [f"const {child} = {value}[{index}];", *checks],
+                    _bind(child, f"{value}[{index}]", checks),
                 )
         if rules.items is not None:
             position, child = self.module.variable("i"), self.module.variable("v")
@@ -370,7 +370,7 @@ class _Emitter:
                 lines += _block(
                     f"for (let {position} = {len(rules.prefix)}; {position} < {value}.length;"
                     f" {position}++)",
-                    [f"const {child} = {value}[{position}];", *checks],
+                    _bind(child, f"{value}[{position}]", checks),
                 )
         if rules.unique:
             test = f"!allUnique({value})"
@@ -449,6 +449,14 @@ class _Emitter:
         if self.collect:
             return [f"{self.module.function(pointer, collect=True)}({value}, {where}, e);"]
         return _block(f"if (!{self.verdict(pointer, value)})", ["return false;"])
+
+
+def _bind(name: str, expression: str, checks: list[str]) -> list[str]:
+    """``checks`` preceded by ``const name = expression`` when they read ``name`` (a ``false``
+    schema's answer does not, and TypeScript refuses an unused local)."""
+    if any(re.search(rf"\b{name}\b", line) for line in checks):
+        return [f"const {name} = {expression};", *checks]
+    return checks
 
 
 def _token(key: str) -> str:

@@ -192,6 +192,11 @@ def python_diagnostics(registry: Registry) -> Context:
     }
 
 
+def ts_diagnostics(registry: Registry) -> Context:
+    """The same code table and hidden ranges as the Python diagnostics module."""
+    return python_diagnostics(registry)
+
+
 def python_validator(registry: Registry) -> Context:
     return {"source": validate.validator_source(registry.manifest_schema)}
 

@@ -6,3 +6,4 @@ export * from "./tools.js";
 export * from "./hook-packages.js";
 export * from "./prompt-args.js";
 export * from "./launch.js";
+export * from "./diagnostics.js";

@@ -481,19 +481,15 @@ function valid1(v: unknown): boolean {
         }
       }
       if (Object.hasOwn(v, "detect")) {
-        const v44 = v["detect"];
         return false;
       }
       if (Object.hasOwn(v, "promptArgTemplate")) {
-        const v45 = v["promptArgTemplate"];
         return false;
       }
       if (Object.hasOwn(v, "hookPackage")) {
-        const v46 = v["hookPackage"];
         return false;
       }
       if (Object.hasOwn(v, "capabilities")) {
-        const v47 = v["capabilities"];
         return false;
       }
     }
@@ -508,7 +504,6 @@ function valid1(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "mcpServer")) {
-        const v48 = v["mcpServer"];
         return false;
       }
     }
@@ -920,7 +915,6 @@ function valid10(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "url")) {
-        const v83 = v["url"];
         return false;
       }
     }
@@ -935,11 +929,9 @@ function valid10(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "command")) {
-        const v84 = v["command"];
         return false;
       }
       if (Object.hasOwn(v, "args")) {
-        const v85 = v["args"];
         return false;
       }
     }
