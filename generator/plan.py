@@ -380,7 +380,7 @@ class _Planner:
     def one_of(self, alternatives: list[Any], at: str) -> OneOf:
         pointers = tuple(self.function(f"{at}/{i}") for i in range(len(alternatives)))
         discriminator = self.discriminator(alternatives, at)
-        inline = ()
+        inline: tuple[Node, ...] = ()
         if discriminator is not None:
             inline = tuple(self.node(sub, f"{at}/{i}") for i, sub in enumerate(alternatives))
         return OneOf(pointers, discriminator, inline)

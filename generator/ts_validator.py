@@ -480,9 +480,13 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def emit_validators(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> str:
+def emit_validators(
+    schema: Mapping[str, Any], entry_points: Mapping[str, str], *, guards: bool = True
+) -> str:
     """The body of ``validator.ts`` for ``schema``'s entry points (names in Python spelling,
-    turned to camelCase). Raises ``CompileError`` for a schema either backend refuses."""
+    turned to camelCase). ``guards``: also a type guard per entry point, narrowing to the type
+    ``types.ts`` declares for it (the root's ``title``, or the ``$defs`` name). Raises
+    ``CompileError`` for a schema either backend refuses."""
     plan = build_plan(schema, entry_points)
     for node in _walk_nodes(plan):
         if node.string is not None and node.string.pattern is not None:
@@ -497,13 +501,15 @@ def emit_validators(schema: Mapping[str, Any], entry_points: Mapping[str, str]) 
         accepted = (
             f"{valid}(value) && surrogateAt(value) === null" if entry.walk else f"{valid}(value)"
         )
-        type_name = _guard_type(schema, entry.pointer)
-        guard_types.append(type_name)
+        type_name = _guard_type(schema, entry.pointer) if guards else "its schema"
+        if guards:
+            guard_types.append(type_name)
         name = _camel(entry.name)
+        walk = "true" if entry.walk else "false"
         public += [
             "",
             f"/** The violations of `value` against {type_name} (empty when it is valid): at",
-            " * most `limit`, then one `TOO_MANY_DIAGNOSTICS` record, since checking stops there. */",
+            " * most `limit`, then one `TOO_MANY_DIAGNOSTICS` record (checking stops there). */",
             f"export function {name}(",
             "  value: unknown,",
             "  limit: number = MAX_DIAGNOSTICS_PER_FILE,",
@@ -512,10 +518,15 @@ def emit_validators(schema: Mapping[str, Any], entry_points: Mapping[str, str]) 
             "    // Most documents are valid: answer first, collect only for a failure.",
             f"    if ({accepted}) return NO_DIAGNOSTICS;",
             "  } catch (error) {",
-            "    if (!(error instanceof RangeError)) throw error; // reported by the collecting pass",
+            "    if (!(error instanceof RangeError)) throw error; // collected below",
             "  }",
-            f"  return report(collect({check}, value, new Violations(limit), {str(entry.walk).lower()}));",
+            f"  const found = collect({check}, value, new Violations(limit), {walk});",
+            "  return report(found);",
             "}",
+        ]
+        if not guards:
+            continue
+        public += [
             "",
             f"/** Whether `value` is a valid {type_name} (the same verdict as `{name}`). */",
             f"export function is{type_name}(value: unknown): value is {type_name} {{",
@@ -564,8 +575,10 @@ def emit_validators(schema: Mapping[str, Any], entry_points: Mapping[str, str]) 
     imports = [
         'import { MAX_DIAGNOSTICS_PER_FILE, type Diagnostic } from "./diagnostics.js";',
         f'import {{ NO_DIAGNOSTICS, {", ".join(helpers)} }} from "./schema-runtime.js";',
-        f'import type {{ {", ".join(sorted(set(guard_types)))} }} from "./types.js";',
     ]
+    if guard_types:
+        types = ", ".join(sorted(set(guard_types)))
+        imports.append(f'import type {{ {types} }} from "./types.js";')
     return "\n".join([*imports, "", *code]) + "\n"
 
 

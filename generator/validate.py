@@ -17,13 +17,13 @@ from typing import Any, cast
 
 from jsonschema import Draft202012Validator, ValidationError
 
+from generator import ts_validator
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sanitize
 from generator.ecma import ecma_validator, pattern_error
 from generator.literals import is_array_index
 from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, capability_constant, upper_snake
 from generator.schemas import iter_subschemas, local_ref_target, resolve_local_ref
-from generator import ts_validator
 from generator.validator_compiler import CompileError, compile_validators
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"

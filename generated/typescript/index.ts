@@ -7,3 +7,4 @@ export * from "./hook-packages.js";
 export * from "./prompt-args.js";
 export * from "./launch.js";
 export * from "./diagnostics.js";
+export * from "./validator.js";

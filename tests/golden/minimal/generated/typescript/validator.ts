@@ -1313,7 +1313,7 @@ function valid25(v: unknown): boolean {
 }
 
 /** The violations of `value` against ToolManifest (empty when it is valid): at
- * most `limit`, then one `TOO_MANY_DIAGNOSTICS` record, since checking stops there. */
+ * most `limit`, then one `TOO_MANY_DIAGNOSTICS` record (checking stops there). */
 export function validateToolManifest(
   value: unknown,
   limit: number = MAX_DIAGNOSTICS_PER_FILE,
@@ -1322,9 +1322,10 @@ export function validateToolManifest(
     // Most documents are valid: answer first, collect only for a failure.
     if (valid1(value)) return NO_DIAGNOSTICS;
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error; // reported by the collecting pass
+    if (!(error instanceof RangeError)) throw error; // collected below
   }
-  return report(collect(check0, value, new Violations(limit), false));
+  const found = collect(check0, value, new Violations(limit), false);
+  return report(found);
 }
 
 /** Whether `value` is a valid ToolManifest (the same verdict as `validateToolManifest`). */
@@ -1338,7 +1339,7 @@ export function isToolManifest(value: unknown): value is ToolManifest {
 }
 
 /** The violations of `value` against ThirdPartyToolManifest (empty when it is valid): at
- * most `limit`, then one `TOO_MANY_DIAGNOSTICS` record, since checking stops there. */
+ * most `limit`, then one `TOO_MANY_DIAGNOSTICS` record (checking stops there). */
 export function validateThirdPartyManifest(
   value: unknown,
   limit: number = MAX_DIAGNOSTICS_PER_FILE,
@@ -1347,9 +1348,10 @@ export function validateThirdPartyManifest(
     // Most documents are valid: answer first, collect only for a failure.
     if (valid3(value)) return NO_DIAGNOSTICS;
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error; // reported by the collecting pass
+    if (!(error instanceof RangeError)) throw error; // collected below
   }
-  return report(collect(check2, value, new Violations(limit), false));
+  const found = collect(check2, value, new Violations(limit), false);
+  return report(found);
 }
 
 /** Whether `value` is a valid ThirdPartyToolManifest (the same verdict as `validateThirdPartyManifest`). */
