@@ -9,7 +9,6 @@ and the type guards' verdicts. A difference in any field of any record fails.
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from pathlib import Path
@@ -24,123 +23,11 @@ from generator.validate import VALIDATOR_ENTRY_POINTS
 from generator.validator_compiler import CompileError
 
 from .conftest import REPO
+from .manifest_corpus import base_manifest, corpus, mutate
 from .ts_runner import TsValidators, python_record
 
 PYTHON_ENTRIES = {"tool": validate_tool_manifest, "thirdParty": validate_third_party_manifest}
 SCHEMA = json.loads((REPO / "schema/tool-manifest.schema.json").read_text(encoding="utf-8"))
-
-VALUES: list[Any] = [
-    None,
-    True,
-    False,
-    0,
-    -1,
-    7,
-    1.5,
-    "",
-    "x",
-    "codex",
-    "a;b",
-    "../x",
-    "/abs",
-    "--flag",
-    "\u0663",
-    "Ai\u202eder",
-    "x" * 300,
-    "\U0001f600" * 80,
-    "\U0001f600" * 81,
-    "a\ud800",
-    "\udc00b",
-    "\ud83d\ude00",
-    "caf\u00e9",
-    "\u200bcodex",
-    "{prompt}",
-    "https://example.invalid/x",
-    [],
-    {},
-    [1, 1],
-    ["headless-task", "headless-task"],
-    ["headless-task", "teleport", 3],
-    {"kind": "path"},
-    {"kind": "path", "binaryName": "tool"},
-    {"kind": "candidates", "paths": {"linux": ["/opt/x"]}},
-    {"kind": "teleport"},
-    {"provides": ["resumable"]},
-    {"transport": "stdio", "command": "server"},
-    {"transport": "http", "url": "http://insecure"},
-]
-KEYS = [
-    "__proto__",
-    "constructor",
-    "toString",
-    "a/b~c",
-    "extra",
-    "\ud800key",
-    "\u202eid",
-    "kind",
-    "id",
-]
-
-
-def _base(index: int) -> dict[str, Any]:
-    """A valid manifest: a command-line agent, a desktop app, or an (inert) MCP server."""
-    if index % 3 == 2:
-        return {
-            "id": f"server-{index}",
-            "displayName": f"Server {index}",
-            "launchable": False,
-            "hookCapable": False,
-            "hookPointer": f".server-{index}/hook.json",
-            "category": "mcp-server",
-            "mcpServer": {"transport": "stdio", "command": "server", "args": ["--port", "1"]},
-        }
-    return {
-        "id": f"tool-{index}",
-        "displayName": f"Tool {index}",
-        "launchable": True,
-        "hookCapable": index % 2 == 0,
-        "hookPointer": f".tool-{index}/hook.json",
-        "detect": {"kind": "path", "binaryName": f"tool{index}"},
-        "promptArgTemplate": ["--print", "{prompt}"],
-        "capabilities": {"provides": ["headless-task", "resumable"]},
-        "category": ["cli-agent", "desktop-app"][index % 3],
-    }
-
-
-def _mutate(document: Any, chooser: random.Random) -> Any:
-    """One edit at a random depth: replace a value, delete or add a member, append an item."""
-    node = document
-    while isinstance(node, dict | list) and node and chooser.random() < 0.6:
-        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
-        key = chooser.choice(keys)
-        if not isinstance(node[key], dict | list):
-            break
-        node = node[key]
-    value = copy.deepcopy(chooser.choice(VALUES))
-    if isinstance(node, dict):
-        action = chooser.choice(["replace", "replace", "delete", "add"])
-        if action == "add" or not node:
-            node[chooser.choice(KEYS)] = value
-        elif action == "delete":
-            del node[chooser.choice(list(node))]
-        else:
-            node[chooser.choice(list(node))] = value
-    elif isinstance(node, list):
-        node.append(value)
-    return document
-
-
-def corpus(size: int, seed: int) -> list[Any]:
-    chooser = random.Random(seed)
-    documents: list[Any] = []
-    for index in range(size):
-        document: Any = _base(index)
-        for _ in range(chooser.randint(0, 4)):
-            document = _mutate(document, chooser)
-        if chooser.random() < 0.03:
-            document = copy.deepcopy(chooser.choice(VALUES))  # not an object at all
-        documents.append(document)
-    return documents
 
 
 @pytest.fixture(scope="module")
@@ -182,7 +69,7 @@ def test_the_limit_bounds_both_languages_alike(ts_validators: TsValidators) -> N
     for document in documents[:60]:
         mutated = document
         for _ in range(6):
-            mutated = _mutate(mutated, random.Random(len(many)))
+            mutated = mutate(mutated, random.Random(len(many)))
         many.append(mutated)
     cases = [
         {"entry": entry, "document": d, "limit": limit}
@@ -198,7 +85,7 @@ def test_the_limit_bounds_both_languages_alike(ts_validators: TsValidators) -> N
 
 def test_hostile_keys_are_ordinary_names(ts_validators: TsValidators) -> None:
     """``__proto__``/``constructor`` members are data: not inherited, not a prototype."""
-    base = _base(1)
+    base = base_manifest(1)
     cases = []
     for key in ("__proto__", "constructor", "toString", "hasOwnProperty"):
         cases.append({"entry": "tool", "document": {**base, key: {"id": "x"}}})
@@ -214,8 +101,8 @@ def test_hostile_keys_are_ordinary_names(ts_validators: TsValidators) -> None:
 def test_astral_characters_count_once_against_length_limits(ts_validators: TsValidators) -> None:
     name_at_limit = "\U0001f600" * 80  # 80 code points, 160 UTF-16 units
     cases = [
-        {"entry": "tool", "document": {**_base(2), "displayName": name_at_limit}},
-        {"entry": "tool", "document": {**_base(2), "displayName": name_at_limit + "x"}},
+        {"entry": "tool", "document": {**base_manifest(2), "displayName": name_at_limit}},
+        {"entry": "tool", "document": {**base_manifest(2), "displayName": name_at_limit + "x"}},
     ]
     _compare(ts_validators, cases)
     accepted, refused = ts_validators.run(cases)
