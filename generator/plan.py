@@ -38,11 +38,14 @@ from generator.validator_compiler import (
     _subschema,
     _token,
     check_keywords,
+    matches_only_ascii,
     py_json,
 )
 
 JsonType = Literal["null", "boolean", "object", "array", "number", "string", "integer"]
 TYPED_FAMILIES = ("string", "number", "object", "array")
+# How many ``$ref``/``allOf`` levels the implied-type and pinned-string questions follow.
+_MAX_DEPTH = 6
 SURROGATE_EXPECTED = "no lone surrogate"
 
 
@@ -64,11 +67,13 @@ class Limit:
 
 @dataclass(frozen=True)
 class Pattern:
-    """An ECMA-262 ``pattern`` (Unicode mode) and its Python ``re`` translation."""
+    """An ECMA-262 ``pattern`` (Unicode mode) and its Python ``re`` translation; ``ascii_only``
+    when only ASCII strings can match it (so a string it accepts holds no lone surrogate)."""
 
     source: str
     python: str
     rule: Rule
+    ascii_only: bool
 
 
 @dataclass(frozen=True)
@@ -329,7 +334,8 @@ class _Planner:
                 python = translate(source)
             except RegexError as error:
                 raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
-            pattern = Pattern(source, python, Rule("pattern", "to match " + _short(source)))
+            expected = Rule("pattern", "to match " + _short(source))
+            pattern = Pattern(source, python, expected, matches_only_ascii(python))
         return StringRules(_admits_free_strings(schema), min_length, max_length, pattern)
 
     @staticmethod
@@ -438,3 +444,40 @@ def build_plan(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> Pl
         planner.function(pointer)
         entries.append(EntryPoint(name, pointer, not _examines_every_string(schema, pointer)))
     return Plan(planner.run(), tuple(entries))
+
+
+def implied_type(plan: Plan, node: Node, depth: int = 0) -> JsonType | None:
+    """A single JSON type every value valid against ``node`` has, when its ``type`` (or an
+    ``allOf`` member's, or its ``$ref`` target's, followed a few levels) names exactly one."""
+    if node.verdict != "check" or depth > _MAX_DEPTH:
+        return None
+    if node.types is not None and len(node.types) == 1:
+        return node.types[0]
+    for member in node.all_of:
+        found = implied_type(plan, member, depth + 1)
+        if found is not None:
+            return found
+    if node.ref is not None:
+        return implied_type(plan, plan.nodes[node.ref], depth + 1)
+    return None
+
+
+def string_pinned(plan: Plan, node: Node, depth: int = 0) -> bool:
+    """Whether a string valid against ``node`` is proven free of lone surrogates by a test the
+    node (or an ``allOf`` member or ``$ref`` target, which always run with it) makes anyway: a
+    ``const``/``enum`` (schema text) or a pattern only ASCII can match."""
+    if node.verdict != "check" or depth > _MAX_DEPTH:
+        return False
+    if node.pinned is not None or node.values:
+        return True
+    pattern = node.string.pattern if node.string is not None else None
+    if pattern is not None and pattern.ascii_only:
+        return True
+    if any(string_pinned(plan, member, depth + 1) for member in node.all_of):
+        return True
+    return node.ref is not None and string_pinned(plan, plan.nodes[node.ref], depth + 1)
+
+
+def satisfies(known: str | None, wanted: str) -> bool:
+    """Whether a value known to be of JSON type ``known`` is of type ``wanted``."""
+    return known == wanted or (known == "integer" and wanted == "number")

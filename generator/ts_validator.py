@@ -43,10 +43,15 @@ from generator.plan import (
     StringRules,
     ValueRule,
     build_plan,
+    implied_type,
+    satisfies,
+    string_pinned,
 )
 from generator.validator_compiler import CompileError, py_json
 
 _INDENT = "  "
+# How deep ``$ref`` targets are expanded inline in answering code (then a call is made).
+_MAX_INLINE = 6
 _FALSE_RULE = Rule("false", "nothing (false schema)")
 _ANY_OF_EXPECTED = "to match at least one of {} alternatives"
 _NOT_RULE = Rule("not", "not to match the 'not' schema")
@@ -91,6 +96,13 @@ def check_pattern(source: str, at: str) -> None:
             f"{at}/pattern",
             "pattern",
         )
+
+
+def _narrowing_test(name: str, value: str) -> str:
+    """A type test TypeScript narrows on (an integer is a number first)."""
+    if name == "integer":
+        return f'typeof {value} === "number" && Number.isInteger({value})'
+    return _type_test(name, value)
 
 
 def _block(header: str, body: list[str]) -> list[str]:
@@ -145,11 +157,23 @@ class _Emitter:
             return "return false;"
         return f"e.add({where}, {ts_str(rule.keyword)}, {ts_str(rule.expected)}, {value});"
 
-    def node(self, node: Node, value: str, where: str) -> list[str]:
+    def node(
+        self,
+        node: Node,
+        value: str,
+        where: str,
+        known: str | None = None,
+        inlined: tuple[str, ...] = (),
+    ) -> list[str]:
+        """Statements checking ``value`` against ``node``. When answering, ``known`` is the JSON
+        type ``value`` is already proven to have, and ``inlined`` the ``$ref`` targets being
+        expanded around this point (a recursive one is called instead)."""
         if node.verdict == "any":
             return []
         if node.verdict == "none":
             return [self.fail(where, _FALSE_RULE, value)]
+        if not self.collect:
+            return self.answer(node, value, known, inlined)
         families = {
             "string": self.string(node.string, value, where),
             "number": self.number(node.number, value, where),
@@ -188,6 +212,51 @@ class _Emitter:
             lines += self.reference(node.ref, value, where)
         return lines
 
+    def answer(
+        self, node: Node, value: str, known: str | None, inlined: tuple[str, ...]
+    ) -> list[str]:
+        """The fewest tests deciding ``node`` (every failure returns ``false``): the type the
+        node implies is tested once, up front, and every later test relies on it (checks for
+        other types are dropped: such a value already failed); required members are read without
+        a presence test; a string already proven free of lone surrogates (a const, an enum, an
+        ASCII-only pattern) is not searched for one; ``$ref`` targets are expanded inline."""
+        plan = self.module.plan
+        lines: list[str] = []
+        implied = known or implied_type(plan, node)
+        if implied is not None and implied != known:
+            lines += _block(f"if (!({_narrowing_test(implied, value)}))", ["return false;"])
+        known = implied
+        if node.types is not None and not any(satisfies(known, name) for name in node.types):
+            test = " || ".join(_type_test(name, value) for name in node.types)
+            lines += _block(f"if (!({test}))", ["return false;"])
+        if node.pinned is not None:
+            lines += self.pin(node.pinned, value, "")[0]
+        lines += self.values(node.values, value, "")
+        pinned = string_pinned(plan, node)
+        families = {
+            "string": self.string(node.string, value, "", surrogates=not pinned),
+            "number": self.number(node.number, value, ""),
+            "object": self.object(node.object, value, "", inlined=inlined),
+            "array": self.array(node.array, value, ""),
+        }
+        for name, body in families.items():
+            if not body or (known is not None and not satisfies(known, name)):
+                continue  # nothing to test, or a value of this type failed the known type
+            if satisfies(known, name):
+                lines += body
+            else:
+                lines += _block(f"if ({_type_test(name, value)})", body)
+        for member in node.all_of:
+            lines += self.node(member, value, "", known, inlined)
+        lines += self.combinators(node, value, "", skip_all_of=True)
+        if node.ref is not None:
+            target = plan.nodes[node.ref]
+            if node.ref in inlined or len(inlined) >= _MAX_INLINE or target.verdict != "check":
+                lines += self.reference(node.ref, value, "")
+            else:
+                lines += self.node(target, value, "", known, (*inlined, node.ref))
+        return lines
+
     def pin(self, rule: ValueRule, value: str, where: str) -> tuple[list[str], list[str]]:
         """For a string node pinned by a const/enum: the test on a string, and the report for a
         value of another type (which always fails the pin)."""
@@ -223,11 +292,13 @@ class _Emitter:
             lines += _block(f"if ({test})", [self.fail(where, rule.rule, value)])
         return lines
 
-    def string(self, rules: StringRules | None, value: str, where: str) -> list[str]:
+    def string(
+        self, rules: StringRules | None, value: str, where: str, *, surrogates: bool = True
+    ) -> list[str]:
         if rules is None or rules.empty:
             return []
         lines: list[str] = []
-        if rules.surrogates:
+        if rules.surrogates and surrogates:
             lines += _block(
                 f"if (hasLoneSurrogate({value}))",
                 [self.fail(where, self.module.plan.surrogate_rule, value)],
@@ -286,10 +357,19 @@ class _Emitter:
             )
         return lines
 
-    def object(self, rules: ObjectRules | None, value: str, where: str) -> list[str]:
+    def object(
+        self,
+        rules: ObjectRules | None,
+        value: str,
+        where: str,
+        *,
+        inlined: tuple[str, ...] = (),
+    ) -> list[str]:
         if rules is None or rules.empty:
             return []
         lines: list[str] = []
+        # Answering stops at a missing required member, so past that test they are all present.
+        present = set() if self.collect else set(rules.required)
         if rules.required:
             missing = Rule("required", "")
             if self.collect:
@@ -304,8 +384,12 @@ class _Emitter:
                 lines += _block(f"if ({test})", [self.fail(where, missing, value)])
         for name, sub in rules.properties:
             child = self.module.variable("v")
-            checks = self.node(sub, child, f"{where} + {ts_str('/' + _token(name))}")
-            if checks:
+            checks = self.node(
+                sub, child, f"{where} + {ts_str('/' + _token(name))}", inlined=inlined
+            )
+            if checks and name in present:
+                lines += _bind(child, f"{value}[{ts_str(name)}]", checks)
+            elif checks:
                 lines += _block(
                     f"if (Object.hasOwn({value}, {ts_str(name)}))",
                     _bind(child, f"{value}[{ts_str(name)}]", checks),
@@ -384,9 +468,11 @@ class _Emitter:
     def verdict(self, pointer: str, value: str) -> str:
         return f"{self.module.function(pointer, collect=False)}({value})"
 
-    def combinators(self, node: Node, value: str, where: str) -> list[str]:
+    def combinators(
+        self, node: Node, value: str, where: str, *, skip_all_of: bool = False
+    ) -> list[str]:
         lines: list[str] = []
-        for member in node.all_of:
+        for member in () if skip_all_of else node.all_of:
             lines += self.node(member, value, where)
         if node.any_of:
             test = " || ".join(self.verdict(pointer, value) for pointer in node.any_of)

@@ -14,18 +14,18 @@ const PATTERN_3 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*
 const PATTERN_4 = new RegExp("^(?!(?:\\{prompt\\})*/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*:)(?!(?:[^\\n\\r]*/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const ENUM_5: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app", "mcp-server"]);
 const NAMES_6: ReadonlySet<string> = new Set<string>(["builtin", "capabilities", "category", "detect", "displayName", "hookCapable", "hookPackage", "hookPointer", "id", "launchable", "library", "mcpServer", "promptArgTemplate"]);
-const NAMES_7: ReadonlySet<string> = new Set<string>(["provides"]);
-const ENUM_8: ReadonlySet<string> = new Set<string>(["http", "stdio"]);
-const PATTERN_9 = new RegExp("^(?!-)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f\\s]+$", "u");
-const PATTERN_10 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const PATTERN_11 = new RegExp("^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%+,=:@/-]*)?(?:\\?[A-Za-z0-9._~%+,=:@/?-]*)?$", "u");
-const NAMES_12: ReadonlySet<string> = new Set<string>(["args", "command", "transport", "url"]);
-const PATTERN_13 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
-const NAMES_14: ReadonlySet<string> = new Set<string>(["binaryName", "kind"]);
-const NAMES_15: ReadonlySet<string> = new Set<string>(["kind", "paths"]);
-const ENUM_16: ReadonlySet<string> = new Set<string>(["headless-task", "interactive-launch", "resumable", "structured-progress"]);
+const ENUM_7: ReadonlySet<string> = new Set<string>(["headless-task", "interactive-launch", "resumable", "structured-progress"]);
+const NAMES_8: ReadonlySet<string> = new Set<string>(["provides"]);
+const ENUM_9: ReadonlySet<string> = new Set<string>(["http", "stdio"]);
+const PATTERN_10 = new RegExp("^(?!-)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f\\s]+$", "u");
+const PATTERN_11 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const PATTERN_12 = new RegExp("^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%+,=:@/-]*)?(?:\\?[A-Za-z0-9._~%+,=:@/?-]*)?$", "u");
+const NAMES_13: ReadonlySet<string> = new Set<string>(["args", "command", "transport", "url"]);
+const PATTERN_14 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
+const NAMES_15: ReadonlySet<string> = new Set<string>(["binaryName", "kind"]);
+const PATTERN_16 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
 const NAMES_17: ReadonlySet<string> = new Set<string>(["darwin", "linux", "win32"]);
-const PATTERN_18 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
+const NAMES_18: ReadonlySet<string> = new Set<string>(["kind", "paths"]);
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
@@ -275,188 +275,277 @@ function check0(v: unknown, p: string, e: Violations): void {
 }
 
 function valid1(v: unknown): boolean {
-  if (isObject(v)) {
-    if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
+    return false;
+  }
+  const v25 = v["id"];
+  if (!(typeof v25 === "string")) {
+    return false;
+  }
+  if (!PATTERN_0.test(v25)) {
+    return false;
+  }
+  const v26 = v["displayName"];
+  if (!(typeof v26 === "string")) {
+    return false;
+  }
+  if (hasLoneSurrogate(v26)) {
+    return false;
+  }
+  if (v26.length < 1 || (v26.length < 2 && codePointLength(v26) < 1)) {
+    return false;
+  }
+  if (v26.length > 80 && codePointLength(v26) > 80) {
+    return false;
+  }
+  if (!PATTERN_1.test(v26)) {
+    return false;
+  }
+  const v27 = v["launchable"];
+  if (!(typeof v27 === "boolean")) {
+    return false;
+  }
+  const v28 = v["hookCapable"];
+  if (!(typeof v28 === "boolean")) {
+    return false;
+  }
+  const v29 = v["hookPointer"];
+  if (!(typeof v29 === "string")) {
+    return false;
+  }
+  if (v29.length < 1 || (v29.length < 2 && codePointLength(v29) < 1)) {
+    return false;
+  }
+  if (v29.length > 256 && codePointLength(v29) > 256) {
+    return false;
+  }
+  if (!PATTERN_2.test(v29)) {
+    return false;
+  }
+  if (Object.hasOwn(v, "detect")) {
+    const v30 = v["detect"];
+    if (typeof v30 === "string") {
+      if (hasLoneSurrogate(v30)) {
+        return false;
+      }
+    }
+    if (typeof v30 === "string") {
+      if (hasLoneSurrogate(v30)) {
+        return false;
+      }
+    }
+    const d31 = isObject(v30) && Object.hasOwn(v30, "kind") ? v30["kind"] : undefined;
+    if (!((d31 === "path" && valid8(v30)) || (d31 === "candidates" && valid9(v30)))) {
       return false;
     }
-    if (Object.hasOwn(v, "id")) {
-      const v25 = v["id"];
-      if (typeof v25 === "string") {
-        if (hasLoneSurrogate(v25)) {
-          return false;
-        }
-        if (!PATTERN_0.test(v25)) {
-          return false;
-        }
-      } else {
+  }
+  if (Object.hasOwn(v, "hookPackage")) {
+    const v32 = v["hookPackage"];
+    if (!(typeof v32 === "string")) {
+      return false;
+    }
+    if (v32.length < 1 || (v32.length < 2 && codePointLength(v32) < 1)) {
+      return false;
+    }
+    if (v32.length > 214 && codePointLength(v32) > 214) {
+      return false;
+    }
+    if (!PATTERN_3.test(v32)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "promptArgTemplate")) {
+    const v33 = v["promptArgTemplate"];
+    if (!(isArray(v33))) {
+      return false;
+    }
+    if (v33.length > 20) {
+      return false;
+    }
+    for (let i35 = 0; i35 < v33.length; i35++) {
+      const v36 = v33[i35];
+      if (!(typeof v36 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v36)) {
+        return false;
+      }
+      if (v36.length > 256 && codePointLength(v36) > 256) {
+        return false;
+      }
+      if (!PATTERN_4.test(v36)) {
         return false;
       }
     }
-    if (Object.hasOwn(v, "displayName")) {
-      const v26 = v["displayName"];
-      if (typeof v26 === "string") {
-        if (hasLoneSurrogate(v26)) {
-          return false;
-        }
-        if (v26.length < 1 || (v26.length < 2 && codePointLength(v26) < 1)) {
-          return false;
-        }
-        if (v26.length > 80 && codePointLength(v26) > 80) {
-          return false;
-        }
-        if (!PATTERN_1.test(v26)) {
-          return false;
-        }
-      } else {
+  }
+  if (Object.hasOwn(v, "capabilities")) {
+    const v37 = v["capabilities"];
+    if (!(isObject(v37))) {
+      return false;
+    }
+    if (!Object.hasOwn(v37, "provides")) {
+      return false;
+    }
+    const v38 = v37["provides"];
+    if (!(isArray(v38))) {
+      return false;
+    }
+    for (let i40 = 0; i40 < v38.length; i40++) {
+      const v41 = v38[i40];
+      if (!(typeof v41 === "string")) {
+        return false;
+      }
+      if (!ENUM_7.has(v41)) {
         return false;
       }
     }
-    if (Object.hasOwn(v, "launchable")) {
-      const v27 = v["launchable"];
-      if (!(typeof v27 === "boolean")) {
+    if (!allUnique(v38)) {
+      return false;
+    }
+    for (const k42 of Object.keys(v37)) {
+      if (!NAMES_8.has(k42)) {
         return false;
       }
     }
-    if (Object.hasOwn(v, "hookCapable")) {
-      const v28 = v["hookCapable"];
-      if (!(typeof v28 === "boolean")) {
+  }
+  if (Object.hasOwn(v, "category")) {
+    const v43 = v["category"];
+    if (!(typeof v43 === "string")) {
+      return false;
+    }
+    if (!ENUM_5.has(v43)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "library")) {
+    const v44 = v["library"];
+    if (!(typeof v44 === "string")) {
+      return false;
+    }
+    if (!PATTERN_0.test(v44)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "mcpServer")) {
+    const v45 = v["mcpServer"];
+    if (!(isObject(v45))) {
+      return false;
+    }
+    if (!Object.hasOwn(v45, "transport")) {
+      return false;
+    }
+    const v46 = v45["transport"];
+    if (!(typeof v46 === "string")) {
+      return false;
+    }
+    if (!ENUM_9.has(v46)) {
+      return false;
+    }
+    if (Object.hasOwn(v45, "command")) {
+      const v47 = v45["command"];
+      if (!(typeof v47 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v47)) {
+        return false;
+      }
+      if (v47.length < 1 || (v47.length < 2 && codePointLength(v47) < 1)) {
+        return false;
+      }
+      if (v47.length > 256 && codePointLength(v47) > 256) {
+        return false;
+      }
+      if (!PATTERN_10.test(v47)) {
         return false;
       }
     }
-    if (Object.hasOwn(v, "hookPointer")) {
-      const v29 = v["hookPointer"];
-      if (typeof v29 === "string") {
-        if (hasLoneSurrogate(v29)) {
+    if (Object.hasOwn(v45, "args")) {
+      const v48 = v45["args"];
+      if (!(isArray(v48))) {
+        return false;
+      }
+      if (v48.length > 32) {
+        return false;
+      }
+      for (let i50 = 0; i50 < v48.length; i50++) {
+        const v51 = v48[i50];
+        if (!(typeof v51 === "string")) {
           return false;
         }
-        if (v29.length < 1 || (v29.length < 2 && codePointLength(v29) < 1)) {
+        if (hasLoneSurrogate(v51)) {
           return false;
         }
-        if (v29.length > 256 && codePointLength(v29) > 256) {
+        if (v51.length > 256 && codePointLength(v51) > 256) {
           return false;
         }
-        if (!PATTERN_2.test(v29)) {
+        if (!PATTERN_11.test(v51)) {
           return false;
         }
-      } else {
+      }
+    }
+    if (Object.hasOwn(v45, "url")) {
+      const v52 = v45["url"];
+      if (!(typeof v52 === "string")) {
+        return false;
+      }
+      if (v52.length > 2048 && codePointLength(v52) > 2048) {
+        return false;
+      }
+      if (!PATTERN_12.test(v52)) {
         return false;
       }
     }
-    if (Object.hasOwn(v, "detect")) {
-      const v30 = v["detect"];
-      if (typeof v30 === "string") {
-        if (hasLoneSurrogate(v30)) {
-          return false;
-        }
-      }
-      if (!valid8(v30)) {
+    for (const k53 of Object.keys(v45)) {
+      if (!NAMES_13.has(k53)) {
         return false;
       }
     }
-    if (Object.hasOwn(v, "hookPackage")) {
-      const v31 = v["hookPackage"];
-      if (typeof v31 === "string") {
-        if (hasLoneSurrogate(v31)) {
+    if (valid10(v45)) {
+      if (typeof v45 === "string") {
+        if (hasLoneSurrogate(v45)) {
           return false;
         }
-        if (v31.length < 1 || (v31.length < 2 && codePointLength(v31) < 1)) {
+      }
+      if (isObject(v45)) {
+        if (!Object.hasOwn(v45, "command")) {
           return false;
         }
-        if (v31.length > 214 && codePointLength(v31) > 214) {
+        if (Object.hasOwn(v45, "url")) {
           return false;
         }
-        if (!PATTERN_3.test(v31)) {
+      }
+    } else {
+      if (typeof v45 === "string") {
+        if (hasLoneSurrogate(v45)) {
           return false;
         }
-      } else {
-        return false;
+      }
+      if (isObject(v45)) {
+        if (!Object.hasOwn(v45, "url")) {
+          return false;
+        }
+        if (Object.hasOwn(v45, "command")) {
+          return false;
+        }
+        if (Object.hasOwn(v45, "args")) {
+          return false;
+        }
       }
     }
-    if (Object.hasOwn(v, "promptArgTemplate")) {
-      const v32 = v["promptArgTemplate"];
-      if (isArray(v32)) {
-        if (v32.length > 20) {
-          return false;
-        }
-        for (let i34 = 0; i34 < v32.length; i34++) {
-          const v35 = v32[i34];
-          if (typeof v35 === "string") {
-            if (hasLoneSurrogate(v35)) {
-              return false;
-            }
-            if (v35.length > 256 && codePointLength(v35) > 256) {
-              return false;
-            }
-            if (!PATTERN_4.test(v35)) {
-              return false;
-            }
-          } else {
-            return false;
-          }
-        }
-      } else {
-        return false;
-      }
+  }
+  if (Object.hasOwn(v, "builtin")) {
+    const v57 = v["builtin"];
+    if (!(typeof v57 === "boolean")) {
+      return false;
     }
-    if (Object.hasOwn(v, "capabilities")) {
-      const v36 = v["capabilities"];
-      if (typeof v36 === "string") {
-        if (hasLoneSurrogate(v36)) {
-          return false;
-        }
-      }
-      if (!valid9(v36)) {
-        return false;
-      }
+  }
+  for (const k58 of Object.keys(v)) {
+    if (!NAMES_6.has(k58)) {
+      return false;
     }
-    if (Object.hasOwn(v, "category")) {
-      const v37 = v["category"];
-      if (typeof v37 === "string") {
-        if (!ENUM_5.has(v37)) {
-          return false;
-        }
-      } else {
-        return false;
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "library")) {
-      const v38 = v["library"];
-      if (typeof v38 === "string") {
-        if (hasLoneSurrogate(v38)) {
-          return false;
-        }
-        if (!PATTERN_0.test(v38)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "mcpServer")) {
-      const v39 = v["mcpServer"];
-      if (typeof v39 === "string") {
-        if (hasLoneSurrogate(v39)) {
-          return false;
-        }
-      }
-      if (!valid10(v39)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "builtin")) {
-      const v40 = v["builtin"];
-      if (!(typeof v40 === "boolean")) {
-        return false;
-      }
-    }
-    for (const k41 of Object.keys(v)) {
-      if (!NAMES_6.has(k41)) {
-        return false;
-      }
-    }
-  } else {
-    return false;
   }
   if (valid7(v)) {
     if (typeof v === "string") {
@@ -469,14 +558,14 @@ function valid1(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v42 = v["launchable"];
-        if (v42 !== false) {
+        const v59 = v["launchable"];
+        if (v59 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v43 = v["hookCapable"];
-        if (v43 !== false) {
+        const v60 = v["hookCapable"];
+        if (v60 !== false) {
           return false;
         }
       }
@@ -519,13 +608,13 @@ function check2(v: unknown, p: string, e: Violations): void {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "detect")) {
-      const v49 = v["detect"];
-      if (typeof v49 === "string") {
-        if (hasLoneSurrogate(v49)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v49);
+      const v66 = v["detect"];
+      if (typeof v66 === "string") {
+        if (hasLoneSurrogate(v66)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v66);
         }
       }
-      check11(v49, p + "/detect", e);
+      check11(v66, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -537,31 +626,358 @@ function check2(v: unknown, p: string, e: Violations): void {
 }
 
 function valid3(v: unknown): boolean {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (Object.hasOwn(v, "detect")) {
+    const v67 = v["detect"];
+    if (!(isObject(v67))) {
       return false;
     }
-  }
-  if (isObject(v)) {
-    if (Object.hasOwn(v, "detect")) {
-      const v50 = v["detect"];
-      if (typeof v50 === "string") {
-        if (hasLoneSurrogate(v50)) {
-          return false;
-        }
-      }
-      if (!valid12(v50)) {
+    if (!Object.hasOwn(v67, "kind") || !Object.hasOwn(v67, "binaryName")) {
+      return false;
+    }
+    const v68 = v67["kind"];
+    if (v68 !== "path") {
+      return false;
+    }
+    const v69 = v67["binaryName"];
+    if (!(typeof v69 === "string")) {
+      return false;
+    }
+    if (v69.length < 1 || (v69.length < 2 && codePointLength(v69) < 1)) {
+      return false;
+    }
+    if (v69.length > 128 && codePointLength(v69) > 128) {
+      return false;
+    }
+    if (!PATTERN_14.test(v69)) {
+      return false;
+    }
+    for (const k70 of Object.keys(v67)) {
+      if (!NAMES_15.has(k70)) {
         return false;
       }
     }
   }
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
+  if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
+    return false;
+  }
+  const v71 = v["id"];
+  if (!(typeof v71 === "string")) {
+    return false;
+  }
+  if (!PATTERN_0.test(v71)) {
+    return false;
+  }
+  const v72 = v["displayName"];
+  if (!(typeof v72 === "string")) {
+    return false;
+  }
+  if (hasLoneSurrogate(v72)) {
+    return false;
+  }
+  if (v72.length < 1 || (v72.length < 2 && codePointLength(v72) < 1)) {
+    return false;
+  }
+  if (v72.length > 80 && codePointLength(v72) > 80) {
+    return false;
+  }
+  if (!PATTERN_1.test(v72)) {
+    return false;
+  }
+  const v73 = v["launchable"];
+  if (!(typeof v73 === "boolean")) {
+    return false;
+  }
+  const v74 = v["hookCapable"];
+  if (!(typeof v74 === "boolean")) {
+    return false;
+  }
+  const v75 = v["hookPointer"];
+  if (!(typeof v75 === "string")) {
+    return false;
+  }
+  if (v75.length < 1 || (v75.length < 2 && codePointLength(v75) < 1)) {
+    return false;
+  }
+  if (v75.length > 256 && codePointLength(v75) > 256) {
+    return false;
+  }
+  if (!PATTERN_2.test(v75)) {
+    return false;
+  }
+  if (Object.hasOwn(v, "detect")) {
+    const v76 = v["detect"];
+    if (typeof v76 === "string") {
+      if (hasLoneSurrogate(v76)) {
+        return false;
+      }
+    }
+    if (typeof v76 === "string") {
+      if (hasLoneSurrogate(v76)) {
+        return false;
+      }
+    }
+    const d77 = isObject(v76) && Object.hasOwn(v76, "kind") ? v76["kind"] : undefined;
+    if (!((d77 === "path" && valid8(v76)) || (d77 === "candidates" && valid9(v76)))) {
       return false;
     }
   }
-  if (!valid1(v)) {
-    return false;
+  if (Object.hasOwn(v, "hookPackage")) {
+    const v78 = v["hookPackage"];
+    if (!(typeof v78 === "string")) {
+      return false;
+    }
+    if (v78.length < 1 || (v78.length < 2 && codePointLength(v78) < 1)) {
+      return false;
+    }
+    if (v78.length > 214 && codePointLength(v78) > 214) {
+      return false;
+    }
+    if (!PATTERN_3.test(v78)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "promptArgTemplate")) {
+    const v79 = v["promptArgTemplate"];
+    if (!(isArray(v79))) {
+      return false;
+    }
+    if (v79.length > 20) {
+      return false;
+    }
+    for (let i81 = 0; i81 < v79.length; i81++) {
+      const v82 = v79[i81];
+      if (!(typeof v82 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v82)) {
+        return false;
+      }
+      if (v82.length > 256 && codePointLength(v82) > 256) {
+        return false;
+      }
+      if (!PATTERN_4.test(v82)) {
+        return false;
+      }
+    }
+  }
+  if (Object.hasOwn(v, "capabilities")) {
+    const v83 = v["capabilities"];
+    if (!(isObject(v83))) {
+      return false;
+    }
+    if (!Object.hasOwn(v83, "provides")) {
+      return false;
+    }
+    const v84 = v83["provides"];
+    if (!(isArray(v84))) {
+      return false;
+    }
+    for (let i86 = 0; i86 < v84.length; i86++) {
+      const v87 = v84[i86];
+      if (!(typeof v87 === "string")) {
+        return false;
+      }
+      if (!ENUM_7.has(v87)) {
+        return false;
+      }
+    }
+    if (!allUnique(v84)) {
+      return false;
+    }
+    for (const k88 of Object.keys(v83)) {
+      if (!NAMES_8.has(k88)) {
+        return false;
+      }
+    }
+  }
+  if (Object.hasOwn(v, "category")) {
+    const v89 = v["category"];
+    if (!(typeof v89 === "string")) {
+      return false;
+    }
+    if (!ENUM_5.has(v89)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "library")) {
+    const v90 = v["library"];
+    if (!(typeof v90 === "string")) {
+      return false;
+    }
+    if (!PATTERN_0.test(v90)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "mcpServer")) {
+    const v91 = v["mcpServer"];
+    if (!(isObject(v91))) {
+      return false;
+    }
+    if (!Object.hasOwn(v91, "transport")) {
+      return false;
+    }
+    const v92 = v91["transport"];
+    if (!(typeof v92 === "string")) {
+      return false;
+    }
+    if (!ENUM_9.has(v92)) {
+      return false;
+    }
+    if (Object.hasOwn(v91, "command")) {
+      const v93 = v91["command"];
+      if (!(typeof v93 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v93)) {
+        return false;
+      }
+      if (v93.length < 1 || (v93.length < 2 && codePointLength(v93) < 1)) {
+        return false;
+      }
+      if (v93.length > 256 && codePointLength(v93) > 256) {
+        return false;
+      }
+      if (!PATTERN_10.test(v93)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v91, "args")) {
+      const v94 = v91["args"];
+      if (!(isArray(v94))) {
+        return false;
+      }
+      if (v94.length > 32) {
+        return false;
+      }
+      for (let i96 = 0; i96 < v94.length; i96++) {
+        const v97 = v94[i96];
+        if (!(typeof v97 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v97)) {
+          return false;
+        }
+        if (v97.length > 256 && codePointLength(v97) > 256) {
+          return false;
+        }
+        if (!PATTERN_11.test(v97)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v91, "url")) {
+      const v98 = v91["url"];
+      if (!(typeof v98 === "string")) {
+        return false;
+      }
+      if (v98.length > 2048 && codePointLength(v98) > 2048) {
+        return false;
+      }
+      if (!PATTERN_12.test(v98)) {
+        return false;
+      }
+    }
+    for (const k99 of Object.keys(v91)) {
+      if (!NAMES_13.has(k99)) {
+        return false;
+      }
+    }
+    if (valid10(v91)) {
+      if (typeof v91 === "string") {
+        if (hasLoneSurrogate(v91)) {
+          return false;
+        }
+      }
+      if (isObject(v91)) {
+        if (!Object.hasOwn(v91, "command")) {
+          return false;
+        }
+        if (Object.hasOwn(v91, "url")) {
+          return false;
+        }
+      }
+    } else {
+      if (typeof v91 === "string") {
+        if (hasLoneSurrogate(v91)) {
+          return false;
+        }
+      }
+      if (isObject(v91)) {
+        if (!Object.hasOwn(v91, "url")) {
+          return false;
+        }
+        if (Object.hasOwn(v91, "command")) {
+          return false;
+        }
+        if (Object.hasOwn(v91, "args")) {
+          return false;
+        }
+      }
+    }
+  }
+  if (Object.hasOwn(v, "builtin")) {
+    const v103 = v["builtin"];
+    if (!(typeof v103 === "boolean")) {
+      return false;
+    }
+  }
+  for (const k104 of Object.keys(v)) {
+    if (!NAMES_6.has(k104)) {
+      return false;
+    }
+  }
+  if (valid7(v)) {
+    if (typeof v === "string") {
+      if (hasLoneSurrogate(v)) {
+        return false;
+      }
+    }
+    if (isObject(v)) {
+      if (!Object.hasOwn(v, "mcpServer")) {
+        return false;
+      }
+      if (Object.hasOwn(v, "launchable")) {
+        const v105 = v["launchable"];
+        if (v105 !== false) {
+          return false;
+        }
+      }
+      if (Object.hasOwn(v, "hookCapable")) {
+        const v106 = v["hookCapable"];
+        if (v106 !== false) {
+          return false;
+        }
+      }
+      if (Object.hasOwn(v, "detect")) {
+        return false;
+      }
+      if (Object.hasOwn(v, "promptArgTemplate")) {
+        return false;
+      }
+      if (Object.hasOwn(v, "hookPackage")) {
+        return false;
+      }
+      if (Object.hasOwn(v, "capabilities")) {
+        return false;
+      }
+    }
+  } else {
+    if (typeof v === "string") {
+      if (hasLoneSurrogate(v)) {
+        return false;
+      }
+    }
+    if (isObject(v)) {
+      if (!Object.hasOwn(v, "detect")) {
+        return false;
+      }
+      if (Object.hasOwn(v, "mcpServer")) {
+        return false;
+      }
+    }
   }
   return true;
 }
@@ -572,23 +988,23 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d51 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d51 === "path") {
+  const d112 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d112 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
     check11(v, p, e);
-  } else if (d51 === "candidates") {
+  } else if (d112 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
-    check15(v, p, e);
+    check14(v, p, e);
   } else {
-    oneOf([check13, check14], v, p, e);
+    oneOf([check12, check13], v, p, e);
   }
 }
 
@@ -598,28 +1014,28 @@ function check5(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"provides\"", v);
     }
     if (Object.hasOwn(v, "provides")) {
-      const v52 = v["provides"];
-      if (isArray(v52)) {
-        const n53 = e.length;
-        for (let i54 = 0; i54 < v52.length; i54++) {
-          const v55 = v52[i54];
-          if (typeof v55 === "string") {
-            if (hasLoneSurrogate(v55)) {
-              e.add(p + "/provides" + "/" + i54, "i-json", "no lone surrogate", v55);
+      const v113 = v["provides"];
+      if (isArray(v113)) {
+        const n114 = e.length;
+        for (let i115 = 0; i115 < v113.length; i115++) {
+          const v116 = v113[i115];
+          if (typeof v116 === "string") {
+            if (hasLoneSurrogate(v116)) {
+              e.add(p + "/provides" + "/" + i115, "i-json", "no lone surrogate", v116);
             }
           }
-          check16(v55, p + "/provides" + "/" + i54, e);
+          check15(v116, p + "/provides" + "/" + i115, e);
         }
-        if (e.length === n53 && !allUnique(v52)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v52);
+        if (e.length === n114 && !allUnique(v113)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v113);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v52);
+        e.add(p + "/provides", "type", "array", v113);
       }
     }
-    for (const k56 of Object.keys(v)) {
-      if (!NAMES_7.has(k56)) {
-        e.add(p + "/" + token(k56), "additionalProperties", "no such property", v[k56]);
+    for (const k117 of Object.keys(v)) {
+      if (!NAMES_8.has(k117)) {
+        e.add(p + "/" + token(k117), "additionalProperties", "no such property", v[k117]);
       }
     }
   } else {
@@ -633,86 +1049,86 @@ function check6(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"transport\"", v);
     }
     if (Object.hasOwn(v, "transport")) {
-      const v57 = v["transport"];
-      if (typeof v57 === "string") {
-        if (!ENUM_8.has(v57)) {
-          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v57);
+      const v118 = v["transport"];
+      if (typeof v118 === "string") {
+        if (!ENUM_9.has(v118)) {
+          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v118);
         }
       } else {
-        e.add(p + "/transport", "type", "string", v57);
-        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v57);
+        e.add(p + "/transport", "type", "string", v118);
+        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v118);
       }
     }
     if (Object.hasOwn(v, "command")) {
-      const v58 = v["command"];
-      if (typeof v58 === "string") {
-        if (hasLoneSurrogate(v58)) {
-          e.add(p + "/command", "i-json", "no lone surrogate", v58);
+      const v119 = v["command"];
+      if (typeof v119 === "string") {
+        if (hasLoneSurrogate(v119)) {
+          e.add(p + "/command", "i-json", "no lone surrogate", v119);
         }
-        if (v58.length < 1 || (v58.length < 2 && codePointLength(v58) < 1)) {
-          e.add(p + "/command", "minLength", "at least 1 characters", v58);
+        if (v119.length < 1 || (v119.length < 2 && codePointLength(v119) < 1)) {
+          e.add(p + "/command", "minLength", "at least 1 characters", v119);
         }
-        if (v58.length > 256 && codePointLength(v58) > 256) {
-          e.add(p + "/command", "maxLength", "at most 256 characters", v58);
+        if (v119.length > 256 && codePointLength(v119) > 256) {
+          e.add(p + "/command", "maxLength", "at most 256 characters", v119);
         }
-        if (!(v58.length > 256 && codePointLength(v58) > 256) && !PATTERN_9.test(v58)) {
-          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v58);
+        if (!(v119.length > 256 && codePointLength(v119) > 256) && !PATTERN_10.test(v119)) {
+          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v119);
         }
       } else {
-        e.add(p + "/command", "type", "string", v58);
+        e.add(p + "/command", "type", "string", v119);
       }
     }
     if (Object.hasOwn(v, "args")) {
-      const v59 = v["args"];
-      if (isArray(v59)) {
-        if (v59.length > 32) {
-          e.add(p + "/args", "maxItems", "at most 32 items", v59);
+      const v120 = v["args"];
+      if (isArray(v120)) {
+        if (v120.length > 32) {
+          e.add(p + "/args", "maxItems", "at most 32 items", v120);
         }
-        for (let i61 = 0; i61 < v59.length; i61++) {
-          const v62 = v59[i61];
-          if (typeof v62 === "string") {
-            if (hasLoneSurrogate(v62)) {
-              e.add(p + "/args" + "/" + i61, "i-json", "no lone surrogate", v62);
+        for (let i122 = 0; i122 < v120.length; i122++) {
+          const v123 = v120[i122];
+          if (typeof v123 === "string") {
+            if (hasLoneSurrogate(v123)) {
+              e.add(p + "/args" + "/" + i122, "i-json", "no lone surrogate", v123);
             }
-            if (v62.length > 256 && codePointLength(v62) > 256) {
-              e.add(p + "/args" + "/" + i61, "maxLength", "at most 256 characters", v62);
+            if (v123.length > 256 && codePointLength(v123) > 256) {
+              e.add(p + "/args" + "/" + i122, "maxLength", "at most 256 characters", v123);
             }
-            if (!(v62.length > 256 && codePointLength(v62) > 256) && !PATTERN_10.test(v62)) {
-              e.add(p + "/args" + "/" + i61, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v62);
+            if (!(v123.length > 256 && codePointLength(v123) > 256) && !PATTERN_11.test(v123)) {
+              e.add(p + "/args" + "/" + i122, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v123);
             }
           } else {
-            e.add(p + "/args" + "/" + i61, "type", "string", v62);
+            e.add(p + "/args" + "/" + i122, "type", "string", v123);
           }
         }
       } else {
-        e.add(p + "/args", "type", "array", v59);
+        e.add(p + "/args", "type", "array", v120);
       }
     }
     if (Object.hasOwn(v, "url")) {
-      const v63 = v["url"];
-      if (typeof v63 === "string") {
-        if (hasLoneSurrogate(v63)) {
-          e.add(p + "/url", "i-json", "no lone surrogate", v63);
+      const v124 = v["url"];
+      if (typeof v124 === "string") {
+        if (hasLoneSurrogate(v124)) {
+          e.add(p + "/url", "i-json", "no lone surrogate", v124);
         }
-        if (v63.length > 2048 && codePointLength(v63) > 2048) {
-          e.add(p + "/url", "maxLength", "at most 2048 characters", v63);
+        if (v124.length > 2048 && codePointLength(v124) > 2048) {
+          e.add(p + "/url", "maxLength", "at most 2048 characters", v124);
         }
-        if (!(v63.length > 2048 && codePointLength(v63) > 2048) && !PATTERN_11.test(v63)) {
-          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v63);
+        if (!(v124.length > 2048 && codePointLength(v124) > 2048) && !PATTERN_12.test(v124)) {
+          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v124);
         }
       } else {
-        e.add(p + "/url", "type", "string", v63);
+        e.add(p + "/url", "type", "string", v124);
       }
     }
-    for (const k64 of Object.keys(v)) {
-      if (!NAMES_12.has(k64)) {
-        e.add(p + "/" + token(k64), "additionalProperties", "no such property", v[k64]);
+    for (const k125 of Object.keys(v)) {
+      if (!NAMES_13.has(k125)) {
+        e.add(p + "/" + token(k125), "additionalProperties", "no such property", v[k125]);
       }
     }
   } else {
     e.add(p, "type", "object", v);
   }
-  if (valid17(v)) {
+  if (valid10(v)) {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -723,8 +1139,8 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"command\"", v);
       }
       if (Object.hasOwn(v, "url")) {
-        const v65 = v["url"];
-        e.add(p + "/url", "false", "nothing (false schema)", v65);
+        const v126 = v["url"];
+        e.add(p + "/url", "false", "nothing (false schema)", v126);
       }
     }
   } else {
@@ -738,12 +1154,12 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"url\"", v);
       }
       if (Object.hasOwn(v, "command")) {
-        const v66 = v["command"];
-        e.add(p + "/command", "false", "nothing (false schema)", v66);
+        const v127 = v["command"];
+        e.add(p + "/command", "false", "nothing (false schema)", v127);
       }
       if (Object.hasOwn(v, "args")) {
-        const v67 = v["args"];
-        e.add(p + "/args", "false", "nothing (false schema)", v67);
+        const v128 = v["args"];
+        e.add(p + "/args", "false", "nothing (false schema)", v128);
       }
     }
   }
@@ -759,179 +1175,167 @@ function valid7(v: unknown): boolean {
     if (!Object.hasOwn(v, "category")) {
       return false;
     }
-    if (Object.hasOwn(v, "category")) {
-      const v68 = v["category"];
-      if (v68 !== "mcp-server") {
-        return false;
-      }
+    const v129 = v["category"];
+    if (v129 !== "mcp-server") {
+      return false;
     }
   }
   return true;
 }
 
 function valid8(v: unknown): boolean {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
+    return false;
+  }
+  const v130 = v["kind"];
+  if (v130 !== "path") {
+    return false;
+  }
+  const v131 = v["binaryName"];
+  if (!(typeof v131 === "string")) {
+    return false;
+  }
+  if (v131.length < 1 || (v131.length < 2 && codePointLength(v131) < 1)) {
+    return false;
+  }
+  if (v131.length > 128 && codePointLength(v131) > 128) {
+    return false;
+  }
+  if (!PATTERN_14.test(v131)) {
+    return false;
+  }
+  for (const k132 of Object.keys(v)) {
+    if (!NAMES_15.has(k132)) {
       return false;
     }
-  }
-  const d69 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (!((d69 === "path" && valid18(v)) || (d69 === "candidates" && valid19(v)))) {
-    return false;
   }
   return true;
 }
 
 function valid9(v: unknown): boolean {
-  if (isObject(v)) {
-    if (!Object.hasOwn(v, "provides")) {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "kind")) {
+    return false;
+  }
+  const v133 = v["kind"];
+  if (v133 !== "candidates") {
+    return false;
+  }
+  if (Object.hasOwn(v, "paths")) {
+    const v134 = v["paths"];
+    if (!(isObject(v134))) {
       return false;
     }
-    if (Object.hasOwn(v, "provides")) {
-      const v70 = v["provides"];
-      if (isArray(v70)) {
-        for (let i72 = 0; i72 < v70.length; i72++) {
-          const v73 = v70[i72];
-          if (typeof v73 === "string") {
-            if (hasLoneSurrogate(v73)) {
-              return false;
-            }
-          }
-          if (!valid20(v73)) {
-            return false;
-          }
-        }
-        if (!allUnique(v70)) {
+    if (Object.hasOwn(v134, "darwin")) {
+      const v135 = v134["darwin"];
+      if (!(isArray(v135))) {
+        return false;
+      }
+      if (v135.length > 32) {
+        return false;
+      }
+      for (let i137 = 0; i137 < v135.length; i137++) {
+        const v138 = v135[i137];
+        if (!(typeof v138 === "string")) {
           return false;
         }
-      } else {
+        if (hasLoneSurrogate(v138)) {
+          return false;
+        }
+        if (v138.length < 1 || (v138.length < 2 && codePointLength(v138) < 1)) {
+          return false;
+        }
+        if (v138.length > 1024 && codePointLength(v138) > 1024) {
+          return false;
+        }
+        if (!PATTERN_16.test(v138)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v134, "win32")) {
+      const v139 = v134["win32"];
+      if (!(isArray(v139))) {
+        return false;
+      }
+      if (v139.length > 32) {
+        return false;
+      }
+      for (let i141 = 0; i141 < v139.length; i141++) {
+        const v142 = v139[i141];
+        if (!(typeof v142 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v142)) {
+          return false;
+        }
+        if (v142.length < 1 || (v142.length < 2 && codePointLength(v142) < 1)) {
+          return false;
+        }
+        if (v142.length > 1024 && codePointLength(v142) > 1024) {
+          return false;
+        }
+        if (!PATTERN_16.test(v142)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v134, "linux")) {
+      const v143 = v134["linux"];
+      if (!(isArray(v143))) {
+        return false;
+      }
+      if (v143.length > 32) {
+        return false;
+      }
+      for (let i145 = 0; i145 < v143.length; i145++) {
+        const v146 = v143[i145];
+        if (!(typeof v146 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v146)) {
+          return false;
+        }
+        if (v146.length < 1 || (v146.length < 2 && codePointLength(v146) < 1)) {
+          return false;
+        }
+        if (v146.length > 1024 && codePointLength(v146) > 1024) {
+          return false;
+        }
+        if (!PATTERN_16.test(v146)) {
+          return false;
+        }
+      }
+    }
+    for (const k147 of Object.keys(v134)) {
+      if (!NAMES_17.has(k147)) {
         return false;
       }
     }
-    for (const k74 of Object.keys(v)) {
-      if (!NAMES_7.has(k74)) {
-        return false;
-      }
+  }
+  for (const k148 of Object.keys(v)) {
+    if (!NAMES_18.has(k148)) {
+      return false;
     }
-  } else {
-    return false;
   }
   return true;
 }
 
 function valid10(v: unknown): boolean {
-  if (isObject(v)) {
-    if (!Object.hasOwn(v, "transport")) {
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
       return false;
     }
-    if (Object.hasOwn(v, "transport")) {
-      const v75 = v["transport"];
-      if (typeof v75 === "string") {
-        if (!ENUM_8.has(v75)) {
-          return false;
-        }
-      } else {
-        return false;
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "command")) {
-      const v76 = v["command"];
-      if (typeof v76 === "string") {
-        if (hasLoneSurrogate(v76)) {
-          return false;
-        }
-        if (v76.length < 1 || (v76.length < 2 && codePointLength(v76) < 1)) {
-          return false;
-        }
-        if (v76.length > 256 && codePointLength(v76) > 256) {
-          return false;
-        }
-        if (!PATTERN_9.test(v76)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "args")) {
-      const v77 = v["args"];
-      if (isArray(v77)) {
-        if (v77.length > 32) {
-          return false;
-        }
-        for (let i79 = 0; i79 < v77.length; i79++) {
-          const v80 = v77[i79];
-          if (typeof v80 === "string") {
-            if (hasLoneSurrogate(v80)) {
-              return false;
-            }
-            if (v80.length > 256 && codePointLength(v80) > 256) {
-              return false;
-            }
-            if (!PATTERN_10.test(v80)) {
-              return false;
-            }
-          } else {
-            return false;
-          }
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "url")) {
-      const v81 = v["url"];
-      if (typeof v81 === "string") {
-        if (hasLoneSurrogate(v81)) {
-          return false;
-        }
-        if (v81.length > 2048 && codePointLength(v81) > 2048) {
-          return false;
-        }
-        if (!PATTERN_11.test(v81)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    for (const k82 of Object.keys(v)) {
-      if (!NAMES_12.has(k82)) {
-        return false;
-      }
-    }
-  } else {
-    return false;
   }
-  if (valid17(v)) {
-    if (typeof v === "string") {
-      if (hasLoneSurrogate(v)) {
-        return false;
-      }
-    }
-    if (isObject(v)) {
-      if (!Object.hasOwn(v, "command")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "url")) {
-        return false;
-      }
-    }
-  } else {
-    if (typeof v === "string") {
-      if (hasLoneSurrogate(v)) {
-        return false;
-      }
-    }
-    if (isObject(v)) {
-      if (!Object.hasOwn(v, "url")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "command")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "args")) {
+  if (isObject(v)) {
+    if (Object.hasOwn(v, "transport")) {
+      const v149 = v["transport"];
+      if (v149 !== "stdio") {
         return false;
       }
     }
@@ -948,33 +1352,33 @@ function check11(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"binaryName\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v86 = v["kind"];
-      if (v86 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v86);
+      const v150 = v["kind"];
+      if (v150 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v150);
       }
     }
     if (Object.hasOwn(v, "binaryName")) {
-      const v87 = v["binaryName"];
-      if (typeof v87 === "string") {
-        if (hasLoneSurrogate(v87)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v87);
+      const v151 = v["binaryName"];
+      if (typeof v151 === "string") {
+        if (hasLoneSurrogate(v151)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v151);
         }
-        if (v87.length < 1 || (v87.length < 2 && codePointLength(v87) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v87);
+        if (v151.length < 1 || (v151.length < 2 && codePointLength(v151) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v151);
         }
-        if (v87.length > 128 && codePointLength(v87) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v87);
+        if (v151.length > 128 && codePointLength(v151) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v151);
         }
-        if (!(v87.length > 128 && codePointLength(v87) > 128) && !PATTERN_13.test(v87)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v87);
+        if (!(v151.length > 128 && codePointLength(v151) > 128) && !PATTERN_14.test(v151)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v151);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v87);
+        e.add(p + "/binaryName", "type", "string", v151);
       }
     }
-    for (const k88 of Object.keys(v)) {
-      if (!NAMES_14.has(k88)) {
-        e.add(p + "/" + token(k88), "additionalProperties", "no such property", v[k88]);
+    for (const k152 of Object.keys(v)) {
+      if (!NAMES_15.has(k152)) {
+        e.add(p + "/" + token(k152), "additionalProperties", "no such property", v[k152]);
       }
     }
   } else {
@@ -982,48 +1386,7 @@ function check11(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function valid12(v: unknown): boolean {
-  if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
-      return false;
-    }
-    if (Object.hasOwn(v, "kind")) {
-      const v89 = v["kind"];
-      if (v89 !== "path") {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "binaryName")) {
-      const v90 = v["binaryName"];
-      if (typeof v90 === "string") {
-        if (hasLoneSurrogate(v90)) {
-          return false;
-        }
-        if (v90.length < 1 || (v90.length < 2 && codePointLength(v90) < 1)) {
-          return false;
-        }
-        if (v90.length > 128 && codePointLength(v90) > 128) {
-          return false;
-        }
-        if (!PATTERN_13.test(v90)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    for (const k91 of Object.keys(v)) {
-      if (!NAMES_14.has(k91)) {
-        return false;
-      }
-    }
-  } else {
-    return false;
-  }
-  return true;
-}
-
-function check13(v: unknown, p: string, e: Violations): void {
+function check12(v: unknown, p: string, e: Violations): void {
   if (typeof v === "string") {
     if (hasLoneSurrogate(v)) {
       e.add(p, "i-json", "no lone surrogate", v);
@@ -1032,38 +1395,38 @@ function check13(v: unknown, p: string, e: Violations): void {
   check11(v, p, e);
 }
 
-function check14(v: unknown, p: string, e: Violations): void {
+function check13(v: unknown, p: string, e: Violations): void {
   if (typeof v === "string") {
     if (hasLoneSurrogate(v)) {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  check15(v, p, e);
+  check14(v, p, e);
 }
 
-function check15(v: unknown, p: string, e: Violations): void {
+function check14(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (!Object.hasOwn(v, "kind")) {
       e.add(p, "required", "property \"kind\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v92 = v["kind"];
-      if (v92 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v92);
+      const v153 = v["kind"];
+      if (v153 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v153);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v93 = v["paths"];
-      if (typeof v93 === "string") {
-        if (hasLoneSurrogate(v93)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v93);
+      const v154 = v["paths"];
+      if (typeof v154 === "string") {
+        if (hasLoneSurrogate(v154)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v154);
         }
       }
-      check21(v93, p + "/paths", e);
+      check16(v154, p + "/paths", e);
     }
-    for (const k94 of Object.keys(v)) {
-      if (!NAMES_15.has(k94)) {
-        e.add(p + "/" + token(k94), "additionalProperties", "no such property", v[k94]);
+    for (const k155 of Object.keys(v)) {
+      if (!NAMES_18.has(k155)) {
+        e.add(p + "/" + token(k155), "additionalProperties", "no such property", v[k155]);
       }
     }
   } else {
@@ -1071,9 +1434,9 @@ function check15(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check16(v: unknown, p: string, e: Violations): void {
+function check15(v: unknown, p: string, e: Violations): void {
   if (typeof v === "string") {
-    if (!ENUM_16.has(v)) {
+    if (!ENUM_7.has(v)) {
       e.add(p, "enum", "one of [\"interactive-launch\",\"headless-task\",\"structured-progres...", v);
     }
   } else {
@@ -1082,91 +1445,38 @@ function check16(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function valid17(v: unknown): boolean {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      return false;
-    }
-  }
-  if (isObject(v)) {
-    if (Object.hasOwn(v, "transport")) {
-      const v95 = v["transport"];
-      if (v95 !== "stdio") {
-        return false;
-      }
-    }
-  }
-  return true;
-}
-
-function valid18(v: unknown): boolean {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      return false;
-    }
-  }
-  if (!valid12(v)) {
-    return false;
-  }
-  return true;
-}
-
-function valid19(v: unknown): boolean {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      return false;
-    }
-  }
-  if (!valid22(v)) {
-    return false;
-  }
-  return true;
-}
-
-function valid20(v: unknown): boolean {
-  if (typeof v === "string") {
-    if (!ENUM_16.has(v)) {
-      return false;
-    }
-  } else {
-    return false;
-    return false;
-  }
-  return true;
-}
-
-function check21(v: unknown, p: string, e: Violations): void {
+function check16(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v96 = v["darwin"];
-      if (typeof v96 === "string") {
-        if (hasLoneSurrogate(v96)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v96);
+      const v156 = v["darwin"];
+      if (typeof v156 === "string") {
+        if (hasLoneSurrogate(v156)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v156);
         }
       }
-      check23(v96, p + "/darwin", e);
+      check17(v156, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v97 = v["win32"];
-      if (typeof v97 === "string") {
-        if (hasLoneSurrogate(v97)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v97);
+      const v157 = v["win32"];
+      if (typeof v157 === "string") {
+        if (hasLoneSurrogate(v157)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v157);
         }
       }
-      check23(v97, p + "/win32", e);
+      check17(v157, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v98 = v["linux"];
-      if (typeof v98 === "string") {
-        if (hasLoneSurrogate(v98)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v98);
+      const v158 = v["linux"];
+      if (typeof v158 === "string") {
+        if (hasLoneSurrogate(v158)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v158);
         }
       }
-      check23(v98, p + "/linux", e);
+      check17(v158, p + "/linux", e);
     }
-    for (const k99 of Object.keys(v)) {
-      if (!NAMES_17.has(k99)) {
-        e.add(p + "/" + token(k99), "additionalProperties", "no such property", v[k99]);
+    for (const k159 of Object.keys(v)) {
+      if (!NAMES_17.has(k159)) {
+        e.add(p + "/" + token(k159), "additionalProperties", "no such property", v[k159]);
       }
     }
   } else {
@@ -1174,142 +1484,33 @@ function check21(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function valid22(v: unknown): boolean {
-  if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind")) {
-      return false;
-    }
-    if (Object.hasOwn(v, "kind")) {
-      const v100 = v["kind"];
-      if (v100 !== "candidates") {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "paths")) {
-      const v101 = v["paths"];
-      if (typeof v101 === "string") {
-        if (hasLoneSurrogate(v101)) {
-          return false;
-        }
-      }
-      if (!valid24(v101)) {
-        return false;
-      }
-    }
-    for (const k102 of Object.keys(v)) {
-      if (!NAMES_15.has(k102)) {
-        return false;
-      }
-    }
-  } else {
-    return false;
-  }
-  return true;
-}
-
-function check23(v: unknown, p: string, e: Violations): void {
+function check17(v: unknown, p: string, e: Violations): void {
   if (isArray(v)) {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i104 = 0; i104 < v.length; i104++) {
-      const v105 = v[i104];
-      if (typeof v105 === "string") {
-        if (hasLoneSurrogate(v105)) {
-          e.add(p + "/" + i104, "i-json", "no lone surrogate", v105);
+    for (let i161 = 0; i161 < v.length; i161++) {
+      const v162 = v[i161];
+      if (typeof v162 === "string") {
+        if (hasLoneSurrogate(v162)) {
+          e.add(p + "/" + i161, "i-json", "no lone surrogate", v162);
         }
-        if (v105.length < 1 || (v105.length < 2 && codePointLength(v105) < 1)) {
-          e.add(p + "/" + i104, "minLength", "at least 1 characters", v105);
+        if (v162.length < 1 || (v162.length < 2 && codePointLength(v162) < 1)) {
+          e.add(p + "/" + i161, "minLength", "at least 1 characters", v162);
         }
-        if (v105.length > 1024 && codePointLength(v105) > 1024) {
-          e.add(p + "/" + i104, "maxLength", "at most 1024 characters", v105);
+        if (v162.length > 1024 && codePointLength(v162) > 1024) {
+          e.add(p + "/" + i161, "maxLength", "at most 1024 characters", v162);
         }
-        if (!(v105.length > 1024 && codePointLength(v105) > 1024) && !PATTERN_18.test(v105)) {
-          e.add(p + "/" + i104, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v105);
+        if (!(v162.length > 1024 && codePointLength(v162) > 1024) && !PATTERN_16.test(v162)) {
+          e.add(p + "/" + i161, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v162);
         }
       } else {
-        e.add(p + "/" + i104, "type", "string", v105);
+        e.add(p + "/" + i161, "type", "string", v162);
       }
     }
   } else {
     e.add(p, "type", "array", v);
   }
-}
-
-function valid24(v: unknown): boolean {
-  if (isObject(v)) {
-    if (Object.hasOwn(v, "darwin")) {
-      const v106 = v["darwin"];
-      if (typeof v106 === "string") {
-        if (hasLoneSurrogate(v106)) {
-          return false;
-        }
-      }
-      if (!valid25(v106)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "win32")) {
-      const v107 = v["win32"];
-      if (typeof v107 === "string") {
-        if (hasLoneSurrogate(v107)) {
-          return false;
-        }
-      }
-      if (!valid25(v107)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "linux")) {
-      const v108 = v["linux"];
-      if (typeof v108 === "string") {
-        if (hasLoneSurrogate(v108)) {
-          return false;
-        }
-      }
-      if (!valid25(v108)) {
-        return false;
-      }
-    }
-    for (const k109 of Object.keys(v)) {
-      if (!NAMES_17.has(k109)) {
-        return false;
-      }
-    }
-  } else {
-    return false;
-  }
-  return true;
-}
-
-function valid25(v: unknown): boolean {
-  if (isArray(v)) {
-    if (v.length > 32) {
-      return false;
-    }
-    for (let i111 = 0; i111 < v.length; i111++) {
-      const v112 = v[i111];
-      if (typeof v112 === "string") {
-        if (hasLoneSurrogate(v112)) {
-          return false;
-        }
-        if (v112.length < 1 || (v112.length < 2 && codePointLength(v112) < 1)) {
-          return false;
-        }
-        if (v112.length > 1024 && codePointLength(v112) > 1024) {
-          return false;
-        }
-        if (!PATTERN_18.test(v112)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-  } else {
-    return false;
-  }
-  return true;
 }
 
 /** The violations of `value` against ToolManifest (empty when it is valid): at

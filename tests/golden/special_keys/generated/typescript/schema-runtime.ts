@@ -32,6 +32,9 @@ export const NO_DIAGNOSTICS: readonly Diagnostic[] = Object.freeze([]);
 // A UTF-16 code unit of a surrogate that is not part of a pair (Unicode mode matches pairs as one
 // code point, so only lone halves fall in the range).
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+// Up to this many violations, a new one is compared with each (no key is built for the common
+// document with a few); past it, by a set of keys, so a large limit stays linear.
+const SEARCHED = 16;
 
 /** Thrown by `Violations.add` once its limit is reached: checking stops there. */
 export class Enough extends Error {
@@ -45,7 +48,8 @@ export class Violations {
   readonly items: Violation[] = [];
   readonly limit: number;
   truncated = false;
-  private readonly seen = new Set<string>();
+  // Keys of the items, made only once there are more than a few (a short list is searched).
+  private seen: Set<string> | null = null;
 
   constructor(limit: number = MAX_DIAGNOSTICS_PER_FILE) {
     this.limit = Number.isInteger(limit) && limit > 0 ? limit : 0;
@@ -56,14 +60,25 @@ export class Violations {
   }
 
   add(pointer: string, keyword: string, expected: string, value: unknown): void {
-    const key = JSON.stringify([pointer, keyword, expected]);
-    if (this.seen.has(key)) return;
+    if (this.holds(pointer, keyword, expected)) return;
     if (this.items.length >= this.limit) {
       this.truncated = true;
       throw new Enough(this);
     }
-    this.seen.add(key);
     this.items.push([pointer, keyword, expected, value]);
+    this.seen?.add(JSON.stringify([pointer, keyword, expected]));
+  }
+
+  private holds(pointer: string, keyword: string, expected: string): boolean {
+    const items = this.items;
+    if (items.length <= SEARCHED) {
+      for (const item of items) {
+        if (item[0] === pointer && item[1] === keyword && item[2] === expected) return true;
+      }
+      return false;
+    }
+    if (this.seen === null) this.seen = new Set(items.map((item) => JSON.stringify(item.slice(0, 3))));
+    return this.seen.has(JSON.stringify([pointer, keyword, expected]));
   }
 }
 

@@ -14,14 +14,14 @@ const PATTERN_3 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*
 const PATTERN_4 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const ENUM_5: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app"]);
 const NAMES_6: ReadonlySet<string> = new Set<string>(["builtin", "capabilities", "category", "detect", "displayName", "extras", "hookCapable", "hookPackage", "hookPointer", "id", "launchable", "promptArgTemplate"]);
-const NAMES_7: ReadonlySet<string> = new Set<string>(["provides"]);
-const NAMES_8: ReadonlySet<string> = new Set<string>(["constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "prototype", "toLocaleString", "toString", "valueOf"]);
-const PATTERN_9 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
-const NAMES_10: ReadonlySet<string> = new Set<string>(["binaryName", "kind"]);
-const NAMES_11: ReadonlySet<string> = new Set<string>(["kind", "paths"]);
-const ENUM_12: ReadonlySet<string> = new Set<string>(["", "-0", "01", "1e3", "4294967295", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "__proto__", "a b", "constructor", "hasOwnProperty", "interactive-launch", "isPrototypeOf", "propertyIsEnumerable", "prototype", "resumable", "toLocaleString", "toString", "valueOf"]);
+const ENUM_7: ReadonlySet<string> = new Set<string>(["", "-0", "01", "1e3", "4294967295", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "__proto__", "a b", "constructor", "hasOwnProperty", "interactive-launch", "isPrototypeOf", "propertyIsEnumerable", "prototype", "resumable", "toLocaleString", "toString", "valueOf"]);
+const NAMES_8: ReadonlySet<string> = new Set<string>(["provides"]);
+const NAMES_9: ReadonlySet<string> = new Set<string>(["constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "prototype", "toLocaleString", "toString", "valueOf"]);
+const PATTERN_10 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
+const NAMES_11: ReadonlySet<string> = new Set<string>(["binaryName", "kind"]);
+const PATTERN_12 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
 const NAMES_13: ReadonlySet<string> = new Set<string>(["darwin", "linux", "win32"]);
-const PATTERN_14 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
+const NAMES_14: ReadonlySet<string> = new Set<string>(["kind", "paths"]);
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
@@ -206,175 +206,242 @@ function check0(v: unknown, p: string, e: Violations): void {
 }
 
 function valid1(v: unknown): boolean {
-  if (isObject(v)) {
-    if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
+    return false;
+  }
+  const v17 = v["id"];
+  if (!(typeof v17 === "string")) {
+    return false;
+  }
+  if (!PATTERN_0.test(v17)) {
+    return false;
+  }
+  const v18 = v["displayName"];
+  if (!(typeof v18 === "string")) {
+    return false;
+  }
+  if (hasLoneSurrogate(v18)) {
+    return false;
+  }
+  if (v18.length < 1 || (v18.length < 2 && codePointLength(v18) < 1)) {
+    return false;
+  }
+  if (v18.length > 80 && codePointLength(v18) > 80) {
+    return false;
+  }
+  if (!PATTERN_1.test(v18)) {
+    return false;
+  }
+  const v19 = v["launchable"];
+  if (!(typeof v19 === "boolean")) {
+    return false;
+  }
+  const v20 = v["hookCapable"];
+  if (!(typeof v20 === "boolean")) {
+    return false;
+  }
+  const v21 = v["hookPointer"];
+  if (!(typeof v21 === "string")) {
+    return false;
+  }
+  if (v21.length < 1 || (v21.length < 2 && codePointLength(v21) < 1)) {
+    return false;
+  }
+  if (v21.length > 256 && codePointLength(v21) > 256) {
+    return false;
+  }
+  if (!PATTERN_2.test(v21)) {
+    return false;
+  }
+  const v22 = v["detect"];
+  if (typeof v22 === "string") {
+    if (hasLoneSurrogate(v22)) {
       return false;
     }
-    if (Object.hasOwn(v, "id")) {
-      const v17 = v["id"];
-      if (typeof v17 === "string") {
-        if (hasLoneSurrogate(v17)) {
-          return false;
-        }
-        if (!PATTERN_0.test(v17)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
+  }
+  if (typeof v22 === "string") {
+    if (hasLoneSurrogate(v22)) {
+      return false;
     }
-    if (Object.hasOwn(v, "displayName")) {
-      const v18 = v["displayName"];
-      if (typeof v18 === "string") {
-        if (hasLoneSurrogate(v18)) {
-          return false;
-        }
-        if (v18.length < 1 || (v18.length < 2 && codePointLength(v18) < 1)) {
-          return false;
-        }
-        if (v18.length > 80 && codePointLength(v18) > 80) {
-          return false;
-        }
-        if (!PATTERN_1.test(v18)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "launchable")) {
-      const v19 = v["launchable"];
-      if (!(typeof v19 === "boolean")) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "hookCapable")) {
-      const v20 = v["hookCapable"];
-      if (!(typeof v20 === "boolean")) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "hookPointer")) {
-      const v21 = v["hookPointer"];
-      if (typeof v21 === "string") {
-        if (hasLoneSurrogate(v21)) {
-          return false;
-        }
-        if (v21.length < 1 || (v21.length < 2 && codePointLength(v21) < 1)) {
-          return false;
-        }
-        if (v21.length > 256 && codePointLength(v21) > 256) {
-          return false;
-        }
-        if (!PATTERN_2.test(v21)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "detect")) {
-      const v22 = v["detect"];
-      if (typeof v22 === "string") {
-        if (hasLoneSurrogate(v22)) {
-          return false;
-        }
-      }
-      if (!valid7(v22)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "hookPackage")) {
-      const v23 = v["hookPackage"];
-      if (typeof v23 === "string") {
-        if (hasLoneSurrogate(v23)) {
-          return false;
-        }
-        if (v23.length < 1 || (v23.length < 2 && codePointLength(v23) < 1)) {
-          return false;
-        }
-        if (v23.length > 214 && codePointLength(v23) > 214) {
-          return false;
-        }
-        if (!PATTERN_3.test(v23)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "promptArgTemplate")) {
-      const v24 = v["promptArgTemplate"];
-      if (isArray(v24)) {
-        if (v24.length > 20) {
-          return false;
-        }
-        for (let i26 = 0; i26 < v24.length; i26++) {
-          const v27 = v24[i26];
-          if (typeof v27 === "string") {
-            if (hasLoneSurrogate(v27)) {
-              return false;
-            }
-            if (v27.length > 256 && codePointLength(v27) > 256) {
-              return false;
-            }
-            if (!PATTERN_4.test(v27)) {
-              return false;
-            }
-          } else {
-            return false;
-          }
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "capabilities")) {
-      const v28 = v["capabilities"];
-      if (typeof v28 === "string") {
-        if (hasLoneSurrogate(v28)) {
-          return false;
-        }
-      }
-      if (!valid8(v28)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "category")) {
-      const v29 = v["category"];
-      if (typeof v29 === "string") {
-        if (!ENUM_5.has(v29)) {
-          return false;
-        }
-      } else {
-        return false;
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "builtin")) {
-      const v30 = v["builtin"];
-      if (!(typeof v30 === "boolean")) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "extras")) {
-      const v31 = v["extras"];
-      if (typeof v31 === "string") {
-        if (hasLoneSurrogate(v31)) {
-          return false;
-        }
-      }
-      if (!valid9(v31)) {
-        return false;
-      }
-    }
-    for (const k32 of Object.keys(v)) {
-      if (!NAMES_6.has(k32)) {
-        return false;
-      }
-    }
-  } else {
+  }
+  const d23 = isObject(v22) && Object.hasOwn(v22, "kind") ? v22["kind"] : undefined;
+  if (!((d23 === "path" && valid7(v22)) || (d23 === "candidates" && valid8(v22)))) {
     return false;
+  }
+  if (Object.hasOwn(v, "hookPackage")) {
+    const v24 = v["hookPackage"];
+    if (!(typeof v24 === "string")) {
+      return false;
+    }
+    if (v24.length < 1 || (v24.length < 2 && codePointLength(v24) < 1)) {
+      return false;
+    }
+    if (v24.length > 214 && codePointLength(v24) > 214) {
+      return false;
+    }
+    if (!PATTERN_3.test(v24)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "promptArgTemplate")) {
+    const v25 = v["promptArgTemplate"];
+    if (!(isArray(v25))) {
+      return false;
+    }
+    if (v25.length > 20) {
+      return false;
+    }
+    for (let i27 = 0; i27 < v25.length; i27++) {
+      const v28 = v25[i27];
+      if (!(typeof v28 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v28)) {
+        return false;
+      }
+      if (v28.length > 256 && codePointLength(v28) > 256) {
+        return false;
+      }
+      if (!PATTERN_4.test(v28)) {
+        return false;
+      }
+    }
+  }
+  if (Object.hasOwn(v, "capabilities")) {
+    const v29 = v["capabilities"];
+    if (!(isObject(v29))) {
+      return false;
+    }
+    if (!Object.hasOwn(v29, "provides")) {
+      return false;
+    }
+    const v30 = v29["provides"];
+    if (!(isArray(v30))) {
+      return false;
+    }
+    for (let i32 = 0; i32 < v30.length; i32++) {
+      const v33 = v30[i32];
+      if (!(typeof v33 === "string")) {
+        return false;
+      }
+      if (!ENUM_7.has(v33)) {
+        return false;
+      }
+    }
+    if (!allUnique(v30)) {
+      return false;
+    }
+    for (const k34 of Object.keys(v29)) {
+      if (!NAMES_8.has(k34)) {
+        return false;
+      }
+    }
+  }
+  if (Object.hasOwn(v, "category")) {
+    const v35 = v["category"];
+    if (!(typeof v35 === "string")) {
+      return false;
+    }
+    if (!ENUM_5.has(v35)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "builtin")) {
+    const v36 = v["builtin"];
+    if (!(typeof v36 === "boolean")) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "extras")) {
+    const v37 = v["extras"];
+    if (!(isObject(v37))) {
+      return false;
+    }
+    if (Object.hasOwn(v37, "constructor")) {
+      const v38 = v37["constructor"];
+      if (!(typeof v38 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v38)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v37, "prototype")) {
+      const v39 = v37["prototype"];
+      if (!(typeof v39 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v39)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v37, "toString")) {
+      const v40 = v37["toString"];
+      if (!(typeof v40 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v40)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v37, "valueOf")) {
+      const v41 = v37["valueOf"];
+      if (!(typeof v41 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v41)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v37, "hasOwnProperty")) {
+      const v42 = v37["hasOwnProperty"];
+      if (!(typeof v42 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v42)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v37, "isPrototypeOf")) {
+      const v43 = v37["isPrototypeOf"];
+      if (!(typeof v43 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v43)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v37, "propertyIsEnumerable")) {
+      const v44 = v37["propertyIsEnumerable"];
+      if (!(typeof v44 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v44)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v37, "toLocaleString")) {
+      const v45 = v37["toLocaleString"];
+      if (!(typeof v45 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v45)) {
+        return false;
+      }
+    }
+    for (const k46 of Object.keys(v37)) {
+      if (!NAMES_9.has(k46)) {
+        return false;
+      }
+    }
+  }
+  for (const k47 of Object.keys(v)) {
+    if (!NAMES_6.has(k47)) {
+      return false;
+    }
   }
   return true;
 }
@@ -390,13 +457,13 @@ function check2(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"detect\"", v);
     }
     if (Object.hasOwn(v, "detect")) {
-      const v33 = v["detect"];
-      if (typeof v33 === "string") {
-        if (hasLoneSurrogate(v33)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v33);
+      const v48 = v["detect"];
+      if (typeof v48 === "string") {
+        if (hasLoneSurrogate(v48)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v48);
         }
       }
-      check10(v33, p + "/detect", e);
+      check9(v48, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -408,34 +475,274 @@ function check2(v: unknown, p: string, e: Violations): void {
 }
 
 function valid3(v: unknown): boolean {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "detect")) {
+    return false;
+  }
+  const v49 = v["detect"];
+  if (!(isObject(v49))) {
+    return false;
+  }
+  if (!Object.hasOwn(v49, "kind") || !Object.hasOwn(v49, "binaryName")) {
+    return false;
+  }
+  const v50 = v49["kind"];
+  if (v50 !== "path") {
+    return false;
+  }
+  const v51 = v49["binaryName"];
+  if (!(typeof v51 === "string")) {
+    return false;
+  }
+  if (v51.length < 1 || (v51.length < 2 && codePointLength(v51) < 1)) {
+    return false;
+  }
+  if (v51.length > 128 && codePointLength(v51) > 128) {
+    return false;
+  }
+  if (!PATTERN_10.test(v51)) {
+    return false;
+  }
+  for (const k52 of Object.keys(v49)) {
+    if (!NAMES_11.has(k52)) {
       return false;
     }
   }
-  if (isObject(v)) {
-    if (!Object.hasOwn(v, "detect")) {
+  if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
+    return false;
+  }
+  const v53 = v["id"];
+  if (!(typeof v53 === "string")) {
+    return false;
+  }
+  if (!PATTERN_0.test(v53)) {
+    return false;
+  }
+  const v54 = v["displayName"];
+  if (!(typeof v54 === "string")) {
+    return false;
+  }
+  if (hasLoneSurrogate(v54)) {
+    return false;
+  }
+  if (v54.length < 1 || (v54.length < 2 && codePointLength(v54) < 1)) {
+    return false;
+  }
+  if (v54.length > 80 && codePointLength(v54) > 80) {
+    return false;
+  }
+  if (!PATTERN_1.test(v54)) {
+    return false;
+  }
+  const v55 = v["launchable"];
+  if (!(typeof v55 === "boolean")) {
+    return false;
+  }
+  const v56 = v["hookCapable"];
+  if (!(typeof v56 === "boolean")) {
+    return false;
+  }
+  const v57 = v["hookPointer"];
+  if (!(typeof v57 === "string")) {
+    return false;
+  }
+  if (v57.length < 1 || (v57.length < 2 && codePointLength(v57) < 1)) {
+    return false;
+  }
+  if (v57.length > 256 && codePointLength(v57) > 256) {
+    return false;
+  }
+  if (!PATTERN_2.test(v57)) {
+    return false;
+  }
+  const v58 = v["detect"];
+  if (typeof v58 === "string") {
+    if (hasLoneSurrogate(v58)) {
       return false;
     }
-    if (Object.hasOwn(v, "detect")) {
-      const v34 = v["detect"];
-      if (typeof v34 === "string") {
-        if (hasLoneSurrogate(v34)) {
-          return false;
-        }
+  }
+  if (typeof v58 === "string") {
+    if (hasLoneSurrogate(v58)) {
+      return false;
+    }
+  }
+  const d59 = isObject(v58) && Object.hasOwn(v58, "kind") ? v58["kind"] : undefined;
+  if (!((d59 === "path" && valid7(v58)) || (d59 === "candidates" && valid8(v58)))) {
+    return false;
+  }
+  if (Object.hasOwn(v, "hookPackage")) {
+    const v60 = v["hookPackage"];
+    if (!(typeof v60 === "string")) {
+      return false;
+    }
+    if (v60.length < 1 || (v60.length < 2 && codePointLength(v60) < 1)) {
+      return false;
+    }
+    if (v60.length > 214 && codePointLength(v60) > 214) {
+      return false;
+    }
+    if (!PATTERN_3.test(v60)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "promptArgTemplate")) {
+    const v61 = v["promptArgTemplate"];
+    if (!(isArray(v61))) {
+      return false;
+    }
+    if (v61.length > 20) {
+      return false;
+    }
+    for (let i63 = 0; i63 < v61.length; i63++) {
+      const v64 = v61[i63];
+      if (!(typeof v64 === "string")) {
+        return false;
       }
-      if (!valid11(v34)) {
+      if (hasLoneSurrogate(v64)) {
+        return false;
+      }
+      if (v64.length > 256 && codePointLength(v64) > 256) {
+        return false;
+      }
+      if (!PATTERN_4.test(v64)) {
         return false;
       }
     }
   }
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
+  if (Object.hasOwn(v, "capabilities")) {
+    const v65 = v["capabilities"];
+    if (!(isObject(v65))) {
+      return false;
+    }
+    if (!Object.hasOwn(v65, "provides")) {
+      return false;
+    }
+    const v66 = v65["provides"];
+    if (!(isArray(v66))) {
+      return false;
+    }
+    for (let i68 = 0; i68 < v66.length; i68++) {
+      const v69 = v66[i68];
+      if (!(typeof v69 === "string")) {
+        return false;
+      }
+      if (!ENUM_7.has(v69)) {
+        return false;
+      }
+    }
+    if (!allUnique(v66)) {
+      return false;
+    }
+    for (const k70 of Object.keys(v65)) {
+      if (!NAMES_8.has(k70)) {
+        return false;
+      }
+    }
+  }
+  if (Object.hasOwn(v, "category")) {
+    const v71 = v["category"];
+    if (!(typeof v71 === "string")) {
+      return false;
+    }
+    if (!ENUM_5.has(v71)) {
       return false;
     }
   }
-  if (!valid1(v)) {
-    return false;
+  if (Object.hasOwn(v, "builtin")) {
+    const v72 = v["builtin"];
+    if (!(typeof v72 === "boolean")) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "extras")) {
+    const v73 = v["extras"];
+    if (!(isObject(v73))) {
+      return false;
+    }
+    if (Object.hasOwn(v73, "constructor")) {
+      const v74 = v73["constructor"];
+      if (!(typeof v74 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v74)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v73, "prototype")) {
+      const v75 = v73["prototype"];
+      if (!(typeof v75 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v75)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v73, "toString")) {
+      const v76 = v73["toString"];
+      if (!(typeof v76 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v76)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v73, "valueOf")) {
+      const v77 = v73["valueOf"];
+      if (!(typeof v77 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v77)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v73, "hasOwnProperty")) {
+      const v78 = v73["hasOwnProperty"];
+      if (!(typeof v78 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v78)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v73, "isPrototypeOf")) {
+      const v79 = v73["isPrototypeOf"];
+      if (!(typeof v79 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v79)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v73, "propertyIsEnumerable")) {
+      const v80 = v73["propertyIsEnumerable"];
+      if (!(typeof v80 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v80)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v73, "toLocaleString")) {
+      const v81 = v73["toLocaleString"];
+      if (!(typeof v81 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v81)) {
+        return false;
+      }
+    }
+    for (const k82 of Object.keys(v73)) {
+      if (!NAMES_9.has(k82)) {
+        return false;
+      }
+    }
+  }
+  for (const k83 of Object.keys(v)) {
+    if (!NAMES_6.has(k83)) {
+      return false;
+    }
   }
   return true;
 }
@@ -446,23 +753,23 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d35 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d35 === "path") {
+  const d84 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d84 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
-    check10(v, p, e);
-  } else if (d35 === "candidates") {
+    check9(v, p, e);
+  } else if (d84 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
-    check14(v, p, e);
+    check12(v, p, e);
   } else {
-    oneOf([check12, check13], v, p, e);
+    oneOf([check10, check11], v, p, e);
   }
 }
 
@@ -472,28 +779,28 @@ function check5(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"provides\"", v);
     }
     if (Object.hasOwn(v, "provides")) {
-      const v36 = v["provides"];
-      if (isArray(v36)) {
-        const n37 = e.length;
-        for (let i38 = 0; i38 < v36.length; i38++) {
-          const v39 = v36[i38];
-          if (typeof v39 === "string") {
-            if (hasLoneSurrogate(v39)) {
-              e.add(p + "/provides" + "/" + i38, "i-json", "no lone surrogate", v39);
+      const v85 = v["provides"];
+      if (isArray(v85)) {
+        const n86 = e.length;
+        for (let i87 = 0; i87 < v85.length; i87++) {
+          const v88 = v85[i87];
+          if (typeof v88 === "string") {
+            if (hasLoneSurrogate(v88)) {
+              e.add(p + "/provides" + "/" + i87, "i-json", "no lone surrogate", v88);
             }
           }
-          check15(v39, p + "/provides" + "/" + i38, e);
+          check13(v88, p + "/provides" + "/" + i87, e);
         }
-        if (e.length === n37 && !allUnique(v36)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v36);
+        if (e.length === n86 && !allUnique(v85)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v85);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v36);
+        e.add(p + "/provides", "type", "array", v85);
       }
     }
-    for (const k40 of Object.keys(v)) {
-      if (!NAMES_7.has(k40)) {
-        e.add(p + "/" + token(k40), "additionalProperties", "no such property", v[k40]);
+    for (const k89 of Object.keys(v)) {
+      if (!NAMES_8.has(k89)) {
+        e.add(p + "/" + token(k89), "additionalProperties", "no such property", v[k89]);
       }
     }
   } else {
@@ -504,88 +811,88 @@ function check5(v: unknown, p: string, e: Violations): void {
 function check6(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "constructor")) {
-      const v41 = v["constructor"];
-      if (typeof v41 === "string") {
-        if (hasLoneSurrogate(v41)) {
-          e.add(p + "/constructor", "i-json", "no lone surrogate", v41);
+      const v90 = v["constructor"];
+      if (typeof v90 === "string") {
+        if (hasLoneSurrogate(v90)) {
+          e.add(p + "/constructor", "i-json", "no lone surrogate", v90);
         }
       } else {
-        e.add(p + "/constructor", "type", "string", v41);
+        e.add(p + "/constructor", "type", "string", v90);
       }
     }
     if (Object.hasOwn(v, "prototype")) {
-      const v42 = v["prototype"];
-      if (typeof v42 === "string") {
-        if (hasLoneSurrogate(v42)) {
-          e.add(p + "/prototype", "i-json", "no lone surrogate", v42);
+      const v91 = v["prototype"];
+      if (typeof v91 === "string") {
+        if (hasLoneSurrogate(v91)) {
+          e.add(p + "/prototype", "i-json", "no lone surrogate", v91);
         }
       } else {
-        e.add(p + "/prototype", "type", "string", v42);
+        e.add(p + "/prototype", "type", "string", v91);
       }
     }
     if (Object.hasOwn(v, "toString")) {
-      const v43 = v["toString"];
-      if (typeof v43 === "string") {
-        if (hasLoneSurrogate(v43)) {
-          e.add(p + "/toString", "i-json", "no lone surrogate", v43);
+      const v92 = v["toString"];
+      if (typeof v92 === "string") {
+        if (hasLoneSurrogate(v92)) {
+          e.add(p + "/toString", "i-json", "no lone surrogate", v92);
         }
       } else {
-        e.add(p + "/toString", "type", "string", v43);
+        e.add(p + "/toString", "type", "string", v92);
       }
     }
     if (Object.hasOwn(v, "valueOf")) {
-      const v44 = v["valueOf"];
-      if (typeof v44 === "string") {
-        if (hasLoneSurrogate(v44)) {
-          e.add(p + "/valueOf", "i-json", "no lone surrogate", v44);
+      const v93 = v["valueOf"];
+      if (typeof v93 === "string") {
+        if (hasLoneSurrogate(v93)) {
+          e.add(p + "/valueOf", "i-json", "no lone surrogate", v93);
         }
       } else {
-        e.add(p + "/valueOf", "type", "string", v44);
+        e.add(p + "/valueOf", "type", "string", v93);
       }
     }
     if (Object.hasOwn(v, "hasOwnProperty")) {
-      const v45 = v["hasOwnProperty"];
-      if (typeof v45 === "string") {
-        if (hasLoneSurrogate(v45)) {
-          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v45);
+      const v94 = v["hasOwnProperty"];
+      if (typeof v94 === "string") {
+        if (hasLoneSurrogate(v94)) {
+          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v94);
         }
       } else {
-        e.add(p + "/hasOwnProperty", "type", "string", v45);
+        e.add(p + "/hasOwnProperty", "type", "string", v94);
       }
     }
     if (Object.hasOwn(v, "isPrototypeOf")) {
-      const v46 = v["isPrototypeOf"];
-      if (typeof v46 === "string") {
-        if (hasLoneSurrogate(v46)) {
-          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v46);
+      const v95 = v["isPrototypeOf"];
+      if (typeof v95 === "string") {
+        if (hasLoneSurrogate(v95)) {
+          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v95);
         }
       } else {
-        e.add(p + "/isPrototypeOf", "type", "string", v46);
+        e.add(p + "/isPrototypeOf", "type", "string", v95);
       }
     }
     if (Object.hasOwn(v, "propertyIsEnumerable")) {
-      const v47 = v["propertyIsEnumerable"];
-      if (typeof v47 === "string") {
-        if (hasLoneSurrogate(v47)) {
-          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v47);
+      const v96 = v["propertyIsEnumerable"];
+      if (typeof v96 === "string") {
+        if (hasLoneSurrogate(v96)) {
+          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v96);
         }
       } else {
-        e.add(p + "/propertyIsEnumerable", "type", "string", v47);
+        e.add(p + "/propertyIsEnumerable", "type", "string", v96);
       }
     }
     if (Object.hasOwn(v, "toLocaleString")) {
-      const v48 = v["toLocaleString"];
-      if (typeof v48 === "string") {
-        if (hasLoneSurrogate(v48)) {
-          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v48);
+      const v97 = v["toLocaleString"];
+      if (typeof v97 === "string") {
+        if (hasLoneSurrogate(v97)) {
+          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v97);
         }
       } else {
-        e.add(p + "/toLocaleString", "type", "string", v48);
+        e.add(p + "/toLocaleString", "type", "string", v97);
       }
     }
-    for (const k49 of Object.keys(v)) {
-      if (!NAMES_8.has(k49)) {
-        e.add(p + "/" + token(k49), "additionalProperties", "no such property", v[k49]);
+    for (const k98 of Object.keys(v)) {
+      if (!NAMES_9.has(k98)) {
+        e.add(p + "/" + token(k98), "additionalProperties", "no such property", v[k98]);
       }
     }
   } else {
@@ -594,149 +901,149 @@ function check6(v: unknown, p: string, e: Violations): void {
 }
 
 function valid7(v: unknown): boolean {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
+    return false;
+  }
+  const v99 = v["kind"];
+  if (v99 !== "path") {
+    return false;
+  }
+  const v100 = v["binaryName"];
+  if (!(typeof v100 === "string")) {
+    return false;
+  }
+  if (v100.length < 1 || (v100.length < 2 && codePointLength(v100) < 1)) {
+    return false;
+  }
+  if (v100.length > 128 && codePointLength(v100) > 128) {
+    return false;
+  }
+  if (!PATTERN_10.test(v100)) {
+    return false;
+  }
+  for (const k101 of Object.keys(v)) {
+    if (!NAMES_11.has(k101)) {
       return false;
     }
-  }
-  const d50 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (!((d50 === "path" && valid16(v)) || (d50 === "candidates" && valid17(v)))) {
-    return false;
   }
   return true;
 }
 
 function valid8(v: unknown): boolean {
-  if (isObject(v)) {
-    if (!Object.hasOwn(v, "provides")) {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "kind")) {
+    return false;
+  }
+  const v102 = v["kind"];
+  if (v102 !== "candidates") {
+    return false;
+  }
+  if (Object.hasOwn(v, "paths")) {
+    const v103 = v["paths"];
+    if (!(isObject(v103))) {
       return false;
     }
-    if (Object.hasOwn(v, "provides")) {
-      const v51 = v["provides"];
-      if (isArray(v51)) {
-        for (let i53 = 0; i53 < v51.length; i53++) {
-          const v54 = v51[i53];
-          if (typeof v54 === "string") {
-            if (hasLoneSurrogate(v54)) {
-              return false;
-            }
-          }
-          if (!valid18(v54)) {
-            return false;
-          }
-        }
-        if (!allUnique(v51)) {
+    if (Object.hasOwn(v103, "darwin")) {
+      const v104 = v103["darwin"];
+      if (!(isArray(v104))) {
+        return false;
+      }
+      if (v104.length > 32) {
+        return false;
+      }
+      for (let i106 = 0; i106 < v104.length; i106++) {
+        const v107 = v104[i106];
+        if (!(typeof v107 === "string")) {
           return false;
         }
-      } else {
+        if (hasLoneSurrogate(v107)) {
+          return false;
+        }
+        if (v107.length < 1 || (v107.length < 2 && codePointLength(v107) < 1)) {
+          return false;
+        }
+        if (v107.length > 1024 && codePointLength(v107) > 1024) {
+          return false;
+        }
+        if (!PATTERN_12.test(v107)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v103, "win32")) {
+      const v108 = v103["win32"];
+      if (!(isArray(v108))) {
+        return false;
+      }
+      if (v108.length > 32) {
+        return false;
+      }
+      for (let i110 = 0; i110 < v108.length; i110++) {
+        const v111 = v108[i110];
+        if (!(typeof v111 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v111)) {
+          return false;
+        }
+        if (v111.length < 1 || (v111.length < 2 && codePointLength(v111) < 1)) {
+          return false;
+        }
+        if (v111.length > 1024 && codePointLength(v111) > 1024) {
+          return false;
+        }
+        if (!PATTERN_12.test(v111)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v103, "linux")) {
+      const v112 = v103["linux"];
+      if (!(isArray(v112))) {
+        return false;
+      }
+      if (v112.length > 32) {
+        return false;
+      }
+      for (let i114 = 0; i114 < v112.length; i114++) {
+        const v115 = v112[i114];
+        if (!(typeof v115 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v115)) {
+          return false;
+        }
+        if (v115.length < 1 || (v115.length < 2 && codePointLength(v115) < 1)) {
+          return false;
+        }
+        if (v115.length > 1024 && codePointLength(v115) > 1024) {
+          return false;
+        }
+        if (!PATTERN_12.test(v115)) {
+          return false;
+        }
+      }
+    }
+    for (const k116 of Object.keys(v103)) {
+      if (!NAMES_13.has(k116)) {
         return false;
       }
     }
-    for (const k55 of Object.keys(v)) {
-      if (!NAMES_7.has(k55)) {
-        return false;
-      }
+  }
+  for (const k117 of Object.keys(v)) {
+    if (!NAMES_14.has(k117)) {
+      return false;
     }
-  } else {
-    return false;
   }
   return true;
 }
 
-function valid9(v: unknown): boolean {
-  if (isObject(v)) {
-    if (Object.hasOwn(v, "constructor")) {
-      const v56 = v["constructor"];
-      if (typeof v56 === "string") {
-        if (hasLoneSurrogate(v56)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "prototype")) {
-      const v57 = v["prototype"];
-      if (typeof v57 === "string") {
-        if (hasLoneSurrogate(v57)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "toString")) {
-      const v58 = v["toString"];
-      if (typeof v58 === "string") {
-        if (hasLoneSurrogate(v58)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "valueOf")) {
-      const v59 = v["valueOf"];
-      if (typeof v59 === "string") {
-        if (hasLoneSurrogate(v59)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "hasOwnProperty")) {
-      const v60 = v["hasOwnProperty"];
-      if (typeof v60 === "string") {
-        if (hasLoneSurrogate(v60)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "isPrototypeOf")) {
-      const v61 = v["isPrototypeOf"];
-      if (typeof v61 === "string") {
-        if (hasLoneSurrogate(v61)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "propertyIsEnumerable")) {
-      const v62 = v["propertyIsEnumerable"];
-      if (typeof v62 === "string") {
-        if (hasLoneSurrogate(v62)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "toLocaleString")) {
-      const v63 = v["toLocaleString"];
-      if (typeof v63 === "string") {
-        if (hasLoneSurrogate(v63)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    for (const k64 of Object.keys(v)) {
-      if (!NAMES_8.has(k64)) {
-        return false;
-      }
-    }
-  } else {
-    return false;
-  }
-  return true;
-}
-
-function check10(v: unknown, p: string, e: Violations): void {
+function check9(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (!Object.hasOwn(v, "kind")) {
       e.add(p, "required", "property \"kind\"", v);
@@ -745,33 +1052,33 @@ function check10(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"binaryName\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v65 = v["kind"];
-      if (v65 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v65);
+      const v118 = v["kind"];
+      if (v118 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v118);
       }
     }
     if (Object.hasOwn(v, "binaryName")) {
-      const v66 = v["binaryName"];
-      if (typeof v66 === "string") {
-        if (hasLoneSurrogate(v66)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v66);
+      const v119 = v["binaryName"];
+      if (typeof v119 === "string") {
+        if (hasLoneSurrogate(v119)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v119);
         }
-        if (v66.length < 1 || (v66.length < 2 && codePointLength(v66) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v66);
+        if (v119.length < 1 || (v119.length < 2 && codePointLength(v119) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v119);
         }
-        if (v66.length > 128 && codePointLength(v66) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v66);
+        if (v119.length > 128 && codePointLength(v119) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v119);
         }
-        if (!(v66.length > 128 && codePointLength(v66) > 128) && !PATTERN_9.test(v66)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v66);
+        if (!(v119.length > 128 && codePointLength(v119) > 128) && !PATTERN_10.test(v119)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v119);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v66);
+        e.add(p + "/binaryName", "type", "string", v119);
       }
     }
-    for (const k67 of Object.keys(v)) {
-      if (!NAMES_10.has(k67)) {
-        e.add(p + "/" + token(k67), "additionalProperties", "no such property", v[k67]);
+    for (const k120 of Object.keys(v)) {
+      if (!NAMES_11.has(k120)) {
+        e.add(p + "/" + token(k120), "additionalProperties", "no such property", v[k120]);
       }
     }
   } else {
@@ -779,88 +1086,47 @@ function check10(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function valid11(v: unknown): boolean {
-  if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
-      return false;
+function check10(v: unknown, p: string, e: Violations): void {
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      e.add(p, "i-json", "no lone surrogate", v);
     }
-    if (Object.hasOwn(v, "kind")) {
-      const v68 = v["kind"];
-      if (v68 !== "path") {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "binaryName")) {
-      const v69 = v["binaryName"];
-      if (typeof v69 === "string") {
-        if (hasLoneSurrogate(v69)) {
-          return false;
-        }
-        if (v69.length < 1 || (v69.length < 2 && codePointLength(v69) < 1)) {
-          return false;
-        }
-        if (v69.length > 128 && codePointLength(v69) > 128) {
-          return false;
-        }
-        if (!PATTERN_9.test(v69)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-    for (const k70 of Object.keys(v)) {
-      if (!NAMES_10.has(k70)) {
-        return false;
-      }
-    }
-  } else {
-    return false;
   }
-  return true;
+  check9(v, p, e);
+}
+
+function check11(v: unknown, p: string, e: Violations): void {
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      e.add(p, "i-json", "no lone surrogate", v);
+    }
+  }
+  check12(v, p, e);
 }
 
 function check12(v: unknown, p: string, e: Violations): void {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      e.add(p, "i-json", "no lone surrogate", v);
-    }
-  }
-  check10(v, p, e);
-}
-
-function check13(v: unknown, p: string, e: Violations): void {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      e.add(p, "i-json", "no lone surrogate", v);
-    }
-  }
-  check14(v, p, e);
-}
-
-function check14(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (!Object.hasOwn(v, "kind")) {
       e.add(p, "required", "property \"kind\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v71 = v["kind"];
-      if (v71 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v71);
+      const v121 = v["kind"];
+      if (v121 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v121);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v72 = v["paths"];
-      if (typeof v72 === "string") {
-        if (hasLoneSurrogate(v72)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v72);
+      const v122 = v["paths"];
+      if (typeof v122 === "string") {
+        if (hasLoneSurrogate(v122)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v122);
         }
       }
-      check19(v72, p + "/paths", e);
+      check14(v122, p + "/paths", e);
     }
-    for (const k73 of Object.keys(v)) {
-      if (!NAMES_11.has(k73)) {
-        e.add(p + "/" + token(k73), "additionalProperties", "no such property", v[k73]);
+    for (const k123 of Object.keys(v)) {
+      if (!NAMES_14.has(k123)) {
+        e.add(p + "/" + token(k123), "additionalProperties", "no such property", v[k123]);
       }
     }
   } else {
@@ -868,9 +1134,9 @@ function check14(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check15(v: unknown, p: string, e: Violations): void {
+function check13(v: unknown, p: string, e: Violations): void {
   if (typeof v === "string") {
-    if (!ENUM_12.has(v)) {
+    if (!ENUM_7.has(v)) {
       e.add(p, "enum", "one of [\"interactive-launch\",\"__proto__\",\"constructor\",\"prototyp...", v);
     }
   } else {
@@ -879,74 +1145,38 @@ function check15(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function valid16(v: unknown): boolean {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      return false;
-    }
-  }
-  if (!valid11(v)) {
-    return false;
-  }
-  return true;
-}
-
-function valid17(v: unknown): boolean {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      return false;
-    }
-  }
-  if (!valid20(v)) {
-    return false;
-  }
-  return true;
-}
-
-function valid18(v: unknown): boolean {
-  if (typeof v === "string") {
-    if (!ENUM_12.has(v)) {
-      return false;
-    }
-  } else {
-    return false;
-    return false;
-  }
-  return true;
-}
-
-function check19(v: unknown, p: string, e: Violations): void {
+function check14(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v74 = v["darwin"];
-      if (typeof v74 === "string") {
-        if (hasLoneSurrogate(v74)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v74);
+      const v124 = v["darwin"];
+      if (typeof v124 === "string") {
+        if (hasLoneSurrogate(v124)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v124);
         }
       }
-      check21(v74, p + "/darwin", e);
+      check15(v124, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v75 = v["win32"];
-      if (typeof v75 === "string") {
-        if (hasLoneSurrogate(v75)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v75);
+      const v125 = v["win32"];
+      if (typeof v125 === "string") {
+        if (hasLoneSurrogate(v125)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v125);
         }
       }
-      check21(v75, p + "/win32", e);
+      check15(v125, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v76 = v["linux"];
-      if (typeof v76 === "string") {
-        if (hasLoneSurrogate(v76)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v76);
+      const v126 = v["linux"];
+      if (typeof v126 === "string") {
+        if (hasLoneSurrogate(v126)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v126);
         }
       }
-      check21(v76, p + "/linux", e);
+      check15(v126, p + "/linux", e);
     }
-    for (const k77 of Object.keys(v)) {
-      if (!NAMES_13.has(k77)) {
-        e.add(p + "/" + token(k77), "additionalProperties", "no such property", v[k77]);
+    for (const k127 of Object.keys(v)) {
+      if (!NAMES_13.has(k127)) {
+        e.add(p + "/" + token(k127), "additionalProperties", "no such property", v[k127]);
       }
     }
   } else {
@@ -954,142 +1184,33 @@ function check19(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function valid20(v: unknown): boolean {
-  if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind")) {
-      return false;
-    }
-    if (Object.hasOwn(v, "kind")) {
-      const v78 = v["kind"];
-      if (v78 !== "candidates") {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "paths")) {
-      const v79 = v["paths"];
-      if (typeof v79 === "string") {
-        if (hasLoneSurrogate(v79)) {
-          return false;
-        }
-      }
-      if (!valid22(v79)) {
-        return false;
-      }
-    }
-    for (const k80 of Object.keys(v)) {
-      if (!NAMES_11.has(k80)) {
-        return false;
-      }
-    }
-  } else {
-    return false;
-  }
-  return true;
-}
-
-function check21(v: unknown, p: string, e: Violations): void {
+function check15(v: unknown, p: string, e: Violations): void {
   if (isArray(v)) {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i82 = 0; i82 < v.length; i82++) {
-      const v83 = v[i82];
-      if (typeof v83 === "string") {
-        if (hasLoneSurrogate(v83)) {
-          e.add(p + "/" + i82, "i-json", "no lone surrogate", v83);
+    for (let i129 = 0; i129 < v.length; i129++) {
+      const v130 = v[i129];
+      if (typeof v130 === "string") {
+        if (hasLoneSurrogate(v130)) {
+          e.add(p + "/" + i129, "i-json", "no lone surrogate", v130);
         }
-        if (v83.length < 1 || (v83.length < 2 && codePointLength(v83) < 1)) {
-          e.add(p + "/" + i82, "minLength", "at least 1 characters", v83);
+        if (v130.length < 1 || (v130.length < 2 && codePointLength(v130) < 1)) {
+          e.add(p + "/" + i129, "minLength", "at least 1 characters", v130);
         }
-        if (v83.length > 1024 && codePointLength(v83) > 1024) {
-          e.add(p + "/" + i82, "maxLength", "at most 1024 characters", v83);
+        if (v130.length > 1024 && codePointLength(v130) > 1024) {
+          e.add(p + "/" + i129, "maxLength", "at most 1024 characters", v130);
         }
-        if (!(v83.length > 1024 && codePointLength(v83) > 1024) && !PATTERN_14.test(v83)) {
-          e.add(p + "/" + i82, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v83);
+        if (!(v130.length > 1024 && codePointLength(v130) > 1024) && !PATTERN_12.test(v130)) {
+          e.add(p + "/" + i129, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v130);
         }
       } else {
-        e.add(p + "/" + i82, "type", "string", v83);
+        e.add(p + "/" + i129, "type", "string", v130);
       }
     }
   } else {
     e.add(p, "type", "array", v);
   }
-}
-
-function valid22(v: unknown): boolean {
-  if (isObject(v)) {
-    if (Object.hasOwn(v, "darwin")) {
-      const v84 = v["darwin"];
-      if (typeof v84 === "string") {
-        if (hasLoneSurrogate(v84)) {
-          return false;
-        }
-      }
-      if (!valid23(v84)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "win32")) {
-      const v85 = v["win32"];
-      if (typeof v85 === "string") {
-        if (hasLoneSurrogate(v85)) {
-          return false;
-        }
-      }
-      if (!valid23(v85)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v, "linux")) {
-      const v86 = v["linux"];
-      if (typeof v86 === "string") {
-        if (hasLoneSurrogate(v86)) {
-          return false;
-        }
-      }
-      if (!valid23(v86)) {
-        return false;
-      }
-    }
-    for (const k87 of Object.keys(v)) {
-      if (!NAMES_13.has(k87)) {
-        return false;
-      }
-    }
-  } else {
-    return false;
-  }
-  return true;
-}
-
-function valid23(v: unknown): boolean {
-  if (isArray(v)) {
-    if (v.length > 32) {
-      return false;
-    }
-    for (let i89 = 0; i89 < v.length; i89++) {
-      const v90 = v[i89];
-      if (typeof v90 === "string") {
-        if (hasLoneSurrogate(v90)) {
-          return false;
-        }
-        if (v90.length < 1 || (v90.length < 2 && codePointLength(v90) < 1)) {
-          return false;
-        }
-        if (v90.length > 1024 && codePointLength(v90) > 1024) {
-          return false;
-        }
-        if (!PATTERN_14.test(v90)) {
-          return false;
-        }
-      } else {
-        return false;
-      }
-    }
-  } else {
-    return false;
-  }
-  return true;
 }
 
 /** The violations of `value` against ToolManifest (empty when it is valid): at
