@@ -13,19 +13,13 @@ const PATTERN_2 = new RegExp("^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))[A-Za-z0-9._/-]+$",
 const PATTERN_3 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
 const PATTERN_4 = new RegExp("^(?!(?:\\{prompt\\})*/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*:)(?!(?:[^\\n\\r]*/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const ENUM_5: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app", "mcp-server"]);
-const NAMES_6: ReadonlySet<string> = new Set<string>(["builtin", "capabilities", "category", "detect", "displayName", "hookCapable", "hookPackage", "hookPointer", "id", "launchable", "library", "mcpServer", "promptArgTemplate"]);
-const ENUM_7: ReadonlySet<string> = new Set<string>(["headless-task", "interactive-launch", "resumable", "structured-progress"]);
-const NAMES_8: ReadonlySet<string> = new Set<string>(["provides"]);
+const PATTERN_6 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
+const PATTERN_7 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
+const ENUM_8: ReadonlySet<string> = new Set<string>(["headless-task", "interactive-launch", "resumable", "structured-progress"]);
 const ENUM_9: ReadonlySet<string> = new Set<string>(["http", "stdio"]);
 const PATTERN_10 = new RegExp("^(?!-)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f\\s]+$", "u");
 const PATTERN_11 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const PATTERN_12 = new RegExp("^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%+,=:@/-]*)?(?:\\?[A-Za-z0-9._~%+,=:@/?-]*)?$", "u");
-const NAMES_13: ReadonlySet<string> = new Set<string>(["args", "command", "transport", "url"]);
-const PATTERN_14 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
-const NAMES_15: ReadonlySet<string> = new Set<string>(["binaryName", "kind"]);
-const PATTERN_16 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
-const NAMES_17: ReadonlySet<string> = new Set<string>(["darwin", "linux", "win32"]);
-const NAMES_18: ReadonlySet<string> = new Set<string>(["kind", "paths"]);
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
@@ -209,9 +203,26 @@ function check0(v: unknown, p: string, e: Violations): void {
         e.add(p + "/builtin", "type", "boolean", v16);
       }
     }
-    for (const k17 of Object.keys(v)) {
-      if (!NAMES_6.has(k17)) {
-        e.add(p + "/" + token(k17), "additionalProperties", "no such property", v[k17]);
+    for (const k17 in v) {
+      switch (k17) {
+        case "builtin":
+        case "capabilities":
+        case "category":
+        case "detect":
+        case "displayName":
+        case "hookCapable":
+        case "hookPackage":
+        case "hookPointer":
+        case "id":
+        case "launchable":
+        case "library":
+        case "mcpServer":
+        case "promptArgTemplate":
+          break;
+        default:
+          if (Object.hasOwn(v, k17)) {
+            e.add(p + "/" + token(k17), "additionalProperties", "no such property", v[k17]);
+          }
       }
     }
   } else {
@@ -338,213 +349,399 @@ function valid1(v: unknown): boolean {
       }
     }
     const d31 = isObject(v30) && Object.hasOwn(v30, "kind") ? v30["kind"] : undefined;
-    if (!((d31 === "path" && valid8(v30)) || (d31 === "candidates" && valid9(v30)))) {
+    if (d31 === "path") {
+      if (!(isObject(v30))) {
+        return false;
+      }
+      if (!Object.hasOwn(v30, "kind") || !Object.hasOwn(v30, "binaryName")) {
+        return false;
+      }
+      const v32 = v30["kind"];
+      if (v32 !== "path") {
+        return false;
+      }
+      const v33 = v30["binaryName"];
+      if (!(typeof v33 === "string")) {
+        return false;
+      }
+      if (v33.length < 1 || (v33.length < 2 && codePointLength(v33) < 1)) {
+        return false;
+      }
+      if (v33.length > 128 && codePointLength(v33) > 128) {
+        return false;
+      }
+      if (!PATTERN_6.test(v33)) {
+        return false;
+      }
+      for (const k34 in v30) {
+        switch (k34) {
+          case "binaryName":
+          case "kind":
+            break;
+          default:
+            if (Object.hasOwn(v30, k34)) {
+              return false;
+            }
+        }
+      }
+    } else if (d31 === "candidates") {
+      if (!(isObject(v30))) {
+        return false;
+      }
+      if (!Object.hasOwn(v30, "kind")) {
+        return false;
+      }
+      const v35 = v30["kind"];
+      if (v35 !== "candidates") {
+        return false;
+      }
+      if (Object.hasOwn(v30, "paths")) {
+        const v36 = v30["paths"];
+        if (!(isObject(v36))) {
+          return false;
+        }
+        if (Object.hasOwn(v36, "darwin")) {
+          const v37 = v36["darwin"];
+          if (!(isArray(v37))) {
+            return false;
+          }
+          if (v37.length > 32) {
+            return false;
+          }
+          for (let i39 = 0; i39 < v37.length; i39++) {
+            const v40 = v37[i39];
+            if (!(typeof v40 === "string")) {
+              return false;
+            }
+            if (hasLoneSurrogate(v40)) {
+              return false;
+            }
+            if (v40.length < 1 || (v40.length < 2 && codePointLength(v40) < 1)) {
+              return false;
+            }
+            if (v40.length > 1024 && codePointLength(v40) > 1024) {
+              return false;
+            }
+            if (!PATTERN_7.test(v40)) {
+              return false;
+            }
+          }
+        }
+        if (Object.hasOwn(v36, "win32")) {
+          const v41 = v36["win32"];
+          if (!(isArray(v41))) {
+            return false;
+          }
+          if (v41.length > 32) {
+            return false;
+          }
+          for (let i43 = 0; i43 < v41.length; i43++) {
+            const v44 = v41[i43];
+            if (!(typeof v44 === "string")) {
+              return false;
+            }
+            if (hasLoneSurrogate(v44)) {
+              return false;
+            }
+            if (v44.length < 1 || (v44.length < 2 && codePointLength(v44) < 1)) {
+              return false;
+            }
+            if (v44.length > 1024 && codePointLength(v44) > 1024) {
+              return false;
+            }
+            if (!PATTERN_7.test(v44)) {
+              return false;
+            }
+          }
+        }
+        if (Object.hasOwn(v36, "linux")) {
+          const v45 = v36["linux"];
+          if (!(isArray(v45))) {
+            return false;
+          }
+          if (v45.length > 32) {
+            return false;
+          }
+          for (let i47 = 0; i47 < v45.length; i47++) {
+            const v48 = v45[i47];
+            if (!(typeof v48 === "string")) {
+              return false;
+            }
+            if (hasLoneSurrogate(v48)) {
+              return false;
+            }
+            if (v48.length < 1 || (v48.length < 2 && codePointLength(v48) < 1)) {
+              return false;
+            }
+            if (v48.length > 1024 && codePointLength(v48) > 1024) {
+              return false;
+            }
+            if (!PATTERN_7.test(v48)) {
+              return false;
+            }
+          }
+        }
+        for (const k49 in v36) {
+          switch (k49) {
+            case "darwin":
+            case "linux":
+            case "win32":
+              break;
+            default:
+              if (Object.hasOwn(v36, k49)) {
+                return false;
+              }
+          }
+        }
+      }
+      for (const k50 in v30) {
+        switch (k50) {
+          case "kind":
+          case "paths":
+            break;
+          default:
+            if (Object.hasOwn(v30, k50)) {
+              return false;
+            }
+        }
+      }
+    } else {
       return false;
     }
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v32 = v["hookPackage"];
-    if (!(typeof v32 === "string")) {
+    const v51 = v["hookPackage"];
+    if (!(typeof v51 === "string")) {
       return false;
     }
-    if (v32.length < 1 || (v32.length < 2 && codePointLength(v32) < 1)) {
+    if (v51.length < 1 || (v51.length < 2 && codePointLength(v51) < 1)) {
       return false;
     }
-    if (v32.length > 214 && codePointLength(v32) > 214) {
+    if (v51.length > 214 && codePointLength(v51) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v32)) {
+    if (!PATTERN_3.test(v51)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v33 = v["promptArgTemplate"];
-    if (!(isArray(v33))) {
+    const v52 = v["promptArgTemplate"];
+    if (!(isArray(v52))) {
       return false;
     }
-    if (v33.length > 20) {
+    if (v52.length > 20) {
       return false;
     }
-    for (let i35 = 0; i35 < v33.length; i35++) {
-      const v36 = v33[i35];
-      if (!(typeof v36 === "string")) {
+    for (let i54 = 0; i54 < v52.length; i54++) {
+      const v55 = v52[i54];
+      if (!(typeof v55 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v36)) {
+      if (hasLoneSurrogate(v55)) {
         return false;
       }
-      if (v36.length > 256 && codePointLength(v36) > 256) {
+      if (v55.length > 256 && codePointLength(v55) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v36)) {
+      if (!PATTERN_4.test(v55)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v37 = v["capabilities"];
-    if (!(isObject(v37))) {
+    const v56 = v["capabilities"];
+    if (!(isObject(v56))) {
       return false;
     }
-    if (!Object.hasOwn(v37, "provides")) {
+    if (!Object.hasOwn(v56, "provides")) {
       return false;
     }
-    const v38 = v37["provides"];
-    if (!(isArray(v38))) {
+    const v57 = v56["provides"];
+    if (!(isArray(v57))) {
       return false;
     }
-    for (let i40 = 0; i40 < v38.length; i40++) {
-      const v41 = v38[i40];
-      if (!(typeof v41 === "string")) {
+    for (let i59 = 0; i59 < v57.length; i59++) {
+      const v60 = v57[i59];
+      if (!(typeof v60 === "string")) {
         return false;
       }
-      if (!ENUM_7.has(v41)) {
+      if (!ENUM_8.has(v60)) {
         return false;
       }
     }
-    if (!allUnique(v38)) {
+    if (!allUnique(v57)) {
       return false;
     }
-    for (const k42 of Object.keys(v37)) {
-      if (!NAMES_8.has(k42)) {
-        return false;
+    for (const k61 in v56) {
+      switch (k61) {
+        case "provides":
+          break;
+        default:
+          if (Object.hasOwn(v56, k61)) {
+            return false;
+          }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v43 = v["category"];
-    if (!(typeof v43 === "string")) {
+    const v62 = v["category"];
+    if (!(typeof v62 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v43)) {
+    if (!ENUM_5.has(v62)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "library")) {
-    const v44 = v["library"];
-    if (!(typeof v44 === "string")) {
+    const v63 = v["library"];
+    if (!(typeof v63 === "string")) {
       return false;
     }
-    if (!PATTERN_0.test(v44)) {
+    if (!PATTERN_0.test(v63)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "mcpServer")) {
-    const v45 = v["mcpServer"];
-    if (!(isObject(v45))) {
+    const v64 = v["mcpServer"];
+    if (!(isObject(v64))) {
       return false;
     }
-    if (!Object.hasOwn(v45, "transport")) {
+    if (!Object.hasOwn(v64, "transport")) {
       return false;
     }
-    const v46 = v45["transport"];
-    if (!(typeof v46 === "string")) {
+    const v65 = v64["transport"];
+    if (!(typeof v65 === "string")) {
       return false;
     }
-    if (!ENUM_9.has(v46)) {
+    if (!ENUM_9.has(v65)) {
       return false;
     }
-    if (Object.hasOwn(v45, "command")) {
-      const v47 = v45["command"];
-      if (!(typeof v47 === "string")) {
+    if (Object.hasOwn(v64, "command")) {
+      const v66 = v64["command"];
+      if (!(typeof v66 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v47)) {
+      if (hasLoneSurrogate(v66)) {
         return false;
       }
-      if (v47.length < 1 || (v47.length < 2 && codePointLength(v47) < 1)) {
+      if (v66.length < 1 || (v66.length < 2 && codePointLength(v66) < 1)) {
         return false;
       }
-      if (v47.length > 256 && codePointLength(v47) > 256) {
+      if (v66.length > 256 && codePointLength(v66) > 256) {
         return false;
       }
-      if (!PATTERN_10.test(v47)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v45, "args")) {
-      const v48 = v45["args"];
-      if (!(isArray(v48))) {
-        return false;
-      }
-      if (v48.length > 32) {
-        return false;
-      }
-      for (let i50 = 0; i50 < v48.length; i50++) {
-        const v51 = v48[i50];
-        if (!(typeof v51 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v51)) {
-          return false;
-        }
-        if (v51.length > 256 && codePointLength(v51) > 256) {
-          return false;
-        }
-        if (!PATTERN_11.test(v51)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v45, "url")) {
-      const v52 = v45["url"];
-      if (!(typeof v52 === "string")) {
-        return false;
-      }
-      if (v52.length > 2048 && codePointLength(v52) > 2048) {
-        return false;
-      }
-      if (!PATTERN_12.test(v52)) {
+      if (!PATTERN_10.test(v66)) {
         return false;
       }
     }
-    for (const k53 of Object.keys(v45)) {
-      if (!NAMES_13.has(k53)) {
+    if (Object.hasOwn(v64, "args")) {
+      const v67 = v64["args"];
+      if (!(isArray(v67))) {
+        return false;
+      }
+      if (v67.length > 32) {
+        return false;
+      }
+      for (let i69 = 0; i69 < v67.length; i69++) {
+        const v70 = v67[i69];
+        if (!(typeof v70 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v70)) {
+          return false;
+        }
+        if (v70.length > 256 && codePointLength(v70) > 256) {
+          return false;
+        }
+        if (!PATTERN_11.test(v70)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v64, "url")) {
+      const v71 = v64["url"];
+      if (!(typeof v71 === "string")) {
+        return false;
+      }
+      if (v71.length > 2048 && codePointLength(v71) > 2048) {
+        return false;
+      }
+      if (!PATTERN_12.test(v71)) {
         return false;
       }
     }
-    if (valid10(v45)) {
-      if (typeof v45 === "string") {
-        if (hasLoneSurrogate(v45)) {
+    for (const k72 in v64) {
+      switch (k72) {
+        case "args":
+        case "command":
+        case "transport":
+        case "url":
+          break;
+        default:
+          if (Object.hasOwn(v64, k72)) {
+            return false;
+          }
+      }
+    }
+    if (valid8(v64)) {
+      if (typeof v64 === "string") {
+        if (hasLoneSurrogate(v64)) {
           return false;
         }
       }
-      if (isObject(v45)) {
-        if (!Object.hasOwn(v45, "command")) {
+      if (isObject(v64)) {
+        if (!Object.hasOwn(v64, "command")) {
           return false;
         }
-        if (Object.hasOwn(v45, "url")) {
+        if (Object.hasOwn(v64, "url")) {
           return false;
         }
       }
     } else {
-      if (typeof v45 === "string") {
-        if (hasLoneSurrogate(v45)) {
+      if (typeof v64 === "string") {
+        if (hasLoneSurrogate(v64)) {
           return false;
         }
       }
-      if (isObject(v45)) {
-        if (!Object.hasOwn(v45, "url")) {
+      if (isObject(v64)) {
+        if (!Object.hasOwn(v64, "url")) {
           return false;
         }
-        if (Object.hasOwn(v45, "command")) {
+        if (Object.hasOwn(v64, "command")) {
           return false;
         }
-        if (Object.hasOwn(v45, "args")) {
+        if (Object.hasOwn(v64, "args")) {
           return false;
         }
       }
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v57 = v["builtin"];
-    if (!(typeof v57 === "boolean")) {
+    const v76 = v["builtin"];
+    if (!(typeof v76 === "boolean")) {
       return false;
     }
   }
-  for (const k58 of Object.keys(v)) {
-    if (!NAMES_6.has(k58)) {
-      return false;
+  for (const k77 in v) {
+    switch (k77) {
+      case "builtin":
+      case "capabilities":
+      case "category":
+      case "detect":
+      case "displayName":
+      case "hookCapable":
+      case "hookPackage":
+      case "hookPointer":
+      case "id":
+      case "launchable":
+      case "library":
+      case "mcpServer":
+      case "promptArgTemplate":
+        break;
+      default:
+        if (Object.hasOwn(v, k77)) {
+          return false;
+        }
     }
   }
   if (valid7(v)) {
@@ -558,14 +755,14 @@ function valid1(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v59 = v["launchable"];
-        if (v59 !== false) {
+        const v78 = v["launchable"];
+        if (v78 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v60 = v["hookCapable"];
-        if (v60 !== false) {
+        const v79 = v["hookCapable"];
+        if (v79 !== false) {
           return false;
         }
       }
@@ -608,13 +805,13 @@ function check2(v: unknown, p: string, e: Violations): void {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "detect")) {
-      const v66 = v["detect"];
-      if (typeof v66 === "string") {
-        if (hasLoneSurrogate(v66)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v66);
+      const v85 = v["detect"];
+      if (typeof v85 === "string") {
+        if (hasLoneSurrogate(v85)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v85);
         }
       }
-      check11(v66, p + "/detect", e);
+      check9(v85, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -630,303 +827,495 @@ function valid3(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v67 = v["detect"];
-    if (!(isObject(v67))) {
+    const v86 = v["detect"];
+    if (!(isObject(v86))) {
       return false;
     }
-    if (!Object.hasOwn(v67, "kind") || !Object.hasOwn(v67, "binaryName")) {
+    if (!Object.hasOwn(v86, "kind") || !Object.hasOwn(v86, "binaryName")) {
       return false;
     }
-    const v68 = v67["kind"];
-    if (v68 !== "path") {
+    const v87 = v86["kind"];
+    if (v87 !== "path") {
       return false;
     }
-    const v69 = v67["binaryName"];
-    if (!(typeof v69 === "string")) {
+    const v88 = v86["binaryName"];
+    if (!(typeof v88 === "string")) {
       return false;
     }
-    if (v69.length < 1 || (v69.length < 2 && codePointLength(v69) < 1)) {
+    if (v88.length < 1 || (v88.length < 2 && codePointLength(v88) < 1)) {
       return false;
     }
-    if (v69.length > 128 && codePointLength(v69) > 128) {
+    if (v88.length > 128 && codePointLength(v88) > 128) {
       return false;
     }
-    if (!PATTERN_14.test(v69)) {
+    if (!PATTERN_6.test(v88)) {
       return false;
     }
-    for (const k70 of Object.keys(v67)) {
-      if (!NAMES_15.has(k70)) {
-        return false;
+    for (const k89 in v86) {
+      switch (k89) {
+        case "binaryName":
+        case "kind":
+          break;
+        default:
+          if (Object.hasOwn(v86, k89)) {
+            return false;
+          }
       }
     }
   }
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
     return false;
   }
-  const v71 = v["id"];
-  if (!(typeof v71 === "string")) {
+  const v90 = v["id"];
+  if (!(typeof v90 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v71)) {
+  if (!PATTERN_0.test(v90)) {
     return false;
   }
-  const v72 = v["displayName"];
-  if (!(typeof v72 === "string")) {
+  const v91 = v["displayName"];
+  if (!(typeof v91 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v72)) {
+  if (hasLoneSurrogate(v91)) {
     return false;
   }
-  if (v72.length < 1 || (v72.length < 2 && codePointLength(v72) < 1)) {
+  if (v91.length < 1 || (v91.length < 2 && codePointLength(v91) < 1)) {
     return false;
   }
-  if (v72.length > 80 && codePointLength(v72) > 80) {
+  if (v91.length > 80 && codePointLength(v91) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v72)) {
+  if (!PATTERN_1.test(v91)) {
     return false;
   }
-  const v73 = v["launchable"];
-  if (!(typeof v73 === "boolean")) {
+  const v92 = v["launchable"];
+  if (!(typeof v92 === "boolean")) {
     return false;
   }
-  const v74 = v["hookCapable"];
-  if (!(typeof v74 === "boolean")) {
+  const v93 = v["hookCapable"];
+  if (!(typeof v93 === "boolean")) {
     return false;
   }
-  const v75 = v["hookPointer"];
-  if (!(typeof v75 === "string")) {
+  const v94 = v["hookPointer"];
+  if (!(typeof v94 === "string")) {
     return false;
   }
-  if (v75.length < 1 || (v75.length < 2 && codePointLength(v75) < 1)) {
+  if (v94.length < 1 || (v94.length < 2 && codePointLength(v94) < 1)) {
     return false;
   }
-  if (v75.length > 256 && codePointLength(v75) > 256) {
+  if (v94.length > 256 && codePointLength(v94) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v75)) {
+  if (!PATTERN_2.test(v94)) {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v76 = v["detect"];
-    if (typeof v76 === "string") {
-      if (hasLoneSurrogate(v76)) {
+    const v95 = v["detect"];
+    if (typeof v95 === "string") {
+      if (hasLoneSurrogate(v95)) {
         return false;
       }
     }
-    if (typeof v76 === "string") {
-      if (hasLoneSurrogate(v76)) {
+    if (typeof v95 === "string") {
+      if (hasLoneSurrogate(v95)) {
         return false;
       }
     }
-    const d77 = isObject(v76) && Object.hasOwn(v76, "kind") ? v76["kind"] : undefined;
-    if (!((d77 === "path" && valid8(v76)) || (d77 === "candidates" && valid9(v76)))) {
+    const d96 = isObject(v95) && Object.hasOwn(v95, "kind") ? v95["kind"] : undefined;
+    if (d96 === "path") {
+      if (!(isObject(v95))) {
+        return false;
+      }
+      if (!Object.hasOwn(v95, "kind") || !Object.hasOwn(v95, "binaryName")) {
+        return false;
+      }
+      const v97 = v95["kind"];
+      if (v97 !== "path") {
+        return false;
+      }
+      const v98 = v95["binaryName"];
+      if (!(typeof v98 === "string")) {
+        return false;
+      }
+      if (v98.length < 1 || (v98.length < 2 && codePointLength(v98) < 1)) {
+        return false;
+      }
+      if (v98.length > 128 && codePointLength(v98) > 128) {
+        return false;
+      }
+      if (!PATTERN_6.test(v98)) {
+        return false;
+      }
+      for (const k99 in v95) {
+        switch (k99) {
+          case "binaryName":
+          case "kind":
+            break;
+          default:
+            if (Object.hasOwn(v95, k99)) {
+              return false;
+            }
+        }
+      }
+    } else if (d96 === "candidates") {
+      if (!(isObject(v95))) {
+        return false;
+      }
+      if (!Object.hasOwn(v95, "kind")) {
+        return false;
+      }
+      const v100 = v95["kind"];
+      if (v100 !== "candidates") {
+        return false;
+      }
+      if (Object.hasOwn(v95, "paths")) {
+        const v101 = v95["paths"];
+        if (!(isObject(v101))) {
+          return false;
+        }
+        if (Object.hasOwn(v101, "darwin")) {
+          const v102 = v101["darwin"];
+          if (!(isArray(v102))) {
+            return false;
+          }
+          if (v102.length > 32) {
+            return false;
+          }
+          for (let i104 = 0; i104 < v102.length; i104++) {
+            const v105 = v102[i104];
+            if (!(typeof v105 === "string")) {
+              return false;
+            }
+            if (hasLoneSurrogate(v105)) {
+              return false;
+            }
+            if (v105.length < 1 || (v105.length < 2 && codePointLength(v105) < 1)) {
+              return false;
+            }
+            if (v105.length > 1024 && codePointLength(v105) > 1024) {
+              return false;
+            }
+            if (!PATTERN_7.test(v105)) {
+              return false;
+            }
+          }
+        }
+        if (Object.hasOwn(v101, "win32")) {
+          const v106 = v101["win32"];
+          if (!(isArray(v106))) {
+            return false;
+          }
+          if (v106.length > 32) {
+            return false;
+          }
+          for (let i108 = 0; i108 < v106.length; i108++) {
+            const v109 = v106[i108];
+            if (!(typeof v109 === "string")) {
+              return false;
+            }
+            if (hasLoneSurrogate(v109)) {
+              return false;
+            }
+            if (v109.length < 1 || (v109.length < 2 && codePointLength(v109) < 1)) {
+              return false;
+            }
+            if (v109.length > 1024 && codePointLength(v109) > 1024) {
+              return false;
+            }
+            if (!PATTERN_7.test(v109)) {
+              return false;
+            }
+          }
+        }
+        if (Object.hasOwn(v101, "linux")) {
+          const v110 = v101["linux"];
+          if (!(isArray(v110))) {
+            return false;
+          }
+          if (v110.length > 32) {
+            return false;
+          }
+          for (let i112 = 0; i112 < v110.length; i112++) {
+            const v113 = v110[i112];
+            if (!(typeof v113 === "string")) {
+              return false;
+            }
+            if (hasLoneSurrogate(v113)) {
+              return false;
+            }
+            if (v113.length < 1 || (v113.length < 2 && codePointLength(v113) < 1)) {
+              return false;
+            }
+            if (v113.length > 1024 && codePointLength(v113) > 1024) {
+              return false;
+            }
+            if (!PATTERN_7.test(v113)) {
+              return false;
+            }
+          }
+        }
+        for (const k114 in v101) {
+          switch (k114) {
+            case "darwin":
+            case "linux":
+            case "win32":
+              break;
+            default:
+              if (Object.hasOwn(v101, k114)) {
+                return false;
+              }
+          }
+        }
+      }
+      for (const k115 in v95) {
+        switch (k115) {
+          case "kind":
+          case "paths":
+            break;
+          default:
+            if (Object.hasOwn(v95, k115)) {
+              return false;
+            }
+        }
+      }
+    } else {
       return false;
     }
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v78 = v["hookPackage"];
-    if (!(typeof v78 === "string")) {
+    const v116 = v["hookPackage"];
+    if (!(typeof v116 === "string")) {
       return false;
     }
-    if (v78.length < 1 || (v78.length < 2 && codePointLength(v78) < 1)) {
+    if (v116.length < 1 || (v116.length < 2 && codePointLength(v116) < 1)) {
       return false;
     }
-    if (v78.length > 214 && codePointLength(v78) > 214) {
+    if (v116.length > 214 && codePointLength(v116) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v78)) {
+    if (!PATTERN_3.test(v116)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v79 = v["promptArgTemplate"];
-    if (!(isArray(v79))) {
+    const v117 = v["promptArgTemplate"];
+    if (!(isArray(v117))) {
       return false;
     }
-    if (v79.length > 20) {
+    if (v117.length > 20) {
       return false;
     }
-    for (let i81 = 0; i81 < v79.length; i81++) {
-      const v82 = v79[i81];
-      if (!(typeof v82 === "string")) {
+    for (let i119 = 0; i119 < v117.length; i119++) {
+      const v120 = v117[i119];
+      if (!(typeof v120 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v82)) {
+      if (hasLoneSurrogate(v120)) {
         return false;
       }
-      if (v82.length > 256 && codePointLength(v82) > 256) {
+      if (v120.length > 256 && codePointLength(v120) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v82)) {
+      if (!PATTERN_4.test(v120)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v83 = v["capabilities"];
-    if (!(isObject(v83))) {
+    const v121 = v["capabilities"];
+    if (!(isObject(v121))) {
       return false;
     }
-    if (!Object.hasOwn(v83, "provides")) {
+    if (!Object.hasOwn(v121, "provides")) {
       return false;
     }
-    const v84 = v83["provides"];
-    if (!(isArray(v84))) {
+    const v122 = v121["provides"];
+    if (!(isArray(v122))) {
       return false;
     }
-    for (let i86 = 0; i86 < v84.length; i86++) {
-      const v87 = v84[i86];
-      if (!(typeof v87 === "string")) {
+    for (let i124 = 0; i124 < v122.length; i124++) {
+      const v125 = v122[i124];
+      if (!(typeof v125 === "string")) {
         return false;
       }
-      if (!ENUM_7.has(v87)) {
+      if (!ENUM_8.has(v125)) {
         return false;
       }
     }
-    if (!allUnique(v84)) {
+    if (!allUnique(v122)) {
       return false;
     }
-    for (const k88 of Object.keys(v83)) {
-      if (!NAMES_8.has(k88)) {
-        return false;
+    for (const k126 in v121) {
+      switch (k126) {
+        case "provides":
+          break;
+        default:
+          if (Object.hasOwn(v121, k126)) {
+            return false;
+          }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v89 = v["category"];
-    if (!(typeof v89 === "string")) {
+    const v127 = v["category"];
+    if (!(typeof v127 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v89)) {
+    if (!ENUM_5.has(v127)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "library")) {
-    const v90 = v["library"];
-    if (!(typeof v90 === "string")) {
+    const v128 = v["library"];
+    if (!(typeof v128 === "string")) {
       return false;
     }
-    if (!PATTERN_0.test(v90)) {
+    if (!PATTERN_0.test(v128)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "mcpServer")) {
-    const v91 = v["mcpServer"];
-    if (!(isObject(v91))) {
+    const v129 = v["mcpServer"];
+    if (!(isObject(v129))) {
       return false;
     }
-    if (!Object.hasOwn(v91, "transport")) {
+    if (!Object.hasOwn(v129, "transport")) {
       return false;
     }
-    const v92 = v91["transport"];
-    if (!(typeof v92 === "string")) {
+    const v130 = v129["transport"];
+    if (!(typeof v130 === "string")) {
       return false;
     }
-    if (!ENUM_9.has(v92)) {
+    if (!ENUM_9.has(v130)) {
       return false;
     }
-    if (Object.hasOwn(v91, "command")) {
-      const v93 = v91["command"];
-      if (!(typeof v93 === "string")) {
+    if (Object.hasOwn(v129, "command")) {
+      const v131 = v129["command"];
+      if (!(typeof v131 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v93)) {
+      if (hasLoneSurrogate(v131)) {
         return false;
       }
-      if (v93.length < 1 || (v93.length < 2 && codePointLength(v93) < 1)) {
+      if (v131.length < 1 || (v131.length < 2 && codePointLength(v131) < 1)) {
         return false;
       }
-      if (v93.length > 256 && codePointLength(v93) > 256) {
+      if (v131.length > 256 && codePointLength(v131) > 256) {
         return false;
       }
-      if (!PATTERN_10.test(v93)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v91, "args")) {
-      const v94 = v91["args"];
-      if (!(isArray(v94))) {
-        return false;
-      }
-      if (v94.length > 32) {
-        return false;
-      }
-      for (let i96 = 0; i96 < v94.length; i96++) {
-        const v97 = v94[i96];
-        if (!(typeof v97 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v97)) {
-          return false;
-        }
-        if (v97.length > 256 && codePointLength(v97) > 256) {
-          return false;
-        }
-        if (!PATTERN_11.test(v97)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v91, "url")) {
-      const v98 = v91["url"];
-      if (!(typeof v98 === "string")) {
-        return false;
-      }
-      if (v98.length > 2048 && codePointLength(v98) > 2048) {
-        return false;
-      }
-      if (!PATTERN_12.test(v98)) {
+      if (!PATTERN_10.test(v131)) {
         return false;
       }
     }
-    for (const k99 of Object.keys(v91)) {
-      if (!NAMES_13.has(k99)) {
+    if (Object.hasOwn(v129, "args")) {
+      const v132 = v129["args"];
+      if (!(isArray(v132))) {
+        return false;
+      }
+      if (v132.length > 32) {
+        return false;
+      }
+      for (let i134 = 0; i134 < v132.length; i134++) {
+        const v135 = v132[i134];
+        if (!(typeof v135 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v135)) {
+          return false;
+        }
+        if (v135.length > 256 && codePointLength(v135) > 256) {
+          return false;
+        }
+        if (!PATTERN_11.test(v135)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v129, "url")) {
+      const v136 = v129["url"];
+      if (!(typeof v136 === "string")) {
+        return false;
+      }
+      if (v136.length > 2048 && codePointLength(v136) > 2048) {
+        return false;
+      }
+      if (!PATTERN_12.test(v136)) {
         return false;
       }
     }
-    if (valid10(v91)) {
-      if (typeof v91 === "string") {
-        if (hasLoneSurrogate(v91)) {
+    for (const k137 in v129) {
+      switch (k137) {
+        case "args":
+        case "command":
+        case "transport":
+        case "url":
+          break;
+        default:
+          if (Object.hasOwn(v129, k137)) {
+            return false;
+          }
+      }
+    }
+    if (valid8(v129)) {
+      if (typeof v129 === "string") {
+        if (hasLoneSurrogate(v129)) {
           return false;
         }
       }
-      if (isObject(v91)) {
-        if (!Object.hasOwn(v91, "command")) {
+      if (isObject(v129)) {
+        if (!Object.hasOwn(v129, "command")) {
           return false;
         }
-        if (Object.hasOwn(v91, "url")) {
+        if (Object.hasOwn(v129, "url")) {
           return false;
         }
       }
     } else {
-      if (typeof v91 === "string") {
-        if (hasLoneSurrogate(v91)) {
+      if (typeof v129 === "string") {
+        if (hasLoneSurrogate(v129)) {
           return false;
         }
       }
-      if (isObject(v91)) {
-        if (!Object.hasOwn(v91, "url")) {
+      if (isObject(v129)) {
+        if (!Object.hasOwn(v129, "url")) {
           return false;
         }
-        if (Object.hasOwn(v91, "command")) {
+        if (Object.hasOwn(v129, "command")) {
           return false;
         }
-        if (Object.hasOwn(v91, "args")) {
+        if (Object.hasOwn(v129, "args")) {
           return false;
         }
       }
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v103 = v["builtin"];
-    if (!(typeof v103 === "boolean")) {
+    const v141 = v["builtin"];
+    if (!(typeof v141 === "boolean")) {
       return false;
     }
   }
-  for (const k104 of Object.keys(v)) {
-    if (!NAMES_6.has(k104)) {
-      return false;
+  for (const k142 in v) {
+    switch (k142) {
+      case "builtin":
+      case "capabilities":
+      case "category":
+      case "detect":
+      case "displayName":
+      case "hookCapable":
+      case "hookPackage":
+      case "hookPointer":
+      case "id":
+      case "launchable":
+      case "library":
+      case "mcpServer":
+      case "promptArgTemplate":
+        break;
+      default:
+        if (Object.hasOwn(v, k142)) {
+          return false;
+        }
     }
   }
   if (valid7(v)) {
@@ -940,14 +1329,14 @@ function valid3(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v105 = v["launchable"];
-        if (v105 !== false) {
+        const v143 = v["launchable"];
+        if (v143 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v106 = v["hookCapable"];
-        if (v106 !== false) {
+        const v144 = v["hookCapable"];
+        if (v144 !== false) {
           return false;
         }
       }
@@ -988,23 +1377,23 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d112 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d112 === "path") {
+  const d150 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d150 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
-    check11(v, p, e);
-  } else if (d112 === "candidates") {
+    check9(v, p, e);
+  } else if (d150 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
-    check14(v, p, e);
+    check12(v, p, e);
   } else {
-    oneOf([check12, check13], v, p, e);
+    oneOf([check10, check11], v, p, e);
   }
 }
 
@@ -1014,28 +1403,33 @@ function check5(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"provides\"", v);
     }
     if (Object.hasOwn(v, "provides")) {
-      const v113 = v["provides"];
-      if (isArray(v113)) {
-        const n114 = e.length;
-        for (let i115 = 0; i115 < v113.length; i115++) {
-          const v116 = v113[i115];
-          if (typeof v116 === "string") {
-            if (hasLoneSurrogate(v116)) {
-              e.add(p + "/provides" + "/" + i115, "i-json", "no lone surrogate", v116);
+      const v151 = v["provides"];
+      if (isArray(v151)) {
+        const n152 = e.length;
+        for (let i153 = 0; i153 < v151.length; i153++) {
+          const v154 = v151[i153];
+          if (typeof v154 === "string") {
+            if (hasLoneSurrogate(v154)) {
+              e.add(p + "/provides" + "/" + i153, "i-json", "no lone surrogate", v154);
             }
           }
-          check15(v116, p + "/provides" + "/" + i115, e);
+          check13(v154, p + "/provides" + "/" + i153, e);
         }
-        if (e.length === n114 && !allUnique(v113)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v113);
+        if (e.length === n152 && !allUnique(v151)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v151);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v113);
+        e.add(p + "/provides", "type", "array", v151);
       }
     }
-    for (const k117 of Object.keys(v)) {
-      if (!NAMES_8.has(k117)) {
-        e.add(p + "/" + token(k117), "additionalProperties", "no such property", v[k117]);
+    for (const k155 in v) {
+      switch (k155) {
+        case "provides":
+          break;
+        default:
+          if (Object.hasOwn(v, k155)) {
+            e.add(p + "/" + token(k155), "additionalProperties", "no such property", v[k155]);
+          }
       }
     }
   } else {
@@ -1049,86 +1443,94 @@ function check6(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"transport\"", v);
     }
     if (Object.hasOwn(v, "transport")) {
-      const v118 = v["transport"];
-      if (typeof v118 === "string") {
-        if (!ENUM_9.has(v118)) {
-          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v118);
+      const v156 = v["transport"];
+      if (typeof v156 === "string") {
+        if (!ENUM_9.has(v156)) {
+          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v156);
         }
       } else {
-        e.add(p + "/transport", "type", "string", v118);
-        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v118);
+        e.add(p + "/transport", "type", "string", v156);
+        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v156);
       }
     }
     if (Object.hasOwn(v, "command")) {
-      const v119 = v["command"];
-      if (typeof v119 === "string") {
-        if (hasLoneSurrogate(v119)) {
-          e.add(p + "/command", "i-json", "no lone surrogate", v119);
+      const v157 = v["command"];
+      if (typeof v157 === "string") {
+        if (hasLoneSurrogate(v157)) {
+          e.add(p + "/command", "i-json", "no lone surrogate", v157);
         }
-        if (v119.length < 1 || (v119.length < 2 && codePointLength(v119) < 1)) {
-          e.add(p + "/command", "minLength", "at least 1 characters", v119);
+        if (v157.length < 1 || (v157.length < 2 && codePointLength(v157) < 1)) {
+          e.add(p + "/command", "minLength", "at least 1 characters", v157);
         }
-        if (v119.length > 256 && codePointLength(v119) > 256) {
-          e.add(p + "/command", "maxLength", "at most 256 characters", v119);
+        if (v157.length > 256 && codePointLength(v157) > 256) {
+          e.add(p + "/command", "maxLength", "at most 256 characters", v157);
         }
-        if (!(v119.length > 256 && codePointLength(v119) > 256) && !PATTERN_10.test(v119)) {
-          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v119);
+        if (!(v157.length > 256 && codePointLength(v157) > 256) && !PATTERN_10.test(v157)) {
+          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v157);
         }
       } else {
-        e.add(p + "/command", "type", "string", v119);
+        e.add(p + "/command", "type", "string", v157);
       }
     }
     if (Object.hasOwn(v, "args")) {
-      const v120 = v["args"];
-      if (isArray(v120)) {
-        if (v120.length > 32) {
-          e.add(p + "/args", "maxItems", "at most 32 items", v120);
+      const v158 = v["args"];
+      if (isArray(v158)) {
+        if (v158.length > 32) {
+          e.add(p + "/args", "maxItems", "at most 32 items", v158);
         }
-        for (let i122 = 0; i122 < v120.length; i122++) {
-          const v123 = v120[i122];
-          if (typeof v123 === "string") {
-            if (hasLoneSurrogate(v123)) {
-              e.add(p + "/args" + "/" + i122, "i-json", "no lone surrogate", v123);
+        for (let i160 = 0; i160 < v158.length; i160++) {
+          const v161 = v158[i160];
+          if (typeof v161 === "string") {
+            if (hasLoneSurrogate(v161)) {
+              e.add(p + "/args" + "/" + i160, "i-json", "no lone surrogate", v161);
             }
-            if (v123.length > 256 && codePointLength(v123) > 256) {
-              e.add(p + "/args" + "/" + i122, "maxLength", "at most 256 characters", v123);
+            if (v161.length > 256 && codePointLength(v161) > 256) {
+              e.add(p + "/args" + "/" + i160, "maxLength", "at most 256 characters", v161);
             }
-            if (!(v123.length > 256 && codePointLength(v123) > 256) && !PATTERN_11.test(v123)) {
-              e.add(p + "/args" + "/" + i122, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v123);
+            if (!(v161.length > 256 && codePointLength(v161) > 256) && !PATTERN_11.test(v161)) {
+              e.add(p + "/args" + "/" + i160, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v161);
             }
           } else {
-            e.add(p + "/args" + "/" + i122, "type", "string", v123);
+            e.add(p + "/args" + "/" + i160, "type", "string", v161);
           }
         }
       } else {
-        e.add(p + "/args", "type", "array", v120);
+        e.add(p + "/args", "type", "array", v158);
       }
     }
     if (Object.hasOwn(v, "url")) {
-      const v124 = v["url"];
-      if (typeof v124 === "string") {
-        if (hasLoneSurrogate(v124)) {
-          e.add(p + "/url", "i-json", "no lone surrogate", v124);
+      const v162 = v["url"];
+      if (typeof v162 === "string") {
+        if (hasLoneSurrogate(v162)) {
+          e.add(p + "/url", "i-json", "no lone surrogate", v162);
         }
-        if (v124.length > 2048 && codePointLength(v124) > 2048) {
-          e.add(p + "/url", "maxLength", "at most 2048 characters", v124);
+        if (v162.length > 2048 && codePointLength(v162) > 2048) {
+          e.add(p + "/url", "maxLength", "at most 2048 characters", v162);
         }
-        if (!(v124.length > 2048 && codePointLength(v124) > 2048) && !PATTERN_12.test(v124)) {
-          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v124);
+        if (!(v162.length > 2048 && codePointLength(v162) > 2048) && !PATTERN_12.test(v162)) {
+          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v162);
         }
       } else {
-        e.add(p + "/url", "type", "string", v124);
+        e.add(p + "/url", "type", "string", v162);
       }
     }
-    for (const k125 of Object.keys(v)) {
-      if (!NAMES_13.has(k125)) {
-        e.add(p + "/" + token(k125), "additionalProperties", "no such property", v[k125]);
+    for (const k163 in v) {
+      switch (k163) {
+        case "args":
+        case "command":
+        case "transport":
+        case "url":
+          break;
+        default:
+          if (Object.hasOwn(v, k163)) {
+            e.add(p + "/" + token(k163), "additionalProperties", "no such property", v[k163]);
+          }
       }
     }
   } else {
     e.add(p, "type", "object", v);
   }
-  if (valid10(v)) {
+  if (valid8(v)) {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1139,8 +1541,8 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"command\"", v);
       }
       if (Object.hasOwn(v, "url")) {
-        const v126 = v["url"];
-        e.add(p + "/url", "false", "nothing (false schema)", v126);
+        const v164 = v["url"];
+        e.add(p + "/url", "false", "nothing (false schema)", v164);
       }
     }
   } else {
@@ -1154,12 +1556,12 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"url\"", v);
       }
       if (Object.hasOwn(v, "command")) {
-        const v127 = v["command"];
-        e.add(p + "/command", "false", "nothing (false schema)", v127);
+        const v165 = v["command"];
+        e.add(p + "/command", "false", "nothing (false schema)", v165);
       }
       if (Object.hasOwn(v, "args")) {
-        const v128 = v["args"];
-        e.add(p + "/args", "false", "nothing (false schema)", v128);
+        const v166 = v["args"];
+        e.add(p + "/args", "false", "nothing (false schema)", v166);
       }
     }
   }
@@ -1175,8 +1577,8 @@ function valid7(v: unknown): boolean {
     if (!Object.hasOwn(v, "category")) {
       return false;
     }
-    const v129 = v["category"];
-    if (v129 !== "mcp-server") {
+    const v167 = v["category"];
+    if (v167 !== "mcp-server") {
       return false;
     }
   }
@@ -1184,149 +1586,6 @@ function valid7(v: unknown): boolean {
 }
 
 function valid8(v: unknown): boolean {
-  if (!(isObject(v))) {
-    return false;
-  }
-  if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
-    return false;
-  }
-  const v130 = v["kind"];
-  if (v130 !== "path") {
-    return false;
-  }
-  const v131 = v["binaryName"];
-  if (!(typeof v131 === "string")) {
-    return false;
-  }
-  if (v131.length < 1 || (v131.length < 2 && codePointLength(v131) < 1)) {
-    return false;
-  }
-  if (v131.length > 128 && codePointLength(v131) > 128) {
-    return false;
-  }
-  if (!PATTERN_14.test(v131)) {
-    return false;
-  }
-  for (const k132 of Object.keys(v)) {
-    if (!NAMES_15.has(k132)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-function valid9(v: unknown): boolean {
-  if (!(isObject(v))) {
-    return false;
-  }
-  if (!Object.hasOwn(v, "kind")) {
-    return false;
-  }
-  const v133 = v["kind"];
-  if (v133 !== "candidates") {
-    return false;
-  }
-  if (Object.hasOwn(v, "paths")) {
-    const v134 = v["paths"];
-    if (!(isObject(v134))) {
-      return false;
-    }
-    if (Object.hasOwn(v134, "darwin")) {
-      const v135 = v134["darwin"];
-      if (!(isArray(v135))) {
-        return false;
-      }
-      if (v135.length > 32) {
-        return false;
-      }
-      for (let i137 = 0; i137 < v135.length; i137++) {
-        const v138 = v135[i137];
-        if (!(typeof v138 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v138)) {
-          return false;
-        }
-        if (v138.length < 1 || (v138.length < 2 && codePointLength(v138) < 1)) {
-          return false;
-        }
-        if (v138.length > 1024 && codePointLength(v138) > 1024) {
-          return false;
-        }
-        if (!PATTERN_16.test(v138)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v134, "win32")) {
-      const v139 = v134["win32"];
-      if (!(isArray(v139))) {
-        return false;
-      }
-      if (v139.length > 32) {
-        return false;
-      }
-      for (let i141 = 0; i141 < v139.length; i141++) {
-        const v142 = v139[i141];
-        if (!(typeof v142 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v142)) {
-          return false;
-        }
-        if (v142.length < 1 || (v142.length < 2 && codePointLength(v142) < 1)) {
-          return false;
-        }
-        if (v142.length > 1024 && codePointLength(v142) > 1024) {
-          return false;
-        }
-        if (!PATTERN_16.test(v142)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v134, "linux")) {
-      const v143 = v134["linux"];
-      if (!(isArray(v143))) {
-        return false;
-      }
-      if (v143.length > 32) {
-        return false;
-      }
-      for (let i145 = 0; i145 < v143.length; i145++) {
-        const v146 = v143[i145];
-        if (!(typeof v146 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v146)) {
-          return false;
-        }
-        if (v146.length < 1 || (v146.length < 2 && codePointLength(v146) < 1)) {
-          return false;
-        }
-        if (v146.length > 1024 && codePointLength(v146) > 1024) {
-          return false;
-        }
-        if (!PATTERN_16.test(v146)) {
-          return false;
-        }
-      }
-    }
-    for (const k147 of Object.keys(v134)) {
-      if (!NAMES_17.has(k147)) {
-        return false;
-      }
-    }
-  }
-  for (const k148 of Object.keys(v)) {
-    if (!NAMES_18.has(k148)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-function valid10(v: unknown): boolean {
   if (typeof v === "string") {
     if (hasLoneSurrogate(v)) {
       return false;
@@ -1334,8 +1593,8 @@ function valid10(v: unknown): boolean {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "transport")) {
-      const v149 = v["transport"];
-      if (v149 !== "stdio") {
+      const v168 = v["transport"];
+      if (v168 !== "stdio") {
         return false;
       }
     }
@@ -1343,7 +1602,7 @@ function valid10(v: unknown): boolean {
   return true;
 }
 
-function check11(v: unknown, p: string, e: Violations): void {
+function check9(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (!Object.hasOwn(v, "kind")) {
       e.add(p, "required", "property \"kind\"", v);
@@ -1352,33 +1611,39 @@ function check11(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"binaryName\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v150 = v["kind"];
-      if (v150 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v150);
+      const v169 = v["kind"];
+      if (v169 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v169);
       }
     }
     if (Object.hasOwn(v, "binaryName")) {
-      const v151 = v["binaryName"];
-      if (typeof v151 === "string") {
-        if (hasLoneSurrogate(v151)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v151);
+      const v170 = v["binaryName"];
+      if (typeof v170 === "string") {
+        if (hasLoneSurrogate(v170)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v170);
         }
-        if (v151.length < 1 || (v151.length < 2 && codePointLength(v151) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v151);
+        if (v170.length < 1 || (v170.length < 2 && codePointLength(v170) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v170);
         }
-        if (v151.length > 128 && codePointLength(v151) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v151);
+        if (v170.length > 128 && codePointLength(v170) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v170);
         }
-        if (!(v151.length > 128 && codePointLength(v151) > 128) && !PATTERN_14.test(v151)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v151);
+        if (!(v170.length > 128 && codePointLength(v170) > 128) && !PATTERN_6.test(v170)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v170);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v151);
+        e.add(p + "/binaryName", "type", "string", v170);
       }
     }
-    for (const k152 of Object.keys(v)) {
-      if (!NAMES_15.has(k152)) {
-        e.add(p + "/" + token(k152), "additionalProperties", "no such property", v[k152]);
+    for (const k171 in v) {
+      switch (k171) {
+        case "binaryName":
+        case "kind":
+          break;
+        default:
+          if (Object.hasOwn(v, k171)) {
+            e.add(p + "/" + token(k171), "additionalProperties", "no such property", v[k171]);
+          }
       }
     }
   } else {
@@ -1386,47 +1651,53 @@ function check11(v: unknown, p: string, e: Violations): void {
   }
 }
 
+function check10(v: unknown, p: string, e: Violations): void {
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      e.add(p, "i-json", "no lone surrogate", v);
+    }
+  }
+  check9(v, p, e);
+}
+
+function check11(v: unknown, p: string, e: Violations): void {
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      e.add(p, "i-json", "no lone surrogate", v);
+    }
+  }
+  check12(v, p, e);
+}
+
 function check12(v: unknown, p: string, e: Violations): void {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      e.add(p, "i-json", "no lone surrogate", v);
-    }
-  }
-  check11(v, p, e);
-}
-
-function check13(v: unknown, p: string, e: Violations): void {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      e.add(p, "i-json", "no lone surrogate", v);
-    }
-  }
-  check14(v, p, e);
-}
-
-function check14(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (!Object.hasOwn(v, "kind")) {
       e.add(p, "required", "property \"kind\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v153 = v["kind"];
-      if (v153 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v153);
+      const v172 = v["kind"];
+      if (v172 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v172);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v154 = v["paths"];
-      if (typeof v154 === "string") {
-        if (hasLoneSurrogate(v154)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v154);
+      const v173 = v["paths"];
+      if (typeof v173 === "string") {
+        if (hasLoneSurrogate(v173)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v173);
         }
       }
-      check16(v154, p + "/paths", e);
+      check14(v173, p + "/paths", e);
     }
-    for (const k155 of Object.keys(v)) {
-      if (!NAMES_18.has(k155)) {
-        e.add(p + "/" + token(k155), "additionalProperties", "no such property", v[k155]);
+    for (const k174 in v) {
+      switch (k174) {
+        case "kind":
+        case "paths":
+          break;
+        default:
+          if (Object.hasOwn(v, k174)) {
+            e.add(p + "/" + token(k174), "additionalProperties", "no such property", v[k174]);
+          }
       }
     }
   } else {
@@ -1434,9 +1705,9 @@ function check14(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check15(v: unknown, p: string, e: Violations): void {
+function check13(v: unknown, p: string, e: Violations): void {
   if (typeof v === "string") {
-    if (!ENUM_7.has(v)) {
+    if (!ENUM_8.has(v)) {
       e.add(p, "enum", "one of [\"interactive-launch\",\"headless-task\",\"structured-progres...", v);
     }
   } else {
@@ -1445,38 +1716,45 @@ function check15(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check16(v: unknown, p: string, e: Violations): void {
+function check14(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v156 = v["darwin"];
-      if (typeof v156 === "string") {
-        if (hasLoneSurrogate(v156)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v156);
+      const v175 = v["darwin"];
+      if (typeof v175 === "string") {
+        if (hasLoneSurrogate(v175)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v175);
         }
       }
-      check17(v156, p + "/darwin", e);
+      check15(v175, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v157 = v["win32"];
-      if (typeof v157 === "string") {
-        if (hasLoneSurrogate(v157)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v157);
+      const v176 = v["win32"];
+      if (typeof v176 === "string") {
+        if (hasLoneSurrogate(v176)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v176);
         }
       }
-      check17(v157, p + "/win32", e);
+      check15(v176, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v158 = v["linux"];
-      if (typeof v158 === "string") {
-        if (hasLoneSurrogate(v158)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v158);
+      const v177 = v["linux"];
+      if (typeof v177 === "string") {
+        if (hasLoneSurrogate(v177)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v177);
         }
       }
-      check17(v158, p + "/linux", e);
+      check15(v177, p + "/linux", e);
     }
-    for (const k159 of Object.keys(v)) {
-      if (!NAMES_17.has(k159)) {
-        e.add(p + "/" + token(k159), "additionalProperties", "no such property", v[k159]);
+    for (const k178 in v) {
+      switch (k178) {
+        case "darwin":
+        case "linux":
+        case "win32":
+          break;
+        default:
+          if (Object.hasOwn(v, k178)) {
+            e.add(p + "/" + token(k178), "additionalProperties", "no such property", v[k178]);
+          }
       }
     }
   } else {
@@ -1484,28 +1762,28 @@ function check16(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check17(v: unknown, p: string, e: Violations): void {
+function check15(v: unknown, p: string, e: Violations): void {
   if (isArray(v)) {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i161 = 0; i161 < v.length; i161++) {
-      const v162 = v[i161];
-      if (typeof v162 === "string") {
-        if (hasLoneSurrogate(v162)) {
-          e.add(p + "/" + i161, "i-json", "no lone surrogate", v162);
+    for (let i180 = 0; i180 < v.length; i180++) {
+      const v181 = v[i180];
+      if (typeof v181 === "string") {
+        if (hasLoneSurrogate(v181)) {
+          e.add(p + "/" + i180, "i-json", "no lone surrogate", v181);
         }
-        if (v162.length < 1 || (v162.length < 2 && codePointLength(v162) < 1)) {
-          e.add(p + "/" + i161, "minLength", "at least 1 characters", v162);
+        if (v181.length < 1 || (v181.length < 2 && codePointLength(v181) < 1)) {
+          e.add(p + "/" + i180, "minLength", "at least 1 characters", v181);
         }
-        if (v162.length > 1024 && codePointLength(v162) > 1024) {
-          e.add(p + "/" + i161, "maxLength", "at most 1024 characters", v162);
+        if (v181.length > 1024 && codePointLength(v181) > 1024) {
+          e.add(p + "/" + i180, "maxLength", "at most 1024 characters", v181);
         }
-        if (!(v162.length > 1024 && codePointLength(v162) > 1024) && !PATTERN_16.test(v162)) {
-          e.add(p + "/" + i161, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v162);
+        if (!(v181.length > 1024 && codePointLength(v181) > 1024) && !PATTERN_7.test(v181)) {
+          e.add(p + "/" + i180, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v181);
         }
       } else {
-        e.add(p + "/" + i161, "type", "string", v162);
+        e.add(p + "/" + i180, "type", "string", v181);
       }
     }
   } else {

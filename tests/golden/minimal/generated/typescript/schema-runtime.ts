@@ -171,6 +171,9 @@ export function jsonEqual(left: unknown, right: unknown): boolean {
 
 export function allUnique(items: readonly unknown[]): boolean {
   if (items.length < 2) return true;
+  if (items.every((item) => typeof item === "string")) {
+    return new Set(items).size === items.length; // strings compare as themselves: no keys needed
+  }
   const keys = new Set<string>();
   for (const item of items) {
     const key = equalityKey(item);

@@ -13,15 +13,9 @@ const PATTERN_2 = new RegExp("^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))[A-Za-z0-9._/-]+$",
 const PATTERN_3 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
 const PATTERN_4 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const ENUM_5: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app"]);
-const NAMES_6: ReadonlySet<string> = new Set<string>(["builtin", "capabilities", "category", "detect", "displayName", "extras", "hookCapable", "hookPackage", "hookPointer", "id", "launchable", "promptArgTemplate"]);
-const ENUM_7: ReadonlySet<string> = new Set<string>(["", "-0", "01", "1e3", "4294967295", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "__proto__", "a b", "constructor", "hasOwnProperty", "interactive-launch", "isPrototypeOf", "propertyIsEnumerable", "prototype", "resumable", "toLocaleString", "toString", "valueOf"]);
-const NAMES_8: ReadonlySet<string> = new Set<string>(["provides"]);
-const NAMES_9: ReadonlySet<string> = new Set<string>(["constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "prototype", "toLocaleString", "toString", "valueOf"]);
-const PATTERN_10 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
-const NAMES_11: ReadonlySet<string> = new Set<string>(["binaryName", "kind"]);
-const PATTERN_12 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
-const NAMES_13: ReadonlySet<string> = new Set<string>(["darwin", "linux", "win32"]);
-const NAMES_14: ReadonlySet<string> = new Set<string>(["kind", "paths"]);
+const PATTERN_6 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
+const PATTERN_7 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
+const ENUM_8: ReadonlySet<string> = new Set<string>(["", "-0", "01", "1e3", "4294967295", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "__proto__", "a b", "constructor", "hasOwnProperty", "interactive-launch", "isPrototypeOf", "propertyIsEnumerable", "prototype", "resumable", "toLocaleString", "toString", "valueOf"]);
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
@@ -195,9 +189,25 @@ function check0(v: unknown, p: string, e: Violations): void {
       }
       check6(v15, p + "/extras", e);
     }
-    for (const k16 of Object.keys(v)) {
-      if (!NAMES_6.has(k16)) {
-        e.add(p + "/" + token(k16), "additionalProperties", "no such property", v[k16]);
+    for (const k16 in v) {
+      switch (k16) {
+        case "builtin":
+        case "capabilities":
+        case "category":
+        case "detect":
+        case "displayName":
+        case "extras":
+        case "hookCapable":
+        case "hookPackage":
+        case "hookPointer":
+        case "id":
+        case "launchable":
+        case "promptArgTemplate":
+          break;
+        default:
+          if (Object.hasOwn(v, k16)) {
+            e.add(p + "/" + token(k16), "additionalProperties", "no such property", v[k16]);
+          }
       }
     }
   } else {
@@ -268,179 +278,368 @@ function valid1(v: unknown): boolean {
     }
   }
   const d23 = isObject(v22) && Object.hasOwn(v22, "kind") ? v22["kind"] : undefined;
-  if (!((d23 === "path" && valid7(v22)) || (d23 === "candidates" && valid8(v22)))) {
+  if (d23 === "path") {
+    if (!(isObject(v22))) {
+      return false;
+    }
+    if (!Object.hasOwn(v22, "kind") || !Object.hasOwn(v22, "binaryName")) {
+      return false;
+    }
+    const v24 = v22["kind"];
+    if (v24 !== "path") {
+      return false;
+    }
+    const v25 = v22["binaryName"];
+    if (!(typeof v25 === "string")) {
+      return false;
+    }
+    if (v25.length < 1 || (v25.length < 2 && codePointLength(v25) < 1)) {
+      return false;
+    }
+    if (v25.length > 128 && codePointLength(v25) > 128) {
+      return false;
+    }
+    if (!PATTERN_6.test(v25)) {
+      return false;
+    }
+    for (const k26 in v22) {
+      switch (k26) {
+        case "binaryName":
+        case "kind":
+          break;
+        default:
+          if (Object.hasOwn(v22, k26)) {
+            return false;
+          }
+      }
+    }
+  } else if (d23 === "candidates") {
+    if (!(isObject(v22))) {
+      return false;
+    }
+    if (!Object.hasOwn(v22, "kind")) {
+      return false;
+    }
+    const v27 = v22["kind"];
+    if (v27 !== "candidates") {
+      return false;
+    }
+    if (Object.hasOwn(v22, "paths")) {
+      const v28 = v22["paths"];
+      if (!(isObject(v28))) {
+        return false;
+      }
+      if (Object.hasOwn(v28, "darwin")) {
+        const v29 = v28["darwin"];
+        if (!(isArray(v29))) {
+          return false;
+        }
+        if (v29.length > 32) {
+          return false;
+        }
+        for (let i31 = 0; i31 < v29.length; i31++) {
+          const v32 = v29[i31];
+          if (!(typeof v32 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v32)) {
+            return false;
+          }
+          if (v32.length < 1 || (v32.length < 2 && codePointLength(v32) < 1)) {
+            return false;
+          }
+          if (v32.length > 1024 && codePointLength(v32) > 1024) {
+            return false;
+          }
+          if (!PATTERN_7.test(v32)) {
+            return false;
+          }
+        }
+      }
+      if (Object.hasOwn(v28, "win32")) {
+        const v33 = v28["win32"];
+        if (!(isArray(v33))) {
+          return false;
+        }
+        if (v33.length > 32) {
+          return false;
+        }
+        for (let i35 = 0; i35 < v33.length; i35++) {
+          const v36 = v33[i35];
+          if (!(typeof v36 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v36)) {
+            return false;
+          }
+          if (v36.length < 1 || (v36.length < 2 && codePointLength(v36) < 1)) {
+            return false;
+          }
+          if (v36.length > 1024 && codePointLength(v36) > 1024) {
+            return false;
+          }
+          if (!PATTERN_7.test(v36)) {
+            return false;
+          }
+        }
+      }
+      if (Object.hasOwn(v28, "linux")) {
+        const v37 = v28["linux"];
+        if (!(isArray(v37))) {
+          return false;
+        }
+        if (v37.length > 32) {
+          return false;
+        }
+        for (let i39 = 0; i39 < v37.length; i39++) {
+          const v40 = v37[i39];
+          if (!(typeof v40 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v40)) {
+            return false;
+          }
+          if (v40.length < 1 || (v40.length < 2 && codePointLength(v40) < 1)) {
+            return false;
+          }
+          if (v40.length > 1024 && codePointLength(v40) > 1024) {
+            return false;
+          }
+          if (!PATTERN_7.test(v40)) {
+            return false;
+          }
+        }
+      }
+      for (const k41 in v28) {
+        switch (k41) {
+          case "darwin":
+          case "linux":
+          case "win32":
+            break;
+          default:
+            if (Object.hasOwn(v28, k41)) {
+              return false;
+            }
+        }
+      }
+    }
+    for (const k42 in v22) {
+      switch (k42) {
+        case "kind":
+        case "paths":
+          break;
+        default:
+          if (Object.hasOwn(v22, k42)) {
+            return false;
+          }
+      }
+    }
+  } else {
     return false;
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v24 = v["hookPackage"];
-    if (!(typeof v24 === "string")) {
+    const v43 = v["hookPackage"];
+    if (!(typeof v43 === "string")) {
       return false;
     }
-    if (v24.length < 1 || (v24.length < 2 && codePointLength(v24) < 1)) {
+    if (v43.length < 1 || (v43.length < 2 && codePointLength(v43) < 1)) {
       return false;
     }
-    if (v24.length > 214 && codePointLength(v24) > 214) {
+    if (v43.length > 214 && codePointLength(v43) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v24)) {
+    if (!PATTERN_3.test(v43)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v25 = v["promptArgTemplate"];
-    if (!(isArray(v25))) {
+    const v44 = v["promptArgTemplate"];
+    if (!(isArray(v44))) {
       return false;
     }
-    if (v25.length > 20) {
+    if (v44.length > 20) {
       return false;
     }
-    for (let i27 = 0; i27 < v25.length; i27++) {
-      const v28 = v25[i27];
-      if (!(typeof v28 === "string")) {
+    for (let i46 = 0; i46 < v44.length; i46++) {
+      const v47 = v44[i46];
+      if (!(typeof v47 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v28)) {
+      if (hasLoneSurrogate(v47)) {
         return false;
       }
-      if (v28.length > 256 && codePointLength(v28) > 256) {
+      if (v47.length > 256 && codePointLength(v47) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v28)) {
+      if (!PATTERN_4.test(v47)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v29 = v["capabilities"];
-    if (!(isObject(v29))) {
+    const v48 = v["capabilities"];
+    if (!(isObject(v48))) {
       return false;
     }
-    if (!Object.hasOwn(v29, "provides")) {
+    if (!Object.hasOwn(v48, "provides")) {
       return false;
     }
-    const v30 = v29["provides"];
-    if (!(isArray(v30))) {
+    const v49 = v48["provides"];
+    if (!(isArray(v49))) {
       return false;
     }
-    for (let i32 = 0; i32 < v30.length; i32++) {
-      const v33 = v30[i32];
-      if (!(typeof v33 === "string")) {
+    for (let i51 = 0; i51 < v49.length; i51++) {
+      const v52 = v49[i51];
+      if (!(typeof v52 === "string")) {
         return false;
       }
-      if (!ENUM_7.has(v33)) {
+      if (!ENUM_8.has(v52)) {
         return false;
       }
     }
-    if (!allUnique(v30)) {
+    if (!allUnique(v49)) {
       return false;
     }
-    for (const k34 of Object.keys(v29)) {
-      if (!NAMES_8.has(k34)) {
-        return false;
+    for (const k53 in v48) {
+      switch (k53) {
+        case "provides":
+          break;
+        default:
+          if (Object.hasOwn(v48, k53)) {
+            return false;
+          }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v35 = v["category"];
-    if (!(typeof v35 === "string")) {
+    const v54 = v["category"];
+    if (!(typeof v54 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v35)) {
+    if (!ENUM_5.has(v54)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v36 = v["builtin"];
-    if (!(typeof v36 === "boolean")) {
+    const v55 = v["builtin"];
+    if (!(typeof v55 === "boolean")) {
       return false;
     }
   }
   if (Object.hasOwn(v, "extras")) {
-    const v37 = v["extras"];
-    if (!(isObject(v37))) {
+    const v56 = v["extras"];
+    if (!(isObject(v56))) {
       return false;
     }
-    if (Object.hasOwn(v37, "constructor")) {
-      const v38 = v37["constructor"];
-      if (!(typeof v38 === "string")) {
+    if (Object.hasOwn(v56, "constructor")) {
+      const v57 = v56["constructor"];
+      if (!(typeof v57 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v38)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v37, "prototype")) {
-      const v39 = v37["prototype"];
-      if (!(typeof v39 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v39)) {
+      if (hasLoneSurrogate(v57)) {
         return false;
       }
     }
-    if (Object.hasOwn(v37, "toString")) {
-      const v40 = v37["toString"];
-      if (!(typeof v40 === "string")) {
+    if (Object.hasOwn(v56, "prototype")) {
+      const v58 = v56["prototype"];
+      if (!(typeof v58 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v40)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v37, "valueOf")) {
-      const v41 = v37["valueOf"];
-      if (!(typeof v41 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v41)) {
+      if (hasLoneSurrogate(v58)) {
         return false;
       }
     }
-    if (Object.hasOwn(v37, "hasOwnProperty")) {
-      const v42 = v37["hasOwnProperty"];
-      if (!(typeof v42 === "string")) {
+    if (Object.hasOwn(v56, "toString")) {
+      const v59 = v56["toString"];
+      if (!(typeof v59 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v42)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v37, "isPrototypeOf")) {
-      const v43 = v37["isPrototypeOf"];
-      if (!(typeof v43 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v43)) {
+      if (hasLoneSurrogate(v59)) {
         return false;
       }
     }
-    if (Object.hasOwn(v37, "propertyIsEnumerable")) {
-      const v44 = v37["propertyIsEnumerable"];
-      if (!(typeof v44 === "string")) {
+    if (Object.hasOwn(v56, "valueOf")) {
+      const v60 = v56["valueOf"];
+      if (!(typeof v60 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v44)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v37, "toLocaleString")) {
-      const v45 = v37["toLocaleString"];
-      if (!(typeof v45 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v45)) {
+      if (hasLoneSurrogate(v60)) {
         return false;
       }
     }
-    for (const k46 of Object.keys(v37)) {
-      if (!NAMES_9.has(k46)) {
+    if (Object.hasOwn(v56, "hasOwnProperty")) {
+      const v61 = v56["hasOwnProperty"];
+      if (!(typeof v61 === "string")) {
         return false;
+      }
+      if (hasLoneSurrogate(v61)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v56, "isPrototypeOf")) {
+      const v62 = v56["isPrototypeOf"];
+      if (!(typeof v62 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v62)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v56, "propertyIsEnumerable")) {
+      const v63 = v56["propertyIsEnumerable"];
+      if (!(typeof v63 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v63)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v56, "toLocaleString")) {
+      const v64 = v56["toLocaleString"];
+      if (!(typeof v64 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v64)) {
+        return false;
+      }
+    }
+    for (const k65 in v56) {
+      switch (k65) {
+        case "constructor":
+        case "hasOwnProperty":
+        case "isPrototypeOf":
+        case "propertyIsEnumerable":
+        case "prototype":
+        case "toLocaleString":
+        case "toString":
+        case "valueOf":
+          break;
+        default:
+          if (Object.hasOwn(v56, k65)) {
+            return false;
+          }
       }
     }
   }
-  for (const k47 of Object.keys(v)) {
-    if (!NAMES_6.has(k47)) {
-      return false;
+  for (const k66 in v) {
+    switch (k66) {
+      case "builtin":
+      case "capabilities":
+      case "category":
+      case "detect":
+      case "displayName":
+      case "extras":
+      case "hookCapable":
+      case "hookPackage":
+      case "hookPointer":
+      case "id":
+      case "launchable":
+      case "promptArgTemplate":
+        break;
+      default:
+        if (Object.hasOwn(v, k66)) {
+          return false;
+        }
     }
   }
   return true;
@@ -457,13 +656,13 @@ function check2(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"detect\"", v);
     }
     if (Object.hasOwn(v, "detect")) {
-      const v48 = v["detect"];
-      if (typeof v48 === "string") {
-        if (hasLoneSurrogate(v48)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v48);
+      const v67 = v["detect"];
+      if (typeof v67 === "string") {
+        if (hasLoneSurrogate(v67)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v67);
         }
       }
-      check9(v48, p + "/detect", e);
+      check7(v67, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -481,267 +680,462 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v49 = v["detect"];
-  if (!(isObject(v49))) {
+  const v68 = v["detect"];
+  if (!(isObject(v68))) {
     return false;
   }
-  if (!Object.hasOwn(v49, "kind") || !Object.hasOwn(v49, "binaryName")) {
+  if (!Object.hasOwn(v68, "kind") || !Object.hasOwn(v68, "binaryName")) {
     return false;
   }
-  const v50 = v49["kind"];
-  if (v50 !== "path") {
+  const v69 = v68["kind"];
+  if (v69 !== "path") {
     return false;
   }
-  const v51 = v49["binaryName"];
-  if (!(typeof v51 === "string")) {
+  const v70 = v68["binaryName"];
+  if (!(typeof v70 === "string")) {
     return false;
   }
-  if (v51.length < 1 || (v51.length < 2 && codePointLength(v51) < 1)) {
+  if (v70.length < 1 || (v70.length < 2 && codePointLength(v70) < 1)) {
     return false;
   }
-  if (v51.length > 128 && codePointLength(v51) > 128) {
+  if (v70.length > 128 && codePointLength(v70) > 128) {
     return false;
   }
-  if (!PATTERN_10.test(v51)) {
+  if (!PATTERN_6.test(v70)) {
     return false;
   }
-  for (const k52 of Object.keys(v49)) {
-    if (!NAMES_11.has(k52)) {
-      return false;
+  for (const k71 in v68) {
+    switch (k71) {
+      case "binaryName":
+      case "kind":
+        break;
+      default:
+        if (Object.hasOwn(v68, k71)) {
+          return false;
+        }
     }
   }
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v53 = v["id"];
-  if (!(typeof v53 === "string")) {
+  const v72 = v["id"];
+  if (!(typeof v72 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v53)) {
+  if (!PATTERN_0.test(v72)) {
     return false;
   }
-  const v54 = v["displayName"];
-  if (!(typeof v54 === "string")) {
+  const v73 = v["displayName"];
+  if (!(typeof v73 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v54)) {
+  if (hasLoneSurrogate(v73)) {
     return false;
   }
-  if (v54.length < 1 || (v54.length < 2 && codePointLength(v54) < 1)) {
+  if (v73.length < 1 || (v73.length < 2 && codePointLength(v73) < 1)) {
     return false;
   }
-  if (v54.length > 80 && codePointLength(v54) > 80) {
+  if (v73.length > 80 && codePointLength(v73) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v54)) {
+  if (!PATTERN_1.test(v73)) {
     return false;
   }
-  const v55 = v["launchable"];
-  if (!(typeof v55 === "boolean")) {
+  const v74 = v["launchable"];
+  if (!(typeof v74 === "boolean")) {
     return false;
   }
-  const v56 = v["hookCapable"];
-  if (!(typeof v56 === "boolean")) {
+  const v75 = v["hookCapable"];
+  if (!(typeof v75 === "boolean")) {
     return false;
   }
-  const v57 = v["hookPointer"];
-  if (!(typeof v57 === "string")) {
+  const v76 = v["hookPointer"];
+  if (!(typeof v76 === "string")) {
     return false;
   }
-  if (v57.length < 1 || (v57.length < 2 && codePointLength(v57) < 1)) {
+  if (v76.length < 1 || (v76.length < 2 && codePointLength(v76) < 1)) {
     return false;
   }
-  if (v57.length > 256 && codePointLength(v57) > 256) {
+  if (v76.length > 256 && codePointLength(v76) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v57)) {
+  if (!PATTERN_2.test(v76)) {
     return false;
   }
-  const v58 = v["detect"];
-  if (typeof v58 === "string") {
-    if (hasLoneSurrogate(v58)) {
+  const v77 = v["detect"];
+  if (typeof v77 === "string") {
+    if (hasLoneSurrogate(v77)) {
       return false;
     }
   }
-  if (typeof v58 === "string") {
-    if (hasLoneSurrogate(v58)) {
+  if (typeof v77 === "string") {
+    if (hasLoneSurrogate(v77)) {
       return false;
     }
   }
-  const d59 = isObject(v58) && Object.hasOwn(v58, "kind") ? v58["kind"] : undefined;
-  if (!((d59 === "path" && valid7(v58)) || (d59 === "candidates" && valid8(v58)))) {
+  const d78 = isObject(v77) && Object.hasOwn(v77, "kind") ? v77["kind"] : undefined;
+  if (d78 === "path") {
+    if (!(isObject(v77))) {
+      return false;
+    }
+    if (!Object.hasOwn(v77, "kind") || !Object.hasOwn(v77, "binaryName")) {
+      return false;
+    }
+    const v79 = v77["kind"];
+    if (v79 !== "path") {
+      return false;
+    }
+    const v80 = v77["binaryName"];
+    if (!(typeof v80 === "string")) {
+      return false;
+    }
+    if (v80.length < 1 || (v80.length < 2 && codePointLength(v80) < 1)) {
+      return false;
+    }
+    if (v80.length > 128 && codePointLength(v80) > 128) {
+      return false;
+    }
+    if (!PATTERN_6.test(v80)) {
+      return false;
+    }
+    for (const k81 in v77) {
+      switch (k81) {
+        case "binaryName":
+        case "kind":
+          break;
+        default:
+          if (Object.hasOwn(v77, k81)) {
+            return false;
+          }
+      }
+    }
+  } else if (d78 === "candidates") {
+    if (!(isObject(v77))) {
+      return false;
+    }
+    if (!Object.hasOwn(v77, "kind")) {
+      return false;
+    }
+    const v82 = v77["kind"];
+    if (v82 !== "candidates") {
+      return false;
+    }
+    if (Object.hasOwn(v77, "paths")) {
+      const v83 = v77["paths"];
+      if (!(isObject(v83))) {
+        return false;
+      }
+      if (Object.hasOwn(v83, "darwin")) {
+        const v84 = v83["darwin"];
+        if (!(isArray(v84))) {
+          return false;
+        }
+        if (v84.length > 32) {
+          return false;
+        }
+        for (let i86 = 0; i86 < v84.length; i86++) {
+          const v87 = v84[i86];
+          if (!(typeof v87 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v87)) {
+            return false;
+          }
+          if (v87.length < 1 || (v87.length < 2 && codePointLength(v87) < 1)) {
+            return false;
+          }
+          if (v87.length > 1024 && codePointLength(v87) > 1024) {
+            return false;
+          }
+          if (!PATTERN_7.test(v87)) {
+            return false;
+          }
+        }
+      }
+      if (Object.hasOwn(v83, "win32")) {
+        const v88 = v83["win32"];
+        if (!(isArray(v88))) {
+          return false;
+        }
+        if (v88.length > 32) {
+          return false;
+        }
+        for (let i90 = 0; i90 < v88.length; i90++) {
+          const v91 = v88[i90];
+          if (!(typeof v91 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v91)) {
+            return false;
+          }
+          if (v91.length < 1 || (v91.length < 2 && codePointLength(v91) < 1)) {
+            return false;
+          }
+          if (v91.length > 1024 && codePointLength(v91) > 1024) {
+            return false;
+          }
+          if (!PATTERN_7.test(v91)) {
+            return false;
+          }
+        }
+      }
+      if (Object.hasOwn(v83, "linux")) {
+        const v92 = v83["linux"];
+        if (!(isArray(v92))) {
+          return false;
+        }
+        if (v92.length > 32) {
+          return false;
+        }
+        for (let i94 = 0; i94 < v92.length; i94++) {
+          const v95 = v92[i94];
+          if (!(typeof v95 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v95)) {
+            return false;
+          }
+          if (v95.length < 1 || (v95.length < 2 && codePointLength(v95) < 1)) {
+            return false;
+          }
+          if (v95.length > 1024 && codePointLength(v95) > 1024) {
+            return false;
+          }
+          if (!PATTERN_7.test(v95)) {
+            return false;
+          }
+        }
+      }
+      for (const k96 in v83) {
+        switch (k96) {
+          case "darwin":
+          case "linux":
+          case "win32":
+            break;
+          default:
+            if (Object.hasOwn(v83, k96)) {
+              return false;
+            }
+        }
+      }
+    }
+    for (const k97 in v77) {
+      switch (k97) {
+        case "kind":
+        case "paths":
+          break;
+        default:
+          if (Object.hasOwn(v77, k97)) {
+            return false;
+          }
+      }
+    }
+  } else {
     return false;
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v60 = v["hookPackage"];
-    if (!(typeof v60 === "string")) {
+    const v98 = v["hookPackage"];
+    if (!(typeof v98 === "string")) {
       return false;
     }
-    if (v60.length < 1 || (v60.length < 2 && codePointLength(v60) < 1)) {
+    if (v98.length < 1 || (v98.length < 2 && codePointLength(v98) < 1)) {
       return false;
     }
-    if (v60.length > 214 && codePointLength(v60) > 214) {
+    if (v98.length > 214 && codePointLength(v98) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v60)) {
+    if (!PATTERN_3.test(v98)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v61 = v["promptArgTemplate"];
-    if (!(isArray(v61))) {
+    const v99 = v["promptArgTemplate"];
+    if (!(isArray(v99))) {
       return false;
     }
-    if (v61.length > 20) {
+    if (v99.length > 20) {
       return false;
     }
-    for (let i63 = 0; i63 < v61.length; i63++) {
-      const v64 = v61[i63];
-      if (!(typeof v64 === "string")) {
+    for (let i101 = 0; i101 < v99.length; i101++) {
+      const v102 = v99[i101];
+      if (!(typeof v102 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v64)) {
+      if (hasLoneSurrogate(v102)) {
         return false;
       }
-      if (v64.length > 256 && codePointLength(v64) > 256) {
+      if (v102.length > 256 && codePointLength(v102) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v64)) {
+      if (!PATTERN_4.test(v102)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v65 = v["capabilities"];
-    if (!(isObject(v65))) {
+    const v103 = v["capabilities"];
+    if (!(isObject(v103))) {
       return false;
     }
-    if (!Object.hasOwn(v65, "provides")) {
+    if (!Object.hasOwn(v103, "provides")) {
       return false;
     }
-    const v66 = v65["provides"];
-    if (!(isArray(v66))) {
+    const v104 = v103["provides"];
+    if (!(isArray(v104))) {
       return false;
     }
-    for (let i68 = 0; i68 < v66.length; i68++) {
-      const v69 = v66[i68];
-      if (!(typeof v69 === "string")) {
+    for (let i106 = 0; i106 < v104.length; i106++) {
+      const v107 = v104[i106];
+      if (!(typeof v107 === "string")) {
         return false;
       }
-      if (!ENUM_7.has(v69)) {
+      if (!ENUM_8.has(v107)) {
         return false;
       }
     }
-    if (!allUnique(v66)) {
+    if (!allUnique(v104)) {
       return false;
     }
-    for (const k70 of Object.keys(v65)) {
-      if (!NAMES_8.has(k70)) {
-        return false;
+    for (const k108 in v103) {
+      switch (k108) {
+        case "provides":
+          break;
+        default:
+          if (Object.hasOwn(v103, k108)) {
+            return false;
+          }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v71 = v["category"];
-    if (!(typeof v71 === "string")) {
+    const v109 = v["category"];
+    if (!(typeof v109 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v71)) {
+    if (!ENUM_5.has(v109)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v72 = v["builtin"];
-    if (!(typeof v72 === "boolean")) {
+    const v110 = v["builtin"];
+    if (!(typeof v110 === "boolean")) {
       return false;
     }
   }
   if (Object.hasOwn(v, "extras")) {
-    const v73 = v["extras"];
-    if (!(isObject(v73))) {
+    const v111 = v["extras"];
+    if (!(isObject(v111))) {
       return false;
     }
-    if (Object.hasOwn(v73, "constructor")) {
-      const v74 = v73["constructor"];
-      if (!(typeof v74 === "string")) {
+    if (Object.hasOwn(v111, "constructor")) {
+      const v112 = v111["constructor"];
+      if (!(typeof v112 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v74)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v73, "prototype")) {
-      const v75 = v73["prototype"];
-      if (!(typeof v75 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v75)) {
+      if (hasLoneSurrogate(v112)) {
         return false;
       }
     }
-    if (Object.hasOwn(v73, "toString")) {
-      const v76 = v73["toString"];
-      if (!(typeof v76 === "string")) {
+    if (Object.hasOwn(v111, "prototype")) {
+      const v113 = v111["prototype"];
+      if (!(typeof v113 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v76)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v73, "valueOf")) {
-      const v77 = v73["valueOf"];
-      if (!(typeof v77 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v77)) {
+      if (hasLoneSurrogate(v113)) {
         return false;
       }
     }
-    if (Object.hasOwn(v73, "hasOwnProperty")) {
-      const v78 = v73["hasOwnProperty"];
-      if (!(typeof v78 === "string")) {
+    if (Object.hasOwn(v111, "toString")) {
+      const v114 = v111["toString"];
+      if (!(typeof v114 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v78)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v73, "isPrototypeOf")) {
-      const v79 = v73["isPrototypeOf"];
-      if (!(typeof v79 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v79)) {
+      if (hasLoneSurrogate(v114)) {
         return false;
       }
     }
-    if (Object.hasOwn(v73, "propertyIsEnumerable")) {
-      const v80 = v73["propertyIsEnumerable"];
-      if (!(typeof v80 === "string")) {
+    if (Object.hasOwn(v111, "valueOf")) {
+      const v115 = v111["valueOf"];
+      if (!(typeof v115 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v80)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v73, "toLocaleString")) {
-      const v81 = v73["toLocaleString"];
-      if (!(typeof v81 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v81)) {
+      if (hasLoneSurrogate(v115)) {
         return false;
       }
     }
-    for (const k82 of Object.keys(v73)) {
-      if (!NAMES_9.has(k82)) {
+    if (Object.hasOwn(v111, "hasOwnProperty")) {
+      const v116 = v111["hasOwnProperty"];
+      if (!(typeof v116 === "string")) {
         return false;
+      }
+      if (hasLoneSurrogate(v116)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v111, "isPrototypeOf")) {
+      const v117 = v111["isPrototypeOf"];
+      if (!(typeof v117 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v117)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v111, "propertyIsEnumerable")) {
+      const v118 = v111["propertyIsEnumerable"];
+      if (!(typeof v118 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v118)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v111, "toLocaleString")) {
+      const v119 = v111["toLocaleString"];
+      if (!(typeof v119 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v119)) {
+        return false;
+      }
+    }
+    for (const k120 in v111) {
+      switch (k120) {
+        case "constructor":
+        case "hasOwnProperty":
+        case "isPrototypeOf":
+        case "propertyIsEnumerable":
+        case "prototype":
+        case "toLocaleString":
+        case "toString":
+        case "valueOf":
+          break;
+        default:
+          if (Object.hasOwn(v111, k120)) {
+            return false;
+          }
       }
     }
   }
-  for (const k83 of Object.keys(v)) {
-    if (!NAMES_6.has(k83)) {
-      return false;
+  for (const k121 in v) {
+    switch (k121) {
+      case "builtin":
+      case "capabilities":
+      case "category":
+      case "detect":
+      case "displayName":
+      case "extras":
+      case "hookCapable":
+      case "hookPackage":
+      case "hookPointer":
+      case "id":
+      case "launchable":
+      case "promptArgTemplate":
+        break;
+      default:
+        if (Object.hasOwn(v, k121)) {
+          return false;
+        }
     }
   }
   return true;
@@ -753,23 +1147,23 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d84 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d84 === "path") {
+  const d122 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d122 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
-    check9(v, p, e);
-  } else if (d84 === "candidates") {
+    check7(v, p, e);
+  } else if (d122 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
-    check12(v, p, e);
+    check10(v, p, e);
   } else {
-    oneOf([check10, check11], v, p, e);
+    oneOf([check8, check9], v, p, e);
   }
 }
 
@@ -779,28 +1173,33 @@ function check5(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"provides\"", v);
     }
     if (Object.hasOwn(v, "provides")) {
-      const v85 = v["provides"];
-      if (isArray(v85)) {
-        const n86 = e.length;
-        for (let i87 = 0; i87 < v85.length; i87++) {
-          const v88 = v85[i87];
-          if (typeof v88 === "string") {
-            if (hasLoneSurrogate(v88)) {
-              e.add(p + "/provides" + "/" + i87, "i-json", "no lone surrogate", v88);
+      const v123 = v["provides"];
+      if (isArray(v123)) {
+        const n124 = e.length;
+        for (let i125 = 0; i125 < v123.length; i125++) {
+          const v126 = v123[i125];
+          if (typeof v126 === "string") {
+            if (hasLoneSurrogate(v126)) {
+              e.add(p + "/provides" + "/" + i125, "i-json", "no lone surrogate", v126);
             }
           }
-          check13(v88, p + "/provides" + "/" + i87, e);
+          check11(v126, p + "/provides" + "/" + i125, e);
         }
-        if (e.length === n86 && !allUnique(v85)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v85);
+        if (e.length === n124 && !allUnique(v123)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v123);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v85);
+        e.add(p + "/provides", "type", "array", v123);
       }
     }
-    for (const k89 of Object.keys(v)) {
-      if (!NAMES_8.has(k89)) {
-        e.add(p + "/" + token(k89), "additionalProperties", "no such property", v[k89]);
+    for (const k127 in v) {
+      switch (k127) {
+        case "provides":
+          break;
+        default:
+          if (Object.hasOwn(v, k127)) {
+            e.add(p + "/" + token(k127), "additionalProperties", "no such property", v[k127]);
+          }
       }
     }
   } else {
@@ -811,88 +1210,100 @@ function check5(v: unknown, p: string, e: Violations): void {
 function check6(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "constructor")) {
-      const v90 = v["constructor"];
-      if (typeof v90 === "string") {
-        if (hasLoneSurrogate(v90)) {
-          e.add(p + "/constructor", "i-json", "no lone surrogate", v90);
+      const v128 = v["constructor"];
+      if (typeof v128 === "string") {
+        if (hasLoneSurrogate(v128)) {
+          e.add(p + "/constructor", "i-json", "no lone surrogate", v128);
         }
       } else {
-        e.add(p + "/constructor", "type", "string", v90);
+        e.add(p + "/constructor", "type", "string", v128);
       }
     }
     if (Object.hasOwn(v, "prototype")) {
-      const v91 = v["prototype"];
-      if (typeof v91 === "string") {
-        if (hasLoneSurrogate(v91)) {
-          e.add(p + "/prototype", "i-json", "no lone surrogate", v91);
+      const v129 = v["prototype"];
+      if (typeof v129 === "string") {
+        if (hasLoneSurrogate(v129)) {
+          e.add(p + "/prototype", "i-json", "no lone surrogate", v129);
         }
       } else {
-        e.add(p + "/prototype", "type", "string", v91);
+        e.add(p + "/prototype", "type", "string", v129);
       }
     }
     if (Object.hasOwn(v, "toString")) {
-      const v92 = v["toString"];
-      if (typeof v92 === "string") {
-        if (hasLoneSurrogate(v92)) {
-          e.add(p + "/toString", "i-json", "no lone surrogate", v92);
+      const v130 = v["toString"];
+      if (typeof v130 === "string") {
+        if (hasLoneSurrogate(v130)) {
+          e.add(p + "/toString", "i-json", "no lone surrogate", v130);
         }
       } else {
-        e.add(p + "/toString", "type", "string", v92);
+        e.add(p + "/toString", "type", "string", v130);
       }
     }
     if (Object.hasOwn(v, "valueOf")) {
-      const v93 = v["valueOf"];
-      if (typeof v93 === "string") {
-        if (hasLoneSurrogate(v93)) {
-          e.add(p + "/valueOf", "i-json", "no lone surrogate", v93);
+      const v131 = v["valueOf"];
+      if (typeof v131 === "string") {
+        if (hasLoneSurrogate(v131)) {
+          e.add(p + "/valueOf", "i-json", "no lone surrogate", v131);
         }
       } else {
-        e.add(p + "/valueOf", "type", "string", v93);
+        e.add(p + "/valueOf", "type", "string", v131);
       }
     }
     if (Object.hasOwn(v, "hasOwnProperty")) {
-      const v94 = v["hasOwnProperty"];
-      if (typeof v94 === "string") {
-        if (hasLoneSurrogate(v94)) {
-          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v94);
+      const v132 = v["hasOwnProperty"];
+      if (typeof v132 === "string") {
+        if (hasLoneSurrogate(v132)) {
+          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v132);
         }
       } else {
-        e.add(p + "/hasOwnProperty", "type", "string", v94);
+        e.add(p + "/hasOwnProperty", "type", "string", v132);
       }
     }
     if (Object.hasOwn(v, "isPrototypeOf")) {
-      const v95 = v["isPrototypeOf"];
-      if (typeof v95 === "string") {
-        if (hasLoneSurrogate(v95)) {
-          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v95);
+      const v133 = v["isPrototypeOf"];
+      if (typeof v133 === "string") {
+        if (hasLoneSurrogate(v133)) {
+          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v133);
         }
       } else {
-        e.add(p + "/isPrototypeOf", "type", "string", v95);
+        e.add(p + "/isPrototypeOf", "type", "string", v133);
       }
     }
     if (Object.hasOwn(v, "propertyIsEnumerable")) {
-      const v96 = v["propertyIsEnumerable"];
-      if (typeof v96 === "string") {
-        if (hasLoneSurrogate(v96)) {
-          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v96);
+      const v134 = v["propertyIsEnumerable"];
+      if (typeof v134 === "string") {
+        if (hasLoneSurrogate(v134)) {
+          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v134);
         }
       } else {
-        e.add(p + "/propertyIsEnumerable", "type", "string", v96);
+        e.add(p + "/propertyIsEnumerable", "type", "string", v134);
       }
     }
     if (Object.hasOwn(v, "toLocaleString")) {
-      const v97 = v["toLocaleString"];
-      if (typeof v97 === "string") {
-        if (hasLoneSurrogate(v97)) {
-          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v97);
+      const v135 = v["toLocaleString"];
+      if (typeof v135 === "string") {
+        if (hasLoneSurrogate(v135)) {
+          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v135);
         }
       } else {
-        e.add(p + "/toLocaleString", "type", "string", v97);
+        e.add(p + "/toLocaleString", "type", "string", v135);
       }
     }
-    for (const k98 of Object.keys(v)) {
-      if (!NAMES_9.has(k98)) {
-        e.add(p + "/" + token(k98), "additionalProperties", "no such property", v[k98]);
+    for (const k136 in v) {
+      switch (k136) {
+        case "constructor":
+        case "hasOwnProperty":
+        case "isPrototypeOf":
+        case "propertyIsEnumerable":
+        case "prototype":
+        case "toLocaleString":
+        case "toString":
+        case "valueOf":
+          break;
+        default:
+          if (Object.hasOwn(v, k136)) {
+            e.add(p + "/" + token(k136), "additionalProperties", "no such property", v[k136]);
+          }
       }
     }
   } else {
@@ -900,150 +1311,7 @@ function check6(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function valid7(v: unknown): boolean {
-  if (!(isObject(v))) {
-    return false;
-  }
-  if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
-    return false;
-  }
-  const v99 = v["kind"];
-  if (v99 !== "path") {
-    return false;
-  }
-  const v100 = v["binaryName"];
-  if (!(typeof v100 === "string")) {
-    return false;
-  }
-  if (v100.length < 1 || (v100.length < 2 && codePointLength(v100) < 1)) {
-    return false;
-  }
-  if (v100.length > 128 && codePointLength(v100) > 128) {
-    return false;
-  }
-  if (!PATTERN_10.test(v100)) {
-    return false;
-  }
-  for (const k101 of Object.keys(v)) {
-    if (!NAMES_11.has(k101)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-function valid8(v: unknown): boolean {
-  if (!(isObject(v))) {
-    return false;
-  }
-  if (!Object.hasOwn(v, "kind")) {
-    return false;
-  }
-  const v102 = v["kind"];
-  if (v102 !== "candidates") {
-    return false;
-  }
-  if (Object.hasOwn(v, "paths")) {
-    const v103 = v["paths"];
-    if (!(isObject(v103))) {
-      return false;
-    }
-    if (Object.hasOwn(v103, "darwin")) {
-      const v104 = v103["darwin"];
-      if (!(isArray(v104))) {
-        return false;
-      }
-      if (v104.length > 32) {
-        return false;
-      }
-      for (let i106 = 0; i106 < v104.length; i106++) {
-        const v107 = v104[i106];
-        if (!(typeof v107 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v107)) {
-          return false;
-        }
-        if (v107.length < 1 || (v107.length < 2 && codePointLength(v107) < 1)) {
-          return false;
-        }
-        if (v107.length > 1024 && codePointLength(v107) > 1024) {
-          return false;
-        }
-        if (!PATTERN_12.test(v107)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v103, "win32")) {
-      const v108 = v103["win32"];
-      if (!(isArray(v108))) {
-        return false;
-      }
-      if (v108.length > 32) {
-        return false;
-      }
-      for (let i110 = 0; i110 < v108.length; i110++) {
-        const v111 = v108[i110];
-        if (!(typeof v111 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v111)) {
-          return false;
-        }
-        if (v111.length < 1 || (v111.length < 2 && codePointLength(v111) < 1)) {
-          return false;
-        }
-        if (v111.length > 1024 && codePointLength(v111) > 1024) {
-          return false;
-        }
-        if (!PATTERN_12.test(v111)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v103, "linux")) {
-      const v112 = v103["linux"];
-      if (!(isArray(v112))) {
-        return false;
-      }
-      if (v112.length > 32) {
-        return false;
-      }
-      for (let i114 = 0; i114 < v112.length; i114++) {
-        const v115 = v112[i114];
-        if (!(typeof v115 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v115)) {
-          return false;
-        }
-        if (v115.length < 1 || (v115.length < 2 && codePointLength(v115) < 1)) {
-          return false;
-        }
-        if (v115.length > 1024 && codePointLength(v115) > 1024) {
-          return false;
-        }
-        if (!PATTERN_12.test(v115)) {
-          return false;
-        }
-      }
-    }
-    for (const k116 of Object.keys(v103)) {
-      if (!NAMES_13.has(k116)) {
-        return false;
-      }
-    }
-  }
-  for (const k117 of Object.keys(v)) {
-    if (!NAMES_14.has(k117)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-function check9(v: unknown, p: string, e: Violations): void {
+function check7(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (!Object.hasOwn(v, "kind")) {
       e.add(p, "required", "property \"kind\"", v);
@@ -1052,33 +1320,39 @@ function check9(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"binaryName\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v118 = v["kind"];
-      if (v118 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v118);
+      const v137 = v["kind"];
+      if (v137 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v137);
       }
     }
     if (Object.hasOwn(v, "binaryName")) {
-      const v119 = v["binaryName"];
-      if (typeof v119 === "string") {
-        if (hasLoneSurrogate(v119)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v119);
+      const v138 = v["binaryName"];
+      if (typeof v138 === "string") {
+        if (hasLoneSurrogate(v138)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v138);
         }
-        if (v119.length < 1 || (v119.length < 2 && codePointLength(v119) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v119);
+        if (v138.length < 1 || (v138.length < 2 && codePointLength(v138) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v138);
         }
-        if (v119.length > 128 && codePointLength(v119) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v119);
+        if (v138.length > 128 && codePointLength(v138) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v138);
         }
-        if (!(v119.length > 128 && codePointLength(v119) > 128) && !PATTERN_10.test(v119)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v119);
+        if (!(v138.length > 128 && codePointLength(v138) > 128) && !PATTERN_6.test(v138)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v138);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v119);
+        e.add(p + "/binaryName", "type", "string", v138);
       }
     }
-    for (const k120 of Object.keys(v)) {
-      if (!NAMES_11.has(k120)) {
-        e.add(p + "/" + token(k120), "additionalProperties", "no such property", v[k120]);
+    for (const k139 in v) {
+      switch (k139) {
+        case "binaryName":
+        case "kind":
+          break;
+        default:
+          if (Object.hasOwn(v, k139)) {
+            e.add(p + "/" + token(k139), "additionalProperties", "no such property", v[k139]);
+          }
       }
     }
   } else {
@@ -1086,47 +1360,53 @@ function check9(v: unknown, p: string, e: Violations): void {
   }
 }
 
+function check8(v: unknown, p: string, e: Violations): void {
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      e.add(p, "i-json", "no lone surrogate", v);
+    }
+  }
+  check7(v, p, e);
+}
+
+function check9(v: unknown, p: string, e: Violations): void {
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      e.add(p, "i-json", "no lone surrogate", v);
+    }
+  }
+  check10(v, p, e);
+}
+
 function check10(v: unknown, p: string, e: Violations): void {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      e.add(p, "i-json", "no lone surrogate", v);
-    }
-  }
-  check9(v, p, e);
-}
-
-function check11(v: unknown, p: string, e: Violations): void {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      e.add(p, "i-json", "no lone surrogate", v);
-    }
-  }
-  check12(v, p, e);
-}
-
-function check12(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (!Object.hasOwn(v, "kind")) {
       e.add(p, "required", "property \"kind\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v121 = v["kind"];
-      if (v121 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v121);
+      const v140 = v["kind"];
+      if (v140 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v140);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v122 = v["paths"];
-      if (typeof v122 === "string") {
-        if (hasLoneSurrogate(v122)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v122);
+      const v141 = v["paths"];
+      if (typeof v141 === "string") {
+        if (hasLoneSurrogate(v141)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v141);
         }
       }
-      check14(v122, p + "/paths", e);
+      check12(v141, p + "/paths", e);
     }
-    for (const k123 of Object.keys(v)) {
-      if (!NAMES_14.has(k123)) {
-        e.add(p + "/" + token(k123), "additionalProperties", "no such property", v[k123]);
+    for (const k142 in v) {
+      switch (k142) {
+        case "kind":
+        case "paths":
+          break;
+        default:
+          if (Object.hasOwn(v, k142)) {
+            e.add(p + "/" + token(k142), "additionalProperties", "no such property", v[k142]);
+          }
       }
     }
   } else {
@@ -1134,9 +1414,9 @@ function check12(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check13(v: unknown, p: string, e: Violations): void {
+function check11(v: unknown, p: string, e: Violations): void {
   if (typeof v === "string") {
-    if (!ENUM_7.has(v)) {
+    if (!ENUM_8.has(v)) {
       e.add(p, "enum", "one of [\"interactive-launch\",\"__proto__\",\"constructor\",\"prototyp...", v);
     }
   } else {
@@ -1145,38 +1425,45 @@ function check13(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check14(v: unknown, p: string, e: Violations): void {
+function check12(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v124 = v["darwin"];
-      if (typeof v124 === "string") {
-        if (hasLoneSurrogate(v124)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v124);
+      const v143 = v["darwin"];
+      if (typeof v143 === "string") {
+        if (hasLoneSurrogate(v143)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v143);
         }
       }
-      check15(v124, p + "/darwin", e);
+      check13(v143, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v125 = v["win32"];
-      if (typeof v125 === "string") {
-        if (hasLoneSurrogate(v125)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v125);
+      const v144 = v["win32"];
+      if (typeof v144 === "string") {
+        if (hasLoneSurrogate(v144)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v144);
         }
       }
-      check15(v125, p + "/win32", e);
+      check13(v144, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v126 = v["linux"];
-      if (typeof v126 === "string") {
-        if (hasLoneSurrogate(v126)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v126);
+      const v145 = v["linux"];
+      if (typeof v145 === "string") {
+        if (hasLoneSurrogate(v145)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v145);
         }
       }
-      check15(v126, p + "/linux", e);
+      check13(v145, p + "/linux", e);
     }
-    for (const k127 of Object.keys(v)) {
-      if (!NAMES_13.has(k127)) {
-        e.add(p + "/" + token(k127), "additionalProperties", "no such property", v[k127]);
+    for (const k146 in v) {
+      switch (k146) {
+        case "darwin":
+        case "linux":
+        case "win32":
+          break;
+        default:
+          if (Object.hasOwn(v, k146)) {
+            e.add(p + "/" + token(k146), "additionalProperties", "no such property", v[k146]);
+          }
       }
     }
   } else {
@@ -1184,28 +1471,28 @@ function check14(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check15(v: unknown, p: string, e: Violations): void {
+function check13(v: unknown, p: string, e: Violations): void {
   if (isArray(v)) {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i129 = 0; i129 < v.length; i129++) {
-      const v130 = v[i129];
-      if (typeof v130 === "string") {
-        if (hasLoneSurrogate(v130)) {
-          e.add(p + "/" + i129, "i-json", "no lone surrogate", v130);
+    for (let i148 = 0; i148 < v.length; i148++) {
+      const v149 = v[i148];
+      if (typeof v149 === "string") {
+        if (hasLoneSurrogate(v149)) {
+          e.add(p + "/" + i148, "i-json", "no lone surrogate", v149);
         }
-        if (v130.length < 1 || (v130.length < 2 && codePointLength(v130) < 1)) {
-          e.add(p + "/" + i129, "minLength", "at least 1 characters", v130);
+        if (v149.length < 1 || (v149.length < 2 && codePointLength(v149) < 1)) {
+          e.add(p + "/" + i148, "minLength", "at least 1 characters", v149);
         }
-        if (v130.length > 1024 && codePointLength(v130) > 1024) {
-          e.add(p + "/" + i129, "maxLength", "at most 1024 characters", v130);
+        if (v149.length > 1024 && codePointLength(v149) > 1024) {
+          e.add(p + "/" + i148, "maxLength", "at most 1024 characters", v149);
         }
-        if (!(v130.length > 1024 && codePointLength(v130) > 1024) && !PATTERN_12.test(v130)) {
-          e.add(p + "/" + i129, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v130);
+        if (!(v149.length > 1024 && codePointLength(v149) > 1024) && !PATTERN_7.test(v149)) {
+          e.add(p + "/" + i148, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v149);
         }
       } else {
-        e.add(p + "/" + i129, "type", "string", v130);
+        e.add(p + "/" + i148, "type", "string", v149);
       }
     }
   } else {
