@@ -140,6 +140,9 @@ function isHidden(point: number): boolean {
   return false;
 }
 
+// Printable ASCII but the backslash: shown as it is, whatever the escaping rules say of the rest.
+const PLAIN = /^[ -[\]-~]*$/;
+
 /** Whether `text` has at most `limit` code points (counting stops past the limit). */
 function fitsIn(text: string, limit: number): boolean {
   if (text.length <= limit) {
@@ -162,6 +165,9 @@ function fitsIn(text: string, limit: number): boolean {
  * Iterates by code point (a lone surrogate is one), exactly like Python's `shown`.
  */
 export function shown(text: string, limit: number = MAX_SHOWN_CHARS): string {
+  if (text.length <= limit && PLAIN.test(text)) {
+    return text; // the common case, decided by one scan
+  }
   if (!text.includes("\\") && !HIDDEN.test(text) && fitsIn(text, limit)) {
     return text;
   }
@@ -192,6 +198,9 @@ export function shown(text: string, limit: number = MAX_SHOWN_CHARS): string {
 
 /** A JSON pointer with each reference token passed through `shown`. */
 export function shownPointer(pointer: string): string {
+  if (pointer.length <= MAX_SHOWN_CHARS && PLAIN.test(pointer)) {
+    return pointer;
+  }
   if (fitsIn(pointer, MAX_SHOWN_CHARS) && !HIDDEN.test(pointer)) {
     return pointer;
   }
