@@ -22,7 +22,7 @@ from generator.ts_validator import emit_validators
 from generator.validate import VALIDATOR_ENTRY_POINTS
 from generator.validator_compiler import CompileError
 
-from .conftest import REPO
+from .conftest import REPO, build_typescript, run_node
 from .manifest_corpus import base_manifest, corpus, mutate
 from .ts_runner import TsValidators, python_record
 
@@ -142,3 +142,26 @@ def test_one_plan_serves_both_entry_points() -> None:
     plan = build_plan(SCHEMA, VALIDATOR_ENTRY_POINTS)
     assert [e.pointer for e in plan.entry_points] == list(VALIDATOR_ENTRY_POINTS.values())
     assert set(VALIDATOR_ENTRY_POINTS.values()) <= set(plan.nodes)
+
+
+def test_the_readme_typescript_example_compiles_and_runs(tmp_path: Path) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### One plan of checks, two validators") :]
+    example = section[section.index("```ts\n") + 6 : section.index("```\n", section.index("```ts"))]
+    example = example.replace("./generated/typescript/index.js", "./index.js")
+    runner = (
+        'import { adapterFrom } from "./example.js";\n'
+        'const good = adapterFrom({ id: "acme", displayName: "Acme", launchable: true,'
+        ' hookCapable: false, hookPointer: ".acme/hook.json",'
+        ' detect: { kind: "path", binaryName: "acme" } });\n'
+        'const bad = adapterFrom({ id: "Bad Id" });\n'
+        "console.log(JSON.stringify([good === null ? null : good.id, bad]));\n"
+    )
+    out = build_typescript(
+        tmp_path, REPO / "generated/typescript", {"example.ts": example, "run.ts": runner}
+    )
+    completed = run_node(out / "run.js")
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == ["acme", None]
+    assert "SCHEMA_VIOLATION /id" in completed.stderr
+    assert "SCHEMA_VIOLATION  " in completed.stderr  # the missing members, at the document
