@@ -185,6 +185,12 @@ def ts_str(text: str) -> str:
     return _escape(text, astral="ecmascript")
 
 
+def toml_str(text: str) -> str:
+    """A TOML basic string equal to ``text`` (Python's escapes ``\\uXXXX`` and ``\\UXXXXXXXX``,
+    ``\\n``, ``\\"`` and ``\\\\`` are all TOML escapes too)."""
+    return _escape(text, astral="python")
+
+
 def _scalar(value: Any, spelling: tuple[str, str, str], string: Any) -> str:
     true, false, null = spelling
     if isinstance(value, bool):
