@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 DEFAULTS = {
     "schema": "schema/tool-manifest.schema.json",
@@ -111,10 +111,13 @@ def _valid_package_value(field: str, value: object) -> str | None:
     return None if ok else f"must be {rule}"
 
 
+DEFAULT_PACKAGE = Package()
+
+
 class Config(NamedTuple):
     project_dir: Path
     paths: dict[str, str]
-    package: Package = Package()
+    package: Package = DEFAULT_PACKAGE
 
     def path(self, key: str) -> Path:
         return self.project_dir / self.paths[key]
@@ -204,7 +207,7 @@ def load_config(project_dir: Path) -> Config:
 def _package(where: _Shown, pyproject: Path, section: dict[str, object]) -> Package:
     """The package settings of ``section``; a refused value is a ``ConfigError`` located at its
     key (``pyproject.toml:LINE:COL``) when the key can be found in the file's text."""
-    chosen: dict[str, object] = {}
+    chosen: dict[str, Any] = {}
     for key, field in PACKAGE_KEYS.items():
         if key not in section:
             continue
@@ -215,7 +218,7 @@ def _package(where: _Shown, pyproject: Path, section: dict[str, object]) -> Pack
             located = f"{where}:{place[0]}:{place[1]}" if place else f"{where}"
             raise ConfigError(f"{located}: tool.toolgen.{key} = {describe(value)} {problem}")
         chosen[field] = value
-    return Package()._replace(**chosen)
+    return Package(**chosen)
 
 
 # A table header, and a key (bare, quoted, or dotted from ``tool``) at the start of a line.
