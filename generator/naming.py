@@ -14,6 +14,7 @@ GENERATED_CONSTANTS = frozenset(
         "CAPABILITIES",
         "CAPABILITY_PROVIDERS",
         "COHORT_NAMES",
+        "COHORTS",
         "LAUNCHABLE_TOOLS",
     }
 )

@@ -44,7 +44,7 @@ from generator.literals import (
     py_str,
     python_keyword_argument,
 )
-from generator.schemas import iter_subschemas, property_schema, resolve_local_ref
+from generator.schemas import description, iter_subschemas, property_schema, resolve_local_ref
 
 
 class ModelError(Exception):
@@ -78,19 +78,6 @@ def generate_models(manifest_schema: Mapping[str, Any]) -> str:
     return with_docstrings(escaped_literals(result), manifest_schema)
 
 
-def _description(schema: Any, root: Mapping[str, Any]) -> str:
-    """A schema's own ``description``, else that of the ``$ref`` target it names."""
-    if not isinstance(schema, Mapping):
-        return ""
-    own = schema.get("description")
-    if isinstance(own, str) and own.strip():
-        return own
-    ref = schema.get("$ref")
-    target = resolve_local_ref(root, ref) if isinstance(ref, str) else None
-    described = target.get("description") if isinstance(target, Mapping) else None
-    return described if isinstance(described, str) else ""
-
-
 def with_docstrings(source: str, root: Mapping[str, Any]) -> str:
     """``source`` with a docstring in every class whose schema (the root for its title, else
     its ``$defs`` entry) or fields carry a ``description``: the class's own, then one
@@ -104,13 +91,13 @@ def with_docstrings(source: str, root: Mapping[str, Any]) -> str:
         schema = root if node.name == root.get("title") else definitions.get(node.name)
         if not isinstance(schema, Mapping):
             continue
-        paragraphs = [text] if (text := _description(schema, root)) else []
+        paragraphs = [text] if (text := description(schema, root)) else []
         for member in node.body:
             if not (isinstance(member, ast.AnnAssign) and isinstance(member.target, ast.Name)):
                 continue
             name = member.target.id
             sub = schema.get("properties", {}).get(name) or property_schema(schema, root, name)
-            if text := _description(sub, root):
+            if text := description(sub, root):
                 paragraphs.append(f"{name}: {text}")
         if paragraphs:
             first = node.body[0]

@@ -203,6 +203,7 @@ __all__ = [
     "CAP_TO_LOCALE_STRING",
     "CAP_TO_STRING",
     "CAP_VALUE_OF",
+    "COHORTS",
     "COHORT_NAMES",
     "DEFAULT_ADAPTERS_DIR",
     "DISPLAY_NAMES",
