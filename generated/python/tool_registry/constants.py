@@ -213,6 +213,14 @@ COHORT_NAMES: Final[tuple[CohortName, ...]] = (
     "HOOKS_COHORT",
 )
 
+# Every cohort by name (the built-in tools in it).
+COHORTS: Final[Mapping[CohortName, tuple[ToolId, ...]]] = MappingProxyType(
+    {
+        "LAUNCH_COHORT": LAUNCH_COHORT,
+        "HOOKS_COHORT": HOOKS_COHORT,
+    }
+)
+
 # `displayName` of every tool.
 TOOL_DISPLAY_NAMES: Final[Mapping[ToolId, str]] = MappingProxyType(
     {

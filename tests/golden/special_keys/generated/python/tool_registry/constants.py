@@ -389,6 +389,13 @@ CohortName: TypeAlias = Literal["HOOKS_COHORT",]
 
 COHORT_NAMES: Final[tuple[CohortName, ...]] = ("HOOKS_COHORT",)
 
+# Every cohort by name (the built-in tools in it).
+COHORTS: Final[Mapping[CohortName, tuple[ToolId, ...]]] = MappingProxyType(
+    {
+        "HOOKS_COHORT": HOOKS_COHORT,
+    }
+)
+
 # `displayName` of every tool.
 DISPLAY_NAMES: Final[Mapping[ToolId, str]] = MappingProxyType(
     {
