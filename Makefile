@@ -4,6 +4,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 VENV_STAMP := $(VENV)/.toolgen-installed
 NODE_STAMP := node_modules/.toolgen-installed
+# Both pinned compilers (package.json): `typescript` is 5.9, `typescript-7` the native 7; each is
+# run by its path, since both packages name their command `tsc`.
 
 .PHONY: generate check test lint regen clean
 
@@ -36,7 +38,8 @@ lint: $(VENV_STAMP) $(NODE_STAMP)
 	$(PY) -m ruff check generator tests bench generated/python
 	$(PY) -m ruff format --check generator tests bench
 	$(PY) -m mypy
-	npx --no-install tsc -p tsconfig.json
+	node node_modules/typescript/bin/tsc -p tsconfig.json
+	node node_modules/typescript-7/bin/tsc -p tsconfig.json
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache

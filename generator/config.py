@@ -10,13 +10,21 @@ point generate's deletions at a source or at files outside the project.
 
 Messages quote configuration text with ``describe``/``sanitize``: a key or path in
 ``pyproject.toml`` is input like any other and must not reach a terminal or a CI log raw.
+
+Besides paths, the table holds the generated packages' metadata (``PACKAGE_DEFAULTS``): the
+Python distribution's name and version, whether the TypeScript output is an npm package
+(``package.json``), and that package's name and version. Each is checked against its registry's
+rules here (PEP 508 names and canonical PEP 440 versions, npm names and SemVer 2.0), so only
+plain ASCII in a known alphabet ever reaches a template; a refused value is a usage error that
+names the file, line and column of the key.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 DEFAULTS = {
     "schema": "schema/tool-manifest.schema.json",
@@ -38,9 +46,78 @@ class ConfigError(Exception):
     """The configuration cannot be used (a usage error: exit code 2)."""
 
 
+class Package(NamedTuple):
+    """The generated packages' metadata; the defaults are what toolgen always wrote."""
+
+    python_name: str = "tool-registry"
+    python_version: str = "0.1.0"
+    # Whether the TypeScript output folder is an npm package (package.json, tsconfig.json).
+    typescript: bool = False
+    typescript_name: str = "tool-registry"
+    typescript_version: str = "0.1.0"
+
+
+# ``[tool.toolgen]`` key -> the ``Package`` field it sets.
+PACKAGE_KEYS = {
+    "python_package_name": "python_name",
+    "python_package_version": "python_version",
+    "typescript_package": "typescript",
+    "typescript_package_name": "typescript_name",
+    "typescript_package_version": "typescript_version",
+}
+
+# PEP 508 distribution names (ASCII letters, digits, ``._-``; alphanumeric at both ends).
+_PYTHON_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
+# A PEP 440 public version in canonical form (what pip shows and an index accepts as is).
+_N = r"(?:0|[1-9][0-9]*)"
+_PYTHON_VERSION = re.compile(
+    rf"(?:[1-9][0-9]*!)?{_N}(?:\.{_N})*(?:(?:a|b|rc){_N})?(?:\.post{_N})?(?:\.dev{_N})?"
+)
+# npm names: lowercase and URL-safe, optionally scoped, at most 214 characters, never starting
+# with ``.`` or ``_`` (validate-npm-package-name's rules for new packages).
+_NPM_NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*")
+_NPM_RESERVED = frozenset({"node_modules", "favicon.ico"})
+MAX_NPM_NAME = 214
+# SemVer 2.0.0 (the regular expression semver.org gives, without a leading ``v``).
+_ID = r"(?:0|[1-9][0-9]*|[0-9]*[A-Za-z-][0-9A-Za-z-]*)"
+_SEMVER = re.compile(
+    rf"{_N}\.{_N}\.{_N}(?:-{_ID}(?:\.{_ID})*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?"
+)
+MAX_VERSION = 100
+
+
+def _valid_package_value(field: str, value: object) -> str | None:
+    """Why ``value`` cannot be the ``Package`` field ``field``; ``None`` when it can."""
+    if field == "typescript":
+        return None if isinstance(value, bool) else "must be true or false"
+    if not isinstance(value, str):
+        return "must be a string"
+    if field == "python_name":
+        ok = _PYTHON_NAME.fullmatch(value) is not None
+        rule = "a PEP 508 distribution name (ASCII letters, digits, '.', '_', '-')"
+    elif field == "python_version":
+        ok = len(value) <= MAX_VERSION and _PYTHON_VERSION.fullmatch(value) is not None
+        rule = "a canonical PEP 440 version such as 1.2.0, 1.2.0rc1 or 1.2.0.post1"
+    elif field == "typescript_name":
+        ok = (
+            len(value) <= MAX_NPM_NAME
+            and _NPM_NAME.fullmatch(value) is not None
+            and value not in _NPM_RESERVED
+        )
+        rule = f"an npm package name (lowercase, URL-safe, optionally @scope/, <= {MAX_NPM_NAME})"
+    else:
+        ok = len(value) <= MAX_VERSION and _SEMVER.fullmatch(value) is not None
+        rule = "a SemVer 2.0 version such as 1.2.0 or 1.2.0-rc.1"
+    return None if ok else f"must be {rule}"
+
+
+DEFAULT_PACKAGE = Package()
+
+
 class Config(NamedTuple):
     project_dir: Path
     paths: dict[str, str]
+    package: Package = DEFAULT_PACKAGE
 
     def path(self, key: str) -> Path:
         return self.project_dir / self.paths[key]
@@ -108,20 +185,71 @@ def load_config(project_dir: Path) -> Config:
     section = tool.get("toolgen", {}) if isinstance(tool, dict) else None
     if not isinstance(section, dict):
         raise ConfigError(f"{where}: [tool.toolgen] must be a table")
-    unknown = sorted(set(section) - set(DEFAULTS))
+    unknown = sorted(set(section) - set(DEFAULTS) - set(PACKAGE_KEYS))
     if unknown:
         names = ", ".join(describe(key) for key in unknown[:10])
         more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
         raise ConfigError(f"{where}: unknown [tool.toolgen] keys: {names}{more}")
+    package = _package(where, pyproject, section)
     paths = dict(DEFAULTS)
     for key, value in section.items():
+        if key in PACKAGE_KEYS:
+            continue
         if not isinstance(value, str) or not value or Path(value).is_absolute():
             raise ConfigError(f"{where}: tool.toolgen.{key} must be a relative path")
         if "\0" in value:
             raise ConfigError(f"{where}: tool.toolgen.{key} must not contain a NUL character")
         paths[key] = Path(value).as_posix()
     _check_placement(where, project_dir, paths)
-    return Config(project_dir, paths)
+    return Config(project_dir, paths, package)
+
+
+def _package(where: _Shown, pyproject: Path, section: dict[str, object]) -> Package:
+    """The package settings of ``section``; a refused value is a ``ConfigError`` located at its
+    key (``pyproject.toml:LINE:COL``) when the key can be found in the file's text."""
+    chosen: dict[str, Any] = {}
+    for key, field in PACKAGE_KEYS.items():
+        if key not in section:
+            continue
+        value = section[key]
+        problem = _valid_package_value(field, value)
+        if problem is not None:
+            place = _key_location(pyproject, key)
+            located = f"{where}:{place[0]}:{place[1]}" if place else f"{where}"
+            raise ConfigError(f"{located}: tool.toolgen.{key} = {describe(value)} {problem}")
+        chosen[field] = value
+    return Package(**chosen)
+
+
+# A table header, and a key (bare, quoted, or dotted from ``tool``) at the start of a line.
+_HEADER = re.compile(r"\s*\[\[?\s*([^\[\]]*?)\s*\]\]?\s*(?:#.*)?$")
+_PART = r"""\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*"""
+
+
+def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:
+    """1-based line and column of ``key`` in ``[tool.toolgen]``, as written in the file (a
+    header ``[tool.toolgen]`` then ``key = ...``, or ``tool.toolgen.key = ...`` at the top);
+    ``None`` when the text does not show it plainly. Only for messages: tomllib has read the
+    value already, and reports no positions."""
+    try:
+        lines = pyproject.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+    def plain(dotted: str) -> list[str]:
+        return [part.strip().strip("\"'") for part in re.findall(_PART, dotted)]
+
+    table: list[str] = []
+    assignment = re.compile(rf"(\s*)((?:{_PART}\.)*{_PART})=")
+    for number, line in enumerate(lines, start=1):
+        header = _HEADER.match(line)
+        if header is not None:
+            table = plain(header.group(1))
+            continue
+        found = assignment.match(line)
+        if found is not None and [*table, *plain(found.group(2))] == ["tool", "toolgen", key]:
+            return number, len(found.group(1)) + 1
+    return None
 
 
 def _is_folder(path: Path) -> bool | None:

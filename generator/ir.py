@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from generator.config import DEFAULT_PACKAGE, Package
 from generator.naming import capability_constant, upper_snake
 from generator.schemas import canonical_order, resolve_local_ref
 
@@ -61,6 +62,8 @@ class Registry:
     launchable: tuple[str, ...]
     manifest_schema: Mapping[str, JsonValue]
     table_schema: Mapping[str, JsonValue]
+    # The generated packages' names and versions (``[tool.toolgen]``; the pipeline sets it).
+    package: Package = DEFAULT_PACKAGE
 
     @property
     def ids(self) -> tuple[str, ...]:

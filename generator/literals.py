@@ -185,6 +185,12 @@ def ts_str(text: str) -> str:
     return _escape(text, astral="ecmascript")
 
 
+def toml_str(text: str) -> str:
+    """A TOML basic string equal to ``text`` (Python's escapes ``\\uXXXX`` and ``\\UXXXXXXXX``,
+    ``\\n``, ``\\"`` and ``\\\\`` are all TOML escapes too)."""
+    return _escape(text, astral="python")
+
+
 def _scalar(value: Any, spelling: tuple[str, str, str], string: Any) -> str:
     true, false, null = spelling
     if isinstance(value, bool):
@@ -228,6 +234,109 @@ def ts_value(value: Any, indent: int = 0) -> str:
         body = ",\n".join(f"{pad}{ts_value(item, indent + 1)}" for item in value)
         return "[\n" + body + ",\n" + end + "]"
     return ts_scalar(value)
+
+
+# --- documentation comments: schema descriptions in docstrings and JSDoc ------------------------
+
+LINE_WIDTH = 100  # ruff's limit for the generated Python, kept for the TypeScript too
+
+
+def _doc_tokens(text: str, escape: Any) -> list[str]:
+    """``text`` as words (split at ASCII white space, which wrapping re-lays), each escaped
+    character by character, so a line break can never fall inside an escape."""
+    return [
+        "".join(escape(char) for char in word)
+        for word in text.replace("\r", " ").replace("\n", " ").replace("\t", " ").split(" ")
+        if word
+    ]
+
+
+def _wrapped(words: list[str], width: int) -> list[str]:
+    """Words laid out greedily in lines of at most ``width`` characters; a longer word is cut
+    (between escaped characters, which ``_doc_tokens`` keeps whole: see ``_pieces``)."""
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        for piece in _pieces(word, width):
+            if line and len(line) + 1 + len(piece) <= width:
+                line += " " + piece
+            else:
+                if line:
+                    lines.append(line)
+                line = piece
+    if line:
+        lines.append(line)
+    return lines
+
+
+_ESCAPE_UNIT = re.compile(r"\\(?:u\{[0-9a-f]+\}|U[0-9a-f]{8}|u[0-9a-f]{4}|x[0-9a-f]{2}|.)|.", re.S)
+
+
+def _pieces(word: str, width: int) -> list[str]:
+    if len(word) <= width:
+        return [word]
+    pieces, piece = [], ""
+    for unit in _ESCAPE_UNIT.findall(word):
+        if len(piece) + len(unit) > width:
+            pieces.append(piece)
+            piece = ""
+        piece += unit
+    return [*pieces, piece] if piece else pieces
+
+
+def _python_doc_char(char: str) -> str:
+    point = ord(char)
+    if char in '\\"':
+        return "\\" + char  # no quote can end the docstring, no backslash can start an escape
+    if 0x20 <= point < 0x7F:
+        return char
+    return (
+        f"\\x{point:02x}"
+        if point <= 0xFF
+        else f"\\u{point:04x}"
+        if point <= 0xFFFF
+        else f"\\U{point:08x}"
+    )
+
+
+def py_docstring(paragraphs: list[str], indent: int) -> str:
+    """A triple-quoted docstring holding ``paragraphs`` (text from the schema), each wrapped to
+    the line width at ``indent`` and separated by a blank line, then the closing line. Every
+    quote and backslash is escaped and everything outside printable ASCII is an escape, so the
+    docstring's value is the text (white space re-laid) and nothing can end it early."""
+    pad = " " * indent
+    width = LINE_WIDTH - indent - 3
+    lines: list[str] = []
+    for paragraph in paragraphs:
+        if lines:
+            lines.append("")
+        lines.extend(_wrapped(_doc_tokens(paragraph, _python_doc_char), width))
+    body = "\n".join(f"{pad}{line}" if line else "" for line in lines)
+    return f'{pad}"""{body.removeprefix(pad)}\n{pad}"""\n'
+
+
+def _ts_doc_char(char: str) -> str:
+    point = ord(char)
+    if char in "\\@":
+        return "\\" + char  # no JSDoc tag from the text, and escapes stay unambiguous
+    if 0x20 <= point < 0x7F:
+        return char
+    if point <= 0xFFFF:
+        return f"\\u{point:04x}"
+    return f"\\u{{{point:x}}}"
+
+
+def ts_doc_comment(text: str, indent: int) -> str:
+    """A JSDoc block (``/** ... */``, one line per wrapped line) holding ``text``: ``*/`` is
+    written ``*\\/`` so nothing can close the comment, ``@`` as ``\\@`` so the text adds no
+    tag, a backslash as two, and everything outside printable ASCII as an escape (the
+    TypeScript output is ASCII)."""
+    pad = " " * indent
+    words = [word.replace("*/", "*\\/") for word in _doc_tokens(text, _ts_doc_char)]
+    lines = _wrapped(words, LINE_WIDTH - indent - 3)
+    if len(lines) == 1 and len(lines[0]) <= LINE_WIDTH - indent - 7:
+        return f"{pad}/** {lines[0]} */\n"
+    return f"{pad}/**\n" + "".join(f"{pad} * {line}\n" for line in lines) + f"{pad} */\n"
 
 
 def json_text(value: Any) -> str:

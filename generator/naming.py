@@ -13,6 +13,8 @@ GENERATED_CONSTANTS = frozenset(
         "BUILTIN_TOOL_MANIFESTS_BY_ID",
         "CAPABILITIES",
         "CAPABILITY_PROVIDERS",
+        "COHORT_NAMES",
+        "COHORTS",
         "LAUNCHABLE_TOOLS",
     }
 )

@@ -26,18 +26,23 @@ IGNORED_NAMES = frozenset(
     }
 )
 IGNORED_SUFFIXES = (".pyc", ".pyo", ".egg-info", ".tsbuildinfo")
-# What building a package (`pip install`, `python -m build`) leaves beside its pyproject.toml:
-# ignored only at the top of an output folder that holds a pyproject.toml (the generated Python
-# package's), so a stray `build/` or `dist/` anywhere else is still an orphan.
-BUILD_ARTEFACTS = frozenset({"build", "dist", ".eggs"})
+# What building a package leaves beside its build file: `pip install` and `python -m build`
+# beside the generated Python package's pyproject.toml, `tsc -p .` (the generated tsconfig's
+# outDir) beside the TypeScript package's package.json. Ignored only at the top of an output
+# folder holding that build file, so a stray `build/` or `dist/` anywhere else is still an orphan.
+BUILD_ARTEFACTS_BY_FILE: dict[str, frozenset[str]] = {
+    "pyproject.toml": frozenset({"build", "dist", ".eggs"}),
+    "package.json": frozenset({"dist"}),
+}
+BUILD_ARTEFACTS = frozenset().union(*BUILD_ARTEFACTS_BY_FILE.values())
 BUILD_FILE = "pyproject.toml"
 
 
-def _ignored(relative: PurePath, builds_here: bool) -> bool:
+def _ignored(relative: PurePath, built: frozenset[str]) -> bool:
     """Whether ``relative`` (a path inside an output folder) is a cache or a build artefact;
-    ``builds_here`` says whether that folder holds a package's build file."""
+    ``built`` names the artefact folders the build files at the top of that folder make."""
     parts = relative.parts
-    if builds_here and parts and parts[0] in BUILD_ARTEFACTS:
+    if parts and parts[0] in built:
         return True
     return any(part in IGNORED_NAMES or part.endswith(IGNORED_SUFFIXES) for part in parts)
 
@@ -46,13 +51,15 @@ def walk(base: Path) -> Iterator[tuple[Path, bool]]:
     """Every entry under ``base`` that is not ignored, as (path, is a folder to keep walking);
     ignored folders are never entered and symbolic links never followed (a linked folder is an
     entry like a file)."""
-    builds_here = (base / BUILD_FILE).is_file()
+    built = frozenset().union(
+        *(names for file, names in BUILD_ARTEFACTS_BY_FILE.items() if (base / file).is_file())
+    )
     for folder, folders, files in os.walk(base):
         here = Path(folder)
         kept = []
         for name in sorted(folders):
             path = here / name
-            if _ignored(path.relative_to(base), builds_here):
+            if _ignored(path.relative_to(base), built):
                 continue
             if path.is_symlink():
                 yield path, False
@@ -62,7 +69,7 @@ def walk(base: Path) -> Iterator[tuple[Path, bool]]:
         folders[:] = kept
         for name in sorted(files):
             path = here / name
-            if not _ignored(path.relative_to(base), builds_here):
+            if not _ignored(path.relative_to(base), built):
                 yield path, False
 
 

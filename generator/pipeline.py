@@ -6,7 +6,7 @@ disagree about what the sources produce.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import jinja2
 
@@ -112,12 +112,16 @@ def _build_outputs(
     diagnostics = validate_sources(manifest, table_schema, table)
     if has_errors(diagnostics):
         return BuildResult(diagnostics=tuple(diagnostics))
-    registry = build_ir(table.value, manifest.value, table_schema.value)
+    registry = replace(
+        build_ir(table.value, manifest.value, table_schema.value), package=config.package
+    )
     environment = environment or render.make_environment()
     rendered: dict[str, str] = {}
     failures: list[Diagnostic] = []
     python_paths: set[str] = set()
     for target in targets:
+        if not target.when(registry):
+            continue
         path = _output_path(config, target)
         try:
             rendered[path] = render.render_target(registry, target, environment)

@@ -39,11 +39,12 @@ from generator.ecma import ecma_validator
 from generator.literals import (
     HEADER_PYTHON,
     identifier,
+    py_docstring,
     py_scalar,
     py_str,
     python_keyword_argument,
 )
-from generator.schemas import iter_subschemas, resolve_local_ref
+from generator.schemas import description, iter_subschemas, property_schema, resolve_local_ref
 
 
 class ModelError(Exception):
@@ -74,7 +75,37 @@ def generate_models(manifest_schema: Mapping[str, Any]) -> str:
         ) from error
     if not isinstance(result, str):
         raise ModelError("datamodel-code-generator returned several modules; expected one")
-    return escaped_literals(result)
+    return with_docstrings(escaped_literals(result), manifest_schema)
+
+
+def with_docstrings(source: str, root: Mapping[str, Any]) -> str:
+    """``source`` with a docstring in every class whose schema (the root for its title, else
+    its ``$defs`` entry) or fields carry a ``description``: the class's own, then one
+    paragraph per described field (``name: text``), as ``help()`` and editors show them. The
+    text reaches the code only through ``literals.py_docstring``."""
+    definitions = root.get("$defs", {})
+    inserts: list[tuple[int, str]] = []
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.ClassDef) or not node.body:
+            continue
+        schema = root if node.name == root.get("title") else definitions.get(node.name)
+        if not isinstance(schema, Mapping):
+            continue
+        paragraphs = [text] if (text := description(schema, root)) else []
+        for member in node.body:
+            if not (isinstance(member, ast.AnnAssign) and isinstance(member.target, ast.Name)):
+                continue
+            name = member.target.id
+            sub = schema.get("properties", {}).get(name) or property_schema(schema, root, name)
+            if text := description(sub, root):
+                paragraphs.append(f"{name}: {text}")
+        if paragraphs:
+            first = node.body[0]
+            inserts.append((first.lineno - 1, py_docstring(paragraphs, first.col_offset)))
+    lines = source.splitlines(keepends=True)
+    for index, docstring in sorted(inserts, reverse=True):
+        lines.insert(index, docstring)
+    return "".join(lines)
 
 
 def without_defaults(schema: Mapping[str, Any]) -> Any:
@@ -130,6 +161,32 @@ def defined_classes(models_source: str) -> set[str]:
         elif isinstance(node, ast.Assign):
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
     return names
+
+
+def subclasses(models_source: str) -> dict[str, tuple[str, ...]]:
+    """Each class the models module defines -> the names of its bases."""
+    return {
+        node.name: tuple(base.id for base in node.bases if isinstance(base, ast.Name))
+        for node in ast.parse(models_source).body
+        if isinstance(node, ast.ClassDef)
+    }
+
+
+# Builtin types a generated alias may stand for (``Arg: TypeAlias = str``).
+_BUILTIN_TYPES = frozenset({"str", "int", "float", "bool", "bytes", "object"})
+
+
+def builtin_aliases(models_source: str) -> set[str]:
+    """Names the models module binds to a builtin type itself (``X: TypeAlias = str``): they
+    add nothing to the package surface but that type's documentation."""
+    return {
+        node.target.id
+        for node in ast.parse(models_source).body
+        if isinstance(node, ast.AnnAssign)
+        and isinstance(node.target, ast.Name)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in _BUILTIN_TYPES
+    }
 
 
 class PythonValueRenderer:

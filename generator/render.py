@@ -41,6 +41,7 @@ def make_environment(templates_dir: Path | None = None) -> jinja2.Environment:
     environment.filters.update(
         py_str=literals.py_str,
         ts_str=literals.ts_str,
+        toml_str=literals.toml_str,
         ts_key=literals.ts_key,
         py_scalar=literals.py_scalar,
         ts_scalar=literals.ts_scalar,

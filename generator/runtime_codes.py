@@ -43,6 +43,13 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
         "larger than {expected} bytes",
     ),
     RuntimeCode(
+        "VALUE_TOO_LARGE",
+        "error",
+        "a value given to `parse_third_party_manifest` holds more values or characters than a"
+        " file of the size limit could; the rest of it is never checked",
+        "holds more than {expected}",
+    ),
+    RuntimeCode(
         "INVALID_ENCODING",
         "error",
         "not UTF-8 (a leading byte-order mark is tolerated)",
@@ -51,7 +58,9 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
     RuntimeCode(
         "INVALID_JSON",
         "error",
-        "not strict JSON: syntax error, empty or truncated, NaN/Infinity, nesting too deep",
+        "not strict JSON: syntax error, empty or truncated, NaN/Infinity, nesting too deep (and,"
+        " for a value given to `parse_third_party_manifest`, anything but `dict`, `list`, `str`,"
+        " `int`, `float`, `bool` and `None`, or a non-string key)",
         "not valid JSON: {found}",
     ),
     RuntimeCode(

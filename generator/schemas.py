@@ -109,6 +109,20 @@ def property_order(schema: Schema, root: Schema) -> list[str]:
     return order
 
 
+def description(schema: Any, root: Schema) -> str:
+    """A schema's own ``description``, else that of the ``$ref`` target it names ("" when
+    neither has one): what the generated docstrings and JSDoc say about a type or a field."""
+    if not isinstance(schema, Mapping):
+        return ""
+    own = schema.get("description")
+    if isinstance(own, str) and own.strip():
+        return own
+    ref = schema.get("$ref")
+    target = resolve_local_ref(root, ref) if isinstance(ref, str) else None
+    described = target.get("description") if isinstance(target, Mapping) else None
+    return described if isinstance(described, str) else ""
+
+
 def property_schema(schema: Schema, root: Schema, name: str) -> Schema | None:
     """The first declared subschema for property ``name`` under ``schema``."""
     for branch in branches(schema, root):

@@ -3,8 +3,9 @@
 ``generate`` writes one more output file, ``<python_out>/toolgen-stamp.json``, recording
 
 - ``inputs``: a SHA-256 of every input that shapes the output: the three sources' bytes, the
-  ``[tool.toolgen]`` output folders, and the generator itself (every module and template of the
-  installed ``generator`` package, so a changed template, target row or renderer counts);
+  ``[tool.toolgen]`` output folders and package settings, and the generator itself (every
+  module and template of the installed ``generator`` package, so a changed template, target row
+  or renderer counts);
 - ``environment``: the Python version (``unicodedata``'s tables, used to fold look-alike display
   names, come with it) and the installed versions of the packages that shape the bytes;
 - ``outputs``: a SHA-256 of every file in the output folders (the stamp itself aside).
@@ -172,7 +173,9 @@ def fingerprint(
         for key in SOURCE_KEYS
     }
     # Where the sources lie is not an input (their bytes are); where the outputs go is.
-    placed = {key: config.relative(key) for key in OUTPUT_KEYS}
+    # So are the packages' names and versions, which the metadata files carry.
+    placed: dict[str, object] = {key: config.relative(key) for key in OUTPUT_KEYS}
+    placed["package"] = config.package._asdict()
     inputs["config"] = _digest(json.dumps(placed, sort_keys=True).encode())
     inputs["generator"] = _generator_digest()
     environment: dict[str, Any] = {

@@ -2,7 +2,8 @@
 
 A new output is one template plus one row here (plus its golden files, which ``make regen``
 writes). A row names the configured output folder (``root``), the file's path inside it, and the
-view that builds its template's context. The template is package data,
+view that builds its template's context; a row with a ``when`` is generated only when the
+configuration asks for it (the npm package files). The template is package data,
 ``generator/templates/<folder>/<file name>.jinja``; files ending in ``.py`` go through the Python
 formatter, everything else is emitted as rendered.
 """
@@ -26,11 +27,20 @@ TEMPLATE_FOLDERS: dict[Root, str] = {
 }
 
 
+def _always(registry: Registry) -> bool:
+    return True
+
+
+def _typescript_package(registry: Registry) -> bool:
+    return registry.package.typescript
+
+
 @dataclass(frozen=True)
 class Target:
     root: Root
     path: str
     view: Callable[[Registry], views.Context]
+    when: Callable[[Registry], bool] = _always
 
     @property
     def template(self) -> str:
@@ -43,7 +53,7 @@ class Target:
 
 # fmt: off
 TARGETS: tuple[Target, ...] = (
-    Target("python_out",        "pyproject.toml",                 views.no_context),
+    Target("python_out",        "pyproject.toml",                 views.python_pyproject),
     Target("python_out",        "tool_registry/__init__.py",      views.python_init),
     Target("python_out",        "tool_registry/models.py",        views.python_models),
     Target("python_out",        "tool_registry/constants.py",     views.python_constants),
@@ -67,6 +77,10 @@ TARGETS: tuple[Target, ...] = (
     Target("typescript_out",    "schema-runtime.ts",              views.no_context),
     Target("typescript_out",    "validator.ts",                   views.ts_validator),
     Target("typescript_out",    "index.ts",                       views.no_context),
+    Target("typescript_out",    "package.json",                   views.ts_package,
+           _typescript_package),
+    Target("typescript_out",    "tsconfig.json",                  views.no_context,
+           _typescript_package),
     Target("editor_schema_out", "tools.schema.json",              views.editor_table_schema),
     Target("docs_out",          "reference.md",                   views.docs_reference),
 )

@@ -4,6 +4,9 @@ Each ``$defs`` entry becomes an exported type and the root becomes ``interface <
 are interfaces with ``readonly`` members (optional ones marked ``?``), arrays ``readonly T[]``,
 ``enum``/``const`` literal unions, ``oneOf``/``anyOf`` unions and ``allOf`` intersections. A shape
 outside that list raises ``TsTypeError`` rather than degrading to ``unknown``.
+
+A ``description`` becomes the JSDoc of its type or member (a member without one takes the
+description of the type it refers to), always through ``literals.ts_doc_comment``.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from generator.literals import identifier, ts_property_name, ts_scalar
+from generator.literals import identifier, ts_doc_comment, ts_property_name, ts_scalar
+from generator.schemas import description
 
 _PRIMITIVES = {
     "string": "string",
@@ -99,7 +103,8 @@ def _object_type(schema: Mapping[str, Any], root: Mapping[str, Any], indent: int
     required = set(schema.get("required", []))
     pad = "  " * (indent + 1)
     members = [
-        f"{pad}readonly {ts_property_name(name)}{'' if name in required else '?'}: "
+        _documented(sub, root, len(pad))
+        + f"{pad}readonly {ts_property_name(name)}{'' if name in required else '?'}: "
         f"{type_expression(sub, root, indent + 1)};"
         for name, sub in schema.get("properties", {}).items()
     ]
@@ -108,16 +113,25 @@ def _object_type(schema: Mapping[str, Any], root: Mapping[str, Any], indent: int
     return "{\n" + "\n".join(members) + "\n" + "  " * indent + "}"
 
 
+def _documented(schema: Any, root: Mapping[str, Any], indent: int) -> str:
+    """The JSDoc block for ``schema``'s description, or nothing."""
+    text = description(schema, root)
+    return ts_doc_comment(text, indent) if text else ""
+
+
 def declarations(root: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """``(name, declaration)`` pairs: the root interface first, then ``$defs`` in schema order."""
+    """``(name, declaration)`` pairs: the root interface first, then ``$defs`` in schema order,
+    each preceded by its JSDoc when its schema has a description."""
     title = identifier(str(root["title"]))
     body = {k: v for k, v in root.items() if k not in ("$defs", "$schema", "$id", "title")}
-    result = [(title, f"export interface {title} {_object_type(body, root, 0)}")]
+    doc = _documented(root, root, 0)
+    result = [(title, f"{doc}export interface {title} {_object_type(body, root, 0)}")]
     for name, sub in root.get("$defs", {}).items():
         identifier(name)
         expression = type_expression(sub, root, 0)
+        doc = _documented(sub, root, 0) if isinstance(sub, Mapping) and "$ref" not in sub else ""
         if expression.startswith("{"):
-            result.append((name, f"export interface {name} {expression}"))
+            result.append((name, f"{doc}export interface {name} {expression}"))
         else:
-            result.append((name, f"export type {name} = {expression};"))
+            result.append((name, f"{doc}export type {name} = {expression};"))
     return result

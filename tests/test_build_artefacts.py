@@ -1,6 +1,7 @@
-"""Building or testing the generated package is not drift: what `pip install generated/python`,
-`python -m build`, pytest and the type checkers leave in the output folders is neither an orphan
-for `check` nor deleted by `generate`; a genuinely stray file still is, wherever it lies."""
+"""Building or testing the generated packages is not drift: what `pip install generated/python`,
+`python -m build`, pytest, the type checkers and `tsc -p generated/typescript` (its `dist/`) leave
+in the output folders is neither an orphan for `check` nor deleted by `generate`; a genuinely stray
+file still is, wherever it lies."""
 
 from __future__ import annotations
 
@@ -26,14 +27,15 @@ HAND_MADE_ARTEFACTS = (
     f"{PYTHON_OUT}/tool_registry/__pycache__/constants.cpython-311.pyc",
     "generated/typescript/tsconfig.tsbuildinfo",
     "generated/typescript/node_modules/x/index.js",
+    "generated/typescript/dist/index.js",  # `tsc -p generated/typescript` (the npm package)
 )
 # Stray files that no build makes where they lie: each must stay an orphan.
 STRAYS = (
     f"{PYTHON_OUT}/tool_registry/extra.py",
     f"{PYTHON_OUT}/tool_registry/build/lib.py",  # `build` below the top is not a build folder
     f"{PYTHON_OUT}/notes.txt",
-    "generated/typescript/dist/index.js",  # no pyproject.toml there: nothing builds into it
-    "generated/typescript/build/tools.js",
+    "generated/typescript/build/tools.js",  # tsc builds into dist/ only
+    "generated/typescript/types/dist/x.js",  # `dist` below the top is not the build's
     "generated/schema/dist/tools.schema.json",
 )
 
@@ -123,22 +125,39 @@ def test_stray_files_stay_orphans_beside_build_artefacts(project: Path, tmp_path
     assert not any((project / relative).exists() for relative in STRAYS)
     # Their emptied folders go; the build's own stay.
     assert not (project / f"{PYTHON_OUT}/tool_registry/build").exists()
-    assert not (project / "generated/typescript/dist").exists()
+    assert not (project / "generated/typescript/build").exists()
     assert (project / f"{PYTHON_OUT}/build/lib/tool_registry").is_dir()
     assert _orphans(project) == []
 
 
 def test_build_folders_count_only_beside_a_build_file(project: Path) -> None:
-    (project / "generated/typescript/dist").mkdir()
-    (project / "generated/typescript/dist/x.js").write_text("")
+    typescript_out = project / "generated/typescript"
+    (typescript_out / "dist").mkdir()
+    (typescript_out / "dist/x.js").write_text("")
     (project / f"{PYTHON_OUT}/dist").mkdir()
     (project / f"{PYTHON_OUT}/dist/x.whl").write_text("")
-    listed = set(existing_files(project, ["generated/python", "generated/typescript"]))
-    assert "generated/typescript/dist/x.js" in listed
+    roots = ["generated/python", "generated/typescript"]
+    listed = set(existing_files(project, roots))
+    assert "generated/typescript/dist/x.js" not in listed
     assert f"{PYTHON_OUT}/dist/x.whl" not in listed
     (project / f"{PYTHON_OUT}/pyproject.toml").unlink()
-    listed = set(existing_files(project, ["generated/python", "generated/typescript"]))
+    (typescript_out / "package.json").unlink()
+    listed = set(existing_files(project, roots))
     assert f"{PYTHON_OUT}/dist/x.whl" in listed
+    assert "generated/typescript/dist/x.js" in listed
+
+
+def test_a_typescript_package_build_folder_is_only_dist(project: Path) -> None:
+    """package.json makes `dist/` (tsc's outDir) a build folder, not `build/` or `.eggs/`."""
+    typescript_out = project / "generated/typescript"
+    for name in ("dist", "build", ".eggs"):
+        (typescript_out / name).mkdir()
+        (typescript_out / name / "x.js").write_text("")
+    listed = set(existing_files(project, ["generated/typescript"]))
+    assert {p for p in listed if p.endswith("/x.js")} == {
+        "generated/typescript/build/x.js",
+        "generated/typescript/.eggs/x.js",
+    }
 
 
 def test_a_linked_folder_is_an_entry_not_walked(project: Path, tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from tool_registry import (
     detect_all,
     get_tool_registry,
 )
-from tool_registry.registry import UnknownCohortError
+from tool_registry.registry import UnknownCapabilityError, UnknownCohortError
 
 from .test_loader import manifest, put
 
@@ -51,7 +51,7 @@ def test_cohorts_cover_adapters(folder: Path) -> None:
     assert registry.cohort("HOOKS_COHORT") == (*HOOKS_COHORT, "aider")
     assert set(registry.cohorts) == {"LAUNCH_COHORT", "HOOKS_COHORT"}
     with pytest.raises(UnknownCohortError):
-        registry.cohort("NOPE")
+        registry.cohort("NOPE")  # type: ignore[arg-type]
 
 
 def test_routing_is_by_capability(folder: Path) -> None:
@@ -62,7 +62,8 @@ def test_routing_is_by_capability(folder: Path) -> None:
     headless = registry.providers_of("headless-task")
     assert headless[-2:] == ("aider", "zed")
     assert "claude-code" in headless and "cursor" not in headless
-    assert registry.providers_of("teleport") == ()
+    with pytest.raises(UnknownCapabilityError):
+        registry.providers_of("teleport")  # type: ignore[arg-type]
 
 
 def test_reloading_gives_equal_results(folder: Path) -> None:

@@ -2,9 +2,14 @@
 """The tool registry: ids, built-in manifests, derived cohorts and maps, and their helpers.
 
 Standard library only. Everything here is generated from the canonical schema and table.
-Constants, models and hook-package helpers load with the package; the runtime (diagnostics,
-validator, loader, registry, detection, prompt arguments) loads on first use of one of its
-names, so importing the package for its constants stays cheap.
+Constants, type guards, models and hook-package helpers load with the package; the runtime
+(diagnostics, validator, loader, registry, detection, prompt arguments) loads on first use of one
+of its names, so importing the package for its constants stays cheap.
+
+Untrusted input becomes typed values through the loader's rules only:
+``parse_third_party_manifest`` (one JSON value), ``load_manifest_files`` and
+``load_third_party_manifests`` (files), and the guards ``is_tool_id``, ``is_capability`` and
+``is_cohort_name`` (one string).
 """
 
 from importlib import import_module
@@ -21,6 +26,8 @@ from .constants import (
     CAP_STRUCTURED_PROGRESS,
     CAPABILITIES,
     CAPABILITY_PROVIDERS,
+    COHORT_NAMES,
+    COHORTS,
     DEFAULT_ADAPTERS_DIR,
     HOOK_PACKAGE_PREFIX,
     HOOK_POINTER_BY_TOOL,
@@ -30,20 +37,21 @@ from .constants import (
     MANIFEST_MAX_BYTES,
     SUPPORTED_TOOLS,
     TOOL_DISPLAY_NAMES,
+    CohortName,
     ToolId,
+    is_capability,
+    is_cohort_name,
+    is_tool_id,
 )
 from .hook_packages import UnknownToolError, hook_package_for, hook_package_of
 from .models import (
-    Arg,
     CandidatePathList,
-    CandidatePathListItem,
     CandidatePaths,
     CandidatesDetect,
     Capabilities,
     Capability,
     McpServer,
     PathDetect,
-    PromptArgTemplateItem,
     ThirdPartyToolManifest,
     ToolDetectSpec,
     ToolManifest,
@@ -54,11 +62,13 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
         DetectionDeps,
         DetectionResult,
         detect_all,
+        detect_tool,
     )
     from .diagnostics import (
         Diagnostic,
         DiagnosticCode,
         Severity,
+        shown,
     )
     from .launch import (
         NotLaunchableError,
@@ -71,8 +81,16 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
         FileReport,
         FileState,
         LoadResult,
+        NotARegularFileError,
+        ParsedManifest,
+        default_adapters_dir,
         load_manifest_files,
         load_third_party_manifests,
+        parse_third_party_manifest,
+        read_regular_file,
+    )
+    from .lookalikes import (
+        lookalike_keys,
     )
     from .prompt_args import (
         PromptArgError,
@@ -81,6 +99,8 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
     )
     from .registry import (
         ToolRegistry,
+        UnknownCapabilityError,
+        UnknownCohortError,
         get_tool_registry,
     )
     from .validator import (
@@ -93,18 +113,28 @@ _LAZY: dict[str, str] = {
     "DetectionDeps": "detection",
     "DetectionResult": "detection",
     "detect_all": "detection",
+    "detect_tool": "detection",
     "Diagnostic": "diagnostics",
     "DiagnosticCode": "diagnostics",
     "Severity": "diagnostics",
+    "shown": "diagnostics",
     "FileReport": "loader",
     "FileState": "loader",
     "LoadResult": "loader",
+    "NotARegularFileError": "loader",
+    "ParsedManifest": "loader",
+    "default_adapters_dir": "loader",
     "load_manifest_files": "loader",
     "load_third_party_manifests": "loader",
+    "parse_third_party_manifest": "loader",
+    "read_regular_file": "loader",
+    "lookalike_keys": "lookalikes",
     "PromptArgError": "prompt_args",
     "apply_prompt_arg_template": "prompt_args",
     "check_prompt_arg_template": "prompt_args",
     "ToolRegistry": "registry",
+    "UnknownCapabilityError": "registry",
+    "UnknownCohortError": "registry",
     "get_tool_registry": "registry",
     "NotLaunchableError": "launch",
     "NotLaunchableReason": "launch",
@@ -142,6 +172,8 @@ __all__ = [
     "CAP_INTERACTIVE_LAUNCH",
     "CAP_RESUMABLE",
     "CAP_STRUCTURED_PROGRESS",
+    "COHORTS",
+    "COHORT_NAMES",
     "DEFAULT_ADAPTERS_DIR",
     "HOOKS_COHORT",
     "HOOK_PACKAGE_PREFIX",
@@ -151,13 +183,12 @@ __all__ = [
     "MANIFEST_MAX_BYTES",
     "SUPPORTED_TOOLS",
     "TOOL_DISPLAY_NAMES",
-    "Arg",
     "CandidatePathList",
-    "CandidatePathListItem",
     "CandidatePaths",
     "CandidatesDetect",
     "Capabilities",
     "Capability",
+    "CohortName",
     "DetectionDeps",
     "DetectionResult",
     "Diagnostic",
@@ -166,29 +197,41 @@ __all__ = [
     "FileState",
     "LoadResult",
     "McpServer",
+    "NotARegularFileError",
     "NotLaunchableError",
     "NotLaunchableReason",
+    "ParsedManifest",
     "PathDetect",
     "PromptArgError",
-    "PromptArgTemplateItem",
     "Severity",
     "ThirdPartyToolManifest",
     "ToolDetectSpec",
     "ToolId",
     "ToolManifest",
     "ToolRegistry",
+    "UnknownCapabilityError",
+    "UnknownCohortError",
     "UnknownToolError",
     "apply_prompt_arg_template",
     "check_prompt_arg_template",
+    "default_adapters_dir",
     "detect_all",
+    "detect_tool",
     "ensure_launchable",
     "get_tool_registry",
     "hook_package_for",
     "hook_package_of",
+    "is_capability",
+    "is_cohort_name",
     "is_launchable",
+    "is_tool_id",
     "load_manifest_files",
     "load_third_party_manifests",
+    "lookalike_keys",
     "not_launchable_reason",
+    "parse_third_party_manifest",
+    "read_regular_file",
+    "shown",
     "validate_third_party_manifest",
     "validate_tool_manifest",
 ]

@@ -11,6 +11,8 @@ PromptArgTemplateItem: TypeAlias = str
 
 @dataclass(frozen=True, kw_only=True)
 class PathDetect:
+    """Look the binary up on PATH."""
+
     kind: Literal["path"]
     binaryName: str
 
@@ -31,6 +33,19 @@ Arg: TypeAlias = str
 
 @dataclass(frozen=True, kw_only=True)
 class McpServer:
+    """How an MCP server is reached, for inspection only: the registry never starts, connects to or
+    routes to it, and the catalog strips these details.
+
+    command: stdio: the program to run, without a shell: a bare name or an absolute path; no ..
+    segment, no white space, shell metacharacter or control character, not starting with -.
+
+    args: stdio: the program's arguments: no absolute path, .. segment, shell metacharacter or
+    control character.
+
+    url: http: the server's https URL: host, optional port, path and query of URL-safe characters
+    (no credentials, no white space, no shell metacharacter such as & or ;).
+    """
+
     transport: Literal["stdio", "http"]
     command: str | None = None
     args: Sequence[Arg] | None = None
@@ -39,6 +54,8 @@ class McpServer:
 
 @dataclass(frozen=True, kw_only=True)
 class CandidatePaths:
+    """Candidate executable paths per platform; a leading ~/ means the user's home folder."""
+
     darwin: CandidatePathList | None = None
     win32: CandidatePathList | None = None
     linux: CandidatePathList | None = None
@@ -46,11 +63,18 @@ class CandidatePaths:
 
 @dataclass(frozen=True, kw_only=True)
 class Capabilities:
+    """What the tool declares it can do; routing uses these, never tool names."""
+
     provides: Sequence[Capability]
 
 
 @dataclass(frozen=True, kw_only=True)
 class CandidatesDetect:
+    """Probe known install locations per platform (built-in tools only).
+
+    paths: Candidate executable paths per platform; a leading ~/ means the user's home folder.
+    """
+
     kind: Literal["candidates"]
     paths: CandidatePaths | None = None
 
@@ -60,6 +84,44 @@ ToolDetectSpec: TypeAlias = PathDetect | CandidatesDetect
 
 @dataclass(frozen=True, kw_only=True)
 class ToolManifest:
+    """Facts about one external AI tool: identity, launch and hook support, detection and hook
+    pointer.
+
+    id: Stable ASCII kebab-case identifier.
+
+    displayName: Human-readable name; no control, format (including bidirectional), separator or
+    other invisible characters.
+
+    launchable: Whether the product can launch this tool.
+
+    hookCapable: Whether a hook package exists for this tool.
+
+    hookPointer: Path of the hook pointer file, relative to the user's home folder.
+
+    detect: How to find the tool's executable, discriminated by kind.
+
+    hookPackage: npm package name of the hook package, when it differs from the default prefix
+    plus id.
+
+    promptArgTemplate: Arguments that pass an inline prompt; the placeholder {prompt} is replaced
+    by the prompt. No entry is an absolute path, has a .. segment or lets the prompt name an
+    option (-{prompt}).
+
+    capabilities: What the tool declares it can do; routing uses these, never tool names.
+
+    category: Kind of tool. An mcp-server entry is inert: a declarative description the registry
+    shows but never detects, launches, routes or hook-checks.
+
+    library: The publisher or tool pack the tool belongs to (built-ins: the table's
+    builtinLibrary unless a row names its own).
+
+    mcpServer: How an MCP server is reached, for inspection only: the registry never starts,
+    connects to or routes to it, and the catalog strips these details.
+
+    builtin: True for the tools shipped with the product; loaders stamp false on third-party
+    adapters.
+    """
+
     id: str
     displayName: str
     launchable: bool
@@ -77,4 +139,9 @@ class ToolManifest:
 
 @dataclass(frozen=True, kw_only=True)
 class ThirdPartyToolManifest(ToolManifest):
+    """A manifest dropped in the adapters folder: the same shape, but only PATH detection.
+
+    detect: Look the binary up on PATH.
+    """
+
     detect: PathDetect | None = None

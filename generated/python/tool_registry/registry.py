@@ -26,7 +26,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .constants import BUILTIN_TOOL_MANIFESTS, CAPABILITIES
+from .constants import (
+    BUILTIN_TOOL_MANIFESTS,
+    CAPABILITIES,
+    COHORT_NAMES,
+    CohortName,
+    is_capability,
+    is_cohort_name,
+)
 from .diagnostics import Diagnostic, DiagnosticCode, shown
 from .loader import (
     FileReport,
@@ -35,14 +42,14 @@ from .loader import (
     default_adapters_dir,
     load_third_party_manifests,
 )
-from .models import ToolManifest
+from .models import Capability, ToolManifest
 
 # A resolver returns the candidate executable paths of one built-in tool, given the detection
 # dependencies (see ``detection.DetectionDeps``).
 CandidateResolver = Callable[..., Sequence[str]]
 
 # Cohort name -> the boolean manifest field that puts a tool in it (declared in the table).
-COHORT_FIELDS: dict[str, str] = {
+COHORT_FIELDS: dict[CohortName, str] = {
     "LAUNCH_COHORT": "launchable",
     "HOOKS_COHORT": "hookCapable",
 }
@@ -52,7 +59,30 @@ INERT_CATEGORY = "mcp-server"
 
 
 class UnknownCohortError(KeyError):
-    """Raised for a cohort name the table does not declare."""
+    """Raised for a cohort name the table does not declare (a typo is an error, never an empty
+    cohort); ``name`` is the value given."""
+
+    def __init__(self, name: object) -> None:
+        super().__init__(name)
+        self.name = name
+
+    def __str__(self) -> str:
+        return f"unknown cohort {shown(repr(self.name))}; the cohorts are {', '.join(COHORT_NAMES)}"
+
+
+class UnknownCapabilityError(ValueError):
+    """Raised for a capability outside the vocabulary (a typo is an error, never an empty
+    route); ``capability`` is the value given."""
+
+    def __init__(self, capability: object) -> None:
+        super().__init__(capability)
+        self.capability = capability
+
+    def __str__(self) -> str:
+        return (
+            f"unknown capability {shown(repr(self.capability))}; the capabilities are"
+            f" {', '.join(CAPABILITIES)}"
+        )
 
 
 def category_of(tool: ToolManifest) -> str | None:
@@ -141,26 +171,30 @@ class ToolRegistry:
         """The manifest with ``tool_id``, or ``None``."""
         return next((tool for tool in self.tools if tool.id == tool_id), None)
 
-    def cohort(self, name: str) -> tuple[str, ...]:
-        """Ids of the tools whose field for cohort ``name`` is true, in registry order."""
-        if name not in COHORT_FIELDS:
+    def cohort(self, name: CohortName) -> tuple[str, ...]:
+        """Ids of the tools whose field for cohort ``name`` is true, in registry order;
+        ``UnknownCohortError`` for a name the table does not declare."""
+        if not is_cohort_name(name):
             raise UnknownCohortError(name)
         field_name = COHORT_FIELDS[name]
         return tuple(tool.id for tool in self.tools if getattr(tool, field_name) is True)
 
     @property
-    def cohorts(self) -> dict[str, tuple[str, ...]]:
+    def cohorts(self) -> dict[CohortName, tuple[str, ...]]:
         return {name: self.cohort(name) for name in COHORT_FIELDS}
 
-    def providers_of(self, capability: str) -> tuple[str, ...]:
+    def providers_of(self, capability: Capability) -> tuple[str, ...]:
         """Ids of the tools *granted* ``capability``, in registry order (a third-party claim the
-        host did not grant routes nothing; an inert entry never routes)."""
+        host did not grant routes nothing; an inert entry never routes);
+        ``UnknownCapabilityError`` for a capability outside the vocabulary."""
+        if not is_capability(capability):
+            raise UnknownCapabilityError(capability)
         return tuple(
             tool.id for tool in self.tools if capability in self.granted.get(tool.id, frozenset())
         )
 
     @property
-    def capability_providers(self) -> dict[str, tuple[str, ...]]:
+    def capability_providers(self) -> dict[Capability, tuple[str, ...]]:
         """Capability -> the ids granted it, for every capability of the vocabulary: the run-time
         counterpart of the built-in ``CAPABILITY_PROVIDERS``."""
         return {capability: self.providers_of(capability) for capability in CAPABILITIES}

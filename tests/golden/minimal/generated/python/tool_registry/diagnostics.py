@@ -33,6 +33,7 @@ class DiagnosticCode(enum.StrEnum):
     NOT_A_FILE = "NOT_A_FILE"
     UNREADABLE = "UNREADABLE"
     FILE_TOO_LARGE = "FILE_TOO_LARGE"
+    VALUE_TOO_LARGE = "VALUE_TOO_LARGE"
     INVALID_ENCODING = "INVALID_ENCODING"
     INVALID_JSON = "INVALID_JSON"
     DUPLICATE_KEY = "DUPLICATE_KEY"
@@ -57,6 +58,7 @@ SEVERITY: dict[DiagnosticCode, Severity] = {
     DiagnosticCode.NOT_A_FILE: Severity.ERROR,
     DiagnosticCode.UNREADABLE: Severity.ERROR,
     DiagnosticCode.FILE_TOO_LARGE: Severity.ERROR,
+    DiagnosticCode.VALUE_TOO_LARGE: Severity.ERROR,
     DiagnosticCode.INVALID_ENCODING: Severity.ERROR,
     DiagnosticCode.INVALID_JSON: Severity.ERROR,
     DiagnosticCode.DUPLICATE_KEY: Severity.ERROR,
@@ -80,6 +82,7 @@ _MESSAGES: dict[DiagnosticCode, str] = {
     DiagnosticCode.NOT_A_FILE: "not a regular file ({found})",
     DiagnosticCode.UNREADABLE: "cannot be read ({found})",
     DiagnosticCode.FILE_TOO_LARGE: "larger than {expected} bytes",
+    DiagnosticCode.VALUE_TOO_LARGE: "holds more than {expected}",
     DiagnosticCode.INVALID_ENCODING: "not UTF-8 ({found})",
     DiagnosticCode.INVALID_JSON: "not valid JSON: {found}",
     DiagnosticCode.DUPLICATE_KEY: "the key {found} appears more than once in one object",

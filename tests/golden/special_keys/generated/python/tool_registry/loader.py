@@ -16,11 +16,12 @@ import gc
 import heapq
 import itertools
 import json
+import math
 import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
 from .constants import (
@@ -44,6 +45,7 @@ from .models import (
     Capabilities,
     Extras,
     PathDetect,
+    ThirdPartyToolManifest,
     ToolManifest,
 )
 from .schema_runtime import surrogate_at, token
@@ -790,3 +792,146 @@ def _load_folder(
         expected=str(max_files),
     )
     return replace(result, diagnostics=(*result.diagnostics, too_many))
+
+
+# --- one value, not a file ---------------------------------------------------------------------
+
+# What a file of the size limit could hold: at most this many values (every value of JSON text
+# takes at least two bytes with its separator), this many characters of keys and strings, and
+# integers of at most 4300 digits (the JSON parser's own limit).
+MAX_VALUE_NODES = MANIFEST_MAX_BYTES // 2
+MAX_VALUE_CHARACTERS = MANIFEST_MAX_BYTES
+_INTEGER_LIMIT = 10**4300
+
+
+@dataclass(frozen=True)
+class ParsedManifest:
+    """What ``parse_third_party_manifest`` made of one value: the typed manifest when it was
+    accepted (``None`` otherwise) and every diagnostic, as the loader reports a file's."""
+
+    manifest: ThirdPartyToolManifest | None
+    diagnostics: tuple[Diagnostic, ...]
+
+    @property
+    def accepted(self) -> bool:
+        return self.manifest is not None
+
+
+class _Refused(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.code)
+        self.diagnostic = diagnostic
+
+
+def _refused(
+    code: DiagnosticCode, pointer: str, *, found: str = "", expected: str = ""
+) -> _Refused:
+    diagnostic = Diagnostic(code, pointer=shown_pointer(pointer), found=found, expected=expected)
+    return _Refused(diagnostic)
+
+
+def _scalar_problem(item: object) -> str | None:
+    """Why ``item`` (neither a ``dict`` nor a ``list``) is not a JSON scalar; ``None`` when it is
+    one."""
+    if type(item) is float:
+        return None if math.isfinite(item) else f"{shown(repr(item))} is not a JSON number"
+    if type(item) is int:
+        limited = -_INTEGER_LIMIT < item < _INTEGER_LIMIT
+        return None if limited else "an integer of more than 4300 digits"
+    if item is None or type(item) is bool or type(item) is str:
+        return None
+    return f"a {shown(type(item).__name__)}, which is not a JSON value"
+
+
+def _json_copy(value: object) -> Any:
+    """A copy of ``value`` made of plain ``dict``, ``list``, ``str``, ``int``, ``float``,
+    ``bool`` and ``None``, or ``_Refused``: another type anywhere, a non-string key, NaN or
+    infinity, an integer of more than 4300 digits, nesting deeper than ``MAX_NESTING``, or more
+    than a file of the size limit could hold. Iterative and bounded: a cyclic or shared
+    structure is cut by the depth and size limits, and a container's length is checked before
+    it is walked."""
+    nodes = characters = 0
+    holder: list[Any] = [None]
+    # (the value, the container its copy goes in, its key or index there, depth, pointer)
+    pending: list[tuple[object, Any, Any, int, str]] = [(value, holder, 0, 0, "")]
+    while pending:
+        item, parent, slot, depth, pointer = pending.pop()
+        nodes += 1
+        copy: Any = item
+        if type(item) is dict or type(item) is list:
+            if depth >= MAX_NESTING:
+                found = f"nested deeper than {MAX_NESTING} levels"
+                raise _refused(DiagnosticCode.INVALID_JSON, pointer, found=found)
+            if nodes + len(item) > MAX_VALUE_NODES:
+                expected = f"{MAX_VALUE_NODES} values"
+                raise _refused(DiagnosticCode.VALUE_TOO_LARGE, pointer, expected=expected)
+        if type(item) is dict:
+            copy = {}
+            members: list[tuple[object, Any, Any, int, str]] = []
+            for key, member in item.items():
+                if type(key) is not str:
+                    found = f"a key of type {shown(type(key).__name__)}"
+                    raise _refused(DiagnosticCode.INVALID_JSON, pointer, found=found)
+                characters += len(key)
+                copy[key] = None  # the member's place, in the given order
+                members.append((member, copy, key, depth + 1, f"{pointer}/{token(key)}"))
+            pending.extend(reversed(members))  # popped in the given order
+        elif type(item) is list:
+            copy = [None] * len(item)
+            pending.extend(
+                (item[index], copy, index, depth + 1, f"{pointer}/{index}")
+                for index in range(len(item) - 1, -1, -1)
+            )
+        else:
+            problem = _scalar_problem(item)
+            if problem is not None:
+                raise _refused(DiagnosticCode.INVALID_JSON, pointer, found=problem)
+            if type(item) is str:
+                characters += len(item)
+        if characters > MAX_VALUE_CHARACTERS:
+            expected = f"{MAX_VALUE_CHARACTERS} characters of keys and strings"
+            raise _refused(DiagnosticCode.VALUE_TOO_LARGE, pointer, expected=expected)
+        parent[slot] = copy
+    return holder[0]
+
+
+def parse_third_party_manifest(value: object, *, source: str = "") -> ParsedManifest:
+    """One untrusted value (what ``json.loads`` returns for an adapter, say) -> a typed
+    ThirdPartyToolManifest under exactly the loader's rules for one file: a JSON object only,
+    no lone surrogate, unknown fields dropped with a warning, the compiled schema checks,
+    ``CANDIDATES_NOT_ALLOWED``, and no built-in id or look-alike display name. (Duplicate ids
+    are a rule over several files: ``load_manifest_files``.) ``source`` is how diagnostics name
+    the value.
+
+    ``value`` is never changed and never trusted: only plain JSON types are read (no method of
+    the value runs), and nesting, size and text are bounded as a file's are (``INVALID_JSON``,
+    ``VALUE_TOO_LARGE``), so a cyclic or huge structure costs bounded work. Never raises.
+    """
+    report = _Report(source)
+    try:
+        document = _json_copy(value)
+    except _Refused as refused:
+        report.add(refused.diagnostic)
+        return ParsedManifest(None, report.finish())
+    manifest: dict[str, Any] | None = None
+    if not isinstance(document, dict):
+        report.add(Diagnostic(DiagnosticCode.NOT_AN_OBJECT, found=shown_value(document)))
+    else:
+        lone = surrogate_at(document)
+        if lone is not None:
+            report.add(
+                Diagnostic(
+                    DiagnosticCode.LONE_SURROGATE,
+                    pointer=shown_pointer(lone[0]),
+                    found=shown_value(lone[1]),
+                )
+            )
+        else:
+            manifest = _check_manifest(document, report)
+    if manifest is None or report.has_errors:
+        return ParsedManifest(None, report.finish())
+    built = _build_ToolManifest({**manifest, "builtin": False})
+    typed = ThirdPartyToolManifest(
+        **{item.name: getattr(built, item.name) for item in fields(built)}
+    )
+    return ParsedManifest(typed, report.finish())

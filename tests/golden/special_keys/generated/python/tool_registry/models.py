@@ -11,6 +11,8 @@ PromptArgTemplateItem: TypeAlias = str
 
 @dataclass(frozen=True, kw_only=True)
 class PathDetect:
+    """Look the binary up on PATH."""
+
     kind: Literal["path"]
     binaryName: str
 
@@ -48,6 +50,8 @@ Capability: TypeAlias = Literal[
 
 @dataclass(frozen=True, kw_only=True)
 class Extras:
+    """Fields named like Object.prototype members."""
+
     constructor: str | None = None
     prototype: str | None = None
     toString: str | None = None
@@ -60,6 +64,8 @@ class Extras:
 
 @dataclass(frozen=True, kw_only=True)
 class CandidatePaths:
+    """Candidate executable paths per platform; a leading ~/ means the user's home folder."""
+
     darwin: CandidatePathList | None = None
     win32: CandidatePathList | None = None
     linux: CandidatePathList | None = None
@@ -67,11 +73,18 @@ class CandidatePaths:
 
 @dataclass(frozen=True, kw_only=True)
 class Capabilities:
+    """What the tool declares it can do; routing uses these, never tool names."""
+
     provides: Sequence[Capability]
 
 
 @dataclass(frozen=True, kw_only=True)
 class CandidatesDetect:
+    """Probe known install locations per platform (built-in tools only).
+
+    paths: Candidate executable paths per platform; a leading ~/ means the user's home folder.
+    """
+
     kind: Literal["candidates"]
     paths: CandidatePaths | None = None
 
@@ -81,6 +94,38 @@ ToolDetectSpec: TypeAlias = PathDetect | CandidatesDetect
 
 @dataclass(frozen=True, kw_only=True)
 class ToolManifest:
+    """Facts about one external AI tool: identity, launch and hook support, detection and hook
+    pointer.
+
+    id: A project whose ids may be any JavaScript property name.
+
+    displayName: Human-readable name; no control or bidirectional formatting characters.
+
+    launchable: Whether the product can launch this tool.
+
+    hookCapable: Whether a hook package exists for this tool.
+
+    hookPointer: Path of the hook pointer file, relative to the user's home folder.
+
+    detect: How to find the tool's executable, discriminated by kind.
+
+    hookPackage: npm package name of the hook package, when it differs from the default prefix
+    plus id.
+
+    promptArgTemplate: Arguments that pass an inline prompt; the placeholder {prompt} is replaced
+    by the prompt. No entry is an absolute path, has a .. segment or lets the prompt name an
+    option (-{prompt}).
+
+    capabilities: What the tool declares it can do; routing uses these, never tool names.
+
+    category: Kind of tool.
+
+    builtin: True for the tools shipped with the product; loaders stamp false on third-party
+    adapters.
+
+    extras: Fields named like Object.prototype members.
+    """
+
     id: str
     displayName: str
     launchable: bool
@@ -97,4 +142,9 @@ class ToolManifest:
 
 @dataclass(frozen=True, kw_only=True)
 class ThirdPartyToolManifest(ToolManifest):
+    """A manifest dropped in the adapters folder: the same shape, but only PATH detection.
+
+    detect: Look the binary up on PATH.
+    """
+
     detect: PathDetect
