@@ -151,6 +151,8 @@ class _Emitter:
     def __init__(self, module: _Module, *, collect: bool) -> None:
         self.module = module
         self.collect = collect
+        # The $ref targets being expanded inline around the statement being emitted (answering).
+        self.inlined: list[str] = []
 
     def fail(self, where: str, rule: Rule, value: str) -> str:
         if not self.collect:
@@ -163,17 +165,15 @@ class _Emitter:
         value: str,
         where: str,
         known: str | None = None,
-        inlined: tuple[str, ...] = (),
     ) -> list[str]:
         """Statements checking ``value`` against ``node``. When answering, ``known`` is the JSON
-        type ``value`` is already proven to have, and ``inlined`` the ``$ref`` targets being
-        expanded around this point (a recursive one is called instead)."""
+        type ``value`` is already proven to have."""
         if node.verdict == "any":
             return []
         if node.verdict == "none":
             return [self.fail(where, _FALSE_RULE, value)]
         if not self.collect:
-            return self.answer(node, value, known, inlined)
+            return self.answer(node, value, known)
         families = {
             "string": self.string(node.string, value, where),
             "number": self.number(node.number, value, where),
@@ -212,9 +212,7 @@ class _Emitter:
             lines += self.reference(node.ref, value, where)
         return lines
 
-    def answer(
-        self, node: Node, value: str, known: str | None, inlined: tuple[str, ...]
-    ) -> list[str]:
+    def answer(self, node: Node, value: str, known: str | None) -> list[str]:
         """The fewest tests deciding ``node`` (every failure returns ``false``): the type the
         node implies is tested once, up front, and every later test relies on it (checks for
         other types are dropped: such a value already failed); required members are read without
@@ -236,7 +234,7 @@ class _Emitter:
         families = {
             "string": self.string(node.string, value, "", surrogates=not pinned),
             "number": self.number(node.number, value, ""),
-            "object": self.object(node.object, value, "", inlined=inlined),
+            "object": self.object(node.object, value, ""),
             "array": self.array(node.array, value, ""),
         }
         for name, body in families.items():
@@ -247,14 +245,21 @@ class _Emitter:
             else:
                 lines += _block(f"if ({_type_test(name, value)})", body)
         for member in node.all_of:
-            lines += self.node(member, value, "", known, inlined)
+            lines += self.node(member, value, "", known)
         lines += self.combinators(node, value, "", skip_all_of=True)
         if node.ref is not None:
             target = plan.nodes[node.ref]
+            inlined = self.inlined
             if node.ref in inlined or len(inlined) >= _MAX_INLINE or target.verdict != "check":
                 lines += self.reference(node.ref, value, "")
             else:
-                lines += self.node(target, value, "", known, (*inlined, node.ref))
+                # Expanded in place; a target already being expanded around here (a recursive
+                # schema) is called instead, so expansion always ends.
+                inlined.append(node.ref)
+                try:
+                    lines += self.node(target, value, "", known)
+                finally:
+                    inlined.pop()
         return lines
 
     def pin(self, rule: ValueRule, value: str, where: str) -> tuple[list[str], list[str]]:
@@ -362,8 +367,6 @@ class _Emitter:
         rules: ObjectRules | None,
         value: str,
         where: str,
-        *,
-        inlined: tuple[str, ...] = (),
     ) -> list[str]:
         if rules is None or rules.empty:
             return []
@@ -384,9 +387,7 @@ class _Emitter:
                 lines += _block(f"if ({test})", [self.fail(where, missing, value)])
         for name, sub in rules.properties:
             child = self.module.variable("v")
-            checks = self.node(
-                sub, child, f"{where} + {ts_str('/' + _token(name))}", inlined=inlined
-            )
+            checks = self.node(sub, child, f"{where} + {ts_str('/' + _token(name))}")
             if checks and name in present:
                 lines += _bind(child, f"{value}[{ts_str(name)}]", checks)
             elif checks:
