@@ -235,6 +235,17 @@ def python_lookalikes(registry: Registry) -> Context:
     }
 
 
+def ts_lookalikes(registry: Registry) -> Context:
+    """The Python module's tables plus what JavaScript lacks: full case folding."""
+    return {**python_lookalikes(registry), "casefold_extra": lookalikes.casefold_extra()}
+
+
+def ts_loader(registry: Registry) -> Context:
+    """The Python loader's field tables (known and deprecated top-level properties)."""
+    context = python_loader(registry)
+    return {key: context[key] for key in ("known_fields", "deprecated_fields")}
+
+
 def python_registry(registry: Registry) -> Context:
     return {
         "manifest_class": str(registry.manifest_schema["title"]),
