@@ -57,6 +57,7 @@ def content(spec: dict[str, Any]) -> bytes:
 
 def materialize(vector: dict[str, Any], root: Path) -> Path:
     """The vector's folder layout under ``root``; returns the adapters folder."""
+    root.mkdir(parents=True, exist_ok=True)
     folder = root / "adapters"
     if vector.get("missing_folder"):
         return folder
@@ -228,4 +229,4 @@ def test_typescript_runtime_meets_every_vector(tmp_path: Path) -> None:
         found = loader_problems(vector, outcomes["loader"][vector["name"]])
         if found:
             problems[vector["name"]] = found
-    assert problems == {}
+    assert problems == {}, "\n".join(f"{name}: {found}" for name, found in problems.items())
