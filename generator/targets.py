@@ -67,6 +67,8 @@ TARGETS: tuple[Target, ...] = (
     Target("typescript_out",    "lookalikes.ts",                  views.ts_lookalikes),
     Target("typescript_out",    "json-text.ts",                   views.no_context),
     Target("typescript_out",    "loader.ts",                      views.ts_loader),
+    Target("typescript_out",    "registry.ts",                    views.ts_registry),
+    Target("typescript_out",    "detection.ts",                   views.no_context),
     Target("typescript_out",    "index.ts",                       views.no_context),
     Target("editor_schema_out", "tools.schema.json",              views.editor_table_schema),
     Target("docs_out",          "reference.md",                   views.docs_reference),

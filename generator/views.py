@@ -254,6 +254,12 @@ def python_registry(registry: Registry) -> Context:
     }
 
 
+def ts_registry(registry: Registry) -> Context:
+    """The Python registry module's cohort table and inert category."""
+    context = python_registry(registry)
+    return {key: context[key] for key in ("cohorts", "inert_category")}
+
+
 def python_detection(registry: Registry) -> Context:
     return {"manifest_class": str(registry.manifest_schema["title"])}
 

@@ -10,3 +10,5 @@ export * from "./diagnostics.js";
 export * from "./lookalikes.js";
 export * from "./json-text.js";
 export * from "./loader.js";
+export * from "./registry.js";
+export * from "./detection.js";
