@@ -64,6 +64,8 @@ TARGETS: tuple[Target, ...] = (
     Target("typescript_out",    "prompt-args.ts",                 views.no_context),
     Target("typescript_out",    "launch.ts",                      views.ts_launch),
     Target("typescript_out",    "diagnostics.ts",                 views.ts_diagnostics),
+    Target("typescript_out",    "schema-runtime.ts",              views.no_context),
+    Target("typescript_out",    "validator.ts",                   views.ts_validator),
     Target("typescript_out",    "lookalikes.ts",                  views.ts_lookalikes),
     Target("typescript_out",    "json-text.ts",                   views.no_context),
     Target("typescript_out",    "loader.ts",                      views.ts_loader),

@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from jsonschema import Draft202012Validator, ValidationError
 
+from generator import ts_validator
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sanitize
 from generator.ecma import ecma_validator, pattern_error
 from generator.literals import is_array_index
@@ -183,6 +184,7 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
     found.extend(_schema_names(loaded))
     try:
         validator_source(schema)
+        ts_validator_source(schema)
     except CompileError as error:
         found.append(
             Diagnostic(
@@ -236,6 +238,12 @@ def _schema_names(loaded: Loaded) -> Iterator[Diagnostic]:
                     " identifier not starting with '_' and not a keyword)",
                     **_at(loaded, f"{pointer}/properties{pointer_of((name,))}", key=True),
                 )
+
+
+def ts_validator_source(manifest_schema: Mapping[str, Any]) -> str:
+    """The generated ``validator.ts`` body (the TypeScript backend over the same plan of checks).
+    Raises ``CompileError``, also for a pattern whose meaning differs between the two engines."""
+    return ts_validator.ts_validator_source(manifest_schema, VALIDATOR_ENTRY_POINTS)
 
 
 def validator_source(manifest_schema: Mapping[str, Any]) -> str:

@@ -201,6 +201,10 @@ def python_validator(registry: Registry) -> Context:
     return {"source": validate.validator_source(registry.manifest_schema)}
 
 
+def ts_validator(registry: Registry) -> Context:
+    return {"source": validate.ts_validator_source(registry.manifest_schema)}
+
+
 def python_loader(registry: Registry) -> Context:
     schema = registry.manifest_schema
     entry = schema["$defs"][validate.THIRD_PARTY_DEF]

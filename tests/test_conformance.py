@@ -123,5 +123,78 @@ def summary_lines() -> list[str]:
         "JSON-Schema-Test-Suite draft 2020-12 through the validator compiler: "
         f"{SUMMARY['passed tests']} tests passed in {SUMMARY['passed groups']} compiled groups; "
         f"{SUMMARY['refused groups']} groups ({SUMMARY['refused tests']} tests) refused at "
-        "compile time for unsupported keywords"
+        "compile time for unsupported keywords",
+        f"... and through the TypeScript backend under node: {SUMMARY['typescript tests']} tests"
+        f" in {SUMMARY['typescript groups']} groups",
     ]
+
+
+# The TypeScript backend over the same plan: every group the Python compiler compiles is emitted
+# as one TypeScript module, all compiled in one strict tsc run, and every test case is decided
+# under node (the validator's answer and its type guard must both give the suite's verdict).
+TS_RUNNER = """\
+import { readFileSync, writeFileSync } from "node:fs";
+const groups = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const verdicts = [];
+for (const [index, cases] of groups.entries()) {
+  const module = await import(`./group${index}.js`);
+  verdicts.push(cases.map((data) => {
+    const diagnostics = module.validate(data);
+    const kinds = diagnostics.every((d) => d.code === "SCHEMA_VIOLATION" && d.keyword !== "");
+    return [diagnostics.length === 0, kinds];
+  }));
+}
+writeFileSync(process.argv[3], JSON.stringify(verdicts));
+"""
+
+
+def test_suite_through_the_typescript_backend(tmp_path: Any) -> None:
+    import subprocess
+
+    from generator.ts_validator import emit_validators
+
+    from .conftest import compile_typescript, node_executable
+
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("diagnostics.ts", "schema-runtime.ts"):
+        (source / name).write_text((REPO / "generated/typescript" / name).read_text("utf-8"))
+    compiled: list[Any] = []
+    for param in _groups():
+        group = param.values[0]
+        schema = group["schema"]
+        try:
+            _compile(schema)
+        except CompileError:
+            continue
+        body = emit_validators(
+            schema if isinstance(schema, Mapping) else {"allOf": [schema]},
+            {"validate": ""},
+            guards=False,
+        )
+        (source / f"group{len(compiled)}.ts").write_text(body, encoding="utf-8")
+        compiled.append(group)
+    result = compile_typescript(tmp_path, sorted(source.glob("*.ts")), tmp_path / "out")
+    assert result.returncode == 0, result.stdout[-3000:]
+    (tmp_path / "out" / "run.mjs").write_text(TS_RUNNER, encoding="utf-8")
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps([[c["data"] for c in g["tests"]] for g in compiled]), "utf-8")
+    verdicts_file = tmp_path / "verdicts.json"
+    completed = subprocess.run(
+        [node_executable(), str(tmp_path / "out" / "run.mjs"), str(cases), str(verdicts_file)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    verdicts = json.loads(verdicts_file.read_text("utf-8"))
+    wrong = [
+        (group["description"], case["description"])
+        for group, results in zip(compiled, verdicts, strict=True)
+        for case, (valid, kinds) in zip(group["tests"], results, strict=True)
+        if valid != case["valid"] or not kinds
+    ]
+    assert not wrong, wrong[:20]
+    assert len(compiled) > 150
+    SUMMARY["typescript groups"] += len(compiled)
+    SUMMARY["typescript tests"] += sum(len(g["tests"]) for g in compiled)

@@ -271,39 +271,72 @@ export interface DiagnosticFields {
 }
 
 const PLACEHOLDER = /\{(source|where|keyword|expected|found|omitted|others|hint)\}/g;
+const NO_OTHERS: readonly string[] = Object.freeze([]);
 
 /** The message of a record: its code's template with the fields put in, in one pass. */
-function renderMessage(code: DiagnosticCode, fields: Omit<Diagnostic, "message" | "severity">): string {
+function renderMessage(record: Diagnostic): string {
   const others =
-    fields.others.join(", ") +
-    (fields.others.length > 0 && fields.omitted !== 0 ? ` and ${fields.omitted} more` : "");
+    record.others.join(", ") +
+    (record.others.length > 0 && record.omitted !== 0 ? ` and ${record.omitted} more` : "");
   const values: Readonly<Record<string, string>> = {
-    source: fields.source,
-    where: fields.pointer === "" ? "/" : fields.pointer,
-    keyword: fields.keyword,
-    expected: fields.expected,
-    found: fields.found,
-    omitted: String(fields.omitted),
+    source: record.source,
+    where: record.pointer === "" ? "/" : record.pointer,
+    keyword: record.keyword,
+    expected: record.expected,
+    found: record.found,
+    omitted: String(record.omitted),
     others,
-    hint: fields.hint,
+    hint: record.hint,
   };
-  return MESSAGES[code].replace(PLACEHOLDER, (_match, name: string) => values[name] ?? "");
+  return MESSAGES[record.code].replace(PLACEHOLDER, (_match, name: string) => values[name] ?? "");
+}
+
+// One class for every record: its instances share a shape (so code reading them stays fast),
+// and `severity` and `message` are worked out when read, as Python's properties are: an
+// invalid document's records are built on the hot path, their messages only when shown.
+class DiagnosticRecord implements Diagnostic {
+  readonly code: DiagnosticCode;
+  readonly pointer: string;
+  readonly source: string;
+  readonly keyword: string;
+  readonly expected: string;
+  readonly found: string;
+  readonly omitted: number;
+  readonly others: readonly string[];
+  readonly hint: string;
+
+  constructor(code: DiagnosticCode, fields: DiagnosticFields) {
+    this.code = code;
+    this.pointer = fields.pointer ?? "";
+    this.source = fields.source ?? "";
+    this.keyword = fields.keyword ?? "";
+    this.expected = fields.expected ?? "";
+    this.found = fields.found ?? "";
+    this.omitted = fields.omitted ?? 0;
+    this.others = fields.others === undefined || fields.others.length === 0 ? NO_OTHERS : Object.freeze([...fields.others]);
+    this.hint = fields.hint ?? "";
+    Object.freeze(this);
+  }
+
+  get severity(): Severity {
+    return SEVERITY[this.code];
+  }
+
+  get message(): string {
+    return renderMessage(this);
+  }
+
+  // JSON.stringify sees own fields only: the two read-time ones are added here.
+  toJSON(): Record<string, unknown> {
+    const { code, pointer, source, keyword, expected, found, omitted, others, hint } = this;
+    const [severity, message] = [this.severity, this.message];
+    return { code, severity, pointer, source, keyword, expected, found, omitted, others, hint, message };
+  }
 }
 
 /** A frozen record; `severity` and `message` follow from the code and the fields. */
 export function makeDiagnostic(code: DiagnosticCode, fields: DiagnosticFields = {}): Diagnostic {
-  const base = {
-    code,
-    pointer: fields.pointer ?? "",
-    source: fields.source ?? "",
-    keyword: fields.keyword ?? "",
-    expected: fields.expected ?? "",
-    found: fields.found ?? "",
-    omitted: fields.omitted ?? 0,
-    others: Object.freeze([...(fields.others ?? [])]),
-    hint: fields.hint ?? "",
-  };
-  return Object.freeze({ ...base, severity: SEVERITY[code], message: renderMessage(code, base) });
+  return new DiagnosticRecord(code, fields);
 }
 
 /** `source: CODE severity: message`. */

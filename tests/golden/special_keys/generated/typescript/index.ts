@@ -7,6 +7,7 @@ export * from "./hook-packages.js";
 export * from "./prompt-args.js";
 export * from "./launch.js";
 export * from "./diagnostics.js";
+export * from "./validator.js";
 export * from "./lookalikes.js";
 export * from "./json-text.js";
 export * from "./loader.js";

@@ -1,0 +1,483 @@
+"""The validation plan: a JSON Schema resolved once into typed, language-neutral checks.
+
+``build_plan(schema, entry_points)`` walks the schema a single time and returns a ``Plan``: for
+every subschema a validator needs as a function of its own (the entry points, ``$ref`` targets,
+and the alternatives of ``anyOf``/``oneOf``/``not``/``if``, which are decided by a verdict), a
+``Node`` stating what to check, in the order a report lists the violations. Each rule carries the
+schema keyword and the ``expected`` text of its diagnostic, worked out here, so every language's
+emitter reports the same words. A language backend is a small emitter over this plan: it decides
+how to spell a test, never which tests to make or what they mean.
+
+Contract:
+- The schema must already pass ``validator_compiler.check_keywords`` (only the supported keyword
+  subset); ``build_plan`` raises ``CompileError`` (schema pointer and keyword) for anything it
+  cannot plan, exactly like the Python compiler.
+- Order of checks in a ``Node`` (a report lists violations in this order): ``type``; then, for
+  a node pinned to a string (``type: string`` with a string ``const`` or an all-string ``enum``),
+  the string rules and the pin; otherwise the type's own rules followed by ``const``/``enum``
+  when one type is declared, or ``const``/``enum`` followed by every type's rules when several
+  (or none) are; then ``allOf`` members, ``anyOf``, ``oneOf``, ``not``, ``if``; then ``$ref``.
+- Violations are distinct by (instance pointer, keyword, expected): a rule reached twice (through
+  ``$ref`` and ``allOf``) is reported once, wherever it was reached first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from generator.ecma_to_re import RegexError, translate
+from generator.validator_compiler import (
+    SURROGATE_KEYWORD,
+    CompileError,
+    _admits_free_strings,
+    _examines_every_string,
+    _resolve,
+    _short,
+    _subschema,
+    _token,
+    check_keywords,
+    matches_only_ascii,
+    py_json,
+)
+
+JsonType = Literal["null", "boolean", "object", "array", "number", "string", "integer"]
+TYPED_FAMILIES = ("string", "number", "object", "array")
+# How many ``$ref``/``allOf`` levels the implied-type and pinned-string questions follow.
+_MAX_DEPTH = 6
+SURROGATE_EXPECTED = "no lone surrogate"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One check's report: the schema keyword and what it expected (schema text, clipped)."""
+
+    keyword: str
+    expected: str
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A numeric bound (``minLength``, ``maximum``, ...) and its report."""
+
+    value: int | float
+    rule: Rule
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """An ECMA-262 ``pattern`` (Unicode mode) and its Python ``re`` translation; ``ascii_only``
+    when only ASCII strings can match it (so a string it accepts holds no lone surrogate)."""
+
+    source: str
+    python: str
+    rule: Rule
+    ascii_only: bool
+
+
+@dataclass(frozen=True)
+class StringRules:
+    """Checks for a string: lone surrogates (when the node admits free text), lengths counted
+    in code points, then the pattern (not searched when the string is already too long)."""
+
+    surrogates: bool
+    min_length: Limit | None
+    max_length: Limit | None
+    pattern: Pattern | None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.surrogates or self.min_length or self.max_length or self.pattern)
+
+
+@dataclass(frozen=True)
+class NumberRules:
+    minimum: Limit | None
+    maximum: Limit | None
+
+    @property
+    def empty(self) -> bool:
+        return self.minimum is None and self.maximum is None
+
+
+@dataclass(frozen=True)
+class ObjectRules:
+    """``required`` (each missing name reported at the object), ``properties`` (checked only
+    when present), then ``additionalProperties``: ``closed`` refuses every other key, and
+    ``additional`` (a node) checks every other key's value."""
+
+    required: tuple[str, ...]
+    properties: tuple[tuple[str, Node], ...]
+    closed: bool
+    additional: Node | None
+    known: tuple[str, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.required or self.properties or self.closed or self.additional)
+
+
+@dataclass(frozen=True)
+class ArrayRules:
+    """Item counts, ``prefixItems``, ``items`` (from the first index after the prefix), then
+    ``uniqueItems``, tested only when the items themselves added no violation."""
+
+    min_items: Limit | None
+    max_items: Limit | None
+    prefix: tuple[Node, ...]
+    items: Node | None
+    unique: bool
+
+    @property
+    def empty(self) -> bool:
+        return not (self.min_items or self.max_items or self.prefix or self.items or self.unique)
+
+
+@dataclass(frozen=True)
+class ValueRule:
+    """``const`` (one value) or ``enum`` (the values); ``strings`` when every value is a string
+    (a membership test), else JSON equality (``1 == 1.0``, ``true`` is not ``1``)."""
+
+    keyword: Literal["const", "enum"]
+    values: tuple[Any, ...]
+    strings: bool
+    rule: Rule
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """Exactly one alternative holds. With a ``discriminator`` (a property every alternative
+    requires, with a distinct string constant in each), only the alternative the tag names is
+    checked and its own violations are reported; otherwise the verdicts are counted and a
+    failure reports the closest alternative's violations or one ``oneOf`` record."""
+
+    alternatives: tuple[str, ...]
+    discriminator: tuple[str, tuple[str, ...]] | None
+    inline: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Conditional:
+    """``if`` (decided by a verdict), ``then`` and ``else`` (checked inline)."""
+
+    test: str
+    then: Node | None
+    otherwise: Node | None
+
+
+@dataclass(frozen=True)
+class Node:
+    """Every check one subschema makes at one instance position, in report order."""
+
+    at: str
+    verdict: Literal["any", "none", "check"]
+    types: tuple[JsonType, ...] | None = None
+    pinned: ValueRule | None = None
+    values: tuple[ValueRule, ...] = ()
+    string: StringRules | None = None
+    number: NumberRules | None = None
+    object: ObjectRules | None = None
+    array: ArrayRules | None = None
+    all_of: tuple[Node, ...] = ()
+    any_of: tuple[str, ...] = ()
+    one_of: OneOf | None = None
+    negated: str | None = None
+    conditional: Conditional | None = None
+    ref: str | None = None
+
+    @property
+    def single_family(self) -> str | None:
+        """The one declared type whose own rules run in its type test's success branch."""
+        if self.types is not None and len(self.types) == 1 and self.types[0] in TYPED_FAMILIES:
+            return self.types[0]
+        return None
+
+    @property
+    def type_rule(self) -> Rule | None:
+        return None if self.types is None else Rule("type", " or ".join(self.types))
+
+    def family(self, name: str) -> StringRules | NumberRules | ObjectRules | ArrayRules | None:
+        rules: StringRules | NumberRules | ObjectRules | ArrayRules | None = getattr(self, name)
+        return None if rules is None or rules.empty else rules
+
+
+@dataclass(frozen=True)
+class EntryPoint:
+    """A public validator: its schema pointer, and whether an accepted document must be walked
+    for lone surrogates (the schema leaves some position where a string is not examined)."""
+
+    name: str
+    pointer: str
+    walk: bool
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The nodes that need a function of their own, by schema pointer, and the entry points."""
+
+    nodes: Mapping[str, Node]
+    entry_points: tuple[EntryPoint, ...]
+    surrogate_rule: Rule = field(default=Rule(SURROGATE_KEYWORD, SURROGATE_EXPECTED))
+
+
+def _limit(schema: Mapping[str, Any], at: str, keyword: str) -> int:
+    limit = schema[keyword]
+    if isinstance(limit, float) and limit.is_integer():
+        limit = int(limit)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+        raise CompileError(f"{keyword} must be a non-negative integer", f"{at}/{keyword}")
+    return limit
+
+
+def _number(schema: Mapping[str, Any], at: str, keyword: str) -> int | float:
+    limit = schema[keyword]
+    if not isinstance(limit, int | float) or isinstance(limit, bool):
+        raise CompileError(f"{keyword} must be a number", f"{at}/{keyword}", keyword)
+    return limit
+
+
+class _Planner:
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.schema = schema
+        self.nodes: dict[str, Node] = {}
+        self.pending: list[str] = []
+
+    def function(self, pointer: str) -> str:
+        """Ask for the subschema at ``pointer`` as a node of its own (planned once)."""
+        if pointer not in self.nodes and pointer not in self.pending:
+            self.pending.append(pointer)
+        return pointer
+
+    def run(self) -> dict[str, Node]:
+        while self.pending:
+            pointer = self.pending.pop(0)
+            if pointer not in self.nodes:
+                self.nodes[pointer] = self.node(_subschema(self.schema, pointer), pointer)
+        return self.nodes
+
+    def node(self, schema: Any, at: str) -> Node:
+        if schema is True or (isinstance(schema, Mapping) and not schema):
+            return Node(at, "any")
+        if schema is False:
+            return Node(at, "none")
+        types = self.types(schema, at)
+        values = self.values(schema, at)
+        pinned = None
+        if types == ("string",) and len(values) == 1 and values[0].strings:
+            pinned, values = values[0], ()
+        return Node(
+            at,
+            "check",
+            types=types,
+            pinned=pinned,
+            values=values,
+            string=self.string(schema, at),
+            number=self.number(schema, at),
+            object=self.object(schema, at),
+            array=self.array(schema, at),
+            all_of=tuple(
+                self.node(sub, f"{at}/allOf/{i}") for i, sub in enumerate(schema.get("allOf", []))
+            ),
+            any_of=tuple(
+                self.function(f"{at}/anyOf/{i}") for i in range(len(schema.get("anyOf", [])))
+            ),
+            one_of=self.one_of(schema["oneOf"], f"{at}/oneOf") if "oneOf" in schema else None,
+            negated=self.function(f"{at}/not") if "not" in schema else None,
+            conditional=self.conditional(schema, at),
+            ref=self.reference(schema["$ref"], f"{at}/$ref") if "$ref" in schema else None,
+        )
+
+    @staticmethod
+    def types(schema: Mapping[str, Any], at: str) -> tuple[JsonType, ...] | None:
+        if "type" not in schema:
+            return None
+        declared = schema["type"]
+        names = declared if isinstance(declared, list) else [declared]
+        known = ("null", "boolean", "object", "array", "number", "string", "integer")
+        if not names or any(name not in known for name in names):
+            raise CompileError(f"type {declared!r} names no JSON type", f"{at}/type", "type")
+        return tuple(names)
+
+    @staticmethod
+    def values(schema: Mapping[str, Any], at: str) -> tuple[ValueRule, ...]:
+        rules: list[ValueRule] = []
+        if "const" in schema:
+            const = schema["const"]
+            py_json(const)  # refuses a value JSON cannot hold
+            rules.append(
+                ValueRule("const", (const,), isinstance(const, str), Rule("const", _short(const)))
+            )
+        if "enum" in schema:
+            options = schema["enum"]
+            if not isinstance(options, list):
+                raise CompileError("enum must be an array", f"{at}/enum", "enum")
+            py_json(options)
+            strings = bool(options) and all(isinstance(option, str) for option in options)
+            expected = "one of " + _short(options)
+            rules.append(ValueRule("enum", tuple(options), strings, Rule("enum", expected)))
+        return tuple(rules)
+
+    def string(self, schema: Mapping[str, Any], at: str) -> StringRules:
+        min_length = max_length = pattern = None
+        if "minLength" in schema:
+            limit = _limit(schema, at, "minLength")
+            min_length = Limit(limit, Rule("minLength", f"at least {limit} characters"))
+        if "maxLength" in schema:
+            limit = _limit(schema, at, "maxLength")
+            max_length = Limit(limit, Rule("maxLength", f"at most {limit} characters"))
+        if "pattern" in schema:
+            source = schema["pattern"]
+            if not isinstance(source, str):
+                raise CompileError("pattern must be a string", f"{at}/pattern", "pattern")
+            try:
+                python = translate(source)
+            except RegexError as error:
+                raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
+            expected = Rule("pattern", "to match " + _short(source))
+            pattern = Pattern(source, python, expected, matches_only_ascii(python))
+        return StringRules(_admits_free_strings(schema), min_length, max_length, pattern)
+
+    @staticmethod
+    def number(schema: Mapping[str, Any], at: str) -> NumberRules:
+        minimum = maximum = None
+        if "minimum" in schema:
+            low = _number(schema, at, "minimum")
+            minimum = Limit(low, Rule("minimum", f"at least {py_json(low)}"))
+        if "maximum" in schema:
+            high = _number(schema, at, "maximum")
+            maximum = Limit(high, Rule("maximum", f"at most {py_json(high)}"))
+        return NumberRules(minimum, maximum)
+
+    def object(self, schema: Mapping[str, Any], at: str) -> ObjectRules:
+        required = schema.get("required", [])
+        if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
+            raise CompileError("required must be an array of strings", f"{at}/required")
+        properties: Mapping[str, Any] = schema.get("properties", {})
+        planned = tuple(
+            (name, self.node(sub, f"{at}/properties/{_token(name)}"))
+            for name, sub in properties.items()
+        )
+        extra = schema.get("additionalProperties", True)
+        closed = extra is False
+        additional = None
+        if not closed and "additionalProperties" in schema:
+            node = self.node(extra, f"{at}/additionalProperties")
+            additional = None if node.verdict == "any" else node
+        return ObjectRules(
+            tuple(dict.fromkeys(required)), planned, closed, additional, tuple(sorted(properties))
+        )
+
+    def array(self, schema: Mapping[str, Any], at: str) -> ArrayRules:
+        min_items = max_items = None
+        if "minItems" in schema:
+            limit = _limit(schema, at, "minItems")
+            min_items = Limit(limit, Rule("minItems", f"at least {limit} items"))
+        if "maxItems" in schema:
+            limit = _limit(schema, at, "maxItems")
+            max_items = Limit(limit, Rule("maxItems", f"at most {limit} items"))
+        prefix = tuple(
+            self.node(sub, f"{at}/prefixItems/{i}")
+            for i, sub in enumerate(schema.get("prefixItems", []))
+        )
+        items = self.node(schema["items"], f"{at}/items") if "items" in schema else None
+        return ArrayRules(min_items, max_items, prefix, items, schema.get("uniqueItems") is True)
+
+    def one_of(self, alternatives: list[Any], at: str) -> OneOf:
+        pointers = tuple(self.function(f"{at}/{i}") for i in range(len(alternatives)))
+        discriminator = self.discriminator(alternatives, at)
+        inline: tuple[Node, ...] = ()
+        if discriminator is not None:
+            inline = tuple(self.node(sub, f"{at}/{i}") for i, sub in enumerate(alternatives))
+        return OneOf(pointers, discriminator, inline)
+
+    def discriminator(self, alternatives: list[Any], at: str) -> tuple[str, tuple[str, ...]] | None:
+        """A property every alternative requires with a distinct string ``const`` in each, when
+        every alternative is an object schema (so no other alternative can hold)."""
+        targets: list[Mapping[str, Any]] = []
+        for index, alternative in enumerate(alternatives):
+            target = alternative
+            while isinstance(target, Mapping) and set(target) == {"$ref"}:
+                target = _resolve(self.schema, target["$ref"], f"{at}/{index}")[1]
+            if not isinstance(target, Mapping) or target.get("type") != "object":
+                return None
+            targets.append(target)
+        for name in targets[0].get("required", []):
+            constants = [
+                target.get("properties", {}).get(name, {}).get("const")
+                if name in target.get("required", [])
+                and isinstance(target.get("properties", {}).get(name), Mapping)
+                else None
+                for target in targets
+            ]
+            if all(isinstance(c, str) for c in constants) and len(set(constants)) == len(targets):
+                return name, tuple(str(c) for c in constants)
+        return None
+
+    def conditional(self, schema: Mapping[str, Any], at: str) -> Conditional | None:
+        if "if" not in schema:
+            return None
+        then = self.node(schema.get("then", True), f"{at}/then")
+        otherwise = self.node(schema.get("else", True), f"{at}/else")
+        if then.verdict == "any" and otherwise.verdict == "any":
+            return None
+        return Conditional(
+            self.function(f"{at}/if"),
+            None if then.verdict == "any" else then,
+            None if otherwise.verdict == "any" else otherwise,
+        )
+
+    def reference(self, ref: Any, at: str) -> str:
+        if not isinstance(ref, str):
+            raise CompileError("$ref must be a string", at, "$ref")
+        target_at, _ = _resolve(self.schema, ref, at)
+        return self.function(target_at)
+
+
+def build_plan(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> Plan:
+    """The plan for ``schema``'s ``{public name: schema pointer}`` entry points."""
+    check_keywords(schema)
+    planner = _Planner(schema)
+    entries = []
+    for name, pointer in entry_points.items():
+        _subschema(schema, pointer)  # an entry point must name a subschema: raises otherwise
+        planner.function(pointer)
+        entries.append(EntryPoint(name, pointer, not _examines_every_string(schema, pointer)))
+    return Plan(planner.run(), tuple(entries))
+
+
+def implied_type(plan: Plan, node: Node, depth: int = 0) -> JsonType | None:
+    """A single JSON type every value valid against ``node`` has, when its ``type`` (or an
+    ``allOf`` member's, or its ``$ref`` target's, followed a few levels) names exactly one."""
+    if node.verdict != "check" or depth > _MAX_DEPTH:
+        return None
+    if node.types is not None and len(node.types) == 1:
+        return node.types[0]
+    for member in node.all_of:
+        found = implied_type(plan, member, depth + 1)
+        if found is not None:
+            return found
+    if node.ref is not None:
+        return implied_type(plan, plan.nodes[node.ref], depth + 1)
+    return None
+
+
+def string_pinned(plan: Plan, node: Node, depth: int = 0) -> bool:
+    """Whether a string valid against ``node`` is proven free of lone surrogates by a test the
+    node (or an ``allOf`` member or ``$ref`` target, which always run with it) makes anyway: a
+    ``const``/``enum`` (schema text) or a pattern only ASCII can match."""
+    if node.verdict != "check" or depth > _MAX_DEPTH:
+        return False
+    if node.pinned is not None or node.values:
+        return True
+    pattern = node.string.pattern if node.string is not None else None
+    if pattern is not None and pattern.ascii_only:
+        return True
+    if any(string_pinned(plan, member, depth + 1) for member in node.all_of):
+        return True
+    return node.ref is not None and string_pinned(plan, plan.nodes[node.ref], depth + 1)
+
+
+def satisfies(known: str | None, wanted: str) -> bool:
+    """Whether a value known to be of JSON type ``known`` is of type ``wanted``."""
+    return known == wanted or (known == "integer" and wanted == "number")

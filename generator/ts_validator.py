@@ -1,0 +1,694 @@
+"""The TypeScript backend of the validator compiler: ``validator.ts`` from a ``plan.Plan``.
+
+``emit_validators(plan, guards)`` returns the body of a module exporting, per entry point,
+``name(value: unknown, limit?: number): readonly Diagnostic[]`` (empty = valid) and a type guard
+``isType(value: unknown): value is Type``. The module imports only the generated
+``diagnostics.ts``, ``schema-runtime.ts`` and ``types.ts``: no runtime dependency.
+
+Every check and its report come from the plan; this module only spells them in TypeScript, the
+same way the Python compiler does: each subschema that needs a function gets a collecting one
+(``check_N(v, p, e)``: every violation, pointer built only when one is reported) and an
+answering one (``valid_N(v)``: stops at the first violation). Entry points answer first and
+collect only for a failing document, so a valid document costs the tests alone.
+
+Spelling rules that keep the two languages' verdicts identical:
+- string lengths count code points (``codePointLength``), as Python's ``len`` does;
+- patterns run as ECMA-262 Unicode-mode expressions (``u`` flag), JSON Schema's own meaning; a
+  construct whose meaning differs between that engine and the Python translation is refused here
+  (``CompileError`` naming it), so no pattern means two things;
+- object members are read only when they are the object's own (``Object.hasOwn``), so
+  ``__proto__``, ``constructor`` or ``toString`` are ordinary names;
+- schema text reaches the output only through ``literals.ts_str`` or as a number.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.literals import ts_str
+from generator.plan import (
+    ArrayRules,
+    Limit,
+    Node,
+    NumberRules,
+    ObjectRules,
+    OneOf,
+    Plan,
+    Rule,
+    StringRules,
+    ValueRule,
+    build_plan,
+    implied_type,
+    satisfies,
+    string_pinned,
+)
+from generator.validator_compiler import CompileError, py_json
+
+_INDENT = "  "
+# How deep ``$ref`` targets are expanded inline in answering code (then a call is made).
+_MAX_INLINE = 6
+_FALSE_RULE = Rule("false", "nothing (false schema)")
+_ANY_OF_EXPECTED = "to match at least one of {} alternatives"
+_NOT_RULE = Rule("not", "not to match the 'not' schema")
+# A backreference inside a lookbehind: ECMAScript matches a lookbehind right to left, Python
+# left to right, so the two engines can disagree on what the reference holds.
+_LOOKBEHIND = re.compile(r"\(\?<[=!]")
+_BACKREFERENCE = re.compile(r"\\(?:[1-9]|k<)")
+
+
+def _type_test(name: str, value: str) -> str:
+    return {
+        "null": f"{value} === null",
+        "boolean": f'typeof {value} === "boolean"',
+        "object": f"isObject({value})",
+        "array": f"isArray({value})",
+        "string": f'typeof {value} === "string"',
+        "number": f'typeof {value} === "number"',
+        "integer": f"Number.isInteger({value})",
+    }[name]
+
+
+def ts_json(value: Any) -> str:
+    """A JSON value as a TypeScript expression (frozen arrays and objects); strings escaped."""
+    py_json(value)  # refuses what JSON cannot hold (non-finite numbers, other types)
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else ("true" if value else "false")
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return ts_str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(ts_json(item) for item in value) + "]"
+    return "{" + ", ".join(f"{ts_str(k)}: {ts_json(v)}" for k, v in value.items()) + "}"
+
+
+def check_pattern(source: str, at: str) -> None:
+    """Refuse a pattern whose meaning differs between ECMAScript and the Python translation."""
+    if _LOOKBEHIND.search(source) and _BACKREFERENCE.search(source):
+        raise CompileError(
+            "pattern: a backreference in a pattern with a lookbehind is refused (ECMAScript"
+            " matches a lookbehind right to left, Python left to right)",
+            f"{at}/pattern",
+            "pattern",
+        )
+
+
+def _narrowing_test(name: str, value: str) -> str:
+    """A type test TypeScript narrows on (an integer is a number first)."""
+    if name == "integer":
+        return f'typeof {value} === "number" && Number.isInteger({value})'
+    return _type_test(name, value)
+
+
+def _block(header: str, body: list[str]) -> list[str]:
+    return [f"{header} {{", *(_INDENT + line for line in body), "}"]
+
+
+def _if_else(test: str, then: list[str], otherwise: list[str]) -> list[str]:
+    if not otherwise:
+        return _block(f"if ({test})", then)
+    return [*_block(f"if ({test})", then)[:-1], "} else {", *(_INDENT + x for x in otherwise), "}"]
+
+
+@dataclass
+class _Module:
+    plan: Plan
+    constants: list[str] = field(default_factory=list)
+    constant_names: dict[str, str] = field(default_factory=dict)
+    functions: dict[tuple[str, bool], str] = field(default_factory=dict)
+    pending: list[tuple[str, str, bool]] = field(default_factory=list)
+    variables: int = 0
+
+    def constant(self, prefix: str, expression: str, annotation: str = "") -> str:
+        key = prefix + expression
+        if key not in self.constant_names:
+            name = f"{prefix}_{len(self.constant_names)}"
+            self.constant_names[key] = name
+            self.constants.append(f"const {name}{annotation} = {expression};")
+        return self.constant_names[key]
+
+    def variable(self, prefix: str) -> str:
+        self.variables += 1
+        return f"{prefix}{self.variables}"
+
+    def function(self, pointer: str, *, collect: bool) -> str:
+        key = (pointer, collect)
+        if key not in self.functions:
+            name = f"{'check' if collect else 'valid'}{len(self.functions)}"
+            self.functions[key] = name
+            self.pending.append((pointer, name, collect))
+        return self.functions[key]
+
+
+class _Emitter:
+    """Statements checking one plan node; ``collect`` chooses reporting or answering."""
+
+    def __init__(self, module: _Module, *, collect: bool) -> None:
+        self.module = module
+        self.collect = collect
+
+    def fail(self, where: str, rule: Rule, value: str) -> str:
+        if not self.collect:
+            return "return false;"
+        return f"e.add({where}, {ts_str(rule.keyword)}, {ts_str(rule.expected)}, {value});"
+
+    def node(
+        self,
+        node: Node,
+        value: str,
+        where: str,
+        known: str | None = None,
+        inlined: tuple[str, ...] = (),
+    ) -> list[str]:
+        """Statements checking ``value`` against ``node``. When answering, ``known`` is the JSON
+        type ``value`` is already proven to have, and ``inlined`` the ``$ref`` targets being
+        expanded around this point (a recursive one is called instead)."""
+        if node.verdict == "any":
+            return []
+        if node.verdict == "none":
+            return [self.fail(where, _FALSE_RULE, value)]
+        if not self.collect:
+            return self.answer(node, value, known, inlined)
+        families = {
+            "string": self.string(node.string, value, where),
+            "number": self.number(node.number, value, where),
+            "object": self.object(node.object, value, where),
+            "array": self.array(node.array, value, where),
+        }
+        type_rule = node.type_rule
+        lines: list[str]
+        if node.pinned is not None and type_rule is not None:
+            inside, outside = self.pin(node.pinned, value, where)
+            lines = _if_else(
+                _type_test("string", value),
+                [*families["string"], *inside],
+                [self.fail(where, type_rule, value), *outside],
+            )
+        elif node.single_family is not None and type_rule is not None:
+            only = node.single_family
+            body = families[only]
+            test = _type_test(only, value)
+            if body:
+                lines = _if_else(test, body, [self.fail(where, type_rule, value)])
+            else:
+                lines = _block(f"if (!({test}))", [self.fail(where, type_rule, value)])
+            lines += self.values(node.values, value, where)
+        else:
+            lines = []
+            if node.types is not None and type_rule is not None:
+                test = " || ".join(_type_test(name, value) for name in node.types)
+                lines += _block(f"if (!({test}))", [self.fail(where, type_rule, value)])
+            lines += self.values(node.values, value, where)
+            for name, body in families.items():
+                if body:
+                    lines += _block(f"if ({_type_test(name, value)})", body)
+        lines += self.combinators(node, value, where)
+        if node.ref is not None:
+            lines += self.reference(node.ref, value, where)
+        return lines
+
+    def answer(
+        self, node: Node, value: str, known: str | None, inlined: tuple[str, ...]
+    ) -> list[str]:
+        """The fewest tests deciding ``node`` (every failure returns ``false``): the type the
+        node implies is tested once, up front, and every later test relies on it (checks for
+        other types are dropped: such a value already failed); required members are read without
+        a presence test; a string already proven free of lone surrogates (a const, an enum, an
+        ASCII-only pattern) is not searched for one; ``$ref`` targets are expanded inline."""
+        plan = self.module.plan
+        lines: list[str] = []
+        implied = known or implied_type(plan, node)
+        if implied is not None and implied != known:
+            lines += _block(f"if (!({_narrowing_test(implied, value)}))", ["return false;"])
+        known = implied
+        if node.types is not None and not any(satisfies(known, name) for name in node.types):
+            test = " || ".join(_type_test(name, value) for name in node.types)
+            lines += _block(f"if (!({test}))", ["return false;"])
+        if node.pinned is not None:
+            lines += self.pin(node.pinned, value, "")[0]
+        lines += self.values(node.values, value, "")
+        pinned = string_pinned(plan, node)
+        families = {
+            "string": self.string(node.string, value, "", surrogates=not pinned),
+            "number": self.number(node.number, value, ""),
+            "object": self.object(node.object, value, "", inlined=inlined),
+            "array": self.array(node.array, value, ""),
+        }
+        for name, body in families.items():
+            if not body or (known is not None and not satisfies(known, name)):
+                continue  # nothing to test, or a value of this type failed the known type
+            if satisfies(known, name):
+                lines += body
+            else:
+                lines += _block(f"if ({_type_test(name, value)})", body)
+        for member in node.all_of:
+            lines += self.node(member, value, "", known, inlined)
+        lines += self.combinators(node, value, "", skip_all_of=True)
+        if node.ref is not None:
+            target = plan.nodes[node.ref]
+            if node.ref in inlined or len(inlined) >= _MAX_INLINE or target.verdict != "check":
+                lines += self.reference(node.ref, value, "")
+            else:
+                lines += self.node(target, value, "", known, (*inlined, node.ref))
+        return lines
+
+    def pin(self, rule: ValueRule, value: str, where: str) -> tuple[list[str], list[str]]:
+        """For a string node pinned by a const/enum: the test on a string, and the report for a
+        value of another type (which always fails the pin)."""
+        if rule.keyword == "const":
+            test = f"{value} !== {ts_str(rule.values[0])}"
+        else:
+            test = f"!{self.string_set(rule.values)}.has({value})"
+        report = self.fail(where, rule.rule, value)
+        return _block(f"if ({test})", [report]), [report]
+
+    def string_set(self, values: tuple[Any, ...]) -> str:
+        items = ", ".join(ts_str(v) for v in sorted(set(values)))
+        return self.module.constant("ENUM", f"new Set<string>([{items}])", ": ReadonlySet<string>")
+
+    def values(self, rules: tuple[ValueRule, ...], value: str, where: str) -> list[str]:
+        lines: list[str] = []
+        for rule in rules:
+            if rule.keyword == "const":
+                const = rule.values[0]
+                if const is None or isinstance(const, str | bool):
+                    test = f"{value} !== {ts_json(const)}"
+                else:
+                    name = self.module.constant("CONST", ts_json(const), ": unknown")
+                    test = f"!jsonEqual({value}, {name})"
+            elif rule.strings:
+                test = (
+                    f'!(typeof {value} === "string" && {self.string_set(rule.values)}.has({value}))'
+                )
+            else:
+                options = "[" + ", ".join(ts_json(v) for v in rule.values) + "]"
+                name = self.module.constant("ENUM", options, ": readonly unknown[]")
+                test = f"!{name}.some((option) => jsonEqual({value}, option))"
+            lines += _block(f"if ({test})", [self.fail(where, rule.rule, value)])
+        return lines
+
+    def string(
+        self, rules: StringRules | None, value: str, where: str, *, surrogates: bool = True
+    ) -> list[str]:
+        if rules is None or rules.empty:
+            return []
+        lines: list[str] = []
+        if rules.surrogates and surrogates:
+            lines += _block(
+                f"if (hasLoneSurrogate({value}))",
+                [self.fail(where, self.module.plan.surrogate_rule, value)],
+            )
+        if rules.min_length is not None:
+            lines += _block(
+                f"if ({self.shorter(value, rules.min_length)})",
+                [self.fail(where, rules.min_length.rule, value)],
+            )
+        if rules.max_length is not None:
+            lines += _block(
+                f"if ({self.longer(value, rules.max_length)})",
+                [self.fail(where, rules.max_length.rule, value)],
+            )
+        if rules.pattern is not None:
+            name = self.module.constant(
+                "PATTERN", f'new RegExp({ts_str(rules.pattern.source)}, "u")'
+            )
+            test = f"!{name}.test({value})"
+            if rules.max_length is not None and self.collect:
+                # A string already too long is not searched: the length report says enough.
+                test = f"!({self.longer(value, rules.max_length)}) && {test}"
+            lines += _block(f"if ({test})", [self.fail(where, rules.pattern.rule, value)])
+        return lines
+
+    @staticmethod
+    def shorter(value: str, limit: Limit) -> str:
+        """Fewer than ``limit`` code points (a UTF-16 length is at most twice that count)."""
+        bound = int(limit.value)
+        if bound == 0:
+            return "false"
+        return (
+            f"{value}.length < {bound} || "
+            f"({value}.length < {2 * bound} && codePointLength({value}) < {bound})"
+        )
+
+    @staticmethod
+    def longer(value: str, limit: Limit) -> str:
+        """More than ``limit`` code points (never, while the UTF-16 length is within it)."""
+        bound = int(limit.value)
+        return f"{value}.length > {bound} && codePointLength({value}) > {bound}"
+
+    def number(self, rules: NumberRules | None, value: str, where: str) -> list[str]:
+        if rules is None or rules.empty:
+            return []
+        lines: list[str] = []
+        if rules.minimum is not None:
+            lines += _block(
+                f"if ({value} < {py_json(rules.minimum.value)})",
+                [self.fail(where, rules.minimum.rule, value)],
+            )
+        if rules.maximum is not None:
+            lines += _block(
+                f"if ({value} > {py_json(rules.maximum.value)})",
+                [self.fail(where, rules.maximum.rule, value)],
+            )
+        return lines
+
+    def object(
+        self,
+        rules: ObjectRules | None,
+        value: str,
+        where: str,
+        *,
+        inlined: tuple[str, ...] = (),
+    ) -> list[str]:
+        if rules is None or rules.empty:
+            return []
+        lines: list[str] = []
+        # Answering stops at a missing required member, so past that test they are all present.
+        present = set() if self.collect else set(rules.required)
+        if rules.required:
+            missing = Rule("required", "")
+            if self.collect:
+                for name in rules.required:
+                    rule = Rule("required", f"property {_short_name(name)}")
+                    lines += _block(
+                        f"if (!Object.hasOwn({value}, {ts_str(name)}))",
+                        [self.fail(where, rule, value)],
+                    )
+            else:
+                test = " || ".join(f"!Object.hasOwn({value}, {ts_str(n)})" for n in rules.required)
+                lines += _block(f"if ({test})", [self.fail(where, missing, value)])
+        for name, sub in rules.properties:
+            child = self.module.variable("v")
+            checks = self.node(
+                sub, child, f"{where} + {ts_str('/' + _token(name))}", inlined=inlined
+            )
+            if checks and name in present:
+                lines += _bind(child, f"{value}[{ts_str(name)}]", checks)
+            elif checks:
+                lines += _block(
+                    f"if (Object.hasOwn({value}, {ts_str(name)}))",
+                    _bind(child, f"{value}[{ts_str(name)}]", checks),
+                )
+        if rules.closed or rules.additional is not None:
+            key = self.module.variable("k")
+            key_where = f'{where} + "/" + token({key})'
+            if rules.additional is not None:
+                child = self.module.variable("v")
+                checks = self.node(rules.additional, child, key_where)
+                other = _bind(child, f"{value}[{key}]", checks)
+            else:
+                rule = Rule("additionalProperties", "no such property")
+                other = [self.fail(key_where, rule, f"{value}[{key}]")]
+            if other:
+                lines += self.other_members(value, key, rules.known, other)
+        return lines
+
+    @staticmethod
+    def other_members(value: str, key: str, known: tuple[str, ...], body: list[str]) -> list[str]:
+        """``body`` for each own member of ``value`` that ``known`` does not name. A ``for-in``
+        over a switch of the names: no key array is built and no set is hashed (a ``for-in``
+        also meets inherited members, which ``Object.hasOwn`` leaves out)."""
+        own = _block(f"if (Object.hasOwn({value}, {key}))", body)
+        if not known:
+            return _block(f"for (const {key} in {value})", own)
+        cases = [f"case {ts_str(name)}:" for name in known]
+        switch = [*cases, f"{_INDENT}break;", "default:", *(_INDENT + line for line in own)]
+        return _block(f"for (const {key} in {value})", _block(f"switch ({key})", switch))
+
+    def array(self, rules: ArrayRules | None, value: str, where: str) -> list[str]:
+        if rules is None or rules.empty:
+            return []
+        lines: list[str] = []
+        if rules.min_items is not None:
+            bound = int(rules.min_items.value)
+            lines += _block(
+                f"if ({value}.length < {bound})", [self.fail(where, rules.min_items.rule, value)]
+            )
+        if rules.max_items is not None:
+            bound = int(rules.max_items.value)
+            lines += _block(
+                f"if ({value}.length > {bound})", [self.fail(where, rules.max_items.rule, value)]
+            )
+        mark = self.module.variable("n")
+        if rules.unique and self.collect:
+            lines.append(f"const {mark} = e.length;")
+        for index, sub in enumerate(rules.prefix):
+            child = self.module.variable("v")
+            checks = self.node(sub, child, f'{where} + "/{index}"')
+            if checks:
+                lines += _block(
+                    f"if ({value}.length > {index})",
+                    _bind(child, f"{value}[{index}]", checks),
+                )
+        if rules.items is not None:
+            position, child = self.module.variable("i"), self.module.variable("v")
+            checks = self.node(rules.items, child, f'{where} + "/" + {position}')
+            if checks:
+                lines += _block(
+                    f"for (let {position} = {len(rules.prefix)}; {position} < {value}.length;"
+                    f" {position}++)",
+                    _bind(child, f"{value}[{position}]", checks),
+                )
+        if rules.unique:
+            test = f"!allUnique({value})"
+            if self.collect:
+                test = f"e.length === {mark} && {test}"
+            lines += _block(
+                f"if ({test})", [self.fail(where, Rule("uniqueItems", "unique items"), value)]
+            )
+        return lines
+
+    def verdict(self, pointer: str, value: str) -> str:
+        return f"{self.module.function(pointer, collect=False)}({value})"
+
+    def combinators(
+        self, node: Node, value: str, where: str, *, skip_all_of: bool = False
+    ) -> list[str]:
+        lines: list[str] = []
+        for member in () if skip_all_of else node.all_of:
+            lines += self.node(member, value, where)
+        if node.any_of:
+            test = " || ".join(self.verdict(pointer, value) for pointer in node.any_of)
+            rule = Rule("anyOf", _ANY_OF_EXPECTED.format(len(node.any_of)))
+            lines += _block(f"if (!({test}))", [self.fail(where, rule, value)])
+        if node.one_of is not None:
+            lines += self.one_of(node.one_of, value, where)
+        if node.negated is not None:
+            lines += _block(
+                f"if ({self.verdict(node.negated, value)})", [self.fail(where, _NOT_RULE, value)]
+            )
+        if node.conditional is not None:
+            then = self.node(node.conditional.then, value, where) if node.conditional.then else []
+            otherwise = (
+                self.node(node.conditional.otherwise, value, where)
+                if node.conditional.otherwise
+                else []
+            )
+            if then or otherwise:
+                test = self.verdict(node.conditional.test, value)
+                if then:
+                    lines += _if_else(test, then, otherwise)
+                else:
+                    lines += _block(f"if (!{test})", otherwise)
+        return lines
+
+    def one_of(self, one_of: OneOf, value: str, where: str) -> list[str]:
+        count = len(one_of.alternatives)
+        report = self.report_one_of(one_of, value, where)
+        if one_of.discriminator is None:
+            matched = " + ".join(f"+{self.verdict(p, value)}" for p in one_of.alternatives)
+            return _block(f"if ({matched} !== 1)", [report])
+        name, constants = one_of.discriminator
+        tag = self.module.variable("d")
+        lines = [
+            f"const {tag} = isObject({value}) && Object.hasOwn({value}, {ts_str(name)})"
+            f" ? {value}[{ts_str(name)}] : undefined;"
+        ]
+        # The alternative the tag names is checked inline (answering: only it can hold;
+        # collecting: its violations say what the document lacks).
+        opening = "if"
+        for index in range(count):
+            checks = self.node(one_of.inline[index], value, where)
+            lines.append(f"{opening} ({tag} === {ts_str(constants[index])}) {{")
+            lines += [_INDENT + line for line in checks]
+            opening = "} else if"
+        return [*lines, "} else {", _INDENT + report, "}"]
+
+    def report_one_of(self, one_of: OneOf, value: str, where: str) -> str:
+        if not self.collect:
+            return "return false;"
+        names = [self.module.function(pointer, collect=True) for pointer in one_of.alternatives]
+        return f"oneOf([{', '.join(names)}], {value}, {where}, e);"
+
+    def reference(self, pointer: str, value: str, where: str) -> list[str]:
+        if self.collect:
+            return [f"{self.module.function(pointer, collect=True)}({value}, {where}, e);"]
+        return _block(f"if (!{self.verdict(pointer, value)})", ["return false;"])
+
+
+def _bind(name: str, expression: str, checks: list[str]) -> list[str]:
+    """``checks`` preceded by ``const name = expression`` when they read ``name`` (a ``false``
+    schema's answer does not, and TypeScript refuses an unused local)."""
+    if any(re.search(rf"\b{name}\b", line) for line in checks):
+        return [f"const {name} = {expression};", *checks]
+    return checks
+
+
+def _token(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _short_name(name: str) -> str:
+    text = json.dumps(name, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _guard_type(schema: Mapping[str, Any], pointer: str) -> str:
+    """The TypeScript type an entry point's guard narrows to (the type ``types.ts`` declares)."""
+    if pointer == "":
+        return str(schema["title"])
+    return pointer.rsplit("/", 1)[-1]
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def emit_validators(
+    schema: Mapping[str, Any], entry_points: Mapping[str, str], *, guards: bool = True
+) -> str:
+    """The body of ``validator.ts`` for ``schema``'s entry points (names in Python spelling,
+    turned to camelCase). ``guards``: also a type guard per entry point, narrowing to the type
+    ``types.ts`` declares for it (the root's ``title``, or the ``$defs`` name). Raises
+    ``CompileError`` for a schema either backend refuses."""
+    plan = build_plan(schema, entry_points)
+    for node in _walk_nodes(plan):
+        if node.string is not None and node.string.pattern is not None:
+            check_pattern(node.string.pattern.source, node.at)
+    module = _Module(plan)
+    emitters = {flag: _Emitter(module, collect=flag) for flag in (True, False)}
+    public: list[str] = []
+    guard_types: list[str] = []
+    for entry in plan.entry_points:
+        check = module.function(entry.pointer, collect=True)
+        valid = module.function(entry.pointer, collect=False)
+        accepted = (
+            f"{valid}(value) && surrogateAt(value) === null" if entry.walk else f"{valid}(value)"
+        )
+        type_name = _guard_type(schema, entry.pointer) if guards else "its schema"
+        if guards:
+            guard_types.append(type_name)
+        name = _camel(entry.name)
+        walk = "true" if entry.walk else "false"
+        public += [
+            "",
+            f"/** The violations of `value` against {type_name} (empty when it is valid): at",
+            " * most `limit`, then one `TOO_MANY_DIAGNOSTICS` record (checking stops there). */",
+            f"export function {name}(",
+            "  value: unknown,",
+            "  limit: number = MAX_DIAGNOSTICS_PER_FILE,",
+            "): readonly Diagnostic[] {",
+            "  try {",
+            "    // Most documents are valid: answer first, collect only for a failure.",
+            f"    if ({accepted}) return NO_DIAGNOSTICS;",
+            "  } catch (error) {",
+            "    if (!(error instanceof RangeError)) throw error; // collected below",
+            "  }",
+            f"  const found = collect({check}, value, new Violations(limit), {walk});",
+            "  return report(found);",
+            "}",
+        ]
+        if not guards:
+            continue
+        public += [
+            "",
+            f"/** Whether `value` is a valid {type_name} (the same verdict as `{name}`). */",
+            f"export function is{type_name}(value: unknown): value is {type_name} {{",
+            "  try {",
+            f"    return {accepted};",
+            "  } catch (error) {",
+            "    if (error instanceof RangeError) return false; // nested too deeply to be valid",
+            "    throw error;",
+            "  }",
+            "}",
+        ]
+    bodies: list[list[str]] = []
+    while module.pending:
+        pointer, name, collect = module.pending.pop(0)
+        node = plan.nodes[pointer]
+        body = emitters[collect].node(node, "v", "p")
+        if collect:
+            signature = f"function {name}(v: unknown, p: string, e: Violations): void"
+        else:
+            signature = f"function {name}(v: unknown): boolean"
+            body = [*body, "return true;"]
+        bodies.append(["", *_block(signature, body)])
+    code = [*module.constants]
+    for body in bodies:
+        code += body
+    code += public
+    text = "\n".join(code)
+    helpers = [
+        name
+        for name in (
+            "Violations",
+            "allUnique",
+            "codePointLength",
+            "collect",
+            "hasLoneSurrogate",
+            "isArray",
+            "isObject",
+            "jsonEqual",
+            "oneOf",
+            "report",
+            "surrogateAt",
+            "token",
+        )
+        if re.search(rf"\b{name}\b", text)
+    ]
+    imports = [
+        'import { MAX_DIAGNOSTICS_PER_FILE, type Diagnostic } from "./diagnostics.js";',
+        f'import {{ NO_DIAGNOSTICS, {", ".join(helpers)} }} from "./schema-runtime.js";',
+    ]
+    if guard_types:
+        types = ", ".join(sorted(set(guard_types)))
+        imports.append(f'import type {{ {types} }} from "./types.js";')
+    return "\n".join([*imports, "", *code]) + "\n"
+
+
+def _walk_nodes(plan: Plan) -> list[Node]:
+    found: list[Node] = []
+    stack = list(plan.nodes.values())
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if node.object is not None:
+            stack += [sub for _, sub in node.object.properties]
+            if node.object.additional is not None:
+                stack.append(node.object.additional)
+        if node.array is not None:
+            stack += list(node.array.prefix)
+            if node.array.items is not None:
+                stack.append(node.array.items)
+        stack += list(node.all_of)
+        if node.one_of is not None:
+            stack += list(node.one_of.inline)
+        if node.conditional is not None:
+            stack += [n for n in (node.conditional.then, node.conditional.otherwise) if n]
+    return found
+
+
+@functools.lru_cache(maxsize=8)
+def _cached(schema_json: str, entries_json: str) -> str:
+    return emit_validators(json.loads(schema_json), json.loads(entries_json))
+
+
+def ts_validator_source(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> str:
+    """``emit_validators``, computed once per schema (validation and rendering both ask)."""
+    return _cached(json.dumps(schema), json.dumps(dict(entry_points)))
