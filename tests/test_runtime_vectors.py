@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tool_registry import load_third_party_manifests
 from tool_registry.loader import load_manifest_files
 
@@ -94,7 +93,7 @@ def matches(actual: list[dict[str, Any]], expected: list[dict[str, Any]]) -> lis
             if key not in want:
                 continue
             value = got.get(key)
-            if key == "found" or key == "expected":
+            if key in {"found", "expected"}:
                 value = _field(got, key)
             if value != want[key] and not (key == "omitted" and value is None and want[key] == 0):
                 problems.append(f"#{index} {key}: {value!r} != {want[key]!r}")
@@ -160,28 +159,43 @@ def loader_problems(vector: dict[str, Any], outcome: dict[str, Any]) -> list[str
     for got, want in zip(files, expect["files"], strict=False):
         if (got["accepted"], got["id"]) != (want["accepted"], want.get("id")):
             problems.append(f"{want['source']}: {got['accepted']}, {got['id']}")
-        problems += [f"{want['source']}: {p}" for p in matches(got["diagnostics"], want["diagnostics"])]
+        problems += [
+            f"{want['source']}: {p}" for p in matches(got["diagnostics"], want["diagnostics"])
+        ]
     per_file = sum(len(f["diagnostics"]) for f in files)
     problems += matches(outcome["diagnostics"][per_file:], expect.get("folder_diagnostics", []))
     return problems
 
 
 def test_the_vectors_cover_every_code_of_the_parse_and_loader_layer() -> None:
-    seen = {
-        d["code"]
-        for vector in PARSE
-        for d in vector["diagnostics"]
-    } | {
-        d["code"]
-        for vector in LOADER
-        for f in vector["expect"]["files"]
-        for d in f["diagnostics"]
-    } | {d["code"] for vector in LOADER for d in vector["expect"].get("folder_diagnostics", [])}
+    seen = (
+        {d["code"] for vector in PARSE for d in vector["diagnostics"]}
+        | {
+            d["code"]
+            for vector in LOADER
+            for f in vector["expect"]["files"]
+            for d in f["diagnostics"]
+        }
+        | {d["code"] for vector in LOADER for d in vector["expect"].get("folder_diagnostics", [])}
+    )
     layer = {
-        "NOT_A_FILE", "UNREADABLE", "FILE_TOO_LARGE", "INVALID_ENCODING", "INVALID_JSON",
-        "DUPLICATE_KEY", "LONE_SURROGATE", "NOT_AN_OBJECT", "SCHEMA_VIOLATION", "UNSAFE_STRING",
-        "CANDIDATES_NOT_ALLOWED", "UNKNOWN_FIELD", "BUILTIN_COLLISION", "DISPLAY_NAME_COLLISION",
-        "DUPLICATE_ID", "TOO_MANY_DIAGNOSTICS", "TOO_MANY_FILES",
+        "NOT_A_FILE",
+        "UNREADABLE",
+        "FILE_TOO_LARGE",
+        "INVALID_ENCODING",
+        "INVALID_JSON",
+        "DUPLICATE_KEY",
+        "LONE_SURROGATE",
+        "NOT_AN_OBJECT",
+        "SCHEMA_VIOLATION",
+        "UNSAFE_STRING",
+        "CANDIDATES_NOT_ALLOWED",
+        "UNKNOWN_FIELD",
+        "BUILTIN_COLLISION",
+        "DISPLAY_NAME_COLLISION",
+        "DUPLICATE_ID",
+        "TOO_MANY_DIAGNOSTICS",
+        "TOO_MANY_FILES",
     }  # DEPRECATED_FIELD: the schema marks no field deprecated, so no manifest can earn it
     assert layer - seen == set()
 
