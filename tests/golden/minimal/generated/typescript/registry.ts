@@ -92,12 +92,19 @@ export interface RegistryOptions {
   readonly loader?: LoaderDeps;
 }
 
+// A field a schema may or may not declare (read like Python's getattr with a default).
+function fieldOf(tool: ToolManifest, name: string): unknown {
+  return Object.prototype.hasOwnProperty.call(tool, name) ? (tool as unknown as Readonly<Record<string, unknown>>)[name] : undefined;
+}
+
 export function categoryOf(tool: ToolManifest): string | null {
-  return typeof tool.category === "string" ? tool.category : null;
+  const value = fieldOf(tool, "category");
+  return typeof value === "string" ? value : null;
 }
 
 export function libraryOf(tool: ToolManifest): string | null {
-  return typeof tool.library === "string" ? tool.library : null;
+  const value = fieldOf(tool, "library");
+  return typeof value === "string" ? value : null;
 }
 
 /** True for a declarative entry (an MCP server description): never run, probed or routed. */
@@ -210,7 +217,7 @@ function assemble(
     for (const tool of tools) {
       const claimed = claimedCapabilities(tool);
       const routes = granted.get(tool.id) ?? new Set<Capability>();
-      const server = tool.mcpServer;
+      const server = fieldOf(tool, "mcpServer");
       const entry: CatalogTool = {
         id: shown(tool.id),
         displayName: shown(tool.displayName),
@@ -220,7 +227,9 @@ function assemble(
         granted: CAPABILITIES.filter((capability) => routes.has(capability)),
         notGranted: claimed.filter((capability) => !routes.has(capability)),
         source: tool.builtin === true ? null : (sources.get(tool.id) ?? null),
-        ...(isInert(tool) && server !== undefined ? { transport: shown(String(server.transport)) } : {}),
+        ...(isInert(tool) && typeof server === "object" && server !== null
+          ? { transport: shown(String((server as Readonly<Record<string, unknown>>)["transport"])) }
+          : {}),
       };
       const category = categoryOf(tool);
       let libraries = grouped.get(category);
