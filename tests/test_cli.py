@@ -6,9 +6,11 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
+
+from generator.targets import TARGETS
 
 from .conftest import REPO, run_toolgen
 
@@ -178,14 +180,10 @@ def test_output_folders_are_configurable(project: Path, run_cli: Run) -> None:
     pyproject.write_text(text)
     assert run_cli("generate", "--project", str(project))[0] == 0
     moved = sorted(p.name for p in (project / "packages/shared/src/registry").iterdir())
-    assert moved == [
-        "hook-packages.ts",
-        "index.ts",
-        "launch.ts",
-        "prompt-args.ts",
-        "tools.ts",
-        "types.ts",
-    ]
+    assert moved == sorted(
+        PurePosixPath(target.path).name for target in TARGETS if target.root == "typescript_out"
+    )
+    assert {"types.ts", "index.ts", "loader.ts", "detection.ts"} <= set(moved)
     for name in moved:
         committed = (REPO / "generated/typescript" / name).read_bytes()
         assert (project / "packages/shared/src/registry" / name).read_bytes() == committed
