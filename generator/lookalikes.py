@@ -194,3 +194,18 @@ def runtime_tables(names: Iterable[str]) -> dict[str, str]:
         if plain <= alphabet or folded <= alphabet or reached:
             kept[source] = prototype
     return kept
+
+
+@functools.cache
+def casefold_extra() -> tuple[tuple[str, str], ...]:
+    """(character, its full case folding) wherever that differs from its lower case: the part
+    of ``str.casefold`` a JavaScript runtime must carry, since it has only ``toLowerCase``."""
+    extra: list[tuple[str, str]] = []
+    for point in range(0x110000):
+        if 0xD800 <= point <= 0xDFFF:
+            continue
+        char = chr(point)
+        folded = char.casefold()
+        if folded != char.lower():
+            extra.append((char, folded))
+    return tuple(extra)

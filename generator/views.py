@@ -103,7 +103,7 @@ def _common_names(registry: Registry) -> Context:
 # docstrings to ``__all__``).
 LAZY_PYTHON_EXPORTS: dict[str, tuple[str, ...]] = {
     "detection": ("DetectionDeps", "DetectionResult", "detect_all", "detect_tool"),
-    "diagnostics": ("Diagnostic", "DiagnosticCode", "Severity", "shown"),
+    "diagnostics": ("Diagnostic", "DiagnosticCode", "Severity", "shown", "shown_value"),
     "loader": (
         "FileReport",
         "FileState",
@@ -294,12 +294,29 @@ def python_lookalikes(registry: Registry) -> Context:
     }
 
 
+def ts_lookalikes(registry: Registry) -> Context:
+    """The Python module's tables plus what JavaScript lacks: full case folding."""
+    return {**python_lookalikes(registry), "casefold_extra": lookalikes.casefold_extra()}
+
+
+def ts_loader(registry: Registry) -> Context:
+    """The Python loader's field tables (known and deprecated top-level properties)."""
+    context = python_loader(registry)
+    return {key: context[key] for key in ("known_fields", "deprecated_fields")}
+
+
 def python_registry(registry: Registry) -> Context:
     return {
         "manifest_class": str(registry.manifest_schema["title"]),
         "cohorts": registry.cohorts,
         "inert_category": INERT_CATEGORY,
     }
+
+
+def ts_registry(registry: Registry) -> Context:
+    """The Python registry module's cohort table and inert category."""
+    context = python_registry(registry)
+    return {key: context[key] for key in ("cohorts", "inert_category")}
 
 
 def python_detection(registry: Registry) -> Context:

@@ -91,7 +91,10 @@ STRICT_TSCONFIG = {
     "isolatedModules": True,
     "verbatimModuleSyntax": True,
     "noImplicitOverride": True,
-    "types": [],
+    # The runtime modules import node's standard library (node:fs, node:child_process); its
+    # types are the pinned @types/node, found from any folder the tests compile in.
+    "types": ["node"],
+    "typeRoots": [str(REPO / "node_modules" / "@types")],
 }
 
 

@@ -180,7 +180,14 @@ def test_output_folders_are_configurable(project: Path, run_cli: Run) -> None:
     moved = sorted(p.name for p in (project / "packages/shared/src/registry").iterdir())
     # Every TypeScript output (this repository's also makes it an npm package) moved.
     assert moved == sorted(p.name for p in (REPO / "generated/typescript").iterdir() if p.is_file())
-    assert {"index.ts", "tools.ts", "types.ts", "package.json", "tsconfig.json"} <= set(moved)
+    assert {
+        "index.ts",
+        "types.ts",
+        "loader.ts",
+        "detection.ts",
+        "package.json",
+        "tsconfig.json",
+    } <= set(moved)
     for name in moved:
         committed = (REPO / "generated/typescript" / name).read_bytes()
         assert (project / "packages/shared/src/registry" / name).read_bytes() == committed

@@ -8,3 +8,8 @@ export * from "./prompt-args.js";
 export * from "./launch.js";
 export * from "./diagnostics.js";
 export * from "./validator.js";
+export * from "./lookalikes.js";
+export * from "./json-text.js";
+export * from "./loader.js";
+export * from "./registry.js";
+export * from "./detection.js";

@@ -67,6 +67,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
         DiagnosticCode,
         Severity,
         shown,
+        shown_value,
     )
     from .launch import (
         NotLaunchableError,
@@ -116,6 +117,7 @@ _LAZY: dict[str, str] = {
     "DiagnosticCode": "diagnostics",
     "Severity": "diagnostics",
     "shown": "diagnostics",
+    "shown_value": "diagnostics",
     "FileReport": "loader",
     "FileState": "loader",
     "LoadResult": "loader",
@@ -228,6 +230,7 @@ __all__ = [
     "parse_third_party_manifest",
     "read_regular_file",
     "shown",
+    "shown_value",
     "validate_third_party_manifest",
     "validate_tool_manifest",
 ]

@@ -84,6 +84,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
         DiagnosticCode,
         Severity,
         shown,
+        shown_value,
     )
     from .launch import (
         NotLaunchableError,
@@ -133,6 +134,7 @@ _LAZY: dict[str, str] = {
     "DiagnosticCode": "diagnostics",
     "Severity": "diagnostics",
     "shown": "diagnostics",
+    "shown_value": "diagnostics",
     "FileReport": "loader",
     "FileState": "loader",
     "LoadResult": "loader",
@@ -262,6 +264,7 @@ __all__ = [
     "parse_third_party_manifest",
     "read_regular_file",
     "shown",
+    "shown_value",
     "validate_third_party_manifest",
     "validate_tool_manifest",
 ]
