@@ -39,7 +39,9 @@ def node_executable() -> str:
 def compile_typescript(out: Path) -> None:
     # The repository's own strict options (what `make lint` checks), emitting JavaScript.
     options = json.loads((ROOT / "tsconfig.json").read_text(encoding="utf-8"))["compilerOptions"]
-    options = {**options, "noEmit": False, "outDir": str(out)}
+    # Type packages (node's) resolve from the repository, not from the scratch folder.
+    typeroots = [str(ROOT / "node_modules/@types")]
+    options = {**options, "noEmit": False, "outDir": str(out), "typeRoots": typeroots}
     config = {"compilerOptions": options, "include": [str(ROOT / "generated/typescript/*.ts")]}
     tsconfig = out.parent / "tsconfig.json"
     tsconfig.write_text(json.dumps(config), encoding="utf-8")

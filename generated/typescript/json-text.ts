@@ -499,6 +499,49 @@ export function surrogateAt(value: unknown, keyOrder: KeyOrder): [string, string
   return null;
 }
 
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const NO_KEY_ORDER: KeyOrder = new WeakMap();
+// What `JSON.parse` could read differently from the strict parser: an integer-like key (which
+// JavaScript objects list first; an escaped digit could spell one), a lone-surrogate escape, a
+// number too long for a double to hold exactly.
+const NEEDS_STRICT = /"\d+"\s*:|\\u003[0-9]|\\u[dD][89a-fA-F]|\d{16}/;
+
+function members(value: unknown): number {
+  if (Array.isArray(value)) {
+    let count = 0;
+    for (const item of value) count += members(item);
+    return count;
+  }
+  if (typeof value === "object" && value !== null) {
+    let count = 0;
+    for (const key in value) count += 1 + members((value as Record<string, unknown>)[key]);
+    return count;
+  }
+  return 0;
+}
+
+function colons(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(":"); at !== -1; at = text.indexOf(":", at + 1)) count += 1;
+  return count;
+}
+
+/** The common file read by the engine's own parser, when that is sure to give what the strict
+ * parser gives: an object with no integer-like key, no surrogate escape, no long number, and
+ * as many members as the text has colons (a duplicate key would leave fewer members; a colon
+ * inside a string more colons): otherwise `null`, and the strict parser decides. */
+function plainParse(text: string): Readonly<Record<string, unknown>> | null {
+  if (NEEDS_STRICT.test(text)) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null; // the strict parser words the error as Python does
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  return members(value) === colons(text) ? (value as Readonly<Record<string, unknown>>) : null;
+}
+
 function failure(code: DiagnosticCode, found: string, pointer = ""): JsonParse {
   return { ok: false, diagnostic: makeDiagnostic(code, { found, pointer }) };
 }
@@ -507,14 +550,20 @@ function failure(code: DiagnosticCode, found: string, pointer = ""): JsonParse {
  * it has none, exactly as the Python loader decides. */
 export function parseJsonObject(bytes: Uint8Array): JsonParse {
   const data = bytes[0] === BOM[0] && bytes[1] === BOM[1] && bytes[2] === BOM[2] ? bytes.subarray(3) : bytes;
-  const bad = invalidUtf8Offset(data);
-  if (bad >= 0) {
-    return failure(DiagnosticCode.INVALID_ENCODING, `byte offset ${bad}`);
+  let text: string;
+  try {
+    text = UTF8.decode(data);
+  } catch {
+    // Only a text that is not UTF-8 pays for locating the offending byte.
+    return failure(DiagnosticCode.INVALID_ENCODING, `byte offset ${Math.max(invalidUtf8Offset(data), 0)}`);
   }
   if (nestingDepth(data) > MAX_NESTING) {
     return failure(DiagnosticCode.INVALID_JSON, `nested deeper than ${MAX_NESTING} levels`);
   }
-  const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(data);
+  const quick = plainParse(text);
+  if (quick !== null) {
+    return { ok: true, value: quick, keyOrder: NO_KEY_ORDER };
+  }
   const parser = new Parser(text);
   let value: unknown;
   try {

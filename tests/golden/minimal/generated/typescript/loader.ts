@@ -135,24 +135,42 @@ export function errorReason(error: unknown): string {
  * which is opened non-blocking, so a swap between the two checks cannot block.
  */
 export function readRegularFile(path: FsPath, limit: number): Uint8Array {
-  const shownPath = typeof path === "string" ? path : path.toString("utf8");
   const status = fs.statSync(path);
   if (!status.isFile()) {
-    throw new NotARegularFileError(shownPath, kindOf(status));
+    throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(status));
   }
+  return readOpened(path, limit);
+}
+
+/** The reading half of `readRegularFile`, for a name the folder listing already reported as a
+ * regular file (its type came with the name): no second look before opening. The descriptor is
+ * still opened non-blocking and checked, so a file swapped for a FIFO since is refused, never
+ * waited on. */
+function readOpened(path: FsPath, limit: number): Uint8Array {
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
   const descriptor = fs.openSync(path, flags);
   try {
     const opened = fs.fstatSync(descriptor);
     if (!opened.isFile()) {
-      throw new NotARegularFileError(shownPath, kindOf(opened));
+      throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(opened));
     }
-    const buffer = Buffer.alloc(limit + 1);
-    // One read normally returns it all; more only after a short read.
+    // Sized by the file, plus one byte to notice one longer than its size said (growing, or a
+    // special file reporting 0): a small file takes a small buffer, not one of the limit's size.
+    // Like Python's reader, at most `limit` + 1 bytes are read (enough to tell a file too large).
+    let buffer = Buffer.allocUnsafe(Math.min(opened.size, limit) + 1);
     const expected = Math.min(opened.size, limit + 1);
-    let received = fs.readSync(descriptor, buffer, 0, limit + 1, null);
-    while (received < expected) {
-      const chunk = fs.readSync(descriptor, buffer, received, limit + 1 - received, null);
+    let received = 0;
+    // One read normally returns it all; more only after a short read or a full buffer.
+    for (;;) {
+      if (received === buffer.length) {
+        if (buffer.length > limit) break;
+        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
+        buffer.copy(grown, 0, 0, received);
+        buffer = grown;
+      } else if (received >= expected && received > 0) {
+        break;
+      }
+      const chunk = fs.readSync(descriptor, buffer, received, buffer.length - received, null);
       if (chunk === 0) break;
       received += chunk;
     }
@@ -605,10 +623,19 @@ export function loadManifestFiles(
 interface Name {
   readonly bytes: Buffer;
   readonly text: string;
+  // The listing said it is a regular file (not a link, FIFO or anything else).
+  readonly regular: boolean;
 }
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** UTF-8 with each byte of an invalid sequence as U+DC80..U+DCFF (Python's surrogateescape). */
 function fsDecode(bytes: Buffer): string {
+  try {
+    return STRICT_UTF8.decode(bytes); // nearly every name: valid UTF-8, decoded at once
+  } catch {
+    // decoded byte by byte below
+  }
   let text = "";
   let index = 0;
   while (index < bytes.length) {
@@ -629,34 +656,44 @@ function fsDecode(bytes: Buffer): string {
 
 function validUtf8(piece: Buffer): string | null {
   try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(piece);
+    return STRICT_UTF8.decode(piece);
   } catch {
     return null;
   }
 }
 
-function asName(entry: string | Uint8Array): Name | null {
+function asName(entry: string | Uint8Array, regular: boolean): Name | null {
   if (typeof entry === "string") {
-    return { bytes: Buffer.from(entry, "utf8"), text: entry };
+    return { bytes: Buffer.from(entry, "utf8"), text: entry, regular };
   }
   if (entry instanceof Uint8Array) {
     const bytes = Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength);
-    return { bytes, text: fsDecode(bytes) };
+    return { bytes, text: fsDecode(bytes), regular };
   }
   return null;
 }
 
-/** The names in `folder`, streamed (`opendirSync`), as bytes so no name is altered. */
-function* listedNames(folder: string): Iterable<Uint8Array> {
-  const directory = fs.opendirSync(folder, { encoding: "buffer" as BufferEncoding });
-  try {
-    for (let entry = directory.readSync(); entry !== null; entry = directory.readSync()) {
-      const name: unknown = entry.name;
-      if (Buffer.isBuffer(name)) yield name;
+// Names the listing reported as regular files (a Set of the very Buffers it yielded).
+type Listing = Iterable<string | Uint8Array> & { readonly regular?: ReadonlySet<unknown> };
+
+/** The names in `folder`, streamed (`opendirSync`), as bytes so no name is altered; the
+ * listing's `regular` set holds the names its entries typed as regular files. */
+function listedNames(folder: string): Listing {
+  const regular = new Set<unknown>();
+  function* names(): Iterable<Uint8Array> {
+    const directory = fs.opendirSync(folder, { encoding: "buffer" as BufferEncoding });
+    try {
+      for (let entry = directory.readSync(); entry !== null; entry = directory.readSync()) {
+        const name: unknown = entry.name;
+        if (!Buffer.isBuffer(name)) continue;
+        if (entry.isFile()) regular.add(name);
+        yield name;
+      }
+    } finally {
+      directory.closeSync();
     }
-  } finally {
-    directory.closeSync();
   }
+  return Object.assign(names(), { regular });
 }
 
 const SUFFIX_BYTES = Buffer.from(ADAPTER_SUFFIX, "utf8");
@@ -702,9 +739,9 @@ function smallestNames(names: Iterable<Name>, limit: number): { chosen: Name[]; 
   return { chosen: heap.sort((a, b) => Buffer.compare(a.bytes, b.bytes)), seen };
 }
 
-function* adapterNames(listing: Iterable<string | Uint8Array>): Iterable<Name> {
+function* adapterNames(listing: Listing): Iterable<Name> {
   for (const entry of listing) {
-    const name = asName(entry);
+    const name = asName(entry, listing.regular?.has(entry) === true);
     if (name === null) continue;
     const bytes = name.bytes;
     const tail = bytes.subarray(bytes.length - SUFFIX_BYTES.length);
@@ -735,9 +772,12 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     const problem = makeDiagnostic(DiagnosticCode.UNREADABLE, { source: shown(folder), found: shown(errorReason(error)) });
     return Object.freeze({ manifests: [], diagnostics: Object.freeze([problem]), files: [] });
   }
-  const reader = deps.readFile ?? readRegularFile;
   const prefix = Buffer.from(folder.endsWith("/") || folder === "" ? folder : folder + "/", "utf8");
-  const checked = chosen.map((name) => checkFile(name.text, Buffer.concat([prefix, name.bytes]), reader));
+  const checked = chosen.map((name) => {
+    // A name the listing typed as a regular file skips the look before opening.
+    const reader = deps.readFile ?? (name.regular ? readOpened : readRegularFile);
+    return checkFile(name.text, Buffer.concat([prefix, name.bytes]), reader);
+  });
   const result = decide(checked);
   const skipped = seen - chosen.length;
   if (skipped <= 0) {
