@@ -213,6 +213,8 @@ def ts_scalar(value: Any) -> str:
 
 def ts_value(value: Any, indent: int = 0) -> str:
     """A TypeScript expression for a JSON value, laid out two spaces per level."""
+    if isinstance(value, str):  # most values: no container checks (a Mapping test is slow)
+        return ts_str(value)
     pad = "  " * (indent + 1)
     end = "  " * indent
     if isinstance(value, Mapping):

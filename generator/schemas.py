@@ -154,6 +154,8 @@ class _CanonicalOrder:
         return plan
 
     def copy(self, value: Any, schema: Schema) -> Any:
+        if isinstance(value, str):  # most values; the Mapping test below is a slow one
+            return value
         if isinstance(value, Mapping):
             _, ranks, subschemas, _ = self._plan(schema)
             unranked = len(ranks)

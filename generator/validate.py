@@ -18,7 +18,7 @@ from typing import Any, cast
 
 from jsonschema import Draft202012Validator, ValidationError
 
-from generator import row_check
+from generator import verdicts
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sanitize
 from generator.ecma import ecma_validator, pattern_error
 from generator.literals import is_array_index
@@ -277,7 +277,7 @@ def make_table_validator(
 
 def _manifest_verdict(
     manifest_schema: Mapping[str, Any], table_schema: Mapping[str, Any]
-) -> row_check.Verdict | None:
+) -> verdicts.Verdict | None:
     """The compiled validator's verdict on manifest values, when a ``$ref`` equal to the manifest
     schema's ``$id`` can only mean the manifest root: an absolute URI that no schema of the
     table document takes for itself."""
@@ -286,7 +286,7 @@ def _manifest_verdict(
         return None
     if _declares_id(table_schema, manifest_id):
         return None
-    return row_check.row_verdict(manifest_schema)
+    return verdicts.manifest_verdict(manifest_schema)
 
 
 def _declares_id(document: Any, wanted: str) -> bool:
