@@ -19,7 +19,7 @@ from generator.breaking import Side, acknowledge, acknowledgements, compare
 from generator.config import Config
 from generator.diagnostics import Code, Diagnostic, has_errors, sanitize
 from generator.editor_schema import EditorSchemaError
-from generator.format import FormatError, format_python, normalize_newlines
+from generator.format import FormatError, normalize_newlines, start_formatting
 from generator.ir import Registry, build_ir
 from generator.literals import UnportableKeyError, UnsafeIdentifierError
 from generator.load import MAX_NESTING, Loaded, load_json, load_yaml, parse_yaml, read_text
@@ -150,27 +150,38 @@ def _generate(
 ) -> BuildResult:
     """The outputs of sources that passed validation (``diagnostics``: their warnings)."""
     environment = environment or render.make_environment()
-    rendered: dict[str, str] = {}
-    failures: list[Diagnostic] = []
-    python_paths: set[str] = set()
-    for target in targets:
-        path = _output_path(config, target)
-        try:
-            rendered[path] = render.render_target(registry, target, environment)
-        except _GENERATION_ERRORS as error:
-            failures.append(_generation_failed(path, f"rendering {target.template}", error))
-        if target.is_python:
-            python_paths.add(path)
-    if failures:
-        return BuildResult(diagnostics=(*diagnostics, *failures))
+    paths = [_output_path(config, target) for target in targets]
+    rendered: dict[int, str] = {}
+    failures: dict[int, Diagnostic] = {}
+
+    def render_each(indexes: list[int]) -> None:
+        for index in indexes:
+            try:
+                rendered[index] = render.render_target(registry, targets[index], environment)
+            except _GENERATION_ERRORS as error:
+                step = f"rendering {targets[index].template}"
+                failures[index] = _generation_failed(paths[index], step, error)
+
+    # The Python files first: ruff formats them while the other files render.
+    python = [index for index, target in enumerate(targets) if target.is_python]
+    render_each(python)
+    pending = start_formatting({} if failures else {paths[i]: rendered[i] for i in python})
     try:
-        formatted = format_python({p: t for p, t in rendered.items() if p in python_paths})
+        render_each([index for index, target in enumerate(targets) if not target.is_python])
+    except BaseException:
+        pending.discard()
+        raise
+    if failures:
+        pending.discard()
+        return BuildResult(diagnostics=(*diagnostics, *(failures[i] for i in sorted(failures))))
+    try:
+        formatted = pending.result()
     except FormatError as error:
         failure = _generation_failed(error.path, "formatting", error)
         return BuildResult(diagnostics=(*diagnostics, failure))
     outputs = {
-        path: formatted[path] if path in formatted else normalize_newlines(text)
-        for path, text in rendered.items()
+        path: formatted[path] if path in formatted else normalize_newlines(rendered[index])
+        for index, path in enumerate(paths)
     }
     readme = _readme_output(config)
     if isinstance(readme, Diagnostic):
