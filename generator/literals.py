@@ -118,6 +118,8 @@ _MAX_ARRAY_INDEX = 2**32 - 2
 
 def is_array_index(name: str) -> bool:
     """True when ``name`` is an array index, which JavaScript reorders among an object's keys."""
+    if not name[:1].isdigit():  # most names, at the cost of one character test
+        return False
     return _ARRAY_INDEX.fullmatch(name) is not None and int(name) <= _MAX_ARRAY_INDEX
 
 

@@ -474,10 +474,16 @@ def _unportable_object_keys(
                     f"key {describe(key)} is an array index: JavaScript would reorder it",
                     **_at(table, pointer_of((*path, key)), key=True),
                 )
-            yield from _unportable_object_keys(table, item, (*path, key))
+            if not isinstance(item, _SCALARS):
+                yield from _unportable_object_keys(table, item, (*path, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _unportable_object_keys(table, item, (*path, index))
+            if not isinstance(item, _SCALARS):
+                yield from _unportable_object_keys(table, item, (*path, index))
+
+
+# Values without keys: not descended into (most of a row; a generator each added up).
+_SCALARS = (str, int, float, type(None))
 
 
 def _duplicate_ids(table: Loaded) -> Iterator[Diagnostic]:
