@@ -204,6 +204,8 @@ class PythonValueRenderer:
                 if branch is None:
                     raise ModelError("value matches no branch of a union")
                 return self.render(value, branch, None)
+        if isinstance(value, str):  # most values: py_scalar's answer without its type tests
+            return py_str(value)
         if isinstance(value, Mapping):
             return self._render_object(value, schema, name)
         if isinstance(value, list):
