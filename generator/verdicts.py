@@ -10,8 +10,13 @@ otherwise ask ``jsonschema`` the same question value after value.
 
 Both are used only to say "valid": a value one rejects is still judged by ``jsonschema``, so
 where the two could differ (the compiled validators also refuse lone surrogates) the answer is
-``jsonschema``'s. ``None`` stands for a schema the compiler refuses (then ``jsonschema`` judges
-everything). Compiled modules import the generated package's ``diagnostics`` and
+``jsonschema``'s. A fast path never changes an outcome, only its cost: a schema the compiler
+refuses, or whose compiled module Python cannot compile or run (nested beyond CPython's static
+block limit, say: the format stage reports ``validator.py`` then, as it always did), has no
+verdicts (``None``: ``jsonschema`` judges everything), and a value whose check raises is not
+known to be valid.
+
+Compiled modules import the generated package's ``diagnostics`` and
 ``schema_runtime``: they are rendered from the packaged templates (which take nothing from the
 project) and executed once per process under a private package name no project module can take.
 """
@@ -25,7 +30,7 @@ import types
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from generator.validator_compiler import CompileError, compile_validators
+from generator.validator_compiler import compile_validators
 
 if TYPE_CHECKING:
     from generator.ir import Registry
@@ -42,7 +47,7 @@ def manifest_verdict(manifest_schema: Mapping[str, Any]) -> Verdict | None:
     """True for a value the compiled manifest validator accepts."""
     try:
         return _manifest_verdict(json.dumps(manifest_schema, sort_keys=False))
-    except CompileError:
+    except Exception:  # no verdicts: see the module's contract
         return None
 
 
@@ -54,7 +59,7 @@ def branch_verdicts(
         return {}
     try:
         return _branch_verdicts(json.dumps(schema, sort_keys=False), pointers)
-    except CompileError:
+    except Exception:  # no verdicts: see the module's contract
         return None
 
 
@@ -79,8 +84,8 @@ def _verdict(validate: Callable[[Any, int], tuple[Any, ...]]) -> Verdict:
             # A limit of 0: an invalid value stops at its first violation (the answer is all
             # that is wanted here); a valid one returns no record.
             return not validate(value, 0)
-        except RecursionError:
-            return False  # too deep to judge here: jsonschema judges it, as it always has
+        except Exception:  # not known to be valid (RecursionError, mostly)
+            return False
 
     return verdict
 

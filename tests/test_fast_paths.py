@@ -265,3 +265,23 @@ def test_render_failures_are_reported_in_target_order_while_ruff_is_under_way(
     )
     assert [d.source for d in result.diagnostics] == ["generated/typescript/tools.ts"]
     assert result.outputs == {}
+
+
+def test_a_compiled_module_python_refuses_leaves_the_outcome_as_it_was(
+    project: Path, run_cli: Any
+) -> None:
+    # Arrays nested 25 deep compile to loops nested beyond CPython's static block limit: no
+    # verdicts then, and generate reports validator.py from the format stage, as before.
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(25):
+        deep = {"type": "array", "items": deep}
+    schema = copy.deepcopy(MANIFEST_SCHEMA)
+    schema["properties"]["deep"] = deep
+    assert verdicts.manifest_verdict(schema) is None
+    (project / "schema/tool-manifest.schema.json").write_text(json.dumps(schema), "utf-8")
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 1 and "internal error" not in err
+    assert err.splitlines()[0] == (
+        "generated/python/tool_registry/validator.py: GENERATION_FAILED error: formatting failed:"
+        " FormatError: not valid Python after formatting: too many statically nested blocks"
+    )
