@@ -10,7 +10,7 @@ ECMA-262 engine, for every keyword that evaluates a pattern: ``pattern``, ``patt
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import regress
@@ -105,16 +105,36 @@ def _without_dialect(schema: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def ecma_validator(
-    schema: Mapping[str, Any], *, resources: tuple[Mapping[str, Any], ...] = ()
+    schema: Mapping[str, Any],
+    *,
+    resources: tuple[Mapping[str, Any], ...] = (),
+    skip_ref: tuple[str, Callable[[Any], bool]] | None = None,
 ) -> Any:
     """A draft 2020-12 validator with ECMA-262 patterns for ``schema``, also across ``$ref``s into
-    ``resources`` (other schemas, found by their ``$id``)."""
+    ``resources`` (other schemas, found by their ``$id``).
+
+    ``skip_ref`` is ``(ref, known_valid)``: a ``$ref`` spelled exactly ``ref`` yields no error for
+    an instance ``known_valid`` accepts, without resolving or walking it; it must only accept
+    what the referenced schema accepts (any other instance is checked as usual)."""
     registry: Registry[Any] = Registry().with_resources(
         (str(other["$id"]), Resource.from_contents(_without_dialect(other), DRAFT202012))
         for other in resources
         if isinstance(other.get("$id"), str)
     )
-    return EcmaDraft202012Validator(_without_dialect(schema), registry=registry)
+    cls = EcmaDraft202012Validator if skip_ref is None else _skipping_validator(*skip_ref)
+    return cls(_without_dialect(schema), registry=registry)
+
+
+def _skipping_validator(skipped: str, known_valid: Callable[[Any], bool]) -> Any:
+    def _ref(
+        validator: Any, ref: str, instance: Any, schema: Mapping[str, Any]
+    ) -> Iterator[ValidationError]:
+        if ref == skipped and known_valid(instance):
+            return
+        # jsonschema's own `$ref` keyword, whose behaviour this keeps for every other instance.
+        yield from validator._validate_reference(ref=ref, instance=instance)
+
+    return validators.extend(EcmaDraft202012Validator, {"$ref": _ref})  # type: ignore[no-untyped-call]
 
 
 def ecma_validator_for_def(root: Mapping[str, Any], name: str) -> Any:

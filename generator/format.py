@@ -9,6 +9,11 @@ for import order and unused imports, then ``format``. ``--isolated`` keeps any r
 configuration on the machine from changing the bytes, and ruff is passed an argument list, never
 a shell command. Every text leaves with LF line endings and exactly one final newline.
 
+``start_formatting`` does the same in the background: ruff's two runs are waited for by a worker
+thread, so the caller renders the other outputs meanwhile (a large table's ``constants.py`` keeps
+ruff busy about as long as its TypeScript and Markdown take to render); the compile gate runs in
+the caller's thread when it asks for the result.
+
 Each text is parsed by Python once, after formatting (``compile``: the output must be valid
 Python). The rendered text is not parsed beforehand: ``ruff format`` refuses text that does not
 parse, and only then are the rendered texts parsed, to name the file and the reason. (Parsing
@@ -20,12 +25,19 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 
 from generator.readme import normalize_newlines
 
-__all__ = ["FormatError", "format_python", "normalize_newlines"]
+__all__ = [
+    "FormatError",
+    "PendingFormat",
+    "format_python",
+    "normalize_newlines",
+    "start_formatting",
+]
 
 RUFF_LINE_LENGTH = "100"
 _COMMON = ["--isolated", "--target-version", "py311"]
@@ -50,17 +62,56 @@ def _ruff(arguments: list[str], folder: Path) -> None:
 
 def format_python(sources: Mapping[str, str]) -> dict[str, str]:
     """``{path: source}`` -> ``{path: formatted source}``; raises ``FormatError``."""
-    if not sources:
-        return {}
-    try:
-        formatted = _format_in_scratch_folder(sources)
-    except OSError as error:
-        raise FormatError("", f"cannot run ruff in a temporary folder: {error.strerror}") from error
-    except FormatError:
-        _require_valid_python(sources, "as rendered")  # name the file ruff could not parse
-        raise
-    _require_valid_python(formatted, "after formatting")
-    return {path: normalize_newlines(text) for path, text in formatted.items()}
+    return start_formatting(sources).result()
+
+
+class PendingFormat:
+    """``format_python`` under way: ruff runs (as its own processes, from a worker thread) while
+    the caller does other work, such as rendering the files that are not Python. ``result()``
+    waits for ruff and then runs the compile gate in the caller's thread; ``discard()`` waits
+    and drops the outcome. Either must be called: the scratch folder lives until ruff is done."""
+
+    def __init__(self, sources: Mapping[str, str]) -> None:
+        self._sources = dict(sources)
+        self._outcome: dict[str, str] | BaseException | None = None
+        self._worker = threading.Thread(target=self._run, name="toolgen-ruff")
+        if self._sources:
+            self._worker.start()
+
+    def _run(self) -> None:
+        try:
+            self._outcome = _format_in_scratch_folder(self._sources)
+        except BaseException as error:  # handed to the caller by result(), raised there
+            self._outcome = error
+
+    def _wait(self) -> dict[str, str] | BaseException | None:
+        if self._sources:
+            self._worker.join()
+        return self._outcome
+
+    def discard(self) -> None:
+        self._wait()
+
+    def result(self) -> dict[str, str]:
+        """The formatted sources; raises ``FormatError``."""
+        outcome = self._wait()
+        if outcome is None:
+            return {}
+        if isinstance(outcome, OSError):
+            message = f"cannot run ruff in a temporary folder: {outcome.strerror}"
+            raise FormatError("", message) from outcome
+        if isinstance(outcome, FormatError):
+            _require_valid_python(self._sources, "as rendered")  # name the file ruff refused
+            raise outcome
+        if isinstance(outcome, BaseException):
+            raise outcome
+        _require_valid_python(outcome, "after formatting")
+        return {path: normalize_newlines(text) for path, text in outcome.items()}
+
+
+def start_formatting(sources: Mapping[str, str]) -> PendingFormat:
+    """``format_python`` started in the background: see ``PendingFormat``."""
+    return PendingFormat(sources)
 
 
 def _require_valid_python(sources: Mapping[str, str], stage: str) -> None:

@@ -8,6 +8,7 @@ value can end a literal, open a comment or reorder what a reviewer sees.
 
 from __future__ import annotations
 
+import functools
 import json
 import keyword
 import re
@@ -118,6 +119,8 @@ _MAX_ARRAY_INDEX = 2**32 - 2
 
 def is_array_index(name: str) -> bool:
     """True when ``name`` is an array index, which JavaScript reorders among an object's keys."""
+    if not name[:1].isdigit():  # most names, at the cost of one character test
+        return False
     return _ARRAY_INDEX.fullmatch(name) is not None and int(name) <= _MAX_ARRAY_INDEX
 
 
@@ -219,13 +222,15 @@ def ts_scalar(value: Any) -> str:
 
 def ts_value(value: Any, indent: int = 0) -> str:
     """A TypeScript expression for a JSON value, laid out two spaces per level."""
+    if isinstance(value, str):  # most values: no container checks (a Mapping test is slow)
+        return ts_str(value)
     pad = "  " * (indent + 1)
     end = "  " * indent
     if isinstance(value, Mapping):
         if not value:
             return "{}"
         body = ",\n".join(
-            f"{pad}{ts_key(key)}: {ts_value(item, indent + 1)}" for key, item in value.items()
+            f"{pad}{_object_key(key)}: {ts_value(item, indent + 1)}" for key, item in value.items()
         )
         return "{\n" + body + ",\n" + end + "}"
     if isinstance(value, list | tuple):
@@ -337,6 +342,12 @@ def ts_doc_comment(text: str, indent: int) -> str:
     if len(lines) == 1 and len(lines[0]) <= LINE_WIDTH - indent - 7:
         return f"{pad}/** {lines[0]} */\n"
     return f"{pad}/**\n" + "".join(f"{pad} * {line}\n" for line in lines) + f"{pad} */\n"
+
+
+@functools.lru_cache(maxsize=1024)
+def _object_key(name: str) -> str:
+    # ``ts_key`` for ``ts_value``: every row repeats the same few property names.
+    return ts_key(name)
 
 
 def json_text(value: Any) -> str:

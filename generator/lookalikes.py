@@ -62,7 +62,7 @@ def confusable_map() -> dict[str, str]:
 @functools.cache
 def _every_character() -> tuple[str, bytes]:
     """Every code point but the surrogates, as text and as UTF-8 (built once per process)."""
-    everything = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    everything = "".join(map(chr, range(0xD800))) + "".join(map(chr, range(0xE000, 0x110000)))
     return everything, everything.encode("utf-8")
 
 
@@ -119,10 +119,15 @@ class Lookalikes:
     ignorable: re.Pattern[str]
     space: re.Pattern[str]
 
+    @functools.cached_property
+    def _translation(self) -> dict[int, str]:
+        # ``str.translate`` maps each character in C, as the mapping says (one character to a
+        # string); built once per instance.
+        return {ord(source): target for source, target in self.confusables.items()}
+
     def skeleton(self, text: str) -> str:
         text = self.ignorable.sub("", unicodedata.normalize("NFD", text))
-        mapped = "".join(self.confusables.get(char, char) for char in text)
-        return unicodedata.normalize("NFD", mapped)
+        return unicodedata.normalize("NFD", text.translate(self._translation))
 
     def settle(self, text: str) -> str:
         """``skeleton(fold(...))`` repeated until nothing changes (a prototype may be upper

@@ -35,6 +35,7 @@ from datamodel_code_generator import (  # type: ignore[attr-defined]
 )
 from datamodel_code_generator.format import Formatter
 
+from generator import verdicts
 from generator.ecma import ecma_validator
 from generator.literals import (
     HEADER_PYTHON,
@@ -200,8 +201,36 @@ class PythonValueRenderer:
         # A validator per union branch, made once (id -> (branch, validator); the branch is kept
         # so its id stays its own).
         self._branch_validators: dict[int, tuple[Mapping[str, Any], Any]] = {}
+        # Worked out once per renderer, not per row: each $ref's target and class name, and each
+        # property name checked as a keyword argument.
+        self._refs: dict[str, tuple[Mapping[str, Any], str]] = {}
+        self._arguments: dict[str, str] = {}
+        # id(union branch) -> (branch, its compiled verdict), made at the first union met.
+        self._fast: dict[int, tuple[Mapping[str, Any], verdicts.Verdict]] | None = None
+
+    def _compiled(self, branch: Mapping[str, Any]) -> verdicts.Verdict | None:
+        """The compiled verdict for a union branch of the root (all compiled together, once)."""
+        if self._fast is None:
+            at = {
+                id(member): (member, f"{pointer}/{union}/{index}")
+                for pointer, sub in iter_subschemas(self._root)
+                for union in ("oneOf", "anyOf")
+                if isinstance(sub.get(union), list)
+                for index, member in enumerate(sub[union])
+                # A pointer the compiler would percent-decode could name another subschema.
+                if isinstance(member, Mapping) and "%" not in pointer
+            }
+            found = verdicts.branch_verdicts(self._root, tuple(p for _, p in at.values()))
+            self._fast = {
+                key: (member, found[p]) for key, (member, p) in at.items() if found is not None
+            }
+        known = self._fast.get(id(branch))
+        return known[1] if known is not None else None
 
     def _matches(self, branch: Mapping[str, Any], value: Any) -> bool:
+        fast = self._compiled(branch)
+        if fast is not None and fast(value):
+            return True  # the compiled validator accepts only what jsonschema accepts
         known = self._branch_validators.get(id(branch))
         if known is None:
             known = (branch, self._validator.evolve(schema=branch))
@@ -215,11 +244,14 @@ class PythonValueRenderer:
             schema, name = self._root, str(self._root["title"])
         ref = schema.get("$ref")
         if isinstance(ref, str):
-            target = resolve_local_ref(self._root, ref)
-            if target is None:
-                raise ModelError(f"unresolvable $ref {ref!r}")
-            name = str(self._root["title"]) if ref == "#" else ref.rsplit("/", 1)[-1]
-            return self.render(value, target, name)
+            resolved = self._refs.get(ref)
+            if resolved is None:
+                target = resolve_local_ref(self._root, ref)
+                if target is None:
+                    raise ModelError(f"unresolvable $ref {ref!r}")
+                name = str(self._root["title"]) if ref == "#" else ref.rsplit("/", 1)[-1]
+                resolved = self._refs[ref] = (target, name)
+            return self.render(value, *resolved)
         for union in ("oneOf", "anyOf"):
             if union in schema:
                 branch = next(
@@ -229,6 +261,8 @@ class PythonValueRenderer:
                 if branch is None:
                     raise ModelError("value matches no branch of a union")
                 return self.render(value, branch, None)
+        if isinstance(value, str):  # most values: py_scalar's answer without its type tests
+            return py_str(value)
         if isinstance(value, Mapping):
             return self._render_object(value, schema, name)
         if isinstance(value, list):
@@ -244,8 +278,14 @@ class PythonValueRenderer:
             raise ModelError("an object schema must be a named $defs entry to become a class")
         properties = schema.get("properties", {})
         arguments = [
-            f"{python_keyword_argument(key)}={self.render(item, properties.get(key, {}), None)}"
+            f"{self._argument(key)}={self.render(item, properties.get(key, {}), None)}"
             for key, item in value.items()
         ]
         self.used_classes.add(name)
         return f"{identifier(name)}(" + ", ".join(arguments) + ")"
+
+    def _argument(self, key: str) -> str:
+        checked = self._arguments.get(key)
+        if checked is None:
+            checked = self._arguments[key] = python_keyword_argument(key)
+        return checked

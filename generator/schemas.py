@@ -140,6 +140,10 @@ def canonical_order(value: Any, schema: Schema, root: Schema) -> Any:
     return _CanonicalOrder(root).copy(value, schema)
 
 
+# How many distinct key sequences ``_CanonicalOrder`` remembers the order of.
+_MAX_ORDERS = 4096
+
+
 class _CanonicalOrder:
     """``canonical_order`` with what each subschema says (its property ranks, each property's
     subschema, its items) worked out once per subschema rather than once per value: a table of
@@ -150,6 +154,9 @@ class _CanonicalOrder:
         # id(schema) -> (schema, rank of each property, properties' subschemas, items); the
         # schema itself is kept so that its id is not reused while this object lives.
         self._plans: dict[int, tuple[Schema, dict[str, int], dict[str, Any], Any]] = {}
+        # (id(schema), keys as given) -> keys in canonical order; ids stay valid as every schema
+        # met is kept alive by its plan.
+        self._orders: dict[tuple[int, tuple[str, ...]], list[str]] = {}
 
     def _plan(self, schema: Schema) -> tuple[Schema, dict[str, int], dict[str, Any], Any]:
         plan = self._plans.get(id(schema))
@@ -167,16 +174,30 @@ class _CanonicalOrder:
             self._plans[id(schema)] = plan
         return plan
 
+    def _sorted(self, schema: Schema, ranks: dict[str, int], value: Mapping[str, Any]) -> list[str]:
+        """``value``'s keys in canonical order; the rows of a table mostly share their keys (in
+        the same order), so an order is worked out once per key sequence (a bounded number)."""
+        keys = tuple(value)
+        known = self._orders.get((id(schema), keys))
+        if known is None:
+            unranked = len(ranks)
+            known = sorted(keys, key=lambda key: (ranks.get(key, unranked), key))
+            if len(self._orders) < _MAX_ORDERS:
+                self._orders[id(schema), keys] = known
+        return known
+
     def copy(self, value: Any, schema: Schema) -> Any:
+        if isinstance(value, str):  # most values; the Mapping test below is a slow one
+            return value
         if isinstance(value, Mapping):
             _, ranks, subschemas, _ = self._plan(schema)
-            unranked = len(ranks)
             result: dict[str, Any] = {}
-            for key in sorted(value, key=lambda key: (ranks.get(key, unranked), key)):
+            for key in self._sorted(schema, ranks, value):
                 if key not in subschemas:
                     subschemas[key] = property_schema(schema, self._root, key)
                 sub = subschemas[key]
-                result[key] = self.copy(value[key], sub) if sub is not None else value[key]
+                item = value[key]
+                result[key] = item if sub is None or isinstance(item, str) else self.copy(item, sub)
             return result
         if isinstance(value, list):
             items = self._plan(schema)[3]

@@ -12,12 +12,13 @@ import functools
 import json
 import keyword
 import re
+import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
 
 from jsonschema import Draft202012Validator, ValidationError
 
-from generator import ts_validator
+from generator import ts_validator, verdicts
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sanitize
 from generator.ecma import ecma_validator, pattern_error
 from generator.literals import is_array_index
@@ -265,8 +266,49 @@ def clear_caches() -> None:
 def make_table_validator(
     manifest_schema: Mapping[str, Any], table_schema: Mapping[str, Any]
 ) -> Any:
-    """An ECMA-pattern validator for the table that resolves references to the manifest schema."""
-    return ecma_validator(table_schema, resources=(manifest_schema,))
+    """An ECMA-pattern validator for the table that resolves references to the manifest schema.
+
+    Where the table schema refers to the manifest schema by its ``$id`` (each row), a value the
+    compiled manifest validator accepts is passed without ``jsonschema`` walking it (most rows,
+    most of the time on a large table); any other value is checked by ``jsonschema`` as always,
+    so the errors, and the diagnostics built from them, are the same."""
+    verdict = _manifest_verdict(manifest_schema, table_schema)
+    if verdict is None:
+        return ecma_validator(table_schema, resources=(manifest_schema,))
+    return ecma_validator(
+        table_schema,
+        resources=(manifest_schema,),
+        skip_ref=(str(manifest_schema["$id"]), verdict),
+    )
+
+
+def _manifest_verdict(
+    manifest_schema: Mapping[str, Any], table_schema: Mapping[str, Any]
+) -> verdicts.Verdict | None:
+    """The compiled validator's verdict on manifest values, when a ``$ref`` equal to the manifest
+    schema's ``$id`` can only mean the manifest root: an absolute URI that no schema of the
+    table document takes for itself."""
+    manifest_id = manifest_schema.get("$id")
+    if not isinstance(manifest_id, str) or not urllib.parse.urlsplit(manifest_id).scheme:
+        return None
+    if _declares_id(table_schema, manifest_id):
+        return None
+    return verdicts.manifest_verdict(manifest_schema)
+
+
+def _declares_id(document: Any, wanted: str) -> bool:
+    """Whether an ``$id`` anywhere in ``document`` (in any position, to be safe) is ``wanted``.
+    Iterative: the document is already bounded in depth, and this adds no recursion."""
+    stack = [document]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Mapping):
+            if node.get("$id") == wanted:
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
 
 
 def validate_table(
@@ -439,10 +481,16 @@ def _unportable_object_keys(
                     f"key {describe(key)} is an array index: JavaScript would reorder it",
                     **_at(table, pointer_of((*path, key)), key=True),
                 )
-            yield from _unportable_object_keys(table, item, (*path, key))
+            if not isinstance(item, _SCALARS):
+                yield from _unportable_object_keys(table, item, (*path, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _unportable_object_keys(table, item, (*path, index))
+            if not isinstance(item, _SCALARS):
+                yield from _unportable_object_keys(table, item, (*path, index))
+
+
+# Values without keys: not descended into (most of a row; a generator each added up).
+_SCALARS = (str, int, float, type(None))
 
 
 def _duplicate_ids(table: Loaded) -> Iterator[Diagnostic]:
