@@ -627,6 +627,8 @@ interface Name {
   readonly text: string;
   // The listing said it is a regular file (not a link, FIFO or anything else).
   readonly regular: boolean;
+  // The bytes read as Latin-1: one code unit per byte, so string order is the bytes' order.
+  readonly key: string;
 }
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -666,11 +668,12 @@ function validUtf8(piece: Buffer): string | null {
 
 function asName(entry: string | Uint8Array, regular: boolean): Name | null {
   if (typeof entry === "string") {
-    return { bytes: Buffer.from(entry, "utf8"), text: entry, regular };
+    const bytes = Buffer.from(entry, "utf8");
+    return { bytes, text: entry, regular, key: bytes.toString("latin1") };
   }
   if (entry instanceof Uint8Array) {
     const bytes = Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength);
-    return { bytes, text: fsDecode(bytes), regular };
+    return { bytes, text: fsDecode(bytes), regular, key: bytes.toString("latin1") };
   }
   return null;
 }
@@ -703,42 +706,42 @@ const SLASH = 0x2f;
 
 /** The `limit` smallest names in byte order, keeping at most `limit` names at a time. */
 function smallestNames(names: Iterable<Name>, limit: number): { chosen: Name[]; seen: number } {
-  // A max-heap by bytes: its root is the greatest name kept, replaced by any smaller one.
-  const heap: Name[] = [];
+  // Names are compared by their keys (no Buffer.compare call per comparison).
+  const kept: Name[] = [];
+  const greater = (a: Name, b: Name): boolean => a.key > b.key;
   let seen = 0;
-  const greater = (i: number, j: number): boolean =>
-    Buffer.compare((heap[i] as Name).bytes, (heap[j] as Name).bytes) > 0;
-  const swap = (i: number, j: number): void => {
-    const held = heap[i] as Name;
-    heap[i] = heap[j] as Name;
-    heap[j] = held;
+  let heap = false; // a max-heap by key once more than `limit` names came: its root is the greatest
+  const siftDown = (): void => {
+    for (let at = 0; ; ) {
+      const left = 2 * at + 1;
+      const right = left + 1;
+      let top = at;
+      if (left < kept.length && greater(kept[left] as Name, kept[top] as Name)) top = left;
+      if (right < kept.length && greater(kept[right] as Name, kept[top] as Name)) top = right;
+      if (top === at) break;
+      [kept[at], kept[top]] = [kept[top] as Name, kept[at] as Name];
+      at = top;
+    }
   };
   for (const name of names) {
     seen += 1;
     if (limit <= 0) continue;
-    if (heap.length < limit) {
-      heap.push(name);
-      for (let at = heap.length - 1; at > 0; ) {
-        const parent = (at - 1) >> 1;
-        if (!greater(at, parent)) break;
-        swap(at, parent);
-        at = parent;
-      }
-    } else if (Buffer.compare(name.bytes, (heap[0] as Name).bytes) < 0) {
-      heap[0] = name;
-      for (let at = 0; ; ) {
-        const left = 2 * at + 1;
-        const right = left + 1;
-        let top = at;
-        if (left < heap.length && greater(left, top)) top = left;
-        if (right < heap.length && greater(right, top)) top = right;
-        if (top === at) break;
-        swap(at, top);
-        at = top;
-      }
+    if (kept.length < limit) {
+      kept.push(name);
+      continue;
+    }
+    if (!heap) {
+      // The limit is reached: order what is kept as a heap, then keep only smaller names.
+      kept.sort((a, b) => (greater(a, b) ? -1 : greater(b, a) ? 1 : 0));
+      heap = true;
+    }
+    if (name.key < (kept[0] as Name).key) {
+      kept[0] = name;
+      siftDown();
     }
   }
-  return { chosen: heap.sort((a, b) => Buffer.compare(a.bytes, b.bytes)), seen };
+  kept.sort((a, b) => (greater(a, b) ? 1 : greater(b, a) ? -1 : 0));
+  return { chosen: kept, seen };
 }
 
 function* adapterNames(listing: Listing): Iterable<Name> {

@@ -971,7 +971,43 @@ function settle(start: string): string {
   return least.replace(SPACE, "");
 }
 
+// Most display names are ASCII, and for ASCII text every step above works character by
+// character: NFD and NFKC change nothing, no ASCII character is ignorable, and the skeleton and
+// case fold of each character can be looked up. The two tables are made here by the general
+// functions themselves; they are used only if every entry is ASCII again (so that applying them
+// repeatedly, as settling does, stays in ASCII), which is checked once, at load.
+const ASCII = /^[\u0000-\u007f]*$/;
+const ASCII_SKELETON: readonly string[] = Array.from({ length: 128 }, (_, point) => skeleton(String.fromCharCode(point)));
+const ASCII_FOLD: readonly string[] = Array.from({ length: 128 }, (_, point) => fold(String.fromCharCode(point)));
+const ASCII_TABLES = [...ASCII_SKELETON, ...ASCII_FOLD].every((entry) => ASCII.test(entry));
+
+function asciiMap(text: string, table: readonly string[]): string {
+  let mapped = "";
+  for (let index = 0; index < text.length; index++) mapped += table[text.charCodeAt(index)] ?? "";
+  return mapped;
+}
+
+/** `settle` for ASCII text, through the tables (ASCII code units sort as code points). */
+function settleAscii(start: string): string {
+  let text = start;
+  const seen: string[] = [];
+  while (!seen.includes(text) && seen.length < SETTLE_ROUNDS) {
+    seen.push(text);
+    text = asciiMap(asciiMap(text, ASCII_FOLD), ASCII_SKELETON);
+  }
+  const at = seen.indexOf(text);
+  const cycle = at >= 0 ? seen.slice(at) : [text];
+  let least = cycle[0] ?? text;
+  for (const candidate of cycle) {
+    if (candidate < least) least = candidate;
+  }
+  return least.replace(SPACE, "");
+}
+
 /** Two names look alike when these sets meet. */
 export function lookalikeKeys(name: string): ReadonlySet<string> {
+  if (ASCII_TABLES && ASCII.test(name)) {
+    return new Set([settleAscii(asciiMap(name, ASCII_SKELETON)), settleAscii(name)]);
+  }
   return new Set([settle(skeleton(name)), settle(name)]);
 }
