@@ -30,7 +30,7 @@ def _names() -> list[str]:
     printable = [chr(c) for c in range(0x20, 0x7F)]
     names = [chr(c) for c in range(128)]
     names += [a + b for a in printable for b in printable]
-    chooser = random.Random(3)  # noqa: S311 - a reproducible sample, not a secret
+    chooser = random.Random(3)  # a reproducible sample
     alphabet = "".join(printable) + "\t\n"
     names += ["".join(chooser.choices(alphabet, k=chooser.randint(1, 24))) for _ in range(3000)]
     names += [
