@@ -249,6 +249,15 @@ class _Compiler:
     def __init__(self, module: _Module, *, collect: bool) -> None:
         self.module = module
         self.collect = collect
+        # (instance pointer expression, subschema pointer) pairs already checked on the
+        # function's straight-line path (``conditional`` counts the branches the code sits in):
+        # reached again (a ``$ref`` through ``allOf`` and through a ``oneOf`` tag, say), the
+        # check could only report the same records again, so it is not emitted twice. The
+        # pointer expression also says how the value was reached (a property, ``"/0"``, is
+        # spelled apart from a ``prefixItems`` position, ``'/0'``), so two routes to one
+        # location agree on the guards they sit under.
+        self.proven: set[tuple[str, str]] = set()
+        self.conditional = 0
 
     def node(  # noqa: PLR0917 - the emitting context, passed positionally
         self,
@@ -267,6 +276,8 @@ class _Compiler:
             return []
         if schema is False:
             return [self.fail(where, "false", "nothing (false schema)", value)]
+        if self.collect and (where, at) in self.proven:
+            return []
         surrogates = not strings_checked and _admits_free_strings(schema)
         typed = {
             "string": self.string_checks(schema, at, value, where, surrogates=surrogates),
@@ -315,6 +326,8 @@ class _Compiler:
         lines += self.combinators(schema, at, value, where, inlined, checked)
         if "$ref" in schema:
             lines += self.reference(schema["$ref"], f"{at}/$ref", value, where, inlined, checked)
+        if self.collect and not self.conditional:
+            self.proven.add((where, at))
         return lines
 
     def string_pinned_checks(
@@ -416,15 +429,41 @@ class _Compiler:
         source = _pattern_source(schema, at)
         if source is not None:
             pattern = schema["pattern"]
-            name = _pattern_search(self.module, source)
             expected = "to match " + _short(pattern)
             # A string already too long is not searched too: a hostile 64 KiB value costs the
             # length test, not a scan (and the report already says what is wrong with it).
-            test = f"{name}({value}) is None"
+            test = _pattern_misses(self.module, source, value)
             if "maxLength" in schema and self.collect:
                 test = f"len({value}) <= {self._limit(schema, at, 'maxLength')} and {test}"
             body += [f"if {test}:", "    " + self.fail(where, "pattern", expected, value)]
+        if self.collect and len(body) > 2:
+            # Most strings pass: one test of the accepting case (as the answering functions make
+            # it) runs first, and the separate tests only for a string that fails it.
+            body = [f"if {self.string_fails(schema, at, value, surrogates)}:", *_indent(body)]
         return _guarded(f"isinstance({value}, str)", body)
+
+    def string_fails(self, schema: Mapping[str, Any], at: str, value: str, surrogates: bool) -> str:
+        """A test that the string ``value`` fails a check ``string_checks`` makes: when it does
+        not hold, none of them would report (a lone surrogate is ruled out by ``isascii`` or by
+        a match of a pattern that only matches ASCII)."""
+        terms: list[str] = []
+        source = _pattern_source(schema, at)
+        if surrogates and (source is None or not matches_only_ascii(source)):
+            terms.append(f"{value}.isascii()")
+        low = self._limit(schema, at, "minLength") if "minLength" in schema else 0
+        high = self._limit(schema, at, "maxLength") if "maxLength" in schema else None
+        if low and high is not None:
+            terms.append(f"{low} <= len({value}) <= {high}")
+        elif low:
+            terms.append(f"len({value}) >= {low}")
+        elif high is not None:
+            terms.append(f"len({value}) <= {high}")
+        if source is None:
+            return f"not ({' and '.join(terms)})"
+        if not terms:
+            return _pattern_misses(self.module, source, value)
+        terms.append(_pattern_matches(self.module, source, value))
+        return f"not ({' and '.join(terms)})"
 
     @staticmethod
     def _number(schema: Mapping[str, Any], at: str, keyword: str) -> str:
@@ -620,8 +659,10 @@ class _Compiler:
                 "    " + self.fail(where, "not", expected, value),
             ]
         if "if" in schema:
+            self.conditional += 1
             then = self.node(schema.get("then", True), f"{at}/then", value, where, inlined)
             otherwise = self.node(schema.get("else", True), f"{at}/else", value, where, inlined)
+            self.conditional -= 1
             if then or otherwise:
                 decide = f"{self.branch(f'{at}/if')}({value})"
                 condition = _condition(schema["if"], value, "object") if self.collect else None
@@ -669,7 +710,9 @@ class _Compiler:
         # holds, and what it lacks when it does not.
         for index, constant in enumerate(constants):
             keyword = "if" if index == 0 else "elif"
+            self.conditional += 1
             checks = self.node(alternatives[index], reporters[index], value, where, inlined)
+            self.conditional -= 1
             lines += [f"{keyword} {tag} == {py_str(constant)}:", *_indent(checks or ["pass"])]
         return [*lines, "else:", "    " + self.report_one_of(reporters, value, where)]
 
@@ -901,10 +944,7 @@ class _Answer:
             body += [f"if len({value}) > {high}:", "    return False"]
         if source is not None:
             # After the length test: an over-long string is never searched.
-            body += [
-                f"if {_pattern_search(self.module, source)}({value}) is None:",
-                "    return False",
-            ]
+            body += [f"if {_pattern_misses(self.module, source, value)}:", "    return False"]
         return body
 
     def number(  # noqa: PLR0917 - the emitting context, passed positionally
@@ -1279,6 +1319,59 @@ def _pattern_search(module: _Module, source: str) -> str:
     return module.constant("SEARCH", f"re.compile({py_str(source)}, re.ASCII).search")
 
 
+def _pattern_misses(module: _Module, source: str, value: str) -> str:
+    """A test that the string ``value`` does not match the pattern: its bound ``search``, after
+    a C-speed shortcut when ``printable_ascii_matches`` proves every printable ASCII string
+    (non-empty where the pattern needs a character) matches (a display name, say)."""
+    search = f"{_pattern_search(module, source)}({value}) is None"
+    least = printable_ascii_matches(source)
+    if least is None:
+        return search
+    shortcut = f"{value}.isascii() and {value}.isprintable()"
+    if least:
+        shortcut = f"{value} and {shortcut}"
+    return f"not ({shortcut}) and {search}"
+
+
+def _pattern_matches(module: _Module, source: str, value: str) -> str:
+    """The negation of ``_pattern_misses``: the string ``value`` matches the pattern."""
+    search = f"{_pattern_search(module, source)}({value}) is not None"
+    least = printable_ascii_matches(source)
+    if least is None:
+        return search
+    shortcut = f"{value}.isascii() and {value}.isprintable()"
+    if least:
+        shortcut = f"{value} and {shortcut}"
+    return f"(({shortcut}) or {search})"
+
+
+_PRINTABLE_ASCII = "".join(map(chr, range(0x20, 0x7F)))
+
+
+def printable_ascii_matches(source: str) -> int | None:
+    """For a pattern that is one character class repeated over the whole string (``^[...]*$``
+    or ``^[...]+$``) holding every printable ASCII character: the fewest characters it needs
+    (0 or 1), so any printable ASCII string at least that long matches; ``None`` otherwise
+    (conservative)."""
+    try:
+        items = list(sre_parse.parse(source, re.ASCII))
+    except re.error:  # pragma: no cover - translate() already compiled it
+        return None
+    if len(items) != 3 or [str(op) for op, _ in items] != ["AT", "MAX_REPEAT", "AT"]:
+        return None
+    if str(items[0][1]) != "AT_BEGINNING" or str(items[2][1]) != "AT_END_STRING":
+        return None
+    low, high, repeated = items[1][1]
+    if high != sre_parse.MAXREPEAT or low not in (0, 1):
+        return None
+    if len(repeated) != 1 or str(repeated[0][0]) != "IN":
+        return None
+    # The class holds every printable ASCII character exactly when they all match as a row.
+    if re.compile(source, re.ASCII).search(_PRINTABLE_ASCII) is None:
+        return None
+    return int(low)
+
+
 def _pattern_source(schema: Mapping[str, Any], at: str) -> str | None:
     """The translated Python source of ``schema["pattern"]`` (``None`` when there is none)."""
     if "pattern" not in schema:
@@ -1426,6 +1519,7 @@ def compile_validators(
     while module.pending:
         pointer, name, collect = module.pending.pop(0)
         if collect:
+            compilers[True].proven = set()
             body = compilers[True].node(_subschema(schema, pointer), pointer, "v", "p", (pointer,))
             signature = f"def {name}(v: Any, p: str, e: Violations) -> None:"
         else:

@@ -152,37 +152,47 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v1 = v.get("id", MISSING)
         if v1 is not MISSING:
             if isinstance(v1, str):
-                if not v1.isascii() and SURROGATE.search(v1) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v1))
                 if _SEARCH1(v1) is None:
-                    e.append(
-                        (
-                            p + "/id",
-                            "pattern",
-                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v1,
+                    if not v1.isascii() and SURROGATE.search(v1) is not None:
+                        e.append((p + "/id", "i-json", "no lone surrogate", v1))
+                    if _SEARCH1(v1) is None:
+                        e.append(
+                            (
+                                p + "/id",
+                                "pattern",
+                                'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                                v1,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/id", "type", "string", v1))
         v3 = v.get("displayName", MISSING)
         if v3 is not MISSING:
             if isinstance(v3, str):
-                if not v3.isascii() and SURROGATE.search(v3) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v3))
-                if len(v3) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v3))
-                if len(v3) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v3))
-                if len(v3) <= 80 and _SEARCH2(v3) is None:
-                    e.append(
-                        (
-                            p + "/displayName",
-                            "pattern",
-                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
-                            v3,
+                if not (
+                    v3.isascii()
+                    and 1 <= len(v3) <= 80
+                    and ((v3.isascii() and v3.isprintable()) or _SEARCH2(v3) is not None)
+                ):
+                    if not v3.isascii() and SURROGATE.search(v3) is not None:
+                        e.append((p + "/displayName", "i-json", "no lone surrogate", v3))
+                    if len(v3) < 1:
+                        e.append((p + "/displayName", "minLength", "at least 1 characters", v3))
+                    if len(v3) > 80:
+                        e.append((p + "/displayName", "maxLength", "at most 80 characters", v3))
+                    if (
+                        len(v3) <= 80
+                        and not (v3.isascii() and v3.isprintable())
+                        and _SEARCH2(v3) is None
+                    ):
+                        e.append(
+                            (
+                                p + "/displayName",
+                                "pattern",
+                                'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
+                                v3,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/displayName", "type", "string", v3))
         v5 = v.get("launchable", MISSING)
@@ -196,21 +206,22 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v9 = v.get("hookPointer", MISSING)
         if v9 is not MISSING:
             if isinstance(v9, str):
-                if not v9.isascii() and SURROGATE.search(v9) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
-                if len(v9) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
-                if len(v9) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
-                if len(v9) <= 256 and _SEARCH3(v9) is None:
-                    e.append(
-                        (
-                            p + "/hookPointer",
-                            "pattern",
-                            'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v9,
+                if not (1 <= len(v9) <= 256 and _SEARCH3(v9) is not None):
+                    if not v9.isascii() and SURROGATE.search(v9) is not None:
+                        e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
+                    if len(v9) < 1:
+                        e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
+                    if len(v9) > 256:
+                        e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
+                    if len(v9) <= 256 and _SEARCH3(v9) is None:
+                        e.append(
+                            (
+                                p + "/hookPointer",
+                                "pattern",
+                                'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
+                                v9,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/hookPointer", "type", "string", v9))
         v11 = v.get("detect", MISSING)
@@ -236,42 +247,43 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     v18 = v11.get("binaryName", MISSING)
                     if v18 is not MISSING:
                         if isinstance(v18, str):
-                            if not v18.isascii() and SURROGATE.search(v18) is not None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "i-json",
-                                        "no lone surrogate",
-                                        v18,
+                            if not (1 <= len(v18) <= 128 and _SEARCH5(v18) is not None):
+                                if not v18.isascii() and SURROGATE.search(v18) is not None:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v18,
+                                        )
                                     )
-                                )
-                            if len(v18) < 1:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "minLength",
-                                        "at least 1 characters",
-                                        v18,
+                                if len(v18) < 1:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "minLength",
+                                            "at least 1 characters",
+                                            v18,
+                                        )
                                     )
-                                )
-                            if len(v18) > 128:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "maxLength",
-                                        "at most 128 characters",
-                                        v18,
+                                if len(v18) > 128:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "maxLength",
+                                            "at most 128 characters",
+                                            v18,
+                                        )
                                     )
-                                )
-                            if len(v18) <= 128 and _SEARCH5(v18) is None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "pattern",
-                                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                        v18,
+                                if len(v18) <= 128 and _SEARCH5(v18) is None:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "pattern",
+                                            'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                            v18,
+                                        )
                                     )
-                                )
                         else:
                             e.append((p + "/detect" + "/binaryName", "type", "string", v18))
                     if not _NAMES4.issuperset(v11):
@@ -332,65 +344,79 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     for i30 in range(0, len(v27)):
                                         v31 = v27[i30]
                                         if isinstance(v31, str):
-                                            if (
-                                                not v31.isascii()
-                                                and SURROGATE.search(v31) is not None
+                                            if not (
+                                                v31.isascii()
+                                                and 1 <= len(v31) <= 1024
+                                                and (
+                                                    (v31 and v31.isascii() and v31.isprintable())
+                                                    or _SEARCH7(v31) is not None
+                                                )
                                             ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v31,
+                                                if (
+                                                    not v31.isascii()
+                                                    and SURROGATE.search(v31) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/darwin"
+                                                            + "/"
+                                                            + str(i30),
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v31,
+                                                        )
                                                     )
-                                                )
-                                            if len(v31) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v31,
+                                                if len(v31) < 1:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/darwin"
+                                                            + "/"
+                                                            + str(i30),
+                                                            "minLength",
+                                                            "at least 1 characters",
+                                                            v31,
+                                                        )
                                                     )
-                                                )
-                                            if len(v31) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v31,
+                                                if len(v31) > 1024:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/darwin"
+                                                            + "/"
+                                                            + str(i30),
+                                                            "maxLength",
+                                                            "at most 1024 characters",
+                                                            v31,
+                                                        )
                                                     )
-                                                )
-                                            if len(v31) <= 1024 and _SEARCH7(v31) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v31,
+                                                if (
+                                                    len(v31) <= 1024
+                                                    and not (
+                                                        v31 and v31.isascii() and v31.isprintable()
                                                     )
-                                                )
+                                                    and _SEARCH7(v31) is None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/darwin"
+                                                            + "/"
+                                                            + str(i30),
+                                                            "pattern",
+                                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                            v31,
+                                                        )
+                                                    )
                                         else:
                                             e.append(
                                                 (
@@ -434,65 +460,79 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     for i36 in range(0, len(v33)):
                                         v37 = v33[i36]
                                         if isinstance(v37, str):
-                                            if (
-                                                not v37.isascii()
-                                                and SURROGATE.search(v37) is not None
+                                            if not (
+                                                v37.isascii()
+                                                and 1 <= len(v37) <= 1024
+                                                and (
+                                                    (v37 and v37.isascii() and v37.isprintable())
+                                                    or _SEARCH7(v37) is not None
+                                                )
                                             ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v37,
+                                                if (
+                                                    not v37.isascii()
+                                                    and SURROGATE.search(v37) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/win32"
+                                                            + "/"
+                                                            + str(i36),
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v37,
+                                                        )
                                                     )
-                                                )
-                                            if len(v37) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v37,
+                                                if len(v37) < 1:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/win32"
+                                                            + "/"
+                                                            + str(i36),
+                                                            "minLength",
+                                                            "at least 1 characters",
+                                                            v37,
+                                                        )
                                                     )
-                                                )
-                                            if len(v37) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v37,
+                                                if len(v37) > 1024:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/win32"
+                                                            + "/"
+                                                            + str(i36),
+                                                            "maxLength",
+                                                            "at most 1024 characters",
+                                                            v37,
+                                                        )
                                                     )
-                                                )
-                                            if len(v37) <= 1024 and _SEARCH7(v37) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v37,
+                                                if (
+                                                    len(v37) <= 1024
+                                                    and not (
+                                                        v37 and v37.isascii() and v37.isprintable()
                                                     )
-                                                )
+                                                    and _SEARCH7(v37) is None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/win32"
+                                                            + "/"
+                                                            + str(i36),
+                                                            "pattern",
+                                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                            v37,
+                                                        )
+                                                    )
                                         else:
                                             e.append(
                                                 (
@@ -536,65 +576,79 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     for i42 in range(0, len(v39)):
                                         v43 = v39[i42]
                                         if isinstance(v43, str):
-                                            if (
-                                                not v43.isascii()
-                                                and SURROGATE.search(v43) is not None
+                                            if not (
+                                                v43.isascii()
+                                                and 1 <= len(v43) <= 1024
+                                                and (
+                                                    (v43 and v43.isascii() and v43.isprintable())
+                                                    or _SEARCH7(v43) is not None
+                                                )
                                             ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v43,
+                                                if (
+                                                    not v43.isascii()
+                                                    and SURROGATE.search(v43) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/linux"
+                                                            + "/"
+                                                            + str(i42),
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v43,
+                                                        )
                                                     )
-                                                )
-                                            if len(v43) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v43,
+                                                if len(v43) < 1:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/linux"
+                                                            + "/"
+                                                            + str(i42),
+                                                            "minLength",
+                                                            "at least 1 characters",
+                                                            v43,
+                                                        )
                                                     )
-                                                )
-                                            if len(v43) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v43,
+                                                if len(v43) > 1024:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/linux"
+                                                            + "/"
+                                                            + str(i42),
+                                                            "maxLength",
+                                                            "at most 1024 characters",
+                                                            v43,
+                                                        )
                                                     )
-                                                )
-                                            if len(v43) <= 1024 and _SEARCH7(v43) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v43,
+                                                if (
+                                                    len(v43) <= 1024
+                                                    and not (
+                                                        v43 and v43.isascii() and v43.isprintable()
                                                     )
-                                                )
+                                                    and _SEARCH7(v43) is None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/linux"
+                                                            + "/"
+                                                            + str(i42),
+                                                            "pattern",
+                                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                            v43,
+                                                        )
+                                                    )
                                         else:
                                             e.append(
                                                 (
@@ -652,21 +706,22 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v49 = v.get("hookPackage", MISSING)
         if v49 is not MISSING:
             if isinstance(v49, str):
-                if not v49.isascii() and SURROGATE.search(v49) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
-                if len(v49) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
-                if len(v49) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
-                if len(v49) <= 214 and _SEARCH10(v49) is None:
-                    e.append(
-                        (
-                            p + "/hookPackage",
-                            "pattern",
-                            'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v49,
+                if not (1 <= len(v49) <= 214 and _SEARCH10(v49) is not None):
+                    if not v49.isascii() and SURROGATE.search(v49) is not None:
+                        e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
+                    if len(v49) < 1:
+                        e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
+                    if len(v49) > 214:
+                        e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
+                    if len(v49) <= 214 and _SEARCH10(v49) is None:
+                        e.append(
+                            (
+                                p + "/hookPackage",
+                                "pattern",
+                                'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
+                                v49,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/hookPackage", "type", "string", v49))
         v51 = v.get("promptArgTemplate", MISSING)
@@ -677,33 +732,34 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                 for i53 in range(0, len(v51)):
                     v54 = v51[i53]
                     if isinstance(v54, str):
-                        if not v54.isascii() and SURROGATE.search(v54) is not None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i53),
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v54,
+                        if not (v54.isascii() and len(v54) <= 256 and _SEARCH11(v54) is not None):
+                            if not v54.isascii() and SURROGATE.search(v54) is not None:
+                                e.append(
+                                    (
+                                        p + "/promptArgTemplate" + "/" + str(i53),
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v54,
+                                    )
                                 )
-                            )
-                        if len(v54) > 256:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i53),
-                                    "maxLength",
-                                    "at most 256 characters",
-                                    v54,
+                            if len(v54) > 256:
+                                e.append(
+                                    (
+                                        p + "/promptArgTemplate" + "/" + str(i53),
+                                        "maxLength",
+                                        "at most 256 characters",
+                                        v54,
+                                    )
                                 )
-                            )
-                        if len(v54) <= 256 and _SEARCH11(v54) is None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i53),
-                                    "pattern",
-                                    'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
-                                    v54,
+                            if len(v54) <= 256 and _SEARCH11(v54) is None:
+                                e.append(
+                                    (
+                                        p + "/promptArgTemplate" + "/" + str(i53),
+                                        "pattern",
+                                        'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
+                                        v54,
+                                    )
                                 )
-                            )
                     else:
                         e.append((p + "/promptArgTemplate" + "/" + str(i53), "type", "string", v54))
             else:
@@ -809,17 +865,18 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v68 = v.get("library", MISSING)
         if v68 is not MISSING:
             if isinstance(v68, str):
-                if not v68.isascii() and SURROGATE.search(v68) is not None:
-                    e.append((p + "/library", "i-json", "no lone surrogate", v68))
                 if _SEARCH1(v68) is None:
-                    e.append(
-                        (
-                            p + "/library",
-                            "pattern",
-                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v68,
+                    if not v68.isascii() and SURROGATE.search(v68) is not None:
+                        e.append((p + "/library", "i-json", "no lone surrogate", v68))
+                    if _SEARCH1(v68) is None:
+                        e.append(
+                            (
+                                p + "/library",
+                                "pattern",
+                                'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                                v68,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/library", "type", "string", v68))
         v70 = v.get("mcpServer", MISSING)
@@ -856,37 +913,45 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                 v74 = v70.get("command", MISSING)
                 if v74 is not MISSING:
                     if isinstance(v74, str):
-                        if not v74.isascii() and SURROGATE.search(v74) is not None:
-                            e.append(
-                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v74)
-                            )
-                        if len(v74) < 1:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "minLength",
-                                    "at least 1 characters",
-                                    v74,
+                        if not (
+                            v74.isascii() and 1 <= len(v74) <= 256 and _SEARCH17(v74) is not None
+                        ):
+                            if not v74.isascii() and SURROGATE.search(v74) is not None:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/command",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v74,
+                                    )
                                 )
-                            )
-                        if len(v74) > 256:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "maxLength",
-                                    "at most 256 characters",
-                                    v74,
+                            if len(v74) < 1:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/command",
+                                        "minLength",
+                                        "at least 1 characters",
+                                        v74,
+                                    )
                                 )
-                            )
-                        if len(v74) <= 256 and _SEARCH17(v74) is None:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "pattern",
-                                    'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
-                                    v74,
+                            if len(v74) > 256:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/command",
+                                        "maxLength",
+                                        "at most 256 characters",
+                                        v74,
+                                    )
                                 )
-                            )
+                            if len(v74) <= 256 and _SEARCH17(v74) is None:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/command",
+                                        "pattern",
+                                        'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
+                                        v74,
+                                    )
+                                )
                     else:
                         e.append((p + "/mcpServer" + "/command", "type", "string", v74))
                 v76 = v70.get("args", MISSING)
@@ -899,33 +964,36 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         for i78 in range(0, len(v76)):
                             v79 = v76[i78]
                             if isinstance(v79, str):
-                                if not v79.isascii() and SURROGATE.search(v79) is not None:
-                                    e.append(
-                                        (
-                                            p + "/mcpServer" + "/args" + "/" + str(i78),
-                                            "i-json",
-                                            "no lone surrogate",
-                                            v79,
+                                if not (
+                                    v79.isascii() and len(v79) <= 256 and _SEARCH18(v79) is not None
+                                ):
+                                    if not v79.isascii() and SURROGATE.search(v79) is not None:
+                                        e.append(
+                                            (
+                                                p + "/mcpServer" + "/args" + "/" + str(i78),
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v79,
+                                            )
                                         )
-                                    )
-                                if len(v79) > 256:
-                                    e.append(
-                                        (
-                                            p + "/mcpServer" + "/args" + "/" + str(i78),
-                                            "maxLength",
-                                            "at most 256 characters",
-                                            v79,
+                                    if len(v79) > 256:
+                                        e.append(
+                                            (
+                                                p + "/mcpServer" + "/args" + "/" + str(i78),
+                                                "maxLength",
+                                                "at most 256 characters",
+                                                v79,
+                                            )
                                         )
-                                    )
-                                if len(v79) <= 256 and _SEARCH18(v79) is None:
-                                    e.append(
-                                        (
-                                            p + "/mcpServer" + "/args" + "/" + str(i78),
-                                            "pattern",
-                                            'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
-                                            v79,
+                                    if len(v79) <= 256 and _SEARCH18(v79) is None:
+                                        e.append(
+                                            (
+                                                p + "/mcpServer" + "/args" + "/" + str(i78),
+                                                "pattern",
+                                                'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
+                                                v79,
+                                            )
                                         )
-                                    )
                             else:
                                 e.append(
                                     (
@@ -940,28 +1008,29 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                 v81 = v70.get("url", MISSING)
                 if v81 is not MISSING:
                     if isinstance(v81, str):
-                        if not v81.isascii() and SURROGATE.search(v81) is not None:
-                            e.append(
-                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v81)
-                            )
-                        if len(v81) > 2048:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/url",
-                                    "maxLength",
-                                    "at most 2048 characters",
-                                    v81,
+                        if not (len(v81) <= 2048 and _SEARCH19(v81) is not None):
+                            if not v81.isascii() and SURROGATE.search(v81) is not None:
+                                e.append(
+                                    (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v81)
                                 )
-                            )
-                        if len(v81) <= 2048 and _SEARCH19(v81) is None:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/url",
-                                    "pattern",
-                                    'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
-                                    v81,
+                            if len(v81) > 2048:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/url",
+                                        "maxLength",
+                                        "at most 2048 characters",
+                                        v81,
+                                    )
                                 )
-                            )
+                            if len(v81) <= 2048 and _SEARCH19(v81) is None:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/url",
+                                        "pattern",
+                                        'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
+                                        v81,
+                                    )
+                                )
                     else:
                         e.append((p + "/mcpServer" + "/url", "type", "string", v81))
                 if not _NAMES20.issuperset(v70):
@@ -1084,7 +1153,7 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (1 <= len(v106) <= 80):
         return False
-    if _SEARCH2(v106) is None:
+    if not (v106.isascii() and v106.isprintable()) and _SEARCH2(v106) is None:
         return False
     v107 = v["launchable"]
     if not isinstance(v107, bool):
@@ -1149,7 +1218,10 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v117) <= 1024):
                             return False
-                        if _SEARCH7(v117) is None:
+                        if (
+                            not (v117 and v117.isascii() and v117.isprintable())
+                            and _SEARCH7(v117) is None
+                        ):
                             return False
                 if "win32" in v115:
                     v118 = v115["win32"]
@@ -1164,7 +1236,10 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v119) <= 1024):
                             return False
-                        if _SEARCH7(v119) is None:
+                        if (
+                            not (v119 and v119.isascii() and v119.isprintable())
+                            and _SEARCH7(v119) is None
+                        ):
                             return False
                 if "linux" in v115:
                     v120 = v115["linux"]
@@ -1179,7 +1254,10 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v121) <= 1024):
                             return False
-                        if _SEARCH7(v121) is None:
+                        if (
+                            not (v121 and v121.isascii() and v121.isprintable())
+                            and _SEARCH7(v121) is None
+                        ):
                             return False
         else:
             return False
@@ -1344,37 +1422,43 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 v143 = v139.get("binaryName", MISSING)
                 if v143 is not MISSING:
                     if isinstance(v143, str):
-                        if not v143.isascii() and SURROGATE.search(v143) is not None:
-                            e.append(
-                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v143)
-                            )
-                        if len(v143) < 1:
-                            e.append(
-                                (
-                                    p + "/detect" + "/binaryName",
-                                    "minLength",
-                                    "at least 1 characters",
-                                    v143,
+                        if not (1 <= len(v143) <= 128 and _SEARCH5(v143) is not None):
+                            if not v143.isascii() and SURROGATE.search(v143) is not None:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v143,
+                                    )
                                 )
-                            )
-                        if len(v143) > 128:
-                            e.append(
-                                (
-                                    p + "/detect" + "/binaryName",
-                                    "maxLength",
-                                    "at most 128 characters",
-                                    v143,
+                            if len(v143) < 1:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "minLength",
+                                        "at least 1 characters",
+                                        v143,
+                                    )
                                 )
-                            )
-                        if len(v143) <= 128 and _SEARCH5(v143) is None:
-                            e.append(
-                                (
-                                    p + "/detect" + "/binaryName",
-                                    "pattern",
-                                    'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v143,
+                            if len(v143) > 128:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "maxLength",
+                                        "at most 128 characters",
+                                        v143,
+                                    )
                                 )
-                            )
+                            if len(v143) <= 128 and _SEARCH5(v143) is None:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/binaryName",
+                                        "pattern",
+                                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                        v143,
+                                    )
+                                )
                     else:
                         e.append((p + "/detect" + "/binaryName", "type", "string", v143))
                 if not _NAMES4.issuperset(v139):
@@ -1405,37 +1489,47 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v149 = v.get("id", MISSING)
         if v149 is not MISSING:
             if isinstance(v149, str):
-                if not v149.isascii() and SURROGATE.search(v149) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v149))
                 if _SEARCH1(v149) is None:
-                    e.append(
-                        (
-                            p + "/id",
-                            "pattern",
-                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v149,
+                    if not v149.isascii() and SURROGATE.search(v149) is not None:
+                        e.append((p + "/id", "i-json", "no lone surrogate", v149))
+                    if _SEARCH1(v149) is None:
+                        e.append(
+                            (
+                                p + "/id",
+                                "pattern",
+                                'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                                v149,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/id", "type", "string", v149))
         v151 = v.get("displayName", MISSING)
         if v151 is not MISSING:
             if isinstance(v151, str):
-                if not v151.isascii() and SURROGATE.search(v151) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v151))
-                if len(v151) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v151))
-                if len(v151) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v151))
-                if len(v151) <= 80 and _SEARCH2(v151) is None:
-                    e.append(
-                        (
-                            p + "/displayName",
-                            "pattern",
-                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
-                            v151,
+                if not (
+                    v151.isascii()
+                    and 1 <= len(v151) <= 80
+                    and ((v151.isascii() and v151.isprintable()) or _SEARCH2(v151) is not None)
+                ):
+                    if not v151.isascii() and SURROGATE.search(v151) is not None:
+                        e.append((p + "/displayName", "i-json", "no lone surrogate", v151))
+                    if len(v151) < 1:
+                        e.append((p + "/displayName", "minLength", "at least 1 characters", v151))
+                    if len(v151) > 80:
+                        e.append((p + "/displayName", "maxLength", "at most 80 characters", v151))
+                    if (
+                        len(v151) <= 80
+                        and not (v151.isascii() and v151.isprintable())
+                        and _SEARCH2(v151) is None
+                    ):
+                        e.append(
+                            (
+                                p + "/displayName",
+                                "pattern",
+                                'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
+                                v151,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/displayName", "type", "string", v151))
         v153 = v.get("launchable", MISSING)
@@ -1449,21 +1543,22 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v157 = v.get("hookPointer", MISSING)
         if v157 is not MISSING:
             if isinstance(v157, str):
-                if not v157.isascii() and SURROGATE.search(v157) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v157))
-                if len(v157) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v157))
-                if len(v157) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v157))
-                if len(v157) <= 256 and _SEARCH3(v157) is None:
-                    e.append(
-                        (
-                            p + "/hookPointer",
-                            "pattern",
-                            'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v157,
+                if not (1 <= len(v157) <= 256 and _SEARCH3(v157) is not None):
+                    if not v157.isascii() and SURROGATE.search(v157) is not None:
+                        e.append((p + "/hookPointer", "i-json", "no lone surrogate", v157))
+                    if len(v157) < 1:
+                        e.append((p + "/hookPointer", "minLength", "at least 1 characters", v157))
+                    if len(v157) > 256:
+                        e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v157))
+                    if len(v157) <= 256 and _SEARCH3(v157) is None:
+                        e.append(
+                            (
+                                p + "/hookPointer",
+                                "pattern",
+                                'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
+                                v157,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/hookPointer", "type", "string", v157))
         v159 = v.get("detect", MISSING)
@@ -1476,70 +1571,6 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 if isinstance(v159, str):
                     if not v159.isascii() and SURROGATE.search(v159) is not None:
                         e.append((p + "/detect", "i-json", "no lone surrogate", v159))
-                if isinstance(v159, dict):
-                    if not (v159.keys() >= _NAMES4):
-                        if "kind" not in v159:
-                            e.append((p + "/detect", "required", 'property "kind"', v159))
-                        if "binaryName" not in v159:
-                            e.append((p + "/detect", "required", 'property "binaryName"', v159))
-                    v164 = v159.get("kind", MISSING)
-                    if v164 is not MISSING:
-                        if not (isinstance(v164, str) and v164 == "path"):
-                            e.append((p + "/detect" + "/kind", "const", '"path"', v164))
-                    v166 = v159.get("binaryName", MISSING)
-                    if v166 is not MISSING:
-                        if isinstance(v166, str):
-                            if not v166.isascii() and SURROGATE.search(v166) is not None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "i-json",
-                                        "no lone surrogate",
-                                        v166,
-                                    )
-                                )
-                            if len(v166) < 1:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "minLength",
-                                        "at least 1 characters",
-                                        v166,
-                                    )
-                                )
-                            if len(v166) > 128:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "maxLength",
-                                        "at most 128 characters",
-                                        v166,
-                                    )
-                                )
-                            if len(v166) <= 128 and _SEARCH5(v166) is None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "pattern",
-                                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                        v166,
-                                    )
-                                )
-                        else:
-                            e.append((p + "/detect" + "/binaryName", "type", "string", v166))
-                    if not _NAMES4.issuperset(v159):
-                        for k168 in v159:
-                            if k168 not in _NAMES4:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/" + token(k168),
-                                        "additionalProperties",
-                                        "no such property",
-                                        v159[k168],
-                                    )
-                                )
-                else:
-                    e.append((p + "/detect", "type", "object", v159))
             elif d162 == "candidates":
                 if isinstance(v159, str):
                     if not v159.isascii() and SURROGATE.search(v159) is not None:
@@ -1548,25 +1579,148 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if not (v159.keys() >= _NAMES6):
                         if "kind" not in v159:
                             e.append((p + "/detect", "required", 'property "kind"', v159))
-                    v171 = v159.get("kind", MISSING)
-                    if v171 is not MISSING:
-                        if not (isinstance(v171, str) and v171 == "candidates"):
-                            e.append((p + "/detect" + "/kind", "const", '"candidates"', v171))
-                    v173 = v159.get("paths", MISSING)
-                    if v173 is not MISSING:
-                        if isinstance(v173, str):
-                            if not v173.isascii() and SURROGATE.search(v173) is not None:
+                    v165 = v159.get("kind", MISSING)
+                    if v165 is not MISSING:
+                        if not (isinstance(v165, str) and v165 == "candidates"):
+                            e.append((p + "/detect" + "/kind", "const", '"candidates"', v165))
+                    v167 = v159.get("paths", MISSING)
+                    if v167 is not MISSING:
+                        if isinstance(v167, str):
+                            if not v167.isascii() and SURROGATE.search(v167) is not None:
                                 e.append(
-                                    (p + "/detect" + "/paths", "i-json", "no lone surrogate", v173)
+                                    (p + "/detect" + "/paths", "i-json", "no lone surrogate", v167)
                                 )
-                        if isinstance(v173, dict):
-                            v175 = v173.get("darwin", MISSING)
+                        if isinstance(v167, dict):
+                            v169 = v167.get("darwin", MISSING)
+                            if v169 is not MISSING:
+                                if isinstance(v169, str):
+                                    if not v169.isascii() and SURROGATE.search(v169) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/darwin",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v169,
+                                            )
+                                        )
+                                if isinstance(v169, list):
+                                    if len(v169) > 32:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths" + "/darwin",
+                                                "maxItems",
+                                                "at most 32 items",
+                                                v169,
+                                            )
+                                        )
+                                    for i172 in range(0, len(v169)):
+                                        v173 = v169[i172]
+                                        if isinstance(v173, str):
+                                            if not (
+                                                v173.isascii()
+                                                and 1 <= len(v173) <= 1024
+                                                and (
+                                                    (v173 and v173.isascii() and v173.isprintable())
+                                                    or _SEARCH7(v173) is not None
+                                                )
+                                            ):
+                                                if (
+                                                    not v173.isascii()
+                                                    and SURROGATE.search(v173) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/darwin"
+                                                            + "/"
+                                                            + str(i172),
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v173,
+                                                        )
+                                                    )
+                                                if len(v173) < 1:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/darwin"
+                                                            + "/"
+                                                            + str(i172),
+                                                            "minLength",
+                                                            "at least 1 characters",
+                                                            v173,
+                                                        )
+                                                    )
+                                                if len(v173) > 1024:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/darwin"
+                                                            + "/"
+                                                            + str(i172),
+                                                            "maxLength",
+                                                            "at most 1024 characters",
+                                                            v173,
+                                                        )
+                                                    )
+                                                if (
+                                                    len(v173) <= 1024
+                                                    and not (
+                                                        v173
+                                                        and v173.isascii()
+                                                        and v173.isprintable()
+                                                    )
+                                                    and _SEARCH7(v173) is None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/darwin"
+                                                            + "/"
+                                                            + str(i172),
+                                                            "pattern",
+                                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                            v173,
+                                                        )
+                                                    )
+                                        else:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/detect"
+                                                    + "/paths"
+                                                    + "/darwin"
+                                                    + "/"
+                                                    + str(i172),
+                                                    "type",
+                                                    "string",
+                                                    v173,
+                                                )
+                                            )
+                                else:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/paths" + "/darwin",
+                                            "type",
+                                            "array",
+                                            v169,
+                                        )
+                                    )
+                            v175 = v167.get("win32", MISSING)
                             if v175 is not MISSING:
                                 if isinstance(v175, str):
                                     if not v175.isascii() and SURROGATE.search(v175) is not None:
                                         e.append(
                                             (
-                                                p + "/detect" + "/paths" + "/darwin",
+                                                p + "/detect" + "/paths" + "/win32",
                                                 "i-json",
                                                 "no lone surrogate",
                                                 v175,
@@ -1576,7 +1730,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     if len(v175) > 32:
                                         e.append(
                                             (
-                                                p + "/detect" + "/paths" + "/darwin",
+                                                p + "/detect" + "/paths" + "/win32",
                                                 "maxItems",
                                                 "at most 32 items",
                                                 v175,
@@ -1585,72 +1739,88 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     for i178 in range(0, len(v175)):
                                         v179 = v175[i178]
                                         if isinstance(v179, str):
-                                            if (
-                                                not v179.isascii()
-                                                and SURROGATE.search(v179) is not None
+                                            if not (
+                                                v179.isascii()
+                                                and 1 <= len(v179) <= 1024
+                                                and (
+                                                    (v179 and v179.isascii() and v179.isprintable())
+                                                    or _SEARCH7(v179) is not None
+                                                )
                                             ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i178),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v179,
+                                                if (
+                                                    not v179.isascii()
+                                                    and SURROGATE.search(v179) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/win32"
+                                                            + "/"
+                                                            + str(i178),
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v179,
+                                                        )
                                                     )
-                                                )
-                                            if len(v179) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i178),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v179,
+                                                if len(v179) < 1:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/win32"
+                                                            + "/"
+                                                            + str(i178),
+                                                            "minLength",
+                                                            "at least 1 characters",
+                                                            v179,
+                                                        )
                                                     )
-                                                )
-                                            if len(v179) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i178),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v179,
+                                                if len(v179) > 1024:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/win32"
+                                                            + "/"
+                                                            + str(i178),
+                                                            "maxLength",
+                                                            "at most 1024 characters",
+                                                            v179,
+                                                        )
                                                     )
-                                                )
-                                            if len(v179) <= 1024 and _SEARCH7(v179) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i178),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v179,
+                                                if (
+                                                    len(v179) <= 1024
+                                                    and not (
+                                                        v179
+                                                        and v179.isascii()
+                                                        and v179.isprintable()
                                                     )
-                                                )
+                                                    and _SEARCH7(v179) is None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/win32"
+                                                            + "/"
+                                                            + str(i178),
+                                                            "pattern",
+                                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                            v179,
+                                                        )
+                                                    )
                                         else:
                                             e.append(
                                                 (
                                                     p
                                                     + "/detect"
                                                     + "/paths"
-                                                    + "/darwin"
+                                                    + "/win32"
                                                     + "/"
                                                     + str(i178),
                                                     "type",
@@ -1660,20 +1830,15 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             )
                                 else:
                                     e.append(
-                                        (
-                                            p + "/detect" + "/paths" + "/darwin",
-                                            "type",
-                                            "array",
-                                            v175,
-                                        )
+                                        (p + "/detect" + "/paths" + "/win32", "type", "array", v175)
                                     )
-                            v181 = v173.get("win32", MISSING)
+                            v181 = v167.get("linux", MISSING)
                             if v181 is not MISSING:
                                 if isinstance(v181, str):
                                     if not v181.isascii() and SURROGATE.search(v181) is not None:
                                         e.append(
                                             (
-                                                p + "/detect" + "/paths" + "/win32",
+                                                p + "/detect" + "/paths" + "/linux",
                                                 "i-json",
                                                 "no lone surrogate",
                                                 v181,
@@ -1683,7 +1848,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     if len(v181) > 32:
                                         e.append(
                                             (
-                                                p + "/detect" + "/paths" + "/win32",
+                                                p + "/detect" + "/paths" + "/linux",
                                                 "maxItems",
                                                 "at most 32 items",
                                                 v181,
@@ -1692,72 +1857,88 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     for i184 in range(0, len(v181)):
                                         v185 = v181[i184]
                                         if isinstance(v185, str):
-                                            if (
-                                                not v185.isascii()
-                                                and SURROGATE.search(v185) is not None
+                                            if not (
+                                                v185.isascii()
+                                                and 1 <= len(v185) <= 1024
+                                                and (
+                                                    (v185 and v185.isascii() and v185.isprintable())
+                                                    or _SEARCH7(v185) is not None
+                                                )
                                             ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i184),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v185,
+                                                if (
+                                                    not v185.isascii()
+                                                    and SURROGATE.search(v185) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/linux"
+                                                            + "/"
+                                                            + str(i184),
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v185,
+                                                        )
                                                     )
-                                                )
-                                            if len(v185) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i184),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v185,
+                                                if len(v185) < 1:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/linux"
+                                                            + "/"
+                                                            + str(i184),
+                                                            "minLength",
+                                                            "at least 1 characters",
+                                                            v185,
+                                                        )
                                                     )
-                                                )
-                                            if len(v185) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i184),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v185,
+                                                if len(v185) > 1024:
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/linux"
+                                                            + "/"
+                                                            + str(i184),
+                                                            "maxLength",
+                                                            "at most 1024 characters",
+                                                            v185,
+                                                        )
                                                     )
-                                                )
-                                            if len(v185) <= 1024 and _SEARCH7(v185) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i184),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v185,
+                                                if (
+                                                    len(v185) <= 1024
+                                                    and not (
+                                                        v185
+                                                        and v185.isascii()
+                                                        and v185.isprintable()
                                                     )
-                                                )
+                                                    and _SEARCH7(v185) is None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p
+                                                            + "/detect"
+                                                            + "/paths"
+                                                            + "/linux"
+                                                            + "/"
+                                                            + str(i184),
+                                                            "pattern",
+                                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                            v185,
+                                                        )
+                                                    )
                                         else:
                                             e.append(
                                                 (
                                                     p
                                                     + "/detect"
                                                     + "/paths"
-                                                    + "/win32"
+                                                    + "/linux"
                                                     + "/"
                                                     + str(i184),
                                                     "type",
@@ -1767,132 +1948,30 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             )
                                 else:
                                     e.append(
-                                        (p + "/detect" + "/paths" + "/win32", "type", "array", v181)
+                                        (p + "/detect" + "/paths" + "/linux", "type", "array", v181)
                                     )
-                            v187 = v173.get("linux", MISSING)
-                            if v187 is not MISSING:
-                                if isinstance(v187, str):
-                                    if not v187.isascii() and SURROGATE.search(v187) is not None:
+                            if not _NAMES8.issuperset(v167):
+                                for k187 in v167:
+                                    if k187 not in _NAMES8:
                                         e.append(
                                             (
-                                                p + "/detect" + "/paths" + "/linux",
-                                                "i-json",
-                                                "no lone surrogate",
-                                                v187,
-                                            )
-                                        )
-                                if isinstance(v187, list):
-                                    if len(v187) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/linux",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v187,
-                                            )
-                                        )
-                                    for i190 in range(0, len(v187)):
-                                        v191 = v187[i190]
-                                        if isinstance(v191, str):
-                                            if (
-                                                not v191.isascii()
-                                                and SURROGATE.search(v191) is not None
-                                            ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i190),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v191,
-                                                    )
-                                                )
-                                            if len(v191) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i190),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v191,
-                                                    )
-                                                )
-                                            if len(v191) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i190),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v191,
-                                                    )
-                                                )
-                                            if len(v191) <= 1024 and _SEARCH7(v191) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i190),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v191,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/linux"
-                                                    + "/"
-                                                    + str(i190),
-                                                    "type",
-                                                    "string",
-                                                    v191,
-                                                )
-                                            )
-                                else:
-                                    e.append(
-                                        (p + "/detect" + "/paths" + "/linux", "type", "array", v187)
-                                    )
-                            if not _NAMES8.issuperset(v173):
-                                for k193 in v173:
-                                    if k193 not in _NAMES8:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/" + token(k193),
+                                                p + "/detect" + "/paths" + "/" + token(k187),
                                                 "additionalProperties",
                                                 "no such property",
-                                                v173[k193],
+                                                v167[k187],
                                             )
                                         )
                         else:
-                            e.append((p + "/detect" + "/paths", "type", "object", v173))
+                            e.append((p + "/detect" + "/paths", "type", "object", v167))
                     if not _NAMES9.issuperset(v159):
-                        for k195 in v159:
-                            if k195 not in _NAMES9:
+                        for k189 in v159:
+                            if k189 not in _NAMES9:
                                 e.append(
                                     (
-                                        p + "/detect" + "/" + token(k195),
+                                        p + "/detect" + "/" + token(k189),
                                         "additionalProperties",
                                         "no such property",
-                                        v159[k195],
+                                        v159[k189],
                                     )
                                 )
                 else:
@@ -1907,380 +1986,399 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     p + "/detect",
                     e,
                 )
-        v197 = v.get("hookPackage", MISSING)
-        if v197 is not MISSING:
-            if isinstance(v197, str):
-                if not v197.isascii() and SURROGATE.search(v197) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v197))
-                if len(v197) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v197))
-                if len(v197) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v197))
-                if len(v197) <= 214 and _SEARCH10(v197) is None:
-                    e.append(
-                        (
-                            p + "/hookPackage",
-                            "pattern",
-                            'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v197,
+        v191 = v.get("hookPackage", MISSING)
+        if v191 is not MISSING:
+            if isinstance(v191, str):
+                if not (1 <= len(v191) <= 214 and _SEARCH10(v191) is not None):
+                    if not v191.isascii() and SURROGATE.search(v191) is not None:
+                        e.append((p + "/hookPackage", "i-json", "no lone surrogate", v191))
+                    if len(v191) < 1:
+                        e.append((p + "/hookPackage", "minLength", "at least 1 characters", v191))
+                    if len(v191) > 214:
+                        e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v191))
+                    if len(v191) <= 214 and _SEARCH10(v191) is None:
+                        e.append(
+                            (
+                                p + "/hookPackage",
+                                "pattern",
+                                'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
+                                v191,
+                            )
                         )
-                    )
             else:
-                e.append((p + "/hookPackage", "type", "string", v197))
-        v199 = v.get("promptArgTemplate", MISSING)
-        if v199 is not MISSING:
-            if isinstance(v199, list):
-                if len(v199) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v199))
-                for i201 in range(0, len(v199)):
-                    v202 = v199[i201]
-                    if isinstance(v202, str):
-                        if not v202.isascii() and SURROGATE.search(v202) is not None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i201),
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v202,
+                e.append((p + "/hookPackage", "type", "string", v191))
+        v193 = v.get("promptArgTemplate", MISSING)
+        if v193 is not MISSING:
+            if isinstance(v193, list):
+                if len(v193) > 20:
+                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v193))
+                for i195 in range(0, len(v193)):
+                    v196 = v193[i195]
+                    if isinstance(v196, str):
+                        if not (
+                            v196.isascii() and len(v196) <= 256 and _SEARCH11(v196) is not None
+                        ):
+                            if not v196.isascii() and SURROGATE.search(v196) is not None:
+                                e.append(
+                                    (
+                                        p + "/promptArgTemplate" + "/" + str(i195),
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v196,
+                                    )
                                 )
-                            )
-                        if len(v202) > 256:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i201),
-                                    "maxLength",
-                                    "at most 256 characters",
-                                    v202,
+                            if len(v196) > 256:
+                                e.append(
+                                    (
+                                        p + "/promptArgTemplate" + "/" + str(i195),
+                                        "maxLength",
+                                        "at most 256 characters",
+                                        v196,
+                                    )
                                 )
-                            )
-                        if len(v202) <= 256 and _SEARCH11(v202) is None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i201),
-                                    "pattern",
-                                    'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
-                                    v202,
+                            if len(v196) <= 256 and _SEARCH11(v196) is None:
+                                e.append(
+                                    (
+                                        p + "/promptArgTemplate" + "/" + str(i195),
+                                        "pattern",
+                                        'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
+                                        v196,
+                                    )
                                 )
-                            )
                     else:
                         e.append(
-                            (p + "/promptArgTemplate" + "/" + str(i201), "type", "string", v202)
+                            (p + "/promptArgTemplate" + "/" + str(i195), "type", "string", v196)
                         )
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v199))
-        v204 = v.get("capabilities", MISSING)
-        if v204 is not MISSING:
-            if isinstance(v204, str):
-                if not v204.isascii() and SURROGATE.search(v204) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v204))
-            if isinstance(v204, dict):
-                if not (v204.keys() >= _NAMES12):
-                    if "provides" not in v204:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v204))
-                v206 = v204.get("provides", MISSING)
-                if v206 is not MISSING:
-                    if isinstance(v206, list):
-                        n207 = len(e)
-                        for i208 in range(0, len(v206)):
-                            v209 = v206[i208]
-                            if isinstance(v209, str):
-                                if not v209.isascii() and SURROGATE.search(v209) is not None:
+                e.append((p + "/promptArgTemplate", "type", "array", v193))
+        v198 = v.get("capabilities", MISSING)
+        if v198 is not MISSING:
+            if isinstance(v198, str):
+                if not v198.isascii() and SURROGATE.search(v198) is not None:
+                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v198))
+            if isinstance(v198, dict):
+                if not (v198.keys() >= _NAMES12):
+                    if "provides" not in v198:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v198))
+                v200 = v198.get("provides", MISSING)
+                if v200 is not MISSING:
+                    if isinstance(v200, list):
+                        n201 = len(e)
+                        for i202 in range(0, len(v200)):
+                            v203 = v200[i202]
+                            if isinstance(v203, str):
+                                if not v203.isascii() and SURROGATE.search(v203) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i208),
+                                            p + "/capabilities" + "/provides" + "/" + str(i202),
                                             "i-json",
                                             "no lone surrogate",
-                                            v209,
+                                            v203,
                                         )
                                     )
-                            if isinstance(v209, str):
-                                if v209 not in _ENUM13:
+                            if isinstance(v203, str):
+                                if v203 not in _ENUM13:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i208),
+                                            p + "/capabilities" + "/provides" + "/" + str(i202),
                                             "enum",
                                             'one of ["interactive-launch","headless-task","structured-progres...',
-                                            v209,
+                                            v203,
                                         )
                                     )
                             else:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i208),
+                                        p + "/capabilities" + "/provides" + "/" + str(i202),
                                         "type",
                                         "string",
-                                        v209,
+                                        v203,
                                     )
                                 )
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i208),
+                                        p + "/capabilities" + "/provides" + "/" + str(i202),
                                         "enum",
                                         'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v209,
+                                        v203,
                                     )
                                 )
-                        if len(e) == n207 and not all_unique(v206):
+                        if len(e) == n201 and not all_unique(v200):
                             e.append(
                                 (
                                     p + "/capabilities" + "/provides",
                                     "uniqueItems",
                                     "unique items",
-                                    v206,
+                                    v200,
                                 )
                             )
                     else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v206))
-                if not _NAMES12.issuperset(v204):
-                    for k212 in v204:
-                        if k212 not in _NAMES12:
+                        e.append((p + "/capabilities" + "/provides", "type", "array", v200))
+                if not _NAMES12.issuperset(v198):
+                    for k206 in v198:
+                        if k206 not in _NAMES12:
                             e.append(
                                 (
-                                    p + "/capabilities" + "/" + token(k212),
+                                    p + "/capabilities" + "/" + token(k206),
                                     "additionalProperties",
                                     "no such property",
-                                    v204[k212],
+                                    v198[k206],
                                 )
                             )
             else:
-                e.append((p + "/capabilities", "type", "object", v204))
-        v214 = v.get("category", MISSING)
-        if v214 is not MISSING:
-            if isinstance(v214, str):
-                if v214 not in _ENUM14:
+                e.append((p + "/capabilities", "type", "object", v198))
+        v208 = v.get("category", MISSING)
+        if v208 is not MISSING:
+            if isinstance(v208, str):
+                if v208 not in _ENUM14:
                     e.append(
                         (
                             p + "/category",
                             "enum",
                             'one of ["cli-agent","desktop-app","mcp-server"]',
-                            v214,
+                            v208,
                         )
                     )
             else:
-                e.append((p + "/category", "type", "string", v214))
+                e.append((p + "/category", "type", "string", v208))
                 e.append(
                     (
                         p + "/category",
                         "enum",
                         'one of ["cli-agent","desktop-app","mcp-server"]',
-                        v214,
+                        v208,
                     )
                 )
-        v216 = v.get("library", MISSING)
-        if v216 is not MISSING:
-            if isinstance(v216, str):
-                if not v216.isascii() and SURROGATE.search(v216) is not None:
-                    e.append((p + "/library", "i-json", "no lone surrogate", v216))
-                if _SEARCH1(v216) is None:
-                    e.append(
-                        (
-                            p + "/library",
-                            "pattern",
-                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v216,
+        v210 = v.get("library", MISSING)
+        if v210 is not MISSING:
+            if isinstance(v210, str):
+                if _SEARCH1(v210) is None:
+                    if not v210.isascii() and SURROGATE.search(v210) is not None:
+                        e.append((p + "/library", "i-json", "no lone surrogate", v210))
+                    if _SEARCH1(v210) is None:
+                        e.append(
+                            (
+                                p + "/library",
+                                "pattern",
+                                'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                                v210,
+                            )
                         )
-                    )
             else:
-                e.append((p + "/library", "type", "string", v216))
-        v218 = v.get("mcpServer", MISSING)
-        if v218 is not MISSING:
-            if isinstance(v218, str):
-                if not v218.isascii() and SURROGATE.search(v218) is not None:
-                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v218))
-            if isinstance(v218, dict):
-                if not (v218.keys() >= _NAMES15):
-                    if "transport" not in v218:
-                        e.append((p + "/mcpServer", "required", 'property "transport"', v218))
-                v220 = v218.get("transport", MISSING)
-                if v220 is not MISSING:
-                    if isinstance(v220, str):
-                        if v220 not in _ENUM16:
+                e.append((p + "/library", "type", "string", v210))
+        v212 = v.get("mcpServer", MISSING)
+        if v212 is not MISSING:
+            if isinstance(v212, str):
+                if not v212.isascii() and SURROGATE.search(v212) is not None:
+                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
+            if isinstance(v212, dict):
+                if not (v212.keys() >= _NAMES15):
+                    if "transport" not in v212:
+                        e.append((p + "/mcpServer", "required", 'property "transport"', v212))
+                v214 = v212.get("transport", MISSING)
+                if v214 is not MISSING:
+                    if isinstance(v214, str):
+                        if v214 not in _ENUM16:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/transport",
                                     "enum",
                                     'one of ["stdio","http"]',
-                                    v220,
+                                    v214,
                                 )
                             )
                     else:
-                        e.append((p + "/mcpServer" + "/transport", "type", "string", v220))
+                        e.append((p + "/mcpServer" + "/transport", "type", "string", v214))
                         e.append(
                             (
                                 p + "/mcpServer" + "/transport",
                                 "enum",
                                 'one of ["stdio","http"]',
-                                v220,
+                                v214,
                             )
                         )
-                v222 = v218.get("command", MISSING)
-                if v222 is not MISSING:
-                    if isinstance(v222, str):
-                        if not v222.isascii() and SURROGATE.search(v222) is not None:
-                            e.append(
-                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v222)
-                            )
-                        if len(v222) < 1:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "minLength",
-                                    "at least 1 characters",
-                                    v222,
+                v216 = v212.get("command", MISSING)
+                if v216 is not MISSING:
+                    if isinstance(v216, str):
+                        if not (
+                            v216.isascii() and 1 <= len(v216) <= 256 and _SEARCH17(v216) is not None
+                        ):
+                            if not v216.isascii() and SURROGATE.search(v216) is not None:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/command",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v216,
+                                    )
                                 )
-                            )
-                        if len(v222) > 256:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "maxLength",
-                                    "at most 256 characters",
-                                    v222,
+                            if len(v216) < 1:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/command",
+                                        "minLength",
+                                        "at least 1 characters",
+                                        v216,
+                                    )
                                 )
-                            )
-                        if len(v222) <= 256 and _SEARCH17(v222) is None:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "pattern",
-                                    'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
-                                    v222,
+                            if len(v216) > 256:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/command",
+                                        "maxLength",
+                                        "at most 256 characters",
+                                        v216,
+                                    )
                                 )
-                            )
+                            if len(v216) <= 256 and _SEARCH17(v216) is None:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/command",
+                                        "pattern",
+                                        'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
+                                        v216,
+                                    )
+                                )
                     else:
-                        e.append((p + "/mcpServer" + "/command", "type", "string", v222))
-                v224 = v218.get("args", MISSING)
-                if v224 is not MISSING:
-                    if isinstance(v224, list):
-                        if len(v224) > 32:
+                        e.append((p + "/mcpServer" + "/command", "type", "string", v216))
+                v218 = v212.get("args", MISSING)
+                if v218 is not MISSING:
+                    if isinstance(v218, list):
+                        if len(v218) > 32:
                             e.append(
-                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v224)
+                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v218)
                             )
-                        for i226 in range(0, len(v224)):
-                            v227 = v224[i226]
-                            if isinstance(v227, str):
-                                if not v227.isascii() and SURROGATE.search(v227) is not None:
-                                    e.append(
-                                        (
-                                            p + "/mcpServer" + "/args" + "/" + str(i226),
-                                            "i-json",
-                                            "no lone surrogate",
-                                            v227,
+                        for i220 in range(0, len(v218)):
+                            v221 = v218[i220]
+                            if isinstance(v221, str):
+                                if not (
+                                    v221.isascii()
+                                    and len(v221) <= 256
+                                    and _SEARCH18(v221) is not None
+                                ):
+                                    if not v221.isascii() and SURROGATE.search(v221) is not None:
+                                        e.append(
+                                            (
+                                                p + "/mcpServer" + "/args" + "/" + str(i220),
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v221,
+                                            )
                                         )
-                                    )
-                                if len(v227) > 256:
-                                    e.append(
-                                        (
-                                            p + "/mcpServer" + "/args" + "/" + str(i226),
-                                            "maxLength",
-                                            "at most 256 characters",
-                                            v227,
+                                    if len(v221) > 256:
+                                        e.append(
+                                            (
+                                                p + "/mcpServer" + "/args" + "/" + str(i220),
+                                                "maxLength",
+                                                "at most 256 characters",
+                                                v221,
+                                            )
                                         )
-                                    )
-                                if len(v227) <= 256 and _SEARCH18(v227) is None:
-                                    e.append(
-                                        (
-                                            p + "/mcpServer" + "/args" + "/" + str(i226),
-                                            "pattern",
-                                            'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
-                                            v227,
+                                    if len(v221) <= 256 and _SEARCH18(v221) is None:
+                                        e.append(
+                                            (
+                                                p + "/mcpServer" + "/args" + "/" + str(i220),
+                                                "pattern",
+                                                'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
+                                                v221,
+                                            )
                                         )
-                                    )
                             else:
                                 e.append(
                                     (
-                                        p + "/mcpServer" + "/args" + "/" + str(i226),
+                                        p + "/mcpServer" + "/args" + "/" + str(i220),
                                         "type",
                                         "string",
-                                        v227,
+                                        v221,
                                     )
                                 )
                     else:
-                        e.append((p + "/mcpServer" + "/args", "type", "array", v224))
-                v229 = v218.get("url", MISSING)
-                if v229 is not MISSING:
-                    if isinstance(v229, str):
-                        if not v229.isascii() and SURROGATE.search(v229) is not None:
-                            e.append(
-                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v229)
-                            )
-                        if len(v229) > 2048:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/url",
-                                    "maxLength",
-                                    "at most 2048 characters",
-                                    v229,
+                        e.append((p + "/mcpServer" + "/args", "type", "array", v218))
+                v223 = v212.get("url", MISSING)
+                if v223 is not MISSING:
+                    if isinstance(v223, str):
+                        if not (len(v223) <= 2048 and _SEARCH19(v223) is not None):
+                            if not v223.isascii() and SURROGATE.search(v223) is not None:
+                                e.append(
+                                    (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v223)
                                 )
-                            )
-                        if len(v229) <= 2048 and _SEARCH19(v229) is None:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/url",
-                                    "pattern",
-                                    'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
-                                    v229,
+                            if len(v223) > 2048:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/url",
+                                        "maxLength",
+                                        "at most 2048 characters",
+                                        v223,
+                                    )
                                 )
-                            )
+                            if len(v223) <= 2048 and _SEARCH19(v223) is None:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/url",
+                                        "pattern",
+                                        'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
+                                        v223,
+                                    )
+                                )
                     else:
-                        e.append((p + "/mcpServer" + "/url", "type", "string", v229))
-                if not _NAMES20.issuperset(v218):
-                    for k231 in v218:
-                        if k231 not in _NAMES20:
+                        e.append((p + "/mcpServer" + "/url", "type", "string", v223))
+                if not _NAMES20.issuperset(v212):
+                    for k225 in v212:
+                        if k225 not in _NAMES20:
                             e.append(
                                 (
-                                    p + "/mcpServer" + "/" + token(k231),
+                                    p + "/mcpServer" + "/" + token(k225),
                                     "additionalProperties",
                                     "no such property",
-                                    v218[k231],
+                                    v212[k225],
                                 )
                             )
             else:
-                e.append((p + "/mcpServer", "type", "object", v218))
+                e.append((p + "/mcpServer", "type", "object", v212))
             if (
-                ("transport" not in v218 or v218["transport"] == "stdio")
-                if isinstance(v218, dict)
-                else _valid_6(v218)
+                ("transport" not in v212 or v212["transport"] == "stdio")
+                if isinstance(v212, dict)
+                else _valid_6(v212)
             ):
-                if isinstance(v218, str):
-                    if not v218.isascii() and SURROGATE.search(v218) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v218))
-                if isinstance(v218, dict):
-                    if not (v218.keys() >= _NAMES21):
-                        if "command" not in v218:
-                            e.append((p + "/mcpServer", "required", 'property "command"', v218))
-                    v233 = v218.get("url", MISSING)
-                    if v233 is not MISSING:
+                if isinstance(v212, str):
+                    if not v212.isascii() and SURROGATE.search(v212) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
+                if isinstance(v212, dict):
+                    if not (v212.keys() >= _NAMES21):
+                        if "command" not in v212:
+                            e.append((p + "/mcpServer", "required", 'property "command"', v212))
+                    v227 = v212.get("url", MISSING)
+                    if v227 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v233)
+                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v227)
                         )
             else:
-                if isinstance(v218, str):
-                    if not v218.isascii() and SURROGATE.search(v218) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v218))
-                if isinstance(v218, dict):
-                    if not (v218.keys() >= _NAMES22):
-                        if "url" not in v218:
-                            e.append((p + "/mcpServer", "required", 'property "url"', v218))
-                    v235 = v218.get("command", MISSING)
-                    if v235 is not MISSING:
+                if isinstance(v212, str):
+                    if not v212.isascii() and SURROGATE.search(v212) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
+                if isinstance(v212, dict):
+                    if not (v212.keys() >= _NAMES22):
+                        if "url" not in v212:
+                            e.append((p + "/mcpServer", "required", 'property "url"', v212))
+                    v229 = v212.get("command", MISSING)
+                    if v229 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v235)
+                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v229)
                         )
-                    v236 = v218.get("args", MISSING)
-                    if v236 is not MISSING:
+                    v230 = v212.get("args", MISSING)
+                    if v230 is not MISSING:
                         e.append(
-                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v236)
+                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v230)
                         )
-        v238 = v.get("builtin", MISSING)
-        if v238 is not MISSING:
-            if not (isinstance(v238, bool)):
-                e.append((p + "/builtin", "type", "boolean", v238))
+        v232 = v.get("builtin", MISSING)
+        if v232 is not MISSING:
+            if not (isinstance(v232, bool)):
+                e.append((p + "/builtin", "type", "boolean", v232))
         if not _NAMES23.issuperset(v):
-            for k240 in v:
-                if k240 not in _NAMES23:
+            for k234 in v:
+                if k234 not in _NAMES23:
                     e.append(
-                        (p + "/" + token(k240), "additionalProperties", "no such property", v[k240])
+                        (p + "/" + token(k234), "additionalProperties", "no such property", v[k234])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -2292,26 +2390,26 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not (v.keys() >= _NAMES24):
                 if "mcpServer" not in v:
                     e.append((p, "required", 'property "mcpServer"', v))
-            v242 = v.get("launchable", MISSING)
+            v236 = v.get("launchable", MISSING)
+            if v236 is not MISSING:
+                if not (json_equal(v236, _CONST25)):
+                    e.append((p + "/launchable", "const", "false", v236))
+            v238 = v.get("hookCapable", MISSING)
+            if v238 is not MISSING:
+                if not (json_equal(v238, _CONST25)):
+                    e.append((p + "/hookCapable", "const", "false", v238))
+            v240 = v.get("detect", MISSING)
+            if v240 is not MISSING:
+                e.append((p + "/detect", "false", "nothing (false schema)", v240))
+            v241 = v.get("promptArgTemplate", MISSING)
+            if v241 is not MISSING:
+                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v241))
+            v242 = v.get("hookPackage", MISSING)
             if v242 is not MISSING:
-                if not (json_equal(v242, _CONST25)):
-                    e.append((p + "/launchable", "const", "false", v242))
-            v244 = v.get("hookCapable", MISSING)
-            if v244 is not MISSING:
-                if not (json_equal(v244, _CONST25)):
-                    e.append((p + "/hookCapable", "const", "false", v244))
-            v246 = v.get("detect", MISSING)
-            if v246 is not MISSING:
-                e.append((p + "/detect", "false", "nothing (false schema)", v246))
-            v247 = v.get("promptArgTemplate", MISSING)
-            if v247 is not MISSING:
-                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v247))
-            v248 = v.get("hookPackage", MISSING)
-            if v248 is not MISSING:
-                e.append((p + "/hookPackage", "false", "nothing (false schema)", v248))
-            v249 = v.get("capabilities", MISSING)
-            if v249 is not MISSING:
-                e.append((p + "/capabilities", "false", "nothing (false schema)", v249))
+                e.append((p + "/hookPackage", "false", "nothing (false schema)", v242))
+            v243 = v.get("capabilities", MISSING)
+            if v243 is not MISSING:
+                e.append((p + "/capabilities", "false", "nothing (false schema)", v243))
     else:
         if isinstance(v, str):
             if not v.isascii() and SURROGATE.search(v) is not None:
@@ -2320,248 +2418,257 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not (v.keys() >= _NAMES26):
                 if "detect" not in v:
                     e.append((p, "required", 'property "detect"', v))
-            v251 = v.get("mcpServer", MISSING)
-            if v251 is not MISSING:
-                e.append((p + "/mcpServer", "false", "nothing (false schema)", v251))
+            v245 = v.get("mcpServer", MISSING)
+            if v245 is not MISSING:
+                e.append((p + "/mcpServer", "false", "nothing (false schema)", v245))
 
 
 def _valid_3(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
     if "detect" in v:
-        v253 = v["detect"]
-        if not isinstance(v253, dict):
+        v247 = v["detect"]
+        if not isinstance(v247, dict):
             return False
-        if v253.keys() != _NAMES4:
+        if v247.keys() != _NAMES4:
             return False
-        v254 = v253["kind"]
-        if v254 != "path":
+        v248 = v247["kind"]
+        if v248 != "path":
             return False
-        v255 = v253["binaryName"]
-        if not isinstance(v255, str):
+        v249 = v247["binaryName"]
+        if not isinstance(v249, str):
             return False
-        if not (1 <= len(v255) <= 128):
+        if not (1 <= len(v249) <= 128):
             return False
-        if _SEARCH5(v255) is None:
+        if _SEARCH5(v249) is None:
             return False
     if not (v.keys() >= _NAMES0):
         return False
     if not _NAMES23.issuperset(v):
         return False
-    v256 = v["id"]
-    if not isinstance(v256, str):
+    v250 = v["id"]
+    if not isinstance(v250, str):
         return False
-    if _SEARCH1(v256) is None:
+    if _SEARCH1(v250) is None:
         return False
-    v257 = v["displayName"]
-    if not isinstance(v257, str):
+    v251 = v["displayName"]
+    if not isinstance(v251, str):
         return False
-    if not v257.isascii() and SURROGATE.search(v257) is not None:
+    if not v251.isascii() and SURROGATE.search(v251) is not None:
         return False
-    if not (1 <= len(v257) <= 80):
+    if not (1 <= len(v251) <= 80):
         return False
-    if _SEARCH2(v257) is None:
+    if not (v251.isascii() and v251.isprintable()) and _SEARCH2(v251) is None:
         return False
-    v258 = v["launchable"]
-    if not isinstance(v258, bool):
+    v252 = v["launchable"]
+    if not isinstance(v252, bool):
         return False
-    v259 = v["hookCapable"]
-    if not isinstance(v259, bool):
+    v253 = v["hookCapable"]
+    if not isinstance(v253, bool):
         return False
-    v260 = v["hookPointer"]
-    if not isinstance(v260, str):
+    v254 = v["hookPointer"]
+    if not isinstance(v254, str):
         return False
-    if not (1 <= len(v260) <= 256):
+    if not (1 <= len(v254) <= 256):
         return False
-    if _SEARCH3(v260) is None:
+    if _SEARCH3(v254) is None:
         return False
     if "detect" in v:
-        v261 = v["detect"]
-        d262 = v261.get("kind")
-        if d262 == "path":
+        v255 = v["detect"]
+        d256 = v255.get("kind")
+        if d256 == "path":
             pass
-        elif d262 == "candidates":
-            if "kind" not in v261:
+        elif d256 == "candidates":
+            if "kind" not in v255:
                 return False
-            if not _NAMES9.issuperset(v261):
+            if not _NAMES9.issuperset(v255):
                 return False
-            v263 = v261["kind"]
-            if v263 != "candidates":
+            v257 = v255["kind"]
+            if v257 != "candidates":
                 return False
-            if "paths" in v261:
-                v264 = v261["paths"]
-                if not isinstance(v264, dict):
+            if "paths" in v255:
+                v258 = v255["paths"]
+                if not isinstance(v258, dict):
                     return False
-                if not _NAMES8.issuperset(v264):
+                if not _NAMES8.issuperset(v258):
                     return False
-                if "darwin" in v264:
-                    v265 = v264["darwin"]
-                    if not isinstance(v265, list):
+                if "darwin" in v258:
+                    v259 = v258["darwin"]
+                    if not isinstance(v259, list):
                         return False
-                    if len(v265) > 32:
+                    if len(v259) > 32:
                         return False
-                    for v266 in v265:
-                        if not isinstance(v266, str):
+                    for v260 in v259:
+                        if not isinstance(v260, str):
                             return False
-                        if not v266.isascii() and SURROGATE.search(v266) is not None:
+                        if not v260.isascii() and SURROGATE.search(v260) is not None:
                             return False
-                        if not (1 <= len(v266) <= 1024):
+                        if not (1 <= len(v260) <= 1024):
                             return False
-                        if _SEARCH7(v266) is None:
+                        if (
+                            not (v260 and v260.isascii() and v260.isprintable())
+                            and _SEARCH7(v260) is None
+                        ):
                             return False
-                if "win32" in v264:
-                    v267 = v264["win32"]
-                    if not isinstance(v267, list):
+                if "win32" in v258:
+                    v261 = v258["win32"]
+                    if not isinstance(v261, list):
                         return False
-                    if len(v267) > 32:
+                    if len(v261) > 32:
                         return False
-                    for v268 in v267:
-                        if not isinstance(v268, str):
+                    for v262 in v261:
+                        if not isinstance(v262, str):
                             return False
-                        if not v268.isascii() and SURROGATE.search(v268) is not None:
+                        if not v262.isascii() and SURROGATE.search(v262) is not None:
                             return False
-                        if not (1 <= len(v268) <= 1024):
+                        if not (1 <= len(v262) <= 1024):
                             return False
-                        if _SEARCH7(v268) is None:
+                        if (
+                            not (v262 and v262.isascii() and v262.isprintable())
+                            and _SEARCH7(v262) is None
+                        ):
                             return False
-                if "linux" in v264:
-                    v269 = v264["linux"]
-                    if not isinstance(v269, list):
+                if "linux" in v258:
+                    v263 = v258["linux"]
+                    if not isinstance(v263, list):
                         return False
-                    if len(v269) > 32:
+                    if len(v263) > 32:
                         return False
-                    for v270 in v269:
-                        if not isinstance(v270, str):
+                    for v264 in v263:
+                        if not isinstance(v264, str):
                             return False
-                        if not v270.isascii() and SURROGATE.search(v270) is not None:
+                        if not v264.isascii() and SURROGATE.search(v264) is not None:
                             return False
-                        if not (1 <= len(v270) <= 1024):
+                        if not (1 <= len(v264) <= 1024):
                             return False
-                        if _SEARCH7(v270) is None:
+                        if (
+                            not (v264 and v264.isascii() and v264.isprintable())
+                            and _SEARCH7(v264) is None
+                        ):
                             return False
         else:
             return False
     if "hookPackage" in v:
-        v271 = v["hookPackage"]
-        if not isinstance(v271, str):
+        v265 = v["hookPackage"]
+        if not isinstance(v265, str):
             return False
-        if not (1 <= len(v271) <= 214):
+        if not (1 <= len(v265) <= 214):
             return False
-        if _SEARCH10(v271) is None:
+        if _SEARCH10(v265) is None:
             return False
     if "promptArgTemplate" in v:
-        v272 = v["promptArgTemplate"]
-        if not isinstance(v272, list):
+        v266 = v["promptArgTemplate"]
+        if not isinstance(v266, list):
             return False
-        if len(v272) > 20:
+        if len(v266) > 20:
             return False
-        for v273 in v272:
-            if not isinstance(v273, str):
+        for v267 in v266:
+            if not isinstance(v267, str):
                 return False
-            if not v273.isascii() and SURROGATE.search(v273) is not None:
+            if not v267.isascii() and SURROGATE.search(v267) is not None:
                 return False
-            if len(v273) > 256:
+            if len(v267) > 256:
                 return False
-            if _SEARCH11(v273) is None:
+            if _SEARCH11(v267) is None:
                 return False
     if "capabilities" in v:
-        v274 = v["capabilities"]
-        if not isinstance(v274, dict):
+        v268 = v["capabilities"]
+        if not isinstance(v268, dict):
             return False
-        if v274.keys() != _NAMES12:
+        if v268.keys() != _NAMES12:
             return False
-        v275 = v274["provides"]
-        if not isinstance(v275, list):
+        v269 = v268["provides"]
+        if not isinstance(v269, list):
             return False
-        for v276 in v275:
-            if not isinstance(v276, str):
+        for v270 in v269:
+            if not isinstance(v270, str):
                 return False
-            if v276 not in _ENUM13:
+            if v270 not in _ENUM13:
                 return False
-        if len(set(v275)) != len(v275):
+        if len(set(v269)) != len(v269):
             return False
     if "category" in v:
-        v277 = v["category"]
-        if not isinstance(v277, str):
+        v271 = v["category"]
+        if not isinstance(v271, str):
             return False
-        if v277 not in _ENUM14:
+        if v271 not in _ENUM14:
             return False
     if "library" in v:
-        v278 = v["library"]
-        if not isinstance(v278, str):
+        v272 = v["library"]
+        if not isinstance(v272, str):
             return False
-        if _SEARCH1(v278) is None:
+        if _SEARCH1(v272) is None:
             return False
     if "mcpServer" in v:
-        v279 = v["mcpServer"]
-        if not isinstance(v279, dict):
+        v273 = v["mcpServer"]
+        if not isinstance(v273, dict):
             return False
-        if "transport" not in v279:
+        if "transport" not in v273:
             return False
-        if not _NAMES20.issuperset(v279):
+        if not _NAMES20.issuperset(v273):
             return False
-        v280 = v279["transport"]
-        if not isinstance(v280, str):
+        v274 = v273["transport"]
+        if not isinstance(v274, str):
             return False
-        if v280 not in _ENUM16:
+        if v274 not in _ENUM16:
             return False
-        if "command" in v279:
-            v281 = v279["command"]
-            if not isinstance(v281, str):
+        if "command" in v273:
+            v275 = v273["command"]
+            if not isinstance(v275, str):
                 return False
-            if not v281.isascii() and SURROGATE.search(v281) is not None:
+            if not v275.isascii() and SURROGATE.search(v275) is not None:
                 return False
-            if not (1 <= len(v281) <= 256):
+            if not (1 <= len(v275) <= 256):
                 return False
-            if _SEARCH17(v281) is None:
+            if _SEARCH17(v275) is None:
                 return False
-        if "args" in v279:
-            v282 = v279["args"]
-            if not isinstance(v282, list):
+        if "args" in v273:
+            v276 = v273["args"]
+            if not isinstance(v276, list):
                 return False
-            if len(v282) > 32:
+            if len(v276) > 32:
                 return False
-            for v283 in v282:
-                if not isinstance(v283, str):
+            for v277 in v276:
+                if not isinstance(v277, str):
                     return False
-                if not v283.isascii() and SURROGATE.search(v283) is not None:
+                if not v277.isascii() and SURROGATE.search(v277) is not None:
                     return False
-                if len(v283) > 256:
+                if len(v277) > 256:
                     return False
-                if _SEARCH18(v283) is None:
+                if _SEARCH18(v277) is None:
                     return False
-        if "url" in v279:
-            v284 = v279["url"]
-            if not isinstance(v284, str):
+        if "url" in v273:
+            v278 = v273["url"]
+            if not isinstance(v278, str):
                 return False
-            if len(v284) > 2048:
+            if len(v278) > 2048:
                 return False
-            if _SEARCH19(v284) is None:
+            if _SEARCH19(v278) is None:
                 return False
-        if "transport" not in v279 or v279["transport"] == "stdio":
-            if "command" not in v279:
+        if "transport" not in v273 or v273["transport"] == "stdio":
+            if "command" not in v273:
                 return False
-            if "url" in v279:
+            if "url" in v273:
                 return False
         else:
-            if "url" not in v279:
+            if "url" not in v273:
                 return False
-            if "command" in v279:
+            if "command" in v273:
                 return False
-            if "args" in v279:
+            if "args" in v273:
                 return False
     if "builtin" in v:
-        v285 = v["builtin"]
-        if not isinstance(v285, bool):
+        v279 = v["builtin"]
+        if not isinstance(v279, bool):
             return False
     if "category" in v and v["category"] == "mcp-server":
         if "mcpServer" not in v:
             return False
-        v286 = v["launchable"]
-        if v286 is not False:
+        v280 = v["launchable"]
+        if v280 is not False:
             return False
-        v287 = v["hookCapable"]
-        if v287 is not False:
+        v281 = v["hookCapable"]
+        if v281 is not False:
             return False
         if "detect" in v:
             return False
@@ -2589,35 +2696,36 @@ def _check_4(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v289 = v.get("kind", MISSING)
-        if v289 is not MISSING:
-            if not (isinstance(v289, str) and v289 == "path"):
-                e.append((p + "/kind", "const", '"path"', v289))
-        v291 = v.get("binaryName", MISSING)
-        if v291 is not MISSING:
-            if isinstance(v291, str):
-                if not v291.isascii() and SURROGATE.search(v291) is not None:
-                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v291))
-                if len(v291) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v291))
-                if len(v291) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v291))
-                if len(v291) <= 128 and _SEARCH5(v291) is None:
-                    e.append(
-                        (
-                            p + "/binaryName",
-                            "pattern",
-                            'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v291,
+        v283 = v.get("kind", MISSING)
+        if v283 is not MISSING:
+            if not (isinstance(v283, str) and v283 == "path"):
+                e.append((p + "/kind", "const", '"path"', v283))
+        v285 = v.get("binaryName", MISSING)
+        if v285 is not MISSING:
+            if isinstance(v285, str):
+                if not (1 <= len(v285) <= 128 and _SEARCH5(v285) is not None):
+                    if not v285.isascii() and SURROGATE.search(v285) is not None:
+                        e.append((p + "/binaryName", "i-json", "no lone surrogate", v285))
+                    if len(v285) < 1:
+                        e.append((p + "/binaryName", "minLength", "at least 1 characters", v285))
+                    if len(v285) > 128:
+                        e.append((p + "/binaryName", "maxLength", "at most 128 characters", v285))
+                    if len(v285) <= 128 and _SEARCH5(v285) is None:
+                        e.append(
+                            (
+                                p + "/binaryName",
+                                "pattern",
+                                'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                v285,
+                            )
                         )
-                    )
             else:
-                e.append((p + "/binaryName", "type", "string", v291))
+                e.append((p + "/binaryName", "type", "string", v285))
         if not _NAMES4.issuperset(v):
-            for k293 in v:
-                if k293 not in _NAMES4:
+            for k287 in v:
+                if k287 not in _NAMES4:
                     e.append(
-                        (p + "/" + token(k293), "additionalProperties", "no such property", v[k293])
+                        (p + "/" + token(k287), "additionalProperties", "no such property", v[k287])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -2631,216 +2739,252 @@ def _check_5(v: Any, p: str, e: Violations) -> None:
         if not (v.keys() >= _NAMES6):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v296 = v.get("kind", MISSING)
-        if v296 is not MISSING:
-            if not (isinstance(v296, str) and v296 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v296))
-        v298 = v.get("paths", MISSING)
-        if v298 is not MISSING:
-            if isinstance(v298, str):
-                if not v298.isascii() and SURROGATE.search(v298) is not None:
-                    e.append((p + "/paths", "i-json", "no lone surrogate", v298))
-            if isinstance(v298, dict):
-                v300 = v298.get("darwin", MISSING)
+        v290 = v.get("kind", MISSING)
+        if v290 is not MISSING:
+            if not (isinstance(v290, str) and v290 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v290))
+        v292 = v.get("paths", MISSING)
+        if v292 is not MISSING:
+            if isinstance(v292, str):
+                if not v292.isascii() and SURROGATE.search(v292) is not None:
+                    e.append((p + "/paths", "i-json", "no lone surrogate", v292))
+            if isinstance(v292, dict):
+                v294 = v292.get("darwin", MISSING)
+                if v294 is not MISSING:
+                    if isinstance(v294, str):
+                        if not v294.isascii() and SURROGATE.search(v294) is not None:
+                            e.append(
+                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v294)
+                            )
+                    if isinstance(v294, list):
+                        if len(v294) > 32:
+                            e.append(
+                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v294)
+                            )
+                        for i297 in range(0, len(v294)):
+                            v298 = v294[i297]
+                            if isinstance(v298, str):
+                                if not (
+                                    v298.isascii()
+                                    and 1 <= len(v298) <= 1024
+                                    and (
+                                        (v298 and v298.isascii() and v298.isprintable())
+                                        or _SEARCH7(v298) is not None
+                                    )
+                                ):
+                                    if not v298.isascii() and SURROGATE.search(v298) is not None:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/darwin" + "/" + str(i297),
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v298,
+                                            )
+                                        )
+                                    if len(v298) < 1:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/darwin" + "/" + str(i297),
+                                                "minLength",
+                                                "at least 1 characters",
+                                                v298,
+                                            )
+                                        )
+                                    if len(v298) > 1024:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/darwin" + "/" + str(i297),
+                                                "maxLength",
+                                                "at most 1024 characters",
+                                                v298,
+                                            )
+                                        )
+                                    if (
+                                        len(v298) <= 1024
+                                        and not (v298 and v298.isascii() and v298.isprintable())
+                                        and _SEARCH7(v298) is None
+                                    ):
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/darwin" + "/" + str(i297),
+                                                "pattern",
+                                                'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                v298,
+                                            )
+                                        )
+                            else:
+                                e.append(
+                                    (
+                                        p + "/paths" + "/darwin" + "/" + str(i297),
+                                        "type",
+                                        "string",
+                                        v298,
+                                    )
+                                )
+                    else:
+                        e.append((p + "/paths" + "/darwin", "type", "array", v294))
+                v300 = v292.get("win32", MISSING)
                 if v300 is not MISSING:
                     if isinstance(v300, str):
                         if not v300.isascii() and SURROGATE.search(v300) is not None:
-                            e.append(
-                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v300)
-                            )
+                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v300))
                     if isinstance(v300, list):
                         if len(v300) > 32:
                             e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v300)
+                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v300)
                             )
                         for i303 in range(0, len(v300)):
                             v304 = v300[i303]
                             if isinstance(v304, str):
-                                if not v304.isascii() and SURROGATE.search(v304) is not None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/darwin" + "/" + str(i303),
-                                            "i-json",
-                                            "no lone surrogate",
-                                            v304,
-                                        )
+                                if not (
+                                    v304.isascii()
+                                    and 1 <= len(v304) <= 1024
+                                    and (
+                                        (v304 and v304.isascii() and v304.isprintable())
+                                        or _SEARCH7(v304) is not None
                                     )
-                                if len(v304) < 1:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/darwin" + "/" + str(i303),
-                                            "minLength",
-                                            "at least 1 characters",
-                                            v304,
+                                ):
+                                    if not v304.isascii() and SURROGATE.search(v304) is not None:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/win32" + "/" + str(i303),
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v304,
+                                            )
                                         )
-                                    )
-                                if len(v304) > 1024:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/darwin" + "/" + str(i303),
-                                            "maxLength",
-                                            "at most 1024 characters",
-                                            v304,
+                                    if len(v304) < 1:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/win32" + "/" + str(i303),
+                                                "minLength",
+                                                "at least 1 characters",
+                                                v304,
+                                            )
                                         )
-                                    )
-                                if len(v304) <= 1024 and _SEARCH7(v304) is None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/darwin" + "/" + str(i303),
-                                            "pattern",
-                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v304,
+                                    if len(v304) > 1024:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/win32" + "/" + str(i303),
+                                                "maxLength",
+                                                "at most 1024 characters",
+                                                v304,
+                                            )
                                         )
-                                    )
+                                    if (
+                                        len(v304) <= 1024
+                                        and not (v304 and v304.isascii() and v304.isprintable())
+                                        and _SEARCH7(v304) is None
+                                    ):
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/win32" + "/" + str(i303),
+                                                "pattern",
+                                                'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                v304,
+                                            )
+                                        )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/darwin" + "/" + str(i303),
+                                        p + "/paths" + "/win32" + "/" + str(i303),
                                         "type",
                                         "string",
                                         v304,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v300))
-                v306 = v298.get("win32", MISSING)
+                        e.append((p + "/paths" + "/win32", "type", "array", v300))
+                v306 = v292.get("linux", MISSING)
                 if v306 is not MISSING:
                     if isinstance(v306, str):
                         if not v306.isascii() and SURROGATE.search(v306) is not None:
-                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v306))
+                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v306))
                     if isinstance(v306, list):
                         if len(v306) > 32:
                             e.append(
-                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v306)
+                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v306)
                             )
                         for i309 in range(0, len(v306)):
                             v310 = v306[i309]
                             if isinstance(v310, str):
-                                if not v310.isascii() and SURROGATE.search(v310) is not None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/win32" + "/" + str(i309),
-                                            "i-json",
-                                            "no lone surrogate",
-                                            v310,
-                                        )
+                                if not (
+                                    v310.isascii()
+                                    and 1 <= len(v310) <= 1024
+                                    and (
+                                        (v310 and v310.isascii() and v310.isprintable())
+                                        or _SEARCH7(v310) is not None
                                     )
-                                if len(v310) < 1:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/win32" + "/" + str(i309),
-                                            "minLength",
-                                            "at least 1 characters",
-                                            v310,
+                                ):
+                                    if not v310.isascii() and SURROGATE.search(v310) is not None:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/linux" + "/" + str(i309),
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v310,
+                                            )
                                         )
-                                    )
-                                if len(v310) > 1024:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/win32" + "/" + str(i309),
-                                            "maxLength",
-                                            "at most 1024 characters",
-                                            v310,
+                                    if len(v310) < 1:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/linux" + "/" + str(i309),
+                                                "minLength",
+                                                "at least 1 characters",
+                                                v310,
+                                            )
                                         )
-                                    )
-                                if len(v310) <= 1024 and _SEARCH7(v310) is None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/win32" + "/" + str(i309),
-                                            "pattern",
-                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v310,
+                                    if len(v310) > 1024:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/linux" + "/" + str(i309),
+                                                "maxLength",
+                                                "at most 1024 characters",
+                                                v310,
+                                            )
                                         )
-                                    )
+                                    if (
+                                        len(v310) <= 1024
+                                        and not (v310 and v310.isascii() and v310.isprintable())
+                                        and _SEARCH7(v310) is None
+                                    ):
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/linux" + "/" + str(i309),
+                                                "pattern",
+                                                'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                v310,
+                                            )
+                                        )
                             else:
                                 e.append(
                                     (
-                                        p + "/paths" + "/win32" + "/" + str(i309),
+                                        p + "/paths" + "/linux" + "/" + str(i309),
                                         "type",
                                         "string",
                                         v310,
                                     )
                                 )
                     else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v306))
-                v312 = v298.get("linux", MISSING)
-                if v312 is not MISSING:
-                    if isinstance(v312, str):
-                        if not v312.isascii() and SURROGATE.search(v312) is not None:
-                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v312))
-                    if isinstance(v312, list):
-                        if len(v312) > 32:
-                            e.append(
-                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v312)
-                            )
-                        for i315 in range(0, len(v312)):
-                            v316 = v312[i315]
-                            if isinstance(v316, str):
-                                if not v316.isascii() and SURROGATE.search(v316) is not None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/linux" + "/" + str(i315),
-                                            "i-json",
-                                            "no lone surrogate",
-                                            v316,
-                                        )
-                                    )
-                                if len(v316) < 1:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/linux" + "/" + str(i315),
-                                            "minLength",
-                                            "at least 1 characters",
-                                            v316,
-                                        )
-                                    )
-                                if len(v316) > 1024:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/linux" + "/" + str(i315),
-                                            "maxLength",
-                                            "at most 1024 characters",
-                                            v316,
-                                        )
-                                    )
-                                if len(v316) <= 1024 and _SEARCH7(v316) is None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/linux" + "/" + str(i315),
-                                            "pattern",
-                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v316,
-                                        )
-                                    )
-                            else:
-                                e.append(
-                                    (
-                                        p + "/paths" + "/linux" + "/" + str(i315),
-                                        "type",
-                                        "string",
-                                        v316,
-                                    )
-                                )
-                    else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v312))
-                if not _NAMES8.issuperset(v298):
-                    for k318 in v298:
-                        if k318 not in _NAMES8:
+                        e.append((p + "/paths" + "/linux", "type", "array", v306))
+                if not _NAMES8.issuperset(v292):
+                    for k312 in v292:
+                        if k312 not in _NAMES8:
                             e.append(
                                 (
-                                    p + "/paths" + "/" + token(k318),
+                                    p + "/paths" + "/" + token(k312),
                                     "additionalProperties",
                                     "no such property",
-                                    v298[k318],
+                                    v292[k312],
                                 )
                             )
             else:
-                e.append((p + "/paths", "type", "object", v298))
+                e.append((p + "/paths", "type", "object", v292))
         if not _NAMES9.issuperset(v):
-            for k320 in v:
-                if k320 not in _NAMES9:
+            for k314 in v:
+                if k314 not in _NAMES9:
                     e.append(
-                        (p + "/" + token(k320), "additionalProperties", "no such property", v[k320])
+                        (p + "/" + token(k314), "additionalProperties", "no such property", v[k314])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -2852,8 +2996,8 @@ def _valid_6(v: Any) -> bool:
             return False
     if isinstance(v, dict):
         if "transport" in v:
-            v322 = v["transport"]
-            if v322 != "stdio":
+            v316 = v["transport"]
+            if v316 != "stdio":
                 return False
     return True
 
@@ -2865,8 +3009,8 @@ def _valid_7(v: Any) -> bool:
     if isinstance(v, dict):
         if "category" not in v:
             return False
-        v323 = v["category"]
-        if v323 != "mcp-server":
+        v317 = v["category"]
+        if v317 != "mcp-server":
             return False
     return True
 
