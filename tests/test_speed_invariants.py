@@ -74,9 +74,9 @@ def _count_calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
         calls["fstat"].append(str(descriptor))
         return real_fstat(descriptor)
 
-    monkeypatch.setattr(loader_module.os, "stat", counted_stat)
-    monkeypatch.setattr(loader_module.os, "open", counted_open)
-    monkeypatch.setattr(loader_module.os, "fstat", counted_fstat)
+    monkeypatch.setattr(os, "stat", counted_stat)
+    monkeypatch.setattr(os, "open", counted_open)
+    monkeypatch.setattr(os, "fstat", counted_fstat)
     return calls
 
 
