@@ -767,7 +767,8 @@ class _Compiler:
 
 def _implied_type(root: Mapping[str, Any], schema: Any, depth: int = 0) -> str | None:
     """A single JSON type every instance valid against ``schema`` has, when ``type`` (or an
-    ``allOf`` member or ``$ref`` target, followed a few levels) names exactly one."""
+    ``allOf`` member or ``$ref`` target, followed a few levels) names exactly one, or every
+    alternative of a ``oneOf``/``anyOf`` implies the same one (a tagged union of objects)."""
     if not isinstance(schema, Mapping) or depth > _MAX_INLINE_DEPTH:
         return None
     declared = schema.get("type")
@@ -779,6 +780,12 @@ def _implied_type(root: Mapping[str, Any], schema: Any, depth: int = 0) -> str |
         found = _implied_type(root, sub, depth + 1)
         if found is not None:
             return found
+    for keyword in ("oneOf", "anyOf"):
+        alternatives = schema.get(keyword)
+        if isinstance(alternatives, list) and alternatives:
+            implied = {_implied_type(root, sub, depth + 1) for sub in alternatives}
+            if len(implied) == 1 and None not in implied:
+                return implied.pop()
     ref = schema.get("$ref")
     if isinstance(ref, str):
         target = local_ref_target(root, ref)
@@ -1144,9 +1151,23 @@ class _Answer:
             else f"{tag} = {value}.get({py_str(name)}) if isinstance({value}, dict) else None"
         ]
         for index, constant in enumerate(constants):
+            # Inside the branch the tag's test has settled the alternative's constant: its
+            # property is proven there (and only there).
+            tagged = None
+            if path is not None:
+                target_at, target = f"{at}/{index}", alternatives[index]
+                while isinstance(target, Mapping) and set(target) == {"$ref"}:
+                    target_at, target = _resolve(self.module.schema, target["$ref"], target_at)
+                tagged = ((*path, name), f"{target_at}/properties/{_token(name)}")
+                if tagged in self.proven:
+                    tagged = None
+                else:
+                    self.proven.add(tagged)
             checks = self.node(
                 alternatives[index], f"{at}/{index}", value, path, depth + 1, inlined, known
             )
+            if tagged is not None:
+                self.proven.discard(tagged)
             keyword = "if" if index == 0 else "elif"
             lines += [f"{keyword} {tag} == {py_str(constant)}:", *_indent(checks or ["pass"])]
         return [*lines, "else:", "    return False"]

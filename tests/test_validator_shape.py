@@ -279,3 +279,20 @@ def test_one_subschema_reached_by_two_routes_is_reported_once_under_either(
     namespace: dict[str, Any] = {}
     exec(compile(source, "<compiled>", "exec"), namespace)  # noqa: S102 - our own compiler's output
     assert [(d.pointer, d.keyword) for d in namespace["validate"](document)] == expected
+
+
+def test_a_tagged_union_of_objects_takes_one_type_test_and_no_second_tag_test() -> None:
+    from generator.validator_compiler import _implied_type
+
+    root = {"$defs": {"A": {"type": "object"}, "S": {"type": "string"}}}
+    assert _implied_type(root, {"oneOf": [{"$ref": "#/$defs/A"}, {"type": "object"}]}) == "object"
+    assert _implied_type(root, {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/S"}]}) is None
+    assert _implied_type(root, {"oneOf": [{"$ref": "#/$defs/A"}, {}]}) is None
+    source = _answering("validate_tool_manifest")
+    # detect (ToolDetectSpec, a oneOf of two object schemas): no string test for a lone
+    # surrogate, one dict test, and the tag's value is not compared again inside its branch.
+    detect = source.split('if "detect" in v:')[1].split('if "hookPackage" in v:')[0]
+    assert "isinstance(" in detect
+    assert ", str)" not in detect.split("binaryName")[0]
+    assert '!= "path"' not in detect and '!= "candidates"' not in detect
+    assert detect.count(", dict)") == 2  # detect itself, and candidates' paths

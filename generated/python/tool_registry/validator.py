@@ -1170,17 +1170,11 @@ def _valid_1(v: Any) -> bool:
         return False
     if "detect" in v:
         v110 = v["detect"]
-        if isinstance(v110, str):
-            if not v110.isascii() and SURROGATE.search(v110) is not None:
-                return False
-        d111 = v110.get("kind") if isinstance(v110, dict) else None
+        if not isinstance(v110, dict):
+            return False
+        d111 = v110.get("kind")
         if d111 == "path":
-            if not isinstance(v110, dict):
-                return False
             if v110.keys() != _NAMES4:
-                return False
-            v112 = v110["kind"]
-            if v112 != "path":
                 return False
             v113 = v110["binaryName"]
             if not isinstance(v113, str):
@@ -1190,14 +1184,9 @@ def _valid_1(v: Any) -> bool:
             if _SEARCH5(v113) is None:
                 return False
         elif d111 == "candidates":
-            if not isinstance(v110, dict):
-                return False
             if "kind" not in v110:
                 return False
             if not _NAMES9.issuperset(v110):
-                return False
-            v114 = v110["kind"]
-            if v114 != "candidates":
                 return False
             if "paths" in v110:
                 v115 = v110["paths"]
@@ -2482,9 +2471,6 @@ def _valid_3(v: Any) -> bool:
             if "kind" not in v255:
                 return False
             if not _NAMES9.issuperset(v255):
-                return False
-            v257 = v255["kind"]
-            if v257 != "candidates":
                 return False
             if "paths" in v255:
                 v258 = v255["paths"]

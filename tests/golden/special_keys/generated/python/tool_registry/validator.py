@@ -998,17 +998,11 @@ def _valid_1(v: Any) -> bool:
     if _SEARCH3(v96) is None:
         return False
     v97 = v["detect"]
-    if isinstance(v97, str):
-        if not v97.isascii() and SURROGATE.search(v97) is not None:
-            return False
-    d98 = v97.get("kind") if isinstance(v97, dict) else None
+    if not isinstance(v97, dict):
+        return False
+    d98 = v97.get("kind")
     if d98 == "path":
-        if not isinstance(v97, dict):
-            return False
         if v97.keys() != _NAMES4:
-            return False
-        v99 = v97["kind"]
-        if v99 != "path":
             return False
         v100 = v97["binaryName"]
         if not isinstance(v100, str):
@@ -1018,14 +1012,9 @@ def _valid_1(v: Any) -> bool:
         if _SEARCH5(v100) is None:
             return False
     elif d98 == "candidates":
-        if not isinstance(v97, dict):
-            return False
         if "kind" not in v97:
             return False
         if not _NAMES9.issuperset(v97):
-            return False
-        v101 = v97["kind"]
-        if v101 != "candidates":
             return False
         if "paths" in v97:
             v102 = v97["paths"]
@@ -2118,9 +2107,6 @@ def _valid_3(v: Any) -> bool:
         if "kind" not in v229:
             return False
         if not _NAMES9.issuperset(v229):
-            return False
-        v231 = v229["kind"]
-        if v231 != "candidates":
             return False
         if "paths" in v229:
             v232 = v229["paths"]
