@@ -296,3 +296,35 @@ def test_a_tagged_union_of_objects_takes_one_type_test_and_no_second_tag_test() 
     assert ", str)" not in detect.split("binaryName")[0]
     assert '!= "path"' not in detect and '!= "candidates"' not in detect
     assert detect.count(", dict)") == 2  # detect itself, and candidates' paths
+
+
+def test_a_property_name_with_a_percent_escape_is_compiled_as_itself() -> None:
+    # Subschemas are found by the JSON pointers the compiler writes, never percent-decoded as
+    # URI fragments: "a%41" is not "aA" (the answering function decides its anyOf and its
+    # object, and the collecting pass asks it first).
+    schema = {
+        "type": "object",
+        "properties": {
+            "a%41": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+            "o%2F": {
+                "type": "object",
+                "required": ["k", "l"],
+                "properties": {"k": {"type": "string"}, "l": {"type": "string"}},
+                "additionalProperties": False,
+            },
+        },
+        "additionalProperties": False,
+    }
+    source = compile_validators(schema, {"validate": ""}, package="tool_registry")
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<compiled>", "exec"), namespace)  # noqa: S102 - our own compiler's output
+    validate = namespace["validate"]
+    assert validate({"a%41": 1}) == ()
+    assert [(d.pointer, d.keyword) for d in validate({"a%41": "x"})] == [("/a%41", "anyOf")]
+    assert "if not _valid_" in source  # the nested object is answered first
+    assert validate({"o%2F": {"k": "a", "l": "b"}}) == ()
+    found = validate({"o%2F": {"k": 1, "l": "x", "m": 0}})
+    assert [(d.pointer, d.keyword) for d in found] == [
+        ("/o%2F/k", "type"),
+        ("/o%2F/m", "additionalProperties"),
+    ]
