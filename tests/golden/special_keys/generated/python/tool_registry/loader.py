@@ -368,7 +368,7 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
-            if gc.get_freeze_count() == 0:
+            if hasattr(gc, "freeze") and gc.get_freeze_count() == 0:  # CPython 3.7+
                 # Restored as it was, the collector would at once run a young collection over
                 # every object the load allocated (about a quarter of the load's time at ten
                 # thousand files). Freezing and unfreezing (constant time; only when the host
