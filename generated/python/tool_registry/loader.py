@@ -394,9 +394,8 @@ class _Report:
         self.source = source
         # A plain file name (printable ASCII, short, no backslash) is shown as it is.
         plain = len(source) <= MAX_SHOWN_SOURCE and source.isascii() and source.isprintable()
-        self.shown_source = (
-            source if plain and "\\" not in source else shown(source, MAX_SHOWN_SOURCE)
-        )
+        plain = plain and "\\" not in source
+        self.shown_source = source if plain else shown(source, MAX_SHOWN_SOURCE)
         # (arrival, diagnostic): the arrival number restores file order when finishing.
         self.errors: list[tuple[int, Diagnostic]] = _NO_RECORDS
         self.warnings: list[tuple[int, Diagnostic]] = _NO_RECORDS
@@ -666,15 +665,14 @@ def _decide(checked: list[_Checked]) -> LoadResult:
     files: list[FileReport] = []
     manifests: list[ToolManifest] = []
     for outcome, report in zip(checked, reports, strict=True):
-        model = outcome.model
-        accepted = model is not None and not report.has_errors
-        if model is not None and accepted:
+        model = None if report.has_errors else outcome.model  # the folder rules may reject it
+        if model is not None:
             manifests.append(model)
         files.append(
             FileReport(
                 source=report.shown_source,
-                accepted=accepted,
-                id=outcome.claim if accepted else None,
+                accepted=model is not None,
+                id=None if model is None else outcome.claim,
                 diagnostics=report.finish(),
             )
         )
