@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 from tool_registry import DiagnosticCode, load_third_party_manifests
+from tool_registry import diagnostics as diagnostics_module
 from tool_registry import loader as loader_module
+from tool_registry.diagnostics import shown
 
 from generator.ecma_to_re import translate
 
@@ -144,3 +146,31 @@ def test_a_load_hands_its_objects_to_the_oldest_generation(tmp_path: Path) -> No
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def _shown_by_the_loop(text: str, limit: int) -> str:
+    """``shown`` as one loop over the characters (what its C-level passes must equal)."""
+    pieces: list[str] = []
+    length = 0
+    for char in text:
+        point = ord(char)
+        if char == "\\":
+            piece = "\\\\"
+        elif diagnostics_module._HIDDEN.match(char) is None:
+            piece = char
+        else:
+            piece = f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}"
+        if length + len(piece) > limit:
+            return "".join(pieces) + "..."
+        pieces.append(piece)
+        length += len(piece)
+    return "".join(pieces)
+
+
+def test_shown_escapes_like_the_character_loop() -> None:
+    pieces = ["a", "\\", "\n", "\u202e", "\U000e0041", "\ud800", "\u00e9", "~", " ", "\x7f"]
+    generator = random.Random(5)
+    for _ in range(4000):
+        text = "".join(generator.choices(pieces, k=generator.randint(0, 40)))
+        limit = generator.choice([1, 5, 12, 40, 80])
+        assert shown(text, limit) == _shown_by_the_loop(text, limit), (text, limit)
