@@ -368,8 +368,8 @@ def _collector_paused() -> Iterator[None]:
         if enabled:
             if hasattr(gc, "freeze") and gc.get_freeze_count() == 0:  # CPython 3.7+
                 # Restored as it was, the collector would at once run a young collection over
-                # every object the load allocated (about a quarter of the load's time at ten
-                # thousand files). Freezing and unfreezing (constant time; only when the host
+                # every object the load allocated (a tenth of the load's time at ten thousand
+                # files). Freezing and unfreezing (constant time; only when the host
                 # froze nothing, which this would thaw) moves the young objects, the result
                 # included, to the oldest generation: they are left to full collections, like
                 # any long-lived data, and the young generation starts empty.
