@@ -34,6 +34,7 @@ from generator.schemas import (
     SUBSCHEMA_MAP_KEYWORDS,
     iter_subschemas,
     local_ref_target,
+    unescape_token,
 )
 
 # The regular-expression parser's tree decides which patterns can only match ASCII (no stub).
@@ -249,6 +250,15 @@ class _Compiler:
     def __init__(self, module: _Module, *, collect: bool) -> None:
         self.module = module
         self.collect = collect
+        # (instance pointer expression, subschema pointer) pairs already checked on the
+        # function's straight-line path (``conditional`` counts the branches the code sits in):
+        # reached again (a ``$ref`` through ``allOf`` and through a ``oneOf`` tag, say), the
+        # check could only report the same records again, so it is not emitted twice. The
+        # pointer expression also says how the value was reached (a property, ``"/0"``, is
+        # spelled apart from a ``prefixItems`` position, ``'/0'``), so two routes to one
+        # location agree on the guards they sit under.
+        self.proven: set[tuple[str, str]] = set()
+        self.conditional = 0
 
     def node(  # noqa: PLR0917 - the emitting context, passed positionally
         self,
@@ -267,6 +277,8 @@ class _Compiler:
             return []
         if schema is False:
             return [self.fail(where, "false", "nothing (false schema)", value)]
+        if self.collect and (where, at) in self.proven:
+            return []
         surrogates = not strings_checked and _admits_free_strings(schema)
         typed = {
             "string": self.string_checks(schema, at, value, where, surrogates=surrogates),
@@ -315,6 +327,8 @@ class _Compiler:
         lines += self.combinators(schema, at, value, where, inlined, checked)
         if "$ref" in schema:
             lines += self.reference(schema["$ref"], f"{at}/$ref", value, where, inlined, checked)
+        if self.collect and not self.conditional:
+            self.proven.add((where, at))
         return lines
 
     def string_pinned_checks(
@@ -416,15 +430,41 @@ class _Compiler:
         source = _pattern_source(schema, at)
         if source is not None:
             pattern = schema["pattern"]
-            name = _pattern_search(self.module, source)
             expected = "to match " + _short(pattern)
             # A string already too long is not searched too: a hostile 64 KiB value costs the
             # length test, not a scan (and the report already says what is wrong with it).
-            test = f"{name}({value}) is None"
+            test = _pattern_misses(self.module, source, value)
             if "maxLength" in schema and self.collect:
                 test = f"len({value}) <= {self._limit(schema, at, 'maxLength')} and {test}"
             body += [f"if {test}:", "    " + self.fail(where, "pattern", expected, value)]
+        if self.collect and len(body) > 2:
+            # Most strings pass: one test of the accepting case (as the answering functions make
+            # it) runs first, and the separate tests only for a string that fails it.
+            body = [f"if {self.string_fails(schema, at, value, surrogates)}:", *_indent(body)]
         return _guarded(f"isinstance({value}, str)", body)
+
+    def string_fails(self, schema: Mapping[str, Any], at: str, value: str, surrogates: bool) -> str:
+        """A test that the string ``value`` fails a check ``string_checks`` makes: when it does
+        not hold, none of them would report (a lone surrogate is ruled out by ``isascii`` or by
+        a match of a pattern that only matches ASCII)."""
+        terms: list[str] = []
+        source = _pattern_source(schema, at)
+        if surrogates and (source is None or not matches_only_ascii(source)):
+            terms.append(f"{value}.isascii()")
+        low = self._limit(schema, at, "minLength") if "minLength" in schema else 0
+        high = self._limit(schema, at, "maxLength") if "maxLength" in schema else None
+        if low and high is not None:
+            terms.append(f"{low} <= len({value}) <= {high}")
+        elif low:
+            terms.append(f"len({value}) >= {low}")
+        elif high is not None:
+            terms.append(f"len({value}) <= {high}")
+        if source is None:
+            return f"not ({' and '.join(terms)})"
+        if not terms:
+            return _pattern_misses(self.module, source, value)
+        terms.append(_pattern_matches(self.module, source, value))
+        return f"not ({' and '.join(terms)})"
 
     @staticmethod
     def _number(schema: Mapping[str, Any], at: str, keyword: str) -> str:
@@ -482,6 +522,11 @@ class _Compiler:
             sub_at = f"{at}/properties/{_token(name)}"
             child_where = f"{where} + {py_str('/' + _token(name))}"
             checks = self.node(sub, sub_at, child, child_where, inlined)
+            if checks and self.collect and _reports(checks) >= _GUARDED_REPORTS:
+                # Most properties of an invalid document hold: the answering function decides
+                # a nested object or array first, and its violations are collected only when it
+                # fails (it holds exactly when they would report nothing).
+                checks = [f"if not {self.branch(sub_at)}({child}):", *_indent(checks)]
             if checks:
                 body += [
                     f"{child} = {value}.get({py_str(name)}, MISSING)",
@@ -620,8 +665,10 @@ class _Compiler:
                 "    " + self.fail(where, "not", expected, value),
             ]
         if "if" in schema:
+            self.conditional += 1
             then = self.node(schema.get("then", True), f"{at}/then", value, where, inlined)
             otherwise = self.node(schema.get("else", True), f"{at}/else", value, where, inlined)
+            self.conditional -= 1
             if then or otherwise:
                 decide = f"{self.branch(f'{at}/if')}({value})"
                 condition = _condition(schema["if"], value, "object") if self.collect else None
@@ -669,7 +716,9 @@ class _Compiler:
         # holds, and what it lacks when it does not.
         for index, constant in enumerate(constants):
             keyword = "if" if index == 0 else "elif"
+            self.conditional += 1
             checks = self.node(alternatives[index], reporters[index], value, where, inlined)
+            self.conditional -= 1
             lines += [f"{keyword} {tag} == {py_str(constant)}:", *_indent(checks or ["pass"])]
         return [*lines, "else:", "    " + self.report_one_of(reporters, value, where)]
 
@@ -724,7 +773,8 @@ class _Compiler:
 
 def _implied_type(root: Mapping[str, Any], schema: Any, depth: int = 0) -> str | None:
     """A single JSON type every instance valid against ``schema`` has, when ``type`` (or an
-    ``allOf`` member or ``$ref`` target, followed a few levels) names exactly one."""
+    ``allOf`` member or ``$ref`` target, followed a few levels) names exactly one, or every
+    alternative of a ``oneOf``/``anyOf`` implies the same one (a tagged union of objects)."""
     if not isinstance(schema, Mapping) or depth > _MAX_INLINE_DEPTH:
         return None
     declared = schema.get("type")
@@ -736,6 +786,12 @@ def _implied_type(root: Mapping[str, Any], schema: Any, depth: int = 0) -> str |
         found = _implied_type(root, sub, depth + 1)
         if found is not None:
             return found
+    for keyword in ("oneOf", "anyOf"):
+        alternatives = schema.get(keyword)
+        if isinstance(alternatives, list) and alternatives:
+            implied = {_implied_type(root, sub, depth + 1) for sub in alternatives}
+            if len(implied) == 1 and None not in implied:
+                return implied.pop()
     ref = schema.get("$ref")
     if isinstance(ref, str):
         target = local_ref_target(root, ref)
@@ -901,10 +957,7 @@ class _Answer:
             body += [f"if len({value}) > {high}:", "    return False"]
         if source is not None:
             # After the length test: an over-long string is never searched.
-            body += [
-                f"if {_pattern_search(self.module, source)}({value}) is None:",
-                "    return False",
-            ]
+            body += [f"if {_pattern_misses(self.module, source, value)}:", "    return False"]
         return body
 
     def number(  # noqa: PLR0917 - the emitting context, passed positionally
@@ -1104,9 +1157,23 @@ class _Answer:
             else f"{tag} = {value}.get({py_str(name)}) if isinstance({value}, dict) else None"
         ]
         for index, constant in enumerate(constants):
+            # Inside the branch the tag's test has settled the alternative's constant: its
+            # property is proven there (and only there).
+            tagged = None
+            if path is not None:
+                target_at, target = f"{at}/{index}", alternatives[index]
+                while isinstance(target, Mapping) and set(target) == {"$ref"}:
+                    target_at, target = _resolve(self.module.schema, target["$ref"], target_at)
+                tagged = ((*path, name), f"{target_at}/properties/{_token(name)}")
+                if tagged in self.proven:
+                    tagged = None
+                else:
+                    self.proven.add(tagged)
             checks = self.node(
                 alternatives[index], f"{at}/{index}", value, path, depth + 1, inlined, known
             )
+            if tagged is not None:
+                self.proven.discard(tagged)
             keyword = "if" if index == 0 else "elif"
             lines += [f"{keyword} {tag} == {py_str(constant)}:", *_indent(checks or ["pass"])]
         return [*lines, "else:", "    return False"]
@@ -1279,6 +1346,59 @@ def _pattern_search(module: _Module, source: str) -> str:
     return module.constant("SEARCH", f"re.compile({py_str(source)}, re.ASCII).search")
 
 
+def _pattern_misses(module: _Module, source: str, value: str) -> str:
+    """A test that the string ``value`` does not match the pattern: its bound ``search``, after
+    a C-speed shortcut when ``printable_ascii_matches`` proves every printable ASCII string
+    (non-empty where the pattern needs a character) matches (a display name, say)."""
+    search = f"{_pattern_search(module, source)}({value}) is None"
+    least = printable_ascii_matches(source)
+    if least is None:
+        return search
+    shortcut = f"{value}.isascii() and {value}.isprintable()"
+    if least:
+        shortcut = f"{value} and {shortcut}"
+    return f"not ({shortcut}) and {search}"
+
+
+def _pattern_matches(module: _Module, source: str, value: str) -> str:
+    """The negation of ``_pattern_misses``: the string ``value`` matches the pattern."""
+    search = f"{_pattern_search(module, source)}({value}) is not None"
+    least = printable_ascii_matches(source)
+    if least is None:
+        return search
+    shortcut = f"{value}.isascii() and {value}.isprintable()"
+    if least:
+        shortcut = f"{value} and {shortcut}"
+    return f"(({shortcut}) or {search})"
+
+
+_PRINTABLE_ASCII = "".join(map(chr, range(0x20, 0x7F)))
+
+
+def printable_ascii_matches(source: str) -> int | None:
+    """For a pattern that is one character class repeated over the whole string (``^[...]*$``
+    or ``^[...]+$``) holding every printable ASCII character: the fewest characters it needs
+    (0 or 1), so any printable ASCII string at least that long matches; ``None`` otherwise
+    (conservative)."""
+    try:
+        items = list(sre_parse.parse(source, re.ASCII))
+    except re.error:  # pragma: no cover - translate() already compiled it
+        return None
+    if len(items) != 3 or [str(op) for op, _ in items] != ["AT", "MAX_REPEAT", "AT"]:
+        return None
+    if str(items[0][1]) != "AT_BEGINNING" or str(items[2][1]) != "AT_END_STRING":
+        return None
+    low, high, repeated = items[1][1]
+    if high != sre_parse.MAXREPEAT or low not in (0, 1):
+        return None
+    if len(repeated) != 1 or str(repeated[0][0]) != "IN":
+        return None
+    # The class holds every printable ASCII character exactly when they all match as a row.
+    if re.compile(source, re.ASCII).search(_PRINTABLE_ASCII) is None:
+        return None
+    return int(low)
+
+
 def _pattern_source(schema: Mapping[str, Any], at: str) -> str | None:
     """The translated Python source of ``schema["pattern"]`` (``None`` when there is none)."""
     if "pattern" not in schema:
@@ -1349,6 +1469,16 @@ def _ascii_items(items: Any) -> bool:  # noqa: PLR0912 - one branch per node kin
 _ASCII_CATEGORIES = frozenset({"CATEGORY_DIGIT", "CATEGORY_WORD", "CATEGORY_SPACE"})
 
 
+# A property whose collecting checks can report this many records is decided by its answering
+# function first (fewer: a string or a constant, whose own tests are as cheap).
+_GUARDED_REPORTS = 6
+
+
+def _reports(lines: list[str]) -> int:
+    """How many places in ``lines`` report a violation."""
+    return sum(line.lstrip().startswith(("e.append(", "one_of(")) for line in lines)
+
+
 def _guarded(test: str, body: list[str]) -> list[str]:
     return [f"if {test}:", *_indent(body)] if body else []
 
@@ -1377,7 +1507,21 @@ def _mentions(code: str, name: str) -> bool:
 
 
 def _subschema(schema: Mapping[str, Any], pointer: str) -> Any:
-    return _resolve(schema, "#" + pointer, pointer)[1] if pointer else schema
+    """The subschema at ``pointer``, a JSON pointer as the compiler writes them (tokens escaped
+    by ``_token``; not a URI fragment: no percent-decoding, so a property named ``a%41`` is
+    found as itself)."""
+    node: Any = schema
+    for part in pointer.split("/")[1:] if pointer else ():
+        token = unescape_token(part)
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            raise CompileError(f"{pointer!r} names no subschema of this document", pointer)
+    if not _is_schema(node):
+        raise CompileError(f"{pointer!r} does not name a schema", pointer)
+    return node
 
 
 def compile_validators(
@@ -1426,6 +1570,7 @@ def compile_validators(
     while module.pending:
         pointer, name, collect = module.pending.pop(0)
         if collect:
+            compilers[True].proven = set()
             body = compilers[True].node(_subschema(schema, pointer), pointer, "v", "p", (pointer,))
             signature = f"def {name}(v: Any, p: str, e: Violations) -> None:"
         else:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import gc
 import json
+import os
 import random
 import re
+import stat
 from pathlib import Path
+from typing import Any
 
+import pytest
 from tool_registry import DiagnosticCode, load_third_party_manifests
+from tool_registry import diagnostics as diagnostics_module
 from tool_registry import loader as loader_module
+from tool_registry.diagnostics import shown
 
 from generator.ecma_to_re import translate
 
@@ -49,3 +56,121 @@ def test_cached_reports_are_not_changed_by_the_folder_rules(tmp_path: Path) -> N
     assert second.diagnostics == ()
     assert [m.id for m in second.manifests] == ["twin"]
     assert {s.state for s in second.states} == {"reused", "removed"}
+
+
+def _count_calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[str]]:
+    """``os.stat``, ``os.open`` and ``os.fstat`` calls made from now on (file names; a
+    descriptor for ``fstat``)."""
+    calls: dict[str, list[str]] = {"stat": [], "open": [], "fstat": []}
+    real_stat, real_open, real_fstat = os.stat, os.open, os.fstat
+
+    def counted_stat(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        calls["stat"].append(os.path.basename(os.fspath(path)))
+        return real_stat(path, *args, **kwargs)
+
+    def counted_open(path: Any, *args: Any, **kwargs: Any) -> int:
+        calls["open"].append(os.path.basename(os.fspath(path)))
+        return real_open(path, *args, **kwargs)
+
+    def counted_fstat(descriptor: int) -> os.stat_result:
+        calls["fstat"].append(str(descriptor))
+        return real_fstat(descriptor)
+
+    monkeypatch.setattr(os, "stat", counted_stat)
+    monkeypatch.setattr(os, "open", counted_open)
+    monkeypatch.setattr(os, "fstat", counted_fstat)
+    return calls
+
+
+def test_a_file_costs_one_open_and_one_fstat_and_a_refresh_one_stat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_text(json.dumps(manifest(id=name[0])), encoding="utf-8")
+    (tmp_path / "link.json").symlink_to(tmp_path / "a.json")
+    with monkeypatch.context() as patch:
+        calls = _count_calls(patch)
+        first = load_third_party_manifests(str(tmp_path))
+        # The listing's entry type answers the pre-open check for a regular file; a link is
+        # looked up (it may name anything) before it is opened. The identity is the fstat's.
+        assert calls["stat"] == ["link.json"]
+        assert calls["open"] == ["a.json", "b.json", "link.json"]
+        assert len(calls["fstat"]) == 3
+        for name in ("a.json", "b.json", "link.json"):
+            status = os.stat(tmp_path / name)
+            identity = (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+            assert first.cache[name].identity == identity
+        for kind in calls.values():
+            kind.clear()
+        (tmp_path / "b.json").write_text(json.dumps(manifest(id="bb")), encoding="utf-8")
+        os.utime(tmp_path / "b.json", ns=(1, 1))
+        second = load_third_party_manifests(str(tmp_path), previous=first)
+        # A refresh: one stat per name for its identity; only the changed file is opened, with
+        # no second stat before opening it.
+        assert sorted(calls["stat"]) == ["a.json", "b.json", "link.json"]
+        assert calls["open"] == ["b.json"]
+        assert len(calls["fstat"]) == 1
+    assert [(s.source, s.state) for s in second.states] == [
+        ("a.json", "reused"),
+        ("b.json", "loaded"),
+        ("link.json", "reused"),
+    ]
+    assert {m.id for m in second.manifests} == {"bb"}  # a and its link claim one id
+
+
+def test_a_name_listed_as_a_file_but_swapped_for_a_fifo_is_refused_unread(tmp_path: Path) -> None:
+    # The listing said "regular file", so no stat precedes the open: the FIFO is opened
+    # non-blocking (no writer: a blocking open would hang) and refused by the fstat.
+    fifo = tmp_path / "swapped.json"
+    os.mkfifo(fifo)
+    with pytest.raises(loader_module.NotARegularFileError) as refused:
+        loader_module._read_regular(str(fifo), 100, stat.S_IFREG)
+    assert refused.value.kind == "a FIFO"
+
+
+def test_a_load_hands_its_objects_to_the_oldest_generation(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text(json.dumps(manifest()), encoding="utf-8")
+    gc.collect()
+    try:
+        result = load_third_party_manifests(str(tmp_path))
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+        oldest = gc.get_objects(generation=2)
+        assert any(item is result.files for item in oldest)
+        # A host that froze objects (say, before forking) keeps them frozen: the load then
+        # restores the collector as it is, and its objects take the usual way.
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        again = load_third_party_manifests(str(tmp_path))
+        assert gc.get_freeze_count() == frozen
+        assert not any(item is again.files for item in gc.get_objects(generation=2))
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def _shown_by_the_loop(text: str, limit: int) -> str:
+    """``shown`` as one loop over the characters (what its C-level passes must equal)."""
+    pieces: list[str] = []
+    length = 0
+    for char in text:
+        point = ord(char)
+        if char == "\\":
+            piece = "\\\\"
+        elif diagnostics_module._HIDDEN.match(char) is None:
+            piece = char
+        else:
+            piece = f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}"
+        if length + len(piece) > limit:
+            return "".join(pieces) + "..."
+        pieces.append(piece)
+        length += len(piece)
+    return "".join(pieces)
+
+
+def test_shown_escapes_like_the_character_loop() -> None:
+    pieces = ["a", "\\", "\n", "\u202e", "\U000e0041", "\ud800", "\u00e9", "~", " ", "\x7f"]
+    generator = random.Random(5)
+    for _ in range(4000):
+        text = "".join(generator.choices(pieces, k=generator.randint(0, 40)))
+        limit = generator.choice([1, 5, 12, 40, 80])
+        assert shown(text, limit) == _shown_by_the_loop(text, limit), (text, limit)

@@ -7,6 +7,7 @@ each shortcut against the collecting path, which must still report what the shor
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Any
 
 import pytest
@@ -14,7 +15,11 @@ from tool_registry import DiagnosticCode, validate_third_party_manifest, validat
 from tool_registry import validator as generated
 
 from generator.ecma_to_re import translate
-from generator.validator_compiler import compile_validators, matches_only_ascii
+from generator.validator_compiler import (
+    compile_validators,
+    matches_only_ascii,
+    printable_ascii_matches,
+)
 
 from .test_runtime_bounds import manifest
 
@@ -172,3 +177,154 @@ def test_records_built_by_the_report_are_ordinary_diagnostics() -> None:
     )
     assert record.omitted == 0
     assert record.others == ()
+
+
+@pytest.mark.parametrize(
+    ("pattern", "least"),
+    [
+        ("^[^\\u0000-\\u001f\\u007f-\\u009f\\u200b]*$", 0),  # the display name's shape
+        ("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", 1),
+        ("^[ -~]*$", 0),
+        ("^[^;]*$", None),  # ";" is printable ASCII and refused
+        ("^[a-z]*$", None),
+        ("^[^\\u0000-\\u001f]{0,5}$", None),  # bounded: a longer string fails
+        ("^[^\\u0000-\\u001f]*", None),  # unanchored end
+        ("^(?!-)[^\\u0000-\\u001f]*$", None),  # a lookahead: not one class
+        ("^.*$", 0),  # ECMA's dot: a class of everything but line ends
+        ("^(?:ab)*$", None),
+    ],
+)
+def test_the_printable_ascii_shortcut_is_taken_only_for_one_whole_class(
+    pattern: str, least: int | None
+) -> None:
+    source = translate(pattern)
+    assert printable_ascii_matches(source) == least
+    if least is not None:
+        # Sound: every printable ASCII string long enough matches the pattern itself.
+        compiled = re.compile(source, re.ASCII)
+        probes = ["".join(map(chr, range(32, 127))), " ", "~~", "a\\b", '"', "x" * 500]
+        for probe in probes + ([""] if least == 0 else []):
+            assert compiled.search(probe) is not None, probe
+
+
+def test_display_names_take_the_shortcut_with_the_records_unchanged() -> None:
+    assert ".isprintable()" in _answering("validate_tool_manifest")
+    cases: list[tuple[Any, list[tuple[DiagnosticCode, str]]]] = [
+        ("", [(DiagnosticCode.SCHEMA_VIOLATION, "minLength")]),
+        ("x" * 81, [(DiagnosticCode.SCHEMA_VIOLATION, "maxLength")]),
+        ("a\u202e", [(DiagnosticCode.SCHEMA_VIOLATION, "pattern")]),
+        ("a\x7f", [(DiagnosticCode.SCHEMA_VIOLATION, "pattern")]),
+        ("ok\ud800", [(DiagnosticCode.LONE_SURROGATE, "")]),
+        (5, [(DiagnosticCode.SCHEMA_VIOLATION, "type")]),
+        ("Caf\u00e9", []),
+        ("a\\b ~", []),
+    ]
+    for validate in (validate_tool_manifest, validate_third_party_manifest):
+        for name, expected in cases:
+            found = [(d.code, d.keyword) for d in validate(manifest(displayName=name))]
+            assert found == expected, name
+
+
+def _collecting(entry: str) -> str:
+    """The source of the collecting function behind a generated entry point."""
+    name = next(
+        line.split("collect(")[1].split(",")[0]
+        for line in inspect.getsource(getattr(generated, entry)).splitlines()
+        if "collect(" in line
+    )
+    return inspect.getsource(getattr(generated, name))
+
+
+def test_the_third_party_collecting_pass_checks_detect_once() -> None:
+    # properties/detect and the root's tagged oneOf reach $defs/PathDetect at one pointer: the
+    # second route reports nothing new, so it is not emitted again.
+    # The tool entry reaches PathDetect by one route (its oneOf): as many binaryName records.
+    one_route = _collecting("validate_tool_manifest").count('"/binaryName"')
+    assert one_route > 0
+    assert _collecting("validate_third_party_manifest").count('"/binaryName"') == one_route
+    document = manifest(detect={"kind": "path", "binaryName": "-x", "extra": 1})
+    found = [(d.pointer, d.keyword) for d in validate_third_party_manifest(document)]
+    assert found == [
+        ("/detect/binaryName", "pattern"),
+        ("/detect/extra", "additionalProperties"),
+    ]
+
+
+ROUTES = {
+    "$defs": {"S": {"type": "string", "minLength": 2}},
+    "allOf": [
+        {"prefixItems": [{"$ref": "#/$defs/S"}]},
+        {"properties": {"0": {"$ref": "#/$defs/S"}}},
+        {"properties": {"0": {"$ref": "#/$defs/S"}}},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ([1], [("/0", "type")]),
+        ({"0": 1}, [("/0", "type")]),
+        (["a"], [("/0", "minLength")]),
+        ({"0": "a"}, [("/0", "minLength")]),
+        ({"0": "ab"}, []),
+    ],
+)
+def test_one_subschema_reached_by_two_routes_is_reported_once_under_either(
+    document: Any, expected: list[tuple[str, str]]
+) -> None:
+    # A prefixItems position and a property named "0" share a pointer but not their guards:
+    # the check skipped as already made must be the one made on the same kind of value.
+    source = compile_validators(ROUTES, {"validate": ""}, package="tool_registry")
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<compiled>", "exec"), namespace)  # noqa: S102 - our own compiler's output
+    assert [(d.pointer, d.keyword) for d in namespace["validate"](document)] == expected
+
+
+def test_a_tagged_union_of_objects_takes_one_type_test_and_no_second_tag_test() -> None:
+    from generator.validator_compiler import _implied_type
+
+    root = {"$defs": {"A": {"type": "object"}, "S": {"type": "string"}}}
+    assert _implied_type(root, {"oneOf": [{"$ref": "#/$defs/A"}, {"type": "object"}]}) == "object"
+    assert _implied_type(root, {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/S"}]}) is None
+    assert _implied_type(root, {"oneOf": [{"$ref": "#/$defs/A"}, {}]}) is None
+    source = _answering("validate_tool_manifest")
+    # detect (ToolDetectSpec, a oneOf of two object schemas): no string test for a lone
+    # surrogate, one dict test, and the tag's value is not compared again inside its branch.
+    detect = source.split('if "detect" in v:')[1].split('if "hookPackage" in v:')[0]
+    assert "isinstance(" in detect
+    assert ", str)" not in detect.split("binaryName")[0]
+    assert '!= "path"' not in detect and '!= "candidates"' not in detect
+    assert detect.count(", dict)") == 2  # detect itself, and candidates' paths
+
+
+def test_a_property_name_with_a_percent_escape_is_compiled_as_itself() -> None:
+    # Subschemas are found by the JSON pointers the compiler writes, never percent-decoded as
+    # URI fragments: "a%41" is not "aA" (the answering function decides its anyOf and its
+    # object, and the collecting pass asks it first).
+    schema = {
+        "type": "object",
+        "properties": {
+            "a%41": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+            "o%2F": {
+                "type": "object",
+                "required": ["k", "l"],
+                "properties": {"k": {"type": "string"}, "l": {"type": "string"}},
+                "additionalProperties": False,
+            },
+        },
+        "additionalProperties": False,
+    }
+    source = compile_validators(schema, {"validate": ""}, package="tool_registry")
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<compiled>", "exec"), namespace)  # noqa: S102 - our own compiler's output
+    validate = namespace["validate"]
+    assert validate({"a%41": 1}) == ()
+    assert [(d.pointer, d.keyword) for d in validate({"a%41": "x"})] == [("/a%41", "anyOf")]
+    assert "if not _valid_" in source  # the nested object is answered first
+    assert validate({"o%2F": {"k": "a", "l": "b"}}) == ()
+    found = validate({"o%2F": {"k": 1, "l": "x", "m": 0}})
+    assert [(d.pointer, d.keyword) for d in found] == [
+        ("/o%2F/k", "type"),
+        ("/o%2F/m", "additionalProperties"),
+    ]

@@ -152,37 +152,47 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v1 = v.get("id", MISSING)
         if v1 is not MISSING:
             if isinstance(v1, str):
-                if not v1.isascii() and SURROGATE.search(v1) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v1))
                 if _SEARCH1(v1) is None:
-                    e.append(
-                        (
-                            p + "/id",
-                            "pattern",
-                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v1,
+                    if not v1.isascii() and SURROGATE.search(v1) is not None:
+                        e.append((p + "/id", "i-json", "no lone surrogate", v1))
+                    if _SEARCH1(v1) is None:
+                        e.append(
+                            (
+                                p + "/id",
+                                "pattern",
+                                'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                                v1,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/id", "type", "string", v1))
         v3 = v.get("displayName", MISSING)
         if v3 is not MISSING:
             if isinstance(v3, str):
-                if not v3.isascii() and SURROGATE.search(v3) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v3))
-                if len(v3) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v3))
-                if len(v3) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v3))
-                if len(v3) <= 80 and _SEARCH2(v3) is None:
-                    e.append(
-                        (
-                            p + "/displayName",
-                            "pattern",
-                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
-                            v3,
+                if not (
+                    v3.isascii()
+                    and 1 <= len(v3) <= 80
+                    and ((v3.isascii() and v3.isprintable()) or _SEARCH2(v3) is not None)
+                ):
+                    if not v3.isascii() and SURROGATE.search(v3) is not None:
+                        e.append((p + "/displayName", "i-json", "no lone surrogate", v3))
+                    if len(v3) < 1:
+                        e.append((p + "/displayName", "minLength", "at least 1 characters", v3))
+                    if len(v3) > 80:
+                        e.append((p + "/displayName", "maxLength", "at most 80 characters", v3))
+                    if (
+                        len(v3) <= 80
+                        and not (v3.isascii() and v3.isprintable())
+                        and _SEARCH2(v3) is None
+                    ):
+                        e.append(
+                            (
+                                p + "/displayName",
+                                "pattern",
+                                'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
+                                v3,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/displayName", "type", "string", v3))
         v5 = v.get("launchable", MISSING)
@@ -196,594 +206,710 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v9 = v.get("hookPointer", MISSING)
         if v9 is not MISSING:
             if isinstance(v9, str):
-                if not v9.isascii() and SURROGATE.search(v9) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
-                if len(v9) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
-                if len(v9) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
-                if len(v9) <= 256 and _SEARCH3(v9) is None:
-                    e.append(
-                        (
-                            p + "/hookPointer",
-                            "pattern",
-                            'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v9,
+                if not (1 <= len(v9) <= 256 and _SEARCH3(v9) is not None):
+                    if not v9.isascii() and SURROGATE.search(v9) is not None:
+                        e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
+                    if len(v9) < 1:
+                        e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
+                    if len(v9) > 256:
+                        e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
+                    if len(v9) <= 256 and _SEARCH3(v9) is None:
+                        e.append(
+                            (
+                                p + "/hookPointer",
+                                "pattern",
+                                'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
+                                v9,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/hookPointer", "type", "string", v9))
         v11 = v.get("detect", MISSING)
         if v11 is not MISSING:
-            if isinstance(v11, str):
-                if not v11.isascii() and SURROGATE.search(v11) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v11))
-            d14 = v11.get("kind") if isinstance(v11, dict) else None
-            if d14 == "path":
+            if not _valid_10(v11):
                 if isinstance(v11, str):
                     if not v11.isascii() and SURROGATE.search(v11) is not None:
                         e.append((p + "/detect", "i-json", "no lone surrogate", v11))
-                if isinstance(v11, dict):
-                    if not (v11.keys() >= _NAMES4):
-                        if "kind" not in v11:
-                            e.append((p + "/detect", "required", 'property "kind"', v11))
-                        if "binaryName" not in v11:
-                            e.append((p + "/detect", "required", 'property "binaryName"', v11))
-                    v16 = v11.get("kind", MISSING)
-                    if v16 is not MISSING:
-                        if not (isinstance(v16, str) and v16 == "path"):
-                            e.append((p + "/detect" + "/kind", "const", '"path"', v16))
-                    v18 = v11.get("binaryName", MISSING)
-                    if v18 is not MISSING:
-                        if isinstance(v18, str):
-                            if not v18.isascii() and SURROGATE.search(v18) is not None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "i-json",
-                                        "no lone surrogate",
-                                        v18,
+                d14 = v11.get("kind") if isinstance(v11, dict) else None
+                if d14 == "path":
+                    if isinstance(v11, str):
+                        if not v11.isascii() and SURROGATE.search(v11) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+                    if isinstance(v11, dict):
+                        if not (v11.keys() >= _NAMES4):
+                            if "kind" not in v11:
+                                e.append((p + "/detect", "required", 'property "kind"', v11))
+                            if "binaryName" not in v11:
+                                e.append((p + "/detect", "required", 'property "binaryName"', v11))
+                        v16 = v11.get("kind", MISSING)
+                        if v16 is not MISSING:
+                            if not (isinstance(v16, str) and v16 == "path"):
+                                e.append((p + "/detect" + "/kind", "const", '"path"', v16))
+                        v18 = v11.get("binaryName", MISSING)
+                        if v18 is not MISSING:
+                            if isinstance(v18, str):
+                                if not (1 <= len(v18) <= 128 and _SEARCH5(v18) is not None):
+                                    if not v18.isascii() and SURROGATE.search(v18) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/binaryName",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v18,
+                                            )
+                                        )
+                                    if len(v18) < 1:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/binaryName",
+                                                "minLength",
+                                                "at least 1 characters",
+                                                v18,
+                                            )
+                                        )
+                                    if len(v18) > 128:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/binaryName",
+                                                "maxLength",
+                                                "at most 128 characters",
+                                                v18,
+                                            )
+                                        )
+                                    if len(v18) <= 128 and _SEARCH5(v18) is None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/binaryName",
+                                                "pattern",
+                                                'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                                v18,
+                                            )
+                                        )
+                            else:
+                                e.append((p + "/detect" + "/binaryName", "type", "string", v18))
+                        if not _NAMES4.issuperset(v11):
+                            for k20 in v11:
+                                if k20 not in _NAMES4:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/" + token(k20),
+                                            "additionalProperties",
+                                            "no such property",
+                                            v11[k20],
+                                        )
                                     )
-                                )
-                            if len(v18) < 1:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "minLength",
-                                        "at least 1 characters",
-                                        v18,
+                    else:
+                        e.append((p + "/detect", "type", "object", v11))
+                elif d14 == "candidates":
+                    if isinstance(v11, str):
+                        if not v11.isascii() and SURROGATE.search(v11) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+                    if isinstance(v11, dict):
+                        if not (v11.keys() >= _NAMES6):
+                            if "kind" not in v11:
+                                e.append((p + "/detect", "required", 'property "kind"', v11))
+                        v23 = v11.get("kind", MISSING)
+                        if v23 is not MISSING:
+                            if not (isinstance(v23, str) and v23 == "candidates"):
+                                e.append((p + "/detect" + "/kind", "const", '"candidates"', v23))
+                        v25 = v11.get("paths", MISSING)
+                        if v25 is not MISSING:
+                            if not _valid_7(v25):
+                                if isinstance(v25, str):
+                                    if not v25.isascii() and SURROGATE.search(v25) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v25,
+                                            )
+                                        )
+                                if isinstance(v25, dict):
+                                    v27 = v25.get("darwin", MISSING)
+                                    if v27 is not MISSING:
+                                        if not _valid_4(v27):
+                                            if isinstance(v27, str):
+                                                if (
+                                                    not v27.isascii()
+                                                    and SURROGATE.search(v27) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/darwin",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v27,
+                                                        )
+                                                    )
+                                            if isinstance(v27, list):
+                                                if len(v27) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/darwin",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v27,
+                                                        )
+                                                    )
+                                                for i30 in range(0, len(v27)):
+                                                    v31 = v27[i30]
+                                                    if isinstance(v31, str):
+                                                        if not (
+                                                            v31.isascii()
+                                                            and 1 <= len(v31) <= 1024
+                                                            and (
+                                                                (
+                                                                    v31
+                                                                    and v31.isascii()
+                                                                    and v31.isprintable()
+                                                                )
+                                                                or _SEARCH7(v31) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v31.isascii()
+                                                                and SURROGATE.search(v31)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i30),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v31,
+                                                                    )
+                                                                )
+                                                            if len(v31) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i30),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v31,
+                                                                    )
+                                                                )
+                                                            if len(v31) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i30),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v31,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v31) <= 1024
+                                                                and not (
+                                                                    v31
+                                                                    and v31.isascii()
+                                                                    and v31.isprintable()
+                                                                )
+                                                                and _SEARCH7(v31) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i30),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v31,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/darwin"
+                                                                + "/"
+                                                                + str(i30),
+                                                                "type",
+                                                                "string",
+                                                                v31,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/darwin",
+                                                        "type",
+                                                        "array",
+                                                        v27,
+                                                    )
+                                                )
+                                    v33 = v25.get("win32", MISSING)
+                                    if v33 is not MISSING:
+                                        if not _valid_5(v33):
+                                            if isinstance(v33, str):
+                                                if (
+                                                    not v33.isascii()
+                                                    and SURROGATE.search(v33) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/win32",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v33,
+                                                        )
+                                                    )
+                                            if isinstance(v33, list):
+                                                if len(v33) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/win32",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v33,
+                                                        )
+                                                    )
+                                                for i36 in range(0, len(v33)):
+                                                    v37 = v33[i36]
+                                                    if isinstance(v37, str):
+                                                        if not (
+                                                            v37.isascii()
+                                                            and 1 <= len(v37) <= 1024
+                                                            and (
+                                                                (
+                                                                    v37
+                                                                    and v37.isascii()
+                                                                    and v37.isprintable()
+                                                                )
+                                                                or _SEARCH7(v37) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v37.isascii()
+                                                                and SURROGATE.search(v37)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i36),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v37,
+                                                                    )
+                                                                )
+                                                            if len(v37) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i36),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v37,
+                                                                    )
+                                                                )
+                                                            if len(v37) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i36),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v37,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v37) <= 1024
+                                                                and not (
+                                                                    v37
+                                                                    and v37.isascii()
+                                                                    and v37.isprintable()
+                                                                )
+                                                                and _SEARCH7(v37) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i36),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v37,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/win32"
+                                                                + "/"
+                                                                + str(i36),
+                                                                "type",
+                                                                "string",
+                                                                v37,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/win32",
+                                                        "type",
+                                                        "array",
+                                                        v33,
+                                                    )
+                                                )
+                                    v39 = v25.get("linux", MISSING)
+                                    if v39 is not MISSING:
+                                        if not _valid_6(v39):
+                                            if isinstance(v39, str):
+                                                if (
+                                                    not v39.isascii()
+                                                    and SURROGATE.search(v39) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/linux",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v39,
+                                                        )
+                                                    )
+                                            if isinstance(v39, list):
+                                                if len(v39) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/linux",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v39,
+                                                        )
+                                                    )
+                                                for i42 in range(0, len(v39)):
+                                                    v43 = v39[i42]
+                                                    if isinstance(v43, str):
+                                                        if not (
+                                                            v43.isascii()
+                                                            and 1 <= len(v43) <= 1024
+                                                            and (
+                                                                (
+                                                                    v43
+                                                                    and v43.isascii()
+                                                                    and v43.isprintable()
+                                                                )
+                                                                or _SEARCH7(v43) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v43.isascii()
+                                                                and SURROGATE.search(v43)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i42),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v43,
+                                                                    )
+                                                                )
+                                                            if len(v43) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i42),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v43,
+                                                                    )
+                                                                )
+                                                            if len(v43) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i42),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v43,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v43) <= 1024
+                                                                and not (
+                                                                    v43
+                                                                    and v43.isascii()
+                                                                    and v43.isprintable()
+                                                                )
+                                                                and _SEARCH7(v43) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i42),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v43,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/linux"
+                                                                + "/"
+                                                                + str(i42),
+                                                                "type",
+                                                                "string",
+                                                                v43,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/linux",
+                                                        "type",
+                                                        "array",
+                                                        v39,
+                                                    )
+                                                )
+                                    if not _NAMES8.issuperset(v25):
+                                        for k45 in v25:
+                                            if k45 not in _NAMES8:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/" + token(k45),
+                                                        "additionalProperties",
+                                                        "no such property",
+                                                        v25[k45],
+                                                    )
+                                                )
+                                else:
+                                    e.append((p + "/detect" + "/paths", "type", "object", v25))
+                        if not _NAMES9.issuperset(v11):
+                            for k47 in v11:
+                                if k47 not in _NAMES9:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/" + token(k47),
+                                            "additionalProperties",
+                                            "no such property",
+                                            v11[k47],
+                                        )
                                     )
-                                )
-                            if len(v18) > 128:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "maxLength",
-                                        "at most 128 characters",
-                                        v18,
-                                    )
-                                )
-                            if len(v18) <= 128 and _SEARCH5(v18) is None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "pattern",
-                                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                        v18,
-                                    )
-                                )
-                        else:
-                            e.append((p + "/detect" + "/binaryName", "type", "string", v18))
-                    if not _NAMES4.issuperset(v11):
-                        for k20 in v11:
-                            if k20 not in _NAMES4:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/" + token(k20),
-                                        "additionalProperties",
-                                        "no such property",
-                                        v11[k20],
-                                    )
-                                )
+                    else:
+                        e.append((p + "/detect", "type", "object", v11))
                 else:
-                    e.append((p + "/detect", "type", "object", v11))
-            elif d14 == "candidates":
-                if isinstance(v11, str):
-                    if not v11.isascii() and SURROGATE.search(v11) is not None:
-                        e.append((p + "/detect", "i-json", "no lone surrogate", v11))
-                if isinstance(v11, dict):
-                    if not (v11.keys() >= _NAMES6):
-                        if "kind" not in v11:
-                            e.append((p + "/detect", "required", 'property "kind"', v11))
-                    v23 = v11.get("kind", MISSING)
-                    if v23 is not MISSING:
-                        if not (isinstance(v23, str) and v23 == "candidates"):
-                            e.append((p + "/detect" + "/kind", "const", '"candidates"', v23))
-                    v25 = v11.get("paths", MISSING)
-                    if v25 is not MISSING:
-                        if isinstance(v25, str):
-                            if not v25.isascii() and SURROGATE.search(v25) is not None:
-                                e.append(
-                                    (p + "/detect" + "/paths", "i-json", "no lone surrogate", v25)
-                                )
-                        if isinstance(v25, dict):
-                            v27 = v25.get("darwin", MISSING)
-                            if v27 is not MISSING:
-                                if isinstance(v27, str):
-                                    if not v27.isascii() and SURROGATE.search(v27) is not None:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/darwin",
-                                                "i-json",
-                                                "no lone surrogate",
-                                                v27,
-                                            )
-                                        )
-                                if isinstance(v27, list):
-                                    if len(v27) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/darwin",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v27,
-                                            )
-                                        )
-                                    for i30 in range(0, len(v27)):
-                                        v31 = v27[i30]
-                                        if isinstance(v31, str):
-                                            if (
-                                                not v31.isascii()
-                                                and SURROGATE.search(v31) is not None
-                                            ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v31,
-                                                    )
-                                                )
-                                            if len(v31) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v31,
-                                                    )
-                                                )
-                                            if len(v31) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v31,
-                                                    )
-                                                )
-                                            if len(v31) <= 1024 and _SEARCH7(v31) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v31,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/darwin"
-                                                    + "/"
-                                                    + str(i30),
-                                                    "type",
-                                                    "string",
-                                                    v31,
-                                                )
-                                            )
-                                else:
-                                    e.append(
-                                        (p + "/detect" + "/paths" + "/darwin", "type", "array", v27)
-                                    )
-                            v33 = v25.get("win32", MISSING)
-                            if v33 is not MISSING:
-                                if isinstance(v33, str):
-                                    if not v33.isascii() and SURROGATE.search(v33) is not None:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/win32",
-                                                "i-json",
-                                                "no lone surrogate",
-                                                v33,
-                                            )
-                                        )
-                                if isinstance(v33, list):
-                                    if len(v33) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/win32",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v33,
-                                            )
-                                        )
-                                    for i36 in range(0, len(v33)):
-                                        v37 = v33[i36]
-                                        if isinstance(v37, str):
-                                            if (
-                                                not v37.isascii()
-                                                and SURROGATE.search(v37) is not None
-                                            ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v37,
-                                                    )
-                                                )
-                                            if len(v37) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v37,
-                                                    )
-                                                )
-                                            if len(v37) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v37,
-                                                    )
-                                                )
-                                            if len(v37) <= 1024 and _SEARCH7(v37) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v37,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/win32"
-                                                    + "/"
-                                                    + str(i36),
-                                                    "type",
-                                                    "string",
-                                                    v37,
-                                                )
-                                            )
-                                else:
-                                    e.append(
-                                        (p + "/detect" + "/paths" + "/win32", "type", "array", v33)
-                                    )
-                            v39 = v25.get("linux", MISSING)
-                            if v39 is not MISSING:
-                                if isinstance(v39, str):
-                                    if not v39.isascii() and SURROGATE.search(v39) is not None:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/linux",
-                                                "i-json",
-                                                "no lone surrogate",
-                                                v39,
-                                            )
-                                        )
-                                if isinstance(v39, list):
-                                    if len(v39) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/linux",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v39,
-                                            )
-                                        )
-                                    for i42 in range(0, len(v39)):
-                                        v43 = v39[i42]
-                                        if isinstance(v43, str):
-                                            if (
-                                                not v43.isascii()
-                                                and SURROGATE.search(v43) is not None
-                                            ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v43,
-                                                    )
-                                                )
-                                            if len(v43) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v43,
-                                                    )
-                                                )
-                                            if len(v43) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v43,
-                                                    )
-                                                )
-                                            if len(v43) <= 1024 and _SEARCH7(v43) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v43,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/linux"
-                                                    + "/"
-                                                    + str(i42),
-                                                    "type",
-                                                    "string",
-                                                    v43,
-                                                )
-                                            )
-                                else:
-                                    e.append(
-                                        (p + "/detect" + "/paths" + "/linux", "type", "array", v39)
-                                    )
-                            if not _NAMES8.issuperset(v25):
-                                for k45 in v25:
-                                    if k45 not in _NAMES8:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/" + token(k45),
-                                                "additionalProperties",
-                                                "no such property",
-                                                v25[k45],
-                                            )
-                                        )
-                        else:
-                            e.append((p + "/detect" + "/paths", "type", "object", v25))
-                    if not _NAMES9.issuperset(v11):
-                        for k47 in v11:
-                            if k47 not in _NAMES9:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/" + token(k47),
-                                        "additionalProperties",
-                                        "no such property",
-                                        v11[k47],
-                                    )
-                                )
-                else:
-                    e.append((p + "/detect", "type", "object", v11))
-            else:
-                one_of(
-                    (
-                        _check_4,
-                        _check_5,
-                    ),
-                    v11,
-                    p + "/detect",
-                    e,
-                )
+                    one_of(
+                        (
+                            _check_8,
+                            _check_9,
+                        ),
+                        v11,
+                        p + "/detect",
+                        e,
+                    )
         v49 = v.get("hookPackage", MISSING)
         if v49 is not MISSING:
             if isinstance(v49, str):
-                if not v49.isascii() and SURROGATE.search(v49) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
-                if len(v49) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
-                if len(v49) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
-                if len(v49) <= 214 and _SEARCH10(v49) is None:
-                    e.append(
-                        (
-                            p + "/hookPackage",
-                            "pattern",
-                            'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v49,
+                if not (1 <= len(v49) <= 214 and _SEARCH10(v49) is not None):
+                    if not v49.isascii() and SURROGATE.search(v49) is not None:
+                        e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
+                    if len(v49) < 1:
+                        e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
+                    if len(v49) > 214:
+                        e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
+                    if len(v49) <= 214 and _SEARCH10(v49) is None:
+                        e.append(
+                            (
+                                p + "/hookPackage",
+                                "pattern",
+                                'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
+                                v49,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/hookPackage", "type", "string", v49))
         v51 = v.get("promptArgTemplate", MISSING)
         if v51 is not MISSING:
-            if isinstance(v51, list):
-                if len(v51) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v51))
-                for i53 in range(0, len(v51)):
-                    v54 = v51[i53]
-                    if isinstance(v54, str):
-                        if not v54.isascii() and SURROGATE.search(v54) is not None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i53),
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v54,
-                                )
-                            )
-                        if len(v54) > 256:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i53),
-                                    "maxLength",
-                                    "at most 256 characters",
-                                    v54,
-                                )
-                            )
-                        if len(v54) <= 256 and _SEARCH11(v54) is None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i53),
-                                    "pattern",
-                                    'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
-                                    v54,
-                                )
-                            )
-                    else:
-                        e.append((p + "/promptArgTemplate" + "/" + str(i53), "type", "string", v54))
-            else:
-                e.append((p + "/promptArgTemplate", "type", "array", v51))
-        v56 = v.get("capabilities", MISSING)
-        if v56 is not MISSING:
-            if isinstance(v56, str):
-                if not v56.isascii() and SURROGATE.search(v56) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v56))
-            if isinstance(v56, dict):
-                if not (v56.keys() >= _NAMES12):
-                    if "provides" not in v56:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v56))
-                v58 = v56.get("provides", MISSING)
-                if v58 is not MISSING:
-                    if isinstance(v58, list):
-                        n59 = len(e)
-                        for i60 in range(0, len(v58)):
-                            v61 = v58[i60]
-                            if isinstance(v61, str):
-                                if not v61.isascii() and SURROGATE.search(v61) is not None:
+            if not _valid_11(v51):
+                if isinstance(v51, list):
+                    if len(v51) > 20:
+                        e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v51))
+                    for i53 in range(0, len(v51)):
+                        v54 = v51[i53]
+                        if isinstance(v54, str):
+                            if not (
+                                v54.isascii() and len(v54) <= 256 and _SEARCH11(v54) is not None
+                            ):
+                                if not v54.isascii() and SURROGATE.search(v54) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i60),
+                                            p + "/promptArgTemplate" + "/" + str(i53),
                                             "i-json",
                                             "no lone surrogate",
-                                            v61,
+                                            v54,
                                         )
                                     )
-                            if isinstance(v61, str):
-                                if v61 not in _ENUM13:
+                                if len(v54) > 256:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i60),
-                                            "enum",
-                                            'one of ["interactive-launch","headless-task","structured-progres...',
-                                            v61,
+                                            p + "/promptArgTemplate" + "/" + str(i53),
+                                            "maxLength",
+                                            "at most 256 characters",
+                                            v54,
+                                        )
+                                    )
+                                if len(v54) <= 256 and _SEARCH11(v54) is None:
+                                    e.append(
+                                        (
+                                            p + "/promptArgTemplate" + "/" + str(i53),
+                                            "pattern",
+                                            'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
+                                            v54,
+                                        )
+                                    )
+                        else:
+                            e.append(
+                                (p + "/promptArgTemplate" + "/" + str(i53), "type", "string", v54)
+                            )
+                else:
+                    e.append((p + "/promptArgTemplate", "type", "array", v51))
+        v56 = v.get("capabilities", MISSING)
+        if v56 is not MISSING:
+            if not _valid_13(v56):
+                if isinstance(v56, str):
+                    if not v56.isascii() and SURROGATE.search(v56) is not None:
+                        e.append((p + "/capabilities", "i-json", "no lone surrogate", v56))
+                if isinstance(v56, dict):
+                    if not (v56.keys() >= _NAMES12):
+                        if "provides" not in v56:
+                            e.append((p + "/capabilities", "required", 'property "provides"', v56))
+                    v58 = v56.get("provides", MISSING)
+                    if v58 is not MISSING:
+                        if not _valid_12(v58):
+                            if isinstance(v58, list):
+                                n59 = len(e)
+                                for i60 in range(0, len(v58)):
+                                    v61 = v58[i60]
+                                    if isinstance(v61, str):
+                                        if not v61.isascii() and SURROGATE.search(v61) is not None:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/capabilities"
+                                                    + "/provides"
+                                                    + "/"
+                                                    + str(i60),
+                                                    "i-json",
+                                                    "no lone surrogate",
+                                                    v61,
+                                                )
+                                            )
+                                    if isinstance(v61, str):
+                                        if v61 not in _ENUM13:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/capabilities"
+                                                    + "/provides"
+                                                    + "/"
+                                                    + str(i60),
+                                                    "enum",
+                                                    'one of ["interactive-launch","headless-task","structured-progres...',
+                                                    v61,
+                                                )
+                                            )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/capabilities" + "/provides" + "/" + str(i60),
+                                                "type",
+                                                "string",
+                                                v61,
+                                            )
+                                        )
+                                        e.append(
+                                            (
+                                                p + "/capabilities" + "/provides" + "/" + str(i60),
+                                                "enum",
+                                                'one of ["interactive-launch","headless-task","structured-progres...',
+                                                v61,
+                                            )
+                                        )
+                                if len(e) == n59 and not all_unique(v58):
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides",
+                                            "uniqueItems",
+                                            "unique items",
+                                            v58,
                                         )
                                     )
                             else:
+                                e.append((p + "/capabilities" + "/provides", "type", "array", v58))
+                    if not _NAMES12.issuperset(v56):
+                        for k64 in v56:
+                            if k64 not in _NAMES12:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i60),
-                                        "type",
-                                        "string",
-                                        v61,
+                                        p + "/capabilities" + "/" + token(k64),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v56[k64],
                                     )
                                 )
-                                e.append(
-                                    (
-                                        p + "/capabilities" + "/provides" + "/" + str(i60),
-                                        "enum",
-                                        'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v61,
-                                    )
-                                )
-                        if len(e) == n59 and not all_unique(v58):
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/provides",
-                                    "uniqueItems",
-                                    "unique items",
-                                    v58,
-                                )
-                            )
-                    else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v58))
-                if not _NAMES12.issuperset(v56):
-                    for k64 in v56:
-                        if k64 not in _NAMES12:
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/" + token(k64),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v56[k64],
-                                )
-                            )
-            else:
-                e.append((p + "/capabilities", "type", "object", v56))
+                else:
+                    e.append((p + "/capabilities", "type", "object", v56))
         v66 = v.get("category", MISSING)
         if v66 is not MISSING:
             if isinstance(v66, str):
@@ -809,32 +935,44 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v68 = v.get("library", MISSING)
         if v68 is not MISSING:
             if isinstance(v68, str):
-                if not v68.isascii() and SURROGATE.search(v68) is not None:
-                    e.append((p + "/library", "i-json", "no lone surrogate", v68))
                 if _SEARCH1(v68) is None:
-                    e.append(
-                        (
-                            p + "/library",
-                            "pattern",
-                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v68,
+                    if not v68.isascii() and SURROGATE.search(v68) is not None:
+                        e.append((p + "/library", "i-json", "no lone surrogate", v68))
+                    if _SEARCH1(v68) is None:
+                        e.append(
+                            (
+                                p + "/library",
+                                "pattern",
+                                'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                                v68,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/library", "type", "string", v68))
         v70 = v.get("mcpServer", MISSING)
         if v70 is not MISSING:
-            if isinstance(v70, str):
-                if not v70.isascii() and SURROGATE.search(v70) is not None:
-                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
-            if isinstance(v70, dict):
-                if not (v70.keys() >= _NAMES15):
-                    if "transport" not in v70:
-                        e.append((p + "/mcpServer", "required", 'property "transport"', v70))
-                v72 = v70.get("transport", MISSING)
-                if v72 is not MISSING:
-                    if isinstance(v72, str):
-                        if v72 not in _ENUM16:
+            if not _valid_16(v70):
+                if isinstance(v70, str):
+                    if not v70.isascii() and SURROGATE.search(v70) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
+                if isinstance(v70, dict):
+                    if not (v70.keys() >= _NAMES15):
+                        if "transport" not in v70:
+                            e.append((p + "/mcpServer", "required", 'property "transport"', v70))
+                    v72 = v70.get("transport", MISSING)
+                    if v72 is not MISSING:
+                        if isinstance(v72, str):
+                            if v72 not in _ENUM16:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/transport",
+                                        "enum",
+                                        'one of ["stdio","http"]',
+                                        v72,
+                                    )
+                                )
+                        else:
+                            e.append((p + "/mcpServer" + "/transport", "type", "string", v72))
                             e.append(
                                 (
                                     p + "/mcpServer" + "/transport",
@@ -843,175 +981,200 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     v72,
                                 )
                             )
-                    else:
-                        e.append((p + "/mcpServer" + "/transport", "type", "string", v72))
-                        e.append(
-                            (
-                                p + "/mcpServer" + "/transport",
-                                "enum",
-                                'one of ["stdio","http"]',
-                                v72,
-                            )
-                        )
-                v74 = v70.get("command", MISSING)
-                if v74 is not MISSING:
-                    if isinstance(v74, str):
-                        if not v74.isascii() and SURROGATE.search(v74) is not None:
-                            e.append(
-                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v74)
-                            )
-                        if len(v74) < 1:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "minLength",
-                                    "at least 1 characters",
-                                    v74,
-                                )
-                            )
-                        if len(v74) > 256:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "maxLength",
-                                    "at most 256 characters",
-                                    v74,
-                                )
-                            )
-                        if len(v74) <= 256 and _SEARCH17(v74) is None:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "pattern",
-                                    'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
-                                    v74,
-                                )
-                            )
-                    else:
-                        e.append((p + "/mcpServer" + "/command", "type", "string", v74))
-                v76 = v70.get("args", MISSING)
-                if v76 is not MISSING:
-                    if isinstance(v76, list):
-                        if len(v76) > 32:
-                            e.append(
-                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v76)
-                            )
-                        for i78 in range(0, len(v76)):
-                            v79 = v76[i78]
-                            if isinstance(v79, str):
-                                if not v79.isascii() and SURROGATE.search(v79) is not None:
+                    v74 = v70.get("command", MISSING)
+                    if v74 is not MISSING:
+                        if isinstance(v74, str):
+                            if not (
+                                v74.isascii()
+                                and 1 <= len(v74) <= 256
+                                and _SEARCH17(v74) is not None
+                            ):
+                                if not v74.isascii() and SURROGATE.search(v74) is not None:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i78),
+                                            p + "/mcpServer" + "/command",
                                             "i-json",
                                             "no lone surrogate",
-                                            v79,
+                                            v74,
                                         )
                                     )
-                                if len(v79) > 256:
+                                if len(v74) < 1:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i78),
+                                            p + "/mcpServer" + "/command",
+                                            "minLength",
+                                            "at least 1 characters",
+                                            v74,
+                                        )
+                                    )
+                                if len(v74) > 256:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/command",
                                             "maxLength",
                                             "at most 256 characters",
-                                            v79,
+                                            v74,
                                         )
                                     )
-                                if len(v79) <= 256 and _SEARCH18(v79) is None:
+                                if len(v74) <= 256 and _SEARCH17(v74) is None:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i78),
+                                            p + "/mcpServer" + "/command",
                                             "pattern",
-                                            'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
-                                            v79,
+                                            'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
+                                            v74,
                                         )
                                     )
+                        else:
+                            e.append((p + "/mcpServer" + "/command", "type", "string", v74))
+                    v76 = v70.get("args", MISSING)
+                    if v76 is not MISSING:
+                        if not _valid_14(v76):
+                            if isinstance(v76, list):
+                                if len(v76) > 32:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args",
+                                            "maxItems",
+                                            "at most 32 items",
+                                            v76,
+                                        )
+                                    )
+                                for i78 in range(0, len(v76)):
+                                    v79 = v76[i78]
+                                    if isinstance(v79, str):
+                                        if not (
+                                            v79.isascii()
+                                            and len(v79) <= 256
+                                            and _SEARCH18(v79) is not None
+                                        ):
+                                            if (
+                                                not v79.isascii()
+                                                and SURROGATE.search(v79) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/mcpServer" + "/args" + "/" + str(i78),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v79,
+                                                    )
+                                                )
+                                            if len(v79) > 256:
+                                                e.append(
+                                                    (
+                                                        p + "/mcpServer" + "/args" + "/" + str(i78),
+                                                        "maxLength",
+                                                        "at most 256 characters",
+                                                        v79,
+                                                    )
+                                                )
+                                            if len(v79) <= 256 and _SEARCH18(v79) is None:
+                                                e.append(
+                                                    (
+                                                        p + "/mcpServer" + "/args" + "/" + str(i78),
+                                                        "pattern",
+                                                        'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
+                                                        v79,
+                                                    )
+                                                )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/mcpServer" + "/args" + "/" + str(i78),
+                                                "type",
+                                                "string",
+                                                v79,
+                                            )
+                                        )
                             else:
+                                e.append((p + "/mcpServer" + "/args", "type", "array", v76))
+                    v81 = v70.get("url", MISSING)
+                    if v81 is not MISSING:
+                        if isinstance(v81, str):
+                            if not (len(v81) <= 2048 and _SEARCH19(v81) is not None):
+                                if not v81.isascii() and SURROGATE.search(v81) is not None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/url",
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v81,
+                                        )
+                                    )
+                                if len(v81) > 2048:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/url",
+                                            "maxLength",
+                                            "at most 2048 characters",
+                                            v81,
+                                        )
+                                    )
+                                if len(v81) <= 2048 and _SEARCH19(v81) is None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/url",
+                                            "pattern",
+                                            'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
+                                            v81,
+                                        )
+                                    )
+                        else:
+                            e.append((p + "/mcpServer" + "/url", "type", "string", v81))
+                    if not _NAMES20.issuperset(v70):
+                        for k83 in v70:
+                            if k83 not in _NAMES20:
                                 e.append(
                                     (
-                                        p + "/mcpServer" + "/args" + "/" + str(i78),
-                                        "type",
-                                        "string",
-                                        v79,
+                                        p + "/mcpServer" + "/" + token(k83),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v70[k83],
                                     )
                                 )
-                    else:
-                        e.append((p + "/mcpServer" + "/args", "type", "array", v76))
-                v81 = v70.get("url", MISSING)
-                if v81 is not MISSING:
-                    if isinstance(v81, str):
-                        if not v81.isascii() and SURROGATE.search(v81) is not None:
+                else:
+                    e.append((p + "/mcpServer", "type", "object", v70))
+                if (
+                    ("transport" not in v70 or v70["transport"] == "stdio")
+                    if isinstance(v70, dict)
+                    else _valid_15(v70)
+                ):
+                    if isinstance(v70, str):
+                        if not v70.isascii() and SURROGATE.search(v70) is not None:
+                            e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
+                    if isinstance(v70, dict):
+                        if not (v70.keys() >= _NAMES21):
+                            if "command" not in v70:
+                                e.append((p + "/mcpServer", "required", 'property "command"', v70))
+                        v85 = v70.get("url", MISSING)
+                        if v85 is not MISSING:
                             e.append(
-                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v81)
+                                (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v85)
                             )
-                        if len(v81) > 2048:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/url",
-                                    "maxLength",
-                                    "at most 2048 characters",
-                                    v81,
-                                )
-                            )
-                        if len(v81) <= 2048 and _SEARCH19(v81) is None:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/url",
-                                    "pattern",
-                                    'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
-                                    v81,
-                                )
-                            )
-                    else:
-                        e.append((p + "/mcpServer" + "/url", "type", "string", v81))
-                if not _NAMES20.issuperset(v70):
-                    for k83 in v70:
-                        if k83 not in _NAMES20:
+                else:
+                    if isinstance(v70, str):
+                        if not v70.isascii() and SURROGATE.search(v70) is not None:
+                            e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
+                    if isinstance(v70, dict):
+                        if not (v70.keys() >= _NAMES22):
+                            if "url" not in v70:
+                                e.append((p + "/mcpServer", "required", 'property "url"', v70))
+                        v87 = v70.get("command", MISSING)
+                        if v87 is not MISSING:
                             e.append(
                                 (
-                                    p + "/mcpServer" + "/" + token(k83),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v70[k83],
+                                    p + "/mcpServer" + "/command",
+                                    "false",
+                                    "nothing (false schema)",
+                                    v87,
                                 )
                             )
-            else:
-                e.append((p + "/mcpServer", "type", "object", v70))
-            if (
-                ("transport" not in v70 or v70["transport"] == "stdio")
-                if isinstance(v70, dict)
-                else _valid_6(v70)
-            ):
-                if isinstance(v70, str):
-                    if not v70.isascii() and SURROGATE.search(v70) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
-                if isinstance(v70, dict):
-                    if not (v70.keys() >= _NAMES21):
-                        if "command" not in v70:
-                            e.append((p + "/mcpServer", "required", 'property "command"', v70))
-                    v85 = v70.get("url", MISSING)
-                    if v85 is not MISSING:
-                        e.append(
-                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v85)
-                        )
-            else:
-                if isinstance(v70, str):
-                    if not v70.isascii() and SURROGATE.search(v70) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
-                if isinstance(v70, dict):
-                    if not (v70.keys() >= _NAMES22):
-                        if "url" not in v70:
-                            e.append((p + "/mcpServer", "required", 'property "url"', v70))
-                    v87 = v70.get("command", MISSING)
-                    if v87 is not MISSING:
-                        e.append(
-                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v87)
-                        )
-                    v88 = v70.get("args", MISSING)
-                    if v88 is not MISSING:
-                        e.append(
-                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v88)
-                        )
+                        v88 = v70.get("args", MISSING)
+                        if v88 is not MISSING:
+                            e.append(
+                                (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v88)
+                            )
         v90 = v.get("builtin", MISSING)
         if v90 is not MISSING:
             if not (isinstance(v90, bool)):
@@ -1024,7 +1187,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     )
     else:
         e.append((p, "type", "object", v))
-    if ("category" in v and v["category"] == "mcp-server") if isinstance(v, dict) else _valid_7(v):
+    if ("category" in v and v["category"] == "mcp-server") if isinstance(v, dict) else _valid_17(v):
         if isinstance(v, str):
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
@@ -1084,7 +1247,7 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (1 <= len(v106) <= 80):
         return False
-    if _SEARCH2(v106) is None:
+    if not (v106.isascii() and v106.isprintable()) and _SEARCH2(v106) is None:
         return False
     v107 = v["launchable"]
     if not isinstance(v107, bool):
@@ -1101,17 +1264,11 @@ def _valid_1(v: Any) -> bool:
         return False
     if "detect" in v:
         v110 = v["detect"]
-        if isinstance(v110, str):
-            if not v110.isascii() and SURROGATE.search(v110) is not None:
-                return False
-        d111 = v110.get("kind") if isinstance(v110, dict) else None
+        if not isinstance(v110, dict):
+            return False
+        d111 = v110.get("kind")
         if d111 == "path":
-            if not isinstance(v110, dict):
-                return False
             if v110.keys() != _NAMES4:
-                return False
-            v112 = v110["kind"]
-            if v112 != "path":
                 return False
             v113 = v110["binaryName"]
             if not isinstance(v113, str):
@@ -1121,14 +1278,9 @@ def _valid_1(v: Any) -> bool:
             if _SEARCH5(v113) is None:
                 return False
         elif d111 == "candidates":
-            if not isinstance(v110, dict):
-                return False
             if "kind" not in v110:
                 return False
             if not _NAMES9.issuperset(v110):
-                return False
-            v114 = v110["kind"]
-            if v114 != "candidates":
                 return False
             if "paths" in v110:
                 v115 = v110["paths"]
@@ -1149,7 +1301,10 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v117) <= 1024):
                             return False
-                        if _SEARCH7(v117) is None:
+                        if (
+                            not (v117 and v117.isascii() and v117.isprintable())
+                            and _SEARCH7(v117) is None
+                        ):
                             return False
                 if "win32" in v115:
                     v118 = v115["win32"]
@@ -1164,7 +1319,10 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v119) <= 1024):
                             return False
-                        if _SEARCH7(v119) is None:
+                        if (
+                            not (v119 and v119.isascii() and v119.isprintable())
+                            and _SEARCH7(v119) is None
+                        ):
                             return False
                 if "linux" in v115:
                     v120 = v115["linux"]
@@ -1179,7 +1337,10 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v121) <= 1024):
                             return False
-                        if _SEARCH7(v121) is None:
+                        if (
+                            not (v121 and v121.isascii() and v121.isprintable())
+                            and _SEARCH7(v121) is None
+                        ):
                             return False
         else:
             return False
@@ -1328,68 +1489,75 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, dict):
         v139 = v.get("detect", MISSING)
         if v139 is not MISSING:
-            if isinstance(v139, str):
-                if not v139.isascii() and SURROGATE.search(v139) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v139))
-            if isinstance(v139, dict):
-                if not (v139.keys() >= _NAMES4):
-                    if "kind" not in v139:
-                        e.append((p + "/detect", "required", 'property "kind"', v139))
-                    if "binaryName" not in v139:
-                        e.append((p + "/detect", "required", 'property "binaryName"', v139))
-                v141 = v139.get("kind", MISSING)
-                if v141 is not MISSING:
-                    if not (isinstance(v141, str) and v141 == "path"):
-                        e.append((p + "/detect" + "/kind", "const", '"path"', v141))
-                v143 = v139.get("binaryName", MISSING)
-                if v143 is not MISSING:
-                    if isinstance(v143, str):
-                        if not v143.isascii() and SURROGATE.search(v143) is not None:
-                            e.append(
-                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v143)
-                            )
-                        if len(v143) < 1:
-                            e.append(
-                                (
-                                    p + "/detect" + "/binaryName",
-                                    "minLength",
-                                    "at least 1 characters",
-                                    v143,
+            if not _valid_18(v139):
+                if isinstance(v139, str):
+                    if not v139.isascii() and SURROGATE.search(v139) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v139))
+                if isinstance(v139, dict):
+                    if not (v139.keys() >= _NAMES4):
+                        if "kind" not in v139:
+                            e.append((p + "/detect", "required", 'property "kind"', v139))
+                        if "binaryName" not in v139:
+                            e.append((p + "/detect", "required", 'property "binaryName"', v139))
+                    v141 = v139.get("kind", MISSING)
+                    if v141 is not MISSING:
+                        if not (isinstance(v141, str) and v141 == "path"):
+                            e.append((p + "/detect" + "/kind", "const", '"path"', v141))
+                    v143 = v139.get("binaryName", MISSING)
+                    if v143 is not MISSING:
+                        if isinstance(v143, str):
+                            if not (1 <= len(v143) <= 128 and _SEARCH5(v143) is not None):
+                                if not v143.isascii() and SURROGATE.search(v143) is not None:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v143,
+                                        )
+                                    )
+                                if len(v143) < 1:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "minLength",
+                                            "at least 1 characters",
+                                            v143,
+                                        )
+                                    )
+                                if len(v143) > 128:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "maxLength",
+                                            "at most 128 characters",
+                                            v143,
+                                        )
+                                    )
+                                if len(v143) <= 128 and _SEARCH5(v143) is None:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "pattern",
+                                            'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                            v143,
+                                        )
+                                    )
+                        else:
+                            e.append((p + "/detect" + "/binaryName", "type", "string", v143))
+                    if not _NAMES4.issuperset(v139):
+                        for k145 in v139:
+                            if k145 not in _NAMES4:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/" + token(k145),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v139[k145],
+                                    )
                                 )
-                            )
-                        if len(v143) > 128:
-                            e.append(
-                                (
-                                    p + "/detect" + "/binaryName",
-                                    "maxLength",
-                                    "at most 128 characters",
-                                    v143,
-                                )
-                            )
-                        if len(v143) <= 128 and _SEARCH5(v143) is None:
-                            e.append(
-                                (
-                                    p + "/detect" + "/binaryName",
-                                    "pattern",
-                                    'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v143,
-                                )
-                            )
-                    else:
-                        e.append((p + "/detect" + "/binaryName", "type", "string", v143))
-                if not _NAMES4.issuperset(v139):
-                    for k145 in v139:
-                        if k145 not in _NAMES4:
-                            e.append(
-                                (
-                                    p + "/detect" + "/" + token(k145),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v139[k145],
-                                )
-                            )
-            else:
-                e.append((p + "/detect", "type", "object", v139))
+                else:
+                    e.append((p + "/detect", "type", "object", v139))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             if "id" not in v:
@@ -1405,37 +1573,47 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v149 = v.get("id", MISSING)
         if v149 is not MISSING:
             if isinstance(v149, str):
-                if not v149.isascii() and SURROGATE.search(v149) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v149))
                 if _SEARCH1(v149) is None:
-                    e.append(
-                        (
-                            p + "/id",
-                            "pattern",
-                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v149,
+                    if not v149.isascii() and SURROGATE.search(v149) is not None:
+                        e.append((p + "/id", "i-json", "no lone surrogate", v149))
+                    if _SEARCH1(v149) is None:
+                        e.append(
+                            (
+                                p + "/id",
+                                "pattern",
+                                'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                                v149,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/id", "type", "string", v149))
         v151 = v.get("displayName", MISSING)
         if v151 is not MISSING:
             if isinstance(v151, str):
-                if not v151.isascii() and SURROGATE.search(v151) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v151))
-                if len(v151) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v151))
-                if len(v151) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v151))
-                if len(v151) <= 80 and _SEARCH2(v151) is None:
-                    e.append(
-                        (
-                            p + "/displayName",
-                            "pattern",
-                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
-                            v151,
+                if not (
+                    v151.isascii()
+                    and 1 <= len(v151) <= 80
+                    and ((v151.isascii() and v151.isprintable()) or _SEARCH2(v151) is not None)
+                ):
+                    if not v151.isascii() and SURROGATE.search(v151) is not None:
+                        e.append((p + "/displayName", "i-json", "no lone surrogate", v151))
+                    if len(v151) < 1:
+                        e.append((p + "/displayName", "minLength", "at least 1 characters", v151))
+                    if len(v151) > 80:
+                        e.append((p + "/displayName", "maxLength", "at most 80 characters", v151))
+                    if (
+                        len(v151) <= 80
+                        and not (v151.isascii() and v151.isprintable())
+                        and _SEARCH2(v151) is None
+                    ):
+                        e.append(
+                            (
+                                p + "/displayName",
+                                "pattern",
+                                'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
+                                v151,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/displayName", "type", "string", v151))
         v153 = v.get("launchable", MISSING)
@@ -1449,842 +1627,947 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v157 = v.get("hookPointer", MISSING)
         if v157 is not MISSING:
             if isinstance(v157, str):
-                if not v157.isascii() and SURROGATE.search(v157) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v157))
-                if len(v157) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v157))
-                if len(v157) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v157))
-                if len(v157) <= 256 and _SEARCH3(v157) is None:
-                    e.append(
-                        (
-                            p + "/hookPointer",
-                            "pattern",
-                            'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v157,
+                if not (1 <= len(v157) <= 256 and _SEARCH3(v157) is not None):
+                    if not v157.isascii() and SURROGATE.search(v157) is not None:
+                        e.append((p + "/hookPointer", "i-json", "no lone surrogate", v157))
+                    if len(v157) < 1:
+                        e.append((p + "/hookPointer", "minLength", "at least 1 characters", v157))
+                    if len(v157) > 256:
+                        e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v157))
+                    if len(v157) <= 256 and _SEARCH3(v157) is None:
+                        e.append(
+                            (
+                                p + "/hookPointer",
+                                "pattern",
+                                'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
+                                v157,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/hookPointer", "type", "string", v157))
         v159 = v.get("detect", MISSING)
         if v159 is not MISSING:
-            if isinstance(v159, str):
-                if not v159.isascii() and SURROGATE.search(v159) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v159))
-            d162 = v159.get("kind") if isinstance(v159, dict) else None
-            if d162 == "path":
+            if not _valid_10(v159):
                 if isinstance(v159, str):
                     if not v159.isascii() and SURROGATE.search(v159) is not None:
                         e.append((p + "/detect", "i-json", "no lone surrogate", v159))
-                if isinstance(v159, dict):
-                    if not (v159.keys() >= _NAMES4):
-                        if "kind" not in v159:
-                            e.append((p + "/detect", "required", 'property "kind"', v159))
-                        if "binaryName" not in v159:
-                            e.append((p + "/detect", "required", 'property "binaryName"', v159))
-                    v164 = v159.get("kind", MISSING)
-                    if v164 is not MISSING:
-                        if not (isinstance(v164, str) and v164 == "path"):
-                            e.append((p + "/detect" + "/kind", "const", '"path"', v164))
-                    v166 = v159.get("binaryName", MISSING)
-                    if v166 is not MISSING:
-                        if isinstance(v166, str):
-                            if not v166.isascii() and SURROGATE.search(v166) is not None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "i-json",
-                                        "no lone surrogate",
-                                        v166,
-                                    )
-                                )
-                            if len(v166) < 1:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "minLength",
-                                        "at least 1 characters",
-                                        v166,
-                                    )
-                                )
-                            if len(v166) > 128:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "maxLength",
-                                        "at most 128 characters",
-                                        v166,
-                                    )
-                                )
-                            if len(v166) <= 128 and _SEARCH5(v166) is None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "pattern",
-                                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                        v166,
-                                    )
-                                )
-                        else:
-                            e.append((p + "/detect" + "/binaryName", "type", "string", v166))
-                    if not _NAMES4.issuperset(v159):
-                        for k168 in v159:
-                            if k168 not in _NAMES4:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/" + token(k168),
-                                        "additionalProperties",
-                                        "no such property",
-                                        v159[k168],
-                                    )
-                                )
-                else:
-                    e.append((p + "/detect", "type", "object", v159))
-            elif d162 == "candidates":
-                if isinstance(v159, str):
-                    if not v159.isascii() and SURROGATE.search(v159) is not None:
-                        e.append((p + "/detect", "i-json", "no lone surrogate", v159))
-                if isinstance(v159, dict):
-                    if not (v159.keys() >= _NAMES6):
-                        if "kind" not in v159:
-                            e.append((p + "/detect", "required", 'property "kind"', v159))
-                    v171 = v159.get("kind", MISSING)
-                    if v171 is not MISSING:
-                        if not (isinstance(v171, str) and v171 == "candidates"):
-                            e.append((p + "/detect" + "/kind", "const", '"candidates"', v171))
-                    v173 = v159.get("paths", MISSING)
-                    if v173 is not MISSING:
-                        if isinstance(v173, str):
-                            if not v173.isascii() and SURROGATE.search(v173) is not None:
-                                e.append(
-                                    (p + "/detect" + "/paths", "i-json", "no lone surrogate", v173)
-                                )
-                        if isinstance(v173, dict):
-                            v175 = v173.get("darwin", MISSING)
-                            if v175 is not MISSING:
-                                if isinstance(v175, str):
-                                    if not v175.isascii() and SURROGATE.search(v175) is not None:
+                d162 = v159.get("kind") if isinstance(v159, dict) else None
+                if d162 == "path":
+                    if isinstance(v159, str):
+                        if not v159.isascii() and SURROGATE.search(v159) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v159))
+                elif d162 == "candidates":
+                    if isinstance(v159, str):
+                        if not v159.isascii() and SURROGATE.search(v159) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v159))
+                    if isinstance(v159, dict):
+                        if not (v159.keys() >= _NAMES6):
+                            if "kind" not in v159:
+                                e.append((p + "/detect", "required", 'property "kind"', v159))
+                        v165 = v159.get("kind", MISSING)
+                        if v165 is not MISSING:
+                            if not (isinstance(v165, str) and v165 == "candidates"):
+                                e.append((p + "/detect" + "/kind", "const", '"candidates"', v165))
+                        v167 = v159.get("paths", MISSING)
+                        if v167 is not MISSING:
+                            if not _valid_7(v167):
+                                if isinstance(v167, str):
+                                    if not v167.isascii() and SURROGATE.search(v167) is not None:
                                         e.append(
                                             (
-                                                p + "/detect" + "/paths" + "/darwin",
+                                                p + "/detect" + "/paths",
                                                 "i-json",
                                                 "no lone surrogate",
-                                                v175,
+                                                v167,
                                             )
                                         )
-                                if isinstance(v175, list):
-                                    if len(v175) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/darwin",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v175,
-                                            )
-                                        )
-                                    for i178 in range(0, len(v175)):
-                                        v179 = v175[i178]
-                                        if isinstance(v179, str):
-                                            if (
-                                                not v179.isascii()
-                                                and SURROGATE.search(v179) is not None
-                                            ):
+                                if isinstance(v167, dict):
+                                    v169 = v167.get("darwin", MISSING)
+                                    if v169 is not MISSING:
+                                        if not _valid_4(v169):
+                                            if isinstance(v169, str):
+                                                if (
+                                                    not v169.isascii()
+                                                    and SURROGATE.search(v169) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/darwin",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v169,
+                                                        )
+                                                    )
+                                            if isinstance(v169, list):
+                                                if len(v169) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/darwin",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v169,
+                                                        )
+                                                    )
+                                                for i172 in range(0, len(v169)):
+                                                    v173 = v169[i172]
+                                                    if isinstance(v173, str):
+                                                        if not (
+                                                            v173.isascii()
+                                                            and 1 <= len(v173) <= 1024
+                                                            and (
+                                                                (
+                                                                    v173
+                                                                    and v173.isascii()
+                                                                    and v173.isprintable()
+                                                                )
+                                                                or _SEARCH7(v173) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v173.isascii()
+                                                                and SURROGATE.search(v173)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i172),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v173,
+                                                                    )
+                                                                )
+                                                            if len(v173) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i172),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v173,
+                                                                    )
+                                                                )
+                                                            if len(v173) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i172),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v173,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v173) <= 1024
+                                                                and not (
+                                                                    v173
+                                                                    and v173.isascii()
+                                                                    and v173.isprintable()
+                                                                )
+                                                                and _SEARCH7(v173) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i172),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v173,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/darwin"
+                                                                + "/"
+                                                                + str(i172),
+                                                                "type",
+                                                                "string",
+                                                                v173,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/darwin",
+                                                        "type",
+                                                        "array",
+                                                        v169,
+                                                    )
+                                                )
+                                    v175 = v167.get("win32", MISSING)
+                                    if v175 is not MISSING:
+                                        if not _valid_5(v175):
+                                            if isinstance(v175, str):
+                                                if (
+                                                    not v175.isascii()
+                                                    and SURROGATE.search(v175) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/win32",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v175,
+                                                        )
+                                                    )
+                                            if isinstance(v175, list):
+                                                if len(v175) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/win32",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v175,
+                                                        )
+                                                    )
+                                                for i178 in range(0, len(v175)):
+                                                    v179 = v175[i178]
+                                                    if isinstance(v179, str):
+                                                        if not (
+                                                            v179.isascii()
+                                                            and 1 <= len(v179) <= 1024
+                                                            and (
+                                                                (
+                                                                    v179
+                                                                    and v179.isascii()
+                                                                    and v179.isprintable()
+                                                                )
+                                                                or _SEARCH7(v179) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v179.isascii()
+                                                                and SURROGATE.search(v179)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i178),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v179,
+                                                                    )
+                                                                )
+                                                            if len(v179) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i178),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v179,
+                                                                    )
+                                                                )
+                                                            if len(v179) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i178),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v179,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v179) <= 1024
+                                                                and not (
+                                                                    v179
+                                                                    and v179.isascii()
+                                                                    and v179.isprintable()
+                                                                )
+                                                                and _SEARCH7(v179) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i178),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v179,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/win32"
+                                                                + "/"
+                                                                + str(i178),
+                                                                "type",
+                                                                "string",
+                                                                v179,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/win32",
+                                                        "type",
+                                                        "array",
+                                                        v175,
+                                                    )
+                                                )
+                                    v181 = v167.get("linux", MISSING)
+                                    if v181 is not MISSING:
+                                        if not _valid_6(v181):
+                                            if isinstance(v181, str):
+                                                if (
+                                                    not v181.isascii()
+                                                    and SURROGATE.search(v181) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/linux",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v181,
+                                                        )
+                                                    )
+                                            if isinstance(v181, list):
+                                                if len(v181) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/linux",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v181,
+                                                        )
+                                                    )
+                                                for i184 in range(0, len(v181)):
+                                                    v185 = v181[i184]
+                                                    if isinstance(v185, str):
+                                                        if not (
+                                                            v185.isascii()
+                                                            and 1 <= len(v185) <= 1024
+                                                            and (
+                                                                (
+                                                                    v185
+                                                                    and v185.isascii()
+                                                                    and v185.isprintable()
+                                                                )
+                                                                or _SEARCH7(v185) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v185.isascii()
+                                                                and SURROGATE.search(v185)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i184),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v185,
+                                                                    )
+                                                                )
+                                                            if len(v185) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i184),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v185,
+                                                                    )
+                                                                )
+                                                            if len(v185) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i184),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v185,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v185) <= 1024
+                                                                and not (
+                                                                    v185
+                                                                    and v185.isascii()
+                                                                    and v185.isprintable()
+                                                                )
+                                                                and _SEARCH7(v185) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i184),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v185,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/linux"
+                                                                + "/"
+                                                                + str(i184),
+                                                                "type",
+                                                                "string",
+                                                                v185,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/linux",
+                                                        "type",
+                                                        "array",
+                                                        v181,
+                                                    )
+                                                )
+                                    if not _NAMES8.issuperset(v167):
+                                        for k187 in v167:
+                                            if k187 not in _NAMES8:
                                                 e.append(
                                                     (
                                                         p
                                                         + "/detect"
                                                         + "/paths"
-                                                        + "/darwin"
                                                         + "/"
-                                                        + str(i178),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v179,
+                                                        + token(k187),
+                                                        "additionalProperties",
+                                                        "no such property",
+                                                        v167[k187],
                                                     )
                                                 )
-                                            if len(v179) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i178),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v179,
-                                                    )
-                                                )
-                                            if len(v179) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i178),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v179,
-                                                    )
-                                                )
-                                            if len(v179) <= 1024 and _SEARCH7(v179) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i178),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v179,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/darwin"
-                                                    + "/"
-                                                    + str(i178),
-                                                    "type",
-                                                    "string",
-                                                    v179,
-                                                )
-                                            )
                                 else:
+                                    e.append((p + "/detect" + "/paths", "type", "object", v167))
+                        if not _NAMES9.issuperset(v159):
+                            for k189 in v159:
+                                if k189 not in _NAMES9:
                                     e.append(
                                         (
-                                            p + "/detect" + "/paths" + "/darwin",
-                                            "type",
-                                            "array",
-                                            v175,
+                                            p + "/detect" + "/" + token(k189),
+                                            "additionalProperties",
+                                            "no such property",
+                                            v159[k189],
                                         )
                                     )
-                            v181 = v173.get("win32", MISSING)
-                            if v181 is not MISSING:
-                                if isinstance(v181, str):
-                                    if not v181.isascii() and SURROGATE.search(v181) is not None:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/win32",
-                                                "i-json",
-                                                "no lone surrogate",
-                                                v181,
-                                            )
-                                        )
-                                if isinstance(v181, list):
-                                    if len(v181) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/win32",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v181,
-                                            )
-                                        )
-                                    for i184 in range(0, len(v181)):
-                                        v185 = v181[i184]
-                                        if isinstance(v185, str):
-                                            if (
-                                                not v185.isascii()
-                                                and SURROGATE.search(v185) is not None
-                                            ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i184),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v185,
-                                                    )
-                                                )
-                                            if len(v185) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i184),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v185,
-                                                    )
-                                                )
-                                            if len(v185) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i184),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v185,
-                                                    )
-                                                )
-                                            if len(v185) <= 1024 and _SEARCH7(v185) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i184),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v185,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/win32"
-                                                    + "/"
-                                                    + str(i184),
-                                                    "type",
-                                                    "string",
-                                                    v185,
-                                                )
-                                            )
-                                else:
-                                    e.append(
-                                        (p + "/detect" + "/paths" + "/win32", "type", "array", v181)
-                                    )
-                            v187 = v173.get("linux", MISSING)
-                            if v187 is not MISSING:
-                                if isinstance(v187, str):
-                                    if not v187.isascii() and SURROGATE.search(v187) is not None:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/linux",
-                                                "i-json",
-                                                "no lone surrogate",
-                                                v187,
-                                            )
-                                        )
-                                if isinstance(v187, list):
-                                    if len(v187) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/linux",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v187,
-                                            )
-                                        )
-                                    for i190 in range(0, len(v187)):
-                                        v191 = v187[i190]
-                                        if isinstance(v191, str):
-                                            if (
-                                                not v191.isascii()
-                                                and SURROGATE.search(v191) is not None
-                                            ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i190),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v191,
-                                                    )
-                                                )
-                                            if len(v191) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i190),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v191,
-                                                    )
-                                                )
-                                            if len(v191) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i190),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v191,
-                                                    )
-                                                )
-                                            if len(v191) <= 1024 and _SEARCH7(v191) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i190),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v191,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/linux"
-                                                    + "/"
-                                                    + str(i190),
-                                                    "type",
-                                                    "string",
-                                                    v191,
-                                                )
-                                            )
-                                else:
-                                    e.append(
-                                        (p + "/detect" + "/paths" + "/linux", "type", "array", v187)
-                                    )
-                            if not _NAMES8.issuperset(v173):
-                                for k193 in v173:
-                                    if k193 not in _NAMES8:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/" + token(k193),
-                                                "additionalProperties",
-                                                "no such property",
-                                                v173[k193],
-                                            )
-                                        )
-                        else:
-                            e.append((p + "/detect" + "/paths", "type", "object", v173))
-                    if not _NAMES9.issuperset(v159):
-                        for k195 in v159:
-                            if k195 not in _NAMES9:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/" + token(k195),
-                                        "additionalProperties",
-                                        "no such property",
-                                        v159[k195],
-                                    )
-                                )
-                else:
-                    e.append((p + "/detect", "type", "object", v159))
-            else:
-                one_of(
-                    (
-                        _check_4,
-                        _check_5,
-                    ),
-                    v159,
-                    p + "/detect",
-                    e,
-                )
-        v197 = v.get("hookPackage", MISSING)
-        if v197 is not MISSING:
-            if isinstance(v197, str):
-                if not v197.isascii() and SURROGATE.search(v197) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v197))
-                if len(v197) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v197))
-                if len(v197) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v197))
-                if len(v197) <= 214 and _SEARCH10(v197) is None:
-                    e.append(
-                        (
-                            p + "/hookPackage",
-                            "pattern",
-                            'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v197,
-                        )
-                    )
-            else:
-                e.append((p + "/hookPackage", "type", "string", v197))
-        v199 = v.get("promptArgTemplate", MISSING)
-        if v199 is not MISSING:
-            if isinstance(v199, list):
-                if len(v199) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v199))
-                for i201 in range(0, len(v199)):
-                    v202 = v199[i201]
-                    if isinstance(v202, str):
-                        if not v202.isascii() and SURROGATE.search(v202) is not None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i201),
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v202,
-                                )
-                            )
-                        if len(v202) > 256:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i201),
-                                    "maxLength",
-                                    "at most 256 characters",
-                                    v202,
-                                )
-                            )
-                        if len(v202) <= 256 and _SEARCH11(v202) is None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i201),
-                                    "pattern",
-                                    'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
-                                    v202,
-                                )
-                            )
                     else:
+                        e.append((p + "/detect", "type", "object", v159))
+                else:
+                    one_of(
+                        (
+                            _check_8,
+                            _check_9,
+                        ),
+                        v159,
+                        p + "/detect",
+                        e,
+                    )
+        v191 = v.get("hookPackage", MISSING)
+        if v191 is not MISSING:
+            if isinstance(v191, str):
+                if not (1 <= len(v191) <= 214 and _SEARCH10(v191) is not None):
+                    if not v191.isascii() and SURROGATE.search(v191) is not None:
+                        e.append((p + "/hookPackage", "i-json", "no lone surrogate", v191))
+                    if len(v191) < 1:
+                        e.append((p + "/hookPackage", "minLength", "at least 1 characters", v191))
+                    if len(v191) > 214:
+                        e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v191))
+                    if len(v191) <= 214 and _SEARCH10(v191) is None:
                         e.append(
-                            (p + "/promptArgTemplate" + "/" + str(i201), "type", "string", v202)
+                            (
+                                p + "/hookPackage",
+                                "pattern",
+                                'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
+                                v191,
+                            )
                         )
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v199))
-        v204 = v.get("capabilities", MISSING)
-        if v204 is not MISSING:
-            if isinstance(v204, str):
-                if not v204.isascii() and SURROGATE.search(v204) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v204))
-            if isinstance(v204, dict):
-                if not (v204.keys() >= _NAMES12):
-                    if "provides" not in v204:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v204))
-                v206 = v204.get("provides", MISSING)
-                if v206 is not MISSING:
-                    if isinstance(v206, list):
-                        n207 = len(e)
-                        for i208 in range(0, len(v206)):
-                            v209 = v206[i208]
-                            if isinstance(v209, str):
-                                if not v209.isascii() and SURROGATE.search(v209) is not None:
+                e.append((p + "/hookPackage", "type", "string", v191))
+        v193 = v.get("promptArgTemplate", MISSING)
+        if v193 is not MISSING:
+            if not _valid_11(v193):
+                if isinstance(v193, list):
+                    if len(v193) > 20:
+                        e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v193))
+                    for i195 in range(0, len(v193)):
+                        v196 = v193[i195]
+                        if isinstance(v196, str):
+                            if not (
+                                v196.isascii() and len(v196) <= 256 and _SEARCH11(v196) is not None
+                            ):
+                                if not v196.isascii() and SURROGATE.search(v196) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i208),
+                                            p + "/promptArgTemplate" + "/" + str(i195),
                                             "i-json",
                                             "no lone surrogate",
-                                            v209,
+                                            v196,
                                         )
                                     )
-                            if isinstance(v209, str):
-                                if v209 not in _ENUM13:
+                                if len(v196) > 256:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i208),
-                                            "enum",
-                                            'one of ["interactive-launch","headless-task","structured-progres...',
-                                            v209,
+                                            p + "/promptArgTemplate" + "/" + str(i195),
+                                            "maxLength",
+                                            "at most 256 characters",
+                                            v196,
+                                        )
+                                    )
+                                if len(v196) <= 256 and _SEARCH11(v196) is None:
+                                    e.append(
+                                        (
+                                            p + "/promptArgTemplate" + "/" + str(i195),
+                                            "pattern",
+                                            'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
+                                            v196,
+                                        )
+                                    )
+                        else:
+                            e.append(
+                                (p + "/promptArgTemplate" + "/" + str(i195), "type", "string", v196)
+                            )
+                else:
+                    e.append((p + "/promptArgTemplate", "type", "array", v193))
+        v198 = v.get("capabilities", MISSING)
+        if v198 is not MISSING:
+            if not _valid_13(v198):
+                if isinstance(v198, str):
+                    if not v198.isascii() and SURROGATE.search(v198) is not None:
+                        e.append((p + "/capabilities", "i-json", "no lone surrogate", v198))
+                if isinstance(v198, dict):
+                    if not (v198.keys() >= _NAMES12):
+                        if "provides" not in v198:
+                            e.append((p + "/capabilities", "required", 'property "provides"', v198))
+                    v200 = v198.get("provides", MISSING)
+                    if v200 is not MISSING:
+                        if not _valid_12(v200):
+                            if isinstance(v200, list):
+                                n201 = len(e)
+                                for i202 in range(0, len(v200)):
+                                    v203 = v200[i202]
+                                    if isinstance(v203, str):
+                                        if (
+                                            not v203.isascii()
+                                            and SURROGATE.search(v203) is not None
+                                        ):
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/capabilities"
+                                                    + "/provides"
+                                                    + "/"
+                                                    + str(i202),
+                                                    "i-json",
+                                                    "no lone surrogate",
+                                                    v203,
+                                                )
+                                            )
+                                    if isinstance(v203, str):
+                                        if v203 not in _ENUM13:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/capabilities"
+                                                    + "/provides"
+                                                    + "/"
+                                                    + str(i202),
+                                                    "enum",
+                                                    'one of ["interactive-launch","headless-task","structured-progres...',
+                                                    v203,
+                                                )
+                                            )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/capabilities" + "/provides" + "/" + str(i202),
+                                                "type",
+                                                "string",
+                                                v203,
+                                            )
+                                        )
+                                        e.append(
+                                            (
+                                                p + "/capabilities" + "/provides" + "/" + str(i202),
+                                                "enum",
+                                                'one of ["interactive-launch","headless-task","structured-progres...',
+                                                v203,
+                                            )
+                                        )
+                                if len(e) == n201 and not all_unique(v200):
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides",
+                                            "uniqueItems",
+                                            "unique items",
+                                            v200,
                                         )
                                     )
                             else:
+                                e.append((p + "/capabilities" + "/provides", "type", "array", v200))
+                    if not _NAMES12.issuperset(v198):
+                        for k206 in v198:
+                            if k206 not in _NAMES12:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i208),
-                                        "type",
-                                        "string",
-                                        v209,
+                                        p + "/capabilities" + "/" + token(k206),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v198[k206],
                                     )
                                 )
-                                e.append(
-                                    (
-                                        p + "/capabilities" + "/provides" + "/" + str(i208),
-                                        "enum",
-                                        'one of ["interactive-launch","headless-task","structured-progres...',
-                                        v209,
-                                    )
-                                )
-                        if len(e) == n207 and not all_unique(v206):
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/provides",
-                                    "uniqueItems",
-                                    "unique items",
-                                    v206,
-                                )
-                            )
-                    else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v206))
-                if not _NAMES12.issuperset(v204):
-                    for k212 in v204:
-                        if k212 not in _NAMES12:
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/" + token(k212),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v204[k212],
-                                )
-                            )
-            else:
-                e.append((p + "/capabilities", "type", "object", v204))
-        v214 = v.get("category", MISSING)
-        if v214 is not MISSING:
-            if isinstance(v214, str):
-                if v214 not in _ENUM14:
+                else:
+                    e.append((p + "/capabilities", "type", "object", v198))
+        v208 = v.get("category", MISSING)
+        if v208 is not MISSING:
+            if isinstance(v208, str):
+                if v208 not in _ENUM14:
                     e.append(
                         (
                             p + "/category",
                             "enum",
                             'one of ["cli-agent","desktop-app","mcp-server"]',
-                            v214,
+                            v208,
                         )
                     )
             else:
-                e.append((p + "/category", "type", "string", v214))
+                e.append((p + "/category", "type", "string", v208))
                 e.append(
                     (
                         p + "/category",
                         "enum",
                         'one of ["cli-agent","desktop-app","mcp-server"]',
-                        v214,
+                        v208,
                     )
                 )
-        v216 = v.get("library", MISSING)
-        if v216 is not MISSING:
-            if isinstance(v216, str):
-                if not v216.isascii() and SURROGATE.search(v216) is not None:
-                    e.append((p + "/library", "i-json", "no lone surrogate", v216))
-                if _SEARCH1(v216) is None:
-                    e.append(
-                        (
-                            p + "/library",
-                            "pattern",
-                            'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                            v216,
+        v210 = v.get("library", MISSING)
+        if v210 is not MISSING:
+            if isinstance(v210, str):
+                if _SEARCH1(v210) is None:
+                    if not v210.isascii() and SURROGATE.search(v210) is not None:
+                        e.append((p + "/library", "i-json", "no lone surrogate", v210))
+                    if _SEARCH1(v210) is None:
+                        e.append(
+                            (
+                                p + "/library",
+                                "pattern",
+                                'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
+                                v210,
+                            )
                         )
-                    )
             else:
-                e.append((p + "/library", "type", "string", v216))
-        v218 = v.get("mcpServer", MISSING)
-        if v218 is not MISSING:
-            if isinstance(v218, str):
-                if not v218.isascii() and SURROGATE.search(v218) is not None:
-                    e.append((p + "/mcpServer", "i-json", "no lone surrogate", v218))
-            if isinstance(v218, dict):
-                if not (v218.keys() >= _NAMES15):
-                    if "transport" not in v218:
-                        e.append((p + "/mcpServer", "required", 'property "transport"', v218))
-                v220 = v218.get("transport", MISSING)
-                if v220 is not MISSING:
-                    if isinstance(v220, str):
-                        if v220 not in _ENUM16:
+                e.append((p + "/library", "type", "string", v210))
+        v212 = v.get("mcpServer", MISSING)
+        if v212 is not MISSING:
+            if not _valid_16(v212):
+                if isinstance(v212, str):
+                    if not v212.isascii() and SURROGATE.search(v212) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
+                if isinstance(v212, dict):
+                    if not (v212.keys() >= _NAMES15):
+                        if "transport" not in v212:
+                            e.append((p + "/mcpServer", "required", 'property "transport"', v212))
+                    v214 = v212.get("transport", MISSING)
+                    if v214 is not MISSING:
+                        if isinstance(v214, str):
+                            if v214 not in _ENUM16:
+                                e.append(
+                                    (
+                                        p + "/mcpServer" + "/transport",
+                                        "enum",
+                                        'one of ["stdio","http"]',
+                                        v214,
+                                    )
+                                )
+                        else:
+                            e.append((p + "/mcpServer" + "/transport", "type", "string", v214))
                             e.append(
                                 (
                                     p + "/mcpServer" + "/transport",
                                     "enum",
                                     'one of ["stdio","http"]',
-                                    v220,
+                                    v214,
                                 )
                             )
-                    else:
-                        e.append((p + "/mcpServer" + "/transport", "type", "string", v220))
-                        e.append(
-                            (
-                                p + "/mcpServer" + "/transport",
-                                "enum",
-                                'one of ["stdio","http"]',
-                                v220,
-                            )
-                        )
-                v222 = v218.get("command", MISSING)
-                if v222 is not MISSING:
-                    if isinstance(v222, str):
-                        if not v222.isascii() and SURROGATE.search(v222) is not None:
-                            e.append(
-                                (p + "/mcpServer" + "/command", "i-json", "no lone surrogate", v222)
-                            )
-                        if len(v222) < 1:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "minLength",
-                                    "at least 1 characters",
-                                    v222,
-                                )
-                            )
-                        if len(v222) > 256:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "maxLength",
-                                    "at most 256 characters",
-                                    v222,
-                                )
-                            )
-                        if len(v222) <= 256 and _SEARCH17(v222) is None:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/command",
-                                    "pattern",
-                                    'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
-                                    v222,
-                                )
-                            )
-                    else:
-                        e.append((p + "/mcpServer" + "/command", "type", "string", v222))
-                v224 = v218.get("args", MISSING)
-                if v224 is not MISSING:
-                    if isinstance(v224, list):
-                        if len(v224) > 32:
-                            e.append(
-                                (p + "/mcpServer" + "/args", "maxItems", "at most 32 items", v224)
-                            )
-                        for i226 in range(0, len(v224)):
-                            v227 = v224[i226]
-                            if isinstance(v227, str):
-                                if not v227.isascii() and SURROGATE.search(v227) is not None:
+                    v216 = v212.get("command", MISSING)
+                    if v216 is not MISSING:
+                        if isinstance(v216, str):
+                            if not (
+                                v216.isascii()
+                                and 1 <= len(v216) <= 256
+                                and _SEARCH17(v216) is not None
+                            ):
+                                if not v216.isascii() and SURROGATE.search(v216) is not None:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i226),
+                                            p + "/mcpServer" + "/command",
                                             "i-json",
                                             "no lone surrogate",
-                                            v227,
+                                            v216,
                                         )
                                     )
-                                if len(v227) > 256:
+                                if len(v216) < 1:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i226),
+                                            p + "/mcpServer" + "/command",
+                                            "minLength",
+                                            "at least 1 characters",
+                                            v216,
+                                        )
+                                    )
+                                if len(v216) > 256:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/command",
                                             "maxLength",
                                             "at most 256 characters",
-                                            v227,
+                                            v216,
                                         )
                                     )
-                                if len(v227) <= 256 and _SEARCH18(v227) is None:
+                                if len(v216) <= 256 and _SEARCH17(v216) is None:
                                     e.append(
                                         (
-                                            p + "/mcpServer" + "/args" + "/" + str(i226),
+                                            p + "/mcpServer" + "/command",
                                             "pattern",
-                                            'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
-                                            v227,
+                                            'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
+                                            v216,
                                         )
                                     )
+                        else:
+                            e.append((p + "/mcpServer" + "/command", "type", "string", v216))
+                    v218 = v212.get("args", MISSING)
+                    if v218 is not MISSING:
+                        if not _valid_14(v218):
+                            if isinstance(v218, list):
+                                if len(v218) > 32:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/args",
+                                            "maxItems",
+                                            "at most 32 items",
+                                            v218,
+                                        )
+                                    )
+                                for i220 in range(0, len(v218)):
+                                    v221 = v218[i220]
+                                    if isinstance(v221, str):
+                                        if not (
+                                            v221.isascii()
+                                            and len(v221) <= 256
+                                            and _SEARCH18(v221) is not None
+                                        ):
+                                            if (
+                                                not v221.isascii()
+                                                and SURROGATE.search(v221) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/mcpServer"
+                                                        + "/args"
+                                                        + "/"
+                                                        + str(i220),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v221,
+                                                    )
+                                                )
+                                            if len(v221) > 256:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/mcpServer"
+                                                        + "/args"
+                                                        + "/"
+                                                        + str(i220),
+                                                        "maxLength",
+                                                        "at most 256 characters",
+                                                        v221,
+                                                    )
+                                                )
+                                            if len(v221) <= 256 and _SEARCH18(v221) is None:
+                                                e.append(
+                                                    (
+                                                        p
+                                                        + "/mcpServer"
+                                                        + "/args"
+                                                        + "/"
+                                                        + str(i220),
+                                                        "pattern",
+                                                        'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
+                                                        v221,
+                                                    )
+                                                )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/mcpServer" + "/args" + "/" + str(i220),
+                                                "type",
+                                                "string",
+                                                v221,
+                                            )
+                                        )
                             else:
+                                e.append((p + "/mcpServer" + "/args", "type", "array", v218))
+                    v223 = v212.get("url", MISSING)
+                    if v223 is not MISSING:
+                        if isinstance(v223, str):
+                            if not (len(v223) <= 2048 and _SEARCH19(v223) is not None):
+                                if not v223.isascii() and SURROGATE.search(v223) is not None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/url",
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v223,
+                                        )
+                                    )
+                                if len(v223) > 2048:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/url",
+                                            "maxLength",
+                                            "at most 2048 characters",
+                                            v223,
+                                        )
+                                    )
+                                if len(v223) <= 2048 and _SEARCH19(v223) is None:
+                                    e.append(
+                                        (
+                                            p + "/mcpServer" + "/url",
+                                            "pattern",
+                                            'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
+                                            v223,
+                                        )
+                                    )
+                        else:
+                            e.append((p + "/mcpServer" + "/url", "type", "string", v223))
+                    if not _NAMES20.issuperset(v212):
+                        for k225 in v212:
+                            if k225 not in _NAMES20:
                                 e.append(
                                     (
-                                        p + "/mcpServer" + "/args" + "/" + str(i226),
-                                        "type",
-                                        "string",
-                                        v227,
+                                        p + "/mcpServer" + "/" + token(k225),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v212[k225],
                                     )
                                 )
-                    else:
-                        e.append((p + "/mcpServer" + "/args", "type", "array", v224))
-                v229 = v218.get("url", MISSING)
-                if v229 is not MISSING:
-                    if isinstance(v229, str):
-                        if not v229.isascii() and SURROGATE.search(v229) is not None:
+                else:
+                    e.append((p + "/mcpServer", "type", "object", v212))
+                if (
+                    ("transport" not in v212 or v212["transport"] == "stdio")
+                    if isinstance(v212, dict)
+                    else _valid_15(v212)
+                ):
+                    if isinstance(v212, str):
+                        if not v212.isascii() and SURROGATE.search(v212) is not None:
+                            e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
+                    if isinstance(v212, dict):
+                        if not (v212.keys() >= _NAMES21):
+                            if "command" not in v212:
+                                e.append((p + "/mcpServer", "required", 'property "command"', v212))
+                        v227 = v212.get("url", MISSING)
+                        if v227 is not MISSING:
                             e.append(
-                                (p + "/mcpServer" + "/url", "i-json", "no lone surrogate", v229)
+                                (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v227)
                             )
-                        if len(v229) > 2048:
+                else:
+                    if isinstance(v212, str):
+                        if not v212.isascii() and SURROGATE.search(v212) is not None:
+                            e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
+                    if isinstance(v212, dict):
+                        if not (v212.keys() >= _NAMES22):
+                            if "url" not in v212:
+                                e.append((p + "/mcpServer", "required", 'property "url"', v212))
+                        v229 = v212.get("command", MISSING)
+                        if v229 is not MISSING:
                             e.append(
                                 (
-                                    p + "/mcpServer" + "/url",
-                                    "maxLength",
-                                    "at most 2048 characters",
+                                    p + "/mcpServer" + "/command",
+                                    "false",
+                                    "nothing (false schema)",
                                     v229,
                                 )
                             )
-                        if len(v229) <= 2048 and _SEARCH19(v229) is None:
+                        v230 = v212.get("args", MISSING)
+                        if v230 is not MISSING:
                             e.append(
                                 (
-                                    p + "/mcpServer" + "/url",
-                                    "pattern",
-                                    'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
-                                    v229,
+                                    p + "/mcpServer" + "/args",
+                                    "false",
+                                    "nothing (false schema)",
+                                    v230,
                                 )
                             )
-                    else:
-                        e.append((p + "/mcpServer" + "/url", "type", "string", v229))
-                if not _NAMES20.issuperset(v218):
-                    for k231 in v218:
-                        if k231 not in _NAMES20:
-                            e.append(
-                                (
-                                    p + "/mcpServer" + "/" + token(k231),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v218[k231],
-                                )
-                            )
-            else:
-                e.append((p + "/mcpServer", "type", "object", v218))
-            if (
-                ("transport" not in v218 or v218["transport"] == "stdio")
-                if isinstance(v218, dict)
-                else _valid_6(v218)
-            ):
-                if isinstance(v218, str):
-                    if not v218.isascii() and SURROGATE.search(v218) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v218))
-                if isinstance(v218, dict):
-                    if not (v218.keys() >= _NAMES21):
-                        if "command" not in v218:
-                            e.append((p + "/mcpServer", "required", 'property "command"', v218))
-                    v233 = v218.get("url", MISSING)
-                    if v233 is not MISSING:
-                        e.append(
-                            (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v233)
-                        )
-            else:
-                if isinstance(v218, str):
-                    if not v218.isascii() and SURROGATE.search(v218) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v218))
-                if isinstance(v218, dict):
-                    if not (v218.keys() >= _NAMES22):
-                        if "url" not in v218:
-                            e.append((p + "/mcpServer", "required", 'property "url"', v218))
-                    v235 = v218.get("command", MISSING)
-                    if v235 is not MISSING:
-                        e.append(
-                            (p + "/mcpServer" + "/command", "false", "nothing (false schema)", v235)
-                        )
-                    v236 = v218.get("args", MISSING)
-                    if v236 is not MISSING:
-                        e.append(
-                            (p + "/mcpServer" + "/args", "false", "nothing (false schema)", v236)
-                        )
-        v238 = v.get("builtin", MISSING)
-        if v238 is not MISSING:
-            if not (isinstance(v238, bool)):
-                e.append((p + "/builtin", "type", "boolean", v238))
+        v232 = v.get("builtin", MISSING)
+        if v232 is not MISSING:
+            if not (isinstance(v232, bool)):
+                e.append((p + "/builtin", "type", "boolean", v232))
         if not _NAMES23.issuperset(v):
-            for k240 in v:
-                if k240 not in _NAMES23:
+            for k234 in v:
+                if k234 not in _NAMES23:
                     e.append(
-                        (p + "/" + token(k240), "additionalProperties", "no such property", v[k240])
+                        (p + "/" + token(k234), "additionalProperties", "no such property", v[k234])
                     )
     else:
         e.append((p, "type", "object", v))
-    if ("category" in v and v["category"] == "mcp-server") if isinstance(v, dict) else _valid_7(v):
+    if ("category" in v and v["category"] == "mcp-server") if isinstance(v, dict) else _valid_17(v):
         if isinstance(v, str):
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
@@ -2292,26 +2575,26 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not (v.keys() >= _NAMES24):
                 if "mcpServer" not in v:
                     e.append((p, "required", 'property "mcpServer"', v))
-            v242 = v.get("launchable", MISSING)
+            v236 = v.get("launchable", MISSING)
+            if v236 is not MISSING:
+                if not (json_equal(v236, _CONST25)):
+                    e.append((p + "/launchable", "const", "false", v236))
+            v238 = v.get("hookCapable", MISSING)
+            if v238 is not MISSING:
+                if not (json_equal(v238, _CONST25)):
+                    e.append((p + "/hookCapable", "const", "false", v238))
+            v240 = v.get("detect", MISSING)
+            if v240 is not MISSING:
+                e.append((p + "/detect", "false", "nothing (false schema)", v240))
+            v241 = v.get("promptArgTemplate", MISSING)
+            if v241 is not MISSING:
+                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v241))
+            v242 = v.get("hookPackage", MISSING)
             if v242 is not MISSING:
-                if not (json_equal(v242, _CONST25)):
-                    e.append((p + "/launchable", "const", "false", v242))
-            v244 = v.get("hookCapable", MISSING)
-            if v244 is not MISSING:
-                if not (json_equal(v244, _CONST25)):
-                    e.append((p + "/hookCapable", "const", "false", v244))
-            v246 = v.get("detect", MISSING)
-            if v246 is not MISSING:
-                e.append((p + "/detect", "false", "nothing (false schema)", v246))
-            v247 = v.get("promptArgTemplate", MISSING)
-            if v247 is not MISSING:
-                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v247))
-            v248 = v.get("hookPackage", MISSING)
-            if v248 is not MISSING:
-                e.append((p + "/hookPackage", "false", "nothing (false schema)", v248))
-            v249 = v.get("capabilities", MISSING)
-            if v249 is not MISSING:
-                e.append((p + "/capabilities", "false", "nothing (false schema)", v249))
+                e.append((p + "/hookPackage", "false", "nothing (false schema)", v242))
+            v243 = v.get("capabilities", MISSING)
+            if v243 is not MISSING:
+                e.append((p + "/capabilities", "false", "nothing (false schema)", v243))
     else:
         if isinstance(v, str):
             if not v.isascii() and SURROGATE.search(v) is not None:
@@ -2320,248 +2603,254 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not (v.keys() >= _NAMES26):
                 if "detect" not in v:
                     e.append((p, "required", 'property "detect"', v))
-            v251 = v.get("mcpServer", MISSING)
-            if v251 is not MISSING:
-                e.append((p + "/mcpServer", "false", "nothing (false schema)", v251))
+            v245 = v.get("mcpServer", MISSING)
+            if v245 is not MISSING:
+                e.append((p + "/mcpServer", "false", "nothing (false schema)", v245))
 
 
 def _valid_3(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
     if "detect" in v:
-        v253 = v["detect"]
-        if not isinstance(v253, dict):
+        v247 = v["detect"]
+        if not isinstance(v247, dict):
             return False
-        if v253.keys() != _NAMES4:
+        if v247.keys() != _NAMES4:
             return False
-        v254 = v253["kind"]
-        if v254 != "path":
+        v248 = v247["kind"]
+        if v248 != "path":
             return False
-        v255 = v253["binaryName"]
-        if not isinstance(v255, str):
+        v249 = v247["binaryName"]
+        if not isinstance(v249, str):
             return False
-        if not (1 <= len(v255) <= 128):
+        if not (1 <= len(v249) <= 128):
             return False
-        if _SEARCH5(v255) is None:
+        if _SEARCH5(v249) is None:
             return False
     if not (v.keys() >= _NAMES0):
         return False
     if not _NAMES23.issuperset(v):
         return False
-    v256 = v["id"]
-    if not isinstance(v256, str):
+    v250 = v["id"]
+    if not isinstance(v250, str):
         return False
-    if _SEARCH1(v256) is None:
+    if _SEARCH1(v250) is None:
         return False
-    v257 = v["displayName"]
-    if not isinstance(v257, str):
+    v251 = v["displayName"]
+    if not isinstance(v251, str):
         return False
-    if not v257.isascii() and SURROGATE.search(v257) is not None:
+    if not v251.isascii() and SURROGATE.search(v251) is not None:
         return False
-    if not (1 <= len(v257) <= 80):
+    if not (1 <= len(v251) <= 80):
         return False
-    if _SEARCH2(v257) is None:
+    if not (v251.isascii() and v251.isprintable()) and _SEARCH2(v251) is None:
         return False
-    v258 = v["launchable"]
-    if not isinstance(v258, bool):
+    v252 = v["launchable"]
+    if not isinstance(v252, bool):
         return False
-    v259 = v["hookCapable"]
-    if not isinstance(v259, bool):
+    v253 = v["hookCapable"]
+    if not isinstance(v253, bool):
         return False
-    v260 = v["hookPointer"]
-    if not isinstance(v260, str):
+    v254 = v["hookPointer"]
+    if not isinstance(v254, str):
         return False
-    if not (1 <= len(v260) <= 256):
+    if not (1 <= len(v254) <= 256):
         return False
-    if _SEARCH3(v260) is None:
+    if _SEARCH3(v254) is None:
         return False
     if "detect" in v:
-        v261 = v["detect"]
-        d262 = v261.get("kind")
-        if d262 == "path":
+        v255 = v["detect"]
+        d256 = v255.get("kind")
+        if d256 == "path":
             pass
-        elif d262 == "candidates":
-            if "kind" not in v261:
+        elif d256 == "candidates":
+            if "kind" not in v255:
                 return False
-            if not _NAMES9.issuperset(v261):
+            if not _NAMES9.issuperset(v255):
                 return False
-            v263 = v261["kind"]
-            if v263 != "candidates":
-                return False
-            if "paths" in v261:
-                v264 = v261["paths"]
-                if not isinstance(v264, dict):
+            if "paths" in v255:
+                v258 = v255["paths"]
+                if not isinstance(v258, dict):
                     return False
-                if not _NAMES8.issuperset(v264):
+                if not _NAMES8.issuperset(v258):
                     return False
-                if "darwin" in v264:
-                    v265 = v264["darwin"]
-                    if not isinstance(v265, list):
+                if "darwin" in v258:
+                    v259 = v258["darwin"]
+                    if not isinstance(v259, list):
                         return False
-                    if len(v265) > 32:
+                    if len(v259) > 32:
                         return False
-                    for v266 in v265:
-                        if not isinstance(v266, str):
+                    for v260 in v259:
+                        if not isinstance(v260, str):
                             return False
-                        if not v266.isascii() and SURROGATE.search(v266) is not None:
+                        if not v260.isascii() and SURROGATE.search(v260) is not None:
                             return False
-                        if not (1 <= len(v266) <= 1024):
+                        if not (1 <= len(v260) <= 1024):
                             return False
-                        if _SEARCH7(v266) is None:
+                        if (
+                            not (v260 and v260.isascii() and v260.isprintable())
+                            and _SEARCH7(v260) is None
+                        ):
                             return False
-                if "win32" in v264:
-                    v267 = v264["win32"]
-                    if not isinstance(v267, list):
+                if "win32" in v258:
+                    v261 = v258["win32"]
+                    if not isinstance(v261, list):
                         return False
-                    if len(v267) > 32:
+                    if len(v261) > 32:
                         return False
-                    for v268 in v267:
-                        if not isinstance(v268, str):
+                    for v262 in v261:
+                        if not isinstance(v262, str):
                             return False
-                        if not v268.isascii() and SURROGATE.search(v268) is not None:
+                        if not v262.isascii() and SURROGATE.search(v262) is not None:
                             return False
-                        if not (1 <= len(v268) <= 1024):
+                        if not (1 <= len(v262) <= 1024):
                             return False
-                        if _SEARCH7(v268) is None:
+                        if (
+                            not (v262 and v262.isascii() and v262.isprintable())
+                            and _SEARCH7(v262) is None
+                        ):
                             return False
-                if "linux" in v264:
-                    v269 = v264["linux"]
-                    if not isinstance(v269, list):
+                if "linux" in v258:
+                    v263 = v258["linux"]
+                    if not isinstance(v263, list):
                         return False
-                    if len(v269) > 32:
+                    if len(v263) > 32:
                         return False
-                    for v270 in v269:
-                        if not isinstance(v270, str):
+                    for v264 in v263:
+                        if not isinstance(v264, str):
                             return False
-                        if not v270.isascii() and SURROGATE.search(v270) is not None:
+                        if not v264.isascii() and SURROGATE.search(v264) is not None:
                             return False
-                        if not (1 <= len(v270) <= 1024):
+                        if not (1 <= len(v264) <= 1024):
                             return False
-                        if _SEARCH7(v270) is None:
+                        if (
+                            not (v264 and v264.isascii() and v264.isprintable())
+                            and _SEARCH7(v264) is None
+                        ):
                             return False
         else:
             return False
     if "hookPackage" in v:
-        v271 = v["hookPackage"]
-        if not isinstance(v271, str):
+        v265 = v["hookPackage"]
+        if not isinstance(v265, str):
             return False
-        if not (1 <= len(v271) <= 214):
+        if not (1 <= len(v265) <= 214):
             return False
-        if _SEARCH10(v271) is None:
+        if _SEARCH10(v265) is None:
             return False
     if "promptArgTemplate" in v:
-        v272 = v["promptArgTemplate"]
-        if not isinstance(v272, list):
+        v266 = v["promptArgTemplate"]
+        if not isinstance(v266, list):
             return False
-        if len(v272) > 20:
+        if len(v266) > 20:
             return False
-        for v273 in v272:
-            if not isinstance(v273, str):
+        for v267 in v266:
+            if not isinstance(v267, str):
                 return False
-            if not v273.isascii() and SURROGATE.search(v273) is not None:
+            if not v267.isascii() and SURROGATE.search(v267) is not None:
                 return False
-            if len(v273) > 256:
+            if len(v267) > 256:
                 return False
-            if _SEARCH11(v273) is None:
+            if _SEARCH11(v267) is None:
                 return False
     if "capabilities" in v:
-        v274 = v["capabilities"]
-        if not isinstance(v274, dict):
+        v268 = v["capabilities"]
+        if not isinstance(v268, dict):
             return False
-        if v274.keys() != _NAMES12:
+        if v268.keys() != _NAMES12:
             return False
-        v275 = v274["provides"]
-        if not isinstance(v275, list):
+        v269 = v268["provides"]
+        if not isinstance(v269, list):
             return False
-        for v276 in v275:
-            if not isinstance(v276, str):
+        for v270 in v269:
+            if not isinstance(v270, str):
                 return False
-            if v276 not in _ENUM13:
+            if v270 not in _ENUM13:
                 return False
-        if len(set(v275)) != len(v275):
+        if len(set(v269)) != len(v269):
             return False
     if "category" in v:
-        v277 = v["category"]
-        if not isinstance(v277, str):
+        v271 = v["category"]
+        if not isinstance(v271, str):
             return False
-        if v277 not in _ENUM14:
+        if v271 not in _ENUM14:
             return False
     if "library" in v:
-        v278 = v["library"]
-        if not isinstance(v278, str):
+        v272 = v["library"]
+        if not isinstance(v272, str):
             return False
-        if _SEARCH1(v278) is None:
+        if _SEARCH1(v272) is None:
             return False
     if "mcpServer" in v:
-        v279 = v["mcpServer"]
-        if not isinstance(v279, dict):
+        v273 = v["mcpServer"]
+        if not isinstance(v273, dict):
             return False
-        if "transport" not in v279:
+        if "transport" not in v273:
             return False
-        if not _NAMES20.issuperset(v279):
+        if not _NAMES20.issuperset(v273):
             return False
-        v280 = v279["transport"]
-        if not isinstance(v280, str):
+        v274 = v273["transport"]
+        if not isinstance(v274, str):
             return False
-        if v280 not in _ENUM16:
+        if v274 not in _ENUM16:
             return False
-        if "command" in v279:
-            v281 = v279["command"]
-            if not isinstance(v281, str):
+        if "command" in v273:
+            v275 = v273["command"]
+            if not isinstance(v275, str):
                 return False
-            if not v281.isascii() and SURROGATE.search(v281) is not None:
+            if not v275.isascii() and SURROGATE.search(v275) is not None:
                 return False
-            if not (1 <= len(v281) <= 256):
+            if not (1 <= len(v275) <= 256):
                 return False
-            if _SEARCH17(v281) is None:
+            if _SEARCH17(v275) is None:
                 return False
-        if "args" in v279:
-            v282 = v279["args"]
-            if not isinstance(v282, list):
+        if "args" in v273:
+            v276 = v273["args"]
+            if not isinstance(v276, list):
                 return False
-            if len(v282) > 32:
+            if len(v276) > 32:
                 return False
-            for v283 in v282:
-                if not isinstance(v283, str):
+            for v277 in v276:
+                if not isinstance(v277, str):
                     return False
-                if not v283.isascii() and SURROGATE.search(v283) is not None:
+                if not v277.isascii() and SURROGATE.search(v277) is not None:
                     return False
-                if len(v283) > 256:
+                if len(v277) > 256:
                     return False
-                if _SEARCH18(v283) is None:
+                if _SEARCH18(v277) is None:
                     return False
-        if "url" in v279:
-            v284 = v279["url"]
-            if not isinstance(v284, str):
+        if "url" in v273:
+            v278 = v273["url"]
+            if not isinstance(v278, str):
                 return False
-            if len(v284) > 2048:
+            if len(v278) > 2048:
                 return False
-            if _SEARCH19(v284) is None:
+            if _SEARCH19(v278) is None:
                 return False
-        if "transport" not in v279 or v279["transport"] == "stdio":
-            if "command" not in v279:
+        if "transport" not in v273 or v273["transport"] == "stdio":
+            if "command" not in v273:
                 return False
-            if "url" in v279:
+            if "url" in v273:
                 return False
         else:
-            if "url" not in v279:
+            if "url" not in v273:
                 return False
-            if "command" in v279:
+            if "command" in v273:
                 return False
-            if "args" in v279:
+            if "args" in v273:
                 return False
     if "builtin" in v:
-        v285 = v["builtin"]
-        if not isinstance(v285, bool):
+        v279 = v["builtin"]
+        if not isinstance(v279, bool):
             return False
     if "category" in v and v["category"] == "mcp-server":
         if "mcpServer" not in v:
             return False
-        v286 = v["launchable"]
-        if v286 is not False:
+        v280 = v["launchable"]
+        if v280 is not False:
             return False
-        v287 = v["hookCapable"]
-        if v287 is not False:
+        v281 = v["hookCapable"]
+        if v281 is not False:
             return False
         if "detect" in v:
             return False
@@ -2579,7 +2868,111 @@ def _valid_3(v: Any) -> bool:
     return True
 
 
-def _check_4(v: Any, p: str, e: Violations) -> None:
+def _valid_4(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 32:
+        return False
+    for v282 in v:
+        if not isinstance(v282, str):
+            return False
+        if not v282.isascii() and SURROGATE.search(v282) is not None:
+            return False
+        if not (1 <= len(v282) <= 1024):
+            return False
+        if not (v282 and v282.isascii() and v282.isprintable()) and _SEARCH7(v282) is None:
+            return False
+    return True
+
+
+def _valid_5(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 32:
+        return False
+    for v283 in v:
+        if not isinstance(v283, str):
+            return False
+        if not v283.isascii() and SURROGATE.search(v283) is not None:
+            return False
+        if not (1 <= len(v283) <= 1024):
+            return False
+        if not (v283 and v283.isascii() and v283.isprintable()) and _SEARCH7(v283) is None:
+            return False
+    return True
+
+
+def _valid_6(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 32:
+        return False
+    for v284 in v:
+        if not isinstance(v284, str):
+            return False
+        if not v284.isascii() and SURROGATE.search(v284) is not None:
+            return False
+        if not (1 <= len(v284) <= 1024):
+            return False
+        if not (v284 and v284.isascii() and v284.isprintable()) and _SEARCH7(v284) is None:
+            return False
+    return True
+
+
+def _valid_7(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    if not _NAMES8.issuperset(v):
+        return False
+    if "darwin" in v:
+        v285 = v["darwin"]
+        if not isinstance(v285, list):
+            return False
+        if len(v285) > 32:
+            return False
+        for v286 in v285:
+            if not isinstance(v286, str):
+                return False
+            if not v286.isascii() and SURROGATE.search(v286) is not None:
+                return False
+            if not (1 <= len(v286) <= 1024):
+                return False
+            if not (v286 and v286.isascii() and v286.isprintable()) and _SEARCH7(v286) is None:
+                return False
+    if "win32" in v:
+        v287 = v["win32"]
+        if not isinstance(v287, list):
+            return False
+        if len(v287) > 32:
+            return False
+        for v288 in v287:
+            if not isinstance(v288, str):
+                return False
+            if not v288.isascii() and SURROGATE.search(v288) is not None:
+                return False
+            if not (1 <= len(v288) <= 1024):
+                return False
+            if not (v288 and v288.isascii() and v288.isprintable()) and _SEARCH7(v288) is None:
+                return False
+    if "linux" in v:
+        v289 = v["linux"]
+        if not isinstance(v289, list):
+            return False
+        if len(v289) > 32:
+            return False
+        for v290 in v289:
+            if not isinstance(v290, str):
+                return False
+            if not v290.isascii() and SURROGATE.search(v290) is not None:
+                return False
+            if not (1 <= len(v290) <= 1024):
+                return False
+            if not (v290 and v290.isascii() and v290.isprintable()) and _SEARCH7(v290) is None:
+                return False
+    return True
+
+
+def _check_8(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
@@ -2589,41 +2982,42 @@ def _check_4(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v289 = v.get("kind", MISSING)
-        if v289 is not MISSING:
-            if not (isinstance(v289, str) and v289 == "path"):
-                e.append((p + "/kind", "const", '"path"', v289))
-        v291 = v.get("binaryName", MISSING)
-        if v291 is not MISSING:
-            if isinstance(v291, str):
-                if not v291.isascii() and SURROGATE.search(v291) is not None:
-                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v291))
-                if len(v291) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v291))
-                if len(v291) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v291))
-                if len(v291) <= 128 and _SEARCH5(v291) is None:
-                    e.append(
-                        (
-                            p + "/binaryName",
-                            "pattern",
-                            'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v291,
+        v292 = v.get("kind", MISSING)
+        if v292 is not MISSING:
+            if not (isinstance(v292, str) and v292 == "path"):
+                e.append((p + "/kind", "const", '"path"', v292))
+        v294 = v.get("binaryName", MISSING)
+        if v294 is not MISSING:
+            if isinstance(v294, str):
+                if not (1 <= len(v294) <= 128 and _SEARCH5(v294) is not None):
+                    if not v294.isascii() and SURROGATE.search(v294) is not None:
+                        e.append((p + "/binaryName", "i-json", "no lone surrogate", v294))
+                    if len(v294) < 1:
+                        e.append((p + "/binaryName", "minLength", "at least 1 characters", v294))
+                    if len(v294) > 128:
+                        e.append((p + "/binaryName", "maxLength", "at most 128 characters", v294))
+                    if len(v294) <= 128 and _SEARCH5(v294) is None:
+                        e.append(
+                            (
+                                p + "/binaryName",
+                                "pattern",
+                                'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                v294,
+                            )
                         )
-                    )
             else:
-                e.append((p + "/binaryName", "type", "string", v291))
+                e.append((p + "/binaryName", "type", "string", v294))
         if not _NAMES4.issuperset(v):
-            for k293 in v:
-                if k293 not in _NAMES4:
+            for k296 in v:
+                if k296 not in _NAMES4:
                     e.append(
-                        (p + "/" + token(k293), "additionalProperties", "no such property", v[k293])
+                        (p + "/" + token(k296), "additionalProperties", "no such property", v[k296])
                     )
     else:
         e.append((p, "type", "object", v))
 
 
-def _check_5(v: Any, p: str, e: Violations) -> None:
+def _check_9(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
@@ -2631,243 +3025,559 @@ def _check_5(v: Any, p: str, e: Violations) -> None:
         if not (v.keys() >= _NAMES6):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v296 = v.get("kind", MISSING)
-        if v296 is not MISSING:
-            if not (isinstance(v296, str) and v296 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v296))
-        v298 = v.get("paths", MISSING)
-        if v298 is not MISSING:
-            if isinstance(v298, str):
-                if not v298.isascii() and SURROGATE.search(v298) is not None:
-                    e.append((p + "/paths", "i-json", "no lone surrogate", v298))
-            if isinstance(v298, dict):
-                v300 = v298.get("darwin", MISSING)
-                if v300 is not MISSING:
-                    if isinstance(v300, str):
-                        if not v300.isascii() and SURROGATE.search(v300) is not None:
-                            e.append(
-                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v300)
-                            )
-                    if isinstance(v300, list):
-                        if len(v300) > 32:
-                            e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v300)
-                            )
-                        for i303 in range(0, len(v300)):
-                            v304 = v300[i303]
-                            if isinstance(v304, str):
-                                if not v304.isascii() and SURROGATE.search(v304) is not None:
+        v299 = v.get("kind", MISSING)
+        if v299 is not MISSING:
+            if not (isinstance(v299, str) and v299 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v299))
+        v301 = v.get("paths", MISSING)
+        if v301 is not MISSING:
+            if not _valid_7(v301):
+                if isinstance(v301, str):
+                    if not v301.isascii() and SURROGATE.search(v301) is not None:
+                        e.append((p + "/paths", "i-json", "no lone surrogate", v301))
+                if isinstance(v301, dict):
+                    v303 = v301.get("darwin", MISSING)
+                    if v303 is not MISSING:
+                        if not _valid_4(v303):
+                            if isinstance(v303, str):
+                                if not v303.isascii() and SURROGATE.search(v303) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i303),
+                                            p + "/paths" + "/darwin",
                                             "i-json",
                                             "no lone surrogate",
-                                            v304,
+                                            v303,
                                         )
                                     )
-                                if len(v304) < 1:
+                            if isinstance(v303, list):
+                                if len(v303) > 32:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i303),
-                                            "minLength",
-                                            "at least 1 characters",
-                                            v304,
+                                            p + "/paths" + "/darwin",
+                                            "maxItems",
+                                            "at most 32 items",
+                                            v303,
                                         )
                                     )
-                                if len(v304) > 1024:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/darwin" + "/" + str(i303),
-                                            "maxLength",
-                                            "at most 1024 characters",
-                                            v304,
+                                for i306 in range(0, len(v303)):
+                                    v307 = v303[i306]
+                                    if isinstance(v307, str):
+                                        if not (
+                                            v307.isascii()
+                                            and 1 <= len(v307) <= 1024
+                                            and (
+                                                (v307 and v307.isascii() and v307.isprintable())
+                                                or _SEARCH7(v307) is not None
+                                            )
+                                        ):
+                                            if (
+                                                not v307.isascii()
+                                                and SURROGATE.search(v307) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/darwin" + "/" + str(i306),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v307,
+                                                    )
+                                                )
+                                            if len(v307) < 1:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/darwin" + "/" + str(i306),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v307,
+                                                    )
+                                                )
+                                            if len(v307) > 1024:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/darwin" + "/" + str(i306),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v307,
+                                                    )
+                                                )
+                                            if (
+                                                len(v307) <= 1024
+                                                and not (
+                                                    v307 and v307.isascii() and v307.isprintable()
+                                                )
+                                                and _SEARCH7(v307) is None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/darwin" + "/" + str(i306),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v307,
+                                                    )
+                                                )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/darwin" + "/" + str(i306),
+                                                "type",
+                                                "string",
+                                                v307,
+                                            )
                                         )
-                                    )
-                                if len(v304) <= 1024 and _SEARCH7(v304) is None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/darwin" + "/" + str(i303),
-                                            "pattern",
-                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v304,
-                                        )
-                                    )
                             else:
-                                e.append(
-                                    (
-                                        p + "/paths" + "/darwin" + "/" + str(i303),
-                                        "type",
-                                        "string",
-                                        v304,
-                                    )
-                                )
-                    else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v300))
-                v306 = v298.get("win32", MISSING)
-                if v306 is not MISSING:
-                    if isinstance(v306, str):
-                        if not v306.isascii() and SURROGATE.search(v306) is not None:
-                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v306))
-                    if isinstance(v306, list):
-                        if len(v306) > 32:
-                            e.append(
-                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v306)
-                            )
-                        for i309 in range(0, len(v306)):
-                            v310 = v306[i309]
-                            if isinstance(v310, str):
-                                if not v310.isascii() and SURROGATE.search(v310) is not None:
+                                e.append((p + "/paths" + "/darwin", "type", "array", v303))
+                    v309 = v301.get("win32", MISSING)
+                    if v309 is not MISSING:
+                        if not _valid_5(v309):
+                            if isinstance(v309, str):
+                                if not v309.isascii() and SURROGATE.search(v309) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i309),
+                                            p + "/paths" + "/win32",
                                             "i-json",
                                             "no lone surrogate",
-                                            v310,
+                                            v309,
                                         )
                                     )
-                                if len(v310) < 1:
+                            if isinstance(v309, list):
+                                if len(v309) > 32:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i309),
-                                            "minLength",
-                                            "at least 1 characters",
-                                            v310,
+                                            p + "/paths" + "/win32",
+                                            "maxItems",
+                                            "at most 32 items",
+                                            v309,
                                         )
                                     )
-                                if len(v310) > 1024:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/win32" + "/" + str(i309),
-                                            "maxLength",
-                                            "at most 1024 characters",
-                                            v310,
+                                for i312 in range(0, len(v309)):
+                                    v313 = v309[i312]
+                                    if isinstance(v313, str):
+                                        if not (
+                                            v313.isascii()
+                                            and 1 <= len(v313) <= 1024
+                                            and (
+                                                (v313 and v313.isascii() and v313.isprintable())
+                                                or _SEARCH7(v313) is not None
+                                            )
+                                        ):
+                                            if (
+                                                not v313.isascii()
+                                                and SURROGATE.search(v313) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/win32" + "/" + str(i312),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v313,
+                                                    )
+                                                )
+                                            if len(v313) < 1:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/win32" + "/" + str(i312),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v313,
+                                                    )
+                                                )
+                                            if len(v313) > 1024:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/win32" + "/" + str(i312),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v313,
+                                                    )
+                                                )
+                                            if (
+                                                len(v313) <= 1024
+                                                and not (
+                                                    v313 and v313.isascii() and v313.isprintable()
+                                                )
+                                                and _SEARCH7(v313) is None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/win32" + "/" + str(i312),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v313,
+                                                    )
+                                                )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/win32" + "/" + str(i312),
+                                                "type",
+                                                "string",
+                                                v313,
+                                            )
                                         )
-                                    )
-                                if len(v310) <= 1024 and _SEARCH7(v310) is None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/win32" + "/" + str(i309),
-                                            "pattern",
-                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v310,
-                                        )
-                                    )
                             else:
-                                e.append(
-                                    (
-                                        p + "/paths" + "/win32" + "/" + str(i309),
-                                        "type",
-                                        "string",
-                                        v310,
-                                    )
-                                )
-                    else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v306))
-                v312 = v298.get("linux", MISSING)
-                if v312 is not MISSING:
-                    if isinstance(v312, str):
-                        if not v312.isascii() and SURROGATE.search(v312) is not None:
-                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v312))
-                    if isinstance(v312, list):
-                        if len(v312) > 32:
-                            e.append(
-                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v312)
-                            )
-                        for i315 in range(0, len(v312)):
-                            v316 = v312[i315]
-                            if isinstance(v316, str):
-                                if not v316.isascii() and SURROGATE.search(v316) is not None:
+                                e.append((p + "/paths" + "/win32", "type", "array", v309))
+                    v315 = v301.get("linux", MISSING)
+                    if v315 is not MISSING:
+                        if not _valid_6(v315):
+                            if isinstance(v315, str):
+                                if not v315.isascii() and SURROGATE.search(v315) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i315),
+                                            p + "/paths" + "/linux",
                                             "i-json",
                                             "no lone surrogate",
-                                            v316,
+                                            v315,
                                         )
                                     )
-                                if len(v316) < 1:
+                            if isinstance(v315, list):
+                                if len(v315) > 32:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i315),
-                                            "minLength",
-                                            "at least 1 characters",
-                                            v316,
+                                            p + "/paths" + "/linux",
+                                            "maxItems",
+                                            "at most 32 items",
+                                            v315,
                                         )
                                     )
-                                if len(v316) > 1024:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/linux" + "/" + str(i315),
-                                            "maxLength",
-                                            "at most 1024 characters",
-                                            v316,
+                                for i318 in range(0, len(v315)):
+                                    v319 = v315[i318]
+                                    if isinstance(v319, str):
+                                        if not (
+                                            v319.isascii()
+                                            and 1 <= len(v319) <= 1024
+                                            and (
+                                                (v319 and v319.isascii() and v319.isprintable())
+                                                or _SEARCH7(v319) is not None
+                                            )
+                                        ):
+                                            if (
+                                                not v319.isascii()
+                                                and SURROGATE.search(v319) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/linux" + "/" + str(i318),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v319,
+                                                    )
+                                                )
+                                            if len(v319) < 1:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/linux" + "/" + str(i318),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v319,
+                                                    )
+                                                )
+                                            if len(v319) > 1024:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/linux" + "/" + str(i318),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v319,
+                                                    )
+                                                )
+                                            if (
+                                                len(v319) <= 1024
+                                                and not (
+                                                    v319 and v319.isascii() and v319.isprintable()
+                                                )
+                                                and _SEARCH7(v319) is None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/linux" + "/" + str(i318),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v319,
+                                                    )
+                                                )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/linux" + "/" + str(i318),
+                                                "type",
+                                                "string",
+                                                v319,
+                                            )
                                         )
-                                    )
-                                if len(v316) <= 1024 and _SEARCH7(v316) is None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/linux" + "/" + str(i315),
-                                            "pattern",
-                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v316,
-                                        )
-                                    )
                             else:
+                                e.append((p + "/paths" + "/linux", "type", "array", v315))
+                    if not _NAMES8.issuperset(v301):
+                        for k321 in v301:
+                            if k321 not in _NAMES8:
                                 e.append(
                                     (
-                                        p + "/paths" + "/linux" + "/" + str(i315),
-                                        "type",
-                                        "string",
-                                        v316,
+                                        p + "/paths" + "/" + token(k321),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v301[k321],
                                     )
                                 )
-                    else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v312))
-                if not _NAMES8.issuperset(v298):
-                    for k318 in v298:
-                        if k318 not in _NAMES8:
-                            e.append(
-                                (
-                                    p + "/paths" + "/" + token(k318),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v298[k318],
-                                )
-                            )
-            else:
-                e.append((p + "/paths", "type", "object", v298))
+                else:
+                    e.append((p + "/paths", "type", "object", v301))
         if not _NAMES9.issuperset(v):
-            for k320 in v:
-                if k320 not in _NAMES9:
+            for k323 in v:
+                if k323 not in _NAMES9:
                     e.append(
-                        (p + "/" + token(k320), "additionalProperties", "no such property", v[k320])
+                        (p + "/" + token(k323), "additionalProperties", "no such property", v[k323])
                     )
     else:
         e.append((p, "type", "object", v))
 
 
-def _valid_6(v: Any) -> bool:
+def _valid_10(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    d325 = v.get("kind")
+    if d325 == "path":
+        if v.keys() != _NAMES4:
+            return False
+        v327 = v["binaryName"]
+        if not isinstance(v327, str):
+            return False
+        if not (1 <= len(v327) <= 128):
+            return False
+        if _SEARCH5(v327) is None:
+            return False
+    elif d325 == "candidates":
+        if "kind" not in v:
+            return False
+        if not _NAMES9.issuperset(v):
+            return False
+        if "paths" in v:
+            v329 = v["paths"]
+            if not isinstance(v329, dict):
+                return False
+            if not _NAMES8.issuperset(v329):
+                return False
+            if "darwin" in v329:
+                v330 = v329["darwin"]
+                if not isinstance(v330, list):
+                    return False
+                if len(v330) > 32:
+                    return False
+                for v331 in v330:
+                    if not isinstance(v331, str):
+                        return False
+                    if not v331.isascii() and SURROGATE.search(v331) is not None:
+                        return False
+                    if not (1 <= len(v331) <= 1024):
+                        return False
+                    if (
+                        not (v331 and v331.isascii() and v331.isprintable())
+                        and _SEARCH7(v331) is None
+                    ):
+                        return False
+            if "win32" in v329:
+                v332 = v329["win32"]
+                if not isinstance(v332, list):
+                    return False
+                if len(v332) > 32:
+                    return False
+                for v333 in v332:
+                    if not isinstance(v333, str):
+                        return False
+                    if not v333.isascii() and SURROGATE.search(v333) is not None:
+                        return False
+                    if not (1 <= len(v333) <= 1024):
+                        return False
+                    if (
+                        not (v333 and v333.isascii() and v333.isprintable())
+                        and _SEARCH7(v333) is None
+                    ):
+                        return False
+            if "linux" in v329:
+                v334 = v329["linux"]
+                if not isinstance(v334, list):
+                    return False
+                if len(v334) > 32:
+                    return False
+                for v335 in v334:
+                    if not isinstance(v335, str):
+                        return False
+                    if not v335.isascii() and SURROGATE.search(v335) is not None:
+                        return False
+                    if not (1 <= len(v335) <= 1024):
+                        return False
+                    if (
+                        not (v335 and v335.isascii() and v335.isprintable())
+                        and _SEARCH7(v335) is None
+                    ):
+                        return False
+    else:
+        return False
+    return True
+
+
+def _valid_11(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 20:
+        return False
+    for v336 in v:
+        if not isinstance(v336, str):
+            return False
+        if not v336.isascii() and SURROGATE.search(v336) is not None:
+            return False
+        if len(v336) > 256:
+            return False
+        if _SEARCH11(v336) is None:
+            return False
+    return True
+
+
+def _valid_12(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    for v337 in v:
+        if not isinstance(v337, str):
+            return False
+        if v337 not in _ENUM13:
+            return False
+    if len(set(v)) != len(v):
+        return False
+    return True
+
+
+def _valid_13(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    if v.keys() != _NAMES12:
+        return False
+    v338 = v["provides"]
+    if not isinstance(v338, list):
+        return False
+    for v339 in v338:
+        if not isinstance(v339, str):
+            return False
+        if v339 not in _ENUM13:
+            return False
+    if len(set(v338)) != len(v338):
+        return False
+    return True
+
+
+def _valid_14(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 32:
+        return False
+    for v340 in v:
+        if not isinstance(v340, str):
+            return False
+        if not v340.isascii() and SURROGATE.search(v340) is not None:
+            return False
+        if len(v340) > 256:
+            return False
+        if _SEARCH18(v340) is None:
+            return False
+    return True
+
+
+def _valid_15(v: Any) -> bool:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
         if "transport" in v:
-            v322 = v["transport"]
-            if v322 != "stdio":
+            v341 = v["transport"]
+            if v341 != "stdio":
                 return False
     return True
 
 
-def _valid_7(v: Any) -> bool:
+def _valid_16(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    if "transport" not in v:
+        return False
+    if not _NAMES20.issuperset(v):
+        return False
+    v342 = v["transport"]
+    if not isinstance(v342, str):
+        return False
+    if v342 not in _ENUM16:
+        return False
+    if "command" in v:
+        v343 = v["command"]
+        if not isinstance(v343, str):
+            return False
+        if not v343.isascii() and SURROGATE.search(v343) is not None:
+            return False
+        if not (1 <= len(v343) <= 256):
+            return False
+        if _SEARCH17(v343) is None:
+            return False
+    if "args" in v:
+        v344 = v["args"]
+        if not isinstance(v344, list):
+            return False
+        if len(v344) > 32:
+            return False
+        for v345 in v344:
+            if not isinstance(v345, str):
+                return False
+            if not v345.isascii() and SURROGATE.search(v345) is not None:
+                return False
+            if len(v345) > 256:
+                return False
+            if _SEARCH18(v345) is None:
+                return False
+    if "url" in v:
+        v346 = v["url"]
+        if not isinstance(v346, str):
+            return False
+        if len(v346) > 2048:
+            return False
+        if _SEARCH19(v346) is None:
+            return False
+    if "transport" not in v or v["transport"] == "stdio":
+        if "command" not in v:
+            return False
+        if "url" in v:
+            return False
+    else:
+        if "url" not in v:
+            return False
+        if "command" in v:
+            return False
+        if "args" in v:
+            return False
+    return True
+
+
+def _valid_17(v: Any) -> bool:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             return False
     if isinstance(v, dict):
         if "category" not in v:
             return False
-        v323 = v["category"]
-        if v323 != "mcp-server":
+        v347 = v["category"]
+        if v347 != "mcp-server":
             return False
+    return True
+
+
+def _valid_18(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    if v.keys() != _NAMES4:
+        return False
+    v348 = v["kind"]
+    if v348 != "path":
+        return False
+    v349 = v["binaryName"]
+    if not isinstance(v349, str):
+        return False
+    if not (1 <= len(v349) <= 128):
+        return False
+    if _SEARCH5(v349) is None:
+        return False
     return True
 
 

@@ -142,6 +142,11 @@ _HIDDEN = re.compile(
 )
 
 
+def _escape(found: re.Match[str]) -> str:
+    point = ord(found.group())
+    return f"\\u{point:04x}" if point <= 0xFFFF else f"\\U{point:08x}"
+
+
 def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
     """``text`` as safe to print: hidden characters as ``\\uXXXX`` escapes and a backslash as
     two (so a name holding a literal ``\\u202e`` cannot pass for one holding U+202E), clipped
@@ -153,6 +158,12 @@ def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
         and ((text.isascii() and text.isprintable()) or _HIDDEN.search(text) is None)
     ):
         return text
+    if len(text) <= limit:
+        # Escaped whole by two C-level passes (backslashes first: the escapes added next are
+        # not doubled); when that fits, nothing is clipped and it is what the loop would build.
+        escaped = _HIDDEN.sub(_escape, text.replace("\\", "\\\\"))
+        if len(escaped) <= limit:
+            return escaped
     pieces: list[str] = []
     length = 0
     for char in text:

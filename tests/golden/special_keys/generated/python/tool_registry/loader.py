@@ -20,9 +20,10 @@ import math
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .constants import (
     ADAPTERS_DIR_ENV_VAR,
@@ -57,6 +58,8 @@ MAX_NESTING = 32
 # How many other claimants a DUPLICATE_ID record names (the rest are counted in ``omitted``).
 MAX_OTHERS = 3
 ADAPTER_SUFFIX = ".json"
+
+_new_record = tuple.__new__
 
 ReadDir = Callable[[str], Iterable[str]]
 ReadFile = Callable[[str, int], bytes]
@@ -150,15 +153,18 @@ class FileState:
         return {"source": self.source, "state": self.state}
 
 
-@dataclass(frozen=True)
-class _Checked:
-    """One file's outcome before the whole-folder rules (duplicate ids): reusable as long as
-    the file's identity does not change. ``report`` is never changed: the folder rules copy a
-    report before adding to it (``_reject_duplicate_ids``), so it is shared, not copied."""
+class _Checked(NamedTuple):
+    """One file's outcome before the whole-folder rules (duplicate ids), reusable by a refresh
+    as long as the file's ``identity`` (``None``: not cached) does not change. ``claim`` is the
+    id its manifest claims (collisions aside, it passed the file's own checks) and ``model`` the
+    manifest built once the file had no error of its own: the parsed object is not kept.
+    ``report`` is never changed: the folder rules copy a report before adding to it
+    (``_reject_duplicate_ids``), so it is shared, not copied."""
 
-    identity: FileIdentity
-    manifest: dict[str, Any] | None
+    identity: FileIdentity | None
     report: _Report
+    claim: str | None
+    model: ToolManifest | None
 
 
 @dataclass(frozen=True)
@@ -240,7 +246,15 @@ def read_regular_file(path: str, limit: int) -> bytes:
     The type is checked before opening (a FIFO or device is never opened) and again on the open
     descriptor, which is opened non-blocking, so a swap between the two checks cannot block.
     """
-    mode = os.stat(path).st_mode
+    return _read_regular(path, limit, None)[0]
+
+
+def _read_regular(path: str, limit: int, mode: int | None) -> tuple[bytes, os.stat_result]:
+    """``read_regular_file``, also giving the open descriptor's status (the identity of what was
+    read, with no second ``stat``). ``mode`` is the type already known before opening (from the
+    listing's entry type, or a refresh's ``stat``); ``None`` looks it up with ``os.stat``."""
+    if mode is None:
+        mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise NotARegularFileError(path, _kind_of(mode))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
@@ -257,9 +271,27 @@ def read_regular_file(path: str, limit: int) -> bytes:
             if not chunk:
                 break
             data += chunk
-        return data
+        return data, status
     finally:
         os.close(descriptor)
+
+
+class _ListedReader:
+    """The folder loader's own reader: ``read_regular_file`` whose pre-open type check takes
+    ``mode`` when the listing (or a refresh's ``stat``) already gave it, and which keeps the open
+    descriptor's ``identity`` for the refresh cache: one ``fstat`` per file, where a ``stat``
+    for the identity, one before opening and an ``fstat`` were three."""
+
+    __slots__ = ("identity", "mode")
+
+    def __init__(self) -> None:
+        self.identity: FileIdentity | None = None
+        self.mode: int | None = None
+
+    def __call__(self, path: str, limit: int) -> bytes:
+        data, status = _read_regular(path, limit, self.mode)
+        self.identity = (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+        return data
 
 
 # JSON strings (escapes included), and a table keeping only brackets as +1 / -1 (as signed bytes).
@@ -314,36 +346,16 @@ def _refuse_constant(name: str) -> Any:
 
 
 _DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_refuse_constant)
-_PLAIN_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
-
-
-def _members(value: Any) -> int:
-    """How many object members ``value`` holds, at every depth (nesting is already bounded)."""
-    count = 0
-    if isinstance(value, dict):
-        count = len(value)
-        value = value.values()
-    elif not isinstance(value, list):
-        return 0
-    for item in value:
-        if isinstance(item, dict | list):
-            count += _members(item)
-    return count
 
 
 def _decode(text: str, data: bytes) -> Any:
     """The JSON value of ``text``, refusing a duplicate key (``_DuplicateKeyError``).
 
-    The strict parse calls a Python hook for every object; most files cannot hold a duplicate,
-    so the C parser runs first and its result is counted. Every member of an object is written
-    with one ``:`` outside strings, so the text's colons (those inside strings too: at least as
-    many) bound the members written; a duplicate key keeps one member of two. When the colons
-    number exactly the members kept, none was lost and the plain result stands; otherwise
-    (a duplicate, or a colon inside a string) the strict parse decides.
+    One C parse whose object hook compares each object's pairs with the dict they make: for a
+    manifest (a few objects) this costs less than a plain parse followed by a Python walk
+    counting the members kept against the colons written. ``data`` is the text's bytes.
     """
-    value = _PLAIN_DECODER.decode(text)
-    if data.count(b":") == _members(value):
-        return value
+    del data
     return _DECODER.decode(text)
 
 
@@ -358,29 +370,57 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         if enabled:
+            if hasattr(gc, "freeze") and gc.get_freeze_count() == 0:  # CPython 3.7+
+                # Restored as it was, the collector would at once run a young collection over
+                # every object the load allocated (a tenth of the load's time at ten thousand
+                # files). Freezing and unfreezing (constant time; only when the host
+                # froze nothing, which this would thaw) moves the young objects, the result
+                # included, to the oldest generation: they are left to full collections, like
+                # any long-lived data, and the young generation starts empty.
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
+
+
+# The lists of a report with no record yet (never appended to: ``_Report.add`` replaces it).
+_NO_RECORDS: list[tuple[int, Diagnostic]] = []
 
 
 class _Report:
     """Diagnostics of one file, bounded while the file is checked: at most
     ``MAX_DIAGNOSTICS_PER_FILE`` errors and as many warnings are held (errors are kept first),
     the rest only counted, so a hostile file costs O(limit) memory however many problems it
-    has."""
+    has. One is kept per file: slots, and both lists shared and empty until a first record."""
+
+    __slots__ = ("arrivals", "cut_short", "errors", "omitted", "shown_source", "source", "warnings")
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.shown_source = shown(source, MAX_SHOWN_SOURCE)
+        # A plain file name (printable ASCII, short, no backslash) is shown as it is.
+        plain = len(source) <= MAX_SHOWN_SOURCE and source.isascii() and source.isprintable()
+        plain = plain and "\\" not in source
+        self.shown_source = source if plain else shown(source, MAX_SHOWN_SOURCE)
         # (arrival, diagnostic): the arrival number restores file order when finishing.
-        self.errors: list[tuple[int, Diagnostic]] = []
-        self.warnings: list[tuple[int, Diagnostic]] = []
+        self.errors: list[tuple[int, Diagnostic]] = _NO_RECORDS
+        self.warnings: list[tuple[int, Diagnostic]] = _NO_RECORDS
         self.arrivals = 0
         self.omitted = 0
         self.cut_short = False  # checking stopped at the limit: more problems may exist
 
     def add(self, diagnostic: Diagnostic) -> None:
-        held = self.errors if diagnostic.severity is Severity.ERROR else self.warnings
+        if diagnostic.severity is Severity.ERROR:
+            if self.errors is _NO_RECORDS:
+                self.errors = []
+            held = self.errors
+        else:
+            if self.warnings is _NO_RECORDS:
+                self.warnings = []
+            held = self.warnings
         if len(held) < MAX_DIAGNOSTICS_PER_FILE:
-            held.append((self.arrivals, diagnostic._replace(source=self.shown_source)))
+            # ``_replace(source=...)`` without its Python-level field loop: one tuple, in order.
+            code, pointer, _, *rest = diagnostic
+            record = _new_record(Diagnostic, (code, pointer, self.shown_source, *rest))
+            held.append((self.arrivals, record))
             self.arrivals += 1
         else:
             self.omitted += 1
@@ -408,6 +448,8 @@ class _Report:
         return bool(self.errors)
 
     def finish(self) -> tuple[Diagnostic, ...]:
+        if not (self.errors or self.warnings or self.omitted or self.cut_short):
+            return ()
         chosen = self.errors + self.warnings[: max(self.room, 0)]
         hidden = self.omitted + len(self.errors) + len(self.warnings) - len(chosen)
         kept = tuple(diagnostic for _, diagnostic in sorted(chosen, key=lambda pair: pair[0]))
@@ -458,8 +500,10 @@ def _schema_findings(manifest: dict[str, Any], report: _Report) -> None:
         )
         violations = tuple(d for d in violations if not d.pointer.startswith("/detect"))
     for violation in violations:
-        reason = _unsafe_reason(_value_at(manifest, violation.pointer))
-        if violation.keyword == "pattern" and reason is not None:
+        reason = None
+        if violation.keyword == "pattern":
+            reason = _unsafe_reason(_value_at(manifest, violation.pointer))
+        if reason is not None:
             report.add(violation._replace(code=DiagnosticCode.UNSAFE_STRING, expected=reason))
         else:
             report.add(violation)
@@ -532,7 +576,7 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
                 report.add(Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer=pointer))
             else:
                 report.omitted += 1  # a key flood: counted, no record built
-    for key in DEPRECATED_FIELDS.keys() & manifest.keys():
+    for key in DEPRECATED_FIELDS.keys() & manifest.keys() if DEPRECATED_FIELDS else ():
         hint = DEPRECATED_FIELDS[key]
         report.add(Diagnostic(DiagnosticCode.DEPRECATED_FIELD, pointer="/" + key, hint=hint))
     _schema_findings(manifest, report)
@@ -541,15 +585,10 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
     if manifest["id"] in _BUILTIN_IDS:
         found = shown_value(manifest["id"])
         report.add(Diagnostic(DiagnosticCode.BUILTIN_COLLISION, pointer="/id", found=found))
-    imitated = next(
-        (
-            _BUILTIN_NAMES[key]
-            for key in sorted(lookalike_keys(manifest["displayName"]))
-            if key in _BUILTIN_NAMES
-        ),
-        None,
-    )
-    if imitated is not None:
+    # Most names meet no built-in key: the keys are sorted (first match wins) only on a hit.
+    hits = _BUILTIN_NAMES.keys() & lookalike_keys(manifest["displayName"])
+    if hits:
+        imitated = _BUILTIN_NAMES[min(hits)]
         report.add(
             Diagnostic(
                 DiagnosticCode.DISPLAY_NAME_COLLISION,
@@ -605,41 +644,53 @@ def load_manifest_files(
     """
     reader = read_file or read_regular_file
     with _collector_paused():
-        return _decide([_check_file(source, path, reader) for source, path in paths])
+        return _decide([_settle(None, *_check_file(s, path, reader)) for s, path in paths])
 
 
-def _decide(checked: list[tuple[_Report, dict[str, Any] | None]]) -> LoadResult:
+def _settle(
+    identity: FileIdentity | None, report: _Report, manifest: dict[str, Any] | None
+) -> _Checked:
+    """A file's own outcome as kept: its claim, and its model when it has no error of its own."""
+    # Built by tuple.__new__ (the named tuple's own __new__ is a Python function): one per file.
+    if manifest is None:
+        return _new_record(_Checked, (identity, report, None, None))
+    model = None if report.has_errors else _build_ToolManifest({**manifest, "builtin": False})
+    return _new_record(_Checked, (identity, report, manifest["id"], model))
+
+
+def _decide(checked: list[_Checked]) -> LoadResult:
     """The whole-folder rules over every file's own outcome, then the result. Nothing is
     accepted before every claim in the folder is known."""
-    reports = [report for report, _ in checked]
+    reports = [outcome.report for outcome in checked]
     claims = {
-        index: manifest for index, (_, manifest) in enumerate(checked) if manifest is not None
+        index: outcome.claim for index, outcome in enumerate(checked) if outcome.claim is not None
     }
     _reject_duplicate_ids(claims, reports)
-    accepted = {i: m for i, m in claims.items() if not reports[i].has_errors}
-    files = tuple(
-        FileReport(
-            source=report.shown_source,
-            accepted=index in accepted,
-            id=accepted[index]["id"] if index in accepted else None,
-            diagnostics=report.finish(),
+    files: list[FileReport] = []
+    manifests: list[ToolManifest] = []
+    for outcome, report in zip(checked, reports, strict=True):
+        model = None if report.has_errors else outcome.model  # the folder rules may reject it
+        if model is not None:
+            manifests.append(model)
+        files.append(
+            FileReport(
+                source=report.shown_source,
+                accepted=model is not None,
+                id=None if model is None else outcome.claim,
+                diagnostics=report.finish(),
+            )
         )
-        for index, report in enumerate(reports)
-    )
-    manifests = sorted(
-        (_build_ToolManifest({**manifest, "builtin": False}) for manifest in accepted.values()),
-        key=lambda manifest: manifest.id,
-    )
+    manifests.sort(key=lambda manifest: manifest.id)
     diagnostics = tuple(d for file in files for d in file.diagnostics)
-    return LoadResult(tuple(manifests), diagnostics, files)
+    return LoadResult(tuple(manifests), diagnostics, tuple(files))
 
 
-def _reject_duplicate_ids(claims: dict[int, dict[str, Any]], reports: list[_Report]) -> None:
+def _reject_duplicate_ids(claims: dict[int, str], reports: list[_Report]) -> None:
     """Every file claiming an id another file also claims is rejected: no order-dependent
     winner."""
     claimants: dict[str, list[int]] = {}
-    for index, manifest in claims.items():
-        claimants.setdefault(manifest["id"], []).append(index)
+    for index, claim in claims.items():
+        claimants.setdefault(claim, []).append(index)
     for tool_id, indexes in claimants.items():
         if len(indexes) < 2:
             continue
@@ -664,12 +715,31 @@ def _reject_duplicate_ids(claims: dict[int, dict[str, Any]], reports: list[_Repo
             )
 
 
-def _listed_names(folder: str) -> Iterator[str]:
-    """The names in ``folder``, one at a time (``os.scandir`` streams; ``os.listdir`` would
-    build the whole list)."""
+# A listed entry: (byte-order key, name, listed as a regular file that is not a link).
+_Listed = tuple[bytes, str, bool]
+
+
+def _listed(folder: str, seen: list[int]) -> Iterator[_Listed]:
+    """The adapter names in ``folder``, one at a time (``os.scandir`` streams; ``os.listdir``
+    would build the whole list), each with its byte-order key and whether the listing's entry
+    type (no ``stat`` where the file system reports it) shows a regular file, not a link.
+    ``seen[0]`` counts them."""
+    encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
     with os.scandir(folder) as entries:
         for entry in entries:
-            yield entry.name
+            name = entry.name
+            if not name.endswith(ADAPTER_SUFFIX):
+                continue
+            try:
+                key = name.encode(encoding, errors)  # os.fsencode, without a Python call
+            except UnicodeError:
+                key = _byte_order(name)
+            try:
+                regular = entry.is_file(follow_symlinks=False)
+            except OSError:
+                regular = False  # the reader's own checks decide
+            seen[0] += 1
+            yield key, name, regular
 
 
 def _byte_order(name: str) -> bytes:
@@ -679,15 +749,12 @@ def _byte_order(name: str) -> bytes:
         return name.encode("utf-8", "surrogatepass")
 
 
-def _identity(path: str) -> FileIdentity | None:
-    """The identity of the file ``path`` names (links followed), ``None`` when it has none."""
+def _status(path: str) -> os.stat_result | None:
+    """The status of the file ``path`` names (links followed), ``None`` when it has none."""
     try:
-        status = os.stat(path)
+        return os.stat(path)
     except (OSError, ValueError):
         return None
-    if not stat.S_ISREG(status.st_mode):
-        return None  # re-checked every time: the reader reports what it is
-    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
 
 
 def _removed(previous: LoadResult | None, present: Iterable[str]) -> tuple[FileState, ...]:
@@ -742,44 +809,58 @@ def _load_folder(
     limit = max(max_files, 0)
     seen = [0]
 
-    def adapter_names(names: Iterable[object]) -> Iterator[str]:
+    def adapter_names(names: Iterable[object]) -> Iterator[_Listed]:
         for name in names:
             if isinstance(name, str) and name.endswith(ADAPTER_SUFFIX) and "/" not in name:
                 seen[0] += 1
-                yield name
+                yield _byte_order(name), name, False
 
     try:
         # The listing is streamed and only the first ``limit`` names (in byte order) are held:
         # a folder of a million entries costs O(limit) memory, not O(entries).
-        listing = (read_dir or _listed_names)(folder)
-        candidates = heapq.nsmallest(limit, adapter_names(listing), key=_byte_order)
+        listing = _listed(folder, seen) if read_dir is None else adapter_names(read_dir(folder))
+        candidates = heapq.nsmallest(limit, listing)
     except FileNotFoundError:
         return LoadResult((), (), (), _removed(previous, ()))
     except Exception as error:  # a folder we cannot list is reported, never raised
         found = shown(getattr(error, "strerror", None) or type(error).__name__)
         problem = Diagnostic(DiagnosticCode.UNREADABLE, source=shown(folder), found=found)
         return LoadResult((), (problem,), (), _removed(previous, ()))
-    reader = read_file or read_regular_file
-    earlier = previous.cache if previous is not None and read_file is None else {}
+    listed = _ListedReader() if read_file is None else None
+    reader = read_file or listed or read_regular_file
+    earlier = previous.cache if previous is not None and listed is not None else {}
     cache: dict[str, _Checked] = {}
     states: list[FileState] = []
-    checked: list[tuple[_Report, dict[str, Any] | None]] = []
-    for name in candidates:
-        path = os.path.join(folder, name)
-        identity = _identity(path) if read_file is None else None
+    checked: list[_Checked] = []
+    # Listed names hold no separator: the folder's prefix is joined once, not per file.
+    prefix = os.path.join(folder, "") if read_dir is None else None
+    for _, name, regular in candidates:
+        path = os.path.join(folder, name) if prefix is None else prefix + name
         kept = earlier.get(name)
-        if kept is not None and identity is not None and kept.identity == identity:
-            report, manifest = kept.report, kept.manifest
-            states.append(FileState(report.shown_source, "reused"))
-        else:
-            report, manifest = _check_file(name, path, reader)
-            states.append(FileState(report.shown_source, "loaded"))
-        if identity is not None:
-            cache[name] = _Checked(identity, manifest, report)
-        checked.append((report, manifest))
+        mode = stat.S_IFREG if regular else None
+        if kept is not None:
+            # A refresh: a file whose identity is unchanged is not read again.
+            status = _status(path)
+            mode = None if status is None else status.st_mode
+            if status is not None and stat.S_ISREG(status.st_mode):
+                identity = (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+                if kept.identity == identity:
+                    states.append(FileState(kept.report.shown_source, "reused"))
+                    cache[name] = kept
+                    checked.append(kept)
+                    continue
+        if listed is not None:
+            listed.identity, listed.mode = None, mode
+        report, manifest = _check_file(name, path, reader)
+        outcome = _settle(None if listed is None else listed.identity, report, manifest)
+        states.append(FileState(report.shown_source, "loaded"))
+        if outcome.identity is not None:
+            cache[name] = outcome  # a regular file was read: reusable while it is unchanged
+        checked.append(outcome)
+    names = [name for _, name, _ in candidates]
     result = replace(
         _decide(checked),
-        states=(*states, *_removed(previous, candidates)),
+        states=(*states, *_removed(previous, names)),
         cache=cache,
     )
     skipped = seen[0] - len(candidates)

@@ -19,6 +19,7 @@ from typing import Any, Final
 
 from .diagnostics import (
     MAX_DIAGNOSTICS_PER_FILE,
+    MAX_SHOWN_CHARS,
     Diagnostic,
     DiagnosticCode,
     shown_pointer,
@@ -175,29 +176,41 @@ def report(violations: Violations) -> tuple[Diagnostic, ...]:
     """One record per violation (``SCHEMA_VIOLATION``, or ``LONE_SURROGATE``), then one
     ``TOO_MANY_DIAGNOSTICS`` record when checking stopped at the limit (how many more there
     were is not known: checking stopped)."""
-    # Built by tuple.__new__ with every field given (the named tuple's own __new__ is a
-    # Python function): the cheapest record, on the path every invalid document takes.
-    records = [
-        _new_record(
-            Diagnostic,
-            (
-                _LONE if keyword == SURROGATE_KEYWORD else _VIOLATION,
-                shown_pointer(pointer),
-                "",
-                "" if keyword == SURROGATE_KEYWORD else keyword,
-                expected,
-                shown_value(value),
-                0,
-                (),
-                "",
-            ),
-        )
-        for pointer, keyword, expected, value in violations
-    ]
+    records: list[Diagnostic] = []
+    add = records.append
+    for raw_pointer, keyword, expected, value in violations:
+        # The common cases of ``shown_pointer`` and ``shown_value`` decided inline (the same
+        # text: short printable ASCII without a backslash is shown as it is), the rest by them.
+        pointer = raw_pointer
+        if len(pointer) > MAX_SHOWN_CHARS or not (pointer.isascii() and pointer.isprintable()):
+            pointer = shown_pointer(pointer)
+        kind = value.__class__
+        if (
+            kind is str
+            and len(value) <= MAX_SHOWN_CHARS
+            and value.isascii()
+            and value.isprintable()
+            and "\\" not in value
+        ):
+            found = '"' + value + '"'
+        elif kind is bool:
+            found = "true" if value else "false"
+        elif kind is dict:
+            found = f"an object with {len(value)} keys"
+        else:
+            found = shown_value(value)
+        # Built by tuple.__new__ with every field given (the named tuple's own __new__ is a
+        # Python function): the cheapest record, on the path every invalid document takes.
+        if keyword == SURROGATE_KEYWORD:
+            add(_new_record(Diagnostic, (_LONE, pointer, "", "", expected, found, 0, (), "")))
+        else:
+            add(
+                _new_record(
+                    Diagnostic, (_VIOLATION, pointer, "", keyword, expected, found, 0, (), "")
+                )
+            )
     if violations.truncated:
-        records.append(
-            Diagnostic(DiagnosticCode.TOO_MANY_DIAGNOSTICS, found="at least 1", omitted=1)
-        )
+        add(Diagnostic(DiagnosticCode.TOO_MANY_DIAGNOSTICS, found="at least 1", omitted=1))
     return tuple(records)
 
 

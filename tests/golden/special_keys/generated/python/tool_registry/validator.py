@@ -149,30 +149,40 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v1 = v.get("id", MISSING)
         if v1 is not MISSING:
             if isinstance(v1, str):
-                if not v1.isascii() and SURROGATE.search(v1) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v1))
                 if _SEARCH1(v1) is None:
-                    e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v1))
+                    if not v1.isascii() and SURROGATE.search(v1) is not None:
+                        e.append((p + "/id", "i-json", "no lone surrogate", v1))
+                    if _SEARCH1(v1) is None:
+                        e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v1))
             else:
                 e.append((p + "/id", "type", "string", v1))
         v3 = v.get("displayName", MISSING)
         if v3 is not MISSING:
             if isinstance(v3, str):
-                if not v3.isascii() and SURROGATE.search(v3) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v3))
-                if len(v3) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v3))
-                if len(v3) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v3))
-                if len(v3) <= 80 and _SEARCH2(v3) is None:
-                    e.append(
-                        (
-                            p + "/displayName",
-                            "pattern",
-                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                            v3,
+                if not (
+                    v3.isascii()
+                    and 1 <= len(v3) <= 80
+                    and ((v3.isascii() and v3.isprintable()) or _SEARCH2(v3) is not None)
+                ):
+                    if not v3.isascii() and SURROGATE.search(v3) is not None:
+                        e.append((p + "/displayName", "i-json", "no lone surrogate", v3))
+                    if len(v3) < 1:
+                        e.append((p + "/displayName", "minLength", "at least 1 characters", v3))
+                    if len(v3) > 80:
+                        e.append((p + "/displayName", "maxLength", "at most 80 characters", v3))
+                    if (
+                        len(v3) <= 80
+                        and not (v3.isascii() and v3.isprintable())
+                        and _SEARCH2(v3) is None
+                    ):
+                        e.append(
+                            (
+                                p + "/displayName",
+                                "pattern",
+                                'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
+                                v3,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/displayName", "type", "string", v3))
         v5 = v.get("launchable", MISSING)
@@ -186,594 +196,710 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v9 = v.get("hookPointer", MISSING)
         if v9 is not MISSING:
             if isinstance(v9, str):
-                if not v9.isascii() and SURROGATE.search(v9) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
-                if len(v9) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
-                if len(v9) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
-                if len(v9) <= 256 and _SEARCH3(v9) is None:
-                    e.append(
-                        (
-                            p + "/hookPointer",
-                            "pattern",
-                            'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v9,
+                if not (1 <= len(v9) <= 256 and _SEARCH3(v9) is not None):
+                    if not v9.isascii() and SURROGATE.search(v9) is not None:
+                        e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
+                    if len(v9) < 1:
+                        e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
+                    if len(v9) > 256:
+                        e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
+                    if len(v9) <= 256 and _SEARCH3(v9) is None:
+                        e.append(
+                            (
+                                p + "/hookPointer",
+                                "pattern",
+                                'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
+                                v9,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/hookPointer", "type", "string", v9))
         v11 = v.get("detect", MISSING)
         if v11 is not MISSING:
-            if isinstance(v11, str):
-                if not v11.isascii() and SURROGATE.search(v11) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v11))
-            d14 = v11.get("kind") if isinstance(v11, dict) else None
-            if d14 == "path":
+            if not _valid_10(v11):
                 if isinstance(v11, str):
                     if not v11.isascii() and SURROGATE.search(v11) is not None:
                         e.append((p + "/detect", "i-json", "no lone surrogate", v11))
-                if isinstance(v11, dict):
-                    if not (v11.keys() >= _NAMES4):
-                        if "kind" not in v11:
-                            e.append((p + "/detect", "required", 'property "kind"', v11))
-                        if "binaryName" not in v11:
-                            e.append((p + "/detect", "required", 'property "binaryName"', v11))
-                    v16 = v11.get("kind", MISSING)
-                    if v16 is not MISSING:
-                        if not (isinstance(v16, str) and v16 == "path"):
-                            e.append((p + "/detect" + "/kind", "const", '"path"', v16))
-                    v18 = v11.get("binaryName", MISSING)
-                    if v18 is not MISSING:
-                        if isinstance(v18, str):
-                            if not v18.isascii() and SURROGATE.search(v18) is not None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "i-json",
-                                        "no lone surrogate",
-                                        v18,
+                d14 = v11.get("kind") if isinstance(v11, dict) else None
+                if d14 == "path":
+                    if isinstance(v11, str):
+                        if not v11.isascii() and SURROGATE.search(v11) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+                    if isinstance(v11, dict):
+                        if not (v11.keys() >= _NAMES4):
+                            if "kind" not in v11:
+                                e.append((p + "/detect", "required", 'property "kind"', v11))
+                            if "binaryName" not in v11:
+                                e.append((p + "/detect", "required", 'property "binaryName"', v11))
+                        v16 = v11.get("kind", MISSING)
+                        if v16 is not MISSING:
+                            if not (isinstance(v16, str) and v16 == "path"):
+                                e.append((p + "/detect" + "/kind", "const", '"path"', v16))
+                        v18 = v11.get("binaryName", MISSING)
+                        if v18 is not MISSING:
+                            if isinstance(v18, str):
+                                if not (1 <= len(v18) <= 128 and _SEARCH5(v18) is not None):
+                                    if not v18.isascii() and SURROGATE.search(v18) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/binaryName",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v18,
+                                            )
+                                        )
+                                    if len(v18) < 1:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/binaryName",
+                                                "minLength",
+                                                "at least 1 characters",
+                                                v18,
+                                            )
+                                        )
+                                    if len(v18) > 128:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/binaryName",
+                                                "maxLength",
+                                                "at most 128 characters",
+                                                v18,
+                                            )
+                                        )
+                                    if len(v18) <= 128 and _SEARCH5(v18) is None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/binaryName",
+                                                "pattern",
+                                                'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                                v18,
+                                            )
+                                        )
+                            else:
+                                e.append((p + "/detect" + "/binaryName", "type", "string", v18))
+                        if not _NAMES4.issuperset(v11):
+                            for k20 in v11:
+                                if k20 not in _NAMES4:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/" + token(k20),
+                                            "additionalProperties",
+                                            "no such property",
+                                            v11[k20],
+                                        )
                                     )
-                                )
-                            if len(v18) < 1:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "minLength",
-                                        "at least 1 characters",
-                                        v18,
+                    else:
+                        e.append((p + "/detect", "type", "object", v11))
+                elif d14 == "candidates":
+                    if isinstance(v11, str):
+                        if not v11.isascii() and SURROGATE.search(v11) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v11))
+                    if isinstance(v11, dict):
+                        if not (v11.keys() >= _NAMES6):
+                            if "kind" not in v11:
+                                e.append((p + "/detect", "required", 'property "kind"', v11))
+                        v23 = v11.get("kind", MISSING)
+                        if v23 is not MISSING:
+                            if not (isinstance(v23, str) and v23 == "candidates"):
+                                e.append((p + "/detect" + "/kind", "const", '"candidates"', v23))
+                        v25 = v11.get("paths", MISSING)
+                        if v25 is not MISSING:
+                            if not _valid_7(v25):
+                                if isinstance(v25, str):
+                                    if not v25.isascii() and SURROGATE.search(v25) is not None:
+                                        e.append(
+                                            (
+                                                p + "/detect" + "/paths",
+                                                "i-json",
+                                                "no lone surrogate",
+                                                v25,
+                                            )
+                                        )
+                                if isinstance(v25, dict):
+                                    v27 = v25.get("darwin", MISSING)
+                                    if v27 is not MISSING:
+                                        if not _valid_4(v27):
+                                            if isinstance(v27, str):
+                                                if (
+                                                    not v27.isascii()
+                                                    and SURROGATE.search(v27) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/darwin",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v27,
+                                                        )
+                                                    )
+                                            if isinstance(v27, list):
+                                                if len(v27) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/darwin",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v27,
+                                                        )
+                                                    )
+                                                for i30 in range(0, len(v27)):
+                                                    v31 = v27[i30]
+                                                    if isinstance(v31, str):
+                                                        if not (
+                                                            v31.isascii()
+                                                            and 1 <= len(v31) <= 1024
+                                                            and (
+                                                                (
+                                                                    v31
+                                                                    and v31.isascii()
+                                                                    and v31.isprintable()
+                                                                )
+                                                                or _SEARCH7(v31) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v31.isascii()
+                                                                and SURROGATE.search(v31)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i30),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v31,
+                                                                    )
+                                                                )
+                                                            if len(v31) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i30),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v31,
+                                                                    )
+                                                                )
+                                                            if len(v31) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i30),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v31,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v31) <= 1024
+                                                                and not (
+                                                                    v31
+                                                                    and v31.isascii()
+                                                                    and v31.isprintable()
+                                                                )
+                                                                and _SEARCH7(v31) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i30),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v31,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/darwin"
+                                                                + "/"
+                                                                + str(i30),
+                                                                "type",
+                                                                "string",
+                                                                v31,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/darwin",
+                                                        "type",
+                                                        "array",
+                                                        v27,
+                                                    )
+                                                )
+                                    v33 = v25.get("win32", MISSING)
+                                    if v33 is not MISSING:
+                                        if not _valid_5(v33):
+                                            if isinstance(v33, str):
+                                                if (
+                                                    not v33.isascii()
+                                                    and SURROGATE.search(v33) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/win32",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v33,
+                                                        )
+                                                    )
+                                            if isinstance(v33, list):
+                                                if len(v33) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/win32",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v33,
+                                                        )
+                                                    )
+                                                for i36 in range(0, len(v33)):
+                                                    v37 = v33[i36]
+                                                    if isinstance(v37, str):
+                                                        if not (
+                                                            v37.isascii()
+                                                            and 1 <= len(v37) <= 1024
+                                                            and (
+                                                                (
+                                                                    v37
+                                                                    and v37.isascii()
+                                                                    and v37.isprintable()
+                                                                )
+                                                                or _SEARCH7(v37) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v37.isascii()
+                                                                and SURROGATE.search(v37)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i36),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v37,
+                                                                    )
+                                                                )
+                                                            if len(v37) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i36),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v37,
+                                                                    )
+                                                                )
+                                                            if len(v37) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i36),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v37,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v37) <= 1024
+                                                                and not (
+                                                                    v37
+                                                                    and v37.isascii()
+                                                                    and v37.isprintable()
+                                                                )
+                                                                and _SEARCH7(v37) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i36),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v37,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/win32"
+                                                                + "/"
+                                                                + str(i36),
+                                                                "type",
+                                                                "string",
+                                                                v37,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/win32",
+                                                        "type",
+                                                        "array",
+                                                        v33,
+                                                    )
+                                                )
+                                    v39 = v25.get("linux", MISSING)
+                                    if v39 is not MISSING:
+                                        if not _valid_6(v39):
+                                            if isinstance(v39, str):
+                                                if (
+                                                    not v39.isascii()
+                                                    and SURROGATE.search(v39) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/linux",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v39,
+                                                        )
+                                                    )
+                                            if isinstance(v39, list):
+                                                if len(v39) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/linux",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v39,
+                                                        )
+                                                    )
+                                                for i42 in range(0, len(v39)):
+                                                    v43 = v39[i42]
+                                                    if isinstance(v43, str):
+                                                        if not (
+                                                            v43.isascii()
+                                                            and 1 <= len(v43) <= 1024
+                                                            and (
+                                                                (
+                                                                    v43
+                                                                    and v43.isascii()
+                                                                    and v43.isprintable()
+                                                                )
+                                                                or _SEARCH7(v43) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v43.isascii()
+                                                                and SURROGATE.search(v43)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i42),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v43,
+                                                                    )
+                                                                )
+                                                            if len(v43) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i42),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v43,
+                                                                    )
+                                                                )
+                                                            if len(v43) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i42),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v43,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v43) <= 1024
+                                                                and not (
+                                                                    v43
+                                                                    and v43.isascii()
+                                                                    and v43.isprintable()
+                                                                )
+                                                                and _SEARCH7(v43) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i42),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v43,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/linux"
+                                                                + "/"
+                                                                + str(i42),
+                                                                "type",
+                                                                "string",
+                                                                v43,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/linux",
+                                                        "type",
+                                                        "array",
+                                                        v39,
+                                                    )
+                                                )
+                                    if not _NAMES8.issuperset(v25):
+                                        for k45 in v25:
+                                            if k45 not in _NAMES8:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/" + token(k45),
+                                                        "additionalProperties",
+                                                        "no such property",
+                                                        v25[k45],
+                                                    )
+                                                )
+                                else:
+                                    e.append((p + "/detect" + "/paths", "type", "object", v25))
+                        if not _NAMES9.issuperset(v11):
+                            for k47 in v11:
+                                if k47 not in _NAMES9:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/" + token(k47),
+                                            "additionalProperties",
+                                            "no such property",
+                                            v11[k47],
+                                        )
                                     )
-                                )
-                            if len(v18) > 128:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "maxLength",
-                                        "at most 128 characters",
-                                        v18,
-                                    )
-                                )
-                            if len(v18) <= 128 and _SEARCH5(v18) is None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "pattern",
-                                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                        v18,
-                                    )
-                                )
-                        else:
-                            e.append((p + "/detect" + "/binaryName", "type", "string", v18))
-                    if not _NAMES4.issuperset(v11):
-                        for k20 in v11:
-                            if k20 not in _NAMES4:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/" + token(k20),
-                                        "additionalProperties",
-                                        "no such property",
-                                        v11[k20],
-                                    )
-                                )
+                    else:
+                        e.append((p + "/detect", "type", "object", v11))
                 else:
-                    e.append((p + "/detect", "type", "object", v11))
-            elif d14 == "candidates":
-                if isinstance(v11, str):
-                    if not v11.isascii() and SURROGATE.search(v11) is not None:
-                        e.append((p + "/detect", "i-json", "no lone surrogate", v11))
-                if isinstance(v11, dict):
-                    if not (v11.keys() >= _NAMES6):
-                        if "kind" not in v11:
-                            e.append((p + "/detect", "required", 'property "kind"', v11))
-                    v23 = v11.get("kind", MISSING)
-                    if v23 is not MISSING:
-                        if not (isinstance(v23, str) and v23 == "candidates"):
-                            e.append((p + "/detect" + "/kind", "const", '"candidates"', v23))
-                    v25 = v11.get("paths", MISSING)
-                    if v25 is not MISSING:
-                        if isinstance(v25, str):
-                            if not v25.isascii() and SURROGATE.search(v25) is not None:
-                                e.append(
-                                    (p + "/detect" + "/paths", "i-json", "no lone surrogate", v25)
-                                )
-                        if isinstance(v25, dict):
-                            v27 = v25.get("darwin", MISSING)
-                            if v27 is not MISSING:
-                                if isinstance(v27, str):
-                                    if not v27.isascii() and SURROGATE.search(v27) is not None:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/darwin",
-                                                "i-json",
-                                                "no lone surrogate",
-                                                v27,
-                                            )
-                                        )
-                                if isinstance(v27, list):
-                                    if len(v27) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/darwin",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v27,
-                                            )
-                                        )
-                                    for i30 in range(0, len(v27)):
-                                        v31 = v27[i30]
-                                        if isinstance(v31, str):
-                                            if (
-                                                not v31.isascii()
-                                                and SURROGATE.search(v31) is not None
-                                            ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v31,
-                                                    )
-                                                )
-                                            if len(v31) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v31,
-                                                    )
-                                                )
-                                            if len(v31) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v31,
-                                                    )
-                                                )
-                                            if len(v31) <= 1024 and _SEARCH7(v31) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i30),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v31,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/darwin"
-                                                    + "/"
-                                                    + str(i30),
-                                                    "type",
-                                                    "string",
-                                                    v31,
-                                                )
-                                            )
-                                else:
-                                    e.append(
-                                        (p + "/detect" + "/paths" + "/darwin", "type", "array", v27)
-                                    )
-                            v33 = v25.get("win32", MISSING)
-                            if v33 is not MISSING:
-                                if isinstance(v33, str):
-                                    if not v33.isascii() and SURROGATE.search(v33) is not None:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/win32",
-                                                "i-json",
-                                                "no lone surrogate",
-                                                v33,
-                                            )
-                                        )
-                                if isinstance(v33, list):
-                                    if len(v33) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/win32",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v33,
-                                            )
-                                        )
-                                    for i36 in range(0, len(v33)):
-                                        v37 = v33[i36]
-                                        if isinstance(v37, str):
-                                            if (
-                                                not v37.isascii()
-                                                and SURROGATE.search(v37) is not None
-                                            ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v37,
-                                                    )
-                                                )
-                                            if len(v37) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v37,
-                                                    )
-                                                )
-                                            if len(v37) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v37,
-                                                    )
-                                                )
-                                            if len(v37) <= 1024 and _SEARCH7(v37) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i36),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v37,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/win32"
-                                                    + "/"
-                                                    + str(i36),
-                                                    "type",
-                                                    "string",
-                                                    v37,
-                                                )
-                                            )
-                                else:
-                                    e.append(
-                                        (p + "/detect" + "/paths" + "/win32", "type", "array", v33)
-                                    )
-                            v39 = v25.get("linux", MISSING)
-                            if v39 is not MISSING:
-                                if isinstance(v39, str):
-                                    if not v39.isascii() and SURROGATE.search(v39) is not None:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/linux",
-                                                "i-json",
-                                                "no lone surrogate",
-                                                v39,
-                                            )
-                                        )
-                                if isinstance(v39, list):
-                                    if len(v39) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/linux",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v39,
-                                            )
-                                        )
-                                    for i42 in range(0, len(v39)):
-                                        v43 = v39[i42]
-                                        if isinstance(v43, str):
-                                            if (
-                                                not v43.isascii()
-                                                and SURROGATE.search(v43) is not None
-                                            ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v43,
-                                                    )
-                                                )
-                                            if len(v43) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v43,
-                                                    )
-                                                )
-                                            if len(v43) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v43,
-                                                    )
-                                                )
-                                            if len(v43) <= 1024 and _SEARCH7(v43) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i42),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v43,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/linux"
-                                                    + "/"
-                                                    + str(i42),
-                                                    "type",
-                                                    "string",
-                                                    v43,
-                                                )
-                                            )
-                                else:
-                                    e.append(
-                                        (p + "/detect" + "/paths" + "/linux", "type", "array", v39)
-                                    )
-                            if not _NAMES8.issuperset(v25):
-                                for k45 in v25:
-                                    if k45 not in _NAMES8:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/" + token(k45),
-                                                "additionalProperties",
-                                                "no such property",
-                                                v25[k45],
-                                            )
-                                        )
-                        else:
-                            e.append((p + "/detect" + "/paths", "type", "object", v25))
-                    if not _NAMES9.issuperset(v11):
-                        for k47 in v11:
-                            if k47 not in _NAMES9:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/" + token(k47),
-                                        "additionalProperties",
-                                        "no such property",
-                                        v11[k47],
-                                    )
-                                )
-                else:
-                    e.append((p + "/detect", "type", "object", v11))
-            else:
-                one_of(
-                    (
-                        _check_4,
-                        _check_5,
-                    ),
-                    v11,
-                    p + "/detect",
-                    e,
-                )
+                    one_of(
+                        (
+                            _check_8,
+                            _check_9,
+                        ),
+                        v11,
+                        p + "/detect",
+                        e,
+                    )
         v49 = v.get("hookPackage", MISSING)
         if v49 is not MISSING:
             if isinstance(v49, str):
-                if not v49.isascii() and SURROGATE.search(v49) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
-                if len(v49) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
-                if len(v49) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
-                if len(v49) <= 214 and _SEARCH10(v49) is None:
-                    e.append(
-                        (
-                            p + "/hookPackage",
-                            "pattern",
-                            'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v49,
+                if not (1 <= len(v49) <= 214 and _SEARCH10(v49) is not None):
+                    if not v49.isascii() and SURROGATE.search(v49) is not None:
+                        e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
+                    if len(v49) < 1:
+                        e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
+                    if len(v49) > 214:
+                        e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
+                    if len(v49) <= 214 and _SEARCH10(v49) is None:
+                        e.append(
+                            (
+                                p + "/hookPackage",
+                                "pattern",
+                                'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
+                                v49,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/hookPackage", "type", "string", v49))
         v51 = v.get("promptArgTemplate", MISSING)
         if v51 is not MISSING:
-            if isinstance(v51, list):
-                if len(v51) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v51))
-                for i53 in range(0, len(v51)):
-                    v54 = v51[i53]
-                    if isinstance(v54, str):
-                        if not v54.isascii() and SURROGATE.search(v54) is not None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i53),
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v54,
-                                )
-                            )
-                        if len(v54) > 256:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i53),
-                                    "maxLength",
-                                    "at most 256 characters",
-                                    v54,
-                                )
-                            )
-                        if len(v54) <= 256 and _SEARCH11(v54) is None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i53),
-                                    "pattern",
-                                    'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
-                                    v54,
-                                )
-                            )
-                    else:
-                        e.append((p + "/promptArgTemplate" + "/" + str(i53), "type", "string", v54))
-            else:
-                e.append((p + "/promptArgTemplate", "type", "array", v51))
-        v56 = v.get("capabilities", MISSING)
-        if v56 is not MISSING:
-            if isinstance(v56, str):
-                if not v56.isascii() and SURROGATE.search(v56) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v56))
-            if isinstance(v56, dict):
-                if not (v56.keys() >= _NAMES12):
-                    if "provides" not in v56:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v56))
-                v58 = v56.get("provides", MISSING)
-                if v58 is not MISSING:
-                    if isinstance(v58, list):
-                        n59 = len(e)
-                        for i60 in range(0, len(v58)):
-                            v61 = v58[i60]
-                            if isinstance(v61, str):
-                                if not v61.isascii() and SURROGATE.search(v61) is not None:
+            if not _valid_11(v51):
+                if isinstance(v51, list):
+                    if len(v51) > 20:
+                        e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v51))
+                    for i53 in range(0, len(v51)):
+                        v54 = v51[i53]
+                        if isinstance(v54, str):
+                            if not (
+                                v54.isascii() and len(v54) <= 256 and _SEARCH11(v54) is not None
+                            ):
+                                if not v54.isascii() and SURROGATE.search(v54) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i60),
+                                            p + "/promptArgTemplate" + "/" + str(i53),
                                             "i-json",
                                             "no lone surrogate",
-                                            v61,
+                                            v54,
                                         )
                                     )
-                            if isinstance(v61, str):
-                                if v61 not in _ENUM13:
+                                if len(v54) > 256:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i60),
-                                            "enum",
-                                            'one of ["interactive-launch","__proto__","constructor","prototyp...',
-                                            v61,
+                                            p + "/promptArgTemplate" + "/" + str(i53),
+                                            "maxLength",
+                                            "at most 256 characters",
+                                            v54,
+                                        )
+                                    )
+                                if len(v54) <= 256 and _SEARCH11(v54) is None:
+                                    e.append(
+                                        (
+                                            p + "/promptArgTemplate" + "/" + str(i53),
+                                            "pattern",
+                                            'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
+                                            v54,
+                                        )
+                                    )
+                        else:
+                            e.append(
+                                (p + "/promptArgTemplate" + "/" + str(i53), "type", "string", v54)
+                            )
+                else:
+                    e.append((p + "/promptArgTemplate", "type", "array", v51))
+        v56 = v.get("capabilities", MISSING)
+        if v56 is not MISSING:
+            if not _valid_13(v56):
+                if isinstance(v56, str):
+                    if not v56.isascii() and SURROGATE.search(v56) is not None:
+                        e.append((p + "/capabilities", "i-json", "no lone surrogate", v56))
+                if isinstance(v56, dict):
+                    if not (v56.keys() >= _NAMES12):
+                        if "provides" not in v56:
+                            e.append((p + "/capabilities", "required", 'property "provides"', v56))
+                    v58 = v56.get("provides", MISSING)
+                    if v58 is not MISSING:
+                        if not _valid_12(v58):
+                            if isinstance(v58, list):
+                                n59 = len(e)
+                                for i60 in range(0, len(v58)):
+                                    v61 = v58[i60]
+                                    if isinstance(v61, str):
+                                        if not v61.isascii() and SURROGATE.search(v61) is not None:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/capabilities"
+                                                    + "/provides"
+                                                    + "/"
+                                                    + str(i60),
+                                                    "i-json",
+                                                    "no lone surrogate",
+                                                    v61,
+                                                )
+                                            )
+                                    if isinstance(v61, str):
+                                        if v61 not in _ENUM13:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/capabilities"
+                                                    + "/provides"
+                                                    + "/"
+                                                    + str(i60),
+                                                    "enum",
+                                                    'one of ["interactive-launch","__proto__","constructor","prototyp...',
+                                                    v61,
+                                                )
+                                            )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/capabilities" + "/provides" + "/" + str(i60),
+                                                "type",
+                                                "string",
+                                                v61,
+                                            )
+                                        )
+                                        e.append(
+                                            (
+                                                p + "/capabilities" + "/provides" + "/" + str(i60),
+                                                "enum",
+                                                'one of ["interactive-launch","__proto__","constructor","prototyp...',
+                                                v61,
+                                            )
+                                        )
+                                if len(e) == n59 and not all_unique(v58):
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides",
+                                            "uniqueItems",
+                                            "unique items",
+                                            v58,
                                         )
                                     )
                             else:
+                                e.append((p + "/capabilities" + "/provides", "type", "array", v58))
+                    if not _NAMES12.issuperset(v56):
+                        for k64 in v56:
+                            if k64 not in _NAMES12:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i60),
-                                        "type",
-                                        "string",
-                                        v61,
+                                        p + "/capabilities" + "/" + token(k64),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v56[k64],
                                     )
                                 )
-                                e.append(
-                                    (
-                                        p + "/capabilities" + "/provides" + "/" + str(i60),
-                                        "enum",
-                                        'one of ["interactive-launch","__proto__","constructor","prototyp...',
-                                        v61,
-                                    )
-                                )
-                        if len(e) == n59 and not all_unique(v58):
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/provides",
-                                    "uniqueItems",
-                                    "unique items",
-                                    v58,
-                                )
-                            )
-                    else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v58))
-                if not _NAMES12.issuperset(v56):
-                    for k64 in v56:
-                        if k64 not in _NAMES12:
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/" + token(k64),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v56[k64],
-                                )
-                            )
-            else:
-                e.append((p + "/capabilities", "type", "object", v56))
+                else:
+                    e.append((p + "/capabilities", "type", "object", v56))
         v66 = v.get("category", MISSING)
         if v66 is not MISSING:
             if isinstance(v66, str):
@@ -788,115 +914,133 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                 e.append((p + "/builtin", "type", "boolean", v68))
         v70 = v.get("extras", MISSING)
         if v70 is not MISSING:
-            if isinstance(v70, str):
-                if not v70.isascii() and SURROGATE.search(v70) is not None:
-                    e.append((p + "/extras", "i-json", "no lone surrogate", v70))
-            if isinstance(v70, dict):
-                v72 = v70.get("constructor", MISSING)
-                if v72 is not MISSING:
-                    if isinstance(v72, str):
-                        if not v72.isascii() and SURROGATE.search(v72) is not None:
-                            e.append(
-                                (p + "/extras" + "/constructor", "i-json", "no lone surrogate", v72)
-                            )
-                    else:
-                        e.append((p + "/extras" + "/constructor", "type", "string", v72))
-                v74 = v70.get("prototype", MISSING)
-                if v74 is not MISSING:
-                    if isinstance(v74, str):
-                        if not v74.isascii() and SURROGATE.search(v74) is not None:
-                            e.append(
-                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v74)
-                            )
-                    else:
-                        e.append((p + "/extras" + "/prototype", "type", "string", v74))
-                v76 = v70.get("toString", MISSING)
-                if v76 is not MISSING:
-                    if isinstance(v76, str):
-                        if not v76.isascii() and SURROGATE.search(v76) is not None:
-                            e.append(
-                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v76)
-                            )
-                    else:
-                        e.append((p + "/extras" + "/toString", "type", "string", v76))
-                v78 = v70.get("valueOf", MISSING)
-                if v78 is not MISSING:
-                    if isinstance(v78, str):
-                        if not v78.isascii() and SURROGATE.search(v78) is not None:
-                            e.append(
-                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v78)
-                            )
-                    else:
-                        e.append((p + "/extras" + "/valueOf", "type", "string", v78))
-                v80 = v70.get("hasOwnProperty", MISSING)
-                if v80 is not MISSING:
-                    if isinstance(v80, str):
-                        if not v80.isascii() and SURROGATE.search(v80) is not None:
-                            e.append(
-                                (
-                                    p + "/extras" + "/hasOwnProperty",
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v80,
+            if not _valid_14(v70):
+                if isinstance(v70, str):
+                    if not v70.isascii() and SURROGATE.search(v70) is not None:
+                        e.append((p + "/extras", "i-json", "no lone surrogate", v70))
+                if isinstance(v70, dict):
+                    v72 = v70.get("constructor", MISSING)
+                    if v72 is not MISSING:
+                        if isinstance(v72, str):
+                            if not v72.isascii() and SURROGATE.search(v72) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/constructor",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v72,
+                                    )
                                 )
-                            )
-                    else:
-                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v80))
-                v82 = v70.get("isPrototypeOf", MISSING)
-                if v82 is not MISSING:
-                    if isinstance(v82, str):
-                        if not v82.isascii() and SURROGATE.search(v82) is not None:
-                            e.append(
-                                (
-                                    p + "/extras" + "/isPrototypeOf",
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v82,
+                        else:
+                            e.append((p + "/extras" + "/constructor", "type", "string", v72))
+                    v74 = v70.get("prototype", MISSING)
+                    if v74 is not MISSING:
+                        if isinstance(v74, str):
+                            if not v74.isascii() and SURROGATE.search(v74) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/prototype",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v74,
+                                    )
                                 )
-                            )
-                    else:
-                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v82))
-                v84 = v70.get("propertyIsEnumerable", MISSING)
-                if v84 is not MISSING:
-                    if isinstance(v84, str):
-                        if not v84.isascii() and SURROGATE.search(v84) is not None:
-                            e.append(
-                                (
-                                    p + "/extras" + "/propertyIsEnumerable",
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v84,
+                        else:
+                            e.append((p + "/extras" + "/prototype", "type", "string", v74))
+                    v76 = v70.get("toString", MISSING)
+                    if v76 is not MISSING:
+                        if isinstance(v76, str):
+                            if not v76.isascii() and SURROGATE.search(v76) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/toString",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v76,
+                                    )
                                 )
-                            )
-                    else:
-                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v84))
-                v86 = v70.get("toLocaleString", MISSING)
-                if v86 is not MISSING:
-                    if isinstance(v86, str):
-                        if not v86.isascii() and SURROGATE.search(v86) is not None:
-                            e.append(
-                                (
-                                    p + "/extras" + "/toLocaleString",
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v86,
+                        else:
+                            e.append((p + "/extras" + "/toString", "type", "string", v76))
+                    v78 = v70.get("valueOf", MISSING)
+                    if v78 is not MISSING:
+                        if isinstance(v78, str):
+                            if not v78.isascii() and SURROGATE.search(v78) is not None:
+                                e.append(
+                                    (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v78)
                                 )
-                            )
-                    else:
-                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v86))
-                if not _NAMES15.issuperset(v70):
-                    for k88 in v70:
-                        if k88 not in _NAMES15:
-                            e.append(
-                                (
-                                    p + "/extras" + "/" + token(k88),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v70[k88],
+                        else:
+                            e.append((p + "/extras" + "/valueOf", "type", "string", v78))
+                    v80 = v70.get("hasOwnProperty", MISSING)
+                    if v80 is not MISSING:
+                        if isinstance(v80, str):
+                            if not v80.isascii() and SURROGATE.search(v80) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/hasOwnProperty",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v80,
+                                    )
                                 )
+                        else:
+                            e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v80))
+                    v82 = v70.get("isPrototypeOf", MISSING)
+                    if v82 is not MISSING:
+                        if isinstance(v82, str):
+                            if not v82.isascii() and SURROGATE.search(v82) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/isPrototypeOf",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v82,
+                                    )
+                                )
+                        else:
+                            e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v82))
+                    v84 = v70.get("propertyIsEnumerable", MISSING)
+                    if v84 is not MISSING:
+                        if isinstance(v84, str):
+                            if not v84.isascii() and SURROGATE.search(v84) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/propertyIsEnumerable",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v84,
+                                    )
+                                )
+                        else:
+                            e.append(
+                                (p + "/extras" + "/propertyIsEnumerable", "type", "string", v84)
                             )
-            else:
-                e.append((p + "/extras", "type", "object", v70))
+                    v86 = v70.get("toLocaleString", MISSING)
+                    if v86 is not MISSING:
+                        if isinstance(v86, str):
+                            if not v86.isascii() and SURROGATE.search(v86) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/toLocaleString",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v86,
+                                    )
+                                )
+                        else:
+                            e.append((p + "/extras" + "/toLocaleString", "type", "string", v86))
+                    if not _NAMES15.issuperset(v70):
+                        for k88 in v70:
+                            if k88 not in _NAMES15:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/" + token(k88),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v70[k88],
+                                    )
+                                )
+                else:
+                    e.append((p + "/extras", "type", "object", v70))
         if not _NAMES16.issuperset(v):
             for k90 in v:
                 if k90 not in _NAMES16:
@@ -926,7 +1070,7 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (1 <= len(v93) <= 80):
         return False
-    if _SEARCH2(v93) is None:
+    if not (v93.isascii() and v93.isprintable()) and _SEARCH2(v93) is None:
         return False
     v94 = v["launchable"]
     if not isinstance(v94, bool):
@@ -942,17 +1086,11 @@ def _valid_1(v: Any) -> bool:
     if _SEARCH3(v96) is None:
         return False
     v97 = v["detect"]
-    if isinstance(v97, str):
-        if not v97.isascii() and SURROGATE.search(v97) is not None:
-            return False
-    d98 = v97.get("kind") if isinstance(v97, dict) else None
+    if not isinstance(v97, dict):
+        return False
+    d98 = v97.get("kind")
     if d98 == "path":
-        if not isinstance(v97, dict):
-            return False
         if v97.keys() != _NAMES4:
-            return False
-        v99 = v97["kind"]
-        if v99 != "path":
             return False
         v100 = v97["binaryName"]
         if not isinstance(v100, str):
@@ -962,14 +1100,9 @@ def _valid_1(v: Any) -> bool:
         if _SEARCH5(v100) is None:
             return False
     elif d98 == "candidates":
-        if not isinstance(v97, dict):
-            return False
         if "kind" not in v97:
             return False
         if not _NAMES9.issuperset(v97):
-            return False
-        v101 = v97["kind"]
-        if v101 != "candidates":
             return False
         if "paths" in v97:
             v102 = v97["paths"]
@@ -990,7 +1123,10 @@ def _valid_1(v: Any) -> bool:
                         return False
                     if not (1 <= len(v104) <= 1024):
                         return False
-                    if _SEARCH7(v104) is None:
+                    if (
+                        not (v104 and v104.isascii() and v104.isprintable())
+                        and _SEARCH7(v104) is None
+                    ):
                         return False
             if "win32" in v102:
                 v105 = v102["win32"]
@@ -1005,7 +1141,10 @@ def _valid_1(v: Any) -> bool:
                         return False
                     if not (1 <= len(v106) <= 1024):
                         return False
-                    if _SEARCH7(v106) is None:
+                    if (
+                        not (v106 and v106.isascii() and v106.isprintable())
+                        and _SEARCH7(v106) is None
+                    ):
                         return False
             if "linux" in v102:
                 v107 = v102["linux"]
@@ -1020,7 +1159,10 @@ def _valid_1(v: Any) -> bool:
                         return False
                     if not (1 <= len(v108) <= 1024):
                         return False
-                    if _SEARCH7(v108) is None:
+                    if (
+                        not (v108 and v108.isascii() and v108.isprintable())
+                        and _SEARCH7(v108) is None
+                    ):
                         return False
     else:
         return False
@@ -1140,68 +1282,75 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "detect"', v))
         v126 = v.get("detect", MISSING)
         if v126 is not MISSING:
-            if isinstance(v126, str):
-                if not v126.isascii() and SURROGATE.search(v126) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v126))
-            if isinstance(v126, dict):
-                if not (v126.keys() >= _NAMES4):
-                    if "kind" not in v126:
-                        e.append((p + "/detect", "required", 'property "kind"', v126))
-                    if "binaryName" not in v126:
-                        e.append((p + "/detect", "required", 'property "binaryName"', v126))
-                v128 = v126.get("kind", MISSING)
-                if v128 is not MISSING:
-                    if not (isinstance(v128, str) and v128 == "path"):
-                        e.append((p + "/detect" + "/kind", "const", '"path"', v128))
-                v130 = v126.get("binaryName", MISSING)
-                if v130 is not MISSING:
-                    if isinstance(v130, str):
-                        if not v130.isascii() and SURROGATE.search(v130) is not None:
-                            e.append(
-                                (p + "/detect" + "/binaryName", "i-json", "no lone surrogate", v130)
-                            )
-                        if len(v130) < 1:
-                            e.append(
-                                (
-                                    p + "/detect" + "/binaryName",
-                                    "minLength",
-                                    "at least 1 characters",
-                                    v130,
+            if not _valid_15(v126):
+                if isinstance(v126, str):
+                    if not v126.isascii() and SURROGATE.search(v126) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v126))
+                if isinstance(v126, dict):
+                    if not (v126.keys() >= _NAMES4):
+                        if "kind" not in v126:
+                            e.append((p + "/detect", "required", 'property "kind"', v126))
+                        if "binaryName" not in v126:
+                            e.append((p + "/detect", "required", 'property "binaryName"', v126))
+                    v128 = v126.get("kind", MISSING)
+                    if v128 is not MISSING:
+                        if not (isinstance(v128, str) and v128 == "path"):
+                            e.append((p + "/detect" + "/kind", "const", '"path"', v128))
+                    v130 = v126.get("binaryName", MISSING)
+                    if v130 is not MISSING:
+                        if isinstance(v130, str):
+                            if not (1 <= len(v130) <= 128 and _SEARCH5(v130) is not None):
+                                if not v130.isascii() and SURROGATE.search(v130) is not None:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "i-json",
+                                            "no lone surrogate",
+                                            v130,
+                                        )
+                                    )
+                                if len(v130) < 1:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "minLength",
+                                            "at least 1 characters",
+                                            v130,
+                                        )
+                                    )
+                                if len(v130) > 128:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "maxLength",
+                                            "at most 128 characters",
+                                            v130,
+                                        )
+                                    )
+                                if len(v130) <= 128 and _SEARCH5(v130) is None:
+                                    e.append(
+                                        (
+                                            p + "/detect" + "/binaryName",
+                                            "pattern",
+                                            'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                            v130,
+                                        )
+                                    )
+                        else:
+                            e.append((p + "/detect" + "/binaryName", "type", "string", v130))
+                    if not _NAMES4.issuperset(v126):
+                        for k132 in v126:
+                            if k132 not in _NAMES4:
+                                e.append(
+                                    (
+                                        p + "/detect" + "/" + token(k132),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v126[k132],
+                                    )
                                 )
-                            )
-                        if len(v130) > 128:
-                            e.append(
-                                (
-                                    p + "/detect" + "/binaryName",
-                                    "maxLength",
-                                    "at most 128 characters",
-                                    v130,
-                                )
-                            )
-                        if len(v130) <= 128 and _SEARCH5(v130) is None:
-                            e.append(
-                                (
-                                    p + "/detect" + "/binaryName",
-                                    "pattern",
-                                    'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                    v130,
-                                )
-                            )
-                    else:
-                        e.append((p + "/detect" + "/binaryName", "type", "string", v130))
-                if not _NAMES4.issuperset(v126):
-                    for k132 in v126:
-                        if k132 not in _NAMES4:
-                            e.append(
-                                (
-                                    p + "/detect" + "/" + token(k132),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v126[k132],
-                                )
-                            )
-            else:
-                e.append((p + "/detect", "type", "object", v126))
+                else:
+                    e.append((p + "/detect", "type", "object", v126))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             if "id" not in v:
@@ -1219,30 +1368,40 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v136 = v.get("id", MISSING)
         if v136 is not MISSING:
             if isinstance(v136, str):
-                if not v136.isascii() and SURROGATE.search(v136) is not None:
-                    e.append((p + "/id", "i-json", "no lone surrogate", v136))
                 if _SEARCH1(v136) is None:
-                    e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v136))
+                    if not v136.isascii() and SURROGATE.search(v136) is not None:
+                        e.append((p + "/id", "i-json", "no lone surrogate", v136))
+                    if _SEARCH1(v136) is None:
+                        e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v136))
             else:
                 e.append((p + "/id", "type", "string", v136))
         v138 = v.get("displayName", MISSING)
         if v138 is not MISSING:
             if isinstance(v138, str):
-                if not v138.isascii() and SURROGATE.search(v138) is not None:
-                    e.append((p + "/displayName", "i-json", "no lone surrogate", v138))
-                if len(v138) < 1:
-                    e.append((p + "/displayName", "minLength", "at least 1 characters", v138))
-                if len(v138) > 80:
-                    e.append((p + "/displayName", "maxLength", "at most 80 characters", v138))
-                if len(v138) <= 80 and _SEARCH2(v138) is None:
-                    e.append(
-                        (
-                            p + "/displayName",
-                            "pattern",
-                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                            v138,
+                if not (
+                    v138.isascii()
+                    and 1 <= len(v138) <= 80
+                    and ((v138.isascii() and v138.isprintable()) or _SEARCH2(v138) is not None)
+                ):
+                    if not v138.isascii() and SURROGATE.search(v138) is not None:
+                        e.append((p + "/displayName", "i-json", "no lone surrogate", v138))
+                    if len(v138) < 1:
+                        e.append((p + "/displayName", "minLength", "at least 1 characters", v138))
+                    if len(v138) > 80:
+                        e.append((p + "/displayName", "maxLength", "at most 80 characters", v138))
+                    if (
+                        len(v138) <= 80
+                        and not (v138.isascii() and v138.isprintable())
+                        and _SEARCH2(v138) is None
+                    ):
+                        e.append(
+                            (
+                                p + "/displayName",
+                                "pattern",
+                                'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
+                                v138,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/displayName", "type", "string", v138))
         v140 = v.get("launchable", MISSING)
@@ -1256,734 +1415,803 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v144 = v.get("hookPointer", MISSING)
         if v144 is not MISSING:
             if isinstance(v144, str):
-                if not v144.isascii() and SURROGATE.search(v144) is not None:
-                    e.append((p + "/hookPointer", "i-json", "no lone surrogate", v144))
-                if len(v144) < 1:
-                    e.append((p + "/hookPointer", "minLength", "at least 1 characters", v144))
-                if len(v144) > 256:
-                    e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v144))
-                if len(v144) <= 256 and _SEARCH3(v144) is None:
-                    e.append(
-                        (
-                            p + "/hookPointer",
-                            "pattern",
-                            'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                            v144,
+                if not (1 <= len(v144) <= 256 and _SEARCH3(v144) is not None):
+                    if not v144.isascii() and SURROGATE.search(v144) is not None:
+                        e.append((p + "/hookPointer", "i-json", "no lone surrogate", v144))
+                    if len(v144) < 1:
+                        e.append((p + "/hookPointer", "minLength", "at least 1 characters", v144))
+                    if len(v144) > 256:
+                        e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v144))
+                    if len(v144) <= 256 and _SEARCH3(v144) is None:
+                        e.append(
+                            (
+                                p + "/hookPointer",
+                                "pattern",
+                                'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
+                                v144,
+                            )
                         )
-                    )
             else:
                 e.append((p + "/hookPointer", "type", "string", v144))
         v146 = v.get("detect", MISSING)
         if v146 is not MISSING:
-            if isinstance(v146, str):
-                if not v146.isascii() and SURROGATE.search(v146) is not None:
-                    e.append((p + "/detect", "i-json", "no lone surrogate", v146))
-            d149 = v146.get("kind") if isinstance(v146, dict) else None
-            if d149 == "path":
+            if not _valid_10(v146):
                 if isinstance(v146, str):
                     if not v146.isascii() and SURROGATE.search(v146) is not None:
                         e.append((p + "/detect", "i-json", "no lone surrogate", v146))
-                if isinstance(v146, dict):
-                    if not (v146.keys() >= _NAMES4):
-                        if "kind" not in v146:
-                            e.append((p + "/detect", "required", 'property "kind"', v146))
-                        if "binaryName" not in v146:
-                            e.append((p + "/detect", "required", 'property "binaryName"', v146))
-                    v151 = v146.get("kind", MISSING)
-                    if v151 is not MISSING:
-                        if not (isinstance(v151, str) and v151 == "path"):
-                            e.append((p + "/detect" + "/kind", "const", '"path"', v151))
-                    v153 = v146.get("binaryName", MISSING)
-                    if v153 is not MISSING:
-                        if isinstance(v153, str):
-                            if not v153.isascii() and SURROGATE.search(v153) is not None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "i-json",
-                                        "no lone surrogate",
-                                        v153,
-                                    )
-                                )
-                            if len(v153) < 1:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "minLength",
-                                        "at least 1 characters",
-                                        v153,
-                                    )
-                                )
-                            if len(v153) > 128:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "maxLength",
-                                        "at most 128 characters",
-                                        v153,
-                                    )
-                                )
-                            if len(v153) <= 128 and _SEARCH5(v153) is None:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/binaryName",
-                                        "pattern",
-                                        'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                        v153,
-                                    )
-                                )
-                        else:
-                            e.append((p + "/detect" + "/binaryName", "type", "string", v153))
-                    if not _NAMES4.issuperset(v146):
-                        for k155 in v146:
-                            if k155 not in _NAMES4:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/" + token(k155),
-                                        "additionalProperties",
-                                        "no such property",
-                                        v146[k155],
-                                    )
-                                )
-                else:
-                    e.append((p + "/detect", "type", "object", v146))
-            elif d149 == "candidates":
-                if isinstance(v146, str):
-                    if not v146.isascii() and SURROGATE.search(v146) is not None:
-                        e.append((p + "/detect", "i-json", "no lone surrogate", v146))
-                if isinstance(v146, dict):
-                    if not (v146.keys() >= _NAMES6):
-                        if "kind" not in v146:
-                            e.append((p + "/detect", "required", 'property "kind"', v146))
-                    v158 = v146.get("kind", MISSING)
-                    if v158 is not MISSING:
-                        if not (isinstance(v158, str) and v158 == "candidates"):
-                            e.append((p + "/detect" + "/kind", "const", '"candidates"', v158))
-                    v160 = v146.get("paths", MISSING)
-                    if v160 is not MISSING:
-                        if isinstance(v160, str):
-                            if not v160.isascii() and SURROGATE.search(v160) is not None:
-                                e.append(
-                                    (p + "/detect" + "/paths", "i-json", "no lone surrogate", v160)
-                                )
-                        if isinstance(v160, dict):
-                            v162 = v160.get("darwin", MISSING)
-                            if v162 is not MISSING:
-                                if isinstance(v162, str):
-                                    if not v162.isascii() and SURROGATE.search(v162) is not None:
+                d149 = v146.get("kind") if isinstance(v146, dict) else None
+                if d149 == "path":
+                    if isinstance(v146, str):
+                        if not v146.isascii() and SURROGATE.search(v146) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v146))
+                elif d149 == "candidates":
+                    if isinstance(v146, str):
+                        if not v146.isascii() and SURROGATE.search(v146) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v146))
+                    if isinstance(v146, dict):
+                        if not (v146.keys() >= _NAMES6):
+                            if "kind" not in v146:
+                                e.append((p + "/detect", "required", 'property "kind"', v146))
+                        v152 = v146.get("kind", MISSING)
+                        if v152 is not MISSING:
+                            if not (isinstance(v152, str) and v152 == "candidates"):
+                                e.append((p + "/detect" + "/kind", "const", '"candidates"', v152))
+                        v154 = v146.get("paths", MISSING)
+                        if v154 is not MISSING:
+                            if not _valid_7(v154):
+                                if isinstance(v154, str):
+                                    if not v154.isascii() and SURROGATE.search(v154) is not None:
                                         e.append(
                                             (
-                                                p + "/detect" + "/paths" + "/darwin",
+                                                p + "/detect" + "/paths",
                                                 "i-json",
                                                 "no lone surrogate",
-                                                v162,
+                                                v154,
                                             )
                                         )
-                                if isinstance(v162, list):
-                                    if len(v162) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/darwin",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v162,
-                                            )
-                                        )
-                                    for i165 in range(0, len(v162)):
-                                        v166 = v162[i165]
-                                        if isinstance(v166, str):
-                                            if (
-                                                not v166.isascii()
-                                                and SURROGATE.search(v166) is not None
-                                            ):
+                                if isinstance(v154, dict):
+                                    v156 = v154.get("darwin", MISSING)
+                                    if v156 is not MISSING:
+                                        if not _valid_4(v156):
+                                            if isinstance(v156, str):
+                                                if (
+                                                    not v156.isascii()
+                                                    and SURROGATE.search(v156) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/darwin",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v156,
+                                                        )
+                                                    )
+                                            if isinstance(v156, list):
+                                                if len(v156) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/darwin",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v156,
+                                                        )
+                                                    )
+                                                for i159 in range(0, len(v156)):
+                                                    v160 = v156[i159]
+                                                    if isinstance(v160, str):
+                                                        if not (
+                                                            v160.isascii()
+                                                            and 1 <= len(v160) <= 1024
+                                                            and (
+                                                                (
+                                                                    v160
+                                                                    and v160.isascii()
+                                                                    and v160.isprintable()
+                                                                )
+                                                                or _SEARCH7(v160) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v160.isascii()
+                                                                and SURROGATE.search(v160)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i159),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v160,
+                                                                    )
+                                                                )
+                                                            if len(v160) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i159),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v160,
+                                                                    )
+                                                                )
+                                                            if len(v160) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i159),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v160,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v160) <= 1024
+                                                                and not (
+                                                                    v160
+                                                                    and v160.isascii()
+                                                                    and v160.isprintable()
+                                                                )
+                                                                and _SEARCH7(v160) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/darwin"
+                                                                        + "/"
+                                                                        + str(i159),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v160,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/darwin"
+                                                                + "/"
+                                                                + str(i159),
+                                                                "type",
+                                                                "string",
+                                                                v160,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/darwin",
+                                                        "type",
+                                                        "array",
+                                                        v156,
+                                                    )
+                                                )
+                                    v162 = v154.get("win32", MISSING)
+                                    if v162 is not MISSING:
+                                        if not _valid_5(v162):
+                                            if isinstance(v162, str):
+                                                if (
+                                                    not v162.isascii()
+                                                    and SURROGATE.search(v162) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/win32",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v162,
+                                                        )
+                                                    )
+                                            if isinstance(v162, list):
+                                                if len(v162) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/win32",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v162,
+                                                        )
+                                                    )
+                                                for i165 in range(0, len(v162)):
+                                                    v166 = v162[i165]
+                                                    if isinstance(v166, str):
+                                                        if not (
+                                                            v166.isascii()
+                                                            and 1 <= len(v166) <= 1024
+                                                            and (
+                                                                (
+                                                                    v166
+                                                                    and v166.isascii()
+                                                                    and v166.isprintable()
+                                                                )
+                                                                or _SEARCH7(v166) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v166.isascii()
+                                                                and SURROGATE.search(v166)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i165),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v166,
+                                                                    )
+                                                                )
+                                                            if len(v166) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i165),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v166,
+                                                                    )
+                                                                )
+                                                            if len(v166) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i165),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v166,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v166) <= 1024
+                                                                and not (
+                                                                    v166
+                                                                    and v166.isascii()
+                                                                    and v166.isprintable()
+                                                                )
+                                                                and _SEARCH7(v166) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/win32"
+                                                                        + "/"
+                                                                        + str(i165),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v166,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/win32"
+                                                                + "/"
+                                                                + str(i165),
+                                                                "type",
+                                                                "string",
+                                                                v166,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/win32",
+                                                        "type",
+                                                        "array",
+                                                        v162,
+                                                    )
+                                                )
+                                    v168 = v154.get("linux", MISSING)
+                                    if v168 is not MISSING:
+                                        if not _valid_6(v168):
+                                            if isinstance(v168, str):
+                                                if (
+                                                    not v168.isascii()
+                                                    and SURROGATE.search(v168) is not None
+                                                ):
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/linux",
+                                                            "i-json",
+                                                            "no lone surrogate",
+                                                            v168,
+                                                        )
+                                                    )
+                                            if isinstance(v168, list):
+                                                if len(v168) > 32:
+                                                    e.append(
+                                                        (
+                                                            p + "/detect" + "/paths" + "/linux",
+                                                            "maxItems",
+                                                            "at most 32 items",
+                                                            v168,
+                                                        )
+                                                    )
+                                                for i171 in range(0, len(v168)):
+                                                    v172 = v168[i171]
+                                                    if isinstance(v172, str):
+                                                        if not (
+                                                            v172.isascii()
+                                                            and 1 <= len(v172) <= 1024
+                                                            and (
+                                                                (
+                                                                    v172
+                                                                    and v172.isascii()
+                                                                    and v172.isprintable()
+                                                                )
+                                                                or _SEARCH7(v172) is not None
+                                                            )
+                                                        ):
+                                                            if (
+                                                                not v172.isascii()
+                                                                and SURROGATE.search(v172)
+                                                                is not None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i171),
+                                                                        "i-json",
+                                                                        "no lone surrogate",
+                                                                        v172,
+                                                                    )
+                                                                )
+                                                            if len(v172) < 1:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i171),
+                                                                        "minLength",
+                                                                        "at least 1 characters",
+                                                                        v172,
+                                                                    )
+                                                                )
+                                                            if len(v172) > 1024:
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i171),
+                                                                        "maxLength",
+                                                                        "at most 1024 characters",
+                                                                        v172,
+                                                                    )
+                                                                )
+                                                            if (
+                                                                len(v172) <= 1024
+                                                                and not (
+                                                                    v172
+                                                                    and v172.isascii()
+                                                                    and v172.isprintable()
+                                                                )
+                                                                and _SEARCH7(v172) is None
+                                                            ):
+                                                                e.append(
+                                                                    (
+                                                                        p
+                                                                        + "/detect"
+                                                                        + "/paths"
+                                                                        + "/linux"
+                                                                        + "/"
+                                                                        + str(i171),
+                                                                        "pattern",
+                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        v172,
+                                                                    )
+                                                                )
+                                                    else:
+                                                        e.append(
+                                                            (
+                                                                p
+                                                                + "/detect"
+                                                                + "/paths"
+                                                                + "/linux"
+                                                                + "/"
+                                                                + str(i171),
+                                                                "type",
+                                                                "string",
+                                                                v172,
+                                                            )
+                                                        )
+                                            else:
+                                                e.append(
+                                                    (
+                                                        p + "/detect" + "/paths" + "/linux",
+                                                        "type",
+                                                        "array",
+                                                        v168,
+                                                    )
+                                                )
+                                    if not _NAMES8.issuperset(v154):
+                                        for k174 in v154:
+                                            if k174 not in _NAMES8:
                                                 e.append(
                                                     (
                                                         p
                                                         + "/detect"
                                                         + "/paths"
-                                                        + "/darwin"
                                                         + "/"
-                                                        + str(i165),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v166,
+                                                        + token(k174),
+                                                        "additionalProperties",
+                                                        "no such property",
+                                                        v154[k174],
                                                     )
                                                 )
-                                            if len(v166) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i165),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v166,
-                                                    )
-                                                )
-                                            if len(v166) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i165),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v166,
-                                                    )
-                                                )
-                                            if len(v166) <= 1024 and _SEARCH7(v166) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/darwin"
-                                                        + "/"
-                                                        + str(i165),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v166,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/darwin"
-                                                    + "/"
-                                                    + str(i165),
-                                                    "type",
-                                                    "string",
-                                                    v166,
-                                                )
-                                            )
                                 else:
+                                    e.append((p + "/detect" + "/paths", "type", "object", v154))
+                        if not _NAMES9.issuperset(v146):
+                            for k176 in v146:
+                                if k176 not in _NAMES9:
                                     e.append(
                                         (
-                                            p + "/detect" + "/paths" + "/darwin",
-                                            "type",
-                                            "array",
-                                            v162,
+                                            p + "/detect" + "/" + token(k176),
+                                            "additionalProperties",
+                                            "no such property",
+                                            v146[k176],
                                         )
                                     )
-                            v168 = v160.get("win32", MISSING)
-                            if v168 is not MISSING:
-                                if isinstance(v168, str):
-                                    if not v168.isascii() and SURROGATE.search(v168) is not None:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/win32",
-                                                "i-json",
-                                                "no lone surrogate",
-                                                v168,
-                                            )
-                                        )
-                                if isinstance(v168, list):
-                                    if len(v168) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/win32",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v168,
-                                            )
-                                        )
-                                    for i171 in range(0, len(v168)):
-                                        v172 = v168[i171]
-                                        if isinstance(v172, str):
-                                            if (
-                                                not v172.isascii()
-                                                and SURROGATE.search(v172) is not None
-                                            ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i171),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v172,
-                                                    )
-                                                )
-                                            if len(v172) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i171),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v172,
-                                                    )
-                                                )
-                                            if len(v172) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i171),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v172,
-                                                    )
-                                                )
-                                            if len(v172) <= 1024 and _SEARCH7(v172) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/win32"
-                                                        + "/"
-                                                        + str(i171),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v172,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/win32"
-                                                    + "/"
-                                                    + str(i171),
-                                                    "type",
-                                                    "string",
-                                                    v172,
-                                                )
-                                            )
-                                else:
-                                    e.append(
-                                        (p + "/detect" + "/paths" + "/win32", "type", "array", v168)
-                                    )
-                            v174 = v160.get("linux", MISSING)
-                            if v174 is not MISSING:
-                                if isinstance(v174, str):
-                                    if not v174.isascii() and SURROGATE.search(v174) is not None:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/linux",
-                                                "i-json",
-                                                "no lone surrogate",
-                                                v174,
-                                            )
-                                        )
-                                if isinstance(v174, list):
-                                    if len(v174) > 32:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/linux",
-                                                "maxItems",
-                                                "at most 32 items",
-                                                v174,
-                                            )
-                                        )
-                                    for i177 in range(0, len(v174)):
-                                        v178 = v174[i177]
-                                        if isinstance(v178, str):
-                                            if (
-                                                not v178.isascii()
-                                                and SURROGATE.search(v178) is not None
-                                            ):
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i177),
-                                                        "i-json",
-                                                        "no lone surrogate",
-                                                        v178,
-                                                    )
-                                                )
-                                            if len(v178) < 1:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i177),
-                                                        "minLength",
-                                                        "at least 1 characters",
-                                                        v178,
-                                                    )
-                                                )
-                                            if len(v178) > 1024:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i177),
-                                                        "maxLength",
-                                                        "at most 1024 characters",
-                                                        v178,
-                                                    )
-                                                )
-                                            if len(v178) <= 1024 and _SEARCH7(v178) is None:
-                                                e.append(
-                                                    (
-                                                        p
-                                                        + "/detect"
-                                                        + "/paths"
-                                                        + "/linux"
-                                                        + "/"
-                                                        + str(i177),
-                                                        "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v178,
-                                                    )
-                                                )
-                                        else:
-                                            e.append(
-                                                (
-                                                    p
-                                                    + "/detect"
-                                                    + "/paths"
-                                                    + "/linux"
-                                                    + "/"
-                                                    + str(i177),
-                                                    "type",
-                                                    "string",
-                                                    v178,
-                                                )
-                                            )
-                                else:
-                                    e.append(
-                                        (p + "/detect" + "/paths" + "/linux", "type", "array", v174)
-                                    )
-                            if not _NAMES8.issuperset(v160):
-                                for k180 in v160:
-                                    if k180 not in _NAMES8:
-                                        e.append(
-                                            (
-                                                p + "/detect" + "/paths" + "/" + token(k180),
-                                                "additionalProperties",
-                                                "no such property",
-                                                v160[k180],
-                                            )
-                                        )
-                        else:
-                            e.append((p + "/detect" + "/paths", "type", "object", v160))
-                    if not _NAMES9.issuperset(v146):
-                        for k182 in v146:
-                            if k182 not in _NAMES9:
-                                e.append(
-                                    (
-                                        p + "/detect" + "/" + token(k182),
-                                        "additionalProperties",
-                                        "no such property",
-                                        v146[k182],
-                                    )
-                                )
-                else:
-                    e.append((p + "/detect", "type", "object", v146))
-            else:
-                one_of(
-                    (
-                        _check_4,
-                        _check_5,
-                    ),
-                    v146,
-                    p + "/detect",
-                    e,
-                )
-        v184 = v.get("hookPackage", MISSING)
-        if v184 is not MISSING:
-            if isinstance(v184, str):
-                if not v184.isascii() and SURROGATE.search(v184) is not None:
-                    e.append((p + "/hookPackage", "i-json", "no lone surrogate", v184))
-                if len(v184) < 1:
-                    e.append((p + "/hookPackage", "minLength", "at least 1 characters", v184))
-                if len(v184) > 214:
-                    e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v184))
-                if len(v184) <= 214 and _SEARCH10(v184) is None:
-                    e.append(
-                        (
-                            p + "/hookPackage",
-                            "pattern",
-                            'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                            v184,
-                        )
-                    )
-            else:
-                e.append((p + "/hookPackage", "type", "string", v184))
-        v186 = v.get("promptArgTemplate", MISSING)
-        if v186 is not MISSING:
-            if isinstance(v186, list):
-                if len(v186) > 20:
-                    e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v186))
-                for i188 in range(0, len(v186)):
-                    v189 = v186[i188]
-                    if isinstance(v189, str):
-                        if not v189.isascii() and SURROGATE.search(v189) is not None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i188),
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v189,
-                                )
-                            )
-                        if len(v189) > 256:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i188),
-                                    "maxLength",
-                                    "at most 256 characters",
-                                    v189,
-                                )
-                            )
-                        if len(v189) <= 256 and _SEARCH11(v189) is None:
-                            e.append(
-                                (
-                                    p + "/promptArgTemplate" + "/" + str(i188),
-                                    "pattern",
-                                    'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
-                                    v189,
-                                )
-                            )
                     else:
+                        e.append((p + "/detect", "type", "object", v146))
+                else:
+                    one_of(
+                        (
+                            _check_8,
+                            _check_9,
+                        ),
+                        v146,
+                        p + "/detect",
+                        e,
+                    )
+        v178 = v.get("hookPackage", MISSING)
+        if v178 is not MISSING:
+            if isinstance(v178, str):
+                if not (1 <= len(v178) <= 214 and _SEARCH10(v178) is not None):
+                    if not v178.isascii() and SURROGATE.search(v178) is not None:
+                        e.append((p + "/hookPackage", "i-json", "no lone surrogate", v178))
+                    if len(v178) < 1:
+                        e.append((p + "/hookPackage", "minLength", "at least 1 characters", v178))
+                    if len(v178) > 214:
+                        e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v178))
+                    if len(v178) <= 214 and _SEARCH10(v178) is None:
                         e.append(
-                            (p + "/promptArgTemplate" + "/" + str(i188), "type", "string", v189)
+                            (
+                                p + "/hookPackage",
+                                "pattern",
+                                'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
+                                v178,
+                            )
                         )
             else:
-                e.append((p + "/promptArgTemplate", "type", "array", v186))
-        v191 = v.get("capabilities", MISSING)
-        if v191 is not MISSING:
-            if isinstance(v191, str):
-                if not v191.isascii() and SURROGATE.search(v191) is not None:
-                    e.append((p + "/capabilities", "i-json", "no lone surrogate", v191))
-            if isinstance(v191, dict):
-                if not (v191.keys() >= _NAMES12):
-                    if "provides" not in v191:
-                        e.append((p + "/capabilities", "required", 'property "provides"', v191))
-                v193 = v191.get("provides", MISSING)
-                if v193 is not MISSING:
-                    if isinstance(v193, list):
-                        n194 = len(e)
-                        for i195 in range(0, len(v193)):
-                            v196 = v193[i195]
-                            if isinstance(v196, str):
-                                if not v196.isascii() and SURROGATE.search(v196) is not None:
+                e.append((p + "/hookPackage", "type", "string", v178))
+        v180 = v.get("promptArgTemplate", MISSING)
+        if v180 is not MISSING:
+            if not _valid_11(v180):
+                if isinstance(v180, list):
+                    if len(v180) > 20:
+                        e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v180))
+                    for i182 in range(0, len(v180)):
+                        v183 = v180[i182]
+                        if isinstance(v183, str):
+                            if not (
+                                v183.isascii() and len(v183) <= 256 and _SEARCH11(v183) is not None
+                            ):
+                                if not v183.isascii() and SURROGATE.search(v183) is not None:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i195),
+                                            p + "/promptArgTemplate" + "/" + str(i182),
                                             "i-json",
                                             "no lone surrogate",
-                                            v196,
+                                            v183,
                                         )
                                     )
-                            if isinstance(v196, str):
-                                if v196 not in _ENUM13:
+                                if len(v183) > 256:
                                     e.append(
                                         (
-                                            p + "/capabilities" + "/provides" + "/" + str(i195),
-                                            "enum",
-                                            'one of ["interactive-launch","__proto__","constructor","prototyp...',
-                                            v196,
+                                            p + "/promptArgTemplate" + "/" + str(i182),
+                                            "maxLength",
+                                            "at most 256 characters",
+                                            v183,
+                                        )
+                                    )
+                                if len(v183) <= 256 and _SEARCH11(v183) is None:
+                                    e.append(
+                                        (
+                                            p + "/promptArgTemplate" + "/" + str(i182),
+                                            "pattern",
+                                            'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
+                                            v183,
+                                        )
+                                    )
+                        else:
+                            e.append(
+                                (p + "/promptArgTemplate" + "/" + str(i182), "type", "string", v183)
+                            )
+                else:
+                    e.append((p + "/promptArgTemplate", "type", "array", v180))
+        v185 = v.get("capabilities", MISSING)
+        if v185 is not MISSING:
+            if not _valid_13(v185):
+                if isinstance(v185, str):
+                    if not v185.isascii() and SURROGATE.search(v185) is not None:
+                        e.append((p + "/capabilities", "i-json", "no lone surrogate", v185))
+                if isinstance(v185, dict):
+                    if not (v185.keys() >= _NAMES12):
+                        if "provides" not in v185:
+                            e.append((p + "/capabilities", "required", 'property "provides"', v185))
+                    v187 = v185.get("provides", MISSING)
+                    if v187 is not MISSING:
+                        if not _valid_12(v187):
+                            if isinstance(v187, list):
+                                n188 = len(e)
+                                for i189 in range(0, len(v187)):
+                                    v190 = v187[i189]
+                                    if isinstance(v190, str):
+                                        if (
+                                            not v190.isascii()
+                                            and SURROGATE.search(v190) is not None
+                                        ):
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/capabilities"
+                                                    + "/provides"
+                                                    + "/"
+                                                    + str(i189),
+                                                    "i-json",
+                                                    "no lone surrogate",
+                                                    v190,
+                                                )
+                                            )
+                                    if isinstance(v190, str):
+                                        if v190 not in _ENUM13:
+                                            e.append(
+                                                (
+                                                    p
+                                                    + "/capabilities"
+                                                    + "/provides"
+                                                    + "/"
+                                                    + str(i189),
+                                                    "enum",
+                                                    'one of ["interactive-launch","__proto__","constructor","prototyp...',
+                                                    v190,
+                                                )
+                                            )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/capabilities" + "/provides" + "/" + str(i189),
+                                                "type",
+                                                "string",
+                                                v190,
+                                            )
+                                        )
+                                        e.append(
+                                            (
+                                                p + "/capabilities" + "/provides" + "/" + str(i189),
+                                                "enum",
+                                                'one of ["interactive-launch","__proto__","constructor","prototyp...',
+                                                v190,
+                                            )
+                                        )
+                                if len(e) == n188 and not all_unique(v187):
+                                    e.append(
+                                        (
+                                            p + "/capabilities" + "/provides",
+                                            "uniqueItems",
+                                            "unique items",
+                                            v187,
                                         )
                                     )
                             else:
+                                e.append((p + "/capabilities" + "/provides", "type", "array", v187))
+                    if not _NAMES12.issuperset(v185):
+                        for k193 in v185:
+                            if k193 not in _NAMES12:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i195),
-                                        "type",
-                                        "string",
-                                        v196,
+                                        p + "/capabilities" + "/" + token(k193),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v185[k193],
                                     )
                                 )
+                else:
+                    e.append((p + "/capabilities", "type", "object", v185))
+        v195 = v.get("category", MISSING)
+        if v195 is not MISSING:
+            if isinstance(v195, str):
+                if v195 not in _ENUM14:
+                    e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v195))
+            else:
+                e.append((p + "/category", "type", "string", v195))
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v195))
+        v197 = v.get("builtin", MISSING)
+        if v197 is not MISSING:
+            if not (isinstance(v197, bool)):
+                e.append((p + "/builtin", "type", "boolean", v197))
+        v199 = v.get("extras", MISSING)
+        if v199 is not MISSING:
+            if not _valid_14(v199):
+                if isinstance(v199, str):
+                    if not v199.isascii() and SURROGATE.search(v199) is not None:
+                        e.append((p + "/extras", "i-json", "no lone surrogate", v199))
+                if isinstance(v199, dict):
+                    v201 = v199.get("constructor", MISSING)
+                    if v201 is not MISSING:
+                        if isinstance(v201, str):
+                            if not v201.isascii() and SURROGATE.search(v201) is not None:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/provides" + "/" + str(i195),
-                                        "enum",
-                                        'one of ["interactive-launch","__proto__","constructor","prototyp...',
-                                        v196,
+                                        p + "/extras" + "/constructor",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v201,
                                     )
                                 )
-                        if len(e) == n194 and not all_unique(v193):
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/provides",
-                                    "uniqueItems",
-                                    "unique items",
-                                    v193,
+                        else:
+                            e.append((p + "/extras" + "/constructor", "type", "string", v201))
+                    v203 = v199.get("prototype", MISSING)
+                    if v203 is not MISSING:
+                        if isinstance(v203, str):
+                            if not v203.isascii() and SURROGATE.search(v203) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/prototype",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v203,
+                                    )
                                 )
-                            )
-                    else:
-                        e.append((p + "/capabilities" + "/provides", "type", "array", v193))
-                if not _NAMES12.issuperset(v191):
-                    for k199 in v191:
-                        if k199 not in _NAMES12:
-                            e.append(
-                                (
-                                    p + "/capabilities" + "/" + token(k199),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v191[k199],
+                        else:
+                            e.append((p + "/extras" + "/prototype", "type", "string", v203))
+                    v205 = v199.get("toString", MISSING)
+                    if v205 is not MISSING:
+                        if isinstance(v205, str):
+                            if not v205.isascii() and SURROGATE.search(v205) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/toString",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v205,
+                                    )
                                 )
-                            )
-            else:
-                e.append((p + "/capabilities", "type", "object", v191))
-        v201 = v.get("category", MISSING)
-        if v201 is not MISSING:
-            if isinstance(v201, str):
-                if v201 not in _ENUM14:
-                    e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v201))
-            else:
-                e.append((p + "/category", "type", "string", v201))
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v201))
-        v203 = v.get("builtin", MISSING)
-        if v203 is not MISSING:
-            if not (isinstance(v203, bool)):
-                e.append((p + "/builtin", "type", "boolean", v203))
-        v205 = v.get("extras", MISSING)
-        if v205 is not MISSING:
-            if isinstance(v205, str):
-                if not v205.isascii() and SURROGATE.search(v205) is not None:
-                    e.append((p + "/extras", "i-json", "no lone surrogate", v205))
-            if isinstance(v205, dict):
-                v207 = v205.get("constructor", MISSING)
-                if v207 is not MISSING:
-                    if isinstance(v207, str):
-                        if not v207.isascii() and SURROGATE.search(v207) is not None:
-                            e.append(
-                                (
-                                    p + "/extras" + "/constructor",
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v207,
+                        else:
+                            e.append((p + "/extras" + "/toString", "type", "string", v205))
+                    v207 = v199.get("valueOf", MISSING)
+                    if v207 is not MISSING:
+                        if isinstance(v207, str):
+                            if not v207.isascii() and SURROGATE.search(v207) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/valueOf",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v207,
+                                    )
                                 )
-                            )
-                    else:
-                        e.append((p + "/extras" + "/constructor", "type", "string", v207))
-                v209 = v205.get("prototype", MISSING)
-                if v209 is not MISSING:
-                    if isinstance(v209, str):
-                        if not v209.isascii() and SURROGATE.search(v209) is not None:
-                            e.append(
-                                (p + "/extras" + "/prototype", "i-json", "no lone surrogate", v209)
-                            )
-                    else:
-                        e.append((p + "/extras" + "/prototype", "type", "string", v209))
-                v211 = v205.get("toString", MISSING)
-                if v211 is not MISSING:
-                    if isinstance(v211, str):
-                        if not v211.isascii() and SURROGATE.search(v211) is not None:
-                            e.append(
-                                (p + "/extras" + "/toString", "i-json", "no lone surrogate", v211)
-                            )
-                    else:
-                        e.append((p + "/extras" + "/toString", "type", "string", v211))
-                v213 = v205.get("valueOf", MISSING)
-                if v213 is not MISSING:
-                    if isinstance(v213, str):
-                        if not v213.isascii() and SURROGATE.search(v213) is not None:
-                            e.append(
-                                (p + "/extras" + "/valueOf", "i-json", "no lone surrogate", v213)
-                            )
-                    else:
-                        e.append((p + "/extras" + "/valueOf", "type", "string", v213))
-                v215 = v205.get("hasOwnProperty", MISSING)
-                if v215 is not MISSING:
-                    if isinstance(v215, str):
-                        if not v215.isascii() and SURROGATE.search(v215) is not None:
-                            e.append(
-                                (
-                                    p + "/extras" + "/hasOwnProperty",
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v215,
+                        else:
+                            e.append((p + "/extras" + "/valueOf", "type", "string", v207))
+                    v209 = v199.get("hasOwnProperty", MISSING)
+                    if v209 is not MISSING:
+                        if isinstance(v209, str):
+                            if not v209.isascii() and SURROGATE.search(v209) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/hasOwnProperty",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v209,
+                                    )
                                 )
-                            )
-                    else:
-                        e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v215))
-                v217 = v205.get("isPrototypeOf", MISSING)
-                if v217 is not MISSING:
-                    if isinstance(v217, str):
-                        if not v217.isascii() and SURROGATE.search(v217) is not None:
-                            e.append(
-                                (
-                                    p + "/extras" + "/isPrototypeOf",
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v217,
+                        else:
+                            e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v209))
+                    v211 = v199.get("isPrototypeOf", MISSING)
+                    if v211 is not MISSING:
+                        if isinstance(v211, str):
+                            if not v211.isascii() and SURROGATE.search(v211) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/isPrototypeOf",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v211,
+                                    )
                                 )
-                            )
-                    else:
-                        e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v217))
-                v219 = v205.get("propertyIsEnumerable", MISSING)
-                if v219 is not MISSING:
-                    if isinstance(v219, str):
-                        if not v219.isascii() and SURROGATE.search(v219) is not None:
-                            e.append(
-                                (
-                                    p + "/extras" + "/propertyIsEnumerable",
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v219,
+                        else:
+                            e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v211))
+                    v213 = v199.get("propertyIsEnumerable", MISSING)
+                    if v213 is not MISSING:
+                        if isinstance(v213, str):
+                            if not v213.isascii() and SURROGATE.search(v213) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/propertyIsEnumerable",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v213,
+                                    )
                                 )
-                            )
-                    else:
-                        e.append((p + "/extras" + "/propertyIsEnumerable", "type", "string", v219))
-                v221 = v205.get("toLocaleString", MISSING)
-                if v221 is not MISSING:
-                    if isinstance(v221, str):
-                        if not v221.isascii() and SURROGATE.search(v221) is not None:
+                        else:
                             e.append(
-                                (
-                                    p + "/extras" + "/toLocaleString",
-                                    "i-json",
-                                    "no lone surrogate",
-                                    v221,
-                                )
+                                (p + "/extras" + "/propertyIsEnumerable", "type", "string", v213)
                             )
-                    else:
-                        e.append((p + "/extras" + "/toLocaleString", "type", "string", v221))
-                if not _NAMES15.issuperset(v205):
-                    for k223 in v205:
-                        if k223 not in _NAMES15:
-                            e.append(
-                                (
-                                    p + "/extras" + "/" + token(k223),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v205[k223],
+                    v215 = v199.get("toLocaleString", MISSING)
+                    if v215 is not MISSING:
+                        if isinstance(v215, str):
+                            if not v215.isascii() and SURROGATE.search(v215) is not None:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/toLocaleString",
+                                        "i-json",
+                                        "no lone surrogate",
+                                        v215,
+                                    )
                                 )
-                            )
-            else:
-                e.append((p + "/extras", "type", "object", v205))
+                        else:
+                            e.append((p + "/extras" + "/toLocaleString", "type", "string", v215))
+                    if not _NAMES15.issuperset(v199):
+                        for k217 in v199:
+                            if k217 not in _NAMES15:
+                                e.append(
+                                    (
+                                        p + "/extras" + "/" + token(k217),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v199[k217],
+                                    )
+                                )
+                else:
+                    e.append((p + "/extras", "type", "object", v199))
         if not _NAMES16.issuperset(v):
-            for k225 in v:
-                if k225 not in _NAMES16:
+            for k219 in v:
+                if k219 not in _NAMES16:
                     e.append(
-                        (p + "/" + token(k225), "additionalProperties", "no such property", v[k225])
+                        (p + "/" + token(k219), "additionalProperties", "no such property", v[k219])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -1994,224 +2222,334 @@ def _valid_3(v: Any) -> bool:
         return False
     if "detect" not in v:
         return False
-    v227 = v["detect"]
-    if not isinstance(v227, dict):
+    v221 = v["detect"]
+    if not isinstance(v221, dict):
         return False
-    if v227.keys() != _NAMES4:
+    if v221.keys() != _NAMES4:
         return False
-    v228 = v227["kind"]
-    if v228 != "path":
+    v222 = v221["kind"]
+    if v222 != "path":
         return False
-    v229 = v227["binaryName"]
-    if not isinstance(v229, str):
+    v223 = v221["binaryName"]
+    if not isinstance(v223, str):
         return False
-    if not (1 <= len(v229) <= 128):
+    if not (1 <= len(v223) <= 128):
         return False
-    if _SEARCH5(v229) is None:
+    if _SEARCH5(v223) is None:
         return False
     if not (v.keys() >= _NAMES0):
         return False
     if not _NAMES16.issuperset(v):
         return False
-    v230 = v["id"]
-    if not isinstance(v230, str):
+    v224 = v["id"]
+    if not isinstance(v224, str):
         return False
-    if _SEARCH1(v230) is None:
+    if _SEARCH1(v224) is None:
         return False
-    v231 = v["displayName"]
-    if not isinstance(v231, str):
+    v225 = v["displayName"]
+    if not isinstance(v225, str):
         return False
-    if not v231.isascii() and SURROGATE.search(v231) is not None:
+    if not v225.isascii() and SURROGATE.search(v225) is not None:
         return False
-    if not (1 <= len(v231) <= 80):
+    if not (1 <= len(v225) <= 80):
         return False
-    if _SEARCH2(v231) is None:
+    if not (v225.isascii() and v225.isprintable()) and _SEARCH2(v225) is None:
         return False
-    v232 = v["launchable"]
-    if not isinstance(v232, bool):
+    v226 = v["launchable"]
+    if not isinstance(v226, bool):
         return False
-    v233 = v["hookCapable"]
-    if not isinstance(v233, bool):
+    v227 = v["hookCapable"]
+    if not isinstance(v227, bool):
         return False
-    v234 = v["hookPointer"]
-    if not isinstance(v234, str):
+    v228 = v["hookPointer"]
+    if not isinstance(v228, str):
         return False
-    if not (1 <= len(v234) <= 256):
+    if not (1 <= len(v228) <= 256):
         return False
-    if _SEARCH3(v234) is None:
+    if _SEARCH3(v228) is None:
         return False
-    v235 = v["detect"]
-    d236 = v235.get("kind")
-    if d236 == "path":
+    v229 = v["detect"]
+    d230 = v229.get("kind")
+    if d230 == "path":
         pass
-    elif d236 == "candidates":
-        if "kind" not in v235:
+    elif d230 == "candidates":
+        if "kind" not in v229:
             return False
-        if not _NAMES9.issuperset(v235):
+        if not _NAMES9.issuperset(v229):
             return False
-        v237 = v235["kind"]
-        if v237 != "candidates":
-            return False
-        if "paths" in v235:
-            v238 = v235["paths"]
-            if not isinstance(v238, dict):
+        if "paths" in v229:
+            v232 = v229["paths"]
+            if not isinstance(v232, dict):
                 return False
-            if not _NAMES8.issuperset(v238):
+            if not _NAMES8.issuperset(v232):
                 return False
-            if "darwin" in v238:
-                v239 = v238["darwin"]
-                if not isinstance(v239, list):
+            if "darwin" in v232:
+                v233 = v232["darwin"]
+                if not isinstance(v233, list):
                     return False
-                if len(v239) > 32:
+                if len(v233) > 32:
                     return False
-                for v240 in v239:
-                    if not isinstance(v240, str):
+                for v234 in v233:
+                    if not isinstance(v234, str):
                         return False
-                    if not v240.isascii() and SURROGATE.search(v240) is not None:
+                    if not v234.isascii() and SURROGATE.search(v234) is not None:
                         return False
-                    if not (1 <= len(v240) <= 1024):
+                    if not (1 <= len(v234) <= 1024):
                         return False
-                    if _SEARCH7(v240) is None:
+                    if (
+                        not (v234 and v234.isascii() and v234.isprintable())
+                        and _SEARCH7(v234) is None
+                    ):
                         return False
-            if "win32" in v238:
-                v241 = v238["win32"]
-                if not isinstance(v241, list):
+            if "win32" in v232:
+                v235 = v232["win32"]
+                if not isinstance(v235, list):
                     return False
-                if len(v241) > 32:
+                if len(v235) > 32:
                     return False
-                for v242 in v241:
-                    if not isinstance(v242, str):
+                for v236 in v235:
+                    if not isinstance(v236, str):
                         return False
-                    if not v242.isascii() and SURROGATE.search(v242) is not None:
+                    if not v236.isascii() and SURROGATE.search(v236) is not None:
                         return False
-                    if not (1 <= len(v242) <= 1024):
+                    if not (1 <= len(v236) <= 1024):
                         return False
-                    if _SEARCH7(v242) is None:
+                    if (
+                        not (v236 and v236.isascii() and v236.isprintable())
+                        and _SEARCH7(v236) is None
+                    ):
                         return False
-            if "linux" in v238:
-                v243 = v238["linux"]
-                if not isinstance(v243, list):
+            if "linux" in v232:
+                v237 = v232["linux"]
+                if not isinstance(v237, list):
                     return False
-                if len(v243) > 32:
+                if len(v237) > 32:
                     return False
-                for v244 in v243:
-                    if not isinstance(v244, str):
+                for v238 in v237:
+                    if not isinstance(v238, str):
                         return False
-                    if not v244.isascii() and SURROGATE.search(v244) is not None:
+                    if not v238.isascii() and SURROGATE.search(v238) is not None:
                         return False
-                    if not (1 <= len(v244) <= 1024):
+                    if not (1 <= len(v238) <= 1024):
                         return False
-                    if _SEARCH7(v244) is None:
+                    if (
+                        not (v238 and v238.isascii() and v238.isprintable())
+                        and _SEARCH7(v238) is None
+                    ):
                         return False
     else:
         return False
     if "hookPackage" in v:
-        v245 = v["hookPackage"]
-        if not isinstance(v245, str):
+        v239 = v["hookPackage"]
+        if not isinstance(v239, str):
             return False
-        if not (1 <= len(v245) <= 214):
+        if not (1 <= len(v239) <= 214):
             return False
-        if _SEARCH10(v245) is None:
+        if _SEARCH10(v239) is None:
             return False
     if "promptArgTemplate" in v:
-        v246 = v["promptArgTemplate"]
-        if not isinstance(v246, list):
+        v240 = v["promptArgTemplate"]
+        if not isinstance(v240, list):
             return False
-        if len(v246) > 20:
+        if len(v240) > 20:
             return False
-        for v247 in v246:
-            if not isinstance(v247, str):
+        for v241 in v240:
+            if not isinstance(v241, str):
                 return False
-            if not v247.isascii() and SURROGATE.search(v247) is not None:
+            if not v241.isascii() and SURROGATE.search(v241) is not None:
                 return False
-            if len(v247) > 256:
+            if len(v241) > 256:
                 return False
-            if _SEARCH11(v247) is None:
+            if _SEARCH11(v241) is None:
                 return False
     if "capabilities" in v:
-        v248 = v["capabilities"]
-        if not isinstance(v248, dict):
+        v242 = v["capabilities"]
+        if not isinstance(v242, dict):
             return False
-        if v248.keys() != _NAMES12:
+        if v242.keys() != _NAMES12:
             return False
-        v249 = v248["provides"]
-        if not isinstance(v249, list):
+        v243 = v242["provides"]
+        if not isinstance(v243, list):
             return False
-        for v250 in v249:
-            if not isinstance(v250, str):
+        for v244 in v243:
+            if not isinstance(v244, str):
                 return False
-            if v250 not in _ENUM13:
+            if v244 not in _ENUM13:
                 return False
-        if len(set(v249)) != len(v249):
+        if len(set(v243)) != len(v243):
             return False
     if "category" in v:
-        v251 = v["category"]
-        if not isinstance(v251, str):
+        v245 = v["category"]
+        if not isinstance(v245, str):
             return False
-        if v251 not in _ENUM14:
+        if v245 not in _ENUM14:
             return False
     if "builtin" in v:
-        v252 = v["builtin"]
-        if not isinstance(v252, bool):
+        v246 = v["builtin"]
+        if not isinstance(v246, bool):
             return False
     if "extras" in v:
-        v253 = v["extras"]
-        if not isinstance(v253, dict):
+        v247 = v["extras"]
+        if not isinstance(v247, dict):
             return False
-        if not _NAMES15.issuperset(v253):
+        if not _NAMES15.issuperset(v247):
             return False
-        if "constructor" in v253:
-            v254 = v253["constructor"]
+        if "constructor" in v247:
+            v248 = v247["constructor"]
+            if not isinstance(v248, str):
+                return False
+            if not v248.isascii() and SURROGATE.search(v248) is not None:
+                return False
+        if "prototype" in v247:
+            v249 = v247["prototype"]
+            if not isinstance(v249, str):
+                return False
+            if not v249.isascii() and SURROGATE.search(v249) is not None:
+                return False
+        if "toString" in v247:
+            v250 = v247["toString"]
+            if not isinstance(v250, str):
+                return False
+            if not v250.isascii() and SURROGATE.search(v250) is not None:
+                return False
+        if "valueOf" in v247:
+            v251 = v247["valueOf"]
+            if not isinstance(v251, str):
+                return False
+            if not v251.isascii() and SURROGATE.search(v251) is not None:
+                return False
+        if "hasOwnProperty" in v247:
+            v252 = v247["hasOwnProperty"]
+            if not isinstance(v252, str):
+                return False
+            if not v252.isascii() and SURROGATE.search(v252) is not None:
+                return False
+        if "isPrototypeOf" in v247:
+            v253 = v247["isPrototypeOf"]
+            if not isinstance(v253, str):
+                return False
+            if not v253.isascii() and SURROGATE.search(v253) is not None:
+                return False
+        if "propertyIsEnumerable" in v247:
+            v254 = v247["propertyIsEnumerable"]
             if not isinstance(v254, str):
                 return False
             if not v254.isascii() and SURROGATE.search(v254) is not None:
                 return False
-        if "prototype" in v253:
-            v255 = v253["prototype"]
+        if "toLocaleString" in v247:
+            v255 = v247["toLocaleString"]
             if not isinstance(v255, str):
                 return False
             if not v255.isascii() and SURROGATE.search(v255) is not None:
                 return False
-        if "toString" in v253:
-            v256 = v253["toString"]
-            if not isinstance(v256, str):
-                return False
-            if not v256.isascii() and SURROGATE.search(v256) is not None:
-                return False
-        if "valueOf" in v253:
-            v257 = v253["valueOf"]
-            if not isinstance(v257, str):
-                return False
-            if not v257.isascii() and SURROGATE.search(v257) is not None:
-                return False
-        if "hasOwnProperty" in v253:
-            v258 = v253["hasOwnProperty"]
-            if not isinstance(v258, str):
-                return False
-            if not v258.isascii() and SURROGATE.search(v258) is not None:
-                return False
-        if "isPrototypeOf" in v253:
-            v259 = v253["isPrototypeOf"]
-            if not isinstance(v259, str):
-                return False
-            if not v259.isascii() and SURROGATE.search(v259) is not None:
-                return False
-        if "propertyIsEnumerable" in v253:
-            v260 = v253["propertyIsEnumerable"]
+    return True
+
+
+def _valid_4(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 32:
+        return False
+    for v256 in v:
+        if not isinstance(v256, str):
+            return False
+        if not v256.isascii() and SURROGATE.search(v256) is not None:
+            return False
+        if not (1 <= len(v256) <= 1024):
+            return False
+        if not (v256 and v256.isascii() and v256.isprintable()) and _SEARCH7(v256) is None:
+            return False
+    return True
+
+
+def _valid_5(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 32:
+        return False
+    for v257 in v:
+        if not isinstance(v257, str):
+            return False
+        if not v257.isascii() and SURROGATE.search(v257) is not None:
+            return False
+        if not (1 <= len(v257) <= 1024):
+            return False
+        if not (v257 and v257.isascii() and v257.isprintable()) and _SEARCH7(v257) is None:
+            return False
+    return True
+
+
+def _valid_6(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 32:
+        return False
+    for v258 in v:
+        if not isinstance(v258, str):
+            return False
+        if not v258.isascii() and SURROGATE.search(v258) is not None:
+            return False
+        if not (1 <= len(v258) <= 1024):
+            return False
+        if not (v258 and v258.isascii() and v258.isprintable()) and _SEARCH7(v258) is None:
+            return False
+    return True
+
+
+def _valid_7(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    if not _NAMES8.issuperset(v):
+        return False
+    if "darwin" in v:
+        v259 = v["darwin"]
+        if not isinstance(v259, list):
+            return False
+        if len(v259) > 32:
+            return False
+        for v260 in v259:
             if not isinstance(v260, str):
                 return False
             if not v260.isascii() and SURROGATE.search(v260) is not None:
                 return False
-        if "toLocaleString" in v253:
-            v261 = v253["toLocaleString"]
-            if not isinstance(v261, str):
+            if not (1 <= len(v260) <= 1024):
                 return False
-            if not v261.isascii() and SURROGATE.search(v261) is not None:
+            if not (v260 and v260.isascii() and v260.isprintable()) and _SEARCH7(v260) is None:
+                return False
+    if "win32" in v:
+        v261 = v["win32"]
+        if not isinstance(v261, list):
+            return False
+        if len(v261) > 32:
+            return False
+        for v262 in v261:
+            if not isinstance(v262, str):
+                return False
+            if not v262.isascii() and SURROGATE.search(v262) is not None:
+                return False
+            if not (1 <= len(v262) <= 1024):
+                return False
+            if not (v262 and v262.isascii() and v262.isprintable()) and _SEARCH7(v262) is None:
+                return False
+    if "linux" in v:
+        v263 = v["linux"]
+        if not isinstance(v263, list):
+            return False
+        if len(v263) > 32:
+            return False
+        for v264 in v263:
+            if not isinstance(v264, str):
+                return False
+            if not v264.isascii() and SURROGATE.search(v264) is not None:
+                return False
+            if not (1 <= len(v264) <= 1024):
+                return False
+            if not (v264 and v264.isascii() and v264.isprintable()) and _SEARCH7(v264) is None:
                 return False
     return True
 
 
-def _check_4(v: Any, p: str, e: Violations) -> None:
+def _check_8(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
@@ -2221,41 +2559,42 @@ def _check_4(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v263 = v.get("kind", MISSING)
-        if v263 is not MISSING:
-            if not (isinstance(v263, str) and v263 == "path"):
-                e.append((p + "/kind", "const", '"path"', v263))
-        v265 = v.get("binaryName", MISSING)
-        if v265 is not MISSING:
-            if isinstance(v265, str):
-                if not v265.isascii() and SURROGATE.search(v265) is not None:
-                    e.append((p + "/binaryName", "i-json", "no lone surrogate", v265))
-                if len(v265) < 1:
-                    e.append((p + "/binaryName", "minLength", "at least 1 characters", v265))
-                if len(v265) > 128:
-                    e.append((p + "/binaryName", "maxLength", "at most 128 characters", v265))
-                if len(v265) <= 128 and _SEARCH5(v265) is None:
-                    e.append(
-                        (
-                            p + "/binaryName",
-                            "pattern",
-                            'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                            v265,
+        v266 = v.get("kind", MISSING)
+        if v266 is not MISSING:
+            if not (isinstance(v266, str) and v266 == "path"):
+                e.append((p + "/kind", "const", '"path"', v266))
+        v268 = v.get("binaryName", MISSING)
+        if v268 is not MISSING:
+            if isinstance(v268, str):
+                if not (1 <= len(v268) <= 128 and _SEARCH5(v268) is not None):
+                    if not v268.isascii() and SURROGATE.search(v268) is not None:
+                        e.append((p + "/binaryName", "i-json", "no lone surrogate", v268))
+                    if len(v268) < 1:
+                        e.append((p + "/binaryName", "minLength", "at least 1 characters", v268))
+                    if len(v268) > 128:
+                        e.append((p + "/binaryName", "maxLength", "at most 128 characters", v268))
+                    if len(v268) <= 128 and _SEARCH5(v268) is None:
+                        e.append(
+                            (
+                                p + "/binaryName",
+                                "pattern",
+                                'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
+                                v268,
+                            )
                         )
-                    )
             else:
-                e.append((p + "/binaryName", "type", "string", v265))
+                e.append((p + "/binaryName", "type", "string", v268))
         if not _NAMES4.issuperset(v):
-            for k267 in v:
-                if k267 not in _NAMES4:
+            for k270 in v:
+                if k270 not in _NAMES4:
                     e.append(
-                        (p + "/" + token(k267), "additionalProperties", "no such property", v[k267])
+                        (p + "/" + token(k270), "additionalProperties", "no such property", v[k270])
                     )
     else:
         e.append((p, "type", "object", v))
 
 
-def _check_5(v: Any, p: str, e: Violations) -> None:
+def _check_9(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, str):
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
@@ -2263,219 +2602,514 @@ def _check_5(v: Any, p: str, e: Violations) -> None:
         if not (v.keys() >= _NAMES6):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v270 = v.get("kind", MISSING)
-        if v270 is not MISSING:
-            if not (isinstance(v270, str) and v270 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v270))
-        v272 = v.get("paths", MISSING)
-        if v272 is not MISSING:
-            if isinstance(v272, str):
-                if not v272.isascii() and SURROGATE.search(v272) is not None:
-                    e.append((p + "/paths", "i-json", "no lone surrogate", v272))
-            if isinstance(v272, dict):
-                v274 = v272.get("darwin", MISSING)
-                if v274 is not MISSING:
-                    if isinstance(v274, str):
-                        if not v274.isascii() and SURROGATE.search(v274) is not None:
-                            e.append(
-                                (p + "/paths" + "/darwin", "i-json", "no lone surrogate", v274)
-                            )
-                    if isinstance(v274, list):
-                        if len(v274) > 32:
-                            e.append(
-                                (p + "/paths" + "/darwin", "maxItems", "at most 32 items", v274)
-                            )
-                        for i277 in range(0, len(v274)):
-                            v278 = v274[i277]
-                            if isinstance(v278, str):
-                                if not v278.isascii() and SURROGATE.search(v278) is not None:
+        v273 = v.get("kind", MISSING)
+        if v273 is not MISSING:
+            if not (isinstance(v273, str) and v273 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v273))
+        v275 = v.get("paths", MISSING)
+        if v275 is not MISSING:
+            if not _valid_7(v275):
+                if isinstance(v275, str):
+                    if not v275.isascii() and SURROGATE.search(v275) is not None:
+                        e.append((p + "/paths", "i-json", "no lone surrogate", v275))
+                if isinstance(v275, dict):
+                    v277 = v275.get("darwin", MISSING)
+                    if v277 is not MISSING:
+                        if not _valid_4(v277):
+                            if isinstance(v277, str):
+                                if not v277.isascii() and SURROGATE.search(v277) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i277),
+                                            p + "/paths" + "/darwin",
                                             "i-json",
                                             "no lone surrogate",
-                                            v278,
+                                            v277,
                                         )
                                     )
-                                if len(v278) < 1:
+                            if isinstance(v277, list):
+                                if len(v277) > 32:
                                     e.append(
                                         (
-                                            p + "/paths" + "/darwin" + "/" + str(i277),
-                                            "minLength",
-                                            "at least 1 characters",
-                                            v278,
+                                            p + "/paths" + "/darwin",
+                                            "maxItems",
+                                            "at most 32 items",
+                                            v277,
                                         )
                                     )
-                                if len(v278) > 1024:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/darwin" + "/" + str(i277),
-                                            "maxLength",
-                                            "at most 1024 characters",
-                                            v278,
+                                for i280 in range(0, len(v277)):
+                                    v281 = v277[i280]
+                                    if isinstance(v281, str):
+                                        if not (
+                                            v281.isascii()
+                                            and 1 <= len(v281) <= 1024
+                                            and (
+                                                (v281 and v281.isascii() and v281.isprintable())
+                                                or _SEARCH7(v281) is not None
+                                            )
+                                        ):
+                                            if (
+                                                not v281.isascii()
+                                                and SURROGATE.search(v281) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/darwin" + "/" + str(i280),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v281,
+                                                    )
+                                                )
+                                            if len(v281) < 1:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/darwin" + "/" + str(i280),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v281,
+                                                    )
+                                                )
+                                            if len(v281) > 1024:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/darwin" + "/" + str(i280),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v281,
+                                                    )
+                                                )
+                                            if (
+                                                len(v281) <= 1024
+                                                and not (
+                                                    v281 and v281.isascii() and v281.isprintable()
+                                                )
+                                                and _SEARCH7(v281) is None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/darwin" + "/" + str(i280),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v281,
+                                                    )
+                                                )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/darwin" + "/" + str(i280),
+                                                "type",
+                                                "string",
+                                                v281,
+                                            )
                                         )
-                                    )
-                                if len(v278) <= 1024 and _SEARCH7(v278) is None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/darwin" + "/" + str(i277),
-                                            "pattern",
-                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v278,
-                                        )
-                                    )
                             else:
-                                e.append(
-                                    (
-                                        p + "/paths" + "/darwin" + "/" + str(i277),
-                                        "type",
-                                        "string",
-                                        v278,
-                                    )
-                                )
-                    else:
-                        e.append((p + "/paths" + "/darwin", "type", "array", v274))
-                v280 = v272.get("win32", MISSING)
-                if v280 is not MISSING:
-                    if isinstance(v280, str):
-                        if not v280.isascii() and SURROGATE.search(v280) is not None:
-                            e.append((p + "/paths" + "/win32", "i-json", "no lone surrogate", v280))
-                    if isinstance(v280, list):
-                        if len(v280) > 32:
-                            e.append(
-                                (p + "/paths" + "/win32", "maxItems", "at most 32 items", v280)
-                            )
-                        for i283 in range(0, len(v280)):
-                            v284 = v280[i283]
-                            if isinstance(v284, str):
-                                if not v284.isascii() and SURROGATE.search(v284) is not None:
+                                e.append((p + "/paths" + "/darwin", "type", "array", v277))
+                    v283 = v275.get("win32", MISSING)
+                    if v283 is not MISSING:
+                        if not _valid_5(v283):
+                            if isinstance(v283, str):
+                                if not v283.isascii() and SURROGATE.search(v283) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i283),
+                                            p + "/paths" + "/win32",
                                             "i-json",
                                             "no lone surrogate",
-                                            v284,
+                                            v283,
                                         )
                                     )
-                                if len(v284) < 1:
+                            if isinstance(v283, list):
+                                if len(v283) > 32:
                                     e.append(
                                         (
-                                            p + "/paths" + "/win32" + "/" + str(i283),
-                                            "minLength",
-                                            "at least 1 characters",
-                                            v284,
+                                            p + "/paths" + "/win32",
+                                            "maxItems",
+                                            "at most 32 items",
+                                            v283,
                                         )
                                     )
-                                if len(v284) > 1024:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/win32" + "/" + str(i283),
-                                            "maxLength",
-                                            "at most 1024 characters",
-                                            v284,
+                                for i286 in range(0, len(v283)):
+                                    v287 = v283[i286]
+                                    if isinstance(v287, str):
+                                        if not (
+                                            v287.isascii()
+                                            and 1 <= len(v287) <= 1024
+                                            and (
+                                                (v287 and v287.isascii() and v287.isprintable())
+                                                or _SEARCH7(v287) is not None
+                                            )
+                                        ):
+                                            if (
+                                                not v287.isascii()
+                                                and SURROGATE.search(v287) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/win32" + "/" + str(i286),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v287,
+                                                    )
+                                                )
+                                            if len(v287) < 1:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/win32" + "/" + str(i286),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v287,
+                                                    )
+                                                )
+                                            if len(v287) > 1024:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/win32" + "/" + str(i286),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v287,
+                                                    )
+                                                )
+                                            if (
+                                                len(v287) <= 1024
+                                                and not (
+                                                    v287 and v287.isascii() and v287.isprintable()
+                                                )
+                                                and _SEARCH7(v287) is None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/win32" + "/" + str(i286),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v287,
+                                                    )
+                                                )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/win32" + "/" + str(i286),
+                                                "type",
+                                                "string",
+                                                v287,
+                                            )
                                         )
-                                    )
-                                if len(v284) <= 1024 and _SEARCH7(v284) is None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/win32" + "/" + str(i283),
-                                            "pattern",
-                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v284,
-                                        )
-                                    )
                             else:
-                                e.append(
-                                    (
-                                        p + "/paths" + "/win32" + "/" + str(i283),
-                                        "type",
-                                        "string",
-                                        v284,
-                                    )
-                                )
-                    else:
-                        e.append((p + "/paths" + "/win32", "type", "array", v280))
-                v286 = v272.get("linux", MISSING)
-                if v286 is not MISSING:
-                    if isinstance(v286, str):
-                        if not v286.isascii() and SURROGATE.search(v286) is not None:
-                            e.append((p + "/paths" + "/linux", "i-json", "no lone surrogate", v286))
-                    if isinstance(v286, list):
-                        if len(v286) > 32:
-                            e.append(
-                                (p + "/paths" + "/linux", "maxItems", "at most 32 items", v286)
-                            )
-                        for i289 in range(0, len(v286)):
-                            v290 = v286[i289]
-                            if isinstance(v290, str):
-                                if not v290.isascii() and SURROGATE.search(v290) is not None:
+                                e.append((p + "/paths" + "/win32", "type", "array", v283))
+                    v289 = v275.get("linux", MISSING)
+                    if v289 is not MISSING:
+                        if not _valid_6(v289):
+                            if isinstance(v289, str):
+                                if not v289.isascii() and SURROGATE.search(v289) is not None:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i289),
+                                            p + "/paths" + "/linux",
                                             "i-json",
                                             "no lone surrogate",
-                                            v290,
+                                            v289,
                                         )
                                     )
-                                if len(v290) < 1:
+                            if isinstance(v289, list):
+                                if len(v289) > 32:
                                     e.append(
                                         (
-                                            p + "/paths" + "/linux" + "/" + str(i289),
-                                            "minLength",
-                                            "at least 1 characters",
-                                            v290,
+                                            p + "/paths" + "/linux",
+                                            "maxItems",
+                                            "at most 32 items",
+                                            v289,
                                         )
                                     )
-                                if len(v290) > 1024:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/linux" + "/" + str(i289),
-                                            "maxLength",
-                                            "at most 1024 characters",
-                                            v290,
+                                for i292 in range(0, len(v289)):
+                                    v293 = v289[i292]
+                                    if isinstance(v293, str):
+                                        if not (
+                                            v293.isascii()
+                                            and 1 <= len(v293) <= 1024
+                                            and (
+                                                (v293 and v293.isascii() and v293.isprintable())
+                                                or _SEARCH7(v293) is not None
+                                            )
+                                        ):
+                                            if (
+                                                not v293.isascii()
+                                                and SURROGATE.search(v293) is not None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/linux" + "/" + str(i292),
+                                                        "i-json",
+                                                        "no lone surrogate",
+                                                        v293,
+                                                    )
+                                                )
+                                            if len(v293) < 1:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/linux" + "/" + str(i292),
+                                                        "minLength",
+                                                        "at least 1 characters",
+                                                        v293,
+                                                    )
+                                                )
+                                            if len(v293) > 1024:
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/linux" + "/" + str(i292),
+                                                        "maxLength",
+                                                        "at most 1024 characters",
+                                                        v293,
+                                                    )
+                                                )
+                                            if (
+                                                len(v293) <= 1024
+                                                and not (
+                                                    v293 and v293.isascii() and v293.isprintable()
+                                                )
+                                                and _SEARCH7(v293) is None
+                                            ):
+                                                e.append(
+                                                    (
+                                                        p + "/paths" + "/linux" + "/" + str(i292),
+                                                        "pattern",
+                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        v293,
+                                                    )
+                                                )
+                                    else:
+                                        e.append(
+                                            (
+                                                p + "/paths" + "/linux" + "/" + str(i292),
+                                                "type",
+                                                "string",
+                                                v293,
+                                            )
                                         )
-                                    )
-                                if len(v290) <= 1024 and _SEARCH7(v290) is None:
-                                    e.append(
-                                        (
-                                            p + "/paths" + "/linux" + "/" + str(i289),
-                                            "pattern",
-                                            'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                            v290,
-                                        )
-                                    )
                             else:
+                                e.append((p + "/paths" + "/linux", "type", "array", v289))
+                    if not _NAMES8.issuperset(v275):
+                        for k295 in v275:
+                            if k295 not in _NAMES8:
                                 e.append(
                                     (
-                                        p + "/paths" + "/linux" + "/" + str(i289),
-                                        "type",
-                                        "string",
-                                        v290,
+                                        p + "/paths" + "/" + token(k295),
+                                        "additionalProperties",
+                                        "no such property",
+                                        v275[k295],
                                     )
                                 )
-                    else:
-                        e.append((p + "/paths" + "/linux", "type", "array", v286))
-                if not _NAMES8.issuperset(v272):
-                    for k292 in v272:
-                        if k292 not in _NAMES8:
-                            e.append(
-                                (
-                                    p + "/paths" + "/" + token(k292),
-                                    "additionalProperties",
-                                    "no such property",
-                                    v272[k292],
-                                )
-                            )
-            else:
-                e.append((p + "/paths", "type", "object", v272))
+                else:
+                    e.append((p + "/paths", "type", "object", v275))
         if not _NAMES9.issuperset(v):
-            for k294 in v:
-                if k294 not in _NAMES9:
+            for k297 in v:
+                if k297 not in _NAMES9:
                     e.append(
-                        (p + "/" + token(k294), "additionalProperties", "no such property", v[k294])
+                        (p + "/" + token(k297), "additionalProperties", "no such property", v[k297])
                     )
     else:
         e.append((p, "type", "object", v))
+
+
+def _valid_10(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    d299 = v.get("kind")
+    if d299 == "path":
+        if v.keys() != _NAMES4:
+            return False
+        v301 = v["binaryName"]
+        if not isinstance(v301, str):
+            return False
+        if not (1 <= len(v301) <= 128):
+            return False
+        if _SEARCH5(v301) is None:
+            return False
+    elif d299 == "candidates":
+        if "kind" not in v:
+            return False
+        if not _NAMES9.issuperset(v):
+            return False
+        if "paths" in v:
+            v303 = v["paths"]
+            if not isinstance(v303, dict):
+                return False
+            if not _NAMES8.issuperset(v303):
+                return False
+            if "darwin" in v303:
+                v304 = v303["darwin"]
+                if not isinstance(v304, list):
+                    return False
+                if len(v304) > 32:
+                    return False
+                for v305 in v304:
+                    if not isinstance(v305, str):
+                        return False
+                    if not v305.isascii() and SURROGATE.search(v305) is not None:
+                        return False
+                    if not (1 <= len(v305) <= 1024):
+                        return False
+                    if (
+                        not (v305 and v305.isascii() and v305.isprintable())
+                        and _SEARCH7(v305) is None
+                    ):
+                        return False
+            if "win32" in v303:
+                v306 = v303["win32"]
+                if not isinstance(v306, list):
+                    return False
+                if len(v306) > 32:
+                    return False
+                for v307 in v306:
+                    if not isinstance(v307, str):
+                        return False
+                    if not v307.isascii() and SURROGATE.search(v307) is not None:
+                        return False
+                    if not (1 <= len(v307) <= 1024):
+                        return False
+                    if (
+                        not (v307 and v307.isascii() and v307.isprintable())
+                        and _SEARCH7(v307) is None
+                    ):
+                        return False
+            if "linux" in v303:
+                v308 = v303["linux"]
+                if not isinstance(v308, list):
+                    return False
+                if len(v308) > 32:
+                    return False
+                for v309 in v308:
+                    if not isinstance(v309, str):
+                        return False
+                    if not v309.isascii() and SURROGATE.search(v309) is not None:
+                        return False
+                    if not (1 <= len(v309) <= 1024):
+                        return False
+                    if (
+                        not (v309 and v309.isascii() and v309.isprintable())
+                        and _SEARCH7(v309) is None
+                    ):
+                        return False
+    else:
+        return False
+    return True
+
+
+def _valid_11(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 20:
+        return False
+    for v310 in v:
+        if not isinstance(v310, str):
+            return False
+        if not v310.isascii() and SURROGATE.search(v310) is not None:
+            return False
+        if len(v310) > 256:
+            return False
+        if _SEARCH11(v310) is None:
+            return False
+    return True
+
+
+def _valid_12(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    for v311 in v:
+        if not isinstance(v311, str):
+            return False
+        if v311 not in _ENUM13:
+            return False
+    if len(set(v)) != len(v):
+        return False
+    return True
+
+
+def _valid_13(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    if v.keys() != _NAMES12:
+        return False
+    v312 = v["provides"]
+    if not isinstance(v312, list):
+        return False
+    for v313 in v312:
+        if not isinstance(v313, str):
+            return False
+        if v313 not in _ENUM13:
+            return False
+    if len(set(v312)) != len(v312):
+        return False
+    return True
+
+
+def _valid_14(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    if not _NAMES15.issuperset(v):
+        return False
+    if "constructor" in v:
+        v314 = v["constructor"]
+        if not isinstance(v314, str):
+            return False
+        if not v314.isascii() and SURROGATE.search(v314) is not None:
+            return False
+    if "prototype" in v:
+        v315 = v["prototype"]
+        if not isinstance(v315, str):
+            return False
+        if not v315.isascii() and SURROGATE.search(v315) is not None:
+            return False
+    if "toString" in v:
+        v316 = v["toString"]
+        if not isinstance(v316, str):
+            return False
+        if not v316.isascii() and SURROGATE.search(v316) is not None:
+            return False
+    if "valueOf" in v:
+        v317 = v["valueOf"]
+        if not isinstance(v317, str):
+            return False
+        if not v317.isascii() and SURROGATE.search(v317) is not None:
+            return False
+    if "hasOwnProperty" in v:
+        v318 = v["hasOwnProperty"]
+        if not isinstance(v318, str):
+            return False
+        if not v318.isascii() and SURROGATE.search(v318) is not None:
+            return False
+    if "isPrototypeOf" in v:
+        v319 = v["isPrototypeOf"]
+        if not isinstance(v319, str):
+            return False
+        if not v319.isascii() and SURROGATE.search(v319) is not None:
+            return False
+    if "propertyIsEnumerable" in v:
+        v320 = v["propertyIsEnumerable"]
+        if not isinstance(v320, str):
+            return False
+        if not v320.isascii() and SURROGATE.search(v320) is not None:
+            return False
+    if "toLocaleString" in v:
+        v321 = v["toLocaleString"]
+        if not isinstance(v321, str):
+            return False
+        if not v321.isascii() and SURROGATE.search(v321) is not None:
+            return False
+    return True
+
+
+def _valid_15(v: Any) -> bool:
+    if not isinstance(v, dict):
+        return False
+    if v.keys() != _NAMES4:
+        return False
+    v322 = v["kind"]
+    if v322 != "path":
+        return False
+    v323 = v["binaryName"]
+    if not isinstance(v323, str):
+        return False
+    if not (1 <= len(v323) <= 128):
+        return False
+    if _SEARCH5(v323) is None:
+        return False
+    return True
 
 
 def validate_tool_manifest(
