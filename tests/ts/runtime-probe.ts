@@ -5,15 +5,15 @@ import { readFileSync } from "node:fs";
 import {
   DiagnosticCode,
   NotARegularFileError,
-  VersionTimeoutError,
   detectAll,
   detectionResultAsJson,
   diagnosticAsJson,
   getToolRegistry,
   readRegularFile,
-  runVersion,
   type DetectionDeps,
 } from "./index.js";
+// Internals of detection the probe exercises directly (not part of the public surface).
+import { VersionTimeoutError, runVersion } from "./detection.js";
 
 interface Job {
   readonly fifo: string;

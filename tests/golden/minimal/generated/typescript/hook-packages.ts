@@ -6,6 +6,14 @@ import type { ToolManifest } from "./types.js";
 
 const MANIFESTS: readonly ToolManifest[] = BUILTIN_TOOL_MANIFESTS;
 
+/** Thrown by `hookPackageFor` for an id that names no built-in tool (a `RangeError`). */
+export class UnknownToolError extends RangeError {
+  override name = "UnknownToolError";
+  constructor(readonly toolId: unknown) {
+    super(`unknown tool id: ${JSON.stringify(String(toolId))}`);
+  }
+}
+
 /** The manifest's `hookPackage`, else the default prefix followed by its id. */
 export function hookPackageOf(manifest: Pick<ToolManifest, "id" | "hookPackage">): string {
   return manifest.hookPackage ?? HOOK_PACKAGE_PREFIX + manifest.id;
@@ -15,7 +23,7 @@ export function hookPackageOf(manifest: Pick<ToolManifest, "id" | "hookPackage">
 export function hookPackageFor(toolId: ToolId): string {
   const manifest = MANIFESTS.find((candidate) => candidate.id === toolId);
   if (manifest === undefined) {
-    throw new RangeError(`unknown tool id: ${JSON.stringify(toolId)}`);
+    throw new UnknownToolError(toolId);
   }
   return hookPackageOf(manifest);
 }

@@ -199,7 +199,7 @@ export interface LoadResult {
 }
 
 /** One manifest text checked by every rule that needs only that text. */
-export interface ParseResult {
+export interface ParsedManifest {
   readonly manifest: ToolManifest | null;
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -574,7 +574,7 @@ function decide(checked: Checked[]): LoadResult {
  * fields, unsafe strings, and collisions with the built-in tools. `source` names it in the
  * diagnostics. Never throws.
  */
-export function parseThirdPartyManifest(text: string | Uint8Array, source = ""): ParseResult {
+export function parseThirdPartyManifest(text: string | Uint8Array, source = ""): ParsedManifest {
   const report = new Report(source);
   let manifest: Readonly<Record<string, unknown>> | null = null;
   try {

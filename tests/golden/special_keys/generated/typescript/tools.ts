@@ -408,6 +408,13 @@ export const BUILTIN_TOOL_MANIFESTS = freezeDeep([
   },
 ] as const satisfies readonly (ToolManifest & { readonly id: ToolId })[]);
 
+/** Each built-in manifest by its id. */
+export const BUILTIN_TOOL_MANIFESTS_BY_ID: Readonly<Record<ToolId, ToolManifest>> = (() => {
+  const table: Partial<Record<ToolId, ToolManifest>> = {};
+  for (const manifest of BUILTIN_TOOL_MANIFESTS) table[manifest.id] = manifest;
+  return Object.freeze(table as Record<ToolId, ToolManifest>);
+})();
+
 /** Tools whose `hookCapable` is true. */
 export const HOOKS_COHORT: readonly ToolId[] = freezeDeep<readonly ToolId[]>([
   "constructor",
