@@ -94,9 +94,11 @@ export function invalidUtf8Offset(data: Uint8Array): number {
  * as Python's, so the two refuse the same files. (Unbalanced text is refused by the parser.)
  */
 export function nestingDepth(data: Uint8Array): number {
+  // Fewer opening brackets than the limit cannot nest past it: counted by the engine's own
+  // search (stopping once past the limit), the common file needs no scan of its own.
   let brackets = 0;
-  for (const byte of data) {
-    if (byte === 0x5b || byte === 0x7b) {
+  for (const opening of [0x5b, 0x7b]) {
+    for (let at = data.indexOf(opening); at !== -1 && brackets <= MAX_NESTING; at = data.indexOf(opening, at + 1)) {
       brackets += 1;
     }
   }

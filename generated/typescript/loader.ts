@@ -312,7 +312,13 @@ class Report {
 const BUILTIN_IDS: ReadonlySet<string> = new Set(BUILTIN_TOOL_MANIFESTS.map((manifest) => manifest.id));
 
 /** Python's string order: by code point. */
+const SURROGATE_UNIT = /[\uD800-\uDFFF]/;
+
+/** Python's string order (by code point). Without surrogates, UTF-16 order is that order. */
 function codePointCompare(a: string, b: string): number {
+  if (!SURROGATE_UNIT.test(a) && !SURROGATE_UNIT.test(b)) {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
   const left = Array.from(a);
   const right = Array.from(b);
   for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
@@ -744,15 +750,27 @@ function smallestNames(names: Iterable<Name>, limit: number): { chosen: Name[]; 
   return { chosen: kept, seen };
 }
 
+function isAdapterName(bytes: Buffer): boolean {
+  const start = bytes.length - SUFFIX_BYTES.length;
+  if (start < 0) return false;
+  for (let index = 0; index < SUFFIX_BYTES.length; index++) {
+    if (bytes[start + index] !== SUFFIX_BYTES[index]) return false;
+  }
+  return bytes.indexOf(SLASH) === -1;
+}
+
 function* adapterNames(listing: Listing): Iterable<Name> {
   for (const entry of listing) {
+    // The suffix is tested on the bytes first: other names are never decoded or keyed.
+    const bytes =
+      typeof entry === "string"
+        ? Buffer.from(entry, "utf8")
+        : entry instanceof Uint8Array
+          ? Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength)
+          : null;
+    if (bytes === null || !isAdapterName(bytes)) continue;
     const name = asName(entry, listing.regular?.has(entry) === true);
-    if (name === null) continue;
-    const bytes = name.bytes;
-    const tail = bytes.subarray(bytes.length - SUFFIX_BYTES.length);
-    if (bytes.length >= SUFFIX_BYTES.length && tail.equals(SUFFIX_BYTES) && !bytes.includes(SLASH)) {
-      yield name;
-    }
+    if (name !== null) yield name;
   }
 }
 
@@ -778,10 +796,17 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     return Object.freeze({ manifests: [], diagnostics: Object.freeze([problem]), files: [] });
   }
   const prefix = Buffer.from(folder.endsWith("/") || folder === "" ? folder : folder + "/", "utf8");
+  const joined = folder.endsWith("/") || folder === "" ? folder : folder + "/";
   const checked = chosen.map((name) => {
     // A name the listing typed as a regular file skips the look before opening.
     const reader = deps.readFile ?? (name.regular ? readOpened : readRegularFile);
-    return checkFile(name.text, Buffer.concat([prefix, name.bytes]), reader);
+    // The file system's own reader takes a name that is valid UTF-8 as text (no buffer is
+    // built for it); any other name, and every name an injected reader gets, as its bytes.
+    const path =
+      deps.readFile === undefined && !SURROGATE_UNIT.test(name.text)
+        ? joined + name.text
+        : Buffer.concat([prefix, name.bytes]);
+    return checkFile(name.text, path, reader);
   });
   const result = decide(checked);
   const skipped = seen - chosen.length;
