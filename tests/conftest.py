@@ -146,6 +146,14 @@ def build_typescript(
     return out_dir
 
 
+def install_node_types(folder: Path) -> None:
+    """The generated package's development dependency, installed as a workspace install would:
+    the repository's pinned ``@types/node``, where TypeScript looks for it from ``folder``."""
+    types = folder / "node_modules/@types"
+    types.mkdir(parents=True, exist_ok=True)
+    (types / "node").symlink_to(REPO / "node_modules/@types/node", target_is_directory=True)
+
+
 def run_node(script: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [node_executable(), str(script)], capture_output=True, text=True, check=False

@@ -20,7 +20,7 @@ import pytest
 from generator.config import load_config
 from generator.pipeline import build_outputs
 
-from .conftest import REPO, node_executable, probe_python
+from .conftest import REPO, install_node_types, node_executable, probe_python
 
 COMPILERS = {
     "5.9": REPO / "node_modules/typescript/bin/tsc",
@@ -171,6 +171,7 @@ def test_no_description_escapes_into_typescript_code(
 ) -> None:
     source = tmp_path / "src"
     shutil.copytree(generated / "typescript", source)
+    install_node_types(tmp_path)  # the package's tsconfig asks for node's types
     out = tmp_path / "out"
     build = subprocess.run(
         [

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import REPO, node_executable, probe_python
+from .conftest import REPO, install_node_types, node_executable, probe_python
 
 COMPILERS = {
     "5.9": REPO / "node_modules/typescript/bin/tsc",
@@ -74,7 +74,7 @@ def _packed(case: Path, work: Path, compiler: str) -> tuple[Path, Path, str]:
     package's name)."""
     project = work / "project"
     shutil.copytree(case / "generated/typescript", project / "generated/typescript")
-    _install_node_types(project)
+    install_node_types(project)
     tarball: Path | None = None
     programs = {
         "tsc": [node_executable(), str(_compiler(compiler))],
@@ -96,14 +96,6 @@ def _packed(case: Path, work: Path, compiler: str) -> tuple[Path, Path, str]:
     return package, tarball, name
 
 
-def _install_node_types(folder: Path) -> None:
-    """The package's development dependency, installed as a workspace install would: the
-    repository's pinned ``@types/node``, where TypeScript looks for it from ``folder``."""
-    types = folder / "node_modules/@types"
-    types.mkdir(parents=True, exist_ok=True)
-    (types / "node").symlink_to(REPO / "node_modules/@types/node", target_is_directory=True)
-
-
 def test_the_package_declares_the_pinned_node_types() -> None:
     declared = json.loads((REPO / "generated/typescript/package.json").read_text())
     pinned = json.loads((REPO / "package.json").read_text())["devDependencies"]["@types/node"]
@@ -112,7 +104,7 @@ def test_the_package_declares_the_pinned_node_types() -> None:
 
 def _consumer(folder: Path, name: str, options: dict[str, object]) -> Path:
     folder.mkdir(parents=True)
-    _install_node_types(folder)
+    install_node_types(folder)
     (folder / "package.json").write_text('{"private": true, "type": "module"}\n')
     (folder / "main.ts").write_text(CONSUMER.replace("PACKAGE", name))
     strict = {
