@@ -541,9 +541,20 @@ function rejectDuplicateIds(checked: Checked[], reports: Report[]): void {
   }
 }
 
+/** `value` and everything in it frozen (parsed JSON: plain objects and arrays, no cycles). */
+function frozenDeep<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) frozenDeep(member);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 function stamped(manifest: Readonly<Record<string, unknown>>): ToolManifest {
   // The validator has checked the shape; the loader's own stamp says it is not a built-in.
-  return Object.freeze({ ...manifest, builtin: false }) as unknown as ToolManifest;
+  // Frozen all the way down, like the built-in manifests: a consumer cannot alter a loaded
+  // manifest (say its `detect`) behind the registry's back.
+  return frozenDeep({ ...manifest, builtin: false }) as unknown as ToolManifest;
 }
 
 /** The whole-folder rules over every file's own outcome, then the result. */
