@@ -38,8 +38,11 @@ from generator.validator_compiler import (
     _subschema,
     _token,
     check_keywords,
+    discriminator,
     matches_only_ascii,
     py_json,
+    schema_limit,
+    schema_number,
 )
 
 JsonType = Literal["null", "boolean", "object", "array", "number", "string", "integer"]
@@ -221,22 +224,6 @@ class Plan:
     surrogate_rule: Rule = field(default=Rule(SURROGATE_KEYWORD, SURROGATE_EXPECTED))
 
 
-def _limit(schema: Mapping[str, Any], at: str, keyword: str) -> int:
-    limit = schema[keyword]
-    if isinstance(limit, float) and limit.is_integer():
-        limit = int(limit)
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
-        raise CompileError(f"{keyword} must be a non-negative integer", f"{at}/{keyword}")
-    return limit
-
-
-def _number(schema: Mapping[str, Any], at: str, keyword: str) -> int | float:
-    limit = schema[keyword]
-    if not isinstance(limit, int | float) or isinstance(limit, bool):
-        raise CompileError(f"{keyword} must be a number", f"{at}/{keyword}", keyword)
-    return limit
-
-
 class _Planner:
     def __init__(self, schema: Mapping[str, Any]) -> None:
         self.schema = schema
@@ -321,10 +308,10 @@ class _Planner:
     def string(self, schema: Mapping[str, Any], at: str) -> StringRules:
         min_length = max_length = pattern = None
         if "minLength" in schema:
-            limit = _limit(schema, at, "minLength")
+            limit = schema_limit(schema, at, "minLength")
             min_length = Limit(limit, Rule("minLength", f"at least {limit} characters"))
         if "maxLength" in schema:
-            limit = _limit(schema, at, "maxLength")
+            limit = schema_limit(schema, at, "maxLength")
             max_length = Limit(limit, Rule("maxLength", f"at most {limit} characters"))
         if "pattern" in schema:
             source = schema["pattern"]
@@ -342,10 +329,10 @@ class _Planner:
     def number(schema: Mapping[str, Any], at: str) -> NumberRules:
         minimum = maximum = None
         if "minimum" in schema:
-            low = _number(schema, at, "minimum")
+            low = schema_number(schema, at, "minimum")
             minimum = Limit(low, Rule("minimum", f"at least {py_json(low)}"))
         if "maximum" in schema:
-            high = _number(schema, at, "maximum")
+            high = schema_number(schema, at, "maximum")
             maximum = Limit(high, Rule("maximum", f"at most {py_json(high)}"))
         return NumberRules(minimum, maximum)
 
@@ -371,10 +358,10 @@ class _Planner:
     def array(self, schema: Mapping[str, Any], at: str) -> ArrayRules:
         min_items = max_items = None
         if "minItems" in schema:
-            limit = _limit(schema, at, "minItems")
+            limit = schema_limit(schema, at, "minItems")
             min_items = Limit(limit, Rule("minItems", f"at least {limit} items"))
         if "maxItems" in schema:
-            limit = _limit(schema, at, "maxItems")
+            limit = schema_limit(schema, at, "maxItems")
             max_items = Limit(limit, Rule("maxItems", f"at most {limit} items"))
         prefix = tuple(
             self.node(sub, f"{at}/prefixItems/{i}")
@@ -385,34 +372,12 @@ class _Planner:
 
     def one_of(self, alternatives: list[Any], at: str) -> OneOf:
         pointers = tuple(self.function(f"{at}/{i}") for i in range(len(alternatives)))
-        discriminator = self.discriminator(alternatives, at)
+        tagged = discriminator(self.schema, alternatives, at)
         inline: tuple[Node, ...] = ()
-        if discriminator is not None:
+        if tagged is not None:
             inline = tuple(self.node(sub, f"{at}/{i}") for i, sub in enumerate(alternatives))
-        return OneOf(pointers, discriminator, inline)
-
-    def discriminator(self, alternatives: list[Any], at: str) -> tuple[str, tuple[str, ...]] | None:
-        """A property every alternative requires with a distinct string ``const`` in each, when
-        every alternative is an object schema (so no other alternative can hold)."""
-        targets: list[Mapping[str, Any]] = []
-        for index, alternative in enumerate(alternatives):
-            target = alternative
-            while isinstance(target, Mapping) and set(target) == {"$ref"}:
-                target = _resolve(self.schema, target["$ref"], f"{at}/{index}")[1]
-            if not isinstance(target, Mapping) or target.get("type") != "object":
-                return None
-            targets.append(target)
-        for name in targets[0].get("required", []):
-            constants = [
-                target.get("properties", {}).get(name, {}).get("const")
-                if name in target.get("required", [])
-                and isinstance(target.get("properties", {}).get(name), Mapping)
-                else None
-                for target in targets
-            ]
-            if all(isinstance(c, str) for c in constants) and len(set(constants)) == len(targets):
-                return name, tuple(str(c) for c in constants)
-        return None
+        tag = None if tagged is None else (tagged[0], tuple(tagged[1]))
+        return OneOf(pointers, tag, inline)
 
     def conditional(self, schema: Mapping[str, Any], at: str) -> Conditional | None:
         if "if" not in schema:

@@ -216,6 +216,51 @@ def _check_shape(schema: Mapping[str, Any], pointer: str) -> None:
             )
 
 
+def schema_limit(schema: Mapping[str, Any], at: str, keyword: str) -> int:
+    """The non-negative integer a length or count keyword holds (``2.0`` counts as ``2``)."""
+    limit = schema[keyword]
+    if isinstance(limit, float) and limit.is_integer():
+        limit = int(limit)
+    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+        raise CompileError(f"{keyword} must be a non-negative integer", f"{at}/{keyword}")
+    return limit
+
+
+def schema_number(schema: Mapping[str, Any], at: str, keyword: str) -> int | float:
+    """The number a ``minimum``/``maximum`` keyword holds."""
+    limit = schema[keyword]
+    if not isinstance(limit, int | float) or isinstance(limit, bool):
+        raise CompileError(f"{keyword} must be a number", f"{at}/{keyword}", keyword)
+    return limit
+
+
+def discriminator(
+    root: Mapping[str, Any], alternatives: list[Any], at: str
+) -> tuple[str, list[str]] | None:
+    """For a ``oneOf``: a property every alternative requires, with a distinct string ``const``
+    in each, when every alternative is an object schema (so no other alternative can hold).
+    Decided here once, for both compilers and the plan the TypeScript backend emits."""
+    targets: list[Mapping[str, Any]] = []
+    for index, alternative in enumerate(alternatives):
+        target = alternative
+        while isinstance(target, Mapping) and set(target) == {"$ref"}:
+            target = _resolve(root, target["$ref"], f"{at}/{index}")[1]
+        if not isinstance(target, Mapping) or target.get("type") != "object":
+            return None
+        targets.append(target)
+    for name in targets[0].get("required", []):
+        constants = [
+            target.get("properties", {}).get(name, {}).get("const")
+            if name in target.get("required", [])
+            and isinstance(target.get("properties", {}).get(name), Mapping)
+            else None
+            for target in targets
+        ]
+        if all(isinstance(c, str) for c in constants) and len(set(constants)) == len(targets):
+            return name, [str(c) for c in constants]
+    return None
+
+
 def check_keywords(schema: Any) -> None:
     """Raise ``CompileError`` for the first keyword outside the supported subset (parents
     before children, so an unsupported applicator is named before anything under it)."""
@@ -395,15 +440,6 @@ class _Compiler:
             lines += [f"if not ({test}):", "    " + self.fail(where, "enum", expected, value)]
         return lines
 
-    @staticmethod
-    def _limit(schema: Mapping[str, Any], at: str, keyword: str) -> int:
-        limit = schema[keyword]
-        if isinstance(limit, float) and limit.is_integer():
-            limit = int(limit)
-        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
-            raise CompileError(f"{keyword} must be a non-negative integer", f"{at}/{keyword}")
-        return limit
-
     def string_checks(
         self, schema: Mapping[str, Any], at: str, value: str, where: str, *, surrogates: bool
     ) -> list[str]:
@@ -416,13 +452,13 @@ class _Compiler:
                 "    " + self.fail(where, SURROGATE_KEYWORD, "no lone surrogate", value),
             ]
         if "minLength" in schema:
-            limit = self._limit(schema, at, "minLength")
+            limit = schema_limit(schema, at, "minLength")
             body += [
                 f"if len({value}) < {limit}:",
                 "    " + self.fail(where, "minLength", f"at least {limit} characters", value),
             ]
         if "maxLength" in schema:
-            limit = self._limit(schema, at, "maxLength")
+            limit = schema_limit(schema, at, "maxLength")
             body += [
                 f"if len({value}) > {limit}:",
                 "    " + self.fail(where, "maxLength", f"at most {limit} characters", value),
@@ -435,7 +471,7 @@ class _Compiler:
             # length test, not a scan (and the report already says what is wrong with it).
             test = _pattern_misses(self.module, source, value)
             if "maxLength" in schema and self.collect:
-                test = f"len({value}) <= {self._limit(schema, at, 'maxLength')} and {test}"
+                test = f"len({value}) <= {schema_limit(schema, at, 'maxLength')} and {test}"
             body += [f"if {test}:", "    " + self.fail(where, "pattern", expected, value)]
         if self.collect and len(body) > 2:
             # Most strings pass: one test of the accepting case (as the answering functions make
@@ -451,8 +487,8 @@ class _Compiler:
         source = _pattern_source(schema, at)
         if surrogates and (source is None or not matches_only_ascii(source)):
             terms.append(f"{value}.isascii()")
-        low = self._limit(schema, at, "minLength") if "minLength" in schema else 0
-        high = self._limit(schema, at, "maxLength") if "maxLength" in schema else None
+        low = schema_limit(schema, at, "minLength") if "minLength" in schema else 0
+        high = schema_limit(schema, at, "maxLength") if "maxLength" in schema else None
         if low and high is not None:
             terms.append(f"{low} <= len({value}) <= {high}")
         elif low:
@@ -466,25 +502,18 @@ class _Compiler:
         terms.append(_pattern_matches(self.module, source, value))
         return f"not ({' and '.join(terms)})"
 
-    @staticmethod
-    def _number(schema: Mapping[str, Any], at: str, keyword: str) -> str:
-        limit = schema[keyword]
-        if not isinstance(limit, int | float) or isinstance(limit, bool):
-            raise CompileError(f"{keyword} must be a number", f"{at}/{keyword}", keyword)
-        return py_json(limit)
-
     def number_checks(
         self, schema: Mapping[str, Any], at: str, value: str, where: str
     ) -> list[str]:
         body: list[str] = []
         if "minimum" in schema:
-            limit = self._number(schema, at, "minimum")
+            limit = py_json(schema_number(schema, at, "minimum"))
             body += [
                 f"if {value} < {limit}:",
                 "    " + self.fail(where, "minimum", f"at least {limit}", value),
             ]
         if "maximum" in schema:
-            limit = self._number(schema, at, "maximum")
+            limit = py_json(schema_number(schema, at, "maximum"))
             body += [
                 f"if {value} > {limit}:",
                 "    " + self.fail(where, "maximum", f"at most {limit}", value),
@@ -584,13 +613,13 @@ class _Compiler:
     ) -> list[str]:
         body: list[str] = []
         if "minItems" in schema:
-            limit = self._limit(schema, at, "minItems")
+            limit = schema_limit(schema, at, "minItems")
             body += [
                 f"if len({value}) < {limit}:",
                 "    " + self.fail(where, "minItems", f"at least {limit} items", value),
             ]
         if "maxItems" in schema:
-            limit = self._limit(schema, at, "maxItems")
+            limit = schema_limit(schema, at, "maxItems")
             body += [
                 f"if len({value}) > {limit}:",
                 "    " + self.fail(where, "maxItems", f"at most {limit} items", value),
@@ -695,14 +724,14 @@ class _Compiler:
         names is checked."""
         count = len(alternatives)
         reporters = [f"{at}/{i}" for i in range(count)]
-        discriminator = self.discriminator(alternatives, at)
-        if discriminator is None:
+        tagged = discriminator(self.module.schema, alternatives, at)
+        if tagged is None:
             checks = [self.branch(f"{at}/{i}") for i in range(count)]
             matched = " + ".join(f"{check}({value})" for check in checks)
             return [f"if ({matched}) != 1:", "    " + self.report_one_of(reporters, value, where)]
         # Each alternative requires its own constant in one property: only the alternative that
         # constant names can hold, so only that one is tried, and its violations are reported.
-        name, constants = discriminator
+        name, constants = tagged
         tag = self.module.variable("d")
         lines = [f"{tag} = {value}.get({py_str(name)}) if isinstance({value}, dict) else None"]
         if not self.collect:
@@ -727,29 +756,6 @@ class _Compiler:
             return "return False"
         names = [self.module.function_for(at, collect=True) for at in alternatives]
         return f"one_of(({', '.join(names)},), {value}, {where}, e)"
-
-    def discriminator(self, alternatives: list[Any], at: str) -> tuple[str, list[str]] | None:
-        """A property every alternative requires, with a distinct string ``const`` in each, when
-        every alternative is an object schema (so no other alternative can hold)."""
-        targets: list[Mapping[str, Any]] = []
-        for index, alternative in enumerate(alternatives):
-            target = alternative
-            while isinstance(target, Mapping) and set(target) == {"$ref"}:
-                target = _resolve(self.module.schema, target["$ref"], f"{at}/{index}")[1]
-            if not isinstance(target, Mapping) or target.get("type") != "object":
-                return None
-            targets.append(target)
-        for name in targets[0].get("required", []):
-            constants = [
-                target.get("properties", {}).get(name, {}).get("const")
-                if name in target.get("required", [])
-                and isinstance(target.get("properties", {}).get(name), Mapping)
-                else None
-                for target in targets
-            ]
-            if all(isinstance(c, str) for c in constants) and len(set(constants)) == len(targets):
-                return name, [str(c) for c in constants]
-        return None
 
     def reference(  # noqa: PLR0917 - the emitting context, passed positionally
         self,
@@ -947,8 +953,8 @@ class _Answer:
         del path, depth, inlined
         body: list[str] = []
         source = _pattern_source(schema, at)
-        low = _Compiler._limit(schema, at, "minLength") if "minLength" in schema else 0
-        high = _Compiler._limit(schema, at, "maxLength") if "maxLength" in schema else None
+        low = schema_limit(schema, at, "minLength") if "minLength" in schema else 0
+        high = schema_limit(schema, at, "maxLength") if "maxLength" in schema else None
         if low and high is not None:
             body += [f"if not ({low} <= len({value}) <= {high}):", "    return False"]
         elif low:
@@ -973,7 +979,7 @@ class _Answer:
         body: list[str] = []
         for keyword, operator in (("minimum", "<"), ("maximum", ">")):
             if keyword in schema:
-                limit = _Compiler._number(schema, at, keyword)
+                limit = py_json(schema_number(schema, at, keyword))
                 body += [f"if {value} {operator} {limit}:", "    return False"]
         return body
 
@@ -1054,10 +1060,10 @@ class _Answer:
         del path
         body: list[str] = []
         if "minItems" in schema:
-            limit = _Compiler._limit(schema, at, "minItems")
+            limit = schema_limit(schema, at, "minItems")
             body += [f"if len({value}) < {limit}:", "    return False"]
         if "maxItems" in schema:
-            limit = _Compiler._limit(schema, at, "maxItems")
+            limit = schema_limit(schema, at, "maxItems")
             body += [f"if len({value}) > {limit}:", "    return False"]
         prefix = schema.get("prefixItems", [])
         for index, sub in enumerate(prefix):
@@ -1140,16 +1146,14 @@ class _Answer:
         inlined: tuple[str, ...],
         known: str | None,
     ) -> list[str]:
-        discriminator = _Compiler.discriminator(
-            _Compiler(self.module, collect=False), alternatives, at
-        )
-        if discriminator is None:
+        union_tag = discriminator(self.module.schema, alternatives, at)
+        if union_tag is None:
             checks = [self.branch(f"{at}/{i}") for i in range(len(alternatives))]
             matched = " + ".join(f"{check}({value})" for check in checks)
             return [f"if ({matched}) != 1:", "    return False"]
         # Only the alternative the tag names can hold (each requires its own constant there):
         # its checks are inlined, and a tag naming none fails.
-        name, constants = discriminator
+        name, constants = union_tag
         tag = self.module.variable("d")
         lines = [
             f"{tag} = {value}.get({py_str(name)})"
