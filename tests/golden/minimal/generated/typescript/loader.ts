@@ -543,8 +543,12 @@ function rejectDuplicateIds(checked: Checked[], reports: Report[]): void {
 
 /** `value` and everything in it frozen (parsed JSON: plain objects and arrays, no cycles). */
 function frozenDeep<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const member of Object.values(value)) frozenDeep(member);
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) frozenDeep(value[index]);
+    Object.freeze(value);
+  } else if (typeof value === "object" && value !== null) {
+    const members = value as Record<string, unknown>;
+    for (const key in members) if (Object.hasOwn(members, key)) frozenDeep(members[key]);
     Object.freeze(value);
   }
   return value;
