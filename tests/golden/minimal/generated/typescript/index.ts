@@ -36,6 +36,7 @@ export {
   parseThirdPartyManifest,
   readRegularFile,
   type FileReport,
+  type FileState,
   type LoadResult,
   type LoaderDeps,
   type ParsedManifest,

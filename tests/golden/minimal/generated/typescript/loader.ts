@@ -47,6 +47,9 @@ export interface LoaderDeps {
   readonly readDir?: ReadDir;
   readonly readFile?: ReadFile;
   readonly maxFiles?: number;
+  /** An earlier load of the same folder: files whose identity is unchanged are not read
+   * again (a refresh; the result equals a fresh load's). */
+  readonly previous?: LoadResult;
 }
 
 // Top-level properties a manifest may carry; any other key is dropped with a warning.
@@ -105,7 +108,7 @@ export class NotARegularFileError extends Error {
   }
 }
 
-function kindOf(status: fs.Stats): string {
+function kindOf(status: fs.Stats | fs.BigIntStats): string {
   if (status.isDirectory()) return "a folder";
   if (status.isFIFO()) return "a FIFO";
   if (status.isSocket()) return "a socket";
@@ -137,25 +140,48 @@ export function errorReason(error: unknown): string {
  * which is opened non-blocking, so a swap between the two checks cannot block.
  */
 export function readRegularFile(path: FsPath, limit: number): Uint8Array {
+  return readLooked(path, limit);
+}
+
+function readLooked(path: FsPath, limit: number, note?: (identity: string) => void): Uint8Array {
   const status = fs.statSync(path);
   if (!status.isFile()) {
     throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(status));
   }
-  return readOpened(path, limit);
+  return readOpened(path, limit, note);
+}
+
+/** Device, inode, size and modification time (ns): a file whose identity is unchanged since
+ * the previous load is not read again by a refresh. */
+function identityOf(status: fs.BigIntStats): string {
+  return `${status.dev}:${status.ino}:${status.size}:${status.mtimeNs}`;
+}
+
+/** The identity of the regular file at `path` now, or null (gone, not a regular file). */
+function identityNow(path: FsPath): string | null {
+  try {
+    const status = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
+    return status !== undefined && status.isFile() ? identityOf(status) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The reading half of `readRegularFile`, for a name the folder listing already reported as a
  * regular file (its type came with the name): no second look before opening. The descriptor is
  * still opened non-blocking and checked, so a file swapped for a FIFO since is refused, never
  * waited on. */
-function readOpened(path: FsPath, limit: number): Uint8Array {
+function readOpened(path: FsPath, limit: number, note?: (identity: string) => void): Uint8Array {
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
   const descriptor = fs.openSync(path, flags);
   try {
-    const opened = fs.fstatSync(descriptor);
-    if (!opened.isFile()) {
-      throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(opened));
+    const status = fs.fstatSync(descriptor, { bigint: true });
+    if (!status.isFile()) {
+      throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(status));
     }
+    // The identity a refresh compares, from the descriptor that is read (not a second look).
+    note?.(identityOf(status));
+    const opened = { size: Number(status.size) };
     // Sized by the file, plus one byte to notice one longer than its size said (growing, or a
     // special file reporting 0): a small file takes a small buffer, not one of the limit's size.
     // Like Python's reader, at most `limit` + 1 bytes are read (enough to tell a file too large).
@@ -196,7 +222,28 @@ export interface LoadResult {
   readonly manifests: readonly ToolManifest[];
   readonly diagnostics: readonly Diagnostic[];
   readonly files: readonly FileReport[];
+  /** What this load did with each name; a refresh (`previous`) also lists removed ones. */
+  readonly states: readonly FileState[];
 }
+
+/** Read anew (`loaded`), kept from the previous load because its identity did not change
+ * (`reused`), or gone since (`removed`). */
+export type FileStateName = "loaded" | "reused" | "removed";
+
+/** What a (re)load did with one file name (`source`, as shown in its reports). */
+export interface FileState {
+  readonly source: string;
+  readonly state: FileStateName;
+}
+
+// One file's outcome before the whole-folder rules, kept with its identity for the next
+// refresh: the folder rules copy a report before adding to it, so a kept outcome is shared.
+interface Remembered {
+  readonly identity: string;
+  readonly checked: Checked;
+}
+// Each load's remembered outcomes, by name (not part of the result's data).
+const REMEMBERED = new WeakMap<LoadResult, ReadonlyMap<string, Remembered>>();
 
 /** One manifest text checked by every rule that needs only that text. */
 export interface ParsedManifest {
@@ -509,7 +556,7 @@ function checkFile(source: string, path: FsPath, readFile: ReadFile): Checked {
 }
 
 /** Every file claiming an id another file also claims is rejected: no order-dependent winner. */
-function rejectDuplicateIds(checked: Checked[], reports: Report[]): void {
+function rejectDuplicateIds(checked: readonly Checked[], reports: Report[]): void {
   const claimants = new Map<string, number[]>();
   checked.forEach(([, manifest], index) => {
     if (manifest === null) return;
@@ -562,7 +609,7 @@ function stamped(manifest: Readonly<Record<string, unknown>>): ToolManifest {
 }
 
 /** The whole-folder rules over every file's own outcome, then the result. */
-function decide(checked: Checked[]): LoadResult {
+function decide(checked: readonly Checked[]): Omit<LoadResult, "states"> {
   const reports = checked.map(([report]) => report);
   rejectDuplicateIds(checked, reports);
   const accepted = new Map<number, Readonly<Record<string, unknown>>>();
@@ -639,7 +686,8 @@ export function loadManifestFiles(
   for (const [source, path] of paths) {
     checked.push(checkFile(source, path, reader));
   }
-  return decide(checked);
+  const states = checked.map(([report]) => Object.freeze({ source: report.shownSource, state: "loaded" as const }));
+  return Object.freeze({ ...decide(checked), states: Object.freeze(states) });
 }
 
 /** A name's bytes and how it is shown: as Python shows a name decoded with surrogateescape. */
@@ -804,34 +852,78 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   try {
     ({ chosen, seen } = smallestNames(adapterNames((deps.readDir ?? listedNames)(folder)), Math.max(maxFiles, 0)));
   } catch (error) {
+    const gone = removedStates(deps.previous, new Set());
     if (errorCode(error) === "ENOENT") {
-      return Object.freeze({ manifests: [], diagnostics: [], files: [] });
+      return Object.freeze({ manifests: [], diagnostics: [], files: [], states: gone });
     }
     const problem = makeDiagnostic(DiagnosticCode.UNREADABLE, { source: shown(folder), found: shown(errorReason(error)) });
-    return Object.freeze({ manifests: [], diagnostics: Object.freeze([problem]), files: [] });
+    return Object.freeze({ manifests: [], diagnostics: Object.freeze([problem]), files: [], states: gone });
   }
   const prefix = Buffer.from(folder.endsWith("/") || folder === "" ? folder : folder + "/", "utf8");
   const joined = folder.endsWith("/") || folder === "" ? folder : folder + "/";
-  const checked = chosen.map((name) => {
-    // A name the listing typed as a regular file skips the look before opening.
-    const reader = deps.readFile ?? (name.regular ? readOpened : readRegularFile);
+  const earlier = deps.previous === undefined ? undefined : REMEMBERED.get(deps.previous);
+  const remembered = new Map<string, Remembered>();
+  const states: FileState[] = [];
+  const checked = chosen.map((name): Checked => {
     // The file system's own reader takes a name that is valid UTF-8 as text (no buffer is
     // built for it); any other name, and every name an injected reader gets, as its bytes.
     const path =
       deps.readFile === undefined && !SURROGATE_UNIT.test(name.text)
         ? joined + name.text
         : Buffer.concat([prefix, name.bytes]);
-    return checkFile(name.text, path, reader);
+    if (deps.readFile !== undefined) {
+      const outcome = checkFile(name.text, path, deps.readFile);
+      states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
+      return outcome;
+    }
+    const before = earlier?.get(name.key);
+    if (before !== undefined && identityNow(path) === before.identity) {
+      remembered.set(name.key, before);
+      states.push(Object.freeze({ source: before.checked[0].shownSource, state: "reused" }));
+      return before.checked;
+    }
+    const noted: { identity: string | null } = { identity: null };
+    const note = (identity: string): void => {
+      noted.identity = identity;
+    };
+    // A name the listing typed as a regular file skips the look before opening.
+    const reader: ReadFile = name.regular
+      ? (file, limit) => readOpened(file, limit, note)
+      : (file, limit) => readLooked(file, limit, note);
+    const outcome = checkFile(name.text, path, reader);
+    if (noted.identity !== null) remembered.set(name.key, { identity: noted.identity, checked: outcome });
+    states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
+    return outcome;
   });
-  const result = decide(checked);
+  const decided = decide(checked);
+  const present = new Set(states.map((state) => state.source));
+  const allStates = Object.freeze([...states, ...removedStates(deps.previous, present)]);
   const skipped = seen - chosen.length;
-  if (skipped <= 0) {
-    return result;
-  }
-  const tooMany = makeDiagnostic(DiagnosticCode.TOO_MANY_FILES, {
-    source: shown(folder),
-    omitted: skipped,
-    expected: String(maxFiles),
-  });
-  return Object.freeze({ ...result, diagnostics: Object.freeze([...result.diagnostics, tooMany]) });
+  const result: LoadResult =
+    skipped <= 0
+      ? Object.freeze({ ...decided, states: allStates })
+      : Object.freeze({
+          ...decided,
+          diagnostics: Object.freeze([
+            ...decided.diagnostics,
+            makeDiagnostic(DiagnosticCode.TOO_MANY_FILES, {
+              source: shown(folder),
+              omitted: skipped,
+              expected: String(maxFiles),
+            }),
+          ]),
+          states: allStates,
+        });
+  REMEMBERED.set(result, remembered);
+  return result;
+}
+
+/** States for the names the previous load had and this one has not. */
+function removedStates(previous: LoadResult | undefined, present: ReadonlySet<string>): readonly FileState[] {
+  if (previous === undefined) return Object.freeze([]);
+  return Object.freeze(
+    previous.states
+      .filter((state) => state.state !== "removed" && !present.has(state.source))
+      .map((state) => Object.freeze({ source: state.source, state: "removed" as const })),
+  );
 }

@@ -16,7 +16,14 @@
 
 import { DiagnosticCode, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
 import type { DetectionDeps } from "./detection.js";
-import { defaultAdaptersDir, loadThirdPartyManifests, type FileReport, type LoadResult, type LoaderDeps } from "./loader.js";
+import {
+  defaultAdaptersDir,
+  loadThirdPartyManifests,
+  type FileReport,
+  type FileState,
+  type LoadResult,
+  type LoaderDeps,
+} from "./loader.js";
 import { BUILTIN_TOOL_MANIFESTS, CAPABILITIES, isCapability, type CohortName } from "./tools.js";
 import type { Capability, ToolManifest } from "./types.js";
 
@@ -87,6 +94,12 @@ export interface ToolRegistry {
   resolverFor(id: string): CandidateResolver | undefined;
   /** Categories -> libraries -> tools, sanitized: no resolver, path, command, URL or pointer. */
   catalog(): Catalog;
+  /** What the load did with each adapter file name (`loaded`, `reused`, `removed`). */
+  readonly refreshed: readonly FileState[];
+  /** The registry of the same folder and options now: files whose identity (device, inode,
+   * size, modification time) is unchanged are not read again. Equal to a fresh
+   * `getToolRegistry`. Never throws. */
+  refresh(): ToolRegistry;
 }
 
 export interface RegistryOptions {
@@ -175,7 +188,7 @@ function assemble(
   resolvers: ReadonlyMap<string, CandidateResolver>,
   grants: ReadonlyMap<string, ReadonlySet<string>>,
   categories: ReadonlySet<string> | null,
-): ToolRegistry {
+): Omit<ToolRegistry, "refresh" | "refreshed"> {
   const inScope = (tool: ToolManifest): boolean => {
     const category = categoryOf(tool);
     return categories === null || (category !== null && categories.has(category));
@@ -296,11 +309,20 @@ function assemble(
  * throws: a bad adapter file is left out and reported in `diagnostics`.
  */
 export function getToolRegistry(adaptersDir?: string, options: RegistryOptions = {}): ToolRegistry {
-  const folder = adaptersDir ?? defaultAdaptersDir();
-  const loaded = loadThirdPartyManifests(folder, options.loader ?? {});
+  return registryOf(adaptersDir ?? defaultAdaptersDir(), options, undefined);
+}
+
+function registryOf(folder: string, options: RegistryOptions, previous: LoadResult | undefined): ToolRegistry {
+  const loaderDeps = previous === undefined ? (options.loader ?? {}) : { ...options.loader, previous };
+  const loaded = loadThirdPartyManifests(folder, loaderDeps);
   const builtinIds = new Set<string>(BUILTIN_TOOL_MANIFESTS.map((tool) => tool.id));
   const resolvers = new Map(
     Object.entries(options.resolvers ?? {}).filter(([id, resolver]) => builtinIds.has(id) && typeof resolver === "function"),
   );
-  return assemble(loaded, resolvers, cleanGrants(options.grants), cleanCategories(options.categories));
+  const registry = assemble(loaded, resolvers, cleanGrants(options.grants), cleanCategories(options.categories));
+  return Object.freeze({
+    ...registry,
+    refreshed: loaded.states,
+    refresh: () => registryOf(folder, options, loaded),
+  });
 }
