@@ -153,6 +153,20 @@ class _Emitter:
         self.collect = collect
         # The $ref targets being expanded inline around the statement being emitted (answering).
         self.inlined: list[str] = []
+        self.start_function()
+
+    def start_function(self) -> None:
+        """Forget what the previous function proved (answering)."""
+        # The instance path each value variable holds (None: an array item or other member).
+        self.paths: dict[str, tuple[str, ...] | None] = {"v": ()}
+        # (instance path, $ref target) pairs already checked on this function's unconditional
+        # path: a later check of the same value against the same target could only pass (the
+        # function returned false otherwise), so it is not emitted again (third-party `detect`
+        # is checked as a PathDetect and again through the root's tagged oneOf).
+        self.proven: set[tuple[tuple[str, ...], str]] = set()
+        # How many branches (a oneOf tag, an if's then or else) the statement sits in: what is
+        # checked inside one is not proven after it.
+        self.branches = 0
 
     def fail(self, where: str, rule: Rule, value: str) -> str:
         if not self.collect:
@@ -248,18 +262,29 @@ class _Emitter:
             lines += self.node(member, value, "", known)
         lines += self.combinators(node, value, "", skip_all_of=True)
         if node.ref is not None:
-            target = plan.nodes[node.ref]
-            inlined = self.inlined
-            if node.ref in inlined or len(inlined) >= _MAX_INLINE or target.verdict != "check":
-                lines += self.reference(node.ref, value, "")
-            else:
-                # Expanded in place; a target already being expanded around here (a recursive
-                # schema) is called instead, so expansion always ends.
-                inlined.append(node.ref)
-                try:
-                    lines += self.node(target, value, "", known)
-                finally:
-                    inlined.pop()
+            lines += self.answer_reference(node.ref, value, known)
+        return lines
+
+    def answer_reference(self, ref: str, value: str, known: str | None) -> list[str]:
+        """A ``$ref`` when answering: expanded in place, called when recursive or too deep, and
+        left out when this value already passed this target on the way here."""
+        target = self.module.plan.nodes[ref]
+        inlined = self.inlined
+        path = self.paths.get(value)
+        fact = None if path is None else (path, ref)
+        if fact is not None and fact in self.proven:
+            return []
+        if ref in inlined or len(inlined) >= _MAX_INLINE or target.verdict != "check":
+            return self.reference(ref, value, "")
+        # Expanded in place; a target already being expanded around here (a recursive schema)
+        # is called instead, so expansion always ends.
+        inlined.append(ref)
+        try:
+            lines = self.node(target, value, "", known)
+        finally:
+            inlined.pop()
+        if fact is not None and self.branches == 0:
+            self.proven.add(fact)
         return lines
 
     def pin(self, rule: ValueRule, value: str, where: str) -> tuple[list[str], list[str]]:
@@ -385,8 +410,11 @@ class _Emitter:
             else:
                 test = " || ".join(f"!Object.hasOwn({value}, {ts_str(n)})" for n in rules.required)
                 lines += _block(f"if ({test})", [self.fail(where, missing, value)])
+        parent = self.paths.get(value)
         for name, sub in rules.properties:
             child = self.module.variable("v")
+            # A member read only when present: what its checks prove holds wherever it is read.
+            self.paths[child] = None if parent is None else (*parent, name)
             checks = self.node(sub, child, f"{where} + {ts_str('/' + _token(name))}")
             if checks and name in present:
                 lines += _bind(child, f"{value}[{ts_str(name)}]", checks)
@@ -484,12 +512,18 @@ class _Emitter:
                 f"if ({self.verdict(node.negated, value)})", [self.fail(where, _NOT_RULE, value)]
             )
         if node.conditional is not None:
-            then = self.node(node.conditional.then, value, where) if node.conditional.then else []
-            otherwise = (
-                self.node(node.conditional.otherwise, value, where)
-                if node.conditional.otherwise
-                else []
-            )
+            self.branches += 1
+            try:
+                then = (
+                    self.node(node.conditional.then, value, where) if node.conditional.then else []
+                )
+                otherwise = (
+                    self.node(node.conditional.otherwise, value, where)
+                    if node.conditional.otherwise
+                    else []
+                )
+            finally:
+                self.branches -= 1
             if then or otherwise:
                 test = self.verdict(node.conditional.test, value)
                 if then:
@@ -514,7 +548,11 @@ class _Emitter:
         # collecting: its violations say what the document lacks).
         opening = "if"
         for index in range(count):
-            checks = self.node(one_of.inline[index], value, where)
+            self.branches += 1
+            try:
+                checks = self.node(one_of.inline[index], value, where)
+            finally:
+                self.branches -= 1
             lines.append(f"{opening} ({tag} === {ts_str(constants[index])}) {{")
             lines += [_INDENT + line for line in checks]
             opening = "} else if"
@@ -623,6 +661,7 @@ def emit_validators(
     while module.pending:
         pointer, name, collect = module.pending.pop(0)
         node = plan.nodes[pointer]
+        emitters[collect].start_function()
         body = emitters[collect].node(node, "v", "p")
         if collect:
             signature = f"function {name}(v: unknown, p: string, e: Violations): void"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -165,3 +166,15 @@ def test_the_readme_typescript_example_compiles_and_runs(tmp_path: Path) -> None
     assert json.loads(completed.stdout) == ["acme", None]
     assert "SCHEMA_VIOLATION /id" in completed.stderr
     assert "SCHEMA_VIOLATION  " in completed.stderr  # the missing members, at the document
+
+
+def test_a_value_proven_against_a_target_is_not_checked_again() -> None:
+    """Third-party ``detect`` is a PathDetect and, through the root, a ToolDetectSpec whose tag
+    names PathDetect again: the third-party answering function requires ``binaryName`` once."""
+    source = emit_validators(SCHEMA, VALIDATOR_ENTRY_POINTS)
+    guard = source[source.index("export function isThirdPartyToolManifest") :]
+    name = re.search(r"return (valid\d+)\(value\)", guard)
+    assert name is not None
+    body = source[source.index(f"function {name.group(1)}(") :]
+    body = body[: body.index("\n}\n")]
+    assert body.count("!Object.hasOwn(") and body.count('"binaryName")') == 1, body

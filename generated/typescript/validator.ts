@@ -927,37 +927,6 @@ function valid3(v: unknown): boolean {
       if (!(isObject(v95))) {
         return false;
       }
-      if (!Object.hasOwn(v95, "kind") || !Object.hasOwn(v95, "binaryName")) {
-        return false;
-      }
-      const v97 = v95["kind"];
-      if (v97 !== "path") {
-        return false;
-      }
-      const v98 = v95["binaryName"];
-      if (!(typeof v98 === "string")) {
-        return false;
-      }
-      if (v98.length < 1 || (v98.length < 2 && codePointLength(v98) < 1)) {
-        return false;
-      }
-      if (v98.length > 128 && codePointLength(v98) > 128) {
-        return false;
-      }
-      if (!PATTERN_6.test(v98)) {
-        return false;
-      }
-      for (const k99 in v95) {
-        switch (k99) {
-          case "binaryName":
-          case "kind":
-            break;
-          default:
-            if (Object.hasOwn(v95, k99)) {
-              return false;
-            }
-        }
-      }
     } else if (d96 === "candidates") {
       if (!(isObject(v95))) {
         return false;
@@ -965,116 +934,116 @@ function valid3(v: unknown): boolean {
       if (!Object.hasOwn(v95, "kind")) {
         return false;
       }
-      const v100 = v95["kind"];
-      if (v100 !== "candidates") {
+      const v97 = v95["kind"];
+      if (v97 !== "candidates") {
         return false;
       }
       if (Object.hasOwn(v95, "paths")) {
-        const v101 = v95["paths"];
-        if (!(isObject(v101))) {
+        const v98 = v95["paths"];
+        if (!(isObject(v98))) {
           return false;
         }
-        if (Object.hasOwn(v101, "darwin")) {
-          const v102 = v101["darwin"];
-          if (!(isArray(v102))) {
+        if (Object.hasOwn(v98, "darwin")) {
+          const v99 = v98["darwin"];
+          if (!(isArray(v99))) {
             return false;
           }
-          if (v102.length > 32) {
+          if (v99.length > 32) {
             return false;
           }
-          for (let i104 = 0; i104 < v102.length; i104++) {
-            const v105 = v102[i104];
-            if (!(typeof v105 === "string")) {
+          for (let i101 = 0; i101 < v99.length; i101++) {
+            const v102 = v99[i101];
+            if (!(typeof v102 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v105)) {
+            if (hasLoneSurrogate(v102)) {
               return false;
             }
-            if (v105.length < 1 || (v105.length < 2 && codePointLength(v105) < 1)) {
+            if (v102.length < 1 || (v102.length < 2 && codePointLength(v102) < 1)) {
               return false;
             }
-            if (v105.length > 1024 && codePointLength(v105) > 1024) {
+            if (v102.length > 1024 && codePointLength(v102) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v105)) {
+            if (!PATTERN_7.test(v102)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v101, "win32")) {
-          const v106 = v101["win32"];
-          if (!(isArray(v106))) {
+        if (Object.hasOwn(v98, "win32")) {
+          const v103 = v98["win32"];
+          if (!(isArray(v103))) {
             return false;
           }
-          if (v106.length > 32) {
+          if (v103.length > 32) {
             return false;
           }
-          for (let i108 = 0; i108 < v106.length; i108++) {
-            const v109 = v106[i108];
-            if (!(typeof v109 === "string")) {
+          for (let i105 = 0; i105 < v103.length; i105++) {
+            const v106 = v103[i105];
+            if (!(typeof v106 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v109)) {
+            if (hasLoneSurrogate(v106)) {
               return false;
             }
-            if (v109.length < 1 || (v109.length < 2 && codePointLength(v109) < 1)) {
+            if (v106.length < 1 || (v106.length < 2 && codePointLength(v106) < 1)) {
               return false;
             }
-            if (v109.length > 1024 && codePointLength(v109) > 1024) {
+            if (v106.length > 1024 && codePointLength(v106) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v109)) {
+            if (!PATTERN_7.test(v106)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v101, "linux")) {
-          const v110 = v101["linux"];
-          if (!(isArray(v110))) {
+        if (Object.hasOwn(v98, "linux")) {
+          const v107 = v98["linux"];
+          if (!(isArray(v107))) {
             return false;
           }
-          if (v110.length > 32) {
+          if (v107.length > 32) {
             return false;
           }
-          for (let i112 = 0; i112 < v110.length; i112++) {
-            const v113 = v110[i112];
-            if (!(typeof v113 === "string")) {
+          for (let i109 = 0; i109 < v107.length; i109++) {
+            const v110 = v107[i109];
+            if (!(typeof v110 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v113)) {
+            if (hasLoneSurrogate(v110)) {
               return false;
             }
-            if (v113.length < 1 || (v113.length < 2 && codePointLength(v113) < 1)) {
+            if (v110.length < 1 || (v110.length < 2 && codePointLength(v110) < 1)) {
               return false;
             }
-            if (v113.length > 1024 && codePointLength(v113) > 1024) {
+            if (v110.length > 1024 && codePointLength(v110) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v113)) {
+            if (!PATTERN_7.test(v110)) {
               return false;
             }
           }
         }
-        for (const k114 in v101) {
-          switch (k114) {
+        for (const k111 in v98) {
+          switch (k111) {
             case "darwin":
             case "linux":
             case "win32":
               break;
             default:
-              if (Object.hasOwn(v101, k114)) {
+              if (Object.hasOwn(v98, k111)) {
                 return false;
               }
           }
         }
       }
-      for (const k115 in v95) {
-        switch (k115) {
+      for (const k112 in v95) {
+        switch (k112) {
           case "kind":
           case "paths":
             break;
           default:
-            if (Object.hasOwn(v95, k115)) {
+            if (Object.hasOwn(v95, k112)) {
               return false;
             }
         }
@@ -1084,220 +1053,220 @@ function valid3(v: unknown): boolean {
     }
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v116 = v["hookPackage"];
-    if (!(typeof v116 === "string")) {
+    const v113 = v["hookPackage"];
+    if (!(typeof v113 === "string")) {
       return false;
     }
-    if (v116.length < 1 || (v116.length < 2 && codePointLength(v116) < 1)) {
+    if (v113.length < 1 || (v113.length < 2 && codePointLength(v113) < 1)) {
       return false;
     }
-    if (v116.length > 214 && codePointLength(v116) > 214) {
+    if (v113.length > 214 && codePointLength(v113) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v116)) {
+    if (!PATTERN_3.test(v113)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v117 = v["promptArgTemplate"];
-    if (!(isArray(v117))) {
+    const v114 = v["promptArgTemplate"];
+    if (!(isArray(v114))) {
       return false;
     }
-    if (v117.length > 20) {
+    if (v114.length > 20) {
       return false;
     }
-    for (let i119 = 0; i119 < v117.length; i119++) {
-      const v120 = v117[i119];
-      if (!(typeof v120 === "string")) {
+    for (let i116 = 0; i116 < v114.length; i116++) {
+      const v117 = v114[i116];
+      if (!(typeof v117 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v120)) {
+      if (hasLoneSurrogate(v117)) {
         return false;
       }
-      if (v120.length > 256 && codePointLength(v120) > 256) {
+      if (v117.length > 256 && codePointLength(v117) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v120)) {
+      if (!PATTERN_4.test(v117)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v121 = v["capabilities"];
-    if (!(isObject(v121))) {
+    const v118 = v["capabilities"];
+    if (!(isObject(v118))) {
       return false;
     }
-    if (!Object.hasOwn(v121, "provides")) {
+    if (!Object.hasOwn(v118, "provides")) {
       return false;
     }
-    const v122 = v121["provides"];
-    if (!(isArray(v122))) {
+    const v119 = v118["provides"];
+    if (!(isArray(v119))) {
       return false;
     }
-    for (let i124 = 0; i124 < v122.length; i124++) {
-      const v125 = v122[i124];
-      if (!(typeof v125 === "string")) {
+    for (let i121 = 0; i121 < v119.length; i121++) {
+      const v122 = v119[i121];
+      if (!(typeof v122 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v125)) {
+      if (!ENUM_8.has(v122)) {
         return false;
       }
     }
-    if (!allUnique(v122)) {
+    if (!allUnique(v119)) {
       return false;
     }
-    for (const k126 in v121) {
-      switch (k126) {
+    for (const k123 in v118) {
+      switch (k123) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v121, k126)) {
+          if (Object.hasOwn(v118, k123)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v127 = v["category"];
-    if (!(typeof v127 === "string")) {
+    const v124 = v["category"];
+    if (!(typeof v124 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v127)) {
+    if (!ENUM_5.has(v124)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "library")) {
-    const v128 = v["library"];
-    if (!(typeof v128 === "string")) {
+    const v125 = v["library"];
+    if (!(typeof v125 === "string")) {
       return false;
     }
-    if (!PATTERN_0.test(v128)) {
+    if (!PATTERN_0.test(v125)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "mcpServer")) {
-    const v129 = v["mcpServer"];
-    if (!(isObject(v129))) {
+    const v126 = v["mcpServer"];
+    if (!(isObject(v126))) {
       return false;
     }
-    if (!Object.hasOwn(v129, "transport")) {
+    if (!Object.hasOwn(v126, "transport")) {
       return false;
     }
-    const v130 = v129["transport"];
-    if (!(typeof v130 === "string")) {
+    const v127 = v126["transport"];
+    if (!(typeof v127 === "string")) {
       return false;
     }
-    if (!ENUM_9.has(v130)) {
+    if (!ENUM_9.has(v127)) {
       return false;
     }
-    if (Object.hasOwn(v129, "command")) {
-      const v131 = v129["command"];
-      if (!(typeof v131 === "string")) {
+    if (Object.hasOwn(v126, "command")) {
+      const v128 = v126["command"];
+      if (!(typeof v128 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v131)) {
+      if (hasLoneSurrogate(v128)) {
         return false;
       }
-      if (v131.length < 1 || (v131.length < 2 && codePointLength(v131) < 1)) {
+      if (v128.length < 1 || (v128.length < 2 && codePointLength(v128) < 1)) {
         return false;
       }
-      if (v131.length > 256 && codePointLength(v131) > 256) {
+      if (v128.length > 256 && codePointLength(v128) > 256) {
         return false;
       }
-      if (!PATTERN_10.test(v131)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v129, "args")) {
-      const v132 = v129["args"];
-      if (!(isArray(v132))) {
-        return false;
-      }
-      if (v132.length > 32) {
-        return false;
-      }
-      for (let i134 = 0; i134 < v132.length; i134++) {
-        const v135 = v132[i134];
-        if (!(typeof v135 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v135)) {
-          return false;
-        }
-        if (v135.length > 256 && codePointLength(v135) > 256) {
-          return false;
-        }
-        if (!PATTERN_11.test(v135)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v129, "url")) {
-      const v136 = v129["url"];
-      if (!(typeof v136 === "string")) {
-        return false;
-      }
-      if (v136.length > 2048 && codePointLength(v136) > 2048) {
-        return false;
-      }
-      if (!PATTERN_12.test(v136)) {
+      if (!PATTERN_10.test(v128)) {
         return false;
       }
     }
-    for (const k137 in v129) {
-      switch (k137) {
+    if (Object.hasOwn(v126, "args")) {
+      const v129 = v126["args"];
+      if (!(isArray(v129))) {
+        return false;
+      }
+      if (v129.length > 32) {
+        return false;
+      }
+      for (let i131 = 0; i131 < v129.length; i131++) {
+        const v132 = v129[i131];
+        if (!(typeof v132 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v132)) {
+          return false;
+        }
+        if (v132.length > 256 && codePointLength(v132) > 256) {
+          return false;
+        }
+        if (!PATTERN_11.test(v132)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v126, "url")) {
+      const v133 = v126["url"];
+      if (!(typeof v133 === "string")) {
+        return false;
+      }
+      if (v133.length > 2048 && codePointLength(v133) > 2048) {
+        return false;
+      }
+      if (!PATTERN_12.test(v133)) {
+        return false;
+      }
+    }
+    for (const k134 in v126) {
+      switch (k134) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v129, k137)) {
+          if (Object.hasOwn(v126, k134)) {
             return false;
           }
       }
     }
-    if (valid8(v129)) {
-      if (typeof v129 === "string") {
-        if (hasLoneSurrogate(v129)) {
+    if (valid8(v126)) {
+      if (typeof v126 === "string") {
+        if (hasLoneSurrogate(v126)) {
           return false;
         }
       }
-      if (isObject(v129)) {
-        if (!Object.hasOwn(v129, "command")) {
+      if (isObject(v126)) {
+        if (!Object.hasOwn(v126, "command")) {
           return false;
         }
-        if (Object.hasOwn(v129, "url")) {
+        if (Object.hasOwn(v126, "url")) {
           return false;
         }
       }
     } else {
-      if (typeof v129 === "string") {
-        if (hasLoneSurrogate(v129)) {
+      if (typeof v126 === "string") {
+        if (hasLoneSurrogate(v126)) {
           return false;
         }
       }
-      if (isObject(v129)) {
-        if (!Object.hasOwn(v129, "url")) {
+      if (isObject(v126)) {
+        if (!Object.hasOwn(v126, "url")) {
           return false;
         }
-        if (Object.hasOwn(v129, "command")) {
+        if (Object.hasOwn(v126, "command")) {
           return false;
         }
-        if (Object.hasOwn(v129, "args")) {
+        if (Object.hasOwn(v126, "args")) {
           return false;
         }
       }
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v141 = v["builtin"];
-    if (!(typeof v141 === "boolean")) {
+    const v138 = v["builtin"];
+    if (!(typeof v138 === "boolean")) {
       return false;
     }
   }
-  for (const k142 in v) {
-    switch (k142) {
+  for (const k139 in v) {
+    switch (k139) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -1313,7 +1282,7 @@ function valid3(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k142)) {
+        if (Object.hasOwn(v, k139)) {
           return false;
         }
     }
@@ -1329,14 +1298,14 @@ function valid3(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v143 = v["launchable"];
-        if (v143 !== false) {
+        const v140 = v["launchable"];
+        if (v140 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v144 = v["hookCapable"];
-        if (v144 !== false) {
+        const v141 = v["hookCapable"];
+        if (v141 !== false) {
           return false;
         }
       }
@@ -1377,15 +1346,15 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d150 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d150 === "path") {
+  const d147 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d147 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
     check9(v, p, e);
-  } else if (d150 === "candidates") {
+  } else if (d147 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1403,32 +1372,32 @@ function check5(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"provides\"", v);
     }
     if (Object.hasOwn(v, "provides")) {
-      const v151 = v["provides"];
-      if (isArray(v151)) {
-        const n152 = e.length;
-        for (let i153 = 0; i153 < v151.length; i153++) {
-          const v154 = v151[i153];
-          if (typeof v154 === "string") {
-            if (hasLoneSurrogate(v154)) {
-              e.add(p + "/provides" + "/" + i153, "i-json", "no lone surrogate", v154);
+      const v148 = v["provides"];
+      if (isArray(v148)) {
+        const n149 = e.length;
+        for (let i150 = 0; i150 < v148.length; i150++) {
+          const v151 = v148[i150];
+          if (typeof v151 === "string") {
+            if (hasLoneSurrogate(v151)) {
+              e.add(p + "/provides" + "/" + i150, "i-json", "no lone surrogate", v151);
             }
           }
-          check13(v154, p + "/provides" + "/" + i153, e);
+          check13(v151, p + "/provides" + "/" + i150, e);
         }
-        if (e.length === n152 && !allUnique(v151)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v151);
+        if (e.length === n149 && !allUnique(v148)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v148);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v151);
+        e.add(p + "/provides", "type", "array", v148);
       }
     }
-    for (const k155 in v) {
-      switch (k155) {
+    for (const k152 in v) {
+      switch (k152) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v, k155)) {
-            e.add(p + "/" + token(k155), "additionalProperties", "no such property", v[k155]);
+          if (Object.hasOwn(v, k152)) {
+            e.add(p + "/" + token(k152), "additionalProperties", "no such property", v[k152]);
           }
       }
     }
@@ -1443,87 +1412,87 @@ function check6(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"transport\"", v);
     }
     if (Object.hasOwn(v, "transport")) {
-      const v156 = v["transport"];
-      if (typeof v156 === "string") {
-        if (!ENUM_9.has(v156)) {
-          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v156);
+      const v153 = v["transport"];
+      if (typeof v153 === "string") {
+        if (!ENUM_9.has(v153)) {
+          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v153);
         }
       } else {
-        e.add(p + "/transport", "type", "string", v156);
-        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v156);
+        e.add(p + "/transport", "type", "string", v153);
+        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v153);
       }
     }
     if (Object.hasOwn(v, "command")) {
-      const v157 = v["command"];
-      if (typeof v157 === "string") {
-        if (hasLoneSurrogate(v157)) {
-          e.add(p + "/command", "i-json", "no lone surrogate", v157);
+      const v154 = v["command"];
+      if (typeof v154 === "string") {
+        if (hasLoneSurrogate(v154)) {
+          e.add(p + "/command", "i-json", "no lone surrogate", v154);
         }
-        if (v157.length < 1 || (v157.length < 2 && codePointLength(v157) < 1)) {
-          e.add(p + "/command", "minLength", "at least 1 characters", v157);
+        if (v154.length < 1 || (v154.length < 2 && codePointLength(v154) < 1)) {
+          e.add(p + "/command", "minLength", "at least 1 characters", v154);
         }
-        if (v157.length > 256 && codePointLength(v157) > 256) {
-          e.add(p + "/command", "maxLength", "at most 256 characters", v157);
+        if (v154.length > 256 && codePointLength(v154) > 256) {
+          e.add(p + "/command", "maxLength", "at most 256 characters", v154);
         }
-        if (!(v157.length > 256 && codePointLength(v157) > 256) && !PATTERN_10.test(v157)) {
-          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v157);
+        if (!(v154.length > 256 && codePointLength(v154) > 256) && !PATTERN_10.test(v154)) {
+          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v154);
         }
       } else {
-        e.add(p + "/command", "type", "string", v157);
+        e.add(p + "/command", "type", "string", v154);
       }
     }
     if (Object.hasOwn(v, "args")) {
-      const v158 = v["args"];
-      if (isArray(v158)) {
-        if (v158.length > 32) {
-          e.add(p + "/args", "maxItems", "at most 32 items", v158);
+      const v155 = v["args"];
+      if (isArray(v155)) {
+        if (v155.length > 32) {
+          e.add(p + "/args", "maxItems", "at most 32 items", v155);
         }
-        for (let i160 = 0; i160 < v158.length; i160++) {
-          const v161 = v158[i160];
-          if (typeof v161 === "string") {
-            if (hasLoneSurrogate(v161)) {
-              e.add(p + "/args" + "/" + i160, "i-json", "no lone surrogate", v161);
+        for (let i157 = 0; i157 < v155.length; i157++) {
+          const v158 = v155[i157];
+          if (typeof v158 === "string") {
+            if (hasLoneSurrogate(v158)) {
+              e.add(p + "/args" + "/" + i157, "i-json", "no lone surrogate", v158);
             }
-            if (v161.length > 256 && codePointLength(v161) > 256) {
-              e.add(p + "/args" + "/" + i160, "maxLength", "at most 256 characters", v161);
+            if (v158.length > 256 && codePointLength(v158) > 256) {
+              e.add(p + "/args" + "/" + i157, "maxLength", "at most 256 characters", v158);
             }
-            if (!(v161.length > 256 && codePointLength(v161) > 256) && !PATTERN_11.test(v161)) {
-              e.add(p + "/args" + "/" + i160, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v161);
+            if (!(v158.length > 256 && codePointLength(v158) > 256) && !PATTERN_11.test(v158)) {
+              e.add(p + "/args" + "/" + i157, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v158);
             }
           } else {
-            e.add(p + "/args" + "/" + i160, "type", "string", v161);
+            e.add(p + "/args" + "/" + i157, "type", "string", v158);
           }
         }
       } else {
-        e.add(p + "/args", "type", "array", v158);
+        e.add(p + "/args", "type", "array", v155);
       }
     }
     if (Object.hasOwn(v, "url")) {
-      const v162 = v["url"];
-      if (typeof v162 === "string") {
-        if (hasLoneSurrogate(v162)) {
-          e.add(p + "/url", "i-json", "no lone surrogate", v162);
+      const v159 = v["url"];
+      if (typeof v159 === "string") {
+        if (hasLoneSurrogate(v159)) {
+          e.add(p + "/url", "i-json", "no lone surrogate", v159);
         }
-        if (v162.length > 2048 && codePointLength(v162) > 2048) {
-          e.add(p + "/url", "maxLength", "at most 2048 characters", v162);
+        if (v159.length > 2048 && codePointLength(v159) > 2048) {
+          e.add(p + "/url", "maxLength", "at most 2048 characters", v159);
         }
-        if (!(v162.length > 2048 && codePointLength(v162) > 2048) && !PATTERN_12.test(v162)) {
-          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v162);
+        if (!(v159.length > 2048 && codePointLength(v159) > 2048) && !PATTERN_12.test(v159)) {
+          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v159);
         }
       } else {
-        e.add(p + "/url", "type", "string", v162);
+        e.add(p + "/url", "type", "string", v159);
       }
     }
-    for (const k163 in v) {
-      switch (k163) {
+    for (const k160 in v) {
+      switch (k160) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v, k163)) {
-            e.add(p + "/" + token(k163), "additionalProperties", "no such property", v[k163]);
+          if (Object.hasOwn(v, k160)) {
+            e.add(p + "/" + token(k160), "additionalProperties", "no such property", v[k160]);
           }
       }
     }
@@ -1541,8 +1510,8 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"command\"", v);
       }
       if (Object.hasOwn(v, "url")) {
-        const v164 = v["url"];
-        e.add(p + "/url", "false", "nothing (false schema)", v164);
+        const v161 = v["url"];
+        e.add(p + "/url", "false", "nothing (false schema)", v161);
       }
     }
   } else {
@@ -1556,12 +1525,12 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"url\"", v);
       }
       if (Object.hasOwn(v, "command")) {
-        const v165 = v["command"];
-        e.add(p + "/command", "false", "nothing (false schema)", v165);
+        const v162 = v["command"];
+        e.add(p + "/command", "false", "nothing (false schema)", v162);
       }
       if (Object.hasOwn(v, "args")) {
-        const v166 = v["args"];
-        e.add(p + "/args", "false", "nothing (false schema)", v166);
+        const v163 = v["args"];
+        e.add(p + "/args", "false", "nothing (false schema)", v163);
       }
     }
   }
@@ -1577,8 +1546,8 @@ function valid7(v: unknown): boolean {
     if (!Object.hasOwn(v, "category")) {
       return false;
     }
-    const v167 = v["category"];
-    if (v167 !== "mcp-server") {
+    const v164 = v["category"];
+    if (v164 !== "mcp-server") {
       return false;
     }
   }
@@ -1593,8 +1562,8 @@ function valid8(v: unknown): boolean {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "transport")) {
-      const v168 = v["transport"];
-      if (v168 !== "stdio") {
+      const v165 = v["transport"];
+      if (v165 !== "stdio") {
         return false;
       }
     }
@@ -1611,38 +1580,38 @@ function check9(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"binaryName\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v169 = v["kind"];
-      if (v169 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v169);
+      const v166 = v["kind"];
+      if (v166 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v166);
       }
     }
     if (Object.hasOwn(v, "binaryName")) {
-      const v170 = v["binaryName"];
-      if (typeof v170 === "string") {
-        if (hasLoneSurrogate(v170)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v170);
+      const v167 = v["binaryName"];
+      if (typeof v167 === "string") {
+        if (hasLoneSurrogate(v167)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v167);
         }
-        if (v170.length < 1 || (v170.length < 2 && codePointLength(v170) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v170);
+        if (v167.length < 1 || (v167.length < 2 && codePointLength(v167) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v167);
         }
-        if (v170.length > 128 && codePointLength(v170) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v170);
+        if (v167.length > 128 && codePointLength(v167) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v167);
         }
-        if (!(v170.length > 128 && codePointLength(v170) > 128) && !PATTERN_6.test(v170)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v170);
+        if (!(v167.length > 128 && codePointLength(v167) > 128) && !PATTERN_6.test(v167)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v167);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v170);
+        e.add(p + "/binaryName", "type", "string", v167);
       }
     }
-    for (const k171 in v) {
-      switch (k171) {
+    for (const k168 in v) {
+      switch (k168) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k171)) {
-            e.add(p + "/" + token(k171), "additionalProperties", "no such property", v[k171]);
+          if (Object.hasOwn(v, k168)) {
+            e.add(p + "/" + token(k168), "additionalProperties", "no such property", v[k168]);
           }
       }
     }
@@ -1675,28 +1644,28 @@ function check12(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"kind\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v172 = v["kind"];
-      if (v172 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v172);
+      const v169 = v["kind"];
+      if (v169 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v169);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v173 = v["paths"];
-      if (typeof v173 === "string") {
-        if (hasLoneSurrogate(v173)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v173);
+      const v170 = v["paths"];
+      if (typeof v170 === "string") {
+        if (hasLoneSurrogate(v170)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v170);
         }
       }
-      check14(v173, p + "/paths", e);
+      check14(v170, p + "/paths", e);
     }
-    for (const k174 in v) {
-      switch (k174) {
+    for (const k171 in v) {
+      switch (k171) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k174)) {
-            e.add(p + "/" + token(k174), "additionalProperties", "no such property", v[k174]);
+          if (Object.hasOwn(v, k171)) {
+            e.add(p + "/" + token(k171), "additionalProperties", "no such property", v[k171]);
           }
       }
     }
@@ -1719,41 +1688,41 @@ function check13(v: unknown, p: string, e: Violations): void {
 function check14(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v175 = v["darwin"];
-      if (typeof v175 === "string") {
-        if (hasLoneSurrogate(v175)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v175);
+      const v172 = v["darwin"];
+      if (typeof v172 === "string") {
+        if (hasLoneSurrogate(v172)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v172);
         }
       }
-      check15(v175, p + "/darwin", e);
+      check15(v172, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v176 = v["win32"];
-      if (typeof v176 === "string") {
-        if (hasLoneSurrogate(v176)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v176);
+      const v173 = v["win32"];
+      if (typeof v173 === "string") {
+        if (hasLoneSurrogate(v173)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v173);
         }
       }
-      check15(v176, p + "/win32", e);
+      check15(v173, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v177 = v["linux"];
-      if (typeof v177 === "string") {
-        if (hasLoneSurrogate(v177)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v177);
+      const v174 = v["linux"];
+      if (typeof v174 === "string") {
+        if (hasLoneSurrogate(v174)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v174);
         }
       }
-      check15(v177, p + "/linux", e);
+      check15(v174, p + "/linux", e);
     }
-    for (const k178 in v) {
-      switch (k178) {
+    for (const k175 in v) {
+      switch (k175) {
         case "darwin":
         case "linux":
         case "win32":
           break;
         default:
-          if (Object.hasOwn(v, k178)) {
-            e.add(p + "/" + token(k178), "additionalProperties", "no such property", v[k178]);
+          if (Object.hasOwn(v, k175)) {
+            e.add(p + "/" + token(k175), "additionalProperties", "no such property", v[k175]);
           }
       }
     }
@@ -1767,23 +1736,23 @@ function check15(v: unknown, p: string, e: Violations): void {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i180 = 0; i180 < v.length; i180++) {
-      const v181 = v[i180];
-      if (typeof v181 === "string") {
-        if (hasLoneSurrogate(v181)) {
-          e.add(p + "/" + i180, "i-json", "no lone surrogate", v181);
+    for (let i177 = 0; i177 < v.length; i177++) {
+      const v178 = v[i177];
+      if (typeof v178 === "string") {
+        if (hasLoneSurrogate(v178)) {
+          e.add(p + "/" + i177, "i-json", "no lone surrogate", v178);
         }
-        if (v181.length < 1 || (v181.length < 2 && codePointLength(v181) < 1)) {
-          e.add(p + "/" + i180, "minLength", "at least 1 characters", v181);
+        if (v178.length < 1 || (v178.length < 2 && codePointLength(v178) < 1)) {
+          e.add(p + "/" + i177, "minLength", "at least 1 characters", v178);
         }
-        if (v181.length > 1024 && codePointLength(v181) > 1024) {
-          e.add(p + "/" + i180, "maxLength", "at most 1024 characters", v181);
+        if (v178.length > 1024 && codePointLength(v178) > 1024) {
+          e.add(p + "/" + i177, "maxLength", "at most 1024 characters", v178);
         }
-        if (!(v181.length > 1024 && codePointLength(v181) > 1024) && !PATTERN_7.test(v181)) {
-          e.add(p + "/" + i180, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v181);
+        if (!(v178.length > 1024 && codePointLength(v178) > 1024) && !PATTERN_7.test(v178)) {
+          e.add(p + "/" + i177, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v178);
         }
       } else {
-        e.add(p + "/" + i180, "type", "string", v181);
+        e.add(p + "/" + i177, "type", "string", v178);
       }
     }
   } else {

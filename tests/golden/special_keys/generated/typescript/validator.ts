@@ -778,37 +778,6 @@ function valid3(v: unknown): boolean {
     if (!(isObject(v77))) {
       return false;
     }
-    if (!Object.hasOwn(v77, "kind") || !Object.hasOwn(v77, "binaryName")) {
-      return false;
-    }
-    const v79 = v77["kind"];
-    if (v79 !== "path") {
-      return false;
-    }
-    const v80 = v77["binaryName"];
-    if (!(typeof v80 === "string")) {
-      return false;
-    }
-    if (v80.length < 1 || (v80.length < 2 && codePointLength(v80) < 1)) {
-      return false;
-    }
-    if (v80.length > 128 && codePointLength(v80) > 128) {
-      return false;
-    }
-    if (!PATTERN_6.test(v80)) {
-      return false;
-    }
-    for (const k81 in v77) {
-      switch (k81) {
-        case "binaryName":
-        case "kind":
-          break;
-        default:
-          if (Object.hasOwn(v77, k81)) {
-            return false;
-          }
-      }
-    }
   } else if (d78 === "candidates") {
     if (!(isObject(v77))) {
       return false;
@@ -816,116 +785,116 @@ function valid3(v: unknown): boolean {
     if (!Object.hasOwn(v77, "kind")) {
       return false;
     }
-    const v82 = v77["kind"];
-    if (v82 !== "candidates") {
+    const v79 = v77["kind"];
+    if (v79 !== "candidates") {
       return false;
     }
     if (Object.hasOwn(v77, "paths")) {
-      const v83 = v77["paths"];
-      if (!(isObject(v83))) {
+      const v80 = v77["paths"];
+      if (!(isObject(v80))) {
         return false;
       }
-      if (Object.hasOwn(v83, "darwin")) {
-        const v84 = v83["darwin"];
-        if (!(isArray(v84))) {
+      if (Object.hasOwn(v80, "darwin")) {
+        const v81 = v80["darwin"];
+        if (!(isArray(v81))) {
           return false;
         }
-        if (v84.length > 32) {
+        if (v81.length > 32) {
           return false;
         }
-        for (let i86 = 0; i86 < v84.length; i86++) {
-          const v87 = v84[i86];
-          if (!(typeof v87 === "string")) {
+        for (let i83 = 0; i83 < v81.length; i83++) {
+          const v84 = v81[i83];
+          if (!(typeof v84 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v87)) {
+          if (hasLoneSurrogate(v84)) {
             return false;
           }
-          if (v87.length < 1 || (v87.length < 2 && codePointLength(v87) < 1)) {
+          if (v84.length < 1 || (v84.length < 2 && codePointLength(v84) < 1)) {
             return false;
           }
-          if (v87.length > 1024 && codePointLength(v87) > 1024) {
+          if (v84.length > 1024 && codePointLength(v84) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v87)) {
+          if (!PATTERN_7.test(v84)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v83, "win32")) {
-        const v88 = v83["win32"];
-        if (!(isArray(v88))) {
+      if (Object.hasOwn(v80, "win32")) {
+        const v85 = v80["win32"];
+        if (!(isArray(v85))) {
           return false;
         }
-        if (v88.length > 32) {
+        if (v85.length > 32) {
           return false;
         }
-        for (let i90 = 0; i90 < v88.length; i90++) {
-          const v91 = v88[i90];
-          if (!(typeof v91 === "string")) {
+        for (let i87 = 0; i87 < v85.length; i87++) {
+          const v88 = v85[i87];
+          if (!(typeof v88 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v91)) {
+          if (hasLoneSurrogate(v88)) {
             return false;
           }
-          if (v91.length < 1 || (v91.length < 2 && codePointLength(v91) < 1)) {
+          if (v88.length < 1 || (v88.length < 2 && codePointLength(v88) < 1)) {
             return false;
           }
-          if (v91.length > 1024 && codePointLength(v91) > 1024) {
+          if (v88.length > 1024 && codePointLength(v88) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v91)) {
+          if (!PATTERN_7.test(v88)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v83, "linux")) {
-        const v92 = v83["linux"];
-        if (!(isArray(v92))) {
+      if (Object.hasOwn(v80, "linux")) {
+        const v89 = v80["linux"];
+        if (!(isArray(v89))) {
           return false;
         }
-        if (v92.length > 32) {
+        if (v89.length > 32) {
           return false;
         }
-        for (let i94 = 0; i94 < v92.length; i94++) {
-          const v95 = v92[i94];
-          if (!(typeof v95 === "string")) {
+        for (let i91 = 0; i91 < v89.length; i91++) {
+          const v92 = v89[i91];
+          if (!(typeof v92 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v95)) {
+          if (hasLoneSurrogate(v92)) {
             return false;
           }
-          if (v95.length < 1 || (v95.length < 2 && codePointLength(v95) < 1)) {
+          if (v92.length < 1 || (v92.length < 2 && codePointLength(v92) < 1)) {
             return false;
           }
-          if (v95.length > 1024 && codePointLength(v95) > 1024) {
+          if (v92.length > 1024 && codePointLength(v92) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v95)) {
+          if (!PATTERN_7.test(v92)) {
             return false;
           }
         }
       }
-      for (const k96 in v83) {
-        switch (k96) {
+      for (const k93 in v80) {
+        switch (k93) {
           case "darwin":
           case "linux":
           case "win32":
             break;
           default:
-            if (Object.hasOwn(v83, k96)) {
+            if (Object.hasOwn(v80, k93)) {
               return false;
             }
         }
       }
     }
-    for (const k97 in v77) {
-      switch (k97) {
+    for (const k94 in v77) {
+      switch (k94) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v77, k97)) {
+          if (Object.hasOwn(v77, k94)) {
             return false;
           }
       }
@@ -934,101 +903,128 @@ function valid3(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v98 = v["hookPackage"];
-    if (!(typeof v98 === "string")) {
+    const v95 = v["hookPackage"];
+    if (!(typeof v95 === "string")) {
       return false;
     }
-    if (v98.length < 1 || (v98.length < 2 && codePointLength(v98) < 1)) {
+    if (v95.length < 1 || (v95.length < 2 && codePointLength(v95) < 1)) {
       return false;
     }
-    if (v98.length > 214 && codePointLength(v98) > 214) {
+    if (v95.length > 214 && codePointLength(v95) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v98)) {
+    if (!PATTERN_3.test(v95)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v99 = v["promptArgTemplate"];
-    if (!(isArray(v99))) {
+    const v96 = v["promptArgTemplate"];
+    if (!(isArray(v96))) {
       return false;
     }
-    if (v99.length > 20) {
+    if (v96.length > 20) {
       return false;
     }
-    for (let i101 = 0; i101 < v99.length; i101++) {
-      const v102 = v99[i101];
-      if (!(typeof v102 === "string")) {
+    for (let i98 = 0; i98 < v96.length; i98++) {
+      const v99 = v96[i98];
+      if (!(typeof v99 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v102)) {
+      if (hasLoneSurrogate(v99)) {
         return false;
       }
-      if (v102.length > 256 && codePointLength(v102) > 256) {
+      if (v99.length > 256 && codePointLength(v99) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v102)) {
+      if (!PATTERN_4.test(v99)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v103 = v["capabilities"];
-    if (!(isObject(v103))) {
+    const v100 = v["capabilities"];
+    if (!(isObject(v100))) {
       return false;
     }
-    if (!Object.hasOwn(v103, "provides")) {
+    if (!Object.hasOwn(v100, "provides")) {
       return false;
     }
-    const v104 = v103["provides"];
-    if (!(isArray(v104))) {
+    const v101 = v100["provides"];
+    if (!(isArray(v101))) {
       return false;
     }
-    for (let i106 = 0; i106 < v104.length; i106++) {
-      const v107 = v104[i106];
-      if (!(typeof v107 === "string")) {
+    for (let i103 = 0; i103 < v101.length; i103++) {
+      const v104 = v101[i103];
+      if (!(typeof v104 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v107)) {
+      if (!ENUM_8.has(v104)) {
         return false;
       }
     }
-    if (!allUnique(v104)) {
+    if (!allUnique(v101)) {
       return false;
     }
-    for (const k108 in v103) {
-      switch (k108) {
+    for (const k105 in v100) {
+      switch (k105) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v103, k108)) {
+          if (Object.hasOwn(v100, k105)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v109 = v["category"];
-    if (!(typeof v109 === "string")) {
+    const v106 = v["category"];
+    if (!(typeof v106 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v109)) {
+    if (!ENUM_5.has(v106)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v110 = v["builtin"];
-    if (!(typeof v110 === "boolean")) {
+    const v107 = v["builtin"];
+    if (!(typeof v107 === "boolean")) {
       return false;
     }
   }
   if (Object.hasOwn(v, "extras")) {
-    const v111 = v["extras"];
-    if (!(isObject(v111))) {
+    const v108 = v["extras"];
+    if (!(isObject(v108))) {
       return false;
     }
-    if (Object.hasOwn(v111, "constructor")) {
-      const v112 = v111["constructor"];
+    if (Object.hasOwn(v108, "constructor")) {
+      const v109 = v108["constructor"];
+      if (!(typeof v109 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v109)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v108, "prototype")) {
+      const v110 = v108["prototype"];
+      if (!(typeof v110 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v110)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v108, "toString")) {
+      const v111 = v108["toString"];
+      if (!(typeof v111 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v111)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v108, "valueOf")) {
+      const v112 = v108["valueOf"];
       if (!(typeof v112 === "string")) {
         return false;
       }
@@ -1036,8 +1032,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v111, "prototype")) {
-      const v113 = v111["prototype"];
+    if (Object.hasOwn(v108, "hasOwnProperty")) {
+      const v113 = v108["hasOwnProperty"];
       if (!(typeof v113 === "string")) {
         return false;
       }
@@ -1045,8 +1041,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v111, "toString")) {
-      const v114 = v111["toString"];
+    if (Object.hasOwn(v108, "isPrototypeOf")) {
+      const v114 = v108["isPrototypeOf"];
       if (!(typeof v114 === "string")) {
         return false;
       }
@@ -1054,8 +1050,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v111, "valueOf")) {
-      const v115 = v111["valueOf"];
+    if (Object.hasOwn(v108, "propertyIsEnumerable")) {
+      const v115 = v108["propertyIsEnumerable"];
       if (!(typeof v115 === "string")) {
         return false;
       }
@@ -1063,8 +1059,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v111, "hasOwnProperty")) {
-      const v116 = v111["hasOwnProperty"];
+    if (Object.hasOwn(v108, "toLocaleString")) {
+      const v116 = v108["toLocaleString"];
       if (!(typeof v116 === "string")) {
         return false;
       }
@@ -1072,35 +1068,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v111, "isPrototypeOf")) {
-      const v117 = v111["isPrototypeOf"];
-      if (!(typeof v117 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v117)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v111, "propertyIsEnumerable")) {
-      const v118 = v111["propertyIsEnumerable"];
-      if (!(typeof v118 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v118)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v111, "toLocaleString")) {
-      const v119 = v111["toLocaleString"];
-      if (!(typeof v119 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v119)) {
-        return false;
-      }
-    }
-    for (const k120 in v111) {
-      switch (k120) {
+    for (const k117 in v108) {
+      switch (k117) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -1111,14 +1080,14 @@ function valid3(v: unknown): boolean {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v111, k120)) {
+          if (Object.hasOwn(v108, k117)) {
             return false;
           }
       }
     }
   }
-  for (const k121 in v) {
-    switch (k121) {
+  for (const k118 in v) {
+    switch (k118) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -1133,7 +1102,7 @@ function valid3(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k121)) {
+        if (Object.hasOwn(v, k118)) {
           return false;
         }
     }
@@ -1147,15 +1116,15 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d122 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d122 === "path") {
+  const d119 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d119 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
     check7(v, p, e);
-  } else if (d122 === "candidates") {
+  } else if (d119 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1173,32 +1142,32 @@ function check5(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"provides\"", v);
     }
     if (Object.hasOwn(v, "provides")) {
-      const v123 = v["provides"];
-      if (isArray(v123)) {
-        const n124 = e.length;
-        for (let i125 = 0; i125 < v123.length; i125++) {
-          const v126 = v123[i125];
-          if (typeof v126 === "string") {
-            if (hasLoneSurrogate(v126)) {
-              e.add(p + "/provides" + "/" + i125, "i-json", "no lone surrogate", v126);
+      const v120 = v["provides"];
+      if (isArray(v120)) {
+        const n121 = e.length;
+        for (let i122 = 0; i122 < v120.length; i122++) {
+          const v123 = v120[i122];
+          if (typeof v123 === "string") {
+            if (hasLoneSurrogate(v123)) {
+              e.add(p + "/provides" + "/" + i122, "i-json", "no lone surrogate", v123);
             }
           }
-          check11(v126, p + "/provides" + "/" + i125, e);
+          check11(v123, p + "/provides" + "/" + i122, e);
         }
-        if (e.length === n124 && !allUnique(v123)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v123);
+        if (e.length === n121 && !allUnique(v120)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v120);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v123);
+        e.add(p + "/provides", "type", "array", v120);
       }
     }
-    for (const k127 in v) {
-      switch (k127) {
+    for (const k124 in v) {
+      switch (k124) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v, k127)) {
-            e.add(p + "/" + token(k127), "additionalProperties", "no such property", v[k127]);
+          if (Object.hasOwn(v, k124)) {
+            e.add(p + "/" + token(k124), "additionalProperties", "no such property", v[k124]);
           }
       }
     }
@@ -1210,87 +1179,87 @@ function check5(v: unknown, p: string, e: Violations): void {
 function check6(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "constructor")) {
-      const v128 = v["constructor"];
-      if (typeof v128 === "string") {
-        if (hasLoneSurrogate(v128)) {
-          e.add(p + "/constructor", "i-json", "no lone surrogate", v128);
+      const v125 = v["constructor"];
+      if (typeof v125 === "string") {
+        if (hasLoneSurrogate(v125)) {
+          e.add(p + "/constructor", "i-json", "no lone surrogate", v125);
         }
       } else {
-        e.add(p + "/constructor", "type", "string", v128);
+        e.add(p + "/constructor", "type", "string", v125);
       }
     }
     if (Object.hasOwn(v, "prototype")) {
-      const v129 = v["prototype"];
-      if (typeof v129 === "string") {
-        if (hasLoneSurrogate(v129)) {
-          e.add(p + "/prototype", "i-json", "no lone surrogate", v129);
+      const v126 = v["prototype"];
+      if (typeof v126 === "string") {
+        if (hasLoneSurrogate(v126)) {
+          e.add(p + "/prototype", "i-json", "no lone surrogate", v126);
         }
       } else {
-        e.add(p + "/prototype", "type", "string", v129);
+        e.add(p + "/prototype", "type", "string", v126);
       }
     }
     if (Object.hasOwn(v, "toString")) {
-      const v130 = v["toString"];
-      if (typeof v130 === "string") {
-        if (hasLoneSurrogate(v130)) {
-          e.add(p + "/toString", "i-json", "no lone surrogate", v130);
+      const v127 = v["toString"];
+      if (typeof v127 === "string") {
+        if (hasLoneSurrogate(v127)) {
+          e.add(p + "/toString", "i-json", "no lone surrogate", v127);
         }
       } else {
-        e.add(p + "/toString", "type", "string", v130);
+        e.add(p + "/toString", "type", "string", v127);
       }
     }
     if (Object.hasOwn(v, "valueOf")) {
-      const v131 = v["valueOf"];
-      if (typeof v131 === "string") {
-        if (hasLoneSurrogate(v131)) {
-          e.add(p + "/valueOf", "i-json", "no lone surrogate", v131);
+      const v128 = v["valueOf"];
+      if (typeof v128 === "string") {
+        if (hasLoneSurrogate(v128)) {
+          e.add(p + "/valueOf", "i-json", "no lone surrogate", v128);
         }
       } else {
-        e.add(p + "/valueOf", "type", "string", v131);
+        e.add(p + "/valueOf", "type", "string", v128);
       }
     }
     if (Object.hasOwn(v, "hasOwnProperty")) {
-      const v132 = v["hasOwnProperty"];
-      if (typeof v132 === "string") {
-        if (hasLoneSurrogate(v132)) {
-          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v132);
+      const v129 = v["hasOwnProperty"];
+      if (typeof v129 === "string") {
+        if (hasLoneSurrogate(v129)) {
+          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v129);
         }
       } else {
-        e.add(p + "/hasOwnProperty", "type", "string", v132);
+        e.add(p + "/hasOwnProperty", "type", "string", v129);
       }
     }
     if (Object.hasOwn(v, "isPrototypeOf")) {
-      const v133 = v["isPrototypeOf"];
-      if (typeof v133 === "string") {
-        if (hasLoneSurrogate(v133)) {
-          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v133);
+      const v130 = v["isPrototypeOf"];
+      if (typeof v130 === "string") {
+        if (hasLoneSurrogate(v130)) {
+          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v130);
         }
       } else {
-        e.add(p + "/isPrototypeOf", "type", "string", v133);
+        e.add(p + "/isPrototypeOf", "type", "string", v130);
       }
     }
     if (Object.hasOwn(v, "propertyIsEnumerable")) {
-      const v134 = v["propertyIsEnumerable"];
-      if (typeof v134 === "string") {
-        if (hasLoneSurrogate(v134)) {
-          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v134);
+      const v131 = v["propertyIsEnumerable"];
+      if (typeof v131 === "string") {
+        if (hasLoneSurrogate(v131)) {
+          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v131);
         }
       } else {
-        e.add(p + "/propertyIsEnumerable", "type", "string", v134);
+        e.add(p + "/propertyIsEnumerable", "type", "string", v131);
       }
     }
     if (Object.hasOwn(v, "toLocaleString")) {
-      const v135 = v["toLocaleString"];
-      if (typeof v135 === "string") {
-        if (hasLoneSurrogate(v135)) {
-          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v135);
+      const v132 = v["toLocaleString"];
+      if (typeof v132 === "string") {
+        if (hasLoneSurrogate(v132)) {
+          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v132);
         }
       } else {
-        e.add(p + "/toLocaleString", "type", "string", v135);
+        e.add(p + "/toLocaleString", "type", "string", v132);
       }
     }
-    for (const k136 in v) {
-      switch (k136) {
+    for (const k133 in v) {
+      switch (k133) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -1301,8 +1270,8 @@ function check6(v: unknown, p: string, e: Violations): void {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v, k136)) {
-            e.add(p + "/" + token(k136), "additionalProperties", "no such property", v[k136]);
+          if (Object.hasOwn(v, k133)) {
+            e.add(p + "/" + token(k133), "additionalProperties", "no such property", v[k133]);
           }
       }
     }
@@ -1320,38 +1289,38 @@ function check7(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"binaryName\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v137 = v["kind"];
-      if (v137 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v137);
+      const v134 = v["kind"];
+      if (v134 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v134);
       }
     }
     if (Object.hasOwn(v, "binaryName")) {
-      const v138 = v["binaryName"];
-      if (typeof v138 === "string") {
-        if (hasLoneSurrogate(v138)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v138);
+      const v135 = v["binaryName"];
+      if (typeof v135 === "string") {
+        if (hasLoneSurrogate(v135)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v135);
         }
-        if (v138.length < 1 || (v138.length < 2 && codePointLength(v138) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v138);
+        if (v135.length < 1 || (v135.length < 2 && codePointLength(v135) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v135);
         }
-        if (v138.length > 128 && codePointLength(v138) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v138);
+        if (v135.length > 128 && codePointLength(v135) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v135);
         }
-        if (!(v138.length > 128 && codePointLength(v138) > 128) && !PATTERN_6.test(v138)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v138);
+        if (!(v135.length > 128 && codePointLength(v135) > 128) && !PATTERN_6.test(v135)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v135);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v138);
+        e.add(p + "/binaryName", "type", "string", v135);
       }
     }
-    for (const k139 in v) {
-      switch (k139) {
+    for (const k136 in v) {
+      switch (k136) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k139)) {
-            e.add(p + "/" + token(k139), "additionalProperties", "no such property", v[k139]);
+          if (Object.hasOwn(v, k136)) {
+            e.add(p + "/" + token(k136), "additionalProperties", "no such property", v[k136]);
           }
       }
     }
@@ -1384,28 +1353,28 @@ function check10(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"kind\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v140 = v["kind"];
-      if (v140 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v140);
+      const v137 = v["kind"];
+      if (v137 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v137);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v141 = v["paths"];
-      if (typeof v141 === "string") {
-        if (hasLoneSurrogate(v141)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v141);
+      const v138 = v["paths"];
+      if (typeof v138 === "string") {
+        if (hasLoneSurrogate(v138)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v138);
         }
       }
-      check12(v141, p + "/paths", e);
+      check12(v138, p + "/paths", e);
     }
-    for (const k142 in v) {
-      switch (k142) {
+    for (const k139 in v) {
+      switch (k139) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k142)) {
-            e.add(p + "/" + token(k142), "additionalProperties", "no such property", v[k142]);
+          if (Object.hasOwn(v, k139)) {
+            e.add(p + "/" + token(k139), "additionalProperties", "no such property", v[k139]);
           }
       }
     }
@@ -1428,41 +1397,41 @@ function check11(v: unknown, p: string, e: Violations): void {
 function check12(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v143 = v["darwin"];
-      if (typeof v143 === "string") {
-        if (hasLoneSurrogate(v143)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v143);
+      const v140 = v["darwin"];
+      if (typeof v140 === "string") {
+        if (hasLoneSurrogate(v140)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v140);
         }
       }
-      check13(v143, p + "/darwin", e);
+      check13(v140, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v144 = v["win32"];
-      if (typeof v144 === "string") {
-        if (hasLoneSurrogate(v144)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v144);
+      const v141 = v["win32"];
+      if (typeof v141 === "string") {
+        if (hasLoneSurrogate(v141)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v141);
         }
       }
-      check13(v144, p + "/win32", e);
+      check13(v141, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v145 = v["linux"];
-      if (typeof v145 === "string") {
-        if (hasLoneSurrogate(v145)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v145);
+      const v142 = v["linux"];
+      if (typeof v142 === "string") {
+        if (hasLoneSurrogate(v142)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v142);
         }
       }
-      check13(v145, p + "/linux", e);
+      check13(v142, p + "/linux", e);
     }
-    for (const k146 in v) {
-      switch (k146) {
+    for (const k143 in v) {
+      switch (k143) {
         case "darwin":
         case "linux":
         case "win32":
           break;
         default:
-          if (Object.hasOwn(v, k146)) {
-            e.add(p + "/" + token(k146), "additionalProperties", "no such property", v[k146]);
+          if (Object.hasOwn(v, k143)) {
+            e.add(p + "/" + token(k143), "additionalProperties", "no such property", v[k143]);
           }
       }
     }
@@ -1476,23 +1445,23 @@ function check13(v: unknown, p: string, e: Violations): void {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i148 = 0; i148 < v.length; i148++) {
-      const v149 = v[i148];
-      if (typeof v149 === "string") {
-        if (hasLoneSurrogate(v149)) {
-          e.add(p + "/" + i148, "i-json", "no lone surrogate", v149);
+    for (let i145 = 0; i145 < v.length; i145++) {
+      const v146 = v[i145];
+      if (typeof v146 === "string") {
+        if (hasLoneSurrogate(v146)) {
+          e.add(p + "/" + i145, "i-json", "no lone surrogate", v146);
         }
-        if (v149.length < 1 || (v149.length < 2 && codePointLength(v149) < 1)) {
-          e.add(p + "/" + i148, "minLength", "at least 1 characters", v149);
+        if (v146.length < 1 || (v146.length < 2 && codePointLength(v146) < 1)) {
+          e.add(p + "/" + i145, "minLength", "at least 1 characters", v146);
         }
-        if (v149.length > 1024 && codePointLength(v149) > 1024) {
-          e.add(p + "/" + i148, "maxLength", "at most 1024 characters", v149);
+        if (v146.length > 1024 && codePointLength(v146) > 1024) {
+          e.add(p + "/" + i145, "maxLength", "at most 1024 characters", v146);
         }
-        if (!(v149.length > 1024 && codePointLength(v149) > 1024) && !PATTERN_7.test(v149)) {
-          e.add(p + "/" + i148, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v149);
+        if (!(v146.length > 1024 && codePointLength(v146) > 1024) && !PATTERN_7.test(v146)) {
+          e.add(p + "/" + i145, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v146);
         }
       } else {
-        e.add(p + "/" + i148, "type", "string", v149);
+        e.add(p + "/" + i145, "type", "string", v146);
       }
     }
   } else {
