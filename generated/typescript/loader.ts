@@ -108,7 +108,7 @@ export class NotARegularFileError extends Error {
   }
 }
 
-function kindOf(status: fs.Stats | fs.BigIntStats): string {
+function kindOf(status: fs.Stats): string {
   if (status.isDirectory()) return "a folder";
   if (status.isFIFO()) return "a FIFO";
   if (status.isSocket()) return "a socket";
@@ -140,27 +140,23 @@ export function errorReason(error: unknown): string {
  * which is opened non-blocking, so a swap between the two checks cannot block.
  */
 export function readRegularFile(path: FsPath, limit: number): Uint8Array {
-  return readLooked(path, limit);
-}
-
-function readLooked(path: FsPath, limit: number, note?: (identity: string) => void): Uint8Array {
   const status = fs.statSync(path);
   if (!status.isFile()) {
     throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(status));
   }
-  return readOpened(path, limit, note);
+  return readOpened(path, limit);
 }
 
-/** Device, inode, size and modification time (ns): a file whose identity is unchanged since
- * the previous load is not read again by a refresh. */
-function identityOf(status: fs.BigIntStats): string {
-  return `${status.dev}:${status.ino}:${status.size}:${status.mtimeNs}`;
+/** Device, inode, size and modification time (to node's sub-microsecond `mtimeMs`): a file
+ * whose identity is unchanged since the previous load is not read again by a refresh. */
+function identityOf(status: fs.Stats): string {
+  return `${status.dev}:${status.ino}:${status.size}:${status.mtimeMs}`;
 }
 
 /** The identity of the regular file at `path` now, or null (gone, not a regular file). */
 function identityNow(path: FsPath): string | null {
   try {
-    const status = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
+    const status = fs.statSync(path, { throwIfNoEntry: false });
     return status !== undefined && status.isFile() ? identityOf(status) : null;
   } catch {
     return null;
@@ -171,17 +167,20 @@ function identityNow(path: FsPath): string | null {
  * regular file (its type came with the name): no second look before opening. The descriptor is
  * still opened non-blocking and checked, so a file swapped for a FIFO since is refused, never
  * waited on. */
-function readOpened(path: FsPath, limit: number, note?: (identity: string) => void): Uint8Array {
+// The identity of the file the last `readOpened` call read (null until one succeeds): the
+// loader reads it right after each file, which keeps one call per file free of callbacks.
+let lastReadIdentity: string | null = null;
+
+function readOpened(path: FsPath, limit: number): Uint8Array {
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
   const descriptor = fs.openSync(path, flags);
   try {
-    const status = fs.fstatSync(descriptor, { bigint: true });
-    if (!status.isFile()) {
-      throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(status));
+    const opened = fs.fstatSync(descriptor);
+    if (!opened.isFile()) {
+      throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(opened));
     }
     // The identity a refresh compares, from the descriptor that is read (not a second look).
-    note?.(identityOf(status));
-    const opened = { size: Number(status.size) };
+    lastReadIdentity = identityOf(opened);
     // Sized by the file, plus one byte to notice one longer than its size said (growing, or a
     // special file reporting 0): a small file takes a small buffer, not one of the limit's size.
     // Like Python's reader, at most `limit` + 1 bytes are read (enough to tell a file too large).
@@ -882,16 +881,11 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
       states.push(Object.freeze({ source: before.checked[0].shownSource, state: "reused" }));
       return before.checked;
     }
-    const noted: { identity: string | null } = { identity: null };
-    const note = (identity: string): void => {
-      noted.identity = identity;
-    };
     // A name the listing typed as a regular file skips the look before opening.
-    const reader: ReadFile = name.regular
-      ? (file, limit) => readOpened(file, limit, note)
-      : (file, limit) => readLooked(file, limit, note);
-    const outcome = checkFile(name.text, path, reader);
-    if (noted.identity !== null) remembered.set(name.key, { identity: noted.identity, checked: outcome });
+    lastReadIdentity = null;
+    const outcome = checkFile(name.text, path, name.regular ? readOpened : readRegularFile);
+    const identity: string | null = lastReadIdentity;
+    if (identity !== null) remembered.set(name.key, { identity, checked: outcome });
     states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
     return outcome;
   });
