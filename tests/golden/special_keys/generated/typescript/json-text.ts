@@ -513,8 +513,11 @@ function members(value: unknown): number {
     return count;
   }
   if (typeof value === "object" && value !== null) {
-    let count = 0;
-    for (const key in value) count += 1 + members((value as Record<string, unknown>)[key]);
+    // Own keys only: `for ... in` would also count (and descend into) enumerable members a
+    // polluted `Object.prototype` lends every object, letting one make up for a lost duplicate.
+    const keys = Object.keys(value);
+    let count = keys.length;
+    for (const key of keys) count += members((value as Record<string, unknown>)[key]);
     return count;
   }
   return 0;

@@ -1,0 +1,96 @@
+"""The generated TypeScript runtime under a hostile host and hostile input: findings of an attack
+on what landed, each held to the Python runtime's verdict (or to the runtime's own promise: no
+exception escapes the loader, bounded work, no blocking).
+
+A host may have enumerable properties on ``Object.prototype`` (prototype pollution, or an old
+library's extension): the runtime reads only a value's own members, so verdicts do not move.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tool_registry.loader import load_manifest_files
+
+from .conftest import REPO, build_typescript, node_executable
+
+GENERATED_TS = REPO / "generated" / "typescript"
+BASE: dict[str, Any] = {
+    "id": "mytool",
+    "displayName": "My Tool",
+    "launchable": True,
+    "hookCapable": False,
+    "hookPointer": ".my/x.json",
+    "detect": {"kind": "path", "binaryName": "mytool"},
+    "promptArgTemplate": ["--message", "{prompt}"],
+    "capabilities": {"provides": ["headless-task"]},
+}
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_typescript(tmp_path_factory.mktemp("ts-hostile"), GENERATED_TS)
+
+
+def run_js(out: Path, body: str, name: str = "probe.mjs") -> Any:
+    """Run ``body`` (an ES module beside the compiled runtime) under node; it prints one JSON
+    document, returned parsed."""
+    script = out / name
+    script.write_text(body, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
+
+
+def python_file_records(data: bytes) -> dict[str, Any]:
+    """What the Python loader makes of one file's bytes (as the probe reports a TS result)."""
+    result = load_manifest_files([("src", "p")], read_file=lambda _path, limit: data[: limit + 1])
+    return {
+        "accepted": result.files[0].accepted,
+        "diagnostics": [
+            [str(d.code), str(d.severity), d.pointer, d.keyword, d.message]
+            for d in result.files[0].diagnostics
+        ],
+    }
+
+
+PARSE_TEXTS = """
+import {{ parseThirdPartyManifest }} from "./loader.js";
+{pollution}
+const texts = {texts};
+const results = texts.map((text) => {{
+  const result = parseThirdPartyManifest(new TextEncoder().encode(text), "src");
+  return {{
+    accepted: result.manifest !== null,
+    diagnostics: result.diagnostics.map((d) => [d.code, d.severity, d.pointer, d.keyword, d.message]),
+  }};
+}});
+process.stdout.write(JSON.stringify(results));
+"""
+
+# Enumerable members on Object.prototype, as a polluted host has them; one holds an object
+# (whose own members then include the polluted one, all the way down).
+POLLUTION = """
+Object.prototype.polluted = 1;
+Object.prototype.detect = { kind: "path", binaryName: "x" };
+"""
+
+
+def test_an_enumerable_prototype_member_hides_no_duplicate_key(out: Path) -> None:
+    """The JSON.parse fast path counts members against colons; counted through the prototype
+    chain (``for ... in``), a polluted member made up for the one a duplicate key removed (two
+    colons inside a string balance the count), so a file Python refuses was accepted, and an
+    object-valued polluted member recursed without end (every file UNREADABLE)."""
+    spliced = json.dumps(BASE).replace('"--message"', '"--m::"')
+    duplicate = spliced.replace('"id": "mytool",', '"id": "mytool", "id": "evil",')
+    texts = [json.dumps(BASE), duplicate, '{"a": {"b": 1, "b": "x:y"}}', '{"a": 1}']
+    body = PARSE_TEXTS.format(pollution=POLLUTION, texts=json.dumps(texts))
+    results = run_js(out, body)
+    for text, result in zip(texts, results, strict=True):
+        assert result == python_file_records(text.encode()), text
