@@ -94,3 +94,22 @@ def test_an_enumerable_prototype_member_hides_no_duplicate_key(out: Path) -> Non
     results = run_js(out, body)
     for text, result in zip(texts, results, strict=True):
         assert result == python_file_records(text.encode()), text
+
+
+def test_a_polluted_prototype_makes_no_escape_valid(out: Path) -> None:
+    """The strict parser looked escapes up in an object literal: with
+    ``Object.prototype["0"]`` (or ``.x``) set, ``\\0`` and ``\\x`` became escapes, so a file
+    Python refuses as invalid JSON parsed (the polluted value spliced into the string)."""
+    spliced = json.dumps(BASE).replace("My Tool", "My\\0Tool\\x")
+    # A colon in a string sends the text past the JSON.parse fast path, to the strict parser.
+    texts = [
+        spliced,
+        spliced.replace('"--message"', '"--m:"'),
+        '{"a": "\\0", "b": "x:y"}',
+        '{"a": "\\x", "b": "x:y"}',
+    ]
+    pollution = 'Object.prototype["0"] = "zero"; Object.prototype.x = "ex";'
+    body = PARSE_TEXTS.format(pollution=pollution, texts=json.dumps(texts))
+    results = run_js(out, body)
+    for text, result in zip(texts, results, strict=True):
+        assert result == python_file_records(text.encode()), text

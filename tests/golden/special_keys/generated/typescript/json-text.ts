@@ -166,16 +166,18 @@ function isDigit(code: number | undefined): boolean {
   return code !== undefined && code >= 0x30 && code <= 0x39;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"',
-  "\\": "\\",
-  "/": "/",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-};
+// A Map, not an object literal: a lookup must not find what a polluted `Object.prototype` lends
+// (`Object.prototype["0"] = ...` would otherwise make `\0` an escape).
+const ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['"', '"'],
+  ["\\", "\\"],
+  ["/", "/"],
+  ["b", "\b"],
+  ["f", "\f"],
+  ["n", "\n"],
+  ["r", "\r"],
+  ["t", "\t"],
+]);
 
 /** A strict JSON parser after CPython's scanner (same acceptance, errors and positions). */
 class Parser {
@@ -344,7 +346,7 @@ class Parser {
       const escape = text[next] ?? "";
       if (escape !== "u") {
         end = next + 1;
-        const replacement = ESCAPES[escape];
+        const replacement = ESCAPES.get(escape);
         if (replacement === undefined) {
           throw new SyntaxFault("Invalid \\escape", end - 2);
         }

@@ -125,7 +125,7 @@ function errorCode(error: unknown): string | undefined {
 export function errorReason(error: unknown): string {
   const code = errorCode(error);
   if (code !== undefined) {
-    return STRERROR[code] ?? code;
+    return Object.hasOwn(STRERROR, code) ? (STRERROR[code] ?? code) : code;
   }
   return error instanceof Error ? error.name : typeof error;
 }
