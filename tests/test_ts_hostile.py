@@ -113,3 +113,68 @@ def test_a_polluted_prototype_makes_no_escape_valid(out: Path) -> None:
     results = run_js(out, body)
     for text, result in zip(texts, results, strict=True):
         assert result == python_file_records(text.encode()), text
+
+
+OPTION_GADGETS = """
+import {{ mkdirSync, mkdtempSync, writeFileSync }} from "node:fs";
+import {{ tmpdir }} from "node:os";
+import {{ join }} from "node:path";
+import {{ loadThirdPartyManifests }} from "./loader.js";
+import {{ getToolRegistry }} from "./registry.js";
+import {{ detectAll }} from "./detection.js";
+
+const folder = mkdtempSync(join(tmpdir(), "gadget-"));
+writeFileSync(join(folder, "mytool.json"), JSON.stringify({base}));
+async function observe() {{
+  const loaded = loadThirdPartyManifests(folder);
+  const registry = getToolRegistry(folder);
+  const probed = [];
+  const deps = {{
+    which: (name) => (name === "mytool" ? "/bin/mytool" : null),
+    isFile: () => true,
+    runVersion: async (path) => {{ probed.push(path); return "1.0"; }},
+    readText: () => null,
+    home: () => folder,
+    platform: () => "linux",
+  }};
+  await detectAll(registry, deps);
+  return {{
+    loaded: loaded.manifests.map((m) => m.id),
+    diagnostics: loaded.diagnostics.map((d) => d.code),
+    tools: registry.tools.map((t) => t.id),
+    headless: registry.providersOf("headless-task"),
+    probed,
+  }};
+}}
+const clean = await observe();
+// What a JSON merge can write into Object.prototype: data only, no functions. One at a time,
+// so no gadget masks another.
+const gadgets = {{
+  maxFiles: 0,
+  grants: {{ mytool: ["headless-task"] }},
+  categories: "no-such-category",
+  probeThirdPartyVersions: true,
+  loader: {{ maxFiles: 0 }},
+}};
+const polluted = {{}};
+for (const [name, value] of Object.entries(gadgets)) {{
+  Object.prototype[name] = value;
+  polluted[name] = await observe();
+  delete Object.prototype[name];
+}}
+process.stdout.write(JSON.stringify({{ clean, polluted }}));
+"""
+
+
+def test_options_read_no_member_a_polluted_prototype_lends(out: Path) -> None:
+    """Options and deps objects (often the default ``{}``) were read with inherited members:
+    data written into ``Object.prototype`` granted an adapter capabilities the host never
+    granted, ran a third-party adapter's executable for its version, hid every tool by
+    category, or loaded no file at all."""
+    result = run_js(out, OPTION_GADGETS.format(base=json.dumps(BASE)))
+    assert result["clean"]["loaded"] == ["mytool"]
+    assert "mytool" in result["clean"]["tools"]
+    assert "mytool" not in result["clean"]["headless"]
+    assert "/bin/mytool" not in result["clean"]["probed"]
+    for name, observed in result["polluted"].items():
+        assert observed == result["clean"], name

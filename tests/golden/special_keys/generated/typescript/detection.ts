@@ -76,6 +76,12 @@ export interface DetectOptions {
   readonly probeThirdPartyVersions?: boolean;
 }
 
+/** `options[key]` when it is the options object's own member: a member a polluted
+ * `Object.prototype` lends every object (data a JSON merge wrote there) is no option. */
+function ownOption<T extends object, K extends keyof T>(options: T | null | undefined, key: K): T[K] | undefined {
+  return typeof options === "object" && options !== null && Object.hasOwn(options, key) ? options[key] : undefined;
+}
+
 export function detectionResultAsJson(result: DetectionResult): Record<string, unknown> {
   return {
     id: result.id,
@@ -357,7 +363,7 @@ export async function detectAll(
   const results: DetectionResult[] = [];
   for (const tool of registry.tools) {
     if (isInert(tool)) continue;
-    results.push(await detectTool(tool, registry, chosen, tool.builtin === true || options.probeThirdPartyVersions === true));
+    results.push(await detectTool(tool, registry, chosen, tool.builtin === true || ownOption(options, "probeThirdPartyVersions") === true));
   }
   return Object.freeze(results);
 }

@@ -36,6 +36,12 @@ export const MAX_ADAPTER_FILES = 1000;
 export const MAX_OTHERS = 3;
 export const ADAPTER_SUFFIX = ".json";
 
+/** `options[key]` when it is the options object's own member: a member a polluted
+ * `Object.prototype` lends every object (data a JSON merge wrote there) is no option. */
+function ownOption<T extends object, K extends keyof T>(options: T | null | undefined, key: K): T[K] | undefined {
+  return typeof options === "object" && options !== null && Object.hasOwn(options, key) ? options[key] : undefined;
+}
+
 /** A path as node's file system functions take it (a name that is not UTF-8 stays bytes). */
 export type FsPath = string | Buffer;
 /** The names in a folder (strings, or raw bytes for names that are not UTF-8). */
@@ -612,7 +618,7 @@ export function loadManifestFiles(
   paths: Iterable<readonly [string, FsPath]>,
   deps: Pick<LoaderDeps, "readFile"> = {},
 ): LoadResult {
-  const reader = deps.readFile ?? readRegularFile;
+  const reader = ownOption(deps, "readFile") ?? readRegularFile;
   const checked: Checked[] = [];
   for (const [source, path] of paths) {
     checked.push(checkFile(source, path, reader));
@@ -761,11 +767,13 @@ function* adapterNames(listing: Listing): Iterable<Name> {
  */
 export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps = {}): LoadResult {
   const folder = adaptersDir ?? defaultAdaptersDir();
-  const maxFiles = deps.maxFiles ?? MAX_ADAPTER_FILES;
+  const maxFiles = ownOption(deps, "maxFiles") ?? MAX_ADAPTER_FILES;
+  const readDir = ownOption(deps, "readDir") ?? listedNames;
+  const readFile = ownOption(deps, "readFile");
   let chosen: Name[];
   let seen: number;
   try {
-    ({ chosen, seen } = smallestNames(adapterNames((deps.readDir ?? listedNames)(folder)), Math.max(maxFiles, 0)));
+    ({ chosen, seen } = smallestNames(adapterNames(readDir(folder)), Math.max(maxFiles, 0)));
   } catch (error) {
     if (errorCode(error) === "ENOENT") {
       return Object.freeze({ manifests: [], diagnostics: [], files: [] });
@@ -776,7 +784,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   const prefix = Buffer.from(folder.endsWith("/") || folder === "" ? folder : folder + "/", "utf8");
   const checked = chosen.map((name) => {
     // A name the listing typed as a regular file skips the look before opening.
-    const reader = deps.readFile ?? (name.regular ? readOpened : readRegularFile);
+    const reader = readFile ?? (name.regular ? readOpened : readRegularFile);
     return checkFile(name.text, Buffer.concat([prefix, name.bytes]), reader);
   });
   const result = decide(checked);
