@@ -9,6 +9,7 @@ library's extension): the runtime reads only a value's own members, so verdicts 
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -178,3 +179,30 @@ def test_options_read_no_member_a_polluted_prototype_lends(out: Path) -> None:
     assert "/bin/mytool" not in result["clean"]["probed"]
     for name, observed in result["polluted"].items():
         assert observed == result["clean"], name
+
+
+LIMITS = """
+import {{ validateToolManifest }} from "./validator.js";
+const document = {document};
+const limits = [Infinity, 1.5, 2.5, 0.5, NaN, -Infinity, -1, 0, 3, 1e300];
+process.stdout.write(JSON.stringify(limits.map((limit) =>
+  validateToolManifest(document, limit).map((d) => [d.code, d.pointer, d.keyword, d.message]))));
+"""
+
+
+def test_a_limit_that_is_not_a_whole_number_bounds_as_in_python(out: Path) -> None:
+    """``limit`` is a number: Python keeps violations while fewer than ``limit`` are held, so
+    infinity means no bound and 1.5 keeps two. The TypeScript runtime read every non-integer
+    as 0: ``validateToolManifest(doc, Infinity)`` (asking for every violation) gave only a
+    TOO_MANY_DIAGNOSTICS record."""
+    from tool_registry import validate_tool_manifest
+
+    document = {"id": 1, "displayName": 2, "launchable": "x", "detect": [], "extra": 1}
+    results = run_js(out, LIMITS.format(document=json.dumps(document)))
+    limits = [math.inf, 1.5, 2.5, 0.5, math.nan, -math.inf, -1, 0, 3, 1e300]
+    for limit, result in zip(limits, results, strict=True):
+        expected = [
+            [str(d.code), d.pointer, d.keyword, d.message]
+            for d in validate_tool_manifest(document, limit)  # type: ignore[arg-type]
+        ]
+        assert result == expected, limit
