@@ -206,3 +206,66 @@ def test_a_limit_that_is_not_a_whole_number_bounds_as_in_python(out: Path) -> No
             for d in validate_tool_manifest(document, limit)  # type: ignore[arg-type]
         ]
         assert result == expected, limit
+
+
+# A string keyword beside a string `const` or `enum` in one subschema.
+PINNED_SCHEMAS = [
+    {"type": "string", "pattern": "^a", "enum": ["a", "ab", "b"]},
+    {"type": "string", "minLength": 2, "const": "a"},
+    {"type": "string", "maxLength": 1, "pattern": "^x$", "const": "xy"},
+]
+PINNED_VALUES: list[Any] = ["a", "ab", "b", "", "xy", "x", 1, None, ["a"], "\ud800"]
+
+PINNED_RUNNER = """
+import * as validators from "./pinned.js";
+const values = JSON.parse(process.argv[2]);
+const names = Object.keys(validators).filter((name) => name.startsWith("validate")).sort();
+process.stdout.write(JSON.stringify(names.map((name) => values.map((value) =>
+  validators[name](value).map((d) => [d.code, d.pointer, d.keyword, d.expected, d.found])))));
+"""
+
+
+def test_a_string_keyword_beside_a_string_const_or_enum_compiles_in_both_languages(
+    tmp_path: Path,
+) -> None:
+    """The Python emitter indented a string's own checks (pattern, lengths) twice when the
+    same subschema pinned the string with ``const`` or an all-string ``enum``: ``generate``
+    failed (GENERATION_FAILED, not valid Python) on a plain schema such as
+    ``{"type": "string", "pattern": "^a", "enum": ["a", "b"]}``."""
+    import types
+
+    from generator.ts_validator import emit_validators
+    from generator.validator_compiler import compile_validators
+
+    from .conftest import compile_typescript
+
+    entries = {f"validate{index}": f"/$defs/s{index}" for index in range(len(PINNED_SCHEMAS))}
+    schema = {"$defs": {f"s{index}": s for index, s in enumerate(PINNED_SCHEMAS)}}
+    module = types.ModuleType("pinned")
+    source = compile_validators(schema, entries, package="tool_registry")
+    exec(compile(source, "<pinned>", "exec"), module.__dict__)  # noqa: S102 - our own output
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("diagnostics.ts", "schema-runtime.ts"):
+        (src / name).write_text((GENERATED_TS / name).read_text("utf-8"), encoding="utf-8")
+    (src / "pinned.ts").write_text(emit_validators(schema, entries, guards=False), "utf-8")
+    built = compile_typescript(tmp_path, sorted(src.glob("*.ts")), tmp_path / "out")
+    assert built.returncode == 0, built.stdout[-3000:]
+    runner = tmp_path / "out" / "run.mjs"
+    runner.write_text(PINNED_RUNNER, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(runner), json.dumps(PINNED_VALUES)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    results = json.loads(completed.stdout)
+    for index, per_value in enumerate(results):
+        validate = getattr(module, f"validate{index}")
+        for value, records in zip(PINNED_VALUES, per_value, strict=True):
+            expected = [
+                [str(d.code), d.pointer, d.keyword, d.expected, d.found] for d in validate(value)
+            ]
+            assert records == expected, (PINNED_SCHEMAS[index], value)
+    assert module.validate0("ab") == () and module.validate0("b") != ()
