@@ -269,3 +269,23 @@ def test_a_string_keyword_beside_a_string_const_or_enum_compiles_in_both_languag
             ]
             assert records == expected, (PINNED_SCHEMAS[index], value)
     assert module.validate0("ab") == () and module.validate0("b") != ()
+
+
+@pytest.mark.parametrize("pinned", [{"enum": [{"a": 1}, 2]}, {"const": [1]}])
+def test_an_object_or_array_in_const_or_enum_is_a_clean_refusal(
+    tmp_path: Path, pinned: dict[str, Any]
+) -> None:
+    """A copied project's schema with an object or array in ``const``/``enum`` crashed
+    ``generate`` with an internal TypeError (the TypeScript types have no literal for it); it
+    is now a GENERATION_FAILED diagnostic naming what has no literal type."""
+    from .conftest import copy_project, run_toolgen
+
+    project = copy_project(tmp_path / "project")
+    schema_path = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    schema["properties"]["extra"] = pinned
+    schema_path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    completed = run_toolgen("generate", "--project", str(project))
+    assert completed.returncode == 1, completed.stderr
+    assert "internal error" not in completed.stderr
+    assert "GENERATION_FAILED" in completed.stderr and "no TypeScript literal" in completed.stderr
