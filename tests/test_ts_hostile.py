@@ -289,3 +289,31 @@ def test_an_object_or_array_in_const_or_enum_is_a_clean_refusal(
     assert completed.returncode == 1, completed.stderr
     assert "internal error" not in completed.stderr
     assert "GENERATION_FAILED" in completed.stderr and "no TypeScript literal" in completed.stderr
+
+
+LOAD_FOLDER = """
+import {{ loadThirdPartyManifests }} from "./loader.js";
+const results = {limits}.map((maxFiles) => {{
+  const loaded = loadThirdPartyManifests({folder}, {{ maxFiles }});
+  return loaded.diagnostics.map((d) => [d.code, d.omitted, d.message]);
+}});
+process.stdout.write(JSON.stringify(results));
+"""
+
+
+def test_a_limit_of_no_files_still_counts_the_files_left_unread(out: Path, tmp_path: Path) -> None:
+    """``max_files=0`` (or below) read no name at all in Python (``heapq.nsmallest(0, ...)``
+    never pulls from the listing), so the folder's files went unreported; TypeScript said
+    TOO_MANY_FILES. Both now count them."""
+    from tool_registry.loader import load_third_party_manifests
+
+    for index in range(3):
+        (tmp_path / f"a{index}.json").write_text(json.dumps({**BASE, "id": f"a{index}"}))
+    limits = [0, -1, 1, 5]
+    body = LOAD_FOLDER.format(limits=json.dumps(limits), folder=json.dumps(str(tmp_path)))
+    results = run_js(out, body)
+    for limit, records in zip(limits, results, strict=True):
+        loaded = load_third_party_manifests(tmp_path, max_files=limit)
+        expected = [[str(d.code), d.omitted, d.message] for d in loaded.diagnostics]
+        assert records == expected, limit
+    assert results[0] == [["TOO_MANY_FILES", 3, "3 files beyond the limit of 0 were not read"]]

@@ -750,7 +750,10 @@ def _load_folder(
         # The listing is streamed and only the first ``limit`` names (in byte order) are held:
         # a folder of a million entries costs O(limit) memory, not O(entries).
         listing = (read_dir or _listed_names)(folder)
-        candidates = heapq.nsmallest(limit, adapter_names(listing), key=_byte_order)
+        names = adapter_names(listing)
+        candidates = heapq.nsmallest(limit, names, key=_byte_order)
+        for _ in names:  # nsmallest(0, ...) takes none: the names past the limit still count
+            pass
     except FileNotFoundError:
         return LoadResult((), (), (), _removed(previous, ()))
     except Exception as error:  # a folder we cannot list is reported, never raised
