@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -317,3 +318,37 @@ def test_a_limit_of_no_files_still_counts_the_files_left_unread(out: Path, tmp_p
         expected = [[str(d.code), d.omitted, d.message] for d in loaded.diagnostics]
         assert records == expected, limit
     assert results[0] == [["TOO_MANY_FILES", 3, "3 files beyond the limit of 0 were not read"]]
+
+
+# Whitespace Python's str.strip removes and JavaScript's trim keeps (U+001C..U+001F, U+0085),
+# and the one JavaScript trims and Python keeps (U+FEFF).
+VERSION_OUTPUTS = ["\x1c1.2.3\x1f\n", "\ufeff1.2.3\n", "\x851.2.3\x85\nx", " 4.5 \u3000\n"]
+
+RUN_VERSION = """
+import {{ runVersion }} from "./detection.js";
+const scripts = {scripts};
+const results = [];
+for (const script of scripts) results.push(await runVersion(script, 20000));
+process.stdout.write(JSON.stringify(results));
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a script run by its #! line")
+def test_a_version_line_is_trimmed_as_python_strips_it(out: Path, tmp_path: Path) -> None:
+    """A tool's ``--version`` output is the tool's to choose: trimmed with JavaScript's
+    ``trim`` (which keeps U+001C..U+001F and U+0085 and removes U+FEFF), a hostile or odd
+    first line came out different from Python's ``strip`` (and node's decoder dropped a leading
+    byte-order mark Python keeps)."""
+    from tool_registry.detection import _run_version
+
+    scripts = []
+    for index, output in enumerate(VERSION_OUTPUTS):
+        script = tmp_path / f"tool{index}"
+        body = f"process.stdout.write({json.dumps(output)});"
+        script.write_text(f"#!{node_executable()}\n{body}\n", encoding="utf-8")
+        script.chmod(0o755)
+        scripts.append(str(script))
+    results = run_js(out, RUN_VERSION.format(scripts=json.dumps(scripts)))
+    expected = [_run_version(script, 20) for script in scripts]
+    assert expected[0] == "1.2.3"
+    assert results == expected
