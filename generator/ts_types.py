@@ -50,9 +50,9 @@ def type_expression(schema: Mapping[str, Any], root: Mapping[str, Any], indent: 
             members = (_wrapped(type_expression(s, root, indent)) for s in schema[union])
             parts.append(" | ".join(members))
     if "const" in schema:
-        parts.append(ts_scalar(schema["const"]))
+        parts.append(_literal_type(schema["const"], "const"))
     elif "enum" in schema:
-        parts.append(" | ".join(ts_scalar(v) for v in schema["enum"]))
+        parts.append(" | ".join(_literal_type(v, "enum") for v in schema["enum"]))
     elif "properties" in schema or schema.get("type") == "object":
         parts.append(_object_type(schema, root, indent))
     elif schema.get("type") == "array":
@@ -66,6 +66,15 @@ def type_expression(schema: Mapping[str, Any], root: Mapping[str, Any], indent: 
     if not parts:
         raise TsTypeError("schema too loose to type (no type, $ref, const, enum or combinator)")
     return " & ".join(_wrapped(p) for p in parts) if len(parts) > 1 else parts[0]
+
+
+def _literal_type(value: Any, keyword: str) -> str:
+    """The literal type of a ``const`` or ``enum`` value: a JSON scalar only (an object or
+    array has no literal type; it is refused rather than typed ``unknown``)."""
+    if isinstance(value, Mapping | list):
+        kind = "an object" if isinstance(value, Mapping) else "an array"
+        raise TsTypeError(f"{keyword} holds {kind}, which has no TypeScript literal type")
+    return ts_scalar(value)
 
 
 def _wrapped(expression: str) -> str:

@@ -340,7 +340,7 @@ class _Compiler:
             inside, outside = pinned
             lines = [
                 f"if {_type_test('string', value)}:",
-                *_indent(typed["string"][1:]),
+                *typed["string"][1:],  # already indented under its own type test
                 *_indent(inside),
                 "else:",
                 "    " + self.fail(where, "type", "string", value),

@@ -182,6 +182,10 @@ def test_no_description_escapes_into_typescript_code(
             "--outDir",
             str(out),
             "--removeComments",
+            # The package references node's types; a copy outside the repository finds them
+            # only through the pinned @types the tests installed.
+            "--typeRoots",
+            str(REPO / "node_modules" / "@types"),
         ],
         capture_output=True,
         text=True,

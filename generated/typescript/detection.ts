@@ -76,6 +76,12 @@ export interface DetectOptions {
   readonly probeThirdPartyVersions?: boolean;
 }
 
+/** `options[key]` when it is the options object's own member: a member a polluted
+ * `Object.prototype` lends every object (data a JSON merge wrote there) is no option. */
+function ownOption<T extends object, K extends keyof T>(options: T | null | undefined, key: K): T[K] | undefined {
+  return typeof options === "object" && options !== null && Object.hasOwn(options, key) ? options[key] : undefined;
+}
+
 export function detectionResultAsJson(result: DetectionResult): Record<string, unknown> {
   return {
     id: result.id,
@@ -124,9 +130,19 @@ function isRegularFile(path: string): boolean {
   }
 }
 
+// Python's whitespace (`str.isspace`), which `strip` removes: not JavaScript's `trim` set, which
+// keeps U+001C..U+001F and U+0085 and removes U+FEFF (a tool's output is the tool's to choose).
+const PYTHON_SPACE = "[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const PYTHON_STRIP = new RegExp(`^${PYTHON_SPACE}+|${PYTHON_SPACE}+$`, "g");
+
+/** `text` without leading and trailing whitespace, as Python's `str.strip()` gives it. */
+function pythonStrip(text: string): string {
+  return text.replace(PYTHON_STRIP, "");
+}
+
 /** The first line of `text` after trimming, as Python's `strip().splitlines()[0]` gives it. */
 function firstLine(text: string): string | null {
-  const trimmed = text.trim();
+  const trimmed = pythonStrip(text);
   if (trimmed === "") return null;
   return trimmed.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/)[0] ?? null;
 }
@@ -158,7 +174,7 @@ export function runVersion(executable: string, timeoutMs: number): Promise<strin
         // already gone
       }
     };
-    const output = (): string => new TextDecoder("utf-8").decode(Buffer.concat(chunks).subarray(0, MAX_VERSION_BYTES));
+    const output = (): string => new TextDecoder("utf-8", { ignoreBOM: true }).decode(Buffer.concat(chunks).subarray(0, MAX_VERSION_BYTES));
     const finish = (settle: () => void): void => {
       if (done) return;
       done = true;
@@ -206,7 +222,8 @@ export function readPointer(path: string): string | null {
   if (data.length > MAX_POINTER_BYTES) {
     throw new PointerTooLargeError(`larger than ${MAX_POINTER_BYTES} bytes`);
   }
-  return new TextDecoder("utf-8").decode(data);
+  // A byte-order mark is kept, as Python's decode keeps it.
+  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(data);
 }
 
 /** The real system. */
@@ -315,7 +332,7 @@ export async function detectTool(
       if (probeVersion) {
         try {
           const raw = await deps.runVersion(path, VERSION_TIMEOUT_MS);
-          version = raw === null ? null : shown(raw.trim(), MAX_VERSION_CHARS);
+          version = raw === null ? null : shown(pythonStrip(raw), MAX_VERSION_CHARS);
         } catch (error) {
           diagnostic = failure(tool.id, "version", error);
         }
@@ -357,7 +374,7 @@ export async function detectAll(
   const results: DetectionResult[] = [];
   for (const tool of registry.tools) {
     if (isInert(tool)) continue;
-    results.push(await detectTool(tool, registry, chosen, tool.builtin === true || options.probeThirdPartyVersions === true));
+    results.push(await detectTool(tool, registry, chosen, tool.builtin === true || ownOption(options, "probeThirdPartyVersions") === true));
   }
   return Object.freeze(results);
 }

@@ -36,6 +36,12 @@ export const MAX_ADAPTER_FILES = 1000;
 export const MAX_OTHERS = 3;
 export const ADAPTER_SUFFIX = ".json";
 
+/** `options[key]` when it is the options object's own member: a member a polluted
+ * `Object.prototype` lends every object (data a JSON merge wrote there) is no option. */
+function ownOption<T extends object, K extends keyof T>(options: T | null | undefined, key: K): T[K] | undefined {
+  return typeof options === "object" && options !== null && Object.hasOwn(options, key) ? options[key] : undefined;
+}
+
 /** A path as node's file system functions take it (a name that is not UTF-8 stays bytes). */
 export type FsPath = string | Buffer;
 /** The names in a folder (strings, or raw bytes for names that are not UTF-8). */
@@ -129,7 +135,7 @@ function errorCode(error: unknown): string | undefined {
 export function errorReason(error: unknown): string {
   const code = errorCode(error);
   if (code !== undefined) {
-    return STRERROR[code] ?? code;
+    return Object.hasOwn(STRERROR, code) ? (STRERROR[code] ?? code) : code;
   }
   return error instanceof Error ? error.name : typeof error;
 }
@@ -680,7 +686,7 @@ export function loadManifestFiles(
   paths: Iterable<readonly [string, FsPath]>,
   deps: Pick<LoaderDeps, "readFile"> = {},
 ): LoadResult {
-  const reader = deps.readFile ?? readRegularFile;
+  const reader = ownOption(deps, "readFile") ?? readRegularFile;
   const checked: Checked[] = [];
   for (const [source, path] of paths) {
     checked.push(checkFile(source, path, reader));
@@ -845,13 +851,16 @@ function* adapterNames(listing: Listing): Iterable<Name> {
  */
 export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps = {}): LoadResult {
   const folder = adaptersDir ?? defaultAdaptersDir();
-  const maxFiles = deps.maxFiles ?? MAX_ADAPTER_FILES;
+  const maxFiles = ownOption(deps, "maxFiles") ?? MAX_ADAPTER_FILES;
+  const readDir = ownOption(deps, "readDir") ?? listedNames;
+  const readFile = ownOption(deps, "readFile");
+  const previous = ownOption(deps, "previous");
   let chosen: Name[];
   let seen: number;
   try {
-    ({ chosen, seen } = smallestNames(adapterNames((deps.readDir ?? listedNames)(folder)), Math.max(maxFiles, 0)));
+    ({ chosen, seen } = smallestNames(adapterNames(readDir(folder)), Math.max(maxFiles, 0)));
   } catch (error) {
-    const gone = removedStates(deps.previous, new Set());
+    const gone = removedStates(previous, new Set());
     if (errorCode(error) === "ENOENT") {
       return Object.freeze({ manifests: [], diagnostics: [], files: [], states: gone });
     }
@@ -860,18 +869,18 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   }
   const prefix = Buffer.from(folder.endsWith("/") || folder === "" ? folder : folder + "/", "utf8");
   const joined = folder.endsWith("/") || folder === "" ? folder : folder + "/";
-  const earlier = deps.previous === undefined ? undefined : REMEMBERED.get(deps.previous);
+  const earlier = previous === undefined ? undefined : REMEMBERED.get(previous);
   const remembered = new Map<string, Remembered>();
   const states: FileState[] = [];
   const checked = chosen.map((name): Checked => {
     // The file system's own reader takes a name that is valid UTF-8 as text (no buffer is
     // built for it); any other name, and every name an injected reader gets, as its bytes.
     const path =
-      deps.readFile === undefined && !SURROGATE_UNIT.test(name.text)
+      readFile === undefined && !SURROGATE_UNIT.test(name.text)
         ? joined + name.text
         : Buffer.concat([prefix, name.bytes]);
-    if (deps.readFile !== undefined) {
-      const outcome = checkFile(name.text, path, deps.readFile);
+    if (readFile !== undefined) {
+      const outcome = checkFile(name.text, path, readFile);
       states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
       return outcome;
     }
@@ -891,7 +900,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   });
   const decided = decide(checked);
   const present = new Set(states.map((state) => state.source));
-  const allStates = Object.freeze([...states, ...removedStates(deps.previous, present)]);
+  const allStates = Object.freeze([...states, ...removedStates(previous, present)]);
   const skipped = seen - chosen.length;
   const result: LoadResult =
     skipped <= 0

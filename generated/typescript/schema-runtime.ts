@@ -52,7 +52,9 @@ export class Violations {
   private seen: Set<string> | null = null;
 
   constructor(limit: number = MAX_DIAGNOSTICS_PER_FILE) {
-    this.limit = Number.isInteger(limit) && limit > 0 ? limit : 0;
+    // As Python's: any number (violations are held while fewer than `limit`; Infinity bounds
+    // nothing, 1.5 keeps two); NaN and anything not above 0 keep none.
+    this.limit = limit > 0 ? limit : 0;
   }
 
   get length(): number {

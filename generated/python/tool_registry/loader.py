@@ -818,6 +818,8 @@ def _load_folder(
         # a folder of a million entries costs O(limit) memory, not O(entries).
         listing = _listed(folder, seen) if read_dir is None else adapter_names(read_dir(folder))
         candidates = heapq.nsmallest(limit, listing)
+        for _ in listing:  # nsmallest(0, ...) takes none: the names past the limit still count
+            pass
     except FileNotFoundError:
         return LoadResult((), (), (), _removed(previous, ()))
     except Exception as error:  # a folder we cannot list is reported, never raised

@@ -168,16 +168,18 @@ function isDigit(code: number | undefined): boolean {
   return code !== undefined && code >= 0x30 && code <= 0x39;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"',
-  "\\": "\\",
-  "/": "/",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-};
+// A Map, not an object literal: a lookup must not find what a polluted `Object.prototype` lends
+// (`Object.prototype["0"] = ...` would otherwise make `\0` an escape).
+const ESCAPES: ReadonlyMap<string, string> = new Map([
+  ['"', '"'],
+  ["\\", "\\"],
+  ["/", "/"],
+  ["b", "\b"],
+  ["f", "\f"],
+  ["n", "\n"],
+  ["r", "\r"],
+  ["t", "\t"],
+]);
 
 /** A strict JSON parser after CPython's scanner (same acceptance, errors and positions). */
 class Parser {
@@ -346,7 +348,7 @@ class Parser {
       const escape = text[next] ?? "";
       if (escape !== "u") {
         end = next + 1;
-        const replacement = ESCAPES[escape];
+        const replacement = ESCAPES.get(escape);
         if (replacement === undefined) {
           throw new SyntaxFault("Invalid \\escape", end - 2);
         }
@@ -515,8 +517,11 @@ function members(value: unknown): number {
     return count;
   }
   if (typeof value === "object" && value !== null) {
-    let count = 0;
-    for (const key in value) count += 1 + members((value as Record<string, unknown>)[key]);
+    // Own keys only: `for ... in` would also count (and descend into) enumerable members a
+    // polluted `Object.prototype` lends every object, letting one make up for a lost duplicate.
+    const keys = Object.keys(value);
+    let count = keys.length;
+    for (const key of keys) count += members((value as Record<string, unknown>)[key]);
     return count;
   }
   return 0;

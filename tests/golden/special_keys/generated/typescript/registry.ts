@@ -113,6 +113,12 @@ export interface RegistryOptions {
   readonly loader?: LoaderDeps;
 }
 
+/** `options[key]` when it is the options object's own member: a member a polluted
+ * `Object.prototype` lends every object (data a JSON merge wrote there) is no option. */
+function ownOption<T extends object, K extends keyof T>(options: T | null | undefined, key: K): T[K] | undefined {
+  return typeof options === "object" && options !== null && Object.hasOwn(options, key) ? options[key] : undefined;
+}
+
 // A field a schema may or may not declare (read like Python's getattr with a default).
 function fieldOf(tool: ToolManifest, name: string): unknown {
   return Object.prototype.hasOwnProperty.call(tool, name) ? (tool as unknown as Readonly<Record<string, unknown>>)[name] : undefined;
@@ -313,13 +319,20 @@ export function getToolRegistry(adaptersDir?: string, options: RegistryOptions =
 }
 
 function registryOf(folder: string, options: RegistryOptions, previous: LoadResult | undefined): ToolRegistry {
-  const loaderDeps = previous === undefined ? (options.loader ?? {}) : { ...options.loader, previous };
+  const own = ownOption(options, "loader") ?? {};
+  // The caller's loader options, read as own members only, plus the load to refresh from.
+  const loaderDeps: LoaderDeps = previous === undefined ? own : { ...own, previous };
   const loaded = loadThirdPartyManifests(folder, loaderDeps);
   const builtinIds = new Set<string>(BUILTIN_TOOL_MANIFESTS.map((tool) => tool.id));
   const resolvers = new Map(
-    Object.entries(options.resolvers ?? {}).filter(([id, resolver]) => builtinIds.has(id) && typeof resolver === "function"),
+    Object.entries(ownOption(options, "resolvers") ?? {}).filter(([id, resolver]) => builtinIds.has(id) && typeof resolver === "function"),
   );
-  const registry = assemble(loaded, resolvers, cleanGrants(options.grants), cleanCategories(options.categories));
+  const registry = assemble(
+    loaded,
+    resolvers,
+    cleanGrants(ownOption(options, "grants")),
+    cleanCategories(ownOption(options, "categories")),
+  );
   return Object.freeze({
     ...registry,
     refreshed: loaded.states,

@@ -1,0 +1,354 @@
+"""The generated TypeScript runtime under a hostile host and hostile input: findings of an attack
+on what landed, each held to the Python runtime's verdict (or to the runtime's own promise: no
+exception escapes the loader, bounded work, no blocking).
+
+A host may have enumerable properties on ``Object.prototype`` (prototype pollution, or an old
+library's extension): the runtime reads only a value's own members, so verdicts do not move.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tool_registry.loader import load_manifest_files
+
+from .conftest import REPO, build_typescript, node_executable
+
+GENERATED_TS = REPO / "generated" / "typescript"
+BASE: dict[str, Any] = {
+    "id": "mytool",
+    "displayName": "My Tool",
+    "launchable": True,
+    "hookCapable": False,
+    "hookPointer": ".my/x.json",
+    "detect": {"kind": "path", "binaryName": "mytool"},
+    "promptArgTemplate": ["--message", "{prompt}"],
+    "capabilities": {"provides": ["headless-task"]},
+}
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_typescript(tmp_path_factory.mktemp("ts-hostile"), GENERATED_TS)
+
+
+def run_js(out: Path, body: str, name: str = "probe.mjs") -> Any:
+    """Run ``body`` (an ES module beside the compiled runtime) under node; it prints one JSON
+    document, returned parsed."""
+    script = out / name
+    script.write_text(body, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
+
+
+def python_file_records(data: bytes) -> dict[str, Any]:
+    """What the Python loader makes of one file's bytes (as the probe reports a TS result)."""
+    result = load_manifest_files([("src", "p")], read_file=lambda _path, limit: data[: limit + 1])
+    return {
+        "accepted": result.files[0].accepted,
+        "diagnostics": [
+            [str(d.code), str(d.severity), d.pointer, d.keyword, d.message]
+            for d in result.files[0].diagnostics
+        ],
+    }
+
+
+PARSE_TEXTS = """
+import {{ parseThirdPartyManifest }} from "./loader.js";
+{pollution}
+const texts = {texts};
+const results = texts.map((text) => {{
+  const result = parseThirdPartyManifest(new TextEncoder().encode(text), "src");
+  return {{
+    accepted: result.manifest !== null,
+    diagnostics: result.diagnostics.map((d) => [d.code, d.severity, d.pointer, d.keyword, d.message]),
+  }};
+}});
+process.stdout.write(JSON.stringify(results));
+"""
+
+# Enumerable members on Object.prototype, as a polluted host has them; one holds an object
+# (whose own members then include the polluted one, all the way down).
+POLLUTION = """
+Object.prototype.polluted = 1;
+Object.prototype.detect = { kind: "path", binaryName: "x" };
+"""
+
+
+def test_an_enumerable_prototype_member_hides_no_duplicate_key(out: Path) -> None:
+    """The JSON.parse fast path counts members against colons; counted through the prototype
+    chain (``for ... in``), a polluted member made up for the one a duplicate key removed (two
+    colons inside a string balance the count), so a file Python refuses was accepted, and an
+    object-valued polluted member recursed without end (every file UNREADABLE)."""
+    spliced = json.dumps(BASE).replace('"--message"', '"--m::"')
+    duplicate = spliced.replace('"id": "mytool",', '"id": "mytool", "id": "evil",')
+    texts = [json.dumps(BASE), duplicate, '{"a": {"b": 1, "b": "x:y"}}', '{"a": 1}']
+    body = PARSE_TEXTS.format(pollution=POLLUTION, texts=json.dumps(texts))
+    results = run_js(out, body)
+    for text, result in zip(texts, results, strict=True):
+        assert result == python_file_records(text.encode()), text
+
+
+def test_a_polluted_prototype_makes_no_escape_valid(out: Path) -> None:
+    """The strict parser looked escapes up in an object literal: with
+    ``Object.prototype["0"]`` (or ``.x``) set, ``\\0`` and ``\\x`` became escapes, so a file
+    Python refuses as invalid JSON parsed (the polluted value spliced into the string)."""
+    spliced = json.dumps(BASE).replace("My Tool", "My\\0Tool\\x")
+    # A colon in a string sends the text past the JSON.parse fast path, to the strict parser.
+    texts = [
+        spliced,
+        spliced.replace('"--message"', '"--m:"'),
+        '{"a": "\\0", "b": "x:y"}',
+        '{"a": "\\x", "b": "x:y"}',
+    ]
+    pollution = 'Object.prototype["0"] = "zero"; Object.prototype.x = "ex";'
+    body = PARSE_TEXTS.format(pollution=pollution, texts=json.dumps(texts))
+    results = run_js(out, body)
+    for text, result in zip(texts, results, strict=True):
+        assert result == python_file_records(text.encode()), text
+
+
+OPTION_GADGETS = """
+import {{ mkdirSync, mkdtempSync, writeFileSync }} from "node:fs";
+import {{ tmpdir }} from "node:os";
+import {{ join }} from "node:path";
+import {{ loadThirdPartyManifests }} from "./loader.js";
+import {{ getToolRegistry }} from "./registry.js";
+import {{ detectAll }} from "./detection.js";
+
+const folder = mkdtempSync(join(tmpdir(), "gadget-"));
+writeFileSync(join(folder, "mytool.json"), JSON.stringify({base}));
+async function observe() {{
+  const loaded = loadThirdPartyManifests(folder);
+  const registry = getToolRegistry(folder);
+  const probed = [];
+  const deps = {{
+    which: (name) => (name === "mytool" ? "/bin/mytool" : null),
+    isFile: () => true,
+    runVersion: async (path) => {{ probed.push(path); return "1.0"; }},
+    readText: () => null,
+    home: () => folder,
+    platform: () => "linux",
+  }};
+  await detectAll(registry, deps);
+  return {{
+    loaded: loaded.manifests.map((m) => m.id),
+    diagnostics: loaded.diagnostics.map((d) => d.code),
+    tools: registry.tools.map((t) => t.id),
+    headless: registry.providersOf("headless-task"),
+    probed,
+  }};
+}}
+const clean = await observe();
+// What a JSON merge can write into Object.prototype: data only, no functions. One at a time,
+// so no gadget masks another.
+const gadgets = {{
+  maxFiles: 0,
+  grants: {{ mytool: ["headless-task"] }},
+  categories: "no-such-category",
+  probeThirdPartyVersions: true,
+  loader: {{ maxFiles: 0 }},
+}};
+const polluted = {{}};
+for (const [name, value] of Object.entries(gadgets)) {{
+  Object.prototype[name] = value;
+  polluted[name] = await observe();
+  delete Object.prototype[name];
+}}
+process.stdout.write(JSON.stringify({{ clean, polluted }}));
+"""
+
+
+def test_options_read_no_member_a_polluted_prototype_lends(out: Path) -> None:
+    """Options and deps objects (often the default ``{}``) were read with inherited members:
+    data written into ``Object.prototype`` granted an adapter capabilities the host never
+    granted, ran a third-party adapter's executable for its version, hid every tool by
+    category, or loaded no file at all."""
+    result = run_js(out, OPTION_GADGETS.format(base=json.dumps(BASE)))
+    assert result["clean"]["loaded"] == ["mytool"]
+    assert "mytool" in result["clean"]["tools"]
+    assert "mytool" not in result["clean"]["headless"]
+    assert "/bin/mytool" not in result["clean"]["probed"]
+    for name, observed in result["polluted"].items():
+        assert observed == result["clean"], name
+
+
+LIMITS = """
+import {{ validateToolManifest }} from "./validator.js";
+const document = {document};
+const limits = [Infinity, 1.5, 2.5, 0.5, NaN, -Infinity, -1, 0, 3, 1e300];
+process.stdout.write(JSON.stringify(limits.map((limit) =>
+  validateToolManifest(document, limit).map((d) => [d.code, d.pointer, d.keyword, d.message]))));
+"""
+
+
+def test_a_limit_that_is_not_a_whole_number_bounds_as_in_python(out: Path) -> None:
+    """``limit`` is a number: Python keeps violations while fewer than ``limit`` are held, so
+    infinity means no bound and 1.5 keeps two. The TypeScript runtime read every non-integer
+    as 0: ``validateToolManifest(doc, Infinity)`` (asking for every violation) gave only a
+    TOO_MANY_DIAGNOSTICS record."""
+    from tool_registry import validate_tool_manifest
+
+    document = {"id": 1, "displayName": 2, "launchable": "x", "detect": [], "extra": 1}
+    results = run_js(out, LIMITS.format(document=json.dumps(document)))
+    limits = [math.inf, 1.5, 2.5, 0.5, math.nan, -math.inf, -1, 0, 3, 1e300]
+    for limit, result in zip(limits, results, strict=True):
+        expected = [
+            [str(d.code), d.pointer, d.keyword, d.message]
+            for d in validate_tool_manifest(document, limit)  # type: ignore[arg-type]
+        ]
+        assert result == expected, limit
+
+
+# A string keyword beside a string `const` or `enum` in one subschema.
+PINNED_SCHEMAS = [
+    {"type": "string", "pattern": "^a", "enum": ["a", "ab", "b"]},
+    {"type": "string", "minLength": 2, "const": "a"},
+    {"type": "string", "maxLength": 1, "pattern": "^x$", "const": "xy"},
+]
+PINNED_VALUES: list[Any] = ["a", "ab", "b", "", "xy", "x", 1, None, ["a"], "\ud800"]
+
+PINNED_RUNNER = """
+import * as validators from "./pinned.js";
+const values = JSON.parse(process.argv[2]);
+const names = Object.keys(validators).filter((name) => name.startsWith("validate")).sort();
+process.stdout.write(JSON.stringify(names.map((name) => values.map((value) =>
+  validators[name](value).map((d) => [d.code, d.pointer, d.keyword, d.expected, d.found])))));
+"""
+
+
+def test_a_string_keyword_beside_a_string_const_or_enum_compiles_in_both_languages(
+    tmp_path: Path,
+) -> None:
+    """The Python emitter indented a string's own checks (pattern, lengths) twice when the
+    same subschema pinned the string with ``const`` or an all-string ``enum``: ``generate``
+    failed (GENERATION_FAILED, not valid Python) on a plain schema such as
+    ``{"type": "string", "pattern": "^a", "enum": ["a", "b"]}``."""
+    import types
+
+    from generator.ts_validator import emit_validators
+    from generator.validator_compiler import compile_validators
+
+    from .conftest import compile_typescript
+
+    entries = {f"validate{index}": f"/$defs/s{index}" for index in range(len(PINNED_SCHEMAS))}
+    schema = {"$defs": {f"s{index}": s for index, s in enumerate(PINNED_SCHEMAS)}}
+    module = types.ModuleType("pinned")
+    source = compile_validators(schema, entries, package="tool_registry")
+    exec(compile(source, "<pinned>", "exec"), module.__dict__)  # noqa: S102 - our own output
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("diagnostics.ts", "schema-runtime.ts"):
+        (src / name).write_text((GENERATED_TS / name).read_text("utf-8"), encoding="utf-8")
+    (src / "pinned.ts").write_text(emit_validators(schema, entries, guards=False), "utf-8")
+    built = compile_typescript(tmp_path, sorted(src.glob("*.ts")), tmp_path / "out")
+    assert built.returncode == 0, built.stdout[-3000:]
+    runner = tmp_path / "out" / "run.mjs"
+    runner.write_text(PINNED_RUNNER, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(runner), json.dumps(PINNED_VALUES)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    results = json.loads(completed.stdout)
+    for index, per_value in enumerate(results):
+        validate = getattr(module, f"validate{index}")
+        for value, records in zip(PINNED_VALUES, per_value, strict=True):
+            expected = [
+                [str(d.code), d.pointer, d.keyword, d.expected, d.found] for d in validate(value)
+            ]
+            assert records == expected, (PINNED_SCHEMAS[index], value)
+    assert module.validate0("ab") == () and module.validate0("b") != ()
+
+
+@pytest.mark.parametrize("pinned", [{"enum": [{"a": 1}, 2]}, {"const": [1]}])
+def test_an_object_or_array_in_const_or_enum_is_a_clean_refusal(
+    tmp_path: Path, pinned: dict[str, Any]
+) -> None:
+    """A copied project's schema with an object or array in ``const``/``enum`` crashed
+    ``generate`` with an internal TypeError (the TypeScript types have no literal for it); it
+    is now a GENERATION_FAILED diagnostic naming what has no literal type."""
+    from .conftest import copy_project, run_toolgen
+
+    project = copy_project(tmp_path / "project")
+    schema_path = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    schema["properties"]["extra"] = pinned
+    schema_path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    completed = run_toolgen("generate", "--project", str(project))
+    assert completed.returncode == 1, completed.stderr
+    assert "internal error" not in completed.stderr
+    assert "GENERATION_FAILED" in completed.stderr and "no TypeScript literal" in completed.stderr
+
+
+LOAD_FOLDER = """
+import {{ loadThirdPartyManifests }} from "./loader.js";
+const results = {limits}.map((maxFiles) => {{
+  const loaded = loadThirdPartyManifests({folder}, {{ maxFiles }});
+  return loaded.diagnostics.map((d) => [d.code, d.omitted, d.message]);
+}});
+process.stdout.write(JSON.stringify(results));
+"""
+
+
+def test_a_limit_of_no_files_still_counts_the_files_left_unread(out: Path, tmp_path: Path) -> None:
+    """``max_files=0`` (or below) read no name at all in Python (``heapq.nsmallest(0, ...)``
+    never pulls from the listing), so the folder's files went unreported; TypeScript said
+    TOO_MANY_FILES. Both now count them."""
+    from tool_registry.loader import load_third_party_manifests
+
+    for index in range(3):
+        (tmp_path / f"a{index}.json").write_text(json.dumps({**BASE, "id": f"a{index}"}))
+    limits = [0, -1, 1, 5]
+    body = LOAD_FOLDER.format(limits=json.dumps(limits), folder=json.dumps(str(tmp_path)))
+    results = run_js(out, body)
+    for limit, records in zip(limits, results, strict=True):
+        loaded = load_third_party_manifests(tmp_path, max_files=limit)
+        expected = [[str(d.code), d.omitted, d.message] for d in loaded.diagnostics]
+        assert records == expected, limit
+    assert results[0] == [["TOO_MANY_FILES", 3, "3 files beyond the limit of 0 were not read"]]
+
+
+# Whitespace Python's str.strip removes and JavaScript's trim keeps (U+001C..U+001F, U+0085),
+# and the one JavaScript trims and Python keeps (U+FEFF).
+VERSION_OUTPUTS = ["\x1c1.2.3\x1f\n", "\ufeff1.2.3\n", "\x851.2.3\x85\nx", " 4.5 \u3000\n"]
+
+RUN_VERSION = """
+import {{ runVersion }} from "./detection.js";
+const scripts = {scripts};
+const results = [];
+for (const script of scripts) results.push(await runVersion(script, 20000));
+process.stdout.write(JSON.stringify(results));
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a script run by its #! line")
+def test_a_version_line_is_trimmed_as_python_strips_it(out: Path, tmp_path: Path) -> None:
+    """A tool's ``--version`` output is the tool's to choose: trimmed with JavaScript's
+    ``trim`` (which keeps U+001C..U+001F and U+0085 and removes U+FEFF), a hostile or odd
+    first line came out different from Python's ``strip`` (and node's decoder dropped a leading
+    byte-order mark Python keeps)."""
+    from tool_registry.detection import _run_version
+
+    scripts = []
+    for index, output in enumerate(VERSION_OUTPUTS):
+        script = tmp_path / f"tool{index}"
+        body = f"process.stdout.write({json.dumps(output)});"
+        script.write_text(f"#!{node_executable()}\n{body}\n", encoding="utf-8")
+        script.chmod(0o755)
+        scripts.append(str(script))
+    results = run_js(out, RUN_VERSION.format(scripts=json.dumps(scripts)))
+    expected = [_run_version(script, 20) for script in scripts]
+    assert expected[0] == "1.2.3"
+    assert results == expected
