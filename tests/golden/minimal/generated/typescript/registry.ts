@@ -24,7 +24,7 @@ import {
   type LoadResult,
   type LoaderDeps,
 } from "./loader.js";
-import { BUILTIN_TOOL_MANIFESTS, CAPABILITIES, isCapability, type CohortName } from "./tools.js";
+import { BUILTIN_TOOL_MANIFESTS, CAPABILITIES, COHORT_NAMES, isCapability, type CohortName } from "./tools.js";
 import type { Capability, ToolManifest } from "./types.js";
 
 /** Returns the candidate executable paths of one built-in tool, given the detection dependencies. */
@@ -50,6 +50,10 @@ export class UnknownCapabilityError extends Error {
 /** Thrown by `cohort` for a name the table does not declare. */
 export class UnknownCohortError extends Error {
   override name = "UnknownCohortError";
+  constructor(readonly cohort: unknown) {
+    // The caller's value escaped (safe to print), then the names that exist.
+    super(`unknown cohort ${shown(JSON.stringify(String(cohort)))}; the cohorts are ${COHORT_NAMES.join(", ")}`);
+  }
 }
 
 export interface CatalogTool {
@@ -233,7 +237,7 @@ function assemble(
   const routes = (capability: Capability): readonly string[] =>
     Object.freeze(tools.filter((tool) => (granted.get(tool.id) as ReadonlySet<string> | undefined)?.has(capability) === true).map((tool) => tool.id));
   const cohort = (name: CohortName): readonly string[] => {
-    if (!Object.prototype.hasOwnProperty.call(COHORT_FIELDS, name)) throw new UnknownCohortError(String(name));
+    if (!Object.prototype.hasOwnProperty.call(COHORT_FIELDS, name)) throw new UnknownCohortError(name);
     const field = COHORT_FIELDS[name];
     return Object.freeze(tools.filter((tool) => tool[field] === true).map((tool) => tool.id));
   };

@@ -20,5 +20,7 @@ def hook_package_for(tool_id: ToolId) -> str:
     """The hook package of a built-in tool; ``UnknownToolError`` for any other id."""
     manifest = BUILTIN_TOOL_MANIFESTS_BY_ID.get(tool_id)
     if manifest is None:
-        raise UnknownToolError(f"unknown tool id: {tool_id!r}")
+        # ascii(): every control, bidi or other non-ASCII character of the caller's value
+        # escaped, so the message is safe to print (no import of the runtime's escaping here).
+        raise UnknownToolError(f"unknown tool id: {tool_id!a}")
     return hook_package_of(manifest)
