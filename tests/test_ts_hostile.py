@@ -310,7 +310,9 @@ def test_a_limit_of_no_files_still_counts_the_files_left_unread(out: Path, tmp_p
 
     for index in range(3):
         (tmp_path / f"a{index}.json").write_text(json.dumps({**BASE, "id": f"a{index}"}))
-    limits = [0, -1, 1, 5]
+    # Fractions, NaN and infinity too: read the same way in both (JSON's NaN and Infinity are
+    # JavaScript literals in the generated script).
+    limits = [0, -1, 1, 5, 1.5, -0.5, float("nan"), float("inf")]
     body = LOAD_FOLDER.format(limits=json.dumps(limits), folder=json.dumps(str(tmp_path)))
     results = run_js(out, body)
     for limit, records in zip(limits, results, strict=True):
@@ -318,6 +320,8 @@ def test_a_limit_of_no_files_still_counts_the_files_left_unread(out: Path, tmp_p
         expected = [[str(d.code), d.omitted, d.message] for d in loaded.diagnostics]
         assert records == expected, limit
     assert results[0] == [["TOO_MANY_FILES", 3, "3 files beyond the limit of 0 were not read"]]
+    assert results[4] == [["TOO_MANY_FILES", 2, "2 files beyond the limit of 1 were not read"]]
+    assert results[6] == results[0] and results[7] == []
 
 
 # Whitespace Python's str.strip removes and JavaScript's trim keeps (U+001C..U+001F, U+0085),

@@ -851,14 +851,14 @@ function* adapterNames(listing: Listing): Iterable<Name> {
  */
 export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps = {}): LoadResult {
   const folder = adaptersDir ?? defaultAdaptersDir();
-  const maxFiles = ownOption(deps, "maxFiles") ?? MAX_ADAPTER_FILES;
+  const maxFiles = fileLimit(ownOption(deps, "maxFiles") ?? MAX_ADAPTER_FILES);
   const readDir = ownOption(deps, "readDir") ?? listedNames;
   const readFile = ownOption(deps, "readFile");
   const previous = ownOption(deps, "previous");
   let chosen: Name[];
   let seen: number;
   try {
-    ({ chosen, seen } = smallestNames(adapterNames(readDir(folder)), Math.max(maxFiles, 0)));
+    ({ chosen, seen } = smallestNames(adapterNames(readDir(folder)), maxFiles));
   } catch (error) {
     const gone = removedStates(previous, new Set());
     if (errorCode(error) === "ENOENT") {
@@ -919,6 +919,13 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
         });
   REMEMBERED.set(result, remembered);
   return result;
+}
+
+/** How many adapter files a load reads at most, read as Python reads it: a whole number (a
+ * fraction rounded down, a negative one as 0); anything else, or NaN, none; Infinity, all. */
+function fileLimit(value: unknown): number {
+  if (typeof value !== "number" || Number.isNaN(value)) return 0;
+  return Math.max(Math.floor(value), 0);
 }
 
 /** States for the names the previous load had and this one has not. */

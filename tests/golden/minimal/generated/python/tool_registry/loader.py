@@ -769,7 +769,7 @@ def load_third_party_manifests(
     *,
     read_dir: ReadDir | None = None,
     read_file: ReadFile | None = None,
-    max_files: int = MAX_ADAPTER_FILES,
+    max_files: float = MAX_ADAPTER_FILES,
     previous: LoadResult | None = None,
 ) -> LoadResult:
     """Load every ``*.json`` adapter in ``adapters_dir`` (default: ``default_adapters_dir()``).
@@ -794,17 +794,30 @@ def load_third_party_manifests(
         )
 
 
+def file_limit(max_files: object) -> int:
+    """How many adapter files a load reads at most: a whole number (a fraction rounded down,
+    a negative one read as 0); anything that is not a number, or NaN, reads none; infinity
+    reads every file. The TypeScript loader reads the same value the same way."""
+    if isinstance(max_files, bool) or not isinstance(max_files, int | float):
+        return 0
+    if math.isnan(max_files):
+        return 0
+    if math.isinf(max_files):
+        return sys.maxsize if max_files > 0 else 0
+    return max(math.floor(max_files), 0)
+
+
 def _load_folder(
     adapters_dir: str | os.PathLike[str] | None = None,
     *,
     read_dir: ReadDir | None = None,
     read_file: ReadFile | None = None,
-    max_files: int = MAX_ADAPTER_FILES,
+    max_files: float = MAX_ADAPTER_FILES,
     previous: LoadResult | None = None,
 ) -> LoadResult:
     """``load_third_party_manifests`` with the collector paused by the caller."""
     folder = os.fspath(adapters_dir) if adapters_dir is not None else default_adapters_dir()
-    limit = max(max_files, 0)
+    limit = file_limit(max_files)
     seen = [0]
 
     def adapter_names(names: Iterable[object]) -> Iterator[_Listed]:
@@ -867,10 +880,7 @@ def _load_folder(
     if skipped <= 0:
         return result
     too_many = Diagnostic(
-        DiagnosticCode.TOO_MANY_FILES,
-        source=shown(folder),
-        omitted=skipped,
-        expected=str(max_files),
+        DiagnosticCode.TOO_MANY_FILES, source=shown(folder), omitted=skipped, expected=str(limit)
     )
     return replace(result, diagnostics=(*result.diagnostics, too_many))
 
