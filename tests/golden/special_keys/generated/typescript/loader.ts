@@ -299,6 +299,8 @@ function withFields(d: Diagnostic, fields: DiagnosticFields & { readonly code?: 
  * MAX_DIAGNOSTICS_PER_FILE errors and as many warnings are held (errors are kept first), the
  * rest only counted, so a hostile file costs O(limit) memory however many problems it has.
  */
+const NOTHING_TO_REPORT: readonly Diagnostic[] = Object.freeze([]);
+
 class Report {
   readonly shownSource: string;
   errors: [number, Diagnostic][] = [];
@@ -345,6 +347,9 @@ class Report {
   }
 
   finish(): readonly Diagnostic[] {
+    if (this.errors.length === 0 && this.warnings.length === 0 && this.omitted === 0 && !this.cutShort) {
+      return NOTHING_TO_REPORT; // most files: one shared empty list, nothing built
+    }
     const chosen = [...this.errors, ...this.warnings.slice(0, Math.max(this.room, 0))];
     const hidden = this.omitted + this.errors.length + this.warnings.length - chosen.length;
     const kept = chosen.sort((a, b) => a[0] - b[0]).map(([, diagnostic]) => diagnostic);
