@@ -6,11 +6,25 @@ from __future__ import annotations
 
 import json
 import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from tool_registry import (
+    CAPABILITIES,
+    COHORT_NAMES,
     MANIFEST_MAX_BYTES,
+    SUPPORTED_TOOLS,
     DiagnosticCode,
+    UnknownCapabilityError,
+    UnknownCohortError,
+    UnknownToolError,
+    get_tool_registry,
+    hook_package_for,
+    is_capability,
+    is_cohort_name,
+    is_tool_id,
     parse_third_party_manifest,
 )
 from tool_registry.loader import MAX_VALUE_NODES
@@ -83,3 +97,55 @@ def test_a_refusal_is_located_at_the_deep_member() -> None:
     (found,) = parse_third_party_manifest(value).diagnostics
     assert found.code is Code.INVALID_JSON
     assert found.pointer == "/a~1b/1/~0k"
+
+
+class RunsOnCompare(str):
+    """Text whose hash and comparisons are code of the caller's value."""
+
+    def __hash__(self) -> int:
+        RAN.append("__hash__")
+        raise RuntimeError("the value's __hash__ ran")
+
+    def __eq__(self, other: object) -> bool:
+        RAN.append("__eq__")
+        raise RuntimeError("the value's __eq__ ran")
+
+
+class PosesAsText:
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        RAN.append("__class__")
+        return str
+
+    def __repr__(self) -> str:
+        RAN.append("__repr__")
+        raise RuntimeError("the value's __repr__ ran")
+
+
+def test_typed_lookups_run_no_code_of_the_argument() -> None:
+    registry = get_tool_registry(str(Path(__file__).parent / "no-such-folder"))
+    text: Callable[[str], Any] = RunsOnCompare
+    cohort = COHORT_NAMES[0]
+    capability = CAPABILITIES[0]
+    RAN.clear()
+    assert is_cohort_name(text(cohort))
+    assert is_capability(text(capability))
+    assert is_tool_id(text(SUPPORTED_TOOLS[0]))
+    assert registry.cohort(text(cohort)) == registry.cohort(cohort)
+    assert registry.providers_of(text(capability)) == registry.providers_of(capability)
+    assert registry.get(text(SUPPORTED_TOOLS[0])) == registry.get(SUPPORTED_TOOLS[0])
+    assert hook_package_for(text(SUPPORTED_TOOLS[0])) == hook_package_for(SUPPORTED_TOOLS[0])
+    values: list[Any] = [PosesAsText(), Hostile(), [cohort], {}, text("\u202enope")]
+    for value in values:
+        assert not (is_cohort_name(value) or is_capability(value) or is_tool_id(value))
+        calls: tuple[tuple[Callable[[Any], object], type[Exception]], ...] = (
+            (registry.cohort, UnknownCohortError),
+            (registry.providers_of, UnknownCapabilityError),
+            (hook_package_for, UnknownToolError),
+        )
+        for call, error in calls:
+            with pytest.raises(error) as raised:
+                call(value)
+            message = str(raised.value)
+            assert message.isascii() and message.isprintable()
+    assert RAN == []
