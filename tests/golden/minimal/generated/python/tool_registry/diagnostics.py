@@ -190,6 +190,22 @@ def shown_pointer(pointer: str) -> str:
     return "/" + "/".join(shown(token) for token in pointer[1:].split("/"))
 
 
+def shown_argument(value: object) -> str:
+    """A caller's argument (any object) as safe to print, running none of its methods: text
+    and plain numbers by their escaped ``repr``, anything else by its type's name (read through
+    ``type``'s own descriptor, never a metaclass's)."""
+    kind = type(value)
+    if issubclass(kind, str):
+        return shown(repr(str.__str__(value)))
+    if value is None or kind is bool or kind is float:
+        return repr(value)
+    if kind is int:
+        bits = int.bit_length(value)  # type: ignore[arg-type]
+        return f"an integer of {bits} bits" if bits > _LONG_INTEGER_BITS else repr(value)
+    name: str = type.__dict__["__name__"].__get__(kind, type)
+    return f"<{shown(name)} object>"
+
+
 def shown_value(value: Any) -> str:
     """A short description of a JSON value taken from the input."""
     if isinstance(value, str):

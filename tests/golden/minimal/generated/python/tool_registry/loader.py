@@ -921,6 +921,16 @@ def _refused(
     return _Refused(diagnostic)
 
 
+def _type_name(item: object) -> str:
+    """The name of ``item``'s type, read through ``type``'s own descriptor: a metaclass's
+    ``__name__`` property (code of the value) never runs."""
+    name: str = _TYPE_NAME.__get__(type(item), type)
+    return name
+
+
+_TYPE_NAME = type.__dict__["__name__"]
+
+
 def _scalar_problem(item: object) -> str | None:
     """Why ``item`` (neither a ``dict`` nor a ``list``) is not a JSON scalar; ``None`` when it is
     one."""
@@ -931,57 +941,74 @@ def _scalar_problem(item: object) -> str | None:
         return None if limited else "an integer of more than 4300 digits"
     if item is None or type(item) is bool or type(item) is str:
         return None
-    return f"a {shown(type(item).__name__)}, which is not a JSON value"
+    return f"a {shown(_type_name(item))}, which is not a JSON value"
+
+
+# A walked value's place: (the parent's place, its key or index), ``None`` for the root. The
+# pointer text is built only for a refusal, so pending members never hold a copy of their
+# parent's (possibly long) pointer each.
+_Place = tuple[Any, "str | int"] | None
+
+
+def _pointer_of(place: _Place) -> str:
+    parts: list[str] = []
+    while place is not None:
+        place, key = place
+        parts.append(token(key) if isinstance(key, str) else str(key))
+    return "".join("/" + part for part in reversed(parts))
 
 
 def _json_copy(value: object) -> Any:
     """A copy of ``value`` made of plain ``dict``, ``list``, ``str``, ``int``, ``float``,
     ``bool`` and ``None``, or ``_Refused``: another type anywhere, a non-string key, NaN or
     infinity, an integer of more than 4300 digits, nesting deeper than ``MAX_NESTING``, or more
-    than a file of the size limit could hold. Iterative and bounded: a cyclic or shared
-    structure is cut by the depth and size limits, and a container's length is checked before
-    it is walked."""
+    than a file of the size limit could hold. Iterative and bounded: every value found (walked
+    or still pending) counts against ``MAX_VALUE_NODES`` before a container's members are
+    queued, so a cyclic or shared structure is cut by the depth and size limits and the work
+    and memory stay O(the limit)."""
     nodes = characters = 0
     holder: list[Any] = [None]
-    # (the value, the container its copy goes in, its key or index there, depth, pointer)
-    pending: list[tuple[object, Any, Any, int, str]] = [(value, holder, 0, 0, "")]
+    # (the value, the container its copy goes in, its key or index there, depth, its place)
+    pending: list[tuple[object, Any, Any, int, _Place]] = [(value, holder, 0, 0, None)]
     while pending:
-        item, parent, slot, depth, pointer = pending.pop()
+        item, parent, slot, depth, place = pending.pop()
         nodes += 1
         copy: Any = item
         if type(item) is dict or type(item) is list:
             if depth >= MAX_NESTING:
                 found = f"nested deeper than {MAX_NESTING} levels"
-                raise _refused(DiagnosticCode.INVALID_JSON, pointer, found=found)
-            if nodes + len(item) > MAX_VALUE_NODES:
+                raise _refused(DiagnosticCode.INVALID_JSON, _pointer_of(place), found=found)
+            # Values walked, values queued and this container's members: all of them are read.
+            if nodes + len(pending) + len(item) > MAX_VALUE_NODES:
                 expected = f"{MAX_VALUE_NODES} values"
+                pointer = _pointer_of(place)
                 raise _refused(DiagnosticCode.VALUE_TOO_LARGE, pointer, expected=expected)
         if type(item) is dict:
             copy = {}
-            members: list[tuple[object, Any, Any, int, str]] = []
+            members: list[tuple[object, Any, Any, int, _Place]] = []
             for key, member in item.items():
                 if type(key) is not str:
-                    found = f"a key of type {shown(type(key).__name__)}"
-                    raise _refused(DiagnosticCode.INVALID_JSON, pointer, found=found)
+                    found = f"a key of type {shown(_type_name(key))}"
+                    raise _refused(DiagnosticCode.INVALID_JSON, _pointer_of(place), found=found)
                 characters += len(key)
                 copy[key] = None  # the member's place, in the given order
-                members.append((member, copy, key, depth + 1, f"{pointer}/{token(key)}"))
+                members.append((member, copy, key, depth + 1, (place, key)))
             pending.extend(reversed(members))  # popped in the given order
         elif type(item) is list:
             copy = [None] * len(item)
             pending.extend(
-                (item[index], copy, index, depth + 1, f"{pointer}/{index}")
+                (item[index], copy, index, depth + 1, (place, index))
                 for index in range(len(item) - 1, -1, -1)
             )
         else:
             problem = _scalar_problem(item)
             if problem is not None:
-                raise _refused(DiagnosticCode.INVALID_JSON, pointer, found=problem)
+                raise _refused(DiagnosticCode.INVALID_JSON, _pointer_of(place), found=problem)
             if type(item) is str:
                 characters += len(item)
         if characters > MAX_VALUE_CHARACTERS:
             expected = f"{MAX_VALUE_CHARACTERS} characters of keys and strings"
-            raise _refused(DiagnosticCode.VALUE_TOO_LARGE, pointer, expected=expected)
+            raise _refused(DiagnosticCode.VALUE_TOO_LARGE, _pointer_of(place), expected=expected)
         parent[slot] = copy
     return holder[0]
 

@@ -33,8 +33,9 @@ from .constants import (
     CohortName,
     is_capability,
     is_cohort_name,
+    plain_text,
 )
-from .diagnostics import Diagnostic, DiagnosticCode, shown
+from .diagnostics import Diagnostic, DiagnosticCode, shown, shown_argument
 from .loader import (
     FileReport,
     FileState,
@@ -66,7 +67,8 @@ class UnknownCohortError(KeyError):
         self.name = name
 
     def __str__(self) -> str:
-        return f"unknown cohort {shown(repr(self.name))}; the cohorts are {', '.join(COHORT_NAMES)}"
+        shown_name = shown_argument(self.name)
+        return f"unknown cohort {shown_name}; the cohorts are {', '.join(COHORT_NAMES)}"
 
 
 class UnknownCapabilityError(ValueError):
@@ -79,7 +81,7 @@ class UnknownCapabilityError(ValueError):
 
     def __str__(self) -> str:
         return (
-            f"unknown capability {shown(repr(self.capability))}; the capabilities are"
+            f"unknown capability {shown_argument(self.capability)}; the capabilities are"
             f" {', '.join(CAPABILITIES)}"
         )
 
@@ -168,14 +170,16 @@ class ToolRegistry:
 
     def get(self, tool_id: str) -> ToolManifest | None:
         """The manifest with ``tool_id``, or ``None``."""
-        return next((tool for tool in self.tools if tool.id == tool_id), None)
+        text = plain_text(tool_id)  # the value's own __eq__ never runs
+        return next((tool for tool in self.tools if tool.id == text), None)
 
     def cohort(self, name: CohortName) -> tuple[str, ...]:
         """Ids of the tools whose field for cohort ``name`` is true, in registry order;
         ``UnknownCohortError`` for a name the table does not declare."""
-        if not is_cohort_name(name):
+        text = plain_text(name)  # the value's own __hash__ or __eq__ never runs
+        if not is_cohort_name(text):
             raise UnknownCohortError(name)
-        field_name = COHORT_FIELDS[name]
+        field_name = COHORT_FIELDS[text]
         return tuple(tool.id for tool in self.tools if getattr(tool, field_name) is True)
 
     @property
@@ -186,10 +190,11 @@ class ToolRegistry:
         """Ids of the tools *granted* ``capability``, in registry order (a third-party claim the
         host did not grant routes nothing; an inert entry never routes);
         ``UnknownCapabilityError`` for a capability outside the vocabulary."""
-        if not is_capability(capability):
+        text = plain_text(capability)  # the value's own __hash__ or __eq__ never runs
+        if not is_capability(text):
             raise UnknownCapabilityError(capability)
         return tuple(
-            tool.id for tool in self.tools if capability in self.granted.get(tool.id, frozenset())
+            tool.id for tool in self.tools if text in self.granted.get(tool.id, frozenset())
         )
 
     @property

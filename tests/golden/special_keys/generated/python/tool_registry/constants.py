@@ -609,16 +609,28 @@ _CAPABILITIES: Final[frozenset[str]] = frozenset(CAPABILITIES)
 _COHORT_NAMES: Final[frozenset[str]] = frozenset(COHORT_NAMES)
 
 
+def plain_text(value: object) -> str | None:
+    """``value`` as an exact ``str`` when it is a string (a subclass's text copied by ``str``'s
+    own method), else ``None``. No method of the value runs: not its ``__hash__`` or ``__eq__``
+    (set lookups use the copy), nor a ``__class__`` property (which ``isinstance`` would read)."""
+    kind = type(value)
+    if kind is str:
+        return value  # type: ignore[return-value]
+    if issubclass(kind, str):
+        return str.__str__(value)
+    return None
+
+
 def is_tool_id(value: object) -> TypeGuard[ToolId]:
     """Whether ``value`` is the id of a built-in tool (narrows it to ``ToolId``)."""
-    return isinstance(value, str) and value in _TOOL_IDS
+    return plain_text(value) in _TOOL_IDS
 
 
 def is_capability(value: object) -> TypeGuard[Capability]:
     """Whether ``value`` is a capability of the vocabulary (narrows it to ``Capability``)."""
-    return isinstance(value, str) and value in _CAPABILITIES
+    return plain_text(value) in _CAPABILITIES
 
 
 def is_cohort_name(value: object) -> TypeGuard[CohortName]:
     """Whether ``value`` names a cohort the table declares (narrows it to ``CohortName``)."""
-    return isinstance(value, str) and value in _COHORT_NAMES
+    return plain_text(value) in _COHORT_NAMES
