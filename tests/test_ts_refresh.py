@@ -151,3 +151,41 @@ def _wait_for(path: Path, child: subprocess.Popen[str]) -> None:
             raise AssertionError(child.stderr.read() if child.stderr else "node exited")
         time.sleep(0.01)
     raise AssertionError("node did not finish a step")
+
+
+FORGED = """\
+import { loadThirdPartyManifests } from "./index.js";
+const folder = process.argv[2];
+const results = [];
+for (const previous of [{}, { states: 5 }, null, 7, { states: [{ source: "x.json", state: "loaded" }] }]) {
+  const result = loadThirdPartyManifests(folder, { previous });
+  results.push(result.states.map((s) => [s.source, s.state]));
+}
+console.log(JSON.stringify(results));
+"""
+
+
+def test_a_previous_result_the_loader_did_not_make_is_ignored(tmp_path: Path) -> None:
+    """A refresh from something that is not a load result (a forged object, null, a number)
+    is a fresh load: the loader never throws."""
+    out = build_typescript(tmp_path / "build", REPO / "generated/typescript")
+    runner = out / "forged.mjs"
+    runner.write_text(FORGED, encoding="utf-8")
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    _write(folder, "a.json", _manifest("alpha", "Alpha"), 10**18)
+    completed = subprocess.run(
+        [node_executable(), str(runner), str(folder)], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == [[["a.json", "loaded"]]] * 5
+
+
+def test_python_ignores_a_previous_result_no_load_made(tmp_path: Path) -> None:
+    from tool_registry import load_third_party_manifests
+
+    _write(tmp_path, "a.json", _manifest("alpha", "Alpha"), 10**18)
+    forgeries: list[Any] = [{}, 7, "x"]
+    for forged in forgeries:
+        loaded = load_third_party_manifests(tmp_path, previous=forged)
+        assert [(s.source, s.state) for s in loaded.states] == [("a.json", "loaded")]

@@ -784,6 +784,8 @@ def load_third_party_manifests(
     ``removed``. The whole-folder rules (duplicate ids) always run over every file, so the
     result equals a fresh load. With an injected ``read_file`` nothing is reused.
     """
+    if not isinstance(previous, LoadResult):
+        previous = None  # only a result a load made can be refreshed from: a load never raises
     with _collector_paused():
         return _load_folder(
             adapters_dir,

@@ -859,7 +859,10 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   const maxFiles = fileLimit(ownOption(deps, "maxFiles") ?? MAX_ADAPTER_FILES);
   const readDir = ownOption(deps, "readDir") ?? listedNames;
   const readFile = ownOption(deps, "readFile");
-  const previous = ownOption(deps, "previous");
+  // Only a result this module made can be refreshed from (anything else is ignored: a load
+  // never throws).
+  const given = ownOption(deps, "previous");
+  const previous = typeof given === "object" && given !== null && REMEMBERED.has(given) ? given : undefined;
   let chosen: Name[];
   let seen: number;
   try {
