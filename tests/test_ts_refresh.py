@@ -189,3 +189,36 @@ def test_python_ignores_a_previous_result_no_load_made(tmp_path: Path) -> None:
     for forged in forgeries:
         loaded = load_third_party_manifests(tmp_path, previous=forged)
         assert [(s.source, s.state) for s in loaded.states] == [("a.json", "loaded")]
+
+
+KEPT_OPTIONS = """\
+import { getToolRegistry } from "./index.js";
+const folder = process.argv[2];
+const options = { grants: { alpha: ["headless-task"] }, categories: ["cli-agent"] };
+const registry = getToolRegistry(folder, options);
+options.grants.alpha = [];          // the caller changes its objects afterwards
+options.categories.push("mcp-server");
+options.grants = {};
+const refreshed = registry.refresh();
+console.log(JSON.stringify([registry, refreshed].map((r) => [r.providersOf("headless-task"), [...r.categories ?? []]])));
+"""
+
+
+def test_a_refresh_keeps_the_options_the_registry_was_made_with(tmp_path: Path) -> None:
+    """As Python's registry keeps its own grants and scope, a TypeScript refresh applies the
+    options read when the registry was made, not what the caller's objects say later."""
+    out = build_typescript(tmp_path / "build", REPO / "generated/typescript")
+    runner = out / "kept.mjs"
+    runner.write_text(KEPT_OPTIONS, encoding="utf-8")
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    manifest = {**_manifest("alpha", "Alpha"), "category": "cli-agent"}
+    manifest["capabilities"] = {"provides": ["headless-task"]}
+    _write(folder, "a.json", manifest, 10**18)
+    completed = subprocess.run(
+        [node_executable(), str(runner), str(folder)], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stderr
+    first, second = json.loads(completed.stdout)
+    assert first == second
+    assert "alpha" in first[0] and first[1] == ["cli-agent"]

@@ -319,27 +319,39 @@ function assemble(
  * throws: a bad adapter file is left out and reported in `diagnostics`.
  */
 export function getToolRegistry(adaptersDir?: string, options: RegistryOptions = {}): ToolRegistry {
-  return registryOf(adaptersDir ?? defaultAdaptersDir(), options, undefined);
+  // The options are read once (own members only) and kept: a refresh applies the same ones,
+  // whatever the caller does to its object afterwards (as Python's registry keeps its own).
+  const builtinIds = new Set<string>(BUILTIN_TOOL_MANIFESTS.map((tool) => tool.id));
+  const settings: Settings = {
+    folder: adaptersDir ?? defaultAdaptersDir(),
+    loader: { ...(ownOption(options, "loader") ?? {}) },
+    resolvers: new Map(
+      Object.entries(ownOption(options, "resolvers") ?? {}).filter(
+        ([id, resolver]) => builtinIds.has(id) && typeof resolver === "function",
+      ),
+    ),
+    grants: cleanGrants(ownOption(options, "grants")),
+    categories: cleanCategories(ownOption(options, "categories")),
+  };
+  return registryOf(settings, undefined);
 }
 
-function registryOf(folder: string, options: RegistryOptions, previous: LoadResult | undefined): ToolRegistry {
-  const own = ownOption(options, "loader") ?? {};
-  // The caller's loader options, read as own members only, plus the load to refresh from.
-  const loaderDeps: LoaderDeps = previous === undefined ? own : { ...own, previous };
-  const loaded = loadThirdPartyManifests(folder, loaderDeps);
-  const builtinIds = new Set<string>(BUILTIN_TOOL_MANIFESTS.map((tool) => tool.id));
-  const resolvers = new Map(
-    Object.entries(ownOption(options, "resolvers") ?? {}).filter(([id, resolver]) => builtinIds.has(id) && typeof resolver === "function"),
-  );
-  const registry = assemble(
-    loaded,
-    resolvers,
-    cleanGrants(ownOption(options, "grants")),
-    cleanCategories(ownOption(options, "categories")),
-  );
+interface Settings {
+  readonly folder: string;
+  readonly loader: LoaderDeps;
+  readonly resolvers: ReadonlyMap<string, CandidateResolver>;
+  readonly grants: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly categories: ReadonlySet<string> | null;
+}
+
+function registryOf(settings: Settings, previous: LoadResult | undefined): ToolRegistry {
+  // The load to refresh from joins the caller's loader options.
+  const loaderDeps: LoaderDeps = previous === undefined ? settings.loader : { ...settings.loader, previous };
+  const loaded = loadThirdPartyManifests(settings.folder, loaderDeps);
+  const registry = assemble(loaded, settings.resolvers, settings.grants, settings.categories);
   return Object.freeze({
     ...registry,
     refreshed: loaded.states,
-    refresh: () => registryOf(folder, options, loaded),
+    refresh: () => registryOf(settings, loaded),
   });
 }
