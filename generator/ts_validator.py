@@ -47,7 +47,7 @@ from generator.plan import (
     satisfies,
     string_pinned,
 )
-from generator.validator_compiler import CompileError, py_json
+from generator.validator_compiler import CompileError, _short, _token, py_json
 
 _INDENT = "  "
 # How deep ``$ref`` targets are expanded inline in answering code (then a call is made).
@@ -402,7 +402,7 @@ class _Emitter:
             missing = Rule("required", "")
             if self.collect:
                 for name in rules.required:
-                    rule = Rule("required", f"property {_short_name(name)}")
+                    rule = Rule("required", f"property {_short(name)}")
                     lines += _block(
                         f"if (!Object.hasOwn({value}, {ts_str(name)}))",
                         [self.fail(where, rule, value)],
@@ -576,15 +576,6 @@ def _bind(name: str, expression: str, checks: list[str]) -> list[str]:
     if any(re.search(rf"\b{name}\b", line) for line in checks):
         return [f"const {name} = {expression};", *checks]
     return checks
-
-
-def _token(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-def _short_name(name: str) -> str:
-    text = json.dumps(name, ensure_ascii=False, separators=(",", ":"))
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _guard_type(schema: Mapping[str, Any], pointer: str) -> str:

@@ -1461,18 +1461,21 @@ function fold(text: string): string {
   return casefold(text.normalize("NFKC")).normalize("NFKC");
 }
 
-/** Python's string order: by code point (UTF-16 order differs past U+FFFF). */
-function codePointLess(a: string, b: string): boolean {
+const SURROGATE_UNIT = /[\uD800-\uDFFF]/;
+
+/** Python's string order (by code point; UTF-16 order differs past U+FFFF), as a comparator.
+ * Without surrogates, the engine's own order is that order. */
+export function codePointCompare(a: string, b: string): number {
+  if (!SURROGATE_UNIT.test(a) && !SURROGATE_UNIT.test(b)) {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
   const left = Array.from(a);
   const right = Array.from(b);
   for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
-    const x = left[index]?.codePointAt(0) ?? 0;
-    const y = right[index]?.codePointAt(0) ?? 0;
-    if (x !== y) {
-      return x < y;
-    }
+    const difference = (left[index]?.codePointAt(0) ?? 0) - (right[index]?.codePointAt(0) ?? 0);
+    if (difference !== 0) return difference;
   }
-  return left.length < right.length;
+  return left.length - right.length;
 }
 
 /**
@@ -1490,7 +1493,7 @@ function settle(start: string): string {
   const cycle = at >= 0 ? seen.slice(at) : [text];
   let least = cycle[0] ?? text;
   for (const candidate of cycle) {
-    if (codePointLess(candidate, least)) {
+    if (codePointCompare(candidate, least) < 0) {
       least = candidate;
     }
   }

@@ -26,7 +26,7 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 
 import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
-import { NotARegularFileError, errorReason, readRegularFile } from "./loader.js";
+import { NotARegularFileError, errorReason, ownOption, readRegularFile } from "./loader.js";
 import { isInert, type ToolRegistry } from "./registry.js";
 import type { ToolManifest } from "./types.js";
 
@@ -78,10 +78,6 @@ export interface DetectOptions {
 
 /** `options[key]` when it is the options object's own member: a member a polluted
  * `Object.prototype` lends every object (data a JSON merge wrote there) is no option. */
-function ownOption<T extends object, K extends keyof T>(options: T | null | undefined, key: K): T[K] | undefined {
-  return typeof options === "object" && options !== null && Object.hasOwn(options, key) ? options[key] : undefined;
-}
-
 export function detectionResultAsJson(result: DetectionResult): Record<string, unknown> {
   return {
     id: result.id,

@@ -26,7 +26,7 @@ import {
   type DiagnosticFields,
 } from "./diagnostics.js";
 import { parseJsonObject, pointerToken, type KeyOrder } from "./json-text.js";
-import { lookalikeKeys } from "./lookalikes.js";
+import { codePointCompare, lookalikeKeys } from "./lookalikes.js";
 import { ADAPTERS_DIR_ENV_VAR, BUILTIN_TOOL_MANIFESTS, DEFAULT_ADAPTERS_DIR, MANIFEST_MAX_BYTES } from "./tools.js";
 import type { ToolManifest } from "./types.js";
 import { validateThirdPartyManifest } from "./validator.js";
@@ -38,7 +38,7 @@ export const ADAPTER_SUFFIX = ".json";
 
 /** `options[key]` when it is the options object's own member: a member a polluted
  * `Object.prototype` lends every object (data a JSON merge wrote there) is no option. */
-function ownOption<T extends object, K extends keyof T>(options: T | null | undefined, key: K): T[K] | undefined {
+export function ownOption<T extends object, K extends keyof T>(options: T | null | undefined, key: K): T[K] | undefined {
   return typeof options === "object" && options !== null && Object.hasOwn(options, key) ? options[key] : undefined;
 }
 
@@ -368,22 +368,8 @@ class Report {
 
 const BUILTIN_IDS: ReadonlySet<string> = new Set(BUILTIN_TOOL_MANIFESTS.map((manifest) => manifest.id));
 
-/** Python's string order: by code point. */
+// A UTF-16 surrogate: a name holding one (a byte surrogateescape kept) is opened by its bytes.
 const SURROGATE_UNIT = /[\uD800-\uDFFF]/;
-
-/** Python's string order (by code point). Without surrogates, UTF-16 order is that order. */
-function codePointCompare(a: string, b: string): number {
-  if (!SURROGATE_UNIT.test(a) && !SURROGATE_UNIT.test(b)) {
-    return a < b ? -1 : a > b ? 1 : 0;
-  }
-  const left = Array.from(a);
-  const right = Array.from(b);
-  for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
-    const difference = (left[index]?.codePointAt(0) ?? 0) - (right[index]?.codePointAt(0) ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return left.length - right.length;
-}
 
 function sortedKeys(name: string): string[] {
   return [...lookalikeKeys(name)].sort(codePointCompare);

@@ -19,11 +19,13 @@ import type { DetectionDeps } from "./detection.js";
 import {
   defaultAdaptersDir,
   loadThirdPartyManifests,
+  ownOption,
   type FileReport,
   type FileState,
   type LoadResult,
   type LoaderDeps,
 } from "./loader.js";
+import { codePointCompare } from "./lookalikes.js";
 import { BUILTIN_TOOL_MANIFESTS, CAPABILITIES, COHORT_NAMES, isCapability, type CohortName } from "./tools.js";
 import type { Capability, ToolManifest } from "./types.js";
 
@@ -119,10 +121,6 @@ export interface RegistryOptions {
 
 /** `options[key]` when it is the options object's own member: a member a polluted
  * `Object.prototype` lends every object (data a JSON merge wrote there) is no option. */
-function ownOption<T extends object, K extends keyof T>(options: T | null | undefined, key: K): T[K] | undefined {
-  return typeof options === "object" && options !== null && Object.hasOwn(options, key) ? options[key] : undefined;
-}
-
 // A field a schema may or may not declare (read like Python's getattr with a default).
 function fieldOf(tool: ToolManifest, name: string): unknown {
   return Object.prototype.hasOwnProperty.call(tool, name) ? (tool as unknown as Readonly<Record<string, unknown>>)[name] : undefined;
@@ -175,16 +173,6 @@ function cleanCategories(categories: RegistryOptions["categories"]): ReadonlySet
   if (categories === undefined) return null;
   if (typeof categories === "string") return new Set([categories]);
   return new Set([...categories].filter((c): c is string => typeof c === "string"));
-}
-
-function codePointCompare(a: string, b: string): number {
-  const left = Array.from(a);
-  const right = Array.from(b);
-  for (let index = 0; index < Math.min(left.length, right.length); index += 1) {
-    const difference = (left[index]?.codePointAt(0) ?? 0) - (right[index]?.codePointAt(0) ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return left.length - right.length;
 }
 
 /** Names sorted, a missing one (null) last. */
