@@ -46,6 +46,7 @@ from generator.validator_compiler import (
 )
 
 JsonType = Literal["null", "boolean", "object", "array", "number", "string", "integer"]
+# The JSON types with checks of their own, in the order a report lists them.
 TYPED_FAMILIES = ("string", "number", "object", "array")
 # How many ``$ref``/``allOf`` levels the implied-type and pinned-string questions follow.
 _MAX_DEPTH = 6
@@ -199,10 +200,6 @@ class Node:
     @property
     def type_rule(self) -> Rule | None:
         return None if self.types is None else Rule("type", " or ".join(self.types))
-
-    def family(self, name: str) -> StringRules | NumberRules | ObjectRules | ArrayRules | None:
-        rules: StringRules | NumberRules | ObjectRules | ArrayRules | None = getattr(self, name)
-        return None if rules is None or rules.empty else rules
 
 
 @dataclass(frozen=True)

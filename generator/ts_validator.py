@@ -32,6 +32,7 @@ from typing import Any
 
 from generator.literals import ts_str
 from generator.plan import (
+    TYPED_FAMILIES,
     ArrayRules,
     Limit,
     Node,
@@ -188,24 +189,18 @@ class _Emitter:
             return [self.fail(where, _FALSE_RULE, value)]
         if not self.collect:
             return self.answer(node, value, known)
-        families = {
-            "string": self.string(node.string, value, where),
-            "number": self.number(node.number, value, where),
-            "object": self.object(node.object, value, where),
-            "array": self.array(node.array, value, where),
-        }
         type_rule = node.type_rule
         lines: list[str]
         if node.pinned is not None and type_rule is not None:
             inside, outside = self.pin(node.pinned, value, where)
             lines = _if_else(
                 _type_test("string", value),
-                [*families["string"], *inside],
+                [*self.family(node, "string", value, where), *inside],
                 [self.fail(where, type_rule, value), *outside],
             )
         elif node.single_family is not None and type_rule is not None:
             only = node.single_family
-            body = families[only]
+            body = self.family(node, only, value, where)
             test = _type_test(only, value)
             if body:
                 lines = _if_else(test, body, [self.fail(where, type_rule, value)])
@@ -218,13 +213,27 @@ class _Emitter:
                 test = " || ".join(_type_test(name, value) for name in node.types)
                 lines += _block(f"if (!({test}))", [self.fail(where, type_rule, value)])
             lines += self.values(node.values, value, where)
-            for name, body in families.items():
+            for name in TYPED_FAMILIES:
+                body = self.family(node, name, value, where)
                 if body:
                     lines += _block(f"if ({_type_test(name, value)})", body)
         lines += self.combinators(node, value, where)
         if node.ref is not None:
             lines += self.reference(node.ref, value, where)
         return lines
+
+    def family(
+        self, node: Node, name: str, value: str, where: str, *, surrogates: bool = True
+    ) -> list[str]:
+        """The checks ``node`` makes on a value of the JSON type family ``name`` (emitted only
+        where they are used: constants and functions they ask for are then needed)."""
+        if name == "string":
+            return self.string(node.string, value, where, surrogates=surrogates)
+        if name == "number":
+            return self.number(node.number, value, where)
+        if name == "object":
+            return self.object(node.object, value, where)
+        return self.array(node.array, value, where)
 
     def answer(self, node: Node, value: str, known: str | None) -> list[str]:
         """The fewest tests deciding ``node`` (every failure returns ``false``): the type the
@@ -244,16 +253,13 @@ class _Emitter:
         if node.pinned is not None:
             lines += self.pin(node.pinned, value, "")[0]
         lines += self.values(node.values, value, "")
-        pinned = string_pinned(plan, node)
-        families = {
-            "string": self.string(node.string, value, "", surrogates=not pinned),
-            "number": self.number(node.number, value, ""),
-            "object": self.object(node.object, value, ""),
-            "array": self.array(node.array, value, ""),
-        }
-        for name, body in families.items():
-            if not body or (known is not None and not satisfies(known, name)):
-                continue  # nothing to test, or a value of this type failed the known type
+        surrogates = not string_pinned(plan, node)
+        for name in TYPED_FAMILIES:
+            if known is not None and not satisfies(known, name):
+                continue  # a value of this type already failed the known type
+            body = self.family(node, name, value, "", surrogates=surrogates)
+            if not body:
+                continue
             if satisfies(known, name):
                 lines += body
             else:
