@@ -2,17 +2,9 @@
 
 The loader must hand out the same frozen dataclasses as the built-ins. Instead of reflecting on
 the classes at run time, this module walks the schema once and emits straight-line Python:
-objects become instances of the class their ``$defs`` entry (or the root title) names, arrays
-become tuples, optional properties default to ``None``. Only the input is trusted to be valid
-against the schema (the loader validates first); names pass ``literals.identifier``.
-
-An instance is made without its ``__init__``: a frozen dataclass's ``__init__`` sets each field
-through ``object.__setattr__`` (one call per field), so the builder makes the bare object and
-gives it its whole field dict at once (``_model``, defined by the loader template); the result
-is equal, field for field, to the constructor's (``python_models`` fixes the class shape:
-frozen, keyword-only dataclasses without slots or ``__post_init__``). A class with a property
-the builder cannot rebuild (a boolean subschema) is built by its constructor, which fills the
-default.
+objects become constructor calls of the class their ``$defs`` entry (or the root title) names,
+arrays become tuples, optional properties default to ``None``. Only the input is trusted to be
+valid against the schema (the loader validates first); names pass ``literals.identifier``.
 """
 
 from __future__ import annotations
@@ -65,43 +57,27 @@ class _Builder:
             return function_name
         self.functions[function_name] = []  # claimed first: a recursive schema reuses the name
         required = set(schema.get("required", []))
-        fields: list[tuple[str, str]] = []  # (property name, Python expression of its value)
-        complete = True  # every property rebuilt: the field dict can be given whole
+        arguments: list[str] = []
         for key in property_order(schema, self.root):
             sub = property_schema(schema, self.root, key)
             if sub is None:
-                complete = False
                 continue
+            argument = python_keyword_argument(key)
             if key in required:
-                fields.append((key, self.expression(sub, f"value[{py_str(key)}]")))
+                arguments.append(f"{argument}={self.expression(sub, f'value[{py_str(key)}]')},")
             else:
                 item = self.expression(sub, "item")
-                fields.append(
-                    (key, f"None if (item := value.get({py_str(key)})) is None else {item}")
+                arguments.append(
+                    f"{argument}=None if (item := value.get({py_str(key)})) is None else {item},"
                     if item != "item"
-                    else (key, f"value.get({py_str(key)})")
+                    else f"{argument}=value.get({py_str(key)}),"
                 )
-        class_name = identifier(name)
-        header = f"def {function_name}(value: dict[str, Any]) -> {class_name}:"
-        if complete:
-            body = [
-                f"    return _model({class_name}, {{",
-                *(
-                    f"        {py_str(python_keyword_argument(key))}: {expression},"
-                    for key, expression in fields
-                ),
-                "    })",
-            ]
-        else:
-            body = [
-                f"    return {class_name}(",
-                *(
-                    f"        {python_keyword_argument(key)}={expression},"
-                    for key, expression in fields
-                ),
-                "    )",
-            ]
-        self.functions[function_name] = [header, *body]
+        self.functions[function_name] = [
+            f"def {function_name}(value: dict[str, Any]) -> {identifier(name)}:",
+            f"    return {identifier(name)}(",
+            *(f"        {argument}" for argument in arguments),
+            "    )",
+        ]
         return function_name
 
 

@@ -23,7 +23,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal, NamedTuple, TypeVar
+from typing import Any, Literal, NamedTuple
 
 from .constants import (
     ADAPTERS_DIR_ENV_VAR,
@@ -60,17 +60,6 @@ MAX_OTHERS = 3
 ADAPTER_SUFFIX = ".json"
 
 _new_record = tuple.__new__
-_Model = TypeVar("_Model")
-
-
-def _model(cls: type[_Model], fields: dict[str, Any]) -> _Model:
-    """An instance of the frozen dataclass ``cls`` holding ``fields`` (all of them, from
-    validated input), made without ``__init__``, which would set each field by its own
-    ``object.__setattr__`` call: equal, field for field, to the constructor's instance."""
-    model = object.__new__(cls)
-    object.__setattr__(model, "__dict__", fields)
-    return model
-
 
 ReadDir = Callable[[str], Iterable[str]]
 ReadFile = Callable[[str, int], bytes]
@@ -193,61 +182,47 @@ class LoadResult:
 
 
 def _build_ToolManifest(value: dict[str, Any]) -> ToolManifest:
-    return _model(
-        ToolManifest,
-        {
-            "detect": _build_PathDetect(value["detect"]),
-            "id": value["id"],
-            "displayName": value["displayName"],
-            "launchable": value["launchable"],
-            "hookCapable": value["hookCapable"],
-            "hookPointer": value["hookPointer"],
-            "hookPackage": value.get("hookPackage"),
-            "promptArgTemplate": None
-            if (item := value.get("promptArgTemplate")) is None
-            else tuple(item),
-            "capabilities": None
-            if (item := value.get("capabilities")) is None
-            else _build_Capabilities(item),
-            "category": value.get("category"),
-            "builtin": value.get("builtin"),
-            "extras": None if (item := value.get("extras")) is None else _build_Extras(item),
-        },
+    return ToolManifest(
+        detect=_build_PathDetect(value["detect"]),
+        id=value["id"],
+        displayName=value["displayName"],
+        launchable=value["launchable"],
+        hookCapable=value["hookCapable"],
+        hookPointer=value["hookPointer"],
+        hookPackage=value.get("hookPackage"),
+        promptArgTemplate=None if (item := value.get("promptArgTemplate")) is None else tuple(item),
+        capabilities=None
+        if (item := value.get("capabilities")) is None
+        else _build_Capabilities(item),
+        category=value.get("category"),
+        builtin=value.get("builtin"),
+        extras=None if (item := value.get("extras")) is None else _build_Extras(item),
     )
 
 
 def _build_PathDetect(value: dict[str, Any]) -> PathDetect:
-    return _model(
-        PathDetect,
-        {
-            "kind": value["kind"],
-            "binaryName": value["binaryName"],
-        },
+    return PathDetect(
+        kind=value["kind"],
+        binaryName=value["binaryName"],
     )
 
 
 def _build_Capabilities(value: dict[str, Any]) -> Capabilities:
-    return _model(
-        Capabilities,
-        {
-            "provides": tuple(value["provides"]),
-        },
+    return Capabilities(
+        provides=tuple(value["provides"]),
     )
 
 
 def _build_Extras(value: dict[str, Any]) -> Extras:
-    return _model(
-        Extras,
-        {
-            "constructor": value.get("constructor"),
-            "prototype": value.get("prototype"),
-            "toString": value.get("toString"),
-            "valueOf": value.get("valueOf"),
-            "hasOwnProperty": value.get("hasOwnProperty"),
-            "isPrototypeOf": value.get("isPrototypeOf"),
-            "propertyIsEnumerable": value.get("propertyIsEnumerable"),
-            "toLocaleString": value.get("toLocaleString"),
-        },
+    return Extras(
+        constructor=value.get("constructor"),
+        prototype=value.get("prototype"),
+        toString=value.get("toString"),
+        valueOf=value.get("valueOf"),
+        hasOwnProperty=value.get("hasOwnProperty"),
+        isPrototypeOf=value.get("isPrototypeOf"),
+        propertyIsEnumerable=value.get("propertyIsEnumerable"),
+        toLocaleString=value.get("toLocaleString"),
     )
 
 
