@@ -174,3 +174,64 @@ def test_shown_escapes_like_the_character_loop() -> None:
         text = "".join(generator.choices(pieces, k=generator.randint(0, 40)))
         limit = generator.choice([1, 5, 12, 40, 80])
         assert shown(text, limit) == _shown_by_the_loop(text, limit), (text, limit)
+
+
+def _fields_of(model: object) -> dict[str, Any]:
+    import dataclasses
+
+    assert dataclasses.is_dataclass(model)
+    return {f.name: getattr(model, f.name) for f in dataclasses.fields(model)}
+
+
+def test_models_built_without_init_equal_the_constructors(tmp_path: Path) -> None:
+    """The loader's generated builders must give the constructor's instance in every observable
+    way (frozen, no field missing or extra). Building from one field dict without ``__init__``
+    was measured and refused: 1.3 us faster per model but 528 bytes against 192, since such an
+    instance loses the class's shared-key attribute storage."""
+    import dataclasses
+
+    from tool_registry import PathDetect, ToolManifest
+    from tool_registry.models import Capabilities
+
+    (tmp_path / "full.json").write_text(
+        json.dumps(
+            manifest(
+                id="full",
+                displayName="Full",
+                hookPackage="@acme/full-hook",
+                promptArgTemplate=["--print", "{prompt}"],
+                capabilities={"provides": ["headless-task", "resumable"]},
+                category="cli-agent",
+                library="acme",
+            )
+        ),
+        encoding="utf-8",
+    )
+    (tmp_path / "bare.json").write_text(
+        json.dumps(manifest(id="bare", displayName="Bare")), encoding="utf-8"
+    )
+    result = load_third_party_manifests(str(tmp_path))
+    assert [m.id for m in result.manifests] == ["bare", "full"]
+    for built in result.manifests:
+        fields = _fields_of(built)
+        detect = fields["detect"]
+        expected = ToolManifest(
+            **{
+                **fields,
+                "detect": PathDetect(kind=detect.kind, binaryName=detect.binaryName),
+                "capabilities": None
+                if fields["capabilities"] is None
+                else Capabilities(provides=fields["capabilities"].provides),
+            }
+        )
+        assert built == expected
+        assert hash(built) == hash(expected)
+        assert repr(built) == repr(expected)
+        assert vars(built) == vars(expected)  # no field missing, none extra
+        assert vars(built.detect) == vars(expected.detect)
+        assert built.builtin is False
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            built.id = "changed"  # type: ignore[misc]
+    full = result.manifests[1]
+    assert full.promptArgTemplate == ("--print", "{prompt}")
+    assert full.capabilities == Capabilities(provides=("headless-task", "resumable"))
