@@ -9,7 +9,7 @@ emitter reports the same words. A language backend is a small emitter over this 
 how to spell a test, never which tests to make or what they mean.
 
 Contract:
-- The schema must already pass ``validator_compiler.check_keywords`` (only the supported keyword
+- The schema must already pass ``schema_subset.check_keywords`` (only the supported keyword
   subset); ``build_plan`` raises ``CompileError`` (schema pointer and keyword) for anything it
   cannot plan, exactly like the Python compiler.
 - Order of checks in a ``Node`` (a report lists violations in this order): ``type``; then, for
@@ -23,27 +23,26 @@ Contract:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from generator.ecma_to_re import RegexError, translate
-from generator.validator_compiler import (
+from generator.literals import py_json
+from generator.regex_facts import matches_only_ascii
+from generator.schema_subset import (
+    JSON_TYPES,
     SURROGATE_KEYWORD,
     CompileError,
-    _admits_free_strings,
-    _examines_every_string,
-    _resolve,
-    _short,
-    _subschema,
-    _token,
     check_keywords,
-    discriminator,
-    matches_only_ascii,
-    py_json,
+    escape_token,
+    resolve_ref,
     schema_limit,
     schema_number,
+    subschema_at,
 )
+from generator.schemas import local_ref_target
 
 JsonType = Literal["null", "boolean", "object", "array", "number", "string", "integer"]
 # The JSON types with checks of their own, in the order a report lists them.
@@ -237,7 +236,7 @@ class _Planner:
         while self.pending:
             pointer = self.pending.pop(0)
             if pointer not in self.nodes:
-                self.nodes[pointer] = self.node(_subschema(self.schema, pointer), pointer)
+                self.nodes[pointer] = self.node(subschema_at(self.schema, pointer), pointer)
         return self.nodes
 
     def node(self, schema: Any, at: str) -> Node:
@@ -290,7 +289,7 @@ class _Planner:
             const = schema["const"]
             py_json(const)  # refuses a value JSON cannot hold
             rules.append(
-                ValueRule("const", (const,), isinstance(const, str), Rule("const", _short(const)))
+                ValueRule("const", (const,), isinstance(const, str), Rule("const", short(const)))
             )
         if "enum" in schema:
             options = schema["enum"]
@@ -298,7 +297,7 @@ class _Planner:
                 raise CompileError("enum must be an array", f"{at}/enum", "enum")
             py_json(options)
             strings = bool(options) and all(isinstance(option, str) for option in options)
-            expected = "one of " + _short(options)
+            expected = "one of " + short(options)
             rules.append(ValueRule("enum", tuple(options), strings, Rule("enum", expected)))
         return tuple(rules)
 
@@ -318,9 +317,9 @@ class _Planner:
                 python = translate(source)
             except RegexError as error:
                 raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
-            expected = Rule("pattern", "to match " + _short(source))
+            expected = Rule("pattern", "to match " + short(source))
             pattern = Pattern(source, python, expected, matches_only_ascii(python))
-        return StringRules(_admits_free_strings(schema), min_length, max_length, pattern)
+        return StringRules(admits_free_strings(schema), min_length, max_length, pattern)
 
     @staticmethod
     def number(schema: Mapping[str, Any], at: str) -> NumberRules:
@@ -339,7 +338,7 @@ class _Planner:
             raise CompileError("required must be an array of strings", f"{at}/required")
         properties: Mapping[str, Any] = schema.get("properties", {})
         planned = tuple(
-            (name, self.node(sub, f"{at}/properties/{_token(name)}"))
+            (name, self.node(sub, f"{at}/properties/{escape_token(name)}"))
             for name, sub in properties.items()
         )
         extra = schema.get("additionalProperties", True)
@@ -392,8 +391,114 @@ class _Planner:
     def reference(self, ref: Any, at: str) -> str:
         if not isinstance(ref, str):
             raise CompileError("$ref must be a string", at, "$ref")
-        target_at, _ = _resolve(self.schema, ref, at)
+        target_at, _ = resolve_ref(self.schema, ref, at)
         return self.function(target_at)
+
+
+def short(value: Any) -> str:
+    """Schema text describing an expectation (escaped later by ``py_str``)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def discriminator(
+    root: Mapping[str, Any], alternatives: list[Any], at: str
+) -> tuple[str, list[str]] | None:
+    """For a ``oneOf``: a property every alternative requires, with a distinct string ``const``
+    in each, when every alternative is an object schema (so no other alternative can hold).
+    Decided here once, for every backend."""
+    targets: list[Mapping[str, Any]] = []
+    for index, alternative in enumerate(alternatives):
+        target = alternative
+        while isinstance(target, Mapping) and set(target) == {"$ref"}:
+            target = resolve_ref(root, target["$ref"], f"{at}/{index}")[1]
+        if not isinstance(target, Mapping) or target.get("type") != "object":
+            return None
+        targets.append(target)
+    for name in targets[0].get("required", []):
+        constants = [
+            target.get("properties", {}).get(name, {}).get("const")
+            if name in target.get("required", [])
+            and isinstance(target.get("properties", {}).get(name), Mapping)
+            else None
+            for target in targets
+        ]
+        if all(isinstance(c, str) for c in constants) and len(set(constants)) == len(targets):
+            return name, [str(c) for c in constants]
+    return None
+
+
+def admits_free_strings(schema: Mapping[str, Any]) -> bool:
+    """Whether a string this node accepts can be any string: no ``const``/``enum`` pins it to
+    schema text, and ``type`` (when declared) includes ``string``."""
+    if "const" in schema or "enum" in schema:
+        return False
+    declared = schema.get("type")
+    return (
+        declared is None
+        or declared == "string"
+        or (isinstance(declared, list) and "string" in declared)
+    )
+
+
+def examines_every_string(schema: Mapping[str, Any], pointer: str) -> bool:
+    """Whether every string inside a document this subschema accepts passes through a string
+    node (and so through its surrogate test): objects are closed, arrays have ``items``, and no
+    position is left unconstrained. Conservative: ``False`` means the entry point walks an
+    accepted document once more to look for lone surrogates."""
+    visiting: set[str] = set()
+
+    def covers(node: Any, at: str) -> bool:
+        if node is False:
+            return True
+        if not isinstance(node, Mapping) or not node:
+            return False
+        if at in visiting:
+            return True  # a recursive $ref: decided by the outer visit
+        visiting.add(at)
+        try:
+            return (
+                own(node, at)
+                or any(
+                    covers(sub, f"{at}/allOf/{i}") for i, sub in enumerate(node.get("allOf", []))
+                )
+                or any(
+                    key in node
+                    and all(covers(sub, f"{at}/{key}/{i}") for i, sub in enumerate(node[key]))
+                    for key in ("anyOf", "oneOf")
+                )
+                or ("$ref" in node and covers_target(node["$ref"], at))
+            )
+        finally:
+            visiting.discard(at)
+
+    def covers_target(ref: Any, at: str) -> bool:
+        found = local_ref_target(schema, ref) if isinstance(ref, str) else None
+        return found is not None and covers(found[1], found[0])
+
+    def own(node: Mapping[str, Any], at: str) -> bool:
+        if "const" in node or "enum" in node:
+            return True
+        declared = node.get("type", list(JSON_TYPES))
+        types = set(declared if isinstance(declared, list) else [declared])
+        if "object" in types:
+            properties = node.get("properties", {})
+            if node.get("additionalProperties") is not False or not all(
+                covers(sub, f"{at}/properties/{escape_token(name)}")
+                for name, sub in properties.items()
+            ):
+                return False
+        if "array" in types:
+            prefix = node.get("prefixItems", [])
+            if (
+                "items" not in node
+                or not all(covers(sub, f"{at}/prefixItems/{i}") for i, sub in enumerate(prefix))
+                or not covers(node["items"], f"{at}/items")
+            ):
+                return False
+        return True
+
+    return covers(subschema_at(schema, pointer), pointer)
 
 
 def build_plan(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> Plan:
@@ -402,9 +507,9 @@ def build_plan(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> Pl
     planner = _Planner(schema)
     entries = []
     for name, pointer in entry_points.items():
-        _subschema(schema, pointer)  # an entry point must name a subschema: raises otherwise
+        subschema_at(schema, pointer)  # an entry point must name a subschema: raises otherwise
         planner.function(pointer)
-        entries.append(EntryPoint(name, pointer, not _examines_every_string(schema, pointer)))
+        entries.append(EntryPoint(name, pointer, not examines_every_string(schema, pointer)))
     return Plan(planner.run(), tuple(entries))
 
 

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.literals import ts_str
+from generator.literals import py_json, ts_str
 from generator.plan import (
     TYPED_FAMILIES,
     ArrayRules,
@@ -46,9 +46,10 @@ from generator.plan import (
     build_plan,
     implied_type,
     satisfies,
+    short,
     string_pinned,
 )
-from generator.validator_compiler import CompileError, _short, _token, py_json
+from generator.schema_subset import CompileError, escape_token
 
 _INDENT = "  "
 # How deep ``$ref`` targets are expanded inline in answering code (then a call is made).
@@ -408,7 +409,7 @@ class _Emitter:
             missing = Rule("required", "")
             if self.collect:
                 for name in rules.required:
-                    rule = Rule("required", f"property {_short(name)}")
+                    rule = Rule("required", f"property {short(name)}")
                     lines += _block(
                         f"if (!Object.hasOwn({value}, {ts_str(name)}))",
                         [self.fail(where, rule, value)],
@@ -421,7 +422,7 @@ class _Emitter:
             child = self.module.variable("v")
             # A member read only when present: what its checks prove holds wherever it is read.
             self.paths[child] = None if parent is None else (*parent, name)
-            checks = self.node(sub, child, f"{where} + {ts_str('/' + _token(name))}")
+            checks = self.node(sub, child, f"{where} + {ts_str('/' + escape_token(name))}")
             if checks and name in present:
                 lines += _bind(child, f"{value}[{ts_str(name)}]", checks)
             elif checks:

@@ -18,89 +18,31 @@ Contract:
 
 from __future__ import annotations
 
-import importlib
-import json
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.ecma_to_re import RegexError, translate
-from generator.literals import py_str
-from generator.schemas import (
-    SUBSCHEMA_KEYWORDS,
-    SUBSCHEMA_LIST_KEYWORDS,
-    SUBSCHEMA_MAP_KEYWORDS,
-    iter_subschemas,
-    local_ref_target,
-    unescape_token,
+from generator.literals import py_json, py_str
+from generator.plan import admits_free_strings, discriminator, examines_every_string, short
+from generator.regex_facts import matches_only_ascii, printable_ascii_matches
+from generator.schema_subset import (
+    ANNOTATIONS,
+    JSON_TYPES,
+    SURROGATE_KEYWORD,
+    CompileError,
+    check_keywords,
+    escape_token,
+    resolve_ref,
+    schema_limit,
+    schema_number,
+    subschema_at,
 )
+from generator.schemas import local_ref_target
 
-# The regular-expression parser's tree decides which patterns can only match ASCII (no stub).
-sre_parse: Any = importlib.import_module("re._parser")
-
-SUPPORTED_KEYWORDS = frozenset(
-    {
-        "type",
-        "enum",
-        "const",
-        "properties",
-        "required",
-        "additionalProperties",
-        "items",
-        "prefixItems",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "minimum",
-        "maximum",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "not",
-        "if",
-        "then",
-        "else",
-        "$ref",
-        "$defs",
-    }
-)
-ANNOTATIONS = frozenset(
-    {
-        "title",
-        "description",
-        "$comment",
-        "examples",
-        "default",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-    }
-)
-ROOT_ONLY = frozenset({"$schema", "$id"})
-DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
-JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer")
-# The keyword a lone-surrogate violation carries (the runtime's ``SURROGATE_KEYWORD``).
-SURROGATE_KEYWORD = "i-json"
 # How deep ``$ref`` targets are inlined before the compiler emits a function call instead.
 _MAX_INLINE_DEPTH = 6
-
-
-class CompileError(Exception):
-    """A schema the compiler refuses; ``pointer`` locates it in the schema document."""
-
-    def __init__(self, message: str, pointer: str, keyword: str | None = None) -> None:
-        super().__init__(message)
-        self.pointer = pointer
-        self.keyword = keyword
-
-
-def _token(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _type_test(name: str, value: str) -> str:
@@ -116,29 +58,6 @@ def _type_test(name: str, value: str) -> str:
             f" or (isinstance({value}, float) and {value}.is_integer()))"
         ),
     }[name]
-
-
-def py_json(value: Any) -> str:
-    """A JSON value as a Python literal (arrays as tuples); every string escaped."""
-    if value is None or isinstance(value, bool):
-        return repr(value)
-    if isinstance(value, int | float):
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError("non-finite number")
-        return repr(value)
-    if isinstance(value, str):
-        return py_str(value)
-    if isinstance(value, list):
-        return "(" + "".join(py_json(item) + ", " for item in value) + ")"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{py_str(k)}: {py_json(v)}" for k, v in value.items()) + "}"
-    raise ValueError(f"not a JSON value: {type(value).__name__}")
-
-
-def _short(value: Any) -> str:
-    """Schema text describing an expectation (escaped later by ``py_str``)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @dataclass
@@ -175,111 +94,6 @@ class _Module:
             self.functions[key] = name
             self.pending.append((pointer, name, collect))
         return self.functions[key]
-
-
-def _resolve(schema: Mapping[str, Any], ref: str, at: str) -> tuple[str, Any]:
-    """The pointer and subschema a same-document ``$ref`` names."""
-    found = local_ref_target(schema, ref)
-    if found is None:
-        raise CompileError(
-            f"$ref {ref!r} names no subschema of this document (other documents and anchors"
-            " are not supported)",
-            at,
-            "$ref",
-        )
-    if not isinstance(found[1], Mapping | bool):
-        raise CompileError(f"$ref {ref!r} does not name a schema", at, "$ref")
-    return found
-
-
-def _is_schema(value: Any) -> bool:
-    return isinstance(value, Mapping | bool)
-
-
-def _check_shape(schema: Mapping[str, Any], pointer: str) -> None:
-    """Applicator keywords hold what the compiler will walk: schemas, non-empty lists of them,
-    or objects of them (the walk in ``schemas.iter_subschemas`` skips anything else)."""
-    for keyword in SUBSCHEMA_KEYWORDS:
-        if keyword in schema and not _is_schema(schema[keyword]):
-            raise CompileError(f"{keyword} must be a schema", f"{pointer}/{keyword}", keyword)
-    for keyword in SUBSCHEMA_LIST_KEYWORDS:
-        subs = schema.get(keyword, [True])
-        if not isinstance(subs, list) or not subs or not all(map(_is_schema, subs)):
-            raise CompileError(
-                f"{keyword} must be a non-empty array of schemas", f"{pointer}/{keyword}", keyword
-            )
-    for keyword in SUBSCHEMA_MAP_KEYWORDS:
-        subs = schema.get(keyword, {})
-        if not isinstance(subs, Mapping) or not all(map(_is_schema, subs.values())):
-            raise CompileError(
-                f"{keyword} must be an object of schemas", f"{pointer}/{keyword}", keyword
-            )
-
-
-def schema_limit(schema: Mapping[str, Any], at: str, keyword: str) -> int:
-    """The non-negative integer a length or count keyword holds (``2.0`` counts as ``2``)."""
-    limit = schema[keyword]
-    if isinstance(limit, float) and limit.is_integer():
-        limit = int(limit)
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
-        raise CompileError(f"{keyword} must be a non-negative integer", f"{at}/{keyword}")
-    return limit
-
-
-def schema_number(schema: Mapping[str, Any], at: str, keyword: str) -> int | float:
-    """The number a ``minimum``/``maximum`` keyword holds."""
-    limit = schema[keyword]
-    if not isinstance(limit, int | float) or isinstance(limit, bool):
-        raise CompileError(f"{keyword} must be a number", f"{at}/{keyword}", keyword)
-    return limit
-
-
-def discriminator(
-    root: Mapping[str, Any], alternatives: list[Any], at: str
-) -> tuple[str, list[str]] | None:
-    """For a ``oneOf``: a property every alternative requires, with a distinct string ``const``
-    in each, when every alternative is an object schema (so no other alternative can hold).
-    Decided here once, for both compilers and the plan the TypeScript backend emits."""
-    targets: list[Mapping[str, Any]] = []
-    for index, alternative in enumerate(alternatives):
-        target = alternative
-        while isinstance(target, Mapping) and set(target) == {"$ref"}:
-            target = _resolve(root, target["$ref"], f"{at}/{index}")[1]
-        if not isinstance(target, Mapping) or target.get("type") != "object":
-            return None
-        targets.append(target)
-    for name in targets[0].get("required", []):
-        constants = [
-            target.get("properties", {}).get(name, {}).get("const")
-            if name in target.get("required", [])
-            and isinstance(target.get("properties", {}).get(name), Mapping)
-            else None
-            for target in targets
-        ]
-        if all(isinstance(c, str) for c in constants) and len(set(constants)) == len(targets):
-            return name, [str(c) for c in constants]
-    return None
-
-
-def check_keywords(schema: Any) -> None:
-    """Raise ``CompileError`` for the first keyword outside the supported subset (parents
-    before children, so an unsupported applicator is named before anything under it)."""
-    if isinstance(schema, bool):
-        return
-    if not isinstance(schema, Mapping):
-        raise CompileError("a schema must be an object or a boolean", "")
-    if schema.get("$schema", DRAFT_2020_12) != DRAFT_2020_12:
-        raise CompileError("only draft 2020-12 schemas are compiled", "/$schema", "$schema")
-    for pointer, subschema in iter_subschemas(schema):
-        for keyword in subschema:
-            allowed = keyword in SUPPORTED_KEYWORDS or keyword in ANNOTATIONS
-            if not allowed and not (pointer == "" and keyword in ROOT_ONLY):
-                raise CompileError(
-                    f"keyword {keyword!r} is not supported by the validator compiler",
-                    f"{pointer}/{_token(keyword)}",
-                    keyword,
-                )
-        _check_shape(subschema, pointer)
 
 
 class _Compiler:
@@ -324,7 +138,7 @@ class _Compiler:
             return [self.fail(where, "false", "nothing (false schema)", value)]
         if self.collect and (where, at) in self.proven:
             return []
-        surrogates = not strings_checked and _admits_free_strings(schema)
+        surrogates = not strings_checked and admits_free_strings(schema)
         typed = {
             "string": self.string_checks(schema, at, value, where, surrogates=surrogates),
             "number": self.number_checks(schema, at, value, where),
@@ -388,7 +202,7 @@ class _Compiler:
             const = schema["const"]
             if not isinstance(const, str):
                 return None
-            test, keyword, expected = f"{value} != {py_str(const)}", "const", _short(const)
+            test, keyword, expected = f"{value} != {py_str(const)}", "const", short(const)
         else:
             options = schema["enum"]
             if not isinstance(options, list) or not options:
@@ -396,7 +210,7 @@ class _Compiler:
             if not all(isinstance(option, str) for option in options):
                 return None
             name = self.module.constant("ENUM", f"frozenset({py_json(sorted(set(options)))})")
-            test, keyword, expected = f"{value} not in {name}", "enum", "one of " + _short(options)
+            test, keyword, expected = f"{value} not in {name}", "enum", "one of " + short(options)
         report = self.fail(where, keyword, expected, value)
         return [f"if {test}:", f"    {report}"], [report]
 
@@ -424,7 +238,7 @@ class _Compiler:
             else:
                 name = self.module.constant("CONST", py_json(const))
                 test = f"json_equal({value}, {name})"
-            expected = _short(const)
+            expected = short(const)
             lines += [f"if not ({test}):", "    " + self.fail(where, "const", expected, value)]
         if "enum" in schema:
             options = schema["enum"]
@@ -436,7 +250,7 @@ class _Compiler:
             else:
                 name = self.module.constant("ENUM", py_json(options))
                 test = f"any(json_equal({value}, option) for option in {name})"
-            expected = "one of " + _short(options)
+            expected = "one of " + short(options)
             lines += [f"if not ({test}):", "    " + self.fail(where, "enum", expected, value)]
         return lines
 
@@ -466,7 +280,7 @@ class _Compiler:
         source = _pattern_source(schema, at)
         if source is not None:
             pattern = schema["pattern"]
-            expected = "to match " + _short(pattern)
+            expected = "to match " + short(pattern)
             # A string already too long is not searched too: a hostile 64 KiB value costs the
             # length test, not a scan (and the report already says what is wrong with it).
             test = _pattern_misses(self.module, source, value)
@@ -543,13 +357,13 @@ class _Compiler:
             for name in names if self.collect else ():
                 body += [
                     f"    if {py_str(name)} not in {value}:",
-                    "        " + self.fail(where, "required", f"property {_short(name)}", value),
+                    "        " + self.fail(where, "required", f"property {short(name)}", value),
                 ]
         properties: Mapping[str, Any] = schema.get("properties", {})
         for name, sub in properties.items():
             child = self.module.variable("v")
-            sub_at = f"{at}/properties/{_token(name)}"
-            child_where = f"{where} + {py_str('/' + _token(name))}"
+            sub_at = f"{at}/properties/{escape_token(name)}"
+            child_where = f"{where} + {py_str('/' + escape_token(name))}"
             checks = self.node(sub, sub_at, child, child_where, inlined)
             if checks and self.collect and _reports(checks) >= _GUARDED_REPORTS:
                 # Most properties of an invalid document hold: the answering function decides
@@ -768,7 +582,7 @@ class _Compiler:
     ) -> list[str]:
         if not isinstance(ref, str):
             raise CompileError("$ref must be a string", at, "$ref")
-        target_at, target = _resolve(self.module.schema, ref, at)
+        target_at, target = resolve_ref(self.module.schema, ref, at)
         if target_at in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
             if not self.collect:
                 return [f"if not {self.branch(target_at)}({value}):", "    return False"]
@@ -838,7 +652,7 @@ class _Answer:
 
     def function(self, pointer: str) -> list[str]:
         self.proven, self.present, self.types, self.decided = set(), set(), {}, set()
-        body = self.node(_subschema(self.module.schema, pointer), pointer, "v", (), 0, (pointer,))
+        body = self.node(subschema_at(self.module.schema, pointer), pointer, "v", (), 0, (pointer,))
         return [*body, "return True"]
 
     def node(  # noqa: PLR0912, PLR0917 - one branch per keyword family
@@ -888,7 +702,7 @@ class _Answer:
                 # by this node's test, or by a constant or ASCII-only pattern it must match.
                 if (
                     value not in self.decided
-                    and _admits_free_strings(schema)
+                    and admits_free_strings(schema)
                     and not _string_pinned(self.module.schema, schema)
                 ):
                     checks = [
@@ -1026,7 +840,7 @@ class _Answer:
                 continue
             child = self.module.variable("v")
             checks = self.node(
-                sub, f"{at}/properties/{_token(name)}", child, child_path, depth, inlined
+                sub, f"{at}/properties/{escape_token(name)}", child, child_path, depth, inlined
             )
             if not checks:
                 continue
@@ -1167,8 +981,8 @@ class _Answer:
             if path is not None:
                 target_at, target = f"{at}/{index}", alternatives[index]
                 while isinstance(target, Mapping) and set(target) == {"$ref"}:
-                    target_at, target = _resolve(self.module.schema, target["$ref"], target_at)
-                tagged = ((*path, name), f"{target_at}/properties/{_token(name)}")
+                    target_at, target = resolve_ref(self.module.schema, target["$ref"], target_at)
+                tagged = ((*path, name), f"{target_at}/properties/{escape_token(name)}")
                 if tagged in self.proven:
                     tagged = None
                 else:
@@ -1194,7 +1008,7 @@ class _Answer:
     ) -> list[str]:
         if not isinstance(ref, str):
             raise CompileError("$ref must be a string", at, "$ref")
-        target_at, target = _resolve(self.module.schema, ref, at)
+        target_at, target = resolve_ref(self.module.schema, ref, at)
         if target_at in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
             return [f"if not {self.branch(target_at)}({value}):", "    return False"]
         return self.node(target, target_at, value, path, depth, (*inlined, target_at), known)
@@ -1272,78 +1086,6 @@ def _condition(schema: Any, value: str, known: str | None) -> str | None:
     return f"({condition})"
 
 
-def _admits_free_strings(schema: Mapping[str, Any]) -> bool:
-    """Whether a string this node accepts can be any string: no ``const``/``enum`` pins it to
-    schema text, and ``type`` (when declared) includes ``string``."""
-    if "const" in schema or "enum" in schema:
-        return False
-    declared = schema.get("type")
-    return (
-        declared is None
-        or declared == "string"
-        or (isinstance(declared, list) and "string" in declared)
-    )
-
-
-def _examines_every_string(schema: Mapping[str, Any], pointer: str) -> bool:
-    """Whether every string inside a document this subschema accepts passes through a string
-    node (and so through its surrogate test): objects are closed, arrays have ``items``, and no
-    position is left unconstrained. Conservative: ``False`` means the entry point walks an
-    accepted document once more to look for lone surrogates."""
-    visiting: set[str] = set()
-
-    def covers(node: Any, at: str) -> bool:
-        if node is False:
-            return True
-        if not isinstance(node, Mapping) or not node:
-            return False
-        if at in visiting:
-            return True  # a recursive $ref: decided by the outer visit
-        visiting.add(at)
-        try:
-            return (
-                own(node, at)
-                or any(
-                    covers(sub, f"{at}/allOf/{i}") for i, sub in enumerate(node.get("allOf", []))
-                )
-                or any(
-                    key in node
-                    and all(covers(sub, f"{at}/{key}/{i}") for i, sub in enumerate(node[key]))
-                    for key in ("anyOf", "oneOf")
-                )
-                or ("$ref" in node and covers_target(node["$ref"], at))
-            )
-        finally:
-            visiting.discard(at)
-
-    def covers_target(ref: Any, at: str) -> bool:
-        found = local_ref_target(schema, ref) if isinstance(ref, str) else None
-        return found is not None and covers(found[1], found[0])
-
-    def own(node: Mapping[str, Any], at: str) -> bool:
-        if "const" in node or "enum" in node:
-            return True
-        declared = node.get("type", list(JSON_TYPES))
-        types = set(declared if isinstance(declared, list) else [declared])
-        if "object" in types:
-            properties = node.get("properties", {})
-            if node.get("additionalProperties") is not False or not all(
-                covers(sub, f"{at}/properties/{_token(name)}") for name, sub in properties.items()
-            ):
-                return False
-        if "array" in types:
-            prefix = node.get("prefixItems", [])
-            if (
-                "items" not in node
-                or not all(covers(sub, f"{at}/prefixItems/{i}") for i, sub in enumerate(prefix))
-                or not covers(node["items"], f"{at}/items")
-            ):
-                return False
-        return True
-
-    return covers(_subschema(schema, pointer), pointer)
-
-
 def _pattern_search(module: _Module, source: str) -> str:
     """The module constant holding the compiled pattern's bound ``search`` (one global load per
     use instead of a global and an attribute)."""
@@ -1376,33 +1118,6 @@ def _pattern_matches(module: _Module, source: str, value: str) -> str:
     return f"(({shortcut}) or {search})"
 
 
-_PRINTABLE_ASCII = "".join(map(chr, range(0x20, 0x7F)))
-
-
-def printable_ascii_matches(source: str) -> int | None:
-    """For a pattern that is one character class repeated over the whole string (``^[...]*$``
-    or ``^[...]+$``) holding every printable ASCII character: the fewest characters it needs
-    (0 or 1), so any printable ASCII string at least that long matches; ``None`` otherwise
-    (conservative)."""
-    try:
-        items = list(sre_parse.parse(source, re.ASCII))
-    except re.error:  # pragma: no cover - translate() already compiled it
-        return None
-    if len(items) != 3 or [str(op) for op, _ in items] != ["AT", "MAX_REPEAT", "AT"]:
-        return None
-    if str(items[0][1]) != "AT_BEGINNING" or str(items[2][1]) != "AT_END_STRING":
-        return None
-    low, high, repeated = items[1][1]
-    if high != sre_parse.MAXREPEAT or low not in (0, 1):
-        return None
-    if len(repeated) != 1 or str(repeated[0][0]) != "IN":
-        return None
-    # The class holds every printable ASCII character exactly when they all match as a row.
-    if re.compile(source, re.ASCII).search(_PRINTABLE_ASCII) is None:
-        return None
-    return int(low)
-
-
 def _pattern_source(schema: Mapping[str, Any], at: str) -> str | None:
     """The translated Python source of ``schema["pattern"]`` (``None`` when there is none)."""
     if "pattern" not in schema:
@@ -1414,63 +1129,6 @@ def _pattern_source(schema: Mapping[str, Any], at: str) -> str | None:
         return translate(pattern)
     except RegexError as error:
         raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
-
-
-_ASCII_ATOMS = frozenset({"LITERAL", "RANGE"})
-
-
-def matches_only_ascii(source: str) -> bool:
-    """Whether every string ``source`` (compiled with ``re.ASCII``) can ``search`` successfully
-    is pure ASCII: the pattern is anchored at both ends at its top level and every character it
-    consumes outside a lookaround comes from an ASCII literal, range or positive class (no
-    negated class, no ``.``, no back-reference). Conservative: ``False`` when unsure. Such a
-    pattern, once matched, proves the string holds no lone surrogate."""
-    try:
-        parsed = sre_parse.parse(source, re.ASCII)
-    except re.error:  # pragma: no cover - translate() already compiled it
-        return False
-    items = list(parsed)
-    if len(items) < 2 or str(items[0][0]) != "AT" or str(items[-1][0]) != "AT":
-        return False
-    if str(items[0][1]) != "AT_BEGINNING" or str(items[-1][1]) != "AT_END_STRING":
-        return False
-    return _ascii_items(items)
-
-
-def _ascii_items(items: Any) -> bool:  # noqa: PLR0912 - one branch per node kind
-    for op, argument in items:
-        name = str(op)
-        if name in ("AT", "ASSERT", "ASSERT_NOT"):
-            continue  # anchors and lookarounds consume nothing
-        if name == "LITERAL":
-            if argument >= 0x80:
-                return False
-        elif name == "IN":
-            for member_op, member in argument:
-                member_name = str(member_op)
-                if member_name == "LITERAL" and member < 0x80:
-                    continue
-                if member_name == "RANGE" and member[1] < 0x80:
-                    continue
-                if member_name == "CATEGORY" and str(member) in _ASCII_CATEGORIES:
-                    continue
-                return False
-        elif name == "SUBPATTERN":
-            if not _ascii_items(argument[-1]):
-                return False
-        elif name == "BRANCH":
-            if not all(_ascii_items(branch) for branch in argument[1]):
-                return False
-        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            if not _ascii_items(argument[2]):
-                return False
-        else:
-            return False
-    return True
-
-
-# Under re.ASCII these classes hold ASCII characters only (their negations do not).
-_ASCII_CATEGORIES = frozenset({"CATEGORY_DIGIT", "CATEGORY_WORD", "CATEGORY_SPACE"})
 
 
 # A property whose collecting checks can report this many records is decided by its answering
@@ -1510,24 +1168,6 @@ def _mentions(code: str, name: str) -> bool:
     return re.search(rf"\b{name}\b", code) is not None
 
 
-def _subschema(schema: Mapping[str, Any], pointer: str) -> Any:
-    """The subschema at ``pointer``, a JSON pointer as the compiler writes them (tokens escaped
-    by ``_token``; not a URI fragment: no percent-decoding, so a property named ``a%41`` is
-    found as itself)."""
-    node: Any = schema
-    for part in pointer.split("/")[1:] if pointer else ():
-        token = unescape_token(part)
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            raise CompileError(f"{pointer!r} names no subschema of this document", pointer)
-    if not _is_schema(node):
-        raise CompileError(f"{pointer!r} does not name a schema", pointer)
-    return node
-
-
 def compile_validators(
     schema: Mapping[str, Any],
     entry_points: Mapping[str, str],
@@ -1547,10 +1187,10 @@ def compile_validators(
     for name, pointer in entry_points.items():
         target = module.function_for(pointer, collect=True)
         answer = module.function_for(pointer, collect=False)
-        _subschema(schema, pointer)  # an entry point must name a subschema: raises otherwise
+        subschema_at(schema, pointer)  # an entry point must name a subschema: raises otherwise
         # A schema that leaves some position unconstrained cannot see every string: an
         # accepted document is then walked once for lone surrogates.
-        walk = not _examines_every_string(schema, pointer)
+        walk = not examines_every_string(schema, pointer)
         accepted = (
             f"{answer}(value) and surrogate_at(value) is None" if walk else f"{answer}(value)"
         )
@@ -1575,7 +1215,9 @@ def compile_validators(
         pointer, name, collect = module.pending.pop(0)
         if collect:
             compilers[True].proven = set()
-            body = compilers[True].node(_subschema(schema, pointer), pointer, "v", "p", (pointer,))
+            body = compilers[True].node(
+                subschema_at(schema, pointer), pointer, "v", "p", (pointer,)
+            )
             signature = f"def {name}(v: Any, p: str, e: Violations) -> None:"
         else:
             body = answering.function(pointer)

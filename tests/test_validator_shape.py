@@ -15,11 +15,8 @@ from tool_registry import DiagnosticCode, validate_third_party_manifest, validat
 from tool_registry import validator as generated
 
 from generator.ecma_to_re import translate
-from generator.validator_compiler import (
-    compile_validators,
-    matches_only_ascii,
-    printable_ascii_matches,
-)
+from generator.regex_facts import matches_only_ascii, printable_ascii_matches
+from generator.validator_compiler import compile_validators
 
 from .test_runtime_bounds import manifest
 
