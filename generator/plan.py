@@ -32,6 +32,7 @@ from generator.ecma_to_re import RegexError, translate
 from generator.literals import py_json
 from generator.regex_facts import matches_only_ascii
 from generator.schema_subset import (
+    ANNOTATIONS,
     JSON_TYPES,
     SURROGATE_KEYWORD,
     CompileError,
@@ -58,6 +59,13 @@ class Rule:
 
     keyword: str
     expected: str
+
+
+# The reports whose words the schema does not supply.
+FALSE_RULE = Rule("false", "nothing (false schema)")
+NOT_RULE = Rule("not", "not to match the 'not' schema")
+CLOSED_RULE = Rule("additionalProperties", "no such property")
+UNIQUE_RULE = Rule("uniqueItems", "unique items")
 
 
 @dataclass(frozen=True)
@@ -108,7 +116,9 @@ class NumberRules:
 class ObjectRules:
     """``required`` (each missing name reported at the object), ``properties`` (checked only
     when present), then ``additionalProperties``: ``closed`` refuses every other key, and
-    ``additional`` (a node) checks every other key's value."""
+    ``additional`` (the node ``additionalProperties`` holds when it is not ``false``, one that
+    accepts anything included: a backend may still name the other keys) checks every other
+    key's value; ``others`` is that node when it checks something."""
 
     required: tuple[str, ...]
     properties: tuple[tuple[str, Node], ...]
@@ -117,8 +127,19 @@ class ObjectRules:
     known: tuple[str, ...]
 
     @property
+    def others(self) -> Node | None:
+        """The node every other key's value is checked against (``None``: nothing to check)."""
+        extra = self.additional
+        return extra if extra is not None and extra.verdict != "any" else None
+
+    @property
+    def missing(self) -> tuple[tuple[str, Rule], ...]:
+        """Each required name with the report of its absence."""
+        return tuple((name, Rule("required", f"property {short(name)}")) for name in self.required)
+
+    @property
     def empty(self) -> bool:
-        return not (self.required or self.properties or self.closed or self.additional)
+        return not (self.required or self.properties or self.closed or self.others)
 
 
 @dataclass(frozen=True)
@@ -161,12 +182,23 @@ class OneOf:
 
 
 @dataclass(frozen=True)
+class Condition:
+    """An ``if`` simple enough to decide inline for an object: the names it requires (in order,
+    once each), then the properties it pins to a string, boolean or null ``const`` (in order)."""
+
+    required: tuple[str, ...]
+    pins: tuple[tuple[str, str | bool | None], ...]
+
+
+@dataclass(frozen=True)
 class Conditional:
-    """``if`` (decided by a verdict), ``then`` and ``else`` (checked inline)."""
+    """``if`` (decided by a verdict, or for an object by ``condition`` when it is simple),
+    ``then`` and ``else`` (checked inline)."""
 
     test: str
     then: Node | None
     otherwise: Node | None
+    condition: Condition | None = None
 
 
 @dataclass(frozen=True)
@@ -190,6 +222,13 @@ class Node:
     ref: str | None = None
 
     @property
+    def families(self) -> tuple[StringRules, NumberRules, ObjectRules, ArrayRules]:
+        """A ``check`` node's rules for each type family (``TYPED_FAMILIES`` order)."""
+        if self.string is None or self.number is None or self.object is None or self.array is None:
+            raise ValueError(f"the {self.verdict!r} node at {self.at!r} has no type families")
+        return self.string, self.number, self.object, self.array
+
+    @property
     def single_family(self) -> str | None:
         """The one declared type whose own rules run in its type test's success branch."""
         if self.types is not None and len(self.types) == 1 and self.types[0] in TYPED_FAMILIES:
@@ -199,6 +238,10 @@ class Node:
     @property
     def type_rule(self) -> Rule | None:
         return None if self.types is None else Rule("type", " or ".join(self.types))
+
+    @property
+    def any_of_rule(self) -> Rule:
+        return Rule("anyOf", f"to match at least one of {len(self.any_of)} alternatives")
 
 
 @dataclass(frozen=True)
@@ -273,14 +316,7 @@ class _Planner:
 
     @staticmethod
     def types(schema: Mapping[str, Any], at: str) -> tuple[JsonType, ...] | None:
-        if "type" not in schema:
-            return None
-        declared = schema["type"]
-        names = declared if isinstance(declared, list) else [declared]
-        known = ("null", "boolean", "object", "array", "number", "string", "integer")
-        if not names or any(name not in known for name in names):
-            raise CompileError(f"type {declared!r} names no JSON type", f"{at}/type", "type")
-        return tuple(names)
+        return declared_types(schema, at)
 
     @staticmethod
     def values(schema: Mapping[str, Any], at: str) -> tuple[ValueRule, ...]:
@@ -345,8 +381,7 @@ class _Planner:
         closed = extra is False
         additional = None
         if not closed and "additionalProperties" in schema:
-            node = self.node(extra, f"{at}/additionalProperties")
-            additional = None if node.verdict == "any" else node
+            additional = self.node(extra, f"{at}/additionalProperties")
         return ObjectRules(
             tuple(dict.fromkeys(required)), planned, closed, additional, tuple(sorted(properties))
         )
@@ -386,6 +421,7 @@ class _Planner:
             self.function(f"{at}/if"),
             None if then.verdict == "any" else then,
             None if otherwise.verdict == "any" else otherwise,
+            simple_condition(schema["if"]),
         )
 
     def reference(self, ref: Any, at: str) -> str:
@@ -499,6 +535,44 @@ def examines_every_string(schema: Mapping[str, Any], pointer: str) -> bool:
         return True
 
     return covers(subschema_at(schema, pointer), pointer)
+
+
+def declared_types(schema: Mapping[str, Any], at: str) -> tuple[JsonType, ...] | None:
+    """The JSON types ``schema``'s ``type`` names (``None`` when it declares none)."""
+    if "type" not in schema:
+        return None
+    declared = schema["type"]
+    names = declared if isinstance(declared, list) else [declared]
+    if not names or any(name not in JSON_TYPES for name in names):
+        raise CompileError(f"type {declared!r} names no JSON type", f"{at}/type", "type")
+    return tuple(names)
+
+
+# The keywords a simple ``if`` may hold (annotations aside).
+_CONDITION_KEYS = frozenset({"required", "properties"}) | ANNOTATIONS
+
+
+def simple_condition(schema: Any) -> Condition | None:
+    """The ``Condition`` an ``if`` schema amounts to when it holds only ``required`` names and
+    properties pinned by a string/boolean/null ``const``; ``None`` for anything else (or when
+    it holds neither: it accepts everything, and a verdict says so as cheaply)."""
+    if not isinstance(schema, Mapping) or not set(schema) <= _CONDITION_KEYS:
+        return None
+    required = schema.get("required", [])
+    properties = schema.get("properties", {})
+    if not isinstance(required, list) or not isinstance(properties, Mapping):
+        return None
+    pins: list[tuple[str, str | bool | None]] = []
+    for name, sub in properties.items():
+        if not isinstance(sub, Mapping) or set(sub) - ANNOTATIONS != {"const"}:
+            return None
+        const = sub["const"]
+        if not (const is None or isinstance(const, str | bool)):
+            return None
+        pins.append((name, const))
+    if not required and not pins:
+        return None
+    return Condition(tuple(dict.fromkeys(required)), tuple(pins))
 
 
 def build_plan(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> Plan:

@@ -25,14 +25,32 @@ from typing import Any
 
 from generator.ecma_to_re import RegexError, translate
 from generator.literals import py_json, py_str
-from generator.plan import admits_free_strings, discriminator, examines_every_string, short
+from generator.plan import (
+    CLOSED_RULE,
+    FALSE_RULE,
+    NOT_RULE,
+    UNIQUE_RULE,
+    ArrayRules,
+    Condition,
+    Conditional,
+    Node,
+    NumberRules,
+    ObjectRules,
+    OneOf,
+    Plan,
+    Rule,
+    StringRules,
+    ValueRule,
+    admits_free_strings,
+    build_plan,
+    declared_types,
+    discriminator,
+    simple_condition,
+)
 from generator.regex_facts import matches_only_ascii, printable_ascii_matches
 from generator.schema_subset import (
-    ANNOTATIONS,
     JSON_TYPES,
-    SURROGATE_KEYWORD,
     CompileError,
-    check_keywords,
     escape_token,
     resolve_ref,
     schema_limit,
@@ -65,6 +83,7 @@ class _Module:
     """The output being assembled: constants, functions, and the counters naming them."""
 
     schema: Mapping[str, Any]
+    plan: Plan
     constants: list[str] = field(default_factory=list)
     constant_names: dict[str, str] = field(default_factory=dict)
     functions: dict[tuple[str, bool], str] = field(default_factory=dict)
@@ -96,319 +115,247 @@ class _Module:
         return self.functions[key]
 
 
-class _Compiler:
-    """Emits the statements checking one subschema against the value held in a variable.
+class _Collect:
+    """Emits the statements of a collecting function (``_check_N(v, p, e)``) for a plan node:
+    a violation appends a ``Violation`` tuple to ``e`` and checking goes on.
 
-    With ``collect`` a violation appends a ``Violation`` tuple to ``e`` and checking goes on;
-    without it a violation returns ``False`` at once. Alternatives (``anyOf``, ``oneOf``, ``not``,
-    ``if``) are always decided by the answering functions, so a valid document never builds a
-    record for the alternative it does not take; violations are collected only once a verdict is
-    a failure.
+    Alternatives (``anyOf``, ``oneOf``, ``not``, ``if``) are decided by the answering functions,
+    so a valid document never builds a record for the alternative it does not take; violations
+    are collected only once a verdict is a failure. Which checks run, in which order, with which
+    report, comes from the node; this class only spells them.
     """
 
-    def __init__(self, module: _Module, *, collect: bool) -> None:
+    def __init__(self, module: _Module) -> None:
         self.module = module
-        self.collect = collect
-        # (instance pointer expression, subschema pointer) pairs already checked on the
-        # function's straight-line path (``conditional`` counts the branches the code sits in):
-        # reached again (a ``$ref`` through ``allOf`` and through a ``oneOf`` tag, say), the
-        # check could only report the same records again, so it is not emitted twice. The
-        # pointer expression also says how the value was reached (a property, ``"/0"``, is
-        # spelled apart from a ``prefixItems`` position, ``'/0'``), so two routes to one
-        # location agree on the guards they sit under.
+        # (instance pointer expression, node pointer) pairs already checked on the function's
+        # straight-line path (``conditional`` counts the branches the code sits in): reached
+        # again (a ``$ref`` through ``allOf`` and through a ``oneOf`` tag, say), the check could
+        # only report the same records again, so it is not emitted twice. The pointer expression
+        # also says how the value was reached (a property, ``"/0"``, is spelled apart from a
+        # ``prefixItems`` position, ``'/0'``), so two routes to one location agree on the guards
+        # they sit under.
         self.proven: set[tuple[str, str]] = set()
         self.conditional = 0
 
-    def node(  # noqa: PLR0917 - the emitting context, passed positionally
+    def function(self, node: Node) -> list[str]:
+        """The body of the collecting function for ``node`` (a plan node of its own)."""
+        self.proven = set()
+        return self.node(node, "v", "p", (node.at,))
+
+    def node(
         self,
-        schema: Any,
-        at: str,
+        node: Node,
         value: str,
         where: str,
         inlined: tuple[str, ...],
         strings_checked: bool = False,
     ) -> list[str]:
-        """Statements checking ``value`` (a variable) against ``schema``; ``where`` is a Python
+        """Statements checking ``value`` (a variable) against ``node``; ``where`` is a Python
         expression for the instance pointer, evaluated only when a violation is reported.
         ``strings_checked``: an enclosing node on this straight-line path already tests a string
         ``value`` for lone surrogates (the same record: this node does not test it again)."""
-        if schema is True or (isinstance(schema, Mapping) and not schema):
+        if node.verdict == "any":
             return []
-        if schema is False:
-            return [self.fail(where, "false", "nothing (false schema)", value)]
-        if self.collect and (where, at) in self.proven:
+        if node.verdict == "none":
+            return [self.fail(where, FALSE_RULE, value)]
+        if (where, node.at) in self.proven:
             return []
-        surrogates = not strings_checked and admits_free_strings(schema)
+        string, number, objects, array = node.families
+        surrogates = not strings_checked and string.surrogates
+        # Every family is spelled (in this order) even where a single declared type leaves it
+        # dead: the constants and names it takes keep their numbers in the output.
         typed = {
-            "string": self.string_checks(schema, at, value, where, surrogates=surrogates),
-            "number": self.number_checks(schema, at, value, where),
-            "object": self.object_checks(schema, at, value, where, inlined),
-            "array": self.array_checks(schema, at, value, where, inlined),
+            "string": self.string(string, value, where, surrogates=surrogates),
+            "number": self.number(number, value, where),
+            "object": self.object(objects, value, where, inlined),
+            "array": self.array(array, value, where, inlined),
         }
-        lines = self.value_checks(schema, at, value, where)
-        declared = self.declared_types(schema, at)
-        pinned = self.string_pinned_checks(schema, value, where)
-        if declared == ["string"] and pinned is not None:
+        lines = self.values(node.values, value, where)
+        type_rule = node.type_rule
+        if node.pinned is not None and type_rule is not None:
             # A string constant or string enum: one type test decides both records (a value of
             # another type fails ``type`` and then the constant, in that order, as before).
-            inside, outside = pinned
+            inside, outside = self.pin(node.pinned, value, where)
             lines = [
                 f"if {_type_test('string', value)}:",
                 *typed["string"][1:],  # already indented under its own type test
                 *_indent(inside),
                 "else:",
-                "    " + self.fail(where, "type", "string", value),
+                "    " + self.fail(where, type_rule, value),
                 *_indent(outside),
             ]
-        elif declared is not None and len(declared) == 1 and declared[0] in typed:
+        elif node.single_family is not None and type_rule is not None:
             # One declared type: its checks run in the success branch of the type test, and the
             # other types' checks are dead code (their guards could never hold).
-            only = declared[0]
+            only = node.single_family
             body = typed[only][1:] if typed[only] else []
             lines = [
                 f"if {_type_test(only, value)}:",
                 *(body or ["    pass"]),
                 "else:",
-                "    " + self.fail(where, "type", only, value),
+                "    " + self.fail(where, type_rule, value),
                 *lines,
             ]
         else:
-            if declared is not None:
-                test = " or ".join(_type_test(name, value) for name in declared)
-                lines = [
-                    f"if not ({test}):",
-                    "    " + self.fail(where, "type", " or ".join(declared), value),
-                    *lines,
-                ]
+            if node.types is not None and type_rule is not None:
+                test = " or ".join(_type_test(name, value) for name in node.types)
+                lines = [f"if not ({test}):", "    " + self.fail(where, type_rule, value), *lines]
             for checks in typed.values():
                 lines += checks
         checked = strings_checked or surrogates
-        lines += self.combinators(schema, at, value, where, inlined, checked)
-        if "$ref" in schema:
-            lines += self.reference(schema["$ref"], f"{at}/$ref", value, where, inlined, checked)
-        if self.collect and not self.conditional:
-            self.proven.add((where, at))
+        lines += self.combinators(node, value, where, inlined, checked)
+        if node.ref is not None:
+            lines += self.reference(node.ref, value, where, inlined, checked)
+        if not self.conditional:
+            self.proven.add((where, node.at))
         return lines
 
-    def string_pinned_checks(
-        self, schema: Mapping[str, Any], value: str, where: str
-    ) -> tuple[list[str], list[str]] | None:
-        """For a ``const`` string or an all-string ``enum`` (and no other value keyword): the
-        statements for a string ``value`` and for a value of another type (which always fails
-        it); ``None`` otherwise."""
-        if ("const" in schema) == ("enum" in schema):
-            return None
-        if "const" in schema:
-            const = schema["const"]
-            if not isinstance(const, str):
-                return None
-            test, keyword, expected = f"{value} != {py_str(const)}", "const", short(const)
+    def pin(self, rule: ValueRule, value: str, where: str) -> tuple[list[str], list[str]]:
+        """For a string node pinned by a const/enum: the statements for a string ``value`` and
+        for a value of another type (which always fails the pin)."""
+        if rule.keyword == "const":
+            test = f"{value} != {py_str(rule.values[0])}"
         else:
-            options = schema["enum"]
-            if not isinstance(options, list) or not options:
-                return None
-            if not all(isinstance(option, str) for option in options):
-                return None
-            name = self.module.constant("ENUM", f"frozenset({py_json(sorted(set(options)))})")
-            test, keyword, expected = f"{value} not in {name}", "enum", "one of " + short(options)
-        report = self.fail(where, keyword, expected, value)
+            test = f"{value} not in {_string_set(self.module, rule.values)}"
+        report = self.fail(where, rule.rule, value)
         return [f"if {test}:", f"    {report}"], [report]
 
-    def fail(self, where: str, keyword: str, expected: str, value: str) -> str:
-        if not self.collect:
-            return "return False"
-        return f"e.append(({where}, {py_str(keyword)}, {py_str(expected)}, {value}))"
-
     @staticmethod
-    def declared_types(schema: Mapping[str, Any], at: str) -> list[str] | None:
-        if "type" not in schema:
-            return None
-        declared = schema["type"]
-        names = declared if isinstance(declared, list) else [declared]
-        if not names or any(name not in JSON_TYPES for name in names):
-            raise CompileError(f"type {declared!r} names no JSON type", f"{at}/type", "type")
-        return [str(name) for name in names]
+    def fail(where: str, rule: Rule, value: str) -> str:
+        keyword, expected = py_str(rule.keyword), py_str(rule.expected)
+        return f"e.append(({where}, {keyword}, {expected}, {value}))"
 
-    def value_checks(self, schema: Mapping[str, Any], at: str, value: str, where: str) -> list[str]:
+    def values(self, rules: tuple[ValueRule, ...], value: str, where: str) -> list[str]:
         lines: list[str] = []
-        if "const" in schema:
-            const = schema["const"]
-            if isinstance(const, str):
-                test = f"isinstance({value}, str) and {value} == {py_str(const)}"
-            else:
-                name = self.module.constant("CONST", py_json(const))
+        for rule in rules:
+            if rule.keyword == "const" and rule.strings:
+                test = f"isinstance({value}, str) and {value} == {py_str(rule.values[0])}"
+            elif rule.keyword == "const":
+                name = self.module.constant("CONST", py_json(rule.values[0]))
                 test = f"json_equal({value}, {name})"
-            expected = short(const)
-            lines += [f"if not ({test}):", "    " + self.fail(where, "const", expected, value)]
-        if "enum" in schema:
-            options = schema["enum"]
-            if not isinstance(options, list):
-                raise CompileError("enum must be an array", f"{at}/enum", "enum")
-            if options and all(isinstance(option, str) for option in options):
-                name = self.module.constant("ENUM", f"frozenset({py_json(sorted(set(options)))})")
-                test = f"isinstance({value}, str) and {value} in {name}"
+            elif rule.strings:
+                members = _string_set(self.module, rule.values)
+                test = f"isinstance({value}, str) and {value} in {members}"
             else:
-                name = self.module.constant("ENUM", py_json(options))
+                name = self.module.constant("ENUM", py_json(list(rule.values)))
                 test = f"any(json_equal({value}, option) for option in {name})"
-            expected = "one of " + short(options)
-            lines += [f"if not ({test}):", "    " + self.fail(where, "enum", expected, value)]
+            lines += [f"if not ({test}):", "    " + self.fail(where, rule.rule, value)]
         return lines
 
-    def string_checks(
-        self, schema: Mapping[str, Any], at: str, value: str, where: str, *, surrogates: bool
-    ) -> list[str]:
+    def string(self, rules: StringRules, value: str, where: str, *, surrogates: bool) -> list[str]:
         body: list[str] = []
         if surrogates:
             # I-JSON (RFC 7493): a lone surrogate has no UTF-8 encoding and breaks every later
             # consumer (print, encode, subprocess). isascii() answers most strings in O(1).
             body += [
                 f"if not {value}.isascii() and SURROGATE.search({value}) is not None:",
-                "    " + self.fail(where, SURROGATE_KEYWORD, "no lone surrogate", value),
+                "    " + self.fail(where, self.module.plan.surrogate_rule, value),
             ]
-        if "minLength" in schema:
-            limit = schema_limit(schema, at, "minLength")
+        if rules.min_length is not None:
             body += [
-                f"if len({value}) < {limit}:",
-                "    " + self.fail(where, "minLength", f"at least {limit} characters", value),
+                f"if len({value}) < {rules.min_length.value}:",
+                "    " + self.fail(where, rules.min_length.rule, value),
             ]
-        if "maxLength" in schema:
-            limit = schema_limit(schema, at, "maxLength")
+        if rules.max_length is not None:
             body += [
-                f"if len({value}) > {limit}:",
-                "    " + self.fail(where, "maxLength", f"at most {limit} characters", value),
+                f"if len({value}) > {rules.max_length.value}:",
+                "    " + self.fail(where, rules.max_length.rule, value),
             ]
-        source = _pattern_source(schema, at)
-        if source is not None:
-            pattern = schema["pattern"]
-            expected = "to match " + short(pattern)
+        if rules.pattern is not None:
             # A string already too long is not searched too: a hostile 64 KiB value costs the
             # length test, not a scan (and the report already says what is wrong with it).
-            test = _pattern_misses(self.module, source, value)
-            if "maxLength" in schema and self.collect:
-                test = f"len({value}) <= {schema_limit(schema, at, 'maxLength')} and {test}"
-            body += [f"if {test}:", "    " + self.fail(where, "pattern", expected, value)]
-        if self.collect and len(body) > 2:
+            test = _pattern_misses(self.module, rules.pattern.python, value)
+            if rules.max_length is not None:
+                test = f"len({value}) <= {rules.max_length.value} and {test}"
+            body += [f"if {test}:", "    " + self.fail(where, rules.pattern.rule, value)]
+        if len(body) > 2:
             # Most strings pass: one test of the accepting case (as the answering functions make
             # it) runs first, and the separate tests only for a string that fails it.
-            body = [f"if {self.string_fails(schema, at, value, surrogates)}:", *_indent(body)]
+            body = [f"if {self.string_fails(rules, value, surrogates)}:", *_indent(body)]
         return _guarded(f"isinstance({value}, str)", body)
 
-    def string_fails(self, schema: Mapping[str, Any], at: str, value: str, surrogates: bool) -> str:
-        """A test that the string ``value`` fails a check ``string_checks`` makes: when it does
-        not hold, none of them would report (a lone surrogate is ruled out by ``isascii`` or by
-        a match of a pattern that only matches ASCII)."""
+    def string_fails(self, rules: StringRules, value: str, surrogates: bool) -> str:
+        """A test that the string ``value`` fails a check ``string`` makes: when it does not
+        hold, none of them would report (a lone surrogate is ruled out by ``isascii`` or by a
+        match of a pattern that only matches ASCII)."""
         terms: list[str] = []
-        source = _pattern_source(schema, at)
-        if surrogates and (source is None or not matches_only_ascii(source)):
+        pattern = rules.pattern
+        if surrogates and (pattern is None or not pattern.ascii_only):
             terms.append(f"{value}.isascii()")
-        low = schema_limit(schema, at, "minLength") if "minLength" in schema else 0
-        high = schema_limit(schema, at, "maxLength") if "maxLength" in schema else None
+        low = rules.min_length.value if rules.min_length is not None else 0
+        high = rules.max_length.value if rules.max_length is not None else None
         if low and high is not None:
             terms.append(f"{low} <= len({value}) <= {high}")
         elif low:
             terms.append(f"len({value}) >= {low}")
         elif high is not None:
             terms.append(f"len({value}) <= {high}")
-        if source is None:
+        if pattern is None:
             return f"not ({' and '.join(terms)})"
         if not terms:
-            return _pattern_misses(self.module, source, value)
-        terms.append(_pattern_matches(self.module, source, value))
+            return _pattern_misses(self.module, pattern.python, value)
+        terms.append(_pattern_matches(self.module, pattern.python, value))
         return f"not ({' and '.join(terms)})"
 
-    def number_checks(
-        self, schema: Mapping[str, Any], at: str, value: str, where: str
-    ) -> list[str]:
+    def number(self, rules: NumberRules, value: str, where: str) -> list[str]:
         body: list[str] = []
-        if "minimum" in schema:
-            limit = py_json(schema_number(schema, at, "minimum"))
-            body += [
-                f"if {value} < {limit}:",
-                "    " + self.fail(where, "minimum", f"at least {limit}", value),
-            ]
-        if "maximum" in schema:
-            limit = py_json(schema_number(schema, at, "maximum"))
-            body += [
-                f"if {value} > {limit}:",
-                "    " + self.fail(where, "maximum", f"at most {limit}", value),
-            ]
+        for limit, operator in ((rules.minimum, "<"), (rules.maximum, ">")):
+            if limit is not None:
+                body += [
+                    f"if {value} {operator} {py_json(limit.value)}:",
+                    "    " + self.fail(where, limit.rule, value),
+                ]
         return _guarded(_type_test("number", value), body)
 
-    def object_checks(
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        where: str,
-        inlined: tuple[str, ...],
+    def object(
+        self, rules: ObjectRules, value: str, where: str, inlined: tuple[str, ...]
     ) -> list[str]:
         body: list[str] = []
-        required = schema.get("required", [])
-        if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
-            raise CompileError("required must be an array of strings", f"{at}/required")
-        names = list(dict.fromkeys(required))
-        if names:
+        if rules.required:
             # One C-level test that every required key is present; the names are checked one by
             # one only to report the missing ones.
-            wanted = self.module.constant("NAMES", f"frozenset({py_json(sorted(names))})")
+            wanted = self.module.constant("NAMES", f"frozenset({py_json(sorted(rules.required))})")
             body.append(f"if not ({value}.keys() >= {wanted}):")
-            if not self.collect:
-                body.append("    return False")
-            for name in names if self.collect else ():
+            for name, rule in rules.missing:
                 body += [
                     f"    if {py_str(name)} not in {value}:",
-                    "        " + self.fail(where, "required", f"property {short(name)}", value),
+                    "        " + self.fail(where, rule, value),
                 ]
-        properties: Mapping[str, Any] = schema.get("properties", {})
-        for name, sub in properties.items():
+        for name, sub in rules.properties:
             child = self.module.variable("v")
-            sub_at = f"{at}/properties/{escape_token(name)}"
             child_where = f"{where} + {py_str('/' + escape_token(name))}"
-            checks = self.node(sub, sub_at, child, child_where, inlined)
-            if checks and self.collect and _reports(checks) >= _GUARDED_REPORTS:
+            checks = self.node(sub, child, child_where, inlined)
+            if checks and _reports(checks) >= _GUARDED_REPORTS:
                 # Most properties of an invalid document hold: the answering function decides
                 # a nested object or array first, and its violations are collected only when it
                 # fails (it holds exactly when they would report nothing).
-                checks = [f"if not {self.branch(sub_at)}({child}):", *_indent(checks)]
+                checks = [f"if not {self.branch(sub.at)}({child}):", *_indent(checks)]
             if checks:
                 body += [
                     f"{child} = {value}.get({py_str(name)}, MISSING)",
                     f"if {child} is not MISSING:",
                     *_indent(checks),
                 ]
-        if "additionalProperties" in schema:
-            body += self.additional(schema, at, value, where, inlined=inlined, known=properties)
+        if rules.closed or rules.additional is not None:
+            body += self.additional(rules, value, where, inlined)
         return _guarded(f"isinstance({value}, dict)", body)
 
     def additional(
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        where: str,
-        *,
-        inlined: tuple[str, ...],
-        known: Mapping[str, Any],
+        self, rules: ObjectRules, value: str, where: str, inlined: tuple[str, ...]
     ) -> list[str]:
-        extra = schema["additionalProperties"]
-        names = self.module.constant("NAMES", f"frozenset({py_json(sorted(known))})")
+        names = self.module.constant("NAMES", f"frozenset({py_json(list(rules.known))})")
         key = self.module.variable("k")
         key_where = f"{where} + '/' + token({key})"
-        if extra is False:
+        if rules.additional is None:  # closed
             # The common closed object: one C-level subset test; the loop runs only to report.
-            report = self.fail(
-                key_where, "additionalProperties", "no such property", f"{value}[{key}]"
-            )
-            if not self.collect:
-                return [f"if not {names}.issuperset({value}):", f"    {report}"]
             return [
                 f"if not {names}.issuperset({value}):",
                 f"    for {key} in {value}:",
                 f"        if {key} not in {names}:",
-                f"            {report}",
+                f"            {self.fail(key_where, CLOSED_RULE, f'{value}[{key}]')}",
             ]
         child = self.module.variable("v")
-        checks = self.node(extra, f"{at}/additionalProperties", child, key_where, inlined)
+        checks = self.node(rules.additional, child, key_where, inlined)
         if not checks:
             return []
         return [
@@ -417,178 +364,142 @@ class _Compiler:
             *_indent(checks, 2),
         ]
 
-    def array_checks(
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        where: str,
-        inlined: tuple[str, ...],
+    def array(
+        self, rules: ArrayRules, value: str, where: str, inlined: tuple[str, ...]
     ) -> list[str]:
         body: list[str] = []
-        if "minItems" in schema:
-            limit = schema_limit(schema, at, "minItems")
-            body += [
-                f"if len({value}) < {limit}:",
-                "    " + self.fail(where, "minItems", f"at least {limit} items", value),
-            ]
-        if "maxItems" in schema:
-            limit = schema_limit(schema, at, "maxItems")
-            body += [
-                f"if len({value}) > {limit}:",
-                "    " + self.fail(where, "maxItems", f"at most {limit} items", value),
-            ]
-        unique = schema.get("uniqueItems") is True
+        for limit, operator in ((rules.min_items, "<"), (rules.max_items, ">")):
+            if limit is not None:
+                body += [
+                    f"if len({value}) {operator} {limit.value}:",
+                    "    " + self.fail(where, limit.rule, value),
+                ]
         mark = self.module.variable("n")
-        if unique and self.collect:
+        if rules.unique:
             body.append(f"{mark} = len(e)")
-        prefix = schema.get("prefixItems", [])
-        for index, sub in enumerate(prefix):
+        for index, sub in enumerate(rules.prefix):
             child = self.module.variable("v")
-            checks = self.node(
-                sub, f"{at}/prefixItems/{index}", child, f"{where} + '/{index}'", inlined
-            )
+            checks = self.node(sub, child, f"{where} + '/{index}'", inlined)
             if checks:
                 body += [
                     f"if len({value}) > {index}:",
                     f"    {child} = {value}[{index}]",
                     *_indent(checks),
                 ]
-        if "items" in schema:
+        if rules.items is not None:
             position, child = self.module.variable("i"), self.module.variable("v")
-            checks = self.node(
-                schema["items"], f"{at}/items", child, f"{where} + '/' + str({position})", inlined
-            )
-            if checks and not self.collect and not prefix:
-                body += [f"for {child} in {value}:", *_indent(checks)]
-            elif checks:
+            item_where = f"{where} + '/' + str({position})"
+            checks = self.node(rules.items, child, item_where, inlined)
+            if checks:
                 body += [
-                    f"for {position} in range({len(prefix)}, len({value})):",
+                    f"for {position} in range({len(rules.prefix)}, len({value})):",
                     f"    {child} = {value}[{position}]",
                     *_indent(checks),
                 ]
-        if unique:
-            # After the items, and (when collecting) only if they all held: a wrong item fails,
-            # fills the bound or is reported before the whole array would be keyed, so a
-            # hostile array costs the check of its items, never the keying of nested junk.
-            test = f"not all_unique({value})"
-            if self.collect:
-                test = f"len(e) == {mark} and {test}"
-            body += [f"if {test}:", "    " + self.fail(where, "uniqueItems", "unique items", value)]
+        if rules.unique:
+            # After the items, and only if they all held: a wrong item fails, fills the bound or
+            # is reported before the whole array would be keyed, so a hostile array costs the
+            # check of its items, never the keying of nested junk.
+            body += [
+                f"if len(e) == {mark} and not all_unique({value}):",
+                "    " + self.fail(where, UNIQUE_RULE, value),
+            ]
         return _guarded(f"isinstance({value}, list)", body)
 
-    def branch(self, at: str) -> str:
+    def branch(self, pointer: str) -> str:
         """The answering function deciding an alternative."""
-        return self.module.function_for(at, collect=False)
+        return self.module.function_for(pointer, collect=False)
 
-    def combinators(  # noqa: PLR0917 - the emitting context, passed positionally
+    def combinators(
         self,
-        schema: Mapping[str, Any],
-        at: str,
+        node: Node,
         value: str,
         where: str,
         inlined: tuple[str, ...],
-        strings_checked: bool = False,
+        strings_checked: bool,
     ) -> list[str]:
         lines: list[str] = []
-        for index, sub in enumerate(schema.get("allOf", [])):
-            lines += self.node(sub, f"{at}/allOf/{index}", value, where, inlined, strings_checked)
-        if "anyOf" in schema:
-            checks = [self.branch(f"{at}/anyOf/{i}") for i in range(len(schema["anyOf"]))]
-            test = " or ".join(f"{check}({value})" for check in checks)
-            expected = f"to match at least one of {len(checks)} alternatives"
-            lines += [f"if not ({test}):", "    " + self.fail(where, "anyOf", expected, value)]
-        if "oneOf" in schema:
-            lines += self.one_of(schema["oneOf"], f"{at}/oneOf", value, where, inlined)
-        if "not" in schema:
-            check = self.branch(f"{at}/not")
-            expected = "not to match the 'not' schema"
+        for member in node.all_of:
+            lines += self.node(member, value, where, inlined, strings_checked)
+        if node.any_of:
+            test = " or ".join(f"{self.branch(pointer)}({value})" for pointer in node.any_of)
+            lines += [f"if not ({test}):", "    " + self.fail(where, node.any_of_rule, value)]
+        if node.one_of is not None:
+            lines += self.one_of(node.one_of, value, where, inlined)
+        if node.negated is not None:
             lines += [
-                f"if {check}({value}):",
-                "    " + self.fail(where, "not", expected, value),
+                f"if {self.branch(node.negated)}({value}):",
+                "    " + self.fail(where, NOT_RULE, value),
             ]
-        if "if" in schema:
-            self.conditional += 1
-            then = self.node(schema.get("then", True), f"{at}/then", value, where, inlined)
-            otherwise = self.node(schema.get("else", True), f"{at}/else", value, where, inlined)
-            self.conditional -= 1
-            if then or otherwise:
-                decide = f"{self.branch(f'{at}/if')}({value})"
-                condition = _condition(schema["if"], value, "object") if self.collect else None
-                if condition is not None:
-                    # An object is decided inline; anything else by the answering function
-                    # (which also settles, say, a string's lone surrogate the same way).
-                    decide = f"({condition} if isinstance({value}, dict) else {decide})"
-                lines += [f"if {decide}:"]
-                lines += _indent(then or ["pass"])
-                if otherwise:
-                    lines += ["else:", *_indent(otherwise)]
+        if node.conditional is not None:
+            lines += self.if_then_else(node.conditional, value, where, inlined)
         return lines
 
-    def one_of(
-        self,
-        alternatives: list[Any],
-        at: str,
-        value: str,
-        where: str,
-        inlined: tuple[str, ...] = (),
+    def if_then_else(
+        self, conditional: Conditional, value: str, where: str, inlined: tuple[str, ...]
     ) -> list[str]:
+        self.conditional += 1
+        then = self.node(conditional.then, value, where, inlined) if conditional.then else []
+        otherwise = (
+            self.node(conditional.otherwise, value, where, inlined) if conditional.otherwise else []
+        )
+        self.conditional -= 1
+        if not (then or otherwise):
+            return []
+        decide = f"{self.branch(conditional.test)}({value})"
+        if conditional.condition is not None:
+            # An object is decided inline; anything else by the answering function (which also
+            # settles, say, a string's lone surrogate the same way).
+            inline = _condition(conditional.condition, value, "object")
+            decide = f"({inline} if isinstance({value}, dict) else {decide})"
+        lines = [f"if {decide}:", *_indent(then or ["pass"])]
+        if otherwise:
+            lines += ["else:", *_indent(otherwise)]
+        return lines
+
+    def one_of(self, one_of: OneOf, value: str, where: str, inlined: tuple[str, ...]) -> list[str]:
         """Exactly one alternative holds. Decided by the answering functions; only a failed
-        verdict runs the collecting ones to report. With a tag (below), only the alternative it
-        names is checked."""
-        count = len(alternatives)
-        reporters = [f"{at}/{i}" for i in range(count)]
-        tagged = discriminator(self.module.schema, alternatives, at)
-        if tagged is None:
-            checks = [self.branch(f"{at}/{i}") for i in range(count)]
-            matched = " + ".join(f"{check}({value})" for check in checks)
-            return [f"if ({matched}) != 1:", "    " + self.report_one_of(reporters, value, where)]
+        verdict runs the collecting ones to report. With a tag, only the alternative it names is
+        checked."""
+        if one_of.discriminator is None:
+            matched = " + ".join(f"{self.branch(p)}({value})" for p in one_of.alternatives)
+            return [f"if ({matched}) != 1:", "    " + self.report_one_of(one_of, value, where)]
         # Each alternative requires its own constant in one property: only the alternative that
-        # constant names can hold, so only that one is tried, and its violations are reported.
-        name, constants = tagged
+        # constant names can hold, and its inlined collecting checks report nothing when it
+        # holds, and what it lacks when it does not.
+        name, constants = one_of.discriminator
         tag = self.module.variable("d")
         lines = [f"{tag} = {value}.get({py_str(name)}) if isinstance({value}, dict) else None"]
-        if not self.collect:
-            checks = [self.branch(f"{at}/{i}") for i in range(count)]
-            tried = " or ".join(
-                f"({tag} == {py_str(constant)} and {check}({value}))"
-                for constant, check in zip(constants, checks, strict=True)
-            )
-            return [*lines, f"if not ({tried}):", "    return False"]
-        # The named alternative's collecting checks are inlined: they report nothing when it
-        # holds, and what it lacks when it does not.
         for index, constant in enumerate(constants):
             keyword = "if" if index == 0 else "elif"
             self.conditional += 1
-            checks = self.node(alternatives[index], reporters[index], value, where, inlined)
+            checks = self.node(one_of.inline[index], value, where, inlined)
             self.conditional -= 1
             lines += [f"{keyword} {tag} == {py_str(constant)}:", *_indent(checks or ["pass"])]
-        return [*lines, "else:", "    " + self.report_one_of(reporters, value, where)]
+        return [*lines, "else:", "    " + self.report_one_of(one_of, value, where)]
 
-    def report_one_of(self, alternatives: list[str], value: str, where: str) -> str:
-        if not self.collect:
-            return "return False"
-        names = [self.module.function_for(at, collect=True) for at in alternatives]
+    def report_one_of(self, one_of: OneOf, value: str, where: str) -> str:
+        names = [self.module.function_for(p, collect=True) for p in one_of.alternatives]
         return f"one_of(({', '.join(names)},), {value}, {where}, e)"
 
-    def reference(  # noqa: PLR0917 - the emitting context, passed positionally
+    def reference(
         self,
-        ref: Any,
-        at: str,
+        ref: str,
         value: str,
         where: str,
         inlined: tuple[str, ...],
-        strings_checked: bool = False,
+        strings_checked: bool,
     ) -> list[str]:
-        if not isinstance(ref, str):
-            raise CompileError("$ref must be a string", at, "$ref")
-        target_at, target = resolve_ref(self.module.schema, ref, at)
-        if target_at in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
-            if not self.collect:
-                return [f"if not {self.branch(target_at)}({value}):", "    return False"]
-            target = self.module.function_for(target_at, collect=True)
-            return [f"{target}({value}, {where}, e)"]
-        return self.node(target, target_at, value, where, (*inlined, target_at), strings_checked)
+        """A ``$ref``: its target's checks inlined, or a call when it is recursive or deep."""
+        if ref in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
+            return [f"{self.module.function_for(ref, collect=True)}({value}, {where}, e)"]
+        target = self.module.plan.nodes[ref]
+        return self.node(target, value, where, (*inlined, ref), strings_checked)
+
+
+def _string_set(module: _Module, values: tuple[Any, ...]) -> str:
+    """The module constant holding a string enum's values as a frozenset."""
+    return module.constant("ENUM", f"frozenset({py_json(sorted(set(values)))})")
 
 
 def _implied_type(root: Mapping[str, Any], schema: Any, depth: int = 0) -> str | None:
@@ -677,7 +588,7 @@ class _Answer:
         if known is None and path is not None:
             known = self.types.get(path)
         lines: list[str] = []
-        declared = _Compiler.declared_types(schema, at)
+        declared = declared_types(schema, at)
         implied = _implied_type(self.module.schema, schema)
         if implied is not None and not _satisfies(known, implied):
             lines += [f"if {_negate(_type_test(implied, value))}:", "    return False"]
@@ -939,8 +850,10 @@ class _Answer:
                 schema.get("else", True), f"{at}/else", value, path, depth + 1, inlined, known
             )
             if then or otherwise:
-                condition = _condition(schema["if"], value, known)
-                if condition is None:
+                simple = simple_condition(schema["if"])
+                if simple is not None:
+                    condition = _condition(simple, value, known)
+                else:
                     condition = f"{self.branch(f'{at}/if')}({value})"
                 lines += [f"if {condition}:", *_indent(then or ["pass"])]
                 if otherwise:
@@ -1056,34 +969,21 @@ def _const_test(module: _Module, const: Any, value: str) -> str:
     return f"json_equal({value}, {module.constant('CONST', py_json(const))})"
 
 
-_CONDITION_KEYS = frozenset({"required", "properties"}) | ANNOTATIONS
-
-
-def _condition(schema: Any, value: str, known: str | None) -> str | None:
-    """An inline boolean expression deciding a simple ``if`` schema (``required`` names and
-    properties pinned by a string/boolean/null ``const``); ``None`` for anything else."""
-    if not isinstance(schema, Mapping) or not set(schema) <= _CONDITION_KEYS:
-        return None
-    required = schema.get("required", [])
-    properties = schema.get("properties", {})
-    if not isinstance(required, list) or not isinstance(properties, Mapping):
-        return None
-    terms = [f"{py_str(name)} in {value}" for name in dict.fromkeys(required)]
-    for name, sub in properties.items():
-        if not isinstance(sub, Mapping) or set(sub) - ANNOTATIONS != {"const"}:
-            return None
-        const = sub["const"]
-        if not (const is None or isinstance(const, str | bool)):
-            return None
+def _condition(condition: Condition, value: str, known: str | None) -> str:
+    """The inline boolean expression deciding a simple ``if`` (a ``plan.Condition``); a value
+    not known to be an object passes it unless it is one (only an object can fail it)."""
+    terms = [f"{py_str(name)} in {value}" for name in condition.required]
+    for name, const in condition.pins:
         item = f"{value}[{py_str(name)}]"
         test = f"{item} == {py_str(const)}" if isinstance(const, str) else f"{item} is {const!r}"
-        terms.append(test if name in required else f"({py_str(name)} not in {value} or {test})")
-    if not terms:
-        return None
-    condition = " and ".join(terms)
+        if name in condition.required:
+            terms.append(test)
+        else:
+            terms.append(f"({py_str(name)} not in {value} or {test})")
+    text = " and ".join(terms)
     if known != "object":
-        condition = f"(not isinstance({value}, dict) or ({condition}))"
-    return f"({condition})"
+        text = f"(not isinstance({value}, dict) or ({text}))"
+    return f"({text})"
 
 
 def _pattern_search(module: _Module, source: str) -> str:
@@ -1179,18 +1079,17 @@ def compile_validators(
     ``package`` is where ``diagnostics`` and ``schema_runtime`` are imported from (``"."`` inside
     the generated package). Raises ``CompileError`` for a schema outside the supported subset.
     """
-    check_keywords(schema)
-    module = _Module(schema)
-    compilers = {flag: _Compiler(module, collect=flag) for flag in (True, False)}
+    plan = build_plan(schema, entry_points)
+    module = _Module(schema, plan)
+    collecting = _Collect(module)
     answering = _Answer(module)
     public: list[str] = []
-    for name, pointer in entry_points.items():
-        target = module.function_for(pointer, collect=True)
-        answer = module.function_for(pointer, collect=False)
-        subschema_at(schema, pointer)  # an entry point must name a subschema: raises otherwise
+    for entry in plan.entry_points:
+        name, walk = entry.name, entry.walk
+        target = module.function_for(entry.pointer, collect=True)
+        answer = module.function_for(entry.pointer, collect=False)
         # A schema that leaves some position unconstrained cannot see every string: an
         # accepted document is then walked once for lone surrogates.
-        walk = not examines_every_string(schema, pointer)
         accepted = (
             f"{answer}(value) and surrogate_at(value) is None" if walk else f"{answer}(value)"
         )
@@ -1214,10 +1113,7 @@ def compile_validators(
     while module.pending:
         pointer, name, collect = module.pending.pop(0)
         if collect:
-            compilers[True].proven = set()
-            body = compilers[True].node(
-                subschema_at(schema, pointer), pointer, "v", "p", (pointer,)
-            )
+            body = collecting.function(plan.nodes[pointer])
             signature = f"def {name}(v: Any, p: str, e: Violations) -> None:"
         else:
             body = answering.function(pointer)
