@@ -174,11 +174,14 @@ class OneOf:
     """Exactly one alternative holds. With a ``discriminator`` (a property every alternative
     requires, with a distinct string constant in each), only the alternative the tag names is
     checked and its own violations are reported; otherwise the verdicts are counted and a
-    failure reports the closest alternative's violations or one ``oneOf`` record."""
+    failure reports the closest alternative's violations or one ``oneOf`` record. With a tag,
+    ``targets`` is each alternative's object schema (its pointer, past ``$ref``-only wrappers),
+    whose tag property the tag's test settles."""
 
     alternatives: tuple[str, ...]
     discriminator: tuple[str, tuple[str, ...]] | None
     inline: tuple[Node, ...]
+    targets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -404,11 +407,16 @@ class _Planner:
     def one_of(self, alternatives: list[Any], at: str) -> OneOf:
         pointers = tuple(self.function(f"{at}/{i}") for i in range(len(alternatives)))
         tagged = discriminator(self.schema, alternatives, at)
-        inline: tuple[Node, ...] = ()
-        if tagged is not None:
-            inline = tuple(self.node(sub, f"{at}/{i}") for i, sub in enumerate(alternatives))
-        tag = None if tagged is None else (tagged[0], tuple(tagged[1]))
-        return OneOf(pointers, tag, inline)
+        if tagged is None:
+            return OneOf(pointers, None, ())
+        inline = tuple(self.node(sub, f"{at}/{i}") for i, sub in enumerate(alternatives))
+        targets = []
+        for index, alternative in enumerate(alternatives):
+            target_at, target = f"{at}/{index}", alternative
+            while isinstance(target, Mapping) and set(target) == {"$ref"}:
+                target_at, target = resolve_ref(self.schema, target["$ref"], target_at)
+            targets.append(target_at)
+        return OneOf(pointers, (tagged[0], tuple(tagged[1])), inline, tuple(targets))
 
     def conditional(self, schema: Mapping[str, Any], at: str) -> Conditional | None:
         if "if" not in schema:
@@ -587,19 +595,33 @@ def build_plan(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> Pl
     return Plan(planner.run(), tuple(entries))
 
 
-def implied_type(plan: Plan, node: Node, depth: int = 0) -> JsonType | None:
+def implied_type(
+    plan: Plan, node: Node, depth: int = 0, *, alternatives: bool = False
+) -> JsonType | None:
     """A single JSON type every value valid against ``node`` has, when its ``type`` (or an
-    ``allOf`` member's, or its ``$ref`` target's, followed a few levels) names exactly one."""
+    ``allOf`` member's, or its ``$ref`` target's, followed a few levels) names exactly one.
+    With ``alternatives``, also when every alternative of its ``oneOf`` (or else ``anyOf``)
+    implies the same one (a tagged union of objects): the Python backend asks this wider
+    question; the TypeScript backend's answering code tests such a union's type per
+    alternative."""
     if node.verdict != "check" or depth > _MAX_DEPTH:
         return None
     if node.types is not None and len(node.types) == 1:
         return node.types[0]
     for member in node.all_of:
-        found = implied_type(plan, member, depth + 1)
+        found = implied_type(plan, member, depth + 1, alternatives=alternatives)
         if found is not None:
             return found
+    if alternatives:
+        one_of = node.one_of.alternatives if node.one_of is not None else ()
+        for pointers in (one_of, node.any_of):
+            implied = {
+                implied_type(plan, plan.nodes[p], depth + 1, alternatives=True) for p in pointers
+            }
+            if len(implied) == 1 and None not in implied:
+                return implied.pop()
     if node.ref is not None:
-        return implied_type(plan, plan.nodes[node.ref], depth + 1)
+        return implied_type(plan, plan.nodes[node.ref], depth + 1, alternatives=alternatives)
     return None
 
 

@@ -5,11 +5,16 @@ function per entry point, ``name(value) -> tuple[Diagnostic, ...]`` (empty = val
 every violation with its instance pointer and schema keyword. The module needs only the standard
 library and the package's ``diagnostics`` and ``schema_runtime`` modules.
 
+This is the Python emitter over ``plan.build_plan``: the schema is resolved once into plan nodes
+(which checks, in which order, with which report; pins, limits, discriminators, ``$ref``
+targets, implied types), the same plan ``ts_validator`` spells in TypeScript. Nothing here reads
+the schema; it only decides how a check is spelled in Python and where a function is called.
+
 Contract:
-- Only ``SUPPORTED_KEYWORDS`` and ``ANNOTATIONS`` may appear in a schema. Anything else (and any
-  ``$ref`` that is not a same-document pointer, any ``$id`` below the root, a pattern the
-  ``ecma_to_re`` translation refuses) raises ``CompileError`` naming the keyword and the schema
-  pointer: a keyword is never silently ignored.
+- Only ``schema_subset.SUPPORTED_KEYWORDS`` and ``ANNOTATIONS`` may appear in a schema. Anything
+  else (and any ``$ref`` that is not a same-document pointer, any ``$id`` below the root, a
+  pattern the ``ecma_to_re`` translation refuses) raises ``CompileError`` naming the keyword and
+  the schema pointer: a keyword is never silently ignored.
 - Schema text reaches the output only as escaped string literals (``literals.py_str``) or as
   numbers; nothing from the schema lands in a comment or an identifier.
 - Checks are inlined into straight-line code; a child's instance pointer is only built when a
@@ -23,12 +28,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.ecma_to_re import RegexError, translate
 from generator.literals import py_json, py_str
 from generator.plan import (
     CLOSED_RULE,
     FALSE_RULE,
     NOT_RULE,
+    TYPED_FAMILIES,
     UNIQUE_RULE,
     ArrayRules,
     Condition,
@@ -41,23 +46,13 @@ from generator.plan import (
     Rule,
     StringRules,
     ValueRule,
-    admits_free_strings,
     build_plan,
-    declared_types,
-    discriminator,
-    simple_condition,
+    implied_type,
+    satisfies,
+    string_pinned,
 )
-from generator.regex_facts import matches_only_ascii, printable_ascii_matches
-from generator.schema_subset import (
-    JSON_TYPES,
-    CompileError,
-    escape_token,
-    resolve_ref,
-    schema_limit,
-    schema_number,
-    subschema_at,
-)
-from generator.schemas import local_ref_target
+from generator.regex_facts import printable_ascii_matches
+from generator.schema_subset import escape_token
 
 # How deep ``$ref`` targets are inlined before the compiler emits a function call instead.
 _MAX_INLINE_DEPTH = 6
@@ -82,13 +77,12 @@ def _type_test(name: str, value: str) -> str:
 class _Module:
     """The output being assembled: constants, functions, and the counters naming them."""
 
-    schema: Mapping[str, Any]
     plan: Plan
     constants: list[str] = field(default_factory=list)
     constant_names: dict[str, str] = field(default_factory=dict)
     functions: dict[tuple[str, bool], str] = field(default_factory=dict)
     function_bodies: list[list[str]] = field(default_factory=list)
-    pending: list[tuple[str, str, bool]] = field(default_factory=list)
+    pending: list[tuple[Node, str, bool]] = field(default_factory=list)
     variables: int = 0
 
     def constant(self, prefix: str, expression: str) -> str:
@@ -103,16 +97,20 @@ class _Module:
         self.variables += 1
         return f"{prefix}{self.variables}"
 
-    def function_for(self, pointer: str, *, collect: bool) -> str:
-        """The name of the function for the subschema at ``pointer`` (compiled later): one that
-        collects diagnostics (``_check_N(v, p, e)``) or one that only answers
+    def function_for(self, node: Node, *, collect: bool) -> str:
+        """The name of the function for ``node`` (emitted later, once per node pointer): one
+        that collects diagnostics (``_check_N(v, p, e)``) or one that only answers
         (``_valid_N(v) -> bool``, stopping at the first violation)."""
-        key = (pointer, collect)
+        key = (node.at, collect)
         if key not in self.functions:
             name = f"{'_check' if collect else '_valid'}_{len(self.functions)}"
             self.functions[key] = name
-            self.pending.append((pointer, name, collect))
+            self.pending.append((node, name, collect))
         return self.functions[key]
+
+    def function_at(self, pointer: str, *, collect: bool) -> str:
+        """``function_for`` the plan's node of its own at ``pointer``."""
+        return self.function_for(self.plan.nodes[pointer], collect=collect)
 
 
 class _Collect:
@@ -329,7 +327,8 @@ class _Collect:
                 # Most properties of an invalid document hold: the answering function decides
                 # a nested object or array first, and its violations are collected only when it
                 # fails (it holds exactly when they would report nothing).
-                checks = [f"if not {self.branch(sub.at)}({child}):", *_indent(checks)]
+                answer = self.module.function_for(sub, collect=False)
+                checks = [f"if not {answer}({child}):", *_indent(checks)]
             if checks:
                 body += [
                     f"{child} = {value}.get({py_str(name)}, MISSING)",
@@ -408,7 +407,7 @@ class _Collect:
 
     def branch(self, pointer: str) -> str:
         """The answering function deciding an alternative."""
-        return self.module.function_for(pointer, collect=False)
+        return self.module.function_at(pointer, collect=False)
 
     def combinators(
         self,
@@ -479,7 +478,7 @@ class _Collect:
         return [*lines, "else:", "    " + self.report_one_of(one_of, value, where)]
 
     def report_one_of(self, one_of: OneOf, value: str, where: str) -> str:
-        names = [self.module.function_for(p, collect=True) for p in one_of.alternatives]
+        names = [self.module.function_at(p, collect=True) for p in one_of.alternatives]
         return f"one_of(({', '.join(names)},), {value}, {where}, e)"
 
     def reference(
@@ -492,7 +491,7 @@ class _Collect:
     ) -> list[str]:
         """A ``$ref``: its target's checks inlined, or a call when it is recursive or deep."""
         if ref in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
-            return [f"{self.module.function_for(ref, collect=True)}({value}, {where}, e)"]
+            return [f"{self.module.function_at(ref, collect=True)}({value}, {where}, e)"]
         target = self.module.plan.nodes[ref]
         return self.node(target, value, where, (*inlined, ref), strings_checked)
 
@@ -502,49 +501,15 @@ def _string_set(module: _Module, values: tuple[Any, ...]) -> str:
     return module.constant("ENUM", f"frozenset({py_json(sorted(set(values)))})")
 
 
-def _implied_type(root: Mapping[str, Any], schema: Any, depth: int = 0) -> str | None:
-    """A single JSON type every instance valid against ``schema`` has, when ``type`` (or an
-    ``allOf`` member or ``$ref`` target, followed a few levels) names exactly one, or every
-    alternative of a ``oneOf``/``anyOf`` implies the same one (a tagged union of objects)."""
-    if not isinstance(schema, Mapping) or depth > _MAX_INLINE_DEPTH:
-        return None
-    declared = schema.get("type")
-    if isinstance(declared, list) and len(declared) == 1:
-        declared = declared[0]
-    if isinstance(declared, str) and declared in JSON_TYPES:
-        return declared
-    for sub in schema.get("allOf", []):
-        found = _implied_type(root, sub, depth + 1)
-        if found is not None:
-            return found
-    for keyword in ("oneOf", "anyOf"):
-        alternatives = schema.get(keyword)
-        if isinstance(alternatives, list) and alternatives:
-            implied = {_implied_type(root, sub, depth + 1) for sub in alternatives}
-            if len(implied) == 1 and None not in implied:
-                return implied.pop()
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        target = local_ref_target(root, ref)
-        if target is not None:
-            return _implied_type(root, target[1], depth + 1)
-    return None
-
-
-def _satisfies(known: str | None, wanted: str) -> bool:
-    """Whether a value known to be of JSON type ``known`` is of type ``wanted``."""
-    return known == wanted or (known == "integer" and wanted == "number")
-
-
 class _Answer:
-    """Emits an answering function (``_valid_N(v) -> bool``): the fewest tests that decide the
-    common valid path. Every violation is ``return False``; statements after a check run only
-    when it held, so the compiler tracks what is already known at each point:
+    """Emits an answering function (``_valid_N(v) -> bool``) for a plan node: the fewest tests
+    that decide the common valid path. Every violation is ``return False``; statements after a
+    check run only when it held, so the emitter tracks what is already known at each point:
 
     - the JSON type of a value (one ``isinstance`` per value, implied types tested first);
     - which properties are present (a required property is read by subscript, no lookup);
-    - which (instance path, subschema) pairs were already checked on the straight-line path
-      (a subschema reached twice, as through ``allOf`` and ``properties``, is checked once).
+    - which (instance path, node pointer) pairs were already checked on the straight-line path
+      (a node reached twice, as through ``allOf`` and ``properties``, is checked once).
 
     Closed objects take one key-set test (``keys() == NAMES`` when every property is required),
     string enums one frozenset membership, patterns one bound ``search``; a pattern that can
@@ -556,65 +521,62 @@ class _Answer:
 
     def __init__(self, module: _Module) -> None:
         self.module = module
+        self.plan = module.plan
         self.proven: set[tuple[tuple[str, ...], str]] = set()
         self.present: set[tuple[str, ...]] = set()
         self.types: dict[tuple[str, ...], str] = {}
         self.decided: set[str] = set()
 
-    def function(self, pointer: str) -> list[str]:
+    def function(self, node: Node) -> list[str]:
+        """The body of the answering function for ``node``."""
         self.proven, self.present, self.types, self.decided = set(), set(), {}, set()
-        body = self.node(subschema_at(self.module.schema, pointer), pointer, "v", (), 0, (pointer,))
+        body = self.node(node, "v", (), 0, (node.at,))
         return [*body, "return True"]
 
-    def node(  # noqa: PLR0912, PLR0917 - one branch per keyword family
+    def node(  # noqa: PLR0912, PLR0917 - one branch per type family
         self,
-        schema: Any,
-        at: str,
+        node: Node,
         value: str,
         path: tuple[str, ...] | None,
         depth: int,
         inlined: tuple[str, ...],
         known: str | None = None,
     ) -> list[str]:
-        """Statements returning ``False`` unless ``value`` is valid against ``schema``.
+        """Statements returning ``False`` unless ``value`` is valid against ``node``.
         ``path`` names the value inside the function's argument (``None`` for array items);
         ``depth`` counts the conditional branches (if/then/else, oneOf) the code sits in."""
-        if schema is True or (isinstance(schema, Mapping) and not schema):
+        if node.verdict == "any":
             return []
-        if schema is False:
+        if node.verdict == "none":
             return ["return False"]
-        if path is not None and (path, at) in self.proven:
+        if path is not None and (path, node.at) in self.proven:
             return []
         if known is None and path is not None:
             known = self.types.get(path)
         lines: list[str] = []
-        declared = declared_types(schema, at)
-        implied = _implied_type(self.module.schema, schema)
-        if implied is not None and not _satisfies(known, implied):
+        implied = implied_type(self.plan, node, alternatives=True)
+        if implied is not None and not satisfies(known, implied):
             lines += [f"if {_negate(_type_test(implied, value))}:", "    return False"]
             known = implied
-        if declared is not None and not any(_satisfies(known, name) for name in declared):
-            test = " or ".join(_type_test(name, value) for name in declared)
+        if node.types is not None and not any(satisfies(known, name) for name in node.types):
+            test = " or ".join(_type_test(name, value) for name in node.types)
             lines += [f"if {_negate(test)}:", "    return False"]
         if path is not None and known is not None and depth == 0:
             self.types[path] = known
-        lines += self.values(schema, at, value, known)
-        for kind, emit in (
-            ("string", self.string),
-            ("number", self.number),
-            ("object", self.object),
-            ("array", self.array),
-        ):
-            if known is not None and not _satisfies(known, kind):
+        pinned = () if node.pinned is None else (node.pinned,)
+        lines += self.values((*pinned, *node.values), value, known)
+        string, number, objects, array = node.families
+        for kind in TYPED_FAMILIES:
+            if known is not None and not satisfies(known, kind):
                 continue
-            checks = emit(schema, at, value, path, depth, inlined)
             if kind == "string":
+                checks = self.string(string, value)
                 # Whether a string here may hold a lone surrogate is decided once per value:
                 # by this node's test, or by a constant or ASCII-only pattern it must match.
                 if (
                     value not in self.decided
-                    and admits_free_strings(schema)
-                    and not _string_pinned(self.module.schema, schema)
+                    and string.surrogates
+                    and not string_pinned(self.plan, node)
                 ):
                     checks = [
                         f"if not {value}.isascii() and SURROGATE.search({value}) is not None:",
@@ -623,110 +585,78 @@ class _Answer:
                     ]
                 if depth == 0:
                     self.decided.add(value)
+            elif kind == "number":
+                checks = self.number(number, value)
+            elif kind == "object":
+                checks = self.object(objects, value, path, depth, inlined)
+            else:
+                checks = self.array(array, value, depth, inlined)
             if not checks:
                 continue
             if known is None:
-                test = {
-                    "string": f"isinstance({value}, str)",
-                    "number": _type_test("number", value),
-                    "object": f"isinstance({value}, dict)",
-                    "array": f"isinstance({value}, list)",
-                }[kind]
-                lines += [f"if {test}:", *_indent(checks)]
+                lines += [f"if {_type_test(kind, value)}:", *_indent(checks)]
             else:
                 lines += checks
-        lines += self.combinators(schema, at, value, path, depth, inlined, known)
-        if "$ref" in schema:
-            lines += self.reference(
-                schema["$ref"], f"{at}/$ref", value, path, depth, inlined, known
-            )
+        lines += self.combinators(node, value, path, depth, inlined, known)
+        if node.ref is not None:
+            lines += self.reference(node.ref, value, path, depth, inlined, known)
         if path is not None and depth == 0:
-            self.proven.add((path, at))
+            self.proven.add((path, node.at))
         return lines
 
-    def values(
-        self, schema: Mapping[str, Any], at: str, value: str, known: str | None
-    ) -> list[str]:
+    def values(self, rules: tuple[ValueRule, ...], value: str, known: str | None) -> list[str]:
         lines: list[str] = []
-        if "const" in schema:
-            lines += [f"if {_negate(_const_test(self.module, schema['const'], value))}:"]
-            lines.append("    return False")
-        if "enum" in schema:
-            options = schema["enum"]
-            if not isinstance(options, list):
-                raise CompileError("enum must be an array", f"{at}/enum", "enum")
-            if options and all(isinstance(option, str) for option in options):
-                name = self.module.constant("ENUM", f"frozenset({py_json(sorted(set(options)))})")
-                test = f"{value} in {name}"
+        for rule in rules:
+            if rule.keyword == "const":
+                test = _const_test(self.module, rule.values[0], value)
+            elif rule.strings:
+                test = f"{value} in {_string_set(self.module, rule.values)}"
                 if known != "string":
                     test = f"isinstance({value}, str) and {test}"
             else:
-                name = self.module.constant("ENUM", py_json(options))
+                name = self.module.constant("ENUM", py_json(list(rule.values)))
                 test = f"any(json_equal({value}, option) for option in {name})"
             lines += [f"if {_negate(test)}:", "    return False"]
         return lines
 
-    def string(  # noqa: PLR0917 - the emitting context, passed positionally
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        path: tuple[str, ...] | None,
-        depth: int,
-        inlined: tuple[str, ...],
-    ) -> list[str]:
-        del path, depth, inlined
+    def string(self, rules: StringRules, value: str) -> list[str]:
         body: list[str] = []
-        source = _pattern_source(schema, at)
-        low = schema_limit(schema, at, "minLength") if "minLength" in schema else 0
-        high = schema_limit(schema, at, "maxLength") if "maxLength" in schema else None
+        low = rules.min_length.value if rules.min_length is not None else 0
+        high = rules.max_length.value if rules.max_length is not None else None
         if low and high is not None:
             body += [f"if not ({low} <= len({value}) <= {high}):", "    return False"]
         elif low:
             body += [f"if len({value}) < {low}:", "    return False"]
         elif high is not None:
             body += [f"if len({value}) > {high}:", "    return False"]
-        if source is not None:
+        if rules.pattern is not None:
             # After the length test: an over-long string is never searched.
-            body += [f"if {_pattern_misses(self.module, source, value)}:", "    return False"]
+            test = _pattern_misses(self.module, rules.pattern.python, value)
+            body += [f"if {test}:", "    return False"]
         return body
 
-    def number(  # noqa: PLR0917 - the emitting context, passed positionally
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        path: tuple[str, ...] | None,
-        depth: int,
-        inlined: tuple[str, ...],
-    ) -> list[str]:
-        del path, depth, inlined
+    @staticmethod
+    def number(rules: NumberRules, value: str) -> list[str]:
         body: list[str] = []
-        for keyword, operator in (("minimum", "<"), ("maximum", ">")):
-            if keyword in schema:
-                limit = py_json(schema_number(schema, at, keyword))
-                body += [f"if {value} {operator} {limit}:", "    return False"]
+        for limit, operator in ((rules.minimum, "<"), (rules.maximum, ">")):
+            if limit is not None:
+                body += [f"if {value} {operator} {py_json(limit.value)}:", "    return False"]
         return body
 
-    def object(  # noqa: PLR0912, PLR0917 - required, closed and property shapes
+    def object(  # noqa: PLR0912 - required, closed and property shapes
         self,
-        schema: Mapping[str, Any],
-        at: str,
+        rules: ObjectRules,
         value: str,
         path: tuple[str, ...] | None,
         depth: int,
         inlined: tuple[str, ...],
     ) -> list[str]:
         body: list[str] = []
-        required = schema.get("required", [])
-        if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
-            raise CompileError("required must be an array of strings", f"{at}/required")
-        names = list(dict.fromkeys(required))
-        properties: Mapping[str, Any] = schema.get("properties", {})
-        closed = schema.get("additionalProperties") is False
-        if closed:
-            allowed = self.module.constant("NAMES", f"frozenset({py_json(sorted(properties))})")
-        if closed and names and set(names) == set(properties):
+        names = rules.required
+        properties = [name for name, _ in rules.properties]
+        if rules.closed:
+            allowed = self.module.constant("NAMES", f"frozenset({py_json(list(rules.known))})")
+        if rules.closed and names and set(names) == set(properties):
             body += [f"if {value}.keys() != {allowed}:", "    return False"]
         else:
             if len(names) == 1:
@@ -734,25 +664,23 @@ class _Answer:
             elif names:
                 wanted = self.module.constant("NAMES", f"frozenset({py_json(sorted(names))})")
                 body += [f"if not ({value}.keys() >= {wanted}):", "    return False"]
-            if closed:
+            if rules.closed:
                 body += [f"if not {allowed}.issuperset({value}):", "    return False"]
         present = set(names)
         if path is not None:
             if depth == 0:
                 self.present.update((*path, name) for name in names)
             present.update(name for name in properties if (*path, name) in self.present)
-        for name, sub in properties.items():
+        for name, sub in rules.properties:
             child_path = None if path is None else (*path, name)
-            if sub is False:
+            if sub.verdict == "none":
                 if name in present:
                     body.append("return False")
                     break
                 body += [f"if {py_str(name)} in {value}:", "    return False"]
                 continue
             child = self.module.variable("v")
-            checks = self.node(
-                sub, f"{at}/properties/{escape_token(name)}", child, child_path, depth, inlined
-            )
+            checks = self.node(sub, child, child_path, depth, inlined)
             if not checks:
                 continue
             fetch = f"{child} = {value}[{py_str(name)}]"
@@ -760,11 +688,10 @@ class _Answer:
                 body += [fetch, *checks]
             else:
                 body += [f"if {py_str(name)} in {value}:", f"    {fetch}", *_indent(checks)]
-        extra = schema.get("additionalProperties", True)
-        if "additionalProperties" in schema and extra is not False:
-            known_names = self.module.constant("NAMES", f"frozenset({py_json(sorted(properties))})")
+        if rules.additional is not None:
+            known_names = self.module.constant("NAMES", f"frozenset({py_json(list(rules.known))})")
             key, child = self.module.variable("k"), self.module.variable("v")
-            checks = self.node(extra, f"{at}/additionalProperties", child, None, depth + 1, inlined)
+            checks = self.node(rules.additional, child, None, depth + 1, inlined)
             if checks:
                 body += [
                     f"for {key}, {child} in {value}.items():",
@@ -773,27 +700,16 @@ class _Answer:
                 ]
         return body
 
-    def array(  # noqa: PLR0917 - the emitting context, passed positionally
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        path: tuple[str, ...] | None,
-        depth: int,
-        inlined: tuple[str, ...],
+    def array(
+        self, rules: ArrayRules, value: str, depth: int, inlined: tuple[str, ...]
     ) -> list[str]:
-        del path
         body: list[str] = []
-        if "minItems" in schema:
-            limit = schema_limit(schema, at, "minItems")
-            body += [f"if len({value}) < {limit}:", "    return False"]
-        if "maxItems" in schema:
-            limit = schema_limit(schema, at, "maxItems")
-            body += [f"if len({value}) > {limit}:", "    return False"]
-        prefix = schema.get("prefixItems", [])
-        for index, sub in enumerate(prefix):
+        for limit, operator in ((rules.min_items, "<"), (rules.max_items, ">")):
+            if limit is not None:
+                body += [f"if len({value}) {operator} {limit.value}:", "    return False"]
+        for index, sub in enumerate(rules.prefix):
             child = self.module.variable("v")
-            checks = self.node(sub, f"{at}/prefixItems/{index}", child, None, depth + 1, inlined)
+            checks = self.node(sub, child, None, depth + 1, inlined)
             if checks:
                 body += [
                     f"if len({value}) > {index}:",
@@ -801,21 +717,18 @@ class _Answer:
                     *_indent(checks),
                 ]
         item_type = None
-        if "items" in schema:
+        if rules.items is not None:
             child = self.module.variable("v")
-            checks = self.node(schema["items"], f"{at}/items", child, None, depth + 1, inlined)
-            item_type = _implied_type(self.module.schema, schema["items"])
-            if checks and not prefix:
+            checks = self.node(rules.items, child, None, depth + 1, inlined)
+            item_type = implied_type(self.plan, rules.items, alternatives=True)
+            if checks and not rules.prefix:
                 body += [f"for {child} in {value}:", *_indent(checks)]
             elif checks:
-                body += [
-                    f"for {child} in {value}[{len(prefix)}:]:",
-                    *_indent(checks),
-                ]
-        if schema.get("uniqueItems") is True:
+                body += [f"for {child} in {value}[{len(rules.prefix)}:]:", *_indent(checks)]
+        if rules.unique:
             # After the items held: a refused item is never keyed. Strings (every item checked
             # to be one) compare as themselves: a set of them is the whole test.
-            if item_type == "string" and not prefix:
+            if item_type == "string" and not rules.prefix:
                 body += [f"if len(set({value})) != len({value}):", "    return False"]
             else:
                 body += [f"if not all_unique({value}):", "    return False"]
@@ -823,8 +736,7 @@ class _Answer:
 
     def combinators(  # noqa: PLR0917 - the emitting context, passed positionally
         self,
-        schema: Mapping[str, Any],
-        at: str,
+        node: Node,
         value: str,
         path: tuple[str, ...] | None,
         depth: int,
@@ -832,55 +744,62 @@ class _Answer:
         known: str | None,
     ) -> list[str]:
         lines: list[str] = []
-        for index, sub in enumerate(schema.get("allOf", [])):
-            lines += self.node(sub, f"{at}/allOf/{index}", value, path, depth, inlined, known)
-        if "anyOf" in schema:
-            checks = [self.branch(f"{at}/anyOf/{i}") for i in range(len(schema["anyOf"]))]
-            test = " or ".join(f"{check}({value})" for check in checks)
+        for member in node.all_of:
+            lines += self.node(member, value, path, depth, inlined, known)
+        if node.any_of:
+            test = " or ".join(f"{self.branch(pointer)}({value})" for pointer in node.any_of)
             lines += [f"if not ({test}):", "    return False"]
-        if "oneOf" in schema:
-            lines += self.one_of(schema["oneOf"], f"{at}/oneOf", value, path, depth, inlined, known)
-        if "not" in schema:
-            lines += [f"if {self.branch(f'{at}/not')}({value}):", "    return False"]
-        if "if" in schema:
-            then = self.node(
-                schema.get("then", True), f"{at}/then", value, path, depth + 1, inlined, known
-            )
-            otherwise = self.node(
-                schema.get("else", True), f"{at}/else", value, path, depth + 1, inlined, known
-            )
-            if then or otherwise:
-                simple = simple_condition(schema["if"])
-                if simple is not None:
-                    condition = _condition(simple, value, known)
-                else:
-                    condition = f"{self.branch(f'{at}/if')}({value})"
-                lines += [f"if {condition}:", *_indent(then or ["pass"])]
-                if otherwise:
-                    lines += ["else:", *_indent(otherwise)]
+        if node.one_of is not None:
+            lines += self.one_of(node.one_of, value, path, depth, inlined, known)
+        if node.negated is not None:
+            lines += [f"if {self.branch(node.negated)}({value}):", "    return False"]
+        if node.conditional is not None:
+            lines += self.if_then_else(node.conditional, value, path, depth, inlined, known)
         return lines
 
-    def branch(self, at: str) -> str:
-        return self.module.function_for(at, collect=False)
-
-    def one_of(  # noqa: PLR0917 - the emitting context, passed positionally
+    def if_then_else(  # noqa: PLR0917 - the emitting context, passed positionally
         self,
-        alternatives: list[Any],
-        at: str,
+        conditional: Conditional,
         value: str,
         path: tuple[str, ...] | None,
         depth: int,
         inlined: tuple[str, ...],
         known: str | None,
     ) -> list[str]:
-        union_tag = discriminator(self.module.schema, alternatives, at)
-        if union_tag is None:
-            checks = [self.branch(f"{at}/{i}") for i in range(len(alternatives))]
-            matched = " + ".join(f"{check}({value})" for check in checks)
+        then = otherwise = []
+        if conditional.then is not None:
+            then = self.node(conditional.then, value, path, depth + 1, inlined, known)
+        if conditional.otherwise is not None:
+            otherwise = self.node(conditional.otherwise, value, path, depth + 1, inlined, known)
+        if not (then or otherwise):
+            return []
+        if conditional.condition is not None:
+            test = _condition(conditional.condition, value, known)
+        else:
+            test = f"{self.branch(conditional.test)}({value})"
+        lines = [f"if {test}:", *_indent(then or ["pass"])]
+        if otherwise:
+            lines += ["else:", *_indent(otherwise)]
+        return lines
+
+    def branch(self, pointer: str) -> str:
+        return self.module.function_at(pointer, collect=False)
+
+    def one_of(  # noqa: PLR0917 - the emitting context, passed positionally
+        self,
+        one_of: OneOf,
+        value: str,
+        path: tuple[str, ...] | None,
+        depth: int,
+        inlined: tuple[str, ...],
+        known: str | None,
+    ) -> list[str]:
+        if one_of.discriminator is None:
+            matched = " + ".join(f"{self.branch(p)}({value})" for p in one_of.alternatives)
             return [f"if ({matched}) != 1:", "    return False"]
         # Only the alternative the tag names can hold (each requires its own constant there):
         # its checks are inlined, and a tag naming none fails.
-        name, constants = union_tag
+        name, constants = one_of.discriminator
         tag = self.module.variable("d")
         lines = [
             f"{tag} = {value}.get({py_str(name)})"
@@ -892,17 +811,13 @@ class _Answer:
             # property is proven there (and only there).
             tagged = None
             if path is not None:
-                target_at, target = f"{at}/{index}", alternatives[index]
-                while isinstance(target, Mapping) and set(target) == {"$ref"}:
-                    target_at, target = resolve_ref(self.module.schema, target["$ref"], target_at)
-                tagged = ((*path, name), f"{target_at}/properties/{escape_token(name)}")
+                target = one_of.targets[index]
+                tagged = ((*path, name), f"{target}/properties/{escape_token(name)}")
                 if tagged in self.proven:
                     tagged = None
                 else:
                     self.proven.add(tagged)
-            checks = self.node(
-                alternatives[index], f"{at}/{index}", value, path, depth + 1, inlined, known
-            )
+            checks = self.node(one_of.inline[index], value, path, depth + 1, inlined, known)
             if tagged is not None:
                 self.proven.discard(tagged)
             keyword = "if" if index == 0 else "elif"
@@ -911,42 +826,18 @@ class _Answer:
 
     def reference(  # noqa: PLR0917 - the emitting context, passed positionally
         self,
-        ref: Any,
-        at: str,
+        ref: str,
         value: str,
         path: tuple[str, ...] | None,
         depth: int,
         inlined: tuple[str, ...],
         known: str | None,
     ) -> list[str]:
-        if not isinstance(ref, str):
-            raise CompileError("$ref must be a string", at, "$ref")
-        target_at, target = resolve_ref(self.module.schema, ref, at)
-        if target_at in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
-            return [f"if not {self.branch(target_at)}({value}):", "    return False"]
-        return self.node(target, target_at, value, path, depth, (*inlined, target_at), known)
-
-
-def _string_pinned(root: Mapping[str, Any], schema: Any, depth: int = 0) -> bool:
-    """Whether a string valid against ``schema`` is proven free of lone surrogates by a test the
-    schema (or an ``allOf`` member or ``$ref`` target, which always run with it) already makes:
-    a ``const``/``enum`` (schema text) or a pattern that can only match ASCII."""
-    if not isinstance(schema, Mapping) or depth > _MAX_INLINE_DEPTH:
-        return False
-    if "const" in schema or "enum" in schema:
-        return True
-    pattern = schema.get("pattern")
-    if isinstance(pattern, str):
-        try:
-            if matches_only_ascii(translate(pattern)):
-                return True
-        except RegexError:
-            return False
-    if any(_string_pinned(root, sub, depth + 1) for sub in schema.get("allOf", [])):
-        return True
-    ref = schema.get("$ref")
-    target = local_ref_target(root, ref) if isinstance(ref, str) else None
-    return target is not None and _string_pinned(root, target[1], depth + 1)
+        """A ``$ref``: its target's checks inlined, or a call when it is recursive or deep."""
+        if ref in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
+            return [f"if not {self.branch(ref)}({value}):", "    return False"]
+        target = self.plan.nodes[ref]
+        return self.node(target, value, path, depth, (*inlined, ref), known)
 
 
 def _negate(test: str) -> str:
@@ -1018,19 +909,6 @@ def _pattern_matches(module: _Module, source: str, value: str) -> str:
     return f"(({shortcut}) or {search})"
 
 
-def _pattern_source(schema: Mapping[str, Any], at: str) -> str | None:
-    """The translated Python source of ``schema["pattern"]`` (``None`` when there is none)."""
-    if "pattern" not in schema:
-        return None
-    pattern = schema["pattern"]
-    if not isinstance(pattern, str):
-        raise CompileError("pattern must be a string", f"{at}/pattern", "pattern")
-    try:
-        return translate(pattern)
-    except RegexError as error:
-        raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
-
-
 # A property whose collecting checks can report this many records is decided by its answering
 # function first (fewer: a string or a constant, whose own tests are as cheap).
 _GUARDED_REPORTS = 6
@@ -1080,14 +958,14 @@ def compile_validators(
     the generated package). Raises ``CompileError`` for a schema outside the supported subset.
     """
     plan = build_plan(schema, entry_points)
-    module = _Module(schema, plan)
+    module = _Module(plan)
     collecting = _Collect(module)
     answering = _Answer(module)
     public: list[str] = []
     for entry in plan.entry_points:
         name, walk = entry.name, entry.walk
-        target = module.function_for(entry.pointer, collect=True)
-        answer = module.function_for(entry.pointer, collect=False)
+        target = module.function_at(entry.pointer, collect=True)
+        answer = module.function_at(entry.pointer, collect=False)
         # A schema that leaves some position unconstrained cannot see every string: an
         # accepted document is then walked once for lone surrogates.
         accepted = (
@@ -1111,12 +989,12 @@ def compile_validators(
             f"    return report(collect({target}, value, Violations(limit), walk={walk}))",
         ]
     while module.pending:
-        pointer, name, collect = module.pending.pop(0)
+        node, name, collect = module.pending.pop(0)
         if collect:
-            body = collecting.function(plan.nodes[pointer])
+            body = collecting.function(node)
             signature = f"def {name}(v: Any, p: str, e: Violations) -> None:"
         else:
-            body = answering.function(pointer)
+            body = answering.function(node)
             signature = f"def {name}(v: Any) -> bool:"
         module.function_bodies.append(["", "", signature, *_indent(body or ["pass"])])
     code = [*module.constants]
