@@ -6,12 +6,16 @@ and the alternatives of ``anyOf``/``oneOf``/``not``/``if``, which are decided by
 ``Node`` stating what to check, in the order a report lists the violations. Each rule carries the
 schema keyword and the ``expected`` text of its diagnostic, worked out here, so every language's
 emitter reports the same words. A language backend is a small emitter over this plan: it decides
-how to spell a test, never which tests to make or what they mean.
+how to spell a test, never which tests to make or what they mean. Both backends
+(``validator_compiler`` for Python, ``ts_validator`` for TypeScript) read the schema only
+through ``build_plan``.
 
 Contract:
-- The schema must already pass ``schema_subset.check_keywords`` (only the supported keyword
-  subset); ``build_plan`` raises ``CompileError`` (schema pointer and keyword) for anything it
-  cannot plan, exactly like the Python compiler.
+- ``build_plan`` refuses a schema outside the supported subset (``schema_subset.check_keywords``)
+  and raises ``CompileError`` (schema pointer and keyword) for anything it cannot plan.
+- A subschema the schema writes (a property, ``items``, a ``prefixItems`` position, a non-false
+  ``additionalProperties``) is kept as a node even when it accepts anything (verdict ``any``):
+  the plan states the schema; an emitter drops what checks nothing.
 - Order of checks in a ``Node`` (a report lists violations in this order): ``type``; then, for
   a node pinned to a string (``type: string`` with a string ``const`` or an all-string ``enum``),
   the string rules and the pin; otherwise the type's own rules followed by ``const``/``enum``
@@ -135,7 +139,7 @@ class ObjectRules:
     @property
     def missing(self) -> tuple[tuple[str, Rule], ...]:
         """Each required name with the report of its absence."""
-        return tuple((name, Rule("required", f"property {short(name)}")) for name in self.required)
+        return tuple((name, Rule("required", f"property {_short(name)}")) for name in self.required)
 
     @property
     def empty(self) -> bool:
@@ -328,7 +332,7 @@ class _Planner:
             const = schema["const"]
             py_json(const)  # refuses a value JSON cannot hold
             rules.append(
-                ValueRule("const", (const,), isinstance(const, str), Rule("const", short(const)))
+                ValueRule("const", (const,), isinstance(const, str), Rule("const", _short(const)))
             )
         if "enum" in schema:
             options = schema["enum"]
@@ -336,7 +340,7 @@ class _Planner:
                 raise CompileError("enum must be an array", f"{at}/enum", "enum")
             py_json(options)
             strings = bool(options) and all(isinstance(option, str) for option in options)
-            expected = "one of " + short(options)
+            expected = "one of " + _short(options)
             rules.append(ValueRule("enum", tuple(options), strings, Rule("enum", expected)))
         return tuple(rules)
 
@@ -356,9 +360,9 @@ class _Planner:
                 python = translate(source)
             except RegexError as error:
                 raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
-            expected = Rule("pattern", "to match " + short(source))
+            expected = Rule("pattern", "to match " + _short(source))
             pattern = Pattern(source, python, expected, matches_only_ascii(python))
-        return StringRules(admits_free_strings(schema), min_length, max_length, pattern)
+        return StringRules(_admits_free_strings(schema), min_length, max_length, pattern)
 
     @staticmethod
     def number(schema: Mapping[str, Any], at: str) -> NumberRules:
@@ -406,7 +410,7 @@ class _Planner:
 
     def one_of(self, alternatives: list[Any], at: str) -> OneOf:
         pointers = tuple(self.function(f"{at}/{i}") for i in range(len(alternatives)))
-        tagged = discriminator(self.schema, alternatives, at)
+        tagged = _discriminator(self.schema, alternatives, at)
         if tagged is None:
             return OneOf(pointers, None, ())
         inline = tuple(self.node(sub, f"{at}/{i}") for i, sub in enumerate(alternatives))
@@ -439,13 +443,13 @@ class _Planner:
         return self.function(target_at)
 
 
-def short(value: Any) -> str:
+def _short(value: Any) -> str:
     """Schema text describing an expectation (escaped later by ``py_str``)."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def discriminator(
+def _discriminator(
     root: Mapping[str, Any], alternatives: list[Any], at: str
 ) -> tuple[str, list[str]] | None:
     """For a ``oneOf``: a property every alternative requires, with a distinct string ``const``
@@ -472,7 +476,7 @@ def discriminator(
     return None
 
 
-def admits_free_strings(schema: Mapping[str, Any]) -> bool:
+def _admits_free_strings(schema: Mapping[str, Any]) -> bool:
     """Whether a string this node accepts can be any string: no ``const``/``enum`` pins it to
     schema text, and ``type`` (when declared) includes ``string``."""
     if "const" in schema or "enum" in schema:
@@ -485,7 +489,7 @@ def admits_free_strings(schema: Mapping[str, Any]) -> bool:
     )
 
 
-def examines_every_string(schema: Mapping[str, Any], pointer: str) -> bool:
+def _examines_every_string(schema: Mapping[str, Any], pointer: str) -> bool:
     """Whether every string inside a document this subschema accepts passes through a string
     node (and so through its surrogate test): objects are closed, arrays have ``items``, and no
     position is left unconstrained. Conservative: ``False`` means the entry point walks an
@@ -591,7 +595,7 @@ def build_plan(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> Pl
     for name, pointer in entry_points.items():
         subschema_at(schema, pointer)  # an entry point must name a subschema: raises otherwise
         planner.function(pointer)
-        entries.append(EntryPoint(name, pointer, not examines_every_string(schema, pointer)))
+        entries.append(EntryPoint(name, pointer, not _examines_every_string(schema, pointer)))
     return Plan(planner.run(), tuple(entries))
 
 
