@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import keyword
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -181,6 +182,23 @@ def _escape(text: str, *, astral: str) -> str:
 def py_str(text: str) -> str:
     """A Python string literal equal to ``text``."""
     return _escape(text, astral="python")
+
+
+def py_json(value: Any) -> str:
+    """A JSON value as a Python literal (arrays as tuples); every string escaped."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError("non-finite number")
+        return repr(value)
+    if isinstance(value, str):
+        return py_str(value)
+    if isinstance(value, list):
+        return "(" + "".join(py_json(item) + ", " for item in value) + ")"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{py_str(k)}: {py_json(v)}" for k, v in value.items()) + "}"
+    raise ValueError(f"not a JSON value: {type(value).__name__}")
 
 
 def ts_str(text: str) -> str:

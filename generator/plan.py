@@ -6,12 +6,16 @@ and the alternatives of ``anyOf``/``oneOf``/``not``/``if``, which are decided by
 ``Node`` stating what to check, in the order a report lists the violations. Each rule carries the
 schema keyword and the ``expected`` text of its diagnostic, worked out here, so every language's
 emitter reports the same words. A language backend is a small emitter over this plan: it decides
-how to spell a test, never which tests to make or what they mean.
+how to spell a test, never which tests to make or what they mean. Both backends
+(``validator_compiler`` for Python, ``ts_validator`` for TypeScript) read the schema only
+through ``build_plan``.
 
 Contract:
-- The schema must already pass ``validator_compiler.check_keywords`` (only the supported keyword
-  subset); ``build_plan`` raises ``CompileError`` (schema pointer and keyword) for anything it
-  cannot plan, exactly like the Python compiler.
+- ``build_plan`` refuses a schema outside the supported subset (``schema_subset.check_keywords``)
+  and raises ``CompileError`` (schema pointer and keyword) for anything it cannot plan.
+- A subschema the schema writes (a property, ``items``, a ``prefixItems`` position, a non-false
+  ``additionalProperties``) is kept as a node even when it accepts anything (verdict ``any``):
+  the plan states the schema; an emitter drops what checks nothing.
 - Order of checks in a ``Node`` (a report lists violations in this order): ``type``; then, for
   a node pinned to a string (``type: string`` with a string ``const`` or an all-string ``enum``),
   the string rules and the pin; otherwise the type's own rules followed by ``const``/``enum``
@@ -23,27 +27,27 @@ Contract:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from generator.ecma_to_re import RegexError, translate
-from generator.validator_compiler import (
+from generator.literals import py_json
+from generator.regex_facts import matches_only_ascii
+from generator.schema_subset import (
+    ANNOTATIONS,
+    JSON_TYPES,
     SURROGATE_KEYWORD,
     CompileError,
-    _admits_free_strings,
-    _examines_every_string,
-    _resolve,
-    _short,
-    _subschema,
-    _token,
     check_keywords,
-    discriminator,
-    matches_only_ascii,
-    py_json,
+    escape_token,
+    resolve_ref,
     schema_limit,
     schema_number,
+    subschema_at,
 )
+from generator.schemas import local_ref_target
 
 JsonType = Literal["null", "boolean", "object", "array", "number", "string", "integer"]
 # The JSON types with checks of their own, in the order a report lists them.
@@ -59,6 +63,13 @@ class Rule:
 
     keyword: str
     expected: str
+
+
+# The reports whose words the schema does not supply.
+FALSE_RULE = Rule("false", "nothing (false schema)")
+NOT_RULE = Rule("not", "not to match the 'not' schema")
+CLOSED_RULE = Rule("additionalProperties", "no such property")
+UNIQUE_RULE = Rule("uniqueItems", "unique items")
 
 
 @dataclass(frozen=True)
@@ -109,7 +120,9 @@ class NumberRules:
 class ObjectRules:
     """``required`` (each missing name reported at the object), ``properties`` (checked only
     when present), then ``additionalProperties``: ``closed`` refuses every other key, and
-    ``additional`` (a node) checks every other key's value."""
+    ``additional`` (the node ``additionalProperties`` holds when it is not ``false``, one that
+    accepts anything included: a backend may still name the other keys) checks every other
+    key's value; ``others`` is that node when it checks something."""
 
     required: tuple[str, ...]
     properties: tuple[tuple[str, Node], ...]
@@ -118,8 +131,19 @@ class ObjectRules:
     known: tuple[str, ...]
 
     @property
+    def others(self) -> Node | None:
+        """The node every other key's value is checked against (``None``: nothing to check)."""
+        extra = self.additional
+        return extra if extra is not None and extra.verdict != "any" else None
+
+    @property
+    def missing(self) -> tuple[tuple[str, Rule], ...]:
+        """Each required name with the report of its absence."""
+        return tuple((name, Rule("required", f"property {_short(name)}")) for name in self.required)
+
+    @property
     def empty(self) -> bool:
-        return not (self.required or self.properties or self.closed or self.additional)
+        return not (self.required or self.properties or self.closed or self.others)
 
 
 @dataclass(frozen=True)
@@ -154,20 +178,34 @@ class OneOf:
     """Exactly one alternative holds. With a ``discriminator`` (a property every alternative
     requires, with a distinct string constant in each), only the alternative the tag names is
     checked and its own violations are reported; otherwise the verdicts are counted and a
-    failure reports the closest alternative's violations or one ``oneOf`` record."""
+    failure reports the closest alternative's violations or one ``oneOf`` record. With a tag,
+    ``targets`` is each alternative's object schema (its pointer, past ``$ref``-only wrappers),
+    whose tag property the tag's test settles."""
 
     alternatives: tuple[str, ...]
     discriminator: tuple[str, tuple[str, ...]] | None
     inline: tuple[Node, ...]
+    targets: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Condition:
+    """An ``if`` simple enough to decide inline for an object: the names it requires (in order,
+    once each), then the properties it pins to a string, boolean or null ``const`` (in order)."""
+
+    required: tuple[str, ...]
+    pins: tuple[tuple[str, str | bool | None], ...]
 
 
 @dataclass(frozen=True)
 class Conditional:
-    """``if`` (decided by a verdict), ``then`` and ``else`` (checked inline)."""
+    """``if`` (decided by a verdict, or for an object by ``condition`` when it is simple),
+    ``then`` and ``else`` (checked inline)."""
 
     test: str
     then: Node | None
     otherwise: Node | None
+    condition: Condition | None = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +229,13 @@ class Node:
     ref: str | None = None
 
     @property
+    def families(self) -> tuple[StringRules, NumberRules, ObjectRules, ArrayRules]:
+        """A ``check`` node's rules for each type family (``TYPED_FAMILIES`` order)."""
+        if self.string is None or self.number is None or self.object is None or self.array is None:
+            raise ValueError(f"the {self.verdict!r} node at {self.at!r} has no type families")
+        return self.string, self.number, self.object, self.array
+
+    @property
     def single_family(self) -> str | None:
         """The one declared type whose own rules run in its type test's success branch."""
         if self.types is not None and len(self.types) == 1 and self.types[0] in TYPED_FAMILIES:
@@ -200,6 +245,10 @@ class Node:
     @property
     def type_rule(self) -> Rule | None:
         return None if self.types is None else Rule("type", " or ".join(self.types))
+
+    @property
+    def any_of_rule(self) -> Rule:
+        return Rule("anyOf", f"to match at least one of {len(self.any_of)} alternatives")
 
 
 @dataclass(frozen=True)
@@ -237,7 +286,7 @@ class _Planner:
         while self.pending:
             pointer = self.pending.pop(0)
             if pointer not in self.nodes:
-                self.nodes[pointer] = self.node(_subschema(self.schema, pointer), pointer)
+                self.nodes[pointer] = self.node(subschema_at(self.schema, pointer), pointer)
         return self.nodes
 
     def node(self, schema: Any, at: str) -> Node:
@@ -274,14 +323,7 @@ class _Planner:
 
     @staticmethod
     def types(schema: Mapping[str, Any], at: str) -> tuple[JsonType, ...] | None:
-        if "type" not in schema:
-            return None
-        declared = schema["type"]
-        names = declared if isinstance(declared, list) else [declared]
-        known = ("null", "boolean", "object", "array", "number", "string", "integer")
-        if not names or any(name not in known for name in names):
-            raise CompileError(f"type {declared!r} names no JSON type", f"{at}/type", "type")
-        return tuple(names)
+        return declared_types(schema, at)
 
     @staticmethod
     def values(schema: Mapping[str, Any], at: str) -> tuple[ValueRule, ...]:
@@ -339,15 +381,14 @@ class _Planner:
             raise CompileError("required must be an array of strings", f"{at}/required")
         properties: Mapping[str, Any] = schema.get("properties", {})
         planned = tuple(
-            (name, self.node(sub, f"{at}/properties/{_token(name)}"))
+            (name, self.node(sub, f"{at}/properties/{escape_token(name)}"))
             for name, sub in properties.items()
         )
         extra = schema.get("additionalProperties", True)
         closed = extra is False
         additional = None
         if not closed and "additionalProperties" in schema:
-            node = self.node(extra, f"{at}/additionalProperties")
-            additional = None if node.verdict == "any" else node
+            additional = self.node(extra, f"{at}/additionalProperties")
         return ObjectRules(
             tuple(dict.fromkeys(required)), planned, closed, additional, tuple(sorted(properties))
         )
@@ -369,12 +410,17 @@ class _Planner:
 
     def one_of(self, alternatives: list[Any], at: str) -> OneOf:
         pointers = tuple(self.function(f"{at}/{i}") for i in range(len(alternatives)))
-        tagged = discriminator(self.schema, alternatives, at)
-        inline: tuple[Node, ...] = ()
-        if tagged is not None:
-            inline = tuple(self.node(sub, f"{at}/{i}") for i, sub in enumerate(alternatives))
-        tag = None if tagged is None else (tagged[0], tuple(tagged[1]))
-        return OneOf(pointers, tag, inline)
+        tagged = _discriminator(self.schema, alternatives, at)
+        if tagged is None:
+            return OneOf(pointers, None, ())
+        inline = tuple(self.node(sub, f"{at}/{i}") for i, sub in enumerate(alternatives))
+        targets = []
+        for index, alternative in enumerate(alternatives):
+            target_at, target = f"{at}/{index}", alternative
+            while isinstance(target, Mapping) and set(target) == {"$ref"}:
+                target_at, target = resolve_ref(self.schema, target["$ref"], target_at)
+            targets.append(target_at)
+        return OneOf(pointers, (tagged[0], tuple(tagged[1])), inline, tuple(targets))
 
     def conditional(self, schema: Mapping[str, Any], at: str) -> Conditional | None:
         if "if" not in schema:
@@ -387,13 +433,158 @@ class _Planner:
             self.function(f"{at}/if"),
             None if then.verdict == "any" else then,
             None if otherwise.verdict == "any" else otherwise,
+            simple_condition(schema["if"]),
         )
 
     def reference(self, ref: Any, at: str) -> str:
         if not isinstance(ref, str):
             raise CompileError("$ref must be a string", at, "$ref")
-        target_at, _ = _resolve(self.schema, ref, at)
+        target_at, _ = resolve_ref(self.schema, ref, at)
         return self.function(target_at)
+
+
+def _short(value: Any) -> str:
+    """Schema text describing an expectation (escaped later by ``py_str``)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _discriminator(
+    root: Mapping[str, Any], alternatives: list[Any], at: str
+) -> tuple[str, list[str]] | None:
+    """For a ``oneOf``: a property every alternative requires, with a distinct string ``const``
+    in each, when every alternative is an object schema (so no other alternative can hold).
+    Decided here once, for every backend."""
+    targets: list[Mapping[str, Any]] = []
+    for index, alternative in enumerate(alternatives):
+        target = alternative
+        while isinstance(target, Mapping) and set(target) == {"$ref"}:
+            target = resolve_ref(root, target["$ref"], f"{at}/{index}")[1]
+        if not isinstance(target, Mapping) or target.get("type") != "object":
+            return None
+        targets.append(target)
+    for name in targets[0].get("required", []):
+        constants = [
+            target.get("properties", {}).get(name, {}).get("const")
+            if name in target.get("required", [])
+            and isinstance(target.get("properties", {}).get(name), Mapping)
+            else None
+            for target in targets
+        ]
+        if all(isinstance(c, str) for c in constants) and len(set(constants)) == len(targets):
+            return name, [str(c) for c in constants]
+    return None
+
+
+def _admits_free_strings(schema: Mapping[str, Any]) -> bool:
+    """Whether a string this node accepts can be any string: no ``const``/``enum`` pins it to
+    schema text, and ``type`` (when declared) includes ``string``."""
+    if "const" in schema or "enum" in schema:
+        return False
+    declared = schema.get("type")
+    return (
+        declared is None
+        or declared == "string"
+        or (isinstance(declared, list) and "string" in declared)
+    )
+
+
+def _examines_every_string(schema: Mapping[str, Any], pointer: str) -> bool:
+    """Whether every string inside a document this subschema accepts passes through a string
+    node (and so through its surrogate test): objects are closed, arrays have ``items``, and no
+    position is left unconstrained. Conservative: ``False`` means the entry point walks an
+    accepted document once more to look for lone surrogates."""
+    visiting: set[str] = set()
+
+    def covers(node: Any, at: str) -> bool:
+        if node is False:
+            return True
+        if not isinstance(node, Mapping) or not node:
+            return False
+        if at in visiting:
+            return True  # a recursive $ref: decided by the outer visit
+        visiting.add(at)
+        try:
+            return (
+                own(node, at)
+                or any(
+                    covers(sub, f"{at}/allOf/{i}") for i, sub in enumerate(node.get("allOf", []))
+                )
+                or any(
+                    key in node
+                    and all(covers(sub, f"{at}/{key}/{i}") for i, sub in enumerate(node[key]))
+                    for key in ("anyOf", "oneOf")
+                )
+                or ("$ref" in node and covers_target(node["$ref"], at))
+            )
+        finally:
+            visiting.discard(at)
+
+    def covers_target(ref: Any, at: str) -> bool:
+        found = local_ref_target(schema, ref) if isinstance(ref, str) else None
+        return found is not None and covers(found[1], found[0])
+
+    def own(node: Mapping[str, Any], at: str) -> bool:
+        if "const" in node or "enum" in node:
+            return True
+        declared = node.get("type", list(JSON_TYPES))
+        types = set(declared if isinstance(declared, list) else [declared])
+        if "object" in types:
+            properties = node.get("properties", {})
+            if node.get("additionalProperties") is not False or not all(
+                covers(sub, f"{at}/properties/{escape_token(name)}")
+                for name, sub in properties.items()
+            ):
+                return False
+        if "array" in types:
+            prefix = node.get("prefixItems", [])
+            if (
+                "items" not in node
+                or not all(covers(sub, f"{at}/prefixItems/{i}") for i, sub in enumerate(prefix))
+                or not covers(node["items"], f"{at}/items")
+            ):
+                return False
+        return True
+
+    return covers(subschema_at(schema, pointer), pointer)
+
+
+def declared_types(schema: Mapping[str, Any], at: str) -> tuple[JsonType, ...] | None:
+    """The JSON types ``schema``'s ``type`` names (``None`` when it declares none)."""
+    if "type" not in schema:
+        return None
+    declared = schema["type"]
+    names = declared if isinstance(declared, list) else [declared]
+    if not names or any(name not in JSON_TYPES for name in names):
+        raise CompileError(f"type {declared!r} names no JSON type", f"{at}/type", "type")
+    return tuple(names)
+
+
+# The keywords a simple ``if`` may hold (annotations aside).
+_CONDITION_KEYS = frozenset({"required", "properties"}) | ANNOTATIONS
+
+
+def simple_condition(schema: Any) -> Condition | None:
+    """The ``Condition`` an ``if`` schema amounts to when it holds only ``required`` names and
+    properties pinned by a string/boolean/null ``const``; ``None`` for anything else (or when
+    it holds neither: it accepts everything, and a verdict says so as cheaply)."""
+    if not isinstance(schema, Mapping) or not set(schema) <= _CONDITION_KEYS:
+        return None
+    required = schema.get("required", [])
+    properties = schema.get("properties", {})
+    if not isinstance(required, list) or not isinstance(properties, Mapping):
+        return None
+    pins: list[tuple[str, str | bool | None]] = []
+    for name, sub in properties.items():
+        if not isinstance(sub, Mapping) or set(sub) - ANNOTATIONS != {"const"}:
+            return None
+        const = sub["const"]
+        if not (const is None or isinstance(const, str | bool)):
+            return None
+        pins.append((name, const))
+    if not required and not pins:
+        return None
+    return Condition(tuple(dict.fromkeys(required)), tuple(pins))
 
 
 def build_plan(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> Plan:
@@ -402,25 +593,39 @@ def build_plan(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> Pl
     planner = _Planner(schema)
     entries = []
     for name, pointer in entry_points.items():
-        _subschema(schema, pointer)  # an entry point must name a subschema: raises otherwise
+        subschema_at(schema, pointer)  # an entry point must name a subschema: raises otherwise
         planner.function(pointer)
         entries.append(EntryPoint(name, pointer, not _examines_every_string(schema, pointer)))
     return Plan(planner.run(), tuple(entries))
 
 
-def implied_type(plan: Plan, node: Node, depth: int = 0) -> JsonType | None:
+def implied_type(
+    plan: Plan, node: Node, depth: int = 0, *, alternatives: bool = False
+) -> JsonType | None:
     """A single JSON type every value valid against ``node`` has, when its ``type`` (or an
-    ``allOf`` member's, or its ``$ref`` target's, followed a few levels) names exactly one."""
+    ``allOf`` member's, or its ``$ref`` target's, followed a few levels) names exactly one.
+    With ``alternatives``, also when every alternative of its ``oneOf`` (or else ``anyOf``)
+    implies the same one (a tagged union of objects): the Python backend asks this wider
+    question; the TypeScript backend's answering code tests such a union's type per
+    alternative."""
     if node.verdict != "check" or depth > _MAX_DEPTH:
         return None
     if node.types is not None and len(node.types) == 1:
         return node.types[0]
     for member in node.all_of:
-        found = implied_type(plan, member, depth + 1)
+        found = implied_type(plan, member, depth + 1, alternatives=alternatives)
         if found is not None:
             return found
+    if alternatives:
+        one_of = node.one_of.alternatives if node.one_of is not None else ()
+        for pointers in (one_of, node.any_of):
+            implied = {
+                implied_type(plan, plan.nodes[p], depth + 1, alternatives=True) for p in pointers
+            }
+            if len(implied) == 1 and None not in implied:
+                return implied.pop()
     if node.ref is not None:
-        return implied_type(plan, plan.nodes[node.ref], depth + 1)
+        return implied_type(plan, plan.nodes[node.ref], depth + 1, alternatives=alternatives)
     return None
 
 

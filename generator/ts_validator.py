@@ -30,9 +30,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.literals import ts_str
+from generator.literals import py_json, ts_str
 from generator.plan import (
+    CLOSED_RULE,
+    FALSE_RULE,
+    NOT_RULE,
     TYPED_FAMILIES,
+    UNIQUE_RULE,
     ArrayRules,
     Limit,
     Node,
@@ -48,14 +52,11 @@ from generator.plan import (
     satisfies,
     string_pinned,
 )
-from generator.validator_compiler import CompileError, _short, _token, py_json
+from generator.schema_subset import CompileError, escape_token
 
 _INDENT = "  "
 # How deep ``$ref`` targets are expanded inline in answering code (then a call is made).
 _MAX_INLINE = 6
-_FALSE_RULE = Rule("false", "nothing (false schema)")
-_ANY_OF_EXPECTED = "to match at least one of {} alternatives"
-_NOT_RULE = Rule("not", "not to match the 'not' schema")
 # A backreference inside a lookbehind: ECMAScript matches a lookbehind right to left, Python
 # left to right, so the two engines can disagree on what the reference holds.
 _LOOKBEHIND = re.compile(r"\(\?<[=!]")
@@ -186,7 +187,7 @@ class _Emitter:
         if node.verdict == "any":
             return []
         if node.verdict == "none":
-            return [self.fail(where, _FALSE_RULE, value)]
+            return [self.fail(where, FALSE_RULE, value)]
         if not self.collect:
             return self.answer(node, value, known)
         type_rule = node.type_rule
@@ -407,8 +408,7 @@ class _Emitter:
         if rules.required:
             missing = Rule("required", "")
             if self.collect:
-                for name in rules.required:
-                    rule = Rule("required", f"property {_short(name)}")
+                for name, rule in rules.missing:
                     lines += _block(
                         f"if (!Object.hasOwn({value}, {ts_str(name)}))",
                         [self.fail(where, rule, value)],
@@ -421,7 +421,7 @@ class _Emitter:
             child = self.module.variable("v")
             # A member read only when present: what its checks prove holds wherever it is read.
             self.paths[child] = None if parent is None else (*parent, name)
-            checks = self.node(sub, child, f"{where} + {ts_str('/' + _token(name))}")
+            checks = self.node(sub, child, f"{where} + {ts_str('/' + escape_token(name))}")
             if checks and name in present:
                 lines += _bind(child, f"{value}[{ts_str(name)}]", checks)
             elif checks:
@@ -429,16 +429,15 @@ class _Emitter:
                     f"if (Object.hasOwn({value}, {ts_str(name)}))",
                     _bind(child, f"{value}[{ts_str(name)}]", checks),
                 )
-        if rules.closed or rules.additional is not None:
+        if rules.closed or rules.others is not None:
             key = self.module.variable("k")
             key_where = f'{where} + "/" + token({key})'
-            if rules.additional is not None:
+            if rules.others is not None:
                 child = self.module.variable("v")
-                checks = self.node(rules.additional, child, key_where)
+                checks = self.node(rules.others, child, key_where)
                 other = _bind(child, f"{value}[{key}]", checks)
             else:
-                rule = Rule("additionalProperties", "no such property")
-                other = [self.fail(key_where, rule, f"{value}[{key}]")]
+                other = [self.fail(key_where, CLOSED_RULE, f"{value}[{key}]")]
             if other:
                 lines += self.other_members(value, key, rules.known, other)
         return lines
@@ -493,9 +492,7 @@ class _Emitter:
             test = f"!allUnique({value})"
             if self.collect:
                 test = f"e.length === {mark} && {test}"
-            lines += _block(
-                f"if ({test})", [self.fail(where, Rule("uniqueItems", "unique items"), value)]
-            )
+            lines += _block(f"if ({test})", [self.fail(where, UNIQUE_RULE, value)])
         return lines
 
     def verdict(self, pointer: str, value: str) -> str:
@@ -509,13 +506,12 @@ class _Emitter:
             lines += self.node(member, value, where)
         if node.any_of:
             test = " || ".join(self.verdict(pointer, value) for pointer in node.any_of)
-            rule = Rule("anyOf", _ANY_OF_EXPECTED.format(len(node.any_of)))
-            lines += _block(f"if (!({test}))", [self.fail(where, rule, value)])
+            lines += _block(f"if (!({test}))", [self.fail(where, node.any_of_rule, value)])
         if node.one_of is not None:
             lines += self.one_of(node.one_of, value, where)
         if node.negated is not None:
             lines += _block(
-                f"if ({self.verdict(node.negated, value)})", [self.fail(where, _NOT_RULE, value)]
+                f"if ({self.verdict(node.negated, value)})", [self.fail(where, NOT_RULE, value)]
             )
         if node.conditional is not None:
             self.branches += 1
@@ -707,8 +703,8 @@ def _walk_nodes(plan: Plan) -> list[Node]:
         found.append(node)
         if node.object is not None:
             stack += [sub for _, sub in node.object.properties]
-            if node.object.additional is not None:
-                stack.append(node.object.additional)
+            if node.object.others is not None:
+                stack.append(node.object.others)
         if node.array is not None:
             stack += list(node.array.prefix)
             if node.array.items is not None:

@@ -24,8 +24,9 @@ from generator.ecma import ecma_validator, pattern_error
 from generator.literals import is_array_index
 from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, capability_constant, upper_snake
+from generator.schema_subset import CompileError
 from generator.schemas import iter_subschemas, local_ref_target, resolve_local_ref
-from generator.validator_compiler import CompileError, compile_validators
+from generator.validator_compiler import compile_validators
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 THIRD_PARTY_DEF = "ThirdPartyToolManifest"

@@ -5,11 +5,16 @@ function per entry point, ``name(value) -> tuple[Diagnostic, ...]`` (empty = val
 every violation with its instance pointer and schema keyword. The module needs only the standard
 library and the package's ``diagnostics`` and ``schema_runtime`` modules.
 
+This is the Python emitter over ``plan.build_plan``: the schema is resolved once into plan nodes
+(which checks, in which order, with which report; pins, limits, discriminators, ``$ref``
+targets, implied types), the same plan ``ts_validator`` spells in TypeScript. Nothing here reads
+the schema; it only decides how a check is spelled in Python and where a function is called.
+
 Contract:
-- Only ``SUPPORTED_KEYWORDS`` and ``ANNOTATIONS`` may appear in a schema. Anything else (and any
-  ``$ref`` that is not a same-document pointer, any ``$id`` below the root, a pattern the
-  ``ecma_to_re`` translation refuses) raises ``CompileError`` naming the keyword and the schema
-  pointer: a keyword is never silently ignored.
+- Only ``schema_subset.SUPPORTED_KEYWORDS`` and ``ANNOTATIONS`` may appear in a schema. Anything
+  else (and any ``$ref`` that is not a same-document pointer, any ``$id`` below the root, a
+  pattern the ``ecma_to_re`` translation refuses) raises ``CompileError`` naming the keyword and
+  the schema pointer: a keyword is never silently ignored.
 - Schema text reaches the output only as escaped string literals (``literals.py_str``) or as
   numbers; nothing from the schema lands in a comment or an identifier.
 - Checks are inlined into straight-line code; a child's instance pointer is only built when a
@@ -18,89 +23,39 @@ Contract:
 
 from __future__ import annotations
 
-import importlib
-import json
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.ecma_to_re import RegexError, translate
-from generator.literals import py_str
-from generator.schemas import (
-    SUBSCHEMA_KEYWORDS,
-    SUBSCHEMA_LIST_KEYWORDS,
-    SUBSCHEMA_MAP_KEYWORDS,
-    iter_subschemas,
-    local_ref_target,
-    unescape_token,
+from generator.literals import py_json, py_str
+from generator.plan import (
+    CLOSED_RULE,
+    FALSE_RULE,
+    NOT_RULE,
+    TYPED_FAMILIES,
+    UNIQUE_RULE,
+    ArrayRules,
+    Condition,
+    Conditional,
+    Node,
+    NumberRules,
+    ObjectRules,
+    OneOf,
+    Plan,
+    Rule,
+    StringRules,
+    ValueRule,
+    build_plan,
+    implied_type,
+    satisfies,
+    string_pinned,
 )
+from generator.regex_facts import printable_ascii_matches
+from generator.schema_subset import escape_token
 
-# The regular-expression parser's tree decides which patterns can only match ASCII (no stub).
-sre_parse: Any = importlib.import_module("re._parser")
-
-SUPPORTED_KEYWORDS = frozenset(
-    {
-        "type",
-        "enum",
-        "const",
-        "properties",
-        "required",
-        "additionalProperties",
-        "items",
-        "prefixItems",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "minimum",
-        "maximum",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "not",
-        "if",
-        "then",
-        "else",
-        "$ref",
-        "$defs",
-    }
-)
-ANNOTATIONS = frozenset(
-    {
-        "title",
-        "description",
-        "$comment",
-        "examples",
-        "default",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-    }
-)
-ROOT_ONLY = frozenset({"$schema", "$id"})
-DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
-JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer")
-# The keyword a lone-surrogate violation carries (the runtime's ``SURROGATE_KEYWORD``).
-SURROGATE_KEYWORD = "i-json"
 # How deep ``$ref`` targets are inlined before the compiler emits a function call instead.
 _MAX_INLINE_DEPTH = 6
-
-
-class CompileError(Exception):
-    """A schema the compiler refuses; ``pointer`` locates it in the schema document."""
-
-    def __init__(self, message: str, pointer: str, keyword: str | None = None) -> None:
-        super().__init__(message)
-        self.pointer = pointer
-        self.keyword = keyword
-
-
-def _token(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _type_test(name: str, value: str) -> str:
@@ -118,39 +73,16 @@ def _type_test(name: str, value: str) -> str:
     }[name]
 
 
-def py_json(value: Any) -> str:
-    """A JSON value as a Python literal (arrays as tuples); every string escaped."""
-    if value is None or isinstance(value, bool):
-        return repr(value)
-    if isinstance(value, int | float):
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ValueError("non-finite number")
-        return repr(value)
-    if isinstance(value, str):
-        return py_str(value)
-    if isinstance(value, list):
-        return "(" + "".join(py_json(item) + ", " for item in value) + ")"
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{py_str(k)}: {py_json(v)}" for k, v in value.items()) + "}"
-    raise ValueError(f"not a JSON value: {type(value).__name__}")
-
-
-def _short(value: Any) -> str:
-    """Schema text describing an expectation (escaped later by ``py_str``)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 @dataclass
 class _Module:
     """The output being assembled: constants, functions, and the counters naming them."""
 
-    schema: Mapping[str, Any]
+    plan: Plan
     constants: list[str] = field(default_factory=list)
     constant_names: dict[str, str] = field(default_factory=dict)
     functions: dict[tuple[str, bool], str] = field(default_factory=dict)
     function_bodies: list[list[str]] = field(default_factory=list)
-    pending: list[tuple[str, str, bool]] = field(default_factory=list)
+    pending: list[tuple[Node, str, bool]] = field(default_factory=list)
     variables: int = 0
 
     def constant(self, prefix: str, expression: str) -> str:
@@ -165,436 +97,264 @@ class _Module:
         self.variables += 1
         return f"{prefix}{self.variables}"
 
-    def function_for(self, pointer: str, *, collect: bool) -> str:
-        """The name of the function for the subschema at ``pointer`` (compiled later): one that
-        collects diagnostics (``_check_N(v, p, e)``) or one that only answers
+    def function_for(self, node: Node, *, collect: bool) -> str:
+        """The name of the function for ``node`` (emitted later, once per node pointer): one
+        that collects diagnostics (``_check_N(v, p, e)``) or one that only answers
         (``_valid_N(v) -> bool``, stopping at the first violation)."""
-        key = (pointer, collect)
+        key = (node.at, collect)
         if key not in self.functions:
             name = f"{'_check' if collect else '_valid'}_{len(self.functions)}"
             self.functions[key] = name
-            self.pending.append((pointer, name, collect))
+            self.pending.append((node, name, collect))
         return self.functions[key]
 
-
-def _resolve(schema: Mapping[str, Any], ref: str, at: str) -> tuple[str, Any]:
-    """The pointer and subschema a same-document ``$ref`` names."""
-    found = local_ref_target(schema, ref)
-    if found is None:
-        raise CompileError(
-            f"$ref {ref!r} names no subschema of this document (other documents and anchors"
-            " are not supported)",
-            at,
-            "$ref",
-        )
-    if not isinstance(found[1], Mapping | bool):
-        raise CompileError(f"$ref {ref!r} does not name a schema", at, "$ref")
-    return found
+    def function_at(self, pointer: str, *, collect: bool) -> str:
+        """``function_for`` the plan's node of its own at ``pointer``."""
+        return self.function_for(self.plan.nodes[pointer], collect=collect)
 
 
-def _is_schema(value: Any) -> bool:
-    return isinstance(value, Mapping | bool)
+class _Collect:
+    """Emits the statements of a collecting function (``_check_N(v, p, e)``) for a plan node:
+    a violation appends a ``Violation`` tuple to ``e`` and checking goes on.
 
-
-def _check_shape(schema: Mapping[str, Any], pointer: str) -> None:
-    """Applicator keywords hold what the compiler will walk: schemas, non-empty lists of them,
-    or objects of them (the walk in ``schemas.iter_subschemas`` skips anything else)."""
-    for keyword in SUBSCHEMA_KEYWORDS:
-        if keyword in schema and not _is_schema(schema[keyword]):
-            raise CompileError(f"{keyword} must be a schema", f"{pointer}/{keyword}", keyword)
-    for keyword in SUBSCHEMA_LIST_KEYWORDS:
-        subs = schema.get(keyword, [True])
-        if not isinstance(subs, list) or not subs or not all(map(_is_schema, subs)):
-            raise CompileError(
-                f"{keyword} must be a non-empty array of schemas", f"{pointer}/{keyword}", keyword
-            )
-    for keyword in SUBSCHEMA_MAP_KEYWORDS:
-        subs = schema.get(keyword, {})
-        if not isinstance(subs, Mapping) or not all(map(_is_schema, subs.values())):
-            raise CompileError(
-                f"{keyword} must be an object of schemas", f"{pointer}/{keyword}", keyword
-            )
-
-
-def schema_limit(schema: Mapping[str, Any], at: str, keyword: str) -> int:
-    """The non-negative integer a length or count keyword holds (``2.0`` counts as ``2``)."""
-    limit = schema[keyword]
-    if isinstance(limit, float) and limit.is_integer():
-        limit = int(limit)
-    if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
-        raise CompileError(f"{keyword} must be a non-negative integer", f"{at}/{keyword}")
-    return limit
-
-
-def schema_number(schema: Mapping[str, Any], at: str, keyword: str) -> int | float:
-    """The number a ``minimum``/``maximum`` keyword holds."""
-    limit = schema[keyword]
-    if not isinstance(limit, int | float) or isinstance(limit, bool):
-        raise CompileError(f"{keyword} must be a number", f"{at}/{keyword}", keyword)
-    return limit
-
-
-def discriminator(
-    root: Mapping[str, Any], alternatives: list[Any], at: str
-) -> tuple[str, list[str]] | None:
-    """For a ``oneOf``: a property every alternative requires, with a distinct string ``const``
-    in each, when every alternative is an object schema (so no other alternative can hold).
-    Decided here once, for both compilers and the plan the TypeScript backend emits."""
-    targets: list[Mapping[str, Any]] = []
-    for index, alternative in enumerate(alternatives):
-        target = alternative
-        while isinstance(target, Mapping) and set(target) == {"$ref"}:
-            target = _resolve(root, target["$ref"], f"{at}/{index}")[1]
-        if not isinstance(target, Mapping) or target.get("type") != "object":
-            return None
-        targets.append(target)
-    for name in targets[0].get("required", []):
-        constants = [
-            target.get("properties", {}).get(name, {}).get("const")
-            if name in target.get("required", [])
-            and isinstance(target.get("properties", {}).get(name), Mapping)
-            else None
-            for target in targets
-        ]
-        if all(isinstance(c, str) for c in constants) and len(set(constants)) == len(targets):
-            return name, [str(c) for c in constants]
-    return None
-
-
-def check_keywords(schema: Any) -> None:
-    """Raise ``CompileError`` for the first keyword outside the supported subset (parents
-    before children, so an unsupported applicator is named before anything under it)."""
-    if isinstance(schema, bool):
-        return
-    if not isinstance(schema, Mapping):
-        raise CompileError("a schema must be an object or a boolean", "")
-    if schema.get("$schema", DRAFT_2020_12) != DRAFT_2020_12:
-        raise CompileError("only draft 2020-12 schemas are compiled", "/$schema", "$schema")
-    for pointer, subschema in iter_subschemas(schema):
-        for keyword in subschema:
-            allowed = keyword in SUPPORTED_KEYWORDS or keyword in ANNOTATIONS
-            if not allowed and not (pointer == "" and keyword in ROOT_ONLY):
-                raise CompileError(
-                    f"keyword {keyword!r} is not supported by the validator compiler",
-                    f"{pointer}/{_token(keyword)}",
-                    keyword,
-                )
-        _check_shape(subschema, pointer)
-
-
-class _Compiler:
-    """Emits the statements checking one subschema against the value held in a variable.
-
-    With ``collect`` a violation appends a ``Violation`` tuple to ``e`` and checking goes on;
-    without it a violation returns ``False`` at once. Alternatives (``anyOf``, ``oneOf``, ``not``,
-    ``if``) are always decided by the answering functions, so a valid document never builds a
-    record for the alternative it does not take; violations are collected only once a verdict is
-    a failure.
+    Alternatives (``anyOf``, ``oneOf``, ``not``, ``if``) are decided by the answering functions,
+    so a valid document never builds a record for the alternative it does not take; violations
+    are collected only once a verdict is a failure. Which checks run, in which order, with which
+    report, comes from the node; this class only spells them.
     """
 
-    def __init__(self, module: _Module, *, collect: bool) -> None:
+    def __init__(self, module: _Module) -> None:
         self.module = module
-        self.collect = collect
-        # (instance pointer expression, subschema pointer) pairs already checked on the
-        # function's straight-line path (``conditional`` counts the branches the code sits in):
-        # reached again (a ``$ref`` through ``allOf`` and through a ``oneOf`` tag, say), the
-        # check could only report the same records again, so it is not emitted twice. The
-        # pointer expression also says how the value was reached (a property, ``"/0"``, is
-        # spelled apart from a ``prefixItems`` position, ``'/0'``), so two routes to one
-        # location agree on the guards they sit under.
+        # (instance pointer expression, node pointer) pairs already checked on the function's
+        # straight-line path (``conditional`` counts the branches the code sits in): reached
+        # again (a ``$ref`` through ``allOf`` and through a ``oneOf`` tag, say), the check could
+        # only report the same records again, so it is not emitted twice. The pointer expression
+        # also says how the value was reached (a property, ``"/0"``, is spelled apart from a
+        # ``prefixItems`` position, ``'/0'``), so two routes to one location agree on the guards
+        # they sit under.
         self.proven: set[tuple[str, str]] = set()
         self.conditional = 0
 
-    def node(  # noqa: PLR0917 - the emitting context, passed positionally
+    def function(self, node: Node) -> list[str]:
+        """The body of the collecting function for ``node`` (a plan node of its own)."""
+        self.proven = set()
+        return self.node(node, "v", "p", (node.at,))
+
+    def node(
         self,
-        schema: Any,
-        at: str,
+        node: Node,
         value: str,
         where: str,
         inlined: tuple[str, ...],
         strings_checked: bool = False,
     ) -> list[str]:
-        """Statements checking ``value`` (a variable) against ``schema``; ``where`` is a Python
+        """Statements checking ``value`` (a variable) against ``node``; ``where`` is a Python
         expression for the instance pointer, evaluated only when a violation is reported.
         ``strings_checked``: an enclosing node on this straight-line path already tests a string
         ``value`` for lone surrogates (the same record: this node does not test it again)."""
-        if schema is True or (isinstance(schema, Mapping) and not schema):
+        if node.verdict == "any":
             return []
-        if schema is False:
-            return [self.fail(where, "false", "nothing (false schema)", value)]
-        if self.collect and (where, at) in self.proven:
+        if node.verdict == "none":
+            return [self.fail(where, FALSE_RULE, value)]
+        if (where, node.at) in self.proven:
             return []
-        surrogates = not strings_checked and _admits_free_strings(schema)
+        string, number, objects, array = node.families
+        surrogates = not strings_checked and string.surrogates
+        # Every family is spelled (in this order) even where a single declared type leaves it
+        # dead: the constants and names it takes keep their numbers in the output.
         typed = {
-            "string": self.string_checks(schema, at, value, where, surrogates=surrogates),
-            "number": self.number_checks(schema, at, value, where),
-            "object": self.object_checks(schema, at, value, where, inlined),
-            "array": self.array_checks(schema, at, value, where, inlined),
+            "string": self.string(string, value, where, surrogates=surrogates),
+            "number": self.number(number, value, where),
+            "object": self.object(objects, value, where, inlined),
+            "array": self.array(array, value, where, inlined),
         }
-        lines = self.value_checks(schema, at, value, where)
-        declared = self.declared_types(schema, at)
-        pinned = self.string_pinned_checks(schema, value, where)
-        if declared == ["string"] and pinned is not None:
+        lines = self.values(node.values, value, where)
+        type_rule = node.type_rule
+        if node.pinned is not None and type_rule is not None:
             # A string constant or string enum: one type test decides both records (a value of
             # another type fails ``type`` and then the constant, in that order, as before).
-            inside, outside = pinned
+            inside, outside = self.pin(node.pinned, value, where)
             lines = [
                 f"if {_type_test('string', value)}:",
                 *typed["string"][1:],  # already indented under its own type test
                 *_indent(inside),
                 "else:",
-                "    " + self.fail(where, "type", "string", value),
+                "    " + self.fail(where, type_rule, value),
                 *_indent(outside),
             ]
-        elif declared is not None and len(declared) == 1 and declared[0] in typed:
+        elif node.single_family is not None and type_rule is not None:
             # One declared type: its checks run in the success branch of the type test, and the
             # other types' checks are dead code (their guards could never hold).
-            only = declared[0]
+            only = node.single_family
             body = typed[only][1:] if typed[only] else []
             lines = [
                 f"if {_type_test(only, value)}:",
                 *(body or ["    pass"]),
                 "else:",
-                "    " + self.fail(where, "type", only, value),
+                "    " + self.fail(where, type_rule, value),
                 *lines,
             ]
         else:
-            if declared is not None:
-                test = " or ".join(_type_test(name, value) for name in declared)
-                lines = [
-                    f"if not ({test}):",
-                    "    " + self.fail(where, "type", " or ".join(declared), value),
-                    *lines,
-                ]
+            if node.types is not None and type_rule is not None:
+                test = " or ".join(_type_test(name, value) for name in node.types)
+                lines = [f"if not ({test}):", "    " + self.fail(where, type_rule, value), *lines]
             for checks in typed.values():
                 lines += checks
         checked = strings_checked or surrogates
-        lines += self.combinators(schema, at, value, where, inlined, checked)
-        if "$ref" in schema:
-            lines += self.reference(schema["$ref"], f"{at}/$ref", value, where, inlined, checked)
-        if self.collect and not self.conditional:
-            self.proven.add((where, at))
+        lines += self.combinators(node, value, where, inlined, checked)
+        if node.ref is not None:
+            lines += self.reference(node.ref, value, where, inlined, checked)
+        if not self.conditional:
+            self.proven.add((where, node.at))
         return lines
 
-    def string_pinned_checks(
-        self, schema: Mapping[str, Any], value: str, where: str
-    ) -> tuple[list[str], list[str]] | None:
-        """For a ``const`` string or an all-string ``enum`` (and no other value keyword): the
-        statements for a string ``value`` and for a value of another type (which always fails
-        it); ``None`` otherwise."""
-        if ("const" in schema) == ("enum" in schema):
-            return None
-        if "const" in schema:
-            const = schema["const"]
-            if not isinstance(const, str):
-                return None
-            test, keyword, expected = f"{value} != {py_str(const)}", "const", _short(const)
+    def pin(self, rule: ValueRule, value: str, where: str) -> tuple[list[str], list[str]]:
+        """For a string node pinned by a const/enum: the statements for a string ``value`` and
+        for a value of another type (which always fails the pin)."""
+        if rule.keyword == "const":
+            test = f"{value} != {py_str(rule.values[0])}"
         else:
-            options = schema["enum"]
-            if not isinstance(options, list) or not options:
-                return None
-            if not all(isinstance(option, str) for option in options):
-                return None
-            name = self.module.constant("ENUM", f"frozenset({py_json(sorted(set(options)))})")
-            test, keyword, expected = f"{value} not in {name}", "enum", "one of " + _short(options)
-        report = self.fail(where, keyword, expected, value)
+            test = f"{value} not in {_string_set(self.module, rule.values)}"
+        report = self.fail(where, rule.rule, value)
         return [f"if {test}:", f"    {report}"], [report]
 
-    def fail(self, where: str, keyword: str, expected: str, value: str) -> str:
-        if not self.collect:
-            return "return False"
-        return f"e.append(({where}, {py_str(keyword)}, {py_str(expected)}, {value}))"
-
     @staticmethod
-    def declared_types(schema: Mapping[str, Any], at: str) -> list[str] | None:
-        if "type" not in schema:
-            return None
-        declared = schema["type"]
-        names = declared if isinstance(declared, list) else [declared]
-        if not names or any(name not in JSON_TYPES for name in names):
-            raise CompileError(f"type {declared!r} names no JSON type", f"{at}/type", "type")
-        return [str(name) for name in names]
+    def fail(where: str, rule: Rule, value: str) -> str:
+        keyword, expected = py_str(rule.keyword), py_str(rule.expected)
+        return f"e.append(({where}, {keyword}, {expected}, {value}))"
 
-    def value_checks(self, schema: Mapping[str, Any], at: str, value: str, where: str) -> list[str]:
+    def values(self, rules: tuple[ValueRule, ...], value: str, where: str) -> list[str]:
         lines: list[str] = []
-        if "const" in schema:
-            const = schema["const"]
-            if isinstance(const, str):
-                test = f"isinstance({value}, str) and {value} == {py_str(const)}"
-            else:
-                name = self.module.constant("CONST", py_json(const))
+        for rule in rules:
+            if rule.keyword == "const" and rule.strings:
+                test = f"isinstance({value}, str) and {value} == {py_str(rule.values[0])}"
+            elif rule.keyword == "const":
+                name = self.module.constant("CONST", py_json(rule.values[0]))
                 test = f"json_equal({value}, {name})"
-            expected = _short(const)
-            lines += [f"if not ({test}):", "    " + self.fail(where, "const", expected, value)]
-        if "enum" in schema:
-            options = schema["enum"]
-            if not isinstance(options, list):
-                raise CompileError("enum must be an array", f"{at}/enum", "enum")
-            if options and all(isinstance(option, str) for option in options):
-                name = self.module.constant("ENUM", f"frozenset({py_json(sorted(set(options)))})")
-                test = f"isinstance({value}, str) and {value} in {name}"
+            elif rule.strings:
+                members = _string_set(self.module, rule.values)
+                test = f"isinstance({value}, str) and {value} in {members}"
             else:
-                name = self.module.constant("ENUM", py_json(options))
+                name = self.module.constant("ENUM", py_json(list(rule.values)))
                 test = f"any(json_equal({value}, option) for option in {name})"
-            expected = "one of " + _short(options)
-            lines += [f"if not ({test}):", "    " + self.fail(where, "enum", expected, value)]
+            lines += [f"if not ({test}):", "    " + self.fail(where, rule.rule, value)]
         return lines
 
-    def string_checks(
-        self, schema: Mapping[str, Any], at: str, value: str, where: str, *, surrogates: bool
-    ) -> list[str]:
+    def string(self, rules: StringRules, value: str, where: str, *, surrogates: bool) -> list[str]:
         body: list[str] = []
         if surrogates:
             # I-JSON (RFC 7493): a lone surrogate has no UTF-8 encoding and breaks every later
             # consumer (print, encode, subprocess). isascii() answers most strings in O(1).
             body += [
                 f"if not {value}.isascii() and SURROGATE.search({value}) is not None:",
-                "    " + self.fail(where, SURROGATE_KEYWORD, "no lone surrogate", value),
+                "    " + self.fail(where, self.module.plan.surrogate_rule, value),
             ]
-        if "minLength" in schema:
-            limit = schema_limit(schema, at, "minLength")
+        if rules.min_length is not None:
             body += [
-                f"if len({value}) < {limit}:",
-                "    " + self.fail(where, "minLength", f"at least {limit} characters", value),
+                f"if len({value}) < {rules.min_length.value}:",
+                "    " + self.fail(where, rules.min_length.rule, value),
             ]
-        if "maxLength" in schema:
-            limit = schema_limit(schema, at, "maxLength")
+        if rules.max_length is not None:
             body += [
-                f"if len({value}) > {limit}:",
-                "    " + self.fail(where, "maxLength", f"at most {limit} characters", value),
+                f"if len({value}) > {rules.max_length.value}:",
+                "    " + self.fail(where, rules.max_length.rule, value),
             ]
-        source = _pattern_source(schema, at)
-        if source is not None:
-            pattern = schema["pattern"]
-            expected = "to match " + _short(pattern)
+        if rules.pattern is not None:
             # A string already too long is not searched too: a hostile 64 KiB value costs the
             # length test, not a scan (and the report already says what is wrong with it).
-            test = _pattern_misses(self.module, source, value)
-            if "maxLength" in schema and self.collect:
-                test = f"len({value}) <= {schema_limit(schema, at, 'maxLength')} and {test}"
-            body += [f"if {test}:", "    " + self.fail(where, "pattern", expected, value)]
-        if self.collect and len(body) > 2:
+            test = _pattern_misses(self.module, rules.pattern.python, value)
+            if rules.max_length is not None:
+                test = f"len({value}) <= {rules.max_length.value} and {test}"
+            body += [f"if {test}:", "    " + self.fail(where, rules.pattern.rule, value)]
+        if len(body) > 2:
             # Most strings pass: one test of the accepting case (as the answering functions make
             # it) runs first, and the separate tests only for a string that fails it.
-            body = [f"if {self.string_fails(schema, at, value, surrogates)}:", *_indent(body)]
+            body = [f"if {self.string_fails(rules, value, surrogates)}:", *_indent(body)]
         return _guarded(f"isinstance({value}, str)", body)
 
-    def string_fails(self, schema: Mapping[str, Any], at: str, value: str, surrogates: bool) -> str:
-        """A test that the string ``value`` fails a check ``string_checks`` makes: when it does
-        not hold, none of them would report (a lone surrogate is ruled out by ``isascii`` or by
-        a match of a pattern that only matches ASCII)."""
+    def string_fails(self, rules: StringRules, value: str, surrogates: bool) -> str:
+        """A test that the string ``value`` fails a check ``string`` makes: when it does not
+        hold, none of them would report (a lone surrogate is ruled out by ``isascii`` or by a
+        match of a pattern that only matches ASCII)."""
         terms: list[str] = []
-        source = _pattern_source(schema, at)
-        if surrogates and (source is None or not matches_only_ascii(source)):
+        pattern = rules.pattern
+        if surrogates and (pattern is None or not pattern.ascii_only):
             terms.append(f"{value}.isascii()")
-        low = schema_limit(schema, at, "minLength") if "minLength" in schema else 0
-        high = schema_limit(schema, at, "maxLength") if "maxLength" in schema else None
+        low = rules.min_length.value if rules.min_length is not None else 0
+        high = rules.max_length.value if rules.max_length is not None else None
         if low and high is not None:
             terms.append(f"{low} <= len({value}) <= {high}")
         elif low:
             terms.append(f"len({value}) >= {low}")
         elif high is not None:
             terms.append(f"len({value}) <= {high}")
-        if source is None:
+        if pattern is None:
             return f"not ({' and '.join(terms)})"
         if not terms:
-            return _pattern_misses(self.module, source, value)
-        terms.append(_pattern_matches(self.module, source, value))
+            return _pattern_misses(self.module, pattern.python, value)
+        terms.append(_pattern_matches(self.module, pattern.python, value))
         return f"not ({' and '.join(terms)})"
 
-    def number_checks(
-        self, schema: Mapping[str, Any], at: str, value: str, where: str
-    ) -> list[str]:
+    def number(self, rules: NumberRules, value: str, where: str) -> list[str]:
         body: list[str] = []
-        if "minimum" in schema:
-            limit = py_json(schema_number(schema, at, "minimum"))
-            body += [
-                f"if {value} < {limit}:",
-                "    " + self.fail(where, "minimum", f"at least {limit}", value),
-            ]
-        if "maximum" in schema:
-            limit = py_json(schema_number(schema, at, "maximum"))
-            body += [
-                f"if {value} > {limit}:",
-                "    " + self.fail(where, "maximum", f"at most {limit}", value),
-            ]
+        for limit, operator in ((rules.minimum, "<"), (rules.maximum, ">")):
+            if limit is not None:
+                body += [
+                    f"if {value} {operator} {py_json(limit.value)}:",
+                    "    " + self.fail(where, limit.rule, value),
+                ]
         return _guarded(_type_test("number", value), body)
 
-    def object_checks(
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        where: str,
-        inlined: tuple[str, ...],
+    def object(
+        self, rules: ObjectRules, value: str, where: str, inlined: tuple[str, ...]
     ) -> list[str]:
         body: list[str] = []
-        required = schema.get("required", [])
-        if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
-            raise CompileError("required must be an array of strings", f"{at}/required")
-        names = list(dict.fromkeys(required))
-        if names:
+        if rules.required:
             # One C-level test that every required key is present; the names are checked one by
             # one only to report the missing ones.
-            wanted = self.module.constant("NAMES", f"frozenset({py_json(sorted(names))})")
+            wanted = self.module.constant("NAMES", f"frozenset({py_json(sorted(rules.required))})")
             body.append(f"if not ({value}.keys() >= {wanted}):")
-            if not self.collect:
-                body.append("    return False")
-            for name in names if self.collect else ():
+            for name, rule in rules.missing:
                 body += [
                     f"    if {py_str(name)} not in {value}:",
-                    "        " + self.fail(where, "required", f"property {_short(name)}", value),
+                    "        " + self.fail(where, rule, value),
                 ]
-        properties: Mapping[str, Any] = schema.get("properties", {})
-        for name, sub in properties.items():
+        for name, sub in rules.properties:
             child = self.module.variable("v")
-            sub_at = f"{at}/properties/{_token(name)}"
-            child_where = f"{where} + {py_str('/' + _token(name))}"
-            checks = self.node(sub, sub_at, child, child_where, inlined)
-            if checks and self.collect and _reports(checks) >= _GUARDED_REPORTS:
+            child_where = f"{where} + {py_str('/' + escape_token(name))}"
+            checks = self.node(sub, child, child_where, inlined)
+            if checks and _reports(checks) >= _GUARDED_REPORTS:
                 # Most properties of an invalid document hold: the answering function decides
                 # a nested object or array first, and its violations are collected only when it
                 # fails (it holds exactly when they would report nothing).
-                checks = [f"if not {self.branch(sub_at)}({child}):", *_indent(checks)]
+                answer = self.module.function_for(sub, collect=False)
+                checks = [f"if not {answer}({child}):", *_indent(checks)]
             if checks:
                 body += [
                     f"{child} = {value}.get({py_str(name)}, MISSING)",
                     f"if {child} is not MISSING:",
                     *_indent(checks),
                 ]
-        if "additionalProperties" in schema:
-            body += self.additional(schema, at, value, where, inlined=inlined, known=properties)
+        if rules.closed or rules.additional is not None:
+            body += self.additional(rules, value, where, inlined)
         return _guarded(f"isinstance({value}, dict)", body)
 
     def additional(
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        where: str,
-        *,
-        inlined: tuple[str, ...],
-        known: Mapping[str, Any],
+        self, rules: ObjectRules, value: str, where: str, inlined: tuple[str, ...]
     ) -> list[str]:
-        extra = schema["additionalProperties"]
-        names = self.module.constant("NAMES", f"frozenset({py_json(sorted(known))})")
+        names = self.module.constant("NAMES", f"frozenset({py_json(list(rules.known))})")
         key = self.module.variable("k")
         key_where = f"{where} + '/' + token({key})"
-        if extra is False:
+        if rules.additional is None:  # closed
             # The common closed object: one C-level subset test; the loop runs only to report.
-            report = self.fail(
-                key_where, "additionalProperties", "no such property", f"{value}[{key}]"
-            )
-            if not self.collect:
-                return [f"if not {names}.issuperset({value}):", f"    {report}"]
             return [
                 f"if not {names}.issuperset({value}):",
                 f"    for {key} in {value}:",
                 f"        if {key} not in {names}:",
-                f"            {report}",
+                f"            {self.fail(key_where, CLOSED_RULE, f'{value}[{key}]')}",
             ]
         child = self.module.variable("v")
-        checks = self.node(extra, f"{at}/additionalProperties", child, key_where, inlined)
+        checks = self.node(rules.additional, child, key_where, inlined)
         if not checks:
             return []
         return [
@@ -603,223 +363,153 @@ class _Compiler:
             *_indent(checks, 2),
         ]
 
-    def array_checks(
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        where: str,
-        inlined: tuple[str, ...],
+    def array(
+        self, rules: ArrayRules, value: str, where: str, inlined: tuple[str, ...]
     ) -> list[str]:
         body: list[str] = []
-        if "minItems" in schema:
-            limit = schema_limit(schema, at, "minItems")
-            body += [
-                f"if len({value}) < {limit}:",
-                "    " + self.fail(where, "minItems", f"at least {limit} items", value),
-            ]
-        if "maxItems" in schema:
-            limit = schema_limit(schema, at, "maxItems")
-            body += [
-                f"if len({value}) > {limit}:",
-                "    " + self.fail(where, "maxItems", f"at most {limit} items", value),
-            ]
-        unique = schema.get("uniqueItems") is True
+        for limit, operator in ((rules.min_items, "<"), (rules.max_items, ">")):
+            if limit is not None:
+                body += [
+                    f"if len({value}) {operator} {limit.value}:",
+                    "    " + self.fail(where, limit.rule, value),
+                ]
         mark = self.module.variable("n")
-        if unique and self.collect:
+        if rules.unique:
             body.append(f"{mark} = len(e)")
-        prefix = schema.get("prefixItems", [])
-        for index, sub in enumerate(prefix):
+        for index, sub in enumerate(rules.prefix):
             child = self.module.variable("v")
-            checks = self.node(
-                sub, f"{at}/prefixItems/{index}", child, f"{where} + '/{index}'", inlined
-            )
+            checks = self.node(sub, child, f"{where} + '/{index}'", inlined)
             if checks:
                 body += [
                     f"if len({value}) > {index}:",
                     f"    {child} = {value}[{index}]",
                     *_indent(checks),
                 ]
-        if "items" in schema:
+        if rules.items is not None:
             position, child = self.module.variable("i"), self.module.variable("v")
-            checks = self.node(
-                schema["items"], f"{at}/items", child, f"{where} + '/' + str({position})", inlined
-            )
-            if checks and not self.collect and not prefix:
-                body += [f"for {child} in {value}:", *_indent(checks)]
-            elif checks:
+            item_where = f"{where} + '/' + str({position})"
+            checks = self.node(rules.items, child, item_where, inlined)
+            if checks:
                 body += [
-                    f"for {position} in range({len(prefix)}, len({value})):",
+                    f"for {position} in range({len(rules.prefix)}, len({value})):",
                     f"    {child} = {value}[{position}]",
                     *_indent(checks),
                 ]
-        if unique:
-            # After the items, and (when collecting) only if they all held: a wrong item fails,
-            # fills the bound or is reported before the whole array would be keyed, so a
-            # hostile array costs the check of its items, never the keying of nested junk.
-            test = f"not all_unique({value})"
-            if self.collect:
-                test = f"len(e) == {mark} and {test}"
-            body += [f"if {test}:", "    " + self.fail(where, "uniqueItems", "unique items", value)]
+        if rules.unique:
+            # After the items, and only if they all held: a wrong item fails, fills the bound or
+            # is reported before the whole array would be keyed, so a hostile array costs the
+            # check of its items, never the keying of nested junk.
+            body += [
+                f"if len(e) == {mark} and not all_unique({value}):",
+                "    " + self.fail(where, UNIQUE_RULE, value),
+            ]
         return _guarded(f"isinstance({value}, list)", body)
 
-    def branch(self, at: str) -> str:
+    def branch(self, pointer: str) -> str:
         """The answering function deciding an alternative."""
-        return self.module.function_for(at, collect=False)
+        return self.module.function_at(pointer, collect=False)
 
-    def combinators(  # noqa: PLR0917 - the emitting context, passed positionally
+    def combinators(
         self,
-        schema: Mapping[str, Any],
-        at: str,
+        node: Node,
         value: str,
         where: str,
         inlined: tuple[str, ...],
-        strings_checked: bool = False,
+        strings_checked: bool,
     ) -> list[str]:
         lines: list[str] = []
-        for index, sub in enumerate(schema.get("allOf", [])):
-            lines += self.node(sub, f"{at}/allOf/{index}", value, where, inlined, strings_checked)
-        if "anyOf" in schema:
-            checks = [self.branch(f"{at}/anyOf/{i}") for i in range(len(schema["anyOf"]))]
-            test = " or ".join(f"{check}({value})" for check in checks)
-            expected = f"to match at least one of {len(checks)} alternatives"
-            lines += [f"if not ({test}):", "    " + self.fail(where, "anyOf", expected, value)]
-        if "oneOf" in schema:
-            lines += self.one_of(schema["oneOf"], f"{at}/oneOf", value, where, inlined)
-        if "not" in schema:
-            check = self.branch(f"{at}/not")
-            expected = "not to match the 'not' schema"
+        for member in node.all_of:
+            lines += self.node(member, value, where, inlined, strings_checked)
+        if node.any_of:
+            test = " or ".join(f"{self.branch(pointer)}({value})" for pointer in node.any_of)
+            lines += [f"if not ({test}):", "    " + self.fail(where, node.any_of_rule, value)]
+        if node.one_of is not None:
+            lines += self.one_of(node.one_of, value, where, inlined)
+        if node.negated is not None:
             lines += [
-                f"if {check}({value}):",
-                "    " + self.fail(where, "not", expected, value),
+                f"if {self.branch(node.negated)}({value}):",
+                "    " + self.fail(where, NOT_RULE, value),
             ]
-        if "if" in schema:
-            self.conditional += 1
-            then = self.node(schema.get("then", True), f"{at}/then", value, where, inlined)
-            otherwise = self.node(schema.get("else", True), f"{at}/else", value, where, inlined)
-            self.conditional -= 1
-            if then or otherwise:
-                decide = f"{self.branch(f'{at}/if')}({value})"
-                condition = _condition(schema["if"], value, "object") if self.collect else None
-                if condition is not None:
-                    # An object is decided inline; anything else by the answering function
-                    # (which also settles, say, a string's lone surrogate the same way).
-                    decide = f"({condition} if isinstance({value}, dict) else {decide})"
-                lines += [f"if {decide}:"]
-                lines += _indent(then or ["pass"])
-                if otherwise:
-                    lines += ["else:", *_indent(otherwise)]
+        if node.conditional is not None:
+            lines += self.if_then_else(node.conditional, value, where, inlined)
         return lines
 
-    def one_of(
-        self,
-        alternatives: list[Any],
-        at: str,
-        value: str,
-        where: str,
-        inlined: tuple[str, ...] = (),
+    def if_then_else(
+        self, conditional: Conditional, value: str, where: str, inlined: tuple[str, ...]
     ) -> list[str]:
+        self.conditional += 1
+        then = self.node(conditional.then, value, where, inlined) if conditional.then else []
+        otherwise = (
+            self.node(conditional.otherwise, value, where, inlined) if conditional.otherwise else []
+        )
+        self.conditional -= 1
+        if not (then or otherwise):
+            return []
+        decide = f"{self.branch(conditional.test)}({value})"
+        if conditional.condition is not None:
+            # An object is decided inline; anything else by the answering function (which also
+            # settles, say, a string's lone surrogate the same way).
+            inline = _condition(conditional.condition, value, "object")
+            decide = f"({inline} if isinstance({value}, dict) else {decide})"
+        lines = [f"if {decide}:", *_indent(then or ["pass"])]
+        if otherwise:
+            lines += ["else:", *_indent(otherwise)]
+        return lines
+
+    def one_of(self, one_of: OneOf, value: str, where: str, inlined: tuple[str, ...]) -> list[str]:
         """Exactly one alternative holds. Decided by the answering functions; only a failed
-        verdict runs the collecting ones to report. With a tag (below), only the alternative it
-        names is checked."""
-        count = len(alternatives)
-        reporters = [f"{at}/{i}" for i in range(count)]
-        tagged = discriminator(self.module.schema, alternatives, at)
-        if tagged is None:
-            checks = [self.branch(f"{at}/{i}") for i in range(count)]
-            matched = " + ".join(f"{check}({value})" for check in checks)
-            return [f"if ({matched}) != 1:", "    " + self.report_one_of(reporters, value, where)]
+        verdict runs the collecting ones to report. With a tag, only the alternative it names is
+        checked."""
+        if one_of.discriminator is None:
+            matched = " + ".join(f"{self.branch(p)}({value})" for p in one_of.alternatives)
+            return [f"if ({matched}) != 1:", "    " + self.report_one_of(one_of, value, where)]
         # Each alternative requires its own constant in one property: only the alternative that
-        # constant names can hold, so only that one is tried, and its violations are reported.
-        name, constants = tagged
+        # constant names can hold, and its inlined collecting checks report nothing when it
+        # holds, and what it lacks when it does not.
+        name, constants = one_of.discriminator
         tag = self.module.variable("d")
         lines = [f"{tag} = {value}.get({py_str(name)}) if isinstance({value}, dict) else None"]
-        if not self.collect:
-            checks = [self.branch(f"{at}/{i}") for i in range(count)]
-            tried = " or ".join(
-                f"({tag} == {py_str(constant)} and {check}({value}))"
-                for constant, check in zip(constants, checks, strict=True)
-            )
-            return [*lines, f"if not ({tried}):", "    return False"]
-        # The named alternative's collecting checks are inlined: they report nothing when it
-        # holds, and what it lacks when it does not.
         for index, constant in enumerate(constants):
             keyword = "if" if index == 0 else "elif"
             self.conditional += 1
-            checks = self.node(alternatives[index], reporters[index], value, where, inlined)
+            checks = self.node(one_of.inline[index], value, where, inlined)
             self.conditional -= 1
             lines += [f"{keyword} {tag} == {py_str(constant)}:", *_indent(checks or ["pass"])]
-        return [*lines, "else:", "    " + self.report_one_of(reporters, value, where)]
+        return [*lines, "else:", "    " + self.report_one_of(one_of, value, where)]
 
-    def report_one_of(self, alternatives: list[str], value: str, where: str) -> str:
-        if not self.collect:
-            return "return False"
-        names = [self.module.function_for(at, collect=True) for at in alternatives]
+    def report_one_of(self, one_of: OneOf, value: str, where: str) -> str:
+        names = [self.module.function_at(p, collect=True) for p in one_of.alternatives]
         return f"one_of(({', '.join(names)},), {value}, {where}, e)"
 
-    def reference(  # noqa: PLR0917 - the emitting context, passed positionally
+    def reference(
         self,
-        ref: Any,
-        at: str,
+        ref: str,
         value: str,
         where: str,
         inlined: tuple[str, ...],
-        strings_checked: bool = False,
+        strings_checked: bool,
     ) -> list[str]:
-        if not isinstance(ref, str):
-            raise CompileError("$ref must be a string", at, "$ref")
-        target_at, target = _resolve(self.module.schema, ref, at)
-        if target_at in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
-            if not self.collect:
-                return [f"if not {self.branch(target_at)}({value}):", "    return False"]
-            target = self.module.function_for(target_at, collect=True)
-            return [f"{target}({value}, {where}, e)"]
-        return self.node(target, target_at, value, where, (*inlined, target_at), strings_checked)
+        """A ``$ref``: its target's checks inlined, or a call when it is recursive or deep."""
+        if ref in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
+            return [f"{self.module.function_at(ref, collect=True)}({value}, {where}, e)"]
+        target = self.module.plan.nodes[ref]
+        return self.node(target, value, where, (*inlined, ref), strings_checked)
 
 
-def _implied_type(root: Mapping[str, Any], schema: Any, depth: int = 0) -> str | None:
-    """A single JSON type every instance valid against ``schema`` has, when ``type`` (or an
-    ``allOf`` member or ``$ref`` target, followed a few levels) names exactly one, or every
-    alternative of a ``oneOf``/``anyOf`` implies the same one (a tagged union of objects)."""
-    if not isinstance(schema, Mapping) or depth > _MAX_INLINE_DEPTH:
-        return None
-    declared = schema.get("type")
-    if isinstance(declared, list) and len(declared) == 1:
-        declared = declared[0]
-    if isinstance(declared, str) and declared in JSON_TYPES:
-        return declared
-    for sub in schema.get("allOf", []):
-        found = _implied_type(root, sub, depth + 1)
-        if found is not None:
-            return found
-    for keyword in ("oneOf", "anyOf"):
-        alternatives = schema.get(keyword)
-        if isinstance(alternatives, list) and alternatives:
-            implied = {_implied_type(root, sub, depth + 1) for sub in alternatives}
-            if len(implied) == 1 and None not in implied:
-                return implied.pop()
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        target = local_ref_target(root, ref)
-        if target is not None:
-            return _implied_type(root, target[1], depth + 1)
-    return None
-
-
-def _satisfies(known: str | None, wanted: str) -> bool:
-    """Whether a value known to be of JSON type ``known`` is of type ``wanted``."""
-    return known == wanted or (known == "integer" and wanted == "number")
+def _string_set(module: _Module, values: tuple[Any, ...]) -> str:
+    """The module constant holding a string enum's values as a frozenset."""
+    return module.constant("ENUM", f"frozenset({py_json(sorted(set(values)))})")
 
 
 class _Answer:
-    """Emits an answering function (``_valid_N(v) -> bool``): the fewest tests that decide the
-    common valid path. Every violation is ``return False``; statements after a check run only
-    when it held, so the compiler tracks what is already known at each point:
+    """Emits an answering function (``_valid_N(v) -> bool``) for a plan node: the fewest tests
+    that decide the common valid path. Every violation is ``return False``; statements after a
+    check run only when it held, so the emitter tracks what is already known at each point:
 
     - the JSON type of a value (one ``isinstance`` per value, implied types tested first);
     - which properties are present (a required property is read by subscript, no lookup);
-    - which (instance path, subschema) pairs were already checked on the straight-line path
-      (a subschema reached twice, as through ``allOf`` and ``properties``, is checked once).
+    - which (instance path, node pointer) pairs were already checked on the straight-line path
+      (a node reached twice, as through ``allOf`` and ``properties``, is checked once).
 
     Closed objects take one key-set test (``keys() == NAMES`` when every property is required),
     string enums one frozenset membership, patterns one bound ``search``; a pattern that can
@@ -831,65 +521,62 @@ class _Answer:
 
     def __init__(self, module: _Module) -> None:
         self.module = module
+        self.plan = module.plan
         self.proven: set[tuple[tuple[str, ...], str]] = set()
         self.present: set[tuple[str, ...]] = set()
         self.types: dict[tuple[str, ...], str] = {}
         self.decided: set[str] = set()
 
-    def function(self, pointer: str) -> list[str]:
+    def function(self, node: Node) -> list[str]:
+        """The body of the answering function for ``node``."""
         self.proven, self.present, self.types, self.decided = set(), set(), {}, set()
-        body = self.node(_subschema(self.module.schema, pointer), pointer, "v", (), 0, (pointer,))
+        body = self.node(node, "v", (), 0, (node.at,))
         return [*body, "return True"]
 
-    def node(  # noqa: PLR0912, PLR0917 - one branch per keyword family
+    def node(  # noqa: PLR0912, PLR0917 - one branch per type family
         self,
-        schema: Any,
-        at: str,
+        node: Node,
         value: str,
         path: tuple[str, ...] | None,
         depth: int,
         inlined: tuple[str, ...],
         known: str | None = None,
     ) -> list[str]:
-        """Statements returning ``False`` unless ``value`` is valid against ``schema``.
+        """Statements returning ``False`` unless ``value`` is valid against ``node``.
         ``path`` names the value inside the function's argument (``None`` for array items);
         ``depth`` counts the conditional branches (if/then/else, oneOf) the code sits in."""
-        if schema is True or (isinstance(schema, Mapping) and not schema):
+        if node.verdict == "any":
             return []
-        if schema is False:
+        if node.verdict == "none":
             return ["return False"]
-        if path is not None and (path, at) in self.proven:
+        if path is not None and (path, node.at) in self.proven:
             return []
         if known is None and path is not None:
             known = self.types.get(path)
         lines: list[str] = []
-        declared = _Compiler.declared_types(schema, at)
-        implied = _implied_type(self.module.schema, schema)
-        if implied is not None and not _satisfies(known, implied):
+        implied = implied_type(self.plan, node, alternatives=True)
+        if implied is not None and not satisfies(known, implied):
             lines += [f"if {_negate(_type_test(implied, value))}:", "    return False"]
             known = implied
-        if declared is not None and not any(_satisfies(known, name) for name in declared):
-            test = " or ".join(_type_test(name, value) for name in declared)
+        if node.types is not None and not any(satisfies(known, name) for name in node.types):
+            test = " or ".join(_type_test(name, value) for name in node.types)
             lines += [f"if {_negate(test)}:", "    return False"]
         if path is not None and known is not None and depth == 0:
             self.types[path] = known
-        lines += self.values(schema, at, value, known)
-        for kind, emit in (
-            ("string", self.string),
-            ("number", self.number),
-            ("object", self.object),
-            ("array", self.array),
-        ):
-            if known is not None and not _satisfies(known, kind):
+        pinned = () if node.pinned is None else (node.pinned,)
+        lines += self.values((*pinned, *node.values), value, known)
+        string, number, objects, array = node.families
+        for kind in TYPED_FAMILIES:
+            if known is not None and not satisfies(known, kind):
                 continue
-            checks = emit(schema, at, value, path, depth, inlined)
             if kind == "string":
+                checks = self.string(string, value)
                 # Whether a string here may hold a lone surrogate is decided once per value:
                 # by this node's test, or by a constant or ASCII-only pattern it must match.
                 if (
                     value not in self.decided
-                    and _admits_free_strings(schema)
-                    and not _string_pinned(self.module.schema, schema)
+                    and string.surrogates
+                    and not string_pinned(self.plan, node)
                 ):
                     checks = [
                         f"if not {value}.isascii() and SURROGATE.search({value}) is not None:",
@@ -898,110 +585,78 @@ class _Answer:
                     ]
                 if depth == 0:
                     self.decided.add(value)
+            elif kind == "number":
+                checks = self.number(number, value)
+            elif kind == "object":
+                checks = self.object(objects, value, path, depth, inlined)
+            else:
+                checks = self.array(array, value, depth, inlined)
             if not checks:
                 continue
             if known is None:
-                test = {
-                    "string": f"isinstance({value}, str)",
-                    "number": _type_test("number", value),
-                    "object": f"isinstance({value}, dict)",
-                    "array": f"isinstance({value}, list)",
-                }[kind]
-                lines += [f"if {test}:", *_indent(checks)]
+                lines += [f"if {_type_test(kind, value)}:", *_indent(checks)]
             else:
                 lines += checks
-        lines += self.combinators(schema, at, value, path, depth, inlined, known)
-        if "$ref" in schema:
-            lines += self.reference(
-                schema["$ref"], f"{at}/$ref", value, path, depth, inlined, known
-            )
+        lines += self.combinators(node, value, path, depth, inlined, known)
+        if node.ref is not None:
+            lines += self.reference(node.ref, value, path, depth, inlined, known)
         if path is not None and depth == 0:
-            self.proven.add((path, at))
+            self.proven.add((path, node.at))
         return lines
 
-    def values(
-        self, schema: Mapping[str, Any], at: str, value: str, known: str | None
-    ) -> list[str]:
+    def values(self, rules: tuple[ValueRule, ...], value: str, known: str | None) -> list[str]:
         lines: list[str] = []
-        if "const" in schema:
-            lines += [f"if {_negate(_const_test(self.module, schema['const'], value))}:"]
-            lines.append("    return False")
-        if "enum" in schema:
-            options = schema["enum"]
-            if not isinstance(options, list):
-                raise CompileError("enum must be an array", f"{at}/enum", "enum")
-            if options and all(isinstance(option, str) for option in options):
-                name = self.module.constant("ENUM", f"frozenset({py_json(sorted(set(options)))})")
-                test = f"{value} in {name}"
+        for rule in rules:
+            if rule.keyword == "const":
+                test = _const_test(self.module, rule.values[0], value)
+            elif rule.strings:
+                test = f"{value} in {_string_set(self.module, rule.values)}"
                 if known != "string":
                     test = f"isinstance({value}, str) and {test}"
             else:
-                name = self.module.constant("ENUM", py_json(options))
+                name = self.module.constant("ENUM", py_json(list(rule.values)))
                 test = f"any(json_equal({value}, option) for option in {name})"
             lines += [f"if {_negate(test)}:", "    return False"]
         return lines
 
-    def string(  # noqa: PLR0917 - the emitting context, passed positionally
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        path: tuple[str, ...] | None,
-        depth: int,
-        inlined: tuple[str, ...],
-    ) -> list[str]:
-        del path, depth, inlined
+    def string(self, rules: StringRules, value: str) -> list[str]:
         body: list[str] = []
-        source = _pattern_source(schema, at)
-        low = schema_limit(schema, at, "minLength") if "minLength" in schema else 0
-        high = schema_limit(schema, at, "maxLength") if "maxLength" in schema else None
+        low = rules.min_length.value if rules.min_length is not None else 0
+        high = rules.max_length.value if rules.max_length is not None else None
         if low and high is not None:
             body += [f"if not ({low} <= len({value}) <= {high}):", "    return False"]
         elif low:
             body += [f"if len({value}) < {low}:", "    return False"]
         elif high is not None:
             body += [f"if len({value}) > {high}:", "    return False"]
-        if source is not None:
+        if rules.pattern is not None:
             # After the length test: an over-long string is never searched.
-            body += [f"if {_pattern_misses(self.module, source, value)}:", "    return False"]
+            test = _pattern_misses(self.module, rules.pattern.python, value)
+            body += [f"if {test}:", "    return False"]
         return body
 
-    def number(  # noqa: PLR0917 - the emitting context, passed positionally
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        path: tuple[str, ...] | None,
-        depth: int,
-        inlined: tuple[str, ...],
-    ) -> list[str]:
-        del path, depth, inlined
+    @staticmethod
+    def number(rules: NumberRules, value: str) -> list[str]:
         body: list[str] = []
-        for keyword, operator in (("minimum", "<"), ("maximum", ">")):
-            if keyword in schema:
-                limit = py_json(schema_number(schema, at, keyword))
-                body += [f"if {value} {operator} {limit}:", "    return False"]
+        for limit, operator in ((rules.minimum, "<"), (rules.maximum, ">")):
+            if limit is not None:
+                body += [f"if {value} {operator} {py_json(limit.value)}:", "    return False"]
         return body
 
-    def object(  # noqa: PLR0912, PLR0917 - required, closed and property shapes
+    def object(  # noqa: PLR0912 - required, closed and property shapes
         self,
-        schema: Mapping[str, Any],
-        at: str,
+        rules: ObjectRules,
         value: str,
         path: tuple[str, ...] | None,
         depth: int,
         inlined: tuple[str, ...],
     ) -> list[str]:
         body: list[str] = []
-        required = schema.get("required", [])
-        if not isinstance(required, list) or not all(isinstance(n, str) for n in required):
-            raise CompileError("required must be an array of strings", f"{at}/required")
-        names = list(dict.fromkeys(required))
-        properties: Mapping[str, Any] = schema.get("properties", {})
-        closed = schema.get("additionalProperties") is False
-        if closed:
-            allowed = self.module.constant("NAMES", f"frozenset({py_json(sorted(properties))})")
-        if closed and names and set(names) == set(properties):
+        names = rules.required
+        properties = [name for name, _ in rules.properties]
+        if rules.closed:
+            allowed = self.module.constant("NAMES", f"frozenset({py_json(list(rules.known))})")
+        if rules.closed and names and set(names) == set(properties):
             body += [f"if {value}.keys() != {allowed}:", "    return False"]
         else:
             if len(names) == 1:
@@ -1009,25 +664,23 @@ class _Answer:
             elif names:
                 wanted = self.module.constant("NAMES", f"frozenset({py_json(sorted(names))})")
                 body += [f"if not ({value}.keys() >= {wanted}):", "    return False"]
-            if closed:
+            if rules.closed:
                 body += [f"if not {allowed}.issuperset({value}):", "    return False"]
         present = set(names)
         if path is not None:
             if depth == 0:
                 self.present.update((*path, name) for name in names)
             present.update(name for name in properties if (*path, name) in self.present)
-        for name, sub in properties.items():
+        for name, sub in rules.properties:
             child_path = None if path is None else (*path, name)
-            if sub is False:
+            if sub.verdict == "none":
                 if name in present:
                     body.append("return False")
                     break
                 body += [f"if {py_str(name)} in {value}:", "    return False"]
                 continue
             child = self.module.variable("v")
-            checks = self.node(
-                sub, f"{at}/properties/{_token(name)}", child, child_path, depth, inlined
-            )
+            checks = self.node(sub, child, child_path, depth, inlined)
             if not checks:
                 continue
             fetch = f"{child} = {value}[{py_str(name)}]"
@@ -1035,11 +688,10 @@ class _Answer:
                 body += [fetch, *checks]
             else:
                 body += [f"if {py_str(name)} in {value}:", f"    {fetch}", *_indent(checks)]
-        extra = schema.get("additionalProperties", True)
-        if "additionalProperties" in schema and extra is not False:
-            known_names = self.module.constant("NAMES", f"frozenset({py_json(sorted(properties))})")
+        if rules.additional is not None:
+            known_names = self.module.constant("NAMES", f"frozenset({py_json(list(rules.known))})")
             key, child = self.module.variable("k"), self.module.variable("v")
-            checks = self.node(extra, f"{at}/additionalProperties", child, None, depth + 1, inlined)
+            checks = self.node(rules.additional, child, None, depth + 1, inlined)
             if checks:
                 body += [
                     f"for {key}, {child} in {value}.items():",
@@ -1048,27 +700,16 @@ class _Answer:
                 ]
         return body
 
-    def array(  # noqa: PLR0917 - the emitting context, passed positionally
-        self,
-        schema: Mapping[str, Any],
-        at: str,
-        value: str,
-        path: tuple[str, ...] | None,
-        depth: int,
-        inlined: tuple[str, ...],
+    def array(
+        self, rules: ArrayRules, value: str, depth: int, inlined: tuple[str, ...]
     ) -> list[str]:
-        del path
         body: list[str] = []
-        if "minItems" in schema:
-            limit = schema_limit(schema, at, "minItems")
-            body += [f"if len({value}) < {limit}:", "    return False"]
-        if "maxItems" in schema:
-            limit = schema_limit(schema, at, "maxItems")
-            body += [f"if len({value}) > {limit}:", "    return False"]
-        prefix = schema.get("prefixItems", [])
-        for index, sub in enumerate(prefix):
+        for limit, operator in ((rules.min_items, "<"), (rules.max_items, ">")):
+            if limit is not None:
+                body += [f"if len({value}) {operator} {limit.value}:", "    return False"]
+        for index, sub in enumerate(rules.prefix):
             child = self.module.variable("v")
-            checks = self.node(sub, f"{at}/prefixItems/{index}", child, None, depth + 1, inlined)
+            checks = self.node(sub, child, None, depth + 1, inlined)
             if checks:
                 body += [
                     f"if len({value}) > {index}:",
@@ -1076,21 +717,18 @@ class _Answer:
                     *_indent(checks),
                 ]
         item_type = None
-        if "items" in schema:
+        if rules.items is not None:
             child = self.module.variable("v")
-            checks = self.node(schema["items"], f"{at}/items", child, None, depth + 1, inlined)
-            item_type = _implied_type(self.module.schema, schema["items"])
-            if checks and not prefix:
+            checks = self.node(rules.items, child, None, depth + 1, inlined)
+            item_type = implied_type(self.plan, rules.items, alternatives=True)
+            if checks and not rules.prefix:
                 body += [f"for {child} in {value}:", *_indent(checks)]
             elif checks:
-                body += [
-                    f"for {child} in {value}[{len(prefix)}:]:",
-                    *_indent(checks),
-                ]
-        if schema.get("uniqueItems") is True:
+                body += [f"for {child} in {value}[{len(rules.prefix)}:]:", *_indent(checks)]
+        if rules.unique:
             # After the items held: a refused item is never keyed. Strings (every item checked
             # to be one) compare as themselves: a set of them is the whole test.
-            if item_type == "string" and not prefix:
+            if item_type == "string" and not rules.prefix:
                 body += [f"if len(set({value})) != len({value}):", "    return False"]
             else:
                 body += [f"if not all_unique({value}):", "    return False"]
@@ -1098,8 +736,7 @@ class _Answer:
 
     def combinators(  # noqa: PLR0917 - the emitting context, passed positionally
         self,
-        schema: Mapping[str, Any],
-        at: str,
+        node: Node,
         value: str,
         path: tuple[str, ...] | None,
         depth: int,
@@ -1107,53 +744,62 @@ class _Answer:
         known: str | None,
     ) -> list[str]:
         lines: list[str] = []
-        for index, sub in enumerate(schema.get("allOf", [])):
-            lines += self.node(sub, f"{at}/allOf/{index}", value, path, depth, inlined, known)
-        if "anyOf" in schema:
-            checks = [self.branch(f"{at}/anyOf/{i}") for i in range(len(schema["anyOf"]))]
-            test = " or ".join(f"{check}({value})" for check in checks)
+        for member in node.all_of:
+            lines += self.node(member, value, path, depth, inlined, known)
+        if node.any_of:
+            test = " or ".join(f"{self.branch(pointer)}({value})" for pointer in node.any_of)
             lines += [f"if not ({test}):", "    return False"]
-        if "oneOf" in schema:
-            lines += self.one_of(schema["oneOf"], f"{at}/oneOf", value, path, depth, inlined, known)
-        if "not" in schema:
-            lines += [f"if {self.branch(f'{at}/not')}({value}):", "    return False"]
-        if "if" in schema:
-            then = self.node(
-                schema.get("then", True), f"{at}/then", value, path, depth + 1, inlined, known
-            )
-            otherwise = self.node(
-                schema.get("else", True), f"{at}/else", value, path, depth + 1, inlined, known
-            )
-            if then or otherwise:
-                condition = _condition(schema["if"], value, known)
-                if condition is None:
-                    condition = f"{self.branch(f'{at}/if')}({value})"
-                lines += [f"if {condition}:", *_indent(then or ["pass"])]
-                if otherwise:
-                    lines += ["else:", *_indent(otherwise)]
+        if node.one_of is not None:
+            lines += self.one_of(node.one_of, value, path, depth, inlined, known)
+        if node.negated is not None:
+            lines += [f"if {self.branch(node.negated)}({value}):", "    return False"]
+        if node.conditional is not None:
+            lines += self.if_then_else(node.conditional, value, path, depth, inlined, known)
         return lines
 
-    def branch(self, at: str) -> str:
-        return self.module.function_for(at, collect=False)
-
-    def one_of(  # noqa: PLR0917 - the emitting context, passed positionally
+    def if_then_else(  # noqa: PLR0917 - the emitting context, passed positionally
         self,
-        alternatives: list[Any],
-        at: str,
+        conditional: Conditional,
         value: str,
         path: tuple[str, ...] | None,
         depth: int,
         inlined: tuple[str, ...],
         known: str | None,
     ) -> list[str]:
-        union_tag = discriminator(self.module.schema, alternatives, at)
-        if union_tag is None:
-            checks = [self.branch(f"{at}/{i}") for i in range(len(alternatives))]
-            matched = " + ".join(f"{check}({value})" for check in checks)
+        then = otherwise = []
+        if conditional.then is not None:
+            then = self.node(conditional.then, value, path, depth + 1, inlined, known)
+        if conditional.otherwise is not None:
+            otherwise = self.node(conditional.otherwise, value, path, depth + 1, inlined, known)
+        if not (then or otherwise):
+            return []
+        if conditional.condition is not None:
+            test = _condition(conditional.condition, value, known)
+        else:
+            test = f"{self.branch(conditional.test)}({value})"
+        lines = [f"if {test}:", *_indent(then or ["pass"])]
+        if otherwise:
+            lines += ["else:", *_indent(otherwise)]
+        return lines
+
+    def branch(self, pointer: str) -> str:
+        return self.module.function_at(pointer, collect=False)
+
+    def one_of(  # noqa: PLR0917 - the emitting context, passed positionally
+        self,
+        one_of: OneOf,
+        value: str,
+        path: tuple[str, ...] | None,
+        depth: int,
+        inlined: tuple[str, ...],
+        known: str | None,
+    ) -> list[str]:
+        if one_of.discriminator is None:
+            matched = " + ".join(f"{self.branch(p)}({value})" for p in one_of.alternatives)
             return [f"if ({matched}) != 1:", "    return False"]
         # Only the alternative the tag names can hold (each requires its own constant there):
         # its checks are inlined, and a tag naming none fails.
-        name, constants = union_tag
+        name, constants = one_of.discriminator
         tag = self.module.variable("d")
         lines = [
             f"{tag} = {value}.get({py_str(name)})"
@@ -1165,17 +811,13 @@ class _Answer:
             # property is proven there (and only there).
             tagged = None
             if path is not None:
-                target_at, target = f"{at}/{index}", alternatives[index]
-                while isinstance(target, Mapping) and set(target) == {"$ref"}:
-                    target_at, target = _resolve(self.module.schema, target["$ref"], target_at)
-                tagged = ((*path, name), f"{target_at}/properties/{_token(name)}")
+                target = one_of.targets[index]
+                tagged = ((*path, name), f"{target}/properties/{escape_token(name)}")
                 if tagged in self.proven:
                     tagged = None
                 else:
                     self.proven.add(tagged)
-            checks = self.node(
-                alternatives[index], f"{at}/{index}", value, path, depth + 1, inlined, known
-            )
+            checks = self.node(one_of.inline[index], value, path, depth + 1, inlined, known)
             if tagged is not None:
                 self.proven.discard(tagged)
             keyword = "if" if index == 0 else "elif"
@@ -1184,42 +826,18 @@ class _Answer:
 
     def reference(  # noqa: PLR0917 - the emitting context, passed positionally
         self,
-        ref: Any,
-        at: str,
+        ref: str,
         value: str,
         path: tuple[str, ...] | None,
         depth: int,
         inlined: tuple[str, ...],
         known: str | None,
     ) -> list[str]:
-        if not isinstance(ref, str):
-            raise CompileError("$ref must be a string", at, "$ref")
-        target_at, target = _resolve(self.module.schema, ref, at)
-        if target_at in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
-            return [f"if not {self.branch(target_at)}({value}):", "    return False"]
-        return self.node(target, target_at, value, path, depth, (*inlined, target_at), known)
-
-
-def _string_pinned(root: Mapping[str, Any], schema: Any, depth: int = 0) -> bool:
-    """Whether a string valid against ``schema`` is proven free of lone surrogates by a test the
-    schema (or an ``allOf`` member or ``$ref`` target, which always run with it) already makes:
-    a ``const``/``enum`` (schema text) or a pattern that can only match ASCII."""
-    if not isinstance(schema, Mapping) or depth > _MAX_INLINE_DEPTH:
-        return False
-    if "const" in schema or "enum" in schema:
-        return True
-    pattern = schema.get("pattern")
-    if isinstance(pattern, str):
-        try:
-            if matches_only_ascii(translate(pattern)):
-                return True
-        except RegexError:
-            return False
-    if any(_string_pinned(root, sub, depth + 1) for sub in schema.get("allOf", [])):
-        return True
-    ref = schema.get("$ref")
-    target = local_ref_target(root, ref) if isinstance(ref, str) else None
-    return target is not None and _string_pinned(root, target[1], depth + 1)
+        """A ``$ref``: its target's checks inlined, or a call when it is recursive or deep."""
+        if ref in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
+            return [f"if not {self.branch(ref)}({value}):", "    return False"]
+        target = self.plan.nodes[ref]
+        return self.node(target, value, path, depth, (*inlined, ref), known)
 
 
 def _negate(test: str) -> str:
@@ -1242,106 +860,21 @@ def _const_test(module: _Module, const: Any, value: str) -> str:
     return f"json_equal({value}, {module.constant('CONST', py_json(const))})"
 
 
-_CONDITION_KEYS = frozenset({"required", "properties"}) | ANNOTATIONS
-
-
-def _condition(schema: Any, value: str, known: str | None) -> str | None:
-    """An inline boolean expression deciding a simple ``if`` schema (``required`` names and
-    properties pinned by a string/boolean/null ``const``); ``None`` for anything else."""
-    if not isinstance(schema, Mapping) or not set(schema) <= _CONDITION_KEYS:
-        return None
-    required = schema.get("required", [])
-    properties = schema.get("properties", {})
-    if not isinstance(required, list) or not isinstance(properties, Mapping):
-        return None
-    terms = [f"{py_str(name)} in {value}" for name in dict.fromkeys(required)]
-    for name, sub in properties.items():
-        if not isinstance(sub, Mapping) or set(sub) - ANNOTATIONS != {"const"}:
-            return None
-        const = sub["const"]
-        if not (const is None or isinstance(const, str | bool)):
-            return None
+def _condition(condition: Condition, value: str, known: str | None) -> str:
+    """The inline boolean expression deciding a simple ``if`` (a ``plan.Condition``); a value
+    not known to be an object passes it unless it is one (only an object can fail it)."""
+    terms = [f"{py_str(name)} in {value}" for name in condition.required]
+    for name, const in condition.pins:
         item = f"{value}[{py_str(name)}]"
         test = f"{item} == {py_str(const)}" if isinstance(const, str) else f"{item} is {const!r}"
-        terms.append(test if name in required else f"({py_str(name)} not in {value} or {test})")
-    if not terms:
-        return None
-    condition = " and ".join(terms)
+        if name in condition.required:
+            terms.append(test)
+        else:
+            terms.append(f"({py_str(name)} not in {value} or {test})")
+    text = " and ".join(terms)
     if known != "object":
-        condition = f"(not isinstance({value}, dict) or ({condition}))"
-    return f"({condition})"
-
-
-def _admits_free_strings(schema: Mapping[str, Any]) -> bool:
-    """Whether a string this node accepts can be any string: no ``const``/``enum`` pins it to
-    schema text, and ``type`` (when declared) includes ``string``."""
-    if "const" in schema or "enum" in schema:
-        return False
-    declared = schema.get("type")
-    return (
-        declared is None
-        or declared == "string"
-        or (isinstance(declared, list) and "string" in declared)
-    )
-
-
-def _examines_every_string(schema: Mapping[str, Any], pointer: str) -> bool:
-    """Whether every string inside a document this subschema accepts passes through a string
-    node (and so through its surrogate test): objects are closed, arrays have ``items``, and no
-    position is left unconstrained. Conservative: ``False`` means the entry point walks an
-    accepted document once more to look for lone surrogates."""
-    visiting: set[str] = set()
-
-    def covers(node: Any, at: str) -> bool:
-        if node is False:
-            return True
-        if not isinstance(node, Mapping) or not node:
-            return False
-        if at in visiting:
-            return True  # a recursive $ref: decided by the outer visit
-        visiting.add(at)
-        try:
-            return (
-                own(node, at)
-                or any(
-                    covers(sub, f"{at}/allOf/{i}") for i, sub in enumerate(node.get("allOf", []))
-                )
-                or any(
-                    key in node
-                    and all(covers(sub, f"{at}/{key}/{i}") for i, sub in enumerate(node[key]))
-                    for key in ("anyOf", "oneOf")
-                )
-                or ("$ref" in node and covers_target(node["$ref"], at))
-            )
-        finally:
-            visiting.discard(at)
-
-    def covers_target(ref: Any, at: str) -> bool:
-        found = local_ref_target(schema, ref) if isinstance(ref, str) else None
-        return found is not None and covers(found[1], found[0])
-
-    def own(node: Mapping[str, Any], at: str) -> bool:
-        if "const" in node or "enum" in node:
-            return True
-        declared = node.get("type", list(JSON_TYPES))
-        types = set(declared if isinstance(declared, list) else [declared])
-        if "object" in types:
-            properties = node.get("properties", {})
-            if node.get("additionalProperties") is not False or not all(
-                covers(sub, f"{at}/properties/{_token(name)}") for name, sub in properties.items()
-            ):
-                return False
-        if "array" in types:
-            prefix = node.get("prefixItems", [])
-            if (
-                "items" not in node
-                or not all(covers(sub, f"{at}/prefixItems/{i}") for i, sub in enumerate(prefix))
-                or not covers(node["items"], f"{at}/items")
-            ):
-                return False
-        return True
-
-    return covers(_subschema(schema, pointer), pointer)
+        text = f"(not isinstance({value}, dict) or ({text}))"
+    return f"({text})"
 
 
 def _pattern_search(module: _Module, source: str) -> str:
@@ -1374,103 +907,6 @@ def _pattern_matches(module: _Module, source: str, value: str) -> str:
     if least:
         shortcut = f"{value} and {shortcut}"
     return f"(({shortcut}) or {search})"
-
-
-_PRINTABLE_ASCII = "".join(map(chr, range(0x20, 0x7F)))
-
-
-def printable_ascii_matches(source: str) -> int | None:
-    """For a pattern that is one character class repeated over the whole string (``^[...]*$``
-    or ``^[...]+$``) holding every printable ASCII character: the fewest characters it needs
-    (0 or 1), so any printable ASCII string at least that long matches; ``None`` otherwise
-    (conservative)."""
-    try:
-        items = list(sre_parse.parse(source, re.ASCII))
-    except re.error:  # pragma: no cover - translate() already compiled it
-        return None
-    if len(items) != 3 or [str(op) for op, _ in items] != ["AT", "MAX_REPEAT", "AT"]:
-        return None
-    if str(items[0][1]) != "AT_BEGINNING" or str(items[2][1]) != "AT_END_STRING":
-        return None
-    low, high, repeated = items[1][1]
-    if high != sre_parse.MAXREPEAT or low not in (0, 1):
-        return None
-    if len(repeated) != 1 or str(repeated[0][0]) != "IN":
-        return None
-    # The class holds every printable ASCII character exactly when they all match as a row.
-    if re.compile(source, re.ASCII).search(_PRINTABLE_ASCII) is None:
-        return None
-    return int(low)
-
-
-def _pattern_source(schema: Mapping[str, Any], at: str) -> str | None:
-    """The translated Python source of ``schema["pattern"]`` (``None`` when there is none)."""
-    if "pattern" not in schema:
-        return None
-    pattern = schema["pattern"]
-    if not isinstance(pattern, str):
-        raise CompileError("pattern must be a string", f"{at}/pattern", "pattern")
-    try:
-        return translate(pattern)
-    except RegexError as error:
-        raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
-
-
-_ASCII_ATOMS = frozenset({"LITERAL", "RANGE"})
-
-
-def matches_only_ascii(source: str) -> bool:
-    """Whether every string ``source`` (compiled with ``re.ASCII``) can ``search`` successfully
-    is pure ASCII: the pattern is anchored at both ends at its top level and every character it
-    consumes outside a lookaround comes from an ASCII literal, range or positive class (no
-    negated class, no ``.``, no back-reference). Conservative: ``False`` when unsure. Such a
-    pattern, once matched, proves the string holds no lone surrogate."""
-    try:
-        parsed = sre_parse.parse(source, re.ASCII)
-    except re.error:  # pragma: no cover - translate() already compiled it
-        return False
-    items = list(parsed)
-    if len(items) < 2 or str(items[0][0]) != "AT" or str(items[-1][0]) != "AT":
-        return False
-    if str(items[0][1]) != "AT_BEGINNING" or str(items[-1][1]) != "AT_END_STRING":
-        return False
-    return _ascii_items(items)
-
-
-def _ascii_items(items: Any) -> bool:  # noqa: PLR0912 - one branch per node kind
-    for op, argument in items:
-        name = str(op)
-        if name in ("AT", "ASSERT", "ASSERT_NOT"):
-            continue  # anchors and lookarounds consume nothing
-        if name == "LITERAL":
-            if argument >= 0x80:
-                return False
-        elif name == "IN":
-            for member_op, member in argument:
-                member_name = str(member_op)
-                if member_name == "LITERAL" and member < 0x80:
-                    continue
-                if member_name == "RANGE" and member[1] < 0x80:
-                    continue
-                if member_name == "CATEGORY" and str(member) in _ASCII_CATEGORIES:
-                    continue
-                return False
-        elif name == "SUBPATTERN":
-            if not _ascii_items(argument[-1]):
-                return False
-        elif name == "BRANCH":
-            if not all(_ascii_items(branch) for branch in argument[1]):
-                return False
-        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            if not _ascii_items(argument[2]):
-                return False
-        else:
-            return False
-    return True
-
-
-# Under re.ASCII these classes hold ASCII characters only (their negations do not).
-_ASCII_CATEGORIES = frozenset({"CATEGORY_DIGIT", "CATEGORY_WORD", "CATEGORY_SPACE"})
 
 
 # A property whose collecting checks can report this many records is decided by its answering
@@ -1510,24 +946,6 @@ def _mentions(code: str, name: str) -> bool:
     return re.search(rf"\b{name}\b", code) is not None
 
 
-def _subschema(schema: Mapping[str, Any], pointer: str) -> Any:
-    """The subschema at ``pointer``, a JSON pointer as the compiler writes them (tokens escaped
-    by ``_token``; not a URI fragment: no percent-decoding, so a property named ``a%41`` is
-    found as itself)."""
-    node: Any = schema
-    for part in pointer.split("/")[1:] if pointer else ():
-        token = unescape_token(part)
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            raise CompileError(f"{pointer!r} names no subschema of this document", pointer)
-    if not _is_schema(node):
-        raise CompileError(f"{pointer!r} does not name a schema", pointer)
-    return node
-
-
 def compile_validators(
     schema: Mapping[str, Any],
     entry_points: Mapping[str, str],
@@ -1539,18 +957,17 @@ def compile_validators(
     ``package`` is where ``diagnostics`` and ``schema_runtime`` are imported from (``"."`` inside
     the generated package). Raises ``CompileError`` for a schema outside the supported subset.
     """
-    check_keywords(schema)
-    module = _Module(schema)
-    compilers = {flag: _Compiler(module, collect=flag) for flag in (True, False)}
+    plan = build_plan(schema, entry_points)
+    module = _Module(plan)
+    collecting = _Collect(module)
     answering = _Answer(module)
     public: list[str] = []
-    for name, pointer in entry_points.items():
-        target = module.function_for(pointer, collect=True)
-        answer = module.function_for(pointer, collect=False)
-        _subschema(schema, pointer)  # an entry point must name a subschema: raises otherwise
+    for entry in plan.entry_points:
+        name, walk = entry.name, entry.walk
+        target = module.function_at(entry.pointer, collect=True)
+        answer = module.function_at(entry.pointer, collect=False)
         # A schema that leaves some position unconstrained cannot see every string: an
         # accepted document is then walked once for lone surrogates.
-        walk = not _examines_every_string(schema, pointer)
         accepted = (
             f"{answer}(value) and surrogate_at(value) is None" if walk else f"{answer}(value)"
         )
@@ -1572,13 +989,12 @@ def compile_validators(
             f"    return report(collect({target}, value, Violations(limit), walk={walk}))",
         ]
     while module.pending:
-        pointer, name, collect = module.pending.pop(0)
+        node, name, collect = module.pending.pop(0)
         if collect:
-            compilers[True].proven = set()
-            body = compilers[True].node(_subschema(schema, pointer), pointer, "v", "p", (pointer,))
+            body = collecting.function(node)
             signature = f"def {name}(v: Any, p: str, e: Violations) -> None:"
         else:
-            body = answering.function(pointer)
+            body = answering.function(node)
             signature = f"def {name}(v: Any) -> bool:"
         module.function_bodies.append(["", "", signature, *_indent(body or ["pass"])])
     code = [*module.constants]

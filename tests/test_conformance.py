@@ -21,12 +21,8 @@ from typing import Any
 
 import pytest
 
-from generator.validator_compiler import (
-    ANNOTATIONS,
-    SUPPORTED_KEYWORDS,
-    CompileError,
-    compile_validators,
-)
+from generator.schema_subset import ANNOTATIONS, SUPPORTED_KEYWORDS, CompileError
+from generator.validator_compiler import compile_validators
 
 from .conformance_location import REGEX_FILE, locate_suite
 from .conftest import REPO

@@ -19,9 +19,9 @@ import pytest
 from tool_registry import validate_third_party_manifest, validate_tool_manifest
 
 from generator.plan import build_plan
+from generator.schema_subset import CompileError
 from generator.ts_validator import emit_validators
 from generator.validate import VALIDATOR_ENTRY_POINTS
-from generator.validator_compiler import CompileError
 
 from .conftest import REPO, build_typescript, run_node
 from .manifest_corpus import base_manifest, corpus, mutate

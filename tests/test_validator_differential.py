@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from tool_registry import validate_third_party_manifest, validate_tool_manifest
 
-from generator.validator_compiler import CompileError, compile_validators
+from generator.schema_subset import CompileError
+from generator.validator_compiler import compile_validators
 
 from .conftest import REPO, copy_project, run_toolgen
 

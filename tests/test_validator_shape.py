@@ -15,11 +15,8 @@ from tool_registry import DiagnosticCode, validate_third_party_manifest, validat
 from tool_registry import validator as generated
 
 from generator.ecma_to_re import translate
-from generator.validator_compiler import (
-    compile_validators,
-    matches_only_ascii,
-    printable_ascii_matches,
-)
+from generator.regex_facts import matches_only_ascii, printable_ascii_matches
+from generator.validator_compiler import compile_validators
 
 from .test_runtime_bounds import manifest
 
@@ -282,12 +279,22 @@ def test_one_subschema_reached_by_two_routes_is_reported_once_under_either(
 
 
 def test_a_tagged_union_of_objects_takes_one_type_test_and_no_second_tag_test() -> None:
-    from generator.validator_compiler import _implied_type
+    from generator.plan import build_plan, implied_type
 
-    root = {"$defs": {"A": {"type": "object"}, "S": {"type": "string"}}}
-    assert _implied_type(root, {"oneOf": [{"$ref": "#/$defs/A"}, {"type": "object"}]}) == "object"
-    assert _implied_type(root, {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/S"}]}) is None
-    assert _implied_type(root, {"oneOf": [{"$ref": "#/$defs/A"}, {}]}) is None
+    unions = {
+        "objects": {"oneOf": [{"$ref": "#/$defs/A"}, {"type": "object"}]},
+        "mixed": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/S"}]},
+        "open": {"oneOf": [{"$ref": "#/$defs/A"}, {}]},
+    }
+    root = {"$defs": {"A": {"type": "object"}, "S": {"type": "string"}, **unions}}
+    plan = build_plan(root, {name: f"/$defs/{name}" for name in unions})
+
+    def implied(name: str) -> str | None:
+        return implied_type(plan, plan.nodes[f"/$defs/{name}"], alternatives=True)
+
+    assert implied("objects") == "object"
+    assert implied("mixed") is None
+    assert implied("open") is None
     source = _answering("validate_tool_manifest")
     # detect (ToolDetectSpec, a oneOf of two object schemas): no string test for a lone
     # surrogate, one dict test, and the tag's value is not compared again inside its branch.
