@@ -253,12 +253,15 @@ class Node:
 
 @dataclass(frozen=True)
 class EntryPoint:
-    """A public validator: its schema pointer, and whether an accepted document must be walked
-    for lone surrogates (the schema leaves some position where a string is not examined)."""
+    """A public validator: its schema pointer, whether an accepted document must be walked for
+    lone surrogates (the schema leaves some position where a string is not examined), and the
+    type the generated models declare for what it accepts (the root's ``title``, else the
+    ``$defs`` name; ``None`` for a root without a title)."""
 
     name: str
     pointer: str
     walk: bool
+    type_name: str | None
 
 
 @dataclass(frozen=True)
@@ -595,8 +598,17 @@ def build_plan(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> Pl
     for name, pointer in entry_points.items():
         subschema_at(schema, pointer)  # an entry point must name a subschema: raises otherwise
         planner.function(pointer)
-        entries.append(EntryPoint(name, pointer, not _examines_every_string(schema, pointer)))
+        walk = not _examines_every_string(schema, pointer)
+        entries.append(EntryPoint(name, pointer, walk, _type_name(schema, pointer)))
     return Plan(planner.run(), tuple(entries))
+
+
+def _type_name(schema: Mapping[str, Any], pointer: str) -> str | None:
+    """The type the models declare for the subschema at ``pointer`` (see ``EntryPoint``)."""
+    if pointer == "":
+        title = schema.get("title")
+        return title if isinstance(title, str) else None
+    return pointer.rsplit("/", 1)[-1]
 
 
 def implied_type(

@@ -23,8 +23,6 @@ Spelling rules that keep the two languages' verdicts identical:
 
 from __future__ import annotations
 
-import functools
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -580,13 +578,6 @@ def _bind(name: str, expression: str, checks: list[str]) -> list[str]:
     return checks
 
 
-def _guard_type(schema: Mapping[str, Any], pointer: str) -> str:
-    """The TypeScript type an entry point's guard narrows to (the type ``types.ts`` declares)."""
-    if pointer == "":
-        return str(schema["title"])
-    return pointer.rsplit("/", 1)[-1]
-
-
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
@@ -599,7 +590,12 @@ def emit_validators(
     turned to camelCase). ``guards``: also a type guard per entry point, narrowing to the type
     ``types.ts`` declares for it (the root's ``title``, or the ``$defs`` name). Raises
     ``CompileError`` for a schema either backend refuses."""
-    plan = build_plan(schema, entry_points)
+    return typescript_validators(build_plan(schema, entry_points), guards=guards)
+
+
+def typescript_validators(plan: Plan, *, guards: bool = True) -> str:
+    """``emit_validators`` over a plan already built (the generator builds one per schema and
+    hands it to both language backends)."""
     for node in _walk_nodes(plan):
         if node.string is not None and node.string.pattern is not None:
             check_pattern(node.string.pattern.source, node.at)
@@ -613,7 +609,9 @@ def emit_validators(
         accepted = (
             f"{valid}(value) && surrogateAt(value) === null" if entry.walk else f"{valid}(value)"
         )
-        type_name = _guard_type(schema, entry.pointer) if guards else "its schema"
+        type_name = entry.type_name if guards else "its schema"
+        if type_name is None:
+            raise CompileError("a type guard needs the root schema's title", "", "title")
         if guards:
             guard_types.append(type_name)
         name = _camel(entry.name)
@@ -715,13 +713,3 @@ def _walk_nodes(plan: Plan) -> list[Node]:
         if node.conditional is not None:
             stack += [n for n in (node.conditional.then, node.conditional.otherwise) if n]
     return found
-
-
-@functools.lru_cache(maxsize=8)
-def _cached(schema_json: str, entries_json: str) -> str:
-    return emit_validators(json.loads(schema_json), json.loads(entries_json))
-
-
-def ts_validator_source(schema: Mapping[str, Any], entry_points: Mapping[str, str]) -> str:
-    """``emit_validators``, computed once per schema (validation and rendering both ask)."""
-    return _cached(json.dumps(schema), json.dumps(dict(entry_points)))

@@ -18,15 +18,17 @@ from typing import Any, cast
 
 from jsonschema import Draft202012Validator, ValidationError
 
-from generator import ts_validator, verdicts
+from generator import verdicts
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sanitize
 from generator.ecma import ecma_validator, pattern_error
 from generator.literals import is_array_index
 from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, capability_constant, upper_snake
+from generator.plan import Plan, build_plan
 from generator.schema_subset import CompileError
 from generator.schemas import iter_subschemas, local_ref_target, resolve_local_ref
-from generator.validator_compiler import compile_validators
+from generator.ts_validator import typescript_validators
+from generator.validator_compiler import python_validators
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 THIRD_PARTY_DEF = "ThirdPartyToolManifest"
@@ -245,23 +247,35 @@ def _schema_names(loaded: Loaded) -> Iterator[Diagnostic]:
 def ts_validator_source(manifest_schema: Mapping[str, Any]) -> str:
     """The generated ``validator.ts`` body (the TypeScript backend over the same plan of checks).
     Raises ``CompileError``, also for a pattern whose meaning differs between the two engines."""
-    return ts_validator.ts_validator_source(manifest_schema, VALIDATOR_ENTRY_POINTS)
+    return _typescript(json.dumps(manifest_schema, sort_keys=False))
 
 
 def validator_source(manifest_schema: Mapping[str, Any]) -> str:
     """The generated ``validator.py`` body; compiled once per schema (validation and rendering
     both need it). Raises ``CompileError``."""
-    return _compiled(json.dumps(manifest_schema, sort_keys=False))
+    return _python(json.dumps(manifest_schema, sort_keys=False))
+
+
+# One plan per schema, read by both backends: the schema is resolved once per generation.
+@functools.lru_cache(maxsize=8)
+def _plan(schema_json: str) -> Plan:
+    return build_plan(json.loads(schema_json), VALIDATOR_ENTRY_POINTS)
 
 
 @functools.lru_cache(maxsize=8)
-def _compiled(schema_json: str) -> str:
-    return compile_validators(json.loads(schema_json), VALIDATOR_ENTRY_POINTS)
+def _python(schema_json: str) -> str:
+    return python_validators(_plan(schema_json))
+
+
+@functools.lru_cache(maxsize=8)
+def _typescript(schema_json: str) -> str:
+    return typescript_validators(_plan(schema_json))
 
 
 def clear_caches() -> None:
-    """Forget compiled validators (benchmarks use it to time cold runs)."""
-    _compiled.cache_clear()
+    """Forget plans and compiled validators (benchmarks use it to time cold runs)."""
+    for cache in (_plan, _python, _typescript):
+        cache.cache_clear()
 
 
 def make_table_validator(

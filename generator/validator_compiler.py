@@ -957,7 +957,12 @@ def compile_validators(
     ``package`` is where ``diagnostics`` and ``schema_runtime`` are imported from (``"."`` inside
     the generated package). Raises ``CompileError`` for a schema outside the supported subset.
     """
-    plan = build_plan(schema, entry_points)
+    return python_validators(build_plan(schema, entry_points), package=package)
+
+
+def python_validators(plan: Plan, *, package: str = ".") -> str:
+    """``compile_validators`` over a plan already built (the generator builds one per schema
+    and hands it to both language backends)."""
     module = _Module(plan)
     collecting = _Collect(module)
     answering = _Answer(module)

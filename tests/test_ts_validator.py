@@ -178,3 +178,51 @@ def test_a_value_proven_against_a_target_is_not_checked_again() -> None:
     body = source[source.index(f"function {name.group(1)}(") :]
     body = body[: body.index("\n}\n")]
     assert body.count("!Object.hasOwn(") and body.count('"binaryName")') == 1, body
+
+
+def test_a_guard_for_a_root_without_a_title_is_a_located_compile_error() -> None:
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}}
+    with pytest.raises(CompileError) as raised:
+        emit_validators(schema, {"validate": ""})  # guards on: they need a type to narrow to
+    assert (raised.value.pointer, raised.value.keyword) == ("", "title")
+    assert "isValidate" not in emit_validators(schema, {"validate": ""}, guards=False)
+
+
+def test_one_plan_per_generation_feeds_both_backends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schema is resolved once: generating every output plans it one time, and both the
+    Python and the TypeScript validator are emitted from that one plan object."""
+    from generator import validate, views
+    from generator.config import load_config
+    from generator.pipeline import build_outputs
+
+    from .conftest import REPO
+
+    planned: list[object] = []
+    read_by: dict[str, list[object]] = {"python": [], "typescript": []}
+    real_plan = validate.build_plan
+    real_python = validate.python_validators
+    real_typescript = validate.typescript_validators
+
+    def counting_plan(schema: Any, entry_points: Any) -> Any:
+        planned.append(real_plan(schema, entry_points))
+        return planned[-1]
+
+    def python(plan: Any, **options: Any) -> str:
+        read_by["python"].append(plan)
+        return real_python(plan, **options)
+
+    def typescript(plan: Any, **options: Any) -> str:
+        read_by["typescript"].append(plan)
+        return real_typescript(plan, **options)
+
+    monkeypatch.setattr(validate, "build_plan", counting_plan)
+    monkeypatch.setattr(validate, "python_validators", python)
+    monkeypatch.setattr(validate, "typescript_validators", typescript)
+    views.clear_caches()
+    try:
+        result = build_outputs(load_config(REPO))
+    finally:
+        views.clear_caches()  # later tests must not see the counting functions' results
+    assert not result.diagnostics
+    assert len(planned) == 1
+    assert read_by == {"python": planned, "typescript": planned}
