@@ -26,6 +26,8 @@ import tomllib
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from generator.files import read_file
+
 DEFAULTS = {
     "schema": "schema/tool-manifest.schema.json",
     "table": "schema/tools.yaml",
@@ -137,7 +139,7 @@ def find_project(start: Path) -> Path:
 
 def _declares_toolgen(pyproject: Path) -> bool:
     try:
-        tool = tomllib.loads(pyproject.read_text("utf-8")).get("tool", {})
+        tool = tomllib.loads(read_file(pyproject).decode("utf-8")).get("tool", {})
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return False
     return isinstance(tool, dict) and "toolgen" in tool
@@ -175,12 +177,12 @@ def load_config(project_dir: Path) -> Config:
     pyproject = project_dir / "pyproject.toml"
     where = _Shown(pyproject)
     try:
-        with pyproject.open("rb") as handle:
-            document = tomllib.load(handle)
+        document = tomllib.loads(read_file(pyproject).decode("utf-8"))
     except FileNotFoundError as error:
         raise ConfigError(f"{where}: not found (use --project to point at the project)") from error
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{where}: cannot read: {sanitize(str(error))}") from error
+        reason = getattr(error, "strerror", None) or str(error)
+        raise ConfigError(f"{where}: cannot read: {sanitize(reason)}") from error
     tool = document.get("tool", {})
     section = tool.get("toolgen", {}) if isinstance(tool, dict) else None
     if not isinstance(section, dict):
@@ -232,7 +234,7 @@ def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:
     ``None`` when the text does not show it plainly. Only for messages: tomllib has read the
     value already, and reports no positions."""
     try:
-        lines = pyproject.read_text("utf-8").splitlines()
+        lines = read_file(pyproject).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
 

@@ -1,0 +1,116 @@
+"""Hostile-review findings (package settings, add-tool and breaking inputs, the loaders' refresh):
+each test failed before its fix. A test that guards against a hang runs toolgen as a child
+process with a generous limit: a hang is a failure there, never a measured time."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .conftest import REPO
+
+Run = Callable[..., tuple[int, str, str]]
+# Only a hang reaches this; no test asserts how long anything takes.
+HANG = 120
+
+
+def _toolgen(*arguments: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "generator", *arguments],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=HANG,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def _sources(folder: Path) -> Path:
+    """A project holding the repository's sources, its outputs under ``out/``."""
+    folder.mkdir(parents=True)
+    shutil.copytree(REPO / "schema", folder / "schema")
+    (folder / "pyproject.toml").write_text(
+        "[tool.toolgen]\npython_out = 'out/python'\ntypescript_out = 'out/typescript'\n"
+        "editor_schema_out = 'out/schema'\ndocs_out = 'out/docs'\n"
+    )
+    return folder
+
+
+# -- sources that are FIFOs or devices ------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["generate"], ["check"], ["check", "--full"]])
+@pytest.mark.parametrize("source", ["schema/tools.yaml", "schema/tool-manifest.schema.json"])
+def test_a_fifo_source_is_unreadable_not_a_hang(
+    command: list[str], source: str, tmp_path: Path
+) -> None:
+    project = _sources(tmp_path / "p")
+    (project / source).unlink()
+    os.mkfifo(project / source)
+    done = _toolgen(*command, "--project", str(project), cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert f"{source}: UNREADABLE error: cannot read file: " in done.stderr
+    assert "not a regular file (a FIFO)" in done.stderr
+    assert not (project / "out").exists()
+
+
+def test_a_device_source_is_refused_unread(tmp_path: Path) -> None:
+    """``/dev/zero`` behind a symlink would be read until memory ran out."""
+    project = _sources(tmp_path / "p")
+    (project / "schema/tools.yaml").unlink()
+    (project / "schema/tools.yaml").symlink_to(os.devnull.replace("null", "zero"))
+    done = _toolgen("generate", "--project", str(project), cwd=tmp_path)
+    assert done.returncode == 1
+    assert "not a regular file (a character device)" in done.stderr
+
+
+def test_a_fifo_pyproject_is_a_usage_error(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    os.mkfifo(project / "pyproject.toml")
+    done = _toolgen("check", "--project", str(project), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "cannot read: not a regular file (a FIFO)" in done.stderr
+
+
+def test_add_tool_on_a_fifo_table_does_not_hang(tmp_path: Path) -> None:
+    project = _sources(tmp_path / "p")
+    (project / "schema/tools.yaml").unlink()
+    os.mkfifo(project / "schema/tools.yaml")
+    done = _toolgen(
+        "add-tool", "acme", "--display-name", "Acme", "--detect", "path", "--binary", "acme",
+        "--no-launchable", "--no-hook-capable", "--hook-pointer", ".acme/x.json",
+        "--project", str(project), cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "not a regular file (a FIFO)" in done.stderr
+
+
+def test_breaking_against_a_folder_with_a_fifo_does_not_hang(tmp_path: Path) -> None:
+    project = _sources(tmp_path / "p")
+    older = _sources(tmp_path / "older")
+    (older / "schema/tools.yaml").unlink()
+    os.mkfifo(older / "schema/tools.yaml")
+    done = _toolgen("breaking", "--against", str(older), "--project", str(project), cwd=tmp_path)
+    assert done.returncode == 1
+    assert "BASELINE_UNREADABLE" in done.stderr
+    assert "schema/tools.yaml: UNREADABLE error" in done.stderr
+    assert "not a regular file (a FIFO)" in done.stderr
+
+
+def test_a_source_larger_than_the_cap_is_refused(tmp_path: Path) -> None:
+    from generator.files import read_file
+
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * 101)
+    assert read_file(big, limit=101) == b"x" * 101
+    with pytest.raises(OSError, match="larger than 100 bytes"):
+        read_file(big, limit=100)
