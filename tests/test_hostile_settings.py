@@ -114,3 +114,98 @@ def test_a_source_larger_than_the_cap_is_refused(tmp_path: Path) -> None:
     assert read_file(big, limit=101) == b"x" * 101
     with pytest.raises(OSError, match="larger than 100 bytes"):
         read_file(big, limit=100)
+
+
+# -- the loaders' refresh: identity includes the status-change time ----------------------------
+
+REWRITE_IN_PLACE = """\
+import * as fs from "node:fs";
+import { loadThirdPartyManifests } from "./index.js";
+const [folder, first, second] = process.argv.slice(2);
+const path = folder + "/a.json";
+const names = [];
+const before = loadThirdPartyManifests(folder);
+names.push(before.manifests.map((m) => m.displayName));
+// Same inode (truncated and rewritten), same size, the modification time set back.
+const { atime, mtime } = fs.statSync(path);
+fs.writeFileSync(path, second);
+fs.utimesSync(path, atime, mtime);
+const after = loadThirdPartyManifests(folder, { previous: before });
+names.push(after.manifests.map((m) => m.displayName));
+names.push(after.states.map((s) => s.state));
+console.log(JSON.stringify(names));
+"""
+
+
+def _same_size_manifests() -> tuple[str, str]:
+    import json
+
+    def text(name: str) -> str:
+        return json.dumps(
+            {
+                "id": "acme",
+                "displayName": name,
+                "launchable": False,
+                "hookCapable": False,
+                "hookPointer": ".acme/hive-mind-install.json",
+                "detect": {"kind": "path", "binaryName": "acme"},
+                "builtin": False,
+            }
+        )
+
+    first, second = text("Acme One"), text("Acme Two")
+    assert len(first) == len(second)
+    return first, second
+
+
+def test_python_refresh_rereads_a_file_rewritten_in_place_with_its_mtime_restored(
+    tmp_path: Path,
+) -> None:
+    from tool_registry import load_third_party_manifests
+
+    first, second = _same_size_manifests()
+    path = tmp_path / "a.json"
+    path.write_text(first, encoding="utf-8")
+    before = load_third_party_manifests(str(tmp_path))
+    assert [m.displayName for m in before.manifests] == ["Acme One"]
+    status = path.stat()
+    with path.open("r+", encoding="utf-8") as handle:  # the same inode, rewritten
+        handle.write(second)
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+    after_status = path.stat()
+    assert (after_status.st_ino, after_status.st_size, after_status.st_mtime_ns) == (
+        status.st_ino,
+        status.st_size,
+        status.st_mtime_ns,
+    )
+    after = load_third_party_manifests(str(tmp_path), previous=before)
+    assert [m.displayName for m in after.manifests] == ["Acme Two"]
+    assert [s.state for s in after.states] == ["loaded"]
+    assert after == load_third_party_manifests(str(tmp_path))
+
+
+def test_typescript_refresh_rereads_a_file_rewritten_in_place_with_its_mtime_restored(
+    tmp_path: Path,
+) -> None:
+    from .conftest import build_typescript, node_executable
+
+    out = build_typescript(tmp_path / "build", REPO / "generated/typescript")
+    runner = out / "rewrite.mjs"
+    runner.write_text(REWRITE_IN_PLACE, encoding="utf-8")
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    first, second = _same_size_manifests()
+    (folder / "a.json").write_text(first, encoding="utf-8")
+    # Whole seconds: node's Date (milliseconds) sets them back exactly.
+    os.utime(folder / "a.json", ns=(10**18, 10**18))
+    done = subprocess.run(
+        [node_executable(), str(runner), str(folder), first, second],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=HANG,
+    )
+    assert done.returncode == 0, done.stderr
+    import json
+
+    assert json.loads(done.stdout) == [["Acme One"], ["Acme Two"], ["loaded"]]
