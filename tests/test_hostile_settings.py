@@ -209,3 +209,39 @@ def test_typescript_refresh_rereads_a_file_rewritten_in_place_with_its_mtime_res
     import json
 
     assert json.loads(done.stdout) == [["Acme One"], ["Acme Two"], ["loaded"]]
+
+
+# -- add-tool: a row ending in a block scalar ---------------------------------------------------
+
+
+def test_add_tool_does_not_cut_a_block_scalar_ending_the_last_row(tmp_path: Path) -> None:
+    """A folded scalar's line ``# Fork`` looked like a trailing comment: the new row was spliced
+    before it, and the last row's display name silently lost `` # Fork``."""
+    import yaml
+
+    project = _sources(tmp_path / "p")
+    table = project / "schema/tools.yaml"
+    text = table.read_text(encoding="utf-8")
+    text = text.replace("    displayName: OpenClaw\n", "", 1).rstrip("\n")
+    table.write_text(text + "\n    displayName: >-\n      OpenClaw\n      # Fork\n", "utf-8")
+    assert yaml.safe_load(table.read_text("utf-8"))["tools"][-1]["displayName"] == (
+        "OpenClaw # Fork"
+    )
+    done = _toolgen(
+        "add-tool", "acme", "--display-name", "Acme", "--detect", "path", "--binary", "acme",
+        "--no-launchable", "--no-hook-capable", "--hook-pointer", ".acme/x.json",
+        "--project", str(project), cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = yaml.safe_load(table.read_text("utf-8"))["tools"]
+    assert [row["displayName"] for row in rows[-2:]] == ["OpenClaw # Fork", "Acme"]
+
+
+def test_insert_row_still_puts_trailing_comments_after_the_new_row() -> None:
+    from generator.add_tool import insert_row
+    from generator.load import parse_yaml
+
+    plain = "tools:\n  - id: a\n    note: x\n  # trailing comment\n"
+    assert insert_row(plain, parse_yaml(plain, "t.yaml"), {"id": "b"}, None) == (
+        "tools:\n  - id: a\n    note: x\n\n  - id: b\n  # trailing comment\n"
+    )
