@@ -76,8 +76,9 @@ _PYTHON_VERSION = re.compile(
     rf"(?:[1-9][0-9]*!)?{_N}(?:\.{_N})*(?:(?:a|b|rc){_N})?(?:\.post{_N})?(?:\.dev{_N})?"
 )
 # npm names: lowercase and URL-safe, optionally scoped, at most 214 characters, never starting
-# with ``.`` or ``_`` (validate-npm-package-name's rules for new packages).
-_NPM_NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*")
+# with ``.`` or ``_`` (validate-npm-package-name's rules for new packages; those also refuse
+# ``~'!()*`` after the scope, so ``~`` is allowed in the scope only).
+_NPM_NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._-]*")
 _NPM_RESERVED = frozenset({"node_modules", "favicon.ico"})
 MAX_NPM_NAME = 214
 # SemVer 2.0.0 (the regular expression semver.org gives, without a leading ``v``).
@@ -224,8 +225,10 @@ def _package(where: _Shown, pyproject: Path, section: dict[str, object]) -> Pack
 
 
 # A table header, and a key (bare, quoted, or dotted from ``tool``) at the start of a line.
-_HEADER = re.compile(r"\s*\[\[?\s*([^\[\]]*?)\s*\]\]?\s*(?:#.*)?$")
-_PART = r"""\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*"""
+# Possessive quantifiers: a long line of white space costs linear time, not quadratic (the
+# adjacent ``\s*`` of a failing match were tried in every split).
+_HEADER = re.compile(r"\s*+\[\[?+\s*+([^\[\]]*+)\]\]?+\s*+(?:#.*)?$")
+_PART = r"""\s*+(?:[A-Za-z0-9_-]++|"[^"]*+"|'[^']*+')\s*+"""
 
 
 def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:
@@ -242,7 +245,7 @@ def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:
         return [part.strip().strip("\"'") for part in re.findall(_PART, dotted)]
 
     table: list[str] = []
-    assignment = re.compile(rf"(\s*)((?:{_PART}\.)*{_PART})=")
+    assignment = re.compile(rf"(\s*+)((?:{_PART}\.)*+{_PART})=")
     for number, line in enumerate(lines, start=1):
         header = _HEADER.match(line)
         if header is not None:

@@ -245,3 +245,36 @@ def test_insert_row_still_puts_trailing_comments_after_the_new_row() -> None:
     assert insert_row(plain, parse_yaml(plain, "t.yaml"), {"id": "b"}, None) == (
         "tools:\n  - id: a\n    note: x\n\n  - id: b\n  # trailing comment\n"
     )
+
+
+# -- package settings ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["a~b", "@scope/a~b", "@s/x~"])
+def test_an_npm_name_with_a_tilde_after_the_scope_is_refused(name: str, tmp_path: Path) -> None:
+    """validate-npm-package-name refuses ``~'!()*`` in a new package's name (after the scope)."""
+    from generator.config import ConfigError, load_config
+
+    project = _sources(tmp_path / "p")
+    with (project / "pyproject.toml").open("a") as handle:
+        handle.write(f"typescript_package_name = '{name}'\n")
+    with pytest.raises(ConfigError, match=r"pyproject.toml:6:1: .* must be an npm package name"):
+        load_config(project)
+    (project / "pyproject.toml").write_text(
+        "[tool.toolgen]\ntypescript_package_name = '@a~b/c'\n"
+    )
+    assert load_config(project).package.typescript_name == "@a~b/c"
+
+
+def test_locating_a_refused_setting_is_linear_in_a_long_blank_line(tmp_path: Path) -> None:
+    """The key locator's adjacent ``\\s*`` tried every split of a failing line: 300,000 spaces
+    before a comment took about half an hour."""
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(
+        "[ tool . toolgen " + " " * 300_000 + "]\n" + " " * 300_000 + "# pad\n"
+        "typescript_package_name = 'Bad'\n"
+    )
+    done = _toolgen("check", "--project", str(project), cwd=tmp_path)
+    assert done.returncode == 2
+    assert "pyproject.toml:3:1: tool.toolgen.typescript_package_name = " in done.stderr
