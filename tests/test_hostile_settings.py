@@ -260,9 +260,7 @@ def test_an_npm_name_with_a_tilde_after_the_scope_is_refused(name: str, tmp_path
         handle.write(f"typescript_package_name = '{name}'\n")
     with pytest.raises(ConfigError, match=r"pyproject.toml:6:1: .* must be an npm package name"):
         load_config(project)
-    (project / "pyproject.toml").write_text(
-        "[tool.toolgen]\ntypescript_package_name = '@a~b/c'\n"
-    )
+    (project / "pyproject.toml").write_text("[tool.toolgen]\ntypescript_package_name = '@a~b/c'\n")
     assert load_config(project).package.typescript_name == "@a~b/c"
 
 
