@@ -13,6 +13,7 @@ stages as ``generate``.
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -21,7 +22,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.scalarstring import DoubleQuotedScalarString
 
-from generator.load import Loaded
+from generator.load import Loaded, parse_yaml
 
 # Strings written plain: letters first, then only characters no YAML version reads specially.
 _PLAIN = re.compile(r"[A-Za-z.~/@_][A-Za-z0-9 ._/@~+-]*")
@@ -106,10 +107,39 @@ def insert_row(text: str, table: Loaded, row: Mapping[str, Any], after: str | No
     last = boundary - 1
     while last > start[0] - 1 and not _is_content(lines[last]):
         last -= 1
-    head = lines[: last + 1]
-    if head and not head[-1].endswith("\n"):
-        head[-1] += "\n"
-    return "".join([*head, "\n", render_row(row, dash_column), *lines[last + 1 :]])
+    rendered = render_row(row, dash_column)
+    # Right after the row's last content line (its trailing comments and blank lines then follow
+    # the new row), else right before what follows the row: a line that only looks like a
+    # comment or a blank line may belong to a block scalar ending the row (``>-`` with a line
+    # ``# x``), and splicing there would cut it. A splice is kept only when the table then reads
+    # as the same rows with the new one in place, so no other value can change.
+    for cut in dict.fromkeys((last + 1, boundary)):
+        head = lines[:cut]
+        if head and not head[-1].endswith("\n"):
+            head[-1] = head[-1] + "\n"
+        candidate = "".join([*head, "\n", rendered, *lines[cut:]])
+        if _keeps_the_table(candidate, table, index + 1):
+            return candidate
+    raise AddToolError(
+        "the row cannot be inserted there without changing the table around it; add it by hand"
+    )
+
+
+def _keeps_the_table(text: str, table: Loaded, inserted: int) -> bool:
+    """Whether ``text`` reads as ``table`` with one more row at ``inserted`` and nothing else
+    changed (compared as JSON, so ``1``, ``1.0`` and ``true`` stay apart)."""
+    new = parse_yaml(text, table.source).value
+    if not isinstance(new, dict) or not isinstance(new.get("tools"), list):
+        return False
+    rows = list(new["tools"])
+    if len(rows) != len(table.value["tools"]) + 1:
+        return False
+    del rows[inserted]
+    return _json(dict(new, tools=rows)) == _json(table.value)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=True, default=repr)
 
 
 def _end_of_section(lines: list[str], row_line: int) -> int:

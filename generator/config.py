@@ -26,6 +26,8 @@ import tomllib
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from generator.files import read_file
+
 DEFAULTS = {
     "schema": "schema/tool-manifest.schema.json",
     "table": "schema/tools.yaml",
@@ -74,8 +76,9 @@ _PYTHON_VERSION = re.compile(
     rf"(?:[1-9][0-9]*!)?{_N}(?:\.{_N})*(?:(?:a|b|rc){_N})?(?:\.post{_N})?(?:\.dev{_N})?"
 )
 # npm names: lowercase and URL-safe, optionally scoped, at most 214 characters, never starting
-# with ``.`` or ``_`` (validate-npm-package-name's rules for new packages).
-_NPM_NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*")
+# with ``.`` or ``_`` (validate-npm-package-name's rules for new packages; those also refuse
+# ``~'!()*`` after the scope, so ``~`` is allowed in the scope only).
+_NPM_NAME = re.compile(r"(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._-]*")
 _NPM_RESERVED = frozenset({"node_modules", "favicon.ico"})
 MAX_NPM_NAME = 214
 # SemVer 2.0.0 (the regular expression semver.org gives, without a leading ``v``).
@@ -137,7 +140,7 @@ def find_project(start: Path) -> Path:
 
 def _declares_toolgen(pyproject: Path) -> bool:
     try:
-        tool = tomllib.loads(pyproject.read_text("utf-8")).get("tool", {})
+        tool = tomllib.loads(read_file(pyproject).decode("utf-8")).get("tool", {})
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return False
     return isinstance(tool, dict) and "toolgen" in tool
@@ -175,12 +178,12 @@ def load_config(project_dir: Path) -> Config:
     pyproject = project_dir / "pyproject.toml"
     where = _Shown(pyproject)
     try:
-        with pyproject.open("rb") as handle:
-            document = tomllib.load(handle)
+        document = tomllib.loads(read_file(pyproject).decode("utf-8"))
     except FileNotFoundError as error:
         raise ConfigError(f"{where}: not found (use --project to point at the project)") from error
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{where}: cannot read: {sanitize(str(error))}") from error
+        reason = getattr(error, "strerror", None) or str(error)
+        raise ConfigError(f"{where}: cannot read: {sanitize(reason)}") from error
     tool = document.get("tool", {})
     section = tool.get("toolgen", {}) if isinstance(tool, dict) else None
     if not isinstance(section, dict):
@@ -222,8 +225,10 @@ def _package(where: _Shown, pyproject: Path, section: dict[str, object]) -> Pack
 
 
 # A table header, and a key (bare, quoted, or dotted from ``tool``) at the start of a line.
-_HEADER = re.compile(r"\s*\[\[?\s*([^\[\]]*?)\s*\]\]?\s*(?:#.*)?$")
-_PART = r"""\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*"""
+# Possessive quantifiers: a long line of white space costs linear time, not quadratic (the
+# adjacent ``\s*`` of a failing match were tried in every split).
+_HEADER = re.compile(r"\s*+\[\[?+\s*+([^\[\]]*+)\]\]?+\s*+(?:#.*)?$")
+_PART = r"""\s*+(?:[A-Za-z0-9_-]++|"[^"]*+"|'[^']*+')\s*+"""
 
 
 def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:
@@ -232,7 +237,7 @@ def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:
     ``None`` when the text does not show it plainly. Only for messages: tomllib has read the
     value already, and reports no positions."""
     try:
-        lines = pyproject.read_text("utf-8").splitlines()
+        lines = read_file(pyproject).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
         return None
 
@@ -240,7 +245,7 @@ def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:
         return [part.strip().strip("\"'") for part in re.findall(_PART, dotted)]
 
     table: list[str] = []
-    assignment = re.compile(rf"(\s*)((?:{_PART}\.)*{_PART})=")
+    assignment = re.compile(rf"(\s*+)((?:{_PART}\.)*+{_PART})=")
     for number, line in enumerate(lines, start=1):
         header = _HEADER.match(line)
         if header is not None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.diagnostics import MAX_SHOWN_PATH, Code, Diagnostic, describe, sanitize
+from generator.files import read_file
 from generator.outputs import BUILD_ARTEFACTS, BUILD_FILE, IGNORED_NAMES, existing_files, walk
 
 __all__ = [
@@ -79,7 +80,7 @@ def _refused(relative: str, action: str) -> Diagnostic:
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_bytes().decode("utf-8")
+        return read_file(path).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
 

@@ -24,6 +24,7 @@ from typing import Any, cast
 import yaml
 
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sort_key
+from generator.files import read_file
 
 Position = tuple[int, int]
 _PositionMaps = tuple[Mapping[str, Position], Mapping[str, Position]]
@@ -172,7 +173,7 @@ def _position(mark: Any) -> Position:
 def read_text(path: Path, source: str) -> tuple[str | None, tuple[Diagnostic, ...]]:
     """Read a UTF-8 text file (BOM tolerated); a diagnostic instead of an exception on failure."""
     try:
-        data = path.read_bytes()
+        data = read_file(path)
     except FileNotFoundError:
         return None, (Diagnostic(Code.FILE_NOT_FOUND, "file not found", source),)
     except OSError as error:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from generator.config import OUTPUT_KEYS, Config
+from generator.files import read_file
 from generator.outputs import existing_files
 from generator.readme import ReadmeError, regenerated
 
@@ -116,7 +117,7 @@ def _digest(data: bytes) -> str:
 
 def _digest_file(path: Path) -> str:
     try:
-        return _digest(path.read_bytes())
+        return _digest(read_file(path))
     except OSError as error:
         return f"unreadable: {error.strerror or type(error).__name__}"
 
@@ -222,7 +223,7 @@ def fast_check(config: Config) -> Verdict:
     from the stamp alone; a non-empty ``reason`` says what forces a regeneration."""
     own = stamp_path(config)
     try:
-        recorded = json.loads((config.project_dir / own).read_bytes().decode("utf-8"))
+        recorded = json.loads(read_file(config.project_dir / own).decode("utf-8"))
     except (OSError, ValueError):
         return Verdict(f"no readable stamp at {own}")
     if not isinstance(recorded, dict) or recorded.get("version") != STAMP_VERSION:
@@ -258,7 +259,7 @@ def _readme_current(config: Config) -> int | None:
     if not path.is_file():
         return 0
     try:
-        data = path.read_bytes()
+        data = read_file(path)
         expected = regenerated(data.decode("utf-8-sig"))
     except (OSError, UnicodeDecodeError, ReadmeError):
         return None
@@ -288,7 +289,7 @@ def tolerate_stale_stamp(config: Config, outputs: Mapping[str, str]) -> Expected
     if expected is None:
         return Expected(dict(outputs))
     try:
-        committed_text = (config.project_dir / own).read_bytes().decode("utf-8")
+        committed_text = read_file(config.project_dir / own).decode("utf-8")
         committed = json.loads(committed_text)
     except (OSError, ValueError):
         return Expected(dict(outputs))

@@ -24,7 +24,7 @@ Run = Callable[..., tuple[int, str, str]]
 GOOD: dict[str, list[object]] = {
     "python_package_name": ["a", "Tool_Registry.x-2", "x" * 200],
     "python_package_version": ["0", "1.2.0", "2!1.0rc3.post2.dev4", "1.0a1", "10.20.30b0"],
-    "typescript_package_name": ["a", "@scope/name", "@a-b/c.d_e~f", "x" * 214],
+    "typescript_package_name": ["a", "@scope/name", "@a-b~c/d.e_f", "x" * 214],
     "typescript_package_version": ["0.0.0", "1.2.3-rc.1", "1.2.3-alpha-b.0+build.5", "1.0.0+x"],
     "typescript_package": [True, False],
 }

@@ -64,9 +64,15 @@ def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return reads
 
 
-def identity(path: Path) -> tuple[int, int, int, int]:
+def identity(path: Path) -> tuple[int, int, int, int, int]:
     status = path.stat()
-    return (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+    return (
+        status.st_dev,
+        status.st_ino,
+        status.st_size,
+        status.st_mtime_ns,
+        status.st_ctime_ns,
+    )
 
 
 def remaining(registry: ToolRegistry) -> set[str]:
@@ -90,7 +96,7 @@ def test_refresh_equals_a_fresh_load(
         assert len(registry.refreshed) == 0
         present: set[str] = set()
         changed: set[str] = set()
-        seen: dict[str, tuple[int, int, int, int]] = {}  # identities at the last (re)load
+        seen: dict[str, tuple[int, int, int, int, int]] = {}  # identities at the last (re)load
         for kind, name, content, other in [*steps, ("refresh", "", 0, "")]:
             path = folder / name
             if kind == "write":

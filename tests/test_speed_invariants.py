@@ -98,7 +98,13 @@ def test_a_file_costs_one_open_and_one_fstat_and_a_refresh_one_stat(
         assert len(calls["fstat"]) == 3
         for name in ("a.json", "b.json", "link.json"):
             status = os.stat(tmp_path / name)
-            identity = (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+            identity = (
+                status.st_dev,
+                status.st_ino,
+                status.st_size,
+                status.st_mtime_ns,
+                status.st_ctime_ns,
+            )
             assert first.cache[name].identity == identity
         for kind in calls.values():
             kind.clear()

@@ -103,7 +103,7 @@ export interface ToolRegistry {
   /** What the load did with each adapter file name (`loaded`, `reused`, `removed`). */
   readonly refreshed: readonly FileState[];
   /** The registry of the same folder and options now: files whose identity (device, inode,
-   * size, modification time) is unchanged are not read again. Equal to a fresh
+   * size, modification and change time) is unchanged are not read again. Equal to a fresh
    * `getToolRegistry`. Never throws. */
   refresh(): ToolRegistry;
 }

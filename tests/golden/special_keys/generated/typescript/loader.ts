@@ -113,7 +113,7 @@ export class NotARegularFileError extends Error {
   }
 }
 
-function kindOf(status: fs.Stats): string {
+function kindOf(status: fs.Stats | fs.BigIntStats): string {
   if (status.isDirectory()) return "a folder";
   if (status.isFIFO()) return "a FIFO";
   if (status.isSocket()) return "a socket";
@@ -152,16 +152,19 @@ export function readRegularFile(path: FsPath, limit: number): Uint8Array {
   return readOpened(path, limit);
 }
 
-/** Device, inode, size and modification time (to node's sub-microsecond `mtimeMs`): a file
- * whose identity is unchanged since the previous load is not read again by a refresh. */
-function identityOf(status: fs.Stats): string {
-  return `${status.dev}:${status.ino}:${status.size}:${status.mtimeMs}`;
+/** Device, inode, size, modification and status-change time, exact (big-integer status: an
+ * inode number above 2^53 or a nanosecond is not rounded away, as Python's `st_ino` and
+ * `st_mtime_ns` are exact): a file whose identity is unchanged since the previous load is not
+ * read again by a refresh. The change time cannot be set back by a user, so a file rewritten in
+ * place with its modification time restored, or a new file on a reused inode, is read again. */
+function identityOf(status: fs.BigIntStats): string {
+  return `${status.dev}:${status.ino}:${status.size}:${status.mtimeNs}:${status.ctimeNs}`;
 }
 
 /** The identity of the regular file at `path` now, or null (gone, not a regular file). */
 function identityNow(path: FsPath): string | null {
   try {
-    const status = fs.statSync(path, { throwIfNoEntry: false });
+    const status = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
     return status !== undefined && status.isFile() ? identityOf(status) : null;
   } catch {
     return null;
@@ -180,7 +183,7 @@ function readOpened(path: FsPath, limit: number): Uint8Array {
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
   const descriptor = fs.openSync(path, flags);
   try {
-    const opened = fs.fstatSync(descriptor);
+    const opened = fs.fstatSync(descriptor, { bigint: true });
     if (!opened.isFile()) {
       throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(opened));
     }
@@ -189,8 +192,9 @@ function readOpened(path: FsPath, limit: number): Uint8Array {
     // Sized by the file, plus one byte to notice one longer than its size said (growing, or a
     // special file reporting 0): a small file takes a small buffer, not one of the limit's size.
     // Like Python's reader, at most `limit` + 1 bytes are read (enough to tell a file too large).
-    let buffer = Buffer.allocUnsafe(Math.min(opened.size, limit) + 1);
-    const expected = Math.min(opened.size, limit + 1);
+    const size = Number(opened.size);
+    let buffer = Buffer.allocUnsafe(Math.min(size, limit) + 1);
+    const expected = Math.min(size, limit + 1);
     let received = 0;
     // One read normally returns it all; more only after a short read or a full buffer.
     for (;;) {

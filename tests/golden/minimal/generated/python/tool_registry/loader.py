@@ -136,9 +136,12 @@ class FileReport:
         }
 
 
-# A file's identity: device, inode, size and modification time (ns). A file whose identity is
-# unchanged since the last load is not read again by a refresh.
-FileIdentity = tuple[int, int, int, int]
+# A file's identity: device, inode, size, modification time and status-change time (ns). A file
+# whose identity is unchanged since the last load is not read again by a refresh. The change time
+# is there because a user can set the modification time back (``os.utime``, ``touch -d``) but not
+# the change time: a file rewritten in place to the same size with its old modification time
+# restored, or a new file on a reused inode, is read again.
+FileIdentity = tuple[int, int, int, int, int]
 FileStateName = Literal["loaded", "reused", "removed"]
 
 
@@ -288,7 +291,13 @@ class _ListedReader:
 
     def __call__(self, path: str, limit: int) -> bytes:
         data, status = _read_regular(path, limit, self.mode)
-        self.identity = (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+        self.identity = (
+            status.st_dev,
+            status.st_ino,
+            status.st_size,
+            status.st_mtime_ns,
+            status.st_ctime_ns,
+        )
         return data
 
 
@@ -779,10 +788,10 @@ def load_third_party_manifests(
     ``NotARegularFileError`` or ``OSError``) replace the file system in tests. Never raises.
 
     With ``previous`` (an earlier load of the same folder) this is a refresh: a file whose
-    identity (device, inode, size, mtime in ns) is unchanged keeps its earlier per-file outcome
-    and is not read again (``reused``); others are read (``loaded``); names that are gone are
-    ``removed``. The whole-folder rules (duplicate ids) always run over every file, so the
-    result equals a fresh load. With an injected ``read_file`` nothing is reused.
+    identity (device, inode, size, mtime and ctime in ns) is unchanged keeps its earlier
+    per-file outcome and is not read again (``reused``); others are read (``loaded``); names
+    that are gone are ``removed``. The whole-folder rules (duplicate ids) always run over every
+    file, so the result equals a fresh load. With an injected ``read_file`` nothing is reused.
     """
     if not isinstance(previous, LoadResult):
         previous = None  # only a result a load made can be refreshed from: a load never raises
@@ -858,7 +867,13 @@ def _load_folder(
             status = _status(path)
             mode = None if status is None else status.st_mode
             if status is not None and stat.S_ISREG(status.st_mode):
-                identity = (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+                identity = (
+                    status.st_dev,
+                    status.st_ino,
+                    status.st_size,
+                    status.st_mtime_ns,
+                    status.st_ctime_ns,
+                )
                 if kept.identity == identity:
                     states.append(FileState(kept.report.shown_source, "reused"))
                     cache[name] = kept

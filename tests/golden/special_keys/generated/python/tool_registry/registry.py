@@ -261,9 +261,9 @@ class ToolRegistry:
 
     def refresh(self) -> ToolRegistry:
         """The registry of the same folder, grants, categories and resolvers now: files whose
-        identity (device, inode, size, mtime in ns) is unchanged are not read again. Equal to a
-        fresh ``get_tool_registry``; ``refreshed`` says ``loaded``, ``reused`` or ``removed``
-        for each file. Never raises."""
+        identity (device, inode, size, mtime and ctime in ns) is unchanged are not read again.
+        Equal to a fresh ``get_tool_registry``; ``refreshed`` says ``loaded``, ``reused`` or
+        ``removed`` for each file. Never raises."""
         loaded = load_third_party_manifests(self.adapters_dir, previous=self.load_result)
         return _assemble(loaded, self.adapters_dir, self.resolvers, self.grants, self.categories)
 
