@@ -155,12 +155,20 @@ export function readRegularFile(path: FsPath, limit: number): Uint8Array {
 
 /** Device, inode, size and modification time (to node's sub-microsecond `mtimeMs`): a file
  * whose identity is unchanged since the previous load is not read again by a refresh. */
-function identityOf(status: fs.Stats): string {
-  return `${status.dev}:${status.ino}:${status.size}:${status.mtimeMs}`;
+type Identity = readonly [dev: number, ino: number, size: number, mtimeMs: number];
+
+// Kept as the numbers themselves: every file read records one, and formatting four numbers
+// (one a fraction) into a text cost more than the comparison a refresh makes.
+function identityOf(status: fs.Stats): Identity {
+  return [status.dev, status.ino, status.size, status.mtimeMs];
+}
+
+function sameIdentity(now: Identity | null, before: Identity): boolean {
+  return now !== null && now[0] === before[0] && now[1] === before[1] && now[2] === before[2] && now[3] === before[3];
 }
 
 /** The identity of the regular file at `path` now, or null (gone, not a regular file). */
-function identityNow(path: FsPath): string | null {
+function identityNow(path: FsPath): Identity | null {
   try {
     const status = fs.statSync(path, { throwIfNoEntry: false });
     return status !== undefined && status.isFile() ? identityOf(status) : null;
@@ -175,7 +183,7 @@ function identityNow(path: FsPath): string | null {
  * waited on. */
 // The identity of the file the last `readOpened` call read (null until one succeeds): the
 // loader reads it right after each file, which keeps one call per file free of callbacks.
-let lastReadIdentity: string | null = null;
+let lastReadIdentity: Identity | null = null;
 
 function readOpened(path: FsPath, limit: number): Uint8Array {
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
@@ -244,7 +252,7 @@ export interface FileState {
 // One file's outcome before the whole-folder rules, kept with its identity for the next
 // refresh: the folder rules copy a report before adding to it, so a kept outcome is shared.
 interface Remembered {
-  readonly identity: string;
+  readonly identity: Identity;
   readonly checked: Checked;
 }
 // Each load's remembered outcomes, by name (not part of the result's data).
@@ -879,7 +887,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
       return outcome;
     }
     const before = earlier?.get(name.key);
-    if (before !== undefined && identityNow(path) === before.identity) {
+    if (before !== undefined && sameIdentity(identityNow(path), before.identity)) {
       remembered.set(name.key, before);
       states.push(Object.freeze({ source: before.checked[0].shownSource, state: "reused" }));
       return before.checked;
@@ -887,7 +895,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     // A name the listing typed as a regular file skips the look before opening.
     lastReadIdentity = null;
     const outcome = checkFile(name.text, path, name.regular ? readOpened : readRegularFile);
-    const identity: string | null = lastReadIdentity;
+    const identity: Identity | null = lastReadIdentity;
     if (identity !== null) remembered.set(name.key, { identity, checked: outcome });
     states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
     return outcome;
