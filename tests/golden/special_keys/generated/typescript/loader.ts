@@ -145,11 +145,16 @@ export function errorReason(error: unknown): string {
  * which is opened non-blocking, so a swap between the two checks cannot block.
  */
 export function readRegularFile(path: FsPath, limit: number): Uint8Array {
+  return readRegular(path, limit, null);
+}
+
+/** `readRegularFile`, reading into `into` when it is large enough (see `readOpened`). */
+function readRegular(path: FsPath, limit: number, into: Buffer | null): Uint8Array {
   const status = fs.statSync(path);
   if (!status.isFile()) {
     throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(status));
   }
-  return readOpened(path, limit);
+  return readOpened(path, limit, into);
 }
 
 /** Device, inode, size and modification time (to node's sub-microsecond `mtimeMs`): a file
@@ -184,7 +189,7 @@ function identityNow(path: FsPath): Identity | null {
 // loader reads it right after each file, which keeps one call per file free of callbacks.
 let lastReadIdentity: Identity | null = null;
 
-function readOpened(path: FsPath, limit: number): Uint8Array {
+function readOpened(path: FsPath, limit: number, into: Buffer | null): Uint8Array {
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
   const descriptor = fs.openSync(path, flags);
   try {
@@ -194,10 +199,12 @@ function readOpened(path: FsPath, limit: number): Uint8Array {
     }
     // The identity a refresh compares, from the descriptor that is read (not a second look).
     lastReadIdentity = identityOf(opened);
-    // Sized by the file, plus one byte to notice one longer than its size said (growing, or a
-    // special file reporting 0): a small file takes a small buffer, not one of the limit's size.
-    // Like Python's reader, at most `limit` + 1 bytes are read (enough to tell a file too large).
-    let buffer = Buffer.allocUnsafe(Math.min(opened.size, limit) + 1);
+    // Into the caller's buffer when it holds `limit` + 1 bytes (the loader lends one for all its
+    // files: what is read is decoded before the next file is). Else sized by the file, plus one
+    // byte to notice one longer than its size said (growing, or a special file reporting 0): a
+    // small file takes a small buffer, not one of the limit's size. Like Python's reader, at
+    // most `limit` + 1 bytes are read (enough to tell a file too large).
+    let buffer = into !== null && into.length > limit ? into : Buffer.allocUnsafe(Math.min(opened.size, limit) + 1);
     const expected = Math.min(opened.size, limit + 1);
     let received = 0;
     // One read normally returns it all; more only after a short read or a full buffer.
@@ -873,6 +880,10 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   const earlier = previous === undefined ? undefined : REMEMBERED.get(previous);
   const remembered = new Map<string, Remembered>();
   const states: FileState[] = [];
+  // One buffer lent to every read of this load: each file is decoded before the next is read.
+  const scratch = Buffer.allocUnsafe(MANIFEST_MAX_BYTES + 1);
+  const readListed: ReadFile = (path, limit) => readOpened(path, limit, scratch);
+  const readOther: ReadFile = (path, limit) => readRegular(path, limit, scratch);
   const checked = chosen.map((name): Checked => {
     // The file system's own reader takes a name that is valid UTF-8 as text (no buffer is
     // built for it); any other name, and every name an injected reader gets, as its bytes.
@@ -893,7 +904,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     }
     // A name the listing typed as a regular file skips the look before opening.
     lastReadIdentity = null;
-    const outcome = checkFile(name.text, path, name.regular ? readOpened : readRegularFile);
+    const outcome = checkFile(name.text, path, name.regular ? readListed : readOther);
     const identity: Identity | null = lastReadIdentity;
     if (identity !== null) remembered.set(name.key, { identity, checked: outcome });
     states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
