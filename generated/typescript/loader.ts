@@ -615,8 +615,12 @@ function frozenDeep<T>(value: T): T {
 function stamped(manifest: Readonly<Record<string, unknown>>): ToolManifest {
   // The validator has checked the shape; the loader's own stamp says it is not a built-in.
   // Frozen all the way down, like the built-in manifests: a consumer cannot alter a loaded
-  // manifest (say its `detect`) behind the registry's back.
-  return frozenDeep({ ...manifest, builtin: false }) as unknown as ToolManifest;
+  // manifest (say its `detect`) behind the registry's back. The object is the loader's own
+  // (parsed from the file, or a copy without unknown keys), so it is stamped and frozen in place,
+  // not copied; one already frozen was stamped by the load a refresh reuses it from.
+  if (Object.isFrozen(manifest)) return manifest as unknown as ToolManifest;
+  (manifest as Record<string, unknown>)["builtin"] = false;
+  return frozenDeep(manifest) as unknown as ToolManifest;
 }
 
 /** The whole-folder rules over every file's own outcome, then the result. */
