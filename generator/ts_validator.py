@@ -334,9 +334,25 @@ class _Emitter:
         if rules is None or rules.empty:
             return []
         lines: list[str] = []
+        pattern = None
+        matched = ""
+        if rules.pattern is not None:
+            pattern = self.module.constant(
+                "PATTERN", f'new RegExp({ts_str(rules.pattern.source)}, "u")'
+            )
+            if self.collect and rules.surrogates and surrogates and rules.pattern.ascii_only:
+                # Collecting: the pattern is tested first (its report still comes last), since
+                # a string an ASCII-only pattern matched holds no lone surrogate: the common
+                # valid string is not also searched for one.
+                matched = self.module.variable("m")
+                test = f"{pattern}.test({value})"
+                if rules.max_length is not None:
+                    test = f"!({self.longer(value, rules.max_length)}) && {test}"
+                lines.append(f"const {matched} = {test};")
         if rules.surrogates and surrogates:
+            test = f"hasLoneSurrogate({value})"
             lines += _block(
-                f"if (hasLoneSurrogate({value}))",
+                f"if ({f'!{matched} && ' if matched else ''}{test})",
                 [self.fail(where, self.module.plan.surrogate_rule, value)],
             )
         if rules.min_length is not None:
@@ -350,13 +366,15 @@ class _Emitter:
                 [self.fail(where, rules.max_length.rule, value)],
             )
         if rules.pattern is not None:
-            name = self.module.constant(
-                "PATTERN", f'new RegExp({ts_str(rules.pattern.source)}, "u")'
-            )
-            test = f"!{name}.test({value})"
+            test = f"!{pattern}.test({value})"
             if rules.max_length is not None and self.collect:
                 # A string already too long is not searched: the length report says enough.
                 test = f"!({self.longer(value, rules.max_length)}) && {test}"
+            if matched:
+                # Tested above: false when the string was too long to search, or did not match.
+                test = f"!{matched}"
+                if rules.max_length is not None:
+                    test += f" && !({self.longer(value, rules.max_length)})"
             lines += _block(f"if ({test})", [self.fail(where, rules.pattern.rule, value)])
         return lines
 

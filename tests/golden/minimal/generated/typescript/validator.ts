@@ -41,10 +41,11 @@ function check0(v: unknown, p: string, e: Violations): void {
     if (Object.hasOwn(v, "id")) {
       const v1 = v["id"];
       if (typeof v1 === "string") {
-        if (hasLoneSurrogate(v1)) {
+        const m2 = PATTERN_0.test(v1);
+        if (!m2 && hasLoneSurrogate(v1)) {
           e.add(p + "/id", "i-json", "no lone surrogate", v1);
         }
-        if (!PATTERN_0.test(v1)) {
+        if (!m2) {
           e.add(p + "/id", "pattern", "to match \"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$\"", v1);
         }
       } else {
@@ -52,159 +53,162 @@ function check0(v: unknown, p: string, e: Violations): void {
       }
     }
     if (Object.hasOwn(v, "displayName")) {
-      const v2 = v["displayName"];
-      if (typeof v2 === "string") {
-        if (hasLoneSurrogate(v2)) {
-          e.add(p + "/displayName", "i-json", "no lone surrogate", v2);
+      const v3 = v["displayName"];
+      if (typeof v3 === "string") {
+        if (hasLoneSurrogate(v3)) {
+          e.add(p + "/displayName", "i-json", "no lone surrogate", v3);
         }
-        if (v2.length < 1 || (v2.length < 2 && codePointLength(v2) < 1)) {
-          e.add(p + "/displayName", "minLength", "at least 1 characters", v2);
+        if (v3.length < 1 || (v3.length < 2 && codePointLength(v3) < 1)) {
+          e.add(p + "/displayName", "minLength", "at least 1 characters", v3);
         }
-        if (v2.length > 80 && codePointLength(v2) > 80) {
-          e.add(p + "/displayName", "maxLength", "at most 80 characters", v2);
+        if (v3.length > 80 && codePointLength(v3) > 80) {
+          e.add(p + "/displayName", "maxLength", "at most 80 characters", v3);
         }
-        if (!(v2.length > 80 && codePointLength(v2) > 80) && !PATTERN_1.test(v2)) {
-          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...", v2);
+        if (!(v3.length > 80 && codePointLength(v3) > 80) && !PATTERN_1.test(v3)) {
+          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...", v3);
         }
       } else {
-        e.add(p + "/displayName", "type", "string", v2);
+        e.add(p + "/displayName", "type", "string", v3);
       }
     }
     if (Object.hasOwn(v, "launchable")) {
-      const v3 = v["launchable"];
-      if (!(typeof v3 === "boolean")) {
-        e.add(p + "/launchable", "type", "boolean", v3);
+      const v4 = v["launchable"];
+      if (!(typeof v4 === "boolean")) {
+        e.add(p + "/launchable", "type", "boolean", v4);
       }
     }
     if (Object.hasOwn(v, "hookCapable")) {
-      const v4 = v["hookCapable"];
-      if (!(typeof v4 === "boolean")) {
-        e.add(p + "/hookCapable", "type", "boolean", v4);
+      const v5 = v["hookCapable"];
+      if (!(typeof v5 === "boolean")) {
+        e.add(p + "/hookCapable", "type", "boolean", v5);
       }
     }
     if (Object.hasOwn(v, "hookPointer")) {
-      const v5 = v["hookPointer"];
-      if (typeof v5 === "string") {
-        if (hasLoneSurrogate(v5)) {
-          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v5);
+      const v6 = v["hookPointer"];
+      if (typeof v6 === "string") {
+        const m7 = !(v6.length > 256 && codePointLength(v6) > 256) && PATTERN_2.test(v6);
+        if (!m7 && hasLoneSurrogate(v6)) {
+          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v6);
         }
-        if (v5.length < 1 || (v5.length < 2 && codePointLength(v5) < 1)) {
-          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v5);
+        if (v6.length < 1 || (v6.length < 2 && codePointLength(v6) < 1)) {
+          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v6);
         }
-        if (v5.length > 256 && codePointLength(v5) > 256) {
-          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v5);
+        if (v6.length > 256 && codePointLength(v6) > 256) {
+          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v6);
         }
-        if (!(v5.length > 256 && codePointLength(v5) > 256) && !PATTERN_2.test(v5)) {
-          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v5);
+        if (!m7 && !(v6.length > 256 && codePointLength(v6) > 256)) {
+          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v6);
         }
       } else {
-        e.add(p + "/hookPointer", "type", "string", v5);
+        e.add(p + "/hookPointer", "type", "string", v6);
       }
     }
     if (Object.hasOwn(v, "detect")) {
-      const v6 = v["detect"];
-      if (typeof v6 === "string") {
-        if (hasLoneSurrogate(v6)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v6);
+      const v8 = v["detect"];
+      if (typeof v8 === "string") {
+        if (hasLoneSurrogate(v8)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v8);
         }
       }
-      check4(v6, p + "/detect", e);
+      check4(v8, p + "/detect", e);
     }
     if (Object.hasOwn(v, "hookPackage")) {
-      const v7 = v["hookPackage"];
-      if (typeof v7 === "string") {
-        if (hasLoneSurrogate(v7)) {
-          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v7);
+      const v9 = v["hookPackage"];
+      if (typeof v9 === "string") {
+        const m10 = !(v9.length > 214 && codePointLength(v9) > 214) && PATTERN_3.test(v9);
+        if (!m10 && hasLoneSurrogate(v9)) {
+          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v9);
         }
-        if (v7.length < 1 || (v7.length < 2 && codePointLength(v7) < 1)) {
-          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v7);
+        if (v9.length < 1 || (v9.length < 2 && codePointLength(v9) < 1)) {
+          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v9);
         }
-        if (v7.length > 214 && codePointLength(v7) > 214) {
-          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v7);
+        if (v9.length > 214 && codePointLength(v9) > 214) {
+          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v9);
         }
-        if (!(v7.length > 214 && codePointLength(v7) > 214) && !PATTERN_3.test(v7)) {
-          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v7);
+        if (!m10 && !(v9.length > 214 && codePointLength(v9) > 214)) {
+          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v9);
         }
       } else {
-        e.add(p + "/hookPackage", "type", "string", v7);
+        e.add(p + "/hookPackage", "type", "string", v9);
       }
     }
     if (Object.hasOwn(v, "promptArgTemplate")) {
-      const v8 = v["promptArgTemplate"];
-      if (isArray(v8)) {
-        if (v8.length > 20) {
-          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v8);
+      const v11 = v["promptArgTemplate"];
+      if (isArray(v11)) {
+        if (v11.length > 20) {
+          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v11);
         }
-        for (let i10 = 0; i10 < v8.length; i10++) {
-          const v11 = v8[i10];
-          if (typeof v11 === "string") {
-            if (hasLoneSurrogate(v11)) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "i-json", "no lone surrogate", v11);
+        for (let i13 = 0; i13 < v11.length; i13++) {
+          const v14 = v11[i13];
+          if (typeof v14 === "string") {
+            if (hasLoneSurrogate(v14)) {
+              e.add(p + "/promptArgTemplate" + "/" + i13, "i-json", "no lone surrogate", v14);
             }
-            if (v11.length > 256 && codePointLength(v11) > 256) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "maxLength", "at most 256 characters", v11);
+            if (v14.length > 256 && codePointLength(v14) > 256) {
+              e.add(p + "/promptArgTemplate" + "/" + i13, "maxLength", "at most 256 characters", v14);
             }
-            if (!(v11.length > 256 && codePointLength(v11) > 256) && !PATTERN_4.test(v11)) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "pattern", "to match \"^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...", v11);
+            if (!(v14.length > 256 && codePointLength(v14) > 256) && !PATTERN_4.test(v14)) {
+              e.add(p + "/promptArgTemplate" + "/" + i13, "pattern", "to match \"^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...", v14);
             }
           } else {
-            e.add(p + "/promptArgTemplate" + "/" + i10, "type", "string", v11);
+            e.add(p + "/promptArgTemplate" + "/" + i13, "type", "string", v14);
           }
         }
       } else {
-        e.add(p + "/promptArgTemplate", "type", "array", v8);
+        e.add(p + "/promptArgTemplate", "type", "array", v11);
       }
     }
     if (Object.hasOwn(v, "capabilities")) {
-      const v12 = v["capabilities"];
-      if (typeof v12 === "string") {
-        if (hasLoneSurrogate(v12)) {
-          e.add(p + "/capabilities", "i-json", "no lone surrogate", v12);
+      const v15 = v["capabilities"];
+      if (typeof v15 === "string") {
+        if (hasLoneSurrogate(v15)) {
+          e.add(p + "/capabilities", "i-json", "no lone surrogate", v15);
         }
       }
-      check5(v12, p + "/capabilities", e);
+      check5(v15, p + "/capabilities", e);
     }
     if (Object.hasOwn(v, "category")) {
-      const v13 = v["category"];
-      if (typeof v13 === "string") {
-        if (!ENUM_5.has(v13)) {
-          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v13);
+      const v16 = v["category"];
+      if (typeof v16 === "string") {
+        if (!ENUM_5.has(v16)) {
+          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v16);
         }
       } else {
-        e.add(p + "/category", "type", "string", v13);
-        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v13);
+        e.add(p + "/category", "type", "string", v16);
+        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v16);
       }
     }
     if (Object.hasOwn(v, "library")) {
-      const v14 = v["library"];
-      if (typeof v14 === "string") {
-        if (hasLoneSurrogate(v14)) {
-          e.add(p + "/library", "i-json", "no lone surrogate", v14);
+      const v17 = v["library"];
+      if (typeof v17 === "string") {
+        const m18 = PATTERN_0.test(v17);
+        if (!m18 && hasLoneSurrogate(v17)) {
+          e.add(p + "/library", "i-json", "no lone surrogate", v17);
         }
-        if (!PATTERN_0.test(v14)) {
-          e.add(p + "/library", "pattern", "to match \"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$\"", v14);
+        if (!m18) {
+          e.add(p + "/library", "pattern", "to match \"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$\"", v17);
         }
       } else {
-        e.add(p + "/library", "type", "string", v14);
+        e.add(p + "/library", "type", "string", v17);
       }
     }
     if (Object.hasOwn(v, "mcpServer")) {
-      const v15 = v["mcpServer"];
-      if (typeof v15 === "string") {
-        if (hasLoneSurrogate(v15)) {
-          e.add(p + "/mcpServer", "i-json", "no lone surrogate", v15);
+      const v19 = v["mcpServer"];
+      if (typeof v19 === "string") {
+        if (hasLoneSurrogate(v19)) {
+          e.add(p + "/mcpServer", "i-json", "no lone surrogate", v19);
         }
       }
-      check6(v15, p + "/mcpServer", e);
+      check6(v19, p + "/mcpServer", e);
     }
     if (Object.hasOwn(v, "builtin")) {
-      const v16 = v["builtin"];
-      if (!(typeof v16 === "boolean")) {
-        e.add(p + "/builtin", "type", "boolean", v16);
+      const v20 = v["builtin"];
+      if (!(typeof v20 === "boolean")) {
+        e.add(p + "/builtin", "type", "boolean", v20);
       }
     }
-    for (const k17 in v) {
-      switch (k17) {
+    for (const k21 in v) {
+      switch (k21) {
         case "builtin":
         case "capabilities":
         case "category":
@@ -220,8 +224,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         case "promptArgTemplate":
           break;
         default:
-          if (Object.hasOwn(v, k17)) {
-            e.add(p + "/" + token(k17), "additionalProperties", "no such property", v[k17]);
+          if (Object.hasOwn(v, k21)) {
+            e.add(p + "/" + token(k21), "additionalProperties", "no such property", v[k21]);
           }
       }
     }
@@ -239,32 +243,32 @@ function check0(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"mcpServer\"", v);
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v18 = v["launchable"];
-        if (v18 !== false) {
-          e.add(p + "/launchable", "const", "false", v18);
+        const v22 = v["launchable"];
+        if (v22 !== false) {
+          e.add(p + "/launchable", "const", "false", v22);
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v19 = v["hookCapable"];
-        if (v19 !== false) {
-          e.add(p + "/hookCapable", "const", "false", v19);
+        const v23 = v["hookCapable"];
+        if (v23 !== false) {
+          e.add(p + "/hookCapable", "const", "false", v23);
         }
       }
       if (Object.hasOwn(v, "detect")) {
-        const v20 = v["detect"];
-        e.add(p + "/detect", "false", "nothing (false schema)", v20);
+        const v24 = v["detect"];
+        e.add(p + "/detect", "false", "nothing (false schema)", v24);
       }
       if (Object.hasOwn(v, "promptArgTemplate")) {
-        const v21 = v["promptArgTemplate"];
-        e.add(p + "/promptArgTemplate", "false", "nothing (false schema)", v21);
+        const v25 = v["promptArgTemplate"];
+        e.add(p + "/promptArgTemplate", "false", "nothing (false schema)", v25);
       }
       if (Object.hasOwn(v, "hookPackage")) {
-        const v22 = v["hookPackage"];
-        e.add(p + "/hookPackage", "false", "nothing (false schema)", v22);
+        const v26 = v["hookPackage"];
+        e.add(p + "/hookPackage", "false", "nothing (false schema)", v26);
       }
       if (Object.hasOwn(v, "capabilities")) {
-        const v23 = v["capabilities"];
-        e.add(p + "/capabilities", "false", "nothing (false schema)", v23);
+        const v27 = v["capabilities"];
+        e.add(p + "/capabilities", "false", "nothing (false schema)", v27);
       }
     }
   } else {
@@ -278,8 +282,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"detect\"", v);
       }
       if (Object.hasOwn(v, "mcpServer")) {
-        const v24 = v["mcpServer"];
-        e.add(p + "/mcpServer", "false", "nothing (false schema)", v24);
+        const v28 = v["mcpServer"];
+        e.add(p + "/mcpServer", "false", "nothing (false schema)", v28);
       }
     }
   }
@@ -292,143 +296,116 @@ function valid1(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
     return false;
   }
-  const v25 = v["id"];
-  if (!(typeof v25 === "string")) {
-    return false;
-  }
-  if (!PATTERN_0.test(v25)) {
-    return false;
-  }
-  const v26 = v["displayName"];
-  if (!(typeof v26 === "string")) {
-    return false;
-  }
-  if (hasLoneSurrogate(v26)) {
-    return false;
-  }
-  if (v26.length < 1 || (v26.length < 2 && codePointLength(v26) < 1)) {
-    return false;
-  }
-  if (v26.length > 80 && codePointLength(v26) > 80) {
-    return false;
-  }
-  if (!PATTERN_1.test(v26)) {
-    return false;
-  }
-  const v27 = v["launchable"];
-  if (!(typeof v27 === "boolean")) {
-    return false;
-  }
-  const v28 = v["hookCapable"];
-  if (!(typeof v28 === "boolean")) {
-    return false;
-  }
-  const v29 = v["hookPointer"];
+  const v29 = v["id"];
   if (!(typeof v29 === "string")) {
     return false;
   }
-  if (v29.length < 1 || (v29.length < 2 && codePointLength(v29) < 1)) {
+  if (!PATTERN_0.test(v29)) {
     return false;
   }
-  if (v29.length > 256 && codePointLength(v29) > 256) {
+  const v30 = v["displayName"];
+  if (!(typeof v30 === "string")) {
     return false;
   }
-  if (!PATTERN_2.test(v29)) {
+  if (hasLoneSurrogate(v30)) {
+    return false;
+  }
+  if (v30.length < 1 || (v30.length < 2 && codePointLength(v30) < 1)) {
+    return false;
+  }
+  if (v30.length > 80 && codePointLength(v30) > 80) {
+    return false;
+  }
+  if (!PATTERN_1.test(v30)) {
+    return false;
+  }
+  const v31 = v["launchable"];
+  if (!(typeof v31 === "boolean")) {
+    return false;
+  }
+  const v32 = v["hookCapable"];
+  if (!(typeof v32 === "boolean")) {
+    return false;
+  }
+  const v33 = v["hookPointer"];
+  if (!(typeof v33 === "string")) {
+    return false;
+  }
+  if (v33.length < 1 || (v33.length < 2 && codePointLength(v33) < 1)) {
+    return false;
+  }
+  if (v33.length > 256 && codePointLength(v33) > 256) {
+    return false;
+  }
+  if (!PATTERN_2.test(v33)) {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v30 = v["detect"];
-    if (typeof v30 === "string") {
-      if (hasLoneSurrogate(v30)) {
+    const v34 = v["detect"];
+    if (typeof v34 === "string") {
+      if (hasLoneSurrogate(v34)) {
         return false;
       }
     }
-    if (typeof v30 === "string") {
-      if (hasLoneSurrogate(v30)) {
+    if (typeof v34 === "string") {
+      if (hasLoneSurrogate(v34)) {
         return false;
       }
     }
-    const d31 = isObject(v30) && Object.hasOwn(v30, "kind") ? v30["kind"] : undefined;
-    if (d31 === "path") {
-      if (!(isObject(v30))) {
+    const d35 = isObject(v34) && Object.hasOwn(v34, "kind") ? v34["kind"] : undefined;
+    if (d35 === "path") {
+      if (!(isObject(v34))) {
         return false;
       }
-      if (!Object.hasOwn(v30, "kind") || !Object.hasOwn(v30, "binaryName")) {
+      if (!Object.hasOwn(v34, "kind") || !Object.hasOwn(v34, "binaryName")) {
         return false;
       }
-      const v32 = v30["kind"];
-      if (v32 !== "path") {
+      const v36 = v34["kind"];
+      if (v36 !== "path") {
         return false;
       }
-      const v33 = v30["binaryName"];
-      if (!(typeof v33 === "string")) {
+      const v37 = v34["binaryName"];
+      if (!(typeof v37 === "string")) {
         return false;
       }
-      if (v33.length < 1 || (v33.length < 2 && codePointLength(v33) < 1)) {
+      if (v37.length < 1 || (v37.length < 2 && codePointLength(v37) < 1)) {
         return false;
       }
-      if (v33.length > 128 && codePointLength(v33) > 128) {
+      if (v37.length > 128 && codePointLength(v37) > 128) {
         return false;
       }
-      if (!PATTERN_6.test(v33)) {
+      if (!PATTERN_6.test(v37)) {
         return false;
       }
-      for (const k34 in v30) {
-        switch (k34) {
+      for (const k38 in v34) {
+        switch (k38) {
           case "binaryName":
           case "kind":
             break;
           default:
-            if (Object.hasOwn(v30, k34)) {
+            if (Object.hasOwn(v34, k38)) {
               return false;
             }
         }
       }
-    } else if (d31 === "candidates") {
-      if (!(isObject(v30))) {
+    } else if (d35 === "candidates") {
+      if (!(isObject(v34))) {
         return false;
       }
-      if (!Object.hasOwn(v30, "kind")) {
+      if (!Object.hasOwn(v34, "kind")) {
         return false;
       }
-      const v35 = v30["kind"];
-      if (v35 !== "candidates") {
+      const v39 = v34["kind"];
+      if (v39 !== "candidates") {
         return false;
       }
-      if (Object.hasOwn(v30, "paths")) {
-        const v36 = v30["paths"];
-        if (!(isObject(v36))) {
+      if (Object.hasOwn(v34, "paths")) {
+        const v40 = v34["paths"];
+        if (!(isObject(v40))) {
           return false;
         }
-        if (Object.hasOwn(v36, "darwin")) {
-          const v37 = v36["darwin"];
-          if (!(isArray(v37))) {
-            return false;
-          }
-          if (v37.length > 32) {
-            return false;
-          }
-          for (let i39 = 0; i39 < v37.length; i39++) {
-            const v40 = v37[i39];
-            if (!(typeof v40 === "string")) {
-              return false;
-            }
-            if (hasLoneSurrogate(v40)) {
-              return false;
-            }
-            if (v40.length < 1 || (v40.length < 2 && codePointLength(v40) < 1)) {
-              return false;
-            }
-            if (v40.length > 1024 && codePointLength(v40) > 1024) {
-              return false;
-            }
-            if (!PATTERN_7.test(v40)) {
-              return false;
-            }
-          }
-        }
-        if (Object.hasOwn(v36, "win32")) {
-          const v41 = v36["win32"];
+        if (Object.hasOwn(v40, "darwin")) {
+          const v41 = v40["darwin"];
           if (!(isArray(v41))) {
             return false;
           }
@@ -454,8 +431,8 @@ function valid1(v: unknown): boolean {
             }
           }
         }
-        if (Object.hasOwn(v36, "linux")) {
-          const v45 = v36["linux"];
+        if (Object.hasOwn(v40, "win32")) {
+          const v45 = v40["win32"];
           if (!(isArray(v45))) {
             return false;
           }
@@ -481,26 +458,53 @@ function valid1(v: unknown): boolean {
             }
           }
         }
-        for (const k49 in v36) {
-          switch (k49) {
+        if (Object.hasOwn(v40, "linux")) {
+          const v49 = v40["linux"];
+          if (!(isArray(v49))) {
+            return false;
+          }
+          if (v49.length > 32) {
+            return false;
+          }
+          for (let i51 = 0; i51 < v49.length; i51++) {
+            const v52 = v49[i51];
+            if (!(typeof v52 === "string")) {
+              return false;
+            }
+            if (hasLoneSurrogate(v52)) {
+              return false;
+            }
+            if (v52.length < 1 || (v52.length < 2 && codePointLength(v52) < 1)) {
+              return false;
+            }
+            if (v52.length > 1024 && codePointLength(v52) > 1024) {
+              return false;
+            }
+            if (!PATTERN_7.test(v52)) {
+              return false;
+            }
+          }
+        }
+        for (const k53 in v40) {
+          switch (k53) {
             case "darwin":
             case "linux":
             case "win32":
               break;
             default:
-              if (Object.hasOwn(v36, k49)) {
+              if (Object.hasOwn(v40, k53)) {
                 return false;
               }
           }
         }
       }
-      for (const k50 in v30) {
-        switch (k50) {
+      for (const k54 in v34) {
+        switch (k54) {
           case "kind":
           case "paths":
             break;
           default:
-            if (Object.hasOwn(v30, k50)) {
+            if (Object.hasOwn(v34, k54)) {
               return false;
             }
         }
@@ -510,220 +514,220 @@ function valid1(v: unknown): boolean {
     }
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v51 = v["hookPackage"];
-    if (!(typeof v51 === "string")) {
+    const v55 = v["hookPackage"];
+    if (!(typeof v55 === "string")) {
       return false;
     }
-    if (v51.length < 1 || (v51.length < 2 && codePointLength(v51) < 1)) {
+    if (v55.length < 1 || (v55.length < 2 && codePointLength(v55) < 1)) {
       return false;
     }
-    if (v51.length > 214 && codePointLength(v51) > 214) {
+    if (v55.length > 214 && codePointLength(v55) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v51)) {
+    if (!PATTERN_3.test(v55)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v52 = v["promptArgTemplate"];
-    if (!(isArray(v52))) {
+    const v56 = v["promptArgTemplate"];
+    if (!(isArray(v56))) {
       return false;
     }
-    if (v52.length > 20) {
+    if (v56.length > 20) {
       return false;
     }
-    for (let i54 = 0; i54 < v52.length; i54++) {
-      const v55 = v52[i54];
-      if (!(typeof v55 === "string")) {
+    for (let i58 = 0; i58 < v56.length; i58++) {
+      const v59 = v56[i58];
+      if (!(typeof v59 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v55)) {
+      if (hasLoneSurrogate(v59)) {
         return false;
       }
-      if (v55.length > 256 && codePointLength(v55) > 256) {
+      if (v59.length > 256 && codePointLength(v59) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v55)) {
+      if (!PATTERN_4.test(v59)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v56 = v["capabilities"];
-    if (!(isObject(v56))) {
+    const v60 = v["capabilities"];
+    if (!(isObject(v60))) {
       return false;
     }
-    if (!Object.hasOwn(v56, "provides")) {
+    if (!Object.hasOwn(v60, "provides")) {
       return false;
     }
-    const v57 = v56["provides"];
-    if (!(isArray(v57))) {
+    const v61 = v60["provides"];
+    if (!(isArray(v61))) {
       return false;
     }
-    for (let i59 = 0; i59 < v57.length; i59++) {
-      const v60 = v57[i59];
-      if (!(typeof v60 === "string")) {
+    for (let i63 = 0; i63 < v61.length; i63++) {
+      const v64 = v61[i63];
+      if (!(typeof v64 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v60)) {
+      if (!ENUM_8.has(v64)) {
         return false;
       }
     }
-    if (!allUnique(v57)) {
+    if (!allUnique(v61)) {
       return false;
     }
-    for (const k61 in v56) {
-      switch (k61) {
+    for (const k65 in v60) {
+      switch (k65) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v56, k61)) {
+          if (Object.hasOwn(v60, k65)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v62 = v["category"];
-    if (!(typeof v62 === "string")) {
+    const v66 = v["category"];
+    if (!(typeof v66 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v62)) {
+    if (!ENUM_5.has(v66)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "library")) {
-    const v63 = v["library"];
-    if (!(typeof v63 === "string")) {
+    const v67 = v["library"];
+    if (!(typeof v67 === "string")) {
       return false;
     }
-    if (!PATTERN_0.test(v63)) {
+    if (!PATTERN_0.test(v67)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "mcpServer")) {
-    const v64 = v["mcpServer"];
-    if (!(isObject(v64))) {
+    const v68 = v["mcpServer"];
+    if (!(isObject(v68))) {
       return false;
     }
-    if (!Object.hasOwn(v64, "transport")) {
+    if (!Object.hasOwn(v68, "transport")) {
       return false;
     }
-    const v65 = v64["transport"];
-    if (!(typeof v65 === "string")) {
+    const v69 = v68["transport"];
+    if (!(typeof v69 === "string")) {
       return false;
     }
-    if (!ENUM_9.has(v65)) {
+    if (!ENUM_9.has(v69)) {
       return false;
     }
-    if (Object.hasOwn(v64, "command")) {
-      const v66 = v64["command"];
-      if (!(typeof v66 === "string")) {
+    if (Object.hasOwn(v68, "command")) {
+      const v70 = v68["command"];
+      if (!(typeof v70 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v66)) {
+      if (hasLoneSurrogate(v70)) {
         return false;
       }
-      if (v66.length < 1 || (v66.length < 2 && codePointLength(v66) < 1)) {
+      if (v70.length < 1 || (v70.length < 2 && codePointLength(v70) < 1)) {
         return false;
       }
-      if (v66.length > 256 && codePointLength(v66) > 256) {
+      if (v70.length > 256 && codePointLength(v70) > 256) {
         return false;
       }
-      if (!PATTERN_10.test(v66)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v64, "args")) {
-      const v67 = v64["args"];
-      if (!(isArray(v67))) {
-        return false;
-      }
-      if (v67.length > 32) {
-        return false;
-      }
-      for (let i69 = 0; i69 < v67.length; i69++) {
-        const v70 = v67[i69];
-        if (!(typeof v70 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v70)) {
-          return false;
-        }
-        if (v70.length > 256 && codePointLength(v70) > 256) {
-          return false;
-        }
-        if (!PATTERN_11.test(v70)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v64, "url")) {
-      const v71 = v64["url"];
-      if (!(typeof v71 === "string")) {
-        return false;
-      }
-      if (v71.length > 2048 && codePointLength(v71) > 2048) {
-        return false;
-      }
-      if (!PATTERN_12.test(v71)) {
+      if (!PATTERN_10.test(v70)) {
         return false;
       }
     }
-    for (const k72 in v64) {
-      switch (k72) {
+    if (Object.hasOwn(v68, "args")) {
+      const v71 = v68["args"];
+      if (!(isArray(v71))) {
+        return false;
+      }
+      if (v71.length > 32) {
+        return false;
+      }
+      for (let i73 = 0; i73 < v71.length; i73++) {
+        const v74 = v71[i73];
+        if (!(typeof v74 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v74)) {
+          return false;
+        }
+        if (v74.length > 256 && codePointLength(v74) > 256) {
+          return false;
+        }
+        if (!PATTERN_11.test(v74)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v68, "url")) {
+      const v75 = v68["url"];
+      if (!(typeof v75 === "string")) {
+        return false;
+      }
+      if (v75.length > 2048 && codePointLength(v75) > 2048) {
+        return false;
+      }
+      if (!PATTERN_12.test(v75)) {
+        return false;
+      }
+    }
+    for (const k76 in v68) {
+      switch (k76) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v64, k72)) {
+          if (Object.hasOwn(v68, k76)) {
             return false;
           }
       }
     }
-    if (valid8(v64)) {
-      if (typeof v64 === "string") {
-        if (hasLoneSurrogate(v64)) {
+    if (valid8(v68)) {
+      if (typeof v68 === "string") {
+        if (hasLoneSurrogate(v68)) {
           return false;
         }
       }
-      if (isObject(v64)) {
-        if (!Object.hasOwn(v64, "command")) {
+      if (isObject(v68)) {
+        if (!Object.hasOwn(v68, "command")) {
           return false;
         }
-        if (Object.hasOwn(v64, "url")) {
+        if (Object.hasOwn(v68, "url")) {
           return false;
         }
       }
     } else {
-      if (typeof v64 === "string") {
-        if (hasLoneSurrogate(v64)) {
+      if (typeof v68 === "string") {
+        if (hasLoneSurrogate(v68)) {
           return false;
         }
       }
-      if (isObject(v64)) {
-        if (!Object.hasOwn(v64, "url")) {
+      if (isObject(v68)) {
+        if (!Object.hasOwn(v68, "url")) {
           return false;
         }
-        if (Object.hasOwn(v64, "command")) {
+        if (Object.hasOwn(v68, "command")) {
           return false;
         }
-        if (Object.hasOwn(v64, "args")) {
+        if (Object.hasOwn(v68, "args")) {
           return false;
         }
       }
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v76 = v["builtin"];
-    if (!(typeof v76 === "boolean")) {
+    const v80 = v["builtin"];
+    if (!(typeof v80 === "boolean")) {
       return false;
     }
   }
-  for (const k77 in v) {
-    switch (k77) {
+  for (const k81 in v) {
+    switch (k81) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -739,7 +743,7 @@ function valid1(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k77)) {
+        if (Object.hasOwn(v, k81)) {
           return false;
         }
     }
@@ -755,14 +759,14 @@ function valid1(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v78 = v["launchable"];
-        if (v78 !== false) {
+        const v82 = v["launchable"];
+        if (v82 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v79 = v["hookCapable"];
-        if (v79 !== false) {
+        const v83 = v["hookCapable"];
+        if (v83 !== false) {
           return false;
         }
       }
@@ -805,13 +809,13 @@ function check2(v: unknown, p: string, e: Violations): void {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "detect")) {
-      const v85 = v["detect"];
-      if (typeof v85 === "string") {
-        if (hasLoneSurrogate(v85)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v85);
+      const v89 = v["detect"];
+      if (typeof v89 === "string") {
+        if (hasLoneSurrogate(v89)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v89);
         }
       }
-      check9(v85, p + "/detect", e);
+      check9(v89, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -827,37 +831,37 @@ function valid3(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v86 = v["detect"];
-    if (!(isObject(v86))) {
+    const v90 = v["detect"];
+    if (!(isObject(v90))) {
       return false;
     }
-    if (!Object.hasOwn(v86, "kind") || !Object.hasOwn(v86, "binaryName")) {
+    if (!Object.hasOwn(v90, "kind") || !Object.hasOwn(v90, "binaryName")) {
       return false;
     }
-    const v87 = v86["kind"];
-    if (v87 !== "path") {
+    const v91 = v90["kind"];
+    if (v91 !== "path") {
       return false;
     }
-    const v88 = v86["binaryName"];
-    if (!(typeof v88 === "string")) {
+    const v92 = v90["binaryName"];
+    if (!(typeof v92 === "string")) {
       return false;
     }
-    if (v88.length < 1 || (v88.length < 2 && codePointLength(v88) < 1)) {
+    if (v92.length < 1 || (v92.length < 2 && codePointLength(v92) < 1)) {
       return false;
     }
-    if (v88.length > 128 && codePointLength(v88) > 128) {
+    if (v92.length > 128 && codePointLength(v92) > 128) {
       return false;
     }
-    if (!PATTERN_6.test(v88)) {
+    if (!PATTERN_6.test(v92)) {
       return false;
     }
-    for (const k89 in v86) {
-      switch (k89) {
+    for (const k93 in v90) {
+      switch (k93) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v86, k89)) {
+          if (Object.hasOwn(v90, k93)) {
             return false;
           }
       }
@@ -866,112 +870,85 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
     return false;
   }
-  const v90 = v["id"];
-  if (!(typeof v90 === "string")) {
-    return false;
-  }
-  if (!PATTERN_0.test(v90)) {
-    return false;
-  }
-  const v91 = v["displayName"];
-  if (!(typeof v91 === "string")) {
-    return false;
-  }
-  if (hasLoneSurrogate(v91)) {
-    return false;
-  }
-  if (v91.length < 1 || (v91.length < 2 && codePointLength(v91) < 1)) {
-    return false;
-  }
-  if (v91.length > 80 && codePointLength(v91) > 80) {
-    return false;
-  }
-  if (!PATTERN_1.test(v91)) {
-    return false;
-  }
-  const v92 = v["launchable"];
-  if (!(typeof v92 === "boolean")) {
-    return false;
-  }
-  const v93 = v["hookCapable"];
-  if (!(typeof v93 === "boolean")) {
-    return false;
-  }
-  const v94 = v["hookPointer"];
+  const v94 = v["id"];
   if (!(typeof v94 === "string")) {
     return false;
   }
-  if (v94.length < 1 || (v94.length < 2 && codePointLength(v94) < 1)) {
+  if (!PATTERN_0.test(v94)) {
     return false;
   }
-  if (v94.length > 256 && codePointLength(v94) > 256) {
+  const v95 = v["displayName"];
+  if (!(typeof v95 === "string")) {
     return false;
   }
-  if (!PATTERN_2.test(v94)) {
+  if (hasLoneSurrogate(v95)) {
+    return false;
+  }
+  if (v95.length < 1 || (v95.length < 2 && codePointLength(v95) < 1)) {
+    return false;
+  }
+  if (v95.length > 80 && codePointLength(v95) > 80) {
+    return false;
+  }
+  if (!PATTERN_1.test(v95)) {
+    return false;
+  }
+  const v96 = v["launchable"];
+  if (!(typeof v96 === "boolean")) {
+    return false;
+  }
+  const v97 = v["hookCapable"];
+  if (!(typeof v97 === "boolean")) {
+    return false;
+  }
+  const v98 = v["hookPointer"];
+  if (!(typeof v98 === "string")) {
+    return false;
+  }
+  if (v98.length < 1 || (v98.length < 2 && codePointLength(v98) < 1)) {
+    return false;
+  }
+  if (v98.length > 256 && codePointLength(v98) > 256) {
+    return false;
+  }
+  if (!PATTERN_2.test(v98)) {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v95 = v["detect"];
-    if (typeof v95 === "string") {
-      if (hasLoneSurrogate(v95)) {
+    const v99 = v["detect"];
+    if (typeof v99 === "string") {
+      if (hasLoneSurrogate(v99)) {
         return false;
       }
     }
-    if (typeof v95 === "string") {
-      if (hasLoneSurrogate(v95)) {
+    if (typeof v99 === "string") {
+      if (hasLoneSurrogate(v99)) {
         return false;
       }
     }
-    const d96 = isObject(v95) && Object.hasOwn(v95, "kind") ? v95["kind"] : undefined;
-    if (d96 === "path") {
-      if (!(isObject(v95))) {
+    const d100 = isObject(v99) && Object.hasOwn(v99, "kind") ? v99["kind"] : undefined;
+    if (d100 === "path") {
+      if (!(isObject(v99))) {
         return false;
       }
-    } else if (d96 === "candidates") {
-      if (!(isObject(v95))) {
+    } else if (d100 === "candidates") {
+      if (!(isObject(v99))) {
         return false;
       }
-      if (!Object.hasOwn(v95, "kind")) {
+      if (!Object.hasOwn(v99, "kind")) {
         return false;
       }
-      const v97 = v95["kind"];
-      if (v97 !== "candidates") {
+      const v101 = v99["kind"];
+      if (v101 !== "candidates") {
         return false;
       }
-      if (Object.hasOwn(v95, "paths")) {
-        const v98 = v95["paths"];
-        if (!(isObject(v98))) {
+      if (Object.hasOwn(v99, "paths")) {
+        const v102 = v99["paths"];
+        if (!(isObject(v102))) {
           return false;
         }
-        if (Object.hasOwn(v98, "darwin")) {
-          const v99 = v98["darwin"];
-          if (!(isArray(v99))) {
-            return false;
-          }
-          if (v99.length > 32) {
-            return false;
-          }
-          for (let i101 = 0; i101 < v99.length; i101++) {
-            const v102 = v99[i101];
-            if (!(typeof v102 === "string")) {
-              return false;
-            }
-            if (hasLoneSurrogate(v102)) {
-              return false;
-            }
-            if (v102.length < 1 || (v102.length < 2 && codePointLength(v102) < 1)) {
-              return false;
-            }
-            if (v102.length > 1024 && codePointLength(v102) > 1024) {
-              return false;
-            }
-            if (!PATTERN_7.test(v102)) {
-              return false;
-            }
-          }
-        }
-        if (Object.hasOwn(v98, "win32")) {
-          const v103 = v98["win32"];
+        if (Object.hasOwn(v102, "darwin")) {
+          const v103 = v102["darwin"];
           if (!(isArray(v103))) {
             return false;
           }
@@ -997,8 +974,8 @@ function valid3(v: unknown): boolean {
             }
           }
         }
-        if (Object.hasOwn(v98, "linux")) {
-          const v107 = v98["linux"];
+        if (Object.hasOwn(v102, "win32")) {
+          const v107 = v102["win32"];
           if (!(isArray(v107))) {
             return false;
           }
@@ -1024,26 +1001,53 @@ function valid3(v: unknown): boolean {
             }
           }
         }
-        for (const k111 in v98) {
-          switch (k111) {
+        if (Object.hasOwn(v102, "linux")) {
+          const v111 = v102["linux"];
+          if (!(isArray(v111))) {
+            return false;
+          }
+          if (v111.length > 32) {
+            return false;
+          }
+          for (let i113 = 0; i113 < v111.length; i113++) {
+            const v114 = v111[i113];
+            if (!(typeof v114 === "string")) {
+              return false;
+            }
+            if (hasLoneSurrogate(v114)) {
+              return false;
+            }
+            if (v114.length < 1 || (v114.length < 2 && codePointLength(v114) < 1)) {
+              return false;
+            }
+            if (v114.length > 1024 && codePointLength(v114) > 1024) {
+              return false;
+            }
+            if (!PATTERN_7.test(v114)) {
+              return false;
+            }
+          }
+        }
+        for (const k115 in v102) {
+          switch (k115) {
             case "darwin":
             case "linux":
             case "win32":
               break;
             default:
-              if (Object.hasOwn(v98, k111)) {
+              if (Object.hasOwn(v102, k115)) {
                 return false;
               }
           }
         }
       }
-      for (const k112 in v95) {
-        switch (k112) {
+      for (const k116 in v99) {
+        switch (k116) {
           case "kind":
           case "paths":
             break;
           default:
-            if (Object.hasOwn(v95, k112)) {
+            if (Object.hasOwn(v99, k116)) {
               return false;
             }
         }
@@ -1053,220 +1057,220 @@ function valid3(v: unknown): boolean {
     }
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v113 = v["hookPackage"];
-    if (!(typeof v113 === "string")) {
+    const v117 = v["hookPackage"];
+    if (!(typeof v117 === "string")) {
       return false;
     }
-    if (v113.length < 1 || (v113.length < 2 && codePointLength(v113) < 1)) {
+    if (v117.length < 1 || (v117.length < 2 && codePointLength(v117) < 1)) {
       return false;
     }
-    if (v113.length > 214 && codePointLength(v113) > 214) {
+    if (v117.length > 214 && codePointLength(v117) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v113)) {
+    if (!PATTERN_3.test(v117)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v114 = v["promptArgTemplate"];
-    if (!(isArray(v114))) {
+    const v118 = v["promptArgTemplate"];
+    if (!(isArray(v118))) {
       return false;
     }
-    if (v114.length > 20) {
+    if (v118.length > 20) {
       return false;
     }
-    for (let i116 = 0; i116 < v114.length; i116++) {
-      const v117 = v114[i116];
-      if (!(typeof v117 === "string")) {
+    for (let i120 = 0; i120 < v118.length; i120++) {
+      const v121 = v118[i120];
+      if (!(typeof v121 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v117)) {
+      if (hasLoneSurrogate(v121)) {
         return false;
       }
-      if (v117.length > 256 && codePointLength(v117) > 256) {
+      if (v121.length > 256 && codePointLength(v121) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v117)) {
+      if (!PATTERN_4.test(v121)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v118 = v["capabilities"];
-    if (!(isObject(v118))) {
+    const v122 = v["capabilities"];
+    if (!(isObject(v122))) {
       return false;
     }
-    if (!Object.hasOwn(v118, "provides")) {
+    if (!Object.hasOwn(v122, "provides")) {
       return false;
     }
-    const v119 = v118["provides"];
-    if (!(isArray(v119))) {
+    const v123 = v122["provides"];
+    if (!(isArray(v123))) {
       return false;
     }
-    for (let i121 = 0; i121 < v119.length; i121++) {
-      const v122 = v119[i121];
-      if (!(typeof v122 === "string")) {
+    for (let i125 = 0; i125 < v123.length; i125++) {
+      const v126 = v123[i125];
+      if (!(typeof v126 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v122)) {
+      if (!ENUM_8.has(v126)) {
         return false;
       }
     }
-    if (!allUnique(v119)) {
+    if (!allUnique(v123)) {
       return false;
     }
-    for (const k123 in v118) {
-      switch (k123) {
+    for (const k127 in v122) {
+      switch (k127) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v118, k123)) {
+          if (Object.hasOwn(v122, k127)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v124 = v["category"];
-    if (!(typeof v124 === "string")) {
+    const v128 = v["category"];
+    if (!(typeof v128 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v124)) {
+    if (!ENUM_5.has(v128)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "library")) {
-    const v125 = v["library"];
-    if (!(typeof v125 === "string")) {
+    const v129 = v["library"];
+    if (!(typeof v129 === "string")) {
       return false;
     }
-    if (!PATTERN_0.test(v125)) {
+    if (!PATTERN_0.test(v129)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "mcpServer")) {
-    const v126 = v["mcpServer"];
-    if (!(isObject(v126))) {
+    const v130 = v["mcpServer"];
+    if (!(isObject(v130))) {
       return false;
     }
-    if (!Object.hasOwn(v126, "transport")) {
+    if (!Object.hasOwn(v130, "transport")) {
       return false;
     }
-    const v127 = v126["transport"];
-    if (!(typeof v127 === "string")) {
+    const v131 = v130["transport"];
+    if (!(typeof v131 === "string")) {
       return false;
     }
-    if (!ENUM_9.has(v127)) {
+    if (!ENUM_9.has(v131)) {
       return false;
     }
-    if (Object.hasOwn(v126, "command")) {
-      const v128 = v126["command"];
-      if (!(typeof v128 === "string")) {
+    if (Object.hasOwn(v130, "command")) {
+      const v132 = v130["command"];
+      if (!(typeof v132 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v128)) {
+      if (hasLoneSurrogate(v132)) {
         return false;
       }
-      if (v128.length < 1 || (v128.length < 2 && codePointLength(v128) < 1)) {
+      if (v132.length < 1 || (v132.length < 2 && codePointLength(v132) < 1)) {
         return false;
       }
-      if (v128.length > 256 && codePointLength(v128) > 256) {
+      if (v132.length > 256 && codePointLength(v132) > 256) {
         return false;
       }
-      if (!PATTERN_10.test(v128)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v126, "args")) {
-      const v129 = v126["args"];
-      if (!(isArray(v129))) {
-        return false;
-      }
-      if (v129.length > 32) {
-        return false;
-      }
-      for (let i131 = 0; i131 < v129.length; i131++) {
-        const v132 = v129[i131];
-        if (!(typeof v132 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v132)) {
-          return false;
-        }
-        if (v132.length > 256 && codePointLength(v132) > 256) {
-          return false;
-        }
-        if (!PATTERN_11.test(v132)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v126, "url")) {
-      const v133 = v126["url"];
-      if (!(typeof v133 === "string")) {
-        return false;
-      }
-      if (v133.length > 2048 && codePointLength(v133) > 2048) {
-        return false;
-      }
-      if (!PATTERN_12.test(v133)) {
+      if (!PATTERN_10.test(v132)) {
         return false;
       }
     }
-    for (const k134 in v126) {
-      switch (k134) {
+    if (Object.hasOwn(v130, "args")) {
+      const v133 = v130["args"];
+      if (!(isArray(v133))) {
+        return false;
+      }
+      if (v133.length > 32) {
+        return false;
+      }
+      for (let i135 = 0; i135 < v133.length; i135++) {
+        const v136 = v133[i135];
+        if (!(typeof v136 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v136)) {
+          return false;
+        }
+        if (v136.length > 256 && codePointLength(v136) > 256) {
+          return false;
+        }
+        if (!PATTERN_11.test(v136)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v130, "url")) {
+      const v137 = v130["url"];
+      if (!(typeof v137 === "string")) {
+        return false;
+      }
+      if (v137.length > 2048 && codePointLength(v137) > 2048) {
+        return false;
+      }
+      if (!PATTERN_12.test(v137)) {
+        return false;
+      }
+    }
+    for (const k138 in v130) {
+      switch (k138) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v126, k134)) {
+          if (Object.hasOwn(v130, k138)) {
             return false;
           }
       }
     }
-    if (valid8(v126)) {
-      if (typeof v126 === "string") {
-        if (hasLoneSurrogate(v126)) {
+    if (valid8(v130)) {
+      if (typeof v130 === "string") {
+        if (hasLoneSurrogate(v130)) {
           return false;
         }
       }
-      if (isObject(v126)) {
-        if (!Object.hasOwn(v126, "command")) {
+      if (isObject(v130)) {
+        if (!Object.hasOwn(v130, "command")) {
           return false;
         }
-        if (Object.hasOwn(v126, "url")) {
+        if (Object.hasOwn(v130, "url")) {
           return false;
         }
       }
     } else {
-      if (typeof v126 === "string") {
-        if (hasLoneSurrogate(v126)) {
+      if (typeof v130 === "string") {
+        if (hasLoneSurrogate(v130)) {
           return false;
         }
       }
-      if (isObject(v126)) {
-        if (!Object.hasOwn(v126, "url")) {
+      if (isObject(v130)) {
+        if (!Object.hasOwn(v130, "url")) {
           return false;
         }
-        if (Object.hasOwn(v126, "command")) {
+        if (Object.hasOwn(v130, "command")) {
           return false;
         }
-        if (Object.hasOwn(v126, "args")) {
+        if (Object.hasOwn(v130, "args")) {
           return false;
         }
       }
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v138 = v["builtin"];
-    if (!(typeof v138 === "boolean")) {
+    const v142 = v["builtin"];
+    if (!(typeof v142 === "boolean")) {
       return false;
     }
   }
-  for (const k139 in v) {
-    switch (k139) {
+  for (const k143 in v) {
+    switch (k143) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -1282,7 +1286,7 @@ function valid3(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k139)) {
+        if (Object.hasOwn(v, k143)) {
           return false;
         }
     }
@@ -1298,14 +1302,14 @@ function valid3(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v140 = v["launchable"];
-        if (v140 !== false) {
+        const v144 = v["launchable"];
+        if (v144 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v141 = v["hookCapable"];
-        if (v141 !== false) {
+        const v145 = v["hookCapable"];
+        if (v145 !== false) {
           return false;
         }
       }
@@ -1346,15 +1350,15 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d147 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d147 === "path") {
+  const d151 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d151 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
     check9(v, p, e);
-  } else if (d147 === "candidates") {
+  } else if (d151 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1372,32 +1376,32 @@ function check5(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"provides\"", v);
     }
     if (Object.hasOwn(v, "provides")) {
-      const v148 = v["provides"];
-      if (isArray(v148)) {
-        const n149 = e.length;
-        for (let i150 = 0; i150 < v148.length; i150++) {
-          const v151 = v148[i150];
-          if (typeof v151 === "string") {
-            if (hasLoneSurrogate(v151)) {
-              e.add(p + "/provides" + "/" + i150, "i-json", "no lone surrogate", v151);
+      const v152 = v["provides"];
+      if (isArray(v152)) {
+        const n153 = e.length;
+        for (let i154 = 0; i154 < v152.length; i154++) {
+          const v155 = v152[i154];
+          if (typeof v155 === "string") {
+            if (hasLoneSurrogate(v155)) {
+              e.add(p + "/provides" + "/" + i154, "i-json", "no lone surrogate", v155);
             }
           }
-          check13(v151, p + "/provides" + "/" + i150, e);
+          check13(v155, p + "/provides" + "/" + i154, e);
         }
-        if (e.length === n149 && !allUnique(v148)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v148);
+        if (e.length === n153 && !allUnique(v152)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v152);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v148);
+        e.add(p + "/provides", "type", "array", v152);
       }
     }
-    for (const k152 in v) {
-      switch (k152) {
+    for (const k156 in v) {
+      switch (k156) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v, k152)) {
-            e.add(p + "/" + token(k152), "additionalProperties", "no such property", v[k152]);
+          if (Object.hasOwn(v, k156)) {
+            e.add(p + "/" + token(k156), "additionalProperties", "no such property", v[k156]);
           }
       }
     }
@@ -1412,87 +1416,88 @@ function check6(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"transport\"", v);
     }
     if (Object.hasOwn(v, "transport")) {
-      const v153 = v["transport"];
-      if (typeof v153 === "string") {
-        if (!ENUM_9.has(v153)) {
-          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v153);
+      const v157 = v["transport"];
+      if (typeof v157 === "string") {
+        if (!ENUM_9.has(v157)) {
+          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v157);
         }
       } else {
-        e.add(p + "/transport", "type", "string", v153);
-        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v153);
+        e.add(p + "/transport", "type", "string", v157);
+        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v157);
       }
     }
     if (Object.hasOwn(v, "command")) {
-      const v154 = v["command"];
-      if (typeof v154 === "string") {
-        if (hasLoneSurrogate(v154)) {
-          e.add(p + "/command", "i-json", "no lone surrogate", v154);
+      const v158 = v["command"];
+      if (typeof v158 === "string") {
+        if (hasLoneSurrogate(v158)) {
+          e.add(p + "/command", "i-json", "no lone surrogate", v158);
         }
-        if (v154.length < 1 || (v154.length < 2 && codePointLength(v154) < 1)) {
-          e.add(p + "/command", "minLength", "at least 1 characters", v154);
+        if (v158.length < 1 || (v158.length < 2 && codePointLength(v158) < 1)) {
+          e.add(p + "/command", "minLength", "at least 1 characters", v158);
         }
-        if (v154.length > 256 && codePointLength(v154) > 256) {
-          e.add(p + "/command", "maxLength", "at most 256 characters", v154);
+        if (v158.length > 256 && codePointLength(v158) > 256) {
+          e.add(p + "/command", "maxLength", "at most 256 characters", v158);
         }
-        if (!(v154.length > 256 && codePointLength(v154) > 256) && !PATTERN_10.test(v154)) {
-          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v154);
+        if (!(v158.length > 256 && codePointLength(v158) > 256) && !PATTERN_10.test(v158)) {
+          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v158);
         }
       } else {
-        e.add(p + "/command", "type", "string", v154);
+        e.add(p + "/command", "type", "string", v158);
       }
     }
     if (Object.hasOwn(v, "args")) {
-      const v155 = v["args"];
-      if (isArray(v155)) {
-        if (v155.length > 32) {
-          e.add(p + "/args", "maxItems", "at most 32 items", v155);
+      const v159 = v["args"];
+      if (isArray(v159)) {
+        if (v159.length > 32) {
+          e.add(p + "/args", "maxItems", "at most 32 items", v159);
         }
-        for (let i157 = 0; i157 < v155.length; i157++) {
-          const v158 = v155[i157];
-          if (typeof v158 === "string") {
-            if (hasLoneSurrogate(v158)) {
-              e.add(p + "/args" + "/" + i157, "i-json", "no lone surrogate", v158);
+        for (let i161 = 0; i161 < v159.length; i161++) {
+          const v162 = v159[i161];
+          if (typeof v162 === "string") {
+            if (hasLoneSurrogate(v162)) {
+              e.add(p + "/args" + "/" + i161, "i-json", "no lone surrogate", v162);
             }
-            if (v158.length > 256 && codePointLength(v158) > 256) {
-              e.add(p + "/args" + "/" + i157, "maxLength", "at most 256 characters", v158);
+            if (v162.length > 256 && codePointLength(v162) > 256) {
+              e.add(p + "/args" + "/" + i161, "maxLength", "at most 256 characters", v162);
             }
-            if (!(v158.length > 256 && codePointLength(v158) > 256) && !PATTERN_11.test(v158)) {
-              e.add(p + "/args" + "/" + i157, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v158);
+            if (!(v162.length > 256 && codePointLength(v162) > 256) && !PATTERN_11.test(v162)) {
+              e.add(p + "/args" + "/" + i161, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v162);
             }
           } else {
-            e.add(p + "/args" + "/" + i157, "type", "string", v158);
+            e.add(p + "/args" + "/" + i161, "type", "string", v162);
           }
         }
       } else {
-        e.add(p + "/args", "type", "array", v155);
+        e.add(p + "/args", "type", "array", v159);
       }
     }
     if (Object.hasOwn(v, "url")) {
-      const v159 = v["url"];
-      if (typeof v159 === "string") {
-        if (hasLoneSurrogate(v159)) {
-          e.add(p + "/url", "i-json", "no lone surrogate", v159);
+      const v163 = v["url"];
+      if (typeof v163 === "string") {
+        const m164 = !(v163.length > 2048 && codePointLength(v163) > 2048) && PATTERN_12.test(v163);
+        if (!m164 && hasLoneSurrogate(v163)) {
+          e.add(p + "/url", "i-json", "no lone surrogate", v163);
         }
-        if (v159.length > 2048 && codePointLength(v159) > 2048) {
-          e.add(p + "/url", "maxLength", "at most 2048 characters", v159);
+        if (v163.length > 2048 && codePointLength(v163) > 2048) {
+          e.add(p + "/url", "maxLength", "at most 2048 characters", v163);
         }
-        if (!(v159.length > 2048 && codePointLength(v159) > 2048) && !PATTERN_12.test(v159)) {
-          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v159);
+        if (!m164 && !(v163.length > 2048 && codePointLength(v163) > 2048)) {
+          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v163);
         }
       } else {
-        e.add(p + "/url", "type", "string", v159);
+        e.add(p + "/url", "type", "string", v163);
       }
     }
-    for (const k160 in v) {
-      switch (k160) {
+    for (const k165 in v) {
+      switch (k165) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v, k160)) {
-            e.add(p + "/" + token(k160), "additionalProperties", "no such property", v[k160]);
+          if (Object.hasOwn(v, k165)) {
+            e.add(p + "/" + token(k165), "additionalProperties", "no such property", v[k165]);
           }
       }
     }
@@ -1510,8 +1515,8 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"command\"", v);
       }
       if (Object.hasOwn(v, "url")) {
-        const v161 = v["url"];
-        e.add(p + "/url", "false", "nothing (false schema)", v161);
+        const v166 = v["url"];
+        e.add(p + "/url", "false", "nothing (false schema)", v166);
       }
     }
   } else {
@@ -1525,12 +1530,12 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"url\"", v);
       }
       if (Object.hasOwn(v, "command")) {
-        const v162 = v["command"];
-        e.add(p + "/command", "false", "nothing (false schema)", v162);
+        const v167 = v["command"];
+        e.add(p + "/command", "false", "nothing (false schema)", v167);
       }
       if (Object.hasOwn(v, "args")) {
-        const v163 = v["args"];
-        e.add(p + "/args", "false", "nothing (false schema)", v163);
+        const v168 = v["args"];
+        e.add(p + "/args", "false", "nothing (false schema)", v168);
       }
     }
   }
@@ -1546,8 +1551,8 @@ function valid7(v: unknown): boolean {
     if (!Object.hasOwn(v, "category")) {
       return false;
     }
-    const v164 = v["category"];
-    if (v164 !== "mcp-server") {
+    const v169 = v["category"];
+    if (v169 !== "mcp-server") {
       return false;
     }
   }
@@ -1562,8 +1567,8 @@ function valid8(v: unknown): boolean {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "transport")) {
-      const v165 = v["transport"];
-      if (v165 !== "stdio") {
+      const v170 = v["transport"];
+      if (v170 !== "stdio") {
         return false;
       }
     }
@@ -1580,38 +1585,39 @@ function check9(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"binaryName\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v166 = v["kind"];
-      if (v166 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v166);
+      const v171 = v["kind"];
+      if (v171 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v171);
       }
     }
     if (Object.hasOwn(v, "binaryName")) {
-      const v167 = v["binaryName"];
-      if (typeof v167 === "string") {
-        if (hasLoneSurrogate(v167)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v167);
+      const v172 = v["binaryName"];
+      if (typeof v172 === "string") {
+        const m173 = !(v172.length > 128 && codePointLength(v172) > 128) && PATTERN_6.test(v172);
+        if (!m173 && hasLoneSurrogate(v172)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v172);
         }
-        if (v167.length < 1 || (v167.length < 2 && codePointLength(v167) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v167);
+        if (v172.length < 1 || (v172.length < 2 && codePointLength(v172) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v172);
         }
-        if (v167.length > 128 && codePointLength(v167) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v167);
+        if (v172.length > 128 && codePointLength(v172) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v172);
         }
-        if (!(v167.length > 128 && codePointLength(v167) > 128) && !PATTERN_6.test(v167)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v167);
+        if (!m173 && !(v172.length > 128 && codePointLength(v172) > 128)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v172);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v167);
+        e.add(p + "/binaryName", "type", "string", v172);
       }
     }
-    for (const k168 in v) {
-      switch (k168) {
+    for (const k174 in v) {
+      switch (k174) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k168)) {
-            e.add(p + "/" + token(k168), "additionalProperties", "no such property", v[k168]);
+          if (Object.hasOwn(v, k174)) {
+            e.add(p + "/" + token(k174), "additionalProperties", "no such property", v[k174]);
           }
       }
     }
@@ -1644,28 +1650,28 @@ function check12(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"kind\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v169 = v["kind"];
-      if (v169 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v169);
+      const v175 = v["kind"];
+      if (v175 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v175);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v170 = v["paths"];
-      if (typeof v170 === "string") {
-        if (hasLoneSurrogate(v170)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v170);
+      const v176 = v["paths"];
+      if (typeof v176 === "string") {
+        if (hasLoneSurrogate(v176)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v176);
         }
       }
-      check14(v170, p + "/paths", e);
+      check14(v176, p + "/paths", e);
     }
-    for (const k171 in v) {
-      switch (k171) {
+    for (const k177 in v) {
+      switch (k177) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k171)) {
-            e.add(p + "/" + token(k171), "additionalProperties", "no such property", v[k171]);
+          if (Object.hasOwn(v, k177)) {
+            e.add(p + "/" + token(k177), "additionalProperties", "no such property", v[k177]);
           }
       }
     }
@@ -1688,41 +1694,41 @@ function check13(v: unknown, p: string, e: Violations): void {
 function check14(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v172 = v["darwin"];
-      if (typeof v172 === "string") {
-        if (hasLoneSurrogate(v172)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v172);
+      const v178 = v["darwin"];
+      if (typeof v178 === "string") {
+        if (hasLoneSurrogate(v178)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v178);
         }
       }
-      check15(v172, p + "/darwin", e);
+      check15(v178, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v173 = v["win32"];
-      if (typeof v173 === "string") {
-        if (hasLoneSurrogate(v173)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v173);
+      const v179 = v["win32"];
+      if (typeof v179 === "string") {
+        if (hasLoneSurrogate(v179)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v179);
         }
       }
-      check15(v173, p + "/win32", e);
+      check15(v179, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v174 = v["linux"];
-      if (typeof v174 === "string") {
-        if (hasLoneSurrogate(v174)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v174);
+      const v180 = v["linux"];
+      if (typeof v180 === "string") {
+        if (hasLoneSurrogate(v180)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v180);
         }
       }
-      check15(v174, p + "/linux", e);
+      check15(v180, p + "/linux", e);
     }
-    for (const k175 in v) {
-      switch (k175) {
+    for (const k181 in v) {
+      switch (k181) {
         case "darwin":
         case "linux":
         case "win32":
           break;
         default:
-          if (Object.hasOwn(v, k175)) {
-            e.add(p + "/" + token(k175), "additionalProperties", "no such property", v[k175]);
+          if (Object.hasOwn(v, k181)) {
+            e.add(p + "/" + token(k181), "additionalProperties", "no such property", v[k181]);
           }
       }
     }
@@ -1736,23 +1742,23 @@ function check15(v: unknown, p: string, e: Violations): void {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i177 = 0; i177 < v.length; i177++) {
-      const v178 = v[i177];
-      if (typeof v178 === "string") {
-        if (hasLoneSurrogate(v178)) {
-          e.add(p + "/" + i177, "i-json", "no lone surrogate", v178);
+    for (let i183 = 0; i183 < v.length; i183++) {
+      const v184 = v[i183];
+      if (typeof v184 === "string") {
+        if (hasLoneSurrogate(v184)) {
+          e.add(p + "/" + i183, "i-json", "no lone surrogate", v184);
         }
-        if (v178.length < 1 || (v178.length < 2 && codePointLength(v178) < 1)) {
-          e.add(p + "/" + i177, "minLength", "at least 1 characters", v178);
+        if (v184.length < 1 || (v184.length < 2 && codePointLength(v184) < 1)) {
+          e.add(p + "/" + i183, "minLength", "at least 1 characters", v184);
         }
-        if (v178.length > 1024 && codePointLength(v178) > 1024) {
-          e.add(p + "/" + i177, "maxLength", "at most 1024 characters", v178);
+        if (v184.length > 1024 && codePointLength(v184) > 1024) {
+          e.add(p + "/" + i183, "maxLength", "at most 1024 characters", v184);
         }
-        if (!(v178.length > 1024 && codePointLength(v178) > 1024) && !PATTERN_7.test(v178)) {
-          e.add(p + "/" + i177, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v178);
+        if (!(v184.length > 1024 && codePointLength(v184) > 1024) && !PATTERN_7.test(v184)) {
+          e.add(p + "/" + i183, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v184);
         }
       } else {
-        e.add(p + "/" + i177, "type", "string", v178);
+        e.add(p + "/" + i183, "type", "string", v184);
       }
     }
   } else {

@@ -40,10 +40,11 @@ function check0(v: unknown, p: string, e: Violations): void {
     if (Object.hasOwn(v, "id")) {
       const v1 = v["id"];
       if (typeof v1 === "string") {
-        if (hasLoneSurrogate(v1)) {
+        const m2 = PATTERN_0.test(v1);
+        if (!m2 && hasLoneSurrogate(v1)) {
           e.add(p + "/id", "i-json", "no lone surrogate", v1);
         }
-        if (!PATTERN_0.test(v1)) {
+        if (!m2) {
           e.add(p + "/id", "pattern", "to match \"^[A-Za-z0-9_-]{1,64}$\"", v1);
         }
       } else {
@@ -51,146 +52,148 @@ function check0(v: unknown, p: string, e: Violations): void {
       }
     }
     if (Object.hasOwn(v, "displayName")) {
-      const v2 = v["displayName"];
-      if (typeof v2 === "string") {
-        if (hasLoneSurrogate(v2)) {
-          e.add(p + "/displayName", "i-json", "no lone surrogate", v2);
+      const v3 = v["displayName"];
+      if (typeof v3 === "string") {
+        if (hasLoneSurrogate(v3)) {
+          e.add(p + "/displayName", "i-json", "no lone surrogate", v3);
         }
-        if (v2.length < 1 || (v2.length < 2 && codePointLength(v2) < 1)) {
-          e.add(p + "/displayName", "minLength", "at least 1 characters", v2);
+        if (v3.length < 1 || (v3.length < 2 && codePointLength(v3) < 1)) {
+          e.add(p + "/displayName", "minLength", "at least 1 characters", v3);
         }
-        if (v2.length > 80 && codePointLength(v2) > 80) {
-          e.add(p + "/displayName", "maxLength", "at most 80 characters", v2);
+        if (v3.length > 80 && codePointLength(v3) > 80) {
+          e.add(p + "/displayName", "maxLength", "at most 80 characters", v3);
         }
-        if (!(v2.length > 80 && codePointLength(v2) > 80) && !PATTERN_1.test(v2)) {
-          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...", v2);
+        if (!(v3.length > 80 && codePointLength(v3) > 80) && !PATTERN_1.test(v3)) {
+          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...", v3);
         }
       } else {
-        e.add(p + "/displayName", "type", "string", v2);
+        e.add(p + "/displayName", "type", "string", v3);
       }
     }
     if (Object.hasOwn(v, "launchable")) {
-      const v3 = v["launchable"];
-      if (!(typeof v3 === "boolean")) {
-        e.add(p + "/launchable", "type", "boolean", v3);
+      const v4 = v["launchable"];
+      if (!(typeof v4 === "boolean")) {
+        e.add(p + "/launchable", "type", "boolean", v4);
       }
     }
     if (Object.hasOwn(v, "hookCapable")) {
-      const v4 = v["hookCapable"];
-      if (!(typeof v4 === "boolean")) {
-        e.add(p + "/hookCapable", "type", "boolean", v4);
+      const v5 = v["hookCapable"];
+      if (!(typeof v5 === "boolean")) {
+        e.add(p + "/hookCapable", "type", "boolean", v5);
       }
     }
     if (Object.hasOwn(v, "hookPointer")) {
-      const v5 = v["hookPointer"];
-      if (typeof v5 === "string") {
-        if (hasLoneSurrogate(v5)) {
-          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v5);
+      const v6 = v["hookPointer"];
+      if (typeof v6 === "string") {
+        const m7 = !(v6.length > 256 && codePointLength(v6) > 256) && PATTERN_2.test(v6);
+        if (!m7 && hasLoneSurrogate(v6)) {
+          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v6);
         }
-        if (v5.length < 1 || (v5.length < 2 && codePointLength(v5) < 1)) {
-          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v5);
+        if (v6.length < 1 || (v6.length < 2 && codePointLength(v6) < 1)) {
+          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v6);
         }
-        if (v5.length > 256 && codePointLength(v5) > 256) {
-          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v5);
+        if (v6.length > 256 && codePointLength(v6) > 256) {
+          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v6);
         }
-        if (!(v5.length > 256 && codePointLength(v5) > 256) && !PATTERN_2.test(v5)) {
-          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v5);
+        if (!m7 && !(v6.length > 256 && codePointLength(v6) > 256)) {
+          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v6);
         }
       } else {
-        e.add(p + "/hookPointer", "type", "string", v5);
+        e.add(p + "/hookPointer", "type", "string", v6);
       }
     }
     if (Object.hasOwn(v, "detect")) {
-      const v6 = v["detect"];
-      if (typeof v6 === "string") {
-        if (hasLoneSurrogate(v6)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v6);
+      const v8 = v["detect"];
+      if (typeof v8 === "string") {
+        if (hasLoneSurrogate(v8)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v8);
         }
       }
-      check4(v6, p + "/detect", e);
+      check4(v8, p + "/detect", e);
     }
     if (Object.hasOwn(v, "hookPackage")) {
-      const v7 = v["hookPackage"];
-      if (typeof v7 === "string") {
-        if (hasLoneSurrogate(v7)) {
-          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v7);
+      const v9 = v["hookPackage"];
+      if (typeof v9 === "string") {
+        const m10 = !(v9.length > 214 && codePointLength(v9) > 214) && PATTERN_3.test(v9);
+        if (!m10 && hasLoneSurrogate(v9)) {
+          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v9);
         }
-        if (v7.length < 1 || (v7.length < 2 && codePointLength(v7) < 1)) {
-          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v7);
+        if (v9.length < 1 || (v9.length < 2 && codePointLength(v9) < 1)) {
+          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v9);
         }
-        if (v7.length > 214 && codePointLength(v7) > 214) {
-          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v7);
+        if (v9.length > 214 && codePointLength(v9) > 214) {
+          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v9);
         }
-        if (!(v7.length > 214 && codePointLength(v7) > 214) && !PATTERN_3.test(v7)) {
-          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v7);
+        if (!m10 && !(v9.length > 214 && codePointLength(v9) > 214)) {
+          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v9);
         }
       } else {
-        e.add(p + "/hookPackage", "type", "string", v7);
+        e.add(p + "/hookPackage", "type", "string", v9);
       }
     }
     if (Object.hasOwn(v, "promptArgTemplate")) {
-      const v8 = v["promptArgTemplate"];
-      if (isArray(v8)) {
-        if (v8.length > 20) {
-          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v8);
+      const v11 = v["promptArgTemplate"];
+      if (isArray(v11)) {
+        if (v11.length > 20) {
+          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v11);
         }
-        for (let i10 = 0; i10 < v8.length; i10++) {
-          const v11 = v8[i10];
-          if (typeof v11 === "string") {
-            if (hasLoneSurrogate(v11)) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "i-json", "no lone surrogate", v11);
+        for (let i13 = 0; i13 < v11.length; i13++) {
+          const v14 = v11[i13];
+          if (typeof v14 === "string") {
+            if (hasLoneSurrogate(v14)) {
+              e.add(p + "/promptArgTemplate" + "/" + i13, "i-json", "no lone surrogate", v14);
             }
-            if (v11.length > 256 && codePointLength(v11) > 256) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "maxLength", "at most 256 characters", v11);
+            if (v14.length > 256 && codePointLength(v14) > 256) {
+              e.add(p + "/promptArgTemplate" + "/" + i13, "maxLength", "at most 256 characters", v14);
             }
-            if (!(v11.length > 256 && codePointLength(v11) > 256) && !PATTERN_4.test(v11)) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...", v11);
+            if (!(v14.length > 256 && codePointLength(v14) > 256) && !PATTERN_4.test(v14)) {
+              e.add(p + "/promptArgTemplate" + "/" + i13, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...", v14);
             }
           } else {
-            e.add(p + "/promptArgTemplate" + "/" + i10, "type", "string", v11);
+            e.add(p + "/promptArgTemplate" + "/" + i13, "type", "string", v14);
           }
         }
       } else {
-        e.add(p + "/promptArgTemplate", "type", "array", v8);
+        e.add(p + "/promptArgTemplate", "type", "array", v11);
       }
     }
     if (Object.hasOwn(v, "capabilities")) {
-      const v12 = v["capabilities"];
-      if (typeof v12 === "string") {
-        if (hasLoneSurrogate(v12)) {
-          e.add(p + "/capabilities", "i-json", "no lone surrogate", v12);
+      const v15 = v["capabilities"];
+      if (typeof v15 === "string") {
+        if (hasLoneSurrogate(v15)) {
+          e.add(p + "/capabilities", "i-json", "no lone surrogate", v15);
         }
       }
-      check5(v12, p + "/capabilities", e);
+      check5(v15, p + "/capabilities", e);
     }
     if (Object.hasOwn(v, "category")) {
-      const v13 = v["category"];
-      if (typeof v13 === "string") {
-        if (!ENUM_5.has(v13)) {
-          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v13);
+      const v16 = v["category"];
+      if (typeof v16 === "string") {
+        if (!ENUM_5.has(v16)) {
+          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v16);
         }
       } else {
-        e.add(p + "/category", "type", "string", v13);
-        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v13);
+        e.add(p + "/category", "type", "string", v16);
+        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v16);
       }
     }
     if (Object.hasOwn(v, "builtin")) {
-      const v14 = v["builtin"];
-      if (!(typeof v14 === "boolean")) {
-        e.add(p + "/builtin", "type", "boolean", v14);
+      const v17 = v["builtin"];
+      if (!(typeof v17 === "boolean")) {
+        e.add(p + "/builtin", "type", "boolean", v17);
       }
     }
     if (Object.hasOwn(v, "extras")) {
-      const v15 = v["extras"];
-      if (typeof v15 === "string") {
-        if (hasLoneSurrogate(v15)) {
-          e.add(p + "/extras", "i-json", "no lone surrogate", v15);
+      const v18 = v["extras"];
+      if (typeof v18 === "string") {
+        if (hasLoneSurrogate(v18)) {
+          e.add(p + "/extras", "i-json", "no lone surrogate", v18);
         }
       }
-      check6(v15, p + "/extras", e);
+      check6(v18, p + "/extras", e);
     }
-    for (const k16 in v) {
-      switch (k16) {
+    for (const k19 in v) {
+      switch (k19) {
         case "builtin":
         case "capabilities":
         case "category":
@@ -205,8 +208,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         case "promptArgTemplate":
           break;
         default:
-          if (Object.hasOwn(v, k16)) {
-            e.add(p + "/" + token(k16), "additionalProperties", "no such property", v[k16]);
+          if (Object.hasOwn(v, k19)) {
+            e.add(p + "/" + token(k19), "additionalProperties", "no such property", v[k19]);
           }
       }
     }
@@ -222,214 +225,214 @@ function valid1(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v17 = v["id"];
-  if (!(typeof v17 === "string")) {
+  const v20 = v["id"];
+  if (!(typeof v20 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v17)) {
+  if (!PATTERN_0.test(v20)) {
     return false;
   }
-  const v18 = v["displayName"];
-  if (!(typeof v18 === "string")) {
-    return false;
-  }
-  if (hasLoneSurrogate(v18)) {
-    return false;
-  }
-  if (v18.length < 1 || (v18.length < 2 && codePointLength(v18) < 1)) {
-    return false;
-  }
-  if (v18.length > 80 && codePointLength(v18) > 80) {
-    return false;
-  }
-  if (!PATTERN_1.test(v18)) {
-    return false;
-  }
-  const v19 = v["launchable"];
-  if (!(typeof v19 === "boolean")) {
-    return false;
-  }
-  const v20 = v["hookCapable"];
-  if (!(typeof v20 === "boolean")) {
-    return false;
-  }
-  const v21 = v["hookPointer"];
+  const v21 = v["displayName"];
   if (!(typeof v21 === "string")) {
+    return false;
+  }
+  if (hasLoneSurrogate(v21)) {
     return false;
   }
   if (v21.length < 1 || (v21.length < 2 && codePointLength(v21) < 1)) {
     return false;
   }
-  if (v21.length > 256 && codePointLength(v21) > 256) {
+  if (v21.length > 80 && codePointLength(v21) > 80) {
     return false;
   }
-  if (!PATTERN_2.test(v21)) {
+  if (!PATTERN_1.test(v21)) {
     return false;
   }
-  const v22 = v["detect"];
-  if (typeof v22 === "string") {
-    if (hasLoneSurrogate(v22)) {
+  const v22 = v["launchable"];
+  if (!(typeof v22 === "boolean")) {
+    return false;
+  }
+  const v23 = v["hookCapable"];
+  if (!(typeof v23 === "boolean")) {
+    return false;
+  }
+  const v24 = v["hookPointer"];
+  if (!(typeof v24 === "string")) {
+    return false;
+  }
+  if (v24.length < 1 || (v24.length < 2 && codePointLength(v24) < 1)) {
+    return false;
+  }
+  if (v24.length > 256 && codePointLength(v24) > 256) {
+    return false;
+  }
+  if (!PATTERN_2.test(v24)) {
+    return false;
+  }
+  const v25 = v["detect"];
+  if (typeof v25 === "string") {
+    if (hasLoneSurrogate(v25)) {
       return false;
     }
   }
-  if (typeof v22 === "string") {
-    if (hasLoneSurrogate(v22)) {
+  if (typeof v25 === "string") {
+    if (hasLoneSurrogate(v25)) {
       return false;
     }
   }
-  const d23 = isObject(v22) && Object.hasOwn(v22, "kind") ? v22["kind"] : undefined;
-  if (d23 === "path") {
-    if (!(isObject(v22))) {
+  const d26 = isObject(v25) && Object.hasOwn(v25, "kind") ? v25["kind"] : undefined;
+  if (d26 === "path") {
+    if (!(isObject(v25))) {
       return false;
     }
-    if (!Object.hasOwn(v22, "kind") || !Object.hasOwn(v22, "binaryName")) {
+    if (!Object.hasOwn(v25, "kind") || !Object.hasOwn(v25, "binaryName")) {
       return false;
     }
-    const v24 = v22["kind"];
-    if (v24 !== "path") {
+    const v27 = v25["kind"];
+    if (v27 !== "path") {
       return false;
     }
-    const v25 = v22["binaryName"];
-    if (!(typeof v25 === "string")) {
+    const v28 = v25["binaryName"];
+    if (!(typeof v28 === "string")) {
       return false;
     }
-    if (v25.length < 1 || (v25.length < 2 && codePointLength(v25) < 1)) {
+    if (v28.length < 1 || (v28.length < 2 && codePointLength(v28) < 1)) {
       return false;
     }
-    if (v25.length > 128 && codePointLength(v25) > 128) {
+    if (v28.length > 128 && codePointLength(v28) > 128) {
       return false;
     }
-    if (!PATTERN_6.test(v25)) {
+    if (!PATTERN_6.test(v28)) {
       return false;
     }
-    for (const k26 in v22) {
-      switch (k26) {
+    for (const k29 in v25) {
+      switch (k29) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v22, k26)) {
+          if (Object.hasOwn(v25, k29)) {
             return false;
           }
       }
     }
-  } else if (d23 === "candidates") {
-    if (!(isObject(v22))) {
+  } else if (d26 === "candidates") {
+    if (!(isObject(v25))) {
       return false;
     }
-    if (!Object.hasOwn(v22, "kind")) {
+    if (!Object.hasOwn(v25, "kind")) {
       return false;
     }
-    const v27 = v22["kind"];
-    if (v27 !== "candidates") {
+    const v30 = v25["kind"];
+    if (v30 !== "candidates") {
       return false;
     }
-    if (Object.hasOwn(v22, "paths")) {
-      const v28 = v22["paths"];
-      if (!(isObject(v28))) {
+    if (Object.hasOwn(v25, "paths")) {
+      const v31 = v25["paths"];
+      if (!(isObject(v31))) {
         return false;
       }
-      if (Object.hasOwn(v28, "darwin")) {
-        const v29 = v28["darwin"];
-        if (!(isArray(v29))) {
+      if (Object.hasOwn(v31, "darwin")) {
+        const v32 = v31["darwin"];
+        if (!(isArray(v32))) {
           return false;
         }
-        if (v29.length > 32) {
+        if (v32.length > 32) {
           return false;
         }
-        for (let i31 = 0; i31 < v29.length; i31++) {
-          const v32 = v29[i31];
-          if (!(typeof v32 === "string")) {
+        for (let i34 = 0; i34 < v32.length; i34++) {
+          const v35 = v32[i34];
+          if (!(typeof v35 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v32)) {
+          if (hasLoneSurrogate(v35)) {
             return false;
           }
-          if (v32.length < 1 || (v32.length < 2 && codePointLength(v32) < 1)) {
+          if (v35.length < 1 || (v35.length < 2 && codePointLength(v35) < 1)) {
             return false;
           }
-          if (v32.length > 1024 && codePointLength(v32) > 1024) {
+          if (v35.length > 1024 && codePointLength(v35) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v32)) {
+          if (!PATTERN_7.test(v35)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v28, "win32")) {
-        const v33 = v28["win32"];
-        if (!(isArray(v33))) {
+      if (Object.hasOwn(v31, "win32")) {
+        const v36 = v31["win32"];
+        if (!(isArray(v36))) {
           return false;
         }
-        if (v33.length > 32) {
+        if (v36.length > 32) {
           return false;
         }
-        for (let i35 = 0; i35 < v33.length; i35++) {
-          const v36 = v33[i35];
-          if (!(typeof v36 === "string")) {
+        for (let i38 = 0; i38 < v36.length; i38++) {
+          const v39 = v36[i38];
+          if (!(typeof v39 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v36)) {
+          if (hasLoneSurrogate(v39)) {
             return false;
           }
-          if (v36.length < 1 || (v36.length < 2 && codePointLength(v36) < 1)) {
+          if (v39.length < 1 || (v39.length < 2 && codePointLength(v39) < 1)) {
             return false;
           }
-          if (v36.length > 1024 && codePointLength(v36) > 1024) {
+          if (v39.length > 1024 && codePointLength(v39) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v36)) {
+          if (!PATTERN_7.test(v39)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v28, "linux")) {
-        const v37 = v28["linux"];
-        if (!(isArray(v37))) {
+      if (Object.hasOwn(v31, "linux")) {
+        const v40 = v31["linux"];
+        if (!(isArray(v40))) {
           return false;
         }
-        if (v37.length > 32) {
+        if (v40.length > 32) {
           return false;
         }
-        for (let i39 = 0; i39 < v37.length; i39++) {
-          const v40 = v37[i39];
-          if (!(typeof v40 === "string")) {
+        for (let i42 = 0; i42 < v40.length; i42++) {
+          const v43 = v40[i42];
+          if (!(typeof v43 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v40)) {
+          if (hasLoneSurrogate(v43)) {
             return false;
           }
-          if (v40.length < 1 || (v40.length < 2 && codePointLength(v40) < 1)) {
+          if (v43.length < 1 || (v43.length < 2 && codePointLength(v43) < 1)) {
             return false;
           }
-          if (v40.length > 1024 && codePointLength(v40) > 1024) {
+          if (v43.length > 1024 && codePointLength(v43) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v40)) {
+          if (!PATTERN_7.test(v43)) {
             return false;
           }
         }
       }
-      for (const k41 in v28) {
-        switch (k41) {
+      for (const k44 in v31) {
+        switch (k44) {
           case "darwin":
           case "linux":
           case "win32":
             break;
           default:
-            if (Object.hasOwn(v28, k41)) {
+            if (Object.hasOwn(v31, k44)) {
               return false;
             }
         }
       }
     }
-    for (const k42 in v22) {
-      switch (k42) {
+    for (const k45 in v25) {
+      switch (k45) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v22, k42)) {
+          if (Object.hasOwn(v25, k45)) {
             return false;
           }
       }
@@ -438,128 +441,101 @@ function valid1(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v43 = v["hookPackage"];
-    if (!(typeof v43 === "string")) {
+    const v46 = v["hookPackage"];
+    if (!(typeof v46 === "string")) {
       return false;
     }
-    if (v43.length < 1 || (v43.length < 2 && codePointLength(v43) < 1)) {
+    if (v46.length < 1 || (v46.length < 2 && codePointLength(v46) < 1)) {
       return false;
     }
-    if (v43.length > 214 && codePointLength(v43) > 214) {
+    if (v46.length > 214 && codePointLength(v46) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v43)) {
+    if (!PATTERN_3.test(v46)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v44 = v["promptArgTemplate"];
-    if (!(isArray(v44))) {
+    const v47 = v["promptArgTemplate"];
+    if (!(isArray(v47))) {
       return false;
     }
-    if (v44.length > 20) {
+    if (v47.length > 20) {
       return false;
     }
-    for (let i46 = 0; i46 < v44.length; i46++) {
-      const v47 = v44[i46];
-      if (!(typeof v47 === "string")) {
+    for (let i49 = 0; i49 < v47.length; i49++) {
+      const v50 = v47[i49];
+      if (!(typeof v50 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v47)) {
+      if (hasLoneSurrogate(v50)) {
         return false;
       }
-      if (v47.length > 256 && codePointLength(v47) > 256) {
+      if (v50.length > 256 && codePointLength(v50) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v47)) {
+      if (!PATTERN_4.test(v50)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v48 = v["capabilities"];
-    if (!(isObject(v48))) {
+    const v51 = v["capabilities"];
+    if (!(isObject(v51))) {
       return false;
     }
-    if (!Object.hasOwn(v48, "provides")) {
+    if (!Object.hasOwn(v51, "provides")) {
       return false;
     }
-    const v49 = v48["provides"];
-    if (!(isArray(v49))) {
+    const v52 = v51["provides"];
+    if (!(isArray(v52))) {
       return false;
     }
-    for (let i51 = 0; i51 < v49.length; i51++) {
-      const v52 = v49[i51];
-      if (!(typeof v52 === "string")) {
+    for (let i54 = 0; i54 < v52.length; i54++) {
+      const v55 = v52[i54];
+      if (!(typeof v55 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v52)) {
+      if (!ENUM_8.has(v55)) {
         return false;
       }
     }
-    if (!allUnique(v49)) {
+    if (!allUnique(v52)) {
       return false;
     }
-    for (const k53 in v48) {
-      switch (k53) {
+    for (const k56 in v51) {
+      switch (k56) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v48, k53)) {
+          if (Object.hasOwn(v51, k56)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v54 = v["category"];
-    if (!(typeof v54 === "string")) {
+    const v57 = v["category"];
+    if (!(typeof v57 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v54)) {
+    if (!ENUM_5.has(v57)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v55 = v["builtin"];
-    if (!(typeof v55 === "boolean")) {
+    const v58 = v["builtin"];
+    if (!(typeof v58 === "boolean")) {
       return false;
     }
   }
   if (Object.hasOwn(v, "extras")) {
-    const v56 = v["extras"];
-    if (!(isObject(v56))) {
+    const v59 = v["extras"];
+    if (!(isObject(v59))) {
       return false;
     }
-    if (Object.hasOwn(v56, "constructor")) {
-      const v57 = v56["constructor"];
-      if (!(typeof v57 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v57)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v56, "prototype")) {
-      const v58 = v56["prototype"];
-      if (!(typeof v58 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v58)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v56, "toString")) {
-      const v59 = v56["toString"];
-      if (!(typeof v59 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v59)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v56, "valueOf")) {
-      const v60 = v56["valueOf"];
+    if (Object.hasOwn(v59, "constructor")) {
+      const v60 = v59["constructor"];
       if (!(typeof v60 === "string")) {
         return false;
       }
@@ -567,8 +543,8 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v56, "hasOwnProperty")) {
-      const v61 = v56["hasOwnProperty"];
+    if (Object.hasOwn(v59, "prototype")) {
+      const v61 = v59["prototype"];
       if (!(typeof v61 === "string")) {
         return false;
       }
@@ -576,8 +552,8 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v56, "isPrototypeOf")) {
-      const v62 = v56["isPrototypeOf"];
+    if (Object.hasOwn(v59, "toString")) {
+      const v62 = v59["toString"];
       if (!(typeof v62 === "string")) {
         return false;
       }
@@ -585,8 +561,8 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v56, "propertyIsEnumerable")) {
-      const v63 = v56["propertyIsEnumerable"];
+    if (Object.hasOwn(v59, "valueOf")) {
+      const v63 = v59["valueOf"];
       if (!(typeof v63 === "string")) {
         return false;
       }
@@ -594,8 +570,8 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v56, "toLocaleString")) {
-      const v64 = v56["toLocaleString"];
+    if (Object.hasOwn(v59, "hasOwnProperty")) {
+      const v64 = v59["hasOwnProperty"];
       if (!(typeof v64 === "string")) {
         return false;
       }
@@ -603,8 +579,35 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    for (const k65 in v56) {
-      switch (k65) {
+    if (Object.hasOwn(v59, "isPrototypeOf")) {
+      const v65 = v59["isPrototypeOf"];
+      if (!(typeof v65 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v65)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v59, "propertyIsEnumerable")) {
+      const v66 = v59["propertyIsEnumerable"];
+      if (!(typeof v66 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v66)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v59, "toLocaleString")) {
+      const v67 = v59["toLocaleString"];
+      if (!(typeof v67 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v67)) {
+        return false;
+      }
+    }
+    for (const k68 in v59) {
+      switch (k68) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -615,14 +618,14 @@ function valid1(v: unknown): boolean {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v56, k65)) {
+          if (Object.hasOwn(v59, k68)) {
             return false;
           }
       }
     }
   }
-  for (const k66 in v) {
-    switch (k66) {
+  for (const k69 in v) {
+    switch (k69) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -637,7 +640,7 @@ function valid1(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k66)) {
+        if (Object.hasOwn(v, k69)) {
           return false;
         }
     }
@@ -656,13 +659,13 @@ function check2(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"detect\"", v);
     }
     if (Object.hasOwn(v, "detect")) {
-      const v67 = v["detect"];
-      if (typeof v67 === "string") {
-        if (hasLoneSurrogate(v67)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v67);
+      const v70 = v["detect"];
+      if (typeof v70 === "string") {
+        if (hasLoneSurrogate(v70)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v70);
         }
       }
-      check7(v67, p + "/detect", e);
+      check7(v70, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -680,37 +683,37 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v68 = v["detect"];
-  if (!(isObject(v68))) {
+  const v71 = v["detect"];
+  if (!(isObject(v71))) {
     return false;
   }
-  if (!Object.hasOwn(v68, "kind") || !Object.hasOwn(v68, "binaryName")) {
+  if (!Object.hasOwn(v71, "kind") || !Object.hasOwn(v71, "binaryName")) {
     return false;
   }
-  const v69 = v68["kind"];
-  if (v69 !== "path") {
+  const v72 = v71["kind"];
+  if (v72 !== "path") {
     return false;
   }
-  const v70 = v68["binaryName"];
-  if (!(typeof v70 === "string")) {
+  const v73 = v71["binaryName"];
+  if (!(typeof v73 === "string")) {
     return false;
   }
-  if (v70.length < 1 || (v70.length < 2 && codePointLength(v70) < 1)) {
+  if (v73.length < 1 || (v73.length < 2 && codePointLength(v73) < 1)) {
     return false;
   }
-  if (v70.length > 128 && codePointLength(v70) > 128) {
+  if (v73.length > 128 && codePointLength(v73) > 128) {
     return false;
   }
-  if (!PATTERN_6.test(v70)) {
+  if (!PATTERN_6.test(v73)) {
     return false;
   }
-  for (const k71 in v68) {
-    switch (k71) {
+  for (const k74 in v71) {
+    switch (k74) {
       case "binaryName":
       case "kind":
         break;
       default:
-        if (Object.hasOwn(v68, k71)) {
+        if (Object.hasOwn(v71, k74)) {
           return false;
         }
     }
@@ -718,183 +721,183 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v72 = v["id"];
-  if (!(typeof v72 === "string")) {
+  const v75 = v["id"];
+  if (!(typeof v75 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v72)) {
+  if (!PATTERN_0.test(v75)) {
     return false;
   }
-  const v73 = v["displayName"];
-  if (!(typeof v73 === "string")) {
-    return false;
-  }
-  if (hasLoneSurrogate(v73)) {
-    return false;
-  }
-  if (v73.length < 1 || (v73.length < 2 && codePointLength(v73) < 1)) {
-    return false;
-  }
-  if (v73.length > 80 && codePointLength(v73) > 80) {
-    return false;
-  }
-  if (!PATTERN_1.test(v73)) {
-    return false;
-  }
-  const v74 = v["launchable"];
-  if (!(typeof v74 === "boolean")) {
-    return false;
-  }
-  const v75 = v["hookCapable"];
-  if (!(typeof v75 === "boolean")) {
-    return false;
-  }
-  const v76 = v["hookPointer"];
+  const v76 = v["displayName"];
   if (!(typeof v76 === "string")) {
+    return false;
+  }
+  if (hasLoneSurrogate(v76)) {
     return false;
   }
   if (v76.length < 1 || (v76.length < 2 && codePointLength(v76) < 1)) {
     return false;
   }
-  if (v76.length > 256 && codePointLength(v76) > 256) {
+  if (v76.length > 80 && codePointLength(v76) > 80) {
     return false;
   }
-  if (!PATTERN_2.test(v76)) {
+  if (!PATTERN_1.test(v76)) {
     return false;
   }
-  const v77 = v["detect"];
-  if (typeof v77 === "string") {
-    if (hasLoneSurrogate(v77)) {
+  const v77 = v["launchable"];
+  if (!(typeof v77 === "boolean")) {
+    return false;
+  }
+  const v78 = v["hookCapable"];
+  if (!(typeof v78 === "boolean")) {
+    return false;
+  }
+  const v79 = v["hookPointer"];
+  if (!(typeof v79 === "string")) {
+    return false;
+  }
+  if (v79.length < 1 || (v79.length < 2 && codePointLength(v79) < 1)) {
+    return false;
+  }
+  if (v79.length > 256 && codePointLength(v79) > 256) {
+    return false;
+  }
+  if (!PATTERN_2.test(v79)) {
+    return false;
+  }
+  const v80 = v["detect"];
+  if (typeof v80 === "string") {
+    if (hasLoneSurrogate(v80)) {
       return false;
     }
   }
-  if (typeof v77 === "string") {
-    if (hasLoneSurrogate(v77)) {
+  if (typeof v80 === "string") {
+    if (hasLoneSurrogate(v80)) {
       return false;
     }
   }
-  const d78 = isObject(v77) && Object.hasOwn(v77, "kind") ? v77["kind"] : undefined;
-  if (d78 === "path") {
-    if (!(isObject(v77))) {
+  const d81 = isObject(v80) && Object.hasOwn(v80, "kind") ? v80["kind"] : undefined;
+  if (d81 === "path") {
+    if (!(isObject(v80))) {
       return false;
     }
-  } else if (d78 === "candidates") {
-    if (!(isObject(v77))) {
+  } else if (d81 === "candidates") {
+    if (!(isObject(v80))) {
       return false;
     }
-    if (!Object.hasOwn(v77, "kind")) {
+    if (!Object.hasOwn(v80, "kind")) {
       return false;
     }
-    const v79 = v77["kind"];
-    if (v79 !== "candidates") {
+    const v82 = v80["kind"];
+    if (v82 !== "candidates") {
       return false;
     }
-    if (Object.hasOwn(v77, "paths")) {
-      const v80 = v77["paths"];
-      if (!(isObject(v80))) {
+    if (Object.hasOwn(v80, "paths")) {
+      const v83 = v80["paths"];
+      if (!(isObject(v83))) {
         return false;
       }
-      if (Object.hasOwn(v80, "darwin")) {
-        const v81 = v80["darwin"];
-        if (!(isArray(v81))) {
+      if (Object.hasOwn(v83, "darwin")) {
+        const v84 = v83["darwin"];
+        if (!(isArray(v84))) {
           return false;
         }
-        if (v81.length > 32) {
+        if (v84.length > 32) {
           return false;
         }
-        for (let i83 = 0; i83 < v81.length; i83++) {
-          const v84 = v81[i83];
-          if (!(typeof v84 === "string")) {
+        for (let i86 = 0; i86 < v84.length; i86++) {
+          const v87 = v84[i86];
+          if (!(typeof v87 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v84)) {
+          if (hasLoneSurrogate(v87)) {
             return false;
           }
-          if (v84.length < 1 || (v84.length < 2 && codePointLength(v84) < 1)) {
+          if (v87.length < 1 || (v87.length < 2 && codePointLength(v87) < 1)) {
             return false;
           }
-          if (v84.length > 1024 && codePointLength(v84) > 1024) {
+          if (v87.length > 1024 && codePointLength(v87) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v84)) {
+          if (!PATTERN_7.test(v87)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v80, "win32")) {
-        const v85 = v80["win32"];
-        if (!(isArray(v85))) {
+      if (Object.hasOwn(v83, "win32")) {
+        const v88 = v83["win32"];
+        if (!(isArray(v88))) {
           return false;
         }
-        if (v85.length > 32) {
+        if (v88.length > 32) {
           return false;
         }
-        for (let i87 = 0; i87 < v85.length; i87++) {
-          const v88 = v85[i87];
-          if (!(typeof v88 === "string")) {
+        for (let i90 = 0; i90 < v88.length; i90++) {
+          const v91 = v88[i90];
+          if (!(typeof v91 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v88)) {
+          if (hasLoneSurrogate(v91)) {
             return false;
           }
-          if (v88.length < 1 || (v88.length < 2 && codePointLength(v88) < 1)) {
+          if (v91.length < 1 || (v91.length < 2 && codePointLength(v91) < 1)) {
             return false;
           }
-          if (v88.length > 1024 && codePointLength(v88) > 1024) {
+          if (v91.length > 1024 && codePointLength(v91) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v88)) {
+          if (!PATTERN_7.test(v91)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v80, "linux")) {
-        const v89 = v80["linux"];
-        if (!(isArray(v89))) {
+      if (Object.hasOwn(v83, "linux")) {
+        const v92 = v83["linux"];
+        if (!(isArray(v92))) {
           return false;
         }
-        if (v89.length > 32) {
+        if (v92.length > 32) {
           return false;
         }
-        for (let i91 = 0; i91 < v89.length; i91++) {
-          const v92 = v89[i91];
-          if (!(typeof v92 === "string")) {
+        for (let i94 = 0; i94 < v92.length; i94++) {
+          const v95 = v92[i94];
+          if (!(typeof v95 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v92)) {
+          if (hasLoneSurrogate(v95)) {
             return false;
           }
-          if (v92.length < 1 || (v92.length < 2 && codePointLength(v92) < 1)) {
+          if (v95.length < 1 || (v95.length < 2 && codePointLength(v95) < 1)) {
             return false;
           }
-          if (v92.length > 1024 && codePointLength(v92) > 1024) {
+          if (v95.length > 1024 && codePointLength(v95) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v92)) {
+          if (!PATTERN_7.test(v95)) {
             return false;
           }
         }
       }
-      for (const k93 in v80) {
-        switch (k93) {
+      for (const k96 in v83) {
+        switch (k96) {
           case "darwin":
           case "linux":
           case "win32":
             break;
           default:
-            if (Object.hasOwn(v80, k93)) {
+            if (Object.hasOwn(v83, k96)) {
               return false;
             }
         }
       }
     }
-    for (const k94 in v77) {
-      switch (k94) {
+    for (const k97 in v80) {
+      switch (k97) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v77, k94)) {
+          if (Object.hasOwn(v80, k97)) {
             return false;
           }
       }
@@ -903,128 +906,101 @@ function valid3(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v95 = v["hookPackage"];
-    if (!(typeof v95 === "string")) {
+    const v98 = v["hookPackage"];
+    if (!(typeof v98 === "string")) {
       return false;
     }
-    if (v95.length < 1 || (v95.length < 2 && codePointLength(v95) < 1)) {
+    if (v98.length < 1 || (v98.length < 2 && codePointLength(v98) < 1)) {
       return false;
     }
-    if (v95.length > 214 && codePointLength(v95) > 214) {
+    if (v98.length > 214 && codePointLength(v98) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v95)) {
+    if (!PATTERN_3.test(v98)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v96 = v["promptArgTemplate"];
-    if (!(isArray(v96))) {
+    const v99 = v["promptArgTemplate"];
+    if (!(isArray(v99))) {
       return false;
     }
-    if (v96.length > 20) {
+    if (v99.length > 20) {
       return false;
     }
-    for (let i98 = 0; i98 < v96.length; i98++) {
-      const v99 = v96[i98];
-      if (!(typeof v99 === "string")) {
+    for (let i101 = 0; i101 < v99.length; i101++) {
+      const v102 = v99[i101];
+      if (!(typeof v102 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v99)) {
+      if (hasLoneSurrogate(v102)) {
         return false;
       }
-      if (v99.length > 256 && codePointLength(v99) > 256) {
+      if (v102.length > 256 && codePointLength(v102) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v99)) {
+      if (!PATTERN_4.test(v102)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v100 = v["capabilities"];
-    if (!(isObject(v100))) {
+    const v103 = v["capabilities"];
+    if (!(isObject(v103))) {
       return false;
     }
-    if (!Object.hasOwn(v100, "provides")) {
+    if (!Object.hasOwn(v103, "provides")) {
       return false;
     }
-    const v101 = v100["provides"];
-    if (!(isArray(v101))) {
+    const v104 = v103["provides"];
+    if (!(isArray(v104))) {
       return false;
     }
-    for (let i103 = 0; i103 < v101.length; i103++) {
-      const v104 = v101[i103];
-      if (!(typeof v104 === "string")) {
+    for (let i106 = 0; i106 < v104.length; i106++) {
+      const v107 = v104[i106];
+      if (!(typeof v107 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v104)) {
+      if (!ENUM_8.has(v107)) {
         return false;
       }
     }
-    if (!allUnique(v101)) {
+    if (!allUnique(v104)) {
       return false;
     }
-    for (const k105 in v100) {
-      switch (k105) {
+    for (const k108 in v103) {
+      switch (k108) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v100, k105)) {
+          if (Object.hasOwn(v103, k108)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v106 = v["category"];
-    if (!(typeof v106 === "string")) {
+    const v109 = v["category"];
+    if (!(typeof v109 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v106)) {
+    if (!ENUM_5.has(v109)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v107 = v["builtin"];
-    if (!(typeof v107 === "boolean")) {
+    const v110 = v["builtin"];
+    if (!(typeof v110 === "boolean")) {
       return false;
     }
   }
   if (Object.hasOwn(v, "extras")) {
-    const v108 = v["extras"];
-    if (!(isObject(v108))) {
+    const v111 = v["extras"];
+    if (!(isObject(v111))) {
       return false;
     }
-    if (Object.hasOwn(v108, "constructor")) {
-      const v109 = v108["constructor"];
-      if (!(typeof v109 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v109)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v108, "prototype")) {
-      const v110 = v108["prototype"];
-      if (!(typeof v110 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v110)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v108, "toString")) {
-      const v111 = v108["toString"];
-      if (!(typeof v111 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v111)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v108, "valueOf")) {
-      const v112 = v108["valueOf"];
+    if (Object.hasOwn(v111, "constructor")) {
+      const v112 = v111["constructor"];
       if (!(typeof v112 === "string")) {
         return false;
       }
@@ -1032,8 +1008,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v108, "hasOwnProperty")) {
-      const v113 = v108["hasOwnProperty"];
+    if (Object.hasOwn(v111, "prototype")) {
+      const v113 = v111["prototype"];
       if (!(typeof v113 === "string")) {
         return false;
       }
@@ -1041,8 +1017,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v108, "isPrototypeOf")) {
-      const v114 = v108["isPrototypeOf"];
+    if (Object.hasOwn(v111, "toString")) {
+      const v114 = v111["toString"];
       if (!(typeof v114 === "string")) {
         return false;
       }
@@ -1050,8 +1026,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v108, "propertyIsEnumerable")) {
-      const v115 = v108["propertyIsEnumerable"];
+    if (Object.hasOwn(v111, "valueOf")) {
+      const v115 = v111["valueOf"];
       if (!(typeof v115 === "string")) {
         return false;
       }
@@ -1059,8 +1035,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v108, "toLocaleString")) {
-      const v116 = v108["toLocaleString"];
+    if (Object.hasOwn(v111, "hasOwnProperty")) {
+      const v116 = v111["hasOwnProperty"];
       if (!(typeof v116 === "string")) {
         return false;
       }
@@ -1068,8 +1044,35 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    for (const k117 in v108) {
-      switch (k117) {
+    if (Object.hasOwn(v111, "isPrototypeOf")) {
+      const v117 = v111["isPrototypeOf"];
+      if (!(typeof v117 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v117)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v111, "propertyIsEnumerable")) {
+      const v118 = v111["propertyIsEnumerable"];
+      if (!(typeof v118 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v118)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v111, "toLocaleString")) {
+      const v119 = v111["toLocaleString"];
+      if (!(typeof v119 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v119)) {
+        return false;
+      }
+    }
+    for (const k120 in v111) {
+      switch (k120) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -1080,14 +1083,14 @@ function valid3(v: unknown): boolean {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v108, k117)) {
+          if (Object.hasOwn(v111, k120)) {
             return false;
           }
       }
     }
   }
-  for (const k118 in v) {
-    switch (k118) {
+  for (const k121 in v) {
+    switch (k121) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -1102,7 +1105,7 @@ function valid3(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k118)) {
+        if (Object.hasOwn(v, k121)) {
           return false;
         }
     }
@@ -1116,15 +1119,15 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d119 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d119 === "path") {
+  const d122 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d122 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
     check7(v, p, e);
-  } else if (d119 === "candidates") {
+  } else if (d122 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1142,32 +1145,32 @@ function check5(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"provides\"", v);
     }
     if (Object.hasOwn(v, "provides")) {
-      const v120 = v["provides"];
-      if (isArray(v120)) {
-        const n121 = e.length;
-        for (let i122 = 0; i122 < v120.length; i122++) {
-          const v123 = v120[i122];
-          if (typeof v123 === "string") {
-            if (hasLoneSurrogate(v123)) {
-              e.add(p + "/provides" + "/" + i122, "i-json", "no lone surrogate", v123);
+      const v123 = v["provides"];
+      if (isArray(v123)) {
+        const n124 = e.length;
+        for (let i125 = 0; i125 < v123.length; i125++) {
+          const v126 = v123[i125];
+          if (typeof v126 === "string") {
+            if (hasLoneSurrogate(v126)) {
+              e.add(p + "/provides" + "/" + i125, "i-json", "no lone surrogate", v126);
             }
           }
-          check11(v123, p + "/provides" + "/" + i122, e);
+          check11(v126, p + "/provides" + "/" + i125, e);
         }
-        if (e.length === n121 && !allUnique(v120)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v120);
+        if (e.length === n124 && !allUnique(v123)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v123);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v120);
+        e.add(p + "/provides", "type", "array", v123);
       }
     }
-    for (const k124 in v) {
-      switch (k124) {
+    for (const k127 in v) {
+      switch (k127) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v, k124)) {
-            e.add(p + "/" + token(k124), "additionalProperties", "no such property", v[k124]);
+          if (Object.hasOwn(v, k127)) {
+            e.add(p + "/" + token(k127), "additionalProperties", "no such property", v[k127]);
           }
       }
     }
@@ -1179,87 +1182,87 @@ function check5(v: unknown, p: string, e: Violations): void {
 function check6(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "constructor")) {
-      const v125 = v["constructor"];
-      if (typeof v125 === "string") {
-        if (hasLoneSurrogate(v125)) {
-          e.add(p + "/constructor", "i-json", "no lone surrogate", v125);
+      const v128 = v["constructor"];
+      if (typeof v128 === "string") {
+        if (hasLoneSurrogate(v128)) {
+          e.add(p + "/constructor", "i-json", "no lone surrogate", v128);
         }
       } else {
-        e.add(p + "/constructor", "type", "string", v125);
+        e.add(p + "/constructor", "type", "string", v128);
       }
     }
     if (Object.hasOwn(v, "prototype")) {
-      const v126 = v["prototype"];
-      if (typeof v126 === "string") {
-        if (hasLoneSurrogate(v126)) {
-          e.add(p + "/prototype", "i-json", "no lone surrogate", v126);
+      const v129 = v["prototype"];
+      if (typeof v129 === "string") {
+        if (hasLoneSurrogate(v129)) {
+          e.add(p + "/prototype", "i-json", "no lone surrogate", v129);
         }
       } else {
-        e.add(p + "/prototype", "type", "string", v126);
+        e.add(p + "/prototype", "type", "string", v129);
       }
     }
     if (Object.hasOwn(v, "toString")) {
-      const v127 = v["toString"];
-      if (typeof v127 === "string") {
-        if (hasLoneSurrogate(v127)) {
-          e.add(p + "/toString", "i-json", "no lone surrogate", v127);
+      const v130 = v["toString"];
+      if (typeof v130 === "string") {
+        if (hasLoneSurrogate(v130)) {
+          e.add(p + "/toString", "i-json", "no lone surrogate", v130);
         }
       } else {
-        e.add(p + "/toString", "type", "string", v127);
+        e.add(p + "/toString", "type", "string", v130);
       }
     }
     if (Object.hasOwn(v, "valueOf")) {
-      const v128 = v["valueOf"];
-      if (typeof v128 === "string") {
-        if (hasLoneSurrogate(v128)) {
-          e.add(p + "/valueOf", "i-json", "no lone surrogate", v128);
+      const v131 = v["valueOf"];
+      if (typeof v131 === "string") {
+        if (hasLoneSurrogate(v131)) {
+          e.add(p + "/valueOf", "i-json", "no lone surrogate", v131);
         }
       } else {
-        e.add(p + "/valueOf", "type", "string", v128);
+        e.add(p + "/valueOf", "type", "string", v131);
       }
     }
     if (Object.hasOwn(v, "hasOwnProperty")) {
-      const v129 = v["hasOwnProperty"];
-      if (typeof v129 === "string") {
-        if (hasLoneSurrogate(v129)) {
-          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v129);
+      const v132 = v["hasOwnProperty"];
+      if (typeof v132 === "string") {
+        if (hasLoneSurrogate(v132)) {
+          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v132);
         }
       } else {
-        e.add(p + "/hasOwnProperty", "type", "string", v129);
+        e.add(p + "/hasOwnProperty", "type", "string", v132);
       }
     }
     if (Object.hasOwn(v, "isPrototypeOf")) {
-      const v130 = v["isPrototypeOf"];
-      if (typeof v130 === "string") {
-        if (hasLoneSurrogate(v130)) {
-          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v130);
+      const v133 = v["isPrototypeOf"];
+      if (typeof v133 === "string") {
+        if (hasLoneSurrogate(v133)) {
+          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v133);
         }
       } else {
-        e.add(p + "/isPrototypeOf", "type", "string", v130);
+        e.add(p + "/isPrototypeOf", "type", "string", v133);
       }
     }
     if (Object.hasOwn(v, "propertyIsEnumerable")) {
-      const v131 = v["propertyIsEnumerable"];
-      if (typeof v131 === "string") {
-        if (hasLoneSurrogate(v131)) {
-          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v131);
+      const v134 = v["propertyIsEnumerable"];
+      if (typeof v134 === "string") {
+        if (hasLoneSurrogate(v134)) {
+          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v134);
         }
       } else {
-        e.add(p + "/propertyIsEnumerable", "type", "string", v131);
+        e.add(p + "/propertyIsEnumerable", "type", "string", v134);
       }
     }
     if (Object.hasOwn(v, "toLocaleString")) {
-      const v132 = v["toLocaleString"];
-      if (typeof v132 === "string") {
-        if (hasLoneSurrogate(v132)) {
-          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v132);
+      const v135 = v["toLocaleString"];
+      if (typeof v135 === "string") {
+        if (hasLoneSurrogate(v135)) {
+          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v135);
         }
       } else {
-        e.add(p + "/toLocaleString", "type", "string", v132);
+        e.add(p + "/toLocaleString", "type", "string", v135);
       }
     }
-    for (const k133 in v) {
-      switch (k133) {
+    for (const k136 in v) {
+      switch (k136) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -1270,8 +1273,8 @@ function check6(v: unknown, p: string, e: Violations): void {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v, k133)) {
-            e.add(p + "/" + token(k133), "additionalProperties", "no such property", v[k133]);
+          if (Object.hasOwn(v, k136)) {
+            e.add(p + "/" + token(k136), "additionalProperties", "no such property", v[k136]);
           }
       }
     }
@@ -1289,38 +1292,39 @@ function check7(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"binaryName\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v134 = v["kind"];
-      if (v134 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v134);
+      const v137 = v["kind"];
+      if (v137 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v137);
       }
     }
     if (Object.hasOwn(v, "binaryName")) {
-      const v135 = v["binaryName"];
-      if (typeof v135 === "string") {
-        if (hasLoneSurrogate(v135)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v135);
+      const v138 = v["binaryName"];
+      if (typeof v138 === "string") {
+        const m139 = !(v138.length > 128 && codePointLength(v138) > 128) && PATTERN_6.test(v138);
+        if (!m139 && hasLoneSurrogate(v138)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v138);
         }
-        if (v135.length < 1 || (v135.length < 2 && codePointLength(v135) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v135);
+        if (v138.length < 1 || (v138.length < 2 && codePointLength(v138) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v138);
         }
-        if (v135.length > 128 && codePointLength(v135) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v135);
+        if (v138.length > 128 && codePointLength(v138) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v138);
         }
-        if (!(v135.length > 128 && codePointLength(v135) > 128) && !PATTERN_6.test(v135)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v135);
+        if (!m139 && !(v138.length > 128 && codePointLength(v138) > 128)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v138);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v135);
+        e.add(p + "/binaryName", "type", "string", v138);
       }
     }
-    for (const k136 in v) {
-      switch (k136) {
+    for (const k140 in v) {
+      switch (k140) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k136)) {
-            e.add(p + "/" + token(k136), "additionalProperties", "no such property", v[k136]);
+          if (Object.hasOwn(v, k140)) {
+            e.add(p + "/" + token(k140), "additionalProperties", "no such property", v[k140]);
           }
       }
     }
@@ -1353,28 +1357,28 @@ function check10(v: unknown, p: string, e: Violations): void {
       e.add(p, "required", "property \"kind\"", v);
     }
     if (Object.hasOwn(v, "kind")) {
-      const v137 = v["kind"];
-      if (v137 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v137);
+      const v141 = v["kind"];
+      if (v141 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v141);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v138 = v["paths"];
-      if (typeof v138 === "string") {
-        if (hasLoneSurrogate(v138)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v138);
+      const v142 = v["paths"];
+      if (typeof v142 === "string") {
+        if (hasLoneSurrogate(v142)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v142);
         }
       }
-      check12(v138, p + "/paths", e);
+      check12(v142, p + "/paths", e);
     }
-    for (const k139 in v) {
-      switch (k139) {
+    for (const k143 in v) {
+      switch (k143) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k139)) {
-            e.add(p + "/" + token(k139), "additionalProperties", "no such property", v[k139]);
+          if (Object.hasOwn(v, k143)) {
+            e.add(p + "/" + token(k143), "additionalProperties", "no such property", v[k143]);
           }
       }
     }
@@ -1397,41 +1401,41 @@ function check11(v: unknown, p: string, e: Violations): void {
 function check12(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v140 = v["darwin"];
-      if (typeof v140 === "string") {
-        if (hasLoneSurrogate(v140)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v140);
+      const v144 = v["darwin"];
+      if (typeof v144 === "string") {
+        if (hasLoneSurrogate(v144)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v144);
         }
       }
-      check13(v140, p + "/darwin", e);
+      check13(v144, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v141 = v["win32"];
-      if (typeof v141 === "string") {
-        if (hasLoneSurrogate(v141)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v141);
+      const v145 = v["win32"];
+      if (typeof v145 === "string") {
+        if (hasLoneSurrogate(v145)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v145);
         }
       }
-      check13(v141, p + "/win32", e);
+      check13(v145, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v142 = v["linux"];
-      if (typeof v142 === "string") {
-        if (hasLoneSurrogate(v142)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v142);
+      const v146 = v["linux"];
+      if (typeof v146 === "string") {
+        if (hasLoneSurrogate(v146)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v146);
         }
       }
-      check13(v142, p + "/linux", e);
+      check13(v146, p + "/linux", e);
     }
-    for (const k143 in v) {
-      switch (k143) {
+    for (const k147 in v) {
+      switch (k147) {
         case "darwin":
         case "linux":
         case "win32":
           break;
         default:
-          if (Object.hasOwn(v, k143)) {
-            e.add(p + "/" + token(k143), "additionalProperties", "no such property", v[k143]);
+          if (Object.hasOwn(v, k147)) {
+            e.add(p + "/" + token(k147), "additionalProperties", "no such property", v[k147]);
           }
       }
     }
@@ -1445,23 +1449,23 @@ function check13(v: unknown, p: string, e: Violations): void {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i145 = 0; i145 < v.length; i145++) {
-      const v146 = v[i145];
-      if (typeof v146 === "string") {
-        if (hasLoneSurrogate(v146)) {
-          e.add(p + "/" + i145, "i-json", "no lone surrogate", v146);
+    for (let i149 = 0; i149 < v.length; i149++) {
+      const v150 = v[i149];
+      if (typeof v150 === "string") {
+        if (hasLoneSurrogate(v150)) {
+          e.add(p + "/" + i149, "i-json", "no lone surrogate", v150);
         }
-        if (v146.length < 1 || (v146.length < 2 && codePointLength(v146) < 1)) {
-          e.add(p + "/" + i145, "minLength", "at least 1 characters", v146);
+        if (v150.length < 1 || (v150.length < 2 && codePointLength(v150) < 1)) {
+          e.add(p + "/" + i149, "minLength", "at least 1 characters", v150);
         }
-        if (v146.length > 1024 && codePointLength(v146) > 1024) {
-          e.add(p + "/" + i145, "maxLength", "at most 1024 characters", v146);
+        if (v150.length > 1024 && codePointLength(v150) > 1024) {
+          e.add(p + "/" + i149, "maxLength", "at most 1024 characters", v150);
         }
-        if (!(v146.length > 1024 && codePointLength(v146) > 1024) && !PATTERN_7.test(v146)) {
-          e.add(p + "/" + i145, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v146);
+        if (!(v150.length > 1024 && codePointLength(v150) > 1024) && !PATTERN_7.test(v150)) {
+          e.add(p + "/" + i149, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v150);
         }
       } else {
-        e.add(p + "/" + i145, "type", "string", v146);
+        e.add(p + "/" + i149, "type", "string", v150);
       }
     }
   } else {
