@@ -389,6 +389,21 @@ function sortedKeys(name: string): string[] {
   return [...lookalikeKeys(name)].sort(codePointCompare);
 }
 
+/** The built-in display name `name` imitates: the one its least look-alike key (in code-point
+ * order) belongs to, if any; no list is sorted for the common name that imitates none. */
+function imitatedName(name: string): string | undefined {
+  let least: string | undefined;
+  let imitated: string | undefined;
+  for (const key of lookalikeKeys(name)) {
+    const builtin = BUILTIN_NAMES.get(key);
+    if (builtin !== undefined && (least === undefined || codePointCompare(key, least) < 0)) {
+      least = key;
+      imitated = builtin;
+    }
+  }
+  return imitated;
+}
+
 // Look-alike key -> the built-in display name it belongs to (first row wins).
 const BUILTIN_NAMES: ReadonlyMap<string, string> = (() => {
   const names = new Map<string, string>();
@@ -501,9 +516,7 @@ function checkManifest(
   if (BUILTIN_IDS.has(id)) {
     report.add(makeDiagnostic(DiagnosticCode.BUILTIN_COLLISION, { pointer: "/id", found: shownValue(id) }));
   }
-  const imitated = sortedKeys(displayName)
-    .map((key) => BUILTIN_NAMES.get(key))
-    .find((name) => name !== undefined);
+  const imitated = imitatedName(displayName);
   if (imitated !== undefined) {
     report.add(
       makeDiagnostic(DiagnosticCode.DISPLAY_NAME_COLLISION, {
@@ -567,16 +580,23 @@ function checkFile(source: string, path: FsPath, readFile: ReadFile): Checked {
 
 /** Every file claiming an id another file also claims is rejected: no order-dependent winner. */
 function rejectDuplicateIds(checked: readonly Checked[], reports: Report[]): void {
+  // The first claimant of each id, and every claimant of an id claimed more than once (a list
+  // is built only for those; groups are disjoint, so the order they are handled in is free).
+  const first = new Map<string, number>();
   const claimants = new Map<string, number[]>();
   checked.forEach(([, manifest], index) => {
     if (manifest === null) return;
     const id = String(manifest["id"]);
+    const earlier = first.get(id);
+    if (earlier === undefined) {
+      first.set(id, index);
+      return;
+    }
     const list = claimants.get(id);
-    if (list === undefined) claimants.set(id, [index]);
+    if (list === undefined) claimants.set(id, [earlier, index]);
     else list.push(index);
   });
   for (const [toolId, indexes] of claimants) {
-    if (indexes.length < 2) continue;
     for (const index of indexes) {
       const report = (reports[index] as Report).copy();
       reports[index] = report;
@@ -622,6 +642,15 @@ function stamped(manifest: Readonly<Record<string, unknown>>): ToolManifest {
   return frozenDeep(manifest) as unknown as ToolManifest;
 }
 
+/** `manifests` in code-point order of their ids. UTF-16 order is the same unless an id holds a
+ * surrogate, so one look at each id spares every comparison that look (the common case). */
+function sortedById(manifests: ToolManifest[]): ToolManifest[] {
+  if (manifests.some((manifest) => SURROGATE_UNIT.test(manifest.id))) {
+    return manifests.sort((a, b) => codePointCompare(a.id, b.id));
+  }
+  return manifests.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 /** The whole-folder rules over every file's own outcome, then the result. */
 function decide(checked: readonly Checked[]): Omit<LoadResult, "states"> {
   const reports = checked.map(([report]) => report);
@@ -639,9 +668,7 @@ function decide(checked: readonly Checked[]): Omit<LoadResult, "states"> {
       diagnostics: report.finish(),
     });
   });
-  const manifests = [...accepted.values()]
-    .map((manifest) => stamped(manifest))
-    .sort((a, b) => codePointCompare(a.id, b.id));
+  const manifests = sortedById([...accepted.values()].map((manifest) => stamped(manifest)));
   const diagnostics = files.flatMap((file) => file.diagnostics);
   return Object.freeze({
     manifests: Object.freeze(manifests),
@@ -915,8 +942,9 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     return outcome;
   });
   const decided = decide(checked);
-  const present = new Set(states.map((state) => state.source));
-  const allStates = Object.freeze([...states, ...removedStates(previous, present)]);
+  // Names the previous load had and this one has not (no set of names without a previous load).
+  const removed = previous === undefined ? [] : removedStates(previous, new Set(states.map((state) => state.source)));
+  const allStates = Object.freeze(removed.length === 0 ? states : [...states, ...removed]);
   const skipped = seen - chosen.length;
   const result: LoadResult =
     skipped <= 0
