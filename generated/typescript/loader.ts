@@ -472,8 +472,9 @@ function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Rep
     violations = violations.filter((d) => !d.pointer.startsWith("/detect"));
   }
   for (const violation of violations) {
-    const reason = unsafeReason(valueAt(manifest, violation.pointer));
-    if (violation.keyword === "pattern" && reason !== null) {
+    // Only a pattern violation can name an unsafe string: the value is looked up for those alone.
+    const reason = violation.keyword === "pattern" ? unsafeReason(valueAt(manifest, violation.pointer)) : null;
+    if (reason !== null) {
       report.add(withFields(violation, { code: DiagnosticCode.UNSAFE_STRING, expected: reason }));
     } else {
       report.add(violation);
@@ -777,16 +778,17 @@ function validUtf8(piece: Buffer): string | null {
   }
 }
 
-function asName(entry: string | Uint8Array, regular: boolean): Name | null {
-  if (typeof entry === "string") {
-    const bytes = Buffer.from(entry, "utf8");
-    return { bytes, text: entry, regular, key: bytes.toString("latin1") };
-  }
-  if (entry instanceof Uint8Array) {
-    const bytes = Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength);
-    return { bytes, text: fsDecode(bytes), regular, key: bytes.toString("latin1") };
-  }
+/** `entry`'s bytes (over the same memory), or null for something that is no name. */
+function nameBytes(entry: unknown): Buffer | null {
+  if (typeof entry === "string") return Buffer.from(entry, "utf8");
+  if (Buffer.isBuffer(entry)) return entry; // the listing's own names: no second view is made
+  if (entry instanceof Uint8Array) return Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength);
   return null;
+}
+
+function asName(entry: string | Uint8Array, bytes: Buffer, regular: boolean): Name {
+  const text = typeof entry === "string" ? entry : fsDecode(bytes);
+  return { bytes, text, regular, key: bytes.toString("latin1") };
 }
 
 // Names the listing reported as regular files (a Set of the very Buffers it yielded).
@@ -867,15 +869,9 @@ function isAdapterName(bytes: Buffer): boolean {
 function* adapterNames(listing: Listing): Iterable<Name> {
   for (const entry of listing) {
     // The suffix is tested on the bytes first: other names are never decoded or keyed.
-    const bytes =
-      typeof entry === "string"
-        ? Buffer.from(entry, "utf8")
-        : entry instanceof Uint8Array
-          ? Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength)
-          : null;
+    const bytes = nameBytes(entry);
     if (bytes === null || !isAdapterName(bytes)) continue;
-    const name = asName(entry, listing.regular?.has(entry) === true);
-    if (name !== null) yield name;
+    yield asName(entry, bytes, listing.regular?.has(entry) === true);
   }
 }
 
