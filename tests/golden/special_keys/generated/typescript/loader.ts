@@ -656,23 +656,26 @@ function sortedById(manifests: ToolManifest[]): ToolManifest[] {
 function decide(checked: readonly Checked[]): Omit<LoadResult, "states"> {
   const reports = checked.map(([report]) => report);
   rejectDuplicateIds(checked, reports);
-  const accepted = new Map<number, Readonly<Record<string, unknown>>>();
+  // One pass over the files, in order: each file's report, its diagnostics, its manifest when
+  // accepted (no error in its report).
+  const files: FileReport[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const manifests: ToolManifest[] = [];
   checked.forEach(([, manifest], index) => {
-    if (manifest !== null && !(reports[index] as Report).hasErrors) accepted.set(index, manifest);
-  });
-  const files: FileReport[] = reports.map((report, index) => {
-    const manifest = accepted.get(index);
-    return Object.freeze({
+    const report = reports[index] as Report;
+    const accepted = manifest !== null && !report.hasErrors;
+    const file: FileReport = Object.freeze({
       source: report.shownSource,
-      accepted: manifest !== undefined,
-      id: manifest === undefined ? null : String(manifest["id"]),
+      accepted,
+      id: accepted ? String(manifest["id"]) : null,
       diagnostics: report.finish(),
     });
+    files.push(file);
+    for (const diagnostic of file.diagnostics) diagnostics.push(diagnostic);
+    if (accepted) manifests.push(stamped(manifest));
   });
-  const manifests = sortedById([...accepted.values()].map((manifest) => stamped(manifest)));
-  const diagnostics = files.flatMap((file) => file.diagnostics);
   return Object.freeze({
-    manifests: Object.freeze(manifests),
+    manifests: Object.freeze(sortedById(manifests)),
     diagnostics: Object.freeze(diagnostics),
     files: Object.freeze(files),
   });
