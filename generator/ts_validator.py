@@ -422,18 +422,9 @@ class _Emitter:
         lines: list[str] = []
         # Answering stops at a missing required member, so past that test they are all present.
         present = set() if self.collect else set(rules.required)
+        held: dict[str, str] = {}
         if rules.required:
-            missing = Rule("required", "")
-            if self.collect:
-                for name in rules.required:
-                    rule = Rule("required", f"property {_short(name)}")
-                    lines += _block(
-                        f"if (!Object.hasOwn({value}, {ts_str(name)}))",
-                        [self.fail(where, rule, value)],
-                    )
-            else:
-                test = " || ".join(f"!Object.hasOwn({value}, {ts_str(n)})" for n in rules.required)
-                lines += _block(f"if ({test})", [self.fail(where, missing, value)])
+            lines += self.required(rules, value, where, held)
         parent = self.paths.get(value)
         for name, sub in rules.properties:
             child = self.module.variable("v")
@@ -443,8 +434,9 @@ class _Emitter:
             if checks and name in present:
                 lines += _bind(child, f"{value}[{ts_str(name)}]", checks)
             elif checks:
+                test = held.get(name, f"Object.hasOwn({value}, {ts_str(name)})")
                 lines += _block(
-                    f"if (Object.hasOwn({value}, {ts_str(name)}))",
+                    f"if ({test})",
                     _bind(child, f"{value}[{ts_str(name)}]", checks),
                 )
         if rules.closed or rules.additional is not None:
@@ -459,6 +451,27 @@ class _Emitter:
                 other = [self.fail(key_where, rule, f"{value}[{key}]")]
             if other:
                 lines += self.other_members(value, key, rules.known, other)
+        return lines
+
+    def required(
+        self, rules: ObjectRules, value: str, where: str, held: dict[str, str]
+    ) -> list[str]:
+        """The ``required`` test. Collecting, each missing member is reported, and whether a
+        member that is also checked is present is looked up once and kept in ``held`` (name ->
+        local) for its checks; answering, one test fails at the first missing member."""
+        if not self.collect:
+            test = " || ".join(f"!Object.hasOwn({value}, {ts_str(n)})" for n in rules.required)
+            return _block(f"if ({test})", [self.fail(where, Rule("required", ""), value)])
+        lines: list[str] = []
+        checked = {name for name, _ in rules.properties}
+        for name in rules.required:
+            rule = Rule("required", f"property {_short(name)}")
+            test = f"Object.hasOwn({value}, {ts_str(name)})"
+            if name in checked and name not in held:
+                held[name] = self.module.variable("h")
+                lines.append(f"const {held[name]} = {test};")
+                test = held[name]
+            lines += _block(f"if (!{test})", [self.fail(where, rule, value)])
         return lines
 
     @staticmethod

@@ -23,192 +23,197 @@ const PATTERN_12 = new RegExp("^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "id")) {
+    const h1 = Object.hasOwn(v, "id");
+    if (!h1) {
       e.add(p, "required", "property \"id\"", v);
     }
-    if (!Object.hasOwn(v, "displayName")) {
+    const h2 = Object.hasOwn(v, "displayName");
+    if (!h2) {
       e.add(p, "required", "property \"displayName\"", v);
     }
-    if (!Object.hasOwn(v, "launchable")) {
+    const h3 = Object.hasOwn(v, "launchable");
+    if (!h3) {
       e.add(p, "required", "property \"launchable\"", v);
     }
-    if (!Object.hasOwn(v, "hookCapable")) {
+    const h4 = Object.hasOwn(v, "hookCapable");
+    if (!h4) {
       e.add(p, "required", "property \"hookCapable\"", v);
     }
-    if (!Object.hasOwn(v, "hookPointer")) {
+    const h5 = Object.hasOwn(v, "hookPointer");
+    if (!h5) {
       e.add(p, "required", "property \"hookPointer\"", v);
     }
-    if (Object.hasOwn(v, "id")) {
-      const v1 = v["id"];
-      if (typeof v1 === "string") {
-        const m2 = PATTERN_0.test(v1);
-        if (!m2 && hasLoneSurrogate(v1)) {
-          e.add(p + "/id", "i-json", "no lone surrogate", v1);
-        }
-        if (!m2) {
-          e.add(p + "/id", "pattern", "to match \"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$\"", v1);
-        }
-      } else {
-        e.add(p + "/id", "type", "string", v1);
-      }
-    }
-    if (Object.hasOwn(v, "displayName")) {
-      const v3 = v["displayName"];
-      if (typeof v3 === "string") {
-        if (hasLoneSurrogate(v3)) {
-          e.add(p + "/displayName", "i-json", "no lone surrogate", v3);
-        }
-        if (v3.length < 1 || (v3.length < 2 && codePointLength(v3) < 1)) {
-          e.add(p + "/displayName", "minLength", "at least 1 characters", v3);
-        }
-        if (v3.length > 80 && codePointLength(v3) > 80) {
-          e.add(p + "/displayName", "maxLength", "at most 80 characters", v3);
-        }
-        if (!(v3.length > 80 && codePointLength(v3) > 80) && !PATTERN_1.test(v3)) {
-          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...", v3);
-        }
-      } else {
-        e.add(p + "/displayName", "type", "string", v3);
-      }
-    }
-    if (Object.hasOwn(v, "launchable")) {
-      const v4 = v["launchable"];
-      if (!(typeof v4 === "boolean")) {
-        e.add(p + "/launchable", "type", "boolean", v4);
-      }
-    }
-    if (Object.hasOwn(v, "hookCapable")) {
-      const v5 = v["hookCapable"];
-      if (!(typeof v5 === "boolean")) {
-        e.add(p + "/hookCapable", "type", "boolean", v5);
-      }
-    }
-    if (Object.hasOwn(v, "hookPointer")) {
-      const v6 = v["hookPointer"];
+    if (h1) {
+      const v6 = v["id"];
       if (typeof v6 === "string") {
-        const m7 = !(v6.length > 256 && codePointLength(v6) > 256) && PATTERN_2.test(v6);
+        const m7 = PATTERN_0.test(v6);
         if (!m7 && hasLoneSurrogate(v6)) {
-          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v6);
+          e.add(p + "/id", "i-json", "no lone surrogate", v6);
         }
-        if (v6.length < 1 || (v6.length < 2 && codePointLength(v6) < 1)) {
-          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v6);
-        }
-        if (v6.length > 256 && codePointLength(v6) > 256) {
-          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v6);
-        }
-        if (!m7 && !(v6.length > 256 && codePointLength(v6) > 256)) {
-          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v6);
+        if (!m7) {
+          e.add(p + "/id", "pattern", "to match \"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$\"", v6);
         }
       } else {
-        e.add(p + "/hookPointer", "type", "string", v6);
+        e.add(p + "/id", "type", "string", v6);
+      }
+    }
+    if (h2) {
+      const v8 = v["displayName"];
+      if (typeof v8 === "string") {
+        if (hasLoneSurrogate(v8)) {
+          e.add(p + "/displayName", "i-json", "no lone surrogate", v8);
+        }
+        if (v8.length < 1 || (v8.length < 2 && codePointLength(v8) < 1)) {
+          e.add(p + "/displayName", "minLength", "at least 1 characters", v8);
+        }
+        if (v8.length > 80 && codePointLength(v8) > 80) {
+          e.add(p + "/displayName", "maxLength", "at most 80 characters", v8);
+        }
+        if (!(v8.length > 80 && codePointLength(v8) > 80) && !PATTERN_1.test(v8)) {
+          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...", v8);
+        }
+      } else {
+        e.add(p + "/displayName", "type", "string", v8);
+      }
+    }
+    if (h3) {
+      const v9 = v["launchable"];
+      if (!(typeof v9 === "boolean")) {
+        e.add(p + "/launchable", "type", "boolean", v9);
+      }
+    }
+    if (h4) {
+      const v10 = v["hookCapable"];
+      if (!(typeof v10 === "boolean")) {
+        e.add(p + "/hookCapable", "type", "boolean", v10);
+      }
+    }
+    if (h5) {
+      const v11 = v["hookPointer"];
+      if (typeof v11 === "string") {
+        const m12 = !(v11.length > 256 && codePointLength(v11) > 256) && PATTERN_2.test(v11);
+        if (!m12 && hasLoneSurrogate(v11)) {
+          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v11);
+        }
+        if (v11.length < 1 || (v11.length < 2 && codePointLength(v11) < 1)) {
+          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v11);
+        }
+        if (v11.length > 256 && codePointLength(v11) > 256) {
+          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v11);
+        }
+        if (!m12 && !(v11.length > 256 && codePointLength(v11) > 256)) {
+          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v11);
+        }
+      } else {
+        e.add(p + "/hookPointer", "type", "string", v11);
       }
     }
     if (Object.hasOwn(v, "detect")) {
-      const v8 = v["detect"];
-      if (typeof v8 === "string") {
-        if (hasLoneSurrogate(v8)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v8);
+      const v13 = v["detect"];
+      if (typeof v13 === "string") {
+        if (hasLoneSurrogate(v13)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v13);
         }
       }
-      check4(v8, p + "/detect", e);
+      check4(v13, p + "/detect", e);
     }
     if (Object.hasOwn(v, "hookPackage")) {
-      const v9 = v["hookPackage"];
-      if (typeof v9 === "string") {
-        const m10 = !(v9.length > 214 && codePointLength(v9) > 214) && PATTERN_3.test(v9);
-        if (!m10 && hasLoneSurrogate(v9)) {
-          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v9);
+      const v14 = v["hookPackage"];
+      if (typeof v14 === "string") {
+        const m15 = !(v14.length > 214 && codePointLength(v14) > 214) && PATTERN_3.test(v14);
+        if (!m15 && hasLoneSurrogate(v14)) {
+          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v14);
         }
-        if (v9.length < 1 || (v9.length < 2 && codePointLength(v9) < 1)) {
-          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v9);
+        if (v14.length < 1 || (v14.length < 2 && codePointLength(v14) < 1)) {
+          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v14);
         }
-        if (v9.length > 214 && codePointLength(v9) > 214) {
-          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v9);
+        if (v14.length > 214 && codePointLength(v14) > 214) {
+          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v14);
         }
-        if (!m10 && !(v9.length > 214 && codePointLength(v9) > 214)) {
-          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v9);
+        if (!m15 && !(v14.length > 214 && codePointLength(v14) > 214)) {
+          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v14);
         }
       } else {
-        e.add(p + "/hookPackage", "type", "string", v9);
+        e.add(p + "/hookPackage", "type", "string", v14);
       }
     }
     if (Object.hasOwn(v, "promptArgTemplate")) {
-      const v11 = v["promptArgTemplate"];
-      if (isArray(v11)) {
-        if (v11.length > 20) {
-          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v11);
+      const v16 = v["promptArgTemplate"];
+      if (isArray(v16)) {
+        if (v16.length > 20) {
+          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v16);
         }
-        for (let i13 = 0; i13 < v11.length; i13++) {
-          const v14 = v11[i13];
-          if (typeof v14 === "string") {
-            if (hasLoneSurrogate(v14)) {
-              e.add(p + "/promptArgTemplate" + "/" + i13, "i-json", "no lone surrogate", v14);
+        for (let i18 = 0; i18 < v16.length; i18++) {
+          const v19 = v16[i18];
+          if (typeof v19 === "string") {
+            if (hasLoneSurrogate(v19)) {
+              e.add(p + "/promptArgTemplate" + "/" + i18, "i-json", "no lone surrogate", v19);
             }
-            if (v14.length > 256 && codePointLength(v14) > 256) {
-              e.add(p + "/promptArgTemplate" + "/" + i13, "maxLength", "at most 256 characters", v14);
+            if (v19.length > 256 && codePointLength(v19) > 256) {
+              e.add(p + "/promptArgTemplate" + "/" + i18, "maxLength", "at most 256 characters", v19);
             }
-            if (!(v14.length > 256 && codePointLength(v14) > 256) && !PATTERN_4.test(v14)) {
-              e.add(p + "/promptArgTemplate" + "/" + i13, "pattern", "to match \"^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...", v14);
+            if (!(v19.length > 256 && codePointLength(v19) > 256) && !PATTERN_4.test(v19)) {
+              e.add(p + "/promptArgTemplate" + "/" + i18, "pattern", "to match \"^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...", v19);
             }
           } else {
-            e.add(p + "/promptArgTemplate" + "/" + i13, "type", "string", v14);
+            e.add(p + "/promptArgTemplate" + "/" + i18, "type", "string", v19);
           }
         }
       } else {
-        e.add(p + "/promptArgTemplate", "type", "array", v11);
+        e.add(p + "/promptArgTemplate", "type", "array", v16);
       }
     }
     if (Object.hasOwn(v, "capabilities")) {
-      const v15 = v["capabilities"];
-      if (typeof v15 === "string") {
-        if (hasLoneSurrogate(v15)) {
-          e.add(p + "/capabilities", "i-json", "no lone surrogate", v15);
+      const v20 = v["capabilities"];
+      if (typeof v20 === "string") {
+        if (hasLoneSurrogate(v20)) {
+          e.add(p + "/capabilities", "i-json", "no lone surrogate", v20);
         }
       }
-      check5(v15, p + "/capabilities", e);
+      check5(v20, p + "/capabilities", e);
     }
     if (Object.hasOwn(v, "category")) {
-      const v16 = v["category"];
-      if (typeof v16 === "string") {
-        if (!ENUM_5.has(v16)) {
-          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v16);
+      const v21 = v["category"];
+      if (typeof v21 === "string") {
+        if (!ENUM_5.has(v21)) {
+          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v21);
         }
       } else {
-        e.add(p + "/category", "type", "string", v16);
-        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v16);
+        e.add(p + "/category", "type", "string", v21);
+        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v21);
       }
     }
     if (Object.hasOwn(v, "library")) {
-      const v17 = v["library"];
-      if (typeof v17 === "string") {
-        const m18 = PATTERN_0.test(v17);
-        if (!m18 && hasLoneSurrogate(v17)) {
-          e.add(p + "/library", "i-json", "no lone surrogate", v17);
+      const v22 = v["library"];
+      if (typeof v22 === "string") {
+        const m23 = PATTERN_0.test(v22);
+        if (!m23 && hasLoneSurrogate(v22)) {
+          e.add(p + "/library", "i-json", "no lone surrogate", v22);
         }
-        if (!m18) {
-          e.add(p + "/library", "pattern", "to match \"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$\"", v17);
+        if (!m23) {
+          e.add(p + "/library", "pattern", "to match \"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$\"", v22);
         }
       } else {
-        e.add(p + "/library", "type", "string", v17);
+        e.add(p + "/library", "type", "string", v22);
       }
     }
     if (Object.hasOwn(v, "mcpServer")) {
-      const v19 = v["mcpServer"];
-      if (typeof v19 === "string") {
-        if (hasLoneSurrogate(v19)) {
-          e.add(p + "/mcpServer", "i-json", "no lone surrogate", v19);
+      const v24 = v["mcpServer"];
+      if (typeof v24 === "string") {
+        if (hasLoneSurrogate(v24)) {
+          e.add(p + "/mcpServer", "i-json", "no lone surrogate", v24);
         }
       }
-      check6(v19, p + "/mcpServer", e);
+      check6(v24, p + "/mcpServer", e);
     }
     if (Object.hasOwn(v, "builtin")) {
-      const v20 = v["builtin"];
-      if (!(typeof v20 === "boolean")) {
-        e.add(p + "/builtin", "type", "boolean", v20);
+      const v25 = v["builtin"];
+      if (!(typeof v25 === "boolean")) {
+        e.add(p + "/builtin", "type", "boolean", v25);
       }
     }
-    for (const k21 in v) {
-      switch (k21) {
+    for (const k26 in v) {
+      switch (k26) {
         case "builtin":
         case "capabilities":
         case "category":
@@ -224,8 +229,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         case "promptArgTemplate":
           break;
         default:
-          if (Object.hasOwn(v, k21)) {
-            e.add(p + "/" + token(k21), "additionalProperties", "no such property", v[k21]);
+          if (Object.hasOwn(v, k26)) {
+            e.add(p + "/" + token(k26), "additionalProperties", "no such property", v[k26]);
           }
       }
     }
@@ -243,32 +248,32 @@ function check0(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"mcpServer\"", v);
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v22 = v["launchable"];
-        if (v22 !== false) {
-          e.add(p + "/launchable", "const", "false", v22);
+        const v27 = v["launchable"];
+        if (v27 !== false) {
+          e.add(p + "/launchable", "const", "false", v27);
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v23 = v["hookCapable"];
-        if (v23 !== false) {
-          e.add(p + "/hookCapable", "const", "false", v23);
+        const v28 = v["hookCapable"];
+        if (v28 !== false) {
+          e.add(p + "/hookCapable", "const", "false", v28);
         }
       }
       if (Object.hasOwn(v, "detect")) {
-        const v24 = v["detect"];
-        e.add(p + "/detect", "false", "nothing (false schema)", v24);
+        const v29 = v["detect"];
+        e.add(p + "/detect", "false", "nothing (false schema)", v29);
       }
       if (Object.hasOwn(v, "promptArgTemplate")) {
-        const v25 = v["promptArgTemplate"];
-        e.add(p + "/promptArgTemplate", "false", "nothing (false schema)", v25);
+        const v30 = v["promptArgTemplate"];
+        e.add(p + "/promptArgTemplate", "false", "nothing (false schema)", v30);
       }
       if (Object.hasOwn(v, "hookPackage")) {
-        const v26 = v["hookPackage"];
-        e.add(p + "/hookPackage", "false", "nothing (false schema)", v26);
+        const v31 = v["hookPackage"];
+        e.add(p + "/hookPackage", "false", "nothing (false schema)", v31);
       }
       if (Object.hasOwn(v, "capabilities")) {
-        const v27 = v["capabilities"];
-        e.add(p + "/capabilities", "false", "nothing (false schema)", v27);
+        const v32 = v["capabilities"];
+        e.add(p + "/capabilities", "false", "nothing (false schema)", v32);
       }
     }
   } else {
@@ -282,8 +287,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"detect\"", v);
       }
       if (Object.hasOwn(v, "mcpServer")) {
-        const v28 = v["mcpServer"];
-        e.add(p + "/mcpServer", "false", "nothing (false schema)", v28);
+        const v33 = v["mcpServer"];
+        e.add(p + "/mcpServer", "false", "nothing (false schema)", v33);
       }
     }
   }
@@ -296,215 +301,215 @@ function valid1(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
     return false;
   }
-  const v29 = v["id"];
-  if (!(typeof v29 === "string")) {
+  const v34 = v["id"];
+  if (!(typeof v34 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v29)) {
+  if (!PATTERN_0.test(v34)) {
     return false;
   }
-  const v30 = v["displayName"];
-  if (!(typeof v30 === "string")) {
+  const v35 = v["displayName"];
+  if (!(typeof v35 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v30)) {
+  if (hasLoneSurrogate(v35)) {
     return false;
   }
-  if (v30.length < 1 || (v30.length < 2 && codePointLength(v30) < 1)) {
+  if (v35.length < 1 || (v35.length < 2 && codePointLength(v35) < 1)) {
     return false;
   }
-  if (v30.length > 80 && codePointLength(v30) > 80) {
+  if (v35.length > 80 && codePointLength(v35) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v30)) {
+  if (!PATTERN_1.test(v35)) {
     return false;
   }
-  const v31 = v["launchable"];
-  if (!(typeof v31 === "boolean")) {
+  const v36 = v["launchable"];
+  if (!(typeof v36 === "boolean")) {
     return false;
   }
-  const v32 = v["hookCapable"];
-  if (!(typeof v32 === "boolean")) {
+  const v37 = v["hookCapable"];
+  if (!(typeof v37 === "boolean")) {
     return false;
   }
-  const v33 = v["hookPointer"];
-  if (!(typeof v33 === "string")) {
+  const v38 = v["hookPointer"];
+  if (!(typeof v38 === "string")) {
     return false;
   }
-  if (v33.length < 1 || (v33.length < 2 && codePointLength(v33) < 1)) {
+  if (v38.length < 1 || (v38.length < 2 && codePointLength(v38) < 1)) {
     return false;
   }
-  if (v33.length > 256 && codePointLength(v33) > 256) {
+  if (v38.length > 256 && codePointLength(v38) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v33)) {
+  if (!PATTERN_2.test(v38)) {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v34 = v["detect"];
-    if (typeof v34 === "string") {
-      if (hasLoneSurrogate(v34)) {
+    const v39 = v["detect"];
+    if (typeof v39 === "string") {
+      if (hasLoneSurrogate(v39)) {
         return false;
       }
     }
-    if (typeof v34 === "string") {
-      if (hasLoneSurrogate(v34)) {
+    if (typeof v39 === "string") {
+      if (hasLoneSurrogate(v39)) {
         return false;
       }
     }
-    const d35 = isObject(v34) && Object.hasOwn(v34, "kind") ? v34["kind"] : undefined;
-    if (d35 === "path") {
-      if (!(isObject(v34))) {
+    const d40 = isObject(v39) && Object.hasOwn(v39, "kind") ? v39["kind"] : undefined;
+    if (d40 === "path") {
+      if (!(isObject(v39))) {
         return false;
       }
-      if (!Object.hasOwn(v34, "kind") || !Object.hasOwn(v34, "binaryName")) {
+      if (!Object.hasOwn(v39, "kind") || !Object.hasOwn(v39, "binaryName")) {
         return false;
       }
-      const v36 = v34["kind"];
-      if (v36 !== "path") {
+      const v41 = v39["kind"];
+      if (v41 !== "path") {
         return false;
       }
-      const v37 = v34["binaryName"];
-      if (!(typeof v37 === "string")) {
+      const v42 = v39["binaryName"];
+      if (!(typeof v42 === "string")) {
         return false;
       }
-      if (v37.length < 1 || (v37.length < 2 && codePointLength(v37) < 1)) {
+      if (v42.length < 1 || (v42.length < 2 && codePointLength(v42) < 1)) {
         return false;
       }
-      if (v37.length > 128 && codePointLength(v37) > 128) {
+      if (v42.length > 128 && codePointLength(v42) > 128) {
         return false;
       }
-      if (!PATTERN_6.test(v37)) {
+      if (!PATTERN_6.test(v42)) {
         return false;
       }
-      for (const k38 in v34) {
-        switch (k38) {
+      for (const k43 in v39) {
+        switch (k43) {
           case "binaryName":
           case "kind":
             break;
           default:
-            if (Object.hasOwn(v34, k38)) {
+            if (Object.hasOwn(v39, k43)) {
               return false;
             }
         }
       }
-    } else if (d35 === "candidates") {
-      if (!(isObject(v34))) {
+    } else if (d40 === "candidates") {
+      if (!(isObject(v39))) {
         return false;
       }
-      if (!Object.hasOwn(v34, "kind")) {
+      if (!Object.hasOwn(v39, "kind")) {
         return false;
       }
-      const v39 = v34["kind"];
-      if (v39 !== "candidates") {
+      const v44 = v39["kind"];
+      if (v44 !== "candidates") {
         return false;
       }
-      if (Object.hasOwn(v34, "paths")) {
-        const v40 = v34["paths"];
-        if (!(isObject(v40))) {
+      if (Object.hasOwn(v39, "paths")) {
+        const v45 = v39["paths"];
+        if (!(isObject(v45))) {
           return false;
         }
-        if (Object.hasOwn(v40, "darwin")) {
-          const v41 = v40["darwin"];
-          if (!(isArray(v41))) {
+        if (Object.hasOwn(v45, "darwin")) {
+          const v46 = v45["darwin"];
+          if (!(isArray(v46))) {
             return false;
           }
-          if (v41.length > 32) {
+          if (v46.length > 32) {
             return false;
           }
-          for (let i43 = 0; i43 < v41.length; i43++) {
-            const v44 = v41[i43];
-            if (!(typeof v44 === "string")) {
+          for (let i48 = 0; i48 < v46.length; i48++) {
+            const v49 = v46[i48];
+            if (!(typeof v49 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v44)) {
+            if (hasLoneSurrogate(v49)) {
               return false;
             }
-            if (v44.length < 1 || (v44.length < 2 && codePointLength(v44) < 1)) {
+            if (v49.length < 1 || (v49.length < 2 && codePointLength(v49) < 1)) {
               return false;
             }
-            if (v44.length > 1024 && codePointLength(v44) > 1024) {
+            if (v49.length > 1024 && codePointLength(v49) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v44)) {
+            if (!PATTERN_7.test(v49)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v40, "win32")) {
-          const v45 = v40["win32"];
-          if (!(isArray(v45))) {
+        if (Object.hasOwn(v45, "win32")) {
+          const v50 = v45["win32"];
+          if (!(isArray(v50))) {
             return false;
           }
-          if (v45.length > 32) {
+          if (v50.length > 32) {
             return false;
           }
-          for (let i47 = 0; i47 < v45.length; i47++) {
-            const v48 = v45[i47];
-            if (!(typeof v48 === "string")) {
+          for (let i52 = 0; i52 < v50.length; i52++) {
+            const v53 = v50[i52];
+            if (!(typeof v53 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v48)) {
+            if (hasLoneSurrogate(v53)) {
               return false;
             }
-            if (v48.length < 1 || (v48.length < 2 && codePointLength(v48) < 1)) {
+            if (v53.length < 1 || (v53.length < 2 && codePointLength(v53) < 1)) {
               return false;
             }
-            if (v48.length > 1024 && codePointLength(v48) > 1024) {
+            if (v53.length > 1024 && codePointLength(v53) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v48)) {
+            if (!PATTERN_7.test(v53)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v40, "linux")) {
-          const v49 = v40["linux"];
-          if (!(isArray(v49))) {
+        if (Object.hasOwn(v45, "linux")) {
+          const v54 = v45["linux"];
+          if (!(isArray(v54))) {
             return false;
           }
-          if (v49.length > 32) {
+          if (v54.length > 32) {
             return false;
           }
-          for (let i51 = 0; i51 < v49.length; i51++) {
-            const v52 = v49[i51];
-            if (!(typeof v52 === "string")) {
+          for (let i56 = 0; i56 < v54.length; i56++) {
+            const v57 = v54[i56];
+            if (!(typeof v57 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v52)) {
+            if (hasLoneSurrogate(v57)) {
               return false;
             }
-            if (v52.length < 1 || (v52.length < 2 && codePointLength(v52) < 1)) {
+            if (v57.length < 1 || (v57.length < 2 && codePointLength(v57) < 1)) {
               return false;
             }
-            if (v52.length > 1024 && codePointLength(v52) > 1024) {
+            if (v57.length > 1024 && codePointLength(v57) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v52)) {
+            if (!PATTERN_7.test(v57)) {
               return false;
             }
           }
         }
-        for (const k53 in v40) {
-          switch (k53) {
+        for (const k58 in v45) {
+          switch (k58) {
             case "darwin":
             case "linux":
             case "win32":
               break;
             default:
-              if (Object.hasOwn(v40, k53)) {
+              if (Object.hasOwn(v45, k58)) {
                 return false;
               }
           }
         }
       }
-      for (const k54 in v34) {
-        switch (k54) {
+      for (const k59 in v39) {
+        switch (k59) {
           case "kind":
           case "paths":
             break;
           default:
-            if (Object.hasOwn(v34, k54)) {
+            if (Object.hasOwn(v39, k59)) {
               return false;
             }
         }
@@ -514,54 +519,26 @@ function valid1(v: unknown): boolean {
     }
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v55 = v["hookPackage"];
-    if (!(typeof v55 === "string")) {
+    const v60 = v["hookPackage"];
+    if (!(typeof v60 === "string")) {
       return false;
     }
-    if (v55.length < 1 || (v55.length < 2 && codePointLength(v55) < 1)) {
+    if (v60.length < 1 || (v60.length < 2 && codePointLength(v60) < 1)) {
       return false;
     }
-    if (v55.length > 214 && codePointLength(v55) > 214) {
+    if (v60.length > 214 && codePointLength(v60) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v55)) {
+    if (!PATTERN_3.test(v60)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v56 = v["promptArgTemplate"];
-    if (!(isArray(v56))) {
-      return false;
-    }
-    if (v56.length > 20) {
-      return false;
-    }
-    for (let i58 = 0; i58 < v56.length; i58++) {
-      const v59 = v56[i58];
-      if (!(typeof v59 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v59)) {
-        return false;
-      }
-      if (v59.length > 256 && codePointLength(v59) > 256) {
-        return false;
-      }
-      if (!PATTERN_4.test(v59)) {
-        return false;
-      }
-    }
-  }
-  if (Object.hasOwn(v, "capabilities")) {
-    const v60 = v["capabilities"];
-    if (!(isObject(v60))) {
-      return false;
-    }
-    if (!Object.hasOwn(v60, "provides")) {
-      return false;
-    }
-    const v61 = v60["provides"];
+    const v61 = v["promptArgTemplate"];
     if (!(isArray(v61))) {
+      return false;
+    }
+    if (v61.length > 20) {
       return false;
     }
     for (let i63 = 0; i63 < v61.length; i63++) {
@@ -569,165 +546,193 @@ function valid1(v: unknown): boolean {
       if (!(typeof v64 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v64)) {
+      if (hasLoneSurrogate(v64)) {
+        return false;
+      }
+      if (v64.length > 256 && codePointLength(v64) > 256) {
+        return false;
+      }
+      if (!PATTERN_4.test(v64)) {
         return false;
       }
     }
-    if (!allUnique(v61)) {
+  }
+  if (Object.hasOwn(v, "capabilities")) {
+    const v65 = v["capabilities"];
+    if (!(isObject(v65))) {
       return false;
     }
-    for (const k65 in v60) {
-      switch (k65) {
+    if (!Object.hasOwn(v65, "provides")) {
+      return false;
+    }
+    const v66 = v65["provides"];
+    if (!(isArray(v66))) {
+      return false;
+    }
+    for (let i68 = 0; i68 < v66.length; i68++) {
+      const v69 = v66[i68];
+      if (!(typeof v69 === "string")) {
+        return false;
+      }
+      if (!ENUM_8.has(v69)) {
+        return false;
+      }
+    }
+    if (!allUnique(v66)) {
+      return false;
+    }
+    for (const k70 in v65) {
+      switch (k70) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v60, k65)) {
+          if (Object.hasOwn(v65, k70)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v66 = v["category"];
-    if (!(typeof v66 === "string")) {
+    const v71 = v["category"];
+    if (!(typeof v71 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v66)) {
+    if (!ENUM_5.has(v71)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "library")) {
-    const v67 = v["library"];
-    if (!(typeof v67 === "string")) {
+    const v72 = v["library"];
+    if (!(typeof v72 === "string")) {
       return false;
     }
-    if (!PATTERN_0.test(v67)) {
+    if (!PATTERN_0.test(v72)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "mcpServer")) {
-    const v68 = v["mcpServer"];
-    if (!(isObject(v68))) {
+    const v73 = v["mcpServer"];
+    if (!(isObject(v73))) {
       return false;
     }
-    if (!Object.hasOwn(v68, "transport")) {
+    if (!Object.hasOwn(v73, "transport")) {
       return false;
     }
-    const v69 = v68["transport"];
-    if (!(typeof v69 === "string")) {
+    const v74 = v73["transport"];
+    if (!(typeof v74 === "string")) {
       return false;
     }
-    if (!ENUM_9.has(v69)) {
+    if (!ENUM_9.has(v74)) {
       return false;
     }
-    if (Object.hasOwn(v68, "command")) {
-      const v70 = v68["command"];
-      if (!(typeof v70 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v70)) {
-        return false;
-      }
-      if (v70.length < 1 || (v70.length < 2 && codePointLength(v70) < 1)) {
-        return false;
-      }
-      if (v70.length > 256 && codePointLength(v70) > 256) {
-        return false;
-      }
-      if (!PATTERN_10.test(v70)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v68, "args")) {
-      const v71 = v68["args"];
-      if (!(isArray(v71))) {
-        return false;
-      }
-      if (v71.length > 32) {
-        return false;
-      }
-      for (let i73 = 0; i73 < v71.length; i73++) {
-        const v74 = v71[i73];
-        if (!(typeof v74 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v74)) {
-          return false;
-        }
-        if (v74.length > 256 && codePointLength(v74) > 256) {
-          return false;
-        }
-        if (!PATTERN_11.test(v74)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v68, "url")) {
-      const v75 = v68["url"];
+    if (Object.hasOwn(v73, "command")) {
+      const v75 = v73["command"];
       if (!(typeof v75 === "string")) {
         return false;
       }
-      if (v75.length > 2048 && codePointLength(v75) > 2048) {
+      if (hasLoneSurrogate(v75)) {
         return false;
       }
-      if (!PATTERN_12.test(v75)) {
+      if (v75.length < 1 || (v75.length < 2 && codePointLength(v75) < 1)) {
+        return false;
+      }
+      if (v75.length > 256 && codePointLength(v75) > 256) {
+        return false;
+      }
+      if (!PATTERN_10.test(v75)) {
         return false;
       }
     }
-    for (const k76 in v68) {
-      switch (k76) {
+    if (Object.hasOwn(v73, "args")) {
+      const v76 = v73["args"];
+      if (!(isArray(v76))) {
+        return false;
+      }
+      if (v76.length > 32) {
+        return false;
+      }
+      for (let i78 = 0; i78 < v76.length; i78++) {
+        const v79 = v76[i78];
+        if (!(typeof v79 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v79)) {
+          return false;
+        }
+        if (v79.length > 256 && codePointLength(v79) > 256) {
+          return false;
+        }
+        if (!PATTERN_11.test(v79)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v73, "url")) {
+      const v80 = v73["url"];
+      if (!(typeof v80 === "string")) {
+        return false;
+      }
+      if (v80.length > 2048 && codePointLength(v80) > 2048) {
+        return false;
+      }
+      if (!PATTERN_12.test(v80)) {
+        return false;
+      }
+    }
+    for (const k81 in v73) {
+      switch (k81) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v68, k76)) {
+          if (Object.hasOwn(v73, k81)) {
             return false;
           }
       }
     }
-    if (valid8(v68)) {
-      if (typeof v68 === "string") {
-        if (hasLoneSurrogate(v68)) {
+    if (valid8(v73)) {
+      if (typeof v73 === "string") {
+        if (hasLoneSurrogate(v73)) {
           return false;
         }
       }
-      if (isObject(v68)) {
-        if (!Object.hasOwn(v68, "command")) {
+      if (isObject(v73)) {
+        if (!Object.hasOwn(v73, "command")) {
           return false;
         }
-        if (Object.hasOwn(v68, "url")) {
+        if (Object.hasOwn(v73, "url")) {
           return false;
         }
       }
     } else {
-      if (typeof v68 === "string") {
-        if (hasLoneSurrogate(v68)) {
+      if (typeof v73 === "string") {
+        if (hasLoneSurrogate(v73)) {
           return false;
         }
       }
-      if (isObject(v68)) {
-        if (!Object.hasOwn(v68, "url")) {
+      if (isObject(v73)) {
+        if (!Object.hasOwn(v73, "url")) {
           return false;
         }
-        if (Object.hasOwn(v68, "command")) {
+        if (Object.hasOwn(v73, "command")) {
           return false;
         }
-        if (Object.hasOwn(v68, "args")) {
+        if (Object.hasOwn(v73, "args")) {
           return false;
         }
       }
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v80 = v["builtin"];
-    if (!(typeof v80 === "boolean")) {
+    const v85 = v["builtin"];
+    if (!(typeof v85 === "boolean")) {
       return false;
     }
   }
-  for (const k81 in v) {
-    switch (k81) {
+  for (const k86 in v) {
+    switch (k86) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -743,7 +748,7 @@ function valid1(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k81)) {
+        if (Object.hasOwn(v, k86)) {
           return false;
         }
     }
@@ -759,14 +764,14 @@ function valid1(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v82 = v["launchable"];
-        if (v82 !== false) {
+        const v87 = v["launchable"];
+        if (v87 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v83 = v["hookCapable"];
-        if (v83 !== false) {
+        const v88 = v["hookCapable"];
+        if (v88 !== false) {
           return false;
         }
       }
@@ -809,13 +814,13 @@ function check2(v: unknown, p: string, e: Violations): void {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "detect")) {
-      const v89 = v["detect"];
-      if (typeof v89 === "string") {
-        if (hasLoneSurrogate(v89)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v89);
+      const v94 = v["detect"];
+      if (typeof v94 === "string") {
+        if (hasLoneSurrogate(v94)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v94);
         }
       }
-      check9(v89, p + "/detect", e);
+      check9(v94, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -831,37 +836,37 @@ function valid3(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v90 = v["detect"];
-    if (!(isObject(v90))) {
+    const v95 = v["detect"];
+    if (!(isObject(v95))) {
       return false;
     }
-    if (!Object.hasOwn(v90, "kind") || !Object.hasOwn(v90, "binaryName")) {
+    if (!Object.hasOwn(v95, "kind") || !Object.hasOwn(v95, "binaryName")) {
       return false;
     }
-    const v91 = v90["kind"];
-    if (v91 !== "path") {
+    const v96 = v95["kind"];
+    if (v96 !== "path") {
       return false;
     }
-    const v92 = v90["binaryName"];
-    if (!(typeof v92 === "string")) {
+    const v97 = v95["binaryName"];
+    if (!(typeof v97 === "string")) {
       return false;
     }
-    if (v92.length < 1 || (v92.length < 2 && codePointLength(v92) < 1)) {
+    if (v97.length < 1 || (v97.length < 2 && codePointLength(v97) < 1)) {
       return false;
     }
-    if (v92.length > 128 && codePointLength(v92) > 128) {
+    if (v97.length > 128 && codePointLength(v97) > 128) {
       return false;
     }
-    if (!PATTERN_6.test(v92)) {
+    if (!PATTERN_6.test(v97)) {
       return false;
     }
-    for (const k93 in v90) {
-      switch (k93) {
+    for (const k98 in v95) {
+      switch (k98) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v90, k93)) {
+          if (Object.hasOwn(v95, k98)) {
             return false;
           }
       }
@@ -870,184 +875,184 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
     return false;
   }
-  const v94 = v["id"];
-  if (!(typeof v94 === "string")) {
+  const v99 = v["id"];
+  if (!(typeof v99 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v94)) {
+  if (!PATTERN_0.test(v99)) {
     return false;
   }
-  const v95 = v["displayName"];
-  if (!(typeof v95 === "string")) {
+  const v100 = v["displayName"];
+  if (!(typeof v100 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v95)) {
+  if (hasLoneSurrogate(v100)) {
     return false;
   }
-  if (v95.length < 1 || (v95.length < 2 && codePointLength(v95) < 1)) {
+  if (v100.length < 1 || (v100.length < 2 && codePointLength(v100) < 1)) {
     return false;
   }
-  if (v95.length > 80 && codePointLength(v95) > 80) {
+  if (v100.length > 80 && codePointLength(v100) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v95)) {
+  if (!PATTERN_1.test(v100)) {
     return false;
   }
-  const v96 = v["launchable"];
-  if (!(typeof v96 === "boolean")) {
+  const v101 = v["launchable"];
+  if (!(typeof v101 === "boolean")) {
     return false;
   }
-  const v97 = v["hookCapable"];
-  if (!(typeof v97 === "boolean")) {
+  const v102 = v["hookCapable"];
+  if (!(typeof v102 === "boolean")) {
     return false;
   }
-  const v98 = v["hookPointer"];
-  if (!(typeof v98 === "string")) {
+  const v103 = v["hookPointer"];
+  if (!(typeof v103 === "string")) {
     return false;
   }
-  if (v98.length < 1 || (v98.length < 2 && codePointLength(v98) < 1)) {
+  if (v103.length < 1 || (v103.length < 2 && codePointLength(v103) < 1)) {
     return false;
   }
-  if (v98.length > 256 && codePointLength(v98) > 256) {
+  if (v103.length > 256 && codePointLength(v103) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v98)) {
+  if (!PATTERN_2.test(v103)) {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v99 = v["detect"];
-    if (typeof v99 === "string") {
-      if (hasLoneSurrogate(v99)) {
+    const v104 = v["detect"];
+    if (typeof v104 === "string") {
+      if (hasLoneSurrogate(v104)) {
         return false;
       }
     }
-    if (typeof v99 === "string") {
-      if (hasLoneSurrogate(v99)) {
+    if (typeof v104 === "string") {
+      if (hasLoneSurrogate(v104)) {
         return false;
       }
     }
-    const d100 = isObject(v99) && Object.hasOwn(v99, "kind") ? v99["kind"] : undefined;
-    if (d100 === "path") {
-      if (!(isObject(v99))) {
+    const d105 = isObject(v104) && Object.hasOwn(v104, "kind") ? v104["kind"] : undefined;
+    if (d105 === "path") {
+      if (!(isObject(v104))) {
         return false;
       }
-    } else if (d100 === "candidates") {
-      if (!(isObject(v99))) {
+    } else if (d105 === "candidates") {
+      if (!(isObject(v104))) {
         return false;
       }
-      if (!Object.hasOwn(v99, "kind")) {
+      if (!Object.hasOwn(v104, "kind")) {
         return false;
       }
-      const v101 = v99["kind"];
-      if (v101 !== "candidates") {
+      const v106 = v104["kind"];
+      if (v106 !== "candidates") {
         return false;
       }
-      if (Object.hasOwn(v99, "paths")) {
-        const v102 = v99["paths"];
-        if (!(isObject(v102))) {
+      if (Object.hasOwn(v104, "paths")) {
+        const v107 = v104["paths"];
+        if (!(isObject(v107))) {
           return false;
         }
-        if (Object.hasOwn(v102, "darwin")) {
-          const v103 = v102["darwin"];
-          if (!(isArray(v103))) {
+        if (Object.hasOwn(v107, "darwin")) {
+          const v108 = v107["darwin"];
+          if (!(isArray(v108))) {
             return false;
           }
-          if (v103.length > 32) {
+          if (v108.length > 32) {
             return false;
           }
-          for (let i105 = 0; i105 < v103.length; i105++) {
-            const v106 = v103[i105];
-            if (!(typeof v106 === "string")) {
+          for (let i110 = 0; i110 < v108.length; i110++) {
+            const v111 = v108[i110];
+            if (!(typeof v111 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v106)) {
+            if (hasLoneSurrogate(v111)) {
               return false;
             }
-            if (v106.length < 1 || (v106.length < 2 && codePointLength(v106) < 1)) {
+            if (v111.length < 1 || (v111.length < 2 && codePointLength(v111) < 1)) {
               return false;
             }
-            if (v106.length > 1024 && codePointLength(v106) > 1024) {
+            if (v111.length > 1024 && codePointLength(v111) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v106)) {
+            if (!PATTERN_7.test(v111)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v102, "win32")) {
-          const v107 = v102["win32"];
-          if (!(isArray(v107))) {
+        if (Object.hasOwn(v107, "win32")) {
+          const v112 = v107["win32"];
+          if (!(isArray(v112))) {
             return false;
           }
-          if (v107.length > 32) {
+          if (v112.length > 32) {
             return false;
           }
-          for (let i109 = 0; i109 < v107.length; i109++) {
-            const v110 = v107[i109];
-            if (!(typeof v110 === "string")) {
+          for (let i114 = 0; i114 < v112.length; i114++) {
+            const v115 = v112[i114];
+            if (!(typeof v115 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v110)) {
+            if (hasLoneSurrogate(v115)) {
               return false;
             }
-            if (v110.length < 1 || (v110.length < 2 && codePointLength(v110) < 1)) {
+            if (v115.length < 1 || (v115.length < 2 && codePointLength(v115) < 1)) {
               return false;
             }
-            if (v110.length > 1024 && codePointLength(v110) > 1024) {
+            if (v115.length > 1024 && codePointLength(v115) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v110)) {
+            if (!PATTERN_7.test(v115)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v102, "linux")) {
-          const v111 = v102["linux"];
-          if (!(isArray(v111))) {
+        if (Object.hasOwn(v107, "linux")) {
+          const v116 = v107["linux"];
+          if (!(isArray(v116))) {
             return false;
           }
-          if (v111.length > 32) {
+          if (v116.length > 32) {
             return false;
           }
-          for (let i113 = 0; i113 < v111.length; i113++) {
-            const v114 = v111[i113];
-            if (!(typeof v114 === "string")) {
+          for (let i118 = 0; i118 < v116.length; i118++) {
+            const v119 = v116[i118];
+            if (!(typeof v119 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v114)) {
+            if (hasLoneSurrogate(v119)) {
               return false;
             }
-            if (v114.length < 1 || (v114.length < 2 && codePointLength(v114) < 1)) {
+            if (v119.length < 1 || (v119.length < 2 && codePointLength(v119) < 1)) {
               return false;
             }
-            if (v114.length > 1024 && codePointLength(v114) > 1024) {
+            if (v119.length > 1024 && codePointLength(v119) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v114)) {
+            if (!PATTERN_7.test(v119)) {
               return false;
             }
           }
         }
-        for (const k115 in v102) {
-          switch (k115) {
+        for (const k120 in v107) {
+          switch (k120) {
             case "darwin":
             case "linux":
             case "win32":
               break;
             default:
-              if (Object.hasOwn(v102, k115)) {
+              if (Object.hasOwn(v107, k120)) {
                 return false;
               }
           }
         }
       }
-      for (const k116 in v99) {
-        switch (k116) {
+      for (const k121 in v104) {
+        switch (k121) {
           case "kind":
           case "paths":
             break;
           default:
-            if (Object.hasOwn(v99, k116)) {
+            if (Object.hasOwn(v104, k121)) {
               return false;
             }
         }
@@ -1057,54 +1062,26 @@ function valid3(v: unknown): boolean {
     }
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v117 = v["hookPackage"];
-    if (!(typeof v117 === "string")) {
+    const v122 = v["hookPackage"];
+    if (!(typeof v122 === "string")) {
       return false;
     }
-    if (v117.length < 1 || (v117.length < 2 && codePointLength(v117) < 1)) {
+    if (v122.length < 1 || (v122.length < 2 && codePointLength(v122) < 1)) {
       return false;
     }
-    if (v117.length > 214 && codePointLength(v117) > 214) {
+    if (v122.length > 214 && codePointLength(v122) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v117)) {
+    if (!PATTERN_3.test(v122)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v118 = v["promptArgTemplate"];
-    if (!(isArray(v118))) {
-      return false;
-    }
-    if (v118.length > 20) {
-      return false;
-    }
-    for (let i120 = 0; i120 < v118.length; i120++) {
-      const v121 = v118[i120];
-      if (!(typeof v121 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v121)) {
-        return false;
-      }
-      if (v121.length > 256 && codePointLength(v121) > 256) {
-        return false;
-      }
-      if (!PATTERN_4.test(v121)) {
-        return false;
-      }
-    }
-  }
-  if (Object.hasOwn(v, "capabilities")) {
-    const v122 = v["capabilities"];
-    if (!(isObject(v122))) {
-      return false;
-    }
-    if (!Object.hasOwn(v122, "provides")) {
-      return false;
-    }
-    const v123 = v122["provides"];
+    const v123 = v["promptArgTemplate"];
     if (!(isArray(v123))) {
+      return false;
+    }
+    if (v123.length > 20) {
       return false;
     }
     for (let i125 = 0; i125 < v123.length; i125++) {
@@ -1112,165 +1089,193 @@ function valid3(v: unknown): boolean {
       if (!(typeof v126 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v126)) {
+      if (hasLoneSurrogate(v126)) {
+        return false;
+      }
+      if (v126.length > 256 && codePointLength(v126) > 256) {
+        return false;
+      }
+      if (!PATTERN_4.test(v126)) {
         return false;
       }
     }
-    if (!allUnique(v123)) {
+  }
+  if (Object.hasOwn(v, "capabilities")) {
+    const v127 = v["capabilities"];
+    if (!(isObject(v127))) {
       return false;
     }
-    for (const k127 in v122) {
-      switch (k127) {
+    if (!Object.hasOwn(v127, "provides")) {
+      return false;
+    }
+    const v128 = v127["provides"];
+    if (!(isArray(v128))) {
+      return false;
+    }
+    for (let i130 = 0; i130 < v128.length; i130++) {
+      const v131 = v128[i130];
+      if (!(typeof v131 === "string")) {
+        return false;
+      }
+      if (!ENUM_8.has(v131)) {
+        return false;
+      }
+    }
+    if (!allUnique(v128)) {
+      return false;
+    }
+    for (const k132 in v127) {
+      switch (k132) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v122, k127)) {
+          if (Object.hasOwn(v127, k132)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v128 = v["category"];
-    if (!(typeof v128 === "string")) {
+    const v133 = v["category"];
+    if (!(typeof v133 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v128)) {
+    if (!ENUM_5.has(v133)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "library")) {
-    const v129 = v["library"];
-    if (!(typeof v129 === "string")) {
+    const v134 = v["library"];
+    if (!(typeof v134 === "string")) {
       return false;
     }
-    if (!PATTERN_0.test(v129)) {
+    if (!PATTERN_0.test(v134)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "mcpServer")) {
-    const v130 = v["mcpServer"];
-    if (!(isObject(v130))) {
+    const v135 = v["mcpServer"];
+    if (!(isObject(v135))) {
       return false;
     }
-    if (!Object.hasOwn(v130, "transport")) {
+    if (!Object.hasOwn(v135, "transport")) {
       return false;
     }
-    const v131 = v130["transport"];
-    if (!(typeof v131 === "string")) {
+    const v136 = v135["transport"];
+    if (!(typeof v136 === "string")) {
       return false;
     }
-    if (!ENUM_9.has(v131)) {
+    if (!ENUM_9.has(v136)) {
       return false;
     }
-    if (Object.hasOwn(v130, "command")) {
-      const v132 = v130["command"];
-      if (!(typeof v132 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v132)) {
-        return false;
-      }
-      if (v132.length < 1 || (v132.length < 2 && codePointLength(v132) < 1)) {
-        return false;
-      }
-      if (v132.length > 256 && codePointLength(v132) > 256) {
-        return false;
-      }
-      if (!PATTERN_10.test(v132)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v130, "args")) {
-      const v133 = v130["args"];
-      if (!(isArray(v133))) {
-        return false;
-      }
-      if (v133.length > 32) {
-        return false;
-      }
-      for (let i135 = 0; i135 < v133.length; i135++) {
-        const v136 = v133[i135];
-        if (!(typeof v136 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v136)) {
-          return false;
-        }
-        if (v136.length > 256 && codePointLength(v136) > 256) {
-          return false;
-        }
-        if (!PATTERN_11.test(v136)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v130, "url")) {
-      const v137 = v130["url"];
+    if (Object.hasOwn(v135, "command")) {
+      const v137 = v135["command"];
       if (!(typeof v137 === "string")) {
         return false;
       }
-      if (v137.length > 2048 && codePointLength(v137) > 2048) {
+      if (hasLoneSurrogate(v137)) {
         return false;
       }
-      if (!PATTERN_12.test(v137)) {
+      if (v137.length < 1 || (v137.length < 2 && codePointLength(v137) < 1)) {
+        return false;
+      }
+      if (v137.length > 256 && codePointLength(v137) > 256) {
+        return false;
+      }
+      if (!PATTERN_10.test(v137)) {
         return false;
       }
     }
-    for (const k138 in v130) {
-      switch (k138) {
+    if (Object.hasOwn(v135, "args")) {
+      const v138 = v135["args"];
+      if (!(isArray(v138))) {
+        return false;
+      }
+      if (v138.length > 32) {
+        return false;
+      }
+      for (let i140 = 0; i140 < v138.length; i140++) {
+        const v141 = v138[i140];
+        if (!(typeof v141 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v141)) {
+          return false;
+        }
+        if (v141.length > 256 && codePointLength(v141) > 256) {
+          return false;
+        }
+        if (!PATTERN_11.test(v141)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v135, "url")) {
+      const v142 = v135["url"];
+      if (!(typeof v142 === "string")) {
+        return false;
+      }
+      if (v142.length > 2048 && codePointLength(v142) > 2048) {
+        return false;
+      }
+      if (!PATTERN_12.test(v142)) {
+        return false;
+      }
+    }
+    for (const k143 in v135) {
+      switch (k143) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v130, k138)) {
+          if (Object.hasOwn(v135, k143)) {
             return false;
           }
       }
     }
-    if (valid8(v130)) {
-      if (typeof v130 === "string") {
-        if (hasLoneSurrogate(v130)) {
+    if (valid8(v135)) {
+      if (typeof v135 === "string") {
+        if (hasLoneSurrogate(v135)) {
           return false;
         }
       }
-      if (isObject(v130)) {
-        if (!Object.hasOwn(v130, "command")) {
+      if (isObject(v135)) {
+        if (!Object.hasOwn(v135, "command")) {
           return false;
         }
-        if (Object.hasOwn(v130, "url")) {
+        if (Object.hasOwn(v135, "url")) {
           return false;
         }
       }
     } else {
-      if (typeof v130 === "string") {
-        if (hasLoneSurrogate(v130)) {
+      if (typeof v135 === "string") {
+        if (hasLoneSurrogate(v135)) {
           return false;
         }
       }
-      if (isObject(v130)) {
-        if (!Object.hasOwn(v130, "url")) {
+      if (isObject(v135)) {
+        if (!Object.hasOwn(v135, "url")) {
           return false;
         }
-        if (Object.hasOwn(v130, "command")) {
+        if (Object.hasOwn(v135, "command")) {
           return false;
         }
-        if (Object.hasOwn(v130, "args")) {
+        if (Object.hasOwn(v135, "args")) {
           return false;
         }
       }
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v142 = v["builtin"];
-    if (!(typeof v142 === "boolean")) {
+    const v147 = v["builtin"];
+    if (!(typeof v147 === "boolean")) {
       return false;
     }
   }
-  for (const k143 in v) {
-    switch (k143) {
+  for (const k148 in v) {
+    switch (k148) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -1286,7 +1291,7 @@ function valid3(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k143)) {
+        if (Object.hasOwn(v, k148)) {
           return false;
         }
     }
@@ -1302,14 +1307,14 @@ function valid3(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v144 = v["launchable"];
-        if (v144 !== false) {
+        const v149 = v["launchable"];
+        if (v149 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v145 = v["hookCapable"];
-        if (v145 !== false) {
+        const v150 = v["hookCapable"];
+        if (v150 !== false) {
           return false;
         }
       }
@@ -1350,15 +1355,15 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d151 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d151 === "path") {
+  const d156 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d156 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
     check9(v, p, e);
-  } else if (d151 === "candidates") {
+  } else if (d156 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1372,36 +1377,37 @@ function check4(v: unknown, p: string, e: Violations): void {
 
 function check5(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "provides")) {
+    const h157 = Object.hasOwn(v, "provides");
+    if (!h157) {
       e.add(p, "required", "property \"provides\"", v);
     }
-    if (Object.hasOwn(v, "provides")) {
-      const v152 = v["provides"];
-      if (isArray(v152)) {
-        const n153 = e.length;
-        for (let i154 = 0; i154 < v152.length; i154++) {
-          const v155 = v152[i154];
-          if (typeof v155 === "string") {
-            if (hasLoneSurrogate(v155)) {
-              e.add(p + "/provides" + "/" + i154, "i-json", "no lone surrogate", v155);
+    if (h157) {
+      const v158 = v["provides"];
+      if (isArray(v158)) {
+        const n159 = e.length;
+        for (let i160 = 0; i160 < v158.length; i160++) {
+          const v161 = v158[i160];
+          if (typeof v161 === "string") {
+            if (hasLoneSurrogate(v161)) {
+              e.add(p + "/provides" + "/" + i160, "i-json", "no lone surrogate", v161);
             }
           }
-          check13(v155, p + "/provides" + "/" + i154, e);
+          check13(v161, p + "/provides" + "/" + i160, e);
         }
-        if (e.length === n153 && !allUnique(v152)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v152);
+        if (e.length === n159 && !allUnique(v158)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v158);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v152);
+        e.add(p + "/provides", "type", "array", v158);
       }
     }
-    for (const k156 in v) {
-      switch (k156) {
+    for (const k162 in v) {
+      switch (k162) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v, k156)) {
-            e.add(p + "/" + token(k156), "additionalProperties", "no such property", v[k156]);
+          if (Object.hasOwn(v, k162)) {
+            e.add(p + "/" + token(k162), "additionalProperties", "no such property", v[k162]);
           }
       }
     }
@@ -1412,92 +1418,93 @@ function check5(v: unknown, p: string, e: Violations): void {
 
 function check6(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "transport")) {
+    const h163 = Object.hasOwn(v, "transport");
+    if (!h163) {
       e.add(p, "required", "property \"transport\"", v);
     }
-    if (Object.hasOwn(v, "transport")) {
-      const v157 = v["transport"];
-      if (typeof v157 === "string") {
-        if (!ENUM_9.has(v157)) {
-          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v157);
+    if (h163) {
+      const v164 = v["transport"];
+      if (typeof v164 === "string") {
+        if (!ENUM_9.has(v164)) {
+          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v164);
         }
       } else {
-        e.add(p + "/transport", "type", "string", v157);
-        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v157);
+        e.add(p + "/transport", "type", "string", v164);
+        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v164);
       }
     }
     if (Object.hasOwn(v, "command")) {
-      const v158 = v["command"];
-      if (typeof v158 === "string") {
-        if (hasLoneSurrogate(v158)) {
-          e.add(p + "/command", "i-json", "no lone surrogate", v158);
+      const v165 = v["command"];
+      if (typeof v165 === "string") {
+        if (hasLoneSurrogate(v165)) {
+          e.add(p + "/command", "i-json", "no lone surrogate", v165);
         }
-        if (v158.length < 1 || (v158.length < 2 && codePointLength(v158) < 1)) {
-          e.add(p + "/command", "minLength", "at least 1 characters", v158);
+        if (v165.length < 1 || (v165.length < 2 && codePointLength(v165) < 1)) {
+          e.add(p + "/command", "minLength", "at least 1 characters", v165);
         }
-        if (v158.length > 256 && codePointLength(v158) > 256) {
-          e.add(p + "/command", "maxLength", "at most 256 characters", v158);
+        if (v165.length > 256 && codePointLength(v165) > 256) {
+          e.add(p + "/command", "maxLength", "at most 256 characters", v165);
         }
-        if (!(v158.length > 256 && codePointLength(v158) > 256) && !PATTERN_10.test(v158)) {
-          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v158);
+        if (!(v165.length > 256 && codePointLength(v165) > 256) && !PATTERN_10.test(v165)) {
+          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v165);
         }
       } else {
-        e.add(p + "/command", "type", "string", v158);
+        e.add(p + "/command", "type", "string", v165);
       }
     }
     if (Object.hasOwn(v, "args")) {
-      const v159 = v["args"];
-      if (isArray(v159)) {
-        if (v159.length > 32) {
-          e.add(p + "/args", "maxItems", "at most 32 items", v159);
+      const v166 = v["args"];
+      if (isArray(v166)) {
+        if (v166.length > 32) {
+          e.add(p + "/args", "maxItems", "at most 32 items", v166);
         }
-        for (let i161 = 0; i161 < v159.length; i161++) {
-          const v162 = v159[i161];
-          if (typeof v162 === "string") {
-            if (hasLoneSurrogate(v162)) {
-              e.add(p + "/args" + "/" + i161, "i-json", "no lone surrogate", v162);
+        for (let i168 = 0; i168 < v166.length; i168++) {
+          const v169 = v166[i168];
+          if (typeof v169 === "string") {
+            if (hasLoneSurrogate(v169)) {
+              e.add(p + "/args" + "/" + i168, "i-json", "no lone surrogate", v169);
             }
-            if (v162.length > 256 && codePointLength(v162) > 256) {
-              e.add(p + "/args" + "/" + i161, "maxLength", "at most 256 characters", v162);
+            if (v169.length > 256 && codePointLength(v169) > 256) {
+              e.add(p + "/args" + "/" + i168, "maxLength", "at most 256 characters", v169);
             }
-            if (!(v162.length > 256 && codePointLength(v162) > 256) && !PATTERN_11.test(v162)) {
-              e.add(p + "/args" + "/" + i161, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v162);
+            if (!(v169.length > 256 && codePointLength(v169) > 256) && !PATTERN_11.test(v169)) {
+              e.add(p + "/args" + "/" + i168, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v169);
             }
           } else {
-            e.add(p + "/args" + "/" + i161, "type", "string", v162);
+            e.add(p + "/args" + "/" + i168, "type", "string", v169);
           }
         }
       } else {
-        e.add(p + "/args", "type", "array", v159);
+        e.add(p + "/args", "type", "array", v166);
       }
     }
     if (Object.hasOwn(v, "url")) {
-      const v163 = v["url"];
-      if (typeof v163 === "string") {
-        const m164 = !(v163.length > 2048 && codePointLength(v163) > 2048) && PATTERN_12.test(v163);
-        if (!m164 && hasLoneSurrogate(v163)) {
-          e.add(p + "/url", "i-json", "no lone surrogate", v163);
+      const v170 = v["url"];
+      if (typeof v170 === "string") {
+        const m171 = !(v170.length > 2048 && codePointLength(v170) > 2048) && PATTERN_12.test(v170);
+        if (!m171 && hasLoneSurrogate(v170)) {
+          e.add(p + "/url", "i-json", "no lone surrogate", v170);
         }
-        if (v163.length > 2048 && codePointLength(v163) > 2048) {
-          e.add(p + "/url", "maxLength", "at most 2048 characters", v163);
+        if (v170.length > 2048 && codePointLength(v170) > 2048) {
+          e.add(p + "/url", "maxLength", "at most 2048 characters", v170);
         }
-        if (!m164 && !(v163.length > 2048 && codePointLength(v163) > 2048)) {
-          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v163);
+        if (!m171 && !(v170.length > 2048 && codePointLength(v170) > 2048)) {
+          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v170);
         }
       } else {
-        e.add(p + "/url", "type", "string", v163);
+        e.add(p + "/url", "type", "string", v170);
       }
     }
-    for (const k165 in v) {
-      switch (k165) {
+    for (const k172 in v) {
+      switch (k172) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v, k165)) {
-            e.add(p + "/" + token(k165), "additionalProperties", "no such property", v[k165]);
+          if (Object.hasOwn(v, k172)) {
+            e.add(p + "/" + token(k172), "additionalProperties", "no such property", v[k172]);
           }
       }
     }
@@ -1515,8 +1522,8 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"command\"", v);
       }
       if (Object.hasOwn(v, "url")) {
-        const v166 = v["url"];
-        e.add(p + "/url", "false", "nothing (false schema)", v166);
+        const v173 = v["url"];
+        e.add(p + "/url", "false", "nothing (false schema)", v173);
       }
     }
   } else {
@@ -1530,12 +1537,12 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"url\"", v);
       }
       if (Object.hasOwn(v, "command")) {
-        const v167 = v["command"];
-        e.add(p + "/command", "false", "nothing (false schema)", v167);
+        const v174 = v["command"];
+        e.add(p + "/command", "false", "nothing (false schema)", v174);
       }
       if (Object.hasOwn(v, "args")) {
-        const v168 = v["args"];
-        e.add(p + "/args", "false", "nothing (false schema)", v168);
+        const v175 = v["args"];
+        e.add(p + "/args", "false", "nothing (false schema)", v175);
       }
     }
   }
@@ -1551,8 +1558,8 @@ function valid7(v: unknown): boolean {
     if (!Object.hasOwn(v, "category")) {
       return false;
     }
-    const v169 = v["category"];
-    if (v169 !== "mcp-server") {
+    const v176 = v["category"];
+    if (v176 !== "mcp-server") {
       return false;
     }
   }
@@ -1567,8 +1574,8 @@ function valid8(v: unknown): boolean {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "transport")) {
-      const v170 = v["transport"];
-      if (v170 !== "stdio") {
+      const v177 = v["transport"];
+      if (v177 !== "stdio") {
         return false;
       }
     }
@@ -1578,46 +1585,48 @@ function valid8(v: unknown): boolean {
 
 function check9(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind")) {
+    const h178 = Object.hasOwn(v, "kind");
+    if (!h178) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    if (!Object.hasOwn(v, "binaryName")) {
+    const h179 = Object.hasOwn(v, "binaryName");
+    if (!h179) {
       e.add(p, "required", "property \"binaryName\"", v);
     }
-    if (Object.hasOwn(v, "kind")) {
-      const v171 = v["kind"];
-      if (v171 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v171);
+    if (h178) {
+      const v180 = v["kind"];
+      if (v180 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v180);
       }
     }
-    if (Object.hasOwn(v, "binaryName")) {
-      const v172 = v["binaryName"];
-      if (typeof v172 === "string") {
-        const m173 = !(v172.length > 128 && codePointLength(v172) > 128) && PATTERN_6.test(v172);
-        if (!m173 && hasLoneSurrogate(v172)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v172);
+    if (h179) {
+      const v181 = v["binaryName"];
+      if (typeof v181 === "string") {
+        const m182 = !(v181.length > 128 && codePointLength(v181) > 128) && PATTERN_6.test(v181);
+        if (!m182 && hasLoneSurrogate(v181)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v181);
         }
-        if (v172.length < 1 || (v172.length < 2 && codePointLength(v172) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v172);
+        if (v181.length < 1 || (v181.length < 2 && codePointLength(v181) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v181);
         }
-        if (v172.length > 128 && codePointLength(v172) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v172);
+        if (v181.length > 128 && codePointLength(v181) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v181);
         }
-        if (!m173 && !(v172.length > 128 && codePointLength(v172) > 128)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v172);
+        if (!m182 && !(v181.length > 128 && codePointLength(v181) > 128)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v181);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v172);
+        e.add(p + "/binaryName", "type", "string", v181);
       }
     }
-    for (const k174 in v) {
-      switch (k174) {
+    for (const k183 in v) {
+      switch (k183) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k174)) {
-            e.add(p + "/" + token(k174), "additionalProperties", "no such property", v[k174]);
+          if (Object.hasOwn(v, k183)) {
+            e.add(p + "/" + token(k183), "additionalProperties", "no such property", v[k183]);
           }
       }
     }
@@ -1646,32 +1655,33 @@ function check11(v: unknown, p: string, e: Violations): void {
 
 function check12(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind")) {
+    const h184 = Object.hasOwn(v, "kind");
+    if (!h184) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    if (Object.hasOwn(v, "kind")) {
-      const v175 = v["kind"];
-      if (v175 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v175);
+    if (h184) {
+      const v185 = v["kind"];
+      if (v185 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v185);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v176 = v["paths"];
-      if (typeof v176 === "string") {
-        if (hasLoneSurrogate(v176)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v176);
+      const v186 = v["paths"];
+      if (typeof v186 === "string") {
+        if (hasLoneSurrogate(v186)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v186);
         }
       }
-      check14(v176, p + "/paths", e);
+      check14(v186, p + "/paths", e);
     }
-    for (const k177 in v) {
-      switch (k177) {
+    for (const k187 in v) {
+      switch (k187) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k177)) {
-            e.add(p + "/" + token(k177), "additionalProperties", "no such property", v[k177]);
+          if (Object.hasOwn(v, k187)) {
+            e.add(p + "/" + token(k187), "additionalProperties", "no such property", v[k187]);
           }
       }
     }
@@ -1694,41 +1704,41 @@ function check13(v: unknown, p: string, e: Violations): void {
 function check14(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v178 = v["darwin"];
-      if (typeof v178 === "string") {
-        if (hasLoneSurrogate(v178)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v178);
+      const v188 = v["darwin"];
+      if (typeof v188 === "string") {
+        if (hasLoneSurrogate(v188)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v188);
         }
       }
-      check15(v178, p + "/darwin", e);
+      check15(v188, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v179 = v["win32"];
-      if (typeof v179 === "string") {
-        if (hasLoneSurrogate(v179)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v179);
+      const v189 = v["win32"];
+      if (typeof v189 === "string") {
+        if (hasLoneSurrogate(v189)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v189);
         }
       }
-      check15(v179, p + "/win32", e);
+      check15(v189, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v180 = v["linux"];
-      if (typeof v180 === "string") {
-        if (hasLoneSurrogate(v180)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v180);
+      const v190 = v["linux"];
+      if (typeof v190 === "string") {
+        if (hasLoneSurrogate(v190)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v190);
         }
       }
-      check15(v180, p + "/linux", e);
+      check15(v190, p + "/linux", e);
     }
-    for (const k181 in v) {
-      switch (k181) {
+    for (const k191 in v) {
+      switch (k191) {
         case "darwin":
         case "linux":
         case "win32":
           break;
         default:
-          if (Object.hasOwn(v, k181)) {
-            e.add(p + "/" + token(k181), "additionalProperties", "no such property", v[k181]);
+          if (Object.hasOwn(v, k191)) {
+            e.add(p + "/" + token(k191), "additionalProperties", "no such property", v[k191]);
           }
       }
     }
@@ -1742,23 +1752,23 @@ function check15(v: unknown, p: string, e: Violations): void {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i183 = 0; i183 < v.length; i183++) {
-      const v184 = v[i183];
-      if (typeof v184 === "string") {
-        if (hasLoneSurrogate(v184)) {
-          e.add(p + "/" + i183, "i-json", "no lone surrogate", v184);
+    for (let i193 = 0; i193 < v.length; i193++) {
+      const v194 = v[i193];
+      if (typeof v194 === "string") {
+        if (hasLoneSurrogate(v194)) {
+          e.add(p + "/" + i193, "i-json", "no lone surrogate", v194);
         }
-        if (v184.length < 1 || (v184.length < 2 && codePointLength(v184) < 1)) {
-          e.add(p + "/" + i183, "minLength", "at least 1 characters", v184);
+        if (v194.length < 1 || (v194.length < 2 && codePointLength(v194) < 1)) {
+          e.add(p + "/" + i193, "minLength", "at least 1 characters", v194);
         }
-        if (v184.length > 1024 && codePointLength(v184) > 1024) {
-          e.add(p + "/" + i183, "maxLength", "at most 1024 characters", v184);
+        if (v194.length > 1024 && codePointLength(v194) > 1024) {
+          e.add(p + "/" + i193, "maxLength", "at most 1024 characters", v194);
         }
-        if (!(v184.length > 1024 && codePointLength(v184) > 1024) && !PATTERN_7.test(v184)) {
-          e.add(p + "/" + i183, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v184);
+        if (!(v194.length > 1024 && codePointLength(v194) > 1024) && !PATTERN_7.test(v194)) {
+          e.add(p + "/" + i193, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v194);
         }
       } else {
-        e.add(p + "/" + i183, "type", "string", v184);
+        e.add(p + "/" + i193, "type", "string", v194);
       }
     }
   } else {

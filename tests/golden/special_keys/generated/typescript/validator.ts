@@ -19,181 +19,187 @@ const ENUM_8: ReadonlySet<string> = new Set<string>(["", "-0", "01", "1e3", "429
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "id")) {
+    const h1 = Object.hasOwn(v, "id");
+    if (!h1) {
       e.add(p, "required", "property \"id\"", v);
     }
-    if (!Object.hasOwn(v, "displayName")) {
+    const h2 = Object.hasOwn(v, "displayName");
+    if (!h2) {
       e.add(p, "required", "property \"displayName\"", v);
     }
-    if (!Object.hasOwn(v, "launchable")) {
+    const h3 = Object.hasOwn(v, "launchable");
+    if (!h3) {
       e.add(p, "required", "property \"launchable\"", v);
     }
-    if (!Object.hasOwn(v, "hookCapable")) {
+    const h4 = Object.hasOwn(v, "hookCapable");
+    if (!h4) {
       e.add(p, "required", "property \"hookCapable\"", v);
     }
-    if (!Object.hasOwn(v, "hookPointer")) {
+    const h5 = Object.hasOwn(v, "hookPointer");
+    if (!h5) {
       e.add(p, "required", "property \"hookPointer\"", v);
     }
-    if (!Object.hasOwn(v, "detect")) {
+    const h6 = Object.hasOwn(v, "detect");
+    if (!h6) {
       e.add(p, "required", "property \"detect\"", v);
     }
-    if (Object.hasOwn(v, "id")) {
-      const v1 = v["id"];
-      if (typeof v1 === "string") {
-        const m2 = PATTERN_0.test(v1);
-        if (!m2 && hasLoneSurrogate(v1)) {
-          e.add(p + "/id", "i-json", "no lone surrogate", v1);
+    if (h1) {
+      const v7 = v["id"];
+      if (typeof v7 === "string") {
+        const m8 = PATTERN_0.test(v7);
+        if (!m8 && hasLoneSurrogate(v7)) {
+          e.add(p + "/id", "i-json", "no lone surrogate", v7);
         }
-        if (!m2) {
-          e.add(p + "/id", "pattern", "to match \"^[A-Za-z0-9_-]{1,64}$\"", v1);
-        }
-      } else {
-        e.add(p + "/id", "type", "string", v1);
-      }
-    }
-    if (Object.hasOwn(v, "displayName")) {
-      const v3 = v["displayName"];
-      if (typeof v3 === "string") {
-        if (hasLoneSurrogate(v3)) {
-          e.add(p + "/displayName", "i-json", "no lone surrogate", v3);
-        }
-        if (v3.length < 1 || (v3.length < 2 && codePointLength(v3) < 1)) {
-          e.add(p + "/displayName", "minLength", "at least 1 characters", v3);
-        }
-        if (v3.length > 80 && codePointLength(v3) > 80) {
-          e.add(p + "/displayName", "maxLength", "at most 80 characters", v3);
-        }
-        if (!(v3.length > 80 && codePointLength(v3) > 80) && !PATTERN_1.test(v3)) {
-          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...", v3);
+        if (!m8) {
+          e.add(p + "/id", "pattern", "to match \"^[A-Za-z0-9_-]{1,64}$\"", v7);
         }
       } else {
-        e.add(p + "/displayName", "type", "string", v3);
+        e.add(p + "/id", "type", "string", v7);
       }
     }
-    if (Object.hasOwn(v, "launchable")) {
-      const v4 = v["launchable"];
-      if (!(typeof v4 === "boolean")) {
-        e.add(p + "/launchable", "type", "boolean", v4);
-      }
-    }
-    if (Object.hasOwn(v, "hookCapable")) {
-      const v5 = v["hookCapable"];
-      if (!(typeof v5 === "boolean")) {
-        e.add(p + "/hookCapable", "type", "boolean", v5);
-      }
-    }
-    if (Object.hasOwn(v, "hookPointer")) {
-      const v6 = v["hookPointer"];
-      if (typeof v6 === "string") {
-        const m7 = !(v6.length > 256 && codePointLength(v6) > 256) && PATTERN_2.test(v6);
-        if (!m7 && hasLoneSurrogate(v6)) {
-          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v6);
-        }
-        if (v6.length < 1 || (v6.length < 2 && codePointLength(v6) < 1)) {
-          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v6);
-        }
-        if (v6.length > 256 && codePointLength(v6) > 256) {
-          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v6);
-        }
-        if (!m7 && !(v6.length > 256 && codePointLength(v6) > 256)) {
-          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v6);
-        }
-      } else {
-        e.add(p + "/hookPointer", "type", "string", v6);
-      }
-    }
-    if (Object.hasOwn(v, "detect")) {
-      const v8 = v["detect"];
-      if (typeof v8 === "string") {
-        if (hasLoneSurrogate(v8)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v8);
-        }
-      }
-      check4(v8, p + "/detect", e);
-    }
-    if (Object.hasOwn(v, "hookPackage")) {
-      const v9 = v["hookPackage"];
+    if (h2) {
+      const v9 = v["displayName"];
       if (typeof v9 === "string") {
-        const m10 = !(v9.length > 214 && codePointLength(v9) > 214) && PATTERN_3.test(v9);
-        if (!m10 && hasLoneSurrogate(v9)) {
-          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v9);
+        if (hasLoneSurrogate(v9)) {
+          e.add(p + "/displayName", "i-json", "no lone surrogate", v9);
         }
         if (v9.length < 1 || (v9.length < 2 && codePointLength(v9) < 1)) {
-          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v9);
+          e.add(p + "/displayName", "minLength", "at least 1 characters", v9);
         }
-        if (v9.length > 214 && codePointLength(v9) > 214) {
-          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v9);
+        if (v9.length > 80 && codePointLength(v9) > 80) {
+          e.add(p + "/displayName", "maxLength", "at most 80 characters", v9);
         }
-        if (!m10 && !(v9.length > 214 && codePointLength(v9) > 214)) {
-          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v9);
+        if (!(v9.length > 80 && codePointLength(v9) > 80) && !PATTERN_1.test(v9)) {
+          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...", v9);
         }
       } else {
-        e.add(p + "/hookPackage", "type", "string", v9);
+        e.add(p + "/displayName", "type", "string", v9);
+      }
+    }
+    if (h3) {
+      const v10 = v["launchable"];
+      if (!(typeof v10 === "boolean")) {
+        e.add(p + "/launchable", "type", "boolean", v10);
+      }
+    }
+    if (h4) {
+      const v11 = v["hookCapable"];
+      if (!(typeof v11 === "boolean")) {
+        e.add(p + "/hookCapable", "type", "boolean", v11);
+      }
+    }
+    if (h5) {
+      const v12 = v["hookPointer"];
+      if (typeof v12 === "string") {
+        const m13 = !(v12.length > 256 && codePointLength(v12) > 256) && PATTERN_2.test(v12);
+        if (!m13 && hasLoneSurrogate(v12)) {
+          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v12);
+        }
+        if (v12.length < 1 || (v12.length < 2 && codePointLength(v12) < 1)) {
+          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v12);
+        }
+        if (v12.length > 256 && codePointLength(v12) > 256) {
+          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v12);
+        }
+        if (!m13 && !(v12.length > 256 && codePointLength(v12) > 256)) {
+          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v12);
+        }
+      } else {
+        e.add(p + "/hookPointer", "type", "string", v12);
+      }
+    }
+    if (h6) {
+      const v14 = v["detect"];
+      if (typeof v14 === "string") {
+        if (hasLoneSurrogate(v14)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v14);
+        }
+      }
+      check4(v14, p + "/detect", e);
+    }
+    if (Object.hasOwn(v, "hookPackage")) {
+      const v15 = v["hookPackage"];
+      if (typeof v15 === "string") {
+        const m16 = !(v15.length > 214 && codePointLength(v15) > 214) && PATTERN_3.test(v15);
+        if (!m16 && hasLoneSurrogate(v15)) {
+          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v15);
+        }
+        if (v15.length < 1 || (v15.length < 2 && codePointLength(v15) < 1)) {
+          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v15);
+        }
+        if (v15.length > 214 && codePointLength(v15) > 214) {
+          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v15);
+        }
+        if (!m16 && !(v15.length > 214 && codePointLength(v15) > 214)) {
+          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v15);
+        }
+      } else {
+        e.add(p + "/hookPackage", "type", "string", v15);
       }
     }
     if (Object.hasOwn(v, "promptArgTemplate")) {
-      const v11 = v["promptArgTemplate"];
-      if (isArray(v11)) {
-        if (v11.length > 20) {
-          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v11);
+      const v17 = v["promptArgTemplate"];
+      if (isArray(v17)) {
+        if (v17.length > 20) {
+          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v17);
         }
-        for (let i13 = 0; i13 < v11.length; i13++) {
-          const v14 = v11[i13];
-          if (typeof v14 === "string") {
-            if (hasLoneSurrogate(v14)) {
-              e.add(p + "/promptArgTemplate" + "/" + i13, "i-json", "no lone surrogate", v14);
+        for (let i19 = 0; i19 < v17.length; i19++) {
+          const v20 = v17[i19];
+          if (typeof v20 === "string") {
+            if (hasLoneSurrogate(v20)) {
+              e.add(p + "/promptArgTemplate" + "/" + i19, "i-json", "no lone surrogate", v20);
             }
-            if (v14.length > 256 && codePointLength(v14) > 256) {
-              e.add(p + "/promptArgTemplate" + "/" + i13, "maxLength", "at most 256 characters", v14);
+            if (v20.length > 256 && codePointLength(v20) > 256) {
+              e.add(p + "/promptArgTemplate" + "/" + i19, "maxLength", "at most 256 characters", v20);
             }
-            if (!(v14.length > 256 && codePointLength(v14) > 256) && !PATTERN_4.test(v14)) {
-              e.add(p + "/promptArgTemplate" + "/" + i13, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...", v14);
+            if (!(v20.length > 256 && codePointLength(v20) > 256) && !PATTERN_4.test(v20)) {
+              e.add(p + "/promptArgTemplate" + "/" + i19, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...", v20);
             }
           } else {
-            e.add(p + "/promptArgTemplate" + "/" + i13, "type", "string", v14);
+            e.add(p + "/promptArgTemplate" + "/" + i19, "type", "string", v20);
           }
         }
       } else {
-        e.add(p + "/promptArgTemplate", "type", "array", v11);
+        e.add(p + "/promptArgTemplate", "type", "array", v17);
       }
     }
     if (Object.hasOwn(v, "capabilities")) {
-      const v15 = v["capabilities"];
-      if (typeof v15 === "string") {
-        if (hasLoneSurrogate(v15)) {
-          e.add(p + "/capabilities", "i-json", "no lone surrogate", v15);
+      const v21 = v["capabilities"];
+      if (typeof v21 === "string") {
+        if (hasLoneSurrogate(v21)) {
+          e.add(p + "/capabilities", "i-json", "no lone surrogate", v21);
         }
       }
-      check5(v15, p + "/capabilities", e);
+      check5(v21, p + "/capabilities", e);
     }
     if (Object.hasOwn(v, "category")) {
-      const v16 = v["category"];
-      if (typeof v16 === "string") {
-        if (!ENUM_5.has(v16)) {
-          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v16);
+      const v22 = v["category"];
+      if (typeof v22 === "string") {
+        if (!ENUM_5.has(v22)) {
+          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v22);
         }
       } else {
-        e.add(p + "/category", "type", "string", v16);
-        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v16);
+        e.add(p + "/category", "type", "string", v22);
+        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v22);
       }
     }
     if (Object.hasOwn(v, "builtin")) {
-      const v17 = v["builtin"];
-      if (!(typeof v17 === "boolean")) {
-        e.add(p + "/builtin", "type", "boolean", v17);
+      const v23 = v["builtin"];
+      if (!(typeof v23 === "boolean")) {
+        e.add(p + "/builtin", "type", "boolean", v23);
       }
     }
     if (Object.hasOwn(v, "extras")) {
-      const v18 = v["extras"];
-      if (typeof v18 === "string") {
-        if (hasLoneSurrogate(v18)) {
-          e.add(p + "/extras", "i-json", "no lone surrogate", v18);
+      const v24 = v["extras"];
+      if (typeof v24 === "string") {
+        if (hasLoneSurrogate(v24)) {
+          e.add(p + "/extras", "i-json", "no lone surrogate", v24);
         }
       }
-      check6(v18, p + "/extras", e);
+      check6(v24, p + "/extras", e);
     }
-    for (const k19 in v) {
-      switch (k19) {
+    for (const k25 in v) {
+      switch (k25) {
         case "builtin":
         case "capabilities":
         case "category":
@@ -208,8 +214,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         case "promptArgTemplate":
           break;
         default:
-          if (Object.hasOwn(v, k19)) {
-            e.add(p + "/" + token(k19), "additionalProperties", "no such property", v[k19]);
+          if (Object.hasOwn(v, k25)) {
+            e.add(p + "/" + token(k25), "additionalProperties", "no such property", v[k25]);
           }
       }
     }
@@ -225,214 +231,214 @@ function valid1(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v20 = v["id"];
-  if (!(typeof v20 === "string")) {
+  const v26 = v["id"];
+  if (!(typeof v26 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v20)) {
+  if (!PATTERN_0.test(v26)) {
     return false;
   }
-  const v21 = v["displayName"];
-  if (!(typeof v21 === "string")) {
+  const v27 = v["displayName"];
+  if (!(typeof v27 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v21)) {
+  if (hasLoneSurrogate(v27)) {
     return false;
   }
-  if (v21.length < 1 || (v21.length < 2 && codePointLength(v21) < 1)) {
+  if (v27.length < 1 || (v27.length < 2 && codePointLength(v27) < 1)) {
     return false;
   }
-  if (v21.length > 80 && codePointLength(v21) > 80) {
+  if (v27.length > 80 && codePointLength(v27) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v21)) {
+  if (!PATTERN_1.test(v27)) {
     return false;
   }
-  const v22 = v["launchable"];
-  if (!(typeof v22 === "boolean")) {
+  const v28 = v["launchable"];
+  if (!(typeof v28 === "boolean")) {
     return false;
   }
-  const v23 = v["hookCapable"];
-  if (!(typeof v23 === "boolean")) {
+  const v29 = v["hookCapable"];
+  if (!(typeof v29 === "boolean")) {
     return false;
   }
-  const v24 = v["hookPointer"];
-  if (!(typeof v24 === "string")) {
+  const v30 = v["hookPointer"];
+  if (!(typeof v30 === "string")) {
     return false;
   }
-  if (v24.length < 1 || (v24.length < 2 && codePointLength(v24) < 1)) {
+  if (v30.length < 1 || (v30.length < 2 && codePointLength(v30) < 1)) {
     return false;
   }
-  if (v24.length > 256 && codePointLength(v24) > 256) {
+  if (v30.length > 256 && codePointLength(v30) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v24)) {
+  if (!PATTERN_2.test(v30)) {
     return false;
   }
-  const v25 = v["detect"];
-  if (typeof v25 === "string") {
-    if (hasLoneSurrogate(v25)) {
+  const v31 = v["detect"];
+  if (typeof v31 === "string") {
+    if (hasLoneSurrogate(v31)) {
       return false;
     }
   }
-  if (typeof v25 === "string") {
-    if (hasLoneSurrogate(v25)) {
+  if (typeof v31 === "string") {
+    if (hasLoneSurrogate(v31)) {
       return false;
     }
   }
-  const d26 = isObject(v25) && Object.hasOwn(v25, "kind") ? v25["kind"] : undefined;
-  if (d26 === "path") {
-    if (!(isObject(v25))) {
+  const d32 = isObject(v31) && Object.hasOwn(v31, "kind") ? v31["kind"] : undefined;
+  if (d32 === "path") {
+    if (!(isObject(v31))) {
       return false;
     }
-    if (!Object.hasOwn(v25, "kind") || !Object.hasOwn(v25, "binaryName")) {
+    if (!Object.hasOwn(v31, "kind") || !Object.hasOwn(v31, "binaryName")) {
       return false;
     }
-    const v27 = v25["kind"];
-    if (v27 !== "path") {
+    const v33 = v31["kind"];
+    if (v33 !== "path") {
       return false;
     }
-    const v28 = v25["binaryName"];
-    if (!(typeof v28 === "string")) {
+    const v34 = v31["binaryName"];
+    if (!(typeof v34 === "string")) {
       return false;
     }
-    if (v28.length < 1 || (v28.length < 2 && codePointLength(v28) < 1)) {
+    if (v34.length < 1 || (v34.length < 2 && codePointLength(v34) < 1)) {
       return false;
     }
-    if (v28.length > 128 && codePointLength(v28) > 128) {
+    if (v34.length > 128 && codePointLength(v34) > 128) {
       return false;
     }
-    if (!PATTERN_6.test(v28)) {
+    if (!PATTERN_6.test(v34)) {
       return false;
     }
-    for (const k29 in v25) {
-      switch (k29) {
+    for (const k35 in v31) {
+      switch (k35) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v25, k29)) {
+          if (Object.hasOwn(v31, k35)) {
             return false;
           }
       }
     }
-  } else if (d26 === "candidates") {
-    if (!(isObject(v25))) {
+  } else if (d32 === "candidates") {
+    if (!(isObject(v31))) {
       return false;
     }
-    if (!Object.hasOwn(v25, "kind")) {
+    if (!Object.hasOwn(v31, "kind")) {
       return false;
     }
-    const v30 = v25["kind"];
-    if (v30 !== "candidates") {
+    const v36 = v31["kind"];
+    if (v36 !== "candidates") {
       return false;
     }
-    if (Object.hasOwn(v25, "paths")) {
-      const v31 = v25["paths"];
-      if (!(isObject(v31))) {
+    if (Object.hasOwn(v31, "paths")) {
+      const v37 = v31["paths"];
+      if (!(isObject(v37))) {
         return false;
       }
-      if (Object.hasOwn(v31, "darwin")) {
-        const v32 = v31["darwin"];
-        if (!(isArray(v32))) {
+      if (Object.hasOwn(v37, "darwin")) {
+        const v38 = v37["darwin"];
+        if (!(isArray(v38))) {
           return false;
         }
-        if (v32.length > 32) {
+        if (v38.length > 32) {
           return false;
         }
-        for (let i34 = 0; i34 < v32.length; i34++) {
-          const v35 = v32[i34];
-          if (!(typeof v35 === "string")) {
+        for (let i40 = 0; i40 < v38.length; i40++) {
+          const v41 = v38[i40];
+          if (!(typeof v41 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v35)) {
+          if (hasLoneSurrogate(v41)) {
             return false;
           }
-          if (v35.length < 1 || (v35.length < 2 && codePointLength(v35) < 1)) {
+          if (v41.length < 1 || (v41.length < 2 && codePointLength(v41) < 1)) {
             return false;
           }
-          if (v35.length > 1024 && codePointLength(v35) > 1024) {
+          if (v41.length > 1024 && codePointLength(v41) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v35)) {
+          if (!PATTERN_7.test(v41)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v31, "win32")) {
-        const v36 = v31["win32"];
-        if (!(isArray(v36))) {
+      if (Object.hasOwn(v37, "win32")) {
+        const v42 = v37["win32"];
+        if (!(isArray(v42))) {
           return false;
         }
-        if (v36.length > 32) {
+        if (v42.length > 32) {
           return false;
         }
-        for (let i38 = 0; i38 < v36.length; i38++) {
-          const v39 = v36[i38];
-          if (!(typeof v39 === "string")) {
+        for (let i44 = 0; i44 < v42.length; i44++) {
+          const v45 = v42[i44];
+          if (!(typeof v45 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v39)) {
+          if (hasLoneSurrogate(v45)) {
             return false;
           }
-          if (v39.length < 1 || (v39.length < 2 && codePointLength(v39) < 1)) {
+          if (v45.length < 1 || (v45.length < 2 && codePointLength(v45) < 1)) {
             return false;
           }
-          if (v39.length > 1024 && codePointLength(v39) > 1024) {
+          if (v45.length > 1024 && codePointLength(v45) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v39)) {
+          if (!PATTERN_7.test(v45)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v31, "linux")) {
-        const v40 = v31["linux"];
-        if (!(isArray(v40))) {
+      if (Object.hasOwn(v37, "linux")) {
+        const v46 = v37["linux"];
+        if (!(isArray(v46))) {
           return false;
         }
-        if (v40.length > 32) {
+        if (v46.length > 32) {
           return false;
         }
-        for (let i42 = 0; i42 < v40.length; i42++) {
-          const v43 = v40[i42];
-          if (!(typeof v43 === "string")) {
+        for (let i48 = 0; i48 < v46.length; i48++) {
+          const v49 = v46[i48];
+          if (!(typeof v49 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v43)) {
+          if (hasLoneSurrogate(v49)) {
             return false;
           }
-          if (v43.length < 1 || (v43.length < 2 && codePointLength(v43) < 1)) {
+          if (v49.length < 1 || (v49.length < 2 && codePointLength(v49) < 1)) {
             return false;
           }
-          if (v43.length > 1024 && codePointLength(v43) > 1024) {
+          if (v49.length > 1024 && codePointLength(v49) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v43)) {
+          if (!PATTERN_7.test(v49)) {
             return false;
           }
         }
       }
-      for (const k44 in v31) {
-        switch (k44) {
+      for (const k50 in v37) {
+        switch (k50) {
           case "darwin":
           case "linux":
           case "win32":
             break;
           default:
-            if (Object.hasOwn(v31, k44)) {
+            if (Object.hasOwn(v37, k50)) {
               return false;
             }
         }
       }
     }
-    for (const k45 in v25) {
-      switch (k45) {
+    for (const k51 in v31) {
+      switch (k51) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v25, k45)) {
+          if (Object.hasOwn(v31, k51)) {
             return false;
           }
       }
@@ -441,155 +447,101 @@ function valid1(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v46 = v["hookPackage"];
-    if (!(typeof v46 === "string")) {
+    const v52 = v["hookPackage"];
+    if (!(typeof v52 === "string")) {
       return false;
     }
-    if (v46.length < 1 || (v46.length < 2 && codePointLength(v46) < 1)) {
+    if (v52.length < 1 || (v52.length < 2 && codePointLength(v52) < 1)) {
       return false;
     }
-    if (v46.length > 214 && codePointLength(v46) > 214) {
+    if (v52.length > 214 && codePointLength(v52) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v46)) {
+    if (!PATTERN_3.test(v52)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v47 = v["promptArgTemplate"];
-    if (!(isArray(v47))) {
+    const v53 = v["promptArgTemplate"];
+    if (!(isArray(v53))) {
       return false;
     }
-    if (v47.length > 20) {
+    if (v53.length > 20) {
       return false;
     }
-    for (let i49 = 0; i49 < v47.length; i49++) {
-      const v50 = v47[i49];
-      if (!(typeof v50 === "string")) {
+    for (let i55 = 0; i55 < v53.length; i55++) {
+      const v56 = v53[i55];
+      if (!(typeof v56 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v50)) {
+      if (hasLoneSurrogate(v56)) {
         return false;
       }
-      if (v50.length > 256 && codePointLength(v50) > 256) {
+      if (v56.length > 256 && codePointLength(v56) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v50)) {
+      if (!PATTERN_4.test(v56)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v51 = v["capabilities"];
-    if (!(isObject(v51))) {
+    const v57 = v["capabilities"];
+    if (!(isObject(v57))) {
       return false;
     }
-    if (!Object.hasOwn(v51, "provides")) {
+    if (!Object.hasOwn(v57, "provides")) {
       return false;
     }
-    const v52 = v51["provides"];
-    if (!(isArray(v52))) {
+    const v58 = v57["provides"];
+    if (!(isArray(v58))) {
       return false;
     }
-    for (let i54 = 0; i54 < v52.length; i54++) {
-      const v55 = v52[i54];
-      if (!(typeof v55 === "string")) {
+    for (let i60 = 0; i60 < v58.length; i60++) {
+      const v61 = v58[i60];
+      if (!(typeof v61 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v55)) {
+      if (!ENUM_8.has(v61)) {
         return false;
       }
     }
-    if (!allUnique(v52)) {
+    if (!allUnique(v58)) {
       return false;
     }
-    for (const k56 in v51) {
-      switch (k56) {
+    for (const k62 in v57) {
+      switch (k62) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v51, k56)) {
+          if (Object.hasOwn(v57, k62)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v57 = v["category"];
-    if (!(typeof v57 === "string")) {
+    const v63 = v["category"];
+    if (!(typeof v63 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v57)) {
+    if (!ENUM_5.has(v63)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v58 = v["builtin"];
-    if (!(typeof v58 === "boolean")) {
+    const v64 = v["builtin"];
+    if (!(typeof v64 === "boolean")) {
       return false;
     }
   }
   if (Object.hasOwn(v, "extras")) {
-    const v59 = v["extras"];
-    if (!(isObject(v59))) {
+    const v65 = v["extras"];
+    if (!(isObject(v65))) {
       return false;
     }
-    if (Object.hasOwn(v59, "constructor")) {
-      const v60 = v59["constructor"];
-      if (!(typeof v60 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v60)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v59, "prototype")) {
-      const v61 = v59["prototype"];
-      if (!(typeof v61 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v61)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v59, "toString")) {
-      const v62 = v59["toString"];
-      if (!(typeof v62 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v62)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v59, "valueOf")) {
-      const v63 = v59["valueOf"];
-      if (!(typeof v63 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v63)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v59, "hasOwnProperty")) {
-      const v64 = v59["hasOwnProperty"];
-      if (!(typeof v64 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v64)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v59, "isPrototypeOf")) {
-      const v65 = v59["isPrototypeOf"];
-      if (!(typeof v65 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v65)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v59, "propertyIsEnumerable")) {
-      const v66 = v59["propertyIsEnumerable"];
+    if (Object.hasOwn(v65, "constructor")) {
+      const v66 = v65["constructor"];
       if (!(typeof v66 === "string")) {
         return false;
       }
@@ -597,8 +549,8 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v59, "toLocaleString")) {
-      const v67 = v59["toLocaleString"];
+    if (Object.hasOwn(v65, "prototype")) {
+      const v67 = v65["prototype"];
       if (!(typeof v67 === "string")) {
         return false;
       }
@@ -606,8 +558,62 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    for (const k68 in v59) {
-      switch (k68) {
+    if (Object.hasOwn(v65, "toString")) {
+      const v68 = v65["toString"];
+      if (!(typeof v68 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v68)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v65, "valueOf")) {
+      const v69 = v65["valueOf"];
+      if (!(typeof v69 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v69)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v65, "hasOwnProperty")) {
+      const v70 = v65["hasOwnProperty"];
+      if (!(typeof v70 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v70)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v65, "isPrototypeOf")) {
+      const v71 = v65["isPrototypeOf"];
+      if (!(typeof v71 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v71)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v65, "propertyIsEnumerable")) {
+      const v72 = v65["propertyIsEnumerable"];
+      if (!(typeof v72 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v72)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v65, "toLocaleString")) {
+      const v73 = v65["toLocaleString"];
+      if (!(typeof v73 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v73)) {
+        return false;
+      }
+    }
+    for (const k74 in v65) {
+      switch (k74) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -618,14 +624,14 @@ function valid1(v: unknown): boolean {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v59, k68)) {
+          if (Object.hasOwn(v65, k74)) {
             return false;
           }
       }
     }
   }
-  for (const k69 in v) {
-    switch (k69) {
+  for (const k75 in v) {
+    switch (k75) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -640,7 +646,7 @@ function valid1(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k69)) {
+        if (Object.hasOwn(v, k75)) {
           return false;
         }
     }
@@ -655,17 +661,18 @@ function check2(v: unknown, p: string, e: Violations): void {
     }
   }
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "detect")) {
+    const h76 = Object.hasOwn(v, "detect");
+    if (!h76) {
       e.add(p, "required", "property \"detect\"", v);
     }
-    if (Object.hasOwn(v, "detect")) {
-      const v70 = v["detect"];
-      if (typeof v70 === "string") {
-        if (hasLoneSurrogate(v70)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v70);
+    if (h76) {
+      const v77 = v["detect"];
+      if (typeof v77 === "string") {
+        if (hasLoneSurrogate(v77)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v77);
         }
       }
-      check7(v70, p + "/detect", e);
+      check7(v77, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -683,37 +690,37 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v71 = v["detect"];
-  if (!(isObject(v71))) {
+  const v78 = v["detect"];
+  if (!(isObject(v78))) {
     return false;
   }
-  if (!Object.hasOwn(v71, "kind") || !Object.hasOwn(v71, "binaryName")) {
+  if (!Object.hasOwn(v78, "kind") || !Object.hasOwn(v78, "binaryName")) {
     return false;
   }
-  const v72 = v71["kind"];
-  if (v72 !== "path") {
+  const v79 = v78["kind"];
+  if (v79 !== "path") {
     return false;
   }
-  const v73 = v71["binaryName"];
-  if (!(typeof v73 === "string")) {
+  const v80 = v78["binaryName"];
+  if (!(typeof v80 === "string")) {
     return false;
   }
-  if (v73.length < 1 || (v73.length < 2 && codePointLength(v73) < 1)) {
+  if (v80.length < 1 || (v80.length < 2 && codePointLength(v80) < 1)) {
     return false;
   }
-  if (v73.length > 128 && codePointLength(v73) > 128) {
+  if (v80.length > 128 && codePointLength(v80) > 128) {
     return false;
   }
-  if (!PATTERN_6.test(v73)) {
+  if (!PATTERN_6.test(v80)) {
     return false;
   }
-  for (const k74 in v71) {
-    switch (k74) {
+  for (const k81 in v78) {
+    switch (k81) {
       case "binaryName":
       case "kind":
         break;
       default:
-        if (Object.hasOwn(v71, k74)) {
+        if (Object.hasOwn(v78, k81)) {
           return false;
         }
     }
@@ -721,183 +728,183 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v75 = v["id"];
-  if (!(typeof v75 === "string")) {
+  const v82 = v["id"];
+  if (!(typeof v82 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v75)) {
+  if (!PATTERN_0.test(v82)) {
     return false;
   }
-  const v76 = v["displayName"];
-  if (!(typeof v76 === "string")) {
+  const v83 = v["displayName"];
+  if (!(typeof v83 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v76)) {
+  if (hasLoneSurrogate(v83)) {
     return false;
   }
-  if (v76.length < 1 || (v76.length < 2 && codePointLength(v76) < 1)) {
+  if (v83.length < 1 || (v83.length < 2 && codePointLength(v83) < 1)) {
     return false;
   }
-  if (v76.length > 80 && codePointLength(v76) > 80) {
+  if (v83.length > 80 && codePointLength(v83) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v76)) {
+  if (!PATTERN_1.test(v83)) {
     return false;
   }
-  const v77 = v["launchable"];
-  if (!(typeof v77 === "boolean")) {
+  const v84 = v["launchable"];
+  if (!(typeof v84 === "boolean")) {
     return false;
   }
-  const v78 = v["hookCapable"];
-  if (!(typeof v78 === "boolean")) {
+  const v85 = v["hookCapable"];
+  if (!(typeof v85 === "boolean")) {
     return false;
   }
-  const v79 = v["hookPointer"];
-  if (!(typeof v79 === "string")) {
+  const v86 = v["hookPointer"];
+  if (!(typeof v86 === "string")) {
     return false;
   }
-  if (v79.length < 1 || (v79.length < 2 && codePointLength(v79) < 1)) {
+  if (v86.length < 1 || (v86.length < 2 && codePointLength(v86) < 1)) {
     return false;
   }
-  if (v79.length > 256 && codePointLength(v79) > 256) {
+  if (v86.length > 256 && codePointLength(v86) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v79)) {
+  if (!PATTERN_2.test(v86)) {
     return false;
   }
-  const v80 = v["detect"];
-  if (typeof v80 === "string") {
-    if (hasLoneSurrogate(v80)) {
+  const v87 = v["detect"];
+  if (typeof v87 === "string") {
+    if (hasLoneSurrogate(v87)) {
       return false;
     }
   }
-  if (typeof v80 === "string") {
-    if (hasLoneSurrogate(v80)) {
+  if (typeof v87 === "string") {
+    if (hasLoneSurrogate(v87)) {
       return false;
     }
   }
-  const d81 = isObject(v80) && Object.hasOwn(v80, "kind") ? v80["kind"] : undefined;
-  if (d81 === "path") {
-    if (!(isObject(v80))) {
+  const d88 = isObject(v87) && Object.hasOwn(v87, "kind") ? v87["kind"] : undefined;
+  if (d88 === "path") {
+    if (!(isObject(v87))) {
       return false;
     }
-  } else if (d81 === "candidates") {
-    if (!(isObject(v80))) {
+  } else if (d88 === "candidates") {
+    if (!(isObject(v87))) {
       return false;
     }
-    if (!Object.hasOwn(v80, "kind")) {
+    if (!Object.hasOwn(v87, "kind")) {
       return false;
     }
-    const v82 = v80["kind"];
-    if (v82 !== "candidates") {
+    const v89 = v87["kind"];
+    if (v89 !== "candidates") {
       return false;
     }
-    if (Object.hasOwn(v80, "paths")) {
-      const v83 = v80["paths"];
-      if (!(isObject(v83))) {
+    if (Object.hasOwn(v87, "paths")) {
+      const v90 = v87["paths"];
+      if (!(isObject(v90))) {
         return false;
       }
-      if (Object.hasOwn(v83, "darwin")) {
-        const v84 = v83["darwin"];
-        if (!(isArray(v84))) {
+      if (Object.hasOwn(v90, "darwin")) {
+        const v91 = v90["darwin"];
+        if (!(isArray(v91))) {
           return false;
         }
-        if (v84.length > 32) {
+        if (v91.length > 32) {
           return false;
         }
-        for (let i86 = 0; i86 < v84.length; i86++) {
-          const v87 = v84[i86];
-          if (!(typeof v87 === "string")) {
+        for (let i93 = 0; i93 < v91.length; i93++) {
+          const v94 = v91[i93];
+          if (!(typeof v94 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v87)) {
+          if (hasLoneSurrogate(v94)) {
             return false;
           }
-          if (v87.length < 1 || (v87.length < 2 && codePointLength(v87) < 1)) {
+          if (v94.length < 1 || (v94.length < 2 && codePointLength(v94) < 1)) {
             return false;
           }
-          if (v87.length > 1024 && codePointLength(v87) > 1024) {
+          if (v94.length > 1024 && codePointLength(v94) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v87)) {
+          if (!PATTERN_7.test(v94)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v83, "win32")) {
-        const v88 = v83["win32"];
-        if (!(isArray(v88))) {
+      if (Object.hasOwn(v90, "win32")) {
+        const v95 = v90["win32"];
+        if (!(isArray(v95))) {
           return false;
         }
-        if (v88.length > 32) {
+        if (v95.length > 32) {
           return false;
         }
-        for (let i90 = 0; i90 < v88.length; i90++) {
-          const v91 = v88[i90];
-          if (!(typeof v91 === "string")) {
+        for (let i97 = 0; i97 < v95.length; i97++) {
+          const v98 = v95[i97];
+          if (!(typeof v98 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v91)) {
+          if (hasLoneSurrogate(v98)) {
             return false;
           }
-          if (v91.length < 1 || (v91.length < 2 && codePointLength(v91) < 1)) {
+          if (v98.length < 1 || (v98.length < 2 && codePointLength(v98) < 1)) {
             return false;
           }
-          if (v91.length > 1024 && codePointLength(v91) > 1024) {
+          if (v98.length > 1024 && codePointLength(v98) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v91)) {
+          if (!PATTERN_7.test(v98)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v83, "linux")) {
-        const v92 = v83["linux"];
-        if (!(isArray(v92))) {
+      if (Object.hasOwn(v90, "linux")) {
+        const v99 = v90["linux"];
+        if (!(isArray(v99))) {
           return false;
         }
-        if (v92.length > 32) {
+        if (v99.length > 32) {
           return false;
         }
-        for (let i94 = 0; i94 < v92.length; i94++) {
-          const v95 = v92[i94];
-          if (!(typeof v95 === "string")) {
+        for (let i101 = 0; i101 < v99.length; i101++) {
+          const v102 = v99[i101];
+          if (!(typeof v102 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v95)) {
+          if (hasLoneSurrogate(v102)) {
             return false;
           }
-          if (v95.length < 1 || (v95.length < 2 && codePointLength(v95) < 1)) {
+          if (v102.length < 1 || (v102.length < 2 && codePointLength(v102) < 1)) {
             return false;
           }
-          if (v95.length > 1024 && codePointLength(v95) > 1024) {
+          if (v102.length > 1024 && codePointLength(v102) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v95)) {
+          if (!PATTERN_7.test(v102)) {
             return false;
           }
         }
       }
-      for (const k96 in v83) {
-        switch (k96) {
+      for (const k103 in v90) {
+        switch (k103) {
           case "darwin":
           case "linux":
           case "win32":
             break;
           default:
-            if (Object.hasOwn(v83, k96)) {
+            if (Object.hasOwn(v90, k103)) {
               return false;
             }
         }
       }
     }
-    for (const k97 in v80) {
-      switch (k97) {
+    for (const k104 in v87) {
+      switch (k104) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v80, k97)) {
+          if (Object.hasOwn(v87, k104)) {
             return false;
           }
       }
@@ -906,164 +913,101 @@ function valid3(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v98 = v["hookPackage"];
-    if (!(typeof v98 === "string")) {
+    const v105 = v["hookPackage"];
+    if (!(typeof v105 === "string")) {
       return false;
     }
-    if (v98.length < 1 || (v98.length < 2 && codePointLength(v98) < 1)) {
+    if (v105.length < 1 || (v105.length < 2 && codePointLength(v105) < 1)) {
       return false;
     }
-    if (v98.length > 214 && codePointLength(v98) > 214) {
+    if (v105.length > 214 && codePointLength(v105) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v98)) {
+    if (!PATTERN_3.test(v105)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v99 = v["promptArgTemplate"];
-    if (!(isArray(v99))) {
+    const v106 = v["promptArgTemplate"];
+    if (!(isArray(v106))) {
       return false;
     }
-    if (v99.length > 20) {
+    if (v106.length > 20) {
       return false;
     }
-    for (let i101 = 0; i101 < v99.length; i101++) {
-      const v102 = v99[i101];
-      if (!(typeof v102 === "string")) {
+    for (let i108 = 0; i108 < v106.length; i108++) {
+      const v109 = v106[i108];
+      if (!(typeof v109 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v102)) {
+      if (hasLoneSurrogate(v109)) {
         return false;
       }
-      if (v102.length > 256 && codePointLength(v102) > 256) {
+      if (v109.length > 256 && codePointLength(v109) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v102)) {
+      if (!PATTERN_4.test(v109)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v103 = v["capabilities"];
-    if (!(isObject(v103))) {
+    const v110 = v["capabilities"];
+    if (!(isObject(v110))) {
       return false;
     }
-    if (!Object.hasOwn(v103, "provides")) {
+    if (!Object.hasOwn(v110, "provides")) {
       return false;
     }
-    const v104 = v103["provides"];
-    if (!(isArray(v104))) {
+    const v111 = v110["provides"];
+    if (!(isArray(v111))) {
       return false;
     }
-    for (let i106 = 0; i106 < v104.length; i106++) {
-      const v107 = v104[i106];
-      if (!(typeof v107 === "string")) {
+    for (let i113 = 0; i113 < v111.length; i113++) {
+      const v114 = v111[i113];
+      if (!(typeof v114 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v107)) {
+      if (!ENUM_8.has(v114)) {
         return false;
       }
     }
-    if (!allUnique(v104)) {
+    if (!allUnique(v111)) {
       return false;
     }
-    for (const k108 in v103) {
-      switch (k108) {
+    for (const k115 in v110) {
+      switch (k115) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v103, k108)) {
+          if (Object.hasOwn(v110, k115)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v109 = v["category"];
-    if (!(typeof v109 === "string")) {
+    const v116 = v["category"];
+    if (!(typeof v116 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v109)) {
+    if (!ENUM_5.has(v116)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v110 = v["builtin"];
-    if (!(typeof v110 === "boolean")) {
+    const v117 = v["builtin"];
+    if (!(typeof v117 === "boolean")) {
       return false;
     }
   }
   if (Object.hasOwn(v, "extras")) {
-    const v111 = v["extras"];
-    if (!(isObject(v111))) {
+    const v118 = v["extras"];
+    if (!(isObject(v118))) {
       return false;
     }
-    if (Object.hasOwn(v111, "constructor")) {
-      const v112 = v111["constructor"];
-      if (!(typeof v112 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v112)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v111, "prototype")) {
-      const v113 = v111["prototype"];
-      if (!(typeof v113 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v113)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v111, "toString")) {
-      const v114 = v111["toString"];
-      if (!(typeof v114 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v114)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v111, "valueOf")) {
-      const v115 = v111["valueOf"];
-      if (!(typeof v115 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v115)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v111, "hasOwnProperty")) {
-      const v116 = v111["hasOwnProperty"];
-      if (!(typeof v116 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v116)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v111, "isPrototypeOf")) {
-      const v117 = v111["isPrototypeOf"];
-      if (!(typeof v117 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v117)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v111, "propertyIsEnumerable")) {
-      const v118 = v111["propertyIsEnumerable"];
-      if (!(typeof v118 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v118)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v111, "toLocaleString")) {
-      const v119 = v111["toLocaleString"];
+    if (Object.hasOwn(v118, "constructor")) {
+      const v119 = v118["constructor"];
       if (!(typeof v119 === "string")) {
         return false;
       }
@@ -1071,8 +1015,71 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    for (const k120 in v111) {
-      switch (k120) {
+    if (Object.hasOwn(v118, "prototype")) {
+      const v120 = v118["prototype"];
+      if (!(typeof v120 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v120)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v118, "toString")) {
+      const v121 = v118["toString"];
+      if (!(typeof v121 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v121)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v118, "valueOf")) {
+      const v122 = v118["valueOf"];
+      if (!(typeof v122 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v122)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v118, "hasOwnProperty")) {
+      const v123 = v118["hasOwnProperty"];
+      if (!(typeof v123 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v123)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v118, "isPrototypeOf")) {
+      const v124 = v118["isPrototypeOf"];
+      if (!(typeof v124 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v124)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v118, "propertyIsEnumerable")) {
+      const v125 = v118["propertyIsEnumerable"];
+      if (!(typeof v125 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v125)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v118, "toLocaleString")) {
+      const v126 = v118["toLocaleString"];
+      if (!(typeof v126 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v126)) {
+        return false;
+      }
+    }
+    for (const k127 in v118) {
+      switch (k127) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -1083,14 +1090,14 @@ function valid3(v: unknown): boolean {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v111, k120)) {
+          if (Object.hasOwn(v118, k127)) {
             return false;
           }
       }
     }
   }
-  for (const k121 in v) {
-    switch (k121) {
+  for (const k128 in v) {
+    switch (k128) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -1105,7 +1112,7 @@ function valid3(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k121)) {
+        if (Object.hasOwn(v, k128)) {
           return false;
         }
     }
@@ -1119,15 +1126,15 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d122 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d122 === "path") {
+  const d129 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d129 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
     check7(v, p, e);
-  } else if (d122 === "candidates") {
+  } else if (d129 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1141,36 +1148,37 @@ function check4(v: unknown, p: string, e: Violations): void {
 
 function check5(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "provides")) {
+    const h130 = Object.hasOwn(v, "provides");
+    if (!h130) {
       e.add(p, "required", "property \"provides\"", v);
     }
-    if (Object.hasOwn(v, "provides")) {
-      const v123 = v["provides"];
-      if (isArray(v123)) {
-        const n124 = e.length;
-        for (let i125 = 0; i125 < v123.length; i125++) {
-          const v126 = v123[i125];
-          if (typeof v126 === "string") {
-            if (hasLoneSurrogate(v126)) {
-              e.add(p + "/provides" + "/" + i125, "i-json", "no lone surrogate", v126);
+    if (h130) {
+      const v131 = v["provides"];
+      if (isArray(v131)) {
+        const n132 = e.length;
+        for (let i133 = 0; i133 < v131.length; i133++) {
+          const v134 = v131[i133];
+          if (typeof v134 === "string") {
+            if (hasLoneSurrogate(v134)) {
+              e.add(p + "/provides" + "/" + i133, "i-json", "no lone surrogate", v134);
             }
           }
-          check11(v126, p + "/provides" + "/" + i125, e);
+          check11(v134, p + "/provides" + "/" + i133, e);
         }
-        if (e.length === n124 && !allUnique(v123)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v123);
+        if (e.length === n132 && !allUnique(v131)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v131);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v123);
+        e.add(p + "/provides", "type", "array", v131);
       }
     }
-    for (const k127 in v) {
-      switch (k127) {
+    for (const k135 in v) {
+      switch (k135) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v, k127)) {
-            e.add(p + "/" + token(k127), "additionalProperties", "no such property", v[k127]);
+          if (Object.hasOwn(v, k135)) {
+            e.add(p + "/" + token(k135), "additionalProperties", "no such property", v[k135]);
           }
       }
     }
@@ -1182,87 +1190,87 @@ function check5(v: unknown, p: string, e: Violations): void {
 function check6(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "constructor")) {
-      const v128 = v["constructor"];
-      if (typeof v128 === "string") {
-        if (hasLoneSurrogate(v128)) {
-          e.add(p + "/constructor", "i-json", "no lone surrogate", v128);
+      const v136 = v["constructor"];
+      if (typeof v136 === "string") {
+        if (hasLoneSurrogate(v136)) {
+          e.add(p + "/constructor", "i-json", "no lone surrogate", v136);
         }
       } else {
-        e.add(p + "/constructor", "type", "string", v128);
+        e.add(p + "/constructor", "type", "string", v136);
       }
     }
     if (Object.hasOwn(v, "prototype")) {
-      const v129 = v["prototype"];
-      if (typeof v129 === "string") {
-        if (hasLoneSurrogate(v129)) {
-          e.add(p + "/prototype", "i-json", "no lone surrogate", v129);
+      const v137 = v["prototype"];
+      if (typeof v137 === "string") {
+        if (hasLoneSurrogate(v137)) {
+          e.add(p + "/prototype", "i-json", "no lone surrogate", v137);
         }
       } else {
-        e.add(p + "/prototype", "type", "string", v129);
+        e.add(p + "/prototype", "type", "string", v137);
       }
     }
     if (Object.hasOwn(v, "toString")) {
-      const v130 = v["toString"];
-      if (typeof v130 === "string") {
-        if (hasLoneSurrogate(v130)) {
-          e.add(p + "/toString", "i-json", "no lone surrogate", v130);
+      const v138 = v["toString"];
+      if (typeof v138 === "string") {
+        if (hasLoneSurrogate(v138)) {
+          e.add(p + "/toString", "i-json", "no lone surrogate", v138);
         }
       } else {
-        e.add(p + "/toString", "type", "string", v130);
+        e.add(p + "/toString", "type", "string", v138);
       }
     }
     if (Object.hasOwn(v, "valueOf")) {
-      const v131 = v["valueOf"];
-      if (typeof v131 === "string") {
-        if (hasLoneSurrogate(v131)) {
-          e.add(p + "/valueOf", "i-json", "no lone surrogate", v131);
+      const v139 = v["valueOf"];
+      if (typeof v139 === "string") {
+        if (hasLoneSurrogate(v139)) {
+          e.add(p + "/valueOf", "i-json", "no lone surrogate", v139);
         }
       } else {
-        e.add(p + "/valueOf", "type", "string", v131);
+        e.add(p + "/valueOf", "type", "string", v139);
       }
     }
     if (Object.hasOwn(v, "hasOwnProperty")) {
-      const v132 = v["hasOwnProperty"];
-      if (typeof v132 === "string") {
-        if (hasLoneSurrogate(v132)) {
-          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v132);
+      const v140 = v["hasOwnProperty"];
+      if (typeof v140 === "string") {
+        if (hasLoneSurrogate(v140)) {
+          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v140);
         }
       } else {
-        e.add(p + "/hasOwnProperty", "type", "string", v132);
+        e.add(p + "/hasOwnProperty", "type", "string", v140);
       }
     }
     if (Object.hasOwn(v, "isPrototypeOf")) {
-      const v133 = v["isPrototypeOf"];
-      if (typeof v133 === "string") {
-        if (hasLoneSurrogate(v133)) {
-          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v133);
+      const v141 = v["isPrototypeOf"];
+      if (typeof v141 === "string") {
+        if (hasLoneSurrogate(v141)) {
+          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v141);
         }
       } else {
-        e.add(p + "/isPrototypeOf", "type", "string", v133);
+        e.add(p + "/isPrototypeOf", "type", "string", v141);
       }
     }
     if (Object.hasOwn(v, "propertyIsEnumerable")) {
-      const v134 = v["propertyIsEnumerable"];
-      if (typeof v134 === "string") {
-        if (hasLoneSurrogate(v134)) {
-          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v134);
+      const v142 = v["propertyIsEnumerable"];
+      if (typeof v142 === "string") {
+        if (hasLoneSurrogate(v142)) {
+          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v142);
         }
       } else {
-        e.add(p + "/propertyIsEnumerable", "type", "string", v134);
+        e.add(p + "/propertyIsEnumerable", "type", "string", v142);
       }
     }
     if (Object.hasOwn(v, "toLocaleString")) {
-      const v135 = v["toLocaleString"];
-      if (typeof v135 === "string") {
-        if (hasLoneSurrogate(v135)) {
-          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v135);
+      const v143 = v["toLocaleString"];
+      if (typeof v143 === "string") {
+        if (hasLoneSurrogate(v143)) {
+          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v143);
         }
       } else {
-        e.add(p + "/toLocaleString", "type", "string", v135);
+        e.add(p + "/toLocaleString", "type", "string", v143);
       }
     }
-    for (const k136 in v) {
-      switch (k136) {
+    for (const k144 in v) {
+      switch (k144) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -1273,8 +1281,8 @@ function check6(v: unknown, p: string, e: Violations): void {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v, k136)) {
-            e.add(p + "/" + token(k136), "additionalProperties", "no such property", v[k136]);
+          if (Object.hasOwn(v, k144)) {
+            e.add(p + "/" + token(k144), "additionalProperties", "no such property", v[k144]);
           }
       }
     }
@@ -1285,46 +1293,48 @@ function check6(v: unknown, p: string, e: Violations): void {
 
 function check7(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind")) {
+    const h145 = Object.hasOwn(v, "kind");
+    if (!h145) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    if (!Object.hasOwn(v, "binaryName")) {
+    const h146 = Object.hasOwn(v, "binaryName");
+    if (!h146) {
       e.add(p, "required", "property \"binaryName\"", v);
     }
-    if (Object.hasOwn(v, "kind")) {
-      const v137 = v["kind"];
-      if (v137 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v137);
+    if (h145) {
+      const v147 = v["kind"];
+      if (v147 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v147);
       }
     }
-    if (Object.hasOwn(v, "binaryName")) {
-      const v138 = v["binaryName"];
-      if (typeof v138 === "string") {
-        const m139 = !(v138.length > 128 && codePointLength(v138) > 128) && PATTERN_6.test(v138);
-        if (!m139 && hasLoneSurrogate(v138)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v138);
+    if (h146) {
+      const v148 = v["binaryName"];
+      if (typeof v148 === "string") {
+        const m149 = !(v148.length > 128 && codePointLength(v148) > 128) && PATTERN_6.test(v148);
+        if (!m149 && hasLoneSurrogate(v148)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v148);
         }
-        if (v138.length < 1 || (v138.length < 2 && codePointLength(v138) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v138);
+        if (v148.length < 1 || (v148.length < 2 && codePointLength(v148) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v148);
         }
-        if (v138.length > 128 && codePointLength(v138) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v138);
+        if (v148.length > 128 && codePointLength(v148) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v148);
         }
-        if (!m139 && !(v138.length > 128 && codePointLength(v138) > 128)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v138);
+        if (!m149 && !(v148.length > 128 && codePointLength(v148) > 128)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v148);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v138);
+        e.add(p + "/binaryName", "type", "string", v148);
       }
     }
-    for (const k140 in v) {
-      switch (k140) {
+    for (const k150 in v) {
+      switch (k150) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k140)) {
-            e.add(p + "/" + token(k140), "additionalProperties", "no such property", v[k140]);
+          if (Object.hasOwn(v, k150)) {
+            e.add(p + "/" + token(k150), "additionalProperties", "no such property", v[k150]);
           }
       }
     }
@@ -1353,32 +1363,33 @@ function check9(v: unknown, p: string, e: Violations): void {
 
 function check10(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind")) {
+    const h151 = Object.hasOwn(v, "kind");
+    if (!h151) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    if (Object.hasOwn(v, "kind")) {
-      const v141 = v["kind"];
-      if (v141 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v141);
+    if (h151) {
+      const v152 = v["kind"];
+      if (v152 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v152);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v142 = v["paths"];
-      if (typeof v142 === "string") {
-        if (hasLoneSurrogate(v142)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v142);
+      const v153 = v["paths"];
+      if (typeof v153 === "string") {
+        if (hasLoneSurrogate(v153)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v153);
         }
       }
-      check12(v142, p + "/paths", e);
+      check12(v153, p + "/paths", e);
     }
-    for (const k143 in v) {
-      switch (k143) {
+    for (const k154 in v) {
+      switch (k154) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k143)) {
-            e.add(p + "/" + token(k143), "additionalProperties", "no such property", v[k143]);
+          if (Object.hasOwn(v, k154)) {
+            e.add(p + "/" + token(k154), "additionalProperties", "no such property", v[k154]);
           }
       }
     }
@@ -1401,41 +1412,41 @@ function check11(v: unknown, p: string, e: Violations): void {
 function check12(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v144 = v["darwin"];
-      if (typeof v144 === "string") {
-        if (hasLoneSurrogate(v144)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v144);
+      const v155 = v["darwin"];
+      if (typeof v155 === "string") {
+        if (hasLoneSurrogate(v155)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v155);
         }
       }
-      check13(v144, p + "/darwin", e);
+      check13(v155, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v145 = v["win32"];
-      if (typeof v145 === "string") {
-        if (hasLoneSurrogate(v145)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v145);
+      const v156 = v["win32"];
+      if (typeof v156 === "string") {
+        if (hasLoneSurrogate(v156)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v156);
         }
       }
-      check13(v145, p + "/win32", e);
+      check13(v156, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v146 = v["linux"];
-      if (typeof v146 === "string") {
-        if (hasLoneSurrogate(v146)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v146);
+      const v157 = v["linux"];
+      if (typeof v157 === "string") {
+        if (hasLoneSurrogate(v157)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v157);
         }
       }
-      check13(v146, p + "/linux", e);
+      check13(v157, p + "/linux", e);
     }
-    for (const k147 in v) {
-      switch (k147) {
+    for (const k158 in v) {
+      switch (k158) {
         case "darwin":
         case "linux":
         case "win32":
           break;
         default:
-          if (Object.hasOwn(v, k147)) {
-            e.add(p + "/" + token(k147), "additionalProperties", "no such property", v[k147]);
+          if (Object.hasOwn(v, k158)) {
+            e.add(p + "/" + token(k158), "additionalProperties", "no such property", v[k158]);
           }
       }
     }
@@ -1449,23 +1460,23 @@ function check13(v: unknown, p: string, e: Violations): void {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i149 = 0; i149 < v.length; i149++) {
-      const v150 = v[i149];
-      if (typeof v150 === "string") {
-        if (hasLoneSurrogate(v150)) {
-          e.add(p + "/" + i149, "i-json", "no lone surrogate", v150);
+    for (let i160 = 0; i160 < v.length; i160++) {
+      const v161 = v[i160];
+      if (typeof v161 === "string") {
+        if (hasLoneSurrogate(v161)) {
+          e.add(p + "/" + i160, "i-json", "no lone surrogate", v161);
         }
-        if (v150.length < 1 || (v150.length < 2 && codePointLength(v150) < 1)) {
-          e.add(p + "/" + i149, "minLength", "at least 1 characters", v150);
+        if (v161.length < 1 || (v161.length < 2 && codePointLength(v161) < 1)) {
+          e.add(p + "/" + i160, "minLength", "at least 1 characters", v161);
         }
-        if (v150.length > 1024 && codePointLength(v150) > 1024) {
-          e.add(p + "/" + i149, "maxLength", "at most 1024 characters", v150);
+        if (v161.length > 1024 && codePointLength(v161) > 1024) {
+          e.add(p + "/" + i160, "maxLength", "at most 1024 characters", v161);
         }
-        if (!(v150.length > 1024 && codePointLength(v150) > 1024) && !PATTERN_7.test(v150)) {
-          e.add(p + "/" + i149, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v150);
+        if (!(v161.length > 1024 && codePointLength(v161) > 1024) && !PATTERN_7.test(v161)) {
+          e.add(p + "/" + i160, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v161);
         }
       } else {
-        e.add(p + "/" + i149, "type", "string", v150);
+        e.add(p + "/" + i160, "type", "string", v161);
       }
     }
   } else {
