@@ -4,9 +4,10 @@
 // the generator's one code table).
 //
 // The parser, the loader and detection report `Diagnostic` records instead of throwing. Every
-// field that carries input text (source, pointer, found) is escaped and clipped by `shown` before
-// it is stored, so a record can be printed or logged as it is. `message` is rendered from the
-// record; `code` and `pointer` are what programs should match on.
+// field that carries input text (source, pointer, found) reads escaped and clipped by `shown`
+// (done before it is stored, or for a schema violation's pointer and value, when it is read), so
+// a record can be printed or logged as it is. `message` is rendered from the record; `code` and
+// `pointer` are what programs should match on.
 
 export const DiagnosticCode = {
   NOT_A_FILE: "NOT_A_FILE",

@@ -644,7 +644,8 @@ function stamped(manifest: Readonly<Record<string, unknown>>): ToolManifest {
 }
 
 /** `manifests` in code-point order of their ids. UTF-16 order is the same unless an id holds a
- * surrogate, so one look at each id spares every comparison that look (the common case). */
+ * surrogate: each id is looked at once and, when none holds one (the common case), the ids are
+ * compared as they are rather than each comparison looking for surrogates again. */
 function sortedById(manifests: ToolManifest[]): ToolManifest[] {
   if (manifests.some((manifest) => SURROGATE_UNIT.test(manifest.id))) {
     return manifests.sort((a, b) => codePointCompare(a.id, b.id));
