@@ -333,9 +333,25 @@ class _Emitter:
         if rules is None or rules.empty:
             return []
         lines: list[str] = []
+        pattern = None
+        matched = ""
+        if rules.pattern is not None:
+            pattern = self.module.constant(
+                "PATTERN", f'new RegExp({ts_str(rules.pattern.source)}, "u")'
+            )
+            if self.collect and rules.surrogates and surrogates and rules.pattern.ascii_only:
+                # Collecting: the pattern is tested first (its report still comes last), since
+                # a string an ASCII-only pattern matched holds no lone surrogate: the common
+                # valid string is not also searched for one.
+                matched = self.module.variable("m")
+                test = f"{pattern}.test({value})"
+                if rules.max_length is not None:
+                    test = f"!({self.longer(value, rules.max_length)}) && {test}"
+                lines.append(f"const {matched} = {test};")
         if rules.surrogates and surrogates:
+            test = f"hasLoneSurrogate({value})"
             lines += _block(
-                f"if (hasLoneSurrogate({value}))",
+                f"if ({f'!{matched} && ' if matched else ''}{test})",
                 [self.fail(where, self.module.plan.surrogate_rule, value)],
             )
         if rules.min_length is not None:
@@ -349,13 +365,15 @@ class _Emitter:
                 [self.fail(where, rules.max_length.rule, value)],
             )
         if rules.pattern is not None:
-            name = self.module.constant(
-                "PATTERN", f'new RegExp({ts_str(rules.pattern.source)}, "u")'
-            )
-            test = f"!{name}.test({value})"
+            test = f"!{pattern}.test({value})"
             if rules.max_length is not None and self.collect:
                 # A string already too long is not searched: the length report says enough.
                 test = f"!({self.longer(value, rules.max_length)}) && {test}"
+            if matched:
+                # Tested above: false when the string was too long to search, or did not match.
+                test = f"!{matched}"
+                if rules.max_length is not None:
+                    test += f" && !({self.longer(value, rules.max_length)})"
             lines += _block(f"if ({test})", [self.fail(where, rules.pattern.rule, value)])
         return lines
 
@@ -403,17 +421,9 @@ class _Emitter:
         lines: list[str] = []
         # Answering stops at a missing required member, so past that test they are all present.
         present = set() if self.collect else set(rules.required)
+        held: dict[str, str] = {}
         if rules.required:
-            missing = Rule("required", "")
-            if self.collect:
-                for name, rule in rules.missing:
-                    lines += _block(
-                        f"if (!Object.hasOwn({value}, {ts_str(name)}))",
-                        [self.fail(where, rule, value)],
-                    )
-            else:
-                test = " || ".join(f"!Object.hasOwn({value}, {ts_str(n)})" for n in rules.required)
-                lines += _block(f"if ({test})", [self.fail(where, missing, value)])
+            lines += self.required(rules, value, where, held)
         parent = self.paths.get(value)
         for name, sub in rules.properties:
             child = self.module.variable("v")
@@ -423,8 +433,9 @@ class _Emitter:
             if checks and name in present:
                 lines += _bind(child, f"{value}[{ts_str(name)}]", checks)
             elif checks:
+                test = held.get(name, f"Object.hasOwn({value}, {ts_str(name)})")
                 lines += _block(
-                    f"if (Object.hasOwn({value}, {ts_str(name)}))",
+                    f"if ({test})",
                     _bind(child, f"{value}[{ts_str(name)}]", checks),
                 )
         if rules.closed or rules.others is not None:
@@ -438,6 +449,26 @@ class _Emitter:
                 other = [self.fail(key_where, CLOSED_RULE, f"{value}[{key}]")]
             if other:
                 lines += self.other_members(value, key, rules.known, other)
+        return lines
+
+    def required(
+        self, rules: ObjectRules, value: str, where: str, held: dict[str, str]
+    ) -> list[str]:
+        """The ``required`` test. Collecting, each missing member is reported, and whether a
+        member that is also checked is present is looked up once and kept in ``held`` (name ->
+        local) for its checks; answering, one test fails at the first missing member."""
+        if not self.collect:
+            test = " || ".join(f"!Object.hasOwn({value}, {ts_str(n)})" for n in rules.required)
+            return _block(f"if ({test})", [self.fail(where, Rule("required", ""), value)])
+        lines: list[str] = []
+        checked = {name for name, _ in rules.properties}
+        for name, rule in rules.missing:
+            test = f"Object.hasOwn({value}, {ts_str(name)})"
+            if name in checked and name not in held:
+                held[name] = self.module.variable("h")
+                lines.append(f"const {held[name]} = {test};")
+                test = held[name]
+            lines += _block(f"if (!{test})", [self.fail(where, rule, value)])
         return lines
 
     @staticmethod

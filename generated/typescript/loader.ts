@@ -146,11 +146,16 @@ export function errorReason(error: unknown): string {
  * which is opened non-blocking, so a swap between the two checks cannot block.
  */
 export function readRegularFile(path: FsPath, limit: number): Uint8Array {
+  return readRegular(path, limit, null);
+}
+
+/** `readRegularFile`, reading into `into` when it is large enough (see `readOpened`). */
+function readRegular(path: FsPath, limit: number, into: Buffer | null): Uint8Array {
   const status = fs.statSync(path);
   if (!status.isFile()) {
     throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(status));
   }
-  return readOpened(path, limit);
+  return readOpened(path, limit, into);
 }
 
 /** Device, inode, size, modification and status-change time, exact (big-integer status: an
@@ -158,12 +163,27 @@ export function readRegularFile(path: FsPath, limit: number): Uint8Array {
  * `st_mtime_ns` are exact): a file whose identity is unchanged since the previous load is not
  * read again by a refresh. The change time cannot be set back by a user, so a file rewritten in
  * place with its modification time restored, or a new file on a reused inode, is read again. */
-function identityOf(status: fs.BigIntStats): string {
-  return `${status.dev}:${status.ino}:${status.size}:${status.mtimeNs}:${status.ctimeNs}`;
+type Identity = readonly [dev: bigint, ino: bigint, size: bigint, mtimeNs: bigint, ctimeNs: bigint];
+
+// Kept as the numbers themselves: every file read records one, and formatting them into a text
+// cost more than the comparison a refresh makes.
+function identityOf(status: fs.BigIntStats): Identity {
+  return [status.dev, status.ino, status.size, status.mtimeNs, status.ctimeNs];
+}
+
+function sameIdentity(now: Identity | null, before: Identity): boolean {
+  return (
+    now !== null &&
+    now[0] === before[0] &&
+    now[1] === before[1] &&
+    now[2] === before[2] &&
+    now[3] === before[3] &&
+    now[4] === before[4]
+  );
 }
 
 /** The identity of the regular file at `path` now, or null (gone, not a regular file). */
-function identityNow(path: FsPath): string | null {
+function identityNow(path: FsPath): Identity | null {
   try {
     const status = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
     return status !== undefined && status.isFile() ? identityOf(status) : null;
@@ -178,9 +198,9 @@ function identityNow(path: FsPath): string | null {
  * waited on. */
 // The identity of the file the last `readOpened` call read (null until one succeeds): the
 // loader reads it right after each file, which keeps one call per file free of callbacks.
-let lastReadIdentity: string | null = null;
+let lastReadIdentity: Identity | null = null;
 
-function readOpened(path: FsPath, limit: number): Uint8Array {
+function readOpened(path: FsPath, limit: number, into: Buffer | null): Uint8Array {
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
   const descriptor = fs.openSync(path, flags);
   try {
@@ -190,11 +210,13 @@ function readOpened(path: FsPath, limit: number): Uint8Array {
     }
     // The identity a refresh compares, from the descriptor that is read (not a second look).
     lastReadIdentity = identityOf(opened);
-    // Sized by the file, plus one byte to notice one longer than its size said (growing, or a
-    // special file reporting 0): a small file takes a small buffer, not one of the limit's size.
-    // Like Python's reader, at most `limit` + 1 bytes are read (enough to tell a file too large).
+    // Into the caller's buffer when it holds `limit` + 1 bytes (the loader lends one for all its
+    // files: what is read is decoded before the next file is). Else sized by the file, plus one
+    // byte to notice one longer than its size said (growing, or a special file reporting 0): a
+    // small file takes a small buffer, not one of the limit's size. Like Python's reader, at
+    // most `limit` + 1 bytes are read (enough to tell a file too large).
     const size = Number(opened.size);
-    let buffer = Buffer.allocUnsafe(Math.min(size, limit) + 1);
+    let buffer = into !== null && into.length > limit ? into : Buffer.allocUnsafe(Math.min(size, limit) + 1);
     const expected = Math.min(size, limit + 1);
     let received = 0;
     // One read normally returns it all; more only after a short read or a full buffer.
@@ -248,7 +270,7 @@ export interface FileState {
 // One file's outcome before the whole-folder rules, kept with its identity for the next
 // refresh: the folder rules copy a report before adding to it, so a kept outcome is shared.
 interface Remembered {
-  readonly identity: string;
+  readonly identity: Identity;
   readonly checked: Checked;
 }
 // Each load's remembered outcomes, by name (not part of the result's data).
@@ -379,6 +401,21 @@ function sortedKeys(name: string): string[] {
   return [...lookalikeKeys(name)].sort(codePointCompare);
 }
 
+/** The built-in display name `name` imitates: the one its least look-alike key (in code-point
+ * order) belongs to, if any; no list is sorted for the common name that imitates none. */
+function imitatedName(name: string): string | undefined {
+  let least: string | undefined;
+  let imitated: string | undefined;
+  for (const key of lookalikeKeys(name)) {
+    const builtin = BUILTIN_NAMES.get(key);
+    if (builtin !== undefined && (least === undefined || codePointCompare(key, least) < 0)) {
+      least = key;
+      imitated = builtin;
+    }
+  }
+  return imitated;
+}
+
 // Look-alike key -> the built-in display name it belongs to (first row wins).
 const BUILTIN_NAMES: ReadonlyMap<string, string> = (() => {
   const names = new Map<string, string>();
@@ -446,8 +483,9 @@ function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Rep
     violations = violations.filter((d) => !d.pointer.startsWith("/detect"));
   }
   for (const violation of violations) {
-    const reason = unsafeReason(valueAt(manifest, violation.pointer));
-    if (violation.keyword === "pattern" && reason !== null) {
+    // Only a pattern violation can name an unsafe string: the value is looked up for those alone.
+    const reason = violation.keyword === "pattern" ? unsafeReason(valueAt(manifest, violation.pointer)) : null;
+    if (reason !== null) {
       report.add(withFields(violation, { code: DiagnosticCode.UNSAFE_STRING, expected: reason }));
     } else {
       report.add(violation);
@@ -491,9 +529,7 @@ function checkManifest(
   if (BUILTIN_IDS.has(id)) {
     report.add(makeDiagnostic(DiagnosticCode.BUILTIN_COLLISION, { pointer: "/id", found: shownValue(id) }));
   }
-  const imitated = sortedKeys(displayName)
-    .map((key) => BUILTIN_NAMES.get(key))
-    .find((name) => name !== undefined);
+  const imitated = imitatedName(displayName);
   if (imitated !== undefined) {
     report.add(
       makeDiagnostic(DiagnosticCode.DISPLAY_NAME_COLLISION, {
@@ -557,16 +593,23 @@ function checkFile(source: string, path: FsPath, readFile: ReadFile): Checked {
 
 /** Every file claiming an id another file also claims is rejected: no order-dependent winner. */
 function rejectDuplicateIds(checked: readonly Checked[], reports: Report[]): void {
+  // The first claimant of each id, and every claimant of an id claimed more than once (a list
+  // is built only for those; groups are disjoint, so the order they are handled in is free).
+  const first = new Map<string, number>();
   const claimants = new Map<string, number[]>();
   checked.forEach(([, manifest], index) => {
     if (manifest === null) return;
     const id = String(manifest["id"]);
+    const earlier = first.get(id);
+    if (earlier === undefined) {
+      first.set(id, index);
+      return;
+    }
     const list = claimants.get(id);
-    if (list === undefined) claimants.set(id, [index]);
+    if (list === undefined) claimants.set(id, [earlier, index]);
     else list.push(index);
   });
   for (const [toolId, indexes] of claimants) {
-    if (indexes.length < 2) continue;
     for (const index of indexes) {
       const report = (reports[index] as Report).copy();
       reports[index] = report;
@@ -604,33 +647,48 @@ function frozenDeep<T>(value: T): T {
 function stamped(manifest: Readonly<Record<string, unknown>>): ToolManifest {
   // The validator has checked the shape; the loader's own stamp says it is not a built-in.
   // Frozen all the way down, like the built-in manifests: a consumer cannot alter a loaded
-  // manifest (say its `detect`) behind the registry's back.
-  return frozenDeep({ ...manifest, builtin: false }) as unknown as ToolManifest;
+  // manifest (say its `detect`) behind the registry's back. The object is the loader's own
+  // (parsed from the file, or a copy without unknown keys), so it is stamped and frozen in place,
+  // not copied; one already frozen was stamped by the load a refresh reuses it from.
+  if (Object.isFrozen(manifest)) return manifest as unknown as ToolManifest;
+  (manifest as Record<string, unknown>)["builtin"] = false;
+  return frozenDeep(manifest) as unknown as ToolManifest;
+}
+
+/** `manifests` in code-point order of their ids. UTF-16 order is the same unless an id holds a
+ * surrogate: each id is looked at once and, when none holds one (the common case), the ids are
+ * compared as they are rather than each comparison looking for surrogates again. */
+function sortedById(manifests: ToolManifest[]): ToolManifest[] {
+  if (manifests.some((manifest) => SURROGATE_UNIT.test(manifest.id))) {
+    return manifests.sort((a, b) => codePointCompare(a.id, b.id));
+  }
+  return manifests.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** The whole-folder rules over every file's own outcome, then the result. */
 function decide(checked: readonly Checked[]): Omit<LoadResult, "states"> {
   const reports = checked.map(([report]) => report);
   rejectDuplicateIds(checked, reports);
-  const accepted = new Map<number, Readonly<Record<string, unknown>>>();
+  // One pass over the files, in order: each file's report, its diagnostics, its manifest when
+  // accepted (no error in its report).
+  const files: FileReport[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const manifests: ToolManifest[] = [];
   checked.forEach(([, manifest], index) => {
-    if (manifest !== null && !(reports[index] as Report).hasErrors) accepted.set(index, manifest);
-  });
-  const files: FileReport[] = reports.map((report, index) => {
-    const manifest = accepted.get(index);
-    return Object.freeze({
+    const report = reports[index] as Report;
+    const accepted = manifest !== null && !report.hasErrors;
+    const file: FileReport = Object.freeze({
       source: report.shownSource,
-      accepted: manifest !== undefined,
-      id: manifest === undefined ? null : String(manifest["id"]),
+      accepted,
+      id: accepted ? String(manifest["id"]) : null,
       diagnostics: report.finish(),
     });
+    files.push(file);
+    for (const diagnostic of file.diagnostics) diagnostics.push(diagnostic);
+    if (accepted) manifests.push(stamped(manifest));
   });
-  const manifests = [...accepted.values()]
-    .map((manifest) => stamped(manifest))
-    .sort((a, b) => codePointCompare(a.id, b.id));
-  const diagnostics = files.flatMap((file) => file.diagnostics);
   return Object.freeze({
-    manifests: Object.freeze(manifests),
+    manifests: Object.freeze(sortedById(manifests)),
     diagnostics: Object.freeze(diagnostics),
     files: Object.freeze(files),
   });
@@ -735,16 +793,17 @@ function validUtf8(piece: Buffer): string | null {
   }
 }
 
-function asName(entry: string | Uint8Array, regular: boolean): Name | null {
-  if (typeof entry === "string") {
-    const bytes = Buffer.from(entry, "utf8");
-    return { bytes, text: entry, regular, key: bytes.toString("latin1") };
-  }
-  if (entry instanceof Uint8Array) {
-    const bytes = Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength);
-    return { bytes, text: fsDecode(bytes), regular, key: bytes.toString("latin1") };
-  }
+/** `entry`'s bytes (over the same memory), or null for something that is no name. */
+function nameBytes(entry: unknown): Buffer | null {
+  if (typeof entry === "string") return Buffer.from(entry, "utf8");
+  if (Buffer.isBuffer(entry)) return entry; // the listing's own names: no second view is made
+  if (entry instanceof Uint8Array) return Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength);
   return null;
+}
+
+function asName(entry: string | Uint8Array, bytes: Buffer, regular: boolean): Name {
+  const text = typeof entry === "string" ? entry : fsDecode(bytes);
+  return { bytes, text, regular, key: bytes.toString("latin1") };
 }
 
 // Names the listing reported as regular files (a Set of the very Buffers it yielded).
@@ -825,15 +884,9 @@ function isAdapterName(bytes: Buffer): boolean {
 function* adapterNames(listing: Listing): Iterable<Name> {
   for (const entry of listing) {
     // The suffix is tested on the bytes first: other names are never decoded or keyed.
-    const bytes =
-      typeof entry === "string"
-        ? Buffer.from(entry, "utf8")
-        : entry instanceof Uint8Array
-          ? Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength)
-          : null;
+    const bytes = nameBytes(entry);
     if (bytes === null || !isAdapterName(bytes)) continue;
-    const name = asName(entry, listing.regular?.has(entry) === true);
-    if (name !== null) yield name;
+    yield asName(entry, bytes, listing.regular?.has(entry) === true);
   }
 }
 
@@ -870,6 +923,10 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   const earlier = previous === undefined ? undefined : REMEMBERED.get(previous);
   const remembered = new Map<string, Remembered>();
   const states: FileState[] = [];
+  // One buffer lent to every read of this load: each file is decoded before the next is read.
+  const scratch = Buffer.allocUnsafe(MANIFEST_MAX_BYTES + 1);
+  const readListed: ReadFile = (path, limit) => readOpened(path, limit, scratch);
+  const readOther: ReadFile = (path, limit) => readRegular(path, limit, scratch);
   const checked = chosen.map((name): Checked => {
     // The file system's own reader takes a name that is valid UTF-8 as text (no buffer is
     // built for it); any other name, and every name an injected reader gets, as its bytes.
@@ -883,22 +940,23 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
       return outcome;
     }
     const before = earlier?.get(name.key);
-    if (before !== undefined && identityNow(path) === before.identity) {
+    if (before !== undefined && sameIdentity(identityNow(path), before.identity)) {
       remembered.set(name.key, before);
       states.push(Object.freeze({ source: before.checked[0].shownSource, state: "reused" }));
       return before.checked;
     }
     // A name the listing typed as a regular file skips the look before opening.
     lastReadIdentity = null;
-    const outcome = checkFile(name.text, path, name.regular ? readOpened : readRegularFile);
-    const identity: string | null = lastReadIdentity;
+    const outcome = checkFile(name.text, path, name.regular ? readListed : readOther);
+    const identity: Identity | null = lastReadIdentity;
     if (identity !== null) remembered.set(name.key, { identity, checked: outcome });
     states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
     return outcome;
   });
   const decided = decide(checked);
-  const present = new Set(states.map((state) => state.source));
-  const allStates = Object.freeze([...states, ...removedStates(previous, present)]);
+  // Names the previous load had and this one has not (no set of names without a previous load).
+  const removed = previous === undefined ? [] : removedStates(previous, new Set(states.map((state) => state.source)));
+  const allStates = Object.freeze(removed.length === 0 ? states : [...states, ...removed]);
   const skipped = seen - chosen.length;
   const result: LoadResult =
     skipped <= 0

@@ -4,9 +4,10 @@
 // the generator's one code table).
 //
 // The parser, the loader and detection report `Diagnostic` records instead of throwing. Every
-// field that carries input text (source, pointer, found) is escaped and clipped by `shown` before
-// it is stored, so a record can be printed or logged as it is. `message` is rendered from the
-// record; `code` and `pointer` are what programs should match on.
+// field that carries input text (source, pointer, found) reads escaped and clipped by `shown`
+// (done before it is stored, or for a schema violation's pointer and value, when it is read), so
+// a record can be printed or logged as it is. `message` is rendered from the record; `code` and
+// `pointer` are what programs should match on.
 
 export const DiagnosticCode = {
   NOT_A_FILE: "NOT_A_FILE",
@@ -305,29 +306,54 @@ function renderMessage(record: Diagnostic): string {
 
 // One class for every record: its instances share a shape (so code reading them stays fast),
 // and `severity` and `message` are worked out when read, as Python's properties are: an
-// invalid document's records are built on the hot path, their messages only when shown.
+// invalid document's records are built on the hot path, their messages only when shown. A
+// schema violation's record (`violationDiagnostic`) likewise keeps its pointer and value as
+// found and escapes and clips them when read: most callers count or match on codes and never
+// read them. Only what cannot change is kept so (strings, numbers, booleans, null: the record
+// reads the same whenever it is read), and only when short, so a record never holds more than a
+// few hundred characters of its input.
 class DiagnosticRecord implements Diagnostic {
   readonly code: DiagnosticCode;
-  readonly pointer: string;
   readonly source: string;
   readonly keyword: string;
   readonly expected: string;
-  readonly found: string;
   readonly omitted: number;
   readonly others: readonly string[];
   readonly hint: string;
+  // The pointer as stored: shown text, or (when `#pointerRaw`) as found, shown when read.
+  readonly #pointer: string;
+  readonly #pointerRaw: boolean;
+  // `found` as shown text, or null: then `#value` is shown when read.
+  readonly #found: string | null;
+  readonly #value: unknown;
 
-  constructor(code: DiagnosticCode, fields: DiagnosticFields) {
+  constructor(code: DiagnosticCode, fields: DiagnosticFields, raw: RawViolation | null = null) {
     this.code = code;
-    this.pointer = fields.pointer ?? "";
     this.source = fields.source ?? "";
     this.keyword = fields.keyword ?? "";
     this.expected = fields.expected ?? "";
-    this.found = fields.found ?? "";
     this.omitted = fields.omitted ?? 0;
     this.others = fields.others === undefined || fields.others.length === 0 ? NO_OTHERS : Object.freeze([...fields.others]);
     this.hint = fields.hint ?? "";
+    if (raw === null) {
+      this.#pointer = fields.pointer ?? "";
+      this.#pointerRaw = false;
+      this.#found = fields.found ?? "";
+    } else {
+      this.#pointerRaw = raw.pointer.length <= KEPT_RAW;
+      this.#pointer = this.#pointerRaw ? raw.pointer : shownPointer(raw.pointer);
+      this.#found = keptRaw(raw.value) ? null : shownValue(raw.value);
+      this.#value = this.#found === null ? raw.value : undefined;
+    }
     Object.freeze(this);
+  }
+
+  get pointer(): string {
+    return this.#pointerRaw ? shownPointer(this.#pointer) : this.#pointer;
+  }
+
+  get found(): string {
+    return this.#found ?? shownValue(this.#value);
   }
 
   get severity(): Severity {
@@ -338,7 +364,7 @@ class DiagnosticRecord implements Diagnostic {
     return renderMessage(this);
   }
 
-  // JSON.stringify sees own fields only: the two read-time ones are added here.
+  // JSON.stringify sees own fields only: the read-time ones are added here.
   toJSON(): Record<string, unknown> {
     const { code, pointer, source, keyword, expected, found, omitted, others, hint } = this;
     const [severity, message] = [this.severity, this.message];
@@ -346,9 +372,36 @@ class DiagnosticRecord implements Diagnostic {
   }
 }
 
+// Raw input text up to this many UTF-16 units is kept and shown when read; longer is shown at once.
+const KEPT_RAW = 4 * MAX_SHOWN_CHARS;
+
+/** A violation's pointer and the value found there, as the document holds them. */
+interface RawViolation {
+  readonly pointer: string;
+  readonly value: unknown;
+}
+
+/** Whether `value` can be kept as found and shown later (it cannot change, and it is short). */
+function keptRaw(value: unknown): boolean {
+  if (typeof value === "string") return value.length <= KEPT_RAW;
+  return typeof value === "number" || typeof value === "boolean" || value === null;
+}
+
 /** A frozen record; `severity` and `message` follow from the code and the fields. */
 export function makeDiagnostic(code: DiagnosticCode, fields: DiagnosticFields = {}): Diagnostic {
   return new DiagnosticRecord(code, fields);
+}
+
+/** The record of a violation at `pointer` (as found) of `value` (as found): its `pointer` and
+ * `found` read as `shownPointer(pointer)` and `shownValue(value)`. */
+export function violationDiagnostic(
+  code: DiagnosticCode,
+  pointer: string,
+  keyword: string,
+  expected: string,
+  value: unknown,
+): Diagnostic {
+  return new DiagnosticRecord(code, { keyword, expected }, { pointer, value });
 }
 
 /** `source: CODE severity: message`. */

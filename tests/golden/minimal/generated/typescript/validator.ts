@@ -23,188 +23,197 @@ const PATTERN_12 = new RegExp("^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "id")) {
+    const h1 = Object.hasOwn(v, "id");
+    if (!h1) {
       e.add(p, "required", "property \"id\"", v);
     }
-    if (!Object.hasOwn(v, "displayName")) {
+    const h2 = Object.hasOwn(v, "displayName");
+    if (!h2) {
       e.add(p, "required", "property \"displayName\"", v);
     }
-    if (!Object.hasOwn(v, "launchable")) {
+    const h3 = Object.hasOwn(v, "launchable");
+    if (!h3) {
       e.add(p, "required", "property \"launchable\"", v);
     }
-    if (!Object.hasOwn(v, "hookCapable")) {
+    const h4 = Object.hasOwn(v, "hookCapable");
+    if (!h4) {
       e.add(p, "required", "property \"hookCapable\"", v);
     }
-    if (!Object.hasOwn(v, "hookPointer")) {
+    const h5 = Object.hasOwn(v, "hookPointer");
+    if (!h5) {
       e.add(p, "required", "property \"hookPointer\"", v);
     }
-    if (Object.hasOwn(v, "id")) {
-      const v1 = v["id"];
-      if (typeof v1 === "string") {
-        if (hasLoneSurrogate(v1)) {
-          e.add(p + "/id", "i-json", "no lone surrogate", v1);
+    if (h1) {
+      const v6 = v["id"];
+      if (typeof v6 === "string") {
+        const m7 = PATTERN_0.test(v6);
+        if (!m7 && hasLoneSurrogate(v6)) {
+          e.add(p + "/id", "i-json", "no lone surrogate", v6);
         }
-        if (!PATTERN_0.test(v1)) {
-          e.add(p + "/id", "pattern", "to match \"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$\"", v1);
-        }
-      } else {
-        e.add(p + "/id", "type", "string", v1);
-      }
-    }
-    if (Object.hasOwn(v, "displayName")) {
-      const v2 = v["displayName"];
-      if (typeof v2 === "string") {
-        if (hasLoneSurrogate(v2)) {
-          e.add(p + "/displayName", "i-json", "no lone surrogate", v2);
-        }
-        if (v2.length < 1 || (v2.length < 2 && codePointLength(v2) < 1)) {
-          e.add(p + "/displayName", "minLength", "at least 1 characters", v2);
-        }
-        if (v2.length > 80 && codePointLength(v2) > 80) {
-          e.add(p + "/displayName", "maxLength", "at most 80 characters", v2);
-        }
-        if (!(v2.length > 80 && codePointLength(v2) > 80) && !PATTERN_1.test(v2)) {
-          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...", v2);
+        if (!m7) {
+          e.add(p + "/id", "pattern", "to match \"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$\"", v6);
         }
       } else {
-        e.add(p + "/displayName", "type", "string", v2);
+        e.add(p + "/id", "type", "string", v6);
       }
     }
-    if (Object.hasOwn(v, "launchable")) {
-      const v3 = v["launchable"];
-      if (!(typeof v3 === "boolean")) {
-        e.add(p + "/launchable", "type", "boolean", v3);
-      }
-    }
-    if (Object.hasOwn(v, "hookCapable")) {
-      const v4 = v["hookCapable"];
-      if (!(typeof v4 === "boolean")) {
-        e.add(p + "/hookCapable", "type", "boolean", v4);
-      }
-    }
-    if (Object.hasOwn(v, "hookPointer")) {
-      const v5 = v["hookPointer"];
-      if (typeof v5 === "string") {
-        if (hasLoneSurrogate(v5)) {
-          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v5);
+    if (h2) {
+      const v8 = v["displayName"];
+      if (typeof v8 === "string") {
+        if (hasLoneSurrogate(v8)) {
+          e.add(p + "/displayName", "i-json", "no lone surrogate", v8);
         }
-        if (v5.length < 1 || (v5.length < 2 && codePointLength(v5) < 1)) {
-          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v5);
+        if (v8.length < 1 || (v8.length < 2 && codePointLength(v8) < 1)) {
+          e.add(p + "/displayName", "minLength", "at least 1 characters", v8);
         }
-        if (v5.length > 256 && codePointLength(v5) > 256) {
-          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v5);
+        if (v8.length > 80 && codePointLength(v8) > 80) {
+          e.add(p + "/displayName", "maxLength", "at most 80 characters", v8);
         }
-        if (!(v5.length > 256 && codePointLength(v5) > 256) && !PATTERN_2.test(v5)) {
-          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v5);
+        if (!(v8.length > 80 && codePointLength(v8) > 80) && !PATTERN_1.test(v8)) {
+          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...", v8);
         }
       } else {
-        e.add(p + "/hookPointer", "type", "string", v5);
+        e.add(p + "/displayName", "type", "string", v8);
+      }
+    }
+    if (h3) {
+      const v9 = v["launchable"];
+      if (!(typeof v9 === "boolean")) {
+        e.add(p + "/launchable", "type", "boolean", v9);
+      }
+    }
+    if (h4) {
+      const v10 = v["hookCapable"];
+      if (!(typeof v10 === "boolean")) {
+        e.add(p + "/hookCapable", "type", "boolean", v10);
+      }
+    }
+    if (h5) {
+      const v11 = v["hookPointer"];
+      if (typeof v11 === "string") {
+        const m12 = !(v11.length > 256 && codePointLength(v11) > 256) && PATTERN_2.test(v11);
+        if (!m12 && hasLoneSurrogate(v11)) {
+          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v11);
+        }
+        if (v11.length < 1 || (v11.length < 2 && codePointLength(v11) < 1)) {
+          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v11);
+        }
+        if (v11.length > 256 && codePointLength(v11) > 256) {
+          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v11);
+        }
+        if (!m12 && !(v11.length > 256 && codePointLength(v11) > 256)) {
+          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v11);
+        }
+      } else {
+        e.add(p + "/hookPointer", "type", "string", v11);
       }
     }
     if (Object.hasOwn(v, "detect")) {
-      const v6 = v["detect"];
-      if (typeof v6 === "string") {
-        if (hasLoneSurrogate(v6)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v6);
+      const v13 = v["detect"];
+      if (typeof v13 === "string") {
+        if (hasLoneSurrogate(v13)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v13);
         }
       }
-      check4(v6, p + "/detect", e);
+      check4(v13, p + "/detect", e);
     }
     if (Object.hasOwn(v, "hookPackage")) {
-      const v7 = v["hookPackage"];
-      if (typeof v7 === "string") {
-        if (hasLoneSurrogate(v7)) {
-          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v7);
+      const v14 = v["hookPackage"];
+      if (typeof v14 === "string") {
+        const m15 = !(v14.length > 214 && codePointLength(v14) > 214) && PATTERN_3.test(v14);
+        if (!m15 && hasLoneSurrogate(v14)) {
+          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v14);
         }
-        if (v7.length < 1 || (v7.length < 2 && codePointLength(v7) < 1)) {
-          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v7);
+        if (v14.length < 1 || (v14.length < 2 && codePointLength(v14) < 1)) {
+          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v14);
         }
-        if (v7.length > 214 && codePointLength(v7) > 214) {
-          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v7);
+        if (v14.length > 214 && codePointLength(v14) > 214) {
+          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v14);
         }
-        if (!(v7.length > 214 && codePointLength(v7) > 214) && !PATTERN_3.test(v7)) {
-          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v7);
+        if (!m15 && !(v14.length > 214 && codePointLength(v14) > 214)) {
+          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v14);
         }
       } else {
-        e.add(p + "/hookPackage", "type", "string", v7);
+        e.add(p + "/hookPackage", "type", "string", v14);
       }
     }
     if (Object.hasOwn(v, "promptArgTemplate")) {
-      const v8 = v["promptArgTemplate"];
-      if (isArray(v8)) {
-        if (v8.length > 20) {
-          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v8);
+      const v16 = v["promptArgTemplate"];
+      if (isArray(v16)) {
+        if (v16.length > 20) {
+          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v16);
         }
-        for (let i10 = 0; i10 < v8.length; i10++) {
-          const v11 = v8[i10];
-          if (typeof v11 === "string") {
-            if (hasLoneSurrogate(v11)) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "i-json", "no lone surrogate", v11);
+        for (let i18 = 0; i18 < v16.length; i18++) {
+          const v19 = v16[i18];
+          if (typeof v19 === "string") {
+            if (hasLoneSurrogate(v19)) {
+              e.add(p + "/promptArgTemplate" + "/" + i18, "i-json", "no lone surrogate", v19);
             }
-            if (v11.length > 256 && codePointLength(v11) > 256) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "maxLength", "at most 256 characters", v11);
+            if (v19.length > 256 && codePointLength(v19) > 256) {
+              e.add(p + "/promptArgTemplate" + "/" + i18, "maxLength", "at most 256 characters", v19);
             }
-            if (!(v11.length > 256 && codePointLength(v11) > 256) && !PATTERN_4.test(v11)) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "pattern", "to match \"^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...", v11);
+            if (!(v19.length > 256 && codePointLength(v19) > 256) && !PATTERN_4.test(v19)) {
+              e.add(p + "/promptArgTemplate" + "/" + i18, "pattern", "to match \"^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...", v19);
             }
           } else {
-            e.add(p + "/promptArgTemplate" + "/" + i10, "type", "string", v11);
+            e.add(p + "/promptArgTemplate" + "/" + i18, "type", "string", v19);
           }
         }
       } else {
-        e.add(p + "/promptArgTemplate", "type", "array", v8);
+        e.add(p + "/promptArgTemplate", "type", "array", v16);
       }
     }
     if (Object.hasOwn(v, "capabilities")) {
-      const v12 = v["capabilities"];
-      if (typeof v12 === "string") {
-        if (hasLoneSurrogate(v12)) {
-          e.add(p + "/capabilities", "i-json", "no lone surrogate", v12);
+      const v20 = v["capabilities"];
+      if (typeof v20 === "string") {
+        if (hasLoneSurrogate(v20)) {
+          e.add(p + "/capabilities", "i-json", "no lone surrogate", v20);
         }
       }
-      check5(v12, p + "/capabilities", e);
+      check5(v20, p + "/capabilities", e);
     }
     if (Object.hasOwn(v, "category")) {
-      const v13 = v["category"];
-      if (typeof v13 === "string") {
-        if (!ENUM_5.has(v13)) {
-          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v13);
+      const v21 = v["category"];
+      if (typeof v21 === "string") {
+        if (!ENUM_5.has(v21)) {
+          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v21);
         }
       } else {
-        e.add(p + "/category", "type", "string", v13);
-        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v13);
+        e.add(p + "/category", "type", "string", v21);
+        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v21);
       }
     }
     if (Object.hasOwn(v, "library")) {
-      const v14 = v["library"];
-      if (typeof v14 === "string") {
-        if (hasLoneSurrogate(v14)) {
-          e.add(p + "/library", "i-json", "no lone surrogate", v14);
+      const v22 = v["library"];
+      if (typeof v22 === "string") {
+        const m23 = PATTERN_0.test(v22);
+        if (!m23 && hasLoneSurrogate(v22)) {
+          e.add(p + "/library", "i-json", "no lone surrogate", v22);
         }
-        if (!PATTERN_0.test(v14)) {
-          e.add(p + "/library", "pattern", "to match \"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$\"", v14);
+        if (!m23) {
+          e.add(p + "/library", "pattern", "to match \"^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$\"", v22);
         }
       } else {
-        e.add(p + "/library", "type", "string", v14);
+        e.add(p + "/library", "type", "string", v22);
       }
     }
     if (Object.hasOwn(v, "mcpServer")) {
-      const v15 = v["mcpServer"];
-      if (typeof v15 === "string") {
-        if (hasLoneSurrogate(v15)) {
-          e.add(p + "/mcpServer", "i-json", "no lone surrogate", v15);
+      const v24 = v["mcpServer"];
+      if (typeof v24 === "string") {
+        if (hasLoneSurrogate(v24)) {
+          e.add(p + "/mcpServer", "i-json", "no lone surrogate", v24);
         }
       }
-      check6(v15, p + "/mcpServer", e);
+      check6(v24, p + "/mcpServer", e);
     }
     if (Object.hasOwn(v, "builtin")) {
-      const v16 = v["builtin"];
-      if (!(typeof v16 === "boolean")) {
-        e.add(p + "/builtin", "type", "boolean", v16);
+      const v25 = v["builtin"];
+      if (!(typeof v25 === "boolean")) {
+        e.add(p + "/builtin", "type", "boolean", v25);
       }
     }
-    for (const k17 in v) {
-      switch (k17) {
+    for (const k26 in v) {
+      switch (k26) {
         case "builtin":
         case "capabilities":
         case "category":
@@ -220,8 +229,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         case "promptArgTemplate":
           break;
         default:
-          if (Object.hasOwn(v, k17)) {
-            e.add(p + "/" + token(k17), "additionalProperties", "no such property", v[k17]);
+          if (Object.hasOwn(v, k26)) {
+            e.add(p + "/" + token(k26), "additionalProperties", "no such property", v[k26]);
           }
       }
     }
@@ -239,32 +248,32 @@ function check0(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"mcpServer\"", v);
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v18 = v["launchable"];
-        if (v18 !== false) {
-          e.add(p + "/launchable", "const", "false", v18);
+        const v27 = v["launchable"];
+        if (v27 !== false) {
+          e.add(p + "/launchable", "const", "false", v27);
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v19 = v["hookCapable"];
-        if (v19 !== false) {
-          e.add(p + "/hookCapable", "const", "false", v19);
+        const v28 = v["hookCapable"];
+        if (v28 !== false) {
+          e.add(p + "/hookCapable", "const", "false", v28);
         }
       }
       if (Object.hasOwn(v, "detect")) {
-        const v20 = v["detect"];
-        e.add(p + "/detect", "false", "nothing (false schema)", v20);
+        const v29 = v["detect"];
+        e.add(p + "/detect", "false", "nothing (false schema)", v29);
       }
       if (Object.hasOwn(v, "promptArgTemplate")) {
-        const v21 = v["promptArgTemplate"];
-        e.add(p + "/promptArgTemplate", "false", "nothing (false schema)", v21);
+        const v30 = v["promptArgTemplate"];
+        e.add(p + "/promptArgTemplate", "false", "nothing (false schema)", v30);
       }
       if (Object.hasOwn(v, "hookPackage")) {
-        const v22 = v["hookPackage"];
-        e.add(p + "/hookPackage", "false", "nothing (false schema)", v22);
+        const v31 = v["hookPackage"];
+        e.add(p + "/hookPackage", "false", "nothing (false schema)", v31);
       }
       if (Object.hasOwn(v, "capabilities")) {
-        const v23 = v["capabilities"];
-        e.add(p + "/capabilities", "false", "nothing (false schema)", v23);
+        const v32 = v["capabilities"];
+        e.add(p + "/capabilities", "false", "nothing (false schema)", v32);
       }
     }
   } else {
@@ -278,8 +287,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"detect\"", v);
       }
       if (Object.hasOwn(v, "mcpServer")) {
-        const v24 = v["mcpServer"];
-        e.add(p + "/mcpServer", "false", "nothing (false schema)", v24);
+        const v33 = v["mcpServer"];
+        e.add(p + "/mcpServer", "false", "nothing (false schema)", v33);
       }
     }
   }
@@ -292,215 +301,215 @@ function valid1(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
     return false;
   }
-  const v25 = v["id"];
-  if (!(typeof v25 === "string")) {
+  const v34 = v["id"];
+  if (!(typeof v34 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v25)) {
+  if (!PATTERN_0.test(v34)) {
     return false;
   }
-  const v26 = v["displayName"];
-  if (!(typeof v26 === "string")) {
+  const v35 = v["displayName"];
+  if (!(typeof v35 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v26)) {
+  if (hasLoneSurrogate(v35)) {
     return false;
   }
-  if (v26.length < 1 || (v26.length < 2 && codePointLength(v26) < 1)) {
+  if (v35.length < 1 || (v35.length < 2 && codePointLength(v35) < 1)) {
     return false;
   }
-  if (v26.length > 80 && codePointLength(v26) > 80) {
+  if (v35.length > 80 && codePointLength(v35) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v26)) {
+  if (!PATTERN_1.test(v35)) {
     return false;
   }
-  const v27 = v["launchable"];
-  if (!(typeof v27 === "boolean")) {
+  const v36 = v["launchable"];
+  if (!(typeof v36 === "boolean")) {
     return false;
   }
-  const v28 = v["hookCapable"];
-  if (!(typeof v28 === "boolean")) {
+  const v37 = v["hookCapable"];
+  if (!(typeof v37 === "boolean")) {
     return false;
   }
-  const v29 = v["hookPointer"];
-  if (!(typeof v29 === "string")) {
+  const v38 = v["hookPointer"];
+  if (!(typeof v38 === "string")) {
     return false;
   }
-  if (v29.length < 1 || (v29.length < 2 && codePointLength(v29) < 1)) {
+  if (v38.length < 1 || (v38.length < 2 && codePointLength(v38) < 1)) {
     return false;
   }
-  if (v29.length > 256 && codePointLength(v29) > 256) {
+  if (v38.length > 256 && codePointLength(v38) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v29)) {
+  if (!PATTERN_2.test(v38)) {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v30 = v["detect"];
-    if (typeof v30 === "string") {
-      if (hasLoneSurrogate(v30)) {
+    const v39 = v["detect"];
+    if (typeof v39 === "string") {
+      if (hasLoneSurrogate(v39)) {
         return false;
       }
     }
-    if (typeof v30 === "string") {
-      if (hasLoneSurrogate(v30)) {
+    if (typeof v39 === "string") {
+      if (hasLoneSurrogate(v39)) {
         return false;
       }
     }
-    const d31 = isObject(v30) && Object.hasOwn(v30, "kind") ? v30["kind"] : undefined;
-    if (d31 === "path") {
-      if (!(isObject(v30))) {
+    const d40 = isObject(v39) && Object.hasOwn(v39, "kind") ? v39["kind"] : undefined;
+    if (d40 === "path") {
+      if (!(isObject(v39))) {
         return false;
       }
-      if (!Object.hasOwn(v30, "kind") || !Object.hasOwn(v30, "binaryName")) {
+      if (!Object.hasOwn(v39, "kind") || !Object.hasOwn(v39, "binaryName")) {
         return false;
       }
-      const v32 = v30["kind"];
-      if (v32 !== "path") {
+      const v41 = v39["kind"];
+      if (v41 !== "path") {
         return false;
       }
-      const v33 = v30["binaryName"];
-      if (!(typeof v33 === "string")) {
+      const v42 = v39["binaryName"];
+      if (!(typeof v42 === "string")) {
         return false;
       }
-      if (v33.length < 1 || (v33.length < 2 && codePointLength(v33) < 1)) {
+      if (v42.length < 1 || (v42.length < 2 && codePointLength(v42) < 1)) {
         return false;
       }
-      if (v33.length > 128 && codePointLength(v33) > 128) {
+      if (v42.length > 128 && codePointLength(v42) > 128) {
         return false;
       }
-      if (!PATTERN_6.test(v33)) {
+      if (!PATTERN_6.test(v42)) {
         return false;
       }
-      for (const k34 in v30) {
-        switch (k34) {
+      for (const k43 in v39) {
+        switch (k43) {
           case "binaryName":
           case "kind":
             break;
           default:
-            if (Object.hasOwn(v30, k34)) {
+            if (Object.hasOwn(v39, k43)) {
               return false;
             }
         }
       }
-    } else if (d31 === "candidates") {
-      if (!(isObject(v30))) {
+    } else if (d40 === "candidates") {
+      if (!(isObject(v39))) {
         return false;
       }
-      if (!Object.hasOwn(v30, "kind")) {
+      if (!Object.hasOwn(v39, "kind")) {
         return false;
       }
-      const v35 = v30["kind"];
-      if (v35 !== "candidates") {
+      const v44 = v39["kind"];
+      if (v44 !== "candidates") {
         return false;
       }
-      if (Object.hasOwn(v30, "paths")) {
-        const v36 = v30["paths"];
-        if (!(isObject(v36))) {
+      if (Object.hasOwn(v39, "paths")) {
+        const v45 = v39["paths"];
+        if (!(isObject(v45))) {
           return false;
         }
-        if (Object.hasOwn(v36, "darwin")) {
-          const v37 = v36["darwin"];
-          if (!(isArray(v37))) {
+        if (Object.hasOwn(v45, "darwin")) {
+          const v46 = v45["darwin"];
+          if (!(isArray(v46))) {
             return false;
           }
-          if (v37.length > 32) {
+          if (v46.length > 32) {
             return false;
           }
-          for (let i39 = 0; i39 < v37.length; i39++) {
-            const v40 = v37[i39];
-            if (!(typeof v40 === "string")) {
+          for (let i48 = 0; i48 < v46.length; i48++) {
+            const v49 = v46[i48];
+            if (!(typeof v49 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v40)) {
+            if (hasLoneSurrogate(v49)) {
               return false;
             }
-            if (v40.length < 1 || (v40.length < 2 && codePointLength(v40) < 1)) {
+            if (v49.length < 1 || (v49.length < 2 && codePointLength(v49) < 1)) {
               return false;
             }
-            if (v40.length > 1024 && codePointLength(v40) > 1024) {
+            if (v49.length > 1024 && codePointLength(v49) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v40)) {
+            if (!PATTERN_7.test(v49)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v36, "win32")) {
-          const v41 = v36["win32"];
-          if (!(isArray(v41))) {
+        if (Object.hasOwn(v45, "win32")) {
+          const v50 = v45["win32"];
+          if (!(isArray(v50))) {
             return false;
           }
-          if (v41.length > 32) {
+          if (v50.length > 32) {
             return false;
           }
-          for (let i43 = 0; i43 < v41.length; i43++) {
-            const v44 = v41[i43];
-            if (!(typeof v44 === "string")) {
+          for (let i52 = 0; i52 < v50.length; i52++) {
+            const v53 = v50[i52];
+            if (!(typeof v53 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v44)) {
+            if (hasLoneSurrogate(v53)) {
               return false;
             }
-            if (v44.length < 1 || (v44.length < 2 && codePointLength(v44) < 1)) {
+            if (v53.length < 1 || (v53.length < 2 && codePointLength(v53) < 1)) {
               return false;
             }
-            if (v44.length > 1024 && codePointLength(v44) > 1024) {
+            if (v53.length > 1024 && codePointLength(v53) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v44)) {
+            if (!PATTERN_7.test(v53)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v36, "linux")) {
-          const v45 = v36["linux"];
-          if (!(isArray(v45))) {
+        if (Object.hasOwn(v45, "linux")) {
+          const v54 = v45["linux"];
+          if (!(isArray(v54))) {
             return false;
           }
-          if (v45.length > 32) {
+          if (v54.length > 32) {
             return false;
           }
-          for (let i47 = 0; i47 < v45.length; i47++) {
-            const v48 = v45[i47];
-            if (!(typeof v48 === "string")) {
+          for (let i56 = 0; i56 < v54.length; i56++) {
+            const v57 = v54[i56];
+            if (!(typeof v57 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v48)) {
+            if (hasLoneSurrogate(v57)) {
               return false;
             }
-            if (v48.length < 1 || (v48.length < 2 && codePointLength(v48) < 1)) {
+            if (v57.length < 1 || (v57.length < 2 && codePointLength(v57) < 1)) {
               return false;
             }
-            if (v48.length > 1024 && codePointLength(v48) > 1024) {
+            if (v57.length > 1024 && codePointLength(v57) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v48)) {
+            if (!PATTERN_7.test(v57)) {
               return false;
             }
           }
         }
-        for (const k49 in v36) {
-          switch (k49) {
+        for (const k58 in v45) {
+          switch (k58) {
             case "darwin":
             case "linux":
             case "win32":
               break;
             default:
-              if (Object.hasOwn(v36, k49)) {
+              if (Object.hasOwn(v45, k58)) {
                 return false;
               }
           }
         }
       }
-      for (const k50 in v30) {
-        switch (k50) {
+      for (const k59 in v39) {
+        switch (k59) {
           case "kind":
           case "paths":
             break;
           default:
-            if (Object.hasOwn(v30, k50)) {
+            if (Object.hasOwn(v39, k59)) {
               return false;
             }
         }
@@ -510,220 +519,220 @@ function valid1(v: unknown): boolean {
     }
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v51 = v["hookPackage"];
-    if (!(typeof v51 === "string")) {
+    const v60 = v["hookPackage"];
+    if (!(typeof v60 === "string")) {
       return false;
     }
-    if (v51.length < 1 || (v51.length < 2 && codePointLength(v51) < 1)) {
+    if (v60.length < 1 || (v60.length < 2 && codePointLength(v60) < 1)) {
       return false;
     }
-    if (v51.length > 214 && codePointLength(v51) > 214) {
+    if (v60.length > 214 && codePointLength(v60) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v51)) {
+    if (!PATTERN_3.test(v60)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v52 = v["promptArgTemplate"];
-    if (!(isArray(v52))) {
+    const v61 = v["promptArgTemplate"];
+    if (!(isArray(v61))) {
       return false;
     }
-    if (v52.length > 20) {
+    if (v61.length > 20) {
       return false;
     }
-    for (let i54 = 0; i54 < v52.length; i54++) {
-      const v55 = v52[i54];
-      if (!(typeof v55 === "string")) {
+    for (let i63 = 0; i63 < v61.length; i63++) {
+      const v64 = v61[i63];
+      if (!(typeof v64 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v55)) {
+      if (hasLoneSurrogate(v64)) {
         return false;
       }
-      if (v55.length > 256 && codePointLength(v55) > 256) {
+      if (v64.length > 256 && codePointLength(v64) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v55)) {
+      if (!PATTERN_4.test(v64)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v56 = v["capabilities"];
-    if (!(isObject(v56))) {
+    const v65 = v["capabilities"];
+    if (!(isObject(v65))) {
       return false;
     }
-    if (!Object.hasOwn(v56, "provides")) {
+    if (!Object.hasOwn(v65, "provides")) {
       return false;
     }
-    const v57 = v56["provides"];
-    if (!(isArray(v57))) {
+    const v66 = v65["provides"];
+    if (!(isArray(v66))) {
       return false;
     }
-    for (let i59 = 0; i59 < v57.length; i59++) {
-      const v60 = v57[i59];
-      if (!(typeof v60 === "string")) {
+    for (let i68 = 0; i68 < v66.length; i68++) {
+      const v69 = v66[i68];
+      if (!(typeof v69 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v60)) {
+      if (!ENUM_8.has(v69)) {
         return false;
       }
     }
-    if (!allUnique(v57)) {
+    if (!allUnique(v66)) {
       return false;
     }
-    for (const k61 in v56) {
-      switch (k61) {
+    for (const k70 in v65) {
+      switch (k70) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v56, k61)) {
+          if (Object.hasOwn(v65, k70)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v62 = v["category"];
-    if (!(typeof v62 === "string")) {
+    const v71 = v["category"];
+    if (!(typeof v71 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v62)) {
+    if (!ENUM_5.has(v71)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "library")) {
-    const v63 = v["library"];
-    if (!(typeof v63 === "string")) {
+    const v72 = v["library"];
+    if (!(typeof v72 === "string")) {
       return false;
     }
-    if (!PATTERN_0.test(v63)) {
+    if (!PATTERN_0.test(v72)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "mcpServer")) {
-    const v64 = v["mcpServer"];
-    if (!(isObject(v64))) {
+    const v73 = v["mcpServer"];
+    if (!(isObject(v73))) {
       return false;
     }
-    if (!Object.hasOwn(v64, "transport")) {
+    if (!Object.hasOwn(v73, "transport")) {
       return false;
     }
-    const v65 = v64["transport"];
-    if (!(typeof v65 === "string")) {
+    const v74 = v73["transport"];
+    if (!(typeof v74 === "string")) {
       return false;
     }
-    if (!ENUM_9.has(v65)) {
+    if (!ENUM_9.has(v74)) {
       return false;
     }
-    if (Object.hasOwn(v64, "command")) {
-      const v66 = v64["command"];
-      if (!(typeof v66 === "string")) {
+    if (Object.hasOwn(v73, "command")) {
+      const v75 = v73["command"];
+      if (!(typeof v75 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v66)) {
+      if (hasLoneSurrogate(v75)) {
         return false;
       }
-      if (v66.length < 1 || (v66.length < 2 && codePointLength(v66) < 1)) {
+      if (v75.length < 1 || (v75.length < 2 && codePointLength(v75) < 1)) {
         return false;
       }
-      if (v66.length > 256 && codePointLength(v66) > 256) {
+      if (v75.length > 256 && codePointLength(v75) > 256) {
         return false;
       }
-      if (!PATTERN_10.test(v66)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v64, "args")) {
-      const v67 = v64["args"];
-      if (!(isArray(v67))) {
-        return false;
-      }
-      if (v67.length > 32) {
-        return false;
-      }
-      for (let i69 = 0; i69 < v67.length; i69++) {
-        const v70 = v67[i69];
-        if (!(typeof v70 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v70)) {
-          return false;
-        }
-        if (v70.length > 256 && codePointLength(v70) > 256) {
-          return false;
-        }
-        if (!PATTERN_11.test(v70)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v64, "url")) {
-      const v71 = v64["url"];
-      if (!(typeof v71 === "string")) {
-        return false;
-      }
-      if (v71.length > 2048 && codePointLength(v71) > 2048) {
-        return false;
-      }
-      if (!PATTERN_12.test(v71)) {
+      if (!PATTERN_10.test(v75)) {
         return false;
       }
     }
-    for (const k72 in v64) {
-      switch (k72) {
+    if (Object.hasOwn(v73, "args")) {
+      const v76 = v73["args"];
+      if (!(isArray(v76))) {
+        return false;
+      }
+      if (v76.length > 32) {
+        return false;
+      }
+      for (let i78 = 0; i78 < v76.length; i78++) {
+        const v79 = v76[i78];
+        if (!(typeof v79 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v79)) {
+          return false;
+        }
+        if (v79.length > 256 && codePointLength(v79) > 256) {
+          return false;
+        }
+        if (!PATTERN_11.test(v79)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v73, "url")) {
+      const v80 = v73["url"];
+      if (!(typeof v80 === "string")) {
+        return false;
+      }
+      if (v80.length > 2048 && codePointLength(v80) > 2048) {
+        return false;
+      }
+      if (!PATTERN_12.test(v80)) {
+        return false;
+      }
+    }
+    for (const k81 in v73) {
+      switch (k81) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v64, k72)) {
+          if (Object.hasOwn(v73, k81)) {
             return false;
           }
       }
     }
-    if (valid8(v64)) {
-      if (typeof v64 === "string") {
-        if (hasLoneSurrogate(v64)) {
+    if (valid8(v73)) {
+      if (typeof v73 === "string") {
+        if (hasLoneSurrogate(v73)) {
           return false;
         }
       }
-      if (isObject(v64)) {
-        if (!Object.hasOwn(v64, "command")) {
+      if (isObject(v73)) {
+        if (!Object.hasOwn(v73, "command")) {
           return false;
         }
-        if (Object.hasOwn(v64, "url")) {
+        if (Object.hasOwn(v73, "url")) {
           return false;
         }
       }
     } else {
-      if (typeof v64 === "string") {
-        if (hasLoneSurrogate(v64)) {
+      if (typeof v73 === "string") {
+        if (hasLoneSurrogate(v73)) {
           return false;
         }
       }
-      if (isObject(v64)) {
-        if (!Object.hasOwn(v64, "url")) {
+      if (isObject(v73)) {
+        if (!Object.hasOwn(v73, "url")) {
           return false;
         }
-        if (Object.hasOwn(v64, "command")) {
+        if (Object.hasOwn(v73, "command")) {
           return false;
         }
-        if (Object.hasOwn(v64, "args")) {
+        if (Object.hasOwn(v73, "args")) {
           return false;
         }
       }
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v76 = v["builtin"];
-    if (!(typeof v76 === "boolean")) {
+    const v85 = v["builtin"];
+    if (!(typeof v85 === "boolean")) {
       return false;
     }
   }
-  for (const k77 in v) {
-    switch (k77) {
+  for (const k86 in v) {
+    switch (k86) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -739,7 +748,7 @@ function valid1(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k77)) {
+        if (Object.hasOwn(v, k86)) {
           return false;
         }
     }
@@ -755,14 +764,14 @@ function valid1(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v78 = v["launchable"];
-        if (v78 !== false) {
+        const v87 = v["launchable"];
+        if (v87 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v79 = v["hookCapable"];
-        if (v79 !== false) {
+        const v88 = v["hookCapable"];
+        if (v88 !== false) {
           return false;
         }
       }
@@ -805,13 +814,13 @@ function check2(v: unknown, p: string, e: Violations): void {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "detect")) {
-      const v85 = v["detect"];
-      if (typeof v85 === "string") {
-        if (hasLoneSurrogate(v85)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v85);
+      const v94 = v["detect"];
+      if (typeof v94 === "string") {
+        if (hasLoneSurrogate(v94)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v94);
         }
       }
-      check9(v85, p + "/detect", e);
+      check9(v94, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -827,37 +836,37 @@ function valid3(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v86 = v["detect"];
-    if (!(isObject(v86))) {
+    const v95 = v["detect"];
+    if (!(isObject(v95))) {
       return false;
     }
-    if (!Object.hasOwn(v86, "kind") || !Object.hasOwn(v86, "binaryName")) {
+    if (!Object.hasOwn(v95, "kind") || !Object.hasOwn(v95, "binaryName")) {
       return false;
     }
-    const v87 = v86["kind"];
-    if (v87 !== "path") {
+    const v96 = v95["kind"];
+    if (v96 !== "path") {
       return false;
     }
-    const v88 = v86["binaryName"];
-    if (!(typeof v88 === "string")) {
+    const v97 = v95["binaryName"];
+    if (!(typeof v97 === "string")) {
       return false;
     }
-    if (v88.length < 1 || (v88.length < 2 && codePointLength(v88) < 1)) {
+    if (v97.length < 1 || (v97.length < 2 && codePointLength(v97) < 1)) {
       return false;
     }
-    if (v88.length > 128 && codePointLength(v88) > 128) {
+    if (v97.length > 128 && codePointLength(v97) > 128) {
       return false;
     }
-    if (!PATTERN_6.test(v88)) {
+    if (!PATTERN_6.test(v97)) {
       return false;
     }
-    for (const k89 in v86) {
-      switch (k89) {
+    for (const k98 in v95) {
+      switch (k98) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v86, k89)) {
+          if (Object.hasOwn(v95, k98)) {
             return false;
           }
       }
@@ -866,184 +875,184 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
     return false;
   }
-  const v90 = v["id"];
-  if (!(typeof v90 === "string")) {
+  const v99 = v["id"];
+  if (!(typeof v99 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v90)) {
+  if (!PATTERN_0.test(v99)) {
     return false;
   }
-  const v91 = v["displayName"];
-  if (!(typeof v91 === "string")) {
+  const v100 = v["displayName"];
+  if (!(typeof v100 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v91)) {
+  if (hasLoneSurrogate(v100)) {
     return false;
   }
-  if (v91.length < 1 || (v91.length < 2 && codePointLength(v91) < 1)) {
+  if (v100.length < 1 || (v100.length < 2 && codePointLength(v100) < 1)) {
     return false;
   }
-  if (v91.length > 80 && codePointLength(v91) > 80) {
+  if (v100.length > 80 && codePointLength(v100) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v91)) {
+  if (!PATTERN_1.test(v100)) {
     return false;
   }
-  const v92 = v["launchable"];
-  if (!(typeof v92 === "boolean")) {
+  const v101 = v["launchable"];
+  if (!(typeof v101 === "boolean")) {
     return false;
   }
-  const v93 = v["hookCapable"];
-  if (!(typeof v93 === "boolean")) {
+  const v102 = v["hookCapable"];
+  if (!(typeof v102 === "boolean")) {
     return false;
   }
-  const v94 = v["hookPointer"];
-  if (!(typeof v94 === "string")) {
+  const v103 = v["hookPointer"];
+  if (!(typeof v103 === "string")) {
     return false;
   }
-  if (v94.length < 1 || (v94.length < 2 && codePointLength(v94) < 1)) {
+  if (v103.length < 1 || (v103.length < 2 && codePointLength(v103) < 1)) {
     return false;
   }
-  if (v94.length > 256 && codePointLength(v94) > 256) {
+  if (v103.length > 256 && codePointLength(v103) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v94)) {
+  if (!PATTERN_2.test(v103)) {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v95 = v["detect"];
-    if (typeof v95 === "string") {
-      if (hasLoneSurrogate(v95)) {
+    const v104 = v["detect"];
+    if (typeof v104 === "string") {
+      if (hasLoneSurrogate(v104)) {
         return false;
       }
     }
-    if (typeof v95 === "string") {
-      if (hasLoneSurrogate(v95)) {
+    if (typeof v104 === "string") {
+      if (hasLoneSurrogate(v104)) {
         return false;
       }
     }
-    const d96 = isObject(v95) && Object.hasOwn(v95, "kind") ? v95["kind"] : undefined;
-    if (d96 === "path") {
-      if (!(isObject(v95))) {
+    const d105 = isObject(v104) && Object.hasOwn(v104, "kind") ? v104["kind"] : undefined;
+    if (d105 === "path") {
+      if (!(isObject(v104))) {
         return false;
       }
-    } else if (d96 === "candidates") {
-      if (!(isObject(v95))) {
+    } else if (d105 === "candidates") {
+      if (!(isObject(v104))) {
         return false;
       }
-      if (!Object.hasOwn(v95, "kind")) {
+      if (!Object.hasOwn(v104, "kind")) {
         return false;
       }
-      const v97 = v95["kind"];
-      if (v97 !== "candidates") {
+      const v106 = v104["kind"];
+      if (v106 !== "candidates") {
         return false;
       }
-      if (Object.hasOwn(v95, "paths")) {
-        const v98 = v95["paths"];
-        if (!(isObject(v98))) {
+      if (Object.hasOwn(v104, "paths")) {
+        const v107 = v104["paths"];
+        if (!(isObject(v107))) {
           return false;
         }
-        if (Object.hasOwn(v98, "darwin")) {
-          const v99 = v98["darwin"];
-          if (!(isArray(v99))) {
+        if (Object.hasOwn(v107, "darwin")) {
+          const v108 = v107["darwin"];
+          if (!(isArray(v108))) {
             return false;
           }
-          if (v99.length > 32) {
+          if (v108.length > 32) {
             return false;
           }
-          for (let i101 = 0; i101 < v99.length; i101++) {
-            const v102 = v99[i101];
-            if (!(typeof v102 === "string")) {
+          for (let i110 = 0; i110 < v108.length; i110++) {
+            const v111 = v108[i110];
+            if (!(typeof v111 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v102)) {
+            if (hasLoneSurrogate(v111)) {
               return false;
             }
-            if (v102.length < 1 || (v102.length < 2 && codePointLength(v102) < 1)) {
+            if (v111.length < 1 || (v111.length < 2 && codePointLength(v111) < 1)) {
               return false;
             }
-            if (v102.length > 1024 && codePointLength(v102) > 1024) {
+            if (v111.length > 1024 && codePointLength(v111) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v102)) {
+            if (!PATTERN_7.test(v111)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v98, "win32")) {
-          const v103 = v98["win32"];
-          if (!(isArray(v103))) {
+        if (Object.hasOwn(v107, "win32")) {
+          const v112 = v107["win32"];
+          if (!(isArray(v112))) {
             return false;
           }
-          if (v103.length > 32) {
+          if (v112.length > 32) {
             return false;
           }
-          for (let i105 = 0; i105 < v103.length; i105++) {
-            const v106 = v103[i105];
-            if (!(typeof v106 === "string")) {
+          for (let i114 = 0; i114 < v112.length; i114++) {
+            const v115 = v112[i114];
+            if (!(typeof v115 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v106)) {
+            if (hasLoneSurrogate(v115)) {
               return false;
             }
-            if (v106.length < 1 || (v106.length < 2 && codePointLength(v106) < 1)) {
+            if (v115.length < 1 || (v115.length < 2 && codePointLength(v115) < 1)) {
               return false;
             }
-            if (v106.length > 1024 && codePointLength(v106) > 1024) {
+            if (v115.length > 1024 && codePointLength(v115) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v106)) {
+            if (!PATTERN_7.test(v115)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v98, "linux")) {
-          const v107 = v98["linux"];
-          if (!(isArray(v107))) {
+        if (Object.hasOwn(v107, "linux")) {
+          const v116 = v107["linux"];
+          if (!(isArray(v116))) {
             return false;
           }
-          if (v107.length > 32) {
+          if (v116.length > 32) {
             return false;
           }
-          for (let i109 = 0; i109 < v107.length; i109++) {
-            const v110 = v107[i109];
-            if (!(typeof v110 === "string")) {
+          for (let i118 = 0; i118 < v116.length; i118++) {
+            const v119 = v116[i118];
+            if (!(typeof v119 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v110)) {
+            if (hasLoneSurrogate(v119)) {
               return false;
             }
-            if (v110.length < 1 || (v110.length < 2 && codePointLength(v110) < 1)) {
+            if (v119.length < 1 || (v119.length < 2 && codePointLength(v119) < 1)) {
               return false;
             }
-            if (v110.length > 1024 && codePointLength(v110) > 1024) {
+            if (v119.length > 1024 && codePointLength(v119) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v110)) {
+            if (!PATTERN_7.test(v119)) {
               return false;
             }
           }
         }
-        for (const k111 in v98) {
-          switch (k111) {
+        for (const k120 in v107) {
+          switch (k120) {
             case "darwin":
             case "linux":
             case "win32":
               break;
             default:
-              if (Object.hasOwn(v98, k111)) {
+              if (Object.hasOwn(v107, k120)) {
                 return false;
               }
           }
         }
       }
-      for (const k112 in v95) {
-        switch (k112) {
+      for (const k121 in v104) {
+        switch (k121) {
           case "kind":
           case "paths":
             break;
           default:
-            if (Object.hasOwn(v95, k112)) {
+            if (Object.hasOwn(v104, k121)) {
               return false;
             }
         }
@@ -1053,220 +1062,220 @@ function valid3(v: unknown): boolean {
     }
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v113 = v["hookPackage"];
-    if (!(typeof v113 === "string")) {
+    const v122 = v["hookPackage"];
+    if (!(typeof v122 === "string")) {
       return false;
     }
-    if (v113.length < 1 || (v113.length < 2 && codePointLength(v113) < 1)) {
+    if (v122.length < 1 || (v122.length < 2 && codePointLength(v122) < 1)) {
       return false;
     }
-    if (v113.length > 214 && codePointLength(v113) > 214) {
+    if (v122.length > 214 && codePointLength(v122) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v113)) {
+    if (!PATTERN_3.test(v122)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v114 = v["promptArgTemplate"];
-    if (!(isArray(v114))) {
+    const v123 = v["promptArgTemplate"];
+    if (!(isArray(v123))) {
       return false;
     }
-    if (v114.length > 20) {
+    if (v123.length > 20) {
       return false;
     }
-    for (let i116 = 0; i116 < v114.length; i116++) {
-      const v117 = v114[i116];
-      if (!(typeof v117 === "string")) {
+    for (let i125 = 0; i125 < v123.length; i125++) {
+      const v126 = v123[i125];
+      if (!(typeof v126 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v117)) {
+      if (hasLoneSurrogate(v126)) {
         return false;
       }
-      if (v117.length > 256 && codePointLength(v117) > 256) {
+      if (v126.length > 256 && codePointLength(v126) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v117)) {
+      if (!PATTERN_4.test(v126)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v118 = v["capabilities"];
-    if (!(isObject(v118))) {
+    const v127 = v["capabilities"];
+    if (!(isObject(v127))) {
       return false;
     }
-    if (!Object.hasOwn(v118, "provides")) {
+    if (!Object.hasOwn(v127, "provides")) {
       return false;
     }
-    const v119 = v118["provides"];
-    if (!(isArray(v119))) {
+    const v128 = v127["provides"];
+    if (!(isArray(v128))) {
       return false;
     }
-    for (let i121 = 0; i121 < v119.length; i121++) {
-      const v122 = v119[i121];
-      if (!(typeof v122 === "string")) {
+    for (let i130 = 0; i130 < v128.length; i130++) {
+      const v131 = v128[i130];
+      if (!(typeof v131 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v122)) {
+      if (!ENUM_8.has(v131)) {
         return false;
       }
     }
-    if (!allUnique(v119)) {
+    if (!allUnique(v128)) {
       return false;
     }
-    for (const k123 in v118) {
-      switch (k123) {
+    for (const k132 in v127) {
+      switch (k132) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v118, k123)) {
+          if (Object.hasOwn(v127, k132)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v124 = v["category"];
-    if (!(typeof v124 === "string")) {
+    const v133 = v["category"];
+    if (!(typeof v133 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v124)) {
+    if (!ENUM_5.has(v133)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "library")) {
-    const v125 = v["library"];
-    if (!(typeof v125 === "string")) {
+    const v134 = v["library"];
+    if (!(typeof v134 === "string")) {
       return false;
     }
-    if (!PATTERN_0.test(v125)) {
+    if (!PATTERN_0.test(v134)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "mcpServer")) {
-    const v126 = v["mcpServer"];
-    if (!(isObject(v126))) {
+    const v135 = v["mcpServer"];
+    if (!(isObject(v135))) {
       return false;
     }
-    if (!Object.hasOwn(v126, "transport")) {
+    if (!Object.hasOwn(v135, "transport")) {
       return false;
     }
-    const v127 = v126["transport"];
-    if (!(typeof v127 === "string")) {
+    const v136 = v135["transport"];
+    if (!(typeof v136 === "string")) {
       return false;
     }
-    if (!ENUM_9.has(v127)) {
+    if (!ENUM_9.has(v136)) {
       return false;
     }
-    if (Object.hasOwn(v126, "command")) {
-      const v128 = v126["command"];
-      if (!(typeof v128 === "string")) {
+    if (Object.hasOwn(v135, "command")) {
+      const v137 = v135["command"];
+      if (!(typeof v137 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v128)) {
+      if (hasLoneSurrogate(v137)) {
         return false;
       }
-      if (v128.length < 1 || (v128.length < 2 && codePointLength(v128) < 1)) {
+      if (v137.length < 1 || (v137.length < 2 && codePointLength(v137) < 1)) {
         return false;
       }
-      if (v128.length > 256 && codePointLength(v128) > 256) {
+      if (v137.length > 256 && codePointLength(v137) > 256) {
         return false;
       }
-      if (!PATTERN_10.test(v128)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v126, "args")) {
-      const v129 = v126["args"];
-      if (!(isArray(v129))) {
-        return false;
-      }
-      if (v129.length > 32) {
-        return false;
-      }
-      for (let i131 = 0; i131 < v129.length; i131++) {
-        const v132 = v129[i131];
-        if (!(typeof v132 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v132)) {
-          return false;
-        }
-        if (v132.length > 256 && codePointLength(v132) > 256) {
-          return false;
-        }
-        if (!PATTERN_11.test(v132)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v126, "url")) {
-      const v133 = v126["url"];
-      if (!(typeof v133 === "string")) {
-        return false;
-      }
-      if (v133.length > 2048 && codePointLength(v133) > 2048) {
-        return false;
-      }
-      if (!PATTERN_12.test(v133)) {
+      if (!PATTERN_10.test(v137)) {
         return false;
       }
     }
-    for (const k134 in v126) {
-      switch (k134) {
+    if (Object.hasOwn(v135, "args")) {
+      const v138 = v135["args"];
+      if (!(isArray(v138))) {
+        return false;
+      }
+      if (v138.length > 32) {
+        return false;
+      }
+      for (let i140 = 0; i140 < v138.length; i140++) {
+        const v141 = v138[i140];
+        if (!(typeof v141 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v141)) {
+          return false;
+        }
+        if (v141.length > 256 && codePointLength(v141) > 256) {
+          return false;
+        }
+        if (!PATTERN_11.test(v141)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v135, "url")) {
+      const v142 = v135["url"];
+      if (!(typeof v142 === "string")) {
+        return false;
+      }
+      if (v142.length > 2048 && codePointLength(v142) > 2048) {
+        return false;
+      }
+      if (!PATTERN_12.test(v142)) {
+        return false;
+      }
+    }
+    for (const k143 in v135) {
+      switch (k143) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v126, k134)) {
+          if (Object.hasOwn(v135, k143)) {
             return false;
           }
       }
     }
-    if (valid8(v126)) {
-      if (typeof v126 === "string") {
-        if (hasLoneSurrogate(v126)) {
+    if (valid8(v135)) {
+      if (typeof v135 === "string") {
+        if (hasLoneSurrogate(v135)) {
           return false;
         }
       }
-      if (isObject(v126)) {
-        if (!Object.hasOwn(v126, "command")) {
+      if (isObject(v135)) {
+        if (!Object.hasOwn(v135, "command")) {
           return false;
         }
-        if (Object.hasOwn(v126, "url")) {
+        if (Object.hasOwn(v135, "url")) {
           return false;
         }
       }
     } else {
-      if (typeof v126 === "string") {
-        if (hasLoneSurrogate(v126)) {
+      if (typeof v135 === "string") {
+        if (hasLoneSurrogate(v135)) {
           return false;
         }
       }
-      if (isObject(v126)) {
-        if (!Object.hasOwn(v126, "url")) {
+      if (isObject(v135)) {
+        if (!Object.hasOwn(v135, "url")) {
           return false;
         }
-        if (Object.hasOwn(v126, "command")) {
+        if (Object.hasOwn(v135, "command")) {
           return false;
         }
-        if (Object.hasOwn(v126, "args")) {
+        if (Object.hasOwn(v135, "args")) {
           return false;
         }
       }
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v138 = v["builtin"];
-    if (!(typeof v138 === "boolean")) {
+    const v147 = v["builtin"];
+    if (!(typeof v147 === "boolean")) {
       return false;
     }
   }
-  for (const k139 in v) {
-    switch (k139) {
+  for (const k148 in v) {
+    switch (k148) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -1282,7 +1291,7 @@ function valid3(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k139)) {
+        if (Object.hasOwn(v, k148)) {
           return false;
         }
     }
@@ -1298,14 +1307,14 @@ function valid3(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v140 = v["launchable"];
-        if (v140 !== false) {
+        const v149 = v["launchable"];
+        if (v149 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v141 = v["hookCapable"];
-        if (v141 !== false) {
+        const v150 = v["hookCapable"];
+        if (v150 !== false) {
           return false;
         }
       }
@@ -1346,15 +1355,15 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d147 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d147 === "path") {
+  const d156 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d156 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
     check9(v, p, e);
-  } else if (d147 === "candidates") {
+  } else if (d156 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1368,36 +1377,37 @@ function check4(v: unknown, p: string, e: Violations): void {
 
 function check5(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "provides")) {
+    const h157 = Object.hasOwn(v, "provides");
+    if (!h157) {
       e.add(p, "required", "property \"provides\"", v);
     }
-    if (Object.hasOwn(v, "provides")) {
-      const v148 = v["provides"];
-      if (isArray(v148)) {
-        const n149 = e.length;
-        for (let i150 = 0; i150 < v148.length; i150++) {
-          const v151 = v148[i150];
-          if (typeof v151 === "string") {
-            if (hasLoneSurrogate(v151)) {
-              e.add(p + "/provides" + "/" + i150, "i-json", "no lone surrogate", v151);
+    if (h157) {
+      const v158 = v["provides"];
+      if (isArray(v158)) {
+        const n159 = e.length;
+        for (let i160 = 0; i160 < v158.length; i160++) {
+          const v161 = v158[i160];
+          if (typeof v161 === "string") {
+            if (hasLoneSurrogate(v161)) {
+              e.add(p + "/provides" + "/" + i160, "i-json", "no lone surrogate", v161);
             }
           }
-          check13(v151, p + "/provides" + "/" + i150, e);
+          check13(v161, p + "/provides" + "/" + i160, e);
         }
-        if (e.length === n149 && !allUnique(v148)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v148);
+        if (e.length === n159 && !allUnique(v158)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v158);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v148);
+        e.add(p + "/provides", "type", "array", v158);
       }
     }
-    for (const k152 in v) {
-      switch (k152) {
+    for (const k162 in v) {
+      switch (k162) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v, k152)) {
-            e.add(p + "/" + token(k152), "additionalProperties", "no such property", v[k152]);
+          if (Object.hasOwn(v, k162)) {
+            e.add(p + "/" + token(k162), "additionalProperties", "no such property", v[k162]);
           }
       }
     }
@@ -1408,91 +1418,93 @@ function check5(v: unknown, p: string, e: Violations): void {
 
 function check6(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "transport")) {
+    const h163 = Object.hasOwn(v, "transport");
+    if (!h163) {
       e.add(p, "required", "property \"transport\"", v);
     }
-    if (Object.hasOwn(v, "transport")) {
-      const v153 = v["transport"];
-      if (typeof v153 === "string") {
-        if (!ENUM_9.has(v153)) {
-          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v153);
+    if (h163) {
+      const v164 = v["transport"];
+      if (typeof v164 === "string") {
+        if (!ENUM_9.has(v164)) {
+          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v164);
         }
       } else {
-        e.add(p + "/transport", "type", "string", v153);
-        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v153);
+        e.add(p + "/transport", "type", "string", v164);
+        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v164);
       }
     }
     if (Object.hasOwn(v, "command")) {
-      const v154 = v["command"];
-      if (typeof v154 === "string") {
-        if (hasLoneSurrogate(v154)) {
-          e.add(p + "/command", "i-json", "no lone surrogate", v154);
+      const v165 = v["command"];
+      if (typeof v165 === "string") {
+        if (hasLoneSurrogate(v165)) {
+          e.add(p + "/command", "i-json", "no lone surrogate", v165);
         }
-        if (v154.length < 1 || (v154.length < 2 && codePointLength(v154) < 1)) {
-          e.add(p + "/command", "minLength", "at least 1 characters", v154);
+        if (v165.length < 1 || (v165.length < 2 && codePointLength(v165) < 1)) {
+          e.add(p + "/command", "minLength", "at least 1 characters", v165);
         }
-        if (v154.length > 256 && codePointLength(v154) > 256) {
-          e.add(p + "/command", "maxLength", "at most 256 characters", v154);
+        if (v165.length > 256 && codePointLength(v165) > 256) {
+          e.add(p + "/command", "maxLength", "at most 256 characters", v165);
         }
-        if (!(v154.length > 256 && codePointLength(v154) > 256) && !PATTERN_10.test(v154)) {
-          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v154);
+        if (!(v165.length > 256 && codePointLength(v165) > 256) && !PATTERN_10.test(v165)) {
+          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v165);
         }
       } else {
-        e.add(p + "/command", "type", "string", v154);
+        e.add(p + "/command", "type", "string", v165);
       }
     }
     if (Object.hasOwn(v, "args")) {
-      const v155 = v["args"];
-      if (isArray(v155)) {
-        if (v155.length > 32) {
-          e.add(p + "/args", "maxItems", "at most 32 items", v155);
+      const v166 = v["args"];
+      if (isArray(v166)) {
+        if (v166.length > 32) {
+          e.add(p + "/args", "maxItems", "at most 32 items", v166);
         }
-        for (let i157 = 0; i157 < v155.length; i157++) {
-          const v158 = v155[i157];
-          if (typeof v158 === "string") {
-            if (hasLoneSurrogate(v158)) {
-              e.add(p + "/args" + "/" + i157, "i-json", "no lone surrogate", v158);
+        for (let i168 = 0; i168 < v166.length; i168++) {
+          const v169 = v166[i168];
+          if (typeof v169 === "string") {
+            if (hasLoneSurrogate(v169)) {
+              e.add(p + "/args" + "/" + i168, "i-json", "no lone surrogate", v169);
             }
-            if (v158.length > 256 && codePointLength(v158) > 256) {
-              e.add(p + "/args" + "/" + i157, "maxLength", "at most 256 characters", v158);
+            if (v169.length > 256 && codePointLength(v169) > 256) {
+              e.add(p + "/args" + "/" + i168, "maxLength", "at most 256 characters", v169);
             }
-            if (!(v158.length > 256 && codePointLength(v158) > 256) && !PATTERN_11.test(v158)) {
-              e.add(p + "/args" + "/" + i157, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v158);
+            if (!(v169.length > 256 && codePointLength(v169) > 256) && !PATTERN_11.test(v169)) {
+              e.add(p + "/args" + "/" + i168, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v169);
             }
           } else {
-            e.add(p + "/args" + "/" + i157, "type", "string", v158);
+            e.add(p + "/args" + "/" + i168, "type", "string", v169);
           }
         }
       } else {
-        e.add(p + "/args", "type", "array", v155);
+        e.add(p + "/args", "type", "array", v166);
       }
     }
     if (Object.hasOwn(v, "url")) {
-      const v159 = v["url"];
-      if (typeof v159 === "string") {
-        if (hasLoneSurrogate(v159)) {
-          e.add(p + "/url", "i-json", "no lone surrogate", v159);
+      const v170 = v["url"];
+      if (typeof v170 === "string") {
+        const m171 = !(v170.length > 2048 && codePointLength(v170) > 2048) && PATTERN_12.test(v170);
+        if (!m171 && hasLoneSurrogate(v170)) {
+          e.add(p + "/url", "i-json", "no lone surrogate", v170);
         }
-        if (v159.length > 2048 && codePointLength(v159) > 2048) {
-          e.add(p + "/url", "maxLength", "at most 2048 characters", v159);
+        if (v170.length > 2048 && codePointLength(v170) > 2048) {
+          e.add(p + "/url", "maxLength", "at most 2048 characters", v170);
         }
-        if (!(v159.length > 2048 && codePointLength(v159) > 2048) && !PATTERN_12.test(v159)) {
-          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v159);
+        if (!m171 && !(v170.length > 2048 && codePointLength(v170) > 2048)) {
+          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v170);
         }
       } else {
-        e.add(p + "/url", "type", "string", v159);
+        e.add(p + "/url", "type", "string", v170);
       }
     }
-    for (const k160 in v) {
-      switch (k160) {
+    for (const k172 in v) {
+      switch (k172) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v, k160)) {
-            e.add(p + "/" + token(k160), "additionalProperties", "no such property", v[k160]);
+          if (Object.hasOwn(v, k172)) {
+            e.add(p + "/" + token(k172), "additionalProperties", "no such property", v[k172]);
           }
       }
     }
@@ -1510,8 +1522,8 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"command\"", v);
       }
       if (Object.hasOwn(v, "url")) {
-        const v161 = v["url"];
-        e.add(p + "/url", "false", "nothing (false schema)", v161);
+        const v173 = v["url"];
+        e.add(p + "/url", "false", "nothing (false schema)", v173);
       }
     }
   } else {
@@ -1525,12 +1537,12 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"url\"", v);
       }
       if (Object.hasOwn(v, "command")) {
-        const v162 = v["command"];
-        e.add(p + "/command", "false", "nothing (false schema)", v162);
+        const v174 = v["command"];
+        e.add(p + "/command", "false", "nothing (false schema)", v174);
       }
       if (Object.hasOwn(v, "args")) {
-        const v163 = v["args"];
-        e.add(p + "/args", "false", "nothing (false schema)", v163);
+        const v175 = v["args"];
+        e.add(p + "/args", "false", "nothing (false schema)", v175);
       }
     }
   }
@@ -1546,8 +1558,8 @@ function valid7(v: unknown): boolean {
     if (!Object.hasOwn(v, "category")) {
       return false;
     }
-    const v164 = v["category"];
-    if (v164 !== "mcp-server") {
+    const v176 = v["category"];
+    if (v176 !== "mcp-server") {
       return false;
     }
   }
@@ -1562,8 +1574,8 @@ function valid8(v: unknown): boolean {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "transport")) {
-      const v165 = v["transport"];
-      if (v165 !== "stdio") {
+      const v177 = v["transport"];
+      if (v177 !== "stdio") {
         return false;
       }
     }
@@ -1573,45 +1585,48 @@ function valid8(v: unknown): boolean {
 
 function check9(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind")) {
+    const h178 = Object.hasOwn(v, "kind");
+    if (!h178) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    if (!Object.hasOwn(v, "binaryName")) {
+    const h179 = Object.hasOwn(v, "binaryName");
+    if (!h179) {
       e.add(p, "required", "property \"binaryName\"", v);
     }
-    if (Object.hasOwn(v, "kind")) {
-      const v166 = v["kind"];
-      if (v166 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v166);
+    if (h178) {
+      const v180 = v["kind"];
+      if (v180 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v180);
       }
     }
-    if (Object.hasOwn(v, "binaryName")) {
-      const v167 = v["binaryName"];
-      if (typeof v167 === "string") {
-        if (hasLoneSurrogate(v167)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v167);
+    if (h179) {
+      const v181 = v["binaryName"];
+      if (typeof v181 === "string") {
+        const m182 = !(v181.length > 128 && codePointLength(v181) > 128) && PATTERN_6.test(v181);
+        if (!m182 && hasLoneSurrogate(v181)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v181);
         }
-        if (v167.length < 1 || (v167.length < 2 && codePointLength(v167) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v167);
+        if (v181.length < 1 || (v181.length < 2 && codePointLength(v181) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v181);
         }
-        if (v167.length > 128 && codePointLength(v167) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v167);
+        if (v181.length > 128 && codePointLength(v181) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v181);
         }
-        if (!(v167.length > 128 && codePointLength(v167) > 128) && !PATTERN_6.test(v167)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v167);
+        if (!m182 && !(v181.length > 128 && codePointLength(v181) > 128)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v181);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v167);
+        e.add(p + "/binaryName", "type", "string", v181);
       }
     }
-    for (const k168 in v) {
-      switch (k168) {
+    for (const k183 in v) {
+      switch (k183) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k168)) {
-            e.add(p + "/" + token(k168), "additionalProperties", "no such property", v[k168]);
+          if (Object.hasOwn(v, k183)) {
+            e.add(p + "/" + token(k183), "additionalProperties", "no such property", v[k183]);
           }
       }
     }
@@ -1640,32 +1655,33 @@ function check11(v: unknown, p: string, e: Violations): void {
 
 function check12(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind")) {
+    const h184 = Object.hasOwn(v, "kind");
+    if (!h184) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    if (Object.hasOwn(v, "kind")) {
-      const v169 = v["kind"];
-      if (v169 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v169);
+    if (h184) {
+      const v185 = v["kind"];
+      if (v185 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v185);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v170 = v["paths"];
-      if (typeof v170 === "string") {
-        if (hasLoneSurrogate(v170)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v170);
+      const v186 = v["paths"];
+      if (typeof v186 === "string") {
+        if (hasLoneSurrogate(v186)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v186);
         }
       }
-      check14(v170, p + "/paths", e);
+      check14(v186, p + "/paths", e);
     }
-    for (const k171 in v) {
-      switch (k171) {
+    for (const k187 in v) {
+      switch (k187) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k171)) {
-            e.add(p + "/" + token(k171), "additionalProperties", "no such property", v[k171]);
+          if (Object.hasOwn(v, k187)) {
+            e.add(p + "/" + token(k187), "additionalProperties", "no such property", v[k187]);
           }
       }
     }
@@ -1688,41 +1704,41 @@ function check13(v: unknown, p: string, e: Violations): void {
 function check14(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v172 = v["darwin"];
-      if (typeof v172 === "string") {
-        if (hasLoneSurrogate(v172)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v172);
+      const v188 = v["darwin"];
+      if (typeof v188 === "string") {
+        if (hasLoneSurrogate(v188)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v188);
         }
       }
-      check15(v172, p + "/darwin", e);
+      check15(v188, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v173 = v["win32"];
-      if (typeof v173 === "string") {
-        if (hasLoneSurrogate(v173)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v173);
+      const v189 = v["win32"];
+      if (typeof v189 === "string") {
+        if (hasLoneSurrogate(v189)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v189);
         }
       }
-      check15(v173, p + "/win32", e);
+      check15(v189, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v174 = v["linux"];
-      if (typeof v174 === "string") {
-        if (hasLoneSurrogate(v174)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v174);
+      const v190 = v["linux"];
+      if (typeof v190 === "string") {
+        if (hasLoneSurrogate(v190)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v190);
         }
       }
-      check15(v174, p + "/linux", e);
+      check15(v190, p + "/linux", e);
     }
-    for (const k175 in v) {
-      switch (k175) {
+    for (const k191 in v) {
+      switch (k191) {
         case "darwin":
         case "linux":
         case "win32":
           break;
         default:
-          if (Object.hasOwn(v, k175)) {
-            e.add(p + "/" + token(k175), "additionalProperties", "no such property", v[k175]);
+          if (Object.hasOwn(v, k191)) {
+            e.add(p + "/" + token(k191), "additionalProperties", "no such property", v[k191]);
           }
       }
     }
@@ -1736,23 +1752,23 @@ function check15(v: unknown, p: string, e: Violations): void {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i177 = 0; i177 < v.length; i177++) {
-      const v178 = v[i177];
-      if (typeof v178 === "string") {
-        if (hasLoneSurrogate(v178)) {
-          e.add(p + "/" + i177, "i-json", "no lone surrogate", v178);
+    for (let i193 = 0; i193 < v.length; i193++) {
+      const v194 = v[i193];
+      if (typeof v194 === "string") {
+        if (hasLoneSurrogate(v194)) {
+          e.add(p + "/" + i193, "i-json", "no lone surrogate", v194);
         }
-        if (v178.length < 1 || (v178.length < 2 && codePointLength(v178) < 1)) {
-          e.add(p + "/" + i177, "minLength", "at least 1 characters", v178);
+        if (v194.length < 1 || (v194.length < 2 && codePointLength(v194) < 1)) {
+          e.add(p + "/" + i193, "minLength", "at least 1 characters", v194);
         }
-        if (v178.length > 1024 && codePointLength(v178) > 1024) {
-          e.add(p + "/" + i177, "maxLength", "at most 1024 characters", v178);
+        if (v194.length > 1024 && codePointLength(v194) > 1024) {
+          e.add(p + "/" + i193, "maxLength", "at most 1024 characters", v194);
         }
-        if (!(v178.length > 1024 && codePointLength(v178) > 1024) && !PATTERN_7.test(v178)) {
-          e.add(p + "/" + i177, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v178);
+        if (!(v194.length > 1024 && codePointLength(v194) > 1024) && !PATTERN_7.test(v194)) {
+          e.add(p + "/" + i193, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v194);
         }
       } else {
-        e.add(p + "/" + i177, "type", "string", v178);
+        e.add(p + "/" + i193, "type", "string", v194);
       }
     }
   } else {

@@ -1785,7 +1785,7 @@ function settleAscii(start: string): string {
   const seen: string[] = [];
   while (!seen.includes(text) && seen.length < SETTLE_ROUNDS) {
     seen.push(text);
-    text = asciiMap(asciiMap(text, ASCII_FOLD), ASCII_SKELETON);
+    text = asciiStep(text);
   }
   const at = seen.indexOf(text);
   const cycle = at >= 0 ? seen.slice(at) : [text];
@@ -1796,9 +1796,40 @@ function settleAscii(start: string): string {
   return least.replace(SPACE, "");
 }
 
+// Settling ASCII text in one pass: each character's own settled text (fold then skeleton,
+// repeated until it stops changing; spaces dropped). The tables map character by character, so
+// when every character stops within SETTLE_ROUNDS - 1 rounds, the text stops at the same round
+// as its slowest character, at the concatenation of their settled texts (a repeat before that
+// would make the sequence cycle, yet it ends fixed): exactly what `settleAscii` returns. Null
+// (and `settleAscii` is used) if a character does not stop in time; checked once, at load.
+const ASCII_SETTLED: readonly string[] | null = (() => {
+  if (!ASCII_TABLES) return null;
+  const settled: string[] = [];
+  for (let point = 0; point < 128; point++) {
+    let text = String.fromCharCode(point);
+    let rounds = 0;
+    for (let next = asciiStep(text); next !== text; next = asciiStep(text)) {
+      if (++rounds >= SETTLE_ROUNDS) return null;
+      text = next;
+    }
+    settled.push(text.replace(SPACE, ""));
+  }
+  return settled;
+})();
+// The skeleton of a character, settled: the first look-alike key in one lookup.
+const ASCII_SKELETON_SETTLED: readonly string[] | null =
+  ASCII_SETTLED && ASCII_SKELETON.map((skeletonText) => asciiMap(skeletonText, ASCII_SETTLED));
+
+function asciiStep(text: string): string {
+  return asciiMap(asciiMap(text, ASCII_FOLD), ASCII_SKELETON);
+}
+
 /** Two names look alike when these sets meet. */
 export function lookalikeKeys(name: string): ReadonlySet<string> {
   if (ASCII_TABLES && ASCII.test(name)) {
+    if (ASCII_SETTLED !== null && ASCII_SKELETON_SETTLED !== null) {
+      return new Set([asciiMap(name, ASCII_SKELETON_SETTLED), asciiMap(name, ASCII_SETTLED)]);
+    }
     return new Set([settleAscii(asciiMap(name, ASCII_SKELETON)), settleAscii(name)]);
   }
   return new Set([settle(skeleton(name)), settle(name)]);

@@ -2,10 +2,10 @@
 // Helpers the compiled validators share (no dependency beyond ./diagnostics.js).
 //
 // Checking collects raw violations (instance pointer, schema keyword, expectation, the offending
-// value) into a `Violations` list, and only `report` turns them into `Diagnostic` records with
-// their input-derived text escaped and clipped. The list is bounded while checking runs: it keeps
-// at most `limit` distinct violations and then stops the check (`Enough`), so a document costs
-// O(its size) time and O(limit) memory whatever it holds. JSON equality follows JSON Schema:
+// value) into a `Violations` list, and only `report` turns them into `Diagnostic` records (whose
+// input-derived text is escaped and clipped when read). The list is bounded while checking
+// runs: it keeps at most `limit` distinct violations and then stops the check (`Enough`), so a
+// document costs O(its size) time and O(limit) memory whatever it holds. JSON equality follows JSON Schema:
 // `1 == 1.0`, but `true` is not `1`; arrays and objects compare element-wise. Mirrors the Python
 // package's schema_runtime.py rule for rule.
 
@@ -13,8 +13,7 @@ import {
   DiagnosticCode,
   MAX_DIAGNOSTICS_PER_FILE,
   makeDiagnostic,
-  shownPointer,
-  shownValue,
+  violationDiagnostic,
   type Diagnostic,
 } from "./diagnostics.js";
 
@@ -211,19 +210,12 @@ export function collect(check: Check, value: unknown, violations: Violations, wa
 /** One record per violation (`SCHEMA_VIOLATION`, or `LONE_SURROGATE`), then one
  * `TOO_MANY_DIAGNOSTICS` record when checking stopped at the limit. */
 export function report(violations: Violations): readonly Diagnostic[] {
+  // Records show their pointer and value when read (`violationDiagnostic`): building them here
+  // costs no escaping.
   const records = violations.items.map(([pointer, keyword, expected, value]) =>
     keyword === SURROGATE_KEYWORD
-      ? makeDiagnostic(DiagnosticCode.LONE_SURROGATE, {
-          pointer: shownPointer(pointer),
-          expected,
-          found: shownValue(value),
-        })
-      : makeDiagnostic(DiagnosticCode.SCHEMA_VIOLATION, {
-          pointer: shownPointer(pointer),
-          keyword,
-          expected,
-          found: shownValue(value),
-        }),
+      ? violationDiagnostic(DiagnosticCode.LONE_SURROGATE, pointer, "", expected, value)
+      : violationDiagnostic(DiagnosticCode.SCHEMA_VIOLATION, pointer, keyword, expected, value),
   );
   if (violations.truncated) {
     records.push(makeDiagnostic(DiagnosticCode.TOO_MANY_DIAGNOSTICS, { found: "at least 1", omitted: 1 }));

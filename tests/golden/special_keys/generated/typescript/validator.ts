@@ -19,178 +19,187 @@ const ENUM_8: ReadonlySet<string> = new Set<string>(["", "-0", "01", "1e3", "429
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "id")) {
+    const h1 = Object.hasOwn(v, "id");
+    if (!h1) {
       e.add(p, "required", "property \"id\"", v);
     }
-    if (!Object.hasOwn(v, "displayName")) {
+    const h2 = Object.hasOwn(v, "displayName");
+    if (!h2) {
       e.add(p, "required", "property \"displayName\"", v);
     }
-    if (!Object.hasOwn(v, "launchable")) {
+    const h3 = Object.hasOwn(v, "launchable");
+    if (!h3) {
       e.add(p, "required", "property \"launchable\"", v);
     }
-    if (!Object.hasOwn(v, "hookCapable")) {
+    const h4 = Object.hasOwn(v, "hookCapable");
+    if (!h4) {
       e.add(p, "required", "property \"hookCapable\"", v);
     }
-    if (!Object.hasOwn(v, "hookPointer")) {
+    const h5 = Object.hasOwn(v, "hookPointer");
+    if (!h5) {
       e.add(p, "required", "property \"hookPointer\"", v);
     }
-    if (!Object.hasOwn(v, "detect")) {
+    const h6 = Object.hasOwn(v, "detect");
+    if (!h6) {
       e.add(p, "required", "property \"detect\"", v);
     }
-    if (Object.hasOwn(v, "id")) {
-      const v1 = v["id"];
-      if (typeof v1 === "string") {
-        if (hasLoneSurrogate(v1)) {
-          e.add(p + "/id", "i-json", "no lone surrogate", v1);
+    if (h1) {
+      const v7 = v["id"];
+      if (typeof v7 === "string") {
+        const m8 = PATTERN_0.test(v7);
+        if (!m8 && hasLoneSurrogate(v7)) {
+          e.add(p + "/id", "i-json", "no lone surrogate", v7);
         }
-        if (!PATTERN_0.test(v1)) {
-          e.add(p + "/id", "pattern", "to match \"^[A-Za-z0-9_-]{1,64}$\"", v1);
-        }
-      } else {
-        e.add(p + "/id", "type", "string", v1);
-      }
-    }
-    if (Object.hasOwn(v, "displayName")) {
-      const v2 = v["displayName"];
-      if (typeof v2 === "string") {
-        if (hasLoneSurrogate(v2)) {
-          e.add(p + "/displayName", "i-json", "no lone surrogate", v2);
-        }
-        if (v2.length < 1 || (v2.length < 2 && codePointLength(v2) < 1)) {
-          e.add(p + "/displayName", "minLength", "at least 1 characters", v2);
-        }
-        if (v2.length > 80 && codePointLength(v2) > 80) {
-          e.add(p + "/displayName", "maxLength", "at most 80 characters", v2);
-        }
-        if (!(v2.length > 80 && codePointLength(v2) > 80) && !PATTERN_1.test(v2)) {
-          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...", v2);
+        if (!m8) {
+          e.add(p + "/id", "pattern", "to match \"^[A-Za-z0-9_-]{1,64}$\"", v7);
         }
       } else {
-        e.add(p + "/displayName", "type", "string", v2);
+        e.add(p + "/id", "type", "string", v7);
       }
     }
-    if (Object.hasOwn(v, "launchable")) {
-      const v3 = v["launchable"];
-      if (!(typeof v3 === "boolean")) {
-        e.add(p + "/launchable", "type", "boolean", v3);
-      }
-    }
-    if (Object.hasOwn(v, "hookCapable")) {
-      const v4 = v["hookCapable"];
-      if (!(typeof v4 === "boolean")) {
-        e.add(p + "/hookCapable", "type", "boolean", v4);
-      }
-    }
-    if (Object.hasOwn(v, "hookPointer")) {
-      const v5 = v["hookPointer"];
-      if (typeof v5 === "string") {
-        if (hasLoneSurrogate(v5)) {
-          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v5);
+    if (h2) {
+      const v9 = v["displayName"];
+      if (typeof v9 === "string") {
+        if (hasLoneSurrogate(v9)) {
+          e.add(p + "/displayName", "i-json", "no lone surrogate", v9);
         }
-        if (v5.length < 1 || (v5.length < 2 && codePointLength(v5) < 1)) {
-          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v5);
+        if (v9.length < 1 || (v9.length < 2 && codePointLength(v9) < 1)) {
+          e.add(p + "/displayName", "minLength", "at least 1 characters", v9);
         }
-        if (v5.length > 256 && codePointLength(v5) > 256) {
-          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v5);
+        if (v9.length > 80 && codePointLength(v9) > 80) {
+          e.add(p + "/displayName", "maxLength", "at most 80 characters", v9);
         }
-        if (!(v5.length > 256 && codePointLength(v5) > 256) && !PATTERN_2.test(v5)) {
-          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v5);
+        if (!(v9.length > 80 && codePointLength(v9) > 80) && !PATTERN_1.test(v9)) {
+          e.add(p + "/displayName", "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...", v9);
         }
       } else {
-        e.add(p + "/hookPointer", "type", "string", v5);
+        e.add(p + "/displayName", "type", "string", v9);
       }
     }
-    if (Object.hasOwn(v, "detect")) {
-      const v6 = v["detect"];
-      if (typeof v6 === "string") {
-        if (hasLoneSurrogate(v6)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v6);
+    if (h3) {
+      const v10 = v["launchable"];
+      if (!(typeof v10 === "boolean")) {
+        e.add(p + "/launchable", "type", "boolean", v10);
+      }
+    }
+    if (h4) {
+      const v11 = v["hookCapable"];
+      if (!(typeof v11 === "boolean")) {
+        e.add(p + "/hookCapable", "type", "boolean", v11);
+      }
+    }
+    if (h5) {
+      const v12 = v["hookPointer"];
+      if (typeof v12 === "string") {
+        const m13 = !(v12.length > 256 && codePointLength(v12) > 256) && PATTERN_2.test(v12);
+        if (!m13 && hasLoneSurrogate(v12)) {
+          e.add(p + "/hookPointer", "i-json", "no lone surrogate", v12);
+        }
+        if (v12.length < 1 || (v12.length < 2 && codePointLength(v12) < 1)) {
+          e.add(p + "/hookPointer", "minLength", "at least 1 characters", v12);
+        }
+        if (v12.length > 256 && codePointLength(v12) > 256) {
+          e.add(p + "/hookPointer", "maxLength", "at most 256 characters", v12);
+        }
+        if (!m13 && !(v12.length > 256 && codePointLength(v12) > 256)) {
+          e.add(p + "/hookPointer", "pattern", "to match \"^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$\"", v12);
+        }
+      } else {
+        e.add(p + "/hookPointer", "type", "string", v12);
+      }
+    }
+    if (h6) {
+      const v14 = v["detect"];
+      if (typeof v14 === "string") {
+        if (hasLoneSurrogate(v14)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v14);
         }
       }
-      check4(v6, p + "/detect", e);
+      check4(v14, p + "/detect", e);
     }
     if (Object.hasOwn(v, "hookPackage")) {
-      const v7 = v["hookPackage"];
-      if (typeof v7 === "string") {
-        if (hasLoneSurrogate(v7)) {
-          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v7);
+      const v15 = v["hookPackage"];
+      if (typeof v15 === "string") {
+        const m16 = !(v15.length > 214 && codePointLength(v15) > 214) && PATTERN_3.test(v15);
+        if (!m16 && hasLoneSurrogate(v15)) {
+          e.add(p + "/hookPackage", "i-json", "no lone surrogate", v15);
         }
-        if (v7.length < 1 || (v7.length < 2 && codePointLength(v7) < 1)) {
-          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v7);
+        if (v15.length < 1 || (v15.length < 2 && codePointLength(v15) < 1)) {
+          e.add(p + "/hookPackage", "minLength", "at least 1 characters", v15);
         }
-        if (v7.length > 214 && codePointLength(v7) > 214) {
-          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v7);
+        if (v15.length > 214 && codePointLength(v15) > 214) {
+          e.add(p + "/hookPackage", "maxLength", "at most 214 characters", v15);
         }
-        if (!(v7.length > 214 && codePointLength(v7) > 214) && !PATTERN_3.test(v7)) {
-          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v7);
+        if (!m16 && !(v15.length > 214 && codePointLength(v15) > 214)) {
+          e.add(p + "/hookPackage", "pattern", "to match \"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$\"", v15);
         }
       } else {
-        e.add(p + "/hookPackage", "type", "string", v7);
+        e.add(p + "/hookPackage", "type", "string", v15);
       }
     }
     if (Object.hasOwn(v, "promptArgTemplate")) {
-      const v8 = v["promptArgTemplate"];
-      if (isArray(v8)) {
-        if (v8.length > 20) {
-          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v8);
+      const v17 = v["promptArgTemplate"];
+      if (isArray(v17)) {
+        if (v17.length > 20) {
+          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v17);
         }
-        for (let i10 = 0; i10 < v8.length; i10++) {
-          const v11 = v8[i10];
-          if (typeof v11 === "string") {
-            if (hasLoneSurrogate(v11)) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "i-json", "no lone surrogate", v11);
+        for (let i19 = 0; i19 < v17.length; i19++) {
+          const v20 = v17[i19];
+          if (typeof v20 === "string") {
+            if (hasLoneSurrogate(v20)) {
+              e.add(p + "/promptArgTemplate" + "/" + i19, "i-json", "no lone surrogate", v20);
             }
-            if (v11.length > 256 && codePointLength(v11) > 256) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "maxLength", "at most 256 characters", v11);
+            if (v20.length > 256 && codePointLength(v20) > 256) {
+              e.add(p + "/promptArgTemplate" + "/" + i19, "maxLength", "at most 256 characters", v20);
             }
-            if (!(v11.length > 256 && codePointLength(v11) > 256) && !PATTERN_4.test(v11)) {
-              e.add(p + "/promptArgTemplate" + "/" + i10, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...", v11);
+            if (!(v20.length > 256 && codePointLength(v20) > 256) && !PATTERN_4.test(v20)) {
+              e.add(p + "/promptArgTemplate" + "/" + i19, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...", v20);
             }
           } else {
-            e.add(p + "/promptArgTemplate" + "/" + i10, "type", "string", v11);
+            e.add(p + "/promptArgTemplate" + "/" + i19, "type", "string", v20);
           }
         }
       } else {
-        e.add(p + "/promptArgTemplate", "type", "array", v8);
+        e.add(p + "/promptArgTemplate", "type", "array", v17);
       }
     }
     if (Object.hasOwn(v, "capabilities")) {
-      const v12 = v["capabilities"];
-      if (typeof v12 === "string") {
-        if (hasLoneSurrogate(v12)) {
-          e.add(p + "/capabilities", "i-json", "no lone surrogate", v12);
+      const v21 = v["capabilities"];
+      if (typeof v21 === "string") {
+        if (hasLoneSurrogate(v21)) {
+          e.add(p + "/capabilities", "i-json", "no lone surrogate", v21);
         }
       }
-      check5(v12, p + "/capabilities", e);
+      check5(v21, p + "/capabilities", e);
     }
     if (Object.hasOwn(v, "category")) {
-      const v13 = v["category"];
-      if (typeof v13 === "string") {
-        if (!ENUM_5.has(v13)) {
-          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v13);
+      const v22 = v["category"];
+      if (typeof v22 === "string") {
+        if (!ENUM_5.has(v22)) {
+          e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v22);
         }
       } else {
-        e.add(p + "/category", "type", "string", v13);
-        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v13);
+        e.add(p + "/category", "type", "string", v22);
+        e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v22);
       }
     }
     if (Object.hasOwn(v, "builtin")) {
-      const v14 = v["builtin"];
-      if (!(typeof v14 === "boolean")) {
-        e.add(p + "/builtin", "type", "boolean", v14);
+      const v23 = v["builtin"];
+      if (!(typeof v23 === "boolean")) {
+        e.add(p + "/builtin", "type", "boolean", v23);
       }
     }
     if (Object.hasOwn(v, "extras")) {
-      const v15 = v["extras"];
-      if (typeof v15 === "string") {
-        if (hasLoneSurrogate(v15)) {
-          e.add(p + "/extras", "i-json", "no lone surrogate", v15);
+      const v24 = v["extras"];
+      if (typeof v24 === "string") {
+        if (hasLoneSurrogate(v24)) {
+          e.add(p + "/extras", "i-json", "no lone surrogate", v24);
         }
       }
-      check6(v15, p + "/extras", e);
+      check6(v24, p + "/extras", e);
     }
-    for (const k16 in v) {
-      switch (k16) {
+    for (const k25 in v) {
+      switch (k25) {
         case "builtin":
         case "capabilities":
         case "category":
@@ -205,8 +214,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         case "promptArgTemplate":
           break;
         default:
-          if (Object.hasOwn(v, k16)) {
-            e.add(p + "/" + token(k16), "additionalProperties", "no such property", v[k16]);
+          if (Object.hasOwn(v, k25)) {
+            e.add(p + "/" + token(k25), "additionalProperties", "no such property", v[k25]);
           }
       }
     }
@@ -222,214 +231,214 @@ function valid1(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v17 = v["id"];
-  if (!(typeof v17 === "string")) {
+  const v26 = v["id"];
+  if (!(typeof v26 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v17)) {
+  if (!PATTERN_0.test(v26)) {
     return false;
   }
-  const v18 = v["displayName"];
-  if (!(typeof v18 === "string")) {
+  const v27 = v["displayName"];
+  if (!(typeof v27 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v18)) {
+  if (hasLoneSurrogate(v27)) {
     return false;
   }
-  if (v18.length < 1 || (v18.length < 2 && codePointLength(v18) < 1)) {
+  if (v27.length < 1 || (v27.length < 2 && codePointLength(v27) < 1)) {
     return false;
   }
-  if (v18.length > 80 && codePointLength(v18) > 80) {
+  if (v27.length > 80 && codePointLength(v27) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v18)) {
+  if (!PATTERN_1.test(v27)) {
     return false;
   }
-  const v19 = v["launchable"];
-  if (!(typeof v19 === "boolean")) {
+  const v28 = v["launchable"];
+  if (!(typeof v28 === "boolean")) {
     return false;
   }
-  const v20 = v["hookCapable"];
-  if (!(typeof v20 === "boolean")) {
+  const v29 = v["hookCapable"];
+  if (!(typeof v29 === "boolean")) {
     return false;
   }
-  const v21 = v["hookPointer"];
-  if (!(typeof v21 === "string")) {
+  const v30 = v["hookPointer"];
+  if (!(typeof v30 === "string")) {
     return false;
   }
-  if (v21.length < 1 || (v21.length < 2 && codePointLength(v21) < 1)) {
+  if (v30.length < 1 || (v30.length < 2 && codePointLength(v30) < 1)) {
     return false;
   }
-  if (v21.length > 256 && codePointLength(v21) > 256) {
+  if (v30.length > 256 && codePointLength(v30) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v21)) {
+  if (!PATTERN_2.test(v30)) {
     return false;
   }
-  const v22 = v["detect"];
-  if (typeof v22 === "string") {
-    if (hasLoneSurrogate(v22)) {
+  const v31 = v["detect"];
+  if (typeof v31 === "string") {
+    if (hasLoneSurrogate(v31)) {
       return false;
     }
   }
-  if (typeof v22 === "string") {
-    if (hasLoneSurrogate(v22)) {
+  if (typeof v31 === "string") {
+    if (hasLoneSurrogate(v31)) {
       return false;
     }
   }
-  const d23 = isObject(v22) && Object.hasOwn(v22, "kind") ? v22["kind"] : undefined;
-  if (d23 === "path") {
-    if (!(isObject(v22))) {
+  const d32 = isObject(v31) && Object.hasOwn(v31, "kind") ? v31["kind"] : undefined;
+  if (d32 === "path") {
+    if (!(isObject(v31))) {
       return false;
     }
-    if (!Object.hasOwn(v22, "kind") || !Object.hasOwn(v22, "binaryName")) {
+    if (!Object.hasOwn(v31, "kind") || !Object.hasOwn(v31, "binaryName")) {
       return false;
     }
-    const v24 = v22["kind"];
-    if (v24 !== "path") {
+    const v33 = v31["kind"];
+    if (v33 !== "path") {
       return false;
     }
-    const v25 = v22["binaryName"];
-    if (!(typeof v25 === "string")) {
+    const v34 = v31["binaryName"];
+    if (!(typeof v34 === "string")) {
       return false;
     }
-    if (v25.length < 1 || (v25.length < 2 && codePointLength(v25) < 1)) {
+    if (v34.length < 1 || (v34.length < 2 && codePointLength(v34) < 1)) {
       return false;
     }
-    if (v25.length > 128 && codePointLength(v25) > 128) {
+    if (v34.length > 128 && codePointLength(v34) > 128) {
       return false;
     }
-    if (!PATTERN_6.test(v25)) {
+    if (!PATTERN_6.test(v34)) {
       return false;
     }
-    for (const k26 in v22) {
-      switch (k26) {
+    for (const k35 in v31) {
+      switch (k35) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v22, k26)) {
+          if (Object.hasOwn(v31, k35)) {
             return false;
           }
       }
     }
-  } else if (d23 === "candidates") {
-    if (!(isObject(v22))) {
+  } else if (d32 === "candidates") {
+    if (!(isObject(v31))) {
       return false;
     }
-    if (!Object.hasOwn(v22, "kind")) {
+    if (!Object.hasOwn(v31, "kind")) {
       return false;
     }
-    const v27 = v22["kind"];
-    if (v27 !== "candidates") {
+    const v36 = v31["kind"];
+    if (v36 !== "candidates") {
       return false;
     }
-    if (Object.hasOwn(v22, "paths")) {
-      const v28 = v22["paths"];
-      if (!(isObject(v28))) {
+    if (Object.hasOwn(v31, "paths")) {
+      const v37 = v31["paths"];
+      if (!(isObject(v37))) {
         return false;
       }
-      if (Object.hasOwn(v28, "darwin")) {
-        const v29 = v28["darwin"];
-        if (!(isArray(v29))) {
+      if (Object.hasOwn(v37, "darwin")) {
+        const v38 = v37["darwin"];
+        if (!(isArray(v38))) {
           return false;
         }
-        if (v29.length > 32) {
+        if (v38.length > 32) {
           return false;
         }
-        for (let i31 = 0; i31 < v29.length; i31++) {
-          const v32 = v29[i31];
-          if (!(typeof v32 === "string")) {
+        for (let i40 = 0; i40 < v38.length; i40++) {
+          const v41 = v38[i40];
+          if (!(typeof v41 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v32)) {
+          if (hasLoneSurrogate(v41)) {
             return false;
           }
-          if (v32.length < 1 || (v32.length < 2 && codePointLength(v32) < 1)) {
+          if (v41.length < 1 || (v41.length < 2 && codePointLength(v41) < 1)) {
             return false;
           }
-          if (v32.length > 1024 && codePointLength(v32) > 1024) {
+          if (v41.length > 1024 && codePointLength(v41) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v32)) {
+          if (!PATTERN_7.test(v41)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v28, "win32")) {
-        const v33 = v28["win32"];
-        if (!(isArray(v33))) {
+      if (Object.hasOwn(v37, "win32")) {
+        const v42 = v37["win32"];
+        if (!(isArray(v42))) {
           return false;
         }
-        if (v33.length > 32) {
+        if (v42.length > 32) {
           return false;
         }
-        for (let i35 = 0; i35 < v33.length; i35++) {
-          const v36 = v33[i35];
-          if (!(typeof v36 === "string")) {
+        for (let i44 = 0; i44 < v42.length; i44++) {
+          const v45 = v42[i44];
+          if (!(typeof v45 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v36)) {
+          if (hasLoneSurrogate(v45)) {
             return false;
           }
-          if (v36.length < 1 || (v36.length < 2 && codePointLength(v36) < 1)) {
+          if (v45.length < 1 || (v45.length < 2 && codePointLength(v45) < 1)) {
             return false;
           }
-          if (v36.length > 1024 && codePointLength(v36) > 1024) {
+          if (v45.length > 1024 && codePointLength(v45) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v36)) {
+          if (!PATTERN_7.test(v45)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v28, "linux")) {
-        const v37 = v28["linux"];
-        if (!(isArray(v37))) {
+      if (Object.hasOwn(v37, "linux")) {
+        const v46 = v37["linux"];
+        if (!(isArray(v46))) {
           return false;
         }
-        if (v37.length > 32) {
+        if (v46.length > 32) {
           return false;
         }
-        for (let i39 = 0; i39 < v37.length; i39++) {
-          const v40 = v37[i39];
-          if (!(typeof v40 === "string")) {
+        for (let i48 = 0; i48 < v46.length; i48++) {
+          const v49 = v46[i48];
+          if (!(typeof v49 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v40)) {
+          if (hasLoneSurrogate(v49)) {
             return false;
           }
-          if (v40.length < 1 || (v40.length < 2 && codePointLength(v40) < 1)) {
+          if (v49.length < 1 || (v49.length < 2 && codePointLength(v49) < 1)) {
             return false;
           }
-          if (v40.length > 1024 && codePointLength(v40) > 1024) {
+          if (v49.length > 1024 && codePointLength(v49) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v40)) {
+          if (!PATTERN_7.test(v49)) {
             return false;
           }
         }
       }
-      for (const k41 in v28) {
-        switch (k41) {
+      for (const k50 in v37) {
+        switch (k50) {
           case "darwin":
           case "linux":
           case "win32":
             break;
           default:
-            if (Object.hasOwn(v28, k41)) {
+            if (Object.hasOwn(v37, k50)) {
               return false;
             }
         }
       }
     }
-    for (const k42 in v22) {
-      switch (k42) {
+    for (const k51 in v31) {
+      switch (k51) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v22, k42)) {
+          if (Object.hasOwn(v31, k51)) {
             return false;
           }
       }
@@ -438,173 +447,173 @@ function valid1(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v43 = v["hookPackage"];
-    if (!(typeof v43 === "string")) {
+    const v52 = v["hookPackage"];
+    if (!(typeof v52 === "string")) {
       return false;
     }
-    if (v43.length < 1 || (v43.length < 2 && codePointLength(v43) < 1)) {
+    if (v52.length < 1 || (v52.length < 2 && codePointLength(v52) < 1)) {
       return false;
     }
-    if (v43.length > 214 && codePointLength(v43) > 214) {
+    if (v52.length > 214 && codePointLength(v52) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v43)) {
+    if (!PATTERN_3.test(v52)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v44 = v["promptArgTemplate"];
-    if (!(isArray(v44))) {
+    const v53 = v["promptArgTemplate"];
+    if (!(isArray(v53))) {
       return false;
     }
-    if (v44.length > 20) {
+    if (v53.length > 20) {
       return false;
     }
-    for (let i46 = 0; i46 < v44.length; i46++) {
-      const v47 = v44[i46];
-      if (!(typeof v47 === "string")) {
+    for (let i55 = 0; i55 < v53.length; i55++) {
+      const v56 = v53[i55];
+      if (!(typeof v56 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v47)) {
+      if (hasLoneSurrogate(v56)) {
         return false;
       }
-      if (v47.length > 256 && codePointLength(v47) > 256) {
+      if (v56.length > 256 && codePointLength(v56) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v47)) {
+      if (!PATTERN_4.test(v56)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v48 = v["capabilities"];
-    if (!(isObject(v48))) {
+    const v57 = v["capabilities"];
+    if (!(isObject(v57))) {
       return false;
     }
-    if (!Object.hasOwn(v48, "provides")) {
+    if (!Object.hasOwn(v57, "provides")) {
       return false;
     }
-    const v49 = v48["provides"];
-    if (!(isArray(v49))) {
+    const v58 = v57["provides"];
+    if (!(isArray(v58))) {
       return false;
     }
-    for (let i51 = 0; i51 < v49.length; i51++) {
-      const v52 = v49[i51];
-      if (!(typeof v52 === "string")) {
+    for (let i60 = 0; i60 < v58.length; i60++) {
+      const v61 = v58[i60];
+      if (!(typeof v61 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v52)) {
+      if (!ENUM_8.has(v61)) {
         return false;
       }
     }
-    if (!allUnique(v49)) {
+    if (!allUnique(v58)) {
       return false;
     }
-    for (const k53 in v48) {
-      switch (k53) {
+    for (const k62 in v57) {
+      switch (k62) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v48, k53)) {
+          if (Object.hasOwn(v57, k62)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v54 = v["category"];
-    if (!(typeof v54 === "string")) {
+    const v63 = v["category"];
+    if (!(typeof v63 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v54)) {
+    if (!ENUM_5.has(v63)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v55 = v["builtin"];
-    if (!(typeof v55 === "boolean")) {
+    const v64 = v["builtin"];
+    if (!(typeof v64 === "boolean")) {
       return false;
     }
   }
   if (Object.hasOwn(v, "extras")) {
-    const v56 = v["extras"];
-    if (!(isObject(v56))) {
+    const v65 = v["extras"];
+    if (!(isObject(v65))) {
       return false;
     }
-    if (Object.hasOwn(v56, "constructor")) {
-      const v57 = v56["constructor"];
-      if (!(typeof v57 === "string")) {
+    if (Object.hasOwn(v65, "constructor")) {
+      const v66 = v65["constructor"];
+      if (!(typeof v66 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v57)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v56, "prototype")) {
-      const v58 = v56["prototype"];
-      if (!(typeof v58 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v58)) {
+      if (hasLoneSurrogate(v66)) {
         return false;
       }
     }
-    if (Object.hasOwn(v56, "toString")) {
-      const v59 = v56["toString"];
-      if (!(typeof v59 === "string")) {
+    if (Object.hasOwn(v65, "prototype")) {
+      const v67 = v65["prototype"];
+      if (!(typeof v67 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v59)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v56, "valueOf")) {
-      const v60 = v56["valueOf"];
-      if (!(typeof v60 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v60)) {
+      if (hasLoneSurrogate(v67)) {
         return false;
       }
     }
-    if (Object.hasOwn(v56, "hasOwnProperty")) {
-      const v61 = v56["hasOwnProperty"];
-      if (!(typeof v61 === "string")) {
+    if (Object.hasOwn(v65, "toString")) {
+      const v68 = v65["toString"];
+      if (!(typeof v68 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v61)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v56, "isPrototypeOf")) {
-      const v62 = v56["isPrototypeOf"];
-      if (!(typeof v62 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v62)) {
+      if (hasLoneSurrogate(v68)) {
         return false;
       }
     }
-    if (Object.hasOwn(v56, "propertyIsEnumerable")) {
-      const v63 = v56["propertyIsEnumerable"];
-      if (!(typeof v63 === "string")) {
+    if (Object.hasOwn(v65, "valueOf")) {
+      const v69 = v65["valueOf"];
+      if (!(typeof v69 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v63)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v56, "toLocaleString")) {
-      const v64 = v56["toLocaleString"];
-      if (!(typeof v64 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v64)) {
+      if (hasLoneSurrogate(v69)) {
         return false;
       }
     }
-    for (const k65 in v56) {
-      switch (k65) {
+    if (Object.hasOwn(v65, "hasOwnProperty")) {
+      const v70 = v65["hasOwnProperty"];
+      if (!(typeof v70 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v70)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v65, "isPrototypeOf")) {
+      const v71 = v65["isPrototypeOf"];
+      if (!(typeof v71 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v71)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v65, "propertyIsEnumerable")) {
+      const v72 = v65["propertyIsEnumerable"];
+      if (!(typeof v72 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v72)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v65, "toLocaleString")) {
+      const v73 = v65["toLocaleString"];
+      if (!(typeof v73 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v73)) {
+        return false;
+      }
+    }
+    for (const k74 in v65) {
+      switch (k74) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -615,14 +624,14 @@ function valid1(v: unknown): boolean {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v56, k65)) {
+          if (Object.hasOwn(v65, k74)) {
             return false;
           }
       }
     }
   }
-  for (const k66 in v) {
-    switch (k66) {
+  for (const k75 in v) {
+    switch (k75) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -637,7 +646,7 @@ function valid1(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k66)) {
+        if (Object.hasOwn(v, k75)) {
           return false;
         }
     }
@@ -652,17 +661,18 @@ function check2(v: unknown, p: string, e: Violations): void {
     }
   }
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "detect")) {
+    const h76 = Object.hasOwn(v, "detect");
+    if (!h76) {
       e.add(p, "required", "property \"detect\"", v);
     }
-    if (Object.hasOwn(v, "detect")) {
-      const v67 = v["detect"];
-      if (typeof v67 === "string") {
-        if (hasLoneSurrogate(v67)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v67);
+    if (h76) {
+      const v77 = v["detect"];
+      if (typeof v77 === "string") {
+        if (hasLoneSurrogate(v77)) {
+          e.add(p + "/detect", "i-json", "no lone surrogate", v77);
         }
       }
-      check7(v67, p + "/detect", e);
+      check7(v77, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -680,37 +690,37 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v68 = v["detect"];
-  if (!(isObject(v68))) {
+  const v78 = v["detect"];
+  if (!(isObject(v78))) {
     return false;
   }
-  if (!Object.hasOwn(v68, "kind") || !Object.hasOwn(v68, "binaryName")) {
+  if (!Object.hasOwn(v78, "kind") || !Object.hasOwn(v78, "binaryName")) {
     return false;
   }
-  const v69 = v68["kind"];
-  if (v69 !== "path") {
+  const v79 = v78["kind"];
+  if (v79 !== "path") {
     return false;
   }
-  const v70 = v68["binaryName"];
-  if (!(typeof v70 === "string")) {
+  const v80 = v78["binaryName"];
+  if (!(typeof v80 === "string")) {
     return false;
   }
-  if (v70.length < 1 || (v70.length < 2 && codePointLength(v70) < 1)) {
+  if (v80.length < 1 || (v80.length < 2 && codePointLength(v80) < 1)) {
     return false;
   }
-  if (v70.length > 128 && codePointLength(v70) > 128) {
+  if (v80.length > 128 && codePointLength(v80) > 128) {
     return false;
   }
-  if (!PATTERN_6.test(v70)) {
+  if (!PATTERN_6.test(v80)) {
     return false;
   }
-  for (const k71 in v68) {
-    switch (k71) {
+  for (const k81 in v78) {
+    switch (k81) {
       case "binaryName":
       case "kind":
         break;
       default:
-        if (Object.hasOwn(v68, k71)) {
+        if (Object.hasOwn(v78, k81)) {
           return false;
         }
     }
@@ -718,183 +728,183 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v72 = v["id"];
-  if (!(typeof v72 === "string")) {
+  const v82 = v["id"];
+  if (!(typeof v82 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v72)) {
+  if (!PATTERN_0.test(v82)) {
     return false;
   }
-  const v73 = v["displayName"];
-  if (!(typeof v73 === "string")) {
+  const v83 = v["displayName"];
+  if (!(typeof v83 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v73)) {
+  if (hasLoneSurrogate(v83)) {
     return false;
   }
-  if (v73.length < 1 || (v73.length < 2 && codePointLength(v73) < 1)) {
+  if (v83.length < 1 || (v83.length < 2 && codePointLength(v83) < 1)) {
     return false;
   }
-  if (v73.length > 80 && codePointLength(v73) > 80) {
+  if (v83.length > 80 && codePointLength(v83) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v73)) {
+  if (!PATTERN_1.test(v83)) {
     return false;
   }
-  const v74 = v["launchable"];
-  if (!(typeof v74 === "boolean")) {
+  const v84 = v["launchable"];
+  if (!(typeof v84 === "boolean")) {
     return false;
   }
-  const v75 = v["hookCapable"];
-  if (!(typeof v75 === "boolean")) {
+  const v85 = v["hookCapable"];
+  if (!(typeof v85 === "boolean")) {
     return false;
   }
-  const v76 = v["hookPointer"];
-  if (!(typeof v76 === "string")) {
+  const v86 = v["hookPointer"];
+  if (!(typeof v86 === "string")) {
     return false;
   }
-  if (v76.length < 1 || (v76.length < 2 && codePointLength(v76) < 1)) {
+  if (v86.length < 1 || (v86.length < 2 && codePointLength(v86) < 1)) {
     return false;
   }
-  if (v76.length > 256 && codePointLength(v76) > 256) {
+  if (v86.length > 256 && codePointLength(v86) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v76)) {
+  if (!PATTERN_2.test(v86)) {
     return false;
   }
-  const v77 = v["detect"];
-  if (typeof v77 === "string") {
-    if (hasLoneSurrogate(v77)) {
+  const v87 = v["detect"];
+  if (typeof v87 === "string") {
+    if (hasLoneSurrogate(v87)) {
       return false;
     }
   }
-  if (typeof v77 === "string") {
-    if (hasLoneSurrogate(v77)) {
+  if (typeof v87 === "string") {
+    if (hasLoneSurrogate(v87)) {
       return false;
     }
   }
-  const d78 = isObject(v77) && Object.hasOwn(v77, "kind") ? v77["kind"] : undefined;
-  if (d78 === "path") {
-    if (!(isObject(v77))) {
+  const d88 = isObject(v87) && Object.hasOwn(v87, "kind") ? v87["kind"] : undefined;
+  if (d88 === "path") {
+    if (!(isObject(v87))) {
       return false;
     }
-  } else if (d78 === "candidates") {
-    if (!(isObject(v77))) {
+  } else if (d88 === "candidates") {
+    if (!(isObject(v87))) {
       return false;
     }
-    if (!Object.hasOwn(v77, "kind")) {
+    if (!Object.hasOwn(v87, "kind")) {
       return false;
     }
-    const v79 = v77["kind"];
-    if (v79 !== "candidates") {
+    const v89 = v87["kind"];
+    if (v89 !== "candidates") {
       return false;
     }
-    if (Object.hasOwn(v77, "paths")) {
-      const v80 = v77["paths"];
-      if (!(isObject(v80))) {
+    if (Object.hasOwn(v87, "paths")) {
+      const v90 = v87["paths"];
+      if (!(isObject(v90))) {
         return false;
       }
-      if (Object.hasOwn(v80, "darwin")) {
-        const v81 = v80["darwin"];
-        if (!(isArray(v81))) {
+      if (Object.hasOwn(v90, "darwin")) {
+        const v91 = v90["darwin"];
+        if (!(isArray(v91))) {
           return false;
         }
-        if (v81.length > 32) {
+        if (v91.length > 32) {
           return false;
         }
-        for (let i83 = 0; i83 < v81.length; i83++) {
-          const v84 = v81[i83];
-          if (!(typeof v84 === "string")) {
+        for (let i93 = 0; i93 < v91.length; i93++) {
+          const v94 = v91[i93];
+          if (!(typeof v94 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v84)) {
+          if (hasLoneSurrogate(v94)) {
             return false;
           }
-          if (v84.length < 1 || (v84.length < 2 && codePointLength(v84) < 1)) {
+          if (v94.length < 1 || (v94.length < 2 && codePointLength(v94) < 1)) {
             return false;
           }
-          if (v84.length > 1024 && codePointLength(v84) > 1024) {
+          if (v94.length > 1024 && codePointLength(v94) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v84)) {
+          if (!PATTERN_7.test(v94)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v80, "win32")) {
-        const v85 = v80["win32"];
-        if (!(isArray(v85))) {
+      if (Object.hasOwn(v90, "win32")) {
+        const v95 = v90["win32"];
+        if (!(isArray(v95))) {
           return false;
         }
-        if (v85.length > 32) {
+        if (v95.length > 32) {
           return false;
         }
-        for (let i87 = 0; i87 < v85.length; i87++) {
-          const v88 = v85[i87];
-          if (!(typeof v88 === "string")) {
+        for (let i97 = 0; i97 < v95.length; i97++) {
+          const v98 = v95[i97];
+          if (!(typeof v98 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v88)) {
+          if (hasLoneSurrogate(v98)) {
             return false;
           }
-          if (v88.length < 1 || (v88.length < 2 && codePointLength(v88) < 1)) {
+          if (v98.length < 1 || (v98.length < 2 && codePointLength(v98) < 1)) {
             return false;
           }
-          if (v88.length > 1024 && codePointLength(v88) > 1024) {
+          if (v98.length > 1024 && codePointLength(v98) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v88)) {
+          if (!PATTERN_7.test(v98)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v80, "linux")) {
-        const v89 = v80["linux"];
-        if (!(isArray(v89))) {
+      if (Object.hasOwn(v90, "linux")) {
+        const v99 = v90["linux"];
+        if (!(isArray(v99))) {
           return false;
         }
-        if (v89.length > 32) {
+        if (v99.length > 32) {
           return false;
         }
-        for (let i91 = 0; i91 < v89.length; i91++) {
-          const v92 = v89[i91];
-          if (!(typeof v92 === "string")) {
+        for (let i101 = 0; i101 < v99.length; i101++) {
+          const v102 = v99[i101];
+          if (!(typeof v102 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v92)) {
+          if (hasLoneSurrogate(v102)) {
             return false;
           }
-          if (v92.length < 1 || (v92.length < 2 && codePointLength(v92) < 1)) {
+          if (v102.length < 1 || (v102.length < 2 && codePointLength(v102) < 1)) {
             return false;
           }
-          if (v92.length > 1024 && codePointLength(v92) > 1024) {
+          if (v102.length > 1024 && codePointLength(v102) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v92)) {
+          if (!PATTERN_7.test(v102)) {
             return false;
           }
         }
       }
-      for (const k93 in v80) {
-        switch (k93) {
+      for (const k103 in v90) {
+        switch (k103) {
           case "darwin":
           case "linux":
           case "win32":
             break;
           default:
-            if (Object.hasOwn(v80, k93)) {
+            if (Object.hasOwn(v90, k103)) {
               return false;
             }
         }
       }
     }
-    for (const k94 in v77) {
-      switch (k94) {
+    for (const k104 in v87) {
+      switch (k104) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v77, k94)) {
+          if (Object.hasOwn(v87, k104)) {
             return false;
           }
       }
@@ -903,173 +913,173 @@ function valid3(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v95 = v["hookPackage"];
-    if (!(typeof v95 === "string")) {
+    const v105 = v["hookPackage"];
+    if (!(typeof v105 === "string")) {
       return false;
     }
-    if (v95.length < 1 || (v95.length < 2 && codePointLength(v95) < 1)) {
+    if (v105.length < 1 || (v105.length < 2 && codePointLength(v105) < 1)) {
       return false;
     }
-    if (v95.length > 214 && codePointLength(v95) > 214) {
+    if (v105.length > 214 && codePointLength(v105) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v95)) {
+    if (!PATTERN_3.test(v105)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v96 = v["promptArgTemplate"];
-    if (!(isArray(v96))) {
+    const v106 = v["promptArgTemplate"];
+    if (!(isArray(v106))) {
       return false;
     }
-    if (v96.length > 20) {
+    if (v106.length > 20) {
       return false;
     }
-    for (let i98 = 0; i98 < v96.length; i98++) {
-      const v99 = v96[i98];
-      if (!(typeof v99 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v99)) {
-        return false;
-      }
-      if (v99.length > 256 && codePointLength(v99) > 256) {
-        return false;
-      }
-      if (!PATTERN_4.test(v99)) {
-        return false;
-      }
-    }
-  }
-  if (Object.hasOwn(v, "capabilities")) {
-    const v100 = v["capabilities"];
-    if (!(isObject(v100))) {
-      return false;
-    }
-    if (!Object.hasOwn(v100, "provides")) {
-      return false;
-    }
-    const v101 = v100["provides"];
-    if (!(isArray(v101))) {
-      return false;
-    }
-    for (let i103 = 0; i103 < v101.length; i103++) {
-      const v104 = v101[i103];
-      if (!(typeof v104 === "string")) {
-        return false;
-      }
-      if (!ENUM_8.has(v104)) {
-        return false;
-      }
-    }
-    if (!allUnique(v101)) {
-      return false;
-    }
-    for (const k105 in v100) {
-      switch (k105) {
-        case "provides":
-          break;
-        default:
-          if (Object.hasOwn(v100, k105)) {
-            return false;
-          }
-      }
-    }
-  }
-  if (Object.hasOwn(v, "category")) {
-    const v106 = v["category"];
-    if (!(typeof v106 === "string")) {
-      return false;
-    }
-    if (!ENUM_5.has(v106)) {
-      return false;
-    }
-  }
-  if (Object.hasOwn(v, "builtin")) {
-    const v107 = v["builtin"];
-    if (!(typeof v107 === "boolean")) {
-      return false;
-    }
-  }
-  if (Object.hasOwn(v, "extras")) {
-    const v108 = v["extras"];
-    if (!(isObject(v108))) {
-      return false;
-    }
-    if (Object.hasOwn(v108, "constructor")) {
-      const v109 = v108["constructor"];
+    for (let i108 = 0; i108 < v106.length; i108++) {
+      const v109 = v106[i108];
       if (!(typeof v109 === "string")) {
         return false;
       }
       if (hasLoneSurrogate(v109)) {
         return false;
       }
-    }
-    if (Object.hasOwn(v108, "prototype")) {
-      const v110 = v108["prototype"];
-      if (!(typeof v110 === "string")) {
+      if (v109.length > 256 && codePointLength(v109) > 256) {
         return false;
       }
-      if (hasLoneSurrogate(v110)) {
+      if (!PATTERN_4.test(v109)) {
         return false;
       }
     }
-    if (Object.hasOwn(v108, "toString")) {
-      const v111 = v108["toString"];
-      if (!(typeof v111 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v111)) {
-        return false;
-      }
+  }
+  if (Object.hasOwn(v, "capabilities")) {
+    const v110 = v["capabilities"];
+    if (!(isObject(v110))) {
+      return false;
     }
-    if (Object.hasOwn(v108, "valueOf")) {
-      const v112 = v108["valueOf"];
-      if (!(typeof v112 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v112)) {
-        return false;
-      }
+    if (!Object.hasOwn(v110, "provides")) {
+      return false;
     }
-    if (Object.hasOwn(v108, "hasOwnProperty")) {
-      const v113 = v108["hasOwnProperty"];
-      if (!(typeof v113 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v113)) {
-        return false;
-      }
+    const v111 = v110["provides"];
+    if (!(isArray(v111))) {
+      return false;
     }
-    if (Object.hasOwn(v108, "isPrototypeOf")) {
-      const v114 = v108["isPrototypeOf"];
+    for (let i113 = 0; i113 < v111.length; i113++) {
+      const v114 = v111[i113];
       if (!(typeof v114 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v114)) {
+      if (!ENUM_8.has(v114)) {
         return false;
       }
     }
-    if (Object.hasOwn(v108, "propertyIsEnumerable")) {
-      const v115 = v108["propertyIsEnumerable"];
-      if (!(typeof v115 === "string")) {
+    if (!allUnique(v111)) {
+      return false;
+    }
+    for (const k115 in v110) {
+      switch (k115) {
+        case "provides":
+          break;
+        default:
+          if (Object.hasOwn(v110, k115)) {
+            return false;
+          }
+      }
+    }
+  }
+  if (Object.hasOwn(v, "category")) {
+    const v116 = v["category"];
+    if (!(typeof v116 === "string")) {
+      return false;
+    }
+    if (!ENUM_5.has(v116)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "builtin")) {
+    const v117 = v["builtin"];
+    if (!(typeof v117 === "boolean")) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "extras")) {
+    const v118 = v["extras"];
+    if (!(isObject(v118))) {
+      return false;
+    }
+    if (Object.hasOwn(v118, "constructor")) {
+      const v119 = v118["constructor"];
+      if (!(typeof v119 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v115)) {
+      if (hasLoneSurrogate(v119)) {
         return false;
       }
     }
-    if (Object.hasOwn(v108, "toLocaleString")) {
-      const v116 = v108["toLocaleString"];
-      if (!(typeof v116 === "string")) {
+    if (Object.hasOwn(v118, "prototype")) {
+      const v120 = v118["prototype"];
+      if (!(typeof v120 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v116)) {
+      if (hasLoneSurrogate(v120)) {
         return false;
       }
     }
-    for (const k117 in v108) {
-      switch (k117) {
+    if (Object.hasOwn(v118, "toString")) {
+      const v121 = v118["toString"];
+      if (!(typeof v121 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v121)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v118, "valueOf")) {
+      const v122 = v118["valueOf"];
+      if (!(typeof v122 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v122)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v118, "hasOwnProperty")) {
+      const v123 = v118["hasOwnProperty"];
+      if (!(typeof v123 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v123)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v118, "isPrototypeOf")) {
+      const v124 = v118["isPrototypeOf"];
+      if (!(typeof v124 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v124)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v118, "propertyIsEnumerable")) {
+      const v125 = v118["propertyIsEnumerable"];
+      if (!(typeof v125 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v125)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v118, "toLocaleString")) {
+      const v126 = v118["toLocaleString"];
+      if (!(typeof v126 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v126)) {
+        return false;
+      }
+    }
+    for (const k127 in v118) {
+      switch (k127) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -1080,14 +1090,14 @@ function valid3(v: unknown): boolean {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v108, k117)) {
+          if (Object.hasOwn(v118, k127)) {
             return false;
           }
       }
     }
   }
-  for (const k118 in v) {
-    switch (k118) {
+  for (const k128 in v) {
+    switch (k128) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -1102,7 +1112,7 @@ function valid3(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k118)) {
+        if (Object.hasOwn(v, k128)) {
           return false;
         }
     }
@@ -1116,15 +1126,15 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d119 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d119 === "path") {
+  const d129 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d129 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
     check7(v, p, e);
-  } else if (d119 === "candidates") {
+  } else if (d129 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1138,36 +1148,37 @@ function check4(v: unknown, p: string, e: Violations): void {
 
 function check5(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "provides")) {
+    const h130 = Object.hasOwn(v, "provides");
+    if (!h130) {
       e.add(p, "required", "property \"provides\"", v);
     }
-    if (Object.hasOwn(v, "provides")) {
-      const v120 = v["provides"];
-      if (isArray(v120)) {
-        const n121 = e.length;
-        for (let i122 = 0; i122 < v120.length; i122++) {
-          const v123 = v120[i122];
-          if (typeof v123 === "string") {
-            if (hasLoneSurrogate(v123)) {
-              e.add(p + "/provides" + "/" + i122, "i-json", "no lone surrogate", v123);
+    if (h130) {
+      const v131 = v["provides"];
+      if (isArray(v131)) {
+        const n132 = e.length;
+        for (let i133 = 0; i133 < v131.length; i133++) {
+          const v134 = v131[i133];
+          if (typeof v134 === "string") {
+            if (hasLoneSurrogate(v134)) {
+              e.add(p + "/provides" + "/" + i133, "i-json", "no lone surrogate", v134);
             }
           }
-          check11(v123, p + "/provides" + "/" + i122, e);
+          check11(v134, p + "/provides" + "/" + i133, e);
         }
-        if (e.length === n121 && !allUnique(v120)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v120);
+        if (e.length === n132 && !allUnique(v131)) {
+          e.add(p + "/provides", "uniqueItems", "unique items", v131);
         }
       } else {
-        e.add(p + "/provides", "type", "array", v120);
+        e.add(p + "/provides", "type", "array", v131);
       }
     }
-    for (const k124 in v) {
-      switch (k124) {
+    for (const k135 in v) {
+      switch (k135) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v, k124)) {
-            e.add(p + "/" + token(k124), "additionalProperties", "no such property", v[k124]);
+          if (Object.hasOwn(v, k135)) {
+            e.add(p + "/" + token(k135), "additionalProperties", "no such property", v[k135]);
           }
       }
     }
@@ -1179,87 +1190,87 @@ function check5(v: unknown, p: string, e: Violations): void {
 function check6(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "constructor")) {
-      const v125 = v["constructor"];
-      if (typeof v125 === "string") {
-        if (hasLoneSurrogate(v125)) {
-          e.add(p + "/constructor", "i-json", "no lone surrogate", v125);
+      const v136 = v["constructor"];
+      if (typeof v136 === "string") {
+        if (hasLoneSurrogate(v136)) {
+          e.add(p + "/constructor", "i-json", "no lone surrogate", v136);
         }
       } else {
-        e.add(p + "/constructor", "type", "string", v125);
+        e.add(p + "/constructor", "type", "string", v136);
       }
     }
     if (Object.hasOwn(v, "prototype")) {
-      const v126 = v["prototype"];
-      if (typeof v126 === "string") {
-        if (hasLoneSurrogate(v126)) {
-          e.add(p + "/prototype", "i-json", "no lone surrogate", v126);
+      const v137 = v["prototype"];
+      if (typeof v137 === "string") {
+        if (hasLoneSurrogate(v137)) {
+          e.add(p + "/prototype", "i-json", "no lone surrogate", v137);
         }
       } else {
-        e.add(p + "/prototype", "type", "string", v126);
+        e.add(p + "/prototype", "type", "string", v137);
       }
     }
     if (Object.hasOwn(v, "toString")) {
-      const v127 = v["toString"];
-      if (typeof v127 === "string") {
-        if (hasLoneSurrogate(v127)) {
-          e.add(p + "/toString", "i-json", "no lone surrogate", v127);
+      const v138 = v["toString"];
+      if (typeof v138 === "string") {
+        if (hasLoneSurrogate(v138)) {
+          e.add(p + "/toString", "i-json", "no lone surrogate", v138);
         }
       } else {
-        e.add(p + "/toString", "type", "string", v127);
+        e.add(p + "/toString", "type", "string", v138);
       }
     }
     if (Object.hasOwn(v, "valueOf")) {
-      const v128 = v["valueOf"];
-      if (typeof v128 === "string") {
-        if (hasLoneSurrogate(v128)) {
-          e.add(p + "/valueOf", "i-json", "no lone surrogate", v128);
+      const v139 = v["valueOf"];
+      if (typeof v139 === "string") {
+        if (hasLoneSurrogate(v139)) {
+          e.add(p + "/valueOf", "i-json", "no lone surrogate", v139);
         }
       } else {
-        e.add(p + "/valueOf", "type", "string", v128);
+        e.add(p + "/valueOf", "type", "string", v139);
       }
     }
     if (Object.hasOwn(v, "hasOwnProperty")) {
-      const v129 = v["hasOwnProperty"];
-      if (typeof v129 === "string") {
-        if (hasLoneSurrogate(v129)) {
-          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v129);
+      const v140 = v["hasOwnProperty"];
+      if (typeof v140 === "string") {
+        if (hasLoneSurrogate(v140)) {
+          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v140);
         }
       } else {
-        e.add(p + "/hasOwnProperty", "type", "string", v129);
+        e.add(p + "/hasOwnProperty", "type", "string", v140);
       }
     }
     if (Object.hasOwn(v, "isPrototypeOf")) {
-      const v130 = v["isPrototypeOf"];
-      if (typeof v130 === "string") {
-        if (hasLoneSurrogate(v130)) {
-          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v130);
+      const v141 = v["isPrototypeOf"];
+      if (typeof v141 === "string") {
+        if (hasLoneSurrogate(v141)) {
+          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v141);
         }
       } else {
-        e.add(p + "/isPrototypeOf", "type", "string", v130);
+        e.add(p + "/isPrototypeOf", "type", "string", v141);
       }
     }
     if (Object.hasOwn(v, "propertyIsEnumerable")) {
-      const v131 = v["propertyIsEnumerable"];
-      if (typeof v131 === "string") {
-        if (hasLoneSurrogate(v131)) {
-          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v131);
+      const v142 = v["propertyIsEnumerable"];
+      if (typeof v142 === "string") {
+        if (hasLoneSurrogate(v142)) {
+          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v142);
         }
       } else {
-        e.add(p + "/propertyIsEnumerable", "type", "string", v131);
+        e.add(p + "/propertyIsEnumerable", "type", "string", v142);
       }
     }
     if (Object.hasOwn(v, "toLocaleString")) {
-      const v132 = v["toLocaleString"];
-      if (typeof v132 === "string") {
-        if (hasLoneSurrogate(v132)) {
-          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v132);
+      const v143 = v["toLocaleString"];
+      if (typeof v143 === "string") {
+        if (hasLoneSurrogate(v143)) {
+          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v143);
         }
       } else {
-        e.add(p + "/toLocaleString", "type", "string", v132);
+        e.add(p + "/toLocaleString", "type", "string", v143);
       }
     }
-    for (const k133 in v) {
-      switch (k133) {
+    for (const k144 in v) {
+      switch (k144) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -1270,8 +1281,8 @@ function check6(v: unknown, p: string, e: Violations): void {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v, k133)) {
-            e.add(p + "/" + token(k133), "additionalProperties", "no such property", v[k133]);
+          if (Object.hasOwn(v, k144)) {
+            e.add(p + "/" + token(k144), "additionalProperties", "no such property", v[k144]);
           }
       }
     }
@@ -1282,45 +1293,48 @@ function check6(v: unknown, p: string, e: Violations): void {
 
 function check7(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind")) {
+    const h145 = Object.hasOwn(v, "kind");
+    if (!h145) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    if (!Object.hasOwn(v, "binaryName")) {
+    const h146 = Object.hasOwn(v, "binaryName");
+    if (!h146) {
       e.add(p, "required", "property \"binaryName\"", v);
     }
-    if (Object.hasOwn(v, "kind")) {
-      const v134 = v["kind"];
-      if (v134 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v134);
+    if (h145) {
+      const v147 = v["kind"];
+      if (v147 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v147);
       }
     }
-    if (Object.hasOwn(v, "binaryName")) {
-      const v135 = v["binaryName"];
-      if (typeof v135 === "string") {
-        if (hasLoneSurrogate(v135)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v135);
+    if (h146) {
+      const v148 = v["binaryName"];
+      if (typeof v148 === "string") {
+        const m149 = !(v148.length > 128 && codePointLength(v148) > 128) && PATTERN_6.test(v148);
+        if (!m149 && hasLoneSurrogate(v148)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v148);
         }
-        if (v135.length < 1 || (v135.length < 2 && codePointLength(v135) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v135);
+        if (v148.length < 1 || (v148.length < 2 && codePointLength(v148) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v148);
         }
-        if (v135.length > 128 && codePointLength(v135) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v135);
+        if (v148.length > 128 && codePointLength(v148) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v148);
         }
-        if (!(v135.length > 128 && codePointLength(v135) > 128) && !PATTERN_6.test(v135)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v135);
+        if (!m149 && !(v148.length > 128 && codePointLength(v148) > 128)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v148);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v135);
+        e.add(p + "/binaryName", "type", "string", v148);
       }
     }
-    for (const k136 in v) {
-      switch (k136) {
+    for (const k150 in v) {
+      switch (k150) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k136)) {
-            e.add(p + "/" + token(k136), "additionalProperties", "no such property", v[k136]);
+          if (Object.hasOwn(v, k150)) {
+            e.add(p + "/" + token(k150), "additionalProperties", "no such property", v[k150]);
           }
       }
     }
@@ -1349,32 +1363,33 @@ function check9(v: unknown, p: string, e: Violations): void {
 
 function check10(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (!Object.hasOwn(v, "kind")) {
+    const h151 = Object.hasOwn(v, "kind");
+    if (!h151) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    if (Object.hasOwn(v, "kind")) {
-      const v137 = v["kind"];
-      if (v137 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v137);
+    if (h151) {
+      const v152 = v["kind"];
+      if (v152 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v152);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v138 = v["paths"];
-      if (typeof v138 === "string") {
-        if (hasLoneSurrogate(v138)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v138);
+      const v153 = v["paths"];
+      if (typeof v153 === "string") {
+        if (hasLoneSurrogate(v153)) {
+          e.add(p + "/paths", "i-json", "no lone surrogate", v153);
         }
       }
-      check12(v138, p + "/paths", e);
+      check12(v153, p + "/paths", e);
     }
-    for (const k139 in v) {
-      switch (k139) {
+    for (const k154 in v) {
+      switch (k154) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k139)) {
-            e.add(p + "/" + token(k139), "additionalProperties", "no such property", v[k139]);
+          if (Object.hasOwn(v, k154)) {
+            e.add(p + "/" + token(k154), "additionalProperties", "no such property", v[k154]);
           }
       }
     }
@@ -1397,41 +1412,41 @@ function check11(v: unknown, p: string, e: Violations): void {
 function check12(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v140 = v["darwin"];
-      if (typeof v140 === "string") {
-        if (hasLoneSurrogate(v140)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v140);
+      const v155 = v["darwin"];
+      if (typeof v155 === "string") {
+        if (hasLoneSurrogate(v155)) {
+          e.add(p + "/darwin", "i-json", "no lone surrogate", v155);
         }
       }
-      check13(v140, p + "/darwin", e);
+      check13(v155, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v141 = v["win32"];
-      if (typeof v141 === "string") {
-        if (hasLoneSurrogate(v141)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v141);
+      const v156 = v["win32"];
+      if (typeof v156 === "string") {
+        if (hasLoneSurrogate(v156)) {
+          e.add(p + "/win32", "i-json", "no lone surrogate", v156);
         }
       }
-      check13(v141, p + "/win32", e);
+      check13(v156, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v142 = v["linux"];
-      if (typeof v142 === "string") {
-        if (hasLoneSurrogate(v142)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v142);
+      const v157 = v["linux"];
+      if (typeof v157 === "string") {
+        if (hasLoneSurrogate(v157)) {
+          e.add(p + "/linux", "i-json", "no lone surrogate", v157);
         }
       }
-      check13(v142, p + "/linux", e);
+      check13(v157, p + "/linux", e);
     }
-    for (const k143 in v) {
-      switch (k143) {
+    for (const k158 in v) {
+      switch (k158) {
         case "darwin":
         case "linux":
         case "win32":
           break;
         default:
-          if (Object.hasOwn(v, k143)) {
-            e.add(p + "/" + token(k143), "additionalProperties", "no such property", v[k143]);
+          if (Object.hasOwn(v, k158)) {
+            e.add(p + "/" + token(k158), "additionalProperties", "no such property", v[k158]);
           }
       }
     }
@@ -1445,23 +1460,23 @@ function check13(v: unknown, p: string, e: Violations): void {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i145 = 0; i145 < v.length; i145++) {
-      const v146 = v[i145];
-      if (typeof v146 === "string") {
-        if (hasLoneSurrogate(v146)) {
-          e.add(p + "/" + i145, "i-json", "no lone surrogate", v146);
+    for (let i160 = 0; i160 < v.length; i160++) {
+      const v161 = v[i160];
+      if (typeof v161 === "string") {
+        if (hasLoneSurrogate(v161)) {
+          e.add(p + "/" + i160, "i-json", "no lone surrogate", v161);
         }
-        if (v146.length < 1 || (v146.length < 2 && codePointLength(v146) < 1)) {
-          e.add(p + "/" + i145, "minLength", "at least 1 characters", v146);
+        if (v161.length < 1 || (v161.length < 2 && codePointLength(v161) < 1)) {
+          e.add(p + "/" + i160, "minLength", "at least 1 characters", v161);
         }
-        if (v146.length > 1024 && codePointLength(v146) > 1024) {
-          e.add(p + "/" + i145, "maxLength", "at most 1024 characters", v146);
+        if (v161.length > 1024 && codePointLength(v161) > 1024) {
+          e.add(p + "/" + i160, "maxLength", "at most 1024 characters", v161);
         }
-        if (!(v146.length > 1024 && codePointLength(v146) > 1024) && !PATTERN_7.test(v146)) {
-          e.add(p + "/" + i145, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v146);
+        if (!(v161.length > 1024 && codePointLength(v161) > 1024) && !PATTERN_7.test(v161)) {
+          e.add(p + "/" + i160, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v161);
         }
       } else {
-        e.add(p + "/" + i145, "type", "string", v146);
+        e.add(p + "/" + i160, "type", "string", v161);
       }
     }
   } else {
