@@ -59,8 +59,8 @@ def models_source(registry: Registry) -> str:
 
 
 def manifest_shapes(registry: Registry) -> shapes.Shapes:
-    """The manifest schema's shapes, resolved once per schema: what the loader's builders are
-    emitted from."""
+    """The manifest schema's shapes, resolved once per schema: what the loader's builders and
+    ``types.ts`` are both emitted from."""
     return _shapes(json.dumps(registry.manifest_schema, sort_keys=False))
 
 
@@ -226,7 +226,9 @@ def python_hook_packages(registry: Registry) -> Context:
 
 def ts_types(registry: Registry) -> Context:
     return {
-        "declarations": [text for _, text in ts_type_emitter.declarations(registry.manifest_schema)]
+        "declarations": [
+            text for _, text in ts_type_emitter.declarations(manifest_shapes(registry))
+        ]
     }
 
 
