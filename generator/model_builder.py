@@ -1,65 +1,60 @@
 """Generate the function that turns a validated third-party manifest (JSON) into model objects.
 
 The loader must hand out the same frozen dataclasses as the built-ins. Instead of reflecting on
-the classes at run time, this module walks the schema once and emits straight-line Python:
-objects become constructor calls of the class their ``$defs`` entry (or the root title) names,
-arrays become tuples, optional properties default to ``None``. Only the input is trusted to be
-valid against the schema (the loader validates first); names pass ``literals.identifier``.
+the classes at run time, this module reads the schema's resolved ``shapes`` and emits
+straight-line Python: objects become constructor calls of the class their ``$defs`` entry (or the
+root title) names, arrays become tuples, optional properties default to ``None``. Only the input
+is trusted to be valid against the schema (the loader validates first); names pass
+``literals.identifier``. A shape no class can rebuild (a union, an unnamed object, a ``$ref``
+naming nothing) raises ``ModelError``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Collection
 
 from generator.literals import identifier, py_str, python_keyword_argument
 from generator.python_models import ModelError
-from generator.schemas import property_order, property_schema, resolve_local_ref
+from generator.shapes import Shape, Shapes, declared_properties
 
 
 class _Builder:
-    def __init__(self, root: Mapping[str, Any], known_classes: set[str]) -> None:
-        self.root = root
+    def __init__(self, known_classes: set[str]) -> None:
         self.known = known_classes
         self.functions: dict[str, list[str]] = {}
 
-    def named(self, schema: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any]]:
+    def named(self, shape: Shape) -> tuple[str | None, Shape]:
         """Follow ``$ref`` chains: the class name the target defines (if any) and the target."""
         name: str | None = None
-        while isinstance(schema.get("$ref"), str):
-            ref = schema["$ref"]
-            target = resolve_local_ref(self.root, ref)
-            if target is None:
-                raise ModelError(f"unresolvable $ref {ref!r}")
-            name = str(self.root["title"]) if ref == "#" else ref.rsplit("/", 1)[-1]
-            schema = target
-        return name, schema
+        while shape.ref is not None:
+            if shape.ref_target is None:
+                raise ModelError(f"unresolvable $ref {shape.ref!r}")
+            name, shape = shape.ref_name, shape.ref_target
+        return name, shape
 
-    def expression(self, schema: Mapping[str, Any], value: str) -> str:
+    def expression(self, shape: Shape, value: str) -> str:
         """Python converting the JSON value in ``value`` to what the model field holds."""
-        name, target = self.named(schema)
-        if any(key in target for key in ("oneOf", "anyOf")):
+        name, target = self.named(shape)
+        if target.one_of is not None or target.any_of is not None:
             raise ModelError("a union cannot be rebuilt without its discriminator")
-        if target.get("type") == "object" or "properties" in target:
+        if target.is_object:
             if name is None or name not in self.known:
                 raise ModelError("an object schema must be a named $defs entry to become a class")
-            return f"{self.function(name, target)}({value})"
-        if target.get("type") == "array":
-            items = target.get("items", {})
-            item = self.expression(items, "item") if isinstance(items, Mapping) else "item"
+            return f"{self.function(name, target, target.required)}({value})"
+        if target.items is not None:
+            items = target.items
+            item = "item" if items.boolean else self.expression(items, "item")
             return f"tuple({value})" if item == "item" else f"tuple({item} for item in {value})"
         return value
 
-    def function(self, name: str, schema: Mapping[str, Any]) -> str:
-        """The builder function for class ``name`` over ``schema`` (written once)."""
+    def function(self, name: str, shape: Shape, required: Collection[str]) -> str:
+        """The builder function for class ``name`` over ``shape`` (written once)."""
         function_name = f"_build_{identifier(name)}"
         if function_name in self.functions:
             return function_name
         self.functions[function_name] = []  # claimed first: a recursive schema reuses the name
-        required = set(schema.get("required", []))
         arguments: list[str] = []
-        for key in property_order(schema, self.root):
-            sub = property_schema(schema, self.root, key)
+        for key, sub in declared_properties(shape):
             if sub is None:
                 continue
             argument = python_keyword_argument(key)
@@ -82,23 +77,23 @@ class _Builder:
 
 
 def builder_source(
-    root: Mapping[str, Any], entry: Mapping[str, Any], known_classes: set[str]
+    shapes: Shapes, entry: str, known_classes: set[str]
 ) -> tuple[str, str, list[str]]:
-    """``(function name, source, classes used)`` for rebuilding a document valid against
-    ``entry`` (a subschema of ``root``) as an instance of the root's class."""
-    builder = _Builder(root, known_classes)
-    name = str(root["title"])
-    merged = _merged(entry, root)
-    entry_function = builder.function(name, merged)
+    """``(function name, source, classes used)`` for rebuilding a document valid against the
+    ``$defs`` entry ``entry`` as an instance of the root's class."""
+    builder = _Builder(known_classes)
+    shape = shapes.definitions[entry]
+    entry_function = builder.function(shapes.title, shape, _merged_required(shape))
     source = "\n\n\n".join("\n".join(lines) for lines in builder.functions.values())
     used = sorted(fn.removeprefix("_build_") for fn in builder.functions)
     return entry_function, source + "\n", used
 
 
-def _merged(entry: Mapping[str, Any], root: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``entry`` with the ``required`` lists of its ``allOf`` branches folded in."""
-    required = list(entry.get("required", []))
-    for branch in entry.get("allOf", []):
-        target = resolve_local_ref(root, branch["$ref"]) if "$ref" in branch else branch
-        required += [name for name in (target or {}).get("required", []) if name not in required]
-    return {**entry, "required": required}
+def _merged_required(shape: Shape) -> list[str]:
+    """``shape``'s required keys with those of its ``allOf`` parts folded in (a part that is a
+    ``$ref`` contributes what it names)."""
+    required = list(shape.required)
+    for part in shape.all_of:
+        source = part.ref_target if part.ref is not None else part
+        required += [key for key in (source.required if source else ()) if key not in required]
+    return required

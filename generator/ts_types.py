@@ -1,4 +1,4 @@
-"""TypeScript declarations for the manifest schema (pure).
+"""TypeScript declarations for the manifest schema, emitted from its resolved ``shapes`` (pure).
 
 Each ``$defs`` entry becomes an exported type and the root becomes ``interface <title>``. Objects
 are interfaces with ``readonly`` members (optional ones marked ``?``), arrays ``readonly T[]``,
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from generator.literals import identifier, ts_doc_comment, ts_property_name, ts_scalar
-from generator.schemas import description
+from generator.shapes import Shape, Shapes, resolve_subschema
 
 _PRIMITIVES = {
     "string": "string",
@@ -30,39 +30,37 @@ class TsTypeError(Exception):
     """The schema has a shape this emitter does not translate."""
 
 
-def _ref_name(root: Mapping[str, Any], ref: str) -> str:
-    if ref == "#":
-        return identifier(str(root["title"]))
-    if ref.startswith("#/$defs/") and ref.count("/") == 2:
-        return identifier(ref.rsplit("/", 1)[-1])
-    raise TsTypeError(f"unsupported $ref {ref!r}")
+def _ref_name(shape: Shape) -> str:
+    if shape.ref_name is None:
+        raise TsTypeError(f"unsupported $ref {shape.ref!r}")
+    return identifier(shape.ref_name)
 
 
 def type_expression(schema: Mapping[str, Any], root: Mapping[str, Any], indent: int = 0) -> str:
-    """The TypeScript type of values valid under ``schema``."""
+    """The TypeScript type of values valid under ``schema`` (a subschema of ``root``)."""
+    return shape_type(resolve_subschema(schema, root), indent)
+
+
+def shape_type(shape: Shape, indent: int = 0) -> str:
+    """The TypeScript type of values of ``shape``."""
     parts: list[str] = []
-    if "$ref" in schema:
-        parts.append(_ref_name(root, schema["$ref"]))
-    if "allOf" in schema:
-        parts.extend(type_expression(sub, root, indent) for sub in schema["allOf"])
-    for union in ("oneOf", "anyOf"):
-        if union in schema:
-            members = (_wrapped(type_expression(s, root, indent)) for s in schema[union])
-            parts.append(" | ".join(members))
-    if "const" in schema:
-        parts.append(_literal_type(schema["const"], "const"))
-    elif "enum" in schema:
-        parts.append(" | ".join(_literal_type(v, "enum") for v in schema["enum"]))
-    elif "properties" in schema or schema.get("type") == "object":
-        parts.append(_object_type(schema, root, indent))
-    elif schema.get("type") == "array":
-        parts.append(
-            f"readonly {_wrapped(type_expression(schema.get('items', {}), root, indent))}[]"
-        )
-    elif isinstance(schema.get("type"), str):
-        if schema["type"] not in _PRIMITIVES:
-            raise TsTypeError(f"unsupported type {schema['type']!r}")
-        parts.append(_PRIMITIVES[schema["type"]])
+    if shape.ref is not None:
+        parts.append(_ref_name(shape))
+    parts.extend(shape_type(part, indent) for part in shape.all_of)
+    for union in (shape.one_of, shape.any_of):
+        if union is not None:
+            parts.append(" | ".join(_wrapped(shape_type(member, indent)) for member in union))
+    if shape.literals is not None:
+        keyword = shape.literals.keyword
+        parts.append(" | ".join(_literal_type(v, keyword) for v in shape.literals.values))
+    elif shape.is_object:
+        parts.append(_object_type(shape, indent))
+    elif shape.items is not None:
+        parts.append(f"readonly {_wrapped(shape_type(shape.items, indent))}[]")
+    elif shape.primitive is not None:
+        if shape.primitive not in _PRIMITIVES:
+            raise TsTypeError(f"unsupported type {shape.primitive!r}")
+        parts.append(_PRIMITIVES[shape.primitive])
     if not parts:
         raise TsTypeError("schema too loose to type (no type, $ref, const, enum or combinator)")
     return " & ".join(_wrapped(p) for p in parts) if len(parts) > 1 else parts[0]
@@ -108,37 +106,34 @@ def _is_operand(expression: str) -> bool:
     return True
 
 
-def _object_type(schema: Mapping[str, Any], root: Mapping[str, Any], indent: int) -> str:
-    required = set(schema.get("required", []))
+def _object_type(shape: Shape, indent: int) -> str:
     pad = "  " * (indent + 1)
     members = [
-        _documented(sub, root, len(pad))
-        + f"{pad}readonly {ts_property_name(name)}{'' if name in required else '?'}: "
-        f"{type_expression(sub, root, indent + 1)};"
-        for name, sub in schema.get("properties", {}).items()
+        _documented(prop.shape, len(pad))
+        + f"{pad}readonly {ts_property_name(prop.key)}{'' if prop.key in shape.required else '?'}: "
+        f"{shape_type(prop.shape, indent + 1)};"
+        for prop in shape.properties
     ]
     if not members:
         return "{}"
     return "{\n" + "\n".join(members) + "\n" + "  " * indent + "}"
 
 
-def _documented(schema: Any, root: Mapping[str, Any], indent: int) -> str:
-    """The JSDoc block for ``schema``'s description, or nothing."""
-    text = description(schema, root)
-    return ts_doc_comment(text, indent) if text else ""
+def _documented(shape: Shape, indent: int) -> str:
+    """The JSDoc block for ``shape``'s description, or nothing."""
+    return ts_doc_comment(shape.description, indent) if shape.description else ""
 
 
-def declarations(root: Mapping[str, Any]) -> list[tuple[str, str]]:
+def declarations(shapes: Shapes) -> list[tuple[str, str]]:
     """``(name, declaration)`` pairs: the root interface first, then ``$defs`` in schema order,
     each preceded by its JSDoc when its schema has a description."""
-    title = identifier(str(root["title"]))
-    body = {k: v for k, v in root.items() if k not in ("$defs", "$schema", "$id", "title")}
-    doc = _documented(root, root, 0)
-    result = [(title, f"{doc}export interface {title} {_object_type(body, root, 0)}")]
-    for name, sub in root.get("$defs", {}).items():
+    title = identifier(shapes.title)
+    doc = _documented(shapes.root, 0)
+    result = [(title, f"{doc}export interface {title} {_object_type(shapes.root, 0)}")]
+    for name, shape in shapes.definitions.items():
         identifier(name)
-        expression = type_expression(sub, root, 0)
-        doc = _documented(sub, root, 0) if isinstance(sub, Mapping) and "$ref" not in sub else ""
+        expression = shape_type(shape, 0)
+        doc = _documented(shape, 0) if shape.ref is None else ""
         if expression.startswith("{"):
             result.append((name, f"{doc}export interface {name} {expression}"))
         else:

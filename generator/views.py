@@ -19,6 +19,7 @@ from generator import (
     markdown,
     model_builder,
     runtime_codes,
+    shapes,
     validate,
 )
 from generator import python_models as models_adapter
@@ -40,15 +41,27 @@ def _models_source(schema_json: str) -> str:
     return models_adapter.generate_models(json.loads(schema_json))
 
 
+@functools.lru_cache(maxsize=8)
+def _shapes(schema_json: str) -> shapes.Shapes:
+    return shapes.resolve(json.loads(schema_json))
+
+
 def clear_caches() -> None:
     """Forget memoised generator output (benchmarks use it to time cold runs)."""
     _models_source.cache_clear()
+    _shapes.cache_clear()
     validate.clear_caches()
 
 
 def models_source(registry: Registry) -> str:
     # datamodel-code-generator takes most of a run's time; two targets need its output.
     return _models_source(json.dumps(registry.manifest_schema, sort_keys=False))
+
+
+def manifest_shapes(registry: Registry) -> shapes.Shapes:
+    """The manifest schema's shapes, resolved once per schema: what the loader's builders and
+    ``types.ts`` are both emitted from."""
+    return _shapes(json.dumps(registry.manifest_schema, sort_keys=False))
 
 
 def no_context(registry: Registry) -> Context:
@@ -213,7 +226,9 @@ def python_hook_packages(registry: Registry) -> Context:
 
 def ts_types(registry: Registry) -> Context:
     return {
-        "declarations": [text for _, text in ts_type_emitter.declarations(registry.manifest_schema)]
+        "declarations": [
+            text for _, text in ts_type_emitter.declarations(manifest_shapes(registry))
+        ]
     }
 
 
@@ -269,7 +284,9 @@ def python_loader(registry: Registry) -> Context:
     schema = registry.manifest_schema
     entry = schema["$defs"][validate.THIRD_PARTY_DEF]
     known = models_adapter.defined_classes(models_source(registry))
-    builder_entry, builder, classes = model_builder.builder_source(schema, entry, known)
+    builder_entry, builder, classes = model_builder.builder_source(
+        manifest_shapes(registry), validate.THIRD_PARTY_DEF, known
+    )
     fields = property_order(entry, schema)
     deprecated = []
     for name in fields:

@@ -191,7 +191,7 @@ def test_a_guard_for_a_root_without_a_title_is_a_located_compile_error() -> None
 def test_one_plan_per_generation_feeds_both_backends(monkeypatch: pytest.MonkeyPatch) -> None:
     """The schema is resolved once: generating every output plans it one time, and both the
     Python and the TypeScript validator are emitted from that one plan object."""
-    from generator import validate, views
+    from generator import ts_validator, validate, validator_compiler, views
     from generator.config import load_config
     from generator.pipeline import build_outputs
 
@@ -199,9 +199,10 @@ def test_one_plan_per_generation_feeds_both_backends(monkeypatch: pytest.MonkeyP
 
     planned: list[object] = []
     read_by: dict[str, list[object]] = {"python": [], "typescript": []}
-    real_plan = validate.build_plan
-    real_python = validate.python_validators
-    real_typescript = validate.typescript_validators
+    # The real functions from the modules that define them (``validate`` only imports them).
+    real_plan = build_plan
+    real_python = validator_compiler.python_validators
+    real_typescript = ts_validator.typescript_validators
 
     def counting_plan(schema: Any, entry_points: Any) -> Any:
         planned.append(real_plan(schema, entry_points))
