@@ -356,3 +356,30 @@ def test_a_version_line_is_trimmed_as_python_strips_it(out: Path, tmp_path: Path
     expected = [_run_version(script, 20) for script in scripts]
     assert expected[0] == "1.2.3"
     assert results == expected
+
+
+@pytest.mark.parametrize(
+    ("pollution", "member"),
+    [
+        ('Object.prototype.detect = { kind: "candidates" };', None),
+        ('Object.prototype.kind = "candidates";', {"binaryName": "mytool"}),
+    ],
+)
+def test_a_polluted_prototype_lends_no_candidates_detection(
+    out: Path, pollution: str, member: dict[str, Any] | None
+) -> None:
+    """The loader's candidates rule read ``detect`` and its ``kind`` with inherited members:
+    with ``Object.prototype.detect = {kind: "candidates"}`` (data a JSON merge can write) a
+    file without ``detect`` got CANDIDATES_NOT_ALLOWED beside Python's one SCHEMA_VIOLATION;
+    with ``Object.prototype.kind`` set, a ``detect`` missing its ``kind`` got
+    CANDIDATES_NOT_ALLOWED in place of Python's SCHEMA_VIOLATION (which it hid)."""
+    document = {key: value for key, value in BASE.items() if key != "detect"}
+    if member is not None:
+        document["detect"] = member
+    texts = [json.dumps(document), json.dumps(document).replace('"--message"', '"--m:"')]
+    results = run_js(out, PARSE_TEXTS.format(pollution=pollution, texts=json.dumps(texts)))
+    for text, result in zip(texts, results, strict=True):
+        assert result == python_file_records(text.encode()), text
+    assert all(
+        record[0] != "CANDIDATES_NOT_ALLOWED" for r in results for record in r["diagnostics"]
+    )

@@ -472,8 +472,9 @@ function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Rep
     report.cutShort = true; // the validator stopped at the limit
     violations = violations.slice(0, -1);
   }
-  const detect = manifest["detect"];
-  if (typeof detect === "object" && detect !== null && !Array.isArray(detect) && (detect as Readonly<Record<string, unknown>>)["kind"] === "candidates") {
+  // Own members only: what a polluted `Object.prototype` lends (`detect`, `kind`) is not the file's.
+  const detect = Object.hasOwn(manifest, "detect") ? manifest["detect"] : undefined;
+  if (typeof detect === "object" && detect !== null && !Array.isArray(detect) && Object.hasOwn(detect, "kind") && (detect as Readonly<Record<string, unknown>>)["kind"] === "candidates") {
     report.add(
       makeDiagnostic(DiagnosticCode.CANDIDATES_NOT_ALLOWED, {
         pointer: "/detect/kind",
