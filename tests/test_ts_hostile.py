@@ -437,3 +437,37 @@ def test_a_kept_short_string_does_not_keep_its_whole_text_alive(out: Path) -> No
     assert result["found"] == ['"not an id: number 0"', '"an id: 0' + " " * 32 + '"']
     # The texts total 36 MB; what is kept (manifests and records) is well under 1 MB of it.
     assert result["grown"] < 6_000_000, result["grown"]
+
+
+REUSED_LISTING = """
+import {{ loadThirdPartyManifests }} from "./loader.js";
+const base = {base};
+// A listing that reuses one buffer for every name (as a streaming reader may).
+function* readDir() {{
+  const shared = new Uint8Array(7);
+  for (const name of ["aa.json", "bb.json"]) {{
+    shared.set(new TextEncoder().encode(name));
+    yield shared;
+  }}
+}}
+const read = [];
+const readFile = (path, limit) => {{
+  const name = Buffer.from(path).toString("utf8").split("/").pop();
+  read.push(name);
+  return new TextEncoder().encode(JSON.stringify({{ ...base, id: name.slice(0, 2) }}));
+}};
+const loaded = loadThirdPartyManifests("adapters", {{ readDir, readFile }});
+process.stdout.write(JSON.stringify({{ read, files: loaded.files.map((f) => [f.source, f.id]) }}));
+"""
+
+
+def test_a_listing_that_reuses_its_buffer_opens_each_name(out: Path) -> None:
+    """A listed name's bytes were kept as a view of what the listing yielded and opened later:
+    an injected ``readDir`` reusing one buffer for every name had every file read under the
+    last name (``aa.json`` reported ``bb.json``'s content, and both were refused as
+    DUPLICATE_ID), where Python's names are immutable bytes."""
+    result = run_js(out, REUSED_LISTING.format(base=json.dumps(BASE)))
+    assert result == {
+        "read": ["aa.json", "bb.json"],
+        "files": [["aa.json", "aa"], ["bb.json", "bb"]],
+    }
