@@ -356,3 +356,118 @@ def test_a_version_line_is_trimmed_as_python_strips_it(out: Path, tmp_path: Path
     expected = [_run_version(script, 20) for script in scripts]
     assert expected[0] == "1.2.3"
     assert results == expected
+
+
+@pytest.mark.parametrize(
+    ("pollution", "member"),
+    [
+        ('Object.prototype.detect = { kind: "candidates" };', None),
+        ('Object.prototype.kind = "candidates";', {"binaryName": "mytool"}),
+    ],
+)
+def test_a_polluted_prototype_lends_no_candidates_detection(
+    out: Path, pollution: str, member: dict[str, Any] | None
+) -> None:
+    """The loader's candidates rule read ``detect`` and its ``kind`` with inherited members:
+    with ``Object.prototype.detect = {kind: "candidates"}`` (data a JSON merge can write) a
+    file without ``detect`` got CANDIDATES_NOT_ALLOWED beside Python's one SCHEMA_VIOLATION;
+    with ``Object.prototype.kind`` set, a ``detect`` missing its ``kind`` got
+    CANDIDATES_NOT_ALLOWED in place of Python's SCHEMA_VIOLATION (which it hid)."""
+    document = {key: value for key, value in BASE.items() if key != "detect"}
+    if member is not None:
+        document["detect"] = member
+    texts = [json.dumps(document), json.dumps(document).replace('"--message"', '"--m:"')]
+    results = run_js(out, PARSE_TEXTS.format(pollution=pollution, texts=json.dumps(texts)))
+    for text, result in zip(texts, results, strict=True):
+        assert result == python_file_records(text.encode()), text
+    assert all(
+        record[0] != "CANDIDATES_NOT_ALLOWED" for r in results for record in r["diagnostics"]
+    )
+
+
+RETAINED = """
+import {{ parseThirdPartyManifest }} from "./loader.js";
+import {{ validateToolManifest }} from "./validator.js";
+const base = {base};
+const kept = [];
+globalThis.gc();
+const before = process.memoryUsage().heapUsed;
+for (let index = 0; index < 200; index++) {{
+  // A colon in a string sends the text to the strict parser; the padding makes it long.
+  const good = {{ ...base, displayName: "Tool number " + index + " of many", promptArgTemplate: ["--m:", "{{prompt}}"] }};
+  const bad = {{ ...good, id: "not an id: number " + index }};
+  for (const document of [good, bad]) {{
+    const text = JSON.stringify(document).slice(0, -1) + " ".repeat(60000) + "}}";
+    const result = parseThirdPartyManifest(text, "s");
+    kept.push(result.manifest, ...result.diagnostics);
+  }}
+  // A caller's own value: a short slice of a long text.
+  const long = "an id: " + index + " ".repeat(60000);
+  kept.push(...validateToolManifest({{ ...base, id: long.slice(0, 40) }}));
+}}
+globalThis.gc();
+const grown = process.memoryUsage().heapUsed - before;
+process.stdout.write(JSON.stringify({{
+  grown,
+  accepted: kept.filter((item) => item !== null && "id" in item && !("code" in item)).length,
+  found: kept.filter((item) => item !== null && "code" in item).map((d) => d.found).slice(0, 2),
+}}));
+"""
+
+
+def test_a_kept_short_string_does_not_keep_its_whole_text_alive(out: Path) -> None:
+    """V8 cuts a slice of 13 or more code units as a view into its source: the strict parser's
+    strings were slices of the file's decoded text, so an accepted manifest's display name, or
+    a schema violation's record keeping its value to show later, kept the whole file (up to the
+    size limit) alive; a record likewise kept a caller's long text a short value was cut from.
+    Four hundred 60 kB files and two hundred 60 kB caller texts held about 36 MB after
+    collection; now what is kept is copied (memory is measured, not time)."""
+    script = out / "retained.mjs"
+    script.write_text(RETAINED.format(base=json.dumps(BASE)), encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), "--expose-gc", str(script)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    result = json.loads(completed.stdout)
+    assert result["accepted"] == 200
+    assert result["found"] == ['"not an id: number 0"', '"an id: 0' + " " * 32 + '"']
+    # The texts total 36 MB; what is kept (manifests and records) is well under 1 MB of it.
+    assert result["grown"] < 6_000_000, result["grown"]
+
+
+REUSED_LISTING = """
+import {{ loadThirdPartyManifests }} from "./loader.js";
+const base = {base};
+// A listing that reuses one buffer for every name (as a streaming reader may).
+function* readDir() {{
+  const shared = new Uint8Array(7);
+  for (const name of ["aa.json", "bb.json"]) {{
+    shared.set(new TextEncoder().encode(name));
+    yield shared;
+  }}
+}}
+const read = [];
+const readFile = (path, limit) => {{
+  const name = Buffer.from(path).toString("utf8").split("/").pop();
+  read.push(name);
+  return new TextEncoder().encode(JSON.stringify({{ ...base, id: name.slice(0, 2) }}));
+}};
+const loaded = loadThirdPartyManifests("adapters", {{ readDir, readFile }});
+process.stdout.write(JSON.stringify({{ read, files: loaded.files.map((f) => [f.source, f.id]) }}));
+"""
+
+
+def test_a_listing_that_reuses_its_buffer_opens_each_name(out: Path) -> None:
+    """A listed name's bytes were kept as a view of what the listing yielded and opened later:
+    an injected ``readDir`` reusing one buffer for every name had every file read under the
+    last name (``aa.json`` reported ``bb.json``'s content, and both were refused as
+    DUPLICATE_ID), where Python's names are immutable bytes."""
+    result = run_js(out, REUSED_LISTING.format(base=json.dumps(BASE)))
+    assert result == {
+        "read": ["aa.json", "bb.json"],
+        "files": [["aa.json", "aa"], ["bb.json", "bb"]],
+    }

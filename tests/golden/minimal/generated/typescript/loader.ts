@@ -472,8 +472,9 @@ function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Rep
     report.cutShort = true; // the validator stopped at the limit
     violations = violations.slice(0, -1);
   }
-  const detect = manifest["detect"];
-  if (typeof detect === "object" && detect !== null && !Array.isArray(detect) && (detect as Readonly<Record<string, unknown>>)["kind"] === "candidates") {
+  // Own members only: what a polluted `Object.prototype` lends (`detect`, `kind`) is not the file's.
+  const detect = Object.hasOwn(manifest, "detect") ? manifest["detect"] : undefined;
+  if (typeof detect === "object" && detect !== null && !Array.isArray(detect) && Object.hasOwn(detect, "kind") && (detect as Readonly<Record<string, unknown>>)["kind"] === "candidates") {
     report.add(
       makeDiagnostic(DiagnosticCode.CANDIDATES_NOT_ALLOWED, {
         pointer: "/detect/kind",
@@ -881,12 +882,15 @@ function isAdapterName(bytes: Buffer): boolean {
   return bytes.indexOf(SLASH) === -1;
 }
 
-function* adapterNames(listing: Listing): Iterable<Name> {
+function* adapterNames(listing: Listing, own: boolean): Iterable<Name> {
   for (const entry of listing) {
     // The suffix is tested on the bytes first: other names are never decoded or keyed.
     const bytes = nameBytes(entry);
     if (bytes === null || !isAdapterName(bytes)) continue;
-    yield asName(entry, bytes, listing.regular?.has(entry) === true);
+    // An injected listing's bytes are copied: it may reuse one buffer for every name, and a
+    // name is opened after the listing has moved on (the file system's listing gives fresh ones).
+    const kept = own || typeof entry === "string" ? bytes : Buffer.from(bytes);
+    yield asName(entry, kept, listing.regular?.has(entry) === true);
   }
 }
 
@@ -909,7 +913,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   let chosen: Name[];
   let seen: number;
   try {
-    ({ chosen, seen } = smallestNames(adapterNames(readDir(folder)), maxFiles));
+    ({ chosen, seen } = smallestNames(adapterNames(readDir(folder), readDir === listedNames), maxFiles));
   } catch (error) {
     const gone = removedStates(previous, new Set());
     if (errorCode(error) === "ENOENT") {

@@ -343,7 +343,7 @@ class DiagnosticRecord implements Diagnostic {
       this.#pointerRaw = raw.pointer.length <= KEPT_RAW;
       this.#pointer = this.#pointerRaw ? raw.pointer : shownPointer(raw.pointer);
       this.#found = keptRaw(raw.value) ? null : shownValue(raw.value);
-      this.#value = this.#found === null ? raw.value : undefined;
+      this.#value = this.#found === null ? detached(raw.value) : undefined;
     }
     Object.freeze(this);
   }
@@ -385,6 +385,15 @@ interface RawViolation {
 function keptRaw(value: unknown): boolean {
   if (typeof value === "string") return value.length <= KEPT_RAW;
   return typeof value === "number" || typeof value === "boolean" || value === null;
+}
+
+// V8 cuts a slice of 13 or more code units as a view into the string it was cut from: a short
+// value kept as found could keep a caller's long text (a whole file) alive. Such a string is kept
+// as a copy of its own (flattening a concatenation makes one); anything else as it is.
+const SLICE_MIN_LENGTH = 13;
+
+function detached(value: unknown): unknown {
+  return typeof value === "string" && value.length >= SLICE_MIN_LENGTH ? (" " + value).slice(1) : value;
 }
 
 /** A frozen record; `severity` and `message` follow from the code and the fields. */

@@ -181,6 +181,16 @@ const ESCAPES: ReadonlyMap<string, string> = new Map([
   ["t", "\t"],
 ]);
 
+// V8 cuts a slice of 13 or more code units as a view into the string it was cut from: a value
+// or key kept from a file (a manifest's string, a record's value) would keep the whole file's text
+// alive, up to the size limit per file. A copy of its own is made by flattening a concatenation.
+const SLICE_MIN_LENGTH = 13;
+
+/** `text` as a string of its own, not a view into a longer one. */
+function detached(text: string): string {
+  return text.length < SLICE_MIN_LENGTH ? text : (" " + text).slice(1);
+}
+
 /** A strict JSON parser after CPython's scanner (same acceptance, errors and positions). */
 class Parser {
   readonly keyOrder: KeyOrder = new WeakMap();
@@ -373,7 +383,8 @@ class Parser {
         chunks.push(String.fromCharCode(unit));
       }
     }
-    return [chunks.join(""), end];
+    // One piece is a slice of the file's text: it is copied (`detached`); joining pieces copies.
+    return [chunks.length === 1 ? detached(chunks[0] as string) : chunks.join(""), end];
   }
 
   private object(start: number): [Record<string, unknown>, number] {
