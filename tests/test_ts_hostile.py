@@ -471,3 +471,77 @@ def test_a_listing_that_reuses_its_buffer_opens_each_name(out: Path) -> None:
         "read": ["aa.json", "bb.json"],
         "files": [["aa.json", "aa"], ["bb.json", "bb"]],
     }
+
+
+DATA_GADGETS = """
+import {{ mkdtempSync, writeFileSync }} from "node:fs";
+import {{ tmpdir }} from "node:os";
+import {{ join }} from "node:path";
+import {{ getToolRegistry, claimedCapabilities }} from "./registry.js";
+import {{ detectTool }} from "./detection.js";
+import {{ hookPackageFor }} from "./hook-packages.js";
+import {{ notLaunchableReason }} from "./launch.js";
+
+const folder = mkdtempSync(join(tmpdir(), "data-gadget-"));
+// An adapter declaring no capabilities, which the host grants one anyway.
+writeFileSync(join(folder, "mytool.json"), JSON.stringify({base}));
+// A built-in tool found by candidate paths, none listed for this platform.
+const unlisted = {{
+  id: "cursor", displayName: "Cursor", launchable: true, hookCapable: true,
+  hookPointer: ".cursor/x.json", detect: {{ kind: "candidates" }}, builtin: true,
+}};
+async function observe() {{
+  const registry = getToolRegistry(folder, {{ grants: {{ mytool: ["headless-task"] }} }});
+  const probed = [];
+  const deps = {{
+    which: () => null,
+    isFile: (path) => {{ probed.push(path); return true; }},
+    runVersion: async () => "1.0",
+    readText: () => null,
+    home: () => folder,
+    platform: () => "linux",
+  }};
+  const detected = await detectTool(unlisted, registry, deps, false);
+  return {{
+    claimed: registry.tools.map((tool) => [tool.id, claimedCapabilities(tool)]),
+    headless: registry.providersOf("headless-task"),
+    hookPackage: hookPackageFor("claude-code"),
+    launch: notLaunchableReason("claude-code", true),
+    detected: [detected.installed, detected.path, detected.diagnostic?.code ?? null],
+    probed,
+  }};
+}}
+const clean = await observe();
+// Data a JSON merge can write into Object.prototype, one member at a time.
+const gadgets = {{
+  capabilities: {{ provides: ["headless-task", "interactive-launch"] }},
+  hookPackage: "attacker-package",
+  category: "mcp-server",
+  paths: {{ linux: ["/tmp/attacker"] }},
+  linux: ["/tmp/attacker"],
+}};
+const polluted = {{}};
+for (const [name, value] of Object.entries(gadgets)) {{
+  Object.prototype[name] = value;
+  try {{ polluted[name] = await observe(); }} finally {{ delete Object.prototype[name]; }}
+}}
+process.stdout.write(JSON.stringify({{ clean, polluted }}));
+"""
+
+
+def test_manifest_members_a_polluted_prototype_lends_are_not_read(out: Path) -> None:
+    """Optional manifest members were read through the prototype chain: data written into
+    ``Object.prototype`` gave a built-in tool an attacker's hook package name, made an adapter
+    that declares no capability claim some (and be routed once granted), made a built-in inert,
+    and had detection probe (and report as the tool) a path no manifest lists."""
+    base = {key: value for key, value in BASE.items() if key != "capabilities"}
+    result = run_js(out, DATA_GADGETS.format(base=json.dumps(base)))
+    clean = result["clean"]
+    assert clean["hookPackage"].endswith("claude-code")
+    assert ["mytool", []] in clean["claimed"]
+    assert "mytool" not in clean["headless"]
+    assert clean["launch"] is None
+    assert clean["detected"] == [None, None, "NOT_DETECTABLE"]
+    assert clean["probed"] == []
+    for name, observed in result["polluted"].items():
+        assert observed == clean, name

@@ -41,7 +41,9 @@ export function notLaunchableReason(
     return "UNKNOWN_TOOL";
   }
   const manifest = BUILTIN_TOOL_MANIFESTS.find((tool) => tool.id === id);
-  const category: string | undefined = manifest === undefined ? undefined : (manifest as { readonly category?: string }).category;
+  // Own members only, as everywhere: a polluted `Object.prototype` lends no category.
+  const category: unknown =
+    manifest !== undefined && Object.hasOwn(manifest, "category") ? (manifest as { readonly category?: unknown }).category : undefined;
   if (category === "mcp-server") {
     return "INERT";
   }

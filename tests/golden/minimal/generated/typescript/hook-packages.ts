@@ -17,7 +17,9 @@ export class UnknownToolError extends RangeError {
 
 /** The manifest's `hookPackage`, else the default prefix followed by its id. */
 export function hookPackageOf(manifest: Pick<ToolManifest, "id" | "hookPackage">): string {
-  return manifest.hookPackage ?? HOOK_PACKAGE_PREFIX + manifest.id;
+  // Own members only: a `hookPackage` a polluted `Object.prototype` lends is no package name.
+  const named = Object.hasOwn(manifest, "hookPackage") ? manifest.hookPackage : undefined;
+  return named ?? HOOK_PACKAGE_PREFIX + manifest.id;
 }
 
 /** The hook package of a built-in tool; throws for any other id. */

@@ -36,10 +36,12 @@ export const MAX_ADAPTER_FILES = 1000;
 export const MAX_OTHERS = 3;
 export const ADAPTER_SUFFIX = ".json";
 
-/** `options[key]` when it is the options object's own member: a member a polluted
- * `Object.prototype` lends every object (data a JSON merge wrote there) is no option. */
-export function ownOption<T extends object, K extends keyof T>(options: T | null | undefined, key: K): T[K] | undefined {
-  return typeof options === "object" && options !== null && Object.hasOwn(options, key) ? options[key] : undefined;
+/** `value[key]` when it is `value`'s own member, else undefined. Every optional member of an
+ * option object or of manifest data is read through this: a member a polluted
+ * `Object.prototype` lends every object (data a JSON merge wrote there) is no option, no
+ * capability, no detection path and no hook package. */
+export function ownMember<T extends object, K extends keyof T>(value: T | null | undefined, key: K): T[K] | undefined {
+  return typeof value === "object" && value !== null && Object.hasOwn(value, key) ? value[key] : undefined;
 }
 
 /** A path as node's file system functions take it (a name that is not UTF-8 stays bytes). */
@@ -740,7 +742,7 @@ export function loadManifestFiles(
   paths: Iterable<readonly [string, FsPath]>,
   deps: Pick<LoaderDeps, "readFile"> = {},
 ): LoadResult {
-  const reader = ownOption(deps, "readFile") ?? readRegularFile;
+  const reader = ownMember(deps, "readFile") ?? readRegularFile;
   const checked: Checked[] = [];
   for (const [source, path] of paths) {
     checked.push(checkFile(source, path, reader));
@@ -903,12 +905,12 @@ function* adapterNames(listing: Listing, own: boolean): Iterable<Name> {
  */
 export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps = {}): LoadResult {
   const folder = adaptersDir ?? defaultAdaptersDir();
-  const maxFiles = fileLimit(ownOption(deps, "maxFiles") ?? MAX_ADAPTER_FILES);
-  const readDir = ownOption(deps, "readDir") ?? listedNames;
-  const readFile = ownOption(deps, "readFile");
+  const maxFiles = fileLimit(ownMember(deps, "maxFiles") ?? MAX_ADAPTER_FILES);
+  const readDir = ownMember(deps, "readDir") ?? listedNames;
+  const readFile = ownMember(deps, "readFile");
   // Only a result this module made can be refreshed from (anything else is ignored: a load
   // never throws).
-  const given = ownOption(deps, "previous");
+  const given = ownMember(deps, "previous");
   const previous = typeof given === "object" && given !== null && REMEMBERED.has(given) ? given : undefined;
   let chosen: Name[];
   let seen: number;

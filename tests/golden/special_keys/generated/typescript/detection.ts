@@ -26,7 +26,7 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 
 import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
-import { NotARegularFileError, errorReason, ownOption, readRegularFile } from "./loader.js";
+import { NotARegularFileError, errorReason, ownMember, readRegularFile } from "./loader.js";
 import { isInert, type ToolRegistry } from "./registry.js";
 import type { ToolManifest } from "./types.js";
 
@@ -245,12 +245,12 @@ function expand(path: string, home: string): string {
 function candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionDeps): readonly string[] | null {
   const resolver = registry.resolverFor(tool.id);
   if (resolver !== undefined) return [...resolver(deps)];
-  if (tool.builtin !== true) return []; // candidates detection is for built-in tools only
-  const detect = tool.detect;
-  const paths = detect !== undefined && detect.kind === "candidates" ? detect.paths : undefined;
+  if (ownMember(tool, "builtin") !== true) return []; // candidates detection is for built-in tools only
+  const detect = ownMember(tool, "detect");
+  const paths = detect !== undefined && detect.kind === "candidates" ? ownMember(detect, "paths") : undefined;
   const platform = deps.platform();
   const listed =
-    paths !== undefined && (platform === "darwin" || platform === "win32" || platform === "linux") ? paths[platform] : undefined;
+    platform === "darwin" || platform === "win32" || platform === "linux" ? ownMember(paths, platform) : undefined;
   if (listed === undefined || listed.length === 0) return null;
   const home = deps.home();
   return listed.map((path) => expand(path, home));
@@ -290,7 +290,8 @@ export async function detectTool(
   deps: DetectionDeps = DEFAULT_DETECTION_DEPS,
   probeVersion = true,
 ): Promise<DetectionResult> {
-  if (isInert(tool) || tool.detect === undefined) {
+  const detect = ownMember(tool, "detect");
+  if (isInert(tool) || detect === undefined) {
     // Described, never probed: nothing here runs, looks a name up or reads a pointer.
     return Object.freeze({
       id: tool.id,
@@ -311,7 +312,6 @@ export async function detectTool(
   let pointerPath = tool.hookPointer;
   try {
     pointerPath = joinPath(deps.home(), tool.hookPointer);
-    const detect = tool.detect;
     if (detect.kind === "path") {
       path = deps.which(detect.binaryName);
     } else {
@@ -370,7 +370,7 @@ export async function detectAll(
   const results: DetectionResult[] = [];
   for (const tool of registry.tools) {
     if (isInert(tool)) continue;
-    results.push(await detectTool(tool, registry, chosen, tool.builtin === true || ownOption(options, "probeThirdPartyVersions") === true));
+    results.push(await detectTool(tool, registry, chosen, ownMember(tool, "builtin") === true || ownMember(options, "probeThirdPartyVersions") === true));
   }
   return Object.freeze(results);
 }

@@ -19,7 +19,7 @@ import type { DetectionDeps } from "./detection.js";
 import {
   defaultAdaptersDir,
   loadThirdPartyManifests,
-  ownOption,
+  ownMember,
   type FileReport,
   type FileState,
   type LoadResult,
@@ -119,8 +119,6 @@ export interface RegistryOptions {
   readonly loader?: LoaderDeps;
 }
 
-/** `options[key]` when it is the options object's own member: a member a polluted
- * `Object.prototype` lends every object (data a JSON merge wrote there) is no option. */
 // A field a schema may or may not declare (read like Python's getattr with a default).
 function fieldOf(tool: ToolManifest, name: string): unknown {
   return Object.prototype.hasOwnProperty.call(tool, name) ? (tool as unknown as Readonly<Record<string, unknown>>)[name] : undefined;
@@ -143,14 +141,14 @@ export function isInert(tool: ToolManifest): boolean {
 
 /** The capabilities `tool` declares, in vocabulary order. */
 export function claimedCapabilities(tool: ToolManifest): readonly Capability[] {
-  const claimed = new Set<string>(tool.capabilities?.provides ?? []);
+  const claimed = new Set<string>(ownMember(ownMember(tool, "capabilities"), "provides") ?? []);
   return CAPABILITIES.filter((capability) => claimed.has(capability));
 }
 
 function grantedTo(tool: ToolManifest, grants: ReadonlyMap<string, ReadonlySet<string>>): ReadonlySet<Capability> {
   if (isInert(tool)) return new Set();
   const claimed = claimedCapabilities(tool);
-  if (tool.builtin === true) return new Set(claimed); // the table grants a built-in what it declares
+  if (ownMember(tool, "builtin") === true) return new Set(claimed); // the table grants a built-in what it declares
   const host = grants.get(tool.id);
   return new Set(claimed.filter((capability) => host?.has(capability) === true));
 }
@@ -200,7 +198,7 @@ function assemble(
   const granted = new Map<string, ReadonlySet<Capability>>(tools.map((tool) => [tool.id, grantedTo(tool, grants)]));
   const notices: Diagnostic[] = [];
   for (const tool of tools) {
-    if (tool.builtin === true) continue;
+    if (ownMember(tool, "builtin") === true) continue;
     const routes = granted.get(tool.id);
     const missing = claimedCapabilities(tool).filter((capability) => routes?.has(capability) !== true);
     if (missing.length > 0) {
@@ -244,12 +242,12 @@ function assemble(
       const entry: CatalogTool = {
         id: shown(tool.id),
         displayName: shown(tool.displayName),
-        builtin: tool.builtin === true,
+        builtin: ownMember(tool, "builtin") === true,
         inert: isInert(tool),
         claimed: [...claimed],
         granted: CAPABILITIES.filter((capability) => routes.has(capability)),
         notGranted: claimed.filter((capability) => !routes.has(capability)),
-        source: tool.builtin === true ? null : (sources.get(tool.id) ?? null),
+        source: ownMember(tool, "builtin") === true ? null : (sources.get(tool.id) ?? null),
         ...(isInert(tool) && typeof server === "object" && server !== null
           ? { transport: shown(String((server as Readonly<Record<string, unknown>>)["transport"])) }
           : {}),
@@ -293,7 +291,7 @@ function assemble(
     providersOf,
     resolverFor: (id: string) => {
       const tool = tools.find((candidate) => candidate.id === id);
-      return tool === undefined || tool.builtin !== true ? undefined : resolvers.get(id);
+      return tool === undefined || ownMember(tool, "builtin") !== true ? undefined : resolvers.get(id);
     },
     catalog,
   });
@@ -312,14 +310,14 @@ export function getToolRegistry(adaptersDir?: string, options: RegistryOptions =
   const builtinIds = new Set<string>(BUILTIN_TOOL_MANIFESTS.map((tool) => tool.id));
   const settings: Settings = {
     folder: adaptersDir ?? defaultAdaptersDir(),
-    loader: { ...(ownOption(options, "loader") ?? {}) },
+    loader: { ...(ownMember(options, "loader") ?? {}) },
     resolvers: new Map(
-      Object.entries(ownOption(options, "resolvers") ?? {}).filter(
+      Object.entries(ownMember(options, "resolvers") ?? {}).filter(
         ([id, resolver]) => builtinIds.has(id) && typeof resolver === "function",
       ),
     ),
-    grants: cleanGrants(ownOption(options, "grants")),
-    categories: cleanCategories(ownOption(options, "categories")),
+    grants: cleanGrants(ownMember(options, "grants")),
+    categories: cleanCategories(ownMember(options, "categories")),
   };
   return registryOf(settings, undefined);
 }
