@@ -17,8 +17,12 @@
    against a bare loop of sorted listing + read + ``json.loads``, in paired rounds; then the peak
    memory (tracemalloc) of each while keeping what it returns.
 
+3. Import: ``import tool_registry`` in a fresh process against ``python -c pass`` (paired process
+   rounds, ``bench/import_bench.py``'s measurement), with the package's ``-X importtime`` figures.
+
 Every figure is printed: per-round medians (microseconds per document) and the median of the
-per-round ratios. Run with ``.venv/bin/python bench/runtime_bench.py``. Nothing is asserted:
+per-round ratios; the run ends with every target of the issue, each marked met or not met. Run
+with ``.venv/bin/python bench/runtime_bench.py`` (``--only`` runs one part). Nothing is asserted:
 timings are for reading.
 """
 
@@ -47,6 +51,7 @@ from referencing import Registry, Resource
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "generated/python"))
 
+import import_bench  # noqa: E402 - beside this file (bench/ is the script's folder)
 from tool_registry import (  # noqa: E402
     load_third_party_manifests,
     validate_third_party_manifest,
@@ -134,6 +139,21 @@ def all_errors(validator: Any) -> Callable[[Any], object]:
     return lambda document: list(validator.iter_errors(document))
 
 
+# (what, measured, the target as text, met) for every target this run measured, in order.
+TARGETS: list[tuple[str, str, str, bool]] = []
+
+
+def target(
+    what: str, value: float, bound: float, *, at_least: bool = False, unit: str = "x"
+) -> str:
+    """Record one target's figure (met when ``value`` is at most ``bound``, or at least with
+    ``at_least``) and return its printed form."""
+    met = value >= bound if at_least else value <= bound
+    wanted = f"{'>=' if at_least else '<='} {bound:g}{unit}"
+    TARGETS.append((what, f"{value:.2f}{unit}", wanted, met))
+    return f"(target {wanted}: {'met' if met else 'NOT met'})"
+
+
 def ratio(samples: dict[str, list[float]], slower: str, faster: str) -> float:
     """The median of the per-round ratios slower / faster."""
     return statistics.median(a / b for a, b in zip(samples[slower], samples[faster], strict=True))
@@ -216,22 +236,23 @@ def validator_bench(size: int, rounds: int, *, with_jsonschema: bool) -> None:
                     f"  {len(documents) / median:9.0f} docs/s"
                 )
             mine = "generated (all errors)"
-            print(
-                "  generated / rs iter_errors:  "
-                f"{ratio(samples, mine, 'jsonschema-rs iter_errors'):5.2f}x the time"
-                " (target <= 1.3x)"
+            where = f"{entry_name}, {corpus_name}"
+            by_errors = ratio(samples, mine, "jsonschema-rs iter_errors")
+            verdict = target(f"{where}: time / rs iter_errors", by_errors, 1.3)
+            print(f"  generated / rs iter_errors:  {by_errors:5.2f}x the time {verdict}")
+            by_verdict = ratio(samples, mine, "jsonschema-rs is_valid")
+            fair = (
+                target(f"{where}: time / rs is_valid", by_verdict, 1.3)
+                if corpus_name == "valid"
+                else "(a verdict: information)"
             )
-            fair = " (target <= 1.3x)" if corpus_name == "valid" else " (a verdict: information)"
-            print(
-                "  generated / rs is_valid:     "
-                f"{ratio(samples, mine, 'jsonschema-rs is_valid'):5.2f}x the time{fair}"
+            print(f"  generated / rs is_valid:     {by_verdict:5.2f}x the time {fair}")
+            throughput = ratio(samples, "fastjsonschema (first error)", mine)
+            bound = 1.3 if corpus_name == "invalid" else 2.0
+            verdict = target(
+                f"{where}: throughput / fastjsonschema", throughput, bound, at_least=True
             )
-            target = "1.3x" if corpus_name == "invalid" else "2x"
-            print(
-                "  generated vs fastjsonschema: "
-                f"{ratio(samples, 'fastjsonschema (first error)', mine):5.2f}x the throughput"
-                f" (target >= {target})"
-            )
+            print(f"  generated vs fastjsonschema: {throughput:5.2f}x the throughput {verdict}")
             if with_jsonschema:
                 print(
                     "  generated vs jsonschema:     "
@@ -265,11 +286,9 @@ def loader_bench(size: int, rounds: int) -> None:
         samples = paired(rounds, {"bare listing + read + json.loads": bare_loop, "loader": loader})
         for name, times in samples.items():
             print(f"  {name:34s} {statistics.median(times) * 1000:8.1f} ms")
-        print(
-            "loader / bare loop: "
-            f"{ratio(samples, 'loader', 'bare listing + read + json.loads'):4.2f}x the time"
-            " (target <= 1.5x)"
-        )
+        by_loop = ratio(samples, "loader", "bare listing + read + json.loads")
+        verdict = target("loader: time / bare loop", by_loop, 1.5)
+        print(f"loader / bare loop: {by_loop:4.2f}x the time {verdict}")
         peaks = {}
         for name, run in (("bare loop", bare_loop), ("loader", loader)):
             gc.collect()
@@ -280,10 +299,31 @@ def loader_bench(size: int, rounds: int) -> None:
             del kept
         for name, peak in peaks.items():
             print(f"  peak memory, {name:24s} {peak / 2**20:8.1f} MiB (keeping what it returns)")
-        print(
-            f"loader / bare loop peak memory: {peaks['loader'] / peaks['bare loop']:4.2f}x"
-            " (target <= 1x)"
-        )
+        by_memory = peaks["loader"] / peaks["bare loop"]
+        verdict = target("loader: peak memory / bare loop", by_memory, 1.0)
+        print(f"loader / bare loop peak memory: {by_memory:4.2f}x {verdict}")
+
+
+def import_bench_part(rounds: int) -> None:
+    """``import tool_registry`` in fresh processes against ``python -c pass``."""
+    medians = import_bench.wall_times(rounds)
+    base = medians["python -c pass"]
+    print(f"\n== import ({rounds} paired process rounds) ==")
+    for name, seconds in medians.items():
+        print(f"  {name:<30} {seconds * 1000:7.1f} ms   {seconds / base:4.2f}x python -c pass")
+    for micros, module in import_bench.import_times()[:4]:
+        print(f"  -X importtime {module:<32} {micros / 1000:6.1f} ms")
+    by_pass = medians["import tool_registry"] / base
+    verdict = target("import tool_registry / python -c pass", by_pass, 2.0)
+    print(f"import tool_registry: {by_pass:.2f}x python -c pass {verdict}")
+
+
+def summary() -> None:
+    """Every target this run measured, met or not."""
+    met = sum(1 for *_, ok in TARGETS if ok)
+    print(f"\n== targets: {met} of {len(TARGETS)} met ==")
+    for what, measured, wanted, ok in TARGETS:
+        print(f"  {'met    ' if ok else 'NOT met'}  {what}: {measured} (target {wanted})")
 
 
 def main() -> None:
@@ -291,12 +331,16 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--jsonschema", action="store_true", help="also time jsonschema (slow)")
-    parser.add_argument("--only", choices=["validator", "loader"])
+    parser.add_argument("--import-rounds", type=int, default=21)
+    parser.add_argument("--only", choices=["validator", "loader", "import"])
     arguments = parser.parse_args()
-    if arguments.only != "loader":
+    if arguments.only in (None, "validator"):
         validator_bench(arguments.size, arguments.rounds, with_jsonschema=arguments.jsonschema)
-    if arguments.only != "validator":
+    if arguments.only in (None, "loader"):
         loader_bench(arguments.size, arguments.rounds)
+    if arguments.only in (None, "import"):
+        import_bench_part(arguments.import_rounds)
+    summary()
 
 
 if __name__ == "__main__":
