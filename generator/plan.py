@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from generator.ecma_to_re import RegexError, translate
 from generator.literals import py_json
-from generator.regex_facts import matches_only_ascii
+from generator.regex_facts import fast_path, matches_only_ascii
 from generator.schema_subset import (
     ANNOTATIONS,
     JSON_TYPES,
@@ -81,14 +81,26 @@ class Limit:
 
 
 @dataclass(frozen=True)
+class FastPath:
+    """A shorter Python translation of a pattern (its leading negative lookaheads that scan the
+    string dropped) giving the same answer for every string that holds none of ``literals``:
+    each dropped lookahead can only match text holding its literal."""
+
+    python: str
+    literals: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Pattern:
     """An ECMA-262 ``pattern`` (Unicode mode) and its Python ``re`` translation; ``ascii_only``
-    when only ASCII strings can match it (so a string it accepts holds no lone surrogate)."""
+    when only ASCII strings can match it (so a string it accepts holds no lone surrogate);
+    ``fast`` when a string lacking some literals may be searched with a shorter translation."""
 
     source: str
     python: str
     rule: Rule
     ascii_only: bool
+    fast: FastPath | None
 
 
 @dataclass(frozen=True)
@@ -364,7 +376,14 @@ class _Planner:
             except RegexError as error:
                 raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
             expected = Rule("pattern", "to match " + _short(source))
-            pattern = Pattern(source, python, expected, matches_only_ascii(python))
+            fast = fast_path(python)
+            pattern = Pattern(
+                source,
+                python,
+                expected,
+                matches_only_ascii(python),
+                None if fast is None else FastPath(*fast),
+            )
         return StringRules(_admits_free_strings(schema), min_length, max_length, pattern)
 
     @staticmethod

@@ -6,6 +6,8 @@ and are conservative: an answer is given only when the tree proves it.
   surrogate); a fact of the plan, used by every backend.
 - ``printable_ascii_matches``: every printable ASCII string (of at least 0 or 1 characters)
   matches; the Python backend's shortcut past the ``search``.
+- ``fast_path``: the pattern without its leading scanning negative lookaheads, and the literals
+  a string must hold for one of them to refuse it; a fact of the plan (``plan.FastPath``).
 """
 
 from __future__ import annotations
@@ -97,3 +99,189 @@ def _ascii_items(items: Any) -> bool:  # noqa: PLR0912 - one branch per node kin
 
 # Under re.ASCII these classes hold ASCII characters only (their negations do not).
 _ASCII_CATEGORIES = frozenset({"CATEGORY_DIGIT", "CATEGORY_WORD", "CATEGORY_SPACE"})
+
+
+def fast_path(source: str) -> tuple[str, tuple[str, ...]] | None:
+    """For a pattern (compiled with ``re.ASCII``) that starts ``^(?!...)``: the pattern without
+    its leading negative lookaheads that scan the string (an unbounded repeat of a class, say),
+    each of which can only match text holding a literal, and those literals (one per dropped
+    lookahead). A string holding none of the literals gets the same answer from the shorter
+    pattern: each dropped lookahead cannot match at its start, so it cannot refuse it. ``None``
+    when no lookahead can be dropped or when unsure (a case-folding or multi-line flag, a
+    back-reference, a capturing group, a translation whose text does not split cleanly)."""
+    try:
+        parsed = sre_parse.parse(source, re.ASCII)
+    except re.error:  # pragma: no cover - translate() already compiled it
+        return None
+    items = list(parsed)
+    if not items or str(items[0][0]) != "AT" or str(items[0][1]) != "AT_BEGINNING":
+        return None
+    if parsed.state.flags & ~int(re.ASCII) or not _plain(parsed):
+        return None
+    spans = _leading_lookahead_spans(source)
+    leading: list[Any] = []
+    for op, argument in items[1:]:
+        if str(op) != "ASSERT_NOT" or argument[0] != 1:
+            break
+        leading.append(argument[1])
+    if len(spans) != len(leading):
+        return None
+    dropped, literals = _droppable(leading)
+    if not dropped:
+        return None
+    fast = source
+    for index in reversed(dropped):
+        start, end = spans[index]
+        fast = fast[:start] + fast[end:]
+    # The shorter text must parse to the same tree minus the dropped lookaheads.
+    try:
+        re.compile(fast, re.ASCII)
+        fast_items = list(sre_parse.parse(fast, re.ASCII))
+    except re.error:  # pragma: no cover - a span is a whole group
+        return None
+    kept = [item for number, item in enumerate(items) if number - 1 not in dropped]
+    if _shape(fast_items) != _shape(kept):
+        return None
+    return fast, tuple(literals)
+
+
+def _droppable(leading: list[Any]) -> tuple[list[int], list[str]]:
+    """Which leading lookahead bodies (by index) scan the string and need a literal, and the
+    longest such literal of each."""
+    dropped: list[int] = []
+    literals: list[str] = []
+    for index, body in enumerate(leading):
+        if not _scans(list(body)):
+            continue  # tried at the first character only: cheaper than a scan for a literal
+        required = _required_literals(list(body))
+        if required:
+            dropped.append(index)
+            literals.append(max(required, key=len))
+    return dropped, literals
+
+
+def _plain(items: Any) -> bool:
+    """No flag (``(?i)``, ``(?m)``, ...), back-reference, conditional or capturing group."""
+    for op, argument in items:
+        name = str(op)
+        if name.startswith("GROUPREF"):
+            return False
+        if name == "SUBPATTERN" and (argument[0] is not None or argument[1] or argument[2]):
+            return False
+        if not all(_plain(child) for child in _children(name, argument)):
+            return False
+    return True
+
+
+def _children(name: str, argument: Any) -> list[Any]:
+    """The sequences nested in one node (a group's, a lookaround's, a repeat's, each branch)."""
+    if name == "SUBPATTERN":
+        return [argument[-1]]
+    if name in ("ASSERT", "ASSERT_NOT"):
+        return [argument[1]]
+    if name == "BRANCH":
+        return list(argument[1])
+    if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+        return [argument[2]]
+    if name == "ATOMIC_GROUP":
+        return [argument]
+    return []
+
+
+def _required_literals(items: list[Any]) -> list[str]:
+    """Literal strings every match of the sequence ``items`` holds: runs of consecutive
+    ``LITERAL`` nodes, and such runs inside a group or a repeat needed at least once. Anything
+    else ends a run (conservative)."""
+    found: list[str] = []
+    run: list[str] = []
+    for op, argument in items:
+        name = str(op)
+        if name == "LITERAL":
+            run.append(chr(argument))
+            continue
+        if run:
+            found.append("".join(run))
+            run = []
+        if name == "SUBPATTERN":
+            found += _required_literals(list(argument[-1]))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT") and argument[0] >= 1:
+            found += _required_literals(list(argument[2]))
+    if run:
+        found.append("".join(run))
+    return found
+
+
+def _scans(items: list[Any]) -> bool:
+    """Whether the sequence holds a repeat (more than once) of anything but literals: a
+    lookahead over it may read the whole string."""
+    for op, argument in items:
+        name = str(op)
+        repeat = name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+        if repeat and argument[1] > 1 and not _only_literals(list(argument[2])):
+            return True
+        if any(_scans(list(child)) for child in _children(name, argument)):
+            return True
+    return False
+
+
+def _only_literals(items: list[Any]) -> bool:
+    for op, argument in items:
+        name = str(op)
+        if name == "SUBPATTERN":
+            if not _only_literals(list(argument[-1])):
+                return False
+        elif name != "LITERAL":
+            return False
+    return True
+
+
+def _leading_lookahead_spans(source: str) -> list[tuple[int, int]]:
+    """The text spans of the ``(?!...)`` groups right after a leading ``^``, each to its
+    matching ``)`` (backslash escapes and ``[...]`` classes honoured)."""
+    spans: list[tuple[int, int]] = []
+    if not source.startswith("^"):
+        return spans
+    start = 1
+    while source.startswith("(?!", start):
+        end = _group_end(source, start)
+        if end is None:
+            return []
+        spans.append((start, end))
+        start = end
+    return spans
+
+
+def _group_end(source: str, start: int) -> int | None:
+    """The index just past the ``)`` closing the group opened at ``start``."""
+    depth = 0
+    index = start
+    while index < len(source):
+        char = source[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "[":
+            index += 1
+            if index < len(source) and source[index] == "^":
+                index += 1
+            if index < len(source) and source[index] == "]":
+                index += 1  # a leading ']' is a member
+            while index < len(source) and source[index] != "]":
+                index += 2 if source[index] == "\\" else 1
+            index += 1
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return None
+
+
+def _shape(items: Any) -> Any:
+    """A comparable rendering of a parsed tree."""
+    if isinstance(items, (list, tuple)) or hasattr(items, "data"):
+        return [_shape(item) for item in (items.data if hasattr(items, "data") else items)]
+    return repr(items)

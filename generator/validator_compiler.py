@@ -42,6 +42,7 @@ from generator.plan import (
     NumberRules,
     ObjectRules,
     OneOf,
+    Pattern,
     Plan,
     Rule,
     StringRules,
@@ -262,7 +263,7 @@ class _Collect:
         if rules.pattern is not None:
             # A string already too long is not searched too: a hostile 64 KiB value costs the
             # length test, not a scan (and the report already says what is wrong with it).
-            test = _pattern_misses(self.module, rules.pattern.python, value)
+            test = _pattern_misses(self.module, rules.pattern, value)
             if rules.max_length is not None:
                 test = f"len({value}) <= {rules.max_length.value} and {test}"
             body += [f"if {test}:", "    " + self.fail(where, rules.pattern.rule, value)]
@@ -291,8 +292,8 @@ class _Collect:
         if pattern is None:
             return f"not ({' and '.join(terms)})"
         if not terms:
-            return _pattern_misses(self.module, pattern.python, value)
-        terms.append(_pattern_matches(self.module, pattern.python, value))
+            return _pattern_misses(self.module, pattern, value)
+        terms.append(_pattern_matches(self.module, pattern, value))
         return f"not ({' and '.join(terms)})"
 
     def number(self, rules: NumberRules, value: str, where: str) -> list[str]:
@@ -631,7 +632,7 @@ class _Answer:
             body += [f"if len({value}) > {high}:", "    return False"]
         if rules.pattern is not None:
             # After the length test: an over-long string is never searched.
-            test = _pattern_misses(self.module, rules.pattern.python, value)
+            test = _pattern_misses(self.module, rules.pattern, value)
             body += [f"if {test}:", "    return False"]
         return body
 
@@ -877,18 +878,29 @@ def _condition(condition: Condition, value: str, known: str | None) -> str:
     return f"({text})"
 
 
-def _pattern_search(module: _Module, source: str) -> str:
-    """The module constant holding the compiled pattern's bound ``search`` (one global load per
-    use instead of a global and an attribute)."""
+def _pattern_search(module: _Module, pattern: Pattern, value: str) -> str:
+    """A call of the compiled pattern's bound ``search`` (a module constant: one global load
+    per use instead of a global and an attribute) on ``value``; with a ``plan.FastPath``, the
+    shorter pattern's for a string holding none of its literals (the lookaheads it drops
+    cannot refuse such a string)."""
+    search = _compiled_search(module, pattern.python)
+    if pattern.fast is None:
+        return f"{search}({value})"
+    fast = _compiled_search(module, pattern.fast.python)
+    lacks = " and ".join(f"{py_str(literal)} not in {value}" for literal in pattern.fast.literals)
+    return f"({fast} if {lacks} else {search})({value})"
+
+
+def _compiled_search(module: _Module, source: str) -> str:
     return module.constant("SEARCH", f"re.compile({py_str(source)}, re.ASCII).search")
 
 
-def _pattern_misses(module: _Module, source: str, value: str) -> str:
+def _pattern_misses(module: _Module, pattern: Pattern, value: str) -> str:
     """A test that the string ``value`` does not match the pattern: its bound ``search``, after
     a C-speed shortcut when ``printable_ascii_matches`` proves every printable ASCII string
     (non-empty where the pattern needs a character) matches (a display name, say)."""
-    search = f"{_pattern_search(module, source)}({value}) is None"
-    least = printable_ascii_matches(source)
+    search = f"{_pattern_search(module, pattern, value)} is None"
+    least = printable_ascii_matches(pattern.python)
     if least is None:
         return search
     shortcut = f"{value}.isascii() and {value}.isprintable()"
@@ -897,10 +909,10 @@ def _pattern_misses(module: _Module, source: str, value: str) -> str:
     return f"not ({shortcut}) and {search}"
 
 
-def _pattern_matches(module: _Module, source: str, value: str) -> str:
+def _pattern_matches(module: _Module, pattern: Pattern, value: str) -> str:
     """The negation of ``_pattern_misses``: the string ``value`` matches the pattern."""
-    search = f"{_pattern_search(module, source)}({value}) is not None"
-    least = printable_ascii_matches(source)
+    search = f"{_pattern_search(module, pattern, value)} is not None"
+    least = printable_ascii_matches(pattern.python)
     if least is None:
         return search
     shortcut = f"{value}.isascii() and {value}.isprintable()"

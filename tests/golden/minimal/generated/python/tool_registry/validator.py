@@ -40,37 +40,42 @@ _SEARCH3 = re.compile(
     "^(?!\\/)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[A-Za-z0-9\\.\\_\\/\\-]+\\Z",
     re.ASCII,
 ).search
-_NAMES4 = frozenset(
+_SEARCH4 = re.compile("^(?!\\/)[A-Za-z0-9\\.\\_\\/\\-]+\\Z", re.ASCII).search
+_NAMES5 = frozenset(
     (
         "binaryName",
         "kind",
     )
 )
-_SEARCH5 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
-_NAMES6 = frozenset(("kind",))
-_SEARCH7 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
-_NAMES8 = frozenset(
+_SEARCH6 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
+_NAMES7 = frozenset(("kind",))
+_SEARCH8 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
+_NAMES9 = frozenset(
     (
         "darwin",
         "linux",
         "win32",
     )
 )
-_NAMES9 = frozenset(
+_NAMES10 = frozenset(
     (
         "kind",
         "paths",
     )
 )
-_SEARCH10 = re.compile(
+_SEARCH11 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
 ).search
-_SEARCH11 = re.compile(
+_SEARCH12 = re.compile(
     "^(?!(?:\\{prompt\\})*\\/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*\\:)(?!(?:[^\\n\\r]*\\/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
 ).search
-_NAMES12 = frozenset(("provides",))
-_ENUM13 = frozenset(
+_SEARCH13 = re.compile(
+    "^(?!(?:\\{prompt\\})*\\/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*\\:)(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
+    re.ASCII,
+).search
+_NAMES14 = frozenset(("provides",))
+_ENUM15 = frozenset(
     (
         "headless-task",
         "interactive-launch",
@@ -78,33 +83,41 @@ _ENUM13 = frozenset(
         "structured-progress",
     )
 )
-_ENUM14 = frozenset(
+_ENUM16 = frozenset(
     (
         "cli-agent",
         "desktop-app",
         "mcp-server",
     )
 )
-_NAMES15 = frozenset(("transport",))
-_ENUM16 = frozenset(
+_NAMES17 = frozenset(("transport",))
+_ENUM18 = frozenset(
     (
         "http",
         "stdio",
     )
 )
-_SEARCH17 = re.compile(
+_SEARCH19 = re.compile(
     "^(?!\\-)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z",
     re.ASCII,
 ).search
-_SEARCH18 = re.compile(
+_SEARCH20 = re.compile(
+    "^(?!\\-)[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z",
+    re.ASCII,
+).search
+_SEARCH21 = re.compile(
     "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
 ).search
-_SEARCH19 = re.compile(
+_SEARCH22 = re.compile(
+    "^(?!\\/|[A-Za-z]\\:)[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
+    re.ASCII,
+).search
+_SEARCH23 = re.compile(
     "^https\\:\\/\\/[A-Za-z0-9\\.\\-]+(?:\\:[0-9]{1,5})?(?:\\/[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\-]*)?(?:\\?[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\?\\-]*)?\\Z",
     re.ASCII,
 ).search
-_NAMES20 = frozenset(
+_NAMES24 = frozenset(
     (
         "args",
         "command",
@@ -112,9 +125,9 @@ _NAMES20 = frozenset(
         "url",
     )
 )
-_NAMES21 = frozenset(("command",))
-_NAMES22 = frozenset(("url",))
-_NAMES23 = frozenset(
+_NAMES25 = frozenset(("command",))
+_NAMES26 = frozenset(("url",))
+_NAMES27 = frozenset(
     (
         "builtin",
         "capabilities",
@@ -131,9 +144,9 @@ _NAMES23 = frozenset(
         "promptArgTemplate",
     )
 )
-_NAMES24 = frozenset(("mcpServer",))
-_CONST25 = False
-_NAMES26 = frozenset(("detect",))
+_NAMES28 = frozenset(("mcpServer",))
+_CONST29 = False
+_NAMES30 = frozenset(("detect",))
 
 
 def _check_0(v: Any, p: str, e: Violations) -> None:
@@ -206,14 +219,17 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v9 = v.get("hookPointer", MISSING)
         if v9 is not MISSING:
             if isinstance(v9, str):
-                if not (1 <= len(v9) <= 256 and _SEARCH3(v9) is not None):
+                if not (
+                    1 <= len(v9) <= 256
+                    and (_SEARCH4 if ".." not in v9 else _SEARCH3)(v9) is not None
+                ):
                     if not v9.isascii() and SURROGATE.search(v9) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
                     if len(v9) < 1:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
                     if len(v9) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
-                    if len(v9) <= 256 and _SEARCH3(v9) is None:
+                    if len(v9) <= 256 and (_SEARCH4 if ".." not in v9 else _SEARCH3)(v9) is None:
                         e.append(
                             (
                                 p + "/hookPointer",
@@ -236,7 +252,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v11.isascii() and SURROGATE.search(v11) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v11))
                     if isinstance(v11, dict):
-                        if not (v11.keys() >= _NAMES4):
+                        if not (v11.keys() >= _NAMES5):
                             if "kind" not in v11:
                                 e.append((p + "/detect", "required", 'property "kind"', v11))
                             if "binaryName" not in v11:
@@ -248,7 +264,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         v18 = v11.get("binaryName", MISSING)
                         if v18 is not MISSING:
                             if isinstance(v18, str):
-                                if not (1 <= len(v18) <= 128 and _SEARCH5(v18) is not None):
+                                if not (1 <= len(v18) <= 128 and _SEARCH6(v18) is not None):
                                     if not v18.isascii() and SURROGATE.search(v18) is not None:
                                         e.append(
                                             (
@@ -276,7 +292,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 v18,
                                             )
                                         )
-                                    if len(v18) <= 128 and _SEARCH5(v18) is None:
+                                    if len(v18) <= 128 and _SEARCH6(v18) is None:
                                         e.append(
                                             (
                                                 p + "/detect" + "/binaryName",
@@ -287,9 +303,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                         )
                             else:
                                 e.append((p + "/detect" + "/binaryName", "type", "string", v18))
-                        if not _NAMES4.issuperset(v11):
+                        if not _NAMES5.issuperset(v11):
                             for k20 in v11:
-                                if k20 not in _NAMES4:
+                                if k20 not in _NAMES5:
                                     e.append(
                                         (
                                             p + "/detect" + "/" + token(k20),
@@ -305,7 +321,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v11.isascii() and SURROGATE.search(v11) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v11))
                     if isinstance(v11, dict):
-                        if not (v11.keys() >= _NAMES6):
+                        if not (v11.keys() >= _NAMES7):
                             if "kind" not in v11:
                                 e.append((p + "/detect", "required", 'property "kind"', v11))
                         v23 = v11.get("kind", MISSING)
@@ -364,7 +380,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v31.isascii()
                                                                     and v31.isprintable()
                                                                 )
-                                                                or _SEARCH7(v31) is not None
+                                                                or _SEARCH8(v31) is not None
                                                             )
                                                         ):
                                                             if (
@@ -420,7 +436,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v31.isascii()
                                                                     and v31.isprintable()
                                                                 )
-                                                                and _SEARCH7(v31) is None
+                                                                and _SEARCH8(v31) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -496,7 +512,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v37.isascii()
                                                                     and v37.isprintable()
                                                                 )
-                                                                or _SEARCH7(v37) is not None
+                                                                or _SEARCH8(v37) is not None
                                                             )
                                                         ):
                                                             if (
@@ -552,7 +568,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v37.isascii()
                                                                     and v37.isprintable()
                                                                 )
-                                                                and _SEARCH7(v37) is None
+                                                                and _SEARCH8(v37) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -628,7 +644,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v43.isascii()
                                                                     and v43.isprintable()
                                                                 )
-                                                                or _SEARCH7(v43) is not None
+                                                                or _SEARCH8(v43) is not None
                                                             )
                                                         ):
                                                             if (
@@ -684,7 +700,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v43.isascii()
                                                                     and v43.isprintable()
                                                                 )
-                                                                and _SEARCH7(v43) is None
+                                                                and _SEARCH8(v43) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -722,9 +738,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         v39,
                                                     )
                                                 )
-                                    if not _NAMES8.issuperset(v25):
+                                    if not _NAMES9.issuperset(v25):
                                         for k45 in v25:
-                                            if k45 not in _NAMES8:
+                                            if k45 not in _NAMES9:
                                                 e.append(
                                                     (
                                                         p + "/detect" + "/paths" + "/" + token(k45),
@@ -735,9 +751,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 )
                                 else:
                                     e.append((p + "/detect" + "/paths", "type", "object", v25))
-                        if not _NAMES9.issuperset(v11):
+                        if not _NAMES10.issuperset(v11):
                             for k47 in v11:
-                                if k47 not in _NAMES9:
+                                if k47 not in _NAMES10:
                                     e.append(
                                         (
                                             p + "/detect" + "/" + token(k47),
@@ -761,14 +777,14 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v49 = v.get("hookPackage", MISSING)
         if v49 is not MISSING:
             if isinstance(v49, str):
-                if not (1 <= len(v49) <= 214 and _SEARCH10(v49) is not None):
+                if not (1 <= len(v49) <= 214 and _SEARCH11(v49) is not None):
                     if not v49.isascii() and SURROGATE.search(v49) is not None:
                         e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
                     if len(v49) < 1:
                         e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
                     if len(v49) > 214:
                         e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
-                    if len(v49) <= 214 and _SEARCH10(v49) is None:
+                    if len(v49) <= 214 and _SEARCH11(v49) is None:
                         e.append(
                             (
                                 p + "/hookPackage",
@@ -789,7 +805,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         v54 = v51[i53]
                         if isinstance(v54, str):
                             if not (
-                                v54.isascii() and len(v54) <= 256 and _SEARCH11(v54) is not None
+                                v54.isascii()
+                                and len(v54) <= 256
+                                and (_SEARCH13 if "." not in v54 else _SEARCH12)(v54) is not None
                             ):
                                 if not v54.isascii() and SURROGATE.search(v54) is not None:
                                     e.append(
@@ -809,7 +827,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                             v54,
                                         )
                                     )
-                                if len(v54) <= 256 and _SEARCH11(v54) is None:
+                                if (
+                                    len(v54) <= 256
+                                    and (_SEARCH13 if "." not in v54 else _SEARCH12)(v54) is None
+                                ):
                                     e.append(
                                         (
                                             p + "/promptArgTemplate" + "/" + str(i53),
@@ -831,7 +852,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     if not v56.isascii() and SURROGATE.search(v56) is not None:
                         e.append((p + "/capabilities", "i-json", "no lone surrogate", v56))
                 if isinstance(v56, dict):
-                    if not (v56.keys() >= _NAMES12):
+                    if not (v56.keys() >= _NAMES14):
                         if "provides" not in v56:
                             e.append((p + "/capabilities", "required", 'property "provides"', v56))
                     v58 = v56.get("provides", MISSING)
@@ -856,7 +877,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 )
                                             )
                                     if isinstance(v61, str):
-                                        if v61 not in _ENUM13:
+                                        if v61 not in _ENUM15:
                                             e.append(
                                                 (
                                                     p
@@ -897,9 +918,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     )
                             else:
                                 e.append((p + "/capabilities" + "/provides", "type", "array", v58))
-                    if not _NAMES12.issuperset(v56):
+                    if not _NAMES14.issuperset(v56):
                         for k64 in v56:
-                            if k64 not in _NAMES12:
+                            if k64 not in _NAMES14:
                                 e.append(
                                     (
                                         p + "/capabilities" + "/" + token(k64),
@@ -913,7 +934,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v66 = v.get("category", MISSING)
         if v66 is not MISSING:
             if isinstance(v66, str):
-                if v66 not in _ENUM14:
+                if v66 not in _ENUM16:
                     e.append(
                         (
                             p + "/category",
@@ -956,13 +977,13 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     if not v70.isascii() and SURROGATE.search(v70) is not None:
                         e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
                 if isinstance(v70, dict):
-                    if not (v70.keys() >= _NAMES15):
+                    if not (v70.keys() >= _NAMES17):
                         if "transport" not in v70:
                             e.append((p + "/mcpServer", "required", 'property "transport"', v70))
                     v72 = v70.get("transport", MISSING)
                     if v72 is not MISSING:
                         if isinstance(v72, str):
-                            if v72 not in _ENUM16:
+                            if v72 not in _ENUM18:
                                 e.append(
                                     (
                                         p + "/mcpServer" + "/transport",
@@ -987,7 +1008,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                             if not (
                                 v74.isascii()
                                 and 1 <= len(v74) <= 256
-                                and _SEARCH17(v74) is not None
+                                and (_SEARCH20 if ".." not in v74 else _SEARCH19)(v74) is not None
                             ):
                                 if not v74.isascii() and SURROGATE.search(v74) is not None:
                                     e.append(
@@ -1016,7 +1037,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                             v74,
                                         )
                                     )
-                                if len(v74) <= 256 and _SEARCH17(v74) is None:
+                                if (
+                                    len(v74) <= 256
+                                    and (_SEARCH20 if ".." not in v74 else _SEARCH19)(v74) is None
+                                ):
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/command",
@@ -1046,7 +1070,8 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v79.isascii()
                                             and len(v79) <= 256
-                                            and _SEARCH18(v79) is not None
+                                            and (_SEARCH22 if ".." not in v79 else _SEARCH21)(v79)
+                                            is not None
                                         ):
                                             if (
                                                 not v79.isascii()
@@ -1069,7 +1094,13 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         v79,
                                                     )
                                                 )
-                                            if len(v79) <= 256 and _SEARCH18(v79) is None:
+                                            if (
+                                                len(v79) <= 256
+                                                and (_SEARCH22 if ".." not in v79 else _SEARCH21)(
+                                                    v79
+                                                )
+                                                is None
+                                            ):
                                                 e.append(
                                                     (
                                                         p + "/mcpServer" + "/args" + "/" + str(i78),
@@ -1092,7 +1123,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     v81 = v70.get("url", MISSING)
                     if v81 is not MISSING:
                         if isinstance(v81, str):
-                            if not (len(v81) <= 2048 and _SEARCH19(v81) is not None):
+                            if not (len(v81) <= 2048 and _SEARCH23(v81) is not None):
                                 if not v81.isascii() and SURROGATE.search(v81) is not None:
                                     e.append(
                                         (
@@ -1111,7 +1142,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                             v81,
                                         )
                                     )
-                                if len(v81) <= 2048 and _SEARCH19(v81) is None:
+                                if len(v81) <= 2048 and _SEARCH23(v81) is None:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/url",
@@ -1122,9 +1153,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     )
                         else:
                             e.append((p + "/mcpServer" + "/url", "type", "string", v81))
-                    if not _NAMES20.issuperset(v70):
+                    if not _NAMES24.issuperset(v70):
                         for k83 in v70:
-                            if k83 not in _NAMES20:
+                            if k83 not in _NAMES24:
                                 e.append(
                                     (
                                         p + "/mcpServer" + "/" + token(k83),
@@ -1144,7 +1175,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v70.isascii() and SURROGATE.search(v70) is not None:
                             e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
                     if isinstance(v70, dict):
-                        if not (v70.keys() >= _NAMES21):
+                        if not (v70.keys() >= _NAMES25):
                             if "command" not in v70:
                                 e.append((p + "/mcpServer", "required", 'property "command"', v70))
                         v85 = v70.get("url", MISSING)
@@ -1157,7 +1188,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v70.isascii() and SURROGATE.search(v70) is not None:
                             e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
                     if isinstance(v70, dict):
-                        if not (v70.keys() >= _NAMES22):
+                        if not (v70.keys() >= _NAMES26):
                             if "url" not in v70:
                                 e.append((p + "/mcpServer", "required", 'property "url"', v70))
                         v87 = v70.get("command", MISSING)
@@ -1179,9 +1210,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         if v90 is not MISSING:
             if not (isinstance(v90, bool)):
                 e.append((p + "/builtin", "type", "boolean", v90))
-        if not _NAMES23.issuperset(v):
+        if not _NAMES27.issuperset(v):
             for k92 in v:
-                if k92 not in _NAMES23:
+                if k92 not in _NAMES27:
                     e.append(
                         (p + "/" + token(k92), "additionalProperties", "no such property", v[k92])
                     )
@@ -1192,16 +1223,16 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES24):
+            if not (v.keys() >= _NAMES28):
                 if "mcpServer" not in v:
                     e.append((p, "required", 'property "mcpServer"', v))
             v94 = v.get("launchable", MISSING)
             if v94 is not MISSING:
-                if not (json_equal(v94, _CONST25)):
+                if not (json_equal(v94, _CONST29)):
                     e.append((p + "/launchable", "const", "false", v94))
             v96 = v.get("hookCapable", MISSING)
             if v96 is not MISSING:
-                if not (json_equal(v96, _CONST25)):
+                if not (json_equal(v96, _CONST29)):
                     e.append((p + "/hookCapable", "const", "false", v96))
             v98 = v.get("detect", MISSING)
             if v98 is not MISSING:
@@ -1220,7 +1251,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES26):
+            if not (v.keys() >= _NAMES30):
                 if "detect" not in v:
                     e.append((p, "required", 'property "detect"', v))
             v103 = v.get("mcpServer", MISSING)
@@ -1233,7 +1264,7 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (v.keys() >= _NAMES0):
         return False
-    if not _NAMES23.issuperset(v):
+    if not _NAMES27.issuperset(v):
         return False
     v105 = v["id"]
     if not isinstance(v105, str):
@@ -1260,7 +1291,7 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (1 <= len(v109) <= 256):
         return False
-    if _SEARCH3(v109) is None:
+    if (_SEARCH4 if ".." not in v109 else _SEARCH3)(v109) is None:
         return False
     if "detect" in v:
         v110 = v["detect"]
@@ -1268,25 +1299,25 @@ def _valid_1(v: Any) -> bool:
             return False
         d111 = v110.get("kind")
         if d111 == "path":
-            if v110.keys() != _NAMES4:
+            if v110.keys() != _NAMES5:
                 return False
             v113 = v110["binaryName"]
             if not isinstance(v113, str):
                 return False
             if not (1 <= len(v113) <= 128):
                 return False
-            if _SEARCH5(v113) is None:
+            if _SEARCH6(v113) is None:
                 return False
         elif d111 == "candidates":
             if "kind" not in v110:
                 return False
-            if not _NAMES9.issuperset(v110):
+            if not _NAMES10.issuperset(v110):
                 return False
             if "paths" in v110:
                 v115 = v110["paths"]
                 if not isinstance(v115, dict):
                     return False
-                if not _NAMES8.issuperset(v115):
+                if not _NAMES9.issuperset(v115):
                     return False
                 if "darwin" in v115:
                     v116 = v115["darwin"]
@@ -1303,7 +1334,7 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if (
                             not (v117 and v117.isascii() and v117.isprintable())
-                            and _SEARCH7(v117) is None
+                            and _SEARCH8(v117) is None
                         ):
                             return False
                 if "win32" in v115:
@@ -1321,7 +1352,7 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if (
                             not (v119 and v119.isascii() and v119.isprintable())
-                            and _SEARCH7(v119) is None
+                            and _SEARCH8(v119) is None
                         ):
                             return False
                 if "linux" in v115:
@@ -1339,7 +1370,7 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if (
                             not (v121 and v121.isascii() and v121.isprintable())
-                            and _SEARCH7(v121) is None
+                            and _SEARCH8(v121) is None
                         ):
                             return False
         else:
@@ -1350,7 +1381,7 @@ def _valid_1(v: Any) -> bool:
             return False
         if not (1 <= len(v122) <= 214):
             return False
-        if _SEARCH10(v122) is None:
+        if _SEARCH11(v122) is None:
             return False
     if "promptArgTemplate" in v:
         v123 = v["promptArgTemplate"]
@@ -1365,13 +1396,13 @@ def _valid_1(v: Any) -> bool:
                 return False
             if len(v124) > 256:
                 return False
-            if _SEARCH11(v124) is None:
+            if (_SEARCH13 if "." not in v124 else _SEARCH12)(v124) is None:
                 return False
     if "capabilities" in v:
         v125 = v["capabilities"]
         if not isinstance(v125, dict):
             return False
-        if v125.keys() != _NAMES12:
+        if v125.keys() != _NAMES14:
             return False
         v126 = v125["provides"]
         if not isinstance(v126, list):
@@ -1379,7 +1410,7 @@ def _valid_1(v: Any) -> bool:
         for v127 in v126:
             if not isinstance(v127, str):
                 return False
-            if v127 not in _ENUM13:
+            if v127 not in _ENUM15:
                 return False
         if len(set(v126)) != len(v126):
             return False
@@ -1387,7 +1418,7 @@ def _valid_1(v: Any) -> bool:
         v128 = v["category"]
         if not isinstance(v128, str):
             return False
-        if v128 not in _ENUM14:
+        if v128 not in _ENUM16:
             return False
     if "library" in v:
         v129 = v["library"]
@@ -1401,12 +1432,12 @@ def _valid_1(v: Any) -> bool:
             return False
         if "transport" not in v130:
             return False
-        if not _NAMES20.issuperset(v130):
+        if not _NAMES24.issuperset(v130):
             return False
         v131 = v130["transport"]
         if not isinstance(v131, str):
             return False
-        if v131 not in _ENUM16:
+        if v131 not in _ENUM18:
             return False
         if "command" in v130:
             v132 = v130["command"]
@@ -1416,7 +1447,7 @@ def _valid_1(v: Any) -> bool:
                 return False
             if not (1 <= len(v132) <= 256):
                 return False
-            if _SEARCH17(v132) is None:
+            if (_SEARCH20 if ".." not in v132 else _SEARCH19)(v132) is None:
                 return False
         if "args" in v130:
             v133 = v130["args"]
@@ -1431,7 +1462,7 @@ def _valid_1(v: Any) -> bool:
                     return False
                 if len(v134) > 256:
                     return False
-                if _SEARCH18(v134) is None:
+                if (_SEARCH22 if ".." not in v134 else _SEARCH21)(v134) is None:
                     return False
         if "url" in v130:
             v135 = v130["url"]
@@ -1439,7 +1470,7 @@ def _valid_1(v: Any) -> bool:
                 return False
             if len(v135) > 2048:
                 return False
-            if _SEARCH19(v135) is None:
+            if _SEARCH23(v135) is None:
                 return False
         if "transport" not in v130 or v130["transport"] == "stdio":
             if "command" not in v130:
@@ -1494,7 +1525,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if not v139.isascii() and SURROGATE.search(v139) is not None:
                         e.append((p + "/detect", "i-json", "no lone surrogate", v139))
                 if isinstance(v139, dict):
-                    if not (v139.keys() >= _NAMES4):
+                    if not (v139.keys() >= _NAMES5):
                         if "kind" not in v139:
                             e.append((p + "/detect", "required", 'property "kind"', v139))
                         if "binaryName" not in v139:
@@ -1506,7 +1537,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     v143 = v139.get("binaryName", MISSING)
                     if v143 is not MISSING:
                         if isinstance(v143, str):
-                            if not (1 <= len(v143) <= 128 and _SEARCH5(v143) is not None):
+                            if not (1 <= len(v143) <= 128 and _SEARCH6(v143) is not None):
                                 if not v143.isascii() and SURROGATE.search(v143) is not None:
                                     e.append(
                                         (
@@ -1534,7 +1565,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v143,
                                         )
                                     )
-                                if len(v143) <= 128 and _SEARCH5(v143) is None:
+                                if len(v143) <= 128 and _SEARCH6(v143) is None:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
@@ -1545,9 +1576,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     )
                         else:
                             e.append((p + "/detect" + "/binaryName", "type", "string", v143))
-                    if not _NAMES4.issuperset(v139):
+                    if not _NAMES5.issuperset(v139):
                         for k145 in v139:
-                            if k145 not in _NAMES4:
+                            if k145 not in _NAMES5:
                                 e.append(
                                     (
                                         p + "/detect" + "/" + token(k145),
@@ -1627,14 +1658,20 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v157 = v.get("hookPointer", MISSING)
         if v157 is not MISSING:
             if isinstance(v157, str):
-                if not (1 <= len(v157) <= 256 and _SEARCH3(v157) is not None):
+                if not (
+                    1 <= len(v157) <= 256
+                    and (_SEARCH4 if ".." not in v157 else _SEARCH3)(v157) is not None
+                ):
                     if not v157.isascii() and SURROGATE.search(v157) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v157))
                     if len(v157) < 1:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v157))
                     if len(v157) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v157))
-                    if len(v157) <= 256 and _SEARCH3(v157) is None:
+                    if (
+                        len(v157) <= 256
+                        and (_SEARCH4 if ".." not in v157 else _SEARCH3)(v157) is None
+                    ):
                         e.append(
                             (
                                 p + "/hookPointer",
@@ -1661,7 +1698,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         if not v159.isascii() and SURROGATE.search(v159) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v159))
                     if isinstance(v159, dict):
-                        if not (v159.keys() >= _NAMES6):
+                        if not (v159.keys() >= _NAMES7):
                             if "kind" not in v159:
                                 e.append((p + "/detect", "required", 'property "kind"', v159))
                         v165 = v159.get("kind", MISSING)
@@ -1720,7 +1757,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v173.isascii()
                                                                     and v173.isprintable()
                                                                 )
-                                                                or _SEARCH7(v173) is not None
+                                                                or _SEARCH8(v173) is not None
                                                             )
                                                         ):
                                                             if (
@@ -1776,7 +1813,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v173.isascii()
                                                                     and v173.isprintable()
                                                                 )
-                                                                and _SEARCH7(v173) is None
+                                                                and _SEARCH8(v173) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1852,7 +1889,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v179.isascii()
                                                                     and v179.isprintable()
                                                                 )
-                                                                or _SEARCH7(v179) is not None
+                                                                or _SEARCH8(v179) is not None
                                                             )
                                                         ):
                                                             if (
@@ -1908,7 +1945,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v179.isascii()
                                                                     and v179.isprintable()
                                                                 )
-                                                                and _SEARCH7(v179) is None
+                                                                and _SEARCH8(v179) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1984,7 +2021,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v185.isascii()
                                                                     and v185.isprintable()
                                                                 )
-                                                                or _SEARCH7(v185) is not None
+                                                                or _SEARCH8(v185) is not None
                                                             )
                                                         ):
                                                             if (
@@ -2040,7 +2077,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v185.isascii()
                                                                     and v185.isprintable()
                                                                 )
-                                                                and _SEARCH7(v185) is None
+                                                                and _SEARCH8(v185) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -2078,9 +2115,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         v181,
                                                     )
                                                 )
-                                    if not _NAMES8.issuperset(v167):
+                                    if not _NAMES9.issuperset(v167):
                                         for k187 in v167:
-                                            if k187 not in _NAMES8:
+                                            if k187 not in _NAMES9:
                                                 e.append(
                                                     (
                                                         p
@@ -2095,9 +2132,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                 )
                                 else:
                                     e.append((p + "/detect" + "/paths", "type", "object", v167))
-                        if not _NAMES9.issuperset(v159):
+                        if not _NAMES10.issuperset(v159):
                             for k189 in v159:
-                                if k189 not in _NAMES9:
+                                if k189 not in _NAMES10:
                                     e.append(
                                         (
                                             p + "/detect" + "/" + token(k189),
@@ -2121,14 +2158,14 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v191 = v.get("hookPackage", MISSING)
         if v191 is not MISSING:
             if isinstance(v191, str):
-                if not (1 <= len(v191) <= 214 and _SEARCH10(v191) is not None):
+                if not (1 <= len(v191) <= 214 and _SEARCH11(v191) is not None):
                     if not v191.isascii() and SURROGATE.search(v191) is not None:
                         e.append((p + "/hookPackage", "i-json", "no lone surrogate", v191))
                     if len(v191) < 1:
                         e.append((p + "/hookPackage", "minLength", "at least 1 characters", v191))
                     if len(v191) > 214:
                         e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v191))
-                    if len(v191) <= 214 and _SEARCH10(v191) is None:
+                    if len(v191) <= 214 and _SEARCH11(v191) is None:
                         e.append(
                             (
                                 p + "/hookPackage",
@@ -2149,7 +2186,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         v196 = v193[i195]
                         if isinstance(v196, str):
                             if not (
-                                v196.isascii() and len(v196) <= 256 and _SEARCH11(v196) is not None
+                                v196.isascii()
+                                and len(v196) <= 256
+                                and (_SEARCH13 if "." not in v196 else _SEARCH12)(v196) is not None
                             ):
                                 if not v196.isascii() and SURROGATE.search(v196) is not None:
                                     e.append(
@@ -2169,7 +2208,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v196,
                                         )
                                     )
-                                if len(v196) <= 256 and _SEARCH11(v196) is None:
+                                if (
+                                    len(v196) <= 256
+                                    and (_SEARCH13 if "." not in v196 else _SEARCH12)(v196) is None
+                                ):
                                     e.append(
                                         (
                                             p + "/promptArgTemplate" + "/" + str(i195),
@@ -2191,7 +2233,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if not v198.isascii() and SURROGATE.search(v198) is not None:
                         e.append((p + "/capabilities", "i-json", "no lone surrogate", v198))
                 if isinstance(v198, dict):
-                    if not (v198.keys() >= _NAMES12):
+                    if not (v198.keys() >= _NAMES14):
                         if "provides" not in v198:
                             e.append((p + "/capabilities", "required", 'property "provides"', v198))
                     v200 = v198.get("provides", MISSING)
@@ -2219,7 +2261,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                 )
                                             )
                                     if isinstance(v203, str):
-                                        if v203 not in _ENUM13:
+                                        if v203 not in _ENUM15:
                                             e.append(
                                                 (
                                                     p
@@ -2260,9 +2302,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     )
                             else:
                                 e.append((p + "/capabilities" + "/provides", "type", "array", v200))
-                    if not _NAMES12.issuperset(v198):
+                    if not _NAMES14.issuperset(v198):
                         for k206 in v198:
-                            if k206 not in _NAMES12:
+                            if k206 not in _NAMES14:
                                 e.append(
                                     (
                                         p + "/capabilities" + "/" + token(k206),
@@ -2276,7 +2318,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v208 = v.get("category", MISSING)
         if v208 is not MISSING:
             if isinstance(v208, str):
-                if v208 not in _ENUM14:
+                if v208 not in _ENUM16:
                     e.append(
                         (
                             p + "/category",
@@ -2319,13 +2361,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if not v212.isascii() and SURROGATE.search(v212) is not None:
                         e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
                 if isinstance(v212, dict):
-                    if not (v212.keys() >= _NAMES15):
+                    if not (v212.keys() >= _NAMES17):
                         if "transport" not in v212:
                             e.append((p + "/mcpServer", "required", 'property "transport"', v212))
                     v214 = v212.get("transport", MISSING)
                     if v214 is not MISSING:
                         if isinstance(v214, str):
-                            if v214 not in _ENUM16:
+                            if v214 not in _ENUM18:
                                 e.append(
                                     (
                                         p + "/mcpServer" + "/transport",
@@ -2350,7 +2392,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                             if not (
                                 v216.isascii()
                                 and 1 <= len(v216) <= 256
-                                and _SEARCH17(v216) is not None
+                                and (_SEARCH20 if ".." not in v216 else _SEARCH19)(v216) is not None
                             ):
                                 if not v216.isascii() and SURROGATE.search(v216) is not None:
                                     e.append(
@@ -2379,7 +2421,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v216,
                                         )
                                     )
-                                if len(v216) <= 256 and _SEARCH17(v216) is None:
+                                if (
+                                    len(v216) <= 256
+                                    and (_SEARCH20 if ".." not in v216 else _SEARCH19)(v216) is None
+                                ):
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/command",
@@ -2409,7 +2454,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v221.isascii()
                                             and len(v221) <= 256
-                                            and _SEARCH18(v221) is not None
+                                            and (_SEARCH22 if ".." not in v221 else _SEARCH21)(v221)
+                                            is not None
                                         ):
                                             if (
                                                 not v221.isascii()
@@ -2440,7 +2486,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         v221,
                                                     )
                                                 )
-                                            if len(v221) <= 256 and _SEARCH18(v221) is None:
+                                            if (
+                                                len(v221) <= 256
+                                                and (_SEARCH22 if ".." not in v221 else _SEARCH21)(
+                                                    v221
+                                                )
+                                                is None
+                                            ):
                                                 e.append(
                                                     (
                                                         p
@@ -2467,7 +2519,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     v223 = v212.get("url", MISSING)
                     if v223 is not MISSING:
                         if isinstance(v223, str):
-                            if not (len(v223) <= 2048 and _SEARCH19(v223) is not None):
+                            if not (len(v223) <= 2048 and _SEARCH23(v223) is not None):
                                 if not v223.isascii() and SURROGATE.search(v223) is not None:
                                     e.append(
                                         (
@@ -2486,7 +2538,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v223,
                                         )
                                     )
-                                if len(v223) <= 2048 and _SEARCH19(v223) is None:
+                                if len(v223) <= 2048 and _SEARCH23(v223) is None:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/url",
@@ -2497,9 +2549,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     )
                         else:
                             e.append((p + "/mcpServer" + "/url", "type", "string", v223))
-                    if not _NAMES20.issuperset(v212):
+                    if not _NAMES24.issuperset(v212):
                         for k225 in v212:
-                            if k225 not in _NAMES20:
+                            if k225 not in _NAMES24:
                                 e.append(
                                     (
                                         p + "/mcpServer" + "/" + token(k225),
@@ -2519,7 +2571,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         if not v212.isascii() and SURROGATE.search(v212) is not None:
                             e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
                     if isinstance(v212, dict):
-                        if not (v212.keys() >= _NAMES21):
+                        if not (v212.keys() >= _NAMES25):
                             if "command" not in v212:
                                 e.append((p + "/mcpServer", "required", 'property "command"', v212))
                         v227 = v212.get("url", MISSING)
@@ -2532,7 +2584,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         if not v212.isascii() and SURROGATE.search(v212) is not None:
                             e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
                     if isinstance(v212, dict):
-                        if not (v212.keys() >= _NAMES22):
+                        if not (v212.keys() >= _NAMES26):
                             if "url" not in v212:
                                 e.append((p + "/mcpServer", "required", 'property "url"', v212))
                         v229 = v212.get("command", MISSING)
@@ -2559,9 +2611,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if v232 is not MISSING:
             if not (isinstance(v232, bool)):
                 e.append((p + "/builtin", "type", "boolean", v232))
-        if not _NAMES23.issuperset(v):
+        if not _NAMES27.issuperset(v):
             for k234 in v:
-                if k234 not in _NAMES23:
+                if k234 not in _NAMES27:
                     e.append(
                         (p + "/" + token(k234), "additionalProperties", "no such property", v[k234])
                     )
@@ -2572,16 +2624,16 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES24):
+            if not (v.keys() >= _NAMES28):
                 if "mcpServer" not in v:
                     e.append((p, "required", 'property "mcpServer"', v))
             v236 = v.get("launchable", MISSING)
             if v236 is not MISSING:
-                if not (json_equal(v236, _CONST25)):
+                if not (json_equal(v236, _CONST29)):
                     e.append((p + "/launchable", "const", "false", v236))
             v238 = v.get("hookCapable", MISSING)
             if v238 is not MISSING:
-                if not (json_equal(v238, _CONST25)):
+                if not (json_equal(v238, _CONST29)):
                     e.append((p + "/hookCapable", "const", "false", v238))
             v240 = v.get("detect", MISSING)
             if v240 is not MISSING:
@@ -2600,7 +2652,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES26):
+            if not (v.keys() >= _NAMES30):
                 if "detect" not in v:
                     e.append((p, "required", 'property "detect"', v))
             v245 = v.get("mcpServer", MISSING)
@@ -2615,7 +2667,7 @@ def _valid_3(v: Any) -> bool:
         v247 = v["detect"]
         if not isinstance(v247, dict):
             return False
-        if v247.keys() != _NAMES4:
+        if v247.keys() != _NAMES5:
             return False
         v248 = v247["kind"]
         if v248 != "path":
@@ -2625,11 +2677,11 @@ def _valid_3(v: Any) -> bool:
             return False
         if not (1 <= len(v249) <= 128):
             return False
-        if _SEARCH5(v249) is None:
+        if _SEARCH6(v249) is None:
             return False
     if not (v.keys() >= _NAMES0):
         return False
-    if not _NAMES23.issuperset(v):
+    if not _NAMES27.issuperset(v):
         return False
     v250 = v["id"]
     if not isinstance(v250, str):
@@ -2656,7 +2708,7 @@ def _valid_3(v: Any) -> bool:
         return False
     if not (1 <= len(v254) <= 256):
         return False
-    if _SEARCH3(v254) is None:
+    if (_SEARCH4 if ".." not in v254 else _SEARCH3)(v254) is None:
         return False
     if "detect" in v:
         v255 = v["detect"]
@@ -2666,13 +2718,13 @@ def _valid_3(v: Any) -> bool:
         elif d256 == "candidates":
             if "kind" not in v255:
                 return False
-            if not _NAMES9.issuperset(v255):
+            if not _NAMES10.issuperset(v255):
                 return False
             if "paths" in v255:
                 v258 = v255["paths"]
                 if not isinstance(v258, dict):
                     return False
-                if not _NAMES8.issuperset(v258):
+                if not _NAMES9.issuperset(v258):
                     return False
                 if "darwin" in v258:
                     v259 = v258["darwin"]
@@ -2689,7 +2741,7 @@ def _valid_3(v: Any) -> bool:
                             return False
                         if (
                             not (v260 and v260.isascii() and v260.isprintable())
-                            and _SEARCH7(v260) is None
+                            and _SEARCH8(v260) is None
                         ):
                             return False
                 if "win32" in v258:
@@ -2707,7 +2759,7 @@ def _valid_3(v: Any) -> bool:
                             return False
                         if (
                             not (v262 and v262.isascii() and v262.isprintable())
-                            and _SEARCH7(v262) is None
+                            and _SEARCH8(v262) is None
                         ):
                             return False
                 if "linux" in v258:
@@ -2725,7 +2777,7 @@ def _valid_3(v: Any) -> bool:
                             return False
                         if (
                             not (v264 and v264.isascii() and v264.isprintable())
-                            and _SEARCH7(v264) is None
+                            and _SEARCH8(v264) is None
                         ):
                             return False
         else:
@@ -2736,7 +2788,7 @@ def _valid_3(v: Any) -> bool:
             return False
         if not (1 <= len(v265) <= 214):
             return False
-        if _SEARCH10(v265) is None:
+        if _SEARCH11(v265) is None:
             return False
     if "promptArgTemplate" in v:
         v266 = v["promptArgTemplate"]
@@ -2751,13 +2803,13 @@ def _valid_3(v: Any) -> bool:
                 return False
             if len(v267) > 256:
                 return False
-            if _SEARCH11(v267) is None:
+            if (_SEARCH13 if "." not in v267 else _SEARCH12)(v267) is None:
                 return False
     if "capabilities" in v:
         v268 = v["capabilities"]
         if not isinstance(v268, dict):
             return False
-        if v268.keys() != _NAMES12:
+        if v268.keys() != _NAMES14:
             return False
         v269 = v268["provides"]
         if not isinstance(v269, list):
@@ -2765,7 +2817,7 @@ def _valid_3(v: Any) -> bool:
         for v270 in v269:
             if not isinstance(v270, str):
                 return False
-            if v270 not in _ENUM13:
+            if v270 not in _ENUM15:
                 return False
         if len(set(v269)) != len(v269):
             return False
@@ -2773,7 +2825,7 @@ def _valid_3(v: Any) -> bool:
         v271 = v["category"]
         if not isinstance(v271, str):
             return False
-        if v271 not in _ENUM14:
+        if v271 not in _ENUM16:
             return False
     if "library" in v:
         v272 = v["library"]
@@ -2787,12 +2839,12 @@ def _valid_3(v: Any) -> bool:
             return False
         if "transport" not in v273:
             return False
-        if not _NAMES20.issuperset(v273):
+        if not _NAMES24.issuperset(v273):
             return False
         v274 = v273["transport"]
         if not isinstance(v274, str):
             return False
-        if v274 not in _ENUM16:
+        if v274 not in _ENUM18:
             return False
         if "command" in v273:
             v275 = v273["command"]
@@ -2802,7 +2854,7 @@ def _valid_3(v: Any) -> bool:
                 return False
             if not (1 <= len(v275) <= 256):
                 return False
-            if _SEARCH17(v275) is None:
+            if (_SEARCH20 if ".." not in v275 else _SEARCH19)(v275) is None:
                 return False
         if "args" in v273:
             v276 = v273["args"]
@@ -2817,7 +2869,7 @@ def _valid_3(v: Any) -> bool:
                     return False
                 if len(v277) > 256:
                     return False
-                if _SEARCH18(v277) is None:
+                if (_SEARCH22 if ".." not in v277 else _SEARCH21)(v277) is None:
                     return False
         if "url" in v273:
             v278 = v273["url"]
@@ -2825,7 +2877,7 @@ def _valid_3(v: Any) -> bool:
                 return False
             if len(v278) > 2048:
                 return False
-            if _SEARCH19(v278) is None:
+            if _SEARCH23(v278) is None:
                 return False
         if "transport" not in v273 or v273["transport"] == "stdio":
             if "command" not in v273:
@@ -2880,7 +2932,7 @@ def _valid_4(v: Any) -> bool:
             return False
         if not (1 <= len(v282) <= 1024):
             return False
-        if not (v282 and v282.isascii() and v282.isprintable()) and _SEARCH7(v282) is None:
+        if not (v282 and v282.isascii() and v282.isprintable()) and _SEARCH8(v282) is None:
             return False
     return True
 
@@ -2897,7 +2949,7 @@ def _valid_5(v: Any) -> bool:
             return False
         if not (1 <= len(v283) <= 1024):
             return False
-        if not (v283 and v283.isascii() and v283.isprintable()) and _SEARCH7(v283) is None:
+        if not (v283 and v283.isascii() and v283.isprintable()) and _SEARCH8(v283) is None:
             return False
     return True
 
@@ -2914,7 +2966,7 @@ def _valid_6(v: Any) -> bool:
             return False
         if not (1 <= len(v284) <= 1024):
             return False
-        if not (v284 and v284.isascii() and v284.isprintable()) and _SEARCH7(v284) is None:
+        if not (v284 and v284.isascii() and v284.isprintable()) and _SEARCH8(v284) is None:
             return False
     return True
 
@@ -2922,7 +2974,7 @@ def _valid_6(v: Any) -> bool:
 def _valid_7(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if not _NAMES8.issuperset(v):
+    if not _NAMES9.issuperset(v):
         return False
     if "darwin" in v:
         v285 = v["darwin"]
@@ -2937,7 +2989,7 @@ def _valid_7(v: Any) -> bool:
                 return False
             if not (1 <= len(v286) <= 1024):
                 return False
-            if not (v286 and v286.isascii() and v286.isprintable()) and _SEARCH7(v286) is None:
+            if not (v286 and v286.isascii() and v286.isprintable()) and _SEARCH8(v286) is None:
                 return False
     if "win32" in v:
         v287 = v["win32"]
@@ -2952,7 +3004,7 @@ def _valid_7(v: Any) -> bool:
                 return False
             if not (1 <= len(v288) <= 1024):
                 return False
-            if not (v288 and v288.isascii() and v288.isprintable()) and _SEARCH7(v288) is None:
+            if not (v288 and v288.isascii() and v288.isprintable()) and _SEARCH8(v288) is None:
                 return False
     if "linux" in v:
         v289 = v["linux"]
@@ -2967,7 +3019,7 @@ def _valid_7(v: Any) -> bool:
                 return False
             if not (1 <= len(v290) <= 1024):
                 return False
-            if not (v290 and v290.isascii() and v290.isprintable()) and _SEARCH7(v290) is None:
+            if not (v290 and v290.isascii() and v290.isprintable()) and _SEARCH8(v290) is None:
                 return False
     return True
 
@@ -2977,7 +3029,7 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES4):
+        if not (v.keys() >= _NAMES5):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
@@ -2989,14 +3041,14 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
         v294 = v.get("binaryName", MISSING)
         if v294 is not MISSING:
             if isinstance(v294, str):
-                if not (1 <= len(v294) <= 128 and _SEARCH5(v294) is not None):
+                if not (1 <= len(v294) <= 128 and _SEARCH6(v294) is not None):
                     if not v294.isascii() and SURROGATE.search(v294) is not None:
                         e.append((p + "/binaryName", "i-json", "no lone surrogate", v294))
                     if len(v294) < 1:
                         e.append((p + "/binaryName", "minLength", "at least 1 characters", v294))
                     if len(v294) > 128:
                         e.append((p + "/binaryName", "maxLength", "at most 128 characters", v294))
-                    if len(v294) <= 128 and _SEARCH5(v294) is None:
+                    if len(v294) <= 128 and _SEARCH6(v294) is None:
                         e.append(
                             (
                                 p + "/binaryName",
@@ -3007,9 +3059,9 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
                         )
             else:
                 e.append((p + "/binaryName", "type", "string", v294))
-        if not _NAMES4.issuperset(v):
+        if not _NAMES5.issuperset(v):
             for k296 in v:
-                if k296 not in _NAMES4:
+                if k296 not in _NAMES5:
                     e.append(
                         (p + "/" + token(k296), "additionalProperties", "no such property", v[k296])
                     )
@@ -3022,7 +3074,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES6):
+        if not (v.keys() >= _NAMES7):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
         v299 = v.get("kind", MISSING)
@@ -3067,7 +3119,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                             and 1 <= len(v307) <= 1024
                                             and (
                                                 (v307 and v307.isascii() and v307.isprintable())
-                                                or _SEARCH7(v307) is not None
+                                                or _SEARCH8(v307) is not None
                                             )
                                         ):
                                             if (
@@ -3105,7 +3157,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                 and not (
                                                     v307 and v307.isascii() and v307.isprintable()
                                                 )
-                                                and _SEARCH7(v307) is None
+                                                and _SEARCH8(v307) is None
                                             ):
                                                 e.append(
                                                     (
@@ -3157,7 +3209,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                             and 1 <= len(v313) <= 1024
                                             and (
                                                 (v313 and v313.isascii() and v313.isprintable())
-                                                or _SEARCH7(v313) is not None
+                                                or _SEARCH8(v313) is not None
                                             )
                                         ):
                                             if (
@@ -3195,7 +3247,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                 and not (
                                                     v313 and v313.isascii() and v313.isprintable()
                                                 )
-                                                and _SEARCH7(v313) is None
+                                                and _SEARCH8(v313) is None
                                             ):
                                                 e.append(
                                                     (
@@ -3247,7 +3299,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                             and 1 <= len(v319) <= 1024
                                             and (
                                                 (v319 and v319.isascii() and v319.isprintable())
-                                                or _SEARCH7(v319) is not None
+                                                or _SEARCH8(v319) is not None
                                             )
                                         ):
                                             if (
@@ -3285,7 +3337,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                 and not (
                                                     v319 and v319.isascii() and v319.isprintable()
                                                 )
-                                                and _SEARCH7(v319) is None
+                                                and _SEARCH8(v319) is None
                                             ):
                                                 e.append(
                                                     (
@@ -3306,9 +3358,9 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                         )
                             else:
                                 e.append((p + "/paths" + "/linux", "type", "array", v315))
-                    if not _NAMES8.issuperset(v301):
+                    if not _NAMES9.issuperset(v301):
                         for k321 in v301:
-                            if k321 not in _NAMES8:
+                            if k321 not in _NAMES9:
                                 e.append(
                                     (
                                         p + "/paths" + "/" + token(k321),
@@ -3319,9 +3371,9 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                 )
                 else:
                     e.append((p + "/paths", "type", "object", v301))
-        if not _NAMES9.issuperset(v):
+        if not _NAMES10.issuperset(v):
             for k323 in v:
-                if k323 not in _NAMES9:
+                if k323 not in _NAMES10:
                     e.append(
                         (p + "/" + token(k323), "additionalProperties", "no such property", v[k323])
                     )
@@ -3334,25 +3386,25 @@ def _valid_10(v: Any) -> bool:
         return False
     d325 = v.get("kind")
     if d325 == "path":
-        if v.keys() != _NAMES4:
+        if v.keys() != _NAMES5:
             return False
         v327 = v["binaryName"]
         if not isinstance(v327, str):
             return False
         if not (1 <= len(v327) <= 128):
             return False
-        if _SEARCH5(v327) is None:
+        if _SEARCH6(v327) is None:
             return False
     elif d325 == "candidates":
         if "kind" not in v:
             return False
-        if not _NAMES9.issuperset(v):
+        if not _NAMES10.issuperset(v):
             return False
         if "paths" in v:
             v329 = v["paths"]
             if not isinstance(v329, dict):
                 return False
-            if not _NAMES8.issuperset(v329):
+            if not _NAMES9.issuperset(v329):
                 return False
             if "darwin" in v329:
                 v330 = v329["darwin"]
@@ -3369,7 +3421,7 @@ def _valid_10(v: Any) -> bool:
                         return False
                     if (
                         not (v331 and v331.isascii() and v331.isprintable())
-                        and _SEARCH7(v331) is None
+                        and _SEARCH8(v331) is None
                     ):
                         return False
             if "win32" in v329:
@@ -3387,7 +3439,7 @@ def _valid_10(v: Any) -> bool:
                         return False
                     if (
                         not (v333 and v333.isascii() and v333.isprintable())
-                        and _SEARCH7(v333) is None
+                        and _SEARCH8(v333) is None
                     ):
                         return False
             if "linux" in v329:
@@ -3405,7 +3457,7 @@ def _valid_10(v: Any) -> bool:
                         return False
                     if (
                         not (v335 and v335.isascii() and v335.isprintable())
-                        and _SEARCH7(v335) is None
+                        and _SEARCH8(v335) is None
                     ):
                         return False
     else:
@@ -3425,7 +3477,7 @@ def _valid_11(v: Any) -> bool:
             return False
         if len(v336) > 256:
             return False
-        if _SEARCH11(v336) is None:
+        if (_SEARCH13 if "." not in v336 else _SEARCH12)(v336) is None:
             return False
     return True
 
@@ -3436,7 +3488,7 @@ def _valid_12(v: Any) -> bool:
     for v337 in v:
         if not isinstance(v337, str):
             return False
-        if v337 not in _ENUM13:
+        if v337 not in _ENUM15:
             return False
     if len(set(v)) != len(v):
         return False
@@ -3446,7 +3498,7 @@ def _valid_12(v: Any) -> bool:
 def _valid_13(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if v.keys() != _NAMES12:
+    if v.keys() != _NAMES14:
         return False
     v338 = v["provides"]
     if not isinstance(v338, list):
@@ -3454,7 +3506,7 @@ def _valid_13(v: Any) -> bool:
     for v339 in v338:
         if not isinstance(v339, str):
             return False
-        if v339 not in _ENUM13:
+        if v339 not in _ENUM15:
             return False
     if len(set(v338)) != len(v338):
         return False
@@ -3473,7 +3525,7 @@ def _valid_14(v: Any) -> bool:
             return False
         if len(v340) > 256:
             return False
-        if _SEARCH18(v340) is None:
+        if (_SEARCH22 if ".." not in v340 else _SEARCH21)(v340) is None:
             return False
     return True
 
@@ -3495,12 +3547,12 @@ def _valid_16(v: Any) -> bool:
         return False
     if "transport" not in v:
         return False
-    if not _NAMES20.issuperset(v):
+    if not _NAMES24.issuperset(v):
         return False
     v342 = v["transport"]
     if not isinstance(v342, str):
         return False
-    if v342 not in _ENUM16:
+    if v342 not in _ENUM18:
         return False
     if "command" in v:
         v343 = v["command"]
@@ -3510,7 +3562,7 @@ def _valid_16(v: Any) -> bool:
             return False
         if not (1 <= len(v343) <= 256):
             return False
-        if _SEARCH17(v343) is None:
+        if (_SEARCH20 if ".." not in v343 else _SEARCH19)(v343) is None:
             return False
     if "args" in v:
         v344 = v["args"]
@@ -3525,7 +3577,7 @@ def _valid_16(v: Any) -> bool:
                 return False
             if len(v345) > 256:
                 return False
-            if _SEARCH18(v345) is None:
+            if (_SEARCH22 if ".." not in v345 else _SEARCH21)(v345) is None:
                 return False
     if "url" in v:
         v346 = v["url"]
@@ -3533,7 +3585,7 @@ def _valid_16(v: Any) -> bool:
             return False
         if len(v346) > 2048:
             return False
-        if _SEARCH19(v346) is None:
+        if _SEARCH23(v346) is None:
             return False
     if "transport" not in v or v["transport"] == "stdio":
         if "command" not in v:
@@ -3566,7 +3618,7 @@ def _valid_17(v: Any) -> bool:
 def _valid_18(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if v.keys() != _NAMES4:
+    if v.keys() != _NAMES5:
         return False
     v348 = v["kind"]
     if v348 != "path":
@@ -3576,7 +3628,7 @@ def _valid_18(v: Any) -> bool:
         return False
     if not (1 <= len(v349) <= 128):
         return False
-    if _SEARCH5(v349) is None:
+    if _SEARCH6(v349) is None:
         return False
     return True
 

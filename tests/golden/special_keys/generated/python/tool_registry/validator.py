@@ -39,37 +39,42 @@ _SEARCH3 = re.compile(
     "^(?!\\/)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[A-Za-z0-9\\.\\_\\/\\-]+\\Z",
     re.ASCII,
 ).search
-_NAMES4 = frozenset(
+_SEARCH4 = re.compile("^(?!\\/)[A-Za-z0-9\\.\\_\\/\\-]+\\Z", re.ASCII).search
+_NAMES5 = frozenset(
     (
         "binaryName",
         "kind",
     )
 )
-_SEARCH5 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
-_NAMES6 = frozenset(("kind",))
-_SEARCH7 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
-_NAMES8 = frozenset(
+_SEARCH6 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
+_NAMES7 = frozenset(("kind",))
+_SEARCH8 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
+_NAMES9 = frozenset(
     (
         "darwin",
         "linux",
         "win32",
     )
 )
-_NAMES9 = frozenset(
+_NAMES10 = frozenset(
     (
         "kind",
         "paths",
     )
 )
-_SEARCH10 = re.compile(
+_SEARCH11 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
 ).search
-_SEARCH11 = re.compile(
+_SEARCH12 = re.compile(
     "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
 ).search
-_NAMES12 = frozenset(("provides",))
-_ENUM13 = frozenset(
+_SEARCH13 = re.compile(
+    "^(?!\\/|[A-Za-z]\\:)(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
+    re.ASCII,
+).search
+_NAMES14 = frozenset(("provides",))
+_ENUM15 = frozenset(
     (
         "",
         "-0",
@@ -94,13 +99,13 @@ _ENUM13 = frozenset(
         "valueOf",
     )
 )
-_ENUM14 = frozenset(
+_ENUM16 = frozenset(
     (
         "cli-agent",
         "desktop-app",
     )
 )
-_NAMES15 = frozenset(
+_NAMES17 = frozenset(
     (
         "constructor",
         "hasOwnProperty",
@@ -112,7 +117,7 @@ _NAMES15 = frozenset(
         "valueOf",
     )
 )
-_NAMES16 = frozenset(
+_NAMES18 = frozenset(
     (
         "builtin",
         "capabilities",
@@ -128,7 +133,7 @@ _NAMES16 = frozenset(
         "promptArgTemplate",
     )
 )
-_NAMES17 = frozenset(("detect",))
+_NAMES19 = frozenset(("detect",))
 
 
 def _check_0(v: Any, p: str, e: Violations) -> None:
@@ -196,14 +201,17 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v9 = v.get("hookPointer", MISSING)
         if v9 is not MISSING:
             if isinstance(v9, str):
-                if not (1 <= len(v9) <= 256 and _SEARCH3(v9) is not None):
+                if not (
+                    1 <= len(v9) <= 256
+                    and (_SEARCH4 if ".." not in v9 else _SEARCH3)(v9) is not None
+                ):
                     if not v9.isascii() and SURROGATE.search(v9) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
                     if len(v9) < 1:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
                     if len(v9) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
-                    if len(v9) <= 256 and _SEARCH3(v9) is None:
+                    if len(v9) <= 256 and (_SEARCH4 if ".." not in v9 else _SEARCH3)(v9) is None:
                         e.append(
                             (
                                 p + "/hookPointer",
@@ -226,7 +234,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v11.isascii() and SURROGATE.search(v11) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v11))
                     if isinstance(v11, dict):
-                        if not (v11.keys() >= _NAMES4):
+                        if not (v11.keys() >= _NAMES5):
                             if "kind" not in v11:
                                 e.append((p + "/detect", "required", 'property "kind"', v11))
                             if "binaryName" not in v11:
@@ -238,7 +246,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         v18 = v11.get("binaryName", MISSING)
                         if v18 is not MISSING:
                             if isinstance(v18, str):
-                                if not (1 <= len(v18) <= 128 and _SEARCH5(v18) is not None):
+                                if not (1 <= len(v18) <= 128 and _SEARCH6(v18) is not None):
                                     if not v18.isascii() and SURROGATE.search(v18) is not None:
                                         e.append(
                                             (
@@ -266,7 +274,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 v18,
                                             )
                                         )
-                                    if len(v18) <= 128 and _SEARCH5(v18) is None:
+                                    if len(v18) <= 128 and _SEARCH6(v18) is None:
                                         e.append(
                                             (
                                                 p + "/detect" + "/binaryName",
@@ -277,9 +285,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                         )
                             else:
                                 e.append((p + "/detect" + "/binaryName", "type", "string", v18))
-                        if not _NAMES4.issuperset(v11):
+                        if not _NAMES5.issuperset(v11):
                             for k20 in v11:
-                                if k20 not in _NAMES4:
+                                if k20 not in _NAMES5:
                                     e.append(
                                         (
                                             p + "/detect" + "/" + token(k20),
@@ -295,7 +303,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v11.isascii() and SURROGATE.search(v11) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v11))
                     if isinstance(v11, dict):
-                        if not (v11.keys() >= _NAMES6):
+                        if not (v11.keys() >= _NAMES7):
                             if "kind" not in v11:
                                 e.append((p + "/detect", "required", 'property "kind"', v11))
                         v23 = v11.get("kind", MISSING)
@@ -354,7 +362,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v31.isascii()
                                                                     and v31.isprintable()
                                                                 )
-                                                                or _SEARCH7(v31) is not None
+                                                                or _SEARCH8(v31) is not None
                                                             )
                                                         ):
                                                             if (
@@ -410,7 +418,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v31.isascii()
                                                                     and v31.isprintable()
                                                                 )
-                                                                and _SEARCH7(v31) is None
+                                                                and _SEARCH8(v31) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -486,7 +494,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v37.isascii()
                                                                     and v37.isprintable()
                                                                 )
-                                                                or _SEARCH7(v37) is not None
+                                                                or _SEARCH8(v37) is not None
                                                             )
                                                         ):
                                                             if (
@@ -542,7 +550,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v37.isascii()
                                                                     and v37.isprintable()
                                                                 )
-                                                                and _SEARCH7(v37) is None
+                                                                and _SEARCH8(v37) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -618,7 +626,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v43.isascii()
                                                                     and v43.isprintable()
                                                                 )
-                                                                or _SEARCH7(v43) is not None
+                                                                or _SEARCH8(v43) is not None
                                                             )
                                                         ):
                                                             if (
@@ -674,7 +682,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v43.isascii()
                                                                     and v43.isprintable()
                                                                 )
-                                                                and _SEARCH7(v43) is None
+                                                                and _SEARCH8(v43) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -712,9 +720,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         v39,
                                                     )
                                                 )
-                                    if not _NAMES8.issuperset(v25):
+                                    if not _NAMES9.issuperset(v25):
                                         for k45 in v25:
-                                            if k45 not in _NAMES8:
+                                            if k45 not in _NAMES9:
                                                 e.append(
                                                     (
                                                         p + "/detect" + "/paths" + "/" + token(k45),
@@ -725,9 +733,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 )
                                 else:
                                     e.append((p + "/detect" + "/paths", "type", "object", v25))
-                        if not _NAMES9.issuperset(v11):
+                        if not _NAMES10.issuperset(v11):
                             for k47 in v11:
-                                if k47 not in _NAMES9:
+                                if k47 not in _NAMES10:
                                     e.append(
                                         (
                                             p + "/detect" + "/" + token(k47),
@@ -751,14 +759,14 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v49 = v.get("hookPackage", MISSING)
         if v49 is not MISSING:
             if isinstance(v49, str):
-                if not (1 <= len(v49) <= 214 and _SEARCH10(v49) is not None):
+                if not (1 <= len(v49) <= 214 and _SEARCH11(v49) is not None):
                     if not v49.isascii() and SURROGATE.search(v49) is not None:
                         e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
                     if len(v49) < 1:
                         e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
                     if len(v49) > 214:
                         e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
-                    if len(v49) <= 214 and _SEARCH10(v49) is None:
+                    if len(v49) <= 214 and _SEARCH11(v49) is None:
                         e.append(
                             (
                                 p + "/hookPackage",
@@ -779,7 +787,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         v54 = v51[i53]
                         if isinstance(v54, str):
                             if not (
-                                v54.isascii() and len(v54) <= 256 and _SEARCH11(v54) is not None
+                                v54.isascii()
+                                and len(v54) <= 256
+                                and (_SEARCH13 if ".." not in v54 else _SEARCH12)(v54) is not None
                             ):
                                 if not v54.isascii() and SURROGATE.search(v54) is not None:
                                     e.append(
@@ -799,7 +809,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                             v54,
                                         )
                                     )
-                                if len(v54) <= 256 and _SEARCH11(v54) is None:
+                                if (
+                                    len(v54) <= 256
+                                    and (_SEARCH13 if ".." not in v54 else _SEARCH12)(v54) is None
+                                ):
                                     e.append(
                                         (
                                             p + "/promptArgTemplate" + "/" + str(i53),
@@ -821,7 +834,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     if not v56.isascii() and SURROGATE.search(v56) is not None:
                         e.append((p + "/capabilities", "i-json", "no lone surrogate", v56))
                 if isinstance(v56, dict):
-                    if not (v56.keys() >= _NAMES12):
+                    if not (v56.keys() >= _NAMES14):
                         if "provides" not in v56:
                             e.append((p + "/capabilities", "required", 'property "provides"', v56))
                     v58 = v56.get("provides", MISSING)
@@ -846,7 +859,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 )
                                             )
                                     if isinstance(v61, str):
-                                        if v61 not in _ENUM13:
+                                        if v61 not in _ENUM15:
                                             e.append(
                                                 (
                                                     p
@@ -887,9 +900,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     )
                             else:
                                 e.append((p + "/capabilities" + "/provides", "type", "array", v58))
-                    if not _NAMES12.issuperset(v56):
+                    if not _NAMES14.issuperset(v56):
                         for k64 in v56:
-                            if k64 not in _NAMES12:
+                            if k64 not in _NAMES14:
                                 e.append(
                                     (
                                         p + "/capabilities" + "/" + token(k64),
@@ -903,7 +916,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v66 = v.get("category", MISSING)
         if v66 is not MISSING:
             if isinstance(v66, str):
-                if v66 not in _ENUM14:
+                if v66 not in _ENUM16:
                     e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v66))
             else:
                 e.append((p + "/category", "type", "string", v66))
@@ -1028,9 +1041,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                 )
                         else:
                             e.append((p + "/extras" + "/toLocaleString", "type", "string", v86))
-                    if not _NAMES15.issuperset(v70):
+                    if not _NAMES17.issuperset(v70):
                         for k88 in v70:
-                            if k88 not in _NAMES15:
+                            if k88 not in _NAMES17:
                                 e.append(
                                     (
                                         p + "/extras" + "/" + token(k88),
@@ -1041,9 +1054,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                 )
                 else:
                     e.append((p + "/extras", "type", "object", v70))
-        if not _NAMES16.issuperset(v):
+        if not _NAMES18.issuperset(v):
             for k90 in v:
-                if k90 not in _NAMES16:
+                if k90 not in _NAMES18:
                     e.append(
                         (p + "/" + token(k90), "additionalProperties", "no such property", v[k90])
                     )
@@ -1056,7 +1069,7 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (v.keys() >= _NAMES0):
         return False
-    if not _NAMES16.issuperset(v):
+    if not _NAMES18.issuperset(v):
         return False
     v92 = v["id"]
     if not isinstance(v92, str):
@@ -1083,32 +1096,32 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (1 <= len(v96) <= 256):
         return False
-    if _SEARCH3(v96) is None:
+    if (_SEARCH4 if ".." not in v96 else _SEARCH3)(v96) is None:
         return False
     v97 = v["detect"]
     if not isinstance(v97, dict):
         return False
     d98 = v97.get("kind")
     if d98 == "path":
-        if v97.keys() != _NAMES4:
+        if v97.keys() != _NAMES5:
             return False
         v100 = v97["binaryName"]
         if not isinstance(v100, str):
             return False
         if not (1 <= len(v100) <= 128):
             return False
-        if _SEARCH5(v100) is None:
+        if _SEARCH6(v100) is None:
             return False
     elif d98 == "candidates":
         if "kind" not in v97:
             return False
-        if not _NAMES9.issuperset(v97):
+        if not _NAMES10.issuperset(v97):
             return False
         if "paths" in v97:
             v102 = v97["paths"]
             if not isinstance(v102, dict):
                 return False
-            if not _NAMES8.issuperset(v102):
+            if not _NAMES9.issuperset(v102):
                 return False
             if "darwin" in v102:
                 v103 = v102["darwin"]
@@ -1125,7 +1138,7 @@ def _valid_1(v: Any) -> bool:
                         return False
                     if (
                         not (v104 and v104.isascii() and v104.isprintable())
-                        and _SEARCH7(v104) is None
+                        and _SEARCH8(v104) is None
                     ):
                         return False
             if "win32" in v102:
@@ -1143,7 +1156,7 @@ def _valid_1(v: Any) -> bool:
                         return False
                     if (
                         not (v106 and v106.isascii() and v106.isprintable())
-                        and _SEARCH7(v106) is None
+                        and _SEARCH8(v106) is None
                     ):
                         return False
             if "linux" in v102:
@@ -1161,7 +1174,7 @@ def _valid_1(v: Any) -> bool:
                         return False
                     if (
                         not (v108 and v108.isascii() and v108.isprintable())
-                        and _SEARCH7(v108) is None
+                        and _SEARCH8(v108) is None
                     ):
                         return False
     else:
@@ -1172,7 +1185,7 @@ def _valid_1(v: Any) -> bool:
             return False
         if not (1 <= len(v109) <= 214):
             return False
-        if _SEARCH10(v109) is None:
+        if _SEARCH11(v109) is None:
             return False
     if "promptArgTemplate" in v:
         v110 = v["promptArgTemplate"]
@@ -1187,13 +1200,13 @@ def _valid_1(v: Any) -> bool:
                 return False
             if len(v111) > 256:
                 return False
-            if _SEARCH11(v111) is None:
+            if (_SEARCH13 if ".." not in v111 else _SEARCH12)(v111) is None:
                 return False
     if "capabilities" in v:
         v112 = v["capabilities"]
         if not isinstance(v112, dict):
             return False
-        if v112.keys() != _NAMES12:
+        if v112.keys() != _NAMES14:
             return False
         v113 = v112["provides"]
         if not isinstance(v113, list):
@@ -1201,7 +1214,7 @@ def _valid_1(v: Any) -> bool:
         for v114 in v113:
             if not isinstance(v114, str):
                 return False
-            if v114 not in _ENUM13:
+            if v114 not in _ENUM15:
                 return False
         if len(set(v113)) != len(v113):
             return False
@@ -1209,7 +1222,7 @@ def _valid_1(v: Any) -> bool:
         v115 = v["category"]
         if not isinstance(v115, str):
             return False
-        if v115 not in _ENUM14:
+        if v115 not in _ENUM16:
             return False
     if "builtin" in v:
         v116 = v["builtin"]
@@ -1219,7 +1232,7 @@ def _valid_1(v: Any) -> bool:
         v117 = v["extras"]
         if not isinstance(v117, dict):
             return False
-        if not _NAMES15.issuperset(v117):
+        if not _NAMES17.issuperset(v117):
             return False
         if "constructor" in v117:
             v118 = v117["constructor"]
@@ -1277,7 +1290,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES17):
+        if not (v.keys() >= _NAMES19):
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
         v126 = v.get("detect", MISSING)
@@ -1287,7 +1300,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if not v126.isascii() and SURROGATE.search(v126) is not None:
                         e.append((p + "/detect", "i-json", "no lone surrogate", v126))
                 if isinstance(v126, dict):
-                    if not (v126.keys() >= _NAMES4):
+                    if not (v126.keys() >= _NAMES5):
                         if "kind" not in v126:
                             e.append((p + "/detect", "required", 'property "kind"', v126))
                         if "binaryName" not in v126:
@@ -1299,7 +1312,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     v130 = v126.get("binaryName", MISSING)
                     if v130 is not MISSING:
                         if isinstance(v130, str):
-                            if not (1 <= len(v130) <= 128 and _SEARCH5(v130) is not None):
+                            if not (1 <= len(v130) <= 128 and _SEARCH6(v130) is not None):
                                 if not v130.isascii() and SURROGATE.search(v130) is not None:
                                     e.append(
                                         (
@@ -1327,7 +1340,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v130,
                                         )
                                     )
-                                if len(v130) <= 128 and _SEARCH5(v130) is None:
+                                if len(v130) <= 128 and _SEARCH6(v130) is None:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
@@ -1338,9 +1351,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     )
                         else:
                             e.append((p + "/detect" + "/binaryName", "type", "string", v130))
-                    if not _NAMES4.issuperset(v126):
+                    if not _NAMES5.issuperset(v126):
                         for k132 in v126:
-                            if k132 not in _NAMES4:
+                            if k132 not in _NAMES5:
                                 e.append(
                                     (
                                         p + "/detect" + "/" + token(k132),
@@ -1415,14 +1428,20 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v144 = v.get("hookPointer", MISSING)
         if v144 is not MISSING:
             if isinstance(v144, str):
-                if not (1 <= len(v144) <= 256 and _SEARCH3(v144) is not None):
+                if not (
+                    1 <= len(v144) <= 256
+                    and (_SEARCH4 if ".." not in v144 else _SEARCH3)(v144) is not None
+                ):
                     if not v144.isascii() and SURROGATE.search(v144) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v144))
                     if len(v144) < 1:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v144))
                     if len(v144) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v144))
-                    if len(v144) <= 256 and _SEARCH3(v144) is None:
+                    if (
+                        len(v144) <= 256
+                        and (_SEARCH4 if ".." not in v144 else _SEARCH3)(v144) is None
+                    ):
                         e.append(
                             (
                                 p + "/hookPointer",
@@ -1449,7 +1468,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         if not v146.isascii() and SURROGATE.search(v146) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v146))
                     if isinstance(v146, dict):
-                        if not (v146.keys() >= _NAMES6):
+                        if not (v146.keys() >= _NAMES7):
                             if "kind" not in v146:
                                 e.append((p + "/detect", "required", 'property "kind"', v146))
                         v152 = v146.get("kind", MISSING)
@@ -1508,7 +1527,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v160.isascii()
                                                                     and v160.isprintable()
                                                                 )
-                                                                or _SEARCH7(v160) is not None
+                                                                or _SEARCH8(v160) is not None
                                                             )
                                                         ):
                                                             if (
@@ -1564,7 +1583,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v160.isascii()
                                                                     and v160.isprintable()
                                                                 )
-                                                                and _SEARCH7(v160) is None
+                                                                and _SEARCH8(v160) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1640,7 +1659,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v166.isascii()
                                                                     and v166.isprintable()
                                                                 )
-                                                                or _SEARCH7(v166) is not None
+                                                                or _SEARCH8(v166) is not None
                                                             )
                                                         ):
                                                             if (
@@ -1696,7 +1715,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v166.isascii()
                                                                     and v166.isprintable()
                                                                 )
-                                                                and _SEARCH7(v166) is None
+                                                                and _SEARCH8(v166) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1772,7 +1791,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v172.isascii()
                                                                     and v172.isprintable()
                                                                 )
-                                                                or _SEARCH7(v172) is not None
+                                                                or _SEARCH8(v172) is not None
                                                             )
                                                         ):
                                                             if (
@@ -1828,7 +1847,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v172.isascii()
                                                                     and v172.isprintable()
                                                                 )
-                                                                and _SEARCH7(v172) is None
+                                                                and _SEARCH8(v172) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1866,9 +1885,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         v168,
                                                     )
                                                 )
-                                    if not _NAMES8.issuperset(v154):
+                                    if not _NAMES9.issuperset(v154):
                                         for k174 in v154:
-                                            if k174 not in _NAMES8:
+                                            if k174 not in _NAMES9:
                                                 e.append(
                                                     (
                                                         p
@@ -1883,9 +1902,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                 )
                                 else:
                                     e.append((p + "/detect" + "/paths", "type", "object", v154))
-                        if not _NAMES9.issuperset(v146):
+                        if not _NAMES10.issuperset(v146):
                             for k176 in v146:
-                                if k176 not in _NAMES9:
+                                if k176 not in _NAMES10:
                                     e.append(
                                         (
                                             p + "/detect" + "/" + token(k176),
@@ -1909,14 +1928,14 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v178 = v.get("hookPackage", MISSING)
         if v178 is not MISSING:
             if isinstance(v178, str):
-                if not (1 <= len(v178) <= 214 and _SEARCH10(v178) is not None):
+                if not (1 <= len(v178) <= 214 and _SEARCH11(v178) is not None):
                     if not v178.isascii() and SURROGATE.search(v178) is not None:
                         e.append((p + "/hookPackage", "i-json", "no lone surrogate", v178))
                     if len(v178) < 1:
                         e.append((p + "/hookPackage", "minLength", "at least 1 characters", v178))
                     if len(v178) > 214:
                         e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v178))
-                    if len(v178) <= 214 and _SEARCH10(v178) is None:
+                    if len(v178) <= 214 and _SEARCH11(v178) is None:
                         e.append(
                             (
                                 p + "/hookPackage",
@@ -1937,7 +1956,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         v183 = v180[i182]
                         if isinstance(v183, str):
                             if not (
-                                v183.isascii() and len(v183) <= 256 and _SEARCH11(v183) is not None
+                                v183.isascii()
+                                and len(v183) <= 256
+                                and (_SEARCH13 if ".." not in v183 else _SEARCH12)(v183) is not None
                             ):
                                 if not v183.isascii() and SURROGATE.search(v183) is not None:
                                     e.append(
@@ -1957,7 +1978,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v183,
                                         )
                                     )
-                                if len(v183) <= 256 and _SEARCH11(v183) is None:
+                                if (
+                                    len(v183) <= 256
+                                    and (_SEARCH13 if ".." not in v183 else _SEARCH12)(v183) is None
+                                ):
                                     e.append(
                                         (
                                             p + "/promptArgTemplate" + "/" + str(i182),
@@ -1979,7 +2003,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if not v185.isascii() and SURROGATE.search(v185) is not None:
                         e.append((p + "/capabilities", "i-json", "no lone surrogate", v185))
                 if isinstance(v185, dict):
-                    if not (v185.keys() >= _NAMES12):
+                    if not (v185.keys() >= _NAMES14):
                         if "provides" not in v185:
                             e.append((p + "/capabilities", "required", 'property "provides"', v185))
                     v187 = v185.get("provides", MISSING)
@@ -2007,7 +2031,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                 )
                                             )
                                     if isinstance(v190, str):
-                                        if v190 not in _ENUM13:
+                                        if v190 not in _ENUM15:
                                             e.append(
                                                 (
                                                     p
@@ -2048,9 +2072,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     )
                             else:
                                 e.append((p + "/capabilities" + "/provides", "type", "array", v187))
-                    if not _NAMES12.issuperset(v185):
+                    if not _NAMES14.issuperset(v185):
                         for k193 in v185:
-                            if k193 not in _NAMES12:
+                            if k193 not in _NAMES14:
                                 e.append(
                                     (
                                         p + "/capabilities" + "/" + token(k193),
@@ -2064,7 +2088,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v195 = v.get("category", MISSING)
         if v195 is not MISSING:
             if isinstance(v195, str):
-                if v195 not in _ENUM14:
+                if v195 not in _ENUM16:
                     e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v195))
             else:
                 e.append((p + "/category", "type", "string", v195))
@@ -2194,9 +2218,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                 )
                         else:
                             e.append((p + "/extras" + "/toLocaleString", "type", "string", v215))
-                    if not _NAMES15.issuperset(v199):
+                    if not _NAMES17.issuperset(v199):
                         for k217 in v199:
-                            if k217 not in _NAMES15:
+                            if k217 not in _NAMES17:
                                 e.append(
                                     (
                                         p + "/extras" + "/" + token(k217),
@@ -2207,9 +2231,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                 )
                 else:
                     e.append((p + "/extras", "type", "object", v199))
-        if not _NAMES16.issuperset(v):
+        if not _NAMES18.issuperset(v):
             for k219 in v:
-                if k219 not in _NAMES16:
+                if k219 not in _NAMES18:
                     e.append(
                         (p + "/" + token(k219), "additionalProperties", "no such property", v[k219])
                     )
@@ -2225,7 +2249,7 @@ def _valid_3(v: Any) -> bool:
     v221 = v["detect"]
     if not isinstance(v221, dict):
         return False
-    if v221.keys() != _NAMES4:
+    if v221.keys() != _NAMES5:
         return False
     v222 = v221["kind"]
     if v222 != "path":
@@ -2235,11 +2259,11 @@ def _valid_3(v: Any) -> bool:
         return False
     if not (1 <= len(v223) <= 128):
         return False
-    if _SEARCH5(v223) is None:
+    if _SEARCH6(v223) is None:
         return False
     if not (v.keys() >= _NAMES0):
         return False
-    if not _NAMES16.issuperset(v):
+    if not _NAMES18.issuperset(v):
         return False
     v224 = v["id"]
     if not isinstance(v224, str):
@@ -2266,7 +2290,7 @@ def _valid_3(v: Any) -> bool:
         return False
     if not (1 <= len(v228) <= 256):
         return False
-    if _SEARCH3(v228) is None:
+    if (_SEARCH4 if ".." not in v228 else _SEARCH3)(v228) is None:
         return False
     v229 = v["detect"]
     d230 = v229.get("kind")
@@ -2275,13 +2299,13 @@ def _valid_3(v: Any) -> bool:
     elif d230 == "candidates":
         if "kind" not in v229:
             return False
-        if not _NAMES9.issuperset(v229):
+        if not _NAMES10.issuperset(v229):
             return False
         if "paths" in v229:
             v232 = v229["paths"]
             if not isinstance(v232, dict):
                 return False
-            if not _NAMES8.issuperset(v232):
+            if not _NAMES9.issuperset(v232):
                 return False
             if "darwin" in v232:
                 v233 = v232["darwin"]
@@ -2298,7 +2322,7 @@ def _valid_3(v: Any) -> bool:
                         return False
                     if (
                         not (v234 and v234.isascii() and v234.isprintable())
-                        and _SEARCH7(v234) is None
+                        and _SEARCH8(v234) is None
                     ):
                         return False
             if "win32" in v232:
@@ -2316,7 +2340,7 @@ def _valid_3(v: Any) -> bool:
                         return False
                     if (
                         not (v236 and v236.isascii() and v236.isprintable())
-                        and _SEARCH7(v236) is None
+                        and _SEARCH8(v236) is None
                     ):
                         return False
             if "linux" in v232:
@@ -2334,7 +2358,7 @@ def _valid_3(v: Any) -> bool:
                         return False
                     if (
                         not (v238 and v238.isascii() and v238.isprintable())
-                        and _SEARCH7(v238) is None
+                        and _SEARCH8(v238) is None
                     ):
                         return False
     else:
@@ -2345,7 +2369,7 @@ def _valid_3(v: Any) -> bool:
             return False
         if not (1 <= len(v239) <= 214):
             return False
-        if _SEARCH10(v239) is None:
+        if _SEARCH11(v239) is None:
             return False
     if "promptArgTemplate" in v:
         v240 = v["promptArgTemplate"]
@@ -2360,13 +2384,13 @@ def _valid_3(v: Any) -> bool:
                 return False
             if len(v241) > 256:
                 return False
-            if _SEARCH11(v241) is None:
+            if (_SEARCH13 if ".." not in v241 else _SEARCH12)(v241) is None:
                 return False
     if "capabilities" in v:
         v242 = v["capabilities"]
         if not isinstance(v242, dict):
             return False
-        if v242.keys() != _NAMES12:
+        if v242.keys() != _NAMES14:
             return False
         v243 = v242["provides"]
         if not isinstance(v243, list):
@@ -2374,7 +2398,7 @@ def _valid_3(v: Any) -> bool:
         for v244 in v243:
             if not isinstance(v244, str):
                 return False
-            if v244 not in _ENUM13:
+            if v244 not in _ENUM15:
                 return False
         if len(set(v243)) != len(v243):
             return False
@@ -2382,7 +2406,7 @@ def _valid_3(v: Any) -> bool:
         v245 = v["category"]
         if not isinstance(v245, str):
             return False
-        if v245 not in _ENUM14:
+        if v245 not in _ENUM16:
             return False
     if "builtin" in v:
         v246 = v["builtin"]
@@ -2392,7 +2416,7 @@ def _valid_3(v: Any) -> bool:
         v247 = v["extras"]
         if not isinstance(v247, dict):
             return False
-        if not _NAMES15.issuperset(v247):
+        if not _NAMES17.issuperset(v247):
             return False
         if "constructor" in v247:
             v248 = v247["constructor"]
@@ -2457,7 +2481,7 @@ def _valid_4(v: Any) -> bool:
             return False
         if not (1 <= len(v256) <= 1024):
             return False
-        if not (v256 and v256.isascii() and v256.isprintable()) and _SEARCH7(v256) is None:
+        if not (v256 and v256.isascii() and v256.isprintable()) and _SEARCH8(v256) is None:
             return False
     return True
 
@@ -2474,7 +2498,7 @@ def _valid_5(v: Any) -> bool:
             return False
         if not (1 <= len(v257) <= 1024):
             return False
-        if not (v257 and v257.isascii() and v257.isprintable()) and _SEARCH7(v257) is None:
+        if not (v257 and v257.isascii() and v257.isprintable()) and _SEARCH8(v257) is None:
             return False
     return True
 
@@ -2491,7 +2515,7 @@ def _valid_6(v: Any) -> bool:
             return False
         if not (1 <= len(v258) <= 1024):
             return False
-        if not (v258 and v258.isascii() and v258.isprintable()) and _SEARCH7(v258) is None:
+        if not (v258 and v258.isascii() and v258.isprintable()) and _SEARCH8(v258) is None:
             return False
     return True
 
@@ -2499,7 +2523,7 @@ def _valid_6(v: Any) -> bool:
 def _valid_7(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if not _NAMES8.issuperset(v):
+    if not _NAMES9.issuperset(v):
         return False
     if "darwin" in v:
         v259 = v["darwin"]
@@ -2514,7 +2538,7 @@ def _valid_7(v: Any) -> bool:
                 return False
             if not (1 <= len(v260) <= 1024):
                 return False
-            if not (v260 and v260.isascii() and v260.isprintable()) and _SEARCH7(v260) is None:
+            if not (v260 and v260.isascii() and v260.isprintable()) and _SEARCH8(v260) is None:
                 return False
     if "win32" in v:
         v261 = v["win32"]
@@ -2529,7 +2553,7 @@ def _valid_7(v: Any) -> bool:
                 return False
             if not (1 <= len(v262) <= 1024):
                 return False
-            if not (v262 and v262.isascii() and v262.isprintable()) and _SEARCH7(v262) is None:
+            if not (v262 and v262.isascii() and v262.isprintable()) and _SEARCH8(v262) is None:
                 return False
     if "linux" in v:
         v263 = v["linux"]
@@ -2544,7 +2568,7 @@ def _valid_7(v: Any) -> bool:
                 return False
             if not (1 <= len(v264) <= 1024):
                 return False
-            if not (v264 and v264.isascii() and v264.isprintable()) and _SEARCH7(v264) is None:
+            if not (v264 and v264.isascii() and v264.isprintable()) and _SEARCH8(v264) is None:
                 return False
     return True
 
@@ -2554,7 +2578,7 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES4):
+        if not (v.keys() >= _NAMES5):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
@@ -2566,14 +2590,14 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
         v268 = v.get("binaryName", MISSING)
         if v268 is not MISSING:
             if isinstance(v268, str):
-                if not (1 <= len(v268) <= 128 and _SEARCH5(v268) is not None):
+                if not (1 <= len(v268) <= 128 and _SEARCH6(v268) is not None):
                     if not v268.isascii() and SURROGATE.search(v268) is not None:
                         e.append((p + "/binaryName", "i-json", "no lone surrogate", v268))
                     if len(v268) < 1:
                         e.append((p + "/binaryName", "minLength", "at least 1 characters", v268))
                     if len(v268) > 128:
                         e.append((p + "/binaryName", "maxLength", "at most 128 characters", v268))
-                    if len(v268) <= 128 and _SEARCH5(v268) is None:
+                    if len(v268) <= 128 and _SEARCH6(v268) is None:
                         e.append(
                             (
                                 p + "/binaryName",
@@ -2584,9 +2608,9 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
                         )
             else:
                 e.append((p + "/binaryName", "type", "string", v268))
-        if not _NAMES4.issuperset(v):
+        if not _NAMES5.issuperset(v):
             for k270 in v:
-                if k270 not in _NAMES4:
+                if k270 not in _NAMES5:
                     e.append(
                         (p + "/" + token(k270), "additionalProperties", "no such property", v[k270])
                     )
@@ -2599,7 +2623,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES6):
+        if not (v.keys() >= _NAMES7):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
         v273 = v.get("kind", MISSING)
@@ -2644,7 +2668,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                             and 1 <= len(v281) <= 1024
                                             and (
                                                 (v281 and v281.isascii() and v281.isprintable())
-                                                or _SEARCH7(v281) is not None
+                                                or _SEARCH8(v281) is not None
                                             )
                                         ):
                                             if (
@@ -2682,7 +2706,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                 and not (
                                                     v281 and v281.isascii() and v281.isprintable()
                                                 )
-                                                and _SEARCH7(v281) is None
+                                                and _SEARCH8(v281) is None
                                             ):
                                                 e.append(
                                                     (
@@ -2734,7 +2758,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                             and 1 <= len(v287) <= 1024
                                             and (
                                                 (v287 and v287.isascii() and v287.isprintable())
-                                                or _SEARCH7(v287) is not None
+                                                or _SEARCH8(v287) is not None
                                             )
                                         ):
                                             if (
@@ -2772,7 +2796,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                 and not (
                                                     v287 and v287.isascii() and v287.isprintable()
                                                 )
-                                                and _SEARCH7(v287) is None
+                                                and _SEARCH8(v287) is None
                                             ):
                                                 e.append(
                                                     (
@@ -2824,7 +2848,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                             and 1 <= len(v293) <= 1024
                                             and (
                                                 (v293 and v293.isascii() and v293.isprintable())
-                                                or _SEARCH7(v293) is not None
+                                                or _SEARCH8(v293) is not None
                                             )
                                         ):
                                             if (
@@ -2862,7 +2886,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                 and not (
                                                     v293 and v293.isascii() and v293.isprintable()
                                                 )
-                                                and _SEARCH7(v293) is None
+                                                and _SEARCH8(v293) is None
                                             ):
                                                 e.append(
                                                     (
@@ -2883,9 +2907,9 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                         )
                             else:
                                 e.append((p + "/paths" + "/linux", "type", "array", v289))
-                    if not _NAMES8.issuperset(v275):
+                    if not _NAMES9.issuperset(v275):
                         for k295 in v275:
-                            if k295 not in _NAMES8:
+                            if k295 not in _NAMES9:
                                 e.append(
                                     (
                                         p + "/paths" + "/" + token(k295),
@@ -2896,9 +2920,9 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                 )
                 else:
                     e.append((p + "/paths", "type", "object", v275))
-        if not _NAMES9.issuperset(v):
+        if not _NAMES10.issuperset(v):
             for k297 in v:
-                if k297 not in _NAMES9:
+                if k297 not in _NAMES10:
                     e.append(
                         (p + "/" + token(k297), "additionalProperties", "no such property", v[k297])
                     )
@@ -2911,25 +2935,25 @@ def _valid_10(v: Any) -> bool:
         return False
     d299 = v.get("kind")
     if d299 == "path":
-        if v.keys() != _NAMES4:
+        if v.keys() != _NAMES5:
             return False
         v301 = v["binaryName"]
         if not isinstance(v301, str):
             return False
         if not (1 <= len(v301) <= 128):
             return False
-        if _SEARCH5(v301) is None:
+        if _SEARCH6(v301) is None:
             return False
     elif d299 == "candidates":
         if "kind" not in v:
             return False
-        if not _NAMES9.issuperset(v):
+        if not _NAMES10.issuperset(v):
             return False
         if "paths" in v:
             v303 = v["paths"]
             if not isinstance(v303, dict):
                 return False
-            if not _NAMES8.issuperset(v303):
+            if not _NAMES9.issuperset(v303):
                 return False
             if "darwin" in v303:
                 v304 = v303["darwin"]
@@ -2946,7 +2970,7 @@ def _valid_10(v: Any) -> bool:
                         return False
                     if (
                         not (v305 and v305.isascii() and v305.isprintable())
-                        and _SEARCH7(v305) is None
+                        and _SEARCH8(v305) is None
                     ):
                         return False
             if "win32" in v303:
@@ -2964,7 +2988,7 @@ def _valid_10(v: Any) -> bool:
                         return False
                     if (
                         not (v307 and v307.isascii() and v307.isprintable())
-                        and _SEARCH7(v307) is None
+                        and _SEARCH8(v307) is None
                     ):
                         return False
             if "linux" in v303:
@@ -2982,7 +3006,7 @@ def _valid_10(v: Any) -> bool:
                         return False
                     if (
                         not (v309 and v309.isascii() and v309.isprintable())
-                        and _SEARCH7(v309) is None
+                        and _SEARCH8(v309) is None
                     ):
                         return False
     else:
@@ -3002,7 +3026,7 @@ def _valid_11(v: Any) -> bool:
             return False
         if len(v310) > 256:
             return False
-        if _SEARCH11(v310) is None:
+        if (_SEARCH13 if ".." not in v310 else _SEARCH12)(v310) is None:
             return False
     return True
 
@@ -3013,7 +3037,7 @@ def _valid_12(v: Any) -> bool:
     for v311 in v:
         if not isinstance(v311, str):
             return False
-        if v311 not in _ENUM13:
+        if v311 not in _ENUM15:
             return False
     if len(set(v)) != len(v):
         return False
@@ -3023,7 +3047,7 @@ def _valid_12(v: Any) -> bool:
 def _valid_13(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if v.keys() != _NAMES12:
+    if v.keys() != _NAMES14:
         return False
     v312 = v["provides"]
     if not isinstance(v312, list):
@@ -3031,7 +3055,7 @@ def _valid_13(v: Any) -> bool:
     for v313 in v312:
         if not isinstance(v313, str):
             return False
-        if v313 not in _ENUM13:
+        if v313 not in _ENUM15:
             return False
     if len(set(v312)) != len(v312):
         return False
@@ -3041,7 +3065,7 @@ def _valid_13(v: Any) -> bool:
 def _valid_14(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if not _NAMES15.issuperset(v):
+    if not _NAMES17.issuperset(v):
         return False
     if "constructor" in v:
         v314 = v["constructor"]
@@ -3097,7 +3121,7 @@ def _valid_14(v: Any) -> bool:
 def _valid_15(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if v.keys() != _NAMES4:
+    if v.keys() != _NAMES5:
         return False
     v322 = v["kind"]
     if v322 != "path":
@@ -3107,7 +3131,7 @@ def _valid_15(v: Any) -> bool:
         return False
     if not (1 <= len(v323) <= 128):
         return False
-    if _SEARCH5(v323) is None:
+    if _SEARCH6(v323) is None:
         return False
     return True
 
