@@ -1,0 +1,158 @@
+"""The fast path past a pattern's leading negative lookaheads (``regex_facts.fast_path``, the plan's
+``Pattern.fast``): a string holding none of the dropped lookaheads' literals gets the same answer
+from the shorter pattern, so the emitted ``(FAST if ... else FULL)(s)`` answers as ``FULL(s)``."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import zlib
+from typing import Any
+
+import pytest
+
+from generator import plan
+from generator.ecma_to_re import translate
+from generator.regex_facts import fast_path
+from generator.validator_compiler import compile_validators
+
+from .conftest import REPO
+
+SCHEMA = json.loads((REPO / "schema/tool-manifest.schema.json").read_text(encoding="utf-8"))
+
+
+def _schema_patterns(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        found = [node["pattern"]] if isinstance(node.get("pattern"), str) else []
+        for key, value in node.items():
+            if key != "pattern":
+                found += _schema_patterns(value)
+        return found
+    if isinstance(node, list):
+        return [pattern for item in node for pattern in _schema_patterns(item)]
+    return []
+
+
+# ECMA-262 patterns built to trip a careless required-literal analysis.
+ADVERSARIAL = [
+    r"^(?!.*(?:ab|cd))[a-z]+$",  # alternation inside the lookahead: no required literal
+    r"^(?!.*(?:\.\.|//))[a-z./]*$",
+    r"^(?!.*a(?:b)?c)[a-z]+$",  # an optional literal between two required ones
+    r"^(?!.*(?:ab)?c)[a-c]*$",
+    r"^(?!.*x(?:yz){1,3}w)[a-z]*$",
+    r"^(?!.*q{0,2}r)[a-z]*$",  # {0,n}: the repeated literal is not required
+    r"^(?!.*(?:q{0,2})r)[a-z]*$",
+    r"^(?!(?:.*/)?(?:ab)+c)[a-z/]*$",
+    r"^(?!.*(?:(?:ab)c)d)[a-z]*$",  # nested groups
+    r"^(?![^x]*yy)(?!-)[a-z-]*$",
+    r"^(?!.*[)\]]\)\.\.)[a-z).\]]*$",  # a class holding ')' and ']' inside the lookahead
+    r"^(?!.*\.\.)(?!.*--)[a-z.-]*$",  # two lookaheads dropped
+    r"^(?!-)(?!.*\.\.)(?![a-z]*:)[a-z.:-]*$",
+    r"^(?!.*\u00e9\u00e9)[^\n]*$",  # a non-ASCII literal
+    r"^(?!.*(?:a|b)c)(?!.*(?:[ab]c)+d)[a-d]*$",
+    r"^(?!(?:.*/)?\.\.(?:/|$))(?!.*\n)[^\r]*$",
+]
+
+PATTERNS = sorted(set(_schema_patterns(SCHEMA))) + ADVERSARIAL
+
+ASSORTED = [
+    "a", "Z", "c", "d", "0", ".", "..", "/", "-", "--", ":", ";", "{prompt}", "{", "}", "prompt",
+    " ", "\n", "\r", "\t", "\u2028", "\u2029", "\u00e9", "\u00e9\u00e9", "\u00a0", "\ud800",
+    "\udfff", "\U0001f600", ")", "]", "ab", "yz", "x", "w", "q", "r",
+]  # fmt: skip
+
+
+def _pieces(python: str, literals: tuple[str, ...]) -> list[str]:
+    """Literal text from the pattern (unescaped), the trigger literals and assorted characters."""
+    found = re.findall(r"(?:\\.|[A-Za-z0-9{}])+", python)
+    unescaped = [re.sub(r"\\(.)", r"\1", piece) for piece in found]
+    return sorted({*unescaped, *literals, *ASSORTED})
+
+
+def _strings(python: str, literals: tuple[str, ...], count: int, seed: int) -> list[str]:
+    pieces = _pieces(python, literals)
+    chooser = random.Random(seed)
+    return [
+        "".join(chooser.choice(pieces) for _ in range(chooser.randrange(0, 9)))
+        for _ in range(count)
+    ]
+
+
+@pytest.mark.parametrize("source", PATTERNS)
+def test_the_fast_or_full_search_answers_as_the_full_search(source: str) -> None:
+    python = translate(source)
+    full = re.compile(python, re.ASCII).search
+    fact = fast_path(python)
+    if fact is None:
+        return
+    fast_source, literals = fact
+    fast = re.compile(fast_source, re.ASCII).search
+    assert literals and len(fast_source) < len(python)
+    for text in _strings(python, literals, 4000, zlib.crc32(source.encode())):
+        chosen = fast if all(literal not in text for literal in literals) else full
+        assert (chosen(text) is None) == (full(text) is None), (source, text)
+
+
+def _compiled(source: str) -> dict[str, Any]:
+    schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": source}}}
+    namespace: dict[str, Any] = {}
+    code = compile_validators(schema, {"validate": ""}, package="tool_registry")
+    exec(compile(code, "<compiled>", "exec"), namespace)  # noqa: S102 - our own compiler's output
+    return namespace
+
+
+@pytest.mark.parametrize("source", PATTERNS)
+def test_the_emitted_tests_answer_as_without_the_fast_path(
+    source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_fast = _compiled(source)
+    monkeypatch.setattr(plan, "fast_path", lambda python: None)
+    without = _compiled(source)
+    python = translate(source)
+    fact = fast_path(python)
+    literals = fact[1] if fact is not None else ()
+    valid = [name for name in with_fast if name.startswith("_valid_")]
+    for text in _strings(python, literals, 2000, zlib.crc32(source.encode()) + 1):
+        document = {"a": text}
+        assert with_fast["validate"](document) == without["validate"](document), (source, text)
+        for name in valid:
+            assert with_fast[name](document) == without[name](document), (source, text)
+
+
+def test_the_manifest_patterns_with_scanning_lookaheads_take_the_fast_path() -> None:
+    taken = [source for source in _schema_patterns(SCHEMA) if fast_path(translate(source))]
+    assert any("(?!(?:.*/)?\\.\\.(?:/|$))" in source for source in taken)
+    assert any("prompt" in source for source in taken)
+    hook = translate(r"^(?!/)(?!(?:.*/)?\.\.(?:/|$))[A-Za-z0-9._/-]+$")
+    assert fast_path(hook) == (r"^(?!\/)[A-Za-z0-9\.\_\/\-]+\Z", ("..",))
+
+
+@pytest.mark.parametrize(
+    ("python", "expected"),
+    [
+        (r"^(?!.*(?:a|b))x*\Z", None),  # a branch requires no literal
+        (r"^(?!.*(?:ab|cd))x*\Z", None),
+        (r"^(?!.*(?:ab)?c)[a-c]*\Z", (r"^[a-c]*\Z", ("c",))),  # only c is required
+        (r"^(?!.*a(?:b)?c)[a-c]*\Z", (r"^[a-c]*\Z", ("a",))),
+        (r"^(?!.*b{0,3}c)[a-c]*\Z", (r"^[a-c]*\Z", ("c",))),
+        (r"^(?!.*(?:bc){2,})[a-c]*\Z", (r"^[a-c]*\Z", ("bc",))),
+        (r"^(?!.*[ab])[a-c]*\Z", None),  # a class is no literal
+        (r"^(?!.*\d)[a-c]*\Z", None),
+        (r"^(?!ab)[a-c]*\Z", None),  # tried at the first character only: kept
+        (r"^(?i)(?!.*ab)[a-c]*\Z", None),  # case folding
+        (r"^(?!.*(?i:ab))[a-c]*\Z", None),
+        (r"(?m)^(?!.*ab)[a-c]*\Z", None),  # '^' after every line break
+        (r"^(?!.*(a)\1)[a-c]*\Z", None),  # a capturing group and a back-reference
+        (r"^(?!.*(?=ab)ab)[a-c]*\Z", (r"^[a-c]*\Z", ("ab",))),
+        (r"^(?!.*(?!x)ab)[a-c]*\Z", (r"^[a-c]*\Z", ("ab",))),
+        (r"(?!.*ab)[a-c]*\Z", None),  # not anchored
+        (r"^[a-c](?!.*ab)[a-c]*\Z", None),  # not leading
+        (r"^(?=a)(?!.*ab)[a-c]*\Z", None),  # after a positive lookahead: not leading
+        (r"^(?<!.)(?!.*ab)[a-c]*\Z", None),
+    ],
+)
+def test_unsure_cases_are_conservative(
+    python: str, expected: tuple[str, tuple[str, ...]] | None
+) -> None:
+    assert fast_path(python) == expected
