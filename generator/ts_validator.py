@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from generator.emitted_module import EmittedModule
 from generator.literals import py_json, ts_str
 from generator.plan import (
     CLOSED_RULE,
@@ -116,33 +117,18 @@ def _if_else(test: str, then: list[str], otherwise: list[str]) -> list[str]:
 
 
 @dataclass
-class _Module:
-    plan: Plan
-    constants: list[str] = field(default_factory=list)
-    constant_names: dict[str, str] = field(default_factory=dict)
-    functions: dict[tuple[str, bool], str] = field(default_factory=dict)
-    pending: list[tuple[str, str, bool]] = field(default_factory=list)
-    variables: int = 0
+class _Module(EmittedModule):
+    """The TypeScript module being assembled: ``const NAME_3 = expression;`` constants and
+    ``checkN`` / ``validN`` functions."""
 
-    def constant(self, prefix: str, expression: str, annotation: str = "") -> str:
-        key = prefix + expression
-        if key not in self.constant_names:
-            name = f"{prefix}_{len(self.constant_names)}"
-            self.constant_names[key] = name
-            self.constants.append(f"const {name}{annotation} = {expression};")
-        return self.constant_names[key]
+    def constant_name(self, prefix: str, number: int) -> str:
+        return f"{prefix}_{number}"
 
-    def variable(self, prefix: str) -> str:
-        self.variables += 1
-        return f"{prefix}{self.variables}"
+    def constant_line(self, name: str, expression: str, annotation: str) -> str:
+        return f"const {name}{annotation} = {expression};"
 
-    def function(self, pointer: str, *, collect: bool) -> str:
-        key = (pointer, collect)
-        if key not in self.functions:
-            name = f"{'check' if collect else 'valid'}{len(self.functions)}"
-            self.functions[key] = name
-            self.pending.append((pointer, name, collect))
-        return self.functions[key]
+    def function_name(self, number: int, *, collect: bool) -> str:
+        return f"{'check' if collect else 'valid'}{number}"
 
 
 class _Emitter:
@@ -525,7 +511,7 @@ class _Emitter:
         return lines
 
     def verdict(self, pointer: str, value: str) -> str:
-        return f"{self.module.function(pointer, collect=False)}({value})"
+        return f"{self.module.function_at(pointer, collect=False)}({value})"
 
     def combinators(
         self, node: Node, value: str, where: str, *, skip_all_of: bool = False
@@ -592,12 +578,12 @@ class _Emitter:
     def report_one_of(self, one_of: OneOf, value: str, where: str) -> str:
         if not self.collect:
             return "return false;"
-        names = [self.module.function(pointer, collect=True) for pointer in one_of.alternatives]
+        names = [self.module.function_at(pointer, collect=True) for pointer in one_of.alternatives]
         return f"oneOf([{', '.join(names)}], {value}, {where}, e);"
 
     def reference(self, pointer: str, value: str, where: str) -> list[str]:
         if self.collect:
-            return [f"{self.module.function(pointer, collect=True)}({value}, {where}, e);"]
+            return [f"{self.module.function_at(pointer, collect=True)}({value}, {where}, e);"]
         return _block(f"if (!{self.verdict(pointer, value)})", ["return false;"])
 
 
@@ -635,8 +621,8 @@ def typescript_validators(plan: Plan, *, guards: bool = True) -> str:
     public: list[str] = []
     guard_types: list[str] = []
     for entry in plan.entry_points:
-        check = module.function(entry.pointer, collect=True)
-        valid = module.function(entry.pointer, collect=False)
+        check = module.function_at(entry.pointer, collect=True)
+        valid = module.function_at(entry.pointer, collect=False)
         accepted = (
             f"{valid}(value) && surrogateAt(value) === null" if entry.walk else f"{valid}(value)"
         )
@@ -681,8 +667,7 @@ def typescript_validators(plan: Plan, *, guards: bool = True) -> str:
         ]
     bodies: list[list[str]] = []
     while module.pending:
-        pointer, name, collect = module.pending.pop(0)
-        node = plan.nodes[pointer]
+        node, name, collect = module.pending.pop(0)
         emitters[collect].start_function()
         body = emitters[collect].node(node, "v", "p")
         if collect:

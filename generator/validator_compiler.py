@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.emitted_module import EmittedModule
 from generator.literals import py_json, py_str
 from generator.plan import (
     CLOSED_RULE,
@@ -75,43 +76,21 @@ def _type_test(name: str, value: str) -> str:
 
 
 @dataclass
-class _Module:
-    """The output being assembled: constants, functions, and the counters naming them."""
+class _Module(EmittedModule):
+    """The Python module being assembled: ``_NAME3 = expression`` constants, ``_check_N`` and
+    ``_valid_N`` functions, and the bodies written so far."""
 
-    plan: Plan
-    constants: list[str] = field(default_factory=list)
-    constant_names: dict[str, str] = field(default_factory=dict)
-    functions: dict[tuple[str, bool], str] = field(default_factory=dict)
     function_bodies: list[list[str]] = field(default_factory=list)
-    pending: list[tuple[Node, str, bool]] = field(default_factory=list)
-    variables: int = 0
 
-    def constant(self, prefix: str, expression: str) -> str:
-        key = prefix + expression
-        if key not in self.constant_names:
-            name = f"_{prefix}{len(self.constant_names)}"
-            self.constant_names[key] = name
-            self.constants.append(f"{name} = {expression}")
-        return self.constant_names[key]
+    def constant_name(self, prefix: str, number: int) -> str:
+        return f"_{prefix}{number}"
 
-    def variable(self, prefix: str) -> str:
-        self.variables += 1
-        return f"{prefix}{self.variables}"
+    def constant_line(self, name: str, expression: str, annotation: str) -> str:
+        del annotation  # Python constants are not annotated
+        return f"{name} = {expression}"
 
-    def function_for(self, node: Node, *, collect: bool) -> str:
-        """The name of the function for ``node`` (emitted later, once per node pointer): one
-        that collects diagnostics (``_check_N(v, p, e)``) or one that only answers
-        (``_valid_N(v) -> bool``, stopping at the first violation)."""
-        key = (node.at, collect)
-        if key not in self.functions:
-            name = f"{'_check' if collect else '_valid'}_{len(self.functions)}"
-            self.functions[key] = name
-            self.pending.append((node, name, collect))
-        return self.functions[key]
-
-    def function_at(self, pointer: str, *, collect: bool) -> str:
-        """``function_for`` the plan's node of its own at ``pointer``."""
-        return self.function_for(self.plan.nodes[pointer], collect=collect)
+    def function_name(self, number: int, *, collect: bool) -> str:
+        return f"{'_check' if collect else '_valid'}_{number}"
 
 
 class _Collect:
