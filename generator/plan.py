@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from generator.ecma_to_re import RegexError, translate
 from generator.literals import py_json
-from generator.regex_facts import fast_path, matches_only_ascii
+from generator.regex_facts import fast_path, matches_only_ascii, spelled_without_lookaheads
 from generator.schema_subset import (
     ANNOTATIONS,
     JSON_TYPES,
@@ -84,10 +84,12 @@ class Limit:
 class FastPath:
     """A shorter Python translation of a pattern (its leading negative lookaheads that scan the
     string dropped) giving the same answer for every string that holds none of ``literals``:
-    each dropped lookahead can only match text holding its literal."""
+    each dropped lookahead can only match text holding its literal. ``ecma`` spells the same
+    shorter pattern in ECMA-262 (its translation is ``python``), or is ``None`` when it cannot."""
 
     python: str
     literals: tuple[str, ...]
+    ecma: str | None = None
 
 
 @dataclass(frozen=True)
@@ -382,7 +384,9 @@ class _Planner:
                 python,
                 expected,
                 matches_only_ascii(python),
-                None if fast is None else FastPath(*fast),
+                None
+                if fast is None
+                else FastPath(*fast, spelled_without_lookaheads(source, fast[0], translate)),
             )
         return StringRules(_admits_free_strings(schema), min_length, max_length, pattern)
 

@@ -8,12 +8,16 @@ and are conservative: an answer is given only when the tree proves it.
   matches; the Python backend's shortcut past the ``search``.
 - ``fast_path``: the pattern without its leading scanning negative lookaheads, and the literals
   a string must hold for one of them to refuse it; a fact of the plan (``plan.FastPath``).
+- ``spelled_without_lookaheads``: the same shorter pattern in the pattern's own (ECMA-262)
+  spelling, found by translating it back; what the TypeScript backend tests.
 """
 
 from __future__ import annotations
 
 import importlib
+import itertools
 import re
+from collections.abc import Callable
 from typing import Any
 
 # The regular-expression parser's tree decides which patterns can only match ASCII (no stub).
@@ -143,6 +147,34 @@ def fast_path(source: str) -> tuple[str, tuple[str, ...]] | None:
     if _shape(fast_items) != _shape(kept):
         return None
     return fast, tuple(literals)
+
+
+def spelled_without_lookaheads(
+    source: str, shorter: str, translate: Callable[[str], str]
+) -> str | None:
+    """``source`` (a pattern's ECMA-262 text) without some of its leading ``(?!...)`` groups,
+    such that ``translate`` of it is exactly ``shorter`` (``fast_path``'s Python text): the
+    equal translation is the proof that both spell one pattern. ``None`` when no such removal
+    exists (or the pattern leads with too many lookaheads to try every removal)."""
+    spans = _leading_lookahead_spans(source)
+    if not spans or len(spans) > _MOST_LEADING:
+        return None
+    for count in range(1, len(spans) + 1):
+        for dropped in itertools.combinations(range(len(spans)), count):
+            text = source
+            for index in reversed(dropped):
+                start, end = spans[index]
+                text = text[:start] + text[end:]
+            try:
+                if translate(text) == shorter:
+                    return text
+            except ValueError:  # RegexError: this removal is not a pattern of its own
+                continue
+    return None
+
+
+# Removals tried by ``spelled_without_lookaheads`` (2 ** this many at most).
+_MOST_LEADING = 6
 
 
 def _droppable(leading: list[Any]) -> tuple[list[int], list[str]]:

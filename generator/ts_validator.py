@@ -42,6 +42,7 @@ from generator.plan import (
     NumberRules,
     ObjectRules,
     OneOf,
+    Pattern,
     Plan,
     Rule,
     StringRules,
@@ -56,6 +57,10 @@ from generator.schema_subset import CompileError, escape_token
 _INDENT = "  "
 # How deep ``$ref`` targets are expanded inline in answering code (then a call is made).
 _MAX_INLINE = 6
+# A member whose collecting checks can report this many violations (a call of a collecting
+# function counts as that many) is decided by its answering function first.
+_GUARDED_REPORTS = 6
+_COLLECTING_CALL = re.compile(r"(?:check\d+|oneOf)\(")
 # A backreference inside a lookbehind: ECMAScript matches a lookbehind right to left, Python
 # left to right, so the two engines can disagree on what the reference holds.
 _LOOKBEHIND = re.compile(r"\(\?<[=!]")
@@ -322,15 +327,13 @@ class _Emitter:
         pattern = None
         matched = ""
         if rules.pattern is not None:
-            pattern = self.module.constant(
-                "PATTERN", f'new RegExp({ts_str(rules.pattern.source)}, "u")'
-            )
+            pattern = self.pattern_test(rules.pattern, value)
             if self.collect and rules.surrogates and surrogates and rules.pattern.ascii_only:
                 # Collecting: the pattern is tested first (its report still comes last), since
                 # a string an ASCII-only pattern matched holds no lone surrogate: the common
                 # valid string is not also searched for one.
                 matched = self.module.variable("m")
-                test = f"{pattern}.test({value})"
+                test = pattern
                 if rules.max_length is not None:
                     test = f"!({self.longer(value, rules.max_length)}) && {test}"
                 lines.append(f"const {matched} = {test};")
@@ -351,7 +354,7 @@ class _Emitter:
                 [self.fail(where, rules.max_length.rule, value)],
             )
         if rules.pattern is not None:
-            test = f"!{pattern}.test({value})"
+            test = f"!{pattern}"
             if rules.max_length is not None and self.collect:
                 # A string already too long is not searched: the length report says enough.
                 test = f"!({self.longer(value, rules.max_length)}) && {test}"
@@ -362,6 +365,17 @@ class _Emitter:
                     test += f" && !({self.longer(value, rules.max_length)})"
             lines += _block(f"if ({test})", [self.fail(where, rules.pattern.rule, value)])
         return lines
+
+    def pattern_test(self, pattern: Pattern, value: str) -> str:
+        """A test that the string ``value`` matches ``pattern``; with a ``plan.FastPath`` spelled
+        in ECMA-262, the shorter pattern's for a string holding none of its literals (the
+        lookaheads it drops cannot refuse such a string)."""
+        full = self.module.constant("PATTERN", f'new RegExp({ts_str(pattern.source)}, "u")')
+        if pattern.fast is None or pattern.fast.ecma is None:
+            return f"{full}.test({value})"
+        fast = self.module.constant("PATTERN", f'new RegExp({ts_str(pattern.fast.ecma)}, "u")')
+        lacks = " && ".join(f"!{value}.includes({ts_str(lit)})" for lit in pattern.fast.literals)
+        return f"({lacks} ? {fast} : {full}).test({value})"
 
     @staticmethod
     def shorter(value: str, limit: Limit) -> str:
@@ -416,6 +430,12 @@ class _Emitter:
             # A member read only when present: what its checks prove holds wherever it is read.
             self.paths[child] = None if parent is None else (*parent, name)
             checks = self.node(sub, child, f"{where} + {ts_str('/' + escape_token(name))}")
+            if checks and self.collect and _reports(checks) >= _GUARDED_REPORTS:
+                # Most members of an invalid document hold: the answering function decides one
+                # first (it holds exactly when these checks would report nothing), so a valid
+                # member costs no pointer text, no call of a collecting function, no record.
+                answer = self.module.function_for(sub, collect=False)
+                checks = _block(f"if (!{answer}({child}))", checks)
             if checks and name in present:
                 lines += _bind(child, f"{value}[{ts_str(name)}]", checks)
             elif checks:
@@ -585,6 +605,18 @@ class _Emitter:
         if self.collect:
             return [f"{self.module.function_at(pointer, collect=True)}({value}, {where}, e);"]
         return _block(f"if (!{self.verdict(pointer, value)})", ["return false;"])
+
+
+def _reports(lines: list[str]) -> int:
+    """How many places in ``lines`` report a violation (a collecting call counts as many)."""
+    count = 0
+    for line in lines:
+        text = line.lstrip()
+        if text.startswith("e.add("):
+            count += 1
+        elif _COLLECTING_CALL.match(text):
+            count += _GUARDED_REPORTS
+    return count
 
 
 def _bind(name: str, expression: str, checks: list[str]) -> list[str]:

@@ -8,16 +8,17 @@ import json
 import random
 import re
 import zlib
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from generator import plan
 from generator.ecma_to_re import translate
-from generator.regex_facts import fast_path
+from generator.regex_facts import fast_path, spelled_without_lookaheads
 from generator.validator_compiler import compile_validators
 
-from .conftest import REPO
+from .conftest import REPO, run_node
 
 SCHEMA = json.loads((REPO / "schema/tool-manifest.schema.json").read_text(encoding="utf-8"))
 
@@ -54,7 +55,8 @@ ADVERSARIAL = [
     r"^(?!(?:.*/)?\.\.(?:/|$))(?!.*\n)[^\r]*$",
 ]
 
-PATTERNS = sorted(set(_schema_patterns(SCHEMA))) + ADVERSARIAL
+SCHEMA_PATTERNS = sorted(set(_schema_patterns(SCHEMA)))
+PATTERNS = SCHEMA_PATTERNS + ADVERSARIAL
 
 ASSORTED = [
     "a", "Z", "c", "d", "0", ".", "..", "/", "-", "--", ":", ";", "{prompt}", "{", "}", "prompt",
@@ -156,3 +158,76 @@ def test_unsure_cases_are_conservative(
     python: str, expected: tuple[str, tuple[str, ...]] | None
 ) -> None:
     assert fast_path(python) == expected
+
+
+def test_the_ecma_spelling_of_the_fast_path_translates_to_it() -> None:
+    """The TypeScript backend tests ``FastPath.ecma``: its translation is the Python fast path
+    (the proof both spell one pattern), and every manifest pattern with a fast path has one."""
+    spelled = 0
+    for source in PATTERNS:
+        fact = fast_path(translate(source))
+        if fact is None:
+            continue
+        ecma = spelled_without_lookaheads(source, fact[0], translate)
+        if source in SCHEMA_PATTERNS:
+            assert ecma is not None, source
+        if ecma is not None:
+            spelled += 1
+            assert translate(ecma) == fact[0]
+            assert len(ecma) < len(source)
+    assert spelled >= 5
+
+
+def test_the_ecma_spelling_is_a_removal_of_whole_leading_lookaheads_or_none() -> None:
+    source = r"^(?!-)(?!.*\.\.)(?![a-z]*:)[a-z.:-]*$"
+    kept_last = spelled_without_lookaheads(source, translate(r"^(?![a-z]*:)[a-z.:-]*$"), translate)
+    assert kept_last == r"^(?![a-z]*:)[a-z.:-]*$"
+    assert spelled_without_lookaheads(source, translate(r"^[a-z.:-]*$"), translate) == (
+        r"^[a-z.:-]*$"
+    )
+    # No removal of whole lookaheads translates to these: nothing is given.
+    assert spelled_without_lookaheads(source, translate(r"^[a-z]*$"), translate) is None
+    assert spelled_without_lookaheads(source, translate(r"^(?!.*\.)[a-z.:-]*$"), translate) is None
+    assert spelled_without_lookaheads(r"^[a-z]*$", translate(r"^[a-z]*$"), translate) is None
+
+
+def test_the_typescript_fast_or_full_test_answers_as_the_full_test(tmp_path: Path) -> None:
+    """In node, with the ``u`` flag: for strings built from each pattern's pieces, the emitted
+    ``(lacks literals ? FAST : FULL).test(s)`` answers as ``FULL.test(s)``."""
+    cases = []
+    for source in PATTERNS:
+        python = translate(source)
+        fact = fast_path(python)
+        ecma = None if fact is None else spelled_without_lookaheads(source, fact[0], translate)
+        if fact is None or ecma is None:
+            continue
+        strings = _strings(python, fact[1], 3000, zlib.crc32(source.encode()) + 2)
+        cases.append({"full": source, "fast": ecma, "literals": fact[1], "strings": strings})
+    assert len(cases) >= 5
+    (tmp_path / "cases.json").write_text(json.dumps(cases), encoding="utf-8")
+    script = tmp_path / "fast.mjs"
+    script.write_text(
+        'import { readFileSync } from "node:fs";\n'
+        'const cases = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8"));\n'
+        "const wrong = [];\n"
+        "for (const { full, fast, literals, strings } of cases) {\n"
+        '  const [FULL, FAST] = [new RegExp(full, "u"), new RegExp(fast, "u")];\n'
+        "  for (const s of strings) {\n"
+        "    const lacks = literals.every((literal) => !s.includes(literal));\n"
+        "    if ((lacks ? FAST : FULL).test(s) !== FULL.test(s)) wrong.push([full, s]);\n"
+        "  }\n"
+        "}\n"
+        "console.log(JSON.stringify({ wrong, checked: cases.length }));\n",
+        encoding="utf-8",
+    )
+    result = run_node(script)
+    assert result.returncode == 0, result.stderr
+    outcome = json.loads(result.stdout)
+    assert outcome == {"wrong": [], "checked": len(cases)}
+
+
+def test_the_typescript_validator_takes_the_fast_path() -> None:
+    """The generated validator spells the fast path (and the shorter pattern once)."""
+    text = (REPO / "generated/typescript/validator.ts").read_text(encoding="utf-8")
+    assert '.includes("..") ? PATTERN_' in text
+    assert 'new RegExp("^(?!/)[A-Za-z0-9._/-]+$", "u")' in text

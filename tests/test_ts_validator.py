@@ -227,3 +227,35 @@ def test_one_plan_per_generation_feeds_both_backends(monkeypatch: pytest.MonkeyP
     assert not result.diagnostics
     assert len(planned) == 1
     assert read_by == {"python": planned, "typescript": planned}
+
+
+def test_a_member_that_can_report_much_is_answered_before_it_is_collected() -> None:
+    """Collecting, a member whose checks can report many violations (a nested object, a call of
+    a collecting function) asks its answering function first: a valid member of an invalid
+    document builds no pointer text and calls no collecting function. A member with a few
+    checks is collected directly."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "nested": {
+                "type": "object",
+                "required": ["k", "l"],
+                "properties": {"k": {"type": "string"}, "l": {"type": "string", "maxLength": 3}},
+                "additionalProperties": False,
+            },
+            "flag": {"type": "boolean"},
+        },
+    }
+    source = emit_validators(schema, {"validate": ""}, guards=False)
+    collecting = source[source.index("function check0(") :]
+    collecting = collecting[: collecting.index("\n}\n")]
+    nested = collecting[collecting.index('"nested")') : collecting.index('"flag")')]
+    assert re.search(r"if \(!valid\d+\(v\d+\)\) \{", nested), nested
+    flag = collecting[collecting.index('"flag")') :]
+    assert "valid" not in flag, flag
+    generated = (REPO / "generated/typescript/validator.ts").read_text(encoding="utf-8")
+    root = generated[generated.index("function check0(") :]
+    root = root[: root.index("\n}\n")]
+    for member in ("detect", "capabilities", "mcpServer", "promptArgTemplate"):
+        section = root[root.index(f'Object.hasOwn(v, "{member}")') :]
+        assert re.match(r'[^\n]*\n[^\n]*\n\s*if \(!valid\d+\(v\d+\)\) \{', section), member

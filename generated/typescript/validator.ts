@@ -10,16 +10,20 @@ import type { ThirdPartyToolManifest, ToolManifest } from "./types.js";
 const PATTERN_0 = new RegExp("^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$", "u");
 const PATTERN_1 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890-\\u0891\\u08e2\\u115f-\\u1160\\u17b4-\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u2800\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb\ud804\udcbd\ud804\udccd\ud80d\udc30-\ud80d\udc3f\ud82f\udca0-\ud82f\udca3\ud834\udd73-\ud834\udd7a\udb40\udc00-\udb43\udfff]*$", "u");
 const PATTERN_2 = new RegExp("^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))[A-Za-z0-9._/-]+$", "u");
-const PATTERN_3 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
-const PATTERN_4 = new RegExp("^(?!(?:\\{prompt\\})*/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*:)(?!(?:[^\\n\\r]*/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const ENUM_5: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app", "mcp-server"]);
-const PATTERN_6 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
-const PATTERN_7 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
-const ENUM_8: ReadonlySet<string> = new Set<string>(["headless-task", "interactive-launch", "resumable", "structured-progress"]);
-const ENUM_9: ReadonlySet<string> = new Set<string>(["http", "stdio"]);
-const PATTERN_10 = new RegExp("^(?!-)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f\\s]+$", "u");
-const PATTERN_11 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const PATTERN_12 = new RegExp("^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%+,=:@/-]*)?(?:\\?[A-Za-z0-9._~%+,=:@/?-]*)?$", "u");
+const PATTERN_3 = new RegExp("^(?!/)[A-Za-z0-9._/-]+$", "u");
+const PATTERN_4 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
+const PATTERN_5 = new RegExp("^(?!(?:\\{prompt\\})*/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*:)(?!(?:[^\\n\\r]*/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const PATTERN_6 = new RegExp("^(?!(?:\\{prompt\\})*/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*:)(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const ENUM_7: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app", "mcp-server"]);
+const PATTERN_8 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
+const PATTERN_9 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
+const ENUM_10: ReadonlySet<string> = new Set<string>(["headless-task", "interactive-launch", "resumable", "structured-progress"]);
+const ENUM_11: ReadonlySet<string> = new Set<string>(["http", "stdio"]);
+const PATTERN_12 = new RegExp("^(?!-)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f\\s]+$", "u");
+const PATTERN_13 = new RegExp("^(?!-)[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f\\s]+$", "u");
+const PATTERN_14 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const PATTERN_15 = new RegExp("^(?!/|[A-Za-z]:)[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const PATTERN_16 = new RegExp("^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%+,=:@/-]*)?(?:\\?[A-Za-z0-9._~%+,=:@/?-]*)?$", "u");
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
@@ -91,7 +95,7 @@ function check0(v: unknown, p: string, e: Violations): void {
     if (h5) {
       const v11 = v["hookPointer"];
       if (typeof v11 === "string") {
-        const m12 = !(v11.length > 256 && codePointLength(v11) > 256) && PATTERN_2.test(v11);
+        const m12 = !(v11.length > 256 && codePointLength(v11) > 256) && (!v11.includes("..") ? PATTERN_3 : PATTERN_2).test(v11);
         if (!m12 && hasLoneSurrogate(v11)) {
           e.add(p + "/hookPointer", "i-json", "no lone surrogate", v11);
         }
@@ -110,17 +114,19 @@ function check0(v: unknown, p: string, e: Violations): void {
     }
     if (Object.hasOwn(v, "detect")) {
       const v13 = v["detect"];
-      if (typeof v13 === "string") {
-        if (hasLoneSurrogate(v13)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v13);
+      if (!valid5(v13)) {
+        if (typeof v13 === "string") {
+          if (hasLoneSurrogate(v13)) {
+            e.add(p + "/detect", "i-json", "no lone surrogate", v13);
+          }
         }
+        check4(v13, p + "/detect", e);
       }
-      check4(v13, p + "/detect", e);
     }
     if (Object.hasOwn(v, "hookPackage")) {
       const v14 = v["hookPackage"];
       if (typeof v14 === "string") {
-        const m15 = !(v14.length > 214 && codePointLength(v14) > 214) && PATTERN_3.test(v14);
+        const m15 = !(v14.length > 214 && codePointLength(v14) > 214) && PATTERN_4.test(v14);
         if (!m15 && hasLoneSurrogate(v14)) {
           e.add(p + "/hookPackage", "i-json", "no lone surrogate", v14);
         }
@@ -139,43 +145,47 @@ function check0(v: unknown, p: string, e: Violations): void {
     }
     if (Object.hasOwn(v, "promptArgTemplate")) {
       const v16 = v["promptArgTemplate"];
-      if (isArray(v16)) {
-        if (v16.length > 20) {
-          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v16);
-        }
-        for (let i18 = 0; i18 < v16.length; i18++) {
-          const v19 = v16[i18];
-          if (typeof v19 === "string") {
-            if (hasLoneSurrogate(v19)) {
-              e.add(p + "/promptArgTemplate" + "/" + i18, "i-json", "no lone surrogate", v19);
-            }
-            if (v19.length > 256 && codePointLength(v19) > 256) {
-              e.add(p + "/promptArgTemplate" + "/" + i18, "maxLength", "at most 256 characters", v19);
-            }
-            if (!(v19.length > 256 && codePointLength(v19) > 256) && !PATTERN_4.test(v19)) {
-              e.add(p + "/promptArgTemplate" + "/" + i18, "pattern", "to match \"^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...", v19);
-            }
-          } else {
-            e.add(p + "/promptArgTemplate" + "/" + i18, "type", "string", v19);
+      if (!valid6(v16)) {
+        if (isArray(v16)) {
+          if (v16.length > 20) {
+            e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v16);
           }
+          for (let i18 = 0; i18 < v16.length; i18++) {
+            const v19 = v16[i18];
+            if (typeof v19 === "string") {
+              if (hasLoneSurrogate(v19)) {
+                e.add(p + "/promptArgTemplate" + "/" + i18, "i-json", "no lone surrogate", v19);
+              }
+              if (v19.length > 256 && codePointLength(v19) > 256) {
+                e.add(p + "/promptArgTemplate" + "/" + i18, "maxLength", "at most 256 characters", v19);
+              }
+              if (!(v19.length > 256 && codePointLength(v19) > 256) && !(!v19.includes(".") ? PATTERN_6 : PATTERN_5).test(v19)) {
+                e.add(p + "/promptArgTemplate" + "/" + i18, "pattern", "to match \"^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...", v19);
+              }
+            } else {
+              e.add(p + "/promptArgTemplate" + "/" + i18, "type", "string", v19);
+            }
+          }
+        } else {
+          e.add(p + "/promptArgTemplate", "type", "array", v16);
         }
-      } else {
-        e.add(p + "/promptArgTemplate", "type", "array", v16);
       }
     }
     if (Object.hasOwn(v, "capabilities")) {
       const v20 = v["capabilities"];
-      if (typeof v20 === "string") {
-        if (hasLoneSurrogate(v20)) {
-          e.add(p + "/capabilities", "i-json", "no lone surrogate", v20);
+      if (!valid8(v20)) {
+        if (typeof v20 === "string") {
+          if (hasLoneSurrogate(v20)) {
+            e.add(p + "/capabilities", "i-json", "no lone surrogate", v20);
+          }
         }
+        check7(v20, p + "/capabilities", e);
       }
-      check5(v20, p + "/capabilities", e);
     }
     if (Object.hasOwn(v, "category")) {
       const v21 = v["category"];
       if (typeof v21 === "string") {
-        if (!ENUM_5.has(v21)) {
+        if (!ENUM_7.has(v21)) {
           e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\",\"mcp-server\"]", v21);
         }
       } else {
@@ -199,12 +209,14 @@ function check0(v: unknown, p: string, e: Violations): void {
     }
     if (Object.hasOwn(v, "mcpServer")) {
       const v24 = v["mcpServer"];
-      if (typeof v24 === "string") {
-        if (hasLoneSurrogate(v24)) {
-          e.add(p + "/mcpServer", "i-json", "no lone surrogate", v24);
+      if (!valid10(v24)) {
+        if (typeof v24 === "string") {
+          if (hasLoneSurrogate(v24)) {
+            e.add(p + "/mcpServer", "i-json", "no lone surrogate", v24);
+          }
         }
+        check9(v24, p + "/mcpServer", e);
       }
-      check6(v24, p + "/mcpServer", e);
     }
     if (Object.hasOwn(v, "builtin")) {
       const v25 = v["builtin"];
@@ -237,7 +249,7 @@ function check0(v: unknown, p: string, e: Violations): void {
   } else {
     e.add(p, "type", "object", v);
   }
-  if (valid7(v)) {
+  if (valid11(v)) {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -342,7 +354,7 @@ function valid1(v: unknown): boolean {
   if (v38.length > 256 && codePointLength(v38) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v38)) {
+  if (!(!v38.includes("..") ? PATTERN_3 : PATTERN_2).test(v38)) {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
@@ -379,7 +391,7 @@ function valid1(v: unknown): boolean {
       if (v42.length > 128 && codePointLength(v42) > 128) {
         return false;
       }
-      if (!PATTERN_6.test(v42)) {
+      if (!PATTERN_8.test(v42)) {
         return false;
       }
       for (const k43 in v39) {
@@ -431,7 +443,7 @@ function valid1(v: unknown): boolean {
             if (v49.length > 1024 && codePointLength(v49) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v49)) {
+            if (!PATTERN_9.test(v49)) {
               return false;
             }
           }
@@ -458,7 +470,7 @@ function valid1(v: unknown): boolean {
             if (v53.length > 1024 && codePointLength(v53) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v53)) {
+            if (!PATTERN_9.test(v53)) {
               return false;
             }
           }
@@ -485,7 +497,7 @@ function valid1(v: unknown): boolean {
             if (v57.length > 1024 && codePointLength(v57) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v57)) {
+            if (!PATTERN_9.test(v57)) {
               return false;
             }
           }
@@ -529,7 +541,7 @@ function valid1(v: unknown): boolean {
     if (v60.length > 214 && codePointLength(v60) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v60)) {
+    if (!PATTERN_4.test(v60)) {
       return false;
     }
   }
@@ -552,7 +564,7 @@ function valid1(v: unknown): boolean {
       if (v64.length > 256 && codePointLength(v64) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v64)) {
+      if (!(!v64.includes(".") ? PATTERN_6 : PATTERN_5).test(v64)) {
         return false;
       }
     }
@@ -574,7 +586,7 @@ function valid1(v: unknown): boolean {
       if (!(typeof v69 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v69)) {
+      if (!ENUM_10.has(v69)) {
         return false;
       }
     }
@@ -597,7 +609,7 @@ function valid1(v: unknown): boolean {
     if (!(typeof v71 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v71)) {
+    if (!ENUM_7.has(v71)) {
       return false;
     }
   }
@@ -622,7 +634,7 @@ function valid1(v: unknown): boolean {
     if (!(typeof v74 === "string")) {
       return false;
     }
-    if (!ENUM_9.has(v74)) {
+    if (!ENUM_11.has(v74)) {
       return false;
     }
     if (Object.hasOwn(v73, "command")) {
@@ -639,7 +651,7 @@ function valid1(v: unknown): boolean {
       if (v75.length > 256 && codePointLength(v75) > 256) {
         return false;
       }
-      if (!PATTERN_10.test(v75)) {
+      if (!(!v75.includes("..") ? PATTERN_13 : PATTERN_12).test(v75)) {
         return false;
       }
     }
@@ -662,7 +674,7 @@ function valid1(v: unknown): boolean {
         if (v79.length > 256 && codePointLength(v79) > 256) {
           return false;
         }
-        if (!PATTERN_11.test(v79)) {
+        if (!(!v79.includes("..") ? PATTERN_15 : PATTERN_14).test(v79)) {
           return false;
         }
       }
@@ -675,7 +687,7 @@ function valid1(v: unknown): boolean {
       if (v80.length > 2048 && codePointLength(v80) > 2048) {
         return false;
       }
-      if (!PATTERN_12.test(v80)) {
+      if (!PATTERN_16.test(v80)) {
         return false;
       }
     }
@@ -692,7 +704,7 @@ function valid1(v: unknown): boolean {
           }
       }
     }
-    if (valid8(v73)) {
+    if (valid12(v73)) {
       if (typeof v73 === "string") {
         if (hasLoneSurrogate(v73)) {
           return false;
@@ -753,7 +765,7 @@ function valid1(v: unknown): boolean {
         }
     }
   }
-  if (valid7(v)) {
+  if (valid11(v)) {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         return false;
@@ -815,12 +827,14 @@ function check2(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "detect")) {
       const v94 = v["detect"];
-      if (typeof v94 === "string") {
-        if (hasLoneSurrogate(v94)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v94);
+      if (!valid14(v94)) {
+        if (typeof v94 === "string") {
+          if (hasLoneSurrogate(v94)) {
+            e.add(p + "/detect", "i-json", "no lone surrogate", v94);
+          }
         }
+        check13(v94, p + "/detect", e);
       }
-      check9(v94, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -857,7 +871,7 @@ function valid3(v: unknown): boolean {
     if (v97.length > 128 && codePointLength(v97) > 128) {
       return false;
     }
-    if (!PATTERN_6.test(v97)) {
+    if (!PATTERN_8.test(v97)) {
       return false;
     }
     for (const k98 in v95) {
@@ -916,7 +930,7 @@ function valid3(v: unknown): boolean {
   if (v103.length > 256 && codePointLength(v103) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v103)) {
+  if (!(!v103.includes("..") ? PATTERN_3 : PATTERN_2).test(v103)) {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
@@ -974,7 +988,7 @@ function valid3(v: unknown): boolean {
             if (v111.length > 1024 && codePointLength(v111) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v111)) {
+            if (!PATTERN_9.test(v111)) {
               return false;
             }
           }
@@ -1001,7 +1015,7 @@ function valid3(v: unknown): boolean {
             if (v115.length > 1024 && codePointLength(v115) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v115)) {
+            if (!PATTERN_9.test(v115)) {
               return false;
             }
           }
@@ -1028,7 +1042,7 @@ function valid3(v: unknown): boolean {
             if (v119.length > 1024 && codePointLength(v119) > 1024) {
               return false;
             }
-            if (!PATTERN_7.test(v119)) {
+            if (!PATTERN_9.test(v119)) {
               return false;
             }
           }
@@ -1072,7 +1086,7 @@ function valid3(v: unknown): boolean {
     if (v122.length > 214 && codePointLength(v122) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v122)) {
+    if (!PATTERN_4.test(v122)) {
       return false;
     }
   }
@@ -1095,7 +1109,7 @@ function valid3(v: unknown): boolean {
       if (v126.length > 256 && codePointLength(v126) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v126)) {
+      if (!(!v126.includes(".") ? PATTERN_6 : PATTERN_5).test(v126)) {
         return false;
       }
     }
@@ -1117,7 +1131,7 @@ function valid3(v: unknown): boolean {
       if (!(typeof v131 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v131)) {
+      if (!ENUM_10.has(v131)) {
         return false;
       }
     }
@@ -1140,7 +1154,7 @@ function valid3(v: unknown): boolean {
     if (!(typeof v133 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v133)) {
+    if (!ENUM_7.has(v133)) {
       return false;
     }
   }
@@ -1165,7 +1179,7 @@ function valid3(v: unknown): boolean {
     if (!(typeof v136 === "string")) {
       return false;
     }
-    if (!ENUM_9.has(v136)) {
+    if (!ENUM_11.has(v136)) {
       return false;
     }
     if (Object.hasOwn(v135, "command")) {
@@ -1182,7 +1196,7 @@ function valid3(v: unknown): boolean {
       if (v137.length > 256 && codePointLength(v137) > 256) {
         return false;
       }
-      if (!PATTERN_10.test(v137)) {
+      if (!(!v137.includes("..") ? PATTERN_13 : PATTERN_12).test(v137)) {
         return false;
       }
     }
@@ -1205,7 +1219,7 @@ function valid3(v: unknown): boolean {
         if (v141.length > 256 && codePointLength(v141) > 256) {
           return false;
         }
-        if (!PATTERN_11.test(v141)) {
+        if (!(!v141.includes("..") ? PATTERN_15 : PATTERN_14).test(v141)) {
           return false;
         }
       }
@@ -1218,7 +1232,7 @@ function valid3(v: unknown): boolean {
       if (v142.length > 2048 && codePointLength(v142) > 2048) {
         return false;
       }
-      if (!PATTERN_12.test(v142)) {
+      if (!PATTERN_16.test(v142)) {
         return false;
       }
     }
@@ -1235,7 +1249,7 @@ function valid3(v: unknown): boolean {
           }
       }
     }
-    if (valid8(v135)) {
+    if (valid12(v135)) {
       if (typeof v135 === "string") {
         if (hasLoneSurrogate(v135)) {
           return false;
@@ -1296,7 +1310,7 @@ function valid3(v: unknown): boolean {
         }
     }
   }
-  if (valid7(v)) {
+  if (valid11(v)) {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         return false;
@@ -1362,52 +1376,253 @@ function check4(v: unknown, p: string, e: Violations): void {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
-    check9(v, p, e);
+    check13(v, p, e);
   } else if (d156 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
-    check12(v, p, e);
+    check17(v, p, e);
   } else {
-    oneOf([check10, check11], v, p, e);
+    oneOf([check15, check16], v, p, e);
   }
 }
 
-function check5(v: unknown, p: string, e: Violations): void {
-  if (isObject(v)) {
-    const h157 = Object.hasOwn(v, "provides");
-    if (!h157) {
-      e.add(p, "required", "property \"provides\"", v);
+function valid5(v: unknown): boolean {
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      return false;
     }
-    if (h157) {
-      const v158 = v["provides"];
-      if (isArray(v158)) {
-        const n159 = e.length;
-        for (let i160 = 0; i160 < v158.length; i160++) {
-          const v161 = v158[i160];
-          if (typeof v161 === "string") {
-            if (hasLoneSurrogate(v161)) {
-              e.add(p + "/provides" + "/" + i160, "i-json", "no lone surrogate", v161);
-            }
+  }
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      return false;
+    }
+  }
+  const d157 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d157 === "path") {
+    if (!(isObject(v))) {
+      return false;
+    }
+    if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
+      return false;
+    }
+    const v158 = v["kind"];
+    if (v158 !== "path") {
+      return false;
+    }
+    const v159 = v["binaryName"];
+    if (!(typeof v159 === "string")) {
+      return false;
+    }
+    if (v159.length < 1 || (v159.length < 2 && codePointLength(v159) < 1)) {
+      return false;
+    }
+    if (v159.length > 128 && codePointLength(v159) > 128) {
+      return false;
+    }
+    if (!PATTERN_8.test(v159)) {
+      return false;
+    }
+    for (const k160 in v) {
+      switch (k160) {
+        case "binaryName":
+        case "kind":
+          break;
+        default:
+          if (Object.hasOwn(v, k160)) {
+            return false;
           }
-          check13(v161, p + "/provides" + "/" + i160, e);
-        }
-        if (e.length === n159 && !allUnique(v158)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v158);
-        }
-      } else {
-        e.add(p + "/provides", "type", "array", v158);
       }
     }
-    for (const k162 in v) {
-      switch (k162) {
+  } else if (d157 === "candidates") {
+    if (!(isObject(v))) {
+      return false;
+    }
+    if (!Object.hasOwn(v, "kind")) {
+      return false;
+    }
+    const v161 = v["kind"];
+    if (v161 !== "candidates") {
+      return false;
+    }
+    if (Object.hasOwn(v, "paths")) {
+      const v162 = v["paths"];
+      if (!(isObject(v162))) {
+        return false;
+      }
+      if (Object.hasOwn(v162, "darwin")) {
+        const v163 = v162["darwin"];
+        if (!(isArray(v163))) {
+          return false;
+        }
+        if (v163.length > 32) {
+          return false;
+        }
+        for (let i165 = 0; i165 < v163.length; i165++) {
+          const v166 = v163[i165];
+          if (!(typeof v166 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v166)) {
+            return false;
+          }
+          if (v166.length < 1 || (v166.length < 2 && codePointLength(v166) < 1)) {
+            return false;
+          }
+          if (v166.length > 1024 && codePointLength(v166) > 1024) {
+            return false;
+          }
+          if (!PATTERN_9.test(v166)) {
+            return false;
+          }
+        }
+      }
+      if (Object.hasOwn(v162, "win32")) {
+        const v167 = v162["win32"];
+        if (!(isArray(v167))) {
+          return false;
+        }
+        if (v167.length > 32) {
+          return false;
+        }
+        for (let i169 = 0; i169 < v167.length; i169++) {
+          const v170 = v167[i169];
+          if (!(typeof v170 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v170)) {
+            return false;
+          }
+          if (v170.length < 1 || (v170.length < 2 && codePointLength(v170) < 1)) {
+            return false;
+          }
+          if (v170.length > 1024 && codePointLength(v170) > 1024) {
+            return false;
+          }
+          if (!PATTERN_9.test(v170)) {
+            return false;
+          }
+        }
+      }
+      if (Object.hasOwn(v162, "linux")) {
+        const v171 = v162["linux"];
+        if (!(isArray(v171))) {
+          return false;
+        }
+        if (v171.length > 32) {
+          return false;
+        }
+        for (let i173 = 0; i173 < v171.length; i173++) {
+          const v174 = v171[i173];
+          if (!(typeof v174 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v174)) {
+            return false;
+          }
+          if (v174.length < 1 || (v174.length < 2 && codePointLength(v174) < 1)) {
+            return false;
+          }
+          if (v174.length > 1024 && codePointLength(v174) > 1024) {
+            return false;
+          }
+          if (!PATTERN_9.test(v174)) {
+            return false;
+          }
+        }
+      }
+      for (const k175 in v162) {
+        switch (k175) {
+          case "darwin":
+          case "linux":
+          case "win32":
+            break;
+          default:
+            if (Object.hasOwn(v162, k175)) {
+              return false;
+            }
+        }
+      }
+    }
+    for (const k176 in v) {
+      switch (k176) {
+        case "kind":
+        case "paths":
+          break;
+        default:
+          if (Object.hasOwn(v, k176)) {
+            return false;
+          }
+      }
+    }
+  } else {
+    return false;
+  }
+  return true;
+}
+
+function valid6(v: unknown): boolean {
+  if (!(isArray(v))) {
+    return false;
+  }
+  if (v.length > 20) {
+    return false;
+  }
+  for (let i178 = 0; i178 < v.length; i178++) {
+    const v179 = v[i178];
+    if (!(typeof v179 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v179)) {
+      return false;
+    }
+    if (v179.length > 256 && codePointLength(v179) > 256) {
+      return false;
+    }
+    if (!(!v179.includes(".") ? PATTERN_6 : PATTERN_5).test(v179)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function check7(v: unknown, p: string, e: Violations): void {
+  if (isObject(v)) {
+    const h180 = Object.hasOwn(v, "provides");
+    if (!h180) {
+      e.add(p, "required", "property \"provides\"", v);
+    }
+    if (h180) {
+      const v181 = v["provides"];
+      if (!valid19(v181)) {
+        if (isArray(v181)) {
+          const n182 = e.length;
+          for (let i183 = 0; i183 < v181.length; i183++) {
+            const v184 = v181[i183];
+            if (typeof v184 === "string") {
+              if (hasLoneSurrogate(v184)) {
+                e.add(p + "/provides" + "/" + i183, "i-json", "no lone surrogate", v184);
+              }
+            }
+            check18(v184, p + "/provides" + "/" + i183, e);
+          }
+          if (e.length === n182 && !allUnique(v181)) {
+            e.add(p + "/provides", "uniqueItems", "unique items", v181);
+          }
+        } else {
+          e.add(p + "/provides", "type", "array", v181);
+        }
+      }
+    }
+    for (const k185 in v) {
+      switch (k185) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v, k162)) {
-            e.add(p + "/" + token(k162), "additionalProperties", "no such property", v[k162]);
+          if (Object.hasOwn(v, k185)) {
+            e.add(p + "/" + token(k185), "additionalProperties", "no such property", v[k185]);
           }
       }
     }
@@ -1416,102 +1631,140 @@ function check5(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check6(v: unknown, p: string, e: Violations): void {
+function valid8(v: unknown): boolean {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "provides")) {
+    return false;
+  }
+  const v186 = v["provides"];
+  if (!(isArray(v186))) {
+    return false;
+  }
+  for (let i188 = 0; i188 < v186.length; i188++) {
+    const v189 = v186[i188];
+    if (!(typeof v189 === "string")) {
+      return false;
+    }
+    if (!ENUM_10.has(v189)) {
+      return false;
+    }
+  }
+  if (!allUnique(v186)) {
+    return false;
+  }
+  for (const k190 in v) {
+    switch (k190) {
+      case "provides":
+        break;
+      default:
+        if (Object.hasOwn(v, k190)) {
+          return false;
+        }
+    }
+  }
+  return true;
+}
+
+function check9(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    const h163 = Object.hasOwn(v, "transport");
-    if (!h163) {
+    const h191 = Object.hasOwn(v, "transport");
+    if (!h191) {
       e.add(p, "required", "property \"transport\"", v);
     }
-    if (h163) {
-      const v164 = v["transport"];
-      if (typeof v164 === "string") {
-        if (!ENUM_9.has(v164)) {
-          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v164);
+    if (h191) {
+      const v192 = v["transport"];
+      if (typeof v192 === "string") {
+        if (!ENUM_11.has(v192)) {
+          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v192);
         }
       } else {
-        e.add(p + "/transport", "type", "string", v164);
-        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v164);
+        e.add(p + "/transport", "type", "string", v192);
+        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v192);
       }
     }
     if (Object.hasOwn(v, "command")) {
-      const v165 = v["command"];
-      if (typeof v165 === "string") {
-        if (hasLoneSurrogate(v165)) {
-          e.add(p + "/command", "i-json", "no lone surrogate", v165);
+      const v193 = v["command"];
+      if (typeof v193 === "string") {
+        if (hasLoneSurrogate(v193)) {
+          e.add(p + "/command", "i-json", "no lone surrogate", v193);
         }
-        if (v165.length < 1 || (v165.length < 2 && codePointLength(v165) < 1)) {
-          e.add(p + "/command", "minLength", "at least 1 characters", v165);
+        if (v193.length < 1 || (v193.length < 2 && codePointLength(v193) < 1)) {
+          e.add(p + "/command", "minLength", "at least 1 characters", v193);
         }
-        if (v165.length > 256 && codePointLength(v165) > 256) {
-          e.add(p + "/command", "maxLength", "at most 256 characters", v165);
+        if (v193.length > 256 && codePointLength(v193) > 256) {
+          e.add(p + "/command", "maxLength", "at most 256 characters", v193);
         }
-        if (!(v165.length > 256 && codePointLength(v165) > 256) && !PATTERN_10.test(v165)) {
-          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v165);
+        if (!(v193.length > 256 && codePointLength(v193) > 256) && !(!v193.includes("..") ? PATTERN_13 : PATTERN_12).test(v193)) {
+          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v193);
         }
       } else {
-        e.add(p + "/command", "type", "string", v165);
+        e.add(p + "/command", "type", "string", v193);
       }
     }
     if (Object.hasOwn(v, "args")) {
-      const v166 = v["args"];
-      if (isArray(v166)) {
-        if (v166.length > 32) {
-          e.add(p + "/args", "maxItems", "at most 32 items", v166);
-        }
-        for (let i168 = 0; i168 < v166.length; i168++) {
-          const v169 = v166[i168];
-          if (typeof v169 === "string") {
-            if (hasLoneSurrogate(v169)) {
-              e.add(p + "/args" + "/" + i168, "i-json", "no lone surrogate", v169);
-            }
-            if (v169.length > 256 && codePointLength(v169) > 256) {
-              e.add(p + "/args" + "/" + i168, "maxLength", "at most 256 characters", v169);
-            }
-            if (!(v169.length > 256 && codePointLength(v169) > 256) && !PATTERN_11.test(v169)) {
-              e.add(p + "/args" + "/" + i168, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v169);
-            }
-          } else {
-            e.add(p + "/args" + "/" + i168, "type", "string", v169);
+      const v194 = v["args"];
+      if (!valid20(v194)) {
+        if (isArray(v194)) {
+          if (v194.length > 32) {
+            e.add(p + "/args", "maxItems", "at most 32 items", v194);
           }
+          for (let i196 = 0; i196 < v194.length; i196++) {
+            const v197 = v194[i196];
+            if (typeof v197 === "string") {
+              if (hasLoneSurrogate(v197)) {
+                e.add(p + "/args" + "/" + i196, "i-json", "no lone surrogate", v197);
+              }
+              if (v197.length > 256 && codePointLength(v197) > 256) {
+                e.add(p + "/args" + "/" + i196, "maxLength", "at most 256 characters", v197);
+              }
+              if (!(v197.length > 256 && codePointLength(v197) > 256) && !(!v197.includes("..") ? PATTERN_15 : PATTERN_14).test(v197)) {
+                e.add(p + "/args" + "/" + i196, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v197);
+              }
+            } else {
+              e.add(p + "/args" + "/" + i196, "type", "string", v197);
+            }
+          }
+        } else {
+          e.add(p + "/args", "type", "array", v194);
         }
-      } else {
-        e.add(p + "/args", "type", "array", v166);
       }
     }
     if (Object.hasOwn(v, "url")) {
-      const v170 = v["url"];
-      if (typeof v170 === "string") {
-        const m171 = !(v170.length > 2048 && codePointLength(v170) > 2048) && PATTERN_12.test(v170);
-        if (!m171 && hasLoneSurrogate(v170)) {
-          e.add(p + "/url", "i-json", "no lone surrogate", v170);
+      const v198 = v["url"];
+      if (typeof v198 === "string") {
+        const m199 = !(v198.length > 2048 && codePointLength(v198) > 2048) && PATTERN_16.test(v198);
+        if (!m199 && hasLoneSurrogate(v198)) {
+          e.add(p + "/url", "i-json", "no lone surrogate", v198);
         }
-        if (v170.length > 2048 && codePointLength(v170) > 2048) {
-          e.add(p + "/url", "maxLength", "at most 2048 characters", v170);
+        if (v198.length > 2048 && codePointLength(v198) > 2048) {
+          e.add(p + "/url", "maxLength", "at most 2048 characters", v198);
         }
-        if (!m171 && !(v170.length > 2048 && codePointLength(v170) > 2048)) {
-          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v170);
+        if (!m199 && !(v198.length > 2048 && codePointLength(v198) > 2048)) {
+          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v198);
         }
       } else {
-        e.add(p + "/url", "type", "string", v170);
+        e.add(p + "/url", "type", "string", v198);
       }
     }
-    for (const k172 in v) {
-      switch (k172) {
+    for (const k200 in v) {
+      switch (k200) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v, k172)) {
-            e.add(p + "/" + token(k172), "additionalProperties", "no such property", v[k172]);
+          if (Object.hasOwn(v, k200)) {
+            e.add(p + "/" + token(k200), "additionalProperties", "no such property", v[k200]);
           }
       }
     }
   } else {
     e.add(p, "type", "object", v);
   }
-  if (valid8(v)) {
+  if (valid12(v)) {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1522,8 +1775,8 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"command\"", v);
       }
       if (Object.hasOwn(v, "url")) {
-        const v173 = v["url"];
-        e.add(p + "/url", "false", "nothing (false schema)", v173);
+        const v201 = v["url"];
+        e.add(p + "/url", "false", "nothing (false schema)", v201);
       }
     }
   } else {
@@ -1537,18 +1790,134 @@ function check6(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"url\"", v);
       }
       if (Object.hasOwn(v, "command")) {
-        const v174 = v["command"];
-        e.add(p + "/command", "false", "nothing (false schema)", v174);
+        const v202 = v["command"];
+        e.add(p + "/command", "false", "nothing (false schema)", v202);
       }
       if (Object.hasOwn(v, "args")) {
-        const v175 = v["args"];
-        e.add(p + "/args", "false", "nothing (false schema)", v175);
+        const v203 = v["args"];
+        e.add(p + "/args", "false", "nothing (false schema)", v203);
       }
     }
   }
 }
 
-function valid7(v: unknown): boolean {
+function valid10(v: unknown): boolean {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "transport")) {
+    return false;
+  }
+  const v204 = v["transport"];
+  if (!(typeof v204 === "string")) {
+    return false;
+  }
+  if (!ENUM_11.has(v204)) {
+    return false;
+  }
+  if (Object.hasOwn(v, "command")) {
+    const v205 = v["command"];
+    if (!(typeof v205 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v205)) {
+      return false;
+    }
+    if (v205.length < 1 || (v205.length < 2 && codePointLength(v205) < 1)) {
+      return false;
+    }
+    if (v205.length > 256 && codePointLength(v205) > 256) {
+      return false;
+    }
+    if (!(!v205.includes("..") ? PATTERN_13 : PATTERN_12).test(v205)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "args")) {
+    const v206 = v["args"];
+    if (!(isArray(v206))) {
+      return false;
+    }
+    if (v206.length > 32) {
+      return false;
+    }
+    for (let i208 = 0; i208 < v206.length; i208++) {
+      const v209 = v206[i208];
+      if (!(typeof v209 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v209)) {
+        return false;
+      }
+      if (v209.length > 256 && codePointLength(v209) > 256) {
+        return false;
+      }
+      if (!(!v209.includes("..") ? PATTERN_15 : PATTERN_14).test(v209)) {
+        return false;
+      }
+    }
+  }
+  if (Object.hasOwn(v, "url")) {
+    const v210 = v["url"];
+    if (!(typeof v210 === "string")) {
+      return false;
+    }
+    if (v210.length > 2048 && codePointLength(v210) > 2048) {
+      return false;
+    }
+    if (!PATTERN_16.test(v210)) {
+      return false;
+    }
+  }
+  for (const k211 in v) {
+    switch (k211) {
+      case "args":
+      case "command":
+      case "transport":
+      case "url":
+        break;
+      default:
+        if (Object.hasOwn(v, k211)) {
+          return false;
+        }
+    }
+  }
+  if (valid12(v)) {
+    if (typeof v === "string") {
+      if (hasLoneSurrogate(v)) {
+        return false;
+      }
+    }
+    if (isObject(v)) {
+      if (!Object.hasOwn(v, "command")) {
+        return false;
+      }
+      if (Object.hasOwn(v, "url")) {
+        return false;
+      }
+    }
+  } else {
+    if (typeof v === "string") {
+      if (hasLoneSurrogate(v)) {
+        return false;
+      }
+    }
+    if (isObject(v)) {
+      if (!Object.hasOwn(v, "url")) {
+        return false;
+      }
+      if (Object.hasOwn(v, "command")) {
+        return false;
+      }
+      if (Object.hasOwn(v, "args")) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+function valid11(v: unknown): boolean {
   if (typeof v === "string") {
     if (hasLoneSurrogate(v)) {
       return false;
@@ -1558,15 +1927,15 @@ function valid7(v: unknown): boolean {
     if (!Object.hasOwn(v, "category")) {
       return false;
     }
-    const v176 = v["category"];
-    if (v176 !== "mcp-server") {
+    const v215 = v["category"];
+    if (v215 !== "mcp-server") {
       return false;
     }
   }
   return true;
 }
 
-function valid8(v: unknown): boolean {
+function valid12(v: unknown): boolean {
   if (typeof v === "string") {
     if (hasLoneSurrogate(v)) {
       return false;
@@ -1574,8 +1943,8 @@ function valid8(v: unknown): boolean {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "transport")) {
-      const v177 = v["transport"];
-      if (v177 !== "stdio") {
+      const v216 = v["transport"];
+      if (v216 !== "stdio") {
         return false;
       }
     }
@@ -1583,50 +1952,50 @@ function valid8(v: unknown): boolean {
   return true;
 }
 
-function check9(v: unknown, p: string, e: Violations): void {
+function check13(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    const h178 = Object.hasOwn(v, "kind");
-    if (!h178) {
+    const h217 = Object.hasOwn(v, "kind");
+    if (!h217) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    const h179 = Object.hasOwn(v, "binaryName");
-    if (!h179) {
+    const h218 = Object.hasOwn(v, "binaryName");
+    if (!h218) {
       e.add(p, "required", "property \"binaryName\"", v);
     }
-    if (h178) {
-      const v180 = v["kind"];
-      if (v180 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v180);
+    if (h217) {
+      const v219 = v["kind"];
+      if (v219 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v219);
       }
     }
-    if (h179) {
-      const v181 = v["binaryName"];
-      if (typeof v181 === "string") {
-        const m182 = !(v181.length > 128 && codePointLength(v181) > 128) && PATTERN_6.test(v181);
-        if (!m182 && hasLoneSurrogate(v181)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v181);
+    if (h218) {
+      const v220 = v["binaryName"];
+      if (typeof v220 === "string") {
+        const m221 = !(v220.length > 128 && codePointLength(v220) > 128) && PATTERN_8.test(v220);
+        if (!m221 && hasLoneSurrogate(v220)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v220);
         }
-        if (v181.length < 1 || (v181.length < 2 && codePointLength(v181) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v181);
+        if (v220.length < 1 || (v220.length < 2 && codePointLength(v220) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v220);
         }
-        if (v181.length > 128 && codePointLength(v181) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v181);
+        if (v220.length > 128 && codePointLength(v220) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v220);
         }
-        if (!m182 && !(v181.length > 128 && codePointLength(v181) > 128)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v181);
+        if (!m221 && !(v220.length > 128 && codePointLength(v220) > 128)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v220);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v181);
+        e.add(p + "/binaryName", "type", "string", v220);
       }
     }
-    for (const k183 in v) {
-      switch (k183) {
+    for (const k222 in v) {
+      switch (k222) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k183)) {
-            e.add(p + "/" + token(k183), "additionalProperties", "no such property", v[k183]);
+          if (Object.hasOwn(v, k222)) {
+            e.add(p + "/" + token(k222), "additionalProperties", "no such property", v[k222]);
           }
       }
     }
@@ -1635,53 +2004,93 @@ function check9(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check10(v: unknown, p: string, e: Violations): void {
+function valid14(v: unknown): boolean {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
+    return false;
+  }
+  const v223 = v["kind"];
+  if (v223 !== "path") {
+    return false;
+  }
+  const v224 = v["binaryName"];
+  if (!(typeof v224 === "string")) {
+    return false;
+  }
+  if (v224.length < 1 || (v224.length < 2 && codePointLength(v224) < 1)) {
+    return false;
+  }
+  if (v224.length > 128 && codePointLength(v224) > 128) {
+    return false;
+  }
+  if (!PATTERN_8.test(v224)) {
+    return false;
+  }
+  for (const k225 in v) {
+    switch (k225) {
+      case "binaryName":
+      case "kind":
+        break;
+      default:
+        if (Object.hasOwn(v, k225)) {
+          return false;
+        }
+    }
+  }
+  return true;
+}
+
+function check15(v: unknown, p: string, e: Violations): void {
   if (typeof v === "string") {
     if (hasLoneSurrogate(v)) {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  check9(v, p, e);
+  check13(v, p, e);
 }
 
-function check11(v: unknown, p: string, e: Violations): void {
+function check16(v: unknown, p: string, e: Violations): void {
   if (typeof v === "string") {
     if (hasLoneSurrogate(v)) {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  check12(v, p, e);
+  check17(v, p, e);
 }
 
-function check12(v: unknown, p: string, e: Violations): void {
+function check17(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    const h184 = Object.hasOwn(v, "kind");
-    if (!h184) {
+    const h226 = Object.hasOwn(v, "kind");
+    if (!h226) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    if (h184) {
-      const v185 = v["kind"];
-      if (v185 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v185);
+    if (h226) {
+      const v227 = v["kind"];
+      if (v227 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v227);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v186 = v["paths"];
-      if (typeof v186 === "string") {
-        if (hasLoneSurrogate(v186)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v186);
+      const v228 = v["paths"];
+      if (!valid22(v228)) {
+        if (typeof v228 === "string") {
+          if (hasLoneSurrogate(v228)) {
+            e.add(p + "/paths", "i-json", "no lone surrogate", v228);
+          }
         }
+        check21(v228, p + "/paths", e);
       }
-      check14(v186, p + "/paths", e);
     }
-    for (const k187 in v) {
-      switch (k187) {
+    for (const k229 in v) {
+      switch (k229) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k187)) {
-            e.add(p + "/" + token(k187), "additionalProperties", "no such property", v[k187]);
+          if (Object.hasOwn(v, k229)) {
+            e.add(p + "/" + token(k229), "additionalProperties", "no such property", v[k229]);
           }
       }
     }
@@ -1690,9 +2099,9 @@ function check12(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check13(v: unknown, p: string, e: Violations): void {
+function check18(v: unknown, p: string, e: Violations): void {
   if (typeof v === "string") {
-    if (!ENUM_8.has(v)) {
+    if (!ENUM_10.has(v)) {
       e.add(p, "enum", "one of [\"interactive-launch\",\"headless-task\",\"structured-progres...", v);
     }
   } else {
@@ -1701,44 +2110,94 @@ function check13(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check14(v: unknown, p: string, e: Violations): void {
+function valid19(v: unknown): boolean {
+  if (!(isArray(v))) {
+    return false;
+  }
+  for (let i231 = 0; i231 < v.length; i231++) {
+    const v232 = v[i231];
+    if (!(typeof v232 === "string")) {
+      return false;
+    }
+    if (!ENUM_10.has(v232)) {
+      return false;
+    }
+  }
+  if (!allUnique(v)) {
+    return false;
+  }
+  return true;
+}
+
+function valid20(v: unknown): boolean {
+  if (!(isArray(v))) {
+    return false;
+  }
+  if (v.length > 32) {
+    return false;
+  }
+  for (let i234 = 0; i234 < v.length; i234++) {
+    const v235 = v[i234];
+    if (!(typeof v235 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v235)) {
+      return false;
+    }
+    if (v235.length > 256 && codePointLength(v235) > 256) {
+      return false;
+    }
+    if (!(!v235.includes("..") ? PATTERN_15 : PATTERN_14).test(v235)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function check21(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v188 = v["darwin"];
-      if (typeof v188 === "string") {
-        if (hasLoneSurrogate(v188)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v188);
+      const v236 = v["darwin"];
+      if (!valid24(v236)) {
+        if (typeof v236 === "string") {
+          if (hasLoneSurrogate(v236)) {
+            e.add(p + "/darwin", "i-json", "no lone surrogate", v236);
+          }
         }
+        check23(v236, p + "/darwin", e);
       }
-      check15(v188, p + "/darwin", e);
     }
     if (Object.hasOwn(v, "win32")) {
-      const v189 = v["win32"];
-      if (typeof v189 === "string") {
-        if (hasLoneSurrogate(v189)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v189);
+      const v237 = v["win32"];
+      if (!valid25(v237)) {
+        if (typeof v237 === "string") {
+          if (hasLoneSurrogate(v237)) {
+            e.add(p + "/win32", "i-json", "no lone surrogate", v237);
+          }
         }
+        check23(v237, p + "/win32", e);
       }
-      check15(v189, p + "/win32", e);
     }
     if (Object.hasOwn(v, "linux")) {
-      const v190 = v["linux"];
-      if (typeof v190 === "string") {
-        if (hasLoneSurrogate(v190)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v190);
+      const v238 = v["linux"];
+      if (!valid26(v238)) {
+        if (typeof v238 === "string") {
+          if (hasLoneSurrogate(v238)) {
+            e.add(p + "/linux", "i-json", "no lone surrogate", v238);
+          }
         }
+        check23(v238, p + "/linux", e);
       }
-      check15(v190, p + "/linux", e);
     }
-    for (const k191 in v) {
-      switch (k191) {
+    for (const k239 in v) {
+      switch (k239) {
         case "darwin":
         case "linux":
         case "win32":
           break;
         default:
-          if (Object.hasOwn(v, k191)) {
-            e.add(p + "/" + token(k191), "additionalProperties", "no such property", v[k191]);
+          if (Object.hasOwn(v, k239)) {
+            e.add(p + "/" + token(k239), "additionalProperties", "no such property", v[k239]);
           }
       }
     }
@@ -1747,33 +2206,217 @@ function check14(v: unknown, p: string, e: Violations): void {
   }
 }
 
-function check15(v: unknown, p: string, e: Violations): void {
+function valid22(v: unknown): boolean {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (Object.hasOwn(v, "darwin")) {
+    const v240 = v["darwin"];
+    if (!(isArray(v240))) {
+      return false;
+    }
+    if (v240.length > 32) {
+      return false;
+    }
+    for (let i242 = 0; i242 < v240.length; i242++) {
+      const v243 = v240[i242];
+      if (!(typeof v243 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v243)) {
+        return false;
+      }
+      if (v243.length < 1 || (v243.length < 2 && codePointLength(v243) < 1)) {
+        return false;
+      }
+      if (v243.length > 1024 && codePointLength(v243) > 1024) {
+        return false;
+      }
+      if (!PATTERN_9.test(v243)) {
+        return false;
+      }
+    }
+  }
+  if (Object.hasOwn(v, "win32")) {
+    const v244 = v["win32"];
+    if (!(isArray(v244))) {
+      return false;
+    }
+    if (v244.length > 32) {
+      return false;
+    }
+    for (let i246 = 0; i246 < v244.length; i246++) {
+      const v247 = v244[i246];
+      if (!(typeof v247 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v247)) {
+        return false;
+      }
+      if (v247.length < 1 || (v247.length < 2 && codePointLength(v247) < 1)) {
+        return false;
+      }
+      if (v247.length > 1024 && codePointLength(v247) > 1024) {
+        return false;
+      }
+      if (!PATTERN_9.test(v247)) {
+        return false;
+      }
+    }
+  }
+  if (Object.hasOwn(v, "linux")) {
+    const v248 = v["linux"];
+    if (!(isArray(v248))) {
+      return false;
+    }
+    if (v248.length > 32) {
+      return false;
+    }
+    for (let i250 = 0; i250 < v248.length; i250++) {
+      const v251 = v248[i250];
+      if (!(typeof v251 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v251)) {
+        return false;
+      }
+      if (v251.length < 1 || (v251.length < 2 && codePointLength(v251) < 1)) {
+        return false;
+      }
+      if (v251.length > 1024 && codePointLength(v251) > 1024) {
+        return false;
+      }
+      if (!PATTERN_9.test(v251)) {
+        return false;
+      }
+    }
+  }
+  for (const k252 in v) {
+    switch (k252) {
+      case "darwin":
+      case "linux":
+      case "win32":
+        break;
+      default:
+        if (Object.hasOwn(v, k252)) {
+          return false;
+        }
+    }
+  }
+  return true;
+}
+
+function check23(v: unknown, p: string, e: Violations): void {
   if (isArray(v)) {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i193 = 0; i193 < v.length; i193++) {
-      const v194 = v[i193];
-      if (typeof v194 === "string") {
-        if (hasLoneSurrogate(v194)) {
-          e.add(p + "/" + i193, "i-json", "no lone surrogate", v194);
+    for (let i254 = 0; i254 < v.length; i254++) {
+      const v255 = v[i254];
+      if (typeof v255 === "string") {
+        if (hasLoneSurrogate(v255)) {
+          e.add(p + "/" + i254, "i-json", "no lone surrogate", v255);
         }
-        if (v194.length < 1 || (v194.length < 2 && codePointLength(v194) < 1)) {
-          e.add(p + "/" + i193, "minLength", "at least 1 characters", v194);
+        if (v255.length < 1 || (v255.length < 2 && codePointLength(v255) < 1)) {
+          e.add(p + "/" + i254, "minLength", "at least 1 characters", v255);
         }
-        if (v194.length > 1024 && codePointLength(v194) > 1024) {
-          e.add(p + "/" + i193, "maxLength", "at most 1024 characters", v194);
+        if (v255.length > 1024 && codePointLength(v255) > 1024) {
+          e.add(p + "/" + i254, "maxLength", "at most 1024 characters", v255);
         }
-        if (!(v194.length > 1024 && codePointLength(v194) > 1024) && !PATTERN_7.test(v194)) {
-          e.add(p + "/" + i193, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v194);
+        if (!(v255.length > 1024 && codePointLength(v255) > 1024) && !PATTERN_9.test(v255)) {
+          e.add(p + "/" + i254, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v255);
         }
       } else {
-        e.add(p + "/" + i193, "type", "string", v194);
+        e.add(p + "/" + i254, "type", "string", v255);
       }
     }
   } else {
     e.add(p, "type", "array", v);
   }
+}
+
+function valid24(v: unknown): boolean {
+  if (!(isArray(v))) {
+    return false;
+  }
+  if (v.length > 32) {
+    return false;
+  }
+  for (let i257 = 0; i257 < v.length; i257++) {
+    const v258 = v[i257];
+    if (!(typeof v258 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v258)) {
+      return false;
+    }
+    if (v258.length < 1 || (v258.length < 2 && codePointLength(v258) < 1)) {
+      return false;
+    }
+    if (v258.length > 1024 && codePointLength(v258) > 1024) {
+      return false;
+    }
+    if (!PATTERN_9.test(v258)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function valid25(v: unknown): boolean {
+  if (!(isArray(v))) {
+    return false;
+  }
+  if (v.length > 32) {
+    return false;
+  }
+  for (let i260 = 0; i260 < v.length; i260++) {
+    const v261 = v[i260];
+    if (!(typeof v261 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v261)) {
+      return false;
+    }
+    if (v261.length < 1 || (v261.length < 2 && codePointLength(v261) < 1)) {
+      return false;
+    }
+    if (v261.length > 1024 && codePointLength(v261) > 1024) {
+      return false;
+    }
+    if (!PATTERN_9.test(v261)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function valid26(v: unknown): boolean {
+  if (!(isArray(v))) {
+    return false;
+  }
+  if (v.length > 32) {
+    return false;
+  }
+  for (let i263 = 0; i263 < v.length; i263++) {
+    const v264 = v[i263];
+    if (!(typeof v264 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v264)) {
+      return false;
+    }
+    if (v264.length < 1 || (v264.length < 2 && codePointLength(v264) < 1)) {
+      return false;
+    }
+    if (v264.length > 1024 && codePointLength(v264) > 1024) {
+      return false;
+    }
+    if (!PATTERN_9.test(v264)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** The violations of `value` against ToolManifest (empty when it is valid): at

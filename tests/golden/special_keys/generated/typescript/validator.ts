@@ -10,12 +10,14 @@ import type { ThirdPartyToolManifest, ToolManifest } from "./types.js";
 const PATTERN_0 = new RegExp("^[A-Za-z0-9_-]{1,64}$", "u");
 const PATTERN_1 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$", "u");
 const PATTERN_2 = new RegExp("^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))[A-Za-z0-9._/-]+$", "u");
-const PATTERN_3 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
-const PATTERN_4 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const ENUM_5: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app"]);
-const PATTERN_6 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
-const PATTERN_7 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
-const ENUM_8: ReadonlySet<string> = new Set<string>(["", "-0", "01", "1e3", "4294967295", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "__proto__", "a b", "constructor", "hasOwnProperty", "interactive-launch", "isPrototypeOf", "propertyIsEnumerable", "prototype", "resumable", "toLocaleString", "toString", "valueOf"]);
+const PATTERN_3 = new RegExp("^(?!/)[A-Za-z0-9._/-]+$", "u");
+const PATTERN_4 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
+const PATTERN_5 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const PATTERN_6 = new RegExp("^(?!/|[A-Za-z]:)(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const ENUM_7: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app"]);
+const PATTERN_8 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
+const PATTERN_9 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
+const ENUM_10: ReadonlySet<string> = new Set<string>(["", "-0", "01", "1e3", "4294967295", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "__proto__", "a b", "constructor", "hasOwnProperty", "interactive-launch", "isPrototypeOf", "propertyIsEnumerable", "prototype", "resumable", "toLocaleString", "toString", "valueOf"]);
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
@@ -91,7 +93,7 @@ function check0(v: unknown, p: string, e: Violations): void {
     if (h5) {
       const v12 = v["hookPointer"];
       if (typeof v12 === "string") {
-        const m13 = !(v12.length > 256 && codePointLength(v12) > 256) && PATTERN_2.test(v12);
+        const m13 = !(v12.length > 256 && codePointLength(v12) > 256) && (!v12.includes("..") ? PATTERN_3 : PATTERN_2).test(v12);
         if (!m13 && hasLoneSurrogate(v12)) {
           e.add(p + "/hookPointer", "i-json", "no lone surrogate", v12);
         }
@@ -110,17 +112,19 @@ function check0(v: unknown, p: string, e: Violations): void {
     }
     if (h6) {
       const v14 = v["detect"];
-      if (typeof v14 === "string") {
-        if (hasLoneSurrogate(v14)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v14);
+      if (!valid5(v14)) {
+        if (typeof v14 === "string") {
+          if (hasLoneSurrogate(v14)) {
+            e.add(p + "/detect", "i-json", "no lone surrogate", v14);
+          }
         }
+        check4(v14, p + "/detect", e);
       }
-      check4(v14, p + "/detect", e);
     }
     if (Object.hasOwn(v, "hookPackage")) {
       const v15 = v["hookPackage"];
       if (typeof v15 === "string") {
-        const m16 = !(v15.length > 214 && codePointLength(v15) > 214) && PATTERN_3.test(v15);
+        const m16 = !(v15.length > 214 && codePointLength(v15) > 214) && PATTERN_4.test(v15);
         if (!m16 && hasLoneSurrogate(v15)) {
           e.add(p + "/hookPackage", "i-json", "no lone surrogate", v15);
         }
@@ -139,43 +143,47 @@ function check0(v: unknown, p: string, e: Violations): void {
     }
     if (Object.hasOwn(v, "promptArgTemplate")) {
       const v17 = v["promptArgTemplate"];
-      if (isArray(v17)) {
-        if (v17.length > 20) {
-          e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v17);
-        }
-        for (let i19 = 0; i19 < v17.length; i19++) {
-          const v20 = v17[i19];
-          if (typeof v20 === "string") {
-            if (hasLoneSurrogate(v20)) {
-              e.add(p + "/promptArgTemplate" + "/" + i19, "i-json", "no lone surrogate", v20);
-            }
-            if (v20.length > 256 && codePointLength(v20) > 256) {
-              e.add(p + "/promptArgTemplate" + "/" + i19, "maxLength", "at most 256 characters", v20);
-            }
-            if (!(v20.length > 256 && codePointLength(v20) > 256) && !PATTERN_4.test(v20)) {
-              e.add(p + "/promptArgTemplate" + "/" + i19, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...", v20);
-            }
-          } else {
-            e.add(p + "/promptArgTemplate" + "/" + i19, "type", "string", v20);
+      if (!valid6(v17)) {
+        if (isArray(v17)) {
+          if (v17.length > 20) {
+            e.add(p + "/promptArgTemplate", "maxItems", "at most 20 items", v17);
           }
+          for (let i19 = 0; i19 < v17.length; i19++) {
+            const v20 = v17[i19];
+            if (typeof v20 === "string") {
+              if (hasLoneSurrogate(v20)) {
+                e.add(p + "/promptArgTemplate" + "/" + i19, "i-json", "no lone surrogate", v20);
+              }
+              if (v20.length > 256 && codePointLength(v20) > 256) {
+                e.add(p + "/promptArgTemplate" + "/" + i19, "maxLength", "at most 256 characters", v20);
+              }
+              if (!(v20.length > 256 && codePointLength(v20) > 256) && !(!v20.includes("..") ? PATTERN_6 : PATTERN_5).test(v20)) {
+                e.add(p + "/promptArgTemplate" + "/" + i19, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...", v20);
+              }
+            } else {
+              e.add(p + "/promptArgTemplate" + "/" + i19, "type", "string", v20);
+            }
+          }
+        } else {
+          e.add(p + "/promptArgTemplate", "type", "array", v17);
         }
-      } else {
-        e.add(p + "/promptArgTemplate", "type", "array", v17);
       }
     }
     if (Object.hasOwn(v, "capabilities")) {
       const v21 = v["capabilities"];
-      if (typeof v21 === "string") {
-        if (hasLoneSurrogate(v21)) {
-          e.add(p + "/capabilities", "i-json", "no lone surrogate", v21);
+      if (!valid8(v21)) {
+        if (typeof v21 === "string") {
+          if (hasLoneSurrogate(v21)) {
+            e.add(p + "/capabilities", "i-json", "no lone surrogate", v21);
+          }
         }
+        check7(v21, p + "/capabilities", e);
       }
-      check5(v21, p + "/capabilities", e);
     }
     if (Object.hasOwn(v, "category")) {
       const v22 = v["category"];
       if (typeof v22 === "string") {
-        if (!ENUM_5.has(v22)) {
+        if (!ENUM_7.has(v22)) {
           e.add(p + "/category", "enum", "one of [\"cli-agent\",\"desktop-app\"]", v22);
         }
       } else {
@@ -191,12 +199,14 @@ function check0(v: unknown, p: string, e: Violations): void {
     }
     if (Object.hasOwn(v, "extras")) {
       const v24 = v["extras"];
-      if (typeof v24 === "string") {
-        if (hasLoneSurrogate(v24)) {
-          e.add(p + "/extras", "i-json", "no lone surrogate", v24);
+      if (!valid10(v24)) {
+        if (typeof v24 === "string") {
+          if (hasLoneSurrogate(v24)) {
+            e.add(p + "/extras", "i-json", "no lone surrogate", v24);
+          }
         }
+        check9(v24, p + "/extras", e);
       }
-      check6(v24, p + "/extras", e);
     }
     for (const k25 in v) {
       switch (k25) {
@@ -272,7 +282,7 @@ function valid1(v: unknown): boolean {
   if (v30.length > 256 && codePointLength(v30) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v30)) {
+  if (!(!v30.includes("..") ? PATTERN_3 : PATTERN_2).test(v30)) {
     return false;
   }
   const v31 = v["detect"];
@@ -308,7 +318,7 @@ function valid1(v: unknown): boolean {
     if (v34.length > 128 && codePointLength(v34) > 128) {
       return false;
     }
-    if (!PATTERN_6.test(v34)) {
+    if (!PATTERN_8.test(v34)) {
       return false;
     }
     for (const k35 in v31) {
@@ -360,7 +370,7 @@ function valid1(v: unknown): boolean {
           if (v41.length > 1024 && codePointLength(v41) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v41)) {
+          if (!PATTERN_9.test(v41)) {
             return false;
           }
         }
@@ -387,7 +397,7 @@ function valid1(v: unknown): boolean {
           if (v45.length > 1024 && codePointLength(v45) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v45)) {
+          if (!PATTERN_9.test(v45)) {
             return false;
           }
         }
@@ -414,7 +424,7 @@ function valid1(v: unknown): boolean {
           if (v49.length > 1024 && codePointLength(v49) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v49)) {
+          if (!PATTERN_9.test(v49)) {
             return false;
           }
         }
@@ -457,7 +467,7 @@ function valid1(v: unknown): boolean {
     if (v52.length > 214 && codePointLength(v52) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v52)) {
+    if (!PATTERN_4.test(v52)) {
       return false;
     }
   }
@@ -480,7 +490,7 @@ function valid1(v: unknown): boolean {
       if (v56.length > 256 && codePointLength(v56) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v56)) {
+      if (!(!v56.includes("..") ? PATTERN_6 : PATTERN_5).test(v56)) {
         return false;
       }
     }
@@ -502,7 +512,7 @@ function valid1(v: unknown): boolean {
       if (!(typeof v61 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v61)) {
+      if (!ENUM_10.has(v61)) {
         return false;
       }
     }
@@ -525,7 +535,7 @@ function valid1(v: unknown): boolean {
     if (!(typeof v63 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v63)) {
+    if (!ENUM_7.has(v63)) {
       return false;
     }
   }
@@ -667,12 +677,14 @@ function check2(v: unknown, p: string, e: Violations): void {
     }
     if (h76) {
       const v77 = v["detect"];
-      if (typeof v77 === "string") {
-        if (hasLoneSurrogate(v77)) {
-          e.add(p + "/detect", "i-json", "no lone surrogate", v77);
+      if (!valid12(v77)) {
+        if (typeof v77 === "string") {
+          if (hasLoneSurrogate(v77)) {
+            e.add(p + "/detect", "i-json", "no lone surrogate", v77);
+          }
         }
+        check11(v77, p + "/detect", e);
       }
-      check7(v77, p + "/detect", e);
     }
   }
   if (typeof v === "string") {
@@ -711,7 +723,7 @@ function valid3(v: unknown): boolean {
   if (v80.length > 128 && codePointLength(v80) > 128) {
     return false;
   }
-  if (!PATTERN_6.test(v80)) {
+  if (!PATTERN_8.test(v80)) {
     return false;
   }
   for (const k81 in v78) {
@@ -769,7 +781,7 @@ function valid3(v: unknown): boolean {
   if (v86.length > 256 && codePointLength(v86) > 256) {
     return false;
   }
-  if (!PATTERN_2.test(v86)) {
+  if (!(!v86.includes("..") ? PATTERN_3 : PATTERN_2).test(v86)) {
     return false;
   }
   const v87 = v["detect"];
@@ -826,7 +838,7 @@ function valid3(v: unknown): boolean {
           if (v94.length > 1024 && codePointLength(v94) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v94)) {
+          if (!PATTERN_9.test(v94)) {
             return false;
           }
         }
@@ -853,7 +865,7 @@ function valid3(v: unknown): boolean {
           if (v98.length > 1024 && codePointLength(v98) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v98)) {
+          if (!PATTERN_9.test(v98)) {
             return false;
           }
         }
@@ -880,7 +892,7 @@ function valid3(v: unknown): boolean {
           if (v102.length > 1024 && codePointLength(v102) > 1024) {
             return false;
           }
-          if (!PATTERN_7.test(v102)) {
+          if (!PATTERN_9.test(v102)) {
             return false;
           }
         }
@@ -923,7 +935,7 @@ function valid3(v: unknown): boolean {
     if (v105.length > 214 && codePointLength(v105) > 214) {
       return false;
     }
-    if (!PATTERN_3.test(v105)) {
+    if (!PATTERN_4.test(v105)) {
       return false;
     }
   }
@@ -946,7 +958,7 @@ function valid3(v: unknown): boolean {
       if (v109.length > 256 && codePointLength(v109) > 256) {
         return false;
       }
-      if (!PATTERN_4.test(v109)) {
+      if (!(!v109.includes("..") ? PATTERN_6 : PATTERN_5).test(v109)) {
         return false;
       }
     }
@@ -968,7 +980,7 @@ function valid3(v: unknown): boolean {
       if (!(typeof v114 === "string")) {
         return false;
       }
-      if (!ENUM_8.has(v114)) {
+      if (!ENUM_10.has(v114)) {
         return false;
       }
     }
@@ -991,7 +1003,7 @@ function valid3(v: unknown): boolean {
     if (!(typeof v116 === "string")) {
       return false;
     }
-    if (!ENUM_5.has(v116)) {
+    if (!ENUM_7.has(v116)) {
       return false;
     }
   }
@@ -1133,316 +1145,249 @@ function check4(v: unknown, p: string, e: Violations): void {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
-    check7(v, p, e);
+    check11(v, p, e);
   } else if (d129 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
-    check10(v, p, e);
+    check15(v, p, e);
   } else {
-    oneOf([check8, check9], v, p, e);
+    oneOf([check13, check14], v, p, e);
   }
 }
 
-function check5(v: unknown, p: string, e: Violations): void {
-  if (isObject(v)) {
-    const h130 = Object.hasOwn(v, "provides");
-    if (!h130) {
-      e.add(p, "required", "property \"provides\"", v);
+function valid5(v: unknown): boolean {
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      return false;
     }
-    if (h130) {
-      const v131 = v["provides"];
-      if (isArray(v131)) {
-        const n132 = e.length;
-        for (let i133 = 0; i133 < v131.length; i133++) {
-          const v134 = v131[i133];
-          if (typeof v134 === "string") {
-            if (hasLoneSurrogate(v134)) {
-              e.add(p + "/provides" + "/" + i133, "i-json", "no lone surrogate", v134);
-            }
-          }
-          check11(v134, p + "/provides" + "/" + i133, e);
-        }
-        if (e.length === n132 && !allUnique(v131)) {
-          e.add(p + "/provides", "uniqueItems", "unique items", v131);
-        }
-      } else {
-        e.add(p + "/provides", "type", "array", v131);
-      }
-    }
-    for (const k135 in v) {
-      switch (k135) {
-        case "provides":
-          break;
-        default:
-          if (Object.hasOwn(v, k135)) {
-            e.add(p + "/" + token(k135), "additionalProperties", "no such property", v[k135]);
-          }
-      }
-    }
-  } else {
-    e.add(p, "type", "object", v);
   }
-}
-
-function check6(v: unknown, p: string, e: Violations): void {
-  if (isObject(v)) {
-    if (Object.hasOwn(v, "constructor")) {
-      const v136 = v["constructor"];
-      if (typeof v136 === "string") {
-        if (hasLoneSurrogate(v136)) {
-          e.add(p + "/constructor", "i-json", "no lone surrogate", v136);
-        }
-      } else {
-        e.add(p + "/constructor", "type", "string", v136);
-      }
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      return false;
     }
-    if (Object.hasOwn(v, "prototype")) {
-      const v137 = v["prototype"];
-      if (typeof v137 === "string") {
-        if (hasLoneSurrogate(v137)) {
-          e.add(p + "/prototype", "i-json", "no lone surrogate", v137);
-        }
-      } else {
-        e.add(p + "/prototype", "type", "string", v137);
-      }
-    }
-    if (Object.hasOwn(v, "toString")) {
-      const v138 = v["toString"];
-      if (typeof v138 === "string") {
-        if (hasLoneSurrogate(v138)) {
-          e.add(p + "/toString", "i-json", "no lone surrogate", v138);
-        }
-      } else {
-        e.add(p + "/toString", "type", "string", v138);
-      }
-    }
-    if (Object.hasOwn(v, "valueOf")) {
-      const v139 = v["valueOf"];
-      if (typeof v139 === "string") {
-        if (hasLoneSurrogate(v139)) {
-          e.add(p + "/valueOf", "i-json", "no lone surrogate", v139);
-        }
-      } else {
-        e.add(p + "/valueOf", "type", "string", v139);
-      }
-    }
-    if (Object.hasOwn(v, "hasOwnProperty")) {
-      const v140 = v["hasOwnProperty"];
-      if (typeof v140 === "string") {
-        if (hasLoneSurrogate(v140)) {
-          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v140);
-        }
-      } else {
-        e.add(p + "/hasOwnProperty", "type", "string", v140);
-      }
-    }
-    if (Object.hasOwn(v, "isPrototypeOf")) {
-      const v141 = v["isPrototypeOf"];
-      if (typeof v141 === "string") {
-        if (hasLoneSurrogate(v141)) {
-          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v141);
-        }
-      } else {
-        e.add(p + "/isPrototypeOf", "type", "string", v141);
-      }
-    }
-    if (Object.hasOwn(v, "propertyIsEnumerable")) {
-      const v142 = v["propertyIsEnumerable"];
-      if (typeof v142 === "string") {
-        if (hasLoneSurrogate(v142)) {
-          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v142);
-        }
-      } else {
-        e.add(p + "/propertyIsEnumerable", "type", "string", v142);
-      }
-    }
-    if (Object.hasOwn(v, "toLocaleString")) {
-      const v143 = v["toLocaleString"];
-      if (typeof v143 === "string") {
-        if (hasLoneSurrogate(v143)) {
-          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v143);
-        }
-      } else {
-        e.add(p + "/toLocaleString", "type", "string", v143);
-      }
-    }
-    for (const k144 in v) {
-      switch (k144) {
-        case "constructor":
-        case "hasOwnProperty":
-        case "isPrototypeOf":
-        case "propertyIsEnumerable":
-        case "prototype":
-        case "toLocaleString":
-        case "toString":
-        case "valueOf":
-          break;
-        default:
-          if (Object.hasOwn(v, k144)) {
-            e.add(p + "/" + token(k144), "additionalProperties", "no such property", v[k144]);
-          }
-      }
-    }
-  } else {
-    e.add(p, "type", "object", v);
   }
-}
-
-function check7(v: unknown, p: string, e: Violations): void {
-  if (isObject(v)) {
-    const h145 = Object.hasOwn(v, "kind");
-    if (!h145) {
-      e.add(p, "required", "property \"kind\"", v);
+  const d130 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d130 === "path") {
+    if (!(isObject(v))) {
+      return false;
     }
-    const h146 = Object.hasOwn(v, "binaryName");
-    if (!h146) {
-      e.add(p, "required", "property \"binaryName\"", v);
+    if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
+      return false;
     }
-    if (h145) {
-      const v147 = v["kind"];
-      if (v147 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v147);
-      }
+    const v131 = v["kind"];
+    if (v131 !== "path") {
+      return false;
     }
-    if (h146) {
-      const v148 = v["binaryName"];
-      if (typeof v148 === "string") {
-        const m149 = !(v148.length > 128 && codePointLength(v148) > 128) && PATTERN_6.test(v148);
-        if (!m149 && hasLoneSurrogate(v148)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v148);
-        }
-        if (v148.length < 1 || (v148.length < 2 && codePointLength(v148) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v148);
-        }
-        if (v148.length > 128 && codePointLength(v148) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v148);
-        }
-        if (!m149 && !(v148.length > 128 && codePointLength(v148) > 128)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v148);
-        }
-      } else {
-        e.add(p + "/binaryName", "type", "string", v148);
-      }
+    const v132 = v["binaryName"];
+    if (!(typeof v132 === "string")) {
+      return false;
     }
-    for (const k150 in v) {
-      switch (k150) {
+    if (v132.length < 1 || (v132.length < 2 && codePointLength(v132) < 1)) {
+      return false;
+    }
+    if (v132.length > 128 && codePointLength(v132) > 128) {
+      return false;
+    }
+    if (!PATTERN_8.test(v132)) {
+      return false;
+    }
+    for (const k133 in v) {
+      switch (k133) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k150)) {
-            e.add(p + "/" + token(k150), "additionalProperties", "no such property", v[k150]);
+          if (Object.hasOwn(v, k133)) {
+            return false;
           }
       }
     }
-  } else {
-    e.add(p, "type", "object", v);
-  }
-}
-
-function check8(v: unknown, p: string, e: Violations): void {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      e.add(p, "i-json", "no lone surrogate", v);
+  } else if (d130 === "candidates") {
+    if (!(isObject(v))) {
+      return false;
     }
-  }
-  check7(v, p, e);
-}
-
-function check9(v: unknown, p: string, e: Violations): void {
-  if (typeof v === "string") {
-    if (hasLoneSurrogate(v)) {
-      e.add(p, "i-json", "no lone surrogate", v);
+    if (!Object.hasOwn(v, "kind")) {
+      return false;
     }
-  }
-  check10(v, p, e);
-}
-
-function check10(v: unknown, p: string, e: Violations): void {
-  if (isObject(v)) {
-    const h151 = Object.hasOwn(v, "kind");
-    if (!h151) {
-      e.add(p, "required", "property \"kind\"", v);
-    }
-    if (h151) {
-      const v152 = v["kind"];
-      if (v152 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v152);
-      }
+    const v134 = v["kind"];
+    if (v134 !== "candidates") {
+      return false;
     }
     if (Object.hasOwn(v, "paths")) {
-      const v153 = v["paths"];
-      if (typeof v153 === "string") {
-        if (hasLoneSurrogate(v153)) {
-          e.add(p + "/paths", "i-json", "no lone surrogate", v153);
+      const v135 = v["paths"];
+      if (!(isObject(v135))) {
+        return false;
+      }
+      if (Object.hasOwn(v135, "darwin")) {
+        const v136 = v135["darwin"];
+        if (!(isArray(v136))) {
+          return false;
+        }
+        if (v136.length > 32) {
+          return false;
+        }
+        for (let i138 = 0; i138 < v136.length; i138++) {
+          const v139 = v136[i138];
+          if (!(typeof v139 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v139)) {
+            return false;
+          }
+          if (v139.length < 1 || (v139.length < 2 && codePointLength(v139) < 1)) {
+            return false;
+          }
+          if (v139.length > 1024 && codePointLength(v139) > 1024) {
+            return false;
+          }
+          if (!PATTERN_9.test(v139)) {
+            return false;
+          }
         }
       }
-      check12(v153, p + "/paths", e);
+      if (Object.hasOwn(v135, "win32")) {
+        const v140 = v135["win32"];
+        if (!(isArray(v140))) {
+          return false;
+        }
+        if (v140.length > 32) {
+          return false;
+        }
+        for (let i142 = 0; i142 < v140.length; i142++) {
+          const v143 = v140[i142];
+          if (!(typeof v143 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v143)) {
+            return false;
+          }
+          if (v143.length < 1 || (v143.length < 2 && codePointLength(v143) < 1)) {
+            return false;
+          }
+          if (v143.length > 1024 && codePointLength(v143) > 1024) {
+            return false;
+          }
+          if (!PATTERN_9.test(v143)) {
+            return false;
+          }
+        }
+      }
+      if (Object.hasOwn(v135, "linux")) {
+        const v144 = v135["linux"];
+        if (!(isArray(v144))) {
+          return false;
+        }
+        if (v144.length > 32) {
+          return false;
+        }
+        for (let i146 = 0; i146 < v144.length; i146++) {
+          const v147 = v144[i146];
+          if (!(typeof v147 === "string")) {
+            return false;
+          }
+          if (hasLoneSurrogate(v147)) {
+            return false;
+          }
+          if (v147.length < 1 || (v147.length < 2 && codePointLength(v147) < 1)) {
+            return false;
+          }
+          if (v147.length > 1024 && codePointLength(v147) > 1024) {
+            return false;
+          }
+          if (!PATTERN_9.test(v147)) {
+            return false;
+          }
+        }
+      }
+      for (const k148 in v135) {
+        switch (k148) {
+          case "darwin":
+          case "linux":
+          case "win32":
+            break;
+          default:
+            if (Object.hasOwn(v135, k148)) {
+              return false;
+            }
+        }
+      }
     }
-    for (const k154 in v) {
-      switch (k154) {
+    for (const k149 in v) {
+      switch (k149) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k154)) {
-            e.add(p + "/" + token(k154), "additionalProperties", "no such property", v[k154]);
+          if (Object.hasOwn(v, k149)) {
+            return false;
           }
       }
     }
   } else {
-    e.add(p, "type", "object", v);
+    return false;
   }
+  return true;
 }
 
-function check11(v: unknown, p: string, e: Violations): void {
-  if (typeof v === "string") {
-    if (!ENUM_8.has(v)) {
-      e.add(p, "enum", "one of [\"interactive-launch\",\"__proto__\",\"constructor\",\"prototyp...", v);
+function valid6(v: unknown): boolean {
+  if (!(isArray(v))) {
+    return false;
+  }
+  if (v.length > 20) {
+    return false;
+  }
+  for (let i151 = 0; i151 < v.length; i151++) {
+    const v152 = v[i151];
+    if (!(typeof v152 === "string")) {
+      return false;
     }
-  } else {
-    e.add(p, "type", "string", v);
-    e.add(p, "enum", "one of [\"interactive-launch\",\"__proto__\",\"constructor\",\"prototyp...", v);
+    if (hasLoneSurrogate(v152)) {
+      return false;
+    }
+    if (v152.length > 256 && codePointLength(v152) > 256) {
+      return false;
+    }
+    if (!(!v152.includes("..") ? PATTERN_6 : PATTERN_5).test(v152)) {
+      return false;
+    }
   }
+  return true;
 }
 
-function check12(v: unknown, p: string, e: Violations): void {
+function check7(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    if (Object.hasOwn(v, "darwin")) {
-      const v155 = v["darwin"];
-      if (typeof v155 === "string") {
-        if (hasLoneSurrogate(v155)) {
-          e.add(p + "/darwin", "i-json", "no lone surrogate", v155);
-        }
-      }
-      check13(v155, p + "/darwin", e);
+    const h153 = Object.hasOwn(v, "provides");
+    if (!h153) {
+      e.add(p, "required", "property \"provides\"", v);
     }
-    if (Object.hasOwn(v, "win32")) {
-      const v156 = v["win32"];
-      if (typeof v156 === "string") {
-        if (hasLoneSurrogate(v156)) {
-          e.add(p + "/win32", "i-json", "no lone surrogate", v156);
+    if (h153) {
+      const v154 = v["provides"];
+      if (!valid17(v154)) {
+        if (isArray(v154)) {
+          const n155 = e.length;
+          for (let i156 = 0; i156 < v154.length; i156++) {
+            const v157 = v154[i156];
+            if (typeof v157 === "string") {
+              if (hasLoneSurrogate(v157)) {
+                e.add(p + "/provides" + "/" + i156, "i-json", "no lone surrogate", v157);
+              }
+            }
+            check16(v157, p + "/provides" + "/" + i156, e);
+          }
+          if (e.length === n155 && !allUnique(v154)) {
+            e.add(p + "/provides", "uniqueItems", "unique items", v154);
+          }
+        } else {
+          e.add(p + "/provides", "type", "array", v154);
         }
       }
-      check13(v156, p + "/win32", e);
-    }
-    if (Object.hasOwn(v, "linux")) {
-      const v157 = v["linux"];
-      if (typeof v157 === "string") {
-        if (hasLoneSurrogate(v157)) {
-          e.add(p + "/linux", "i-json", "no lone surrogate", v157);
-        }
-      }
-      check13(v157, p + "/linux", e);
     }
     for (const k158 in v) {
       switch (k158) {
-        case "darwin":
-        case "linux":
-        case "win32":
+        case "provides":
           break;
         default:
           if (Object.hasOwn(v, k158)) {
@@ -1455,33 +1400,682 @@ function check12(v: unknown, p: string, e: Violations): void {
   }
 }
 
+function valid8(v: unknown): boolean {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "provides")) {
+    return false;
+  }
+  const v159 = v["provides"];
+  if (!(isArray(v159))) {
+    return false;
+  }
+  for (let i161 = 0; i161 < v159.length; i161++) {
+    const v162 = v159[i161];
+    if (!(typeof v162 === "string")) {
+      return false;
+    }
+    if (!ENUM_10.has(v162)) {
+      return false;
+    }
+  }
+  if (!allUnique(v159)) {
+    return false;
+  }
+  for (const k163 in v) {
+    switch (k163) {
+      case "provides":
+        break;
+      default:
+        if (Object.hasOwn(v, k163)) {
+          return false;
+        }
+    }
+  }
+  return true;
+}
+
+function check9(v: unknown, p: string, e: Violations): void {
+  if (isObject(v)) {
+    if (Object.hasOwn(v, "constructor")) {
+      const v164 = v["constructor"];
+      if (typeof v164 === "string") {
+        if (hasLoneSurrogate(v164)) {
+          e.add(p + "/constructor", "i-json", "no lone surrogate", v164);
+        }
+      } else {
+        e.add(p + "/constructor", "type", "string", v164);
+      }
+    }
+    if (Object.hasOwn(v, "prototype")) {
+      const v165 = v["prototype"];
+      if (typeof v165 === "string") {
+        if (hasLoneSurrogate(v165)) {
+          e.add(p + "/prototype", "i-json", "no lone surrogate", v165);
+        }
+      } else {
+        e.add(p + "/prototype", "type", "string", v165);
+      }
+    }
+    if (Object.hasOwn(v, "toString")) {
+      const v166 = v["toString"];
+      if (typeof v166 === "string") {
+        if (hasLoneSurrogate(v166)) {
+          e.add(p + "/toString", "i-json", "no lone surrogate", v166);
+        }
+      } else {
+        e.add(p + "/toString", "type", "string", v166);
+      }
+    }
+    if (Object.hasOwn(v, "valueOf")) {
+      const v167 = v["valueOf"];
+      if (typeof v167 === "string") {
+        if (hasLoneSurrogate(v167)) {
+          e.add(p + "/valueOf", "i-json", "no lone surrogate", v167);
+        }
+      } else {
+        e.add(p + "/valueOf", "type", "string", v167);
+      }
+    }
+    if (Object.hasOwn(v, "hasOwnProperty")) {
+      const v168 = v["hasOwnProperty"];
+      if (typeof v168 === "string") {
+        if (hasLoneSurrogate(v168)) {
+          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v168);
+        }
+      } else {
+        e.add(p + "/hasOwnProperty", "type", "string", v168);
+      }
+    }
+    if (Object.hasOwn(v, "isPrototypeOf")) {
+      const v169 = v["isPrototypeOf"];
+      if (typeof v169 === "string") {
+        if (hasLoneSurrogate(v169)) {
+          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v169);
+        }
+      } else {
+        e.add(p + "/isPrototypeOf", "type", "string", v169);
+      }
+    }
+    if (Object.hasOwn(v, "propertyIsEnumerable")) {
+      const v170 = v["propertyIsEnumerable"];
+      if (typeof v170 === "string") {
+        if (hasLoneSurrogate(v170)) {
+          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v170);
+        }
+      } else {
+        e.add(p + "/propertyIsEnumerable", "type", "string", v170);
+      }
+    }
+    if (Object.hasOwn(v, "toLocaleString")) {
+      const v171 = v["toLocaleString"];
+      if (typeof v171 === "string") {
+        if (hasLoneSurrogate(v171)) {
+          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v171);
+        }
+      } else {
+        e.add(p + "/toLocaleString", "type", "string", v171);
+      }
+    }
+    for (const k172 in v) {
+      switch (k172) {
+        case "constructor":
+        case "hasOwnProperty":
+        case "isPrototypeOf":
+        case "propertyIsEnumerable":
+        case "prototype":
+        case "toLocaleString":
+        case "toString":
+        case "valueOf":
+          break;
+        default:
+          if (Object.hasOwn(v, k172)) {
+            e.add(p + "/" + token(k172), "additionalProperties", "no such property", v[k172]);
+          }
+      }
+    }
+  } else {
+    e.add(p, "type", "object", v);
+  }
+}
+
+function valid10(v: unknown): boolean {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (Object.hasOwn(v, "constructor")) {
+    const v173 = v["constructor"];
+    if (!(typeof v173 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v173)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "prototype")) {
+    const v174 = v["prototype"];
+    if (!(typeof v174 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v174)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "toString")) {
+    const v175 = v["toString"];
+    if (!(typeof v175 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v175)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "valueOf")) {
+    const v176 = v["valueOf"];
+    if (!(typeof v176 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v176)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "hasOwnProperty")) {
+    const v177 = v["hasOwnProperty"];
+    if (!(typeof v177 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v177)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "isPrototypeOf")) {
+    const v178 = v["isPrototypeOf"];
+    if (!(typeof v178 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v178)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "propertyIsEnumerable")) {
+    const v179 = v["propertyIsEnumerable"];
+    if (!(typeof v179 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v179)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "toLocaleString")) {
+    const v180 = v["toLocaleString"];
+    if (!(typeof v180 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v180)) {
+      return false;
+    }
+  }
+  for (const k181 in v) {
+    switch (k181) {
+      case "constructor":
+      case "hasOwnProperty":
+      case "isPrototypeOf":
+      case "propertyIsEnumerable":
+      case "prototype":
+      case "toLocaleString":
+      case "toString":
+      case "valueOf":
+        break;
+      default:
+        if (Object.hasOwn(v, k181)) {
+          return false;
+        }
+    }
+  }
+  return true;
+}
+
+function check11(v: unknown, p: string, e: Violations): void {
+  if (isObject(v)) {
+    const h182 = Object.hasOwn(v, "kind");
+    if (!h182) {
+      e.add(p, "required", "property \"kind\"", v);
+    }
+    const h183 = Object.hasOwn(v, "binaryName");
+    if (!h183) {
+      e.add(p, "required", "property \"binaryName\"", v);
+    }
+    if (h182) {
+      const v184 = v["kind"];
+      if (v184 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v184);
+      }
+    }
+    if (h183) {
+      const v185 = v["binaryName"];
+      if (typeof v185 === "string") {
+        const m186 = !(v185.length > 128 && codePointLength(v185) > 128) && PATTERN_8.test(v185);
+        if (!m186 && hasLoneSurrogate(v185)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v185);
+        }
+        if (v185.length < 1 || (v185.length < 2 && codePointLength(v185) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v185);
+        }
+        if (v185.length > 128 && codePointLength(v185) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v185);
+        }
+        if (!m186 && !(v185.length > 128 && codePointLength(v185) > 128)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v185);
+        }
+      } else {
+        e.add(p + "/binaryName", "type", "string", v185);
+      }
+    }
+    for (const k187 in v) {
+      switch (k187) {
+        case "binaryName":
+        case "kind":
+          break;
+        default:
+          if (Object.hasOwn(v, k187)) {
+            e.add(p + "/" + token(k187), "additionalProperties", "no such property", v[k187]);
+          }
+      }
+    }
+  } else {
+    e.add(p, "type", "object", v);
+  }
+}
+
+function valid12(v: unknown): boolean {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
+    return false;
+  }
+  const v188 = v["kind"];
+  if (v188 !== "path") {
+    return false;
+  }
+  const v189 = v["binaryName"];
+  if (!(typeof v189 === "string")) {
+    return false;
+  }
+  if (v189.length < 1 || (v189.length < 2 && codePointLength(v189) < 1)) {
+    return false;
+  }
+  if (v189.length > 128 && codePointLength(v189) > 128) {
+    return false;
+  }
+  if (!PATTERN_8.test(v189)) {
+    return false;
+  }
+  for (const k190 in v) {
+    switch (k190) {
+      case "binaryName":
+      case "kind":
+        break;
+      default:
+        if (Object.hasOwn(v, k190)) {
+          return false;
+        }
+    }
+  }
+  return true;
+}
+
 function check13(v: unknown, p: string, e: Violations): void {
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      e.add(p, "i-json", "no lone surrogate", v);
+    }
+  }
+  check11(v, p, e);
+}
+
+function check14(v: unknown, p: string, e: Violations): void {
+  if (typeof v === "string") {
+    if (hasLoneSurrogate(v)) {
+      e.add(p, "i-json", "no lone surrogate", v);
+    }
+  }
+  check15(v, p, e);
+}
+
+function check15(v: unknown, p: string, e: Violations): void {
+  if (isObject(v)) {
+    const h191 = Object.hasOwn(v, "kind");
+    if (!h191) {
+      e.add(p, "required", "property \"kind\"", v);
+    }
+    if (h191) {
+      const v192 = v["kind"];
+      if (v192 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v192);
+      }
+    }
+    if (Object.hasOwn(v, "paths")) {
+      const v193 = v["paths"];
+      if (!valid19(v193)) {
+        if (typeof v193 === "string") {
+          if (hasLoneSurrogate(v193)) {
+            e.add(p + "/paths", "i-json", "no lone surrogate", v193);
+          }
+        }
+        check18(v193, p + "/paths", e);
+      }
+    }
+    for (const k194 in v) {
+      switch (k194) {
+        case "kind":
+        case "paths":
+          break;
+        default:
+          if (Object.hasOwn(v, k194)) {
+            e.add(p + "/" + token(k194), "additionalProperties", "no such property", v[k194]);
+          }
+      }
+    }
+  } else {
+    e.add(p, "type", "object", v);
+  }
+}
+
+function check16(v: unknown, p: string, e: Violations): void {
+  if (typeof v === "string") {
+    if (!ENUM_10.has(v)) {
+      e.add(p, "enum", "one of [\"interactive-launch\",\"__proto__\",\"constructor\",\"prototyp...", v);
+    }
+  } else {
+    e.add(p, "type", "string", v);
+    e.add(p, "enum", "one of [\"interactive-launch\",\"__proto__\",\"constructor\",\"prototyp...", v);
+  }
+}
+
+function valid17(v: unknown): boolean {
+  if (!(isArray(v))) {
+    return false;
+  }
+  for (let i196 = 0; i196 < v.length; i196++) {
+    const v197 = v[i196];
+    if (!(typeof v197 === "string")) {
+      return false;
+    }
+    if (!ENUM_10.has(v197)) {
+      return false;
+    }
+  }
+  if (!allUnique(v)) {
+    return false;
+  }
+  return true;
+}
+
+function check18(v: unknown, p: string, e: Violations): void {
+  if (isObject(v)) {
+    if (Object.hasOwn(v, "darwin")) {
+      const v198 = v["darwin"];
+      if (!valid21(v198)) {
+        if (typeof v198 === "string") {
+          if (hasLoneSurrogate(v198)) {
+            e.add(p + "/darwin", "i-json", "no lone surrogate", v198);
+          }
+        }
+        check20(v198, p + "/darwin", e);
+      }
+    }
+    if (Object.hasOwn(v, "win32")) {
+      const v199 = v["win32"];
+      if (!valid22(v199)) {
+        if (typeof v199 === "string") {
+          if (hasLoneSurrogate(v199)) {
+            e.add(p + "/win32", "i-json", "no lone surrogate", v199);
+          }
+        }
+        check20(v199, p + "/win32", e);
+      }
+    }
+    if (Object.hasOwn(v, "linux")) {
+      const v200 = v["linux"];
+      if (!valid23(v200)) {
+        if (typeof v200 === "string") {
+          if (hasLoneSurrogate(v200)) {
+            e.add(p + "/linux", "i-json", "no lone surrogate", v200);
+          }
+        }
+        check20(v200, p + "/linux", e);
+      }
+    }
+    for (const k201 in v) {
+      switch (k201) {
+        case "darwin":
+        case "linux":
+        case "win32":
+          break;
+        default:
+          if (Object.hasOwn(v, k201)) {
+            e.add(p + "/" + token(k201), "additionalProperties", "no such property", v[k201]);
+          }
+      }
+    }
+  } else {
+    e.add(p, "type", "object", v);
+  }
+}
+
+function valid19(v: unknown): boolean {
+  if (!(isObject(v))) {
+    return false;
+  }
+  if (Object.hasOwn(v, "darwin")) {
+    const v202 = v["darwin"];
+    if (!(isArray(v202))) {
+      return false;
+    }
+    if (v202.length > 32) {
+      return false;
+    }
+    for (let i204 = 0; i204 < v202.length; i204++) {
+      const v205 = v202[i204];
+      if (!(typeof v205 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v205)) {
+        return false;
+      }
+      if (v205.length < 1 || (v205.length < 2 && codePointLength(v205) < 1)) {
+        return false;
+      }
+      if (v205.length > 1024 && codePointLength(v205) > 1024) {
+        return false;
+      }
+      if (!PATTERN_9.test(v205)) {
+        return false;
+      }
+    }
+  }
+  if (Object.hasOwn(v, "win32")) {
+    const v206 = v["win32"];
+    if (!(isArray(v206))) {
+      return false;
+    }
+    if (v206.length > 32) {
+      return false;
+    }
+    for (let i208 = 0; i208 < v206.length; i208++) {
+      const v209 = v206[i208];
+      if (!(typeof v209 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v209)) {
+        return false;
+      }
+      if (v209.length < 1 || (v209.length < 2 && codePointLength(v209) < 1)) {
+        return false;
+      }
+      if (v209.length > 1024 && codePointLength(v209) > 1024) {
+        return false;
+      }
+      if (!PATTERN_9.test(v209)) {
+        return false;
+      }
+    }
+  }
+  if (Object.hasOwn(v, "linux")) {
+    const v210 = v["linux"];
+    if (!(isArray(v210))) {
+      return false;
+    }
+    if (v210.length > 32) {
+      return false;
+    }
+    for (let i212 = 0; i212 < v210.length; i212++) {
+      const v213 = v210[i212];
+      if (!(typeof v213 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v213)) {
+        return false;
+      }
+      if (v213.length < 1 || (v213.length < 2 && codePointLength(v213) < 1)) {
+        return false;
+      }
+      if (v213.length > 1024 && codePointLength(v213) > 1024) {
+        return false;
+      }
+      if (!PATTERN_9.test(v213)) {
+        return false;
+      }
+    }
+  }
+  for (const k214 in v) {
+    switch (k214) {
+      case "darwin":
+      case "linux":
+      case "win32":
+        break;
+      default:
+        if (Object.hasOwn(v, k214)) {
+          return false;
+        }
+    }
+  }
+  return true;
+}
+
+function check20(v: unknown, p: string, e: Violations): void {
   if (isArray(v)) {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i160 = 0; i160 < v.length; i160++) {
-      const v161 = v[i160];
-      if (typeof v161 === "string") {
-        if (hasLoneSurrogate(v161)) {
-          e.add(p + "/" + i160, "i-json", "no lone surrogate", v161);
+    for (let i216 = 0; i216 < v.length; i216++) {
+      const v217 = v[i216];
+      if (typeof v217 === "string") {
+        if (hasLoneSurrogate(v217)) {
+          e.add(p + "/" + i216, "i-json", "no lone surrogate", v217);
         }
-        if (v161.length < 1 || (v161.length < 2 && codePointLength(v161) < 1)) {
-          e.add(p + "/" + i160, "minLength", "at least 1 characters", v161);
+        if (v217.length < 1 || (v217.length < 2 && codePointLength(v217) < 1)) {
+          e.add(p + "/" + i216, "minLength", "at least 1 characters", v217);
         }
-        if (v161.length > 1024 && codePointLength(v161) > 1024) {
-          e.add(p + "/" + i160, "maxLength", "at most 1024 characters", v161);
+        if (v217.length > 1024 && codePointLength(v217) > 1024) {
+          e.add(p + "/" + i216, "maxLength", "at most 1024 characters", v217);
         }
-        if (!(v161.length > 1024 && codePointLength(v161) > 1024) && !PATTERN_7.test(v161)) {
-          e.add(p + "/" + i160, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v161);
+        if (!(v217.length > 1024 && codePointLength(v217) > 1024) && !PATTERN_9.test(v217)) {
+          e.add(p + "/" + i216, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v217);
         }
       } else {
-        e.add(p + "/" + i160, "type", "string", v161);
+        e.add(p + "/" + i216, "type", "string", v217);
       }
     }
   } else {
     e.add(p, "type", "array", v);
   }
+}
+
+function valid21(v: unknown): boolean {
+  if (!(isArray(v))) {
+    return false;
+  }
+  if (v.length > 32) {
+    return false;
+  }
+  for (let i219 = 0; i219 < v.length; i219++) {
+    const v220 = v[i219];
+    if (!(typeof v220 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v220)) {
+      return false;
+    }
+    if (v220.length < 1 || (v220.length < 2 && codePointLength(v220) < 1)) {
+      return false;
+    }
+    if (v220.length > 1024 && codePointLength(v220) > 1024) {
+      return false;
+    }
+    if (!PATTERN_9.test(v220)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function valid22(v: unknown): boolean {
+  if (!(isArray(v))) {
+    return false;
+  }
+  if (v.length > 32) {
+    return false;
+  }
+  for (let i222 = 0; i222 < v.length; i222++) {
+    const v223 = v[i222];
+    if (!(typeof v223 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v223)) {
+      return false;
+    }
+    if (v223.length < 1 || (v223.length < 2 && codePointLength(v223) < 1)) {
+      return false;
+    }
+    if (v223.length > 1024 && codePointLength(v223) > 1024) {
+      return false;
+    }
+    if (!PATTERN_9.test(v223)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function valid23(v: unknown): boolean {
+  if (!(isArray(v))) {
+    return false;
+  }
+  if (v.length > 32) {
+    return false;
+  }
+  for (let i225 = 0; i225 < v.length; i225++) {
+    const v226 = v[i225];
+    if (!(typeof v226 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v226)) {
+      return false;
+    }
+    if (v226.length < 1 || (v226.length < 2 && codePointLength(v226) < 1)) {
+      return false;
+    }
+    if (v226.length > 1024 && codePointLength(v226) > 1024) {
+      return false;
+    }
+    if (!PATTERN_9.test(v226)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** The violations of `value` against ToolManifest (empty when it is valid): at
