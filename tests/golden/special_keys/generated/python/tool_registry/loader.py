@@ -766,11 +766,12 @@ def _status(path: str) -> os.stat_result | None:
         return None
 
 
-def _removed(previous: LoadResult | None, present: Iterable[str]) -> tuple[FileState, ...]:
-    """States for the names the previous load had and this one has not."""
+def _removed(previous: LoadResult | None, present: Iterable[FileState]) -> tuple[FileState, ...]:
+    """States for the names the previous load had and this one (``present``: its states) has
+    not. Names are compared as the states show them (a source's own clipping, not a value's)."""
     if previous is None:
         return ()
-    shown_present = {shown(name) for name in present}
+    shown_present = {state.source for state in present}
     gone = {s.source for s in previous.states if s.state != "removed"} - shown_present
     return tuple(FileState(source, "removed") for source in sorted(gone, key=_byte_order))
 
@@ -889,10 +890,9 @@ def _load_folder(
         if outcome.identity is not None:
             cache[name] = outcome  # a regular file was read: reusable while it is unchanged
         checked.append(outcome)
-    names = [name for _, name, _ in candidates]
     result = replace(
         _decide(checked),
-        states=(*states, *_removed(previous, names)),
+        states=(*states, *_removed(previous, states)),
         cache=cache,
     )
     skipped = seen[0] - len(candidates)
