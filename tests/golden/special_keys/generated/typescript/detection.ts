@@ -101,7 +101,18 @@ function isExecutableFile(candidate: string): boolean {
   }
 }
 
-/** PATH lookup like Python's `shutil.which` (a name with a separator is checked as given). */
+/** `name` in `folder` as Python's `os.path.join` spells it: no normalisation, so an explicit
+ * relative entry keeps its prefix ("./name", never the bare "name" a spawn would look up on
+ * PATH again). */
+function joined(folder: string, name: string): string {
+  const separators = process.platform === "win32" ? ["/", "\\"] : ["/"];
+  const drive = process.platform === "win32" && /^[A-Za-z]:$/.test(folder);
+  return drive || separators.some((separator) => folder.endsWith(separator)) ? folder + name : folder + nodePath.sep + name;
+}
+
+/** PATH lookup, the Python `_which` step for step: a name with a separator is checked as given,
+ * and an empty PATH entry (POSIX's working folder) is skipped, so a program is never found in,
+ * or run from, the folder detection was started in. */
 export function which(name: string): string | null {
   if (name === "" || name.includes("\u0000")) return null;
   const extensions = process.platform === "win32" ? ["", ...(process.env["PATHEXT"] ?? ".EXE;.CMD;.BAT;.COM").split(";")] : [""];
@@ -111,7 +122,7 @@ export function which(name: string): string | null {
   for (const folder of (process.env["PATH"] ?? "").split(nodePath.delimiter)) {
     if (folder === "") continue;
     for (const ext of extensions) {
-      const candidate = nodePath.join(folder, name + ext);
+      const candidate = joined(folder, name + ext);
       if (isExecutableFile(candidate)) return candidate;
     }
   }
