@@ -3,6 +3,7 @@ review comparing the Python and TypeScript runtimes; each test pins the fixed be
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tool_registry import detect_all, get_tool_registry
+from tool_registry import DetectionDeps, detect_all, get_tool_registry
 
 from .conftest import REPO, build_typescript, node_executable
 from .test_loader import manifest
@@ -131,3 +132,94 @@ def test_a_relative_path_entry_gives_the_same_path_in_both_languages(
     expected = {"installed": True, "path": f"./{PROBE}", "version": "probe 1.0"}
     assert _python_detection(adapters) == expected
     assert _typescript_detection(node, out, adapters, work, path) == expected
+
+
+POINTERS = {
+    "plain": '{"backup": "backup.txt"}',
+    "NaN literal": '{"backup": "backup.txt", "n": NaN}',
+    "Infinity literal": '{"n": -Infinity, "backup": "backup.txt"}',
+    "integer of 5000 digits": '{"backup": "backup.txt", "n": ' + "1" * 5000 + "}",
+    "nested 40 deep": '{"backup": "backup.txt", "n": ' + "[" * 40 + "]" * 40 + "}",
+    "duplicate key": '{"backup": "missing.txt", "backup": "backup.txt"}',
+    "lone surrogate": '{"backup": "backup.txt\\ud800"}',
+    "byte-order mark": '\ufeff{"backup": "backup.txt"}',
+    "no backup": '{"other": 1}',
+}
+
+
+def _found_nowhere(_name: str) -> str | None:
+    return None
+
+
+def _pointer_verdicts(out: Path, tmp_path: Path, polluted: bool) -> dict[str, dict[str, bool]]:
+    """Whether hooks count as installed for each pointer text, in Python and in TypeScript."""
+    verdicts: dict[str, dict[str, bool]] = {"python": {}, "typescript": {}}
+    homes: dict[str, str] = {}
+    for index, (name, text) in enumerate(POINTERS.items()):
+        home = tmp_path / f"home-{index}"
+        (home / ".probe").mkdir(parents=True)
+        (home / ".probe" / "pointer.json").write_text(text, encoding="utf-8")
+        (home / ".probe" / "backup.txt").write_text("kept", encoding="utf-8")
+        homes[name] = str(home)
+    adapters = tmp_path / "adapters"
+    adapters.mkdir(exist_ok=True)
+    document = manifest(
+        id="probe",
+        displayName="Probe",
+        hookPointer=".probe/pointer.json",
+        detect={"kind": "path", "binaryName": PROBE},
+    )
+    (adapters / "probe.json").write_text(json.dumps(document), encoding="utf-8")
+    registry = get_tool_registry(adapters)
+    for name, folder in homes.items():
+        deps = DetectionDeps(which=_found_nowhere, home=functools.partial(str, folder))
+        (found,) = [r for r in detect_all(registry, deps) if r.id == "probe"]
+        verdicts["python"][name] = found.hooks_installed
+    script = out / "hostile-review-pointers.mjs"
+    script.write_text(
+        'import { detectAll, getToolRegistry } from "./index.js";\n'
+        "const [adapters, homes, polluted] = process.argv.slice(2);\n"
+        "const registry = getToolRegistry(adapters);\n"
+        'if (polluted === "1") Object.prototype.backup = "backup.txt";\n'
+        "const verdicts = {};\n"
+        "for (const [name, home] of Object.entries(JSON.parse(homes))) {\n"
+        "  const results = await detectAll(registry, { which: () => null, home: () => home });\n"
+        '  verdicts[name] = results.find((r) => r.id === "probe").hooksInstalled;\n'
+        "}\n"
+        "console.log(JSON.stringify(verdicts));\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [
+            node_executable(),
+            str(script),
+            str(adapters),
+            json.dumps(homes),
+            "1" if polluted else "0",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    verdicts["typescript"] = json.loads(result.stdout)
+    return verdicts
+
+
+def test_a_hook_pointer_is_read_by_the_loader_s_strict_json_rules_in_both_languages(
+    out: Path, tmp_path: Path
+) -> None:
+    # Python read a pointer with ``json.loads`` (NaN and Infinity accepted, an integer past
+    # 4300 digits refused), TypeScript with ``JSON.parse`` (the reverse): the same file gave
+    # "hooks installed" in one language only. Both now read it as the loader reads an adapter
+    # file: strict JSON, no duplicate key, no lone surrogate, at most 32 levels deep.
+    verdicts = _pointer_verdicts(out, tmp_path, polluted=False)
+    expected = {name: name in {"plain", "byte-order mark"} for name in POINTERS}
+    assert verdicts == {"python": expected, "typescript": expected}
+
+
+def test_a_polluted_prototype_lends_no_backup_to_a_hook_pointer(out: Path, tmp_path: Path) -> None:
+    # ``pointer["backup"]`` read a member ``Object.prototype`` lends every object: a pointer
+    # with no ``backup`` counted as installed once something had written one there.
+    verdicts = _pointer_verdicts(out, tmp_path, polluted=True)
+    assert verdicts["typescript"]["no backup"] is False

@@ -27,6 +27,7 @@ import * as nodePath from "node:path";
 
 import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
 import { NotARegularFileError, errorReason, ownMember, readRegularFile } from "./loader.js";
+import { parseJsonObject } from "./json-text.js";
 import { isInert, type ToolRegistry } from "./registry.js";
 import type { ToolManifest } from "./types.js";
 
@@ -270,16 +271,11 @@ function candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionD
 function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
   const text = deps.readText(pointerPath);
   if (text === null) return false;
-  let pointer: unknown;
-  try {
-    pointer = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  const backup =
-    typeof pointer === "object" && pointer !== null && !Array.isArray(pointer)
-      ? (pointer as Readonly<Record<string, unknown>>)["backup"]
-      : undefined;
+  // The loader's strict reading, as Python's (`JSON.parse` would take an integer Python refuses
+  // and refuse NaN it took), and the object's own member only: a polluted `Object.prototype`
+  // lends no backup.
+  const pointer = parseJsonObject(Buffer.from(text, "utf8"));
+  const backup = pointer.ok ? ownMember(pointer.value, "backup") : undefined;
   if (typeof backup !== "string" || backup === "" || backup.includes("\u0000")) return false;
   let target = expand(backup, deps.home());
   if (!nodePath.isAbsolute(target)) target = joinPath(nodePath.dirname(pointerPath), target);

@@ -569,6 +569,14 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     return value
 
 
+def strict_json_object(data: bytes) -> dict[str, Any] | None:
+    """The top-level object of ``data`` read by exactly the rules an adapter file is read by
+    (UTF-8, strict JSON, no duplicate key, no lone surrogate, at most ``MAX_NESTING`` deep), or
+    ``None`` for anything those rules refuse. Detection reads hook pointers with it, so Python
+    and TypeScript (``parseJsonObject``) decide a pointer alike."""
+    return _parse(data, _Report(""))
+
+
 def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | None:
     """The parsed object -> the cleaned manifest (unknown keys dropped) when it obeys the schema,
     else ``None``. A manifest rejected for a collision is still returned: it claims its id."""

@@ -24,7 +24,6 @@ Inert entries (MCP server descriptions) are never detected: ``detect_all`` skips
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import stat
@@ -37,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from .diagnostics import Diagnostic, DiagnosticCode, shown
-from .loader import read_regular_file
+from .loader import read_regular_file, strict_json_object
 from .models import ToolManifest
 from .registry import ToolRegistry, is_inert
 
@@ -259,11 +258,10 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
     text = deps.read_text(pointer_path)
     if text is None:
         return False
-    try:
-        pointer = json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    backup = pointer.get("backup") if isinstance(pointer, dict) else None
+    # The loader's strict reading, as TypeScript's: ``json.loads`` would take NaN or a lone
+    # surrogate and refuse an integer ``JSON.parse`` reads, so the languages would disagree.
+    pointer = strict_json_object(text.encode("utf-8", "surrogatepass"))
+    backup = None if pointer is None else pointer.get("backup")
     if not isinstance(backup, str) or not backup or "\x00" in backup:
         return False
     home = deps.home()
