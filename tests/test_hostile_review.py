@@ -223,3 +223,61 @@ def test_a_polluted_prototype_lends_no_backup_to_a_hook_pointer(out: Path, tmp_p
     # with no ``backup`` counted as installed once something had written one there.
     verdicts = _pointer_verdicts(out, tmp_path, polluted=True)
     assert verdicts["typescript"]["no backup"] is False
+
+
+NAMES_SHOWN_ESCAPED = [b"a.json", b"\xff.json", b"Z.json", b"\xc3\xa9.json", b"b\\c.json"]
+
+
+def _typescript_states(out: Path, folder: Path) -> list[list[list[str]]]:
+    script = out / "hostile-review-removed.mjs"
+    script.write_text(
+        'import { readdirSync, unlinkSync } from "node:fs";\n'
+        'import { getToolRegistry } from "./index.js";\n'
+        "const folder = process.argv[2];\n"
+        "const registry = getToolRegistry(folder);\n"
+        "const states = (r) => r.refreshed.map((s) => [s.source, s.state]);\n"
+        "const first = states(registry);\n"
+        'for (const name of readdirSync(folder, { encoding: "buffer" })) {\n'
+        '  unlinkSync(Buffer.concat([Buffer.from(folder + "/"), name]));\n'
+        "}\n"
+        "console.log(JSON.stringify([first, states(registry.refresh())]));\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [node_executable(), str(script), str(folder)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    found: list[list[list[str]]] = json.loads(result.stdout)
+    return found
+
+
+def _populate(folder: Path) -> None:
+    folder.mkdir()
+    for index, name in enumerate(NAMES_SHOWN_ESCAPED):
+        document = manifest(id=f"t{index}", displayName=f"T{index}")
+        with open(os.path.join(os.fsencode(folder), name), "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(document))
+
+
+@pytest.mark.skipif(os.name != "posix", reason="names that are not UTF-8")
+def test_removed_names_keep_the_byte_order_of_the_names_in_both_languages(
+    out: Path, tmp_path: Path
+) -> None:
+    # Python sorted removed names by the bytes of their *shown* form, where a name that is not
+    # UTF-8 or holds a backslash starts with "\": a refresh listed them in another order than
+    # the load had, and than TypeScript (which keeps the load's byte order of the names).
+    folder = tmp_path / "python"
+    _populate(folder)
+    registry = get_tool_registry(folder)
+    loaded = [s.source for s in registry.refreshed]
+    for name in os.listdir(os.fsencode(folder)):
+        os.unlink(os.path.join(os.fsencode(folder), name))
+    refreshed = registry.refresh()
+    assert [(s.source, s.state) for s in refreshed.refreshed] == [
+        (source, "removed") for source in loaded
+    ]
+    typescript = tmp_path / "typescript"
+    _populate(typescript)
+    first, second = _typescript_states(out, typescript)
+    assert first == [[source, "loaded"] for source in loaded]
+    assert second == [[source, "removed"] for source in loaded]

@@ -774,12 +774,16 @@ def _status(path: str) -> os.stat_result | None:
 
 def _removed(previous: LoadResult | None, present: Iterable[FileState]) -> tuple[FileState, ...]:
     """States for the names the previous load had and this one (``present``: its states) has
-    not. Names are compared as the states show them (a source's own clipping, not a value's)."""
+    not, in the previous load's order (the byte order of the names, not of their shown form).
+    Names are compared as the states show them (a source's own clipping, not a value's)."""
     if previous is None:
         return ()
     shown_present = {state.source for state in present}
-    gone = {s.source for s in previous.states if s.state != "removed"} - shown_present
-    return tuple(FileState(source, "removed") for source in sorted(gone, key=_byte_order))
+    return tuple(
+        FileState(s.source, "removed")
+        for s in previous.states
+        if s.state != "removed" and s.source not in shown_present
+    )
 
 
 def load_third_party_manifests(
