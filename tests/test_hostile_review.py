@@ -6,12 +6,14 @@ from __future__ import annotations
 import functools
 import json
 import os
+import stat
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tool_registry import DetectionDeps, detect_all, get_tool_registry
+from tool_registry import DetectionDeps, detect_all, get_tool_registry, load_third_party_manifests
+from tool_registry import loader as loader_module
 
 from .conftest import REPO, build_typescript, node_executable
 from .test_loader import manifest
@@ -281,3 +283,89 @@ def test_removed_names_keep_the_byte_order_of_the_names_in_both_languages(
     first, second = _typescript_states(out, typescript)
     assert first == [[source, "loaded"] for source in loaded]
     assert second == [[source, "removed"] for source in loaded]
+
+
+SWAP_AFTER_LISTING_JS = """\
+import { createRequire, syncBuiltinESMExports } from "node:module";
+const require = createRequire(import.meta.url);
+const fs = require("node:fs");
+const [folder, target] = process.argv.slice(2);
+const openDir = fs.opendirSync;
+fs.opendirSync = (...args) => {
+  const directory = openDir(...args);
+  const readSync = directory.readSync.bind(directory);
+  directory.readSync = () => {
+    const entry = readSync();
+    if (entry === null) {
+      fs.unlinkSync(folder + "/a.json");
+      fs.symlinkSync(target, folder + "/a.json");
+    }
+    return entry;
+  };
+  return directory;
+};
+const openSync = fs.openSync;
+const opened = [];
+fs.openSync = (...args) => {
+  const descriptor = openSync(...args);
+  if (!fs.fstatSync(descriptor).isFile()) opened.push(String(args[0]));
+  return descriptor;
+};
+syncBuiltinESMExports();
+const { loadThirdPartyManifests } = await import("./index.js");
+const result = loadThirdPartyManifests(folder);
+console.log(JSON.stringify({ opened, found: result.diagnostics.map((d) => [d.code, d.found]) }));
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "O_NOFOLLOW"), reason="no O_NOFOLLOW")
+def test_a_link_swapped_in_after_the_listing_is_never_followed_into_an_open(
+    out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A name the listing typed as a regular file was opened with no look before: the listing is
+    # finished before the first file is opened, so whoever may drop adapter files had all that
+    # time to put a link to a device (or a FIFO) in its place, and the loader opened the target
+    # (opening some devices acts: a tape rewinds, a watchdog arms). The open no longer follows
+    # a link for such a name; a link found there gets the full check, as a listed link does.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for language in ("python", "typescript"):
+        folder = tmp_path / language
+        folder.mkdir()
+        (folder / "a.json").write_text(json.dumps(manifest()), encoding="utf-8")
+    expected = [["NOT_A_FILE", "a FIFO"]]
+
+    real_listed = loader_module._listed
+    folder = tmp_path / "python"
+
+    def listed_then_swapped(where: str, seen: list[int]) -> Any:
+        yield from real_listed(where, seen)
+        (folder / "a.json").unlink()
+        (folder / "a.json").symlink_to(fifo)
+
+    real_open = os.open
+    opened: list[str] = []
+
+    def recording_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        descriptor = real_open(path, flags, *args, **kwargs)
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            opened.append(os.fsdecode(path))
+        return descriptor
+
+    with monkeypatch.context() as patched:
+        patched.setattr(loader_module, "_listed", listed_then_swapped)
+        patched.setattr(os, "open", recording_open)
+        result = load_third_party_manifests(folder)
+    assert opened == []
+    assert [[d.code.value, d.found] for d in result.diagnostics] == expected
+
+    script = out / "hostile-review-swap.mjs"
+    script.write_text(SWAP_AFTER_LISTING_JS, encoding="utf-8")
+    ran = subprocess.run(
+        [node_executable(), str(script), str(tmp_path / "typescript"), str(fifo)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout) == {"opened": [], "found": expected}

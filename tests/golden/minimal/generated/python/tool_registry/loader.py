@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import errno
 import gc
 import heapq
 import itertools
@@ -250,16 +251,35 @@ def read_regular_file(path: str, limit: int) -> bytes:
     return _read_regular(path, limit, None)[0]
 
 
-def _read_regular(path: str, limit: int, mode: int | None) -> tuple[bytes, os.stat_result]:
+# Opening a name the listing typed as a regular file, not a link: a link put in its place since
+# (the listing ends before the first file is opened) is refused by the open, never followed.
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# What such an open raises for a link (Linux and macOS: ELOOP; FreeBSD: EMLINK).
+_A_LINK = frozenset({errno.ELOOP, errno.EMLINK})
+
+
+def _read_regular(
+    path: str, limit: int, mode: int | None, *, listed: bool = False
+) -> tuple[bytes, os.stat_result]:
     """``read_regular_file``, also giving the open descriptor's status (the identity of what was
     read, with no second ``stat``). ``mode`` is the type already known before opening (from the
-    listing's entry type, or a refresh's ``stat``); ``None`` looks it up with ``os.stat``."""
+    listing's entry type, or a refresh's ``stat``); ``None`` looks it up with ``os.stat``.
+    ``listed``: ``mode`` is the listing's, for a name that was no link; the open then follows
+    no link, and a link found there since gets the full check (``stat``, then the open)."""
     if mode is None:
         mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise NotARegularFileError(path, _kind_of(mode))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    descriptor = os.open(path, flags)
+    if listed and _NO_FOLLOW:
+        try:
+            descriptor = os.open(path, flags | _NO_FOLLOW)
+        except OSError as error:
+            if error.errno not in _A_LINK:
+                raise
+            return _read_regular(path, limit, None)
+    else:
+        descriptor = os.open(path, flags)
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
@@ -283,14 +303,15 @@ class _ListedReader:
     descriptor's ``identity`` for the refresh cache: one ``fstat`` per file, where a ``stat``
     for the identity, one before opening and an ``fstat`` were three."""
 
-    __slots__ = ("identity", "mode")
+    __slots__ = ("identity", "listed", "mode")
 
     def __init__(self) -> None:
         self.identity: FileIdentity | None = None
         self.mode: int | None = None
+        self.listed = False  # ``mode`` is the listing's (a regular file, not a link)
 
     def __call__(self, path: str, limit: int) -> bytes:
-        data, status = _read_regular(path, limit, self.mode)
+        data, status = _read_regular(path, limit, self.mode, listed=self.listed)
         self.identity = (
             status.st_dev,
             status.st_ino,
@@ -893,7 +914,8 @@ def _load_folder(
                     checked.append(kept)
                     continue
         if listed is not None:
-            listed.identity, listed.mode = None, mode
+            # The listing's type (no refresh ``stat``, which follows links) opens no link.
+            listed.identity, listed.mode, listed.listed = None, mode, regular and kept is None
         report, manifest = _check_file(name, path, reader)
         outcome = _settle(None if listed is None else listed.identity, report, manifest)
         states.append(FileState(report.shown_source, "loaded"))
