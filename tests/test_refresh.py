@@ -56,9 +56,11 @@ def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     reads: list[str] = []
     real = loader_module._read_regular
 
-    def reader(path: str, limit: int, mode: int | None) -> tuple[bytes, os.stat_result]:
+    def reader(
+        path: str, limit: int, mode: int | None, *, listed: bool = False
+    ) -> tuple[bytes, os.stat_result]:
         reads.append(os.path.basename(path))
-        return real(path, limit, mode)
+        return real(path, limit, mode, listed=listed)
 
     monkeypatch.setattr(loader_module, "_read_regular", reader)
     return reads

@@ -160,6 +160,22 @@ function readRegular(path: FsPath, limit: number, into: Buffer | null): Uint8Arr
   return readOpened(path, limit, into);
 }
 
+/** A name the listing typed as a regular file, not a link, read with no look before opening: the
+ * open follows no link (`O_NOFOLLOW`), since the listing ends before the first file is opened
+ * and a link to a device or FIFO may have been put in its place since; a link found there gets
+ * the full check (`stat`, then the open), as a listed link does. */
+function readListedRegular(path: FsPath, limit: number, into: Buffer | null): Uint8Array {
+  const noFollow = fs.constants.O_NOFOLLOW ?? 0;
+  if (noFollow === 0) return readRegular(path, limit, into);
+  try {
+    return readOpened(path, limit, into, noFollow);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ELOOP" || code === "EMLINK") return readRegular(path, limit, into);
+    throw error;
+  }
+}
+
 /** Device, inode, size, modification and status-change time, exact (big-integer status: an
  * inode number above 2^53 or a nanosecond is not rounded away, as Python's `st_ino` and
  * `st_mtime_ns` are exact): a file whose identity is unchanged since the previous load is not
@@ -202,8 +218,8 @@ function identityNow(path: FsPath): Identity | null {
 // loader reads it right after each file, which keeps one call per file free of callbacks.
 let lastReadIdentity: Identity | null = null;
 
-function readOpened(path: FsPath, limit: number, into: Buffer | null): Uint8Array {
-  const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
+function readOpened(path: FsPath, limit: number, into: Buffer | null, extraFlags = 0): Uint8Array {
+  const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0) | extraFlags;
   const descriptor = fs.openSync(path, flags);
   try {
     const opened = fs.fstatSync(descriptor, { bigint: true });
@@ -931,7 +947,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   const states: FileState[] = [];
   // One buffer lent to every read of this load: each file is decoded before the next is read.
   const scratch = Buffer.allocUnsafe(MANIFEST_MAX_BYTES + 1);
-  const readListed: ReadFile = (path, limit) => readOpened(path, limit, scratch);
+  const readListed: ReadFile = (path, limit) => readListedRegular(path, limit, scratch);
   const readOther: ReadFile = (path, limit) => readRegular(path, limit, scratch);
   const checked = chosen.map((name): Checked => {
     // The file system's own reader takes a name that is valid UTF-8 as text (no buffer is

@@ -24,10 +24,9 @@ Inert entries (MCP server descriptions) are never detected: ``detect_all`` skips
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import shutil
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -37,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from .diagnostics import Diagnostic, DiagnosticCode, shown
-from .loader import read_regular_file
+from .loader import read_regular_file, strict_json_object
 from .models import ToolManifest
 from .registry import ToolRegistry, is_inert
 
@@ -160,6 +159,37 @@ def _is_regular_file(path: str) -> bool:
     return os.path.isfile(path)
 
 
+def _is_executable_file(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode) and os.access(path, os.X_OK)
+    except (OSError, ValueError):
+        return False
+
+
+def _which(name: str) -> str | None:
+    """The executable ``name`` resolves to on PATH, or ``None``: the TypeScript ``which`` step
+    for step. Unlike ``shutil.which``, an empty PATH entry (which POSIX reads as the working
+    folder) is skipped and Windows' working folder is not searched first: detection never finds,
+    or runs, a program because of the folder it was started in. A name with a separator is
+    checked as given; an explicit relative entry (``.``) keeps its prefix (``./name``)."""
+    if not name or "\x00" in name:
+        return None
+    windows = sys.platform.startswith("win")
+    extensions = [""]
+    if windows:
+        extensions += os.environ.get("PATHEXT", ".EXE;.CMD;.BAT;.COM").split(";")
+    if "/" in name or (windows and "\\" in name):
+        return next((name + ext for ext in extensions if _is_executable_file(name + ext)), None)
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        if not folder:
+            continue
+        for ext in extensions:
+            candidate = os.path.join(folder, name + ext)
+            if _is_executable_file(candidate):
+                return candidate
+    return None
+
+
 def _platform() -> str:
     return "win32" if sys.platform.startswith("win") else sys.platform
 
@@ -168,7 +198,7 @@ def _platform() -> str:
 class DetectionDeps:
     """Everything detection touches outside the process; replace any of it in tests."""
 
-    which: Callable[[str], str | None] = shutil.which
+    which: Callable[[str], str | None] = _which
     is_file: Callable[[str], bool] = _is_regular_file
     run_version: Callable[[str, float], str | None] = _run_version
     read_text: Callable[[str], str | None] = _read_pointer
@@ -228,11 +258,10 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
     text = deps.read_text(pointer_path)
     if text is None:
         return False
-    try:
-        pointer = json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    backup = pointer.get("backup") if isinstance(pointer, dict) else None
+    # The loader's strict reading, as TypeScript's: ``json.loads`` would take NaN or a lone
+    # surrogate and refuse an integer ``JSON.parse`` reads, so the languages would disagree.
+    pointer = strict_json_object(text.encode("utf-8", "surrogatepass"))
+    backup = None if pointer is None else pointer.get("backup")
     if not isinstance(backup, str) or not backup or "\x00" in backup:
         return False
     home = deps.home()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import errno
 import gc
 import heapq
 import itertools
@@ -250,16 +251,35 @@ def read_regular_file(path: str, limit: int) -> bytes:
     return _read_regular(path, limit, None)[0]
 
 
-def _read_regular(path: str, limit: int, mode: int | None) -> tuple[bytes, os.stat_result]:
+# Opening a name the listing typed as a regular file, not a link: a link put in its place since
+# (the listing ends before the first file is opened) is refused by the open, never followed.
+_NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# What such an open raises for a link (Linux and macOS: ELOOP; FreeBSD: EMLINK).
+_A_LINK = frozenset({errno.ELOOP, errno.EMLINK})
+
+
+def _read_regular(
+    path: str, limit: int, mode: int | None, *, listed: bool = False
+) -> tuple[bytes, os.stat_result]:
     """``read_regular_file``, also giving the open descriptor's status (the identity of what was
     read, with no second ``stat``). ``mode`` is the type already known before opening (from the
-    listing's entry type, or a refresh's ``stat``); ``None`` looks it up with ``os.stat``."""
+    listing's entry type, or a refresh's ``stat``); ``None`` looks it up with ``os.stat``.
+    ``listed``: ``mode`` is the listing's, for a name that was no link; the open then follows
+    no link, and a link found there since gets the full check (``stat``, then the open)."""
     if mode is None:
         mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise NotARegularFileError(path, _kind_of(mode))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    descriptor = os.open(path, flags)
+    if listed and _NO_FOLLOW:
+        try:
+            descriptor = os.open(path, flags | _NO_FOLLOW)
+        except OSError as error:
+            if error.errno not in _A_LINK:
+                raise
+            return _read_regular(path, limit, None)
+    else:
+        descriptor = os.open(path, flags)
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
@@ -283,14 +303,15 @@ class _ListedReader:
     descriptor's ``identity`` for the refresh cache: one ``fstat`` per file, where a ``stat``
     for the identity, one before opening and an ``fstat`` were three."""
 
-    __slots__ = ("identity", "mode")
+    __slots__ = ("identity", "listed", "mode")
 
     def __init__(self) -> None:
         self.identity: FileIdentity | None = None
         self.mode: int | None = None
+        self.listed = False  # ``mode`` is the listing's (a regular file, not a link)
 
     def __call__(self, path: str, limit: int) -> bytes:
-        data, status = _read_regular(path, limit, self.mode)
+        data, status = _read_regular(path, limit, self.mode, listed=self.listed)
         self.identity = (
             status.st_dev,
             status.st_ino,
@@ -569,6 +590,14 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     return value
 
 
+def strict_json_object(data: bytes) -> dict[str, Any] | None:
+    """The top-level object of ``data`` read by exactly the rules an adapter file is read by
+    (UTF-8, strict JSON, no duplicate key, no lone surrogate, at most ``MAX_NESTING`` deep), or
+    ``None`` for anything those rules refuse. Detection reads hook pointers with it, so Python
+    and TypeScript (``parseJsonObject``) decide a pointer alike."""
+    return _parse(data, _Report(""))
+
+
 def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | None:
     """The parsed object -> the cleaned manifest (unknown keys dropped) when it obeys the schema,
     else ``None``. A manifest rejected for a collision is still returned: it claims its id."""
@@ -764,13 +793,18 @@ def _status(path: str) -> os.stat_result | None:
         return None
 
 
-def _removed(previous: LoadResult | None, present: Iterable[str]) -> tuple[FileState, ...]:
-    """States for the names the previous load had and this one has not."""
+def _removed(previous: LoadResult | None, present: Iterable[FileState]) -> tuple[FileState, ...]:
+    """States for the names the previous load had and this one (``present``: its states) has
+    not, in the previous load's order (the byte order of the names, not of their shown form).
+    Names are compared as the states show them (a source's own clipping, not a value's)."""
     if previous is None:
         return ()
-    shown_present = {shown(name) for name in present}
-    gone = {s.source for s in previous.states if s.state != "removed"} - shown_present
-    return tuple(FileState(source, "removed") for source in sorted(gone, key=_byte_order))
+    shown_present = {state.source for state in present}
+    return tuple(
+        FileState(s.source, "removed")
+        for s in previous.states
+        if s.state != "removed" and s.source not in shown_present
+    )
 
 
 def load_third_party_manifests(
@@ -880,17 +914,17 @@ def _load_folder(
                     checked.append(kept)
                     continue
         if listed is not None:
-            listed.identity, listed.mode = None, mode
+            # The listing's type (no refresh ``stat``, which follows links) opens no link.
+            listed.identity, listed.mode, listed.listed = None, mode, regular and kept is None
         report, manifest = _check_file(name, path, reader)
         outcome = _settle(None if listed is None else listed.identity, report, manifest)
         states.append(FileState(report.shown_source, "loaded"))
         if outcome.identity is not None:
             cache[name] = outcome  # a regular file was read: reusable while it is unchanged
         checked.append(outcome)
-    names = [name for _, name, _ in candidates]
     result = replace(
         _decide(checked),
-        states=(*states, *_removed(previous, names)),
+        states=(*states, *_removed(previous, states)),
         cache=cache,
     )
     skipped = seen[0] - len(candidates)

@@ -27,6 +27,7 @@ import * as nodePath from "node:path";
 
 import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
 import { NotARegularFileError, errorReason, ownMember, readRegularFile } from "./loader.js";
+import { parseJsonObject } from "./json-text.js";
 import { isInert, type ToolRegistry } from "./registry.js";
 import type { ToolManifest } from "./types.js";
 
@@ -101,7 +102,18 @@ function isExecutableFile(candidate: string): boolean {
   }
 }
 
-/** PATH lookup like Python's `shutil.which` (a name with a separator is checked as given). */
+/** `name` in `folder` as Python's `os.path.join` spells it: no normalisation, so an explicit
+ * relative entry keeps its prefix ("./name", never the bare "name" a spawn would look up on
+ * PATH again). */
+function joined(folder: string, name: string): string {
+  const separators = process.platform === "win32" ? ["/", "\\"] : ["/"];
+  const drive = process.platform === "win32" && /^[A-Za-z]:$/.test(folder);
+  return drive || separators.some((separator) => folder.endsWith(separator)) ? folder + name : folder + nodePath.sep + name;
+}
+
+/** PATH lookup, the Python `_which` step for step: a name with a separator is checked as given,
+ * and an empty PATH entry (POSIX's working folder) is skipped, so a program is never found in,
+ * or run from, the folder detection was started in. */
 export function which(name: string): string | null {
   if (name === "" || name.includes("\u0000")) return null;
   const extensions = process.platform === "win32" ? ["", ...(process.env["PATHEXT"] ?? ".EXE;.CMD;.BAT;.COM").split(";")] : [""];
@@ -111,7 +123,7 @@ export function which(name: string): string | null {
   for (const folder of (process.env["PATH"] ?? "").split(nodePath.delimiter)) {
     if (folder === "") continue;
     for (const ext of extensions) {
-      const candidate = nodePath.join(folder, name + ext);
+      const candidate = joined(folder, name + ext);
       if (isExecutableFile(candidate)) return candidate;
     }
   }
@@ -259,16 +271,11 @@ function candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionD
 function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
   const text = deps.readText(pointerPath);
   if (text === null) return false;
-  let pointer: unknown;
-  try {
-    pointer = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  const backup =
-    typeof pointer === "object" && pointer !== null && !Array.isArray(pointer)
-      ? (pointer as Readonly<Record<string, unknown>>)["backup"]
-      : undefined;
+  // The loader's strict reading, as Python's (`JSON.parse` would take an integer Python refuses
+  // and refuse NaN it took), and the object's own member only: a polluted `Object.prototype`
+  // lends no backup.
+  const pointer = parseJsonObject(Buffer.from(text, "utf8"));
+  const backup = pointer.ok ? ownMember(pointer.value, "backup") : undefined;
   if (typeof backup !== "string" || backup === "" || backup.includes("\u0000")) return false;
   let target = expand(backup, deps.home());
   if (!nodePath.isAbsolute(target)) target = joinPath(nodePath.dirname(pointerPath), target);
