@@ -369,3 +369,53 @@ def test_a_link_swapped_in_after_the_listing_is_never_followed_into_an_open(
     )
     assert ran.returncode == 0, ran.stderr
     assert json.loads(ran.stdout) == {"opened": [], "found": expected}
+
+
+def _run_module(node: str, out: Path, name: str, code: str, env: dict[str, str]) -> Any:
+    script = out / name
+    script.write_text(code, encoding="utf-8")
+    result = subprocess.run(
+        [node, str(script)], capture_output=True, text=True, check=False, env=env, cwd=out
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("home", ["/srv/home/", "/srv/home//", "/", "/srv/home"])
+@pytest.mark.parametrize("configured", ["~", "~/adapters", "~/adapters/"])
+def test_the_default_folder_expands_home_as_python_does(
+    out: Path, home: str, configured: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # HOME with a trailing slash gave "/srv/home//adapters" in TypeScript ("/srv/home/adapters"
+    # in Python); HOME "/" and "~" gave "" instead of "/".
+    env = {**os.environ, "HOME": home, "WAGGLE_ADAPTERS_DIR": configured}
+    shown = _run_module(
+        node_executable(),
+        out,
+        "hostile-review-home.mjs",
+        'import { defaultAdaptersDir } from "./index.js";\n'
+        "console.log(JSON.stringify(defaultAdaptersDir()));\n",
+        env,
+    )
+    monkeypatch.setenv("HOME", home)
+    expected = os.path.expanduser(configured)
+    assert shown == expected
+
+
+def test_null_categories_mean_no_filter_in_both_languages(out: Path, tmp_path: Path) -> None:
+    # Python's categories=None is no filter; TypeScript threw a TypeError spreading null.
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps(manifest()), encoding="utf-8")
+    python_ids = sorted(get_tool_registry(folder, categories=None).ids)
+    shown = _run_module(
+        node_executable(),
+        out,
+        "hostile-review-categories.mjs",
+        'import { getToolRegistry } from "./index.js";\n'
+        f"const registry = getToolRegistry({json.dumps(str(folder))}, {{ categories: null }});\n"
+        "console.log(JSON.stringify([...registry.ids].sort()));\n",
+        dict(os.environ),
+    )
+    assert shown == python_ids
+    assert manifest()["id"] in shown

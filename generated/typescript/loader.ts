@@ -449,7 +449,9 @@ const BUILTIN_NAMES: ReadonlyMap<string, string> = (() => {
 export function defaultAdaptersDir(): string {
   const configured = process.env[ADAPTERS_DIR_ENV_VAR] || DEFAULT_ADAPTERS_DIR;
   if (configured === "~" || configured.startsWith("~/")) {
-    return os.homedir() + configured.slice(1);
+    // As Python's os.path.expanduser: the home folder's trailing slashes are dropped, and an
+    // expansion left empty (home "/", value "~") is the root.
+    return os.homedir().replace(/\/+$/, "") + configured.slice(1) || "/";
   }
   return configured;
 }

@@ -114,7 +114,7 @@ export interface RegistryOptions {
   /** What the host lets each third-party adapter route: adapter id -> capabilities. */
   readonly grants?: Readonly<Record<string, Iterable<string>>>;
   /** Limit the registry to tools of these categories (a tool without one is then left out). */
-  readonly categories?: Iterable<string> | string;
+  readonly categories?: Iterable<string> | string | null;
   /** Replaces the loader's file system access (tests). */
   readonly loader?: LoaderDeps;
 }
@@ -168,7 +168,7 @@ function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, Rea
 }
 
 function cleanCategories(categories: RegistryOptions["categories"]): ReadonlySet<string> | null {
-  if (categories === undefined) return null;
+  if (categories === undefined || categories === null) return null; // as Python's None
   if (typeof categories === "string") return new Set([categories]);
   return new Set([...categories].filter((c): c is string => typeof c === "string"));
 }
