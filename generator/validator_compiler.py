@@ -565,6 +565,11 @@ class _Answer:
                     ]
                 if depth == 0:
                     self.decided.add(value)
+                accepts = _printable_ascii_accepts(string, value)
+                if accepts is not None and len(checks) > 2:
+                    # Most strings are printable ASCII of a fitting length: one test accepts
+                    # them, and the separate tests run only for the rest.
+                    checks = [f"if not ({accepts}):", *_indent(checks)]
             elif kind == "number":
                 checks = self.number(number, value)
             elif kind == "object":
@@ -886,6 +891,29 @@ def _pattern_misses(module: _Module, pattern: Pattern, value: str) -> str:
     if least:
         shortcut = f"{value} and {shortcut}"
     return f"not ({shortcut}) and {search}"
+
+
+def _printable_ascii_accepts(rules: StringRules, value: str) -> str | None:
+    """A test that the string ``value`` passes every check of ``rules`` because it is printable
+    ASCII of a length the limits and the pattern allow (ASCII holds no lone surrogate, and
+    ``printable_ascii_matches`` proves the pattern matches any such string long enough); ``None``
+    when the pattern gives no such proof."""
+    least = 0
+    if rules.pattern is not None:
+        found = printable_ascii_matches(rules.pattern.python)
+        if found is None:
+            return None
+        least = found
+    low = max(least, int(rules.min_length.value) if rules.min_length is not None else 0)
+    high = int(rules.max_length.value) if rules.max_length is not None else None
+    terms = [f"{value}.isascii()", f"{value}.isprintable()"]
+    if low and high is not None:
+        terms.append(f"{low} <= len({value}) <= {high}")
+    elif low:
+        terms.append(f"len({value}) >= {low}")
+    elif high is not None:
+        terms.append(f"len({value}) <= {high}")
+    return " and ".join(terms)
 
 
 def _pattern_matches(module: _Module, pattern: Pattern, value: str) -> str:

@@ -231,3 +231,53 @@ def test_the_typescript_validator_takes_the_fast_path() -> None:
     text = (REPO / "generated/typescript/validator.ts").read_text(encoding="utf-8")
     assert '.includes("..") ? PATTERN_' in text
     assert 'new RegExp("^(?!/)[A-Za-z0-9._/-]+$", "u")' in text
+
+
+STRING_RULES = [
+    {"minLength": 1, "maxLength": 5, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},
+    {"maxLength": 4, "pattern": "^[^\\u0000-\\u001f]+$"},  # the pattern needs a character
+    {"minLength": 2},
+    {"minLength": 0, "maxLength": 3},
+]
+PRINTABLE_PIECES = [
+    "a",
+    "Z",
+    " ",
+    "~",
+    "ab",
+    "\n",
+    "\x7f",
+    "\x85",
+    "\u00e9",
+    "\ud800",
+    "\U0001f600",
+]
+
+
+@pytest.mark.parametrize("rules", STRING_RULES, ids=str)
+def test_the_printable_ascii_acceptance_answers_as_the_separate_tests(
+    rules: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Answering, a printable ASCII string of a fitting length is accepted by one test before
+    the surrogate, length and pattern tests: every verdict is the same without that test."""
+    schema = {"type": "object", "properties": {"a": {"type": "string", **rules}}}
+    source = compile_validators(schema, {"validate": ""}, package="tool_registry")
+    assert ".isprintable() and" in source
+    with_accept: dict[str, Any] = {}
+    exec(compile(source, "<compiled>", "exec"), with_accept)  # noqa: S102 - our own output
+    from generator import validator_compiler
+
+    monkeypatch.setattr(validator_compiler, "_printable_ascii_accepts", lambda *_: None)
+    without: dict[str, Any] = {}
+    plain = compile_validators(schema, {"validate": ""}, package="tool_registry")
+    assert plain != source
+    exec(compile(plain, "<compiled>", "exec"), without)  # noqa: S102 - our own output
+    chooser = random.Random(zlib.crc32(repr(rules).encode()))
+    answers = [name for name in with_accept if name.startswith("_valid_")]
+    assert answers
+    for _ in range(3000):
+        text = "".join(chooser.choice(PRINTABLE_PIECES) for _ in range(chooser.randrange(0, 8)))
+        document = {"a": text}
+        for name in answers:
+            assert with_accept[name](document) == without[name](document), (rules, text)
+        assert with_accept["validate"](document) == without["validate"](document), (rules, text)

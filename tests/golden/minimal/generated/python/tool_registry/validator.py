@@ -1274,12 +1274,13 @@ def _valid_1(v: Any) -> bool:
     v106 = v["displayName"]
     if not isinstance(v106, str):
         return False
-    if not v106.isascii() and SURROGATE.search(v106) is not None:
-        return False
-    if not (1 <= len(v106) <= 80):
-        return False
-    if not (v106.isascii() and v106.isprintable()) and _SEARCH2(v106) is None:
-        return False
+    if not (v106.isascii() and v106.isprintable() and 1 <= len(v106) <= 80):
+        if not v106.isascii() and SURROGATE.search(v106) is not None:
+            return False
+        if not (1 <= len(v106) <= 80):
+            return False
+        if not (v106.isascii() and v106.isprintable()) and _SEARCH2(v106) is None:
+            return False
     v107 = v["launchable"]
     if not isinstance(v107, bool):
         return False
@@ -1328,15 +1329,16 @@ def _valid_1(v: Any) -> bool:
                     for v117 in v116:
                         if not isinstance(v117, str):
                             return False
-                        if not v117.isascii() and SURROGATE.search(v117) is not None:
-                            return False
-                        if not (1 <= len(v117) <= 1024):
-                            return False
-                        if (
-                            not (v117 and v117.isascii() and v117.isprintable())
-                            and _SEARCH8(v117) is None
-                        ):
-                            return False
+                        if not (v117.isascii() and v117.isprintable() and 1 <= len(v117) <= 1024):
+                            if not v117.isascii() and SURROGATE.search(v117) is not None:
+                                return False
+                            if not (1 <= len(v117) <= 1024):
+                                return False
+                            if (
+                                not (v117 and v117.isascii() and v117.isprintable())
+                                and _SEARCH8(v117) is None
+                            ):
+                                return False
                 if "win32" in v115:
                     v118 = v115["win32"]
                     if not isinstance(v118, list):
@@ -1346,15 +1348,16 @@ def _valid_1(v: Any) -> bool:
                     for v119 in v118:
                         if not isinstance(v119, str):
                             return False
-                        if not v119.isascii() and SURROGATE.search(v119) is not None:
-                            return False
-                        if not (1 <= len(v119) <= 1024):
-                            return False
-                        if (
-                            not (v119 and v119.isascii() and v119.isprintable())
-                            and _SEARCH8(v119) is None
-                        ):
-                            return False
+                        if not (v119.isascii() and v119.isprintable() and 1 <= len(v119) <= 1024):
+                            if not v119.isascii() and SURROGATE.search(v119) is not None:
+                                return False
+                            if not (1 <= len(v119) <= 1024):
+                                return False
+                            if (
+                                not (v119 and v119.isascii() and v119.isprintable())
+                                and _SEARCH8(v119) is None
+                            ):
+                                return False
                 if "linux" in v115:
                     v120 = v115["linux"]
                     if not isinstance(v120, list):
@@ -1364,15 +1367,16 @@ def _valid_1(v: Any) -> bool:
                     for v121 in v120:
                         if not isinstance(v121, str):
                             return False
-                        if not v121.isascii() and SURROGATE.search(v121) is not None:
-                            return False
-                        if not (1 <= len(v121) <= 1024):
-                            return False
-                        if (
-                            not (v121 and v121.isascii() and v121.isprintable())
-                            and _SEARCH8(v121) is None
-                        ):
-                            return False
+                        if not (v121.isascii() and v121.isprintable() and 1 <= len(v121) <= 1024):
+                            if not v121.isascii() and SURROGATE.search(v121) is not None:
+                                return False
+                            if not (1 <= len(v121) <= 1024):
+                                return False
+                            if (
+                                not (v121 and v121.isascii() and v121.isprintable())
+                                and _SEARCH8(v121) is None
+                            ):
+                                return False
         else:
             return False
     if "hookPackage" in v:
@@ -2691,12 +2695,13 @@ def _valid_3(v: Any) -> bool:
     v251 = v["displayName"]
     if not isinstance(v251, str):
         return False
-    if not v251.isascii() and SURROGATE.search(v251) is not None:
-        return False
-    if not (1 <= len(v251) <= 80):
-        return False
-    if not (v251.isascii() and v251.isprintable()) and _SEARCH2(v251) is None:
-        return False
+    if not (v251.isascii() and v251.isprintable() and 1 <= len(v251) <= 80):
+        if not v251.isascii() and SURROGATE.search(v251) is not None:
+            return False
+        if not (1 <= len(v251) <= 80):
+            return False
+        if not (v251.isascii() and v251.isprintable()) and _SEARCH2(v251) is None:
+            return False
     v252 = v["launchable"]
     if not isinstance(v252, bool):
         return False
@@ -2735,15 +2740,16 @@ def _valid_3(v: Any) -> bool:
                     for v260 in v259:
                         if not isinstance(v260, str):
                             return False
-                        if not v260.isascii() and SURROGATE.search(v260) is not None:
-                            return False
-                        if not (1 <= len(v260) <= 1024):
-                            return False
-                        if (
-                            not (v260 and v260.isascii() and v260.isprintable())
-                            and _SEARCH8(v260) is None
-                        ):
-                            return False
+                        if not (v260.isascii() and v260.isprintable() and 1 <= len(v260) <= 1024):
+                            if not v260.isascii() and SURROGATE.search(v260) is not None:
+                                return False
+                            if not (1 <= len(v260) <= 1024):
+                                return False
+                            if (
+                                not (v260 and v260.isascii() and v260.isprintable())
+                                and _SEARCH8(v260) is None
+                            ):
+                                return False
                 if "win32" in v258:
                     v261 = v258["win32"]
                     if not isinstance(v261, list):
@@ -2753,15 +2759,16 @@ def _valid_3(v: Any) -> bool:
                     for v262 in v261:
                         if not isinstance(v262, str):
                             return False
-                        if not v262.isascii() and SURROGATE.search(v262) is not None:
-                            return False
-                        if not (1 <= len(v262) <= 1024):
-                            return False
-                        if (
-                            not (v262 and v262.isascii() and v262.isprintable())
-                            and _SEARCH8(v262) is None
-                        ):
-                            return False
+                        if not (v262.isascii() and v262.isprintable() and 1 <= len(v262) <= 1024):
+                            if not v262.isascii() and SURROGATE.search(v262) is not None:
+                                return False
+                            if not (1 <= len(v262) <= 1024):
+                                return False
+                            if (
+                                not (v262 and v262.isascii() and v262.isprintable())
+                                and _SEARCH8(v262) is None
+                            ):
+                                return False
                 if "linux" in v258:
                     v263 = v258["linux"]
                     if not isinstance(v263, list):
@@ -2771,15 +2778,16 @@ def _valid_3(v: Any) -> bool:
                     for v264 in v263:
                         if not isinstance(v264, str):
                             return False
-                        if not v264.isascii() and SURROGATE.search(v264) is not None:
-                            return False
-                        if not (1 <= len(v264) <= 1024):
-                            return False
-                        if (
-                            not (v264 and v264.isascii() and v264.isprintable())
-                            and _SEARCH8(v264) is None
-                        ):
-                            return False
+                        if not (v264.isascii() and v264.isprintable() and 1 <= len(v264) <= 1024):
+                            if not v264.isascii() and SURROGATE.search(v264) is not None:
+                                return False
+                            if not (1 <= len(v264) <= 1024):
+                                return False
+                            if (
+                                not (v264 and v264.isascii() and v264.isprintable())
+                                and _SEARCH8(v264) is None
+                            ):
+                                return False
         else:
             return False
     if "hookPackage" in v:
@@ -2928,12 +2936,13 @@ def _valid_4(v: Any) -> bool:
     for v282 in v:
         if not isinstance(v282, str):
             return False
-        if not v282.isascii() and SURROGATE.search(v282) is not None:
-            return False
-        if not (1 <= len(v282) <= 1024):
-            return False
-        if not (v282 and v282.isascii() and v282.isprintable()) and _SEARCH8(v282) is None:
-            return False
+        if not (v282.isascii() and v282.isprintable() and 1 <= len(v282) <= 1024):
+            if not v282.isascii() and SURROGATE.search(v282) is not None:
+                return False
+            if not (1 <= len(v282) <= 1024):
+                return False
+            if not (v282 and v282.isascii() and v282.isprintable()) and _SEARCH8(v282) is None:
+                return False
     return True
 
 
@@ -2945,12 +2954,13 @@ def _valid_5(v: Any) -> bool:
     for v283 in v:
         if not isinstance(v283, str):
             return False
-        if not v283.isascii() and SURROGATE.search(v283) is not None:
-            return False
-        if not (1 <= len(v283) <= 1024):
-            return False
-        if not (v283 and v283.isascii() and v283.isprintable()) and _SEARCH8(v283) is None:
-            return False
+        if not (v283.isascii() and v283.isprintable() and 1 <= len(v283) <= 1024):
+            if not v283.isascii() and SURROGATE.search(v283) is not None:
+                return False
+            if not (1 <= len(v283) <= 1024):
+                return False
+            if not (v283 and v283.isascii() and v283.isprintable()) and _SEARCH8(v283) is None:
+                return False
     return True
 
 
@@ -2962,12 +2972,13 @@ def _valid_6(v: Any) -> bool:
     for v284 in v:
         if not isinstance(v284, str):
             return False
-        if not v284.isascii() and SURROGATE.search(v284) is not None:
-            return False
-        if not (1 <= len(v284) <= 1024):
-            return False
-        if not (v284 and v284.isascii() and v284.isprintable()) and _SEARCH8(v284) is None:
-            return False
+        if not (v284.isascii() and v284.isprintable() and 1 <= len(v284) <= 1024):
+            if not v284.isascii() and SURROGATE.search(v284) is not None:
+                return False
+            if not (1 <= len(v284) <= 1024):
+                return False
+            if not (v284 and v284.isascii() and v284.isprintable()) and _SEARCH8(v284) is None:
+                return False
     return True
 
 
@@ -2985,12 +2996,13 @@ def _valid_7(v: Any) -> bool:
         for v286 in v285:
             if not isinstance(v286, str):
                 return False
-            if not v286.isascii() and SURROGATE.search(v286) is not None:
-                return False
-            if not (1 <= len(v286) <= 1024):
-                return False
-            if not (v286 and v286.isascii() and v286.isprintable()) and _SEARCH8(v286) is None:
-                return False
+            if not (v286.isascii() and v286.isprintable() and 1 <= len(v286) <= 1024):
+                if not v286.isascii() and SURROGATE.search(v286) is not None:
+                    return False
+                if not (1 <= len(v286) <= 1024):
+                    return False
+                if not (v286 and v286.isascii() and v286.isprintable()) and _SEARCH8(v286) is None:
+                    return False
     if "win32" in v:
         v287 = v["win32"]
         if not isinstance(v287, list):
@@ -3000,12 +3012,13 @@ def _valid_7(v: Any) -> bool:
         for v288 in v287:
             if not isinstance(v288, str):
                 return False
-            if not v288.isascii() and SURROGATE.search(v288) is not None:
-                return False
-            if not (1 <= len(v288) <= 1024):
-                return False
-            if not (v288 and v288.isascii() and v288.isprintable()) and _SEARCH8(v288) is None:
-                return False
+            if not (v288.isascii() and v288.isprintable() and 1 <= len(v288) <= 1024):
+                if not v288.isascii() and SURROGATE.search(v288) is not None:
+                    return False
+                if not (1 <= len(v288) <= 1024):
+                    return False
+                if not (v288 and v288.isascii() and v288.isprintable()) and _SEARCH8(v288) is None:
+                    return False
     if "linux" in v:
         v289 = v["linux"]
         if not isinstance(v289, list):
@@ -3015,12 +3028,13 @@ def _valid_7(v: Any) -> bool:
         for v290 in v289:
             if not isinstance(v290, str):
                 return False
-            if not v290.isascii() and SURROGATE.search(v290) is not None:
-                return False
-            if not (1 <= len(v290) <= 1024):
-                return False
-            if not (v290 and v290.isascii() and v290.isprintable()) and _SEARCH8(v290) is None:
-                return False
+            if not (v290.isascii() and v290.isprintable() and 1 <= len(v290) <= 1024):
+                if not v290.isascii() and SURROGATE.search(v290) is not None:
+                    return False
+                if not (1 <= len(v290) <= 1024):
+                    return False
+                if not (v290 and v290.isascii() and v290.isprintable()) and _SEARCH8(v290) is None:
+                    return False
     return True
 
 
@@ -3415,15 +3429,16 @@ def _valid_10(v: Any) -> bool:
                 for v331 in v330:
                     if not isinstance(v331, str):
                         return False
-                    if not v331.isascii() and SURROGATE.search(v331) is not None:
-                        return False
-                    if not (1 <= len(v331) <= 1024):
-                        return False
-                    if (
-                        not (v331 and v331.isascii() and v331.isprintable())
-                        and _SEARCH8(v331) is None
-                    ):
-                        return False
+                    if not (v331.isascii() and v331.isprintable() and 1 <= len(v331) <= 1024):
+                        if not v331.isascii() and SURROGATE.search(v331) is not None:
+                            return False
+                        if not (1 <= len(v331) <= 1024):
+                            return False
+                        if (
+                            not (v331 and v331.isascii() and v331.isprintable())
+                            and _SEARCH8(v331) is None
+                        ):
+                            return False
             if "win32" in v329:
                 v332 = v329["win32"]
                 if not isinstance(v332, list):
@@ -3433,15 +3448,16 @@ def _valid_10(v: Any) -> bool:
                 for v333 in v332:
                     if not isinstance(v333, str):
                         return False
-                    if not v333.isascii() and SURROGATE.search(v333) is not None:
-                        return False
-                    if not (1 <= len(v333) <= 1024):
-                        return False
-                    if (
-                        not (v333 and v333.isascii() and v333.isprintable())
-                        and _SEARCH8(v333) is None
-                    ):
-                        return False
+                    if not (v333.isascii() and v333.isprintable() and 1 <= len(v333) <= 1024):
+                        if not v333.isascii() and SURROGATE.search(v333) is not None:
+                            return False
+                        if not (1 <= len(v333) <= 1024):
+                            return False
+                        if (
+                            not (v333 and v333.isascii() and v333.isprintable())
+                            and _SEARCH8(v333) is None
+                        ):
+                            return False
             if "linux" in v329:
                 v334 = v329["linux"]
                 if not isinstance(v334, list):
@@ -3451,15 +3467,16 @@ def _valid_10(v: Any) -> bool:
                 for v335 in v334:
                     if not isinstance(v335, str):
                         return False
-                    if not v335.isascii() and SURROGATE.search(v335) is not None:
-                        return False
-                    if not (1 <= len(v335) <= 1024):
-                        return False
-                    if (
-                        not (v335 and v335.isascii() and v335.isprintable())
-                        and _SEARCH8(v335) is None
-                    ):
-                        return False
+                    if not (v335.isascii() and v335.isprintable() and 1 <= len(v335) <= 1024):
+                        if not v335.isascii() and SURROGATE.search(v335) is not None:
+                            return False
+                        if not (1 <= len(v335) <= 1024):
+                            return False
+                        if (
+                            not (v335 and v335.isascii() and v335.isprintable())
+                            and _SEARCH8(v335) is None
+                        ):
+                            return False
     else:
         return False
     return True

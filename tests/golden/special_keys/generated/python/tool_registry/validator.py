@@ -1079,12 +1079,13 @@ def _valid_1(v: Any) -> bool:
     v93 = v["displayName"]
     if not isinstance(v93, str):
         return False
-    if not v93.isascii() and SURROGATE.search(v93) is not None:
-        return False
-    if not (1 <= len(v93) <= 80):
-        return False
-    if not (v93.isascii() and v93.isprintable()) and _SEARCH2(v93) is None:
-        return False
+    if not (v93.isascii() and v93.isprintable() and 1 <= len(v93) <= 80):
+        if not v93.isascii() and SURROGATE.search(v93) is not None:
+            return False
+        if not (1 <= len(v93) <= 80):
+            return False
+        if not (v93.isascii() and v93.isprintable()) and _SEARCH2(v93) is None:
+            return False
     v94 = v["launchable"]
     if not isinstance(v94, bool):
         return False
@@ -1132,15 +1133,16 @@ def _valid_1(v: Any) -> bool:
                 for v104 in v103:
                     if not isinstance(v104, str):
                         return False
-                    if not v104.isascii() and SURROGATE.search(v104) is not None:
-                        return False
-                    if not (1 <= len(v104) <= 1024):
-                        return False
-                    if (
-                        not (v104 and v104.isascii() and v104.isprintable())
-                        and _SEARCH8(v104) is None
-                    ):
-                        return False
+                    if not (v104.isascii() and v104.isprintable() and 1 <= len(v104) <= 1024):
+                        if not v104.isascii() and SURROGATE.search(v104) is not None:
+                            return False
+                        if not (1 <= len(v104) <= 1024):
+                            return False
+                        if (
+                            not (v104 and v104.isascii() and v104.isprintable())
+                            and _SEARCH8(v104) is None
+                        ):
+                            return False
             if "win32" in v102:
                 v105 = v102["win32"]
                 if not isinstance(v105, list):
@@ -1150,15 +1152,16 @@ def _valid_1(v: Any) -> bool:
                 for v106 in v105:
                     if not isinstance(v106, str):
                         return False
-                    if not v106.isascii() and SURROGATE.search(v106) is not None:
-                        return False
-                    if not (1 <= len(v106) <= 1024):
-                        return False
-                    if (
-                        not (v106 and v106.isascii() and v106.isprintable())
-                        and _SEARCH8(v106) is None
-                    ):
-                        return False
+                    if not (v106.isascii() and v106.isprintable() and 1 <= len(v106) <= 1024):
+                        if not v106.isascii() and SURROGATE.search(v106) is not None:
+                            return False
+                        if not (1 <= len(v106) <= 1024):
+                            return False
+                        if (
+                            not (v106 and v106.isascii() and v106.isprintable())
+                            and _SEARCH8(v106) is None
+                        ):
+                            return False
             if "linux" in v102:
                 v107 = v102["linux"]
                 if not isinstance(v107, list):
@@ -1168,15 +1171,16 @@ def _valid_1(v: Any) -> bool:
                 for v108 in v107:
                     if not isinstance(v108, str):
                         return False
-                    if not v108.isascii() and SURROGATE.search(v108) is not None:
-                        return False
-                    if not (1 <= len(v108) <= 1024):
-                        return False
-                    if (
-                        not (v108 and v108.isascii() and v108.isprintable())
-                        and _SEARCH8(v108) is None
-                    ):
-                        return False
+                    if not (v108.isascii() and v108.isprintable() and 1 <= len(v108) <= 1024):
+                        if not v108.isascii() and SURROGATE.search(v108) is not None:
+                            return False
+                        if not (1 <= len(v108) <= 1024):
+                            return False
+                        if (
+                            not (v108 and v108.isascii() and v108.isprintable())
+                            and _SEARCH8(v108) is None
+                        ):
+                            return False
     else:
         return False
     if "hookPackage" in v:
@@ -2273,12 +2277,13 @@ def _valid_3(v: Any) -> bool:
     v225 = v["displayName"]
     if not isinstance(v225, str):
         return False
-    if not v225.isascii() and SURROGATE.search(v225) is not None:
-        return False
-    if not (1 <= len(v225) <= 80):
-        return False
-    if not (v225.isascii() and v225.isprintable()) and _SEARCH2(v225) is None:
-        return False
+    if not (v225.isascii() and v225.isprintable() and 1 <= len(v225) <= 80):
+        if not v225.isascii() and SURROGATE.search(v225) is not None:
+            return False
+        if not (1 <= len(v225) <= 80):
+            return False
+        if not (v225.isascii() and v225.isprintable()) and _SEARCH2(v225) is None:
+            return False
     v226 = v["launchable"]
     if not isinstance(v226, bool):
         return False
@@ -2316,15 +2321,16 @@ def _valid_3(v: Any) -> bool:
                 for v234 in v233:
                     if not isinstance(v234, str):
                         return False
-                    if not v234.isascii() and SURROGATE.search(v234) is not None:
-                        return False
-                    if not (1 <= len(v234) <= 1024):
-                        return False
-                    if (
-                        not (v234 and v234.isascii() and v234.isprintable())
-                        and _SEARCH8(v234) is None
-                    ):
-                        return False
+                    if not (v234.isascii() and v234.isprintable() and 1 <= len(v234) <= 1024):
+                        if not v234.isascii() and SURROGATE.search(v234) is not None:
+                            return False
+                        if not (1 <= len(v234) <= 1024):
+                            return False
+                        if (
+                            not (v234 and v234.isascii() and v234.isprintable())
+                            and _SEARCH8(v234) is None
+                        ):
+                            return False
             if "win32" in v232:
                 v235 = v232["win32"]
                 if not isinstance(v235, list):
@@ -2334,15 +2340,16 @@ def _valid_3(v: Any) -> bool:
                 for v236 in v235:
                     if not isinstance(v236, str):
                         return False
-                    if not v236.isascii() and SURROGATE.search(v236) is not None:
-                        return False
-                    if not (1 <= len(v236) <= 1024):
-                        return False
-                    if (
-                        not (v236 and v236.isascii() and v236.isprintable())
-                        and _SEARCH8(v236) is None
-                    ):
-                        return False
+                    if not (v236.isascii() and v236.isprintable() and 1 <= len(v236) <= 1024):
+                        if not v236.isascii() and SURROGATE.search(v236) is not None:
+                            return False
+                        if not (1 <= len(v236) <= 1024):
+                            return False
+                        if (
+                            not (v236 and v236.isascii() and v236.isprintable())
+                            and _SEARCH8(v236) is None
+                        ):
+                            return False
             if "linux" in v232:
                 v237 = v232["linux"]
                 if not isinstance(v237, list):
@@ -2352,15 +2359,16 @@ def _valid_3(v: Any) -> bool:
                 for v238 in v237:
                     if not isinstance(v238, str):
                         return False
-                    if not v238.isascii() and SURROGATE.search(v238) is not None:
-                        return False
-                    if not (1 <= len(v238) <= 1024):
-                        return False
-                    if (
-                        not (v238 and v238.isascii() and v238.isprintable())
-                        and _SEARCH8(v238) is None
-                    ):
-                        return False
+                    if not (v238.isascii() and v238.isprintable() and 1 <= len(v238) <= 1024):
+                        if not v238.isascii() and SURROGATE.search(v238) is not None:
+                            return False
+                        if not (1 <= len(v238) <= 1024):
+                            return False
+                        if (
+                            not (v238 and v238.isascii() and v238.isprintable())
+                            and _SEARCH8(v238) is None
+                        ):
+                            return False
     else:
         return False
     if "hookPackage" in v:
@@ -2477,12 +2485,13 @@ def _valid_4(v: Any) -> bool:
     for v256 in v:
         if not isinstance(v256, str):
             return False
-        if not v256.isascii() and SURROGATE.search(v256) is not None:
-            return False
-        if not (1 <= len(v256) <= 1024):
-            return False
-        if not (v256 and v256.isascii() and v256.isprintable()) and _SEARCH8(v256) is None:
-            return False
+        if not (v256.isascii() and v256.isprintable() and 1 <= len(v256) <= 1024):
+            if not v256.isascii() and SURROGATE.search(v256) is not None:
+                return False
+            if not (1 <= len(v256) <= 1024):
+                return False
+            if not (v256 and v256.isascii() and v256.isprintable()) and _SEARCH8(v256) is None:
+                return False
     return True
 
 
@@ -2494,12 +2503,13 @@ def _valid_5(v: Any) -> bool:
     for v257 in v:
         if not isinstance(v257, str):
             return False
-        if not v257.isascii() and SURROGATE.search(v257) is not None:
-            return False
-        if not (1 <= len(v257) <= 1024):
-            return False
-        if not (v257 and v257.isascii() and v257.isprintable()) and _SEARCH8(v257) is None:
-            return False
+        if not (v257.isascii() and v257.isprintable() and 1 <= len(v257) <= 1024):
+            if not v257.isascii() and SURROGATE.search(v257) is not None:
+                return False
+            if not (1 <= len(v257) <= 1024):
+                return False
+            if not (v257 and v257.isascii() and v257.isprintable()) and _SEARCH8(v257) is None:
+                return False
     return True
 
 
@@ -2511,12 +2521,13 @@ def _valid_6(v: Any) -> bool:
     for v258 in v:
         if not isinstance(v258, str):
             return False
-        if not v258.isascii() and SURROGATE.search(v258) is not None:
-            return False
-        if not (1 <= len(v258) <= 1024):
-            return False
-        if not (v258 and v258.isascii() and v258.isprintable()) and _SEARCH8(v258) is None:
-            return False
+        if not (v258.isascii() and v258.isprintable() and 1 <= len(v258) <= 1024):
+            if not v258.isascii() and SURROGATE.search(v258) is not None:
+                return False
+            if not (1 <= len(v258) <= 1024):
+                return False
+            if not (v258 and v258.isascii() and v258.isprintable()) and _SEARCH8(v258) is None:
+                return False
     return True
 
 
@@ -2534,12 +2545,13 @@ def _valid_7(v: Any) -> bool:
         for v260 in v259:
             if not isinstance(v260, str):
                 return False
-            if not v260.isascii() and SURROGATE.search(v260) is not None:
-                return False
-            if not (1 <= len(v260) <= 1024):
-                return False
-            if not (v260 and v260.isascii() and v260.isprintable()) and _SEARCH8(v260) is None:
-                return False
+            if not (v260.isascii() and v260.isprintable() and 1 <= len(v260) <= 1024):
+                if not v260.isascii() and SURROGATE.search(v260) is not None:
+                    return False
+                if not (1 <= len(v260) <= 1024):
+                    return False
+                if not (v260 and v260.isascii() and v260.isprintable()) and _SEARCH8(v260) is None:
+                    return False
     if "win32" in v:
         v261 = v["win32"]
         if not isinstance(v261, list):
@@ -2549,12 +2561,13 @@ def _valid_7(v: Any) -> bool:
         for v262 in v261:
             if not isinstance(v262, str):
                 return False
-            if not v262.isascii() and SURROGATE.search(v262) is not None:
-                return False
-            if not (1 <= len(v262) <= 1024):
-                return False
-            if not (v262 and v262.isascii() and v262.isprintable()) and _SEARCH8(v262) is None:
-                return False
+            if not (v262.isascii() and v262.isprintable() and 1 <= len(v262) <= 1024):
+                if not v262.isascii() and SURROGATE.search(v262) is not None:
+                    return False
+                if not (1 <= len(v262) <= 1024):
+                    return False
+                if not (v262 and v262.isascii() and v262.isprintable()) and _SEARCH8(v262) is None:
+                    return False
     if "linux" in v:
         v263 = v["linux"]
         if not isinstance(v263, list):
@@ -2564,12 +2577,13 @@ def _valid_7(v: Any) -> bool:
         for v264 in v263:
             if not isinstance(v264, str):
                 return False
-            if not v264.isascii() and SURROGATE.search(v264) is not None:
-                return False
-            if not (1 <= len(v264) <= 1024):
-                return False
-            if not (v264 and v264.isascii() and v264.isprintable()) and _SEARCH8(v264) is None:
-                return False
+            if not (v264.isascii() and v264.isprintable() and 1 <= len(v264) <= 1024):
+                if not v264.isascii() and SURROGATE.search(v264) is not None:
+                    return False
+                if not (1 <= len(v264) <= 1024):
+                    return False
+                if not (v264 and v264.isascii() and v264.isprintable()) and _SEARCH8(v264) is None:
+                    return False
     return True
 
 
@@ -2964,15 +2978,16 @@ def _valid_10(v: Any) -> bool:
                 for v305 in v304:
                     if not isinstance(v305, str):
                         return False
-                    if not v305.isascii() and SURROGATE.search(v305) is not None:
-                        return False
-                    if not (1 <= len(v305) <= 1024):
-                        return False
-                    if (
-                        not (v305 and v305.isascii() and v305.isprintable())
-                        and _SEARCH8(v305) is None
-                    ):
-                        return False
+                    if not (v305.isascii() and v305.isprintable() and 1 <= len(v305) <= 1024):
+                        if not v305.isascii() and SURROGATE.search(v305) is not None:
+                            return False
+                        if not (1 <= len(v305) <= 1024):
+                            return False
+                        if (
+                            not (v305 and v305.isascii() and v305.isprintable())
+                            and _SEARCH8(v305) is None
+                        ):
+                            return False
             if "win32" in v303:
                 v306 = v303["win32"]
                 if not isinstance(v306, list):
@@ -2982,15 +2997,16 @@ def _valid_10(v: Any) -> bool:
                 for v307 in v306:
                     if not isinstance(v307, str):
                         return False
-                    if not v307.isascii() and SURROGATE.search(v307) is not None:
-                        return False
-                    if not (1 <= len(v307) <= 1024):
-                        return False
-                    if (
-                        not (v307 and v307.isascii() and v307.isprintable())
-                        and _SEARCH8(v307) is None
-                    ):
-                        return False
+                    if not (v307.isascii() and v307.isprintable() and 1 <= len(v307) <= 1024):
+                        if not v307.isascii() and SURROGATE.search(v307) is not None:
+                            return False
+                        if not (1 <= len(v307) <= 1024):
+                            return False
+                        if (
+                            not (v307 and v307.isascii() and v307.isprintable())
+                            and _SEARCH8(v307) is None
+                        ):
+                            return False
             if "linux" in v303:
                 v308 = v303["linux"]
                 if not isinstance(v308, list):
@@ -3000,15 +3016,16 @@ def _valid_10(v: Any) -> bool:
                 for v309 in v308:
                     if not isinstance(v309, str):
                         return False
-                    if not v309.isascii() and SURROGATE.search(v309) is not None:
-                        return False
-                    if not (1 <= len(v309) <= 1024):
-                        return False
-                    if (
-                        not (v309 and v309.isascii() and v309.isprintable())
-                        and _SEARCH8(v309) is None
-                    ):
-                        return False
+                    if not (v309.isascii() and v309.isprintable() and 1 <= len(v309) <= 1024):
+                        if not v309.isascii() and SURROGATE.search(v309) is not None:
+                            return False
+                        if not (1 <= len(v309) <= 1024):
+                            return False
+                        if (
+                            not (v309 and v309.isascii() and v309.isprintable())
+                            and _SEARCH8(v309) is None
+                        ):
+                            return False
     else:
         return False
     return True
