@@ -258,4 +258,4 @@ def test_a_member_that_can_report_much_is_answered_before_it_is_collected() -> N
     root = root[: root.index("\n}\n")]
     for member in ("detect", "capabilities", "mcpServer", "promptArgTemplate"):
         section = root[root.index(f'Object.hasOwn(v, "{member}")') :]
-        assert re.match(r'[^\n]*\n[^\n]*\n\s*if \(!valid\d+\(v\d+\)\) \{', section), member
+        assert re.match(r"[^\n]*\n[^\n]*\n\s*if \(!valid\d+\(v\d+\)\) \{", section), member
