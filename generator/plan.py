@@ -82,13 +82,14 @@ class Limit:
 
 @dataclass(frozen=True)
 class FastPath:
-    """A shorter Python translation of a pattern (its leading negative lookaheads that scan the
-    string dropped) giving the same answer for every string that holds none of ``literals``:
-    each dropped lookahead can only match text holding its literal. ``ecma`` spells the same
-    shorter pattern in ECMA-262 (its translation is ``python``), or is ``None`` when it cannot."""
+    """A shorter Python translation of a pattern (its leading negative lookaheads that repeat
+    something dropped) giving the same answer for every string lacking at least one literal of
+    each group in ``literals``: each dropped lookahead can only match text holding every literal
+    of its group. ``ecma`` spells the same shorter pattern in ECMA-262 (its translation is
+    ``python``), or is ``None`` when it cannot."""
 
     python: str
-    literals: tuple[str, ...]
+    literals: tuple[tuple[str, ...], ...]
     ecma: str | None = None
 
 

@@ -6,8 +6,9 @@ and are conservative: an answer is given only when the tree proves it.
   surrogate); a fact of the plan, used by every backend.
 - ``printable_ascii_matches``: every printable ASCII string (of at least 0 or 1 characters)
   matches; the Python backend's shortcut past the ``search``.
-- ``fast_path``: the pattern without its leading scanning negative lookaheads, and the literals
-  a string must hold for one of them to refuse it; a fact of the plan (``plan.FastPath``).
+- ``fast_path``: the pattern without its leading negative lookaheads that repeat something, and
+  for each the literals a string must all hold for it to refuse the string; a fact of the plan
+  (``plan.FastPath``).
 - ``spelled_without_lookaheads``: the same shorter pattern in the pattern's own (ECMA-262)
   spelling, found by translating it back; what the TypeScript backend tests.
 """
@@ -105,12 +106,13 @@ def _ascii_items(items: Any) -> bool:  # noqa: PLR0912 - one branch per node kin
 _ASCII_CATEGORIES = frozenset({"CATEGORY_DIGIT", "CATEGORY_WORD", "CATEGORY_SPACE"})
 
 
-def fast_path(source: str) -> tuple[str, tuple[str, ...]] | None:
+def fast_path(source: str) -> tuple[str, tuple[tuple[str, ...], ...]] | None:
     """For a pattern (compiled with ``re.ASCII``) that starts ``^(?!...)``: the pattern without
-    its leading negative lookaheads that scan the string (an unbounded repeat of a class, say),
-    each of which can only match text holding a literal, and those literals (one per dropped
-    lookahead). A string holding none of the literals gets the same answer from the shorter
-    pattern: each dropped lookahead cannot match at its start, so it cannot refuse it. ``None``
+    its leading negative lookaheads that repeat something (a scan of the string, or a repeated
+    literal), each of which can only match text holding all of some literals, and those literals
+    (one group per dropped lookahead). A string lacking at least one literal of every group gets
+    the same answer from the shorter pattern: no dropped lookahead can match at its start, so
+    none can refuse it. ``None``
     when no lookahead can be dropped or when unsure (a case-folding or multi-line flag, a
     back-reference, a capturing group, a translation whose text does not split cleanly)."""
     try:
@@ -177,19 +179,26 @@ def spelled_without_lookaheads(
 _MOST_LEADING = 6
 
 
-def _droppable(leading: list[Any]) -> tuple[list[int], list[str]]:
-    """Which leading lookahead bodies (by index) scan the string and need a literal, and the
-    longest such literal of each."""
+def _droppable(leading: list[Any]) -> tuple[list[int], list[tuple[str, ...]]]:
+    """Which leading lookahead bodies (by index) repeat something and need literals, and the
+    literals each needs (distinct, longest first): such a lookahead cannot match a string
+    lacking any one of them. A body without a repeat (``(?!/)``) is one cheap test at the
+    first character, cheaper than looking for a literal: it is kept."""
     dropped: list[int] = []
-    literals: list[str] = []
+    literals: list[tuple[str, ...]] = []
     for index, body in enumerate(leading):
         if not _scans(list(body)):
-            continue  # tried at the first character only: cheaper than a scan for a literal
+            continue
         required = _required_literals(list(body))
         if required:
             dropped.append(index)
-            literals.append(max(required, key=len))
+            distinct = sorted(set(required), key=lambda text: (-len(text), text))
+            literals.append(tuple(distinct[:_MOST_LITERALS]))
     return dropped, literals
+
+
+# Literals kept per dropped lookahead (testing more costs more than the lookahead saves).
+_MOST_LITERALS = 2
 
 
 def _plain(items: Any) -> bool:
@@ -244,27 +253,17 @@ def _required_literals(items: list[Any]) -> list[str]:
 
 
 def _scans(items: list[Any]) -> bool:
-    """Whether the sequence holds a repeat (more than once) of anything but literals: a
-    lookahead over it may read the whole string."""
+    """Whether the sequence holds a repeat (more than once): a lookahead over it may read the
+    whole string, or at least runs the engine's repeat machinery, which costs more than a test
+    for a literal."""
     for op, argument in items:
         name = str(op)
         repeat = name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
-        if repeat and argument[1] > 1 and not _only_literals(list(argument[2])):
+        if repeat and argument[1] > 1:
             return True
         if any(_scans(list(child)) for child in _children(name, argument)):
             return True
     return False
-
-
-def _only_literals(items: list[Any]) -> bool:
-    for op, argument in items:
-        name = str(op)
-        if name == "SUBPATTERN":
-            if not _only_literals(list(argument[-1])):
-                return False
-        elif name != "LITERAL":
-            return False
-    return True
 
 
 def _leading_lookahead_spans(source: str) -> list[tuple[int, int]]:

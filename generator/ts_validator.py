@@ -368,13 +368,18 @@ class _Emitter:
 
     def pattern_test(self, pattern: Pattern, value: str) -> str:
         """A test that the string ``value`` matches ``pattern``; with a ``plan.FastPath`` spelled
-        in ECMA-262, the shorter pattern's for a string holding none of its literals (the
+        in ECMA-262, the shorter pattern's for a string lacking a literal of each group (the
         lookaheads it drops cannot refuse such a string)."""
         full = self.module.constant("PATTERN", f'new RegExp({ts_str(pattern.source)}, "u")')
         if pattern.fast is None or pattern.fast.ecma is None:
             return f"{full}.test({value})"
         fast = self.module.constant("PATTERN", f'new RegExp({ts_str(pattern.fast.ecma)}, "u")')
-        lacks = " && ".join(f"!{value}.includes({ts_str(lit)})" for lit in pattern.fast.literals)
+        lacks = " && ".join(
+            " || ".join(f"!{value}.includes({ts_str(lit)})" for lit in group)
+            if len(group) == 1
+            else "(" + " || ".join(f"!{value}.includes({ts_str(lit)})" for lit in group) + ")"
+            for group in pattern.fast.literals
+        )
         return f"({lacks} ? {fast} : {full}).test({value})"
 
     @staticmethod

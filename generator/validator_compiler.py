@@ -865,13 +865,18 @@ def _condition(condition: Condition, value: str, known: str | None) -> str:
 def _pattern_search(module: _Module, pattern: Pattern, value: str) -> str:
     """A call of the compiled pattern's bound ``search`` (a module constant: one global load
     per use instead of a global and an attribute) on ``value``; with a ``plan.FastPath``, the
-    shorter pattern's for a string holding none of its literals (the lookaheads it drops
+    shorter pattern's for a string lacking a literal of each group (the lookaheads it drops
     cannot refuse such a string)."""
     search = _compiled_search(module, pattern.python)
     if pattern.fast is None:
         return f"{search}({value})"
     fast = _compiled_search(module, pattern.fast.python)
-    lacks = " and ".join(f"{py_str(literal)} not in {value}" for literal in pattern.fast.literals)
+    lacks = " and ".join(
+        " or ".join(f"{py_str(literal)} not in {value}" for literal in group)
+        if len(group) == 1
+        else "(" + " or ".join(f"{py_str(literal)} not in {value}" for literal in group) + ")"
+        for group in pattern.fast.literals
+    )
     return f"({fast} if {lacks} else {search})({value})"
 
 

@@ -13,7 +13,7 @@ const PATTERN_2 = new RegExp("^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))[A-Za-z0-9._/-]+$",
 const PATTERN_3 = new RegExp("^(?!/)[A-Za-z0-9._/-]+$", "u");
 const PATTERN_4 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
 const PATTERN_5 = new RegExp("^(?!(?:\\{prompt\\})*/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*:)(?!(?:[^\\n\\r]*/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const PATTERN_6 = new RegExp("^(?!(?:\\{prompt\\})*/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*:)(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const PATTERN_6 = new RegExp("^[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const ENUM_7: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app", "mcp-server"]);
 const PATTERN_8 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
 const PATTERN_9 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
@@ -159,7 +159,7 @@ function check0(v: unknown, p: string, e: Violations): void {
               if (v19.length > 256 && codePointLength(v19) > 256) {
                 e.add(p + "/promptArgTemplate" + "/" + i18, "maxLength", "at most 256 characters", v19);
               }
-              if (!(v19.length > 256 && codePointLength(v19) > 256) && !(!v19.includes(".") ? PATTERN_6 : PATTERN_5).test(v19)) {
+              if (!(v19.length > 256 && codePointLength(v19) > 256) && !(!v19.includes("/") && !v19.includes(":") && !v19.includes(".") && (!v19.includes("{prompt}") || !v19.includes("-")) ? PATTERN_6 : PATTERN_5).test(v19)) {
                 e.add(p + "/promptArgTemplate" + "/" + i18, "pattern", "to match \"^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...", v19);
               }
             } else {
@@ -564,7 +564,7 @@ function valid1(v: unknown): boolean {
       if (v64.length > 256 && codePointLength(v64) > 256) {
         return false;
       }
-      if (!(!v64.includes(".") ? PATTERN_6 : PATTERN_5).test(v64)) {
+      if (!(!v64.includes("/") && !v64.includes(":") && !v64.includes(".") && (!v64.includes("{prompt}") || !v64.includes("-")) ? PATTERN_6 : PATTERN_5).test(v64)) {
         return false;
       }
     }
@@ -1109,7 +1109,7 @@ function valid3(v: unknown): boolean {
       if (v126.length > 256 && codePointLength(v126) > 256) {
         return false;
       }
-      if (!(!v126.includes(".") ? PATTERN_6 : PATTERN_5).test(v126)) {
+      if (!(!v126.includes("/") && !v126.includes(":") && !v126.includes(".") && (!v126.includes("{prompt}") || !v126.includes("-")) ? PATTERN_6 : PATTERN_5).test(v126)) {
         return false;
       }
     }
@@ -1581,7 +1581,7 @@ function valid6(v: unknown): boolean {
     if (v179.length > 256 && codePointLength(v179) > 256) {
       return false;
     }
-    if (!(!v179.includes(".") ? PATTERN_6 : PATTERN_5).test(v179)) {
+    if (!(!v179.includes("/") && !v179.includes(":") && !v179.includes(".") && (!v179.includes("{prompt}") || !v179.includes("-")) ? PATTERN_6 : PATTERN_5).test(v179)) {
       return false;
     }
   }

@@ -13,7 +13,7 @@ const PATTERN_2 = new RegExp("^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))[A-Za-z0-9._/-]+$",
 const PATTERN_3 = new RegExp("^(?!/)[A-Za-z0-9._/-]+$", "u");
 const PATTERN_4 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
 const PATTERN_5 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const PATTERN_6 = new RegExp("^(?!/|[A-Za-z]:)(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const PATTERN_6 = new RegExp("^(?!/|[A-Za-z]:)[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const ENUM_7: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app"]);
 const PATTERN_8 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
 const PATTERN_9 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
@@ -157,7 +157,7 @@ function check0(v: unknown, p: string, e: Violations): void {
               if (v20.length > 256 && codePointLength(v20) > 256) {
                 e.add(p + "/promptArgTemplate" + "/" + i19, "maxLength", "at most 256 characters", v20);
               }
-              if (!(v20.length > 256 && codePointLength(v20) > 256) && !(!v20.includes("..") ? PATTERN_6 : PATTERN_5).test(v20)) {
+              if (!(v20.length > 256 && codePointLength(v20) > 256) && !(!v20.includes("..") && (!v20.includes("{prompt}") || !v20.includes("-")) ? PATTERN_6 : PATTERN_5).test(v20)) {
                 e.add(p + "/promptArgTemplate" + "/" + i19, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...", v20);
               }
             } else {
@@ -490,7 +490,7 @@ function valid1(v: unknown): boolean {
       if (v56.length > 256 && codePointLength(v56) > 256) {
         return false;
       }
-      if (!(!v56.includes("..") ? PATTERN_6 : PATTERN_5).test(v56)) {
+      if (!(!v56.includes("..") && (!v56.includes("{prompt}") || !v56.includes("-")) ? PATTERN_6 : PATTERN_5).test(v56)) {
         return false;
       }
     }
@@ -958,7 +958,7 @@ function valid3(v: unknown): boolean {
       if (v109.length > 256 && codePointLength(v109) > 256) {
         return false;
       }
-      if (!(!v109.includes("..") ? PATTERN_6 : PATTERN_5).test(v109)) {
+      if (!(!v109.includes("..") && (!v109.includes("{prompt}") || !v109.includes("-")) ? PATTERN_6 : PATTERN_5).test(v109)) {
         return false;
       }
     }
@@ -1350,7 +1350,7 @@ function valid6(v: unknown): boolean {
     if (v152.length > 256 && codePointLength(v152) > 256) {
       return false;
     }
-    if (!(!v152.includes("..") ? PATTERN_6 : PATTERN_5).test(v152)) {
+    if (!(!v152.includes("..") && (!v152.includes("{prompt}") || !v152.includes("-")) ? PATTERN_6 : PATTERN_5).test(v152)) {
       return false;
     }
   }

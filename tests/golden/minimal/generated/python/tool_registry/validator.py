@@ -71,8 +71,7 @@ _SEARCH12 = re.compile(
     re.ASCII,
 ).search
 _SEARCH13 = re.compile(
-    "^(?!(?:\\{prompt\\})*\\/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*\\:)(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
-    re.ASCII,
+    "^[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z", re.ASCII
 ).search
 _NAMES14 = frozenset(("provides",))
 _ENUM15 = frozenset(
@@ -807,7 +806,15 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                             if not (
                                 v54.isascii()
                                 and len(v54) <= 256
-                                and (_SEARCH13 if "." not in v54 else _SEARCH12)(v54) is not None
+                                and (
+                                    _SEARCH13
+                                    if "/" not in v54
+                                    and ":" not in v54
+                                    and "." not in v54
+                                    and ("{prompt}" not in v54 or "-" not in v54)
+                                    else _SEARCH12
+                                )(v54)
+                                is not None
                             ):
                                 if not v54.isascii() and SURROGATE.search(v54) is not None:
                                     e.append(
@@ -829,7 +836,15 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     )
                                 if (
                                     len(v54) <= 256
-                                    and (_SEARCH13 if "." not in v54 else _SEARCH12)(v54) is None
+                                    and (
+                                        _SEARCH13
+                                        if "/" not in v54
+                                        and ":" not in v54
+                                        and "." not in v54
+                                        and ("{prompt}" not in v54 or "-" not in v54)
+                                        else _SEARCH12
+                                    )(v54)
+                                    is None
                                 ):
                                     e.append(
                                         (
@@ -1400,7 +1415,14 @@ def _valid_1(v: Any) -> bool:
                 return False
             if len(v124) > 256:
                 return False
-            if (_SEARCH13 if "." not in v124 else _SEARCH12)(v124) is None:
+            if (
+                _SEARCH13
+                if "/" not in v124
+                and ":" not in v124
+                and "." not in v124
+                and ("{prompt}" not in v124 or "-" not in v124)
+                else _SEARCH12
+            )(v124) is None:
                 return False
     if "capabilities" in v:
         v125 = v["capabilities"]
@@ -2192,7 +2214,15 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                             if not (
                                 v196.isascii()
                                 and len(v196) <= 256
-                                and (_SEARCH13 if "." not in v196 else _SEARCH12)(v196) is not None
+                                and (
+                                    _SEARCH13
+                                    if "/" not in v196
+                                    and ":" not in v196
+                                    and "." not in v196
+                                    and ("{prompt}" not in v196 or "-" not in v196)
+                                    else _SEARCH12
+                                )(v196)
+                                is not None
                             ):
                                 if not v196.isascii() and SURROGATE.search(v196) is not None:
                                     e.append(
@@ -2214,7 +2244,15 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     )
                                 if (
                                     len(v196) <= 256
-                                    and (_SEARCH13 if "." not in v196 else _SEARCH12)(v196) is None
+                                    and (
+                                        _SEARCH13
+                                        if "/" not in v196
+                                        and ":" not in v196
+                                        and "." not in v196
+                                        and ("{prompt}" not in v196 or "-" not in v196)
+                                        else _SEARCH12
+                                    )(v196)
+                                    is None
                                 ):
                                     e.append(
                                         (
@@ -2811,7 +2849,14 @@ def _valid_3(v: Any) -> bool:
                 return False
             if len(v267) > 256:
                 return False
-            if (_SEARCH13 if "." not in v267 else _SEARCH12)(v267) is None:
+            if (
+                _SEARCH13
+                if "/" not in v267
+                and ":" not in v267
+                and "." not in v267
+                and ("{prompt}" not in v267 or "-" not in v267)
+                else _SEARCH12
+            )(v267) is None:
                 return False
     if "capabilities" in v:
         v268 = v["capabilities"]
@@ -3494,7 +3539,14 @@ def _valid_11(v: Any) -> bool:
             return False
         if len(v336) > 256:
             return False
-        if (_SEARCH13 if "." not in v336 else _SEARCH12)(v336) is None:
+        if (
+            _SEARCH13
+            if "/" not in v336
+            and ":" not in v336
+            and "." not in v336
+            and ("{prompt}" not in v336 or "-" not in v336)
+            else _SEARCH12
+        )(v336) is None:
             return False
     return True
 

@@ -70,7 +70,7 @@ _SEARCH12 = re.compile(
     re.ASCII,
 ).search
 _SEARCH13 = re.compile(
-    "^(?!\\/|[A-Za-z]\\:)(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
+    "^(?!\\/|[A-Za-z]\\:)[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
 ).search
 _NAMES14 = frozenset(("provides",))
@@ -789,7 +789,12 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                             if not (
                                 v54.isascii()
                                 and len(v54) <= 256
-                                and (_SEARCH13 if ".." not in v54 else _SEARCH12)(v54) is not None
+                                and (
+                                    _SEARCH13
+                                    if ".." not in v54 and ("{prompt}" not in v54 or "-" not in v54)
+                                    else _SEARCH12
+                                )(v54)
+                                is not None
                             ):
                                 if not v54.isascii() and SURROGATE.search(v54) is not None:
                                     e.append(
@@ -811,7 +816,13 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     )
                                 if (
                                     len(v54) <= 256
-                                    and (_SEARCH13 if ".." not in v54 else _SEARCH12)(v54) is None
+                                    and (
+                                        _SEARCH13
+                                        if ".." not in v54
+                                        and ("{prompt}" not in v54 or "-" not in v54)
+                                        else _SEARCH12
+                                    )(v54)
+                                    is None
                                 ):
                                     e.append(
                                         (
@@ -1204,7 +1215,11 @@ def _valid_1(v: Any) -> bool:
                 return False
             if len(v111) > 256:
                 return False
-            if (_SEARCH13 if ".." not in v111 else _SEARCH12)(v111) is None:
+            if (
+                _SEARCH13
+                if ".." not in v111 and ("{prompt}" not in v111 or "-" not in v111)
+                else _SEARCH12
+            )(v111) is None:
                 return False
     if "capabilities" in v:
         v112 = v["capabilities"]
@@ -1962,7 +1977,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                             if not (
                                 v183.isascii()
                                 and len(v183) <= 256
-                                and (_SEARCH13 if ".." not in v183 else _SEARCH12)(v183) is not None
+                                and (
+                                    _SEARCH13
+                                    if ".." not in v183
+                                    and ("{prompt}" not in v183 or "-" not in v183)
+                                    else _SEARCH12
+                                )(v183)
+                                is not None
                             ):
                                 if not v183.isascii() and SURROGATE.search(v183) is not None:
                                     e.append(
@@ -1984,7 +2005,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     )
                                 if (
                                     len(v183) <= 256
-                                    and (_SEARCH13 if ".." not in v183 else _SEARCH12)(v183) is None
+                                    and (
+                                        _SEARCH13
+                                        if ".." not in v183
+                                        and ("{prompt}" not in v183 or "-" not in v183)
+                                        else _SEARCH12
+                                    )(v183)
+                                    is None
                                 ):
                                     e.append(
                                         (
@@ -2392,7 +2419,11 @@ def _valid_3(v: Any) -> bool:
                 return False
             if len(v241) > 256:
                 return False
-            if (_SEARCH13 if ".." not in v241 else _SEARCH12)(v241) is None:
+            if (
+                _SEARCH13
+                if ".." not in v241 and ("{prompt}" not in v241 or "-" not in v241)
+                else _SEARCH12
+            )(v241) is None:
                 return False
     if "capabilities" in v:
         v242 = v["capabilities"]
@@ -3043,7 +3074,11 @@ def _valid_11(v: Any) -> bool:
             return False
         if len(v310) > 256:
             return False
-        if (_SEARCH13 if ".." not in v310 else _SEARCH12)(v310) is None:
+        if (
+            _SEARCH13
+            if ".." not in v310 and ("{prompt}" not in v310 or "-" not in v310)
+            else _SEARCH12
+        )(v310) is None:
             return False
     return True
 
