@@ -1,0 +1,69 @@
+"""Second hostile review, build side: hostile-but-valid tables, arguments and environments given
+to ``generate``, ``check``, ``add-tool`` and ``breaking``, and the generated code as a consumer
+compiles it."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import pytest
+
+from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES
+
+from .conftest import REPO
+from .test_validation import HEADER, codes, diagnose, row, table
+
+CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
+
+
+@pytest.mark.parametrize("name", ["PROMPT_ARG_ERROR_CODES", "TYPE_CHECKING"])
+def test_a_constant_name_the_runtime_already_uses_is_refused(name: str) -> None:
+    # PROMPT_ARG_ERROR_CODES is exported by prompt-args.ts: index.ts's two `export *` then clash
+    # (tsc TS2308). TYPE_CHECKING is typing's flag in the package's __init__.py: a cohort of that
+    # name replaced it with a non-empty tuple (mypy --strict fails; the lazy imports ran eagerly).
+    header = HEADER.replace("name: LAUNCH_COHORT", f"name: {name}")
+    assert codes(diagnose(table(row(), header=header))) == [
+        ("DUPLICATE_CONSTANT", "/cohorts/0/name")
+    ]
+    header = HEADER.replace("name: TOOL_DISPLAY_NAMES", f"name: {name}")
+    assert codes(diagnose(table(row(), header=header))) == [("DUPLICATE_CONSTANT", "/maps/0/name")]
+
+
+def _table_constants() -> set[str]:
+    sys.path.insert(0, str(REPO / "generated" / "python"))
+    try:
+        import tool_registry
+    finally:
+        sys.path.pop(0)
+    names = set(vars(tool_registry))
+    return {name for name in names if CONSTANT_NAME.fullmatch(name)}
+
+
+def test_every_upper_snake_name_of_the_generated_surfaces_is_reserved() -> None:
+    """A constant name of the table shares a namespace with the package's __init__.py and with
+    index.ts's `export *` modules: every UPPER_SNAKE name there that the table did not declare is
+    one toolgen must refuse."""
+    text = (REPO / "schema" / "tools.yaml").read_text(encoding="utf-8")
+    declared = set(re.findall(r"(?m)^  - name: ([A-Z0-9_]+)$", text))
+    settings_and_capabilities = {
+        name
+        for name in _table_constants()
+        if name.startswith("CAP_")
+        or name in {"DEFAULT_ADAPTERS_DIR", "ADAPTERS_DIR_ENV_VAR"}
+        or name in {"HOOK_PACKAGE_PREFIX", "MANIFEST_MAX_BYTES", "BUILTIN_LIBRARY"}
+    }
+    python = _table_constants() - declared - settings_and_capabilities
+    index = (REPO / "generated" / "typescript" / "index.ts").read_text(encoding="utf-8")
+    typescript: set[str] = set()
+    for module in re.findall(r'(?m)^export \* from "\./([a-z-]+)\.js";$', index):
+        source = (REPO / "generated" / "typescript" / f"{module}.ts").read_text(encoding="utf-8")
+        typescript |= set(
+            re.findall(r"(?m)^export (?:const|let|var|function|class|enum) ([A-Za-z0-9_]+)", source)
+        )
+    for block in re.findall(r"(?s)^export \{(.*?)\} from", index, flags=re.M):
+        typescript |= set(re.findall(r"\b([A-Za-z0-9_]+)\b", block))
+    typescript = {name for name in typescript if CONSTANT_NAME.fullmatch(name)}
+    typescript -= declared | settings_and_capabilities
+    missing = (python | typescript) - GENERATED_CONSTANTS - RUNTIME_NAMES
+    assert not missing
