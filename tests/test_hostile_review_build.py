@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +69,23 @@ def test_every_upper_snake_name_of_the_generated_surfaces_is_reserved() -> None:
     typescript -= declared | settings_and_capabilities
     missing = (python | typescript) - GENERATED_CONSTANTS - RUNTIME_NAMES
     assert not missing
+
+
+def test_an_integral_float_setting_is_shown_as_the_integer_the_code_holds(
+    project: Path, run_cli: Callable[..., tuple[int, str, str]]
+) -> None:
+    # JSON Schema takes 65536.0 as an integer; the constants rendered 65536 but the reference
+    # printed `65536.0`. The outputs are now those of `65536`.
+    table_path = project / "schema" / "tools.yaml"
+    text = table_path.read_text(encoding="utf-8")
+    assert "manifestMaxBytes: 65536\n" in text
+    table_path.write_text(text.replace("manifestMaxBytes: 65536\n", "manifestMaxBytes: 65536.0\n"))
+    before = {
+        path: path.read_bytes()
+        for path in (project / "generated").rglob("*")
+        if path.is_file() and path.name != "toolgen-stamp.json"
+    }
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    after = {path: path.read_bytes() for path in before}
+    assert after == before
