@@ -89,3 +89,24 @@ def test_an_integral_float_setting_is_shown_as_the_integer_the_code_holds(
     assert code == 0, err
     after = {path: path.read_bytes() for path in before}
     assert after == before
+
+
+def test_a_stale_stamp_is_not_called_current_beside_drift(
+    project: Path, run_cli: Callable[..., tuple[int, str, str]]
+) -> None:
+    # A comment in tools.yaml (stale stamp, same outputs) plus a hand-edited output: check said
+    # "… is stale (inputs changed: table) but every generated file is current" and then reported
+    # the hand edit as drift.
+    table_path = project / "schema" / "tools.yaml"
+    table_path.write_text(table_path.read_text(encoding="utf-8") + "# a comment\n")
+    edited = project / "generated" / "typescript" / "tools.ts"
+    edited.write_text(edited.read_text(encoding="utf-8") + "// hand edit\n")
+    code, _, err = run_cli("check", "--project", str(project))
+    assert code == 1
+    assert "DRIFT_CHANGED" in err
+    assert "every generated file is current" not in err
+    edited.write_text(edited.read_text(encoding="utf-8").removesuffix("// hand edit\n"))
+    code, _, err = run_cli("check", "--project", str(project))
+    assert code == 0, err
+    assert "is stale (inputs changed:" in err
+    assert "every generated file is current" in err
