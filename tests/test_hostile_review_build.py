@@ -110,3 +110,29 @@ def test_a_stale_stamp_is_not_called_current_beside_drift(
     assert code == 0, err
     assert "is stale (inputs changed:" in err
     assert "every generated file is current" in err
+
+
+@pytest.mark.parametrize(
+    ("folder", "marker"),
+    [
+        (".git", ".git/HEAD"),  # generate deleted every file of the repository as orphans
+        (".git/info", ".git/info/exclude"),
+        ("vendor/lib", "vendor/lib/.git/HEAD"),  # a nested checkout
+        ("vendor/wt", "vendor/wt/.git"),  # a worktree or submodule: .git is a file
+        ("vendor/hg", "vendor/hg/.hg/store"),
+    ],
+)
+def test_an_output_folder_never_holds_version_control_data(
+    project: Path, run_cli: Callable[..., tuple[int, str, str]], folder: str, marker: str
+) -> None:
+    (project / marker).parent.mkdir(parents=True, exist_ok=True)
+    (project / marker).write_text("precious\n")
+    pyproject = project / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    assert 'docs_out = "generated/docs"\n' in text
+    pyproject.write_text(text.replace('docs_out = "generated/docs"', f'docs_out = "{folder}"'))
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 2, err
+    assert "version control" in err
+    assert "Traceback" not in err
+    assert (project / marker).read_text() == "precious\n"
