@@ -4,6 +4,7 @@ compiles it."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Callable
@@ -13,7 +14,7 @@ import pytest
 
 from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES
 
-from .conftest import REPO
+from .conftest import REPO, copy_project
 from .test_validation import HEADER, codes, diagnose, row, table
 
 CONSTANT_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
@@ -136,3 +137,22 @@ def test_an_output_folder_never_holds_version_control_data(
     assert "version control" in err
     assert "Traceback" not in err
     assert (project / marker).read_text() == "precious\n"
+
+
+def test_an_invalid_baseline_is_located_at_its_first_invalid_file(
+    project: Path, tmp_path: Path, run_cli: Callable[..., tuple[int, str, str]]
+) -> None:
+    # BASELINE_UNREADABLE had no source: text showed `<input>: BASELINE_UNREADABLE …`, JSON "".
+    baseline = copy_project(tmp_path / "baseline")
+    (baseline / "schema" / "tools.yaml").write_text("a: &a [1]\nb: *a\n")
+    code, out, _ = run_cli(
+        "breaking", "--project", str(project), "--against", str(baseline), "--format", "json"
+    )
+    assert code == 1
+    found = json.loads(out)["diagnostics"]
+    unreadable = [d for d in found if d["code"] == "BASELINE_UNREADABLE"]
+    assert [d["source"] for d in unreadable] == [f"{baseline}:schema/tools.yaml"]
+    code, _, err = run_cli("breaking", "--project", str(project), "--against", str(baseline))
+    assert code == 1
+    assert "<input>" not in err
+    assert f"{baseline}:schema/tools.yaml: BASELINE_UNREADABLE error" in err
