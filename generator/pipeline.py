@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import jinja2
 
 from generator import render
-from generator.baseline import RUNTIME_CODES_FILE, read_baseline
+from generator.baseline import RUNTIME_CODES_CLASS, RUNTIME_CODES_FILE, read_baseline
 from generator.breaking import Side, acknowledge, acknowledgements, compare
 from generator.config import Config
 from generator.diagnostics import Code, Diagnostic, Severity, has_errors, sanitize
@@ -251,6 +251,15 @@ def breaking_changes(config: Config, against: str) -> list[Diagnostic]:
                 f"the sources at {sanitize(against)} are invalid: nothing was compared",
                 first,
             ),
+        ]
+    if old.runtime_codes_unreadable is not None:
+        return [
+            Diagnostic(
+                Code.BASELINE_UNREADABLE,
+                f"the runtime diagnostic codes at {sanitize(against)} cannot be read (not UTF-8"
+                f" Python with a class {RUNTIME_CODES_CLASS}): nothing was compared",
+                old.runtime_codes_unreadable,
+            )
         ]
     manifest, table_schema, table = current
     sides = [

@@ -156,3 +156,32 @@ def test_an_invalid_baseline_is_located_at_its_first_invalid_file(
     assert code == 1
     assert "<input>" not in err
     assert f"{baseline}:schema/tools.yaml: BASELINE_UNREADABLE error" in err
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [b"syntax error (\n", b"\xff\xfe not utf-8\n", b"class Other:\n    A = 'A'\n"],
+)
+def test_a_baseline_runtime_code_file_that_cannot_be_read_is_not_skipped(
+    project: Path,
+    tmp_path: Path,
+    run_cli: Callable[..., tuple[int, str, str]],
+    broken: bytes,
+) -> None:
+    # A baseline diagnostics.py that did not parse was taken as "no generated package": a code
+    # removed since was then never reported (exit 0).
+    baseline = copy_project(tmp_path / "baseline")
+    codes = baseline / "generated" / "python" / "tool_registry" / "diagnostics.py"
+    text = codes.read_text(encoding="utf-8")
+    marker = "class DiagnosticCode(enum.StrEnum):\n"
+    assert marker in text
+    codes.write_text(text.replace(marker, marker + '    OLD_GONE = "OLD_GONE"\n'))
+    arguments = ("breaking", "--project", str(project), "--against", str(baseline))
+    code, _, err = run_cli(*arguments)
+    assert code == 1
+    assert "BREAKING_RUNTIME_CODE_REMOVED" in err
+    codes.write_bytes(codes.read_bytes() + broken if b"class Other" not in broken else broken)
+    code, _, err = run_cli(*arguments)
+    assert code == 1, err
+    assert "BASELINE_UNREADABLE" in err
+    assert f"{baseline}:generated/python/tool_registry/diagnostics.py:" in err
