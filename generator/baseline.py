@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.config import Config
+from generator.diagnostics import Code
 from generator.load import Loaded, parse_json, parse_yaml, read_text
 from generator.runtime import PACKAGE
 
@@ -40,6 +41,9 @@ class Baseline:
     table_schema: Loaded
     table: Loaded
     runtime_codes: tuple[str, ...] | None  # None: the baseline had no generated package
+    # The baseline's runtime code file when it is there but cannot be read or parsed: its codes
+    # cannot be compared (they were silently skipped, hiding a removed code).
+    runtime_codes_unreadable: str | None = None
 
 
 def _git(project_dir: Path, *arguments: str) -> subprocess.CompletedProcess[bytes]:
@@ -113,13 +117,22 @@ def read_baseline(config: Config, against: str) -> Baseline:
     manifest = parsed("schema", parse_json)
     table_schema = parsed("table_schema", parse_json)
     table = parsed("table", parse_yaml)
-    codes_text, _ = reader.text(f"{config.relative('python_out')}/{RUNTIME_CODES_FILE}")
+    codes_file = f"{config.relative('python_out')}/{RUNTIME_CODES_FILE}"
+    codes_text, codes_problem = reader.text(codes_file)
+    codes = None if codes_text is None else enum_values(codes_text, RUNTIME_CODES_CLASS)
+    missing = codes_problem is not None and all(
+        d.code is Code.FILE_NOT_FOUND for d in codes_problem.diagnostics
+    )
+    unreadable = (codes_text is not None and codes is None) or (
+        codes_problem is not None and not missing
+    )
     return Baseline(
         against,
         manifest,
         table_schema,
         table,
-        None if codes_text is None else enum_values(codes_text, RUNTIME_CODES_CLASS),
+        codes,
+        reader.label(codes_file) if unreadable else None,
     )
 
 

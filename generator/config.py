@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from generator.files import read_file
+from generator.outputs import VCS_NAMES
 
 DEFAULTS = {
     "schema": "schema/tool-manifest.schema.json",
@@ -257,12 +258,36 @@ def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:
     return None
 
 
+def _exists(path: Path) -> bool:
+    """Whether anything (a dangling symlink too) is at ``path``."""
+    try:
+        return path.is_symlink() or path.exists()
+    except OSError:
+        return False
+
+
 def _is_folder(path: Path) -> bool | None:
     """``True`` for a folder, ``False`` for anything else that exists, ``None`` when absent."""
     try:
         return path.is_dir() if path.exists() else None
     except OSError:
         return None
+
+
+def _check_version_control(
+    where: _Shown, project: Path, real: dict[str, Path], paths: dict[str, str]
+) -> None:
+    """No output folder is, lies in or holds at its top a version control folder (``.git``, a
+    file in a worktree or submodule): generate would delete it as orphans."""
+    for key in OUTPUT_KEYS:
+        inside = VCS_NAMES.intersection(real[key].relative_to(project).parts)
+        held = sorted(name for name in VCS_NAMES if _exists(real[key] / name))
+        if inside or held:
+            what = "lies in" if inside else f"holds ({held[0]})"
+            raise ConfigError(
+                f"{where}: output folder {describe(paths[key], MAX_SHOWN_PATH)} {what} version"
+                " control data, symlinks followed; generate would delete it"
+            )
 
 
 def _check_placement(where: _Shown, project_dir: Path, paths: dict[str, str]) -> None:
@@ -297,6 +322,7 @@ def _check_placement(where: _Shown, project_dir: Path, paths: dict[str, str]) ->
                     f"{where}: output folders {describe(paths[first], MAX_SHOWN_PATH)} and"
                     f" {describe(paths[second], MAX_SHOWN_PATH)} overlap, symlinks followed"
                 )
+    _check_version_control(where, project, real, paths)
     sources = {key: real[key] for key in SOURCE_KEYS}
     sources["pyproject.toml"] = (project_dir / "pyproject.toml").resolve()
     for key in OUTPUT_KEYS:

@@ -97,6 +97,14 @@ def capability_vocabulary(manifest_schema: Mapping[str, JsonValue]) -> tuple[str
     return tuple(capability.get("enum", ()))
 
 
+def _integral(value: JsonValue) -> JsonValue:
+    """``65536.0`` is the integer 65536 to JSON Schema and to the constants both languages render:
+    the docs show it so too (they printed ``65536.0`` beside code holding ``65536``)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def build_ir(
     table: Mapping[str, JsonValue],
     manifest_schema: Mapping[str, JsonValue],
@@ -137,7 +145,7 @@ def build_ir(
         for capability in capabilities
     )
     settings = tuple(
-        Setting(key, upper_snake(key), value)
+        Setting(key, upper_snake(key), _integral(value))
         for key, value in {**table["settings"], "builtinLibrary": library}.items()
     )
     launchable = tuple(

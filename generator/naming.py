@@ -19,6 +19,12 @@ GENERATED_CONSTANTS = frozenset(
     }
 )
 
+# Names a table's constant would shadow or clash with outside tools.ts and constants.py: the
+# package's __init__.py imports typing's TYPE_CHECKING beside the constants, and index.ts
+# re-exports prompt-args.ts with `export *` beside tools.ts (two such exports of one name do
+# not compile).
+RUNTIME_NAMES = frozenset({"TYPE_CHECKING", "PROMPT_ARG_ERROR_CODES"})
+
 _WORD_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 

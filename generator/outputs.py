@@ -25,6 +25,11 @@ IGNORED_NAMES = frozenset(
         ".DS_Store",
     }
 )
+# Version control data: never toolgen's, so never orphans and never deleted, at any depth (a
+# nested checkout or submodule). The configuration refuses an output folder that is one, lies in
+# one or holds one at its top (``generator/config.py``).
+VCS_NAMES = frozenset({".git", ".hg", ".svn", ".jj", ".bzr"})
+IGNORED_NAMES = IGNORED_NAMES | VCS_NAMES
 IGNORED_SUFFIXES = (".pyc", ".pyo", ".egg-info", ".tsbuildinfo")
 # What building a package leaves beside its build file: `pip install` and `python -m build`
 # beside the generated Python package's pyproject.toml, `tsc -p .` (the generated tsconfig's

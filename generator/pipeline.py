@@ -14,10 +14,10 @@ from dataclasses import dataclass, field, replace
 import jinja2
 
 from generator import render
-from generator.baseline import RUNTIME_CODES_FILE, read_baseline
+from generator.baseline import RUNTIME_CODES_CLASS, RUNTIME_CODES_FILE, read_baseline
 from generator.breaking import Side, acknowledge, acknowledgements, compare
 from generator.config import Config
-from generator.diagnostics import Code, Diagnostic, has_errors, sanitize
+from generator.diagnostics import Code, Diagnostic, Severity, has_errors, sanitize
 from generator.editor_schema import EditorSchemaError
 from generator.format import FormatError, normalize_newlines, start_formatting
 from generator.ir import Registry, build_ir
@@ -242,12 +242,24 @@ def breaking_changes(config: Config, against: str) -> list[Diagnostic]:
     old = read_baseline(config, against)
     old_found = validate_sources(old.manifest, old.table_schema, old.table)
     if has_errors(old_found):
+        # Located at the first invalid file of the baseline (it had no location: `<input>`).
+        first = next(d.source for d in old_found if d.severity is Severity.ERROR)
         return [
             *old_found,
             Diagnostic(
                 Code.BASELINE_UNREADABLE,
                 f"the sources at {sanitize(against)} are invalid: nothing was compared",
+                first,
             ),
+        ]
+    if old.runtime_codes_unreadable is not None:
+        return [
+            Diagnostic(
+                Code.BASELINE_UNREADABLE,
+                f"the runtime diagnostic codes at {sanitize(against)} cannot be read (not UTF-8"
+                f" Python with a class {RUNTIME_CODES_CLASS}): nothing was compared",
+                old.runtime_codes_unreadable,
+            )
         ]
     manifest, table_schema, table = current
     sides = [

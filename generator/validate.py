@@ -23,7 +23,7 @@ from generator.diagnostics import Code, Diagnostic, describe, pointer_of, saniti
 from generator.ecma import ecma_validator, pattern_error
 from generator.literals import is_array_index
 from generator.load import Loaded
-from generator.naming import GENERATED_CONSTANTS, capability_constant, upper_snake
+from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES, capability_constant, upper_snake
 from generator.plan import Plan, build_plan
 from generator.schema_subset import CompileError
 from generator.schemas import iter_subschemas, local_ref_target, resolve_local_ref
@@ -547,6 +547,7 @@ def _declarations(table: Loaded, manifest_schema: Mapping[str, Any]) -> Iterator
     enum = capability.get("enum") if isinstance(capability, Mapping) else None
     reserved = (
         GENERATED_CONSTANTS
+        | RUNTIME_NAMES
         | {"BUILTIN_LIBRARY"}  # a setting with a default: generated even when not given
         | {upper_snake(key) for key in (settings if isinstance(settings, Mapping) else ())}
         | {
