@@ -714,7 +714,14 @@ class _Answer:
             # After the items held: a refused item is never keyed. Strings (every item checked
             # to be one) compare as themselves: a set of them is the whole test.
             if item_type == "string" and not rules.prefix:
-                body += [f"if len(set({value})) != len({value}):", "    return False"]
+                # Two items (a common short list) are compared, not hashed into a set.
+                count = self.module.variable("n")
+                body += [
+                    f"{count} = len({value})",
+                    f"if {count} > 1 and ({value}[0] == {value}[1] if {count} == 2"
+                    f" else len(set({value})) != {count}):",
+                    "    return False",
+                ]
             else:
                 body += [f"if not all_unique({value}):", "    return False"]
         return body

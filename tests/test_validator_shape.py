@@ -7,6 +7,7 @@ each shortcut against the collecting path, which must still report what the shor
 from __future__ import annotations
 
 import inspect
+import itertools
 import re
 from typing import Any
 
@@ -335,3 +336,25 @@ def test_a_property_name_with_a_percent_escape_is_compiled_as_itself() -> None:
         ("/o%2F/k", "type"),
         ("/o%2F/m", "additionalProperties"),
     ]
+
+
+def test_unique_strings_are_decided_alike_for_every_short_length() -> None:
+    """Answering, a string array's ``uniqueItems`` compares two items directly and hashes
+    longer lists: every list of up to five strings gets the verdict a set gives."""
+    schema = {"type": "array", "items": {"type": "string"}, "uniqueItems": True}
+    source = compile_validators(schema, {"validate": ""}, package="tool_registry")
+    assert "== 2 else len(set(" in source
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<compiled>", "exec"), namespace)  # noqa: S102 - our own compiler's output
+    answers = [namespace[name] for name in namespace if name.startswith("_valid_")]
+    assert answers
+    checked = 0
+    for size in range(6):
+        for items in itertools.product(["a", "b", "", "a\u0301"], repeat=size):
+            expected = len(set(items)) == len(items)
+            document = list(items)
+            for answer in answers:
+                assert answer(document) is expected, items
+            assert (namespace["validate"](document) == ()) is expected, items
+            checked += 1
+    assert checked == sum(4**size for size in range(6))

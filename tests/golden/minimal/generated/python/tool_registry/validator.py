@@ -1438,90 +1438,91 @@ def _valid_1(v: Any) -> bool:
                 return False
             if v127 not in _ENUM15:
                 return False
-        if len(set(v126)) != len(v126):
+        n128 = len(v126)
+        if n128 > 1 and (v126[0] == v126[1] if n128 == 2 else len(set(v126)) != n128):
             return False
     if "category" in v:
-        v128 = v["category"]
-        if not isinstance(v128, str):
-            return False
-        if v128 not in _ENUM16:
-            return False
-    if "library" in v:
-        v129 = v["library"]
+        v129 = v["category"]
         if not isinstance(v129, str):
             return False
-        if _SEARCH1(v129) is None:
+        if v129 not in _ENUM16:
+            return False
+    if "library" in v:
+        v130 = v["library"]
+        if not isinstance(v130, str):
+            return False
+        if _SEARCH1(v130) is None:
             return False
     if "mcpServer" in v:
-        v130 = v["mcpServer"]
-        if not isinstance(v130, dict):
+        v131 = v["mcpServer"]
+        if not isinstance(v131, dict):
             return False
-        if "transport" not in v130:
+        if "transport" not in v131:
             return False
-        if not _NAMES24.issuperset(v130):
+        if not _NAMES24.issuperset(v131):
             return False
-        v131 = v130["transport"]
-        if not isinstance(v131, str):
+        v132 = v131["transport"]
+        if not isinstance(v132, str):
             return False
-        if v131 not in _ENUM18:
+        if v132 not in _ENUM18:
             return False
-        if "command" in v130:
-            v132 = v130["command"]
-            if not isinstance(v132, str):
+        if "command" in v131:
+            v133 = v131["command"]
+            if not isinstance(v133, str):
                 return False
-            if not v132.isascii() and SURROGATE.search(v132) is not None:
+            if not v133.isascii() and SURROGATE.search(v133) is not None:
                 return False
-            if not (1 <= len(v132) <= 256):
+            if not (1 <= len(v133) <= 256):
                 return False
-            if (_SEARCH20 if ".." not in v132 else _SEARCH19)(v132) is None:
+            if (_SEARCH20 if ".." not in v133 else _SEARCH19)(v133) is None:
                 return False
-        if "args" in v130:
-            v133 = v130["args"]
-            if not isinstance(v133, list):
+        if "args" in v131:
+            v134 = v131["args"]
+            if not isinstance(v134, list):
                 return False
-            if len(v133) > 32:
+            if len(v134) > 32:
                 return False
-            for v134 in v133:
-                if not isinstance(v134, str):
+            for v135 in v134:
+                if not isinstance(v135, str):
                     return False
-                if not v134.isascii() and SURROGATE.search(v134) is not None:
+                if not v135.isascii() and SURROGATE.search(v135) is not None:
                     return False
-                if len(v134) > 256:
+                if len(v135) > 256:
                     return False
-                if (_SEARCH22 if ".." not in v134 else _SEARCH21)(v134) is None:
+                if (_SEARCH22 if ".." not in v135 else _SEARCH21)(v135) is None:
                     return False
-        if "url" in v130:
-            v135 = v130["url"]
-            if not isinstance(v135, str):
+        if "url" in v131:
+            v136 = v131["url"]
+            if not isinstance(v136, str):
                 return False
-            if len(v135) > 2048:
+            if len(v136) > 2048:
                 return False
-            if _SEARCH23(v135) is None:
+            if _SEARCH23(v136) is None:
                 return False
-        if "transport" not in v130 or v130["transport"] == "stdio":
-            if "command" not in v130:
+        if "transport" not in v131 or v131["transport"] == "stdio":
+            if "command" not in v131:
                 return False
-            if "url" in v130:
+            if "url" in v131:
                 return False
         else:
-            if "url" not in v130:
+            if "url" not in v131:
                 return False
-            if "command" in v130:
+            if "command" in v131:
                 return False
-            if "args" in v130:
+            if "args" in v131:
                 return False
     if "builtin" in v:
-        v136 = v["builtin"]
-        if not isinstance(v136, bool):
+        v137 = v["builtin"]
+        if not isinstance(v137, bool):
             return False
     if "category" in v and v["category"] == "mcp-server":
         if "mcpServer" not in v:
             return False
-        v137 = v["launchable"]
-        if v137 is not False:
-            return False
-        v138 = v["hookCapable"]
+        v138 = v["launchable"]
         if v138 is not False:
+            return False
+        v139 = v["hookCapable"]
+        if v139 is not False:
             return False
         if "detect" in v:
             return False
@@ -1544,77 +1545,77 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        v139 = v.get("detect", MISSING)
-        if v139 is not MISSING:
-            if not _valid_18(v139):
-                if isinstance(v139, str):
-                    if not v139.isascii() and SURROGATE.search(v139) is not None:
-                        e.append((p + "/detect", "i-json", "no lone surrogate", v139))
-                if isinstance(v139, dict):
-                    if not (v139.keys() >= _NAMES5):
-                        if "kind" not in v139:
-                            e.append((p + "/detect", "required", 'property "kind"', v139))
-                        if "binaryName" not in v139:
-                            e.append((p + "/detect", "required", 'property "binaryName"', v139))
-                    v141 = v139.get("kind", MISSING)
-                    if v141 is not MISSING:
-                        if not (isinstance(v141, str) and v141 == "path"):
-                            e.append((p + "/detect" + "/kind", "const", '"path"', v141))
-                    v143 = v139.get("binaryName", MISSING)
-                    if v143 is not MISSING:
-                        if isinstance(v143, str):
-                            if not (1 <= len(v143) <= 128 and _SEARCH6(v143) is not None):
-                                if not v143.isascii() and SURROGATE.search(v143) is not None:
+        v140 = v.get("detect", MISSING)
+        if v140 is not MISSING:
+            if not _valid_18(v140):
+                if isinstance(v140, str):
+                    if not v140.isascii() and SURROGATE.search(v140) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v140))
+                if isinstance(v140, dict):
+                    if not (v140.keys() >= _NAMES5):
+                        if "kind" not in v140:
+                            e.append((p + "/detect", "required", 'property "kind"', v140))
+                        if "binaryName" not in v140:
+                            e.append((p + "/detect", "required", 'property "binaryName"', v140))
+                    v142 = v140.get("kind", MISSING)
+                    if v142 is not MISSING:
+                        if not (isinstance(v142, str) and v142 == "path"):
+                            e.append((p + "/detect" + "/kind", "const", '"path"', v142))
+                    v144 = v140.get("binaryName", MISSING)
+                    if v144 is not MISSING:
+                        if isinstance(v144, str):
+                            if not (1 <= len(v144) <= 128 and _SEARCH6(v144) is not None):
+                                if not v144.isascii() and SURROGATE.search(v144) is not None:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
                                             "i-json",
                                             "no lone surrogate",
-                                            v143,
+                                            v144,
                                         )
                                     )
-                                if len(v143) < 1:
+                                if len(v144) < 1:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
                                             "minLength",
                                             "at least 1 characters",
-                                            v143,
+                                            v144,
                                         )
                                     )
-                                if len(v143) > 128:
+                                if len(v144) > 128:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
                                             "maxLength",
                                             "at most 128 characters",
-                                            v143,
+                                            v144,
                                         )
                                     )
-                                if len(v143) <= 128 and _SEARCH6(v143) is None:
+                                if len(v144) <= 128 and _SEARCH6(v144) is None:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
                                             "pattern",
                                             'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                            v143,
+                                            v144,
                                         )
                                     )
                         else:
-                            e.append((p + "/detect" + "/binaryName", "type", "string", v143))
-                    if not _NAMES5.issuperset(v139):
-                        for k145 in v139:
-                            if k145 not in _NAMES5:
+                            e.append((p + "/detect" + "/binaryName", "type", "string", v144))
+                    if not _NAMES5.issuperset(v140):
+                        for k146 in v140:
+                            if k146 not in _NAMES5:
                                 e.append(
                                     (
-                                        p + "/detect" + "/" + token(k145),
+                                        p + "/detect" + "/" + token(k146),
                                         "additionalProperties",
                                         "no such property",
-                                        v139[k145],
+                                        v140[k146],
                                     )
                                 )
                 else:
-                    e.append((p + "/detect", "type", "object", v139))
+                    e.append((p + "/detect", "type", "object", v140))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             if "id" not in v:
@@ -1627,168 +1628,168 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookCapable"', v))
             if "hookPointer" not in v:
                 e.append((p, "required", 'property "hookPointer"', v))
-        v149 = v.get("id", MISSING)
-        if v149 is not MISSING:
-            if isinstance(v149, str):
-                if _SEARCH1(v149) is None:
-                    if not v149.isascii() and SURROGATE.search(v149) is not None:
-                        e.append((p + "/id", "i-json", "no lone surrogate", v149))
-                    if _SEARCH1(v149) is None:
+        v150 = v.get("id", MISSING)
+        if v150 is not MISSING:
+            if isinstance(v150, str):
+                if _SEARCH1(v150) is None:
+                    if not v150.isascii() and SURROGATE.search(v150) is not None:
+                        e.append((p + "/id", "i-json", "no lone surrogate", v150))
+                    if _SEARCH1(v150) is None:
                         e.append(
                             (
                                 p + "/id",
                                 "pattern",
                                 'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                                v149,
+                                v150,
                             )
                         )
             else:
-                e.append((p + "/id", "type", "string", v149))
-        v151 = v.get("displayName", MISSING)
-        if v151 is not MISSING:
-            if isinstance(v151, str):
+                e.append((p + "/id", "type", "string", v150))
+        v152 = v.get("displayName", MISSING)
+        if v152 is not MISSING:
+            if isinstance(v152, str):
                 if not (
-                    v151.isascii()
-                    and 1 <= len(v151) <= 80
-                    and ((v151.isascii() and v151.isprintable()) or _SEARCH2(v151) is not None)
+                    v152.isascii()
+                    and 1 <= len(v152) <= 80
+                    and ((v152.isascii() and v152.isprintable()) or _SEARCH2(v152) is not None)
                 ):
-                    if not v151.isascii() and SURROGATE.search(v151) is not None:
-                        e.append((p + "/displayName", "i-json", "no lone surrogate", v151))
-                    if len(v151) < 1:
-                        e.append((p + "/displayName", "minLength", "at least 1 characters", v151))
-                    if len(v151) > 80:
-                        e.append((p + "/displayName", "maxLength", "at most 80 characters", v151))
+                    if not v152.isascii() and SURROGATE.search(v152) is not None:
+                        e.append((p + "/displayName", "i-json", "no lone surrogate", v152))
+                    if len(v152) < 1:
+                        e.append((p + "/displayName", "minLength", "at least 1 characters", v152))
+                    if len(v152) > 80:
+                        e.append((p + "/displayName", "maxLength", "at most 80 characters", v152))
                     if (
-                        len(v151) <= 80
-                        and not (v151.isascii() and v151.isprintable())
-                        and _SEARCH2(v151) is None
+                        len(v152) <= 80
+                        and not (v152.isascii() and v152.isprintable())
+                        and _SEARCH2(v152) is None
                     ):
                         e.append(
                             (
                                 p + "/displayName",
                                 "pattern",
                                 'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u00ad\\\\u034f\\\\u0600-\\...',
-                                v151,
+                                v152,
                             )
                         )
             else:
-                e.append((p + "/displayName", "type", "string", v151))
-        v153 = v.get("launchable", MISSING)
-        if v153 is not MISSING:
-            if not (isinstance(v153, bool)):
-                e.append((p + "/launchable", "type", "boolean", v153))
-        v155 = v.get("hookCapable", MISSING)
-        if v155 is not MISSING:
-            if not (isinstance(v155, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v155))
-        v157 = v.get("hookPointer", MISSING)
-        if v157 is not MISSING:
-            if isinstance(v157, str):
+                e.append((p + "/displayName", "type", "string", v152))
+        v154 = v.get("launchable", MISSING)
+        if v154 is not MISSING:
+            if not (isinstance(v154, bool)):
+                e.append((p + "/launchable", "type", "boolean", v154))
+        v156 = v.get("hookCapable", MISSING)
+        if v156 is not MISSING:
+            if not (isinstance(v156, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v156))
+        v158 = v.get("hookPointer", MISSING)
+        if v158 is not MISSING:
+            if isinstance(v158, str):
                 if not (
-                    1 <= len(v157) <= 256
-                    and (_SEARCH4 if ".." not in v157 else _SEARCH3)(v157) is not None
+                    1 <= len(v158) <= 256
+                    and (_SEARCH4 if ".." not in v158 else _SEARCH3)(v158) is not None
                 ):
-                    if not v157.isascii() and SURROGATE.search(v157) is not None:
-                        e.append((p + "/hookPointer", "i-json", "no lone surrogate", v157))
-                    if len(v157) < 1:
-                        e.append((p + "/hookPointer", "minLength", "at least 1 characters", v157))
-                    if len(v157) > 256:
-                        e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v157))
+                    if not v158.isascii() and SURROGATE.search(v158) is not None:
+                        e.append((p + "/hookPointer", "i-json", "no lone surrogate", v158))
+                    if len(v158) < 1:
+                        e.append((p + "/hookPointer", "minLength", "at least 1 characters", v158))
+                    if len(v158) > 256:
+                        e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v158))
                     if (
-                        len(v157) <= 256
-                        and (_SEARCH4 if ".." not in v157 else _SEARCH3)(v157) is None
+                        len(v158) <= 256
+                        and (_SEARCH4 if ".." not in v158 else _SEARCH3)(v158) is None
                     ):
                         e.append(
                             (
                                 p + "/hookPointer",
                                 "pattern",
                                 'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                                v157,
+                                v158,
                             )
                         )
             else:
-                e.append((p + "/hookPointer", "type", "string", v157))
-        v159 = v.get("detect", MISSING)
-        if v159 is not MISSING:
-            if not _valid_10(v159):
-                if isinstance(v159, str):
-                    if not v159.isascii() and SURROGATE.search(v159) is not None:
-                        e.append((p + "/detect", "i-json", "no lone surrogate", v159))
-                d162 = v159.get("kind") if isinstance(v159, dict) else None
-                if d162 == "path":
-                    if isinstance(v159, str):
-                        if not v159.isascii() and SURROGATE.search(v159) is not None:
-                            e.append((p + "/detect", "i-json", "no lone surrogate", v159))
-                elif d162 == "candidates":
-                    if isinstance(v159, str):
-                        if not v159.isascii() and SURROGATE.search(v159) is not None:
-                            e.append((p + "/detect", "i-json", "no lone surrogate", v159))
-                    if isinstance(v159, dict):
-                        if not (v159.keys() >= _NAMES7):
-                            if "kind" not in v159:
-                                e.append((p + "/detect", "required", 'property "kind"', v159))
-                        v165 = v159.get("kind", MISSING)
-                        if v165 is not MISSING:
-                            if not (isinstance(v165, str) and v165 == "candidates"):
-                                e.append((p + "/detect" + "/kind", "const", '"candidates"', v165))
-                        v167 = v159.get("paths", MISSING)
-                        if v167 is not MISSING:
-                            if not _valid_7(v167):
-                                if isinstance(v167, str):
-                                    if not v167.isascii() and SURROGATE.search(v167) is not None:
+                e.append((p + "/hookPointer", "type", "string", v158))
+        v160 = v.get("detect", MISSING)
+        if v160 is not MISSING:
+            if not _valid_10(v160):
+                if isinstance(v160, str):
+                    if not v160.isascii() and SURROGATE.search(v160) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v160))
+                d163 = v160.get("kind") if isinstance(v160, dict) else None
+                if d163 == "path":
+                    if isinstance(v160, str):
+                        if not v160.isascii() and SURROGATE.search(v160) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v160))
+                elif d163 == "candidates":
+                    if isinstance(v160, str):
+                        if not v160.isascii() and SURROGATE.search(v160) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v160))
+                    if isinstance(v160, dict):
+                        if not (v160.keys() >= _NAMES7):
+                            if "kind" not in v160:
+                                e.append((p + "/detect", "required", 'property "kind"', v160))
+                        v166 = v160.get("kind", MISSING)
+                        if v166 is not MISSING:
+                            if not (isinstance(v166, str) and v166 == "candidates"):
+                                e.append((p + "/detect" + "/kind", "const", '"candidates"', v166))
+                        v168 = v160.get("paths", MISSING)
+                        if v168 is not MISSING:
+                            if not _valid_7(v168):
+                                if isinstance(v168, str):
+                                    if not v168.isascii() and SURROGATE.search(v168) is not None:
                                         e.append(
                                             (
                                                 p + "/detect" + "/paths",
                                                 "i-json",
                                                 "no lone surrogate",
-                                                v167,
+                                                v168,
                                             )
                                         )
-                                if isinstance(v167, dict):
-                                    v169 = v167.get("darwin", MISSING)
-                                    if v169 is not MISSING:
-                                        if not _valid_4(v169):
-                                            if isinstance(v169, str):
+                                if isinstance(v168, dict):
+                                    v170 = v168.get("darwin", MISSING)
+                                    if v170 is not MISSING:
+                                        if not _valid_4(v170):
+                                            if isinstance(v170, str):
                                                 if (
-                                                    not v169.isascii()
-                                                    and SURROGATE.search(v169) is not None
+                                                    not v170.isascii()
+                                                    and SURROGATE.search(v170) is not None
                                                 ):
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/darwin",
                                                             "i-json",
                                                             "no lone surrogate",
-                                                            v169,
+                                                            v170,
                                                         )
                                                     )
-                                            if isinstance(v169, list):
-                                                if len(v169) > 32:
+                                            if isinstance(v170, list):
+                                                if len(v170) > 32:
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/darwin",
                                                             "maxItems",
                                                             "at most 32 items",
-                                                            v169,
+                                                            v170,
                                                         )
                                                     )
-                                                for i172 in range(0, len(v169)):
-                                                    v173 = v169[i172]
-                                                    if isinstance(v173, str):
+                                                for i173 in range(0, len(v170)):
+                                                    v174 = v170[i173]
+                                                    if isinstance(v174, str):
                                                         if not (
-                                                            v173.isascii()
-                                                            and 1 <= len(v173) <= 1024
+                                                            v174.isascii()
+                                                            and 1 <= len(v174) <= 1024
                                                             and (
                                                                 (
-                                                                    v173
-                                                                    and v173.isascii()
-                                                                    and v173.isprintable()
+                                                                    v174
+                                                                    and v174.isascii()
+                                                                    and v174.isprintable()
                                                                 )
-                                                                or _SEARCH8(v173) is not None
+                                                                or _SEARCH8(v174) is not None
                                                             )
                                                         ):
                                                             if (
-                                                                not v173.isascii()
-                                                                and SURROGATE.search(v173)
+                                                                not v174.isascii()
+                                                                and SURROGATE.search(v174)
                                                                 is not None
                                                             ):
                                                                 e.append(
@@ -1798,13 +1799,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/darwin"
                                                                         + "/"
-                                                                        + str(i172),
+                                                                        + str(i173),
                                                                         "i-json",
                                                                         "no lone surrogate",
-                                                                        v173,
+                                                                        v174,
                                                                     )
                                                                 )
-                                                            if len(v173) < 1:
+                                                            if len(v174) < 1:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -1812,13 +1813,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/darwin"
                                                                         + "/"
-                                                                        + str(i172),
+                                                                        + str(i173),
                                                                         "minLength",
                                                                         "at least 1 characters",
-                                                                        v173,
+                                                                        v174,
                                                                     )
                                                                 )
-                                                            if len(v173) > 1024:
+                                                            if len(v174) > 1024:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -1826,20 +1827,20 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/darwin"
                                                                         + "/"
-                                                                        + str(i172),
+                                                                        + str(i173),
                                                                         "maxLength",
                                                                         "at most 1024 characters",
-                                                                        v173,
+                                                                        v174,
                                                                     )
                                                                 )
                                                             if (
-                                                                len(v173) <= 1024
+                                                                len(v174) <= 1024
                                                                 and not (
-                                                                    v173
-                                                                    and v173.isascii()
-                                                                    and v173.isprintable()
+                                                                    v174
+                                                                    and v174.isascii()
+                                                                    and v174.isprintable()
                                                                 )
-                                                                and _SEARCH8(v173) is None
+                                                                and _SEARCH8(v174) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1848,10 +1849,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/darwin"
                                                                         + "/"
-                                                                        + str(i172),
+                                                                        + str(i173),
                                                                         "pattern",
                                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                                        v173,
+                                                                        v174,
                                                                     )
                                                                 )
                                                     else:
@@ -1862,10 +1863,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 + "/paths"
                                                                 + "/darwin"
                                                                 + "/"
-                                                                + str(i172),
+                                                                + str(i173),
                                                                 "type",
                                                                 "string",
-                                                                v173,
+                                                                v174,
                                                             )
                                                         )
                                             else:
@@ -1874,53 +1875,53 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         p + "/detect" + "/paths" + "/darwin",
                                                         "type",
                                                         "array",
-                                                        v169,
+                                                        v170,
                                                     )
                                                 )
-                                    v175 = v167.get("win32", MISSING)
-                                    if v175 is not MISSING:
-                                        if not _valid_5(v175):
-                                            if isinstance(v175, str):
+                                    v176 = v168.get("win32", MISSING)
+                                    if v176 is not MISSING:
+                                        if not _valid_5(v176):
+                                            if isinstance(v176, str):
                                                 if (
-                                                    not v175.isascii()
-                                                    and SURROGATE.search(v175) is not None
+                                                    not v176.isascii()
+                                                    and SURROGATE.search(v176) is not None
                                                 ):
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/win32",
                                                             "i-json",
                                                             "no lone surrogate",
-                                                            v175,
+                                                            v176,
                                                         )
                                                     )
-                                            if isinstance(v175, list):
-                                                if len(v175) > 32:
+                                            if isinstance(v176, list):
+                                                if len(v176) > 32:
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/win32",
                                                             "maxItems",
                                                             "at most 32 items",
-                                                            v175,
+                                                            v176,
                                                         )
                                                     )
-                                                for i178 in range(0, len(v175)):
-                                                    v179 = v175[i178]
-                                                    if isinstance(v179, str):
+                                                for i179 in range(0, len(v176)):
+                                                    v180 = v176[i179]
+                                                    if isinstance(v180, str):
                                                         if not (
-                                                            v179.isascii()
-                                                            and 1 <= len(v179) <= 1024
+                                                            v180.isascii()
+                                                            and 1 <= len(v180) <= 1024
                                                             and (
                                                                 (
-                                                                    v179
-                                                                    and v179.isascii()
-                                                                    and v179.isprintable()
+                                                                    v180
+                                                                    and v180.isascii()
+                                                                    and v180.isprintable()
                                                                 )
-                                                                or _SEARCH8(v179) is not None
+                                                                or _SEARCH8(v180) is not None
                                                             )
                                                         ):
                                                             if (
-                                                                not v179.isascii()
-                                                                and SURROGATE.search(v179)
+                                                                not v180.isascii()
+                                                                and SURROGATE.search(v180)
                                                                 is not None
                                                             ):
                                                                 e.append(
@@ -1930,13 +1931,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/win32"
                                                                         + "/"
-                                                                        + str(i178),
+                                                                        + str(i179),
                                                                         "i-json",
                                                                         "no lone surrogate",
-                                                                        v179,
+                                                                        v180,
                                                                     )
                                                                 )
-                                                            if len(v179) < 1:
+                                                            if len(v180) < 1:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -1944,13 +1945,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/win32"
                                                                         + "/"
-                                                                        + str(i178),
+                                                                        + str(i179),
                                                                         "minLength",
                                                                         "at least 1 characters",
-                                                                        v179,
+                                                                        v180,
                                                                     )
                                                                 )
-                                                            if len(v179) > 1024:
+                                                            if len(v180) > 1024:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -1958,20 +1959,20 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/win32"
                                                                         + "/"
-                                                                        + str(i178),
+                                                                        + str(i179),
                                                                         "maxLength",
                                                                         "at most 1024 characters",
-                                                                        v179,
+                                                                        v180,
                                                                     )
                                                                 )
                                                             if (
-                                                                len(v179) <= 1024
+                                                                len(v180) <= 1024
                                                                 and not (
-                                                                    v179
-                                                                    and v179.isascii()
-                                                                    and v179.isprintable()
+                                                                    v180
+                                                                    and v180.isascii()
+                                                                    and v180.isprintable()
                                                                 )
-                                                                and _SEARCH8(v179) is None
+                                                                and _SEARCH8(v180) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1980,10 +1981,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/win32"
                                                                         + "/"
-                                                                        + str(i178),
+                                                                        + str(i179),
                                                                         "pattern",
                                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                                        v179,
+                                                                        v180,
                                                                     )
                                                                 )
                                                     else:
@@ -1994,10 +1995,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 + "/paths"
                                                                 + "/win32"
                                                                 + "/"
-                                                                + str(i178),
+                                                                + str(i179),
                                                                 "type",
                                                                 "string",
-                                                                v179,
+                                                                v180,
                                                             )
                                                         )
                                             else:
@@ -2006,53 +2007,53 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         p + "/detect" + "/paths" + "/win32",
                                                         "type",
                                                         "array",
-                                                        v175,
+                                                        v176,
                                                     )
                                                 )
-                                    v181 = v167.get("linux", MISSING)
-                                    if v181 is not MISSING:
-                                        if not _valid_6(v181):
-                                            if isinstance(v181, str):
+                                    v182 = v168.get("linux", MISSING)
+                                    if v182 is not MISSING:
+                                        if not _valid_6(v182):
+                                            if isinstance(v182, str):
                                                 if (
-                                                    not v181.isascii()
-                                                    and SURROGATE.search(v181) is not None
+                                                    not v182.isascii()
+                                                    and SURROGATE.search(v182) is not None
                                                 ):
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/linux",
                                                             "i-json",
                                                             "no lone surrogate",
-                                                            v181,
+                                                            v182,
                                                         )
                                                     )
-                                            if isinstance(v181, list):
-                                                if len(v181) > 32:
+                                            if isinstance(v182, list):
+                                                if len(v182) > 32:
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/linux",
                                                             "maxItems",
                                                             "at most 32 items",
-                                                            v181,
+                                                            v182,
                                                         )
                                                     )
-                                                for i184 in range(0, len(v181)):
-                                                    v185 = v181[i184]
-                                                    if isinstance(v185, str):
+                                                for i185 in range(0, len(v182)):
+                                                    v186 = v182[i185]
+                                                    if isinstance(v186, str):
                                                         if not (
-                                                            v185.isascii()
-                                                            and 1 <= len(v185) <= 1024
+                                                            v186.isascii()
+                                                            and 1 <= len(v186) <= 1024
                                                             and (
                                                                 (
-                                                                    v185
-                                                                    and v185.isascii()
-                                                                    and v185.isprintable()
+                                                                    v186
+                                                                    and v186.isascii()
+                                                                    and v186.isprintable()
                                                                 )
-                                                                or _SEARCH8(v185) is not None
+                                                                or _SEARCH8(v186) is not None
                                                             )
                                                         ):
                                                             if (
-                                                                not v185.isascii()
-                                                                and SURROGATE.search(v185)
+                                                                not v186.isascii()
+                                                                and SURROGATE.search(v186)
                                                                 is not None
                                                             ):
                                                                 e.append(
@@ -2062,13 +2063,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/linux"
                                                                         + "/"
-                                                                        + str(i184),
+                                                                        + str(i185),
                                                                         "i-json",
                                                                         "no lone surrogate",
-                                                                        v185,
+                                                                        v186,
                                                                     )
                                                                 )
-                                                            if len(v185) < 1:
+                                                            if len(v186) < 1:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -2076,13 +2077,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/linux"
                                                                         + "/"
-                                                                        + str(i184),
+                                                                        + str(i185),
                                                                         "minLength",
                                                                         "at least 1 characters",
-                                                                        v185,
+                                                                        v186,
                                                                     )
                                                                 )
-                                                            if len(v185) > 1024:
+                                                            if len(v186) > 1024:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -2090,20 +2091,20 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/linux"
                                                                         + "/"
-                                                                        + str(i184),
+                                                                        + str(i185),
                                                                         "maxLength",
                                                                         "at most 1024 characters",
-                                                                        v185,
+                                                                        v186,
                                                                     )
                                                                 )
                                                             if (
-                                                                len(v185) <= 1024
+                                                                len(v186) <= 1024
                                                                 and not (
-                                                                    v185
-                                                                    and v185.isascii()
-                                                                    and v185.isprintable()
+                                                                    v186
+                                                                    and v186.isascii()
+                                                                    and v186.isprintable()
                                                                 )
-                                                                and _SEARCH8(v185) is None
+                                                                and _SEARCH8(v186) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -2112,10 +2113,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/linux"
                                                                         + "/"
-                                                                        + str(i184),
+                                                                        + str(i185),
                                                                         "pattern",
                                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                                        v185,
+                                                                        v186,
                                                                     )
                                                                 )
                                                     else:
@@ -2126,10 +2127,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 + "/paths"
                                                                 + "/linux"
                                                                 + "/"
-                                                                + str(i184),
+                                                                + str(i185),
                                                                 "type",
                                                                 "string",
-                                                                v185,
+                                                                v186,
                                                             )
                                                         )
                                             else:
@@ -2138,157 +2139,157 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         p + "/detect" + "/paths" + "/linux",
                                                         "type",
                                                         "array",
-                                                        v181,
+                                                        v182,
                                                     )
                                                 )
-                                    if not _NAMES9.issuperset(v167):
-                                        for k187 in v167:
-                                            if k187 not in _NAMES9:
+                                    if not _NAMES9.issuperset(v168):
+                                        for k188 in v168:
+                                            if k188 not in _NAMES9:
                                                 e.append(
                                                     (
                                                         p
                                                         + "/detect"
                                                         + "/paths"
                                                         + "/"
-                                                        + token(k187),
+                                                        + token(k188),
                                                         "additionalProperties",
                                                         "no such property",
-                                                        v167[k187],
+                                                        v168[k188],
                                                     )
                                                 )
                                 else:
-                                    e.append((p + "/detect" + "/paths", "type", "object", v167))
-                        if not _NAMES10.issuperset(v159):
-                            for k189 in v159:
-                                if k189 not in _NAMES10:
+                                    e.append((p + "/detect" + "/paths", "type", "object", v168))
+                        if not _NAMES10.issuperset(v160):
+                            for k190 in v160:
+                                if k190 not in _NAMES10:
                                     e.append(
                                         (
-                                            p + "/detect" + "/" + token(k189),
+                                            p + "/detect" + "/" + token(k190),
                                             "additionalProperties",
                                             "no such property",
-                                            v159[k189],
+                                            v160[k190],
                                         )
                                     )
                     else:
-                        e.append((p + "/detect", "type", "object", v159))
+                        e.append((p + "/detect", "type", "object", v160))
                 else:
                     one_of(
                         (
                             _check_8,
                             _check_9,
                         ),
-                        v159,
+                        v160,
                         p + "/detect",
                         e,
                     )
-        v191 = v.get("hookPackage", MISSING)
-        if v191 is not MISSING:
-            if isinstance(v191, str):
-                if not (1 <= len(v191) <= 214 and _SEARCH11(v191) is not None):
-                    if not v191.isascii() and SURROGATE.search(v191) is not None:
-                        e.append((p + "/hookPackage", "i-json", "no lone surrogate", v191))
-                    if len(v191) < 1:
-                        e.append((p + "/hookPackage", "minLength", "at least 1 characters", v191))
-                    if len(v191) > 214:
-                        e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v191))
-                    if len(v191) <= 214 and _SEARCH11(v191) is None:
+        v192 = v.get("hookPackage", MISSING)
+        if v192 is not MISSING:
+            if isinstance(v192, str):
+                if not (1 <= len(v192) <= 214 and _SEARCH11(v192) is not None):
+                    if not v192.isascii() and SURROGATE.search(v192) is not None:
+                        e.append((p + "/hookPackage", "i-json", "no lone surrogate", v192))
+                    if len(v192) < 1:
+                        e.append((p + "/hookPackage", "minLength", "at least 1 characters", v192))
+                    if len(v192) > 214:
+                        e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v192))
+                    if len(v192) <= 214 and _SEARCH11(v192) is None:
                         e.append(
                             (
                                 p + "/hookPackage",
                                 "pattern",
                                 'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                                v191,
+                                v192,
                             )
                         )
             else:
-                e.append((p + "/hookPackage", "type", "string", v191))
-        v193 = v.get("promptArgTemplate", MISSING)
-        if v193 is not MISSING:
-            if not _valid_11(v193):
-                if isinstance(v193, list):
-                    if len(v193) > 20:
-                        e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v193))
-                    for i195 in range(0, len(v193)):
-                        v196 = v193[i195]
-                        if isinstance(v196, str):
+                e.append((p + "/hookPackage", "type", "string", v192))
+        v194 = v.get("promptArgTemplate", MISSING)
+        if v194 is not MISSING:
+            if not _valid_11(v194):
+                if isinstance(v194, list):
+                    if len(v194) > 20:
+                        e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v194))
+                    for i196 in range(0, len(v194)):
+                        v197 = v194[i196]
+                        if isinstance(v197, str):
                             if not (
-                                v196.isascii()
-                                and len(v196) <= 256
+                                v197.isascii()
+                                and len(v197) <= 256
                                 and (
                                     _SEARCH13
-                                    if "/" not in v196
-                                    and ":" not in v196
-                                    and "." not in v196
-                                    and ("{prompt}" not in v196 or "-" not in v196)
+                                    if "/" not in v197
+                                    and ":" not in v197
+                                    and "." not in v197
+                                    and ("{prompt}" not in v197 or "-" not in v197)
                                     else _SEARCH12
-                                )(v196)
+                                )(v197)
                                 is not None
                             ):
-                                if not v196.isascii() and SURROGATE.search(v196) is not None:
+                                if not v197.isascii() and SURROGATE.search(v197) is not None:
                                     e.append(
                                         (
-                                            p + "/promptArgTemplate" + "/" + str(i195),
+                                            p + "/promptArgTemplate" + "/" + str(i196),
                                             "i-json",
                                             "no lone surrogate",
-                                            v196,
+                                            v197,
                                         )
                                     )
-                                if len(v196) > 256:
+                                if len(v197) > 256:
                                     e.append(
                                         (
-                                            p + "/promptArgTemplate" + "/" + str(i195),
+                                            p + "/promptArgTemplate" + "/" + str(i196),
                                             "maxLength",
                                             "at most 256 characters",
-                                            v196,
+                                            v197,
                                         )
                                     )
                                 if (
-                                    len(v196) <= 256
+                                    len(v197) <= 256
                                     and (
                                         _SEARCH13
-                                        if "/" not in v196
-                                        and ":" not in v196
-                                        and "." not in v196
-                                        and ("{prompt}" not in v196 or "-" not in v196)
+                                        if "/" not in v197
+                                        and ":" not in v197
+                                        and "." not in v197
+                                        and ("{prompt}" not in v197 or "-" not in v197)
                                         else _SEARCH12
-                                    )(v196)
+                                    )(v197)
                                     is None
                                 ):
                                     e.append(
                                         (
-                                            p + "/promptArgTemplate" + "/" + str(i195),
+                                            p + "/promptArgTemplate" + "/" + str(i196),
                                             "pattern",
                                             'to match "^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...',
-                                            v196,
+                                            v197,
                                         )
                                     )
                         else:
                             e.append(
-                                (p + "/promptArgTemplate" + "/" + str(i195), "type", "string", v196)
+                                (p + "/promptArgTemplate" + "/" + str(i196), "type", "string", v197)
                             )
                 else:
-                    e.append((p + "/promptArgTemplate", "type", "array", v193))
-        v198 = v.get("capabilities", MISSING)
-        if v198 is not MISSING:
-            if not _valid_13(v198):
-                if isinstance(v198, str):
-                    if not v198.isascii() and SURROGATE.search(v198) is not None:
-                        e.append((p + "/capabilities", "i-json", "no lone surrogate", v198))
-                if isinstance(v198, dict):
-                    if not (v198.keys() >= _NAMES14):
-                        if "provides" not in v198:
-                            e.append((p + "/capabilities", "required", 'property "provides"', v198))
-                    v200 = v198.get("provides", MISSING)
-                    if v200 is not MISSING:
-                        if not _valid_12(v200):
-                            if isinstance(v200, list):
-                                n201 = len(e)
-                                for i202 in range(0, len(v200)):
-                                    v203 = v200[i202]
-                                    if isinstance(v203, str):
+                    e.append((p + "/promptArgTemplate", "type", "array", v194))
+        v199 = v.get("capabilities", MISSING)
+        if v199 is not MISSING:
+            if not _valid_13(v199):
+                if isinstance(v199, str):
+                    if not v199.isascii() and SURROGATE.search(v199) is not None:
+                        e.append((p + "/capabilities", "i-json", "no lone surrogate", v199))
+                if isinstance(v199, dict):
+                    if not (v199.keys() >= _NAMES14):
+                        if "provides" not in v199:
+                            e.append((p + "/capabilities", "required", 'property "provides"', v199))
+                    v201 = v199.get("provides", MISSING)
+                    if v201 is not MISSING:
+                        if not _valid_12(v201):
+                            if isinstance(v201, list):
+                                n202 = len(e)
+                                for i203 in range(0, len(v201)):
+                                    v204 = v201[i203]
+                                    if isinstance(v204, str):
                                         if (
-                                            not v203.isascii()
-                                            and SURROGATE.search(v203) is not None
+                                            not v204.isascii()
+                                            and SURROGATE.search(v204) is not None
                                         ):
                                             e.append(
                                                 (
@@ -2296,212 +2297,212 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                     + "/capabilities"
                                                     + "/provides"
                                                     + "/"
-                                                    + str(i202),
+                                                    + str(i203),
                                                     "i-json",
                                                     "no lone surrogate",
-                                                    v203,
+                                                    v204,
                                                 )
                                             )
-                                    if isinstance(v203, str):
-                                        if v203 not in _ENUM15:
+                                    if isinstance(v204, str):
+                                        if v204 not in _ENUM15:
                                             e.append(
                                                 (
                                                     p
                                                     + "/capabilities"
                                                     + "/provides"
                                                     + "/"
-                                                    + str(i202),
+                                                    + str(i203),
                                                     "enum",
                                                     'one of ["interactive-launch","headless-task","structured-progres...',
-                                                    v203,
+                                                    v204,
                                                 )
                                             )
                                     else:
                                         e.append(
                                             (
-                                                p + "/capabilities" + "/provides" + "/" + str(i202),
+                                                p + "/capabilities" + "/provides" + "/" + str(i203),
                                                 "type",
                                                 "string",
-                                                v203,
+                                                v204,
                                             )
                                         )
                                         e.append(
                                             (
-                                                p + "/capabilities" + "/provides" + "/" + str(i202),
+                                                p + "/capabilities" + "/provides" + "/" + str(i203),
                                                 "enum",
                                                 'one of ["interactive-launch","headless-task","structured-progres...',
-                                                v203,
+                                                v204,
                                             )
                                         )
-                                if len(e) == n201 and not all_unique(v200):
+                                if len(e) == n202 and not all_unique(v201):
                                     e.append(
                                         (
                                             p + "/capabilities" + "/provides",
                                             "uniqueItems",
                                             "unique items",
-                                            v200,
+                                            v201,
                                         )
                                     )
                             else:
-                                e.append((p + "/capabilities" + "/provides", "type", "array", v200))
-                    if not _NAMES14.issuperset(v198):
-                        for k206 in v198:
-                            if k206 not in _NAMES14:
+                                e.append((p + "/capabilities" + "/provides", "type", "array", v201))
+                    if not _NAMES14.issuperset(v199):
+                        for k207 in v199:
+                            if k207 not in _NAMES14:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/" + token(k206),
+                                        p + "/capabilities" + "/" + token(k207),
                                         "additionalProperties",
                                         "no such property",
-                                        v198[k206],
+                                        v199[k207],
                                     )
                                 )
                 else:
-                    e.append((p + "/capabilities", "type", "object", v198))
-        v208 = v.get("category", MISSING)
-        if v208 is not MISSING:
-            if isinstance(v208, str):
-                if v208 not in _ENUM16:
+                    e.append((p + "/capabilities", "type", "object", v199))
+        v209 = v.get("category", MISSING)
+        if v209 is not MISSING:
+            if isinstance(v209, str):
+                if v209 not in _ENUM16:
                     e.append(
                         (
                             p + "/category",
                             "enum",
                             'one of ["cli-agent","desktop-app","mcp-server"]',
-                            v208,
+                            v209,
                         )
                     )
             else:
-                e.append((p + "/category", "type", "string", v208))
+                e.append((p + "/category", "type", "string", v209))
                 e.append(
                     (
                         p + "/category",
                         "enum",
                         'one of ["cli-agent","desktop-app","mcp-server"]',
-                        v208,
+                        v209,
                     )
                 )
-        v210 = v.get("library", MISSING)
-        if v210 is not MISSING:
-            if isinstance(v210, str):
-                if _SEARCH1(v210) is None:
-                    if not v210.isascii() and SURROGATE.search(v210) is not None:
-                        e.append((p + "/library", "i-json", "no lone surrogate", v210))
-                    if _SEARCH1(v210) is None:
+        v211 = v.get("library", MISSING)
+        if v211 is not MISSING:
+            if isinstance(v211, str):
+                if _SEARCH1(v211) is None:
+                    if not v211.isascii() and SURROGATE.search(v211) is not None:
+                        e.append((p + "/library", "i-json", "no lone surrogate", v211))
+                    if _SEARCH1(v211) is None:
                         e.append(
                             (
                                 p + "/library",
                                 "pattern",
                                 'to match "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$"',
-                                v210,
+                                v211,
                             )
                         )
             else:
-                e.append((p + "/library", "type", "string", v210))
-        v212 = v.get("mcpServer", MISSING)
-        if v212 is not MISSING:
-            if not _valid_16(v212):
-                if isinstance(v212, str):
-                    if not v212.isascii() and SURROGATE.search(v212) is not None:
-                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
-                if isinstance(v212, dict):
-                    if not (v212.keys() >= _NAMES17):
-                        if "transport" not in v212:
-                            e.append((p + "/mcpServer", "required", 'property "transport"', v212))
-                    v214 = v212.get("transport", MISSING)
-                    if v214 is not MISSING:
-                        if isinstance(v214, str):
-                            if v214 not in _ENUM18:
+                e.append((p + "/library", "type", "string", v211))
+        v213 = v.get("mcpServer", MISSING)
+        if v213 is not MISSING:
+            if not _valid_16(v213):
+                if isinstance(v213, str):
+                    if not v213.isascii() and SURROGATE.search(v213) is not None:
+                        e.append((p + "/mcpServer", "i-json", "no lone surrogate", v213))
+                if isinstance(v213, dict):
+                    if not (v213.keys() >= _NAMES17):
+                        if "transport" not in v213:
+                            e.append((p + "/mcpServer", "required", 'property "transport"', v213))
+                    v215 = v213.get("transport", MISSING)
+                    if v215 is not MISSING:
+                        if isinstance(v215, str):
+                            if v215 not in _ENUM18:
                                 e.append(
                                     (
                                         p + "/mcpServer" + "/transport",
                                         "enum",
                                         'one of ["stdio","http"]',
-                                        v214,
+                                        v215,
                                     )
                                 )
                         else:
-                            e.append((p + "/mcpServer" + "/transport", "type", "string", v214))
+                            e.append((p + "/mcpServer" + "/transport", "type", "string", v215))
                             e.append(
                                 (
                                     p + "/mcpServer" + "/transport",
                                     "enum",
                                     'one of ["stdio","http"]',
-                                    v214,
+                                    v215,
                                 )
                             )
-                    v216 = v212.get("command", MISSING)
-                    if v216 is not MISSING:
-                        if isinstance(v216, str):
+                    v217 = v213.get("command", MISSING)
+                    if v217 is not MISSING:
+                        if isinstance(v217, str):
                             if not (
-                                v216.isascii()
-                                and 1 <= len(v216) <= 256
-                                and (_SEARCH20 if ".." not in v216 else _SEARCH19)(v216) is not None
+                                v217.isascii()
+                                and 1 <= len(v217) <= 256
+                                and (_SEARCH20 if ".." not in v217 else _SEARCH19)(v217) is not None
                             ):
-                                if not v216.isascii() and SURROGATE.search(v216) is not None:
+                                if not v217.isascii() and SURROGATE.search(v217) is not None:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/command",
                                             "i-json",
                                             "no lone surrogate",
-                                            v216,
+                                            v217,
                                         )
                                     )
-                                if len(v216) < 1:
+                                if len(v217) < 1:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/command",
                                             "minLength",
                                             "at least 1 characters",
-                                            v216,
+                                            v217,
                                         )
                                     )
-                                if len(v216) > 256:
+                                if len(v217) > 256:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/command",
                                             "maxLength",
                                             "at most 256 characters",
-                                            v216,
+                                            v217,
                                         )
                                     )
                                 if (
-                                    len(v216) <= 256
-                                    and (_SEARCH20 if ".." not in v216 else _SEARCH19)(v216) is None
+                                    len(v217) <= 256
+                                    and (_SEARCH20 if ".." not in v217 else _SEARCH19)(v217) is None
                                 ):
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/command",
                                             "pattern",
                                             'to match "^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>\'\\"\\\\u0000...',
-                                            v216,
+                                            v217,
                                         )
                                     )
                         else:
-                            e.append((p + "/mcpServer" + "/command", "type", "string", v216))
-                    v218 = v212.get("args", MISSING)
-                    if v218 is not MISSING:
-                        if not _valid_14(v218):
-                            if isinstance(v218, list):
-                                if len(v218) > 32:
+                            e.append((p + "/mcpServer" + "/command", "type", "string", v217))
+                    v219 = v213.get("args", MISSING)
+                    if v219 is not MISSING:
+                        if not _valid_14(v219):
+                            if isinstance(v219, list):
+                                if len(v219) > 32:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/args",
                                             "maxItems",
                                             "at most 32 items",
-                                            v218,
+                                            v219,
                                         )
                                     )
-                                for i220 in range(0, len(v218)):
-                                    v221 = v218[i220]
-                                    if isinstance(v221, str):
+                                for i221 in range(0, len(v219)):
+                                    v222 = v219[i221]
+                                    if isinstance(v222, str):
                                         if not (
-                                            v221.isascii()
-                                            and len(v221) <= 256
-                                            and (_SEARCH22 if ".." not in v221 else _SEARCH21)(v221)
+                                            v222.isascii()
+                                            and len(v222) <= 256
+                                            and (_SEARCH22 if ".." not in v222 else _SEARCH21)(v222)
                                             is not None
                                         ):
                                             if (
-                                                not v221.isascii()
-                                                and SURROGATE.search(v221) is not None
+                                                not v222.isascii()
+                                                and SURROGATE.search(v222) is not None
                                             ):
                                                 e.append(
                                                     (
@@ -2509,29 +2510,29 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         + "/mcpServer"
                                                         + "/args"
                                                         + "/"
-                                                        + str(i220),
+                                                        + str(i221),
                                                         "i-json",
                                                         "no lone surrogate",
-                                                        v221,
+                                                        v222,
                                                     )
                                                 )
-                                            if len(v221) > 256:
+                                            if len(v222) > 256:
                                                 e.append(
                                                     (
                                                         p
                                                         + "/mcpServer"
                                                         + "/args"
                                                         + "/"
-                                                        + str(i220),
+                                                        + str(i221),
                                                         "maxLength",
                                                         "at most 256 characters",
-                                                        v221,
+                                                        v222,
                                                     )
                                                 )
                                             if (
-                                                len(v221) <= 256
-                                                and (_SEARCH22 if ".." not in v221 else _SEARCH21)(
-                                                    v221
+                                                len(v222) <= 256
+                                                and (_SEARCH22 if ".." not in v222 else _SEARCH21)(
+                                                    v222
                                                 )
                                                 is None
                                             ):
@@ -2541,123 +2542,123 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         + "/mcpServer"
                                                         + "/args"
                                                         + "/"
-                                                        + str(i220),
+                                                        + str(i221),
                                                         "pattern",
                                                         'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...',
-                                                        v221,
+                                                        v222,
                                                     )
                                                 )
                                     else:
                                         e.append(
                                             (
-                                                p + "/mcpServer" + "/args" + "/" + str(i220),
+                                                p + "/mcpServer" + "/args" + "/" + str(i221),
                                                 "type",
                                                 "string",
-                                                v221,
+                                                v222,
                                             )
                                         )
                             else:
-                                e.append((p + "/mcpServer" + "/args", "type", "array", v218))
-                    v223 = v212.get("url", MISSING)
-                    if v223 is not MISSING:
-                        if isinstance(v223, str):
-                            if not (len(v223) <= 2048 and _SEARCH23(v223) is not None):
-                                if not v223.isascii() and SURROGATE.search(v223) is not None:
+                                e.append((p + "/mcpServer" + "/args", "type", "array", v219))
+                    v224 = v213.get("url", MISSING)
+                    if v224 is not MISSING:
+                        if isinstance(v224, str):
+                            if not (len(v224) <= 2048 and _SEARCH23(v224) is not None):
+                                if not v224.isascii() and SURROGATE.search(v224) is not None:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/url",
                                             "i-json",
                                             "no lone surrogate",
-                                            v223,
+                                            v224,
                                         )
                                     )
-                                if len(v223) > 2048:
+                                if len(v224) > 2048:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/url",
                                             "maxLength",
                                             "at most 2048 characters",
-                                            v223,
+                                            v224,
                                         )
                                     )
-                                if len(v223) <= 2048 and _SEARCH23(v223) is None:
+                                if len(v224) <= 2048 and _SEARCH23(v224) is None:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/url",
                                             "pattern",
                                             'to match "^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...',
-                                            v223,
+                                            v224,
                                         )
                                     )
                         else:
-                            e.append((p + "/mcpServer" + "/url", "type", "string", v223))
-                    if not _NAMES24.issuperset(v212):
-                        for k225 in v212:
-                            if k225 not in _NAMES24:
+                            e.append((p + "/mcpServer" + "/url", "type", "string", v224))
+                    if not _NAMES24.issuperset(v213):
+                        for k226 in v213:
+                            if k226 not in _NAMES24:
                                 e.append(
                                     (
-                                        p + "/mcpServer" + "/" + token(k225),
+                                        p + "/mcpServer" + "/" + token(k226),
                                         "additionalProperties",
                                         "no such property",
-                                        v212[k225],
+                                        v213[k226],
                                     )
                                 )
                 else:
-                    e.append((p + "/mcpServer", "type", "object", v212))
+                    e.append((p + "/mcpServer", "type", "object", v213))
                 if (
-                    ("transport" not in v212 or v212["transport"] == "stdio")
-                    if isinstance(v212, dict)
-                    else _valid_15(v212)
+                    ("transport" not in v213 or v213["transport"] == "stdio")
+                    if isinstance(v213, dict)
+                    else _valid_15(v213)
                 ):
-                    if isinstance(v212, str):
-                        if not v212.isascii() and SURROGATE.search(v212) is not None:
-                            e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
-                    if isinstance(v212, dict):
-                        if not (v212.keys() >= _NAMES25):
-                            if "command" not in v212:
-                                e.append((p + "/mcpServer", "required", 'property "command"', v212))
-                        v227 = v212.get("url", MISSING)
-                        if v227 is not MISSING:
+                    if isinstance(v213, str):
+                        if not v213.isascii() and SURROGATE.search(v213) is not None:
+                            e.append((p + "/mcpServer", "i-json", "no lone surrogate", v213))
+                    if isinstance(v213, dict):
+                        if not (v213.keys() >= _NAMES25):
+                            if "command" not in v213:
+                                e.append((p + "/mcpServer", "required", 'property "command"', v213))
+                        v228 = v213.get("url", MISSING)
+                        if v228 is not MISSING:
                             e.append(
-                                (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v227)
+                                (p + "/mcpServer" + "/url", "false", "nothing (false schema)", v228)
                             )
                 else:
-                    if isinstance(v212, str):
-                        if not v212.isascii() and SURROGATE.search(v212) is not None:
-                            e.append((p + "/mcpServer", "i-json", "no lone surrogate", v212))
-                    if isinstance(v212, dict):
-                        if not (v212.keys() >= _NAMES26):
-                            if "url" not in v212:
-                                e.append((p + "/mcpServer", "required", 'property "url"', v212))
-                        v229 = v212.get("command", MISSING)
-                        if v229 is not MISSING:
+                    if isinstance(v213, str):
+                        if not v213.isascii() and SURROGATE.search(v213) is not None:
+                            e.append((p + "/mcpServer", "i-json", "no lone surrogate", v213))
+                    if isinstance(v213, dict):
+                        if not (v213.keys() >= _NAMES26):
+                            if "url" not in v213:
+                                e.append((p + "/mcpServer", "required", 'property "url"', v213))
+                        v230 = v213.get("command", MISSING)
+                        if v230 is not MISSING:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/command",
                                     "false",
                                     "nothing (false schema)",
-                                    v229,
+                                    v230,
                                 )
                             )
-                        v230 = v212.get("args", MISSING)
-                        if v230 is not MISSING:
+                        v231 = v213.get("args", MISSING)
+                        if v231 is not MISSING:
                             e.append(
                                 (
                                     p + "/mcpServer" + "/args",
                                     "false",
                                     "nothing (false schema)",
-                                    v230,
+                                    v231,
                                 )
                             )
-        v232 = v.get("builtin", MISSING)
-        if v232 is not MISSING:
-            if not (isinstance(v232, bool)):
-                e.append((p + "/builtin", "type", "boolean", v232))
+        v233 = v.get("builtin", MISSING)
+        if v233 is not MISSING:
+            if not (isinstance(v233, bool)):
+                e.append((p + "/builtin", "type", "boolean", v233))
         if not _NAMES27.issuperset(v):
-            for k234 in v:
-                if k234 not in _NAMES27:
+            for k235 in v:
+                if k235 not in _NAMES27:
                     e.append(
-                        (p + "/" + token(k234), "additionalProperties", "no such property", v[k234])
+                        (p + "/" + token(k235), "additionalProperties", "no such property", v[k235])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -2669,26 +2670,26 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not (v.keys() >= _NAMES28):
                 if "mcpServer" not in v:
                     e.append((p, "required", 'property "mcpServer"', v))
-            v236 = v.get("launchable", MISSING)
-            if v236 is not MISSING:
-                if not (json_equal(v236, _CONST29)):
-                    e.append((p + "/launchable", "const", "false", v236))
-            v238 = v.get("hookCapable", MISSING)
-            if v238 is not MISSING:
-                if not (json_equal(v238, _CONST29)):
-                    e.append((p + "/hookCapable", "const", "false", v238))
-            v240 = v.get("detect", MISSING)
-            if v240 is not MISSING:
-                e.append((p + "/detect", "false", "nothing (false schema)", v240))
-            v241 = v.get("promptArgTemplate", MISSING)
+            v237 = v.get("launchable", MISSING)
+            if v237 is not MISSING:
+                if not (json_equal(v237, _CONST29)):
+                    e.append((p + "/launchable", "const", "false", v237))
+            v239 = v.get("hookCapable", MISSING)
+            if v239 is not MISSING:
+                if not (json_equal(v239, _CONST29)):
+                    e.append((p + "/hookCapable", "const", "false", v239))
+            v241 = v.get("detect", MISSING)
             if v241 is not MISSING:
-                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v241))
-            v242 = v.get("hookPackage", MISSING)
+                e.append((p + "/detect", "false", "nothing (false schema)", v241))
+            v242 = v.get("promptArgTemplate", MISSING)
             if v242 is not MISSING:
-                e.append((p + "/hookPackage", "false", "nothing (false schema)", v242))
-            v243 = v.get("capabilities", MISSING)
+                e.append((p + "/promptArgTemplate", "false", "nothing (false schema)", v242))
+            v243 = v.get("hookPackage", MISSING)
             if v243 is not MISSING:
-                e.append((p + "/capabilities", "false", "nothing (false schema)", v243))
+                e.append((p + "/hookPackage", "false", "nothing (false schema)", v243))
+            v244 = v.get("capabilities", MISSING)
+            if v244 is not MISSING:
+                e.append((p + "/capabilities", "false", "nothing (false schema)", v244))
     else:
         if isinstance(v, str):
             if not v.isascii() and SURROGATE.search(v) is not None:
@@ -2697,265 +2698,266 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not (v.keys() >= _NAMES30):
                 if "detect" not in v:
                     e.append((p, "required", 'property "detect"', v))
-            v245 = v.get("mcpServer", MISSING)
-            if v245 is not MISSING:
-                e.append((p + "/mcpServer", "false", "nothing (false schema)", v245))
+            v246 = v.get("mcpServer", MISSING)
+            if v246 is not MISSING:
+                e.append((p + "/mcpServer", "false", "nothing (false schema)", v246))
 
 
 def _valid_3(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
     if "detect" in v:
-        v247 = v["detect"]
-        if not isinstance(v247, dict):
+        v248 = v["detect"]
+        if not isinstance(v248, dict):
             return False
-        if v247.keys() != _NAMES5:
+        if v248.keys() != _NAMES5:
             return False
-        v248 = v247["kind"]
-        if v248 != "path":
+        v249 = v248["kind"]
+        if v249 != "path":
             return False
-        v249 = v247["binaryName"]
-        if not isinstance(v249, str):
+        v250 = v248["binaryName"]
+        if not isinstance(v250, str):
             return False
-        if not (1 <= len(v249) <= 128):
+        if not (1 <= len(v250) <= 128):
             return False
-        if _SEARCH6(v249) is None:
+        if _SEARCH6(v250) is None:
             return False
     if not (v.keys() >= _NAMES0):
         return False
     if not _NAMES27.issuperset(v):
         return False
-    v250 = v["id"]
-    if not isinstance(v250, str):
-        return False
-    if _SEARCH1(v250) is None:
-        return False
-    v251 = v["displayName"]
+    v251 = v["id"]
     if not isinstance(v251, str):
         return False
-    if not (v251.isascii() and v251.isprintable() and 1 <= len(v251) <= 80):
-        if not v251.isascii() and SURROGATE.search(v251) is not None:
-            return False
-        if not (1 <= len(v251) <= 80):
-            return False
-        if not (v251.isascii() and v251.isprintable()) and _SEARCH2(v251) is None:
-            return False
-    v252 = v["launchable"]
-    if not isinstance(v252, bool):
+    if _SEARCH1(v251) is None:
         return False
-    v253 = v["hookCapable"]
+    v252 = v["displayName"]
+    if not isinstance(v252, str):
+        return False
+    if not (v252.isascii() and v252.isprintable() and 1 <= len(v252) <= 80):
+        if not v252.isascii() and SURROGATE.search(v252) is not None:
+            return False
+        if not (1 <= len(v252) <= 80):
+            return False
+        if not (v252.isascii() and v252.isprintable()) and _SEARCH2(v252) is None:
+            return False
+    v253 = v["launchable"]
     if not isinstance(v253, bool):
         return False
-    v254 = v["hookPointer"]
-    if not isinstance(v254, str):
+    v254 = v["hookCapable"]
+    if not isinstance(v254, bool):
         return False
-    if not (1 <= len(v254) <= 256):
+    v255 = v["hookPointer"]
+    if not isinstance(v255, str):
         return False
-    if (_SEARCH4 if ".." not in v254 else _SEARCH3)(v254) is None:
+    if not (1 <= len(v255) <= 256):
+        return False
+    if (_SEARCH4 if ".." not in v255 else _SEARCH3)(v255) is None:
         return False
     if "detect" in v:
-        v255 = v["detect"]
-        d256 = v255.get("kind")
-        if d256 == "path":
+        v256 = v["detect"]
+        d257 = v256.get("kind")
+        if d257 == "path":
             pass
-        elif d256 == "candidates":
-            if "kind" not in v255:
+        elif d257 == "candidates":
+            if "kind" not in v256:
                 return False
-            if not _NAMES10.issuperset(v255):
+            if not _NAMES10.issuperset(v256):
                 return False
-            if "paths" in v255:
-                v258 = v255["paths"]
-                if not isinstance(v258, dict):
+            if "paths" in v256:
+                v259 = v256["paths"]
+                if not isinstance(v259, dict):
                     return False
-                if not _NAMES9.issuperset(v258):
+                if not _NAMES9.issuperset(v259):
                     return False
-                if "darwin" in v258:
-                    v259 = v258["darwin"]
-                    if not isinstance(v259, list):
+                if "darwin" in v259:
+                    v260 = v259["darwin"]
+                    if not isinstance(v260, list):
                         return False
-                    if len(v259) > 32:
+                    if len(v260) > 32:
                         return False
-                    for v260 in v259:
-                        if not isinstance(v260, str):
+                    for v261 in v260:
+                        if not isinstance(v261, str):
                             return False
-                        if not (v260.isascii() and v260.isprintable() and 1 <= len(v260) <= 1024):
-                            if not v260.isascii() and SURROGATE.search(v260) is not None:
+                        if not (v261.isascii() and v261.isprintable() and 1 <= len(v261) <= 1024):
+                            if not v261.isascii() and SURROGATE.search(v261) is not None:
                                 return False
-                            if not (1 <= len(v260) <= 1024):
+                            if not (1 <= len(v261) <= 1024):
                                 return False
                             if (
-                                not (v260 and v260.isascii() and v260.isprintable())
-                                and _SEARCH8(v260) is None
+                                not (v261 and v261.isascii() and v261.isprintable())
+                                and _SEARCH8(v261) is None
                             ):
                                 return False
-                if "win32" in v258:
-                    v261 = v258["win32"]
-                    if not isinstance(v261, list):
+                if "win32" in v259:
+                    v262 = v259["win32"]
+                    if not isinstance(v262, list):
                         return False
-                    if len(v261) > 32:
+                    if len(v262) > 32:
                         return False
-                    for v262 in v261:
-                        if not isinstance(v262, str):
+                    for v263 in v262:
+                        if not isinstance(v263, str):
                             return False
-                        if not (v262.isascii() and v262.isprintable() and 1 <= len(v262) <= 1024):
-                            if not v262.isascii() and SURROGATE.search(v262) is not None:
+                        if not (v263.isascii() and v263.isprintable() and 1 <= len(v263) <= 1024):
+                            if not v263.isascii() and SURROGATE.search(v263) is not None:
                                 return False
-                            if not (1 <= len(v262) <= 1024):
+                            if not (1 <= len(v263) <= 1024):
                                 return False
                             if (
-                                not (v262 and v262.isascii() and v262.isprintable())
-                                and _SEARCH8(v262) is None
+                                not (v263 and v263.isascii() and v263.isprintable())
+                                and _SEARCH8(v263) is None
                             ):
                                 return False
-                if "linux" in v258:
-                    v263 = v258["linux"]
-                    if not isinstance(v263, list):
+                if "linux" in v259:
+                    v264 = v259["linux"]
+                    if not isinstance(v264, list):
                         return False
-                    if len(v263) > 32:
+                    if len(v264) > 32:
                         return False
-                    for v264 in v263:
-                        if not isinstance(v264, str):
+                    for v265 in v264:
+                        if not isinstance(v265, str):
                             return False
-                        if not (v264.isascii() and v264.isprintable() and 1 <= len(v264) <= 1024):
-                            if not v264.isascii() and SURROGATE.search(v264) is not None:
+                        if not (v265.isascii() and v265.isprintable() and 1 <= len(v265) <= 1024):
+                            if not v265.isascii() and SURROGATE.search(v265) is not None:
                                 return False
-                            if not (1 <= len(v264) <= 1024):
+                            if not (1 <= len(v265) <= 1024):
                                 return False
                             if (
-                                not (v264 and v264.isascii() and v264.isprintable())
-                                and _SEARCH8(v264) is None
+                                not (v265 and v265.isascii() and v265.isprintable())
+                                and _SEARCH8(v265) is None
                             ):
                                 return False
         else:
             return False
     if "hookPackage" in v:
-        v265 = v["hookPackage"]
-        if not isinstance(v265, str):
+        v266 = v["hookPackage"]
+        if not isinstance(v266, str):
             return False
-        if not (1 <= len(v265) <= 214):
+        if not (1 <= len(v266) <= 214):
             return False
-        if _SEARCH11(v265) is None:
+        if _SEARCH11(v266) is None:
             return False
     if "promptArgTemplate" in v:
-        v266 = v["promptArgTemplate"]
-        if not isinstance(v266, list):
+        v267 = v["promptArgTemplate"]
+        if not isinstance(v267, list):
             return False
-        if len(v266) > 20:
+        if len(v267) > 20:
             return False
-        for v267 in v266:
-            if not isinstance(v267, str):
+        for v268 in v267:
+            if not isinstance(v268, str):
                 return False
-            if not v267.isascii() and SURROGATE.search(v267) is not None:
+            if not v268.isascii() and SURROGATE.search(v268) is not None:
                 return False
-            if len(v267) > 256:
+            if len(v268) > 256:
                 return False
             if (
                 _SEARCH13
-                if "/" not in v267
-                and ":" not in v267
-                and "." not in v267
-                and ("{prompt}" not in v267 or "-" not in v267)
+                if "/" not in v268
+                and ":" not in v268
+                and "." not in v268
+                and ("{prompt}" not in v268 or "-" not in v268)
                 else _SEARCH12
-            )(v267) is None:
+            )(v268) is None:
                 return False
     if "capabilities" in v:
-        v268 = v["capabilities"]
-        if not isinstance(v268, dict):
+        v269 = v["capabilities"]
+        if not isinstance(v269, dict):
             return False
-        if v268.keys() != _NAMES14:
+        if v269.keys() != _NAMES14:
             return False
-        v269 = v268["provides"]
-        if not isinstance(v269, list):
+        v270 = v269["provides"]
+        if not isinstance(v270, list):
             return False
-        for v270 in v269:
-            if not isinstance(v270, str):
+        for v271 in v270:
+            if not isinstance(v271, str):
                 return False
-            if v270 not in _ENUM15:
+            if v271 not in _ENUM15:
                 return False
-        if len(set(v269)) != len(v269):
+        n272 = len(v270)
+        if n272 > 1 and (v270[0] == v270[1] if n272 == 2 else len(set(v270)) != n272):
             return False
     if "category" in v:
-        v271 = v["category"]
-        if not isinstance(v271, str):
+        v273 = v["category"]
+        if not isinstance(v273, str):
             return False
-        if v271 not in _ENUM16:
+        if v273 not in _ENUM16:
             return False
     if "library" in v:
-        v272 = v["library"]
-        if not isinstance(v272, str):
-            return False
-        if _SEARCH1(v272) is None:
-            return False
-    if "mcpServer" in v:
-        v273 = v["mcpServer"]
-        if not isinstance(v273, dict):
-            return False
-        if "transport" not in v273:
-            return False
-        if not _NAMES24.issuperset(v273):
-            return False
-        v274 = v273["transport"]
+        v274 = v["library"]
         if not isinstance(v274, str):
             return False
-        if v274 not in _ENUM18:
+        if _SEARCH1(v274) is None:
             return False
-        if "command" in v273:
-            v275 = v273["command"]
-            if not isinstance(v275, str):
+    if "mcpServer" in v:
+        v275 = v["mcpServer"]
+        if not isinstance(v275, dict):
+            return False
+        if "transport" not in v275:
+            return False
+        if not _NAMES24.issuperset(v275):
+            return False
+        v276 = v275["transport"]
+        if not isinstance(v276, str):
+            return False
+        if v276 not in _ENUM18:
+            return False
+        if "command" in v275:
+            v277 = v275["command"]
+            if not isinstance(v277, str):
                 return False
-            if not v275.isascii() and SURROGATE.search(v275) is not None:
+            if not v277.isascii() and SURROGATE.search(v277) is not None:
                 return False
-            if not (1 <= len(v275) <= 256):
+            if not (1 <= len(v277) <= 256):
                 return False
-            if (_SEARCH20 if ".." not in v275 else _SEARCH19)(v275) is None:
+            if (_SEARCH20 if ".." not in v277 else _SEARCH19)(v277) is None:
                 return False
-        if "args" in v273:
-            v276 = v273["args"]
-            if not isinstance(v276, list):
+        if "args" in v275:
+            v278 = v275["args"]
+            if not isinstance(v278, list):
                 return False
-            if len(v276) > 32:
+            if len(v278) > 32:
                 return False
-            for v277 in v276:
-                if not isinstance(v277, str):
+            for v279 in v278:
+                if not isinstance(v279, str):
                     return False
-                if not v277.isascii() and SURROGATE.search(v277) is not None:
+                if not v279.isascii() and SURROGATE.search(v279) is not None:
                     return False
-                if len(v277) > 256:
+                if len(v279) > 256:
                     return False
-                if (_SEARCH22 if ".." not in v277 else _SEARCH21)(v277) is None:
+                if (_SEARCH22 if ".." not in v279 else _SEARCH21)(v279) is None:
                     return False
-        if "url" in v273:
-            v278 = v273["url"]
-            if not isinstance(v278, str):
+        if "url" in v275:
+            v280 = v275["url"]
+            if not isinstance(v280, str):
                 return False
-            if len(v278) > 2048:
+            if len(v280) > 2048:
                 return False
-            if _SEARCH23(v278) is None:
+            if _SEARCH23(v280) is None:
                 return False
-        if "transport" not in v273 or v273["transport"] == "stdio":
-            if "command" not in v273:
+        if "transport" not in v275 or v275["transport"] == "stdio":
+            if "command" not in v275:
                 return False
-            if "url" in v273:
+            if "url" in v275:
                 return False
         else:
-            if "url" not in v273:
+            if "url" not in v275:
                 return False
-            if "command" in v273:
+            if "command" in v275:
                 return False
-            if "args" in v273:
+            if "args" in v275:
                 return False
     if "builtin" in v:
-        v279 = v["builtin"]
-        if not isinstance(v279, bool):
+        v281 = v["builtin"]
+        if not isinstance(v281, bool):
             return False
     if "category" in v and v["category"] == "mcp-server":
         if "mcpServer" not in v:
             return False
-        v280 = v["launchable"]
-        if v280 is not False:
+        v282 = v["launchable"]
+        if v282 is not False:
             return False
-        v281 = v["hookCapable"]
-        if v281 is not False:
+        v283 = v["hookCapable"]
+        if v283 is not False:
             return False
         if "detect" in v:
             return False
@@ -2978,42 +2980,6 @@ def _valid_4(v: Any) -> bool:
         return False
     if len(v) > 32:
         return False
-    for v282 in v:
-        if not isinstance(v282, str):
-            return False
-        if not (v282.isascii() and v282.isprintable() and 1 <= len(v282) <= 1024):
-            if not v282.isascii() and SURROGATE.search(v282) is not None:
-                return False
-            if not (1 <= len(v282) <= 1024):
-                return False
-            if not (v282 and v282.isascii() and v282.isprintable()) and _SEARCH8(v282) is None:
-                return False
-    return True
-
-
-def _valid_5(v: Any) -> bool:
-    if not isinstance(v, list):
-        return False
-    if len(v) > 32:
-        return False
-    for v283 in v:
-        if not isinstance(v283, str):
-            return False
-        if not (v283.isascii() and v283.isprintable() and 1 <= len(v283) <= 1024):
-            if not v283.isascii() and SURROGATE.search(v283) is not None:
-                return False
-            if not (1 <= len(v283) <= 1024):
-                return False
-            if not (v283 and v283.isascii() and v283.isprintable()) and _SEARCH8(v283) is None:
-                return False
-    return True
-
-
-def _valid_6(v: Any) -> bool:
-    if not isinstance(v, list):
-        return False
-    if len(v) > 32:
-        return False
     for v284 in v:
         if not isinstance(v284, str):
             return False
@@ -3027,29 +2993,49 @@ def _valid_6(v: Any) -> bool:
     return True
 
 
+def _valid_5(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 32:
+        return False
+    for v285 in v:
+        if not isinstance(v285, str):
+            return False
+        if not (v285.isascii() and v285.isprintable() and 1 <= len(v285) <= 1024):
+            if not v285.isascii() and SURROGATE.search(v285) is not None:
+                return False
+            if not (1 <= len(v285) <= 1024):
+                return False
+            if not (v285 and v285.isascii() and v285.isprintable()) and _SEARCH8(v285) is None:
+                return False
+    return True
+
+
+def _valid_6(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 32:
+        return False
+    for v286 in v:
+        if not isinstance(v286, str):
+            return False
+        if not (v286.isascii() and v286.isprintable() and 1 <= len(v286) <= 1024):
+            if not v286.isascii() and SURROGATE.search(v286) is not None:
+                return False
+            if not (1 <= len(v286) <= 1024):
+                return False
+            if not (v286 and v286.isascii() and v286.isprintable()) and _SEARCH8(v286) is None:
+                return False
+    return True
+
+
 def _valid_7(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
     if not _NAMES9.issuperset(v):
         return False
     if "darwin" in v:
-        v285 = v["darwin"]
-        if not isinstance(v285, list):
-            return False
-        if len(v285) > 32:
-            return False
-        for v286 in v285:
-            if not isinstance(v286, str):
-                return False
-            if not (v286.isascii() and v286.isprintable() and 1 <= len(v286) <= 1024):
-                if not v286.isascii() and SURROGATE.search(v286) is not None:
-                    return False
-                if not (1 <= len(v286) <= 1024):
-                    return False
-                if not (v286 and v286.isascii() and v286.isprintable()) and _SEARCH8(v286) is None:
-                    return False
-    if "win32" in v:
-        v287 = v["win32"]
+        v287 = v["darwin"]
         if not isinstance(v287, list):
             return False
         if len(v287) > 32:
@@ -3064,8 +3050,8 @@ def _valid_7(v: Any) -> bool:
                     return False
                 if not (v288 and v288.isascii() and v288.isprintable()) and _SEARCH8(v288) is None:
                     return False
-    if "linux" in v:
-        v289 = v["linux"]
+    if "win32" in v:
+        v289 = v["win32"]
         if not isinstance(v289, list):
             return False
         if len(v289) > 32:
@@ -3080,6 +3066,22 @@ def _valid_7(v: Any) -> bool:
                     return False
                 if not (v290 and v290.isascii() and v290.isprintable()) and _SEARCH8(v290) is None:
                     return False
+    if "linux" in v:
+        v291 = v["linux"]
+        if not isinstance(v291, list):
+            return False
+        if len(v291) > 32:
+            return False
+        for v292 in v291:
+            if not isinstance(v292, str):
+                return False
+            if not (v292.isascii() and v292.isprintable() and 1 <= len(v292) <= 1024):
+                if not v292.isascii() and SURROGATE.search(v292) is not None:
+                    return False
+                if not (1 <= len(v292) <= 1024):
+                    return False
+                if not (v292 and v292.isascii() and v292.isprintable()) and _SEARCH8(v292) is None:
+                    return False
     return True
 
 
@@ -3093,36 +3095,36 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v292 = v.get("kind", MISSING)
-        if v292 is not MISSING:
-            if not (isinstance(v292, str) and v292 == "path"):
-                e.append((p + "/kind", "const", '"path"', v292))
-        v294 = v.get("binaryName", MISSING)
+        v294 = v.get("kind", MISSING)
         if v294 is not MISSING:
-            if isinstance(v294, str):
-                if not (1 <= len(v294) <= 128 and _SEARCH6(v294) is not None):
-                    if not v294.isascii() and SURROGATE.search(v294) is not None:
-                        e.append((p + "/binaryName", "i-json", "no lone surrogate", v294))
-                    if len(v294) < 1:
-                        e.append((p + "/binaryName", "minLength", "at least 1 characters", v294))
-                    if len(v294) > 128:
-                        e.append((p + "/binaryName", "maxLength", "at most 128 characters", v294))
-                    if len(v294) <= 128 and _SEARCH6(v294) is None:
+            if not (isinstance(v294, str) and v294 == "path"):
+                e.append((p + "/kind", "const", '"path"', v294))
+        v296 = v.get("binaryName", MISSING)
+        if v296 is not MISSING:
+            if isinstance(v296, str):
+                if not (1 <= len(v296) <= 128 and _SEARCH6(v296) is not None):
+                    if not v296.isascii() and SURROGATE.search(v296) is not None:
+                        e.append((p + "/binaryName", "i-json", "no lone surrogate", v296))
+                    if len(v296) < 1:
+                        e.append((p + "/binaryName", "minLength", "at least 1 characters", v296))
+                    if len(v296) > 128:
+                        e.append((p + "/binaryName", "maxLength", "at most 128 characters", v296))
+                    if len(v296) <= 128 and _SEARCH6(v296) is None:
                         e.append(
                             (
                                 p + "/binaryName",
                                 "pattern",
                                 'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                v294,
+                                v296,
                             )
                         )
             else:
-                e.append((p + "/binaryName", "type", "string", v294))
+                e.append((p + "/binaryName", "type", "string", v296))
         if not _NAMES5.issuperset(v):
-            for k296 in v:
-                if k296 not in _NAMES5:
+            for k298 in v:
+                if k298 not in _NAMES5:
                     e.append(
-                        (p + "/" + token(k296), "additionalProperties", "no such property", v[k296])
+                        (p + "/" + token(k298), "additionalProperties", "no such property", v[k298])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -3136,305 +3138,305 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
         if not (v.keys() >= _NAMES7):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v299 = v.get("kind", MISSING)
-        if v299 is not MISSING:
-            if not (isinstance(v299, str) and v299 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v299))
-        v301 = v.get("paths", MISSING)
+        v301 = v.get("kind", MISSING)
         if v301 is not MISSING:
-            if not _valid_7(v301):
-                if isinstance(v301, str):
-                    if not v301.isascii() and SURROGATE.search(v301) is not None:
-                        e.append((p + "/paths", "i-json", "no lone surrogate", v301))
-                if isinstance(v301, dict):
-                    v303 = v301.get("darwin", MISSING)
-                    if v303 is not MISSING:
-                        if not _valid_4(v303):
-                            if isinstance(v303, str):
-                                if not v303.isascii() and SURROGATE.search(v303) is not None:
+            if not (isinstance(v301, str) and v301 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v301))
+        v303 = v.get("paths", MISSING)
+        if v303 is not MISSING:
+            if not _valid_7(v303):
+                if isinstance(v303, str):
+                    if not v303.isascii() and SURROGATE.search(v303) is not None:
+                        e.append((p + "/paths", "i-json", "no lone surrogate", v303))
+                if isinstance(v303, dict):
+                    v305 = v303.get("darwin", MISSING)
+                    if v305 is not MISSING:
+                        if not _valid_4(v305):
+                            if isinstance(v305, str):
+                                if not v305.isascii() and SURROGATE.search(v305) is not None:
                                     e.append(
                                         (
                                             p + "/paths" + "/darwin",
                                             "i-json",
                                             "no lone surrogate",
-                                            v303,
+                                            v305,
                                         )
                                     )
-                            if isinstance(v303, list):
-                                if len(v303) > 32:
+                            if isinstance(v305, list):
+                                if len(v305) > 32:
                                     e.append(
                                         (
                                             p + "/paths" + "/darwin",
                                             "maxItems",
                                             "at most 32 items",
-                                            v303,
+                                            v305,
                                         )
                                     )
-                                for i306 in range(0, len(v303)):
-                                    v307 = v303[i306]
-                                    if isinstance(v307, str):
+                                for i308 in range(0, len(v305)):
+                                    v309 = v305[i308]
+                                    if isinstance(v309, str):
                                         if not (
-                                            v307.isascii()
-                                            and 1 <= len(v307) <= 1024
+                                            v309.isascii()
+                                            and 1 <= len(v309) <= 1024
                                             and (
-                                                (v307 and v307.isascii() and v307.isprintable())
-                                                or _SEARCH8(v307) is not None
+                                                (v309 and v309.isascii() and v309.isprintable())
+                                                or _SEARCH8(v309) is not None
                                             )
                                         ):
                                             if (
-                                                not v307.isascii()
-                                                and SURROGATE.search(v307) is not None
+                                                not v309.isascii()
+                                                and SURROGATE.search(v309) is not None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/darwin" + "/" + str(i306),
+                                                        p + "/paths" + "/darwin" + "/" + str(i308),
                                                         "i-json",
                                                         "no lone surrogate",
-                                                        v307,
+                                                        v309,
                                                     )
                                                 )
-                                            if len(v307) < 1:
+                                            if len(v309) < 1:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/darwin" + "/" + str(i306),
+                                                        p + "/paths" + "/darwin" + "/" + str(i308),
                                                         "minLength",
                                                         "at least 1 characters",
-                                                        v307,
+                                                        v309,
                                                     )
                                                 )
-                                            if len(v307) > 1024:
+                                            if len(v309) > 1024:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/darwin" + "/" + str(i306),
+                                                        p + "/paths" + "/darwin" + "/" + str(i308),
                                                         "maxLength",
                                                         "at most 1024 characters",
-                                                        v307,
+                                                        v309,
                                                     )
                                                 )
                                             if (
-                                                len(v307) <= 1024
+                                                len(v309) <= 1024
                                                 and not (
-                                                    v307 and v307.isascii() and v307.isprintable()
+                                                    v309 and v309.isascii() and v309.isprintable()
                                                 )
-                                                and _SEARCH8(v307) is None
+                                                and _SEARCH8(v309) is None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/darwin" + "/" + str(i306),
+                                                        p + "/paths" + "/darwin" + "/" + str(i308),
                                                         "pattern",
                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v307,
+                                                        v309,
                                                     )
                                                 )
                                     else:
                                         e.append(
                                             (
-                                                p + "/paths" + "/darwin" + "/" + str(i306),
+                                                p + "/paths" + "/darwin" + "/" + str(i308),
                                                 "type",
                                                 "string",
-                                                v307,
+                                                v309,
                                             )
                                         )
                             else:
-                                e.append((p + "/paths" + "/darwin", "type", "array", v303))
-                    v309 = v301.get("win32", MISSING)
-                    if v309 is not MISSING:
-                        if not _valid_5(v309):
-                            if isinstance(v309, str):
-                                if not v309.isascii() and SURROGATE.search(v309) is not None:
+                                e.append((p + "/paths" + "/darwin", "type", "array", v305))
+                    v311 = v303.get("win32", MISSING)
+                    if v311 is not MISSING:
+                        if not _valid_5(v311):
+                            if isinstance(v311, str):
+                                if not v311.isascii() and SURROGATE.search(v311) is not None:
                                     e.append(
                                         (
                                             p + "/paths" + "/win32",
                                             "i-json",
                                             "no lone surrogate",
-                                            v309,
+                                            v311,
                                         )
                                     )
-                            if isinstance(v309, list):
-                                if len(v309) > 32:
+                            if isinstance(v311, list):
+                                if len(v311) > 32:
                                     e.append(
                                         (
                                             p + "/paths" + "/win32",
                                             "maxItems",
                                             "at most 32 items",
-                                            v309,
+                                            v311,
                                         )
                                     )
-                                for i312 in range(0, len(v309)):
-                                    v313 = v309[i312]
-                                    if isinstance(v313, str):
+                                for i314 in range(0, len(v311)):
+                                    v315 = v311[i314]
+                                    if isinstance(v315, str):
                                         if not (
-                                            v313.isascii()
-                                            and 1 <= len(v313) <= 1024
+                                            v315.isascii()
+                                            and 1 <= len(v315) <= 1024
                                             and (
-                                                (v313 and v313.isascii() and v313.isprintable())
-                                                or _SEARCH8(v313) is not None
+                                                (v315 and v315.isascii() and v315.isprintable())
+                                                or _SEARCH8(v315) is not None
                                             )
                                         ):
                                             if (
-                                                not v313.isascii()
-                                                and SURROGATE.search(v313) is not None
+                                                not v315.isascii()
+                                                and SURROGATE.search(v315) is not None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/win32" + "/" + str(i312),
+                                                        p + "/paths" + "/win32" + "/" + str(i314),
                                                         "i-json",
                                                         "no lone surrogate",
-                                                        v313,
+                                                        v315,
                                                     )
                                                 )
-                                            if len(v313) < 1:
+                                            if len(v315) < 1:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/win32" + "/" + str(i312),
+                                                        p + "/paths" + "/win32" + "/" + str(i314),
                                                         "minLength",
                                                         "at least 1 characters",
-                                                        v313,
+                                                        v315,
                                                     )
                                                 )
-                                            if len(v313) > 1024:
+                                            if len(v315) > 1024:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/win32" + "/" + str(i312),
+                                                        p + "/paths" + "/win32" + "/" + str(i314),
                                                         "maxLength",
                                                         "at most 1024 characters",
-                                                        v313,
+                                                        v315,
                                                     )
                                                 )
                                             if (
-                                                len(v313) <= 1024
+                                                len(v315) <= 1024
                                                 and not (
-                                                    v313 and v313.isascii() and v313.isprintable()
+                                                    v315 and v315.isascii() and v315.isprintable()
                                                 )
-                                                and _SEARCH8(v313) is None
+                                                and _SEARCH8(v315) is None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/win32" + "/" + str(i312),
+                                                        p + "/paths" + "/win32" + "/" + str(i314),
                                                         "pattern",
                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v313,
+                                                        v315,
                                                     )
                                                 )
                                     else:
                                         e.append(
                                             (
-                                                p + "/paths" + "/win32" + "/" + str(i312),
+                                                p + "/paths" + "/win32" + "/" + str(i314),
                                                 "type",
                                                 "string",
-                                                v313,
+                                                v315,
                                             )
                                         )
                             else:
-                                e.append((p + "/paths" + "/win32", "type", "array", v309))
-                    v315 = v301.get("linux", MISSING)
-                    if v315 is not MISSING:
-                        if not _valid_6(v315):
-                            if isinstance(v315, str):
-                                if not v315.isascii() and SURROGATE.search(v315) is not None:
+                                e.append((p + "/paths" + "/win32", "type", "array", v311))
+                    v317 = v303.get("linux", MISSING)
+                    if v317 is not MISSING:
+                        if not _valid_6(v317):
+                            if isinstance(v317, str):
+                                if not v317.isascii() and SURROGATE.search(v317) is not None:
                                     e.append(
                                         (
                                             p + "/paths" + "/linux",
                                             "i-json",
                                             "no lone surrogate",
-                                            v315,
+                                            v317,
                                         )
                                     )
-                            if isinstance(v315, list):
-                                if len(v315) > 32:
+                            if isinstance(v317, list):
+                                if len(v317) > 32:
                                     e.append(
                                         (
                                             p + "/paths" + "/linux",
                                             "maxItems",
                                             "at most 32 items",
-                                            v315,
+                                            v317,
                                         )
                                     )
-                                for i318 in range(0, len(v315)):
-                                    v319 = v315[i318]
-                                    if isinstance(v319, str):
+                                for i320 in range(0, len(v317)):
+                                    v321 = v317[i320]
+                                    if isinstance(v321, str):
                                         if not (
-                                            v319.isascii()
-                                            and 1 <= len(v319) <= 1024
+                                            v321.isascii()
+                                            and 1 <= len(v321) <= 1024
                                             and (
-                                                (v319 and v319.isascii() and v319.isprintable())
-                                                or _SEARCH8(v319) is not None
+                                                (v321 and v321.isascii() and v321.isprintable())
+                                                or _SEARCH8(v321) is not None
                                             )
                                         ):
                                             if (
-                                                not v319.isascii()
-                                                and SURROGATE.search(v319) is not None
+                                                not v321.isascii()
+                                                and SURROGATE.search(v321) is not None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/linux" + "/" + str(i318),
+                                                        p + "/paths" + "/linux" + "/" + str(i320),
                                                         "i-json",
                                                         "no lone surrogate",
-                                                        v319,
+                                                        v321,
                                                     )
                                                 )
-                                            if len(v319) < 1:
+                                            if len(v321) < 1:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/linux" + "/" + str(i318),
+                                                        p + "/paths" + "/linux" + "/" + str(i320),
                                                         "minLength",
                                                         "at least 1 characters",
-                                                        v319,
+                                                        v321,
                                                     )
                                                 )
-                                            if len(v319) > 1024:
+                                            if len(v321) > 1024:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/linux" + "/" + str(i318),
+                                                        p + "/paths" + "/linux" + "/" + str(i320),
                                                         "maxLength",
                                                         "at most 1024 characters",
-                                                        v319,
+                                                        v321,
                                                     )
                                                 )
                                             if (
-                                                len(v319) <= 1024
+                                                len(v321) <= 1024
                                                 and not (
-                                                    v319 and v319.isascii() and v319.isprintable()
+                                                    v321 and v321.isascii() and v321.isprintable()
                                                 )
-                                                and _SEARCH8(v319) is None
+                                                and _SEARCH8(v321) is None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/linux" + "/" + str(i318),
+                                                        p + "/paths" + "/linux" + "/" + str(i320),
                                                         "pattern",
                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v319,
+                                                        v321,
                                                     )
                                                 )
                                     else:
                                         e.append(
                                             (
-                                                p + "/paths" + "/linux" + "/" + str(i318),
+                                                p + "/paths" + "/linux" + "/" + str(i320),
                                                 "type",
                                                 "string",
-                                                v319,
+                                                v321,
                                             )
                                         )
                             else:
-                                e.append((p + "/paths" + "/linux", "type", "array", v315))
-                    if not _NAMES9.issuperset(v301):
-                        for k321 in v301:
-                            if k321 not in _NAMES9:
+                                e.append((p + "/paths" + "/linux", "type", "array", v317))
+                    if not _NAMES9.issuperset(v303):
+                        for k323 in v303:
+                            if k323 not in _NAMES9:
                                 e.append(
                                     (
-                                        p + "/paths" + "/" + token(k321),
+                                        p + "/paths" + "/" + token(k323),
                                         "additionalProperties",
                                         "no such property",
-                                        v301[k321],
+                                        v303[k323],
                                     )
                                 )
                 else:
-                    e.append((p + "/paths", "type", "object", v301))
+                    e.append((p + "/paths", "type", "object", v303))
         if not _NAMES10.issuperset(v):
-            for k323 in v:
-                if k323 not in _NAMES10:
+            for k325 in v:
+                if k325 not in _NAMES10:
                     e.append(
-                        (p + "/" + token(k323), "additionalProperties", "no such property", v[k323])
+                        (p + "/" + token(k325), "additionalProperties", "no such property", v[k325])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -3443,49 +3445,30 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
 def _valid_10(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    d325 = v.get("kind")
-    if d325 == "path":
+    d327 = v.get("kind")
+    if d327 == "path":
         if v.keys() != _NAMES5:
             return False
-        v327 = v["binaryName"]
-        if not isinstance(v327, str):
+        v329 = v["binaryName"]
+        if not isinstance(v329, str):
             return False
-        if not (1 <= len(v327) <= 128):
+        if not (1 <= len(v329) <= 128):
             return False
-        if _SEARCH6(v327) is None:
+        if _SEARCH6(v329) is None:
             return False
-    elif d325 == "candidates":
+    elif d327 == "candidates":
         if "kind" not in v:
             return False
         if not _NAMES10.issuperset(v):
             return False
         if "paths" in v:
-            v329 = v["paths"]
-            if not isinstance(v329, dict):
+            v331 = v["paths"]
+            if not isinstance(v331, dict):
                 return False
-            if not _NAMES9.issuperset(v329):
+            if not _NAMES9.issuperset(v331):
                 return False
-            if "darwin" in v329:
-                v330 = v329["darwin"]
-                if not isinstance(v330, list):
-                    return False
-                if len(v330) > 32:
-                    return False
-                for v331 in v330:
-                    if not isinstance(v331, str):
-                        return False
-                    if not (v331.isascii() and v331.isprintable() and 1 <= len(v331) <= 1024):
-                        if not v331.isascii() and SURROGATE.search(v331) is not None:
-                            return False
-                        if not (1 <= len(v331) <= 1024):
-                            return False
-                        if (
-                            not (v331 and v331.isascii() and v331.isprintable())
-                            and _SEARCH8(v331) is None
-                        ):
-                            return False
-            if "win32" in v329:
-                v332 = v329["win32"]
+            if "darwin" in v331:
+                v332 = v331["darwin"]
                 if not isinstance(v332, list):
                     return False
                 if len(v332) > 32:
@@ -3503,8 +3486,8 @@ def _valid_10(v: Any) -> bool:
                             and _SEARCH8(v333) is None
                         ):
                             return False
-            if "linux" in v329:
-                v334 = v329["linux"]
+            if "win32" in v331:
+                v334 = v331["win32"]
                 if not isinstance(v334, list):
                     return False
                 if len(v334) > 32:
@@ -3522,6 +3505,25 @@ def _valid_10(v: Any) -> bool:
                             and _SEARCH8(v335) is None
                         ):
                             return False
+            if "linux" in v331:
+                v336 = v331["linux"]
+                if not isinstance(v336, list):
+                    return False
+                if len(v336) > 32:
+                    return False
+                for v337 in v336:
+                    if not isinstance(v337, str):
+                        return False
+                    if not (v337.isascii() and v337.isprintable() and 1 <= len(v337) <= 1024):
+                        if not v337.isascii() and SURROGATE.search(v337) is not None:
+                            return False
+                        if not (1 <= len(v337) <= 1024):
+                            return False
+                        if (
+                            not (v337 and v337.isascii() and v337.isprintable())
+                            and _SEARCH8(v337) is None
+                        ):
+                            return False
     else:
         return False
     return True
@@ -3532,21 +3534,21 @@ def _valid_11(v: Any) -> bool:
         return False
     if len(v) > 20:
         return False
-    for v336 in v:
-        if not isinstance(v336, str):
+    for v338 in v:
+        if not isinstance(v338, str):
             return False
-        if not v336.isascii() and SURROGATE.search(v336) is not None:
+        if not v338.isascii() and SURROGATE.search(v338) is not None:
             return False
-        if len(v336) > 256:
+        if len(v338) > 256:
             return False
         if (
             _SEARCH13
-            if "/" not in v336
-            and ":" not in v336
-            and "." not in v336
-            and ("{prompt}" not in v336 or "-" not in v336)
+            if "/" not in v338
+            and ":" not in v338
+            and "." not in v338
+            and ("{prompt}" not in v338 or "-" not in v338)
             else _SEARCH12
-        )(v336) is None:
+        )(v338) is None:
             return False
     return True
 
@@ -3554,12 +3556,13 @@ def _valid_11(v: Any) -> bool:
 def _valid_12(v: Any) -> bool:
     if not isinstance(v, list):
         return False
-    for v337 in v:
-        if not isinstance(v337, str):
+    for v339 in v:
+        if not isinstance(v339, str):
             return False
-        if v337 not in _ENUM15:
+        if v339 not in _ENUM15:
             return False
-    if len(set(v)) != len(v):
+    n340 = len(v)
+    if n340 > 1 and (v[0] == v[1] if n340 == 2 else len(set(v)) != n340):
         return False
     return True
 
@@ -3569,15 +3572,16 @@ def _valid_13(v: Any) -> bool:
         return False
     if v.keys() != _NAMES14:
         return False
-    v338 = v["provides"]
-    if not isinstance(v338, list):
+    v341 = v["provides"]
+    if not isinstance(v341, list):
         return False
-    for v339 in v338:
-        if not isinstance(v339, str):
+    for v342 in v341:
+        if not isinstance(v342, str):
             return False
-        if v339 not in _ENUM15:
+        if v342 not in _ENUM15:
             return False
-    if len(set(v338)) != len(v338):
+    n343 = len(v341)
+    if n343 > 1 and (v341[0] == v341[1] if n343 == 2 else len(set(v341)) != n343):
         return False
     return True
 
@@ -3587,14 +3591,14 @@ def _valid_14(v: Any) -> bool:
         return False
     if len(v) > 32:
         return False
-    for v340 in v:
-        if not isinstance(v340, str):
+    for v344 in v:
+        if not isinstance(v344, str):
             return False
-        if not v340.isascii() and SURROGATE.search(v340) is not None:
+        if not v344.isascii() and SURROGATE.search(v344) is not None:
             return False
-        if len(v340) > 256:
+        if len(v344) > 256:
             return False
-        if (_SEARCH22 if ".." not in v340 else _SEARCH21)(v340) is None:
+        if (_SEARCH22 if ".." not in v344 else _SEARCH21)(v344) is None:
             return False
     return True
 
@@ -3605,8 +3609,8 @@ def _valid_15(v: Any) -> bool:
             return False
     if isinstance(v, dict):
         if "transport" in v:
-            v341 = v["transport"]
-            if v341 != "stdio":
+            v345 = v["transport"]
+            if v345 != "stdio":
                 return False
     return True
 
@@ -3618,43 +3622,43 @@ def _valid_16(v: Any) -> bool:
         return False
     if not _NAMES24.issuperset(v):
         return False
-    v342 = v["transport"]
-    if not isinstance(v342, str):
+    v346 = v["transport"]
+    if not isinstance(v346, str):
         return False
-    if v342 not in _ENUM18:
+    if v346 not in _ENUM18:
         return False
     if "command" in v:
-        v343 = v["command"]
-        if not isinstance(v343, str):
+        v347 = v["command"]
+        if not isinstance(v347, str):
             return False
-        if not v343.isascii() and SURROGATE.search(v343) is not None:
+        if not v347.isascii() and SURROGATE.search(v347) is not None:
             return False
-        if not (1 <= len(v343) <= 256):
+        if not (1 <= len(v347) <= 256):
             return False
-        if (_SEARCH20 if ".." not in v343 else _SEARCH19)(v343) is None:
+        if (_SEARCH20 if ".." not in v347 else _SEARCH19)(v347) is None:
             return False
     if "args" in v:
-        v344 = v["args"]
-        if not isinstance(v344, list):
+        v348 = v["args"]
+        if not isinstance(v348, list):
             return False
-        if len(v344) > 32:
+        if len(v348) > 32:
             return False
-        for v345 in v344:
-            if not isinstance(v345, str):
+        for v349 in v348:
+            if not isinstance(v349, str):
                 return False
-            if not v345.isascii() and SURROGATE.search(v345) is not None:
+            if not v349.isascii() and SURROGATE.search(v349) is not None:
                 return False
-            if len(v345) > 256:
+            if len(v349) > 256:
                 return False
-            if (_SEARCH22 if ".." not in v345 else _SEARCH21)(v345) is None:
+            if (_SEARCH22 if ".." not in v349 else _SEARCH21)(v349) is None:
                 return False
     if "url" in v:
-        v346 = v["url"]
-        if not isinstance(v346, str):
+        v350 = v["url"]
+        if not isinstance(v350, str):
             return False
-        if len(v346) > 2048:
+        if len(v350) > 2048:
             return False
-        if _SEARCH23(v346) is None:
+        if _SEARCH23(v350) is None:
             return False
     if "transport" not in v or v["transport"] == "stdio":
         if "command" not in v:
@@ -3678,8 +3682,8 @@ def _valid_17(v: Any) -> bool:
     if isinstance(v, dict):
         if "category" not in v:
             return False
-        v347 = v["category"]
-        if v347 != "mcp-server":
+        v351 = v["category"]
+        if v351 != "mcp-server":
             return False
     return True
 
@@ -3689,15 +3693,15 @@ def _valid_18(v: Any) -> bool:
         return False
     if v.keys() != _NAMES5:
         return False
-    v348 = v["kind"]
-    if v348 != "path":
+    v352 = v["kind"]
+    if v352 != "path":
         return False
-    v349 = v["binaryName"]
-    if not isinstance(v349, str):
+    v353 = v["binaryName"]
+    if not isinstance(v353, str):
         return False
-    if not (1 <= len(v349) <= 128):
+    if not (1 <= len(v353) <= 128):
         return False
-    if _SEARCH6(v349) is None:
+    if _SEARCH6(v353) is None:
         return False
     return True
 

@@ -1235,71 +1235,72 @@ def _valid_1(v: Any) -> bool:
                 return False
             if v114 not in _ENUM15:
                 return False
-        if len(set(v113)) != len(v113):
+        n115 = len(v113)
+        if n115 > 1 and (v113[0] == v113[1] if n115 == 2 else len(set(v113)) != n115):
             return False
     if "category" in v:
-        v115 = v["category"]
-        if not isinstance(v115, str):
+        v116 = v["category"]
+        if not isinstance(v116, str):
             return False
-        if v115 not in _ENUM16:
+        if v116 not in _ENUM16:
             return False
     if "builtin" in v:
-        v116 = v["builtin"]
-        if not isinstance(v116, bool):
+        v117 = v["builtin"]
+        if not isinstance(v117, bool):
             return False
     if "extras" in v:
-        v117 = v["extras"]
-        if not isinstance(v117, dict):
+        v118 = v["extras"]
+        if not isinstance(v118, dict):
             return False
-        if not _NAMES17.issuperset(v117):
+        if not _NAMES17.issuperset(v118):
             return False
-        if "constructor" in v117:
-            v118 = v117["constructor"]
-            if not isinstance(v118, str):
-                return False
-            if not v118.isascii() and SURROGATE.search(v118) is not None:
-                return False
-        if "prototype" in v117:
-            v119 = v117["prototype"]
+        if "constructor" in v118:
+            v119 = v118["constructor"]
             if not isinstance(v119, str):
                 return False
             if not v119.isascii() and SURROGATE.search(v119) is not None:
                 return False
-        if "toString" in v117:
-            v120 = v117["toString"]
+        if "prototype" in v118:
+            v120 = v118["prototype"]
             if not isinstance(v120, str):
                 return False
             if not v120.isascii() and SURROGATE.search(v120) is not None:
                 return False
-        if "valueOf" in v117:
-            v121 = v117["valueOf"]
+        if "toString" in v118:
+            v121 = v118["toString"]
             if not isinstance(v121, str):
                 return False
             if not v121.isascii() and SURROGATE.search(v121) is not None:
                 return False
-        if "hasOwnProperty" in v117:
-            v122 = v117["hasOwnProperty"]
+        if "valueOf" in v118:
+            v122 = v118["valueOf"]
             if not isinstance(v122, str):
                 return False
             if not v122.isascii() and SURROGATE.search(v122) is not None:
                 return False
-        if "isPrototypeOf" in v117:
-            v123 = v117["isPrototypeOf"]
+        if "hasOwnProperty" in v118:
+            v123 = v118["hasOwnProperty"]
             if not isinstance(v123, str):
                 return False
             if not v123.isascii() and SURROGATE.search(v123) is not None:
                 return False
-        if "propertyIsEnumerable" in v117:
-            v124 = v117["propertyIsEnumerable"]
+        if "isPrototypeOf" in v118:
+            v124 = v118["isPrototypeOf"]
             if not isinstance(v124, str):
                 return False
             if not v124.isascii() and SURROGATE.search(v124) is not None:
                 return False
-        if "toLocaleString" in v117:
-            v125 = v117["toLocaleString"]
+        if "propertyIsEnumerable" in v118:
+            v125 = v118["propertyIsEnumerable"]
             if not isinstance(v125, str):
                 return False
             if not v125.isascii() and SURROGATE.search(v125) is not None:
+                return False
+        if "toLocaleString" in v118:
+            v126 = v118["toLocaleString"]
+            if not isinstance(v126, str):
+                return False
+            if not v126.isascii() and SURROGATE.search(v126) is not None:
                 return False
     return True
 
@@ -1312,77 +1313,77 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not (v.keys() >= _NAMES19):
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
-        v126 = v.get("detect", MISSING)
-        if v126 is not MISSING:
-            if not _valid_15(v126):
-                if isinstance(v126, str):
-                    if not v126.isascii() and SURROGATE.search(v126) is not None:
-                        e.append((p + "/detect", "i-json", "no lone surrogate", v126))
-                if isinstance(v126, dict):
-                    if not (v126.keys() >= _NAMES5):
-                        if "kind" not in v126:
-                            e.append((p + "/detect", "required", 'property "kind"', v126))
-                        if "binaryName" not in v126:
-                            e.append((p + "/detect", "required", 'property "binaryName"', v126))
-                    v128 = v126.get("kind", MISSING)
-                    if v128 is not MISSING:
-                        if not (isinstance(v128, str) and v128 == "path"):
-                            e.append((p + "/detect" + "/kind", "const", '"path"', v128))
-                    v130 = v126.get("binaryName", MISSING)
-                    if v130 is not MISSING:
-                        if isinstance(v130, str):
-                            if not (1 <= len(v130) <= 128 and _SEARCH6(v130) is not None):
-                                if not v130.isascii() and SURROGATE.search(v130) is not None:
+        v127 = v.get("detect", MISSING)
+        if v127 is not MISSING:
+            if not _valid_15(v127):
+                if isinstance(v127, str):
+                    if not v127.isascii() and SURROGATE.search(v127) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v127))
+                if isinstance(v127, dict):
+                    if not (v127.keys() >= _NAMES5):
+                        if "kind" not in v127:
+                            e.append((p + "/detect", "required", 'property "kind"', v127))
+                        if "binaryName" not in v127:
+                            e.append((p + "/detect", "required", 'property "binaryName"', v127))
+                    v129 = v127.get("kind", MISSING)
+                    if v129 is not MISSING:
+                        if not (isinstance(v129, str) and v129 == "path"):
+                            e.append((p + "/detect" + "/kind", "const", '"path"', v129))
+                    v131 = v127.get("binaryName", MISSING)
+                    if v131 is not MISSING:
+                        if isinstance(v131, str):
+                            if not (1 <= len(v131) <= 128 and _SEARCH6(v131) is not None):
+                                if not v131.isascii() and SURROGATE.search(v131) is not None:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
                                             "i-json",
                                             "no lone surrogate",
-                                            v130,
+                                            v131,
                                         )
                                     )
-                                if len(v130) < 1:
+                                if len(v131) < 1:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
                                             "minLength",
                                             "at least 1 characters",
-                                            v130,
+                                            v131,
                                         )
                                     )
-                                if len(v130) > 128:
+                                if len(v131) > 128:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
                                             "maxLength",
                                             "at most 128 characters",
-                                            v130,
+                                            v131,
                                         )
                                     )
-                                if len(v130) <= 128 and _SEARCH6(v130) is None:
+                                if len(v131) <= 128 and _SEARCH6(v131) is None:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
                                             "pattern",
                                             'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                            v130,
+                                            v131,
                                         )
                                     )
                         else:
-                            e.append((p + "/detect" + "/binaryName", "type", "string", v130))
-                    if not _NAMES5.issuperset(v126):
-                        for k132 in v126:
-                            if k132 not in _NAMES5:
+                            e.append((p + "/detect" + "/binaryName", "type", "string", v131))
+                    if not _NAMES5.issuperset(v127):
+                        for k133 in v127:
+                            if k133 not in _NAMES5:
                                 e.append(
                                     (
-                                        p + "/detect" + "/" + token(k132),
+                                        p + "/detect" + "/" + token(k133),
                                         "additionalProperties",
                                         "no such property",
-                                        v126[k132],
+                                        v127[k133],
                                     )
                                 )
                 else:
-                    e.append((p + "/detect", "type", "object", v126))
+                    e.append((p + "/detect", "type", "object", v127))
     if isinstance(v, dict):
         if not (v.keys() >= _NAMES0):
             if "id" not in v:
@@ -1397,161 +1398,161 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "hookPointer"', v))
             if "detect" not in v:
                 e.append((p, "required", 'property "detect"', v))
-        v136 = v.get("id", MISSING)
-        if v136 is not MISSING:
-            if isinstance(v136, str):
-                if _SEARCH1(v136) is None:
-                    if not v136.isascii() and SURROGATE.search(v136) is not None:
-                        e.append((p + "/id", "i-json", "no lone surrogate", v136))
-                    if _SEARCH1(v136) is None:
-                        e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v136))
+        v137 = v.get("id", MISSING)
+        if v137 is not MISSING:
+            if isinstance(v137, str):
+                if _SEARCH1(v137) is None:
+                    if not v137.isascii() and SURROGATE.search(v137) is not None:
+                        e.append((p + "/id", "i-json", "no lone surrogate", v137))
+                    if _SEARCH1(v137) is None:
+                        e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v137))
             else:
-                e.append((p + "/id", "type", "string", v136))
-        v138 = v.get("displayName", MISSING)
-        if v138 is not MISSING:
-            if isinstance(v138, str):
+                e.append((p + "/id", "type", "string", v137))
+        v139 = v.get("displayName", MISSING)
+        if v139 is not MISSING:
+            if isinstance(v139, str):
                 if not (
-                    v138.isascii()
-                    and 1 <= len(v138) <= 80
-                    and ((v138.isascii() and v138.isprintable()) or _SEARCH2(v138) is not None)
+                    v139.isascii()
+                    and 1 <= len(v139) <= 80
+                    and ((v139.isascii() and v139.isprintable()) or _SEARCH2(v139) is not None)
                 ):
-                    if not v138.isascii() and SURROGATE.search(v138) is not None:
-                        e.append((p + "/displayName", "i-json", "no lone surrogate", v138))
-                    if len(v138) < 1:
-                        e.append((p + "/displayName", "minLength", "at least 1 characters", v138))
-                    if len(v138) > 80:
-                        e.append((p + "/displayName", "maxLength", "at most 80 characters", v138))
+                    if not v139.isascii() and SURROGATE.search(v139) is not None:
+                        e.append((p + "/displayName", "i-json", "no lone surrogate", v139))
+                    if len(v139) < 1:
+                        e.append((p + "/displayName", "minLength", "at least 1 characters", v139))
+                    if len(v139) > 80:
+                        e.append((p + "/displayName", "maxLength", "at most 80 characters", v139))
                     if (
-                        len(v138) <= 80
-                        and not (v138.isascii() and v138.isprintable())
-                        and _SEARCH2(v138) is None
+                        len(v139) <= 80
+                        and not (v139.isascii() and v139.isprintable())
+                        and _SEARCH2(v139) is None
                     ):
                         e.append(
                             (
                                 p + "/displayName",
                                 "pattern",
                                 'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f\\\\u200e\\\\u200f\\\\u202a-\\...',
-                                v138,
+                                v139,
                             )
                         )
             else:
-                e.append((p + "/displayName", "type", "string", v138))
-        v140 = v.get("launchable", MISSING)
-        if v140 is not MISSING:
-            if not (isinstance(v140, bool)):
-                e.append((p + "/launchable", "type", "boolean", v140))
-        v142 = v.get("hookCapable", MISSING)
-        if v142 is not MISSING:
-            if not (isinstance(v142, bool)):
-                e.append((p + "/hookCapable", "type", "boolean", v142))
-        v144 = v.get("hookPointer", MISSING)
-        if v144 is not MISSING:
-            if isinstance(v144, str):
+                e.append((p + "/displayName", "type", "string", v139))
+        v141 = v.get("launchable", MISSING)
+        if v141 is not MISSING:
+            if not (isinstance(v141, bool)):
+                e.append((p + "/launchable", "type", "boolean", v141))
+        v143 = v.get("hookCapable", MISSING)
+        if v143 is not MISSING:
+            if not (isinstance(v143, bool)):
+                e.append((p + "/hookCapable", "type", "boolean", v143))
+        v145 = v.get("hookPointer", MISSING)
+        if v145 is not MISSING:
+            if isinstance(v145, str):
                 if not (
-                    1 <= len(v144) <= 256
-                    and (_SEARCH4 if ".." not in v144 else _SEARCH3)(v144) is not None
+                    1 <= len(v145) <= 256
+                    and (_SEARCH4 if ".." not in v145 else _SEARCH3)(v145) is not None
                 ):
-                    if not v144.isascii() and SURROGATE.search(v144) is not None:
-                        e.append((p + "/hookPointer", "i-json", "no lone surrogate", v144))
-                    if len(v144) < 1:
-                        e.append((p + "/hookPointer", "minLength", "at least 1 characters", v144))
-                    if len(v144) > 256:
-                        e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v144))
+                    if not v145.isascii() and SURROGATE.search(v145) is not None:
+                        e.append((p + "/hookPointer", "i-json", "no lone surrogate", v145))
+                    if len(v145) < 1:
+                        e.append((p + "/hookPointer", "minLength", "at least 1 characters", v145))
+                    if len(v145) > 256:
+                        e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v145))
                     if (
-                        len(v144) <= 256
-                        and (_SEARCH4 if ".." not in v144 else _SEARCH3)(v144) is None
+                        len(v145) <= 256
+                        and (_SEARCH4 if ".." not in v145 else _SEARCH3)(v145) is None
                     ):
                         e.append(
                             (
                                 p + "/hookPointer",
                                 "pattern",
                                 'to match "^(?!/)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[A-Za-z0-9._/-]+$"',
-                                v144,
+                                v145,
                             )
                         )
             else:
-                e.append((p + "/hookPointer", "type", "string", v144))
-        v146 = v.get("detect", MISSING)
-        if v146 is not MISSING:
-            if not _valid_10(v146):
-                if isinstance(v146, str):
-                    if not v146.isascii() and SURROGATE.search(v146) is not None:
-                        e.append((p + "/detect", "i-json", "no lone surrogate", v146))
-                d149 = v146.get("kind") if isinstance(v146, dict) else None
-                if d149 == "path":
-                    if isinstance(v146, str):
-                        if not v146.isascii() and SURROGATE.search(v146) is not None:
-                            e.append((p + "/detect", "i-json", "no lone surrogate", v146))
-                elif d149 == "candidates":
-                    if isinstance(v146, str):
-                        if not v146.isascii() and SURROGATE.search(v146) is not None:
-                            e.append((p + "/detect", "i-json", "no lone surrogate", v146))
-                    if isinstance(v146, dict):
-                        if not (v146.keys() >= _NAMES7):
-                            if "kind" not in v146:
-                                e.append((p + "/detect", "required", 'property "kind"', v146))
-                        v152 = v146.get("kind", MISSING)
-                        if v152 is not MISSING:
-                            if not (isinstance(v152, str) and v152 == "candidates"):
-                                e.append((p + "/detect" + "/kind", "const", '"candidates"', v152))
-                        v154 = v146.get("paths", MISSING)
-                        if v154 is not MISSING:
-                            if not _valid_7(v154):
-                                if isinstance(v154, str):
-                                    if not v154.isascii() and SURROGATE.search(v154) is not None:
+                e.append((p + "/hookPointer", "type", "string", v145))
+        v147 = v.get("detect", MISSING)
+        if v147 is not MISSING:
+            if not _valid_10(v147):
+                if isinstance(v147, str):
+                    if not v147.isascii() and SURROGATE.search(v147) is not None:
+                        e.append((p + "/detect", "i-json", "no lone surrogate", v147))
+                d150 = v147.get("kind") if isinstance(v147, dict) else None
+                if d150 == "path":
+                    if isinstance(v147, str):
+                        if not v147.isascii() and SURROGATE.search(v147) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v147))
+                elif d150 == "candidates":
+                    if isinstance(v147, str):
+                        if not v147.isascii() and SURROGATE.search(v147) is not None:
+                            e.append((p + "/detect", "i-json", "no lone surrogate", v147))
+                    if isinstance(v147, dict):
+                        if not (v147.keys() >= _NAMES7):
+                            if "kind" not in v147:
+                                e.append((p + "/detect", "required", 'property "kind"', v147))
+                        v153 = v147.get("kind", MISSING)
+                        if v153 is not MISSING:
+                            if not (isinstance(v153, str) and v153 == "candidates"):
+                                e.append((p + "/detect" + "/kind", "const", '"candidates"', v153))
+                        v155 = v147.get("paths", MISSING)
+                        if v155 is not MISSING:
+                            if not _valid_7(v155):
+                                if isinstance(v155, str):
+                                    if not v155.isascii() and SURROGATE.search(v155) is not None:
                                         e.append(
                                             (
                                                 p + "/detect" + "/paths",
                                                 "i-json",
                                                 "no lone surrogate",
-                                                v154,
+                                                v155,
                                             )
                                         )
-                                if isinstance(v154, dict):
-                                    v156 = v154.get("darwin", MISSING)
-                                    if v156 is not MISSING:
-                                        if not _valid_4(v156):
-                                            if isinstance(v156, str):
+                                if isinstance(v155, dict):
+                                    v157 = v155.get("darwin", MISSING)
+                                    if v157 is not MISSING:
+                                        if not _valid_4(v157):
+                                            if isinstance(v157, str):
                                                 if (
-                                                    not v156.isascii()
-                                                    and SURROGATE.search(v156) is not None
+                                                    not v157.isascii()
+                                                    and SURROGATE.search(v157) is not None
                                                 ):
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/darwin",
                                                             "i-json",
                                                             "no lone surrogate",
-                                                            v156,
+                                                            v157,
                                                         )
                                                     )
-                                            if isinstance(v156, list):
-                                                if len(v156) > 32:
+                                            if isinstance(v157, list):
+                                                if len(v157) > 32:
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/darwin",
                                                             "maxItems",
                                                             "at most 32 items",
-                                                            v156,
+                                                            v157,
                                                         )
                                                     )
-                                                for i159 in range(0, len(v156)):
-                                                    v160 = v156[i159]
-                                                    if isinstance(v160, str):
+                                                for i160 in range(0, len(v157)):
+                                                    v161 = v157[i160]
+                                                    if isinstance(v161, str):
                                                         if not (
-                                                            v160.isascii()
-                                                            and 1 <= len(v160) <= 1024
+                                                            v161.isascii()
+                                                            and 1 <= len(v161) <= 1024
                                                             and (
                                                                 (
-                                                                    v160
-                                                                    and v160.isascii()
-                                                                    and v160.isprintable()
+                                                                    v161
+                                                                    and v161.isascii()
+                                                                    and v161.isprintable()
                                                                 )
-                                                                or _SEARCH8(v160) is not None
+                                                                or _SEARCH8(v161) is not None
                                                             )
                                                         ):
                                                             if (
-                                                                not v160.isascii()
-                                                                and SURROGATE.search(v160)
+                                                                not v161.isascii()
+                                                                and SURROGATE.search(v161)
                                                                 is not None
                                                             ):
                                                                 e.append(
@@ -1561,13 +1562,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/darwin"
                                                                         + "/"
-                                                                        + str(i159),
+                                                                        + str(i160),
                                                                         "i-json",
                                                                         "no lone surrogate",
-                                                                        v160,
+                                                                        v161,
                                                                     )
                                                                 )
-                                                            if len(v160) < 1:
+                                                            if len(v161) < 1:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -1575,13 +1576,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/darwin"
                                                                         + "/"
-                                                                        + str(i159),
+                                                                        + str(i160),
                                                                         "minLength",
                                                                         "at least 1 characters",
-                                                                        v160,
+                                                                        v161,
                                                                     )
                                                                 )
-                                                            if len(v160) > 1024:
+                                                            if len(v161) > 1024:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -1589,20 +1590,20 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/darwin"
                                                                         + "/"
-                                                                        + str(i159),
+                                                                        + str(i160),
                                                                         "maxLength",
                                                                         "at most 1024 characters",
-                                                                        v160,
+                                                                        v161,
                                                                     )
                                                                 )
                                                             if (
-                                                                len(v160) <= 1024
+                                                                len(v161) <= 1024
                                                                 and not (
-                                                                    v160
-                                                                    and v160.isascii()
-                                                                    and v160.isprintable()
+                                                                    v161
+                                                                    and v161.isascii()
+                                                                    and v161.isprintable()
                                                                 )
-                                                                and _SEARCH8(v160) is None
+                                                                and _SEARCH8(v161) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1611,10 +1612,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/darwin"
                                                                         + "/"
-                                                                        + str(i159),
+                                                                        + str(i160),
                                                                         "pattern",
                                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                                        v160,
+                                                                        v161,
                                                                     )
                                                                 )
                                                     else:
@@ -1625,10 +1626,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 + "/paths"
                                                                 + "/darwin"
                                                                 + "/"
-                                                                + str(i159),
+                                                                + str(i160),
                                                                 "type",
                                                                 "string",
-                                                                v160,
+                                                                v161,
                                                             )
                                                         )
                                             else:
@@ -1637,53 +1638,53 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         p + "/detect" + "/paths" + "/darwin",
                                                         "type",
                                                         "array",
-                                                        v156,
+                                                        v157,
                                                     )
                                                 )
-                                    v162 = v154.get("win32", MISSING)
-                                    if v162 is not MISSING:
-                                        if not _valid_5(v162):
-                                            if isinstance(v162, str):
+                                    v163 = v155.get("win32", MISSING)
+                                    if v163 is not MISSING:
+                                        if not _valid_5(v163):
+                                            if isinstance(v163, str):
                                                 if (
-                                                    not v162.isascii()
-                                                    and SURROGATE.search(v162) is not None
+                                                    not v163.isascii()
+                                                    and SURROGATE.search(v163) is not None
                                                 ):
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/win32",
                                                             "i-json",
                                                             "no lone surrogate",
-                                                            v162,
+                                                            v163,
                                                         )
                                                     )
-                                            if isinstance(v162, list):
-                                                if len(v162) > 32:
+                                            if isinstance(v163, list):
+                                                if len(v163) > 32:
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/win32",
                                                             "maxItems",
                                                             "at most 32 items",
-                                                            v162,
+                                                            v163,
                                                         )
                                                     )
-                                                for i165 in range(0, len(v162)):
-                                                    v166 = v162[i165]
-                                                    if isinstance(v166, str):
+                                                for i166 in range(0, len(v163)):
+                                                    v167 = v163[i166]
+                                                    if isinstance(v167, str):
                                                         if not (
-                                                            v166.isascii()
-                                                            and 1 <= len(v166) <= 1024
+                                                            v167.isascii()
+                                                            and 1 <= len(v167) <= 1024
                                                             and (
                                                                 (
-                                                                    v166
-                                                                    and v166.isascii()
-                                                                    and v166.isprintable()
+                                                                    v167
+                                                                    and v167.isascii()
+                                                                    and v167.isprintable()
                                                                 )
-                                                                or _SEARCH8(v166) is not None
+                                                                or _SEARCH8(v167) is not None
                                                             )
                                                         ):
                                                             if (
-                                                                not v166.isascii()
-                                                                and SURROGATE.search(v166)
+                                                                not v167.isascii()
+                                                                and SURROGATE.search(v167)
                                                                 is not None
                                                             ):
                                                                 e.append(
@@ -1693,13 +1694,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/win32"
                                                                         + "/"
-                                                                        + str(i165),
+                                                                        + str(i166),
                                                                         "i-json",
                                                                         "no lone surrogate",
-                                                                        v166,
+                                                                        v167,
                                                                     )
                                                                 )
-                                                            if len(v166) < 1:
+                                                            if len(v167) < 1:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -1707,13 +1708,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/win32"
                                                                         + "/"
-                                                                        + str(i165),
+                                                                        + str(i166),
                                                                         "minLength",
                                                                         "at least 1 characters",
-                                                                        v166,
+                                                                        v167,
                                                                     )
                                                                 )
-                                                            if len(v166) > 1024:
+                                                            if len(v167) > 1024:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -1721,20 +1722,20 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/win32"
                                                                         + "/"
-                                                                        + str(i165),
+                                                                        + str(i166),
                                                                         "maxLength",
                                                                         "at most 1024 characters",
-                                                                        v166,
+                                                                        v167,
                                                                     )
                                                                 )
                                                             if (
-                                                                len(v166) <= 1024
+                                                                len(v167) <= 1024
                                                                 and not (
-                                                                    v166
-                                                                    and v166.isascii()
-                                                                    and v166.isprintable()
+                                                                    v167
+                                                                    and v167.isascii()
+                                                                    and v167.isprintable()
                                                                 )
-                                                                and _SEARCH8(v166) is None
+                                                                and _SEARCH8(v167) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1743,10 +1744,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/win32"
                                                                         + "/"
-                                                                        + str(i165),
+                                                                        + str(i166),
                                                                         "pattern",
                                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                                        v166,
+                                                                        v167,
                                                                     )
                                                                 )
                                                     else:
@@ -1757,10 +1758,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 + "/paths"
                                                                 + "/win32"
                                                                 + "/"
-                                                                + str(i165),
+                                                                + str(i166),
                                                                 "type",
                                                                 "string",
-                                                                v166,
+                                                                v167,
                                                             )
                                                         )
                                             else:
@@ -1769,53 +1770,53 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         p + "/detect" + "/paths" + "/win32",
                                                         "type",
                                                         "array",
-                                                        v162,
+                                                        v163,
                                                     )
                                                 )
-                                    v168 = v154.get("linux", MISSING)
-                                    if v168 is not MISSING:
-                                        if not _valid_6(v168):
-                                            if isinstance(v168, str):
+                                    v169 = v155.get("linux", MISSING)
+                                    if v169 is not MISSING:
+                                        if not _valid_6(v169):
+                                            if isinstance(v169, str):
                                                 if (
-                                                    not v168.isascii()
-                                                    and SURROGATE.search(v168) is not None
+                                                    not v169.isascii()
+                                                    and SURROGATE.search(v169) is not None
                                                 ):
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/linux",
                                                             "i-json",
                                                             "no lone surrogate",
-                                                            v168,
+                                                            v169,
                                                         )
                                                     )
-                                            if isinstance(v168, list):
-                                                if len(v168) > 32:
+                                            if isinstance(v169, list):
+                                                if len(v169) > 32:
                                                     e.append(
                                                         (
                                                             p + "/detect" + "/paths" + "/linux",
                                                             "maxItems",
                                                             "at most 32 items",
-                                                            v168,
+                                                            v169,
                                                         )
                                                     )
-                                                for i171 in range(0, len(v168)):
-                                                    v172 = v168[i171]
-                                                    if isinstance(v172, str):
+                                                for i172 in range(0, len(v169)):
+                                                    v173 = v169[i172]
+                                                    if isinstance(v173, str):
                                                         if not (
-                                                            v172.isascii()
-                                                            and 1 <= len(v172) <= 1024
+                                                            v173.isascii()
+                                                            and 1 <= len(v173) <= 1024
                                                             and (
                                                                 (
-                                                                    v172
-                                                                    and v172.isascii()
-                                                                    and v172.isprintable()
+                                                                    v173
+                                                                    and v173.isascii()
+                                                                    and v173.isprintable()
                                                                 )
-                                                                or _SEARCH8(v172) is not None
+                                                                or _SEARCH8(v173) is not None
                                                             )
                                                         ):
                                                             if (
-                                                                not v172.isascii()
-                                                                and SURROGATE.search(v172)
+                                                                not v173.isascii()
+                                                                and SURROGATE.search(v173)
                                                                 is not None
                                                             ):
                                                                 e.append(
@@ -1825,13 +1826,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/linux"
                                                                         + "/"
-                                                                        + str(i171),
+                                                                        + str(i172),
                                                                         "i-json",
                                                                         "no lone surrogate",
-                                                                        v172,
+                                                                        v173,
                                                                     )
                                                                 )
-                                                            if len(v172) < 1:
+                                                            if len(v173) < 1:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -1839,13 +1840,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/linux"
                                                                         + "/"
-                                                                        + str(i171),
+                                                                        + str(i172),
                                                                         "minLength",
                                                                         "at least 1 characters",
-                                                                        v172,
+                                                                        v173,
                                                                     )
                                                                 )
-                                                            if len(v172) > 1024:
+                                                            if len(v173) > 1024:
                                                                 e.append(
                                                                     (
                                                                         p
@@ -1853,20 +1854,20 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/linux"
                                                                         + "/"
-                                                                        + str(i171),
+                                                                        + str(i172),
                                                                         "maxLength",
                                                                         "at most 1024 characters",
-                                                                        v172,
+                                                                        v173,
                                                                     )
                                                                 )
                                                             if (
-                                                                len(v172) <= 1024
+                                                                len(v173) <= 1024
                                                                 and not (
-                                                                    v172
-                                                                    and v172.isascii()
-                                                                    and v172.isprintable()
+                                                                    v173
+                                                                    and v173.isascii()
+                                                                    and v173.isprintable()
                                                                 )
-                                                                and _SEARCH8(v172) is None
+                                                                and _SEARCH8(v173) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1875,10 +1876,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/paths"
                                                                         + "/linux"
                                                                         + "/"
-                                                                        + str(i171),
+                                                                        + str(i172),
                                                                         "pattern",
                                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                                        v172,
+                                                                        v173,
                                                                     )
                                                                 )
                                                     else:
@@ -1889,10 +1890,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 + "/paths"
                                                                 + "/linux"
                                                                 + "/"
-                                                                + str(i171),
+                                                                + str(i172),
                                                                 "type",
                                                                 "string",
-                                                                v172,
+                                                                v173,
                                                             )
                                                         )
                                             else:
@@ -1901,153 +1902,153 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         p + "/detect" + "/paths" + "/linux",
                                                         "type",
                                                         "array",
-                                                        v168,
+                                                        v169,
                                                     )
                                                 )
-                                    if not _NAMES9.issuperset(v154):
-                                        for k174 in v154:
-                                            if k174 not in _NAMES9:
+                                    if not _NAMES9.issuperset(v155):
+                                        for k175 in v155:
+                                            if k175 not in _NAMES9:
                                                 e.append(
                                                     (
                                                         p
                                                         + "/detect"
                                                         + "/paths"
                                                         + "/"
-                                                        + token(k174),
+                                                        + token(k175),
                                                         "additionalProperties",
                                                         "no such property",
-                                                        v154[k174],
+                                                        v155[k175],
                                                     )
                                                 )
                                 else:
-                                    e.append((p + "/detect" + "/paths", "type", "object", v154))
-                        if not _NAMES10.issuperset(v146):
-                            for k176 in v146:
-                                if k176 not in _NAMES10:
+                                    e.append((p + "/detect" + "/paths", "type", "object", v155))
+                        if not _NAMES10.issuperset(v147):
+                            for k177 in v147:
+                                if k177 not in _NAMES10:
                                     e.append(
                                         (
-                                            p + "/detect" + "/" + token(k176),
+                                            p + "/detect" + "/" + token(k177),
                                             "additionalProperties",
                                             "no such property",
-                                            v146[k176],
+                                            v147[k177],
                                         )
                                     )
                     else:
-                        e.append((p + "/detect", "type", "object", v146))
+                        e.append((p + "/detect", "type", "object", v147))
                 else:
                     one_of(
                         (
                             _check_8,
                             _check_9,
                         ),
-                        v146,
+                        v147,
                         p + "/detect",
                         e,
                     )
-        v178 = v.get("hookPackage", MISSING)
-        if v178 is not MISSING:
-            if isinstance(v178, str):
-                if not (1 <= len(v178) <= 214 and _SEARCH11(v178) is not None):
-                    if not v178.isascii() and SURROGATE.search(v178) is not None:
-                        e.append((p + "/hookPackage", "i-json", "no lone surrogate", v178))
-                    if len(v178) < 1:
-                        e.append((p + "/hookPackage", "minLength", "at least 1 characters", v178))
-                    if len(v178) > 214:
-                        e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v178))
-                    if len(v178) <= 214 and _SEARCH11(v178) is None:
+        v179 = v.get("hookPackage", MISSING)
+        if v179 is not MISSING:
+            if isinstance(v179, str):
+                if not (1 <= len(v179) <= 214 and _SEARCH11(v179) is not None):
+                    if not v179.isascii() and SURROGATE.search(v179) is not None:
+                        e.append((p + "/hookPackage", "i-json", "no lone surrogate", v179))
+                    if len(v179) < 1:
+                        e.append((p + "/hookPackage", "minLength", "at least 1 characters", v179))
+                    if len(v179) > 214:
+                        e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v179))
+                    if len(v179) <= 214 and _SEARCH11(v179) is None:
                         e.append(
                             (
                                 p + "/hookPackage",
                                 "pattern",
                                 'to match "^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"',
-                                v178,
+                                v179,
                             )
                         )
             else:
-                e.append((p + "/hookPackage", "type", "string", v178))
-        v180 = v.get("promptArgTemplate", MISSING)
-        if v180 is not MISSING:
-            if not _valid_11(v180):
-                if isinstance(v180, list):
-                    if len(v180) > 20:
-                        e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v180))
-                    for i182 in range(0, len(v180)):
-                        v183 = v180[i182]
-                        if isinstance(v183, str):
+                e.append((p + "/hookPackage", "type", "string", v179))
+        v181 = v.get("promptArgTemplate", MISSING)
+        if v181 is not MISSING:
+            if not _valid_11(v181):
+                if isinstance(v181, list):
+                    if len(v181) > 20:
+                        e.append((p + "/promptArgTemplate", "maxItems", "at most 20 items", v181))
+                    for i183 in range(0, len(v181)):
+                        v184 = v181[i183]
+                        if isinstance(v184, str):
                             if not (
-                                v183.isascii()
-                                and len(v183) <= 256
+                                v184.isascii()
+                                and len(v184) <= 256
                                 and (
                                     _SEARCH13
-                                    if ".." not in v183
-                                    and ("{prompt}" not in v183 or "-" not in v183)
+                                    if ".." not in v184
+                                    and ("{prompt}" not in v184 or "-" not in v184)
                                     else _SEARCH12
-                                )(v183)
+                                )(v184)
                                 is not None
                             ):
-                                if not v183.isascii() and SURROGATE.search(v183) is not None:
+                                if not v184.isascii() and SURROGATE.search(v184) is not None:
                                     e.append(
                                         (
-                                            p + "/promptArgTemplate" + "/" + str(i182),
+                                            p + "/promptArgTemplate" + "/" + str(i183),
                                             "i-json",
                                             "no lone surrogate",
-                                            v183,
+                                            v184,
                                         )
                                     )
-                                if len(v183) > 256:
+                                if len(v184) > 256:
                                     e.append(
                                         (
-                                            p + "/promptArgTemplate" + "/" + str(i182),
+                                            p + "/promptArgTemplate" + "/" + str(i183),
                                             "maxLength",
                                             "at most 256 characters",
-                                            v183,
+                                            v184,
                                         )
                                     )
                                 if (
-                                    len(v183) <= 256
+                                    len(v184) <= 256
                                     and (
                                         _SEARCH13
-                                        if ".." not in v183
-                                        and ("{prompt}" not in v183 or "-" not in v183)
+                                        if ".." not in v184
+                                        and ("{prompt}" not in v184 or "-" not in v184)
                                         else _SEARCH12
-                                    )(v183)
+                                    )(v184)
                                     is None
                                 ):
                                     e.append(
                                         (
-                                            p + "/promptArgTemplate" + "/" + str(i182),
+                                            p + "/promptArgTemplate" + "/" + str(i183),
                                             "pattern",
                                             'to match "^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))(?!-+\\\\{prompt\\...',
-                                            v183,
+                                            v184,
                                         )
                                     )
                         else:
                             e.append(
-                                (p + "/promptArgTemplate" + "/" + str(i182), "type", "string", v183)
+                                (p + "/promptArgTemplate" + "/" + str(i183), "type", "string", v184)
                             )
                 else:
-                    e.append((p + "/promptArgTemplate", "type", "array", v180))
-        v185 = v.get("capabilities", MISSING)
-        if v185 is not MISSING:
-            if not _valid_13(v185):
-                if isinstance(v185, str):
-                    if not v185.isascii() and SURROGATE.search(v185) is not None:
-                        e.append((p + "/capabilities", "i-json", "no lone surrogate", v185))
-                if isinstance(v185, dict):
-                    if not (v185.keys() >= _NAMES14):
-                        if "provides" not in v185:
-                            e.append((p + "/capabilities", "required", 'property "provides"', v185))
-                    v187 = v185.get("provides", MISSING)
-                    if v187 is not MISSING:
-                        if not _valid_12(v187):
-                            if isinstance(v187, list):
-                                n188 = len(e)
-                                for i189 in range(0, len(v187)):
-                                    v190 = v187[i189]
-                                    if isinstance(v190, str):
+                    e.append((p + "/promptArgTemplate", "type", "array", v181))
+        v186 = v.get("capabilities", MISSING)
+        if v186 is not MISSING:
+            if not _valid_13(v186):
+                if isinstance(v186, str):
+                    if not v186.isascii() and SURROGATE.search(v186) is not None:
+                        e.append((p + "/capabilities", "i-json", "no lone surrogate", v186))
+                if isinstance(v186, dict):
+                    if not (v186.keys() >= _NAMES14):
+                        if "provides" not in v186:
+                            e.append((p + "/capabilities", "required", 'property "provides"', v186))
+                    v188 = v186.get("provides", MISSING)
+                    if v188 is not MISSING:
+                        if not _valid_12(v188):
+                            if isinstance(v188, list):
+                                n189 = len(e)
+                                for i190 in range(0, len(v188)):
+                                    v191 = v188[i190]
+                                    if isinstance(v191, str):
                                         if (
-                                            not v190.isascii()
-                                            and SURROGATE.search(v190) is not None
+                                            not v191.isascii()
+                                            and SURROGATE.search(v191) is not None
                                         ):
                                             e.append(
                                                 (
@@ -2055,218 +2056,218 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                     + "/capabilities"
                                                     + "/provides"
                                                     + "/"
-                                                    + str(i189),
+                                                    + str(i190),
                                                     "i-json",
                                                     "no lone surrogate",
-                                                    v190,
+                                                    v191,
                                                 )
                                             )
-                                    if isinstance(v190, str):
-                                        if v190 not in _ENUM15:
+                                    if isinstance(v191, str):
+                                        if v191 not in _ENUM15:
                                             e.append(
                                                 (
                                                     p
                                                     + "/capabilities"
                                                     + "/provides"
                                                     + "/"
-                                                    + str(i189),
+                                                    + str(i190),
                                                     "enum",
                                                     'one of ["interactive-launch","__proto__","constructor","prototyp...',
-                                                    v190,
+                                                    v191,
                                                 )
                                             )
                                     else:
                                         e.append(
                                             (
-                                                p + "/capabilities" + "/provides" + "/" + str(i189),
+                                                p + "/capabilities" + "/provides" + "/" + str(i190),
                                                 "type",
                                                 "string",
-                                                v190,
+                                                v191,
                                             )
                                         )
                                         e.append(
                                             (
-                                                p + "/capabilities" + "/provides" + "/" + str(i189),
+                                                p + "/capabilities" + "/provides" + "/" + str(i190),
                                                 "enum",
                                                 'one of ["interactive-launch","__proto__","constructor","prototyp...',
-                                                v190,
+                                                v191,
                                             )
                                         )
-                                if len(e) == n188 and not all_unique(v187):
+                                if len(e) == n189 and not all_unique(v188):
                                     e.append(
                                         (
                                             p + "/capabilities" + "/provides",
                                             "uniqueItems",
                                             "unique items",
-                                            v187,
+                                            v188,
                                         )
                                     )
                             else:
-                                e.append((p + "/capabilities" + "/provides", "type", "array", v187))
-                    if not _NAMES14.issuperset(v185):
-                        for k193 in v185:
-                            if k193 not in _NAMES14:
+                                e.append((p + "/capabilities" + "/provides", "type", "array", v188))
+                    if not _NAMES14.issuperset(v186):
+                        for k194 in v186:
+                            if k194 not in _NAMES14:
                                 e.append(
                                     (
-                                        p + "/capabilities" + "/" + token(k193),
+                                        p + "/capabilities" + "/" + token(k194),
                                         "additionalProperties",
                                         "no such property",
-                                        v185[k193],
+                                        v186[k194],
                                     )
                                 )
                 else:
-                    e.append((p + "/capabilities", "type", "object", v185))
-        v195 = v.get("category", MISSING)
-        if v195 is not MISSING:
-            if isinstance(v195, str):
-                if v195 not in _ENUM16:
-                    e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v195))
+                    e.append((p + "/capabilities", "type", "object", v186))
+        v196 = v.get("category", MISSING)
+        if v196 is not MISSING:
+            if isinstance(v196, str):
+                if v196 not in _ENUM16:
+                    e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v196))
             else:
-                e.append((p + "/category", "type", "string", v195))
-                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v195))
-        v197 = v.get("builtin", MISSING)
-        if v197 is not MISSING:
-            if not (isinstance(v197, bool)):
-                e.append((p + "/builtin", "type", "boolean", v197))
-        v199 = v.get("extras", MISSING)
-        if v199 is not MISSING:
-            if not _valid_14(v199):
-                if isinstance(v199, str):
-                    if not v199.isascii() and SURROGATE.search(v199) is not None:
-                        e.append((p + "/extras", "i-json", "no lone surrogate", v199))
-                if isinstance(v199, dict):
-                    v201 = v199.get("constructor", MISSING)
-                    if v201 is not MISSING:
-                        if isinstance(v201, str):
-                            if not v201.isascii() and SURROGATE.search(v201) is not None:
+                e.append((p + "/category", "type", "string", v196))
+                e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v196))
+        v198 = v.get("builtin", MISSING)
+        if v198 is not MISSING:
+            if not (isinstance(v198, bool)):
+                e.append((p + "/builtin", "type", "boolean", v198))
+        v200 = v.get("extras", MISSING)
+        if v200 is not MISSING:
+            if not _valid_14(v200):
+                if isinstance(v200, str):
+                    if not v200.isascii() and SURROGATE.search(v200) is not None:
+                        e.append((p + "/extras", "i-json", "no lone surrogate", v200))
+                if isinstance(v200, dict):
+                    v202 = v200.get("constructor", MISSING)
+                    if v202 is not MISSING:
+                        if isinstance(v202, str):
+                            if not v202.isascii() and SURROGATE.search(v202) is not None:
                                 e.append(
                                     (
                                         p + "/extras" + "/constructor",
                                         "i-json",
                                         "no lone surrogate",
-                                        v201,
+                                        v202,
                                     )
                                 )
                         else:
-                            e.append((p + "/extras" + "/constructor", "type", "string", v201))
-                    v203 = v199.get("prototype", MISSING)
-                    if v203 is not MISSING:
-                        if isinstance(v203, str):
-                            if not v203.isascii() and SURROGATE.search(v203) is not None:
+                            e.append((p + "/extras" + "/constructor", "type", "string", v202))
+                    v204 = v200.get("prototype", MISSING)
+                    if v204 is not MISSING:
+                        if isinstance(v204, str):
+                            if not v204.isascii() and SURROGATE.search(v204) is not None:
                                 e.append(
                                     (
                                         p + "/extras" + "/prototype",
                                         "i-json",
                                         "no lone surrogate",
-                                        v203,
+                                        v204,
                                     )
                                 )
                         else:
-                            e.append((p + "/extras" + "/prototype", "type", "string", v203))
-                    v205 = v199.get("toString", MISSING)
-                    if v205 is not MISSING:
-                        if isinstance(v205, str):
-                            if not v205.isascii() and SURROGATE.search(v205) is not None:
+                            e.append((p + "/extras" + "/prototype", "type", "string", v204))
+                    v206 = v200.get("toString", MISSING)
+                    if v206 is not MISSING:
+                        if isinstance(v206, str):
+                            if not v206.isascii() and SURROGATE.search(v206) is not None:
                                 e.append(
                                     (
                                         p + "/extras" + "/toString",
                                         "i-json",
                                         "no lone surrogate",
-                                        v205,
+                                        v206,
                                     )
                                 )
                         else:
-                            e.append((p + "/extras" + "/toString", "type", "string", v205))
-                    v207 = v199.get("valueOf", MISSING)
-                    if v207 is not MISSING:
-                        if isinstance(v207, str):
-                            if not v207.isascii() and SURROGATE.search(v207) is not None:
+                            e.append((p + "/extras" + "/toString", "type", "string", v206))
+                    v208 = v200.get("valueOf", MISSING)
+                    if v208 is not MISSING:
+                        if isinstance(v208, str):
+                            if not v208.isascii() and SURROGATE.search(v208) is not None:
                                 e.append(
                                     (
                                         p + "/extras" + "/valueOf",
                                         "i-json",
                                         "no lone surrogate",
-                                        v207,
+                                        v208,
                                     )
                                 )
                         else:
-                            e.append((p + "/extras" + "/valueOf", "type", "string", v207))
-                    v209 = v199.get("hasOwnProperty", MISSING)
-                    if v209 is not MISSING:
-                        if isinstance(v209, str):
-                            if not v209.isascii() and SURROGATE.search(v209) is not None:
+                            e.append((p + "/extras" + "/valueOf", "type", "string", v208))
+                    v210 = v200.get("hasOwnProperty", MISSING)
+                    if v210 is not MISSING:
+                        if isinstance(v210, str):
+                            if not v210.isascii() and SURROGATE.search(v210) is not None:
                                 e.append(
                                     (
                                         p + "/extras" + "/hasOwnProperty",
                                         "i-json",
                                         "no lone surrogate",
-                                        v209,
+                                        v210,
                                     )
                                 )
                         else:
-                            e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v209))
-                    v211 = v199.get("isPrototypeOf", MISSING)
-                    if v211 is not MISSING:
-                        if isinstance(v211, str):
-                            if not v211.isascii() and SURROGATE.search(v211) is not None:
+                            e.append((p + "/extras" + "/hasOwnProperty", "type", "string", v210))
+                    v212 = v200.get("isPrototypeOf", MISSING)
+                    if v212 is not MISSING:
+                        if isinstance(v212, str):
+                            if not v212.isascii() and SURROGATE.search(v212) is not None:
                                 e.append(
                                     (
                                         p + "/extras" + "/isPrototypeOf",
                                         "i-json",
                                         "no lone surrogate",
-                                        v211,
+                                        v212,
                                     )
                                 )
                         else:
-                            e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v211))
-                    v213 = v199.get("propertyIsEnumerable", MISSING)
-                    if v213 is not MISSING:
-                        if isinstance(v213, str):
-                            if not v213.isascii() and SURROGATE.search(v213) is not None:
+                            e.append((p + "/extras" + "/isPrototypeOf", "type", "string", v212))
+                    v214 = v200.get("propertyIsEnumerable", MISSING)
+                    if v214 is not MISSING:
+                        if isinstance(v214, str):
+                            if not v214.isascii() and SURROGATE.search(v214) is not None:
                                 e.append(
                                     (
                                         p + "/extras" + "/propertyIsEnumerable",
                                         "i-json",
                                         "no lone surrogate",
-                                        v213,
+                                        v214,
                                     )
                                 )
                         else:
                             e.append(
-                                (p + "/extras" + "/propertyIsEnumerable", "type", "string", v213)
+                                (p + "/extras" + "/propertyIsEnumerable", "type", "string", v214)
                             )
-                    v215 = v199.get("toLocaleString", MISSING)
-                    if v215 is not MISSING:
-                        if isinstance(v215, str):
-                            if not v215.isascii() and SURROGATE.search(v215) is not None:
+                    v216 = v200.get("toLocaleString", MISSING)
+                    if v216 is not MISSING:
+                        if isinstance(v216, str):
+                            if not v216.isascii() and SURROGATE.search(v216) is not None:
                                 e.append(
                                     (
                                         p + "/extras" + "/toLocaleString",
                                         "i-json",
                                         "no lone surrogate",
-                                        v215,
+                                        v216,
                                     )
                                 )
                         else:
-                            e.append((p + "/extras" + "/toLocaleString", "type", "string", v215))
-                    if not _NAMES17.issuperset(v199):
-                        for k217 in v199:
-                            if k217 not in _NAMES17:
+                            e.append((p + "/extras" + "/toLocaleString", "type", "string", v216))
+                    if not _NAMES17.issuperset(v200):
+                        for k218 in v200:
+                            if k218 not in _NAMES17:
                                 e.append(
                                     (
-                                        p + "/extras" + "/" + token(k217),
+                                        p + "/extras" + "/" + token(k218),
                                         "additionalProperties",
                                         "no such property",
-                                        v199[k217],
+                                        v200[k218],
                                     )
                                 )
                 else:
-                    e.append((p + "/extras", "type", "object", v199))
+                    e.append((p + "/extras", "type", "object", v200))
         if not _NAMES18.issuperset(v):
-            for k219 in v:
-                if k219 not in _NAMES18:
+            for k220 in v:
+                if k220 not in _NAMES18:
                     e.append(
-                        (p + "/" + token(k219), "additionalProperties", "no such property", v[k219])
+                        (p + "/" + token(k220), "additionalProperties", "no such property", v[k220])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -2277,274 +2278,239 @@ def _valid_3(v: Any) -> bool:
         return False
     if "detect" not in v:
         return False
-    v221 = v["detect"]
-    if not isinstance(v221, dict):
+    v222 = v["detect"]
+    if not isinstance(v222, dict):
         return False
-    if v221.keys() != _NAMES5:
+    if v222.keys() != _NAMES5:
         return False
-    v222 = v221["kind"]
-    if v222 != "path":
+    v223 = v222["kind"]
+    if v223 != "path":
         return False
-    v223 = v221["binaryName"]
-    if not isinstance(v223, str):
+    v224 = v222["binaryName"]
+    if not isinstance(v224, str):
         return False
-    if not (1 <= len(v223) <= 128):
+    if not (1 <= len(v224) <= 128):
         return False
-    if _SEARCH6(v223) is None:
+    if _SEARCH6(v224) is None:
         return False
     if not (v.keys() >= _NAMES0):
         return False
     if not _NAMES18.issuperset(v):
         return False
-    v224 = v["id"]
-    if not isinstance(v224, str):
-        return False
-    if _SEARCH1(v224) is None:
-        return False
-    v225 = v["displayName"]
+    v225 = v["id"]
     if not isinstance(v225, str):
         return False
-    if not (v225.isascii() and v225.isprintable() and 1 <= len(v225) <= 80):
-        if not v225.isascii() and SURROGATE.search(v225) is not None:
-            return False
-        if not (1 <= len(v225) <= 80):
-            return False
-        if not (v225.isascii() and v225.isprintable()) and _SEARCH2(v225) is None:
-            return False
-    v226 = v["launchable"]
-    if not isinstance(v226, bool):
+    if _SEARCH1(v225) is None:
         return False
-    v227 = v["hookCapable"]
+    v226 = v["displayName"]
+    if not isinstance(v226, str):
+        return False
+    if not (v226.isascii() and v226.isprintable() and 1 <= len(v226) <= 80):
+        if not v226.isascii() and SURROGATE.search(v226) is not None:
+            return False
+        if not (1 <= len(v226) <= 80):
+            return False
+        if not (v226.isascii() and v226.isprintable()) and _SEARCH2(v226) is None:
+            return False
+    v227 = v["launchable"]
     if not isinstance(v227, bool):
         return False
-    v228 = v["hookPointer"]
-    if not isinstance(v228, str):
+    v228 = v["hookCapable"]
+    if not isinstance(v228, bool):
         return False
-    if not (1 <= len(v228) <= 256):
+    v229 = v["hookPointer"]
+    if not isinstance(v229, str):
         return False
-    if (_SEARCH4 if ".." not in v228 else _SEARCH3)(v228) is None:
+    if not (1 <= len(v229) <= 256):
         return False
-    v229 = v["detect"]
-    d230 = v229.get("kind")
-    if d230 == "path":
+    if (_SEARCH4 if ".." not in v229 else _SEARCH3)(v229) is None:
+        return False
+    v230 = v["detect"]
+    d231 = v230.get("kind")
+    if d231 == "path":
         pass
-    elif d230 == "candidates":
-        if "kind" not in v229:
+    elif d231 == "candidates":
+        if "kind" not in v230:
             return False
-        if not _NAMES10.issuperset(v229):
+        if not _NAMES10.issuperset(v230):
             return False
-        if "paths" in v229:
-            v232 = v229["paths"]
-            if not isinstance(v232, dict):
+        if "paths" in v230:
+            v233 = v230["paths"]
+            if not isinstance(v233, dict):
                 return False
-            if not _NAMES9.issuperset(v232):
+            if not _NAMES9.issuperset(v233):
                 return False
-            if "darwin" in v232:
-                v233 = v232["darwin"]
-                if not isinstance(v233, list):
+            if "darwin" in v233:
+                v234 = v233["darwin"]
+                if not isinstance(v234, list):
                     return False
-                if len(v233) > 32:
+                if len(v234) > 32:
                     return False
-                for v234 in v233:
-                    if not isinstance(v234, str):
+                for v235 in v234:
+                    if not isinstance(v235, str):
                         return False
-                    if not (v234.isascii() and v234.isprintable() and 1 <= len(v234) <= 1024):
-                        if not v234.isascii() and SURROGATE.search(v234) is not None:
+                    if not (v235.isascii() and v235.isprintable() and 1 <= len(v235) <= 1024):
+                        if not v235.isascii() and SURROGATE.search(v235) is not None:
                             return False
-                        if not (1 <= len(v234) <= 1024):
+                        if not (1 <= len(v235) <= 1024):
                             return False
                         if (
-                            not (v234 and v234.isascii() and v234.isprintable())
-                            and _SEARCH8(v234) is None
+                            not (v235 and v235.isascii() and v235.isprintable())
+                            and _SEARCH8(v235) is None
                         ):
                             return False
-            if "win32" in v232:
-                v235 = v232["win32"]
-                if not isinstance(v235, list):
+            if "win32" in v233:
+                v236 = v233["win32"]
+                if not isinstance(v236, list):
                     return False
-                if len(v235) > 32:
+                if len(v236) > 32:
                     return False
-                for v236 in v235:
-                    if not isinstance(v236, str):
+                for v237 in v236:
+                    if not isinstance(v237, str):
                         return False
-                    if not (v236.isascii() and v236.isprintable() and 1 <= len(v236) <= 1024):
-                        if not v236.isascii() and SURROGATE.search(v236) is not None:
+                    if not (v237.isascii() and v237.isprintable() and 1 <= len(v237) <= 1024):
+                        if not v237.isascii() and SURROGATE.search(v237) is not None:
                             return False
-                        if not (1 <= len(v236) <= 1024):
+                        if not (1 <= len(v237) <= 1024):
                             return False
                         if (
-                            not (v236 and v236.isascii() and v236.isprintable())
-                            and _SEARCH8(v236) is None
+                            not (v237 and v237.isascii() and v237.isprintable())
+                            and _SEARCH8(v237) is None
                         ):
                             return False
-            if "linux" in v232:
-                v237 = v232["linux"]
-                if not isinstance(v237, list):
+            if "linux" in v233:
+                v238 = v233["linux"]
+                if not isinstance(v238, list):
                     return False
-                if len(v237) > 32:
+                if len(v238) > 32:
                     return False
-                for v238 in v237:
-                    if not isinstance(v238, str):
+                for v239 in v238:
+                    if not isinstance(v239, str):
                         return False
-                    if not (v238.isascii() and v238.isprintable() and 1 <= len(v238) <= 1024):
-                        if not v238.isascii() and SURROGATE.search(v238) is not None:
+                    if not (v239.isascii() and v239.isprintable() and 1 <= len(v239) <= 1024):
+                        if not v239.isascii() and SURROGATE.search(v239) is not None:
                             return False
-                        if not (1 <= len(v238) <= 1024):
+                        if not (1 <= len(v239) <= 1024):
                             return False
                         if (
-                            not (v238 and v238.isascii() and v238.isprintable())
-                            and _SEARCH8(v238) is None
+                            not (v239 and v239.isascii() and v239.isprintable())
+                            and _SEARCH8(v239) is None
                         ):
                             return False
     else:
         return False
     if "hookPackage" in v:
-        v239 = v["hookPackage"]
-        if not isinstance(v239, str):
+        v240 = v["hookPackage"]
+        if not isinstance(v240, str):
             return False
-        if not (1 <= len(v239) <= 214):
+        if not (1 <= len(v240) <= 214):
             return False
-        if _SEARCH11(v239) is None:
+        if _SEARCH11(v240) is None:
             return False
     if "promptArgTemplate" in v:
-        v240 = v["promptArgTemplate"]
-        if not isinstance(v240, list):
+        v241 = v["promptArgTemplate"]
+        if not isinstance(v241, list):
             return False
-        if len(v240) > 20:
+        if len(v241) > 20:
             return False
-        for v241 in v240:
-            if not isinstance(v241, str):
+        for v242 in v241:
+            if not isinstance(v242, str):
                 return False
-            if not v241.isascii() and SURROGATE.search(v241) is not None:
+            if not v242.isascii() and SURROGATE.search(v242) is not None:
                 return False
-            if len(v241) > 256:
+            if len(v242) > 256:
                 return False
             if (
                 _SEARCH13
-                if ".." not in v241 and ("{prompt}" not in v241 or "-" not in v241)
+                if ".." not in v242 and ("{prompt}" not in v242 or "-" not in v242)
                 else _SEARCH12
-            )(v241) is None:
+            )(v242) is None:
                 return False
     if "capabilities" in v:
-        v242 = v["capabilities"]
-        if not isinstance(v242, dict):
+        v243 = v["capabilities"]
+        if not isinstance(v243, dict):
             return False
-        if v242.keys() != _NAMES14:
+        if v243.keys() != _NAMES14:
             return False
-        v243 = v242["provides"]
-        if not isinstance(v243, list):
+        v244 = v243["provides"]
+        if not isinstance(v244, list):
             return False
-        for v244 in v243:
-            if not isinstance(v244, str):
+        for v245 in v244:
+            if not isinstance(v245, str):
                 return False
-            if v244 not in _ENUM15:
+            if v245 not in _ENUM15:
                 return False
-        if len(set(v243)) != len(v243):
+        n246 = len(v244)
+        if n246 > 1 and (v244[0] == v244[1] if n246 == 2 else len(set(v244)) != n246):
             return False
     if "category" in v:
-        v245 = v["category"]
-        if not isinstance(v245, str):
+        v247 = v["category"]
+        if not isinstance(v247, str):
             return False
-        if v245 not in _ENUM16:
+        if v247 not in _ENUM16:
             return False
     if "builtin" in v:
-        v246 = v["builtin"]
-        if not isinstance(v246, bool):
+        v248 = v["builtin"]
+        if not isinstance(v248, bool):
             return False
     if "extras" in v:
-        v247 = v["extras"]
-        if not isinstance(v247, dict):
+        v249 = v["extras"]
+        if not isinstance(v249, dict):
             return False
-        if not _NAMES17.issuperset(v247):
+        if not _NAMES17.issuperset(v249):
             return False
-        if "constructor" in v247:
-            v248 = v247["constructor"]
-            if not isinstance(v248, str):
-                return False
-            if not v248.isascii() and SURROGATE.search(v248) is not None:
-                return False
-        if "prototype" in v247:
-            v249 = v247["prototype"]
-            if not isinstance(v249, str):
-                return False
-            if not v249.isascii() and SURROGATE.search(v249) is not None:
-                return False
-        if "toString" in v247:
-            v250 = v247["toString"]
+        if "constructor" in v249:
+            v250 = v249["constructor"]
             if not isinstance(v250, str):
                 return False
             if not v250.isascii() and SURROGATE.search(v250) is not None:
                 return False
-        if "valueOf" in v247:
-            v251 = v247["valueOf"]
+        if "prototype" in v249:
+            v251 = v249["prototype"]
             if not isinstance(v251, str):
                 return False
             if not v251.isascii() and SURROGATE.search(v251) is not None:
                 return False
-        if "hasOwnProperty" in v247:
-            v252 = v247["hasOwnProperty"]
+        if "toString" in v249:
+            v252 = v249["toString"]
             if not isinstance(v252, str):
                 return False
             if not v252.isascii() and SURROGATE.search(v252) is not None:
                 return False
-        if "isPrototypeOf" in v247:
-            v253 = v247["isPrototypeOf"]
+        if "valueOf" in v249:
+            v253 = v249["valueOf"]
             if not isinstance(v253, str):
                 return False
             if not v253.isascii() and SURROGATE.search(v253) is not None:
                 return False
-        if "propertyIsEnumerable" in v247:
-            v254 = v247["propertyIsEnumerable"]
+        if "hasOwnProperty" in v249:
+            v254 = v249["hasOwnProperty"]
             if not isinstance(v254, str):
                 return False
             if not v254.isascii() and SURROGATE.search(v254) is not None:
                 return False
-        if "toLocaleString" in v247:
-            v255 = v247["toLocaleString"]
+        if "isPrototypeOf" in v249:
+            v255 = v249["isPrototypeOf"]
             if not isinstance(v255, str):
                 return False
             if not v255.isascii() and SURROGATE.search(v255) is not None:
+                return False
+        if "propertyIsEnumerable" in v249:
+            v256 = v249["propertyIsEnumerable"]
+            if not isinstance(v256, str):
+                return False
+            if not v256.isascii() and SURROGATE.search(v256) is not None:
+                return False
+        if "toLocaleString" in v249:
+            v257 = v249["toLocaleString"]
+            if not isinstance(v257, str):
+                return False
+            if not v257.isascii() and SURROGATE.search(v257) is not None:
                 return False
     return True
 
 
 def _valid_4(v: Any) -> bool:
-    if not isinstance(v, list):
-        return False
-    if len(v) > 32:
-        return False
-    for v256 in v:
-        if not isinstance(v256, str):
-            return False
-        if not (v256.isascii() and v256.isprintable() and 1 <= len(v256) <= 1024):
-            if not v256.isascii() and SURROGATE.search(v256) is not None:
-                return False
-            if not (1 <= len(v256) <= 1024):
-                return False
-            if not (v256 and v256.isascii() and v256.isprintable()) and _SEARCH8(v256) is None:
-                return False
-    return True
-
-
-def _valid_5(v: Any) -> bool:
-    if not isinstance(v, list):
-        return False
-    if len(v) > 32:
-        return False
-    for v257 in v:
-        if not isinstance(v257, str):
-            return False
-        if not (v257.isascii() and v257.isprintable() and 1 <= len(v257) <= 1024):
-            if not v257.isascii() and SURROGATE.search(v257) is not None:
-                return False
-            if not (1 <= len(v257) <= 1024):
-                return False
-            if not (v257 and v257.isascii() and v257.isprintable()) and _SEARCH8(v257) is None:
-                return False
-    return True
-
-
-def _valid_6(v: Any) -> bool:
     if not isinstance(v, list):
         return False
     if len(v) > 32:
@@ -2562,29 +2528,49 @@ def _valid_6(v: Any) -> bool:
     return True
 
 
+def _valid_5(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 32:
+        return False
+    for v259 in v:
+        if not isinstance(v259, str):
+            return False
+        if not (v259.isascii() and v259.isprintable() and 1 <= len(v259) <= 1024):
+            if not v259.isascii() and SURROGATE.search(v259) is not None:
+                return False
+            if not (1 <= len(v259) <= 1024):
+                return False
+            if not (v259 and v259.isascii() and v259.isprintable()) and _SEARCH8(v259) is None:
+                return False
+    return True
+
+
+def _valid_6(v: Any) -> bool:
+    if not isinstance(v, list):
+        return False
+    if len(v) > 32:
+        return False
+    for v260 in v:
+        if not isinstance(v260, str):
+            return False
+        if not (v260.isascii() and v260.isprintable() and 1 <= len(v260) <= 1024):
+            if not v260.isascii() and SURROGATE.search(v260) is not None:
+                return False
+            if not (1 <= len(v260) <= 1024):
+                return False
+            if not (v260 and v260.isascii() and v260.isprintable()) and _SEARCH8(v260) is None:
+                return False
+    return True
+
+
 def _valid_7(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
     if not _NAMES9.issuperset(v):
         return False
     if "darwin" in v:
-        v259 = v["darwin"]
-        if not isinstance(v259, list):
-            return False
-        if len(v259) > 32:
-            return False
-        for v260 in v259:
-            if not isinstance(v260, str):
-                return False
-            if not (v260.isascii() and v260.isprintable() and 1 <= len(v260) <= 1024):
-                if not v260.isascii() and SURROGATE.search(v260) is not None:
-                    return False
-                if not (1 <= len(v260) <= 1024):
-                    return False
-                if not (v260 and v260.isascii() and v260.isprintable()) and _SEARCH8(v260) is None:
-                    return False
-    if "win32" in v:
-        v261 = v["win32"]
+        v261 = v["darwin"]
         if not isinstance(v261, list):
             return False
         if len(v261) > 32:
@@ -2599,8 +2585,8 @@ def _valid_7(v: Any) -> bool:
                     return False
                 if not (v262 and v262.isascii() and v262.isprintable()) and _SEARCH8(v262) is None:
                     return False
-    if "linux" in v:
-        v263 = v["linux"]
+    if "win32" in v:
+        v263 = v["win32"]
         if not isinstance(v263, list):
             return False
         if len(v263) > 32:
@@ -2615,6 +2601,22 @@ def _valid_7(v: Any) -> bool:
                     return False
                 if not (v264 and v264.isascii() and v264.isprintable()) and _SEARCH8(v264) is None:
                     return False
+    if "linux" in v:
+        v265 = v["linux"]
+        if not isinstance(v265, list):
+            return False
+        if len(v265) > 32:
+            return False
+        for v266 in v265:
+            if not isinstance(v266, str):
+                return False
+            if not (v266.isascii() and v266.isprintable() and 1 <= len(v266) <= 1024):
+                if not v266.isascii() and SURROGATE.search(v266) is not None:
+                    return False
+                if not (1 <= len(v266) <= 1024):
+                    return False
+                if not (v266 and v266.isascii() and v266.isprintable()) and _SEARCH8(v266) is None:
+                    return False
     return True
 
 
@@ -2628,36 +2630,36 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
                 e.append((p, "required", 'property "binaryName"', v))
-        v266 = v.get("kind", MISSING)
-        if v266 is not MISSING:
-            if not (isinstance(v266, str) and v266 == "path"):
-                e.append((p + "/kind", "const", '"path"', v266))
-        v268 = v.get("binaryName", MISSING)
+        v268 = v.get("kind", MISSING)
         if v268 is not MISSING:
-            if isinstance(v268, str):
-                if not (1 <= len(v268) <= 128 and _SEARCH6(v268) is not None):
-                    if not v268.isascii() and SURROGATE.search(v268) is not None:
-                        e.append((p + "/binaryName", "i-json", "no lone surrogate", v268))
-                    if len(v268) < 1:
-                        e.append((p + "/binaryName", "minLength", "at least 1 characters", v268))
-                    if len(v268) > 128:
-                        e.append((p + "/binaryName", "maxLength", "at most 128 characters", v268))
-                    if len(v268) <= 128 and _SEARCH6(v268) is None:
+            if not (isinstance(v268, str) and v268 == "path"):
+                e.append((p + "/kind", "const", '"path"', v268))
+        v270 = v.get("binaryName", MISSING)
+        if v270 is not MISSING:
+            if isinstance(v270, str):
+                if not (1 <= len(v270) <= 128 and _SEARCH6(v270) is not None):
+                    if not v270.isascii() and SURROGATE.search(v270) is not None:
+                        e.append((p + "/binaryName", "i-json", "no lone surrogate", v270))
+                    if len(v270) < 1:
+                        e.append((p + "/binaryName", "minLength", "at least 1 characters", v270))
+                    if len(v270) > 128:
+                        e.append((p + "/binaryName", "maxLength", "at most 128 characters", v270))
+                    if len(v270) <= 128 and _SEARCH6(v270) is None:
                         e.append(
                             (
                                 p + "/binaryName",
                                 "pattern",
                                 'to match "^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$"',
-                                v268,
+                                v270,
                             )
                         )
             else:
-                e.append((p + "/binaryName", "type", "string", v268))
+                e.append((p + "/binaryName", "type", "string", v270))
         if not _NAMES5.issuperset(v):
-            for k270 in v:
-                if k270 not in _NAMES5:
+            for k272 in v:
+                if k272 not in _NAMES5:
                     e.append(
-                        (p + "/" + token(k270), "additionalProperties", "no such property", v[k270])
+                        (p + "/" + token(k272), "additionalProperties", "no such property", v[k272])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -2671,305 +2673,305 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
         if not (v.keys() >= _NAMES7):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
-        v273 = v.get("kind", MISSING)
-        if v273 is not MISSING:
-            if not (isinstance(v273, str) and v273 == "candidates"):
-                e.append((p + "/kind", "const", '"candidates"', v273))
-        v275 = v.get("paths", MISSING)
+        v275 = v.get("kind", MISSING)
         if v275 is not MISSING:
-            if not _valid_7(v275):
-                if isinstance(v275, str):
-                    if not v275.isascii() and SURROGATE.search(v275) is not None:
-                        e.append((p + "/paths", "i-json", "no lone surrogate", v275))
-                if isinstance(v275, dict):
-                    v277 = v275.get("darwin", MISSING)
-                    if v277 is not MISSING:
-                        if not _valid_4(v277):
-                            if isinstance(v277, str):
-                                if not v277.isascii() and SURROGATE.search(v277) is not None:
+            if not (isinstance(v275, str) and v275 == "candidates"):
+                e.append((p + "/kind", "const", '"candidates"', v275))
+        v277 = v.get("paths", MISSING)
+        if v277 is not MISSING:
+            if not _valid_7(v277):
+                if isinstance(v277, str):
+                    if not v277.isascii() and SURROGATE.search(v277) is not None:
+                        e.append((p + "/paths", "i-json", "no lone surrogate", v277))
+                if isinstance(v277, dict):
+                    v279 = v277.get("darwin", MISSING)
+                    if v279 is not MISSING:
+                        if not _valid_4(v279):
+                            if isinstance(v279, str):
+                                if not v279.isascii() and SURROGATE.search(v279) is not None:
                                     e.append(
                                         (
                                             p + "/paths" + "/darwin",
                                             "i-json",
                                             "no lone surrogate",
-                                            v277,
+                                            v279,
                                         )
                                     )
-                            if isinstance(v277, list):
-                                if len(v277) > 32:
+                            if isinstance(v279, list):
+                                if len(v279) > 32:
                                     e.append(
                                         (
                                             p + "/paths" + "/darwin",
                                             "maxItems",
                                             "at most 32 items",
-                                            v277,
+                                            v279,
                                         )
                                     )
-                                for i280 in range(0, len(v277)):
-                                    v281 = v277[i280]
-                                    if isinstance(v281, str):
+                                for i282 in range(0, len(v279)):
+                                    v283 = v279[i282]
+                                    if isinstance(v283, str):
                                         if not (
-                                            v281.isascii()
-                                            and 1 <= len(v281) <= 1024
+                                            v283.isascii()
+                                            and 1 <= len(v283) <= 1024
                                             and (
-                                                (v281 and v281.isascii() and v281.isprintable())
-                                                or _SEARCH8(v281) is not None
+                                                (v283 and v283.isascii() and v283.isprintable())
+                                                or _SEARCH8(v283) is not None
                                             )
                                         ):
                                             if (
-                                                not v281.isascii()
-                                                and SURROGATE.search(v281) is not None
+                                                not v283.isascii()
+                                                and SURROGATE.search(v283) is not None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/darwin" + "/" + str(i280),
+                                                        p + "/paths" + "/darwin" + "/" + str(i282),
                                                         "i-json",
                                                         "no lone surrogate",
-                                                        v281,
+                                                        v283,
                                                     )
                                                 )
-                                            if len(v281) < 1:
+                                            if len(v283) < 1:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/darwin" + "/" + str(i280),
+                                                        p + "/paths" + "/darwin" + "/" + str(i282),
                                                         "minLength",
                                                         "at least 1 characters",
-                                                        v281,
+                                                        v283,
                                                     )
                                                 )
-                                            if len(v281) > 1024:
+                                            if len(v283) > 1024:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/darwin" + "/" + str(i280),
+                                                        p + "/paths" + "/darwin" + "/" + str(i282),
                                                         "maxLength",
                                                         "at most 1024 characters",
-                                                        v281,
+                                                        v283,
                                                     )
                                                 )
                                             if (
-                                                len(v281) <= 1024
+                                                len(v283) <= 1024
                                                 and not (
-                                                    v281 and v281.isascii() and v281.isprintable()
+                                                    v283 and v283.isascii() and v283.isprintable()
                                                 )
-                                                and _SEARCH8(v281) is None
+                                                and _SEARCH8(v283) is None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/darwin" + "/" + str(i280),
+                                                        p + "/paths" + "/darwin" + "/" + str(i282),
                                                         "pattern",
                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v281,
+                                                        v283,
                                                     )
                                                 )
                                     else:
                                         e.append(
                                             (
-                                                p + "/paths" + "/darwin" + "/" + str(i280),
+                                                p + "/paths" + "/darwin" + "/" + str(i282),
                                                 "type",
                                                 "string",
-                                                v281,
+                                                v283,
                                             )
                                         )
                             else:
-                                e.append((p + "/paths" + "/darwin", "type", "array", v277))
-                    v283 = v275.get("win32", MISSING)
-                    if v283 is not MISSING:
-                        if not _valid_5(v283):
-                            if isinstance(v283, str):
-                                if not v283.isascii() and SURROGATE.search(v283) is not None:
+                                e.append((p + "/paths" + "/darwin", "type", "array", v279))
+                    v285 = v277.get("win32", MISSING)
+                    if v285 is not MISSING:
+                        if not _valid_5(v285):
+                            if isinstance(v285, str):
+                                if not v285.isascii() and SURROGATE.search(v285) is not None:
                                     e.append(
                                         (
                                             p + "/paths" + "/win32",
                                             "i-json",
                                             "no lone surrogate",
-                                            v283,
+                                            v285,
                                         )
                                     )
-                            if isinstance(v283, list):
-                                if len(v283) > 32:
+                            if isinstance(v285, list):
+                                if len(v285) > 32:
                                     e.append(
                                         (
                                             p + "/paths" + "/win32",
                                             "maxItems",
                                             "at most 32 items",
-                                            v283,
+                                            v285,
                                         )
                                     )
-                                for i286 in range(0, len(v283)):
-                                    v287 = v283[i286]
-                                    if isinstance(v287, str):
+                                for i288 in range(0, len(v285)):
+                                    v289 = v285[i288]
+                                    if isinstance(v289, str):
                                         if not (
-                                            v287.isascii()
-                                            and 1 <= len(v287) <= 1024
+                                            v289.isascii()
+                                            and 1 <= len(v289) <= 1024
                                             and (
-                                                (v287 and v287.isascii() and v287.isprintable())
-                                                or _SEARCH8(v287) is not None
+                                                (v289 and v289.isascii() and v289.isprintable())
+                                                or _SEARCH8(v289) is not None
                                             )
                                         ):
                                             if (
-                                                not v287.isascii()
-                                                and SURROGATE.search(v287) is not None
+                                                not v289.isascii()
+                                                and SURROGATE.search(v289) is not None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/win32" + "/" + str(i286),
+                                                        p + "/paths" + "/win32" + "/" + str(i288),
                                                         "i-json",
                                                         "no lone surrogate",
-                                                        v287,
+                                                        v289,
                                                     )
                                                 )
-                                            if len(v287) < 1:
+                                            if len(v289) < 1:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/win32" + "/" + str(i286),
+                                                        p + "/paths" + "/win32" + "/" + str(i288),
                                                         "minLength",
                                                         "at least 1 characters",
-                                                        v287,
+                                                        v289,
                                                     )
                                                 )
-                                            if len(v287) > 1024:
+                                            if len(v289) > 1024:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/win32" + "/" + str(i286),
+                                                        p + "/paths" + "/win32" + "/" + str(i288),
                                                         "maxLength",
                                                         "at most 1024 characters",
-                                                        v287,
+                                                        v289,
                                                     )
                                                 )
                                             if (
-                                                len(v287) <= 1024
+                                                len(v289) <= 1024
                                                 and not (
-                                                    v287 and v287.isascii() and v287.isprintable()
+                                                    v289 and v289.isascii() and v289.isprintable()
                                                 )
-                                                and _SEARCH8(v287) is None
+                                                and _SEARCH8(v289) is None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/win32" + "/" + str(i286),
+                                                        p + "/paths" + "/win32" + "/" + str(i288),
                                                         "pattern",
                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v287,
+                                                        v289,
                                                     )
                                                 )
                                     else:
                                         e.append(
                                             (
-                                                p + "/paths" + "/win32" + "/" + str(i286),
+                                                p + "/paths" + "/win32" + "/" + str(i288),
                                                 "type",
                                                 "string",
-                                                v287,
+                                                v289,
                                             )
                                         )
                             else:
-                                e.append((p + "/paths" + "/win32", "type", "array", v283))
-                    v289 = v275.get("linux", MISSING)
-                    if v289 is not MISSING:
-                        if not _valid_6(v289):
-                            if isinstance(v289, str):
-                                if not v289.isascii() and SURROGATE.search(v289) is not None:
+                                e.append((p + "/paths" + "/win32", "type", "array", v285))
+                    v291 = v277.get("linux", MISSING)
+                    if v291 is not MISSING:
+                        if not _valid_6(v291):
+                            if isinstance(v291, str):
+                                if not v291.isascii() and SURROGATE.search(v291) is not None:
                                     e.append(
                                         (
                                             p + "/paths" + "/linux",
                                             "i-json",
                                             "no lone surrogate",
-                                            v289,
+                                            v291,
                                         )
                                     )
-                            if isinstance(v289, list):
-                                if len(v289) > 32:
+                            if isinstance(v291, list):
+                                if len(v291) > 32:
                                     e.append(
                                         (
                                             p + "/paths" + "/linux",
                                             "maxItems",
                                             "at most 32 items",
-                                            v289,
+                                            v291,
                                         )
                                     )
-                                for i292 in range(0, len(v289)):
-                                    v293 = v289[i292]
-                                    if isinstance(v293, str):
+                                for i294 in range(0, len(v291)):
+                                    v295 = v291[i294]
+                                    if isinstance(v295, str):
                                         if not (
-                                            v293.isascii()
-                                            and 1 <= len(v293) <= 1024
+                                            v295.isascii()
+                                            and 1 <= len(v295) <= 1024
                                             and (
-                                                (v293 and v293.isascii() and v293.isprintable())
-                                                or _SEARCH8(v293) is not None
+                                                (v295 and v295.isascii() and v295.isprintable())
+                                                or _SEARCH8(v295) is not None
                                             )
                                         ):
                                             if (
-                                                not v293.isascii()
-                                                and SURROGATE.search(v293) is not None
+                                                not v295.isascii()
+                                                and SURROGATE.search(v295) is not None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/linux" + "/" + str(i292),
+                                                        p + "/paths" + "/linux" + "/" + str(i294),
                                                         "i-json",
                                                         "no lone surrogate",
-                                                        v293,
+                                                        v295,
                                                     )
                                                 )
-                                            if len(v293) < 1:
+                                            if len(v295) < 1:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/linux" + "/" + str(i292),
+                                                        p + "/paths" + "/linux" + "/" + str(i294),
                                                         "minLength",
                                                         "at least 1 characters",
-                                                        v293,
+                                                        v295,
                                                     )
                                                 )
-                                            if len(v293) > 1024:
+                                            if len(v295) > 1024:
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/linux" + "/" + str(i292),
+                                                        p + "/paths" + "/linux" + "/" + str(i294),
                                                         "maxLength",
                                                         "at most 1024 characters",
-                                                        v293,
+                                                        v295,
                                                     )
                                                 )
                                             if (
-                                                len(v293) <= 1024
+                                                len(v295) <= 1024
                                                 and not (
-                                                    v293 and v293.isascii() and v293.isprintable()
+                                                    v295 and v295.isascii() and v295.isprintable()
                                                 )
-                                                and _SEARCH8(v293) is None
+                                                and _SEARCH8(v295) is None
                                             ):
                                                 e.append(
                                                     (
-                                                        p + "/paths" + "/linux" + "/" + str(i292),
+                                                        p + "/paths" + "/linux" + "/" + str(i294),
                                                         "pattern",
                                                         'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
-                                                        v293,
+                                                        v295,
                                                     )
                                                 )
                                     else:
                                         e.append(
                                             (
-                                                p + "/paths" + "/linux" + "/" + str(i292),
+                                                p + "/paths" + "/linux" + "/" + str(i294),
                                                 "type",
                                                 "string",
-                                                v293,
+                                                v295,
                                             )
                                         )
                             else:
-                                e.append((p + "/paths" + "/linux", "type", "array", v289))
-                    if not _NAMES9.issuperset(v275):
-                        for k295 in v275:
-                            if k295 not in _NAMES9:
+                                e.append((p + "/paths" + "/linux", "type", "array", v291))
+                    if not _NAMES9.issuperset(v277):
+                        for k297 in v277:
+                            if k297 not in _NAMES9:
                                 e.append(
                                     (
-                                        p + "/paths" + "/" + token(k295),
+                                        p + "/paths" + "/" + token(k297),
                                         "additionalProperties",
                                         "no such property",
-                                        v275[k295],
+                                        v277[k297],
                                     )
                                 )
                 else:
-                    e.append((p + "/paths", "type", "object", v275))
+                    e.append((p + "/paths", "type", "object", v277))
         if not _NAMES10.issuperset(v):
-            for k297 in v:
-                if k297 not in _NAMES10:
+            for k299 in v:
+                if k299 not in _NAMES10:
                     e.append(
-                        (p + "/" + token(k297), "additionalProperties", "no such property", v[k297])
+                        (p + "/" + token(k299), "additionalProperties", "no such property", v[k299])
                     )
     else:
         e.append((p, "type", "object", v))
@@ -2978,49 +2980,30 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
 def _valid_10(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    d299 = v.get("kind")
-    if d299 == "path":
+    d301 = v.get("kind")
+    if d301 == "path":
         if v.keys() != _NAMES5:
             return False
-        v301 = v["binaryName"]
-        if not isinstance(v301, str):
+        v303 = v["binaryName"]
+        if not isinstance(v303, str):
             return False
-        if not (1 <= len(v301) <= 128):
+        if not (1 <= len(v303) <= 128):
             return False
-        if _SEARCH6(v301) is None:
+        if _SEARCH6(v303) is None:
             return False
-    elif d299 == "candidates":
+    elif d301 == "candidates":
         if "kind" not in v:
             return False
         if not _NAMES10.issuperset(v):
             return False
         if "paths" in v:
-            v303 = v["paths"]
-            if not isinstance(v303, dict):
+            v305 = v["paths"]
+            if not isinstance(v305, dict):
                 return False
-            if not _NAMES9.issuperset(v303):
+            if not _NAMES9.issuperset(v305):
                 return False
-            if "darwin" in v303:
-                v304 = v303["darwin"]
-                if not isinstance(v304, list):
-                    return False
-                if len(v304) > 32:
-                    return False
-                for v305 in v304:
-                    if not isinstance(v305, str):
-                        return False
-                    if not (v305.isascii() and v305.isprintable() and 1 <= len(v305) <= 1024):
-                        if not v305.isascii() and SURROGATE.search(v305) is not None:
-                            return False
-                        if not (1 <= len(v305) <= 1024):
-                            return False
-                        if (
-                            not (v305 and v305.isascii() and v305.isprintable())
-                            and _SEARCH8(v305) is None
-                        ):
-                            return False
-            if "win32" in v303:
-                v306 = v303["win32"]
+            if "darwin" in v305:
+                v306 = v305["darwin"]
                 if not isinstance(v306, list):
                     return False
                 if len(v306) > 32:
@@ -3038,8 +3021,8 @@ def _valid_10(v: Any) -> bool:
                             and _SEARCH8(v307) is None
                         ):
                             return False
-            if "linux" in v303:
-                v308 = v303["linux"]
+            if "win32" in v305:
+                v308 = v305["win32"]
                 if not isinstance(v308, list):
                     return False
                 if len(v308) > 32:
@@ -3057,6 +3040,25 @@ def _valid_10(v: Any) -> bool:
                             and _SEARCH8(v309) is None
                         ):
                             return False
+            if "linux" in v305:
+                v310 = v305["linux"]
+                if not isinstance(v310, list):
+                    return False
+                if len(v310) > 32:
+                    return False
+                for v311 in v310:
+                    if not isinstance(v311, str):
+                        return False
+                    if not (v311.isascii() and v311.isprintable() and 1 <= len(v311) <= 1024):
+                        if not v311.isascii() and SURROGATE.search(v311) is not None:
+                            return False
+                        if not (1 <= len(v311) <= 1024):
+                            return False
+                        if (
+                            not (v311 and v311.isascii() and v311.isprintable())
+                            and _SEARCH8(v311) is None
+                        ):
+                            return False
     else:
         return False
     return True
@@ -3067,18 +3069,18 @@ def _valid_11(v: Any) -> bool:
         return False
     if len(v) > 20:
         return False
-    for v310 in v:
-        if not isinstance(v310, str):
+    for v312 in v:
+        if not isinstance(v312, str):
             return False
-        if not v310.isascii() and SURROGATE.search(v310) is not None:
+        if not v312.isascii() and SURROGATE.search(v312) is not None:
             return False
-        if len(v310) > 256:
+        if len(v312) > 256:
             return False
         if (
             _SEARCH13
-            if ".." not in v310 and ("{prompt}" not in v310 or "-" not in v310)
+            if ".." not in v312 and ("{prompt}" not in v312 or "-" not in v312)
             else _SEARCH12
-        )(v310) is None:
+        )(v312) is None:
             return False
     return True
 
@@ -3086,12 +3088,13 @@ def _valid_11(v: Any) -> bool:
 def _valid_12(v: Any) -> bool:
     if not isinstance(v, list):
         return False
-    for v311 in v:
-        if not isinstance(v311, str):
+    for v313 in v:
+        if not isinstance(v313, str):
             return False
-        if v311 not in _ENUM15:
+        if v313 not in _ENUM15:
             return False
-    if len(set(v)) != len(v):
+    n314 = len(v)
+    if n314 > 1 and (v[0] == v[1] if n314 == 2 else len(set(v)) != n314):
         return False
     return True
 
@@ -3101,15 +3104,16 @@ def _valid_13(v: Any) -> bool:
         return False
     if v.keys() != _NAMES14:
         return False
-    v312 = v["provides"]
-    if not isinstance(v312, list):
+    v315 = v["provides"]
+    if not isinstance(v315, list):
         return False
-    for v313 in v312:
-        if not isinstance(v313, str):
+    for v316 in v315:
+        if not isinstance(v316, str):
             return False
-        if v313 not in _ENUM15:
+        if v316 not in _ENUM15:
             return False
-    if len(set(v312)) != len(v312):
+    n317 = len(v315)
+    if n317 > 1 and (v315[0] == v315[1] if n317 == 2 else len(set(v315)) != n317):
         return False
     return True
 
@@ -3120,52 +3124,52 @@ def _valid_14(v: Any) -> bool:
     if not _NAMES17.issuperset(v):
         return False
     if "constructor" in v:
-        v314 = v["constructor"]
-        if not isinstance(v314, str):
-            return False
-        if not v314.isascii() and SURROGATE.search(v314) is not None:
-            return False
-    if "prototype" in v:
-        v315 = v["prototype"]
-        if not isinstance(v315, str):
-            return False
-        if not v315.isascii() and SURROGATE.search(v315) is not None:
-            return False
-    if "toString" in v:
-        v316 = v["toString"]
-        if not isinstance(v316, str):
-            return False
-        if not v316.isascii() and SURROGATE.search(v316) is not None:
-            return False
-    if "valueOf" in v:
-        v317 = v["valueOf"]
-        if not isinstance(v317, str):
-            return False
-        if not v317.isascii() and SURROGATE.search(v317) is not None:
-            return False
-    if "hasOwnProperty" in v:
-        v318 = v["hasOwnProperty"]
+        v318 = v["constructor"]
         if not isinstance(v318, str):
             return False
         if not v318.isascii() and SURROGATE.search(v318) is not None:
             return False
-    if "isPrototypeOf" in v:
-        v319 = v["isPrototypeOf"]
+    if "prototype" in v:
+        v319 = v["prototype"]
         if not isinstance(v319, str):
             return False
         if not v319.isascii() and SURROGATE.search(v319) is not None:
             return False
-    if "propertyIsEnumerable" in v:
-        v320 = v["propertyIsEnumerable"]
+    if "toString" in v:
+        v320 = v["toString"]
         if not isinstance(v320, str):
             return False
         if not v320.isascii() and SURROGATE.search(v320) is not None:
             return False
-    if "toLocaleString" in v:
-        v321 = v["toLocaleString"]
+    if "valueOf" in v:
+        v321 = v["valueOf"]
         if not isinstance(v321, str):
             return False
         if not v321.isascii() and SURROGATE.search(v321) is not None:
+            return False
+    if "hasOwnProperty" in v:
+        v322 = v["hasOwnProperty"]
+        if not isinstance(v322, str):
+            return False
+        if not v322.isascii() and SURROGATE.search(v322) is not None:
+            return False
+    if "isPrototypeOf" in v:
+        v323 = v["isPrototypeOf"]
+        if not isinstance(v323, str):
+            return False
+        if not v323.isascii() and SURROGATE.search(v323) is not None:
+            return False
+    if "propertyIsEnumerable" in v:
+        v324 = v["propertyIsEnumerable"]
+        if not isinstance(v324, str):
+            return False
+        if not v324.isascii() and SURROGATE.search(v324) is not None:
+            return False
+    if "toLocaleString" in v:
+        v325 = v["toLocaleString"]
+        if not isinstance(v325, str):
+            return False
+        if not v325.isascii() and SURROGATE.search(v325) is not None:
             return False
     return True
 
@@ -3175,15 +3179,15 @@ def _valid_15(v: Any) -> bool:
         return False
     if v.keys() != _NAMES5:
         return False
-    v322 = v["kind"]
-    if v322 != "path":
+    v326 = v["kind"]
+    if v326 != "path":
         return False
-    v323 = v["binaryName"]
-    if not isinstance(v323, str):
+    v327 = v["binaryName"]
+    if not isinstance(v327, str):
         return False
-    if not (1 <= len(v323) <= 128):
+    if not (1 <= len(v327) <= 128):
         return False
-    if _SEARCH6(v323) is None:
+    if _SEARCH6(v327) is None:
         return False
     return True
 
