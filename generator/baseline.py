@@ -22,7 +22,7 @@ from pathlib import Path
 
 from generator.config import Config
 from generator.diagnostics import Code
-from generator.load import Loaded, parse_json, parse_yaml, read_text
+from generator.load import Loaded, decode_text, parse_json, parse_yaml, read_text
 from generator.runtime import PACKAGE
 
 RUNTIME_CODES_FILE = f"{PACKAGE}/diagnostics.py"
@@ -95,10 +95,12 @@ class _Reader:
         shown = _git(self.config.project_dir, "show", f"{self.against}:./{relative}")
         if shown.returncode != 0:
             return None, None
-        try:
-            return shown.stdout.decode("utf-8"), None
-        except UnicodeDecodeError:
-            return None, None
+        # Decoded as a file in the folder is (a BOM tolerated): text that is not UTF-8 is a
+        # located problem, never taken for an absent file.
+        text, problems = decode_text(shown.stdout, source)
+        if text is None:
+            return None, Loaded(source, None, problems)
+        return text, None
 
 
 def read_baseline(config: Config, against: str) -> Baseline:

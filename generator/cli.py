@@ -356,8 +356,15 @@ def _breaking(config: Config, arguments: argparse.Namespace) -> int:
         breaking = [d for d in found if d.code.value.startswith("BREAKING_")]
         acknowledged = sum(d.severity is not Severity.ERROR for d in breaking)
         safe = sum(d.code is Code.SAFE_ADDITION for d in found)
+        # A baseline read only in part was compared only in part: the counts say so.
+        partial = any(d.code is Code.BASELINE_UNREADABLE for d in found)
         print(
-            f"toolgen: {len(breaking)} breaking ({acknowledged} acknowledged), {safe} safe",
+            f"toolgen: {len(breaking)} breaking ({acknowledged} acknowledged), {safe} safe"
+            + (
+                "; the baseline was not read in full, so not all of it was compared"
+                if partial
+                else ""
+            ),
             file=sys.stderr,
         )
     _count_line(found, arguments.format)

@@ -179,6 +179,11 @@ def read_text(path: Path, source: str) -> tuple[str | None, tuple[Diagnostic, ..
     except OSError as error:
         reason = describe(error.strerror or type(error).__name__)
         return None, (Diagnostic(Code.UNREADABLE, f"cannot read file: {reason}", source),)
+    return decode_text(data, source)
+
+
+def decode_text(data: bytes, source: str) -> tuple[str | None, tuple[Diagnostic, ...]]:
+    """A source file's bytes as text (UTF-8, BOM tolerated), or why they are not."""
     try:
         return data.decode("utf-8-sig"), ()
     except UnicodeDecodeError as error:

@@ -474,3 +474,39 @@ def test_text_output_names_code_subject_and_location(repo: Path, run_cli: Run) -
     assert f"{TABLE}:{line}:1: BREAKING_TOOL_REMOVED error:" in err
     assert '"openclaw"' in err
     assert "1 breaking (0 acknowledged)" in err
+
+
+@pytest.mark.parametrize(
+    "relative", [TABLE, "generated/python/tool_registry/diagnostics.py"], ids=["table", "codes"]
+)
+def test_a_baseline_file_that_is_not_utf8_at_a_revision_is_located(
+    repo: Path, run_cli: Run, relative: str
+) -> None:
+    # At a git revision such a file was taken as absent: a table became "cannot be read" and a
+    # runtime code file "no generated package", hiding a removed code (exit 0).
+    path = repo / relative
+    original = path.read_bytes()
+    path.write_bytes(original + b"\n# \xff\xfe\n")
+    commit_all(repo, "not utf-8")
+    git(repo, "tag", "latin")
+    path.write_bytes(original)
+    code, found = breaking(run_cli, repo, "latin")
+    assert code == 1
+    located = [d for d in found if d["code"] in ("INVALID_ENCODING", "BASELINE_UNREADABLE")]
+    assert located, found
+    assert any(d["source"] == f"latin:{relative}" for d in located), found
+
+
+@pytest.mark.parametrize("relative", [TABLE, SCHEMA], ids=["table", "schema"])
+def test_a_bom_at_a_revision_is_read_as_in_a_folder(
+    repo: Path, run_cli: Run, relative: str
+) -> None:
+    path = repo / relative
+    original = path.read_bytes()
+    path.write_bytes(b"\xef\xbb\xbf" + original)
+    commit_all(repo, "bom")
+    git(repo, "tag", "bom")
+    path.write_bytes(original)
+    code, found = breaking(run_cli, repo, "bom")
+    assert code == 0, found
+    assert not [d for d in found if d["severity"] == "error"]

@@ -185,3 +185,4 @@ def test_a_baseline_runtime_code_file_that_cannot_be_read_is_not_skipped(
     assert code == 1, err
     assert "BASELINE_UNREADABLE" in err
     assert f"{baseline}:generated/python/tool_registry/diagnostics.py:" in err
+    assert "the baseline was not read in full, so not all of it was compared" in err
