@@ -182,7 +182,10 @@ def load_config(project_dir: Path) -> Config:
         document = tomllib.loads(read_file(pyproject).decode("utf-8"))
     except FileNotFoundError as error:
         raise ConfigError(f"{where}: not found (use --project to point at the project)") from error
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
+        # Located as a source file's encoding problem is (a byte offset, not a codec's text).
+        raise ConfigError(f"{where}: not valid UTF-8 (byte offset {error.start})") from error
+    except (OSError, tomllib.TOMLDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise ConfigError(f"{where}: cannot read: {sanitize(reason)}") from error
     tool = document.get("tool", {})
@@ -199,10 +202,15 @@ def load_config(project_dir: Path) -> Config:
     for key, value in section.items():
         if key in PACKAGE_KEYS:
             continue
+        problem = None
         if not isinstance(value, str) or not value or Path(value).is_absolute():
-            raise ConfigError(f"{where}: tool.toolgen.{key} must be a relative path")
-        if "\0" in value:
-            raise ConfigError(f"{where}: tool.toolgen.{key} must not contain a NUL character")
+            problem = "must be a relative path"
+        elif "\0" in value:
+            problem = "must not contain a NUL character"
+        if problem is not None:
+            place = _key_location(pyproject, key)
+            located = f"{where}:{place[0]}:{place[1]}" if place else f"{where}"
+            raise ConfigError(f"{located}: tool.toolgen.{key} {problem}")
         paths[key] = Path(value).as_posix()
     _check_placement(where, project_dir, paths)
     return Config(project_dir, paths, package)

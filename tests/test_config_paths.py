@@ -147,3 +147,26 @@ def test_a_readme_symlinked_inside_the_project_is_written_through(
     assert readme.is_symlink()
     assert (project / "docs/README.md").read_text() == text
     assert run_cli("check", "--project", str(project), "--full")[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("setting", "problem"),
+    [("schema = 5", "must be a relative path"), ('schema = ""', "must be a relative path")],
+)
+def test_a_refused_path_setting_is_located_at_its_key(
+    tmp_path: Path, run_cli: Run, setting: str, problem: str
+) -> None:
+    project = _source_project(tmp_path / "project")
+    (project / "pyproject.toml").write_text(f"[project]\nname = 'x'\n\n[tool.toolgen]\n{setting}\n")
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 2
+    assert f"pyproject.toml:5:1: tool.toolgen.schema {problem}" in err, err
+
+
+def test_a_pyproject_that_is_not_utf8_names_the_byte_offset(tmp_path: Path, run_cli: Run) -> None:
+    project = _source_project(tmp_path / "project")
+    (project / "pyproject.toml").write_bytes(b"[tool.toolgen]\n# caf\xe9\n")
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 2
+    assert "pyproject.toml: not valid UTF-8 (byte offset 20)" in err, err
+    assert "codec" not in err and "Traceback" not in err
