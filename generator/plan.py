@@ -28,7 +28,7 @@ Contract:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -91,6 +91,15 @@ class FastPath:
     python: str
     literals: tuple[tuple[str, ...], ...]
     ecma: str | None = None
+
+    def lacking(self, lacks: Callable[[str], str], either: str, both: str) -> str:
+        """The test, in a backend's spelling, that a string lacks a literal of every group:
+        ``lacks(literal)`` spells one absence, ``either`` and ``both`` the two operators."""
+        tests = []
+        for group in self.literals:
+            one = f" {either} ".join(lacks(literal) for literal in group)
+            tests.append(one if len(group) == 1 else f"({one})")
+        return f" {both} ".join(tests)
 
 
 @dataclass(frozen=True)

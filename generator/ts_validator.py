@@ -374,12 +374,7 @@ class _Emitter:
         if pattern.fast is None or pattern.fast.ecma is None:
             return f"{full}.test({value})"
         fast = self.module.constant("PATTERN", f'new RegExp({ts_str(pattern.fast.ecma)}, "u")')
-        lacks = " && ".join(
-            " || ".join(f"!{value}.includes({ts_str(lit)})" for lit in group)
-            if len(group) == 1
-            else "(" + " || ".join(f"!{value}.includes({ts_str(lit)})" for lit in group) + ")"
-            for group in pattern.fast.literals
-        )
+        lacks = pattern.fast.lacking(lambda lit: f"!{value}.includes({ts_str(lit)})", "||", "&&")
         return f"({lacks} ? {fast} : {full}).test({value})"
 
     @staticmethod

@@ -262,12 +262,7 @@ class _Collect:
             terms.append(f"{value}.isascii()")
         low = rules.min_length.value if rules.min_length is not None else 0
         high = rules.max_length.value if rules.max_length is not None else None
-        if low and high is not None:
-            terms.append(f"{low} <= len({value}) <= {high}")
-        elif low:
-            terms.append(f"len({value}) >= {low}")
-        elif high is not None:
-            terms.append(f"len({value}) <= {high}")
+        terms += _length_terms(low, high, value)
         if pattern is None:
             return f"not ({' and '.join(terms)})"
         if not terms:
@@ -878,12 +873,7 @@ def _pattern_search(module: _Module, pattern: Pattern, value: str) -> str:
     if pattern.fast is None:
         return f"{search}({value})"
     fast = _compiled_search(module, pattern.fast.python)
-    lacks = " and ".join(
-        " or ".join(f"{py_str(literal)} not in {value}" for literal in group)
-        if len(group) == 1
-        else "(" + " or ".join(f"{py_str(literal)} not in {value}" for literal in group) + ")"
-        for group in pattern.fast.literals
-    )
+    lacks = pattern.fast.lacking(lambda literal: f"{py_str(literal)} not in {value}", "or", "and")
     return f"({fast} if {lacks} else {search})({value})"
 
 
@@ -918,14 +908,20 @@ def _printable_ascii_accepts(rules: StringRules, value: str) -> str | None:
         least = found
     low = max(least, int(rules.min_length.value) if rules.min_length is not None else 0)
     high = int(rules.max_length.value) if rules.max_length is not None else None
-    terms = [f"{value}.isascii()", f"{value}.isprintable()"]
-    if low and high is not None:
-        terms.append(f"{low} <= len({value}) <= {high}")
-    elif low:
-        terms.append(f"len({value}) >= {low}")
-    elif high is not None:
-        terms.append(f"len({value}) <= {high}")
+    terms = [f"{value}.isascii()", f"{value}.isprintable()", *_length_terms(low, high, value)]
     return " and ".join(terms)
+
+
+def _length_terms(low: float, high: float | None, value: str) -> list[str]:
+    """The test that ``len(value)`` lies within ``low`` (0: none) and ``high`` (``None``: none),
+    as at most one term."""
+    if low and high is not None:
+        return [f"{low} <= len({value}) <= {high}"]
+    if low:
+        return [f"len({value}) >= {low}"]
+    if high is not None:
+        return [f"len({value}) <= {high}"]
+    return []
 
 
 def _pattern_matches(module: _Module, pattern: Pattern, value: str) -> str:
