@@ -3,9 +3,11 @@ the result afterwards), and guards that must hold in every reader of the same da
 
 from __future__ import annotations
 
+import json
 import subprocess
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -64,3 +66,72 @@ def test_a_baseline_file_at_a_revision_is_refused_past_the_cap_while_read(
     assert [(d.code.value, d.message) for d in folder.table.diagnostics] == [
         ("UNREADABLE", refusal)
     ]
+
+
+# -- TypeScript: a long text is measured before it is searched -------------------------------
+
+GENERATED_TS = Path(__file__).resolve().parent.parent / "generated" / "typescript"
+
+LONG_TEXT_SCANS = """
+import { parseThirdPartyManifest } from "./loader.js";
+import { shown } from "./diagnostics.js";
+// Every regular-expression search and substring test records how long a text it searched.
+let longest = 0;
+const exec = RegExp.prototype.exec;
+RegExp.prototype.exec = function (text) {
+  longest = Math.max(longest, String(text).length);
+  return exec.call(this, text);
+};
+const includes = String.prototype.includes;
+String.prototype.includes = function (...args) {
+  longest = Math.max(longest, this.length);
+  return includes.apply(this, args);
+};
+const huge = "x".repeat(20_000_000);
+const results = {};
+for (const [name, run] of [
+  ["parse", () => parseThirdPartyManifest(huge, "src").diagnostics.map((d) => d.code)],
+  ["parseSurrogate", () => parseThirdPartyManifest(huge + "\\ud800", "src").diagnostics.map((d) => d.code)],
+  ["shown", () => shown(huge)],
+]) {
+  longest = 0;
+  const value = run();
+  results[name] = { value, longest };
+}
+process.stdout.write(JSON.stringify(results));
+"""
+
+
+@pytest.fixture(scope="module")
+def ts_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from .conftest import build_typescript
+
+    return build_typescript(tmp_path_factory.mktemp("ts-hostile-4"), GENERATED_TS)
+
+
+def _run_js(out: Path, body: str, name: str) -> Any:
+    from .conftest import node_executable
+
+    script = out / name
+    script.write_text(body, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
+
+
+def test_an_over_long_text_is_refused_before_it_is_searched(ts_out: Path) -> None:
+    # ``parseThirdPartyManifest`` searched the whole text for a lone surrogate before refusing it
+    # as too large, and ``shown`` searched a long text for a backslash and a hidden character
+    # before clipping it: work in the text's length where Python measures first (its value
+    # walk counts characters; its ``shown`` tests the length before any search).
+    from tool_registry.constants import MANIFEST_MAX_BYTES
+    from tool_registry.diagnostics import shown
+
+    results = _run_js(ts_out, LONG_TEXT_SCANS, "long-text.mjs")
+    assert results["parse"]["value"] == ["FILE_TOO_LARGE"]
+    assert results["parseSurrogate"]["value"] == ["FILE_TOO_LARGE"]
+    assert results["shown"]["value"] == shown("x" * 20_000_000)
+    for name, found in results.items():
+        assert found["longest"] <= MANIFEST_MAX_BYTES + 1, (name, found["longest"])
