@@ -135,3 +135,99 @@ def test_an_over_long_text_is_refused_before_it_is_searched(ts_out: Path) -> Non
     assert results["shown"]["value"] == shown("x" * 20_000_000)
     for name, found in results.items():
         assert found["longest"] <= MANIFEST_MAX_BYTES + 1, (name, found["longest"])
+
+
+# -- an unknown cohort or capability: the caller's value is clipped before it is escaped --------
+
+ARGUMENT_TEXTS = [
+    "",
+    "plain",
+    "x" * 79,
+    "x" * 80,
+    "x" * 81,
+    "x" * 200,
+    "it's" * 40,
+    'say "it\'s" ' * 20,
+    '"' * 100,
+    "'" * 100,
+    "x" * 150 + "'",
+    "x" * 150 + "'\"",
+    "\x00\n\t\\" * 50,
+    "\U0001f600" * 100,
+    "\ud800" * 100,
+    "\u202e" + "y" * 100,
+]
+
+
+class _Text(str):
+    def __contains__(self, item: object) -> bool:
+        raise AssertionError("a method of the value ran")
+
+
+@pytest.mark.parametrize("text", ARGUMENT_TEXTS, ids=range(len(ARGUMENT_TEXTS)))
+def test_a_caller_s_text_is_shown_as_its_escaped_repr_clipped(text: str) -> None:
+    from tool_registry.diagnostics import shown, shown_argument
+
+    assert shown_argument(text) == shown(repr(text))
+    assert shown_argument(_Text(text)) == shown(repr(text))
+
+
+def test_a_huge_unknown_capability_is_clipped_before_it_is_escaped() -> None:
+    # ``shown_argument`` built the whole ``repr`` of the caller's text, then clipped it to 80
+    # characters: a 20-million-character text of NULs made an 80-million-character repr.
+    from tool_registry import get_tool_registry
+    from tool_registry.registry import UnknownCapabilityError, UnknownCohortError
+
+    registry = get_tool_registry(Path(__file__).parent / "no-such-adapters-folder")
+    huge = "\x00" * 20_000_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(UnknownCapabilityError) as capability:
+            registry.providers_of(huge)  # type: ignore[arg-type]
+        capability_message = str(capability.value)
+        with pytest.raises(UnknownCohortError) as cohort:
+            registry.cohort(huge)  # type: ignore[arg-type]
+        cohort_message = str(cohort.value)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert capability_message.startswith("unknown capability '\\\\x00")
+    assert "..." in cohort_message
+    assert peak < 2_000_000, peak
+
+
+COHORT_MESSAGES = """
+import { UnknownCohortError, UnknownCapabilityError } from "./registry.js";
+import { shown } from "./diagnostics.js";
+import { COHORT_NAMES } from "./tools.js";
+const texts = %s;
+const mismatches = texts.filter(
+  (text) =>
+    new UnknownCohortError(text).message !==
+    `unknown cohort ${shown(JSON.stringify(text))}; the cohorts are ${COHORT_NAMES.join(", ")}`,
+);
+let longest = 0;
+const stringify = JSON.stringify;
+JSON.stringify = function (value, ...rest) {
+  if (typeof value === "string") longest = Math.max(longest, value.length);
+  return stringify.call(this, value, ...rest);
+};
+const exec = RegExp.prototype.exec;
+RegExp.prototype.exec = function (text) {
+  longest = Math.max(longest, String(text).length);
+  return exec.call(this, text);
+};
+const huge = "\\u0000".repeat(20_000_000);
+const messages = [new UnknownCohortError(huge).message, new UnknownCapabilityError(huge).message];
+JSON.stringify = stringify;
+process.stdout.write(stringify({ mismatches, longest, messages }));
+"""
+
+
+def test_a_huge_unknown_cohort_is_clipped_before_it_is_escaped_in_typescript(ts_out: Path) -> None:
+    # ``UnknownCohortError`` escaped the caller's whole text (``JSON.stringify``: six characters
+    # per control character) before clipping it to 80.
+    found = _run_js(ts_out, COHORT_MESSAGES % json.dumps(ARGUMENT_TEXTS), "cohort.mjs")
+    assert found["mismatches"] == []
+    assert found["longest"] <= 1000, found["longest"]
+    assert all("..." in message for message in found["messages"])
