@@ -3,6 +3,7 @@ the result afterwards), and guards that must hold in every reader of the same da
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import tracemalloc
@@ -231,3 +232,82 @@ def test_a_huge_unknown_cohort_is_clipped_before_it_is_escaped_in_typescript(ts_
     assert found["mismatches"] == []
     assert found["longest"] <= 1000, found["longest"]
     assert all("..." in message for message in found["messages"])
+
+
+# -- detection: the pointer cap holds for what any reader returns ------------------------------
+
+POINTER_CAP = """
+import { detectAll } from "./detection.js";
+import { BUILTIN_TOOL_MANIFESTS } from "./tools.js";
+const [home, text] = process.argv.slice(2);
+const tool = { ...BUILTIN_TOOL_MANIFESTS[0], id: "fixture-tool", hookPointer: ".fixture/pointer.json",
+  detect: { kind: "path", binaryName: "fixture-tool" }, builtin: true };
+const registry = { tools: [tool], resolverFor: () => undefined };
+const verdicts = [];
+for (const size of [65536 - text.length, 65536 - text.length + 1, 10_000_000]) {
+  const pointer = text + " ".repeat(Math.max(size, 0));
+  const [result] = await detectAll(registry, {
+    which: () => null, home: () => home, readText: () => pointer, isFile: () => true,
+  });
+  verdicts.push([result.hooksInstalled, result.diagnostic === null ? null : result.diagnostic.message]);
+}
+process.stdout.write(JSON.stringify(verdicts));
+"""
+
+
+def _constant(text: str, path: str) -> str:
+    return text
+
+
+def test_an_injected_pointer_reader_s_text_is_held_to_the_cap(ts_out: Path, tmp_path: Path) -> None:
+    # Only the default reader refused a pointer past MAX_POINTER_BYTES; the text an injected
+    # ``read_text`` returned was encoded and parsed whatever its size (the loader, by contrast,
+    # refuses what any reader returns past its cap).
+    import dataclasses
+
+    from tool_registry import BUILTIN_TOOL_MANIFESTS, DetectionDeps, detect_all
+    from tool_registry.detection import MAX_POINTER_BYTES
+    from tool_registry.models import PathDetect
+    from tool_registry.registry import ToolRegistry
+
+    tool = dataclasses.replace(
+        BUILTIN_TOOL_MANIFESTS[0],
+        id="fixture-tool",
+        hookPointer=".fixture/pointer.json",
+        detect=PathDetect(kind="path", binaryName="fixture-tool"),
+        builtin=True,
+    )
+    text = json.dumps({"backup": "backup"})
+    python = []
+    for size in (MAX_POINTER_BYTES - len(text), MAX_POINTER_BYTES - len(text) + 1, 10_000_000):
+        deps = DetectionDeps(
+            which=lambda name: None,
+            home=lambda: str(tmp_path),
+            read_text=functools.partial(_constant, text + " " * size),
+            is_file=lambda path: True,
+        )
+        (result,) = detect_all(ToolRegistry(tools=(tool,)), deps)
+        message = None if result.diagnostic is None else result.diagnostic.message
+        python.append([result.hooks_installed, message])
+    refused = [
+        False,
+        f"detection failed: hook pointer: PointerTooLargeError: larger than {MAX_POINTER_BYTES}"
+        " bytes",
+    ]
+    assert python == [[True, None], refused, refused]
+    from .conftest import node_executable
+
+    script = ts_out / "pointer-cap.mjs"
+    script.write_text(POINTER_CAP, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(script), str(tmp_path), text],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    typescript = json.loads(completed.stdout)
+    assert typescript[0] == [True, None]
+    assert [verdict[0] for verdict in typescript[1:]] == [False, False]
+    assert all("PointerTooLargeError" in verdict[1] for verdict in typescript[1:])
