@@ -15,19 +15,23 @@ never imported or executed.
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import files
 from generator.config import Config
 from generator.diagnostics import Code
-from generator.load import Loaded, decode_text, parse_json, parse_yaml, read_text
+from generator.load import Loaded, decode_text, parse_json, parse_yaml, read_text, unreadable
 from generator.runtime import PACKAGE
 
 RUNTIME_CODES_FILE = f"{PACKAGE}/diagnostics.py"
 RUNTIME_CODES_CLASS = "DiagnosticCode"
 _GIT_TIMEOUT = 60
+_CHUNK = 1 << 20
 
 
 class BaselineError(Exception):
@@ -57,6 +61,52 @@ def _git(project_dir: Path, *arguments: str) -> subprocess.CompletedProcess[byte
         )
     except (OSError, subprocess.TimeoutExpired) as error:
         raise BaselineError(f"cannot run git: {type(error).__name__}") from error
+
+
+def _git_show(project_dir: Path, spec: str, limit: int) -> tuple[int, bytes | None]:
+    """``git show SPEC``'s exit status and output, read as a file in a folder is: at most
+    ``limit`` bytes (``None`` past them: reading stops there and git is ended), so a huge blob
+    at a revision costs no more memory than the folder reader's cap allows."""
+    try:
+        process = subprocess.Popen(  # noqa: S603 - an argument list, no shell; the ref is checked
+            ["git", "show", spec],  # noqa: S607 - git from PATH, as a maintainer runs it
+            cwd=project_dir,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError as error:
+        raise BaselineError(f"cannot run git: {type(error).__name__}") from error
+    expired = threading.Event()
+
+    def expire() -> None:
+        expired.set()
+        process.kill()  # its pipe closes: the read below ends
+
+    timer = threading.Timer(_GIT_TIMEOUT, expire)
+    timer.start()
+    chunks: list[bytes] = []
+    total = 0
+    try:
+        stdout = process.stdout
+        if stdout is None:  # cannot happen with stdout=PIPE; keeps the type checker honest
+            raise BaselineError("cannot run git: no pipe")
+        while total <= limit:
+            chunk = os.read(stdout.fileno(), min(_CHUNK, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    finally:
+        timer.cancel()
+        if process.poll() is None and (total > limit or expired.is_set()):
+            process.kill()
+        if process.stdout is not None:
+            process.stdout.close()
+        returncode = process.wait()
+    if expired.is_set():
+        raise BaselineError("cannot run git: TimeoutExpired")
+    return returncode, None if total > limit else b"".join(chunks)
 
 
 class _Reader:
@@ -92,12 +142,15 @@ class _Reader:
             if text is None:
                 return None, Loaded(source, None, problems)
             return text, None
-        shown = _git(self.config.project_dir, "show", f"{self.against}:./{relative}")
-        if shown.returncode != 0:
+        limit = files.MAX_FILE_BYTES
+        returncode, data = _git_show(self.config.project_dir, f"{self.against}:./{relative}", limit)
+        if data is None:  # refused as the folder reader refuses it, having read no more
+            return None, Loaded(source, None, (unreadable(files.too_large(limit), source),))
+        if returncode != 0:
             return None, None
         # Decoded as a file in the folder is (a BOM tolerated): text that is not UTF-8 is a
         # located problem, never taken for an absent file.
-        text, problems = decode_text(shown.stdout, source)
+        text, problems = decode_text(data, source)
         if text is None:
             return None, Loaded(source, None, problems)
         return text, None

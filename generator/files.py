@@ -38,9 +38,17 @@ def _refuse_unless_regular(mode: int) -> None:
     raise OSError(errno.EINVAL, f"not a regular file ({kind})")
 
 
-def read_file(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
+def too_large(limit: int) -> OSError:
+    """The refusal of more than ``limit`` bytes (whatever they were read from)."""
+    return OSError(errno.EFBIG, f"larger than {limit} bytes")
+
+
+def read_file(path: Path | str, limit: int | None = None) -> bytes:
     """The bytes of the regular file at ``path`` (symlinks followed); an ``OSError`` for anything
-    else, or for a file longer than ``limit`` bytes."""
+    else, or for a file longer than ``limit`` bytes (default ``MAX_FILE_BYTES``, read when
+    called: every reader of a source, a git revision's too, refuses at one cap)."""
+    if limit is None:
+        limit = MAX_FILE_BYTES
     _refuse_unless_regular(os.stat(path).st_mode)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     descriptor = os.open(path, flags)
@@ -52,7 +60,7 @@ def read_file(path: Path | str, limit: int = MAX_FILE_BYTES) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise OSError(errno.EFBIG, f"larger than {limit} bytes")
+                raise too_large(limit)
         return b"".join(chunks)
     finally:
         os.close(descriptor)

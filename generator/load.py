@@ -177,9 +177,14 @@ def read_text(path: Path, source: str) -> tuple[str | None, tuple[Diagnostic, ..
     except FileNotFoundError:
         return None, (Diagnostic(Code.FILE_NOT_FOUND, "file not found", source),)
     except OSError as error:
-        reason = describe(error.strerror or type(error).__name__)
-        return None, (Diagnostic(Code.UNREADABLE, f"cannot read file: {reason}", source),)
+        return None, (unreadable(error, source),)
     return decode_text(data, source)
+
+
+def unreadable(error: OSError, source: str) -> Diagnostic:
+    """Why the source could not be read (its ``strerror``, else the error's type)."""
+    reason = describe(error.strerror or type(error).__name__)
+    return Diagnostic(Code.UNREADABLE, f"cannot read file: {reason}", source)
 
 
 def decode_text(data: bytes, source: str) -> tuple[str | None, tuple[Diagnostic, ...]]:

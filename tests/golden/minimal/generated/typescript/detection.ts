@@ -268,9 +268,27 @@ function candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionD
   return listed.map((path) => expand(path, home));
 }
 
+/** Whether `text` has more than `limit` code points (counted no further than the limit). */
+function longerThan(text: string, limit: number): boolean {
+  if (text.length <= limit) return false;
+  if (text.length > 2 * limit) return true;
+  let count = 0;
+  for (const _char of text) {
+    count += 1;
+    if (count > limit) return true;
+  }
+  return false;
+}
+
 function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
   const text = deps.readText(pointerPath);
   if (text === null) return false;
+  if (longerThan(text, MAX_POINTER_BYTES)) {
+    // The cap holds for what any reader returns, not only the default one (which reads no
+    // more): more code points than the cap are more bytes (Python counts the same way), and a
+    // file within it decodes to no more than it has bytes.
+    throw new PointerTooLargeError(`larger than ${MAX_POINTER_BYTES} bytes`);
+  }
   // The loader's strict reading, as Python's (`JSON.parse` would take an integer Python refuses
   // and refuse NaN it took), and the object's own member only: a polluted `Object.prototype`
   // lends no backup.

@@ -172,7 +172,9 @@ export function shown(text: string, limit: number = MAX_SHOWN_CHARS): string {
   if (text.length <= limit && PLAIN.test(text)) {
     return text; // the common case, decided by one scan
   }
-  if (!text.includes("\\") && !HIDDEN.test(text) && fitsIn(text, limit)) {
+  // More than twice `limit` code units are more than `limit` code points: clipped, never
+  // searched whole (the loop below stops at the limit).
+  if (text.length <= 2 * limit && !text.includes("\\") && !HIDDEN.test(text) && fitsIn(text, limit)) {
     return text;
   }
   let out = "";

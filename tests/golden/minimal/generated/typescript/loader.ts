@@ -727,8 +727,8 @@ export function parseThirdPartyManifest(text: string | Uint8Array, source = ""):
   try {
     if (typeof text === "string") {
       // A UTF-8 encoding is never shorter than the UTF-16 text: an over-long text is refused
-      // before it is encoded.
-      const lone = /[\uD800-\uDFFF]/u.exec(text);
+      // before it is encoded, or searched.
+      const lone = text.length > MANIFEST_MAX_BYTES ? null : /[\uD800-\uDFFF]/u.exec(text);
       if (text.length > MANIFEST_MAX_BYTES) {
         report.add(makeDiagnostic(DiagnosticCode.FILE_TOO_LARGE, { expected: String(MANIFEST_MAX_BYTES) }));
       } else if (lone !== null) {

@@ -14,7 +14,7 @@
 // described, never detected, launched, routed or hook-checked. `catalog()` is the sanitized,
 // JSON-serialisable view a host may show or hand to a model.
 
-import { DiagnosticCode, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
+import { DiagnosticCode, MAX_SHOWN_CHARS, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
 import type { DetectionDeps } from "./detection.js";
 import {
   defaultAdaptersDir,
@@ -54,8 +54,23 @@ export class UnknownCohortError extends Error {
   override name = "UnknownCohortError";
   constructor(readonly cohort: unknown) {
     // The caller's value escaped (safe to print), then the names that exist.
-    super(`unknown cohort ${shown(JSON.stringify(String(cohort)))}; the cohorts are ${COHORT_NAMES.join(", ")}`);
+    super(`unknown cohort ${shown(JSON.stringify(clipped(String(cohort))))}; the cohorts are ${COHORT_NAMES.join(", ")}`);
   }
+}
+
+/** `text`'s first `MAX_SHOWN_CHARS` + 1 code points: `JSON.stringify` escapes code point by
+ * code point, so they make every character `shown` keeps, and a long text is not escaped whole
+ * only to be clipped. */
+function clipped(text: string): string {
+  if (text.length <= MAX_SHOWN_CHARS + 1) return text;
+  let end = 0;
+  let count = 0;
+  for (const char of text) {
+    if (count === MAX_SHOWN_CHARS + 1) break;
+    end += char.length;
+    count += 1;
+  }
+  return text.slice(0, end);
 }
 
 export interface CatalogTool {

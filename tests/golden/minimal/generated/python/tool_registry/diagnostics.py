@@ -190,13 +190,26 @@ def shown_pointer(pointer: str) -> str:
     return "/" + "/".join(shown(token) for token in pointer[1:].split("/"))
 
 
+def _shown_repr(text: str) -> str:
+    """``shown(repr(text))`` without the ``repr`` of a long text: ``repr`` escapes character by
+    character, so the first ``MAX_SHOWN_CHARS + 1`` characters make every character shown, once
+    the quote ``repr`` picks for the whole text is kept (a suffix holding the same quotes).
+    ``str``'s own methods are called, never a subclass's."""
+    if str.__len__(text) <= MAX_SHOWN_CHARS + 1:
+        return shown(repr(str.__str__(text)))
+    single = str.__contains__(text, "'")
+    double = str.__contains__(text, '"')
+    quotes = "'" if single and not double else "'\"" if single else ""
+    return shown(repr(str.__getitem__(text, slice(0, MAX_SHOWN_CHARS + 1)) + quotes))
+
+
 def shown_argument(value: object) -> str:
     """A caller's argument (any object) as safe to print, running none of its methods: text
     and plain numbers by their escaped ``repr``, anything else by its type's name (read through
     ``type``'s own descriptor, never a metaclass's)."""
     kind = type(value)
     if issubclass(kind, str):
-        return shown(repr(str.__str__(value)))
+        return _shown_repr(value)  # type: ignore[arg-type]
     if value is None or kind is bool or kind is float:
         return repr(value)
     if kind is int:

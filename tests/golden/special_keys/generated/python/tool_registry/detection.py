@@ -258,6 +258,11 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
     text = deps.read_text(pointer_path)
     if text is None:
         return False
+    if len(text) > MAX_POINTER_BYTES:
+        # The cap holds for what any reader returns, not only the default one (which reads no
+        # more): more characters than the cap are more bytes, and a file within it decodes to
+        # no more characters than it has bytes.
+        raise PointerTooLargeError(f"larger than {MAX_POINTER_BYTES} bytes")
     # The loader's strict reading, as TypeScript's: ``json.loads`` would take NaN or a lone
     # surrogate and refuse an integer ``JSON.parse`` reads, so the languages would disagree.
     pointer = strict_json_object(text.encode("utf-8", "surrogatepass"))
