@@ -311,3 +311,49 @@ def test_an_injected_pointer_reader_s_text_is_held_to_the_cap(ts_out: Path, tmp_
     assert typescript[0] == [True, None]
     assert [verdict[0] for verdict in typescript[1:]] == [False, False]
     assert all("PointerTooLargeError" in verdict[1] for verdict in typescript[1:])
+
+
+# -- unknown arguments: no method of the caller's value runs while the message is built ---------
+
+UNKNOWN_ARGUMENTS = """
+import { getToolRegistry } from "./registry.js";
+const registry = getToolRegistry("/nonexistent-toolgen-folder");
+let ran = 0;
+const noisy = { toString() { ran++; return "x"; }, valueOf() { ran++; return 1; },
+  [Symbol.toPrimitive]() { ran++; return "x"; } };
+const trap = new Proxy({}, { get() { ran++; throw new Error("trap"); },
+  getPrototypeOf() { ran++; throw new Error("trap"); }, ownKeys() { ran++; throw new Error("trap"); } });
+const revocable = Proxy.revocable({}, {});
+revocable.revoke();
+const values = [noisy, trap, revocable.proxy, () => 1, Symbol("s"), 10n ** 50n, 2n ** 300n,
+  undefined, null, NaN, 1.5, true, ["a"]];
+const messages = [];
+for (const value of values) {
+  for (const call of [(v) => registry.providersOf(v), (v) => registry.cohort(v)]) {
+    try { call(value); messages.push(null); }
+    catch (error) { messages.push([error.name, error.message.split(";")[0]]); }
+  }
+}
+process.stdout.write(JSON.stringify({ ran, messages }));
+"""
+
+
+def test_an_unknown_argument_runs_none_of_its_methods_in_typescript(ts_out: Path) -> None:
+    # The errors called String(value): the caller's toString, Symbol.toPrimitive or a Proxy's
+    # trap ran (Python's shown_argument runs none of the value's methods).
+    found = _run_js(ts_out, UNKNOWN_ARGUMENTS, "unknown-arguments.mjs")
+    assert found["ran"] == 0
+    shown = [entry[1] for entry in found["messages"]]
+    assert shown[0:6] == ["unknown capability <object>", "unknown cohort <object>"] * 3
+    assert shown[6:8] == ["unknown capability <function>", "unknown cohort <function>"]
+    assert shown[8] == "unknown capability Symbol(s)"
+    assert shown[10] == "unknown capability " + str(10**50)
+    assert shown[12] == "unknown capability an integer of 301 bits"
+    assert shown[14:20:2] == [
+        "unknown capability undefined",
+        "unknown capability null",
+        "unknown capability nan",
+    ]
+    assert shown[24] == "unknown capability <object>"
+    names = {entry[0] for entry in found["messages"]}
+    assert names == {"UnknownCapabilityError", "UnknownCohortError"}

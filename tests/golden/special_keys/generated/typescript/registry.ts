@@ -14,7 +14,7 @@
 // described, never detected, launched, routed or hook-checked. `catalog()` is the sanitized,
 // JSON-serialisable view a host may show or hand to a model.
 
-import { DiagnosticCode, MAX_SHOWN_CHARS, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
+import { DiagnosticCode, MAX_SHOWN_CHARS, makeDiagnostic, shown, shownValue, type Diagnostic } from "./diagnostics.js";
 import type { DetectionDeps } from "./detection.js";
 import {
   defaultAdaptersDir,
@@ -26,7 +26,7 @@ import {
   type LoaderDeps,
 } from "./loader.js";
 import { codePointCompare } from "./lookalikes.js";
-import { BUILTIN_TOOL_MANIFESTS, CAPABILITIES, COHORT_NAMES, isCapability, type CohortName } from "./tools.js";
+import { BUILTIN_TOOL_MANIFESTS, CAPABILITIES, COHORT_NAMES, isCapability, isCohortName, type CohortName } from "./tools.js";
 import type { Capability, ToolManifest } from "./types.js";
 
 /** Returns the candidate executable paths of one built-in tool, given the detection dependencies. */
@@ -45,7 +45,8 @@ export const INERT_CATEGORY = "mcp-server";
 export class UnknownCapabilityError extends Error {
   override name = "UnknownCapabilityError";
   constructor(readonly capability: unknown) {
-    super(`unknown capability ${JSON.stringify(shown(String(capability)))}; one of ${CAPABILITIES.join(", ")}`);
+    const text = typeof capability === "string" ? JSON.stringify(shown(capability)) : shownOther(capability);
+    super(`unknown capability ${text}; one of ${CAPABILITIES.join(", ")}`);
   }
 }
 
@@ -54,8 +55,20 @@ export class UnknownCohortError extends Error {
   override name = "UnknownCohortError";
   constructor(readonly cohort: unknown) {
     // The caller's value escaped (safe to print), then the names that exist.
-    super(`unknown cohort ${shown(JSON.stringify(clipped(String(cohort))))}; the cohorts are ${COHORT_NAMES.join(", ")}`);
+    const text = typeof cohort === "string" ? shown(JSON.stringify(clipped(cohort))) : shownOther(cohort);
+    super(`unknown cohort ${text}; the cohorts are ${COHORT_NAMES.join(", ")}`);
   }
+}
+
+/** A caller's argument that is not text, spelled running none of its methods (no `toString`,
+ * getter or `Proxy` trap; as Python's `shown_argument`): a primitive as a JSON value is shown
+ * (a long integer by its size), anything else by its kind. */
+function shownOther(value: unknown): string {
+  if (value === undefined) return "undefined";
+  if (typeof value === "symbol") return shown(String(value)); // no method of the symbol runs
+  if (typeof value === "function") return "<function>";
+  if (typeof value === "object" && value !== null) return "<object>";
+  return shownValue(value); // null, a boolean, a number or a bigint
 }
 
 /** `text`'s first `MAX_SHOWN_CHARS` + 1 code points: `JSON.stringify` escapes code point by
@@ -238,7 +251,7 @@ function assemble(
   const routes = (capability: Capability): readonly string[] =>
     Object.freeze(tools.filter((tool) => (granted.get(tool.id) as ReadonlySet<string> | undefined)?.has(capability) === true).map((tool) => tool.id));
   const cohort = (name: CohortName): readonly string[] => {
-    if (!Object.prototype.hasOwnProperty.call(COHORT_FIELDS, name)) throw new UnknownCohortError(name);
+    if (!isCohortName(name)) throw new UnknownCohortError(name); // a string test first: no key conversion runs
     const field = COHORT_FIELDS[name];
     return Object.freeze(tools.filter((tool) => tool[field] === true).map((tool) => tool.id));
   };
