@@ -1,0 +1,115 @@
+"""The public functions of both generated surfaces called as a careless or hostile host program
+would: wrong types where an argument has one. Each is a clear ``TypeError``/``ValueError`` (or
+the documented error class) naming the argument, never a silent wrong answer, and the two
+languages agree."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tool_registry import (
+    NotLaunchableError,
+    ensure_launchable,
+    get_tool_registry,
+)
+
+from .conftest import REPO, build_typescript, node_executable
+
+GENERATED_TS = REPO / "generated" / "typescript"
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_typescript(tmp_path_factory.mktemp("ts-misuse"), GENERATED_TS)
+
+
+def run_js(out: Path, body: str) -> Any:
+    """Run ``body`` (an ES module beside the compiled runtime); it prints one JSON document."""
+    script = out / "misuse.mjs"
+    script.write_text(body, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
+
+
+# Each call in TypeScript, reported as [error class name, message] or ["ok", result].
+OUTCOMES = """
+import * as tr from "./index.js";
+function outcome(f) {
+  try { return ["ok", f()]; } catch (e) { return [e.constructor.name, String(e.message)]; }
+}
+"""
+
+
+# --- the launch guard's installed state ---------------------------------------------------------
+
+NOT_AN_INSTALLED_STATE = ["{installed: false}", '"false"', "0", "1", "NaN", "[]"]
+
+
+def test_an_installed_state_that_is_not_a_boolean_or_null_is_a_type_error(out: Path) -> None:
+    """A host passing the whole detection result (``{installed: false, ...}``) or a string where
+    the boolean goes was let through as installed: the launch guard said yes."""
+    calls = ", ".join(
+        f'outcome(() => tr.ensureLaunchable("codex", {value}))' for value in NOT_AN_INSTALLED_STATE
+    )
+    reasons = ", ".join(
+        f'outcome(() => tr.notLaunchableReason("codex", {value}))'
+        for value in NOT_AN_INSTALLED_STATE
+    )
+    guards = ", ".join(
+        f'outcome(() => tr.isLaunchable("codex", {value}))' for value in NOT_AN_INSTALLED_STATE
+    )
+    results = run_js(
+        out, OUTCOMES + f"process.stdout.write(JSON.stringify([{calls}, {reasons}, {guards}]));"
+    )
+    for kind, message in results:
+        assert kind == "TypeError", (kind, message)
+        assert "installed" in message
+    # What the documented states still mean.
+    states = run_js(
+        out,
+        OUTCOMES
+        + "process.stdout.write(JSON.stringify(["
+        + 'tr.notLaunchableReason("codex"), tr.notLaunchableReason("codex", true),'
+        + 'tr.notLaunchableReason("codex", false), tr.notLaunchableReason("codex", null),'
+        + 'tr.notLaunchableReason("codex", undefined)]));',
+    )
+    assert states == [None, None, "NOT_INSTALLED", "INSTALL_UNKNOWN", None]
+
+
+# --- the launch guard's message for an id that is not text -------------------------------------
+
+
+class Loud:
+    def __str__(self) -> str:
+        raise AssertionError("a method of the caller's value ran")
+
+    __repr__ = __str__
+
+
+@pytest.mark.parametrize(
+    ("tool_id", "shown_as"),
+    [
+        (10**5000, "an integer of 16610 bits"),
+        (Loud(), "<Loud object>"),
+        (b"codex", "<bytes object>"),
+    ],
+    ids=["huge-int", "loud-object", "bytes"],
+)
+def test_an_unknown_id_that_is_not_text_is_refused_without_running_its_methods(
+    tool_id: object, shown_as: str, tmp_path: Path
+) -> None:
+    """``ensure_launchable`` printed the id with ``str()``: a huge integer raised ``ValueError``
+    (Python's digit limit) instead of ``NotLaunchableError``, and any object's ``__str__`` ran."""
+    registry = get_tool_registry(str(tmp_path))
+    with pytest.raises(NotLaunchableError) as caught:
+        ensure_launchable(registry, tool_id)  # type: ignore[arg-type]
+    assert str(caught.value.code) == "UNKNOWN_TOOL"
+    assert caught.value.tool_id == shown_as
+    assert shown_as in str(caught.value)
