@@ -15,6 +15,9 @@ from tool_registry import (
     NotLaunchableError,
     ensure_launchable,
     get_tool_registry,
+    hook_package_of,
+    lookalike_keys,
+    parse_third_party_manifest,
 )
 
 from .conftest import REPO, build_typescript, node_executable
@@ -113,3 +116,73 @@ def test_an_unknown_id_that_is_not_text_is_refused_without_running_its_methods(
     assert str(caught.value.code) == "UNKNOWN_TOOL"
     assert caught.value.tool_id == shown_as
     assert shown_as in str(caught.value)
+
+
+# --- text arguments given something else -------------------------------------------------------
+
+NOT_TEXT_JS = [
+    "5",
+    "NaN",
+    "null",
+    "undefined",
+    "{}",
+    '["codex"]',
+    'new TextEncoder().encode("codex")',
+]
+NOT_TEXT_PY: list[object] = [5, float("nan"), None, {}, ["codex"], b"codex", Path("codex")]
+
+
+def test_lookalike_keys_of_a_value_that_is_not_text_is_a_type_error(out: Path) -> None:
+    """``lookalikeKeys(5)`` answered ``{""}``: every number looked alike every other one."""
+    calls = ", ".join(f"outcome(() => [...tr.lookalikeKeys({value})])" for value in NOT_TEXT_JS)
+    for kind, message in run_js(
+        out, OUTCOMES + f"process.stdout.write(JSON.stringify([{calls}]));"
+    ):
+        assert kind == "TypeError", message
+        assert message.startswith("name must be a string"), message
+    for value in NOT_TEXT_PY:
+        with pytest.raises(TypeError, match=r"^name must be a string"):
+            lookalike_keys(value)  # type: ignore[arg-type]
+
+
+HOOK_MANIFESTS_JS = ["5", "NaN", '"codex"', "{}", "{ id: 5 }", '{ id: "x", hookPackage: 7 }']
+
+
+def test_hook_package_of_something_that_is_not_a_manifest_is_a_type_error(out: Path) -> None:
+    """``hookPackageOf(5)`` answered ``"@waggle/hive-mind-hooks-undefined"``."""
+    calls = ", ".join(f"outcome(() => tr.hookPackageOf({value}))" for value in HOOK_MANIFESTS_JS)
+    for kind, message in run_js(
+        out, OUTCOMES + f"process.stdout.write(JSON.stringify([{calls}]));"
+    ):
+        assert kind == "TypeError", message
+        assert message.startswith("manifest"), message
+    for value in [5, "codex", {}, {"id": "x"}]:
+        with pytest.raises(TypeError, match=r"^manifest"):
+            hook_package_of(value)  # type: ignore[arg-type]
+
+
+def test_a_source_that_is_not_text_is_a_type_error(out: Path) -> None:
+    """``parseThirdPartyManifest("{}", buffer)`` put the buffer itself into every record's
+    ``source``; Python raised an ``AttributeError``/``TypeError`` about ``len`` or ``isascii``."""
+    calls = ", ".join(
+        f'outcome(() => tr.parseThirdPartyManifest("{{}}", {value}))'
+        for value in NOT_TEXT_JS
+        if value != "undefined"
+    )
+    for kind, message in run_js(
+        out, OUTCOMES + f"process.stdout.write(JSON.stringify([{calls}]));"
+    ):
+        assert kind == "TypeError", message
+        assert message.startswith("source must be a string"), message
+    for value in NOT_TEXT_PY:
+        with pytest.raises(TypeError, match=r"^source must be a string"):
+            parse_third_party_manifest({}, source=value)  # type: ignore[arg-type]
+
+    # A str subclass is text: its characters are used, none of its methods.
+    class Named(str):
+        def __str__(self) -> str:
+            raise AssertionError("ran")
+
+    parsed = parse_third_party_manifest({}, source=Named("adapter.json"))
+    assert {d.source for d in parsed.diagnostics} == {"adapter.json"}
+    assert all(type(d.source) is str for d in parsed.diagnostics)

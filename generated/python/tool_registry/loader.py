@@ -31,6 +31,7 @@ from .constants import (
     BUILTIN_TOOL_MANIFESTS,
     DEFAULT_ADAPTERS_DIR,
     MANIFEST_MAX_BYTES,
+    plain_text,
 )
 from .diagnostics import (
     MAX_DIAGNOSTICS_PER_FILE,
@@ -39,6 +40,7 @@ from .diagnostics import (
     DiagnosticCode,
     Severity,
     shown,
+    shown_argument,
     shown_pointer,
     shown_value,
 )
@@ -1074,8 +1076,15 @@ def parse_third_party_manifest(value: object, *, source: str = "") -> ParsedMani
 
     ``value`` is never changed and never trusted: only plain JSON types are read (no method of
     the value runs), and nesting, size and text are bounded as a file's are (``INVALID_JSON``,
-    ``VALUE_TOO_LARGE``), so a cyclic or huge structure costs bounded work. Never raises.
+    ``VALUE_TOO_LARGE``), so a cyclic or huge structure costs bounded work. Never raises for
+    any value; a ``source`` that is not a string is a ``TypeError`` (a ``str`` subclass is read
+    as its characters).
     """
+    if type(source) is not str:
+        text = plain_text(source)
+        if text is None:
+            raise TypeError(f"source must be a string, not {shown_argument(source)}")
+        source = text
     report = _Report(source)
     try:
         document = _json_copy(value)

@@ -721,6 +721,10 @@ function decide(checked: readonly Checked[]): Omit<LoadResult, "states"> {
  * diagnostics. Never throws.
  */
 export function parseThirdPartyManifest(text: string | Uint8Array, source = ""): ParsedManifest {
+  if (typeof source !== "string") {
+    // Else the value itself became every record's `source`.
+    throw new TypeError(`source must be a string, not ${source === null ? "null" : typeof source}`);
+  }
   const report = new Report(source);
   let manifest: Readonly<Record<string, unknown>> | null = null;
   try {
