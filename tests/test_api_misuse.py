@@ -18,6 +18,7 @@ from tool_registry import (
     hook_package_of,
     lookalike_keys,
     parse_third_party_manifest,
+    read_regular_file,
 )
 
 from .conftest import REPO, build_typescript, node_executable
@@ -186,3 +187,45 @@ def test_a_source_that_is_not_text_is_a_type_error(out: Path) -> None:
     parsed = parse_third_party_manifest({}, source=Named("adapter.json"))
     assert {d.source for d in parsed.diagnostics} == {"adapter.json"}
     assert all(type(d.source) is str for d in parsed.diagnostics)
+
+
+# --- read_regular_file's path and limit ---------------------------------------------------------
+
+
+def test_a_read_limit_that_is_not_a_non_negative_integer_is_refused(
+    out: Path, tmp_path: Path
+) -> None:
+    """``readRegularFile(path, null)`` read one byte and a negative limit read none, in
+    Python too: a wrong silent answer where the caller meant a bound."""
+    target = tmp_path / "a.json"
+    target.write_bytes(b"0123456789")
+    limits = ["null", "-1", "1.5", "NaN", '"3"', "Infinity", "3n"]
+    calls = ", ".join(
+        f"outcome(() => tr.readRegularFile({json.dumps(str(target))}, {limit}).length)"
+        for limit in limits
+    )
+    results = run_js(out, OUTCOMES + f"process.stdout.write(JSON.stringify([{calls}]));")
+    for limit, (kind, message) in zip(limits, results, strict=True):
+        assert kind == ("RangeError" if limit == "-1" else "TypeError"), (limit, kind, message)
+        assert message.startswith("limit must be a non-negative integer"), message
+    assert (
+        run_js(
+            out,
+            OUTCOMES
+            + f"process.stdout.write(JSON.stringify(tr.readRegularFile({json.dumps(str(target))}, 0).length));",
+        )
+        == 1
+    )
+    for bad, error in [(None, TypeError), (-1, ValueError), (1.5, TypeError), (True, TypeError)]:
+        with pytest.raises(error, match=r"^limit must be a non-negative integer"):
+            read_regular_file(str(target), bad)  # type: ignore[arg-type]
+    assert read_regular_file(str(target), 0) == b"0"
+    assert read_regular_file(target, 3) == b"0123"  # type: ignore[arg-type]  # a PathLike is a path
+
+
+@pytest.mark.parametrize("path", [0, 1, True, None, 1.5], ids=repr)
+def test_a_path_that_is_a_number_is_no_file_descriptor(path: object) -> None:
+    """``read_regular_file(1)`` stat-ed file descriptor 1 and raised ``NotARegularFileError: 1``
+    (stdout is no regular file); TypeScript refuses a number as node does."""
+    with pytest.raises(TypeError, match=r"^path must be"):
+        read_regular_file(path, 10)  # type: ignore[arg-type]

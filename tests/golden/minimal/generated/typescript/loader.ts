@@ -145,9 +145,16 @@ export function errorReason(error: unknown): string {
 /**
  * At most `limit + 1` bytes of `path`; `NotARegularFileError` for anything else. The type is
  * checked before opening (a FIFO or device is never opened) and again on the open descriptor,
- * which is opened non-blocking, so a swap between the two checks cannot block.
+ * which is opened non-blocking, so a swap between the two checks cannot block. `limit` is a
+ * non-negative integer (a `TypeError`, or a `RangeError` for a negative one).
  */
 export function readRegularFile(path: FsPath, limit: number): Uint8Array {
+  // As Python's: `null` read one byte and a negative limit none, a wrong answer without a word.
+  if (typeof limit !== "number" || !Number.isInteger(limit)) {
+    const kind = limit === null ? "null" : typeof limit === "number" ? String(limit) : typeof limit;
+    throw new TypeError(`limit must be a non-negative integer, not ${kind}`);
+  }
+  if (limit < 0) throw new RangeError(`limit must be a non-negative integer, not ${limit}`);
   return readRegular(path, limit, null);
 }
 

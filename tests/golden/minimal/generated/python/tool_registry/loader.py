@@ -249,7 +249,18 @@ def read_regular_file(path: str, limit: int) -> bytes:
 
     The type is checked before opening (a FIFO or device is never opened) and again on the open
     descriptor, which is opened non-blocking, so a swap between the two checks cannot block.
+    ``path`` is a ``str``, ``bytes`` or ``os.PathLike`` (a number is no file descriptor here:
+    ``TypeError``); ``limit`` a non-negative ``int`` (``TypeError``, ``ValueError`` for a
+    negative one).
     """
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be a str, bytes or os.PathLike, not {shown_argument(path)}")
+    if type(limit) is not int:
+        if isinstance(limit, bool) or not isinstance(limit, int):
+            raise TypeError(f"limit must be a non-negative integer, not {shown_argument(limit)}")
+        limit = int.__index__(limit)
+    if limit < 0:
+        raise ValueError(f"limit must be a non-negative integer, not {limit}")
     return _read_regular(path, limit, None)[0]
 
 
