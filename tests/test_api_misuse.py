@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tool_registry
 from tool_registry import (
     NotLaunchableError,
     ensure_launchable,
@@ -229,3 +230,49 @@ def test_a_path_that_is_a_number_is_no_file_descriptor(path: object) -> None:
     (stdout is no regular file); TypeScript refuses a number as node does."""
     with pytest.raises(TypeError, match=r"^path must be"):
         read_regular_file(path, 10)  # type: ignore[arg-type]
+
+
+# --- the validators' limit ----------------------------------------------------------------------
+
+
+def test_a_validator_limit_that_is_not_a_number_is_a_type_error_in_both_languages(
+    out: Path,
+) -> None:
+    """TypeScript took ``null`` or ``"5"`` as a limit (``null`` kept no record, said nothing but
+    ``TOO_MANY_DIAGNOSTICS``), where Python raised a ``TypeError`` about ``>``. Both refuse it
+    now, for a valid document too; numbers keep their documented meaning."""
+    entries = ["validateToolManifest", "validateThirdPartyManifest"]
+    limits = ["null", '"5"', "true", "{}", "5n"]
+    calls = ", ".join(
+        f"outcome(() => tr.{entry}({document}, {limit}).length)"
+        for entry in entries
+        for document in ("{}", "tr.BUILTIN_TOOL_MANIFESTS[0]")
+        for limit in limits
+    )
+    for kind, message in run_js(
+        out, OUTCOMES + f"process.stdout.write(JSON.stringify([{calls}]));"
+    ):
+        assert kind == "TypeError", message
+        assert message.startswith("limit must be a number"), message
+    valid = {
+        "id": "aider",
+        "displayName": "Aider",
+        "launchable": True,
+        "hookCapable": False,
+        "hookPointer": ".aider/hive-mind-install.json",
+        "detect": {"kind": "path", "binaryName": "aider"},
+    }
+    for validate in (
+        tool_registry.validate_tool_manifest,
+        tool_registry.validate_third_party_manifest,
+    ):
+        assert validate(valid) == ()
+        for document in ({}, valid):
+            bad: tuple[object, ...] = (None, "5", True, {})
+            for limit in bad:
+                with pytest.raises(TypeError, match=r"^limit must be a number"):
+                    validate(document, limit)  # type: ignore[arg-type]
+        # A fraction or NaN keeps its documented meaning (typed ``int``, taken as any number).
+        assert len(validate({}, 1.5)) == 3  # type: ignore[arg-type]  # two, then TOO_MANY_...
+        nan = validate({}, float("nan"))  # type: ignore[arg-type]
+        assert [str(d.code) for d in nan] == ["TOO_MANY_DIAGNOSTICS"]

@@ -2425,6 +2425,11 @@ export function validateToolManifest(
   value: unknown,
   limit: number = MAX_DIAGNOSTICS_PER_FILE,
 ): readonly Diagnostic[] {
+  if (typeof limit !== "number") {
+    // As Python's: a limit is a number (null kept no record and said nothing).
+    const kind = limit === null ? "null" : typeof limit;
+    throw new TypeError(`limit must be a number, not ${kind}`);
+  }
   try {
     // Most documents are valid: answer first, collect only for a failure.
     if (valid1(value)) return NO_DIAGNOSTICS;
@@ -2451,6 +2456,11 @@ export function validateThirdPartyManifest(
   value: unknown,
   limit: number = MAX_DIAGNOSTICS_PER_FILE,
 ): readonly Diagnostic[] {
+  if (typeof limit !== "number") {
+    // As Python's: a limit is a number (null kept no record and said nothing).
+    const kind = limit === null ? "null" : typeof limit;
+    throw new TypeError(`limit must be a number, not ${kind}`);
+  }
   try {
     // Most documents are valid: answer first, collect only for a failure.
     if (valid3(value)) return NO_DIAGNOSTICS;
