@@ -276,3 +276,15 @@ def test_a_validator_limit_that_is_not_a_number_is_a_type_error_in_both_language
         assert len(validate({}, 1.5)) == 3  # type: ignore[arg-type]  # two, then TOO_MANY_...
         nan = validate({}, float("nan"))  # type: ignore[arg-type]
         assert [str(d.code) for d in nan] == ["TOO_MANY_DIAGNOSTICS"]
+
+
+# --- max_files ----------------------------------------------------------------------------------
+
+
+def test_a_file_limit_beyond_a_float_reads_every_file(tmp_path: Path) -> None:
+    """``max_files=10**400`` raised ``OverflowError`` (``math.isnan`` of an integer no float
+    holds); it bounds nothing, as TypeScript's ``maxFiles: Infinity`` (the nearest double)."""
+    (tmp_path / "a.json").write_text("{}", encoding="utf-8")
+    result = tool_registry.load_third_party_manifests(str(tmp_path), max_files=10**400)
+    assert [report.source for report in result.files] == ["a.json"]
+    assert tool_registry.load_third_party_manifests(str(tmp_path), max_files=-(10**400)).files == ()

@@ -860,6 +860,8 @@ def file_limit(max_files: object) -> int:
     reads every file. The TypeScript loader reads the same value the same way."""
     if isinstance(max_files, bool) or not isinstance(max_files, int | float):
         return 0
+    if isinstance(max_files, int):  # exact, however large (math.isnan would overflow)
+        return max(int.__index__(max_files), 0)
     if math.isnan(max_files):
         return 0
     if math.isinf(max_files):
