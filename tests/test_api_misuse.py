@@ -288,3 +288,36 @@ def test_a_file_limit_beyond_a_float_reads_every_file(tmp_path: Path) -> None:
     result = tool_registry.load_third_party_manifests(str(tmp_path), max_files=10**400)
     assert [report.source for report in result.files] == ["a.json"]
     assert tool_registry.load_third_party_manifests(str(tmp_path), max_files=-(10**400)).files == ()
+
+
+# --- prompt argument templates ------------------------------------------------------------------
+
+
+def test_a_template_that_is_not_a_list_of_strings_is_a_type_error(out: Path) -> None:
+    """Python took a string template as its characters (``"--m {prompt}"`` gave one argument per
+    character) and a generator as nothing (the check consumed it: ``[]``, the prompt dropped);
+    TypeScript took a buffer prompt as its text. Both refuse them, naming the argument."""
+
+    def entries() -> Any:
+        yield "--message"
+        yield "{prompt}"
+
+    templates_py: list[Any] = ["--m {prompt}", entries(), {"--m": 1}, b"--m", ["--m", 5], None]
+    for template in templates_py:
+        with pytest.raises(TypeError, match=r"^template"):
+            tool_registry.apply_prompt_arg_template(template, "hi")
+    for prompt in [None, b"hi", 5, ["hi"]]:
+        with pytest.raises(TypeError, match=r"^prompt must be a string"):
+            tool_registry.apply_prompt_arg_template(["--m", "{prompt}"], prompt)  # type: ignore[arg-type]
+    assert tool_registry.apply_prompt_arg_template(("--m", "{prompt}"), "hi") == ["--m", "hi"]
+    templates = ['"--m {prompt}"', "null", '["--m", 5]', 'new Set(["--m"])', "{length: 1, 0: '-'}"]
+    prompts = ["null", 'new TextEncoder().encode("hi")', "5", '["hi"]']
+    calls = [f'outcome(() => tr.applyPromptArgTemplate({t}, "hi"))' for t in templates]
+    calls += [f"outcome(() => tr.checkPromptArgTemplate({t}))" for t in templates]
+    calls += [
+        f'outcome(() => tr.applyPromptArgTemplate(["--m", "{{prompt}}"], {p}))' for p in prompts
+    ]
+    results = run_js(out, OUTCOMES + f"process.stdout.write(JSON.stringify([{', '.join(calls)}]));")
+    for call, (kind, message) in zip(calls, results, strict=True):
+        assert kind == "TypeError", (call, message)
+        assert message.startswith(("template", "prompt must be a string")), (call, message)
