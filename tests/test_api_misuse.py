@@ -321,3 +321,53 @@ def test_a_template_that_is_not_a_list_of_strings_is_a_type_error(out: Path) -> 
     for call, (kind, message) in zip(calls, results, strict=True):
         assert kind == "TypeError", (call, message)
         assert message.startswith(("template", "prompt must be a string")), (call, message)
+
+
+# --- the loaders' folder and pairs --------------------------------------------------------------
+
+NOT_A_FOLDER_JS = ["5", "{}", '["adapters", "x"]', "true", "NaN", 'Buffer.from(".")']
+
+
+def test_a_folder_that_is_not_a_string_is_a_type_error_naming_it(out: Path) -> None:
+    """``loadThirdPartyManifests(5)`` threw ``text.includes is not a function`` (from escaping
+    the folder for an ``UNREADABLE`` record); an array was read as its ``toString`` and reported
+    unreadable; a buffer naming a real folder threw ``folder.endsWith is not a function``."""
+    calls = [f"outcome(() => tr.loadThirdPartyManifests({v}))" for v in NOT_A_FOLDER_JS]
+    calls += [f"outcome(() => tr.getToolRegistry({v}))" for v in NOT_A_FOLDER_JS]
+    results = run_js(out, OUTCOMES + f"process.stdout.write(JSON.stringify([{', '.join(calls)}]));")
+    for call, (kind, message) in zip(calls, results, strict=True):
+        assert kind == "TypeError", (call, message)
+        assert message.startswith("adaptersDir must be a string"), (call, message)
+    for value in [5, {}, ["adapters"], True, 1.5]:
+        with pytest.raises(TypeError, match=r"^adapters_dir must be"):
+            tool_registry.load_third_party_manifests(value)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"^adapters_dir must be"):
+            tool_registry.get_tool_registry(value)  # type: ignore[arg-type]
+
+
+def test_a_pair_that_is_not_a_source_and_a_path_is_a_type_error(out: Path, tmp_path: Path) -> None:
+    """``load_manifest_files(["ab"])`` read the path ``"b"`` under the name ``"a"`` in both
+    languages; a string of pairs was taken as its characters."""
+    target = tmp_path / "a.json"
+    target.write_text("{}", encoding="utf-8")
+    pairs_js = ['["ab"]', '"ab"', '[["s"]]', '[["s", "p", "x"]]', "[[5, 'p']]", "[null]"]
+    calls = [f"outcome(() => tr.loadManifestFiles({p}))" for p in pairs_js]
+    results = run_js(out, OUTCOMES + f"process.stdout.write(JSON.stringify([{', '.join(calls)}]));")
+    for call, (kind, message) in zip(calls, results, strict=True):
+        assert kind == "TypeError", (call, message)
+        assert message.startswith("paths"), (call, message)
+    pairs_py: list[Any] = [["ab"], "ab", [("s",)], [("s", "p", "x")], [(5, "p")], [None]]
+    for pairs in pairs_py:
+        with pytest.raises(TypeError, match=r"^paths"):
+            tool_registry.load_manifest_files(pairs)
+    # Pairs as lists or tuples, paths as text or PathLike: read as before.
+    given: list[Any] = [["a.json", str(target)], ("b.json", target)]
+    result = tool_registry.load_manifest_files(given)
+    assert [report.source for report in result.files] == ["a.json", "b.json"]
+    js = run_js(
+        out,
+        OUTCOMES
+        + "process.stdout.write(JSON.stringify(tr.loadManifestFiles("
+        + f'[["a.json", {json.dumps(str(target))}]]).files.map((f) => f.source)));',
+    )
+    assert js == ["a.json"]

@@ -767,13 +767,33 @@ export function parseThirdPartyManifest(text: string | Uint8Array, source = ""):
  * The loader's rules over `(source, path)` pairs, in the order given. `source` is how
  * diagnostics name the file. Never throws.
  */
+/** `paths` as `[source, path]` pairs (each a 2-item array with a string source); a `TypeError`
+ * naming the argument otherwise, as Python's: `"ab"` is not the source "a" of the path "b", nor
+ * a string of pairs its characters. */
+function sourcePathPairs(paths: unknown): (readonly [string, FsPath])[] {
+  const iterable =
+    typeof paths === "object" && paths !== null && typeof (paths as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+  if (!iterable) {
+    throw new TypeError(`paths must be an iterable of [source, path] pairs, not ${paths === null ? "null" : typeof paths}`);
+  }
+  const pairs: (readonly [string, FsPath])[] = [];
+  for (const pair of paths as Iterable<unknown>) {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string") {
+      throw new TypeError(`paths[${pairs.length}] must be a [source, path] pair with a string source`);
+    }
+    pairs.push([pair[0], pair[1] as FsPath]);
+  }
+  return pairs;
+}
+
 export function loadManifestFiles(
   paths: Iterable<readonly [string, FsPath]>,
   deps: Pick<LoaderDeps, "readFile"> = {},
 ): LoadResult {
+  const pairs = sourcePathPairs(paths);
   const reader = ownMember(deps, "readFile") ?? readRegularFile;
   const checked: Checked[] = [];
-  for (const [source, path] of paths) {
+  for (const [source, path] of pairs) {
     checked.push(checkFile(source, path, reader));
   }
   const states = checked.map(([report]) => Object.freeze({ source: report.shownSource, state: "loaded" as const }));
@@ -932,8 +952,20 @@ function* adapterNames(listing: Listing, own: boolean): Iterable<Name> {
  * tests; `deps.maxFiles` caps how many names are read (the rest are one TOO_MANY_FILES record).
  * Never throws.
  */
+/** The folder a load reads: `adaptersDir`, or `defaultAdaptersDir()` for `undefined` or `null`;
+ * anything else is a `TypeError` naming it (a load never throws for what a folder holds, but a
+ * number is no folder, and an array was read as its `toString`). */
+export function adaptersFolder(adaptersDir: unknown): string {
+  if (adaptersDir === undefined || adaptersDir === null) return defaultAdaptersDir();
+  if (typeof adaptersDir !== "string") {
+    const kind = Array.isArray(adaptersDir) ? "array" : typeof adaptersDir;
+    throw new TypeError(`adaptersDir must be a string (undefined: the default folder), not ${kind}`);
+  }
+  return adaptersDir;
+}
+
 export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps = {}): LoadResult {
-  const folder = adaptersDir ?? defaultAdaptersDir();
+  const folder = adaptersFolder(adaptersDir);
   const maxFiles = fileLimit(ownMember(deps, "maxFiles") ?? MAX_ADAPTER_FILES);
   const readDir = ownMember(deps, "readDir") ?? listedNames;
   const readFile = ownMember(deps, "readFile");

@@ -17,7 +17,7 @@
 import { DiagnosticCode, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
 import type { DetectionDeps } from "./detection.js";
 import {
-  defaultAdaptersDir,
+  adaptersFolder,
   loadThirdPartyManifests,
   ownMember,
   type FileReport,
@@ -309,7 +309,7 @@ export function getToolRegistry(adaptersDir?: string, options: RegistryOptions =
   // whatever the caller does to its object afterwards (as Python's registry keeps its own).
   const builtinIds = new Set<string>(BUILTIN_TOOL_MANIFESTS.map((tool) => tool.id));
   const settings: Settings = {
-    folder: adaptersDir ?? defaultAdaptersDir(),
+    folder: adaptersFolder(adaptersDir), // a TypeError for what is no folder
     loader: { ...(ownMember(options, "loader") ?? {}) },
     resolvers: new Map(
       Object.entries(ownMember(options, "resolvers") ?? {}).filter(

@@ -24,7 +24,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 from .constants import (
     ADAPTERS_DIR_ENV_VAR,
@@ -242,6 +242,20 @@ def default_adapters_dir() -> str:
     """The folder named by the environment variable, else the default (``~`` expanded)."""
     configured = os.environ.get(ADAPTERS_DIR_ENV_VAR) or DEFAULT_ADAPTERS_DIR
     return os.path.expanduser(configured)
+
+
+def adapters_folder(adapters_dir: object) -> Any:
+    """The folder a load reads: ``adapters_dir`` (a ``str``, ``bytes`` or ``os.PathLike``), or
+    ``default_adapters_dir()`` for ``None``; anything else is a ``TypeError`` naming it (a load
+    never raises for what a folder holds, but a number is no folder)."""
+    if adapters_dir is None:
+        return default_adapters_dir()
+    if not isinstance(adapters_dir, (str, bytes, os.PathLike)):
+        raise TypeError(
+            "adapters_dir must be a str, bytes or os.PathLike (None: the default folder),"
+            f" not {shown_argument(adapters_dir)}"
+        )
+    return os.fspath(adapters_dir)
 
 
 def read_regular_file(path: str, limit: int) -> bytes:
@@ -691,9 +705,30 @@ def load_manifest_files(
 
     ``source`` is how diagnostics name the file. Never raises.
     """
+    pairs = _source_path_pairs(paths)
     reader = read_file or read_regular_file
     with _collector_paused():
-        return _decide([_settle(None, *_check_file(s, path, reader)) for s, path in paths])
+        return _decide([_settle(None, *_check_file(s, path, reader)) for s, path in pairs])
+
+
+def _source_path_pairs(paths: object) -> list[tuple[str, Any]]:
+    """``paths`` as a list of ``(source, path)`` pairs (each a 2-item ``tuple`` or ``list`` whose
+    source is a string), else ``TypeError`` naming the argument: ``"ab"`` is not the source
+    ``"a"`` of the path ``"b"``, nor is a string of pairs its characters."""
+    if isinstance(paths, (str, bytes)) or not hasattr(type(paths), "__iter__"):
+        raise TypeError(
+            f"paths must be an iterable of (source, path) pairs, not {shown_argument(paths)}"
+        )
+    pairs: list[tuple[str, Any]] = []
+    for index, pair in enumerate(cast(Iterable[Any], paths)):
+        source = plain_text(pair[0]) if type(pair) in (tuple, list) and len(pair) == 2 else None
+        if source is None:
+            raise TypeError(
+                f"paths[{index}] must be a (source, path) pair with a string source,"
+                f" not {shown_argument(pair)}"
+            )
+        pairs.append((source, pair[1]))
+    return pairs
 
 
 def _settle(
@@ -876,7 +911,7 @@ def _load_folder(
     previous: LoadResult | None = None,
 ) -> LoadResult:
     """``load_third_party_manifests`` with the collector paused by the caller."""
-    folder = os.fspath(adapters_dir) if adapters_dir is not None else default_adapters_dir()
+    folder = adapters_folder(adapters_dir)
     limit = file_limit(max_files)
     seen = [0]
 
