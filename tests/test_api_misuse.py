@@ -371,3 +371,86 @@ def test_a_pair_that_is_not_a_source_and_a_path_is_a_type_error(out: Path, tmp_p
         + f'[["a.json", {json.dumps(str(target))}]]).files.map((f) => f.source)));',
     )
     assert js == ["a.json"]
+
+
+# --- detection's deps and the probe flag --------------------------------------------------------
+
+AIDER = {
+    "id": "aider",
+    "displayName": "Aider",
+    "launchable": True,
+    "hookCapable": False,
+    "hookPointer": ".aider/x.json",
+    "detect": {"kind": "path", "binaryName": "aider"},
+}
+
+
+def test_a_probe_flag_that_is_not_a_boolean_runs_nothing(out: Path, tmp_path: Path) -> None:
+    """``probe_third_party_versions="no"`` (or ``"false"``, ``1``) ran the adapter's executable
+    in Python, which read the flag as truthy, while TypeScript read only ``true``: running a
+    program is an authority the host grants, so a flag that is not a boolean is a TypeError in
+    both, before anything is probed."""
+    (tmp_path / "aider.json").write_text(json.dumps(AIDER), encoding="utf-8")
+    registry = get_tool_registry(str(tmp_path))
+    ran: list[object] = []
+
+    def run_version(path: str, timeout: float) -> str:
+        ran.append(path)
+        return "1.0"
+
+    deps = tool_registry.DetectionDeps(
+        which=lambda name: f"/bin/{name}",
+        is_file=lambda path: False,
+        run_version=run_version,
+        read_text=lambda path: None,
+    )
+    for flag in ["no", "false", 1, None]:
+        with pytest.raises(TypeError, match=r"^probe_third_party_versions must be"):
+            tool_registry.detect_all(registry, deps, probe_third_party_versions=flag)  # type: ignore[arg-type]
+    assert ran == []
+    folder = json.dumps(str(tmp_path))
+    body = (
+        OUTCOMES
+        + f"const registry = tr.getToolRegistry({folder});\n"
+        + "const ran = [];\n"
+        + "const deps = { which: (n) => `/bin/${n}`, isFile: () => false, readText: () => null,"
+        + " runVersion: async (p) => { ran.push(p); return '1.0'; } };\n"
+        + "const outcomes = [];\n"
+        + 'for (const flag of ["no", "false", 1, null]) {\n'
+        + "  try { await tr.detectAll(registry, deps, { probeThirdPartyVersions: flag });"
+        + ' outcomes.push(["ok", ""]); }\n'
+        + "  catch (e) { outcomes.push([e.constructor.name, e.message]); }\n"
+        + "}\n"
+        + "process.stdout.write(JSON.stringify({ outcomes, ran }));"
+    )
+    result = run_js(out, body)
+    assert result["ran"] == []
+    for kind, message in result["outcomes"]:
+        assert kind == "TypeError", message
+        assert message.startswith("probeThirdPartyVersions must be"), message
+
+
+def test_deps_that_are_not_detection_deps_are_a_type_error(out: Path, tmp_path: Path) -> None:
+    """Python took ``deps={}`` (falsy) as the real system and any other non-``DetectionDeps`` as
+    a probe failing for every tool (``installed: False``); TypeScript spread a number or a
+    string into the defaults (the real system)."""
+    registry = get_tool_registry(str(tmp_path))
+    for deps in [{}, {"which": lambda name: None}, 5, "deps"]:
+        with pytest.raises(TypeError, match=r"^deps must be"):
+            tool_registry.detect_all(registry, deps)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"^deps must be"):
+            ensure_launchable(registry, "codex", deps=deps)  # type: ignore[arg-type]
+    folder = json.dumps(str(tmp_path))
+    body = (
+        OUTCOMES
+        + f"const registry = tr.getToolRegistry({folder});\n"
+        + "const outcomes = [];\n"
+        + 'for (const deps of [5, "deps", true, [() => null]]) {\n'
+        + "  try { await tr.detectAll(registry, deps); outcomes.push(['ok', '']); }\n"
+        + "  catch (e) { outcomes.push([e.constructor.name, e.message]); }\n"
+        + "}\n"
+        + "process.stdout.write(JSON.stringify(outcomes));"
+    )
+    for kind, message in run_js(out, body):
+        assert kind == "TypeError", message
+        assert message.startswith("deps must be"), message

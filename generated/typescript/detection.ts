@@ -373,6 +373,16 @@ export async function detectAll(
   deps: Partial<DetectionDeps> = {},
   options: DetectOptions = {},
 ): Promise<readonly DetectionResult[]> {
+  // As Python's: a number or a string spread into the defaults was the real system, unasked.
+  const given: unknown = deps;
+  if (given !== undefined && given !== null && (typeof given !== "object" || Array.isArray(given))) {
+    throw new TypeError(`deps must be an object of DetectionDeps members (undefined: the real system), not ${Array.isArray(given) ? "array" : typeof given}`);
+  }
+  // Running a program is an authority the host grants: "no" is no answer, so only a boolean.
+  const probe: unknown = ownMember(options, "probeThirdPartyVersions");
+  if (probe !== undefined && typeof probe !== "boolean") {
+    throw new TypeError(`probeThirdPartyVersions must be true or false, not ${probe === null ? "null" : typeof probe}`);
+  }
   const chosen: DetectionDeps = { ...DEFAULT_DETECTION_DEPS, ...deps };
   const results: DetectionResult[] = [];
   for (const tool of registry.tools) {

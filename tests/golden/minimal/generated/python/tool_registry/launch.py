@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 
 from .constants import plain_text
-from .detection import DetectionDeps, DetectionResult, detect_tool
+from .detection import DetectionDeps, DetectionResult, chosen_deps, detect_tool
 from .diagnostics import shown, shown_argument
 from .models import ToolManifest
 from .registry import ToolRegistry, is_inert
@@ -53,7 +53,7 @@ def _detected(
     if detection is not None:
         found = next((result for result in detection if result.id == tool.id), None)
         return None if found is None else found.installed
-    return detect_tool(tool, registry, deps or DetectionDeps(), probe_version=False).installed
+    return detect_tool(tool, registry, chosen_deps(deps), probe_version=False).installed
 
 
 def not_launchable_reason(
