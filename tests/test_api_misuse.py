@@ -454,3 +454,41 @@ def test_deps_that_are_not_detection_deps_are_a_type_error(out: Path, tmp_path: 
     for kind, message in run_js(out, body):
         assert kind == "TypeError", message
         assert message.startswith("deps must be"), message
+
+
+# --- resolvers ----------------------------------------------------------------------------------
+
+
+def test_resolvers_keep_only_callables_and_must_be_a_mapping(out: Path, tmp_path: Path) -> None:
+    """Python kept ``resolvers={"codex": 5}`` (``resolver_for`` answered 5; detection then failed
+    calling it) where TypeScript drops what is not a function; ``resolvers=5`` raised
+    ``AttributeError`` in Python and was ignored in TypeScript. Both keep only callables of
+    built-in ids and refuse a value that is not a mapping (an object in TypeScript)."""
+
+    def resolver() -> list[str]:
+        return []
+
+    given: dict[str, Any] = {"codex": 5, "cursor": resolver}
+    registry = get_tool_registry(str(tmp_path), resolvers=given)
+    assert registry.resolver_for("codex") is None
+    assert registry.resolver_for("cursor") is resolver
+    for resolvers in [5, "codex", [("codex", len)]]:
+        with pytest.raises(TypeError, match=r"^resolvers must be"):
+            get_tool_registry(str(tmp_path), resolvers=resolvers)  # type: ignore[arg-type]
+    folder = json.dumps(str(tmp_path))
+    calls = [
+        f"outcome(() => tr.getToolRegistry({folder}, {{ resolvers: {value} }}).tools.length)"
+        for value in ["5", '"codex"', "true"]
+    ]
+    for kind, message in run_js(
+        out, OUTCOMES + f"process.stdout.write(JSON.stringify([{', '.join(calls)}]));"
+    ):
+        assert kind == "TypeError", message
+        assert message.startswith("resolvers must be"), message
+    kept = run_js(
+        out,
+        OUTCOMES
+        + f"const r = tr.getToolRegistry({folder}, {{ resolvers: {{ codex: 5, cursor: () => null }} }});\n"
+        + 'process.stdout.write(JSON.stringify([r.resolverFor("codex") === undefined || r.resolverFor("codex") === null, typeof r.resolverFor("cursor")]));',
+    )
+    assert kept == [True, "function"]

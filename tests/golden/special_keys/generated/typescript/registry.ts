@@ -154,6 +154,16 @@ function grantedTo(tool: ToolManifest, grants: ReadonlyMap<string, ReadonlySet<s
 }
 
 /** The host's grants as id -> capabilities, keeping only strings (never throws). */
+/** The host's `resolvers`: an object (or undefined: none); anything else is a `TypeError`
+ * naming it, as Python's (a number was read as no resolvers, a string as its characters). */
+function resolverTable(resolvers: unknown): object {
+  if (resolvers === undefined || resolvers === null) return {};
+  if (typeof resolvers !== "object" || Array.isArray(resolvers)) {
+    throw new TypeError(`resolvers must be an object of tool id -> function, not ${Array.isArray(resolvers) ? "array" : typeof resolvers}`);
+  }
+  return resolvers;
+}
+
 function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, ReadonlySet<string>> {
   const cleaned = new Map<string, ReadonlySet<string>>();
   try {
@@ -312,7 +322,7 @@ export function getToolRegistry(adaptersDir?: string, options: RegistryOptions =
     folder: adaptersFolder(adaptersDir), // a TypeError for what is no folder
     loader: { ...(ownMember(options, "loader") ?? {}) },
     resolvers: new Map(
-      Object.entries(ownMember(options, "resolvers") ?? {}).filter(
+      Object.entries(resolverTable(ownMember(options, "resolvers"))).filter(
         ([id, resolver]) => builtinIds.has(id) && typeof resolver === "function",
       ),
     ),
