@@ -492,3 +492,42 @@ def test_resolvers_keep_only_callables_and_must_be_a_mapping(out: Path, tmp_path
         + 'process.stdout.write(JSON.stringify([r.resolverFor("codex") === undefined || r.resolverFor("codex") === null, typeof r.resolverFor("cursor")]));',
     )
     assert kept == [True, "function"]
+
+
+# --- README: "given an object whose getter or Proxy trap throws, they pass that error on" -------
+
+
+def test_a_throwing_getter_or_proxy_trap_reaches_the_caller_of_a_validator(out: Path) -> None:
+    """A getter throwing a ``RangeError`` was taken for the engine's stack overflow: the
+    validator answered ``/: nesting expects less deeply nested data`` and the guard ``false``,
+    instead of passing the host's error on as the README says."""
+    body = (
+        OUTCOMES
+        + """
+const fields = { displayName: "x", launchable: true, hookCapable: true, hookPointer: "a/b.json",
+  detect: { kind: "path", binaryName: "x" } };
+const getter = Object.defineProperty({ ...fields }, "id", {
+  enumerable: true, get() { throw new RangeError("getter threw"); } });
+const trap = () => { throw new SyntaxError("trap threw"); };
+const proxy = new Proxy({}, { ownKeys: trap, getOwnPropertyDescriptor: trap, get: trap, has: trap });
+const results = [];
+for (const value of [getter, proxy]) {
+  for (const f of [tr.validateToolManifest, tr.validateThirdPartyManifest,
+                   tr.isToolManifest, tr.isThirdPartyToolManifest]) {
+    results.push(outcome(() => f(value)));
+  }
+}
+// The engine's own stack overflow (here one a getter runs into; this schema has no recursive
+// position for data to reach one) is still a nesting record, and a false guard.
+const endless = (n) => endless(n + 1) + 1;
+const nested = Object.defineProperty({ ...fields }, "id", { enumerable: true, get: () => endless(0) });
+results.push(outcome(() => tr.validateThirdPartyManifest(nested).map((d) => d.keyword)));
+results.push(outcome(() => tr.isThirdPartyToolManifest(nested)));
+process.stdout.write(JSON.stringify(results));
+"""
+    )
+    results = run_js(out, body)
+    assert results[:8] == [["RangeError", "getter threw"]] * 4 + [["SyntaxError", "trap threw"]] * 4
+    kind, keywords = results[8]
+    assert kind == "ok" and "nesting" in keywords, results[8]
+    assert results[9] == ["ok", False]
