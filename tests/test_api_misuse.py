@@ -531,3 +531,29 @@ process.stdout.write(JSON.stringify(results));
     kind, keywords = results[8]
     assert kind == "ok" and "nesting" in keywords, results[8]
     assert results[9] == ["ok", False]
+
+
+# --- shown --------------------------------------------------------------------------------------
+
+
+def test_shown_of_something_that_is_not_text_is_a_type_error(out: Path) -> None:
+    """``shown`` promises text safe to print: TypeScript handed an array or a buffer of
+    printable characters back unchanged (not a string at all) and failed with
+    ``text.includes is not a function`` for a number; Python raised ``AttributeError`` or
+    ``TypeError`` about ``len``."""
+    values = ['["a", "b"]', 'Buffer.from("codex")', "5", "null", "{}"]
+    calls = ", ".join(f"outcome(() => tr.shown({value}))" for value in values)
+    for kind, message in run_js(
+        out, OUTCOMES + f"process.stdout.write(JSON.stringify([{calls}]));"
+    ):
+        assert kind == "TypeError", message
+        assert message.startswith("text must be a string"), message
+    for value in [["a"], b"codex", 5, None, {}]:
+        with pytest.raises(TypeError, match=r"^text must be a string"):
+            tool_registry.shown(value)  # type: ignore[arg-type]
+
+    class Loud(str):
+        def __str__(self) -> str:
+            raise AssertionError("ran")
+
+    assert tool_registry.shown(Loud("a\x1bb")) == "a\\u001bb"
