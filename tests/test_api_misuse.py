@@ -557,3 +557,24 @@ def test_shown_of_something_that_is_not_text_is_a_type_error(out: Path) -> None:
             raise AssertionError("ran")
 
     assert tool_registry.shown(Loud("a\x1bb")) == "a\\u001bb"
+
+
+def test_a_bytes_folder_is_refused_up_front_not_a_crash_of_the_load(tmp_path: Path) -> None:
+    """``load_third_party_manifests(b"folder")`` of an existing folder raised a ``TypeError``
+    from deep inside the listing (``endswith first arg must be bytes``), then another while
+    reporting it: a load that "never raises" did. A folder is text (as TypeScript's string), so
+    bytes, or a PathLike whose path is bytes, are refused naming the argument."""
+    (tmp_path / "a.json").write_text("{}", encoding="utf-8")
+
+    class BytesPath:
+        def __fspath__(self) -> bytes:
+            return bytes(tmp_path)
+
+    for folder in [bytes(tmp_path), BytesPath()]:
+        with pytest.raises(TypeError, match=r"^adapters_dir must be"):
+            tool_registry.load_third_party_manifests(folder)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=r"^adapters_dir must be"):
+            tool_registry.get_tool_registry(folder)  # type: ignore[arg-type]
+    assert [f.source for f in tool_registry.load_third_party_manifests(tmp_path).files] == [
+        "a.json"
+    ]

@@ -246,18 +246,20 @@ def default_adapters_dir() -> str:
     return os.path.expanduser(configured)
 
 
-def adapters_folder(adapters_dir: object) -> Any:
-    """The folder a load reads: ``adapters_dir`` (a ``str``, ``bytes`` or ``os.PathLike``), or
-    ``default_adapters_dir()`` for ``None``; anything else is a ``TypeError`` naming it (a load
-    never raises for what a folder holds, but a number is no folder)."""
+def adapters_folder(adapters_dir: object) -> str:
+    """The folder a load reads: ``adapters_dir`` (a ``str``, or an ``os.PathLike`` whose path is
+    one), or ``default_adapters_dir()`` for ``None``; anything else is a ``TypeError`` naming it
+    (a load never raises for what a folder holds, but a number is no folder, and a ``bytes``
+    folder failed inside the listing, whose names and sources are text, as TypeScript's)."""
     if adapters_dir is None:
         return default_adapters_dir()
-    if not isinstance(adapters_dir, (str, bytes, os.PathLike)):
+    folder = os.fspath(adapters_dir) if isinstance(adapters_dir, (str, os.PathLike)) else None
+    if not isinstance(folder, str):
         raise TypeError(
-            "adapters_dir must be a str, bytes or os.PathLike (None: the default folder),"
+            "adapters_dir must be a str or an os.PathLike of one (None: the default folder),"
             f" not {shown_argument(adapters_dir)}"
         )
-    return os.fspath(adapters_dir)
+    return folder
 
 
 def read_regular_file(path: str, limit: int) -> bytes:
