@@ -578,3 +578,49 @@ def test_a_bytes_folder_is_refused_up_front_not_a_crash_of_the_load(tmp_path: Pa
     assert [f.source for f in tool_registry.load_third_party_manifests(tmp_path).files] == [
         "a.json"
     ]
+
+
+# --- options objects with a member that names no option -----------------------------------------
+
+
+def test_an_options_member_that_names_no_option_is_a_type_error(out: Path, tmp_path: Path) -> None:
+    """A typo in a TypeScript options object was ignored: ``detectAll(registry, { whcih })``
+    ran the real PATH lookup, ``{ probeThirdPartyVersion: true }`` probed nothing,
+    ``{ maxfiles: 1 }`` read every file, ``{ grant: ... }`` granted nothing. Python refuses an
+    unknown keyword (``DetectionDeps(whcih=...)`` too); TypeScript now refuses an own member
+    that names no option, naming it. Members a polluted prototype lends are still ignored."""
+    folder = json.dumps(str(tmp_path))
+    body = (
+        OUTCOMES
+        + f"const registry = tr.getToolRegistry({folder});\n"
+        + "const results = [];\n"
+        + "const calls = [\n"
+        + "  () => tr.detectAll(registry, { whcih: () => null }),\n"
+        + "  () => tr.detectAll(registry, {}, { probeThirdPartyVersion: true }),\n"
+        + f"  async () => tr.loadThirdPartyManifests({folder}, {{ maxfiles: 1 }}),\n"
+        + "  async () => tr.loadManifestFiles([], { readfile: () => null }),\n"
+        + f"  async () => tr.getToolRegistry({folder}, {{ grant: {{}} }}),\n"
+        + f"  async () => tr.getToolRegistry({folder}, {{ loader: {{ maxfiles: 1 }} }}),\n"
+        + "];\n"
+        + "for (const call of calls) {\n"
+        + "  try { await call(); results.push(['ok', '']); }\n"
+        + "  catch (e) { results.push([e.constructor.name, e.message]); }\n"
+        + "}\n"
+        + "Object.prototype.polluted = 1;\n"
+        + "try {\n"
+        + f"  tr.getToolRegistry({folder}, {{ grants: {{}} }});\n"
+        + "  await tr.detectAll(registry, { which: () => null, isFile: () => false,"
+        + " readText: () => null }, {});\n"
+        + "  results.push(['ok', 'polluted']);\n"
+        + "} catch (e) { results.push([e.constructor.name, e.message]); }\n"
+        + "delete Object.prototype.polluted;\n"
+        + "process.stdout.write(JSON.stringify(results));"
+    )
+    results = run_js(out, body)
+    names = ["whcih", "probeThirdPartyVersion", "maxfiles", "readfile", "grant", "maxfiles"]
+    for (kind, message), name in zip(results[:-1], names, strict=True):
+        assert kind == "TypeError", message
+        assert f'no member "{name}"' in message, message
+    assert results[-1] == ["ok", "polluted"]
+    with pytest.raises(TypeError):
+        tool_registry.DetectionDeps(whcih=lambda name: None)  # type: ignore[call-arg]

@@ -44,6 +44,21 @@ export function ownMember<T extends object, K extends keyof T>(value: T | null |
   return typeof value === "object" && value !== null && Object.hasOwn(value, key) ? value[key] : undefined;
 }
 
+/** A `TypeError` for an own member of a host's options object that names no option, as Python
+ * refuses an unknown keyword: a typo was ignored (`{ whcih }` left the real PATH lookup in place,
+ * `{ maxfiles }` read every file). Only own enumerable string keys count, so what a polluted
+ * `Object.prototype` lends is still ignored. */
+export function refuseUnknownMembers(value: unknown, known: readonly string[], what: string): void {
+  if (typeof value !== "object" || value === null) return;
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) {
+      throw new TypeError(`${what} has no member "${shown(key)}"; its members are ${known.join(", ")}`);
+    }
+  }
+}
+
+export const LOADER_OPTIONS: readonly string[] = ["readDir", "readFile", "maxFiles", "previous"];
+
 /** A path as node's file system functions take it (a name that is not UTF-8 stays bytes). */
 export type FsPath = string | Buffer;
 /** The names in a folder (strings, or raw bytes for names that are not UTF-8). */
@@ -791,6 +806,7 @@ export function loadManifestFiles(
   deps: Pick<LoaderDeps, "readFile"> = {},
 ): LoadResult {
   const pairs = sourcePathPairs(paths);
+  refuseUnknownMembers(deps, ["readFile"], "deps");
   const reader = ownMember(deps, "readFile") ?? readRegularFile;
   const checked: Checked[] = [];
   for (const [source, path] of pairs) {
@@ -966,6 +982,7 @@ export function adaptersFolder(adaptersDir: unknown): string {
 
 export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps = {}): LoadResult {
   const folder = adaptersFolder(adaptersDir);
+  refuseUnknownMembers(deps, LOADER_OPTIONS, "deps");
   const maxFiles = fileLimit(ownMember(deps, "maxFiles") ?? MAX_ADAPTER_FILES);
   const readDir = ownMember(deps, "readDir") ?? listedNames;
   const readFile = ownMember(deps, "readFile");

@@ -26,7 +26,7 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 
 import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
-import { NotARegularFileError, errorReason, ownMember, readRegularFile } from "./loader.js";
+import { NotARegularFileError, errorReason, ownMember, readRegularFile, refuseUnknownMembers } from "./loader.js";
 import { parseJsonObject } from "./json-text.js";
 import { isInert, type ToolRegistry } from "./registry.js";
 import type { ToolManifest } from "./types.js";
@@ -378,6 +378,8 @@ export async function detectAll(
   if (given !== undefined && given !== null && (typeof given !== "object" || Array.isArray(given))) {
     throw new TypeError(`deps must be an object of DetectionDeps members (undefined: the real system), not ${Array.isArray(given) ? "array" : typeof given}`);
   }
+  refuseUnknownMembers(given, ["which", "isFile", "runVersion", "readText", "home", "platform"], "deps");
+  refuseUnknownMembers(options, ["probeThirdPartyVersions"], "options");
   // Running a program is an authority the host grants: "no" is no answer, so only a boolean.
   const probe: unknown = ownMember(options, "probeThirdPartyVersions");
   if (probe !== undefined && typeof probe !== "boolean") {

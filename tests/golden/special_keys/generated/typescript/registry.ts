@@ -17,8 +17,10 @@
 import { DiagnosticCode, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
 import type { DetectionDeps } from "./detection.js";
 import {
+  LOADER_OPTIONS,
   adaptersFolder,
   loadThirdPartyManifests,
+  refuseUnknownMembers,
   ownMember,
   type FileReport,
   type FileState,
@@ -317,6 +319,8 @@ function assemble(
 export function getToolRegistry(adaptersDir?: string, options: RegistryOptions = {}): ToolRegistry {
   // The options are read once (own members only) and kept: a refresh applies the same ones,
   // whatever the caller does to its object afterwards (as Python's registry keeps its own).
+  refuseUnknownMembers(options, ["resolvers", "grants", "categories", "loader"], "options");
+  refuseUnknownMembers(ownMember(options, "loader"), LOADER_OPTIONS, "options.loader");
   const builtinIds = new Set<string>(BUILTIN_TOOL_MANIFESTS.map((tool) => tool.id));
   const settings: Settings = {
     folder: adaptersFolder(adaptersDir), // a TypeError for what is no folder
