@@ -233,7 +233,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return _run(arguments)
         except Exception as error:  # last resort: a bug must not show users a traceback
-            if os.environ.get("TOOLGEN_DEBUG"):
+            # TOOLGEN_DEBUG=1 (any value but empty or 0: `TOOLGEN_DEBUG=0` means off).
+            if os.environ.get("TOOLGEN_DEBUG", "") not in ("", "0"):
                 raise
             print(
                 f"toolgen: internal error: {type(error).__name__}: {sanitize(str(error), 300)}"

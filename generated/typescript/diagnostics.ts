@@ -169,6 +169,10 @@ function fitsIn(text: string, limit: number): boolean {
  * Iterates by code point (a lone surrogate is one), exactly like Python's `shown`.
  */
 export function shown(text: string, limit: number = MAX_SHOWN_CHARS): string {
+  if (typeof text !== "string") {
+    // An array or a buffer of printable characters came back unchanged, not as text.
+    throw new TypeError(`text must be a string, not ${text === null ? "null" : Array.isArray(text) ? "array" : typeof text}`);
+  }
   if (text.length <= limit && PLAIN.test(text)) {
     return text; // the common case, decided by one scan
   }

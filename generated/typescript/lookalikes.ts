@@ -1563,6 +1563,10 @@ function asciiStep(text: string): string {
 
 /** Two names look alike when these sets meet. */
 export function lookalikeKeys(name: string): ReadonlySet<string> {
+  if (typeof name !== "string") {
+    // A number passed the ASCII test as its digits and was keyed as "": everything looked alike.
+    throw new TypeError(`name must be a string, not ${name === null ? "null" : typeof name}`);
+  }
   if (ASCII_TABLES && ASCII.test(name)) {
     if (ASCII_SETTLED !== null && ASCII_SKELETON_SETTLED !== null) {
       return new Set([asciiMap(name, ASCII_SKELETON_SETTLED), asciiMap(name, ASCII_SETTLED)]);

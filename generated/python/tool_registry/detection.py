@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
-from .diagnostics import Diagnostic, DiagnosticCode, shown
+from .diagnostics import Diagnostic, DiagnosticCode, shown, shown_argument
 from .loader import read_regular_file, strict_json_object
 from .models import ToolManifest
 from .registry import ToolRegistry, is_inert
@@ -206,6 +206,18 @@ class DetectionDeps:
     platform: Callable[[], str] = _platform
 
 
+def chosen_deps(deps: object) -> DetectionDeps:
+    """``deps``, or the real system for ``None``; anything else is a ``TypeError`` naming it (an
+    empty ``dict`` was the real system, any other value a probe failing for every tool)."""
+    if deps is None:
+        return DetectionDeps()
+    if not isinstance(deps, DetectionDeps):
+        raise TypeError(
+            f"deps must be a DetectionDeps (None: the real system), not {shown_argument(deps)}"
+        )
+    return deps
+
+
 @dataclass(frozen=True)
 class DetectionResult:
     """One tool's state. ``installed`` is ``None`` when detection cannot tell; ``diagnostic`` is
@@ -357,8 +369,14 @@ def detect_all(
 ) -> tuple[DetectionResult, ...]:
     """One result per tool, in registry order, inert entries left out. Built-in tools' versions
     are probed; a third-party tool's executable is run only when ``probe_third_party_versions``
-    is true."""
-    chosen = deps or DetectionDeps()
+    is true (``True`` or ``False`` only: ``"no"`` is no refusal to run programs, so anything
+    else is a ``TypeError``, before anything is probed)."""
+    chosen = chosen_deps(deps)
+    if type(probe_third_party_versions) is not bool:
+        raise TypeError(
+            "probe_third_party_versions must be True or False,"
+            f" not {shown_argument(probe_third_party_versions)}"
+        )
     return tuple(
         detect_tool(
             tool,

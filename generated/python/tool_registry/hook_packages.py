@@ -16,10 +16,20 @@ class UnknownToolError(ValueError):
 
 
 def hook_package_of(manifest: ToolManifest) -> str:
-    """The manifest's ``hookPackage``, else the default prefix followed by its id."""
-    if manifest.hookPackage is not None:
-        return manifest.hookPackage
-    return HOOK_PACKAGE_PREFIX + manifest.id
+    """The manifest's ``hookPackage``, else the default prefix followed by its id. ``TypeError``
+    for anything that is not a manifest (no string ``id``, or a ``hookPackage`` that is neither a
+    string nor ``None``): never a package name made of another value."""
+    named = getattr(manifest, "hookPackage", None)
+    tool_id = getattr(manifest, "id", None)
+    if not isinstance(tool_id, str) or not (named is None or isinstance(named, str)):
+        kind: str = type.__dict__["__name__"].__get__(type(manifest), type)
+        raise TypeError(
+            f"manifest must be a tool manifest (a string id; hookPackage a string or None), "
+            f"not {ascii(kind)[1:-1]}"
+        )
+    if named is not None:
+        return named
+    return HOOK_PACKAGE_PREFIX + tool_id
 
 
 def hook_package_for(tool_id: ToolId) -> str:

@@ -1254,8 +1254,21 @@ def _ascii_settled_table(table: dict[int, str | None] | None) -> dict[int, str] 
 _ASCII_SETTLED: Final = _ascii_settled_table(_ASCII_SKELETON)
 
 
+def _text_argument(name: object) -> str:
+    """``name`` as an exact ``str`` (a subclass's characters, none of its methods run), else a
+    ``TypeError`` naming the argument and the value's type (read through ``type``'s own
+    descriptor)."""
+    if isinstance(name, str):
+        return str.__str__(name)
+    kind: str = type.__dict__["__name__"].__get__(type(name), type)
+    raise TypeError(f"name must be a string, not {ascii(kind)[1:-1]}")
+
+
 def lookalike_keys(name: str) -> frozenset[str]:
-    """Two names look alike when these sets meet (see the module docstring)."""
+    """Two names look alike when these sets meet (see the module docstring). ``TypeError`` for
+    a name that is not a string (a ``str`` subclass is read as its characters)."""
+    if type(name) is not str:
+        name = _text_argument(name)
     if _ASCII_SKELETON is not None and _ASCII_SETTLED is not None and name.isascii():
         # ASCII names (most of them): the same keys, each one C-level translate.
         settled = _ASCII_SETTLED

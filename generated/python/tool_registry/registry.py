@@ -40,7 +40,7 @@ from .loader import (
     FileReport,
     FileState,
     LoadResult,
-    default_adapters_dir,
+    adapters_folder,
     load_third_party_manifests,
 )
 from .models import Capability, ToolManifest
@@ -330,8 +330,18 @@ def get_tool_registry(
     load filtered to those categories. Never raises: a bad adapter file is left out and
     reported in ``diagnostics``.
     """
-    folder = os.fspath(adapters_dir) if adapters_dir is not None else default_adapters_dir()
+    folder = adapters_folder(adapters_dir)  # a TypeError for what is no folder
     loaded = load_third_party_manifests(folder)
     builtin_ids = {tool.id for tool in BUILTIN_TOOL_MANIFESTS}
-    chosen = {key: value for key, value in (resolvers or {}).items() if key in builtin_ids}
+    if resolvers is not None and not isinstance(resolvers, Mapping):
+        raise TypeError(
+            f"resolvers must be a mapping of tool id -> callable, not {shown_argument(resolvers)}"
+        )
+    # Callables of built-in ids only, as TypeScript keeps functions only: a resolver that cannot
+    # be called is none (``resolver_for`` answered it, and detection failed calling it).
+    chosen = {
+        key: value
+        for key, value in (resolvers or {}).items()
+        if key in builtin_ids and callable(value)
+    }
     return _assemble(loaded, folder, chosen, _clean_grants(grants), _clean_categories(categories))

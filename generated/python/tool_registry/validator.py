@@ -15,6 +15,7 @@ from .schema_runtime import (
     SURROGATE,
     Violations,
     all_unique,
+    checked_limit,
     collect,
     json_equal,
     one_of,
@@ -3712,6 +3713,8 @@ def validate_tool_manifest(
     """The violations of ``value`` (empty when it is valid): at most ``limit``,
     then one ``TOO_MANY_DIAGNOSTICS`` record, since checking stops at the limit.
     """
+    if type(limit) is not int:
+        limit = checked_limit(limit)  # a number, else a TypeError naming it
     try:
         # Most documents are valid: answer first, collect only for a failure.
         if _valid_1(value):
@@ -3727,6 +3730,8 @@ def validate_third_party_manifest(
     """The violations of ``value`` (empty when it is valid): at most ``limit``,
     then one ``TOO_MANY_DIAGNOSTICS`` record, since checking stops at the limit.
     """
+    if type(limit) is not int:
+        limit = checked_limit(limit)  # a number, else a TypeError naming it
     try:
         # Most documents are valid: answer first, collect only for a failure.
         if _valid_3(value):

@@ -26,7 +26,7 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 
 import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
-import { NotARegularFileError, errorReason, ownMember, readRegularFile } from "./loader.js";
+import { NotARegularFileError, errorReason, ownMember, readRegularFile, refuseUnknownMembers } from "./loader.js";
 import { parseJsonObject } from "./json-text.js";
 import { isInert, type ToolRegistry } from "./registry.js";
 import type { ToolManifest } from "./types.js";
@@ -391,6 +391,18 @@ export async function detectAll(
   deps: Partial<DetectionDeps> = {},
   options: DetectOptions = {},
 ): Promise<readonly DetectionResult[]> {
+  // As Python's: a number or a string spread into the defaults was the real system, unasked.
+  const given: unknown = deps;
+  if (given !== undefined && given !== null && (typeof given !== "object" || Array.isArray(given))) {
+    throw new TypeError(`deps must be an object of DetectionDeps members (undefined: the real system), not ${Array.isArray(given) ? "array" : typeof given}`);
+  }
+  refuseUnknownMembers(given, ["which", "isFile", "runVersion", "readText", "home", "platform"], "deps");
+  refuseUnknownMembers(options, ["probeThirdPartyVersions"], "options");
+  // Running a program is an authority the host grants: "no" is no answer, so only a boolean.
+  const probe: unknown = ownMember(options, "probeThirdPartyVersions");
+  if (probe !== undefined && typeof probe !== "boolean") {
+    throw new TypeError(`probeThirdPartyVersions must be true or false, not ${probe === null ? "null" : typeof probe}`);
+  }
   const chosen: DetectionDeps = { ...DEFAULT_DETECTION_DEPS, ...deps };
   const results: DetectionResult[] = [];
   for (const tool of registry.tools) {

@@ -15,11 +15,20 @@ export class UnknownToolError extends RangeError {
   }
 }
 
-/** The manifest's `hookPackage`, else the default prefix followed by its id. */
+/** The manifest's `hookPackage`, else the default prefix followed by its id; a `TypeError` for
+ * anything that is not a manifest. */
 export function hookPackageOf(manifest: Pick<ToolManifest, "id" | "hookPackage">): string {
   // Own members only: a `hookPackage` a polluted `Object.prototype` lends is no package name.
-  const named = Object.hasOwn(manifest, "hookPackage") ? manifest.hookPackage : undefined;
-  return named ?? HOOK_PACKAGE_PREFIX + manifest.id;
+  const own = typeof manifest === "object" && manifest !== null;
+  const named: unknown = own && Object.hasOwn(manifest, "hookPackage") ? manifest.hookPackage : undefined;
+  const id: unknown = own && Object.hasOwn(manifest, "id") ? manifest.id : undefined;
+  if (typeof id !== "string" || !(named === undefined || named === null || typeof named === "string")) {
+    // Never a package name made of another value ("...-undefined" for a number or `{}`).
+    throw new TypeError(
+      `manifest must be a tool manifest (a string id; hookPackage a string or absent), not ${own ? "that object" : manifest === null ? "null" : typeof manifest}`,
+    );
+  }
+  return named ?? HOOK_PACKAGE_PREFIX + id;
 }
 
 /** The hook package of a built-in tool; throws for any other id. */

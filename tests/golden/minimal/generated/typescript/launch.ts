@@ -37,6 +37,13 @@ export function notLaunchableReason(
   id: string,
   installed?: boolean | null,
 ): NotLaunchableReason | null {
+  // Checked before anything else: a whole detection result (`{ installed: false, ... }`) or a
+  // string passed here would otherwise read as "installed" and let the launch through.
+  if (installed !== undefined && installed !== null && typeof installed !== "boolean") {
+    throw new TypeError(
+      `installed must be true, false, null or undefined (a detection's \`installed\`), not ${typeof installed}`,
+    );
+  }
   if (!isToolId(id)) {
     return "UNKNOWN_TOOL";
   }

@@ -44,6 +44,21 @@ export function ownMember<T extends object, K extends keyof T>(value: T | null |
   return typeof value === "object" && value !== null && Object.hasOwn(value, key) ? value[key] : undefined;
 }
 
+/** A `TypeError` for an own member of a host's options object that names no option, as Python
+ * refuses an unknown keyword: a typo was ignored (`{ whcih }` left the real PATH lookup in place,
+ * `{ maxfiles }` read every file). Only own enumerable string keys count, so what a polluted
+ * `Object.prototype` lends is still ignored. */
+export function refuseUnknownMembers(value: unknown, known: readonly string[], what: string): void {
+  if (typeof value !== "object" || value === null) return;
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) {
+      throw new TypeError(`${what} has no member "${shown(key)}"; its members are ${known.join(", ")}`);
+    }
+  }
+}
+
+export const LOADER_OPTIONS: readonly string[] = ["readDir", "readFile", "maxFiles", "previous"];
+
 /** A path as node's file system functions take it (a name that is not UTF-8 stays bytes). */
 export type FsPath = string | Buffer;
 /** The names in a folder (strings, or raw bytes for names that are not UTF-8). */
@@ -145,9 +160,16 @@ export function errorReason(error: unknown): string {
 /**
  * At most `limit + 1` bytes of `path`; `NotARegularFileError` for anything else. The type is
  * checked before opening (a FIFO or device is never opened) and again on the open descriptor,
- * which is opened non-blocking, so a swap between the two checks cannot block.
+ * which is opened non-blocking, so a swap between the two checks cannot block. `limit` is a
+ * non-negative integer (a `TypeError`, or a `RangeError` for a negative one).
  */
 export function readRegularFile(path: FsPath, limit: number): Uint8Array {
+  // As Python's: `null` read one byte and a negative limit none, a wrong answer without a word.
+  if (typeof limit !== "number" || !Number.isInteger(limit)) {
+    const kind = limit === null ? "null" : typeof limit === "number" ? String(limit) : typeof limit;
+    throw new TypeError(`limit must be a non-negative integer, not ${kind}`);
+  }
+  if (limit < 0) throw new RangeError(`limit must be a non-negative integer, not ${limit}`);
   return readRegular(path, limit, null);
 }
 
@@ -722,6 +744,10 @@ function decide(checked: readonly Checked[]): Omit<LoadResult, "states"> {
  * diagnostics. Never throws.
  */
 export function parseThirdPartyManifest(text: string | Uint8Array, source = ""): ParsedManifest {
+  if (typeof source !== "string") {
+    // Else the value itself became every record's `source`.
+    throw new TypeError(`source must be a string, not ${source === null ? "null" : typeof source}`);
+  }
   const report = new Report(source);
   let manifest: Readonly<Record<string, unknown>> | null = null;
   try {
@@ -756,13 +782,34 @@ export function parseThirdPartyManifest(text: string | Uint8Array, source = ""):
  * The loader's rules over `(source, path)` pairs, in the order given. `source` is how
  * diagnostics name the file. Never throws.
  */
+/** `paths` as `[source, path]` pairs (each a 2-item array with a string source); a `TypeError`
+ * naming the argument otherwise, as Python's: `"ab"` is not the source "a" of the path "b", nor
+ * a string of pairs its characters. */
+function sourcePathPairs(paths: unknown): (readonly [string, FsPath])[] {
+  const iterable =
+    typeof paths === "object" && paths !== null && typeof (paths as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+  if (!iterable) {
+    throw new TypeError(`paths must be an iterable of [source, path] pairs, not ${paths === null ? "null" : typeof paths}`);
+  }
+  const pairs: (readonly [string, FsPath])[] = [];
+  for (const pair of paths as Iterable<unknown>) {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== "string") {
+      throw new TypeError(`paths[${pairs.length}] must be a [source, path] pair with a string source`);
+    }
+    pairs.push([pair[0], pair[1] as FsPath]);
+  }
+  return pairs;
+}
+
 export function loadManifestFiles(
   paths: Iterable<readonly [string, FsPath]>,
   deps: Pick<LoaderDeps, "readFile"> = {},
 ): LoadResult {
+  const pairs = sourcePathPairs(paths);
+  refuseUnknownMembers(deps, ["readFile"], "deps");
   const reader = ownMember(deps, "readFile") ?? readRegularFile;
   const checked: Checked[] = [];
-  for (const [source, path] of paths) {
+  for (const [source, path] of pairs) {
     checked.push(checkFile(source, path, reader));
   }
   const states = checked.map(([report]) => Object.freeze({ source: report.shownSource, state: "loaded" as const }));
@@ -921,8 +968,21 @@ function* adapterNames(listing: Listing, own: boolean): Iterable<Name> {
  * tests; `deps.maxFiles` caps how many names are read (the rest are one TOO_MANY_FILES record).
  * Never throws.
  */
+/** The folder a load reads: `adaptersDir`, or `defaultAdaptersDir()` for `undefined` or `null`;
+ * anything else is a `TypeError` naming it (a load never throws for what a folder holds, but a
+ * number is no folder, and an array was read as its `toString`). */
+export function adaptersFolder(adaptersDir: unknown): string {
+  if (adaptersDir === undefined || adaptersDir === null) return defaultAdaptersDir();
+  if (typeof adaptersDir !== "string") {
+    const kind = Array.isArray(adaptersDir) ? "array" : typeof adaptersDir;
+    throw new TypeError(`adaptersDir must be a string (undefined: the default folder), not ${kind}`);
+  }
+  return adaptersDir;
+}
+
 export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps = {}): LoadResult {
-  const folder = adaptersDir ?? defaultAdaptersDir();
+  const folder = adaptersFolder(adaptersDir);
+  refuseUnknownMembers(deps, LOADER_OPTIONS, "deps");
   const maxFiles = fileLimit(ownMember(deps, "maxFiles") ?? MAX_ADAPTER_FILES);
   const readDir = ownMember(deps, "readDir") ?? listedNames;
   const readFile = ownMember(deps, "readFile");

@@ -62,11 +62,33 @@ function checkEntry(index: number, entry: string): void {
 
 /** Throws `PromptArgError` for the first entry breaking the safe-string rule, whatever the prompt. */
 export function checkPromptArgTemplate(template: readonly string[]): void {
-  template.forEach((entry, index) => checkEntry(index, entry));
+  entriesOf(template).forEach((entry, index) => checkEntry(index, entry));
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
+/** `template` when it is an array of strings; a `TypeError` naming it otherwise (as Python's). */
+function entriesOf(template: unknown): readonly string[] {
+  if (!Array.isArray(template)) {
+    throw new TypeError(`template must be an array of strings, not ${kindOf(template)}`);
+  }
+  const entries: readonly unknown[] = template;
+  entries.forEach((entry, index) => {
+    if (typeof entry !== "string") {
+      throw new TypeError(`template[${index}] must be a string, not ${kindOf(entry)}`);
+    }
+  });
+  return template as readonly string[];
 }
 
 export function applyPromptArgTemplate(template: readonly string[], prompt: string): string[] {
   checkPromptArgTemplate(template);
+  if (typeof prompt !== "string") {
+    // A buffer or an array was taken as its text.
+    throw new TypeError(`prompt must be a string, not ${kindOf(prompt)}`);
+  }
   if (prompt.includes("\u0000")) {
     throw new PromptArgError(
       "PROMPT_NUL",

@@ -17,8 +17,10 @@
 import { DiagnosticCode, MAX_SHOWN_CHARS, makeDiagnostic, shown, shownValue, type Diagnostic } from "./diagnostics.js";
 import type { DetectionDeps } from "./detection.js";
 import {
-  defaultAdaptersDir,
+  LOADER_OPTIONS,
+  adaptersFolder,
   loadThirdPartyManifests,
+  refuseUnknownMembers,
   ownMember,
   type FileReport,
   type FileState,
@@ -182,6 +184,16 @@ function grantedTo(tool: ToolManifest, grants: ReadonlyMap<string, ReadonlySet<s
 }
 
 /** The host's grants as id -> capabilities, keeping only strings (never throws). */
+/** The host's `resolvers`: an object (or undefined: none); anything else is a `TypeError`
+ * naming it, as Python's (a number was read as no resolvers, a string as its characters). */
+function resolverTable(resolvers: unknown): object {
+  if (resolvers === undefined || resolvers === null) return {};
+  if (typeof resolvers !== "object" || Array.isArray(resolvers)) {
+    throw new TypeError(`resolvers must be an object of tool id -> function, not ${Array.isArray(resolvers) ? "array" : typeof resolvers}`);
+  }
+  return resolvers;
+}
+
 function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, ReadonlySet<string>> {
   const cleaned = new Map<string, ReadonlySet<string>>();
   try {
@@ -335,12 +347,14 @@ function assemble(
 export function getToolRegistry(adaptersDir?: string, options: RegistryOptions = {}): ToolRegistry {
   // The options are read once (own members only) and kept: a refresh applies the same ones,
   // whatever the caller does to its object afterwards (as Python's registry keeps its own).
+  refuseUnknownMembers(options, ["resolvers", "grants", "categories", "loader"], "options");
+  refuseUnknownMembers(ownMember(options, "loader"), LOADER_OPTIONS, "options.loader");
   const builtinIds = new Set<string>(BUILTIN_TOOL_MANIFESTS.map((tool) => tool.id));
   const settings: Settings = {
-    folder: adaptersDir ?? defaultAdaptersDir(),
+    folder: adaptersFolder(adaptersDir), // a TypeError for what is no folder
     loader: { ...(ownMember(options, "loader") ?? {}) },
     resolvers: new Map(
-      Object.entries(ownMember(options, "resolvers") ?? {}).filter(
+      Object.entries(resolverTable(ownMember(options, "resolvers"))).filter(
         ([id, resolver]) => builtinIds.has(id) && typeof resolver === "function",
       ),
     ),

@@ -184,6 +184,18 @@ export function allUnique(items: readonly unknown[]): boolean {
   return true;
 }
 
+/** Whether `error` is the engine's own stack overflow (V8 and JavaScriptCore: a `RangeError`
+ * "Maximum call stack size exceeded"; SpiderMonkey: an `InternalError` "too much recursion"):
+ * data nested too deeply to check. A `RangeError` a host's getter or `Proxy` trap throws is not
+ * one: it is passed on, as any other error of the value. */
+export function isStackOverflow(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const message = error.message;
+  if (typeof message !== "string") return false;
+  if (error instanceof RangeError) return /call stack/i.test(message);
+  return error.name === "InternalError" && /recursion/i.test(message);
+}
+
 /** Run a collecting check until it ends or `violations` is full; with `walk`, then look for a
  * lone surrogate the check could not see. */
 export function collect(check: Check, value: unknown, violations: Violations, walk: boolean): Violations {
@@ -194,7 +206,7 @@ export function collect(check: Check, value: unknown, violations: Violations, wa
   } catch (error) {
     if (error instanceof Enough) {
       if (error.violations !== violations) throw error;
-    } else if (error instanceof RangeError) {
+    } else if (isStackOverflow(error)) {
       try {
         violations.add("", "nesting", "less deeply nested data", value);
       } catch (full) {

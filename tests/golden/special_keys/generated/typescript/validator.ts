@@ -4,7 +4,7 @@
 // plan of checks). No dependency beyond the other generated files.
 
 import { MAX_DIAGNOSTICS_PER_FILE, type Diagnostic } from "./diagnostics.js";
-import { NO_DIAGNOSTICS, Violations, allUnique, codePointLength, collect, hasLoneSurrogate, isArray, isObject, oneOf, report, token } from "./schema-runtime.js";
+import { NO_DIAGNOSTICS, Violations, allUnique, codePointLength, collect, hasLoneSurrogate, isArray, isObject, isStackOverflow, oneOf, report, token } from "./schema-runtime.js";
 import type { ThirdPartyToolManifest, ToolManifest } from "./types.js";
 
 const PATTERN_0 = new RegExp("^[A-Za-z0-9_-]{1,64}$", "u");
@@ -2084,11 +2084,16 @@ export function validateToolManifest(
   value: unknown,
   limit: number = MAX_DIAGNOSTICS_PER_FILE,
 ): readonly Diagnostic[] {
+  if (typeof limit !== "number") {
+    // As Python's: a limit is a number (null kept no record and said nothing).
+    const kind = limit === null ? "null" : typeof limit;
+    throw new TypeError(`limit must be a number, not ${kind}`);
+  }
   try {
     // Most documents are valid: answer first, collect only for a failure.
     if (valid1(value)) return NO_DIAGNOSTICS;
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error; // collected below
+    if (!isStackOverflow(error)) throw error; // collected below
   }
   const found = collect(check0, value, new Violations(limit), false);
   return report(found);
@@ -2099,7 +2104,7 @@ export function isToolManifest(value: unknown): value is ToolManifest {
   try {
     return valid1(value);
   } catch (error) {
-    if (error instanceof RangeError) return false; // nested too deeply to be valid
+    if (isStackOverflow(error)) return false; // nested too deeply to be valid
     throw error;
   }
 }
@@ -2110,11 +2115,16 @@ export function validateThirdPartyManifest(
   value: unknown,
   limit: number = MAX_DIAGNOSTICS_PER_FILE,
 ): readonly Diagnostic[] {
+  if (typeof limit !== "number") {
+    // As Python's: a limit is a number (null kept no record and said nothing).
+    const kind = limit === null ? "null" : typeof limit;
+    throw new TypeError(`limit must be a number, not ${kind}`);
+  }
   try {
     // Most documents are valid: answer first, collect only for a failure.
     if (valid3(value)) return NO_DIAGNOSTICS;
   } catch (error) {
-    if (!(error instanceof RangeError)) throw error; // collected below
+    if (!isStackOverflow(error)) throw error; // collected below
   }
   const found = collect(check2, value, new Violations(limit), false);
   return report(found);
@@ -2125,7 +2135,7 @@ export function isThirdPartyToolManifest(value: unknown): value is ThirdPartyToo
   try {
     return valid3(value);
   } catch (error) {
-    if (error instanceof RangeError) return false; // nested too deeply to be valid
+    if (isStackOverflow(error)) return false; // nested too deeply to be valid
     throw error;
   }
 }

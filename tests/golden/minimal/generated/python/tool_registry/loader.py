@@ -24,13 +24,14 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, cast
 
 from .constants import (
     ADAPTERS_DIR_ENV_VAR,
     BUILTIN_TOOL_MANIFESTS,
     DEFAULT_ADAPTERS_DIR,
     MANIFEST_MAX_BYTES,
+    plain_text,
 )
 from .diagnostics import (
     MAX_DIAGNOSTICS_PER_FILE,
@@ -39,6 +40,7 @@ from .diagnostics import (
     DiagnosticCode,
     Severity,
     shown,
+    shown_argument,
     shown_pointer,
     shown_value,
 )
@@ -242,12 +244,39 @@ def default_adapters_dir() -> str:
     return os.path.expanduser(configured)
 
 
+def adapters_folder(adapters_dir: object) -> str:
+    """The folder a load reads: ``adapters_dir`` (a ``str``, or an ``os.PathLike`` whose path is
+    one), or ``default_adapters_dir()`` for ``None``; anything else is a ``TypeError`` naming it
+    (a load never raises for what a folder holds, but a number is no folder, and a ``bytes``
+    folder failed inside the listing, whose names and sources are text, as TypeScript's)."""
+    if adapters_dir is None:
+        return default_adapters_dir()
+    folder = os.fspath(adapters_dir) if isinstance(adapters_dir, (str, os.PathLike)) else None
+    if not isinstance(folder, str):
+        raise TypeError(
+            "adapters_dir must be a str or an os.PathLike of one (None: the default folder),"
+            f" not {shown_argument(adapters_dir)}"
+        )
+    return folder
+
+
 def read_regular_file(path: str, limit: int) -> bytes:
     """At most ``limit + 1`` bytes of ``path``; ``NotARegularFileError`` for anything else.
 
     The type is checked before opening (a FIFO or device is never opened) and again on the open
     descriptor, which is opened non-blocking, so a swap between the two checks cannot block.
+    ``path`` is a ``str``, ``bytes`` or ``os.PathLike`` (a number is no file descriptor here:
+    ``TypeError``); ``limit`` a non-negative ``int`` (``TypeError``, ``ValueError`` for a
+    negative one).
     """
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be a str, bytes or os.PathLike, not {shown_argument(path)}")
+    if type(limit) is not int:
+        if isinstance(limit, bool) or not isinstance(limit, int):
+            raise TypeError(f"limit must be a non-negative integer, not {shown_argument(limit)}")
+        limit = int.__index__(limit)
+    if limit < 0:
+        raise ValueError(f"limit must be a non-negative integer, not {limit}")
     return _read_regular(path, limit, None)[0]
 
 
@@ -678,9 +707,30 @@ def load_manifest_files(
 
     ``source`` is how diagnostics name the file. Never raises.
     """
+    pairs = _source_path_pairs(paths)
     reader = read_file or read_regular_file
     with _collector_paused():
-        return _decide([_settle(None, *_check_file(s, path, reader)) for s, path in paths])
+        return _decide([_settle(None, *_check_file(s, path, reader)) for s, path in pairs])
+
+
+def _source_path_pairs(paths: object) -> list[tuple[str, Any]]:
+    """``paths`` as a list of ``(source, path)`` pairs (each a 2-item ``tuple`` or ``list`` whose
+    source is a string), else ``TypeError`` naming the argument: ``"ab"`` is not the source
+    ``"a"`` of the path ``"b"``, nor is a string of pairs its characters."""
+    if isinstance(paths, (str, bytes)) or not hasattr(type(paths), "__iter__"):
+        raise TypeError(
+            f"paths must be an iterable of (source, path) pairs, not {shown_argument(paths)}"
+        )
+    pairs: list[tuple[str, Any]] = []
+    for index, pair in enumerate(cast(Iterable[Any], paths)):
+        source = plain_text(pair[0]) if type(pair) in (tuple, list) and len(pair) == 2 else None
+        if source is None:
+            raise TypeError(
+                f"paths[{index}] must be a (source, path) pair with a string source,"
+                f" not {shown_argument(pair)}"
+            )
+        pairs.append((source, pair[1]))
+    return pairs
 
 
 def _settle(
@@ -845,6 +895,8 @@ def file_limit(max_files: object) -> int:
     reads every file. The TypeScript loader reads the same value the same way."""
     if isinstance(max_files, bool) or not isinstance(max_files, int | float):
         return 0
+    if isinstance(max_files, int):  # exact, however large (math.isnan would overflow)
+        return max(int.__index__(max_files), 0)
     if math.isnan(max_files):
         return 0
     if math.isinf(max_files):
@@ -861,7 +913,7 @@ def _load_folder(
     previous: LoadResult | None = None,
 ) -> LoadResult:
     """``load_third_party_manifests`` with the collector paused by the caller."""
-    folder = os.fspath(adapters_dir) if adapters_dir is not None else default_adapters_dir()
+    folder = adapters_folder(adapters_dir)
     limit = file_limit(max_files)
     seen = [0]
 
@@ -1074,8 +1126,15 @@ def parse_third_party_manifest(value: object, *, source: str = "") -> ParsedMani
 
     ``value`` is never changed and never trusted: only plain JSON types are read (no method of
     the value runs), and nesting, size and text are bounded as a file's are (``INVALID_JSON``,
-    ``VALUE_TOO_LARGE``), so a cyclic or huge structure costs bounded work. Never raises.
+    ``VALUE_TOO_LARGE``), so a cyclic or huge structure costs bounded work. Never raises for
+    any value; a ``source`` that is not a string is a ``TypeError`` (a ``str`` subclass is read
+    as its characters).
     """
+    if type(source) is not str:
+        text = plain_text(source)
+        if text is None:
+            raise TypeError(f"source must be a string, not {shown_argument(source)}")
+        source = text
     report = _Report(source)
     try:
         document = _json_copy(value)

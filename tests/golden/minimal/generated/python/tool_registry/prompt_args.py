@@ -70,15 +70,38 @@ def _check_entry(index: int, entry: str) -> None:
         )
 
 
+def _entries(template: object) -> tuple[str, ...]:
+    """``template`` as its entries: a ``list`` or ``tuple`` of strings (as TypeScript takes an
+    array), else ``TypeError`` naming it. A string is no template (its characters are not
+    arguments), nor a one-shot iterator (checking it would leave nothing to apply)."""
+    if not isinstance(template, (list, tuple)):
+        kind: str = type.__dict__["__name__"].__get__(type(template), type)
+        raise TypeError(f"template must be a list of strings, not {ascii(kind)[1:-1]}")
+    entries = tuple(template)
+    for index, entry in enumerate(entries):
+        if not isinstance(entry, str):
+            kind = type.__dict__["__name__"].__get__(type(entry), type)
+            raise TypeError(f"template[{index}] must be a string, not {ascii(kind)[1:-1]}")
+    return entries
+
+
 def check_prompt_arg_template(template: Sequence[str]) -> None:
-    """``PromptArgError`` for the first entry breaking the safe-string rule, whatever the prompt."""
-    for index, entry in enumerate(template):
+    """``PromptArgError`` for the first entry breaking the safe-string rule, whatever the prompt;
+    ``TypeError`` for a template that is not a list or tuple of strings."""
+    for index, entry in enumerate(_entries(template)):
         _check_entry(index, entry)
 
 
 def apply_prompt_arg_template(template: Sequence[str], prompt: str) -> list[str]:
-    """The arguments ``template`` yields for ``prompt``; ``PromptArgError`` when unsafe."""
-    check_prompt_arg_template(template)
+    """The arguments ``template`` yields for ``prompt``; ``PromptArgError`` when unsafe,
+    ``TypeError`` for a template that is not a list or tuple of strings or a prompt that is not
+    a string."""
+    template = _entries(template)
+    for index, entry in enumerate(template):
+        _check_entry(index, entry)
+    if not isinstance(prompt, str):
+        kind: str = type.__dict__["__name__"].__get__(type(prompt), type)
+        raise TypeError(f"prompt must be a string, not {ascii(kind)[1:-1]}")
     if "\x00" in prompt:
         raise PromptArgError(
             "PROMPT_NUL", None, "the prompt contains a NUL character, which no argument can carry"

@@ -22,6 +22,7 @@ from .diagnostics import (
     MAX_SHOWN_CHARS,
     Diagnostic,
     DiagnosticCode,
+    shown_argument,
     shown_pointer,
     shown_value,
 )
@@ -78,6 +79,15 @@ class Violations(list[Violation]):
 
 
 Check = Callable[[Any, str, Violations], None]
+
+
+def checked_limit(limit: object) -> Any:
+    """A caller's ``limit`` of records: any number (fewer than it are kept, so 1.5 keeps two,
+    and NaN or anything not above 0 keeps none), else a ``TypeError`` naming it (a ``bool`` is
+    no number here, as in TypeScript)."""
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)):
+        raise TypeError(f"limit must be a number, not {shown_argument(limit)}")
+    return limit
 
 
 def surrogate_at(value: Any) -> tuple[str, str] | None:

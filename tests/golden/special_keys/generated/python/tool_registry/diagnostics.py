@@ -150,7 +150,12 @@ def _escape(found: re.Match[str]) -> str:
 def shown(text: str, limit: int = MAX_SHOWN_CHARS) -> str:
     """``text`` as safe to print: hidden characters as ``\\uXXXX`` escapes and a backslash as
     two (so a name holding a literal ``\\u202e`` cannot pass for one holding U+202E), clipped
-    so that at most ``limit`` characters are shown, then ``...`` when anything was left out."""
+    so that at most ``limit`` characters are shown, then ``...`` when anything was left out.
+    ``TypeError`` for a ``text`` that is not a string (a ``str`` subclass: its characters)."""
+    if type(text) is not str:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a string, not {shown_argument(text)}")
+        text = str.__str__(text)
     # Printable ASCII holds no hidden character (those below 0x80 are the controls).
     if (
         len(text) <= limit

@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 
-from .detection import DetectionDeps, DetectionResult, detect_tool
-from .diagnostics import shown
+from .constants import plain_text
+from .detection import DetectionDeps, DetectionResult, chosen_deps, detect_tool
+from .diagnostics import shown, shown_argument
 from .models import ToolManifest
 from .registry import ToolRegistry, is_inert
 
@@ -30,11 +31,14 @@ class NotLaunchableReason(StrEnum):
 
 
 class NotLaunchableError(Exception):
-    """The tool may not be launched; ``code`` says why, ``tool_id`` is shown sanitized."""
+    """The tool may not be launched; ``code`` says why, ``tool_id`` is shown sanitized (an id
+    that is not text by its type's name, or as ``an integer of N bits``: none of its methods
+    runs)."""
 
-    def __init__(self, code: NotLaunchableReason, tool_id: str) -> None:
+    def __init__(self, code: NotLaunchableReason, tool_id: object) -> None:
         self.code = code
-        self.tool_id = shown(tool_id)
+        text = plain_text(tool_id)
+        self.tool_id = shown(text) if text is not None else shown_argument(tool_id)
         super().__init__(f"{code.value}: {self.tool_id} cannot be launched")
 
 
@@ -49,7 +53,7 @@ def _detected(
     if detection is not None:
         found = next((result for result in detection if result.id == tool.id), None)
         return None if found is None else found.installed
-    return detect_tool(tool, registry, deps or DetectionDeps(), probe_version=False).installed
+    return detect_tool(tool, registry, chosen_deps(deps), probe_version=False).installed
 
 
 def not_launchable_reason(
@@ -61,7 +65,8 @@ def not_launchable_reason(
 ) -> NotLaunchableReason | None:
     """Why ``tool_id`` may not be launched, or ``None`` when it may. Detection runs last, and
     only for a launchable, non-inert tool."""
-    tool = registry.get(tool_id) if isinstance(tool_id, str) else None
+    text = plain_text(tool_id)  # no method of the caller's value runs
+    tool = None if text is None else registry.get(text)
     if tool is None:
         return NotLaunchableReason.UNKNOWN_TOOL
     if is_inert(tool):
@@ -96,7 +101,8 @@ def ensure_launchable(
 ) -> ToolManifest:
     """The manifest of ``tool_id`` when a launcher may start it; ``NotLaunchableError`` else."""
     reason = not_launchable_reason(registry, tool_id, detection=detection, deps=deps)
-    tool = registry.get(tool_id) if isinstance(tool_id, str) else None
+    text = plain_text(tool_id)
+    tool = None if text is None else registry.get(text)
     if reason is not None or tool is None:
-        raise NotLaunchableError(reason or NotLaunchableReason.UNKNOWN_TOOL, str(tool_id))
+        raise NotLaunchableError(reason or NotLaunchableReason.UNKNOWN_TOOL, tool_id)
     return tool

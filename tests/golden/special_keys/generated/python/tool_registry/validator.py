@@ -15,6 +15,7 @@ from .schema_runtime import (
     SURROGATE,
     Violations,
     all_unique,
+    checked_limit,
     collect,
     one_of,
     report,
@@ -3198,6 +3199,8 @@ def validate_tool_manifest(
     """The violations of ``value`` (empty when it is valid): at most ``limit``,
     then one ``TOO_MANY_DIAGNOSTICS`` record, since checking stops at the limit.
     """
+    if type(limit) is not int:
+        limit = checked_limit(limit)  # a number, else a TypeError naming it
     try:
         # Most documents are valid: answer first, collect only for a failure.
         if _valid_1(value):
@@ -3213,6 +3216,8 @@ def validate_third_party_manifest(
     """The violations of ``value`` (empty when it is valid): at most ``limit``,
     then one ``TOO_MANY_DIAGNOSTICS`` record, since checking stops at the limit.
     """
+    if type(limit) is not int:
+        limit = checked_limit(limit)  # a number, else a TypeError naming it
     try:
         # Most documents are valid: answer first, collect only for a failure.
         if _valid_3(value):
