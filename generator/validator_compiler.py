@@ -962,7 +962,6 @@ _RUNTIME_HELPERS = (
     "checked_limit",
     "collect",
     "surrogate_at",
-    "all_unique",
     "json_equal",
     "one_of",
     "report",
