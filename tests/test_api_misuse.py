@@ -23,6 +23,7 @@ from tool_registry import (
 )
 
 from .conftest import REPO, build_typescript, node_executable
+from .test_loader import manifest
 
 GENERATED_TS = REPO / "generated" / "typescript"
 
@@ -254,14 +255,7 @@ def test_a_validator_limit_that_is_not_a_number_is_a_type_error_in_both_language
     ):
         assert kind == "TypeError", message
         assert message.startswith("limit must be a number"), message
-    valid = {
-        "id": "aider",
-        "displayName": "Aider",
-        "launchable": True,
-        "hookCapable": False,
-        "hookPointer": ".aider/hive-mind-install.json",
-        "detect": {"kind": "path", "binaryName": "aider"},
-    }
+    valid = manifest(promptArgTemplate=None, capabilities=None)
     for validate in (
         tool_registry.validate_tool_manifest,
         tool_registry.validate_third_party_manifest,

@@ -13,17 +13,9 @@ from typing import Any
 import pytest
 
 from .conftest import copy_project
+from .test_breaking import git as _git
 
 TABLE = "schema/tools.yaml"
-
-
-def _git(repo: Path, *arguments: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *arguments],  # noqa: S607
-        cwd=repo,
-        check=True,
-        capture_output=True,
-    )
 
 
 # -- the generator: a baseline at a git revision is read under the folder reader's size cap ---
