@@ -741,7 +741,8 @@ function decide(checked: readonly Checked[]): Omit<LoadResult, "states"> {
  * One manifest's text (or bytes, as a file holds them) through every rule the loader applies
  * to a single file: size limit, encoding, strict JSON, the schema, unknown and deprecated
  * fields, unsafe strings, and collisions with the built-in tools. `source` names it in the
- * diagnostics. Never throws.
+ * diagnostics. Never throws for what the text holds (a `source` that is not a string is a
+ * `TypeError`).
  */
 export function parseThirdPartyManifest(text: string | Uint8Array, source = ""): ParsedManifest {
   if (typeof source !== "string") {
@@ -778,10 +779,6 @@ export function parseThirdPartyManifest(text: string | Uint8Array, source = ""):
   });
 }
 
-/**
- * The loader's rules over `(source, path)` pairs, in the order given. `source` is how
- * diagnostics name the file. Never throws.
- */
 /** `paths` as `[source, path]` pairs (each a 2-item array with a string source); a `TypeError`
  * naming the argument otherwise, as Python's: `"ab"` is not the source "a" of the path "b", nor
  * a string of pairs its characters. */
@@ -801,6 +798,11 @@ function sourcePathPairs(paths: unknown): (readonly [string, FsPath])[] {
   return pairs;
 }
 
+/**
+ * The loader's rules over `(source, path)` pairs, in the order given. `source` is how
+ * diagnostics name the file. Never throws for what a file holds (arguments of the wrong type
+ * are a `TypeError`).
+ */
 export function loadManifestFiles(
   paths: Iterable<readonly [string, FsPath]>,
   deps: Pick<LoaderDeps, "readFile"> = {},
@@ -961,13 +963,6 @@ function* adapterNames(listing: Listing, own: boolean): Iterable<Name> {
   }
 }
 
-/**
- * Load every `*.json` adapter in `adaptersDir` (default: `defaultAdaptersDir()`). A missing
- * folder gives no manifests and no diagnostics. `deps.readDir` (names in a folder) and
- * `deps.readFile` (`(path, limit)` -> at most `limit + 1` bytes) replace the file system in
- * tests; `deps.maxFiles` caps how many names are read (the rest are one TOO_MANY_FILES record).
- * Never throws.
- */
 /** The folder a load reads: `adaptersDir`, or `defaultAdaptersDir()` for `undefined` or `null`;
  * anything else is a `TypeError` naming it (a load never throws for what a folder holds, but a
  * number is no folder, and an array was read as its `toString`). */
@@ -980,6 +975,14 @@ export function adaptersFolder(adaptersDir: unknown): string {
   return adaptersDir;
 }
 
+/**
+ * Load every `*.json` adapter in `adaptersDir` (default: `defaultAdaptersDir()`). A missing
+ * folder gives no manifests and no diagnostics. `deps.readDir` (names in a folder) and
+ * `deps.readFile` (`(path, limit)` -> at most `limit + 1` bytes) replace the file system in
+ * tests; `deps.maxFiles` caps how many names are read (the rest are one TOO_MANY_FILES record).
+ * Never throws for what the folder holds (arguments of the wrong type, or an option it does not
+ * know, are a `TypeError`).
+ */
 export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps = {}): LoadResult {
   const folder = adaptersFolder(adaptersDir);
   refuseUnknownMembers(deps, LOADER_OPTIONS, "deps");

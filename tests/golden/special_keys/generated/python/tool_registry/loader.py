@@ -2,8 +2,9 @@
 """The third-party adapter loader: JSON files in a folder -> validated manifests + diagnostics.
 
 Data only: a file is read, parsed as strict JSON and checked by the validator generated from the
-schema; nothing in it is executed. ``load_third_party_manifests`` never raises and never blocks:
-every problem becomes a ``Diagnostic`` naming its file, and a bad file never stops its neighbours
+schema; nothing in it is executed. ``load_third_party_manifests`` never raises for what a folder
+holds and never blocks (only arguments of the wrong type are a ``TypeError``): every problem
+becomes a ``Diagnostic`` naming its file, and a bad file never stops its neighbours
 from loading. Files are read in byte-wise sorted name order, so results do not depend on the
 order the file system lists them in.
 """
@@ -707,7 +708,8 @@ def load_manifest_files(
 ) -> LoadResult:
     """Apply the loader's rules to ``(source, path)`` pairs, in the order given.
 
-    ``source`` is how diagnostics name the file. Never raises.
+    ``source`` is how diagnostics name the file. Never raises for what a file holds (pairs of
+    the wrong shape are a ``TypeError``).
     """
     pairs = _source_path_pairs(paths)
     reader = read_file or read_regular_file
@@ -871,7 +873,8 @@ def load_third_party_manifests(
 
     A missing folder gives no manifests and no diagnostics. ``read_dir`` (names in a folder) and
     ``read_file`` (``(path, limit)`` -> at most ``limit + 1`` bytes, raising
-    ``NotARegularFileError`` or ``OSError``) replace the file system in tests. Never raises.
+    ``NotARegularFileError`` or ``OSError``) replace the file system in tests. Never raises for
+    what the folder holds (arguments of the wrong type are a ``TypeError``).
 
     With ``previous`` (an earlier load of the same folder) this is a refresh: a file whose
     identity (device, inode, size, mtime and ctime in ns) is unchanged keeps its earlier
