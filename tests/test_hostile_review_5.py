@@ -1,0 +1,123 @@
+"""Hostile review 5: packaging and writes. A ``generate`` that fails or is interrupted while
+writing leaves the previous outputs as they were (every file, not just each file on its own), and
+never leaves its temporary files behind."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+def _snapshot(project: Path) -> dict[str, bytes]:
+    files = [*(project / "generated").rglob("*"), project / "README.md"]
+    return {
+        path.relative_to(project).as_posix(): path.read_bytes() for path in files if path.is_file()
+    }
+
+
+def _rename_a_tool(project: Path) -> None:
+    """A source change that reaches the docs, both packages and the stamp."""
+    table = project / "schema/tools.yaml"
+    text = table.read_text(encoding="utf-8")
+    assert "displayName: Claude Code\n" in text
+    table.write_text(text.replace("displayName: Claude Code\n", "displayName: Claude Code X\n"))
+
+
+def test_a_write_that_fails_replaces_no_other_file(project: Path, run_cli: Run) -> None:
+    # A folder where a generated file belongs: its rename fails. Before, the docs, the Python
+    # package and the stamp were already replaced, so Python said "Claude Code X" and TypeScript
+    # still said "Claude Code".
+    _rename_a_tool(project)
+    target = project / "generated/typescript/tools.ts"
+    target.unlink()
+    target.mkdir()
+    before = _snapshot(project)
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    report = json.loads(out)
+    failed = {(d["code"], d["source"]) for d in report["diagnostics"]}
+    assert failed == {("WRITE_FAILED", "generated/typescript/tools.ts")}
+    assert report["changed"] == []
+    assert _snapshot(project) == before
+    target.rmdir()
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    code, _, err = run_cli("check", "--project", str(project))
+    assert code == 0, err
+
+
+def test_a_full_disk_midway_replaces_nothing_and_leaves_no_temporary_file(
+    project: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _rename_a_tool(project)
+    before = _snapshot(project)
+    real_fsync = os.fsync
+    calls = {"n": 0}
+
+    def fsync(descriptor: int) -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:  # the third file written: the disk is full from here on
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real_fsync(descriptor)
+
+    monkeypatch.setattr("generator.emit.os.fsync", fsync)
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    monkeypatch.undo()
+    assert code == 1
+    report = json.loads(out)
+    assert [d["code"] for d in report["diagnostics"]] == ["WRITE_FAILED"]
+    assert "No space left on device" in report["diagnostics"][0]["message"]
+    assert _snapshot(project) == before
+    assert not [p for p in project.rglob("*.tmp")]
+
+
+def test_an_interrupt_while_replacing_lands_after_every_file_is_replaced(
+    project: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl-C between two renames left some files new and some old.
+    _rename_a_tool(project)
+    real_replace = os.replace
+
+    def replace(source: str, destination: str) -> None:
+        real_replace(source, destination)
+        signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr("generator.emit.os.replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        main(["generate", "--project", str(project)])
+    monkeypatch.undo()
+    code, _, err = run_cli("check", "--project", str(project))
+    assert code == 0, err
+    assert "up to date (fingerprints match the stamp)" in err
+    assert not [p for p in project.rglob("*.tmp")]
+
+
+def test_an_interrupt_while_writing_replaces_nothing(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _rename_a_tool(project)
+    before = _snapshot(project)
+    real_fsync = os.fsync
+    calls = {"n": 0}
+
+    def fsync(descriptor: int) -> None:
+        calls["n"] += 1
+        real_fsync(descriptor)
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr("generator.emit.os.fsync", fsync)
+    with pytest.raises(KeyboardInterrupt):
+        main(["generate", "--project", str(project)])
+    assert _snapshot(project) == before
+    assert not [p for p in project.rglob("*.tmp")]
