@@ -209,6 +209,31 @@ def write_outputs(
     temporary file beside it; only when all of them are written (no full disk, no refused
     folder) are they renamed into place, the stamp last, and the orphans deleted. A failure or
     an interrupt before that leaves every previous output as it was and no temporary file."""
+    with _exclusive(project_dir):
+        return _write_outputs(project_dir, outputs, roots)
+
+
+@contextlib.contextmanager
+def _exclusive(project_dir: Path) -> Iterator[None]:
+    """One writer at a time per project: an advisory lock on the project folder itself (no lock
+    file to leave behind). Without it a second ``generate`` took the first one's temporary files
+    for orphans and deleted them. Where ``fcntl`` is missing (Windows), nothing is locked."""
+    try:
+        import fcntl  # noqa: PLC0415
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    descriptor = os.open(project_dir, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
+def _write_outputs(
+    project_dir: Path, outputs: Mapping[str, str], roots: list[str]
+) -> tuple[list[str], list[Diagnostic]]:
     pending, orphans, failures = _plan_writes(project_dir, outputs, roots)
     changed: list[str] = []
     staged: dict[str, str] = {}

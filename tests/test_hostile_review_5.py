@@ -8,12 +8,18 @@ import errno
 import json
 import os
 import signal
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from generator import emit
 from generator.cli import main
+from generator.config import load_config
+from generator.diagnostics import Diagnostic
+from generator.pipeline import build_outputs
+from generator.stamp import output_folders
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -120,4 +126,37 @@ def test_an_interrupt_while_writing_replaces_nothing(
     with pytest.raises(KeyboardInterrupt):
         main(["generate", "--project", str(project)])
     assert _snapshot(project) == before
+    assert not [p for p in project.rglob("*.tmp")]
+
+
+def test_a_second_generate_waits_for_the_first_to_finish_writing(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two generates at once: the second listed the first one's temporary files as orphans and
+    # deleted them, so the first failed with WRITE_FAILED "No such file or directory".
+    _rename_a_tool(project)
+    config = load_config(project)
+    outputs = build_outputs(config).outputs
+    roots = output_folders(config)
+    real_stage = emit._stage
+    second: list[tuple[list[str], list[Diagnostic]]] = []
+    threads: list[threading.Thread] = []
+
+    def stage(path: Path, text: str) -> str:
+        staged = real_stage(path, text)
+        if not threads:
+            thread = threading.Thread(
+                target=lambda: second.append(emit.write_outputs(project, outputs, roots))
+            )
+            threads.append(thread)
+            thread.start()
+            thread.join(timeout=2)  # room for the second to run through, if nothing holds it
+        return staged
+
+    monkeypatch.setattr(emit, "_stage", stage)
+    changed, failures = emit.write_outputs(project, outputs, roots)
+    threads[0].join()
+    assert failures == []
+    assert changed
+    assert second == [([], [])]
     assert not [p for p in project.rglob("*.tmp")]
