@@ -223,9 +223,14 @@ def _exclusive(project_dir: Path) -> Iterator[None]:
     except ImportError:  # pragma: no cover - Windows
         yield
         return
-    descriptor = os.open(project_dir, os.O_RDONLY)
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        descriptor = os.open(project_dir, os.O_RDONLY)
+    except OSError:  # a folder that cannot be opened: the writes report what goes wrong
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):  # a file system without locks (ENOLCK): unlocked
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield
     finally:
         os.close(descriptor)  # releases the lock
