@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from generator import emit
-from generator.cli import main
+from generator.cli import EXIT_INTERRUPTED, main
 from generator.config import load_config
 from generator.diagnostics import Diagnostic
 from generator.pipeline import build_outputs
@@ -99,8 +99,7 @@ def test_an_interrupt_while_replacing_lands_after_every_file_is_replaced(
         signal.raise_signal(signal.SIGINT)
 
     monkeypatch.setattr("generator.emit.os.replace", replace)
-    with pytest.raises(KeyboardInterrupt):
-        main(["generate", "--project", str(project)])
+    assert main(["generate", "--project", str(project)]) == EXIT_INTERRUPTED
     monkeypatch.undo()
     code, _, err = run_cli("check", "--project", str(project))
     assert code == 0, err
@@ -123,8 +122,7 @@ def test_an_interrupt_while_writing_replaces_nothing(
             raise KeyboardInterrupt
 
     monkeypatch.setattr("generator.emit.os.fsync", fsync)
-    with pytest.raises(KeyboardInterrupt):
-        main(["generate", "--project", str(project)])
+    assert main(["generate", "--project", str(project)]) == EXIT_INTERRUPTED
     assert _snapshot(project) == before
     assert not [p for p in project.rglob("*.tmp")]
 
@@ -160,3 +158,20 @@ def test_a_second_generate_waits_for_the_first_to_finish_writing(
     assert changed
     assert second == [([], [])]
     assert not [p for p in project.rglob("*.tmp")]
+
+
+def test_ctrl_c_prints_one_line_not_a_traceback(
+    project: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ctrl-C printed a forty-line traceback of the generator's absolute paths.
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("generator.pipeline.build_outputs", interrupted)
+    code, out, err = run_cli("generate", "--project", str(project))
+    assert code == EXIT_INTERRUPTED == 130
+    assert out == ""
+    assert err == "toolgen: interrupted\n"
+    monkeypatch.setenv("TOOLGEN_DEBUG", "1")
+    with pytest.raises(KeyboardInterrupt):
+        main(["generate", "--project", str(project)])
