@@ -142,11 +142,19 @@ def compare_outputs(
     return differences
 
 
-def _stage(path: Path, text: str) -> str:
+def _stage(path: Path, text: str, created: list[Path] | None = None) -> str:
     """Write ``text`` to a new temporary file beside ``path``, synced and readable by all, and
     return its name; ``path`` itself is not touched. A folder where ``path`` belongs fails here,
-    before anything is replaced, rather than at the rename."""
+    before anything is replaced, rather than at the rename. The folders it makes are added to
+    ``created``."""
+    missing: list[Path] = []
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
     path.parent.mkdir(parents=True, exist_ok=True)
+    if created is not None:
+        created.extend(missing)
     if path.is_dir() and not path.is_symlink():
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
     descriptor, temporary = tempfile.mkstemp(
@@ -242,14 +250,16 @@ def _write_outputs(
     pending, orphans, failures = _plan_writes(project_dir, outputs, roots)
     changed: list[str] = []
     staged: dict[str, str] = {}
+    created: list[Path] = []
     try:
         if not failures:
             for relative in pending:
                 try:
-                    staged[relative] = _stage(project_dir / relative, outputs[relative])
+                    staged[relative] = _stage(project_dir / relative, outputs[relative], created)
                 except OSError as error:
                     failures.append(_write_failed("write", error, relative))
         if failures:
+            _discard(staged, created)
             return [], failures
         with _signals_deferred():
             # The stamp vouches for the other files' bytes: replaced after them and the orphans.
@@ -265,12 +275,21 @@ def _write_outputs(
                     failures.append(_write_failed("delete", error, relative))
             for relative in stamp:
                 _commit(project_dir, relative, staged.pop(relative), changed, failures)
-    finally:
-        for temporary in staged.values():
-            Path(temporary).unlink(missing_ok=True)
+    except BaseException:
+        _discard(staged, created)
+        raise
     for root in roots:
         _remove_empty_folders(project_dir / root)
     return changed, failures
+
+
+def _discard(staged: Mapping[str, str], created: list[Path]) -> None:
+    """Undo the staging: the temporary files, then the folders made for them (deepest first)."""
+    for temporary in staged.values():
+        Path(temporary).unlink(missing_ok=True)
+    for folder in sorted(set(created), key=lambda path: len(path.parts), reverse=True):
+        with contextlib.suppress(OSError):  # not empty after all: leave it
+            folder.rmdir()
 
 
 def _plan_writes(

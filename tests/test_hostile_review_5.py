@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import signal
 import threading
 from collections.abc import Callable
@@ -20,6 +21,8 @@ from generator.config import load_config
 from generator.diagnostics import Diagnostic
 from generator.pipeline import build_outputs
 from generator.stamp import output_folders
+
+from .conftest import REPO
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -140,8 +143,8 @@ def test_a_second_generate_waits_for_the_first_to_finish_writing(
     second: list[tuple[list[str], list[Diagnostic]]] = []
     threads: list[threading.Thread] = []
 
-    def stage(path: Path, text: str) -> str:
-        staged = real_stage(path, text)
+    def stage(path: Path, text: str, created: list[Path] | None = None) -> str:
+        staged = real_stage(path, text, created)
         if not threads:
             thread = threading.Thread(
                 target=lambda: second.append(emit.write_outputs(project, outputs, roots))
@@ -175,3 +178,20 @@ def test_ctrl_c_prints_one_line_not_a_traceback(
     monkeypatch.setenv("TOOLGEN_DEBUG", "1")
     with pytest.raises(KeyboardInterrupt):
         main(["generate", "--project", str(project)])
+
+
+def test_a_failed_first_generate_leaves_no_empty_folder(tmp_path: Path, run_cli: Run) -> None:
+    # The folders made for the temporary files stayed behind, empty, after the write failed.
+    for name in ("pyproject.toml", "README.md", "schema"):
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / name)
+        else:
+            shutil.copy2(source, tmp_path / name)
+    (tmp_path / "generated/typescript/tools.ts").mkdir(parents=True)
+    code, _, _ = run_cli("generate", "--project", str(tmp_path))
+    assert code == 1
+    folders = sorted(
+        p.relative_to(tmp_path).as_posix() for p in (tmp_path / "generated").rglob("*")
+    )
+    assert folders == ["generated/typescript", "generated/typescript/tools.ts"]
