@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 EXIT_OK = 0
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
+# Ctrl-C: 128 + SIGINT, as a shell reports a command SIGINT ended.
+EXIT_INTERRUPTED = 130
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -232,6 +234,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         arguments = _parser().parse_args(argv)  # exits 2 on a usage error, 0 for --help
         try:
             return _run(arguments)
+        except KeyboardInterrupt:
+            # generate's renames hold Ctrl-C back (``emit``): files are all old or all new.
+            if os.environ.get("TOOLGEN_DEBUG", "") not in ("", "0"):
+                raise
+            print("toolgen: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
         except Exception as error:  # last resort: a bug must not show users a traceback
             # TOOLGEN_DEBUG=1 (any value but empty or 0: `TOOLGEN_DEBUG=0` means off).
             if os.environ.get("TOOLGEN_DEBUG", "") not in ("", "0"):

@@ -1,8 +1,10 @@
 """Emit stage: the only module that writes. Two sinks over one ``{relative path: text}`` map.
 
-``write_outputs`` writes each changed file atomically (a temporary file in the same folder, then
-``os.replace``), so a reader never sees a half-written file, and deletes files in the owned output
-folders that no target produces, never caches or the artefacts of building the generated package
+``write_outputs`` writes every changed file to a temporary file in its folder first and renames
+them into place (``os.replace``, the stamp last) only when all were written, so a reader never
+sees a half-written file and a failed write (a full disk) or an interrupt before the renames leaves
+every previous output as it was; it deletes files in the owned output folders that no target
+produces, never caches or the artefacts of building the generated package
 (``IGNORED_NAMES``, ``BUILD_ARTEFACTS``). ``compare_outputs`` reports what differs without
 touching disk.
 
@@ -18,15 +20,18 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import errno
 import os
+import signal
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from generator.diagnostics import MAX_SHOWN_PATH, Code, Diagnostic, describe, sanitize
 from generator.files import read_file
 from generator.outputs import BUILD_ARTEFACTS, BUILD_FILE, IGNORED_NAMES, existing_files, walk
+from generator.stamp import STAMP_NAME
 
 __all__ = [
     "BUILD_ARTEFACTS",
@@ -137,8 +142,21 @@ def compare_outputs(
     return differences
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def _stage(path: Path, text: str, created: list[Path] | None = None) -> str:
+    """Write ``text`` to a new temporary file beside ``path``, synced and readable by all, and
+    return its name; ``path`` itself is not touched. A folder where ``path`` belongs fails here,
+    before anything is replaced, rather than at the rename. The folders it makes are added to
+    ``created``."""
+    missing: list[Path] = []
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
     path.parent.mkdir(parents=True, exist_ok=True)
+    if created is not None:
+        created.extend(missing)
+    if path.is_dir() and not path.is_symlink():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
     descriptor, temporary = tempfile.mkstemp(
         prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
     )
@@ -148,10 +166,37 @@ def _write_atomically(path: Path, text: str) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temporary, 0o644)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return temporary
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = _stage(path, text)
+    try:
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+@contextlib.contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Hold SIGINT, SIGTERM and SIGHUP back while the renames run (a few milliseconds), so
+    Ctrl-C lands after the last file is replaced, not between two; no-op where signals cannot be
+    blocked. SIGKILL cannot be held: the stamp, replaced last, records every file's bytes, so
+    ``check`` never calls a half-replaced set current."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", signal.SIGTERM)}
+    previous = mask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, previous)
 
 
 def write_source(project_dir: Path, relative: str, text: str) -> Diagnostic | None:
@@ -166,41 +211,123 @@ def write_source(project_dir: Path, relative: str, text: str) -> Diagnostic | No
 def write_outputs(
     project_dir: Path, outputs: Mapping[str, str], roots: list[str]
 ) -> tuple[list[str], list[Diagnostic]]:
-    """Make the output folders hold exactly ``outputs``; returns the changed paths and failures."""
+    """Make the output folders hold exactly ``outputs``; returns the changed paths and failures.
+
+    All or nothing as far as a failure can be foreseen: every changed file is first written to a
+    temporary file beside it; only when all of them are written (no full disk, no refused
+    folder) are they renamed into place, the stamp last, and the orphans deleted. A failure or
+    an interrupt before that leaves every previous output as it was and no temporary file."""
+    with _exclusive(project_dir):
+        return _write_outputs(project_dir, outputs, roots)
+
+
+@contextlib.contextmanager
+def _exclusive(project_dir: Path) -> Iterator[None]:
+    """One writer at a time per project: an advisory lock on the project folder itself (no lock
+    file to leave behind). Without it a second ``generate`` took the first one's temporary files
+    for orphans and deleted them. Where ``fcntl`` is missing (Windows), nothing is locked."""
+    try:
+        import fcntl  # noqa: PLC0415
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    try:
+        descriptor = os.open(project_dir, os.O_RDONLY)
+    except OSError:  # a folder that cannot be opened: the writes report what goes wrong
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):  # a file system without locks (ENOLCK): unlocked
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # releases the lock
+
+
+def _write_outputs(
+    project_dir: Path, outputs: Mapping[str, str], roots: list[str]
+) -> tuple[list[str], list[Diagnostic]]:
+    pending, orphans, failures = _plan_writes(project_dir, outputs, roots)
     changed: list[str] = []
-    failures: list[Diagnostic] = []
-    fence = _Fence(project_dir, roots)
-    for relative in sorted(outputs):
-        path = project_dir / relative
-        if not fence.allows(relative):
-            failures.append(_refused(relative, "write"))
-            continue
-        if _read(path) == outputs[relative]:
-            continue
-        try:
-            _write_atomically(path, outputs[relative])
-            changed.append(relative)
-        except OSError as error:
-            failures.append(
-                Diagnostic(Code.WRITE_FAILED, f"cannot write: {describe(error.strerror)}", relative)
-            )
-    for relative in existing_files(project_dir, roots):
-        if relative not in outputs:
-            if not fence.allows(relative):
-                failures.append(_refused(relative, "delete"))
-                continue
-            try:
-                (project_dir / relative).unlink()
-                changed.append(relative)
-            except OSError as error:
-                failures.append(
-                    Diagnostic(
-                        Code.WRITE_FAILED, f"cannot delete: {describe(error.strerror)}", relative
-                    )
-                )
+    staged: dict[str, str] = {}
+    created: list[Path] = []
+    try:
+        if not failures:
+            for relative in pending:
+                try:
+                    staged[relative] = _stage(project_dir / relative, outputs[relative], created)
+                except OSError as error:
+                    failures.append(_write_failed("write", error, relative))
+        if failures:
+            _discard(staged, created)
+            return [], failures
+        with _signals_deferred():
+            # The stamp vouches for the other files' bytes: replaced after them and the orphans.
+            stamp = [relative for relative in pending if PurePosixPath(relative).name == STAMP_NAME]
+            for relative in pending:
+                if relative not in stamp:
+                    _commit(project_dir, relative, staged.pop(relative), changed, failures)
+            for relative in orphans:
+                try:
+                    (project_dir / relative).unlink()
+                    changed.append(relative)
+                except OSError as error:
+                    failures.append(_write_failed("delete", error, relative))
+            for relative in stamp:
+                _commit(project_dir, relative, staged.pop(relative), changed, failures)
+    except BaseException:
+        _discard(staged, created)
+        raise
     for root in roots:
         _remove_empty_folders(project_dir / root)
     return changed, failures
+
+
+def _discard(staged: Mapping[str, str], created: list[Path]) -> None:
+    """Undo the staging: the temporary files, then the folders made for them (deepest first)."""
+    for temporary in staged.values():
+        Path(temporary).unlink(missing_ok=True)
+    for folder in sorted(set(created), key=lambda path: len(path.parts), reverse=True):
+        with contextlib.suppress(OSError):  # not empty after all: leave it
+            folder.rmdir()
+
+
+def _plan_writes(
+    project_dir: Path, outputs: Mapping[str, str], roots: list[str]
+) -> tuple[list[str], list[str], list[Diagnostic]]:
+    """The files to write (they differ from ``outputs``), the orphans to delete, and the paths
+    the fence refuses (any one of which stops the whole write)."""
+    fence = _Fence(project_dir, roots)
+    pending: list[str] = []
+    failures: list[Diagnostic] = []
+    for relative in sorted(outputs):
+        if not fence.allows(relative):
+            failures.append(_refused(relative, "write"))
+        elif _read(project_dir / relative) != outputs[relative]:
+            pending.append(relative)
+    orphans: list[str] = []
+    for relative in existing_files(project_dir, roots):
+        if relative not in outputs:
+            if fence.allows(relative):
+                orphans.append(relative)
+            else:
+                failures.append(_refused(relative, "delete"))
+    return pending, orphans, failures
+
+
+def _write_failed(action: str, error: OSError, relative: str) -> Diagnostic:
+    return Diagnostic(Code.WRITE_FAILED, f"cannot {action}: {describe(error.strerror)}", relative)
+
+
+def _commit(
+    project_dir: Path, relative: str, temporary: str, changed: list[str], failures: list[Diagnostic]
+) -> None:
+    try:
+        os.replace(temporary, project_dir / relative)
+        changed.append(relative)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        failures.append(_write_failed("write", error, relative))
 
 
 def _remove_empty_folders(base: Path) -> None:

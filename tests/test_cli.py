@@ -247,9 +247,10 @@ def test_console_script_and_module_agree() -> None:
     assert run_toolgen("check").returncode == 0
 
 
-def test_a_file_that_cannot_be_written_is_reported_and_the_rest_still_written(
+def test_a_file_that_cannot_be_written_is_reported_and_nothing_else_replaced(
     project: Path, run_cli: Run
 ) -> None:
+    # All or nothing: writing the rest would leave old and new outputs side by side.
     blocked = project / "generated/typescript/index.ts"
     blocked.unlink()
     blocked.mkdir()
@@ -262,6 +263,11 @@ def test_a_file_that_cannot_be_written_is_reported_and_the_rest_still_written(
     assert [(d["code"], d["source"]) for d in document["diagnostics"]] == [
         ("WRITE_FAILED", "generated/typescript/index.ts")
     ]
-    assert "generated/typescript/tools.ts" in document["changed"]
-    assert other.read_text() != "// stale\n"
+    assert document["changed"] == []
+    assert other.read_text() == "// stale\n"
     assert [p.name for p in blocked.parent.iterdir() if p.name.endswith(".tmp")] == []
+    (blocked / "keep").unlink()
+    blocked.rmdir()
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    assert other.read_text() != "// stale\n"
