@@ -5,7 +5,8 @@ by ``re`` with JSON Schema's ECMA-262 meaning. The two dialects differ where it 
 security: Python's ``$`` also matches before a final newline (``"aider\\n"`` would pass
 ``^[a-z]+$``), its ``\\d``/``\\w``/``\\b`` are Unicode-aware, ``.`` only excludes ``\\n``, and
 ``\\s`` uses a different whitespace set. The translation compiles with ``re.ASCII`` (so ``\\d``,
-``\\w``, ``\\b`` and their negations are exactly ECMA's ASCII classes) and rewrites the rest.
+``\\w``, ``\\b`` and their negations are exactly ECMA's ASCII classes) and rewrites the rest
+(``\\B`` too: Python's never matches in an empty string).
 
 ``translate`` raises ``RegexError`` for a pattern that is not valid ECMA-262 (checked with the
 ``regress`` engine) or that uses a construct this module does not translate (Unicode property
@@ -26,6 +27,8 @@ _ECMA_SPACE = (
     "\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 )
 _ECMA_LINE_TERMINATORS = "\\n\\r\\u2028\\u2029"
+# ECMA's \B: both neighbours word characters or neither (``re.ASCII`` makes ``\w`` ECMA's).
+_NOT_A_BOUNDARY = "(?:(?<=\\w)(?=\\w)|(?<!\\w)(?!\\w))"
 _CONTROL_ESCAPES = {"t": "\\t", "n": "\\n", "r": "\\r", "f": "\\f", "v": "\\x0b"}
 _SYNTAX_CHARACTERS = set("^$\\.*+?()[]{}|/")
 
@@ -97,7 +100,8 @@ class _Translator:
         if char in "bB":
             if in_class:
                 return "\\x08" if char == "b" else "B"
-            return "\\" + char
+            # Python's \B never matches in an empty string, where ECMA's does (no boundary).
+            return "\\b" if char == "b" else _NOT_A_BOUNDARY
         if char in _CONTROL_ESCAPES:
             return _CONTROL_ESCAPES[char]
         if char == "0" and not self.peek().isdigit():
