@@ -8,7 +8,9 @@ import re
 import pytest
 
 from generator.ecma import compile_pattern
-from generator.ecma_to_re import PYTHON_FLAGS, translate
+from generator.ecma_to_re import PYTHON_FLAGS, RegexError, translate
+from generator.schema_subset import CompileError
+from generator.ts_validator import emit_validators
 
 # -- patterns: the translation answers as ECMA-262 or is refused naming the construct ----------
 
@@ -36,3 +38,36 @@ def _ecma(pattern: str, text: str) -> bool:
 def test_a_non_boundary_means_what_ecma_means(pattern: str, text: str) -> None:
     python = re.compile(translate(pattern), PYTHON_FLAGS)
     assert (python.search(text) is not None) == _ecma(pattern, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        # A group that took no part: ECMA's reference matches the empty string, Python's fails.
+        ("^(a)?\\1b$", "b"),
+        ("^(?:a|(b))\\1c$", "ac"),
+        ("^(?<n>a)?\\k<n>b$", "b"),
+        # ECMA resets a quantified group's captures at each repetition; Python keeps them.
+        ("^(?:(a)|b)+\\1$", "ab"),
+        ("^(?:(a)|\\1b)+$", "ab"),
+        # A capture inside a negative lookahead is undefined after it in ECMA.
+        ("^.(?!(\\s)x)(?!\\1+)", "a"),
+    ],
+)
+def test_a_backreference_is_refused_naming_it(pattern: str, text: str) -> None:
+    # Every one of these is read differently by the two engines.
+    try:
+        python = re.compile(translate(pattern), PYTHON_FLAGS)
+    except RegexError as error:
+        assert "backreference" in str(error)
+    else:
+        assert (python.search(text) is not None) == _ecma(pattern, text)
+
+
+def test_a_backreference_in_the_schema_is_a_located_refusal() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "string", "pattern": "^(a)?\\1$"}}}
+    with pytest.raises(CompileError) as raised:
+        emit_validators(schema, {"validate": ""}, guards=False)
+    assert raised.value.pointer == "/properties/n/pattern"
+    assert raised.value.keyword == "pattern"
+    assert "backreference" in str(raised.value)
