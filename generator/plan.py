@@ -34,7 +34,12 @@ from typing import Any, Literal
 
 from generator.ecma_to_re import RegexError, translate
 from generator.literals import py_json
-from generator.regex_facts import fast_path, matches_only_ascii, spelled_without_lookaheads
+from generator.regex_facts import (
+    ambiguous_repeat,
+    fast_path,
+    matches_only_ascii,
+    spelled_without_lookaheads,
+)
 from generator.schema_subset import (
     ANNOTATIONS,
     JSON_TYPES,
@@ -387,6 +392,16 @@ class _Planner:
                 python = translate(source)
             except RegexError as error:
                 raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
+            ambiguity = ambiguous_repeat(python)
+            if ambiguity is not None:
+                raise CompileError(
+                    f"pattern: {ambiguity}, so a hostile string could make either validator"
+                    " backtrack for hours (ReDoS), whatever maxLength allows; write each"
+                    " repetition so it can match a string one way only (as in"
+                    " `^[A-Z0-9]+(?:_[A-Z0-9]+)*$`)",
+                    f"{at}/pattern",
+                    "pattern",
+                )
             expected = Rule("pattern", "to match " + _short(source))
             fast = fast_path(python)
             pattern = Pattern(

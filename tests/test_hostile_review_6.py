@@ -3,7 +3,9 @@ meaning the Python translation must keep or refuse, structures the compiler must
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +73,63 @@ def test_a_backreference_in_the_schema_is_a_located_refusal() -> None:
     assert raised.value.pointer == "/properties/n/pattern"
     assert raised.value.keyword == "pattern"
     assert "backreference" in str(raised.value)
+
+
+# -- patterns that backtrack exponentially are refused at generation ---------------------------
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^(a+)+$",  # "a" * 40 + "!" ran for hours in both validators, maxLength or not
+        "^(a*)*$",
+        "^(?:[a-z]+-?)*$",
+        "^(?:\\s*[a-z]+\\s*)+$",
+        "^(.*,)*x$",
+        "^(a|a)*$",
+        "^(\\w|\\d)+$",  # one class to Python's parser, two alternatives to ECMAScript's engine
+        "^(a|b|ab)*c$",
+        "^(?:x(?:a|a)y)*$",
+    ],
+)
+def test_a_pattern_that_can_backtrack_exponentially_is_refused(pattern: str) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"n": {"type": "string", "maxLength": 64, "pattern": pattern}},
+    }
+    with pytest.raises(CompileError) as raised:
+        emit_validators(schema, {"validate": ""}, guards=False)
+    assert raised.value.pointer == "/properties/n/pattern"
+    assert raised.value.keyword == "pattern"
+    assert "ReDoS" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$",  # each repetition begins with "_"
+        "^(?:[a-z]+,)*$",  # ... or ends with ","
+        "^([^,]*,)*x$",
+        "^(?:a|b)*$",
+        "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$",  # an optional group repeats at most once
+        "^(?:(?:ab)+c)+$",
+    ],
+)
+def test_a_pattern_each_string_matches_one_way_is_compiled(pattern: str) -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "string", "pattern": pattern}}}
+    assert "function" in emit_validators(schema, {"validate": ""}, guards=False)
+
+
+def test_generate_reports_an_exponential_pattern_located(tmp_path: Path) -> None:
+    from .conftest import copy_project, run_toolgen
+
+    project = copy_project(tmp_path / "project")
+    schema_path = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    schema["properties"]["hookPointer"]["pattern"] = "^(?:[a-z./-]+)+$"
+    schema_path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    completed = run_toolgen("generate", "--project", str(project))
+    assert completed.returncode == 1, completed.stderr
+    assert "SCHEMA_UNSUPPORTED" in completed.stderr and "ReDoS" in completed.stderr
+    assert "/properties/hookPointer/pattern" in completed.stderr
+    assert "Traceback" not in completed.stderr
