@@ -404,7 +404,7 @@ def _ambiguity(items: list[Any]) -> str | None:
 def _has_repeat(items: list[Any]) -> bool:
     for op, argument in items:
         name = str(op)
-        if name in _REPEATS and argument[1] > 1:
+        if name in _REPEATS and argument[0] != argument[1]:
             return True
         if any(_has_repeat(list(child)) for child in _children(name, argument)):
             return True
@@ -412,11 +412,11 @@ def _has_repeat(items: list[Any]) -> bool:
 
 
 def _inner_repeat_chars(items: list[Any]) -> frozenset[str]:
-    """The probe characters any repeat (more than once) nested in ``items`` can consume."""
+    """The probe characters any repeat of a varying count nested in ``items`` can consume."""
     found: frozenset[str] = frozenset()
     for op, argument in items:
         name = str(op)
-        if name in _REPEATS and argument[1] > 1:
+        if name in _REPEATS and argument[0] != argument[1]:
             found |= _chars(list(argument[2]))
         else:
             for child in _children(name, argument):

@@ -90,6 +90,8 @@ def test_a_backreference_in_the_schema_is_a_located_refusal() -> None:
         "^(\\w|\\d)+$",  # one class to Python's parser, two alternatives to ECMAScript's engine
         "^(a|b|ab)*c$",
         "^(?:x(?:a|a)y)*$",
+        "^(a?){25}a{25}$",  # an optional character is a repeat too
+        "^(?:a?a?)+$",
     ],
 )
 def test_a_pattern_that_can_backtrack_exponentially_is_refused(pattern: str) -> None:
@@ -113,6 +115,8 @@ def test_a_pattern_that_can_backtrack_exponentially_is_refused(pattern: str) -> 
         "^(?:a|b)*$",
         "^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$",  # an optional group repeats at most once
         "^(?:(?:ab)+c)+$",
+        "^(?:-?[a-z])*$",
+        "^(?:a{2})+$",  # a fixed count is no choice
     ],
 )
 def test_a_pattern_each_string_matches_one_way_is_compiled(pattern: str) -> None:
