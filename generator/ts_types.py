@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from generator.literals import identifier, ts_doc_comment, ts_property_name, ts_scalar
+from generator.literals import identifier, ts_doc_comment, ts_property_name, ts_scalar, ts_str
 from generator.shapes import Shape, Shapes, resolve_subschema
 
 _PRIMITIVES = {
@@ -106,12 +106,40 @@ def _is_operand(expression: str) -> bool:
     return True
 
 
+# Members every JavaScript object inherits (the ``__x__`` ones cannot be schema properties: they
+# are no Python field names). An object without an optional property of such a name still has
+# the inherited member, so the member's type must admit it: ``toString?: string`` would not hold
+# for a parsed document, and an object literal leaving it out would not compile (TS2322).
+OBJECT_PROTOTYPE_MEMBERS = frozenset(
+    {
+        "constructor",
+        "hasOwnProperty",
+        "isPrototypeOf",
+        "propertyIsEnumerable",
+        "toLocaleString",
+        "toString",
+        "valueOf",
+    }
+)
+
+
+def _member_type(shape: Shape, key: str, indent: int) -> str:
+    expression = shape_type(shape, indent)
+    if key in OBJECT_PROTOTYPE_MEMBERS:
+        return f"{_wrapped(expression)} | Object[{ts_str(key)}]"
+    return expression
+
+
 def _object_type(shape: Shape, indent: int) -> str:
     pad = "  " * (indent + 1)
     members = [
         _documented(prop.shape, len(pad))
-        + f"{pad}readonly {ts_property_name(prop.key)}{'' if prop.key in shape.required else '?'}: "
-        f"{shape_type(prop.shape, indent + 1)};"
+        + f"{pad}readonly {ts_property_name(prop.key)}"
+        + (
+            f": {shape_type(prop.shape, indent + 1)};"
+            if prop.key in shape.required
+            else f"?: {_member_type(prop.shape, prop.key, indent + 1)};"
+        )
         for prop in shape.properties
     ]
     if not members:

@@ -14,6 +14,8 @@ from generator.ecma_to_re import PYTHON_FLAGS, RegexError, translate
 from generator.schema_subset import CompileError
 from generator.ts_validator import emit_validators
 
+from .conftest import REPO
+
 # -- patterns: the translation answers as ECMA-262 or is refused naming the construct ----------
 
 
@@ -137,3 +139,41 @@ def test_generate_reports_an_exponential_pattern_located(tmp_path: Path) -> None
     assert "SCHEMA_UNSUPPORTED" in completed.stderr and "ReDoS" in completed.stderr
     assert "/properties/hookPointer/pattern" in completed.stderr
     assert "Traceback" not in completed.stderr
+
+
+# -- optional members named as Object.prototype members ----------------------------------------
+
+
+def test_a_row_without_an_inherited_named_member_compiles_and_reads_soundly(tmp_path: Path) -> None:
+    # types.ts declared "readonly toString?: string": an object without that member still has
+    # Object.prototype's toString (a function), so a row giving only some of the special_keys
+    # case's Extras did not compile (TS2322), and a guarded document's member was typed
+    # string | undefined while a function.
+    import shutil
+
+    from .conftest import build_typescript, run_node, run_toolgen
+
+    case = tmp_path / "tests/golden/special_keys"
+    shutil.copytree(REPO / "tests/golden/special_keys", case)
+    (tmp_path / "schema").mkdir()
+    shutil.copy(REPO / "schema/tools-table.schema.json", tmp_path / "schema")
+    table = case / "schema/tools.yaml"
+    lines = table.read_text(encoding="utf-8").splitlines(keepends=True)
+    (extras,) = [number for number, line in enumerate(lines) if line.lstrip().startswith("extras:")]
+    lines[extras] = '    extras: {toString: "v-toString"}\n'
+    table.write_text("".join(lines), encoding="utf-8")
+    completed = run_toolgen("generate", "--project", str(case))
+    assert completed.returncode == 0, completed.stderr
+    probe = """
+import { BUILTIN_TOOL_MANIFESTS } from "./tools.js";
+import type { ToolManifest } from "./types.js";
+const rows: readonly ToolManifest[] = BUILTIN_TOOL_MANIFESTS;
+const extras = rows.find((m) => m.extras !== undefined)?.extras;
+const own: string | undefined = typeof extras?.toString === "string" ? extras.toString : undefined;
+const inherited = typeof extras?.valueOf;
+console.log(JSON.stringify([own, inherited]));
+"""
+    out = build_typescript(tmp_path / "ts", case / "generated/typescript", {"probe.ts": probe})
+    ran = run_node(out / "probe.js")
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout) == ["v-toString", "function"]

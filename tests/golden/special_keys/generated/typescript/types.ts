@@ -68,14 +68,14 @@ export type Capability = "interactive-launch" | "__proto__" | "constructor" | "p
 
 /** Fields named like Object.prototype members. */
 export interface Extras {
-  readonly constructor?: string;
+  readonly constructor?: string | Object["constructor"];
   readonly prototype?: string;
-  readonly toString?: string;
-  readonly valueOf?: string;
-  readonly hasOwnProperty?: string;
-  readonly isPrototypeOf?: string;
-  readonly propertyIsEnumerable?: string;
-  readonly toLocaleString?: string;
+  readonly toString?: string | Object["toString"];
+  readonly valueOf?: string | Object["valueOf"];
+  readonly hasOwnProperty?: string | Object["hasOwnProperty"];
+  readonly isPrototypeOf?: string | Object["isPrototypeOf"];
+  readonly propertyIsEnumerable?: string | Object["propertyIsEnumerable"];
+  readonly toLocaleString?: string | Object["toLocaleString"];
 }
 
 /** A manifest dropped in the adapters folder: the same shape, but only PATH detection. */
