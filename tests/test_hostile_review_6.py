@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -177,3 +178,46 @@ console.log(JSON.stringify([own, inherited]));
     ran = run_node(out / "probe.js")
     assert ran.returncode == 0, ran.stderr
     assert json.loads(ran.stdout) == ["v-toString", "function"]
+
+
+# -- structure: a $ref reached by two routes at every level costs linear work -------------------
+
+
+def _diamond(levels: int) -> dict[str, Any]:
+    """``D<n>`` refers to ``D<n-1>`` twice (directly and in an ``allOf``), ``levels`` deep: a
+    schema of linear size whose routes number 2**levels."""
+    defs: dict[str, Any] = {"D0": {"type": "string", "minLength": 1}}
+    for level in range(1, levels + 1):
+        below = {"$ref": f"#/$defs/D{level - 1}"}
+        defs[f"D{level}"] = {
+            "anyOf": [below, {"allOf": [below, {"maxLength": 5}]}, {"type": "integer"}]
+        }
+    return {"$defs": defs, "$ref": f"#/$defs/D{levels}"}
+
+
+def _calls(function: str, run: Any) -> int:
+    import sys
+
+    count = 0
+
+    def profile(frame: Any, event: str, _arg: Any) -> None:
+        nonlocal count
+        if event == "call" and frame.f_code.co_name == function:
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return count
+
+
+def test_the_string_coverage_question_visits_each_subschema_a_bounded_number_of_times() -> None:
+    # plan._examines_every_string walked every route: 2**n visits for n levels (20 levels took
+    # minutes of `generate`). Each pointer's answer is now kept once decided.
+    from generator.plan import build_plan
+
+    levels = 16
+    calls = _calls("covers", lambda: build_plan(_diamond(levels), {"validate": ""}))
+    assert calls <= 20 * levels
