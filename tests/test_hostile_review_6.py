@@ -221,3 +221,22 @@ def test_the_string_coverage_question_visits_each_subschema_a_bounded_number_of_
     levels = 16
     calls = _calls("covers", lambda: build_plan(_diamond(levels), {"validate": ""}))
     assert calls <= 20 * levels
+
+
+def test_the_reference_spells_a_type_in_text_linear_in_the_schema() -> None:
+    # views._schema_type spelled a non-object $defs entry out at every route: the type of D16
+    # was millions of characters of generated/docs/reference.md, built by as many calls.
+    from generator.views import _schema_type
+
+    levels = 16
+    schema = _diamond(levels)
+    text = ""
+
+    def spell() -> None:
+        nonlocal text
+        text = _schema_type({"$ref": f"#/$defs/D{levels}"}, schema, "", {})
+
+    calls = _calls("_schema_type", spell)
+    assert calls <= 40 * levels
+    assert len(text) <= 400 * levels
+    assert text.startswith("string or string or integer or ")
