@@ -240,3 +240,28 @@ def test_the_reference_spells_a_type_in_text_linear_in_the_schema() -> None:
     assert calls <= 40 * levels
     assert len(text) <= 400 * levels
     assert text.startswith("string or string or integer or ")
+
+
+def test_merging_an_all_of_reached_by_many_routes_is_linear_in_the_schema() -> None:
+    # schemas.effective_schema merged a part once per route: A<n> = allOf [$ref A<n-1>,
+    # $ref A<n-1>] cost 2**n merges (the reference and the breaking-change comparison read it).
+    from generator.schemas import effective_schema
+
+    levels = 16
+    defs: dict[str, Any] = {"A0": {"type": "string", "minLength": 1}}
+    for level in range(1, levels + 1):
+        below = {"$ref": f"#/$defs/A{level - 1}"}
+        defs[f"A{level}"] = {"allOf": [below, dict(below)], "description": f"level {level}"}
+    schema = {"$defs": defs}
+    found: list[Any] = []
+
+    def merge() -> None:
+        found.append(effective_schema(defs[f"A{levels}"], schema, f"/$defs/A{levels}"))
+
+    calls = _calls("effective_schema", merge) + _calls("_effective", merge)
+    assert calls <= 20 * levels
+    assert found[-1].keywords == {
+        "type": "string",
+        "minLength": 1,
+        "description": f"level {levels}",
+    }
