@@ -265,3 +265,42 @@ def test_merging_an_all_of_reached_by_many_routes_is_linear_in_the_schema() -> N
         "minLength": 1,
         "description": f"level {levels}",
     }
+
+
+# -- a shape a type emitter cannot express is reported at the schema node ---------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "pointer"),
+    [
+        # No type, $ref, const, enum or combinator: types.ts cannot type it.
+        ({"if": {"type": "string"}, "else": {"type": "integer"}}, "/properties/extra"),
+        # An untyped array item.
+        ({"type": "array", "items": {"minLength": 1}}, "/properties/extra/items"),
+        # A keyword the draft-07 editor schema cannot express.
+        (
+            {"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "string"}},
+            "/properties/extra/prefixItems",
+        ),
+    ],
+)
+def test_a_shape_the_type_emitters_refuse_is_located_in_the_schema(
+    tmp_path: Path, change: dict[str, Any], pointer: str
+) -> None:
+    # GENERATION_FAILED named only the generated file ("generated/typescript/types.ts: ...
+    # schema too loose to type"): nothing said which schema node to change.
+    from .conftest import copy_project, run_toolgen
+
+    project = copy_project(tmp_path / "project")
+    schema_path = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    schema["properties"]["extra"] = change
+    schema_path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    completed = run_toolgen("generate", "--project", str(project))
+    assert completed.returncode == 1, completed.stderr
+    errors = [line for line in completed.stderr.splitlines() if "GENERATION_FAILED" in line]
+    assert errors, completed.stderr
+    for line in errors:
+        assert line.startswith("schema/tool-manifest.schema.json:"), line
+        assert line.endswith(f"(at {pointer})"), line
+    assert "Traceback" not in completed.stderr
