@@ -304,3 +304,25 @@ def test_a_shape_the_type_emitters_refuse_is_located_in_the_schema(
         assert line.startswith("schema/tool-manifest.schema.json:"), line
         assert line.endswith(f"(at {pointer})"), line
     assert "Traceback" not in completed.stderr
+
+
+@pytest.mark.parametrize("name", ["class", "\u03a9", "a b", "-", "let"])
+def test_a_defs_name_no_generated_type_can_take_is_refused_at_its_key(
+    tmp_path: Path, name: str
+) -> None:
+    # A $defs entry names a Python class and a TypeScript type. "class" failed in the
+    # TypeScript type emitter, "Ω" in datamodel-code-generator's output check: GENERATION_FAILED
+    # on up to six generated files, none naming the schema node.
+    from .conftest import copy_project, run_toolgen
+
+    project = copy_project(tmp_path / "project")
+    schema_path = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    schema["$defs"][name] = {"type": "string"}
+    schema_path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    completed = run_toolgen("generate", "--project", str(project))
+    assert completed.returncode == 1, completed.stderr
+    errors = [line for line in completed.stderr.splitlines() if " error: " in line]
+    assert len(errors) == 1, completed.stderr
+    assert errors[0].startswith("schema/tool-manifest.schema.json:"), errors[0]
+    assert "SCHEMA_UNSUPPORTED" in errors[0]
