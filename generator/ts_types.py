@@ -135,7 +135,8 @@ OBJECT_PROTOTYPE_MEMBERS = frozenset(
 def _member_type(shape: Shape, key: str, indent: int) -> str:
     expression = shape_type(shape, indent)
     if key in OBJECT_PROTOTYPE_MEMBERS:
-        return f"{_wrapped(expression)} | Object[{ts_str(key)}]"
+        # Read from the value Object: a $defs entry named Object is a type, not a value.
+        return f"{_wrapped(expression)} | (typeof Object.prototype)[{ts_str(key)}]"
     return expression
 
 

@@ -326,3 +326,20 @@ def test_a_defs_name_no_generated_type_can_take_is_refused_at_its_key(
     assert len(errors) == 1, completed.stderr
     assert errors[0].startswith("schema/tool-manifest.schema.json:"), errors[0]
     assert "SCHEMA_UNSUPPORTED" in errors[0]
+
+
+def test_an_inherited_member_s_type_is_read_from_the_value_object() -> None:
+    # A $defs entry named Object is a type of types.ts: the inherited member is named through
+    # the value (typeof Object.prototype), which no declaration there shadows.
+    from generator.shapes import resolve
+    from generator.ts_types import declarations
+
+    schema = {
+        "title": "Root",
+        "type": "object",
+        "properties": {"valueOf": {"type": "string"}},
+        "$defs": {"Object": {"type": "object", "properties": {"toString": {"type": "string"}}}},
+    }
+    text = "\n".join(declaration for _, declaration in declarations(resolve(schema)))
+    assert 'readonly valueOf?: string | (typeof Object.prototype)["valueOf"];' in text
+    assert 'readonly toString?: string | (typeof Object.prototype)["toString"];' in text
