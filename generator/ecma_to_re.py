@@ -5,12 +5,13 @@ by ``re`` with JSON Schema's ECMA-262 meaning. The two dialects differ where it 
 security: Python's ``$`` also matches before a final newline (``"aider\\n"`` would pass
 ``^[a-z]+$``), its ``\\d``/``\\w``/``\\b`` are Unicode-aware, ``.`` only excludes ``\\n``, and
 ``\\s`` uses a different whitespace set. The translation compiles with ``re.ASCII`` (so ``\\d``,
-``\\w``, ``\\b`` and their negations are exactly ECMA's ASCII classes) and rewrites the rest.
+``\\w``, ``\\b`` and their negations are exactly ECMA's ASCII classes) and rewrites the rest
+(``\\B`` too: Python's never matches in an empty string).
 
 ``translate`` raises ``RegexError`` for a pattern that is not valid ECMA-262 (checked with the
 ``regress`` engine) or that uses a construct this module does not translate (Unicode property
-escapes, ``\\S`` inside a class); the compiler turns that into a generation error, so a pattern is
-never silently evaluated with Python's meaning.
+escapes, ``\\S`` inside a class, backreferences); the compiler turns that into a generation
+error, so a pattern is never silently evaluated with Python's meaning.
 """
 
 from __future__ import annotations
@@ -26,7 +27,15 @@ _ECMA_SPACE = (
     "\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 )
 _ECMA_LINE_TERMINATORS = "\\n\\r\\u2028\\u2029"
+# ECMA's \B: both neighbours word characters or neither (``re.ASCII`` makes ``\w`` ECMA's).
+_NOT_A_BOUNDARY = "(?:(?<=\\w)(?=\\w)|(?<!\\w)(?!\\w))"
 _CONTROL_ESCAPES = {"t": "\\t", "n": "\\n", "r": "\\r", "f": "\\f", "v": "\\x0b"}
+# Why a backreference is refused: the two engines give a group different contents.
+_BACKREFERENCE_WHY = (
+    " ECMAScript and Python's re read it differently (for a group that took no part, or that"
+    " a repetition or a negative lookahead reset, ECMAScript matches the empty string where"
+    " Python fails)"
+)
 _SYNTAX_CHARACTERS = set("^$\\.*+?()[]{}|/")
 
 
@@ -83,6 +92,11 @@ class _Translator:
                 return 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
         return value
 
+    def backreference(self) -> str:
+        """The text of the backreference at the current position (``\\1``, ``\\k<name>``)."""
+        found = re.match(r"\\(?:[0-9]+|k<[^>]*>)", self.pattern[self.position :])
+        return found.group() if found else "\\k"
+
     def escape(self, *, in_class: bool) -> str:  # noqa: PLR0912 - one branch per escape kind
         """Translate the escape after a backslash."""
         char = self.take()
@@ -97,27 +111,25 @@ class _Translator:
         if char in "bB":
             if in_class:
                 return "\\x08" if char == "b" else "B"
-            return "\\" + char
+            # Python's \B never matches in an empty string, where ECMA's does (no boundary).
+            return "\\b" if char == "b" else _NOT_A_BOUNDARY
         if char in _CONTROL_ESCAPES:
             return _CONTROL_ESCAPES[char]
         if char == "0" and not self.peek().isdigit():
             return "\\x00"
-        if char.isdigit():
-            digits = char
-            while self.peek().isdigit():
-                digits += self.take()
-            return f"(?:\\{digits})"
+        if char.isdigit() or (char == "k" and self.peek() == "<"):
+            self.position -= 2
+            text = self.backreference()
+            raise RegexError(
+                f"the backreference {text} at offset {self.position} is not supported:"
+                + _BACKREFERENCE_WHY
+            )
         if char == "c":
             return _code_point(ord(self.take()) % 32)
         if char == "x":
             return _code_point(self.hex_digits(2))
         if char == "u":
             return _code_point(self.unicode_escape())
-        if char == "k" and self.peek() == "<":
-            end = self.pattern.index(">", self.position)
-            name = self.pattern[self.position + 1 : end]
-            self.position = end + 1
-            return f"(?P={name})"
         if char in _SYNTAX_CHARACTERS or char == "-":
             return _literal(char)
         raise self.fail(f"the escape \\{char}")

@@ -28,7 +28,7 @@ class _Builder:
         name: str | None = None
         while shape.ref is not None:
             if shape.ref_target is None:
-                raise ModelError(f"unresolvable $ref {shape.ref!r}")
+                raise ModelError(f"unresolvable $ref {shape.ref!r}", shape.pointer)
             name, shape = shape.ref_name, shape.ref_target
         return name, shape
 
@@ -36,10 +36,13 @@ class _Builder:
         """Python converting the JSON value in ``value`` to what the model field holds."""
         name, target = self.named(shape)
         if target.one_of is not None or target.any_of is not None:
-            raise ModelError("a union cannot be rebuilt without its discriminator")
+            raise ModelError("a union cannot be rebuilt without its discriminator", target.pointer)
         if target.is_object:
             if name is None or name not in self.known:
-                raise ModelError("an object schema must be a named $defs entry to become a class")
+                raise ModelError(
+                    "an object schema must be a named $defs entry to become a class",
+                    target.pointer,
+                )
             return f"{self.function(name, target, target.required)}({value})"
         if target.items is not None:
             items = target.items

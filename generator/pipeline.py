@@ -139,7 +139,13 @@ def _build_outputs(
         # Targets a setting turns off (the TypeScript package files) are not outputs at all.
         active = tuple(target for target in targets if target.when(registry))
         return _generate(
-            config, active, environment, table_text, registry=registry, diagnostics=diagnostics
+            config,
+            active,
+            environment,
+            table_text,
+            registry=registry,
+            diagnostics=diagnostics,
+            manifest=manifest,
         )
 
 
@@ -151,8 +157,10 @@ def _generate(
     *,
     registry: Registry,
     diagnostics: list[Diagnostic],
+    manifest: Loaded | None = None,
 ) -> BuildResult:
-    """The outputs of sources that passed validation (``diagnostics``: their warnings)."""
+    """The outputs of sources that passed validation (``diagnostics``: their warnings); an
+    emitter's refusal of a manifest schema node is located there (``manifest``)."""
     environment = environment or render.make_environment()
     paths = [_output_path(config, target) for target in targets]
     rendered: dict[int, str] = {}
@@ -164,7 +172,7 @@ def _generate(
                 rendered[index] = render.render_target(registry, targets[index], environment)
             except _GENERATION_ERRORS as error:
                 step = f"rendering {targets[index].template}"
-                failures[index] = _generation_failed(paths[index], step, error)
+                failures[index] = _generation_failed(paths[index], step, error, manifest)
 
     # The Python files first: ruff formats them while the other files render.
     python = [index for index, target in enumerate(targets) if target.is_python]
@@ -222,8 +230,23 @@ _GENERATION_ERRORS = (
 )
 
 
-def _generation_failed(path: str, step: str, error: Exception) -> Diagnostic:
+def _generation_failed(
+    path: str, step: str, error: Exception, manifest: Loaded | None = None
+) -> Diagnostic:
     message = f"{step} failed: {type(error).__name__}: {error}"
+    pointer = getattr(error, "pointer", None)
+    if manifest is not None and isinstance(pointer, str):
+        # A schema node an emitter cannot express: located at that node (the output named).
+        found = manifest.position_of(pointer)
+        line, column = found if found else (None, None)
+        return Diagnostic(
+            Code.GENERATION_FAILED,
+            sanitize(f"{path}: {message}", 500),
+            manifest.source,
+            line,
+            column,
+            pointer,
+        )
     return Diagnostic(Code.GENERATION_FAILED, sanitize(message, 500), path)
 
 

@@ -34,7 +34,12 @@ from typing import Any, Literal
 
 from generator.ecma_to_re import RegexError, translate
 from generator.literals import py_json
-from generator.regex_facts import fast_path, matches_only_ascii, spelled_without_lookaheads
+from generator.regex_facts import (
+    ambiguous_repeat,
+    fast_path,
+    matches_only_ascii,
+    spelled_without_lookaheads,
+)
 from generator.schema_subset import (
     ANNOTATIONS,
     JSON_TYPES,
@@ -387,6 +392,16 @@ class _Planner:
                 python = translate(source)
             except RegexError as error:
                 raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
+            ambiguity = ambiguous_repeat(python)
+            if ambiguity is not None:
+                raise CompileError(
+                    f"pattern: {ambiguity}, so a hostile string could make either validator"
+                    " backtrack for hours (ReDoS), whatever maxLength allows; write each"
+                    " repetition so it can match a string one way only (as in"
+                    " `^[A-Z0-9]+(?:_[A-Z0-9]+)*$`)",
+                    f"{at}/pattern",
+                    "pattern",
+                )
             expected = Rule("pattern", "to match " + _short(source))
             fast = fast_path(python)
             pattern = Pattern(
@@ -530,31 +545,48 @@ def _examines_every_string(schema: Mapping[str, Any], pointer: str) -> bool:
     node (and so through its surrogate test): objects are closed, arrays have ``items``, and no
     position is left unconstrained. Conservative: ``False`` means the entry point walks an
     accepted document once more to look for lone surrogates."""
-    visiting: set[str] = set()
+    # The pointers being visited, each with its depth; a node reached again while being visited
+    # is assumed to cover (a recursive $ref: decided by the outer visit). ``decided`` keeps each
+    # answer that holds whatever the visit: a refusal (it was reached even assuming the best),
+    # or an acceptance that assumed nothing about a node visited further out. Without it a
+    # $ref reached by two routes at each of n levels was walked 2**n times.
+    visiting: dict[str, int] = {}
+    decided: dict[str, bool] = {}
+    nothing_assumed = 1 << 62
+    lowest_assumed = [nothing_assumed]  # the outermost depth the current visit assumed
 
     def covers(node: Any, at: str) -> bool:
         if node is False:
             return True
         if not isinstance(node, Mapping) or not node:
             return False
+        if at in decided:
+            return decided[at]
         if at in visiting:
-            return True  # a recursive $ref: decided by the outer visit
-        visiting.add(at)
+            lowest_assumed[0] = min(lowest_assumed[0], visiting[at])
+            return True
+        depth = visiting[at] = len(visiting)
+        outer_lowest, lowest_assumed[0] = lowest_assumed[0], nothing_assumed
         try:
-            return (
-                own(node, at)
-                or any(
-                    covers(sub, f"{at}/allOf/{i}") for i, sub in enumerate(node.get("allOf", []))
-                )
-                or any(
-                    key in node
-                    and all(covers(sub, f"{at}/{key}/{i}") for i, sub in enumerate(node[key]))
-                    for key in ("anyOf", "oneOf")
-                )
-                or ("$ref" in node and covers_target(node["$ref"], at))
-            )
+            answer = _covers(node, at)
         finally:
-            visiting.discard(at)
+            del visiting[at]
+        if not answer or lowest_assumed[0] >= depth:
+            decided[at] = answer
+        lowest_assumed[0] = min(outer_lowest, lowest_assumed[0])
+        return answer
+
+    def _covers(node: Mapping[str, Any], at: str) -> bool:
+        return (
+            own(node, at)
+            or any(covers(sub, f"{at}/allOf/{i}") for i, sub in enumerate(node.get("allOf", [])))
+            or any(
+                key in node
+                and all(covers(sub, f"{at}/{key}/{i}") for i, sub in enumerate(node[key]))
+                for key in ("anyOf", "oneOf")
+            )
+            or ("$ref" in node and covers_target(node["$ref"], at))
+        )
 
     def covers_target(ref: Any, at: str) -> bool:
         found = local_ref_target(schema, ref) if isinstance(ref, str) else None

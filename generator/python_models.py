@@ -49,7 +49,12 @@ from generator.schemas import description, iter_subschemas, property_schema, res
 
 
 class ModelError(Exception):
-    """The schema uses a shape the Python renderer cannot name (reported as GENERATION_FAILED)."""
+    """The schema uses a shape the Python renderer cannot name (reported as GENERATION_FAILED);
+    ``pointer`` locates it in the schema when known."""
+
+    def __init__(self, message: str, pointer: str | None = None) -> None:
+        super().__init__(message)
+        self.pointer = pointer
 
 
 def generate_models(manifest_schema: Mapping[str, Any]) -> str:

@@ -11,6 +11,8 @@ and are conservative: an answer is given only when the tree proves it.
   (``plan.FastPath``).
 - ``spelled_without_lookaheads``: the same shorter pattern in the pattern's own (ECMA-262)
   spelling, found by translating it back; what the TypeScript backend tests.
+- ``ambiguous_repeat``: why the pattern may backtrack exponentially (a nested or ambiguous
+  repeat), which the plan refuses.
 """
 
 from __future__ import annotations
@@ -316,3 +318,219 @@ def _shape(items: Any) -> Any:
     if isinstance(items, (list, tuple)) or hasattr(items, "data"):
         return [_shape(item) for item in (items.data if hasattr(items, "data") else items)]
     return repr(items)
+
+
+def ambiguous_repeat(source: str) -> str | None:
+    """Why ``source`` (compiled with ``re.ASCII``) may take exponential time on a hostile
+    string, or ``None``: a repeat (more than once) whose body holds another such repeat, unless
+    each repetition begins or ends with one character none of the inner repeats can consume
+    (``(?:_[A-Z0-9]+)*``: the string splits into repetitions one way only); or a repeat of
+    alternatives that can begin with the same character (``(a|ab)*``). Both engines backtrack,
+    so such a pattern (``^(a+)+$`` on forty ``a`` and a ``!``) can run for hours whatever
+    ``maxLength`` allows. Conservative: an answer other than ``None`` when unsure."""
+    try:
+        parsed = sre_parse.parse(_unmerged(source), re.ASCII)
+    except re.error:  # pragma: no cover - translate() already compiled it
+        return "the pattern could not be analysed"
+    return _ambiguity(list(parsed))
+
+
+# An assertion that always holds, put before each alternative but the first: Python's parser
+# would merge one-character alternatives into a class (``(\w|\d)`` into ``[\w\d]``) and
+# factor out a common prefix, which hides from the analysis what ECMAScript's engine backtracks
+# over; a branch beginning with this is neither one character nor sharing a prefix.
+_BRANCH_MARK = "(?=)"
+
+
+def _unmerged(source: str) -> str:
+    """``source`` with ``_BRANCH_MARK`` after each alternation bar (outside classes)."""
+    out: list[str] = []
+    index = 0
+    in_class = False
+    while index < len(source):
+        char = source[index]
+        if char == "\\":
+            out.append(source[index : index + 2])
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True  # the translation escapes every "]" a class holds
+        out.append(char + _BRANCH_MARK if char == "|" and not in_class else char)
+        index += 1
+    return "".join(out)
+
+
+_REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+# Characters standing for every character the analysis must tell apart: ASCII (each its own
+# class under re.ASCII) and one of each kind beyond (letter, digit, space, line terminator,
+# astral, surrogate-free private use).
+_PROBES = frozenset(map(chr, range(0x80))) | frozenset(
+    "\u00a0\u00e9\u0661\u2028\u3000\ufeff\ue000\U0001f600"
+)
+_CATEGORY_TESTS = {
+    "CATEGORY_DIGIT": re.compile(r"\d", re.ASCII),
+    "CATEGORY_NOT_DIGIT": re.compile(r"\D", re.ASCII),
+    "CATEGORY_WORD": re.compile(r"\w", re.ASCII),
+    "CATEGORY_NOT_WORD": re.compile(r"\W", re.ASCII),
+    "CATEGORY_SPACE": re.compile(r"\s", re.ASCII),
+    "CATEGORY_NOT_SPACE": re.compile(r"\S", re.ASCII),
+}
+
+
+def _ambiguity(items: list[Any]) -> str | None:
+    for op, argument in items:
+        name = str(op)
+        if name in _REPEATS and argument[1] > 1:
+            body = _unwrapped(list(argument[2]))
+            if _has_repeat(body) and not _separated(body):
+                return (
+                    "a quantified group holds another quantifier and its repetitions need not"
+                    " begin or end with a character the inner one cannot match"
+                )
+            if _ambiguous_branch(body):
+                return (
+                    "a quantified group holds alternatives that can begin with the same"
+                    " character or both match the empty string"
+                )
+        for child in _children(name, argument):
+            found = _ambiguity(list(child))
+            if found is not None:
+                return found
+    return None
+
+
+def _has_repeat(items: list[Any]) -> bool:
+    for op, argument in items:
+        name = str(op)
+        if name in _REPEATS and argument[0] != argument[1]:
+            return True
+        if any(_has_repeat(list(child)) for child in _children(name, argument)):
+            return True
+    return False
+
+
+def _inner_repeat_chars(items: list[Any]) -> frozenset[str]:
+    """The probe characters any repeat of a varying count nested in ``items`` can consume."""
+    found: frozenset[str] = frozenset()
+    for op, argument in items:
+        name = str(op)
+        if name in _REPEATS and argument[0] != argument[1]:
+            found |= _chars(list(argument[2]))
+        else:
+            for child in _children(name, argument):
+                found |= _inner_repeat_chars(list(child))
+    return found
+
+
+def _separated(body: list[Any]) -> bool:
+    """Whether the body begins or ends with one character (a literal or a class) that no
+    repeat inside it can consume."""
+    inner = _inner_repeat_chars(body)
+    for op, argument in (body[0], body[-1]) if body else ():
+        if str(op) in ("LITERAL", "NOT_LITERAL", "IN") and not _chars([(op, argument)]) & inner:
+            return True
+    return False
+
+
+def _unwrapped(body: list[Any]) -> list[Any]:
+    """The body without the groups that only wrap it (``((a+),)`` reads as ``(a+),``)."""
+    while len(body) == 1 and str(body[0][0]) == "SUBPATTERN":
+        body = list(body[0][1][-1])
+    return body
+
+
+def _ambiguous_branch(items: list[Any]) -> bool:
+    """Whether an alternation in ``items`` (at any depth) has two branches that can begin with
+    the same character or that can both match the empty string."""
+    for op, argument in items:
+        name = str(op)
+        if name == "BRANCH":
+            branches = [list(branch) for branch in argument[1]]
+            if sum(map(_nullable, branches)) > 1:
+                return True
+            seen: frozenset[str] = frozenset()
+            for branch in branches:
+                first = _first(branch)
+                if first & seen:
+                    return True
+                seen |= first
+        if any(_ambiguous_branch(list(child)) for child in _children(name, argument)):
+            return True
+    return False
+
+
+def _first(items: list[Any]) -> frozenset[str]:
+    """The probe characters a match of ``items`` can begin with (a superset)."""
+    found: frozenset[str] = frozenset()
+    for op, argument in items:
+        name = str(op)
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue
+        if name == "SUBPATTERN":
+            found |= _first(list(argument[-1]))
+        elif name == "BRANCH":
+            for branch in argument[1]:
+                found |= _first(list(branch))
+        elif name in _REPEATS:
+            found |= _first(list(argument[2]))
+        else:
+            found |= _chars([(op, argument)])
+        if not _nullable([(op, argument)]):
+            break
+    return found
+
+
+def _nullable(items: list[Any]) -> bool:
+    """Whether ``items`` can match the empty string (``True`` when unsure)."""
+    for op, argument in items:
+        name = str(op)
+        if name in ("LITERAL", "NOT_LITERAL", "IN", "ANY"):
+            return False
+        if name == "SUBPATTERN" and not _nullable(list(argument[-1])):
+            return False
+        if name == "BRANCH" and not any(_nullable(list(b)) for b in argument[1]):
+            return False
+        if name in _REPEATS and argument[0] > 0 and not _nullable(list(argument[2])):
+            return False
+    return True
+
+
+def _chars(items: list[Any]) -> frozenset[str]:
+    """The probe characters ``items`` can consume anywhere (every probe when unsure)."""
+    found: frozenset[str] = frozenset()
+    for op, argument in items:
+        name = str(op)
+        if name == "LITERAL":
+            found |= {chr(argument)}
+        elif name == "NOT_LITERAL":
+            found |= _PROBES - {chr(argument)}
+        elif name == "IN":
+            found |= {char for char in _PROBES if _in_class(argument, char)}
+        elif name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue
+        elif name in ("SUBPATTERN", "BRANCH", *_REPEATS, "ATOMIC_GROUP"):
+            for child in _children(name, argument):
+                found |= _chars(list(child))
+        else:
+            return _PROBES
+    return found
+
+
+def _in_class(members: Any, char: str) -> bool:
+    negated = False
+    hit = False
+    for op, member in members:
+        name = str(op)
+        if name == "NEGATE":
+            negated = True
+        elif name == "LITERAL":
+            hit = hit or chr(member) == char
+        elif name == "RANGE":
+            hit = hit or member[0] <= ord(char) <= member[1]
+        elif name == "CATEGORY" and str(member) in _CATEGORY_TESTS:
+            hit = hit or _CATEGORY_TESTS[str(member)].match(char) is not None
+        else:
+            return True  # unknown member: assume it may hold the character
+    return hit != negated

@@ -226,6 +226,18 @@ def effective_schema(
     """``schema`` with its same-document ``$ref`` and ``allOf`` members merged in (their
     properties and ``required`` united, the node's own keywords winning): what an instance at
     this place must look like, as far as comparing and documenting need."""
+    return _effective(schema, root, pointer, depth, {})
+
+
+# (id of a subschema, its pointer, depth) -> what it merges to, within one ``effective_schema``
+# call: a part reached by several routes (``A<n>: allOf [$ref A<n-1>, $ref A<n-1>]``) is merged
+# once per depth, not once per route (2**n). Parts are only read, never changed.
+_Merged = dict[tuple[int, str, int], "EffectiveSchema"]
+
+
+def _effective(
+    schema: Any, root: Mapping[str, Any], pointer: str, depth: int, merged: _Merged
+) -> EffectiveSchema:
     node = EffectiveSchema({}, {}, set(), pointer)
     if not isinstance(schema, Mapping) or depth > _MAX_REF_DEPTH:
         return node
@@ -234,9 +246,9 @@ def effective_schema(
     if isinstance(ref, str):
         target = resolve_local_ref(root, ref)
         if target is not None:
-            parts.append(effective_schema(target, root, ref[1:], depth + 1))
+            parts.append(_part(target, root, ref[1:], depth + 1, merged))
     for index, member in enumerate(schema.get("allOf", ())):
-        parts.append(effective_schema(member, root, f"{pointer}/allOf/{index}", depth + 1))
+        parts.append(_part(member, root, f"{pointer}/allOf/{index}", depth + 1, merged))
     for part in parts:
         node.keywords.update(part.keywords)
         node.properties.update(part.properties)
@@ -252,3 +264,12 @@ def effective_schema(
         elif key not in ("$ref", "allOf", "$defs", "$schema", "$id"):
             node.keywords[key] = value
     return node
+
+
+def _part(
+    schema: Any, root: Mapping[str, Any], pointer: str, depth: int, merged: _Merged
+) -> EffectiveSchema:
+    key = (id(schema), pointer, depth)
+    if key not in merged:
+        merged[key] = _effective(schema, root, pointer, depth, merged)
+    return merged[key]

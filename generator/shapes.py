@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from generator.diagnostics import pointer_of
 from generator.schemas import description, resolve_local_ref
 
 _DEFS_PREFIX = "#/$defs/"
@@ -68,6 +69,9 @@ class Shape:
     primitive: str | None = None
     # The node's own description, else that of what its ``$ref`` names ("" when neither).
     description: str = ""
+    # Where the schema object sits (the first route that reached it; ``None``: not known), so an
+    # emitter's refusal can be located in the schema.
+    pointer: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,8 +87,10 @@ def resolve(root: Mapping[str, Any]) -> Shapes:
     """The shapes of ``root``'s values; each schema object is resolved once."""
     resolver = _Resolver(root)
     defs = root.get("$defs", {})
-    definitions = {name: resolver.shape(sub) for name, sub in defs.items()}
-    return Shapes(str(root["title"]), resolver.shape(root), definitions)
+    definitions = {
+        name: resolver.shape(sub, f"/$defs{pointer_of((name,))}") for name, sub in defs.items()
+    }
+    return Shapes(str(root["title"]), resolver.shape(root, ""), definitions)
 
 
 def resolve_subschema(schema: Any, root: Mapping[str, Any]) -> Shape:
@@ -136,24 +142,36 @@ class _Resolver:
             return ref.removeprefix(_DEFS_PREFIX)
         return None
 
-    def shape(self, schema: Any) -> Shape:
+    def shape(self, schema: Any, pointer: str | None = None) -> Shape:
         if not isinstance(schema, Mapping):
-            return Shape(boolean=True)
+            return Shape(boolean=True, pointer=pointer)
         if id(schema) in self.known:
             return self.known[id(schema)][1]
-        shape = Shape()
+        shape = Shape(pointer=pointer)
         self.known[id(schema)] = (schema, shape)  # first: a recursive reference finds it
+
+        def at(*tokens: str | int) -> str | None:
+            return None if pointer is None else pointer + pointer_of(tokens)
+
         ref = schema.get("$ref")
         if isinstance(ref, str):
             target = resolve_local_ref(self.root, ref)
             shape.ref = ref
             shape.ref_name = self.ref_name(ref)
-            shape.ref_target = None if target is None else self.shape(target)
-        shape.all_of = tuple(self.shape(sub) for sub in schema.get("allOf", ()))
-        if "oneOf" in schema:
-            shape.one_of = tuple(self.shape(sub) for sub in schema["oneOf"])
-        if "anyOf" in schema:
-            shape.any_of = tuple(self.shape(sub) for sub in schema["anyOf"])
+            target_at = ref[1:] if ref.startswith("#") else None
+            shape.ref_target = None if target is None else self.shape(target, target_at)
+        shape.all_of = tuple(
+            self.shape(sub, at("allOf", i)) for i, sub in enumerate(schema.get("allOf", ()))
+        )
+        for keyword in ("oneOf", "anyOf"):
+            if keyword in schema:
+                members = tuple(
+                    self.shape(sub, at(keyword, i)) for i, sub in enumerate(schema[keyword])
+                )
+                if keyword == "oneOf":
+                    shape.one_of = members
+                else:
+                    shape.any_of = members
         if "const" in schema:
             shape.literals = Literals("const", (schema["const"],))
         elif "enum" in schema:
@@ -161,11 +179,12 @@ class _Resolver:
         kind = schema.get("type")
         shape.is_object = kind == "object" or "properties" in schema
         shape.properties = tuple(
-            Property(key, self.shape(sub)) for key, sub in schema.get("properties", {}).items()
+            Property(key, self.shape(sub, at("properties", key)))
+            for key, sub in schema.get("properties", {}).items()
         )
         shape.required = tuple(schema.get("required", ()))
         if kind == "array":
-            shape.items = self.shape(schema.get("items", {}))
+            shape.items = self.shape(schema.get("items", {}), at("items"))
         if isinstance(kind, str) and kind not in ("object", "array"):
             shape.primitive = kind
         shape.description = description(schema, self.root)

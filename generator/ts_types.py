@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from generator.literals import identifier, ts_doc_comment, ts_property_name, ts_scalar
+from generator.literals import identifier, ts_doc_comment, ts_property_name, ts_scalar, ts_str
 from generator.shapes import Shape, Shapes, resolve_subschema
 
 _PRIMITIVES = {
@@ -27,12 +27,17 @@ _PRIMITIVES = {
 
 
 class TsTypeError(Exception):
-    """The schema has a shape this emitter does not translate."""
+    """The schema has a shape this emitter does not translate; ``pointer`` locates it in the
+    schema when known."""
+
+    def __init__(self, message: str, pointer: str | None = None) -> None:
+        super().__init__(message)
+        self.pointer = pointer
 
 
 def _ref_name(shape: Shape) -> str:
     if shape.ref_name is None:
-        raise TsTypeError(f"unsupported $ref {shape.ref!r}")
+        raise TsTypeError(f"unsupported $ref {shape.ref!r}", shape.pointer)
     return identifier(shape.ref_name)
 
 
@@ -52,26 +57,30 @@ def shape_type(shape: Shape, indent: int = 0) -> str:
             parts.append(" | ".join(_wrapped(shape_type(member, indent)) for member in union))
     if shape.literals is not None:
         keyword = shape.literals.keyword
-        parts.append(" | ".join(_literal_type(v, keyword) for v in shape.literals.values))
+        parts.append(
+            " | ".join(_literal_type(v, keyword, shape.pointer) for v in shape.literals.values)
+        )
     elif shape.is_object:
         parts.append(_object_type(shape, indent))
     elif shape.items is not None:
         parts.append(f"readonly {_wrapped(shape_type(shape.items, indent))}[]")
     elif shape.primitive is not None:
         if shape.primitive not in _PRIMITIVES:
-            raise TsTypeError(f"unsupported type {shape.primitive!r}")
+            raise TsTypeError(f"unsupported type {shape.primitive!r}", shape.pointer)
         parts.append(_PRIMITIVES[shape.primitive])
     if not parts:
-        raise TsTypeError("schema too loose to type (no type, $ref, const, enum or combinator)")
+        raise TsTypeError(
+            "schema too loose to type (no type, $ref, const, enum or combinator)", shape.pointer
+        )
     return " & ".join(_wrapped(p) for p in parts) if len(parts) > 1 else parts[0]
 
 
-def _literal_type(value: Any, keyword: str) -> str:
+def _literal_type(value: Any, keyword: str, pointer: str | None) -> str:
     """The literal type of a ``const`` or ``enum`` value: a JSON scalar only (an object or
     array has no literal type; it is refused rather than typed ``unknown``)."""
     if isinstance(value, Mapping | list):
         kind = "an object" if isinstance(value, Mapping) else "an array"
-        raise TsTypeError(f"{keyword} holds {kind}, which has no TypeScript literal type")
+        raise TsTypeError(f"{keyword} holds {kind}, which has no TypeScript literal type", pointer)
     return ts_scalar(value)
 
 
@@ -106,12 +115,41 @@ def _is_operand(expression: str) -> bool:
     return True
 
 
+# Members every JavaScript object inherits (the ``__x__`` ones cannot be schema properties: they
+# are no Python field names). An object without an optional property of such a name still has
+# the inherited member, so the member's type must admit it: ``toString?: string`` would not hold
+# for a parsed document, and an object literal leaving it out would not compile (TS2322).
+OBJECT_PROTOTYPE_MEMBERS = frozenset(
+    {
+        "constructor",
+        "hasOwnProperty",
+        "isPrototypeOf",
+        "propertyIsEnumerable",
+        "toLocaleString",
+        "toString",
+        "valueOf",
+    }
+)
+
+
+def _member_type(shape: Shape, key: str, indent: int) -> str:
+    expression = shape_type(shape, indent)
+    if key in OBJECT_PROTOTYPE_MEMBERS:
+        # Read from the value Object: a $defs entry named Object is a type, not a value.
+        return f"{_wrapped(expression)} | (typeof Object.prototype)[{ts_str(key)}]"
+    return expression
+
+
 def _object_type(shape: Shape, indent: int) -> str:
     pad = "  " * (indent + 1)
     members = [
         _documented(prop.shape, len(pad))
-        + f"{pad}readonly {ts_property_name(prop.key)}{'' if prop.key in shape.required else '?'}: "
-        f"{shape_type(prop.shape, indent + 1)};"
+        + f"{pad}readonly {ts_property_name(prop.key)}"
+        + (
+            f": {shape_type(prop.shape, indent + 1)};"
+            if prop.key in shape.required
+            else f"?: {_member_type(prop.shape, prop.key, indent + 1)};"
+        )
         for prop in shape.properties
     ]
     if not members:

@@ -61,10 +61,6 @@ _MAX_INLINE = 6
 # function counts as that many) is decided by its answering function first.
 _GUARDED_REPORTS = 6
 _COLLECTING_CALL = re.compile(r"(?:check\d+|oneOf)\(")
-# A backreference inside a lookbehind: ECMAScript matches a lookbehind right to left, Python
-# left to right, so the two engines can disagree on what the reference holds.
-_LOOKBEHIND = re.compile(r"\(\?<[=!]")
-_BACKREFERENCE = re.compile(r"\\(?:[1-9]|k<)")
 
 
 def _type_test(name: str, value: str) -> str:
@@ -91,17 +87,6 @@ def ts_json(value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(ts_json(item) for item in value) + "]"
     return "{" + ", ".join(f"{ts_str(k)}: {ts_json(v)}" for k, v in value.items()) + "}"
-
-
-def check_pattern(source: str, at: str) -> None:
-    """Refuse a pattern whose meaning differs between ECMAScript and the Python translation."""
-    if _LOOKBEHIND.search(source) and _BACKREFERENCE.search(source):
-        raise CompileError(
-            "pattern: a backreference in a pattern with a lookbehind is refused (ECMAScript"
-            " matches a lookbehind right to left, Python left to right)",
-            f"{at}/pattern",
-            "pattern",
-        )
 
 
 def _narrowing_test(name: str, value: str) -> str:
@@ -645,9 +630,6 @@ def emit_validators(
 def typescript_validators(plan: Plan, *, guards: bool = True) -> str:
     """``emit_validators`` over a plan already built (the generator builds one per schema and
     hands it to both language backends)."""
-    for node in _walk_nodes(plan):
-        if node.string is not None and node.string.pattern is not None:
-            check_pattern(node.string.pattern.source, node.at)
     module = _Module(plan)
     emitters = {flag: _Emitter(module, collect=flag) for flag in (True, False)}
     public: list[str] = []
@@ -745,25 +727,3 @@ def typescript_validators(plan: Plan, *, guards: bool = True) -> str:
         types = ", ".join(sorted(set(guard_types)))
         imports.append(f'import type {{ {types} }} from "./types.js";')
     return "\n".join([*imports, "", *code]) + "\n"
-
-
-def _walk_nodes(plan: Plan) -> list[Node]:
-    found: list[Node] = []
-    stack = list(plan.nodes.values())
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if node.object is not None:
-            stack += [sub for _, sub in node.object.properties]
-            if node.object.others is not None:
-                stack.append(node.object.others)
-        if node.array is not None:
-            stack += list(node.array.prefix)
-            if node.array.items is not None:
-                stack.append(node.array.items)
-        stack += list(node.all_of)
-        if node.one_of is not None:
-            stack += list(node.one_of.inline)
-        if node.conditional is not None:
-            stack += [n for n in (node.conditional.then, node.conditional.otherwise) if n]
-    return found

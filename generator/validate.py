@@ -21,7 +21,7 @@ from jsonschema import Draft202012Validator, ValidationError
 from generator import verdicts
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sanitize
 from generator.ecma import ecma_validator, pattern_error
-from generator.literals import is_array_index
+from generator.literals import UnsafeIdentifierError, identifier, is_array_index
 from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES, capability_constant, upper_snake
 from generator.plan import Plan, build_plan
@@ -231,6 +231,18 @@ def _schema_names(loaded: Loaded) -> Iterator[Diagnostic]:
                 f"capability {describe(value)} is an array index: JavaScript would list it before"
                 " the other keys of CAPABILITY_PROVIDERS, out of the schema's order",
                 **_at(loaded, pointer_of(("$defs", "Capability", "enum", index))),
+            )
+    defs = schema.get("$defs")
+    for name in defs if isinstance(defs, Mapping) else ():
+        # Each entry names a Python class and a TypeScript type (``identifier`` guards both).
+        try:
+            identifier(name)
+        except UnsafeIdentifierError:
+            yield Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"$defs name {describe(name)} cannot name a Python class and a TypeScript type (an"
+                " ASCII identifier that is no reserved word in either language)",
+                **_at(loaded, f"/$defs{pointer_of((name,))}", key=True),
             )
     for pointer, sub in iter_subschemas(schema):
         properties = sub.get("properties")

@@ -360,10 +360,25 @@ def _md_value(value: Any) -> str:
     return markdown.md_code(value)
 
 
-def _schema_type(schema: Any, root: Any, pointer: str, linked: dict[str, str]) -> str:
-    """A readable type: a link to a documented object, ``array of …``, ``one of …``."""
+# A non-object ``$defs`` entry is spelled out where a type first reaches it; reached again in the
+# same type, it is shown by its name when it refers to itself or its text is longer than this, so
+# a type's text grows with the schema, not with the number of routes through it
+# (``D<n>: anyOf [D<n-1>, D<n-1>]`` doubled at each level).
+_MOST_INLINED = 200
+
+
+def _schema_type(
+    schema: Any,
+    root: Any,
+    pointer: str,
+    linked: dict[str, str],
+    spelled: dict[str, str | None] | None = None,
+) -> str:
+    """A readable type: a link to a documented object, ``array of …``, ``one of …``.
+    ``spelled`` holds the text of each ``$ref`` spelled out so far (``None`` while it is)."""
     if not isinstance(schema, dict):
         return "any"
+    spelled = {} if spelled is None else spelled
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/$defs/"):
         name = ref.rsplit("/", 1)[1]
@@ -371,7 +386,13 @@ def _schema_type(schema: Any, root: Any, pointer: str, linked: dict[str, str]) -
         if "properties" in (resolve_local_ref(root, ref) or {}) or target.properties:
             linked.setdefault(name, ref)
             return f"[{markdown.md_text(name)}](#{_anchor(name)})"
-        return _schema_type(resolve_local_ref(root, ref), root, ref[1:], linked)
+        if ref not in spelled:
+            spelled[ref] = None
+            text = _schema_type(resolve_local_ref(root, ref), root, ref[1:], linked, spelled)
+            spelled[ref] = text
+            return text
+        known = spelled[ref]
+        return markdown.md_code(name) if known is None or len(known) > _MOST_INLINED else known
     node = effective_schema(schema, root, pointer)
     keywords = node.keywords
     if "const" in keywords:
@@ -384,12 +405,13 @@ def _schema_type(schema: Any, root: Any, pointer: str, linked: dict[str, str]) -
     for keyword in ("oneOf", "anyOf"):
         if isinstance(keywords.get(keyword), list):
             return " or ".join(
-                _schema_type(member, root, f"{pointer}/{keyword}/{i}", linked)
+                _schema_type(member, root, f"{pointer}/{keyword}/{i}", linked, spelled)
                 for i, member in enumerate(keywords[keyword])
             )
     declared = keywords.get("type", "any")
     if declared == "array":
-        return f"array of {_schema_type(keywords.get('items'), root, f'{pointer}/items', linked)}"
+        items = _schema_type(keywords.get("items"), root, f"{pointer}/items", linked, spelled)
+        return f"array of {items}"
     if isinstance(declared, list):
         return " or ".join(markdown.md_text(str(t)) for t in declared)
     return markdown.md_text(str(declared))

@@ -358,7 +358,7 @@ def test_invalid_input_through_the_whole_pipeline_gives_no_outputs(project: Path
     ]
 
 
-def test_a_schema_name_unfit_for_code_is_a_generation_error(project: Path) -> None:
+def test_a_schema_name_unfit_for_code_is_refused_at_its_key(project: Path) -> None:
     from .conftest import run_toolgen
 
     path = project / "schema/tool-manifest.schema.json"
@@ -368,7 +368,8 @@ def test_a_schema_name_unfit_for_code_is_a_generation_error(project: Path) -> No
     before = (project / "generated/typescript/types.ts").read_bytes()
     result = run_toolgen("generate", "--project", str(project))
     assert result.returncode == 1
-    assert "GENERATION_FAILED" in result.stderr and "Traceback" not in result.stderr
+    assert "SCHEMA_UNSUPPORTED" in result.stderr and "Traceback" not in result.stderr
+    assert "(at /$defs/Bad-Name)" in result.stderr
     assert (project / "generated/typescript/types.ts").read_bytes() == before
 
 

@@ -68,14 +68,14 @@ export type Capability = "interactive-launch" | "__proto__" | "constructor" | "p
 
 /** Fields named like Object.prototype members. */
 export interface Extras {
-  readonly constructor?: string;
+  readonly constructor?: string | (typeof Object.prototype)["constructor"];
   readonly prototype?: string;
-  readonly toString?: string;
-  readonly valueOf?: string;
-  readonly hasOwnProperty?: string;
-  readonly isPrototypeOf?: string;
-  readonly propertyIsEnumerable?: string;
-  readonly toLocaleString?: string;
+  readonly toString?: string | (typeof Object.prototype)["toString"];
+  readonly valueOf?: string | (typeof Object.prototype)["valueOf"];
+  readonly hasOwnProperty?: string | (typeof Object.prototype)["hasOwnProperty"];
+  readonly isPrototypeOf?: string | (typeof Object.prototype)["isPrototypeOf"];
+  readonly propertyIsEnumerable?: string | (typeof Object.prototype)["propertyIsEnumerable"];
+  readonly toLocaleString?: string | (typeof Object.prototype)["toLocaleString"];
 }
 
 /** A manifest dropped in the adapters folder: the same shape, but only PATH detection. */
