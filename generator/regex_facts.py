@@ -205,15 +205,24 @@ _MOST_LITERALS = 2
 
 def _plain(items: Any) -> bool:
     """No flag (``(?i)``, ``(?m)``, ...), back-reference, conditional or capturing group."""
+    return not _anywhere(
+        items,
+        lambda name, argument: (
+            name.startswith("GROUPREF")
+            or (name == "SUBPATTERN" and (argument[0] is not None or argument[1] or argument[2]))
+        ),
+    )
+
+
+def _anywhere(items: Any, test: Callable[[str, Any], bool]) -> bool:
+    """Whether ``test(name, argument)`` holds for a node of the parsed ``items`` at any depth."""
     for op, argument in items:
         name = str(op)
-        if name.startswith("GROUPREF"):
-            return False
-        if name == "SUBPATTERN" and (argument[0] is not None or argument[1] or argument[2]):
-            return False
-        if not all(_plain(child) for child in _children(name, argument)):
-            return False
-    return True
+        if test(name, argument):
+            return True
+        if any(_anywhere(child, test) for child in _children(name, argument)):
+            return True
+    return False
 
 
 def _children(name: str, argument: Any) -> list[Any]:
@@ -258,14 +267,7 @@ def _scans(items: list[Any]) -> bool:
     """Whether the sequence holds a repeat (more than once): a lookahead over it may read the
     whole string, or at least runs the engine's repeat machinery, which costs more than a test
     for a literal."""
-    for op, argument in items:
-        name = str(op)
-        repeat = name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
-        if repeat and argument[1] > 1:
-            return True
-        if any(_scans(list(child)) for child in _children(name, argument)):
-            return True
-    return False
+    return _anywhere(items, lambda name, argument: name in _REPEATS and argument[1] > 1)
 
 
 def _leading_lookahead_spans(source: str) -> list[tuple[int, int]]:
@@ -402,13 +404,8 @@ def _ambiguity(items: list[Any]) -> str | None:
 
 
 def _has_repeat(items: list[Any]) -> bool:
-    for op, argument in items:
-        name = str(op)
-        if name in _REPEATS and argument[0] != argument[1]:
-            return True
-        if any(_has_repeat(list(child)) for child in _children(name, argument)):
-            return True
-    return False
+    """Whether ``items`` holds a repeat of varying count at any depth."""
+    return _anywhere(items, lambda name, argument: name in _REPEATS and argument[0] != argument[1])
 
 
 def _inner_repeat_chars(items: list[Any]) -> frozenset[str]:
@@ -444,20 +441,21 @@ def _unwrapped(body: list[Any]) -> list[Any]:
 def _ambiguous_branch(items: list[Any]) -> bool:
     """Whether an alternation in ``items`` (at any depth) has two branches that can begin with
     the same character or that can both match the empty string."""
-    for op, argument in items:
-        name = str(op)
-        if name == "BRANCH":
-            branches = [list(branch) for branch in argument[1]]
-            if sum(map(_nullable, branches)) > 1:
-                return True
-            seen: frozenset[str] = frozenset()
-            for branch in branches:
-                first = _first(branch)
-                if first & seen:
-                    return True
-                seen |= first
-        if any(_ambiguous_branch(list(child)) for child in _children(name, argument)):
+    return _anywhere(items, lambda name, argument: name == "BRANCH" and _overlap(argument[1]))
+
+
+def _overlap(alternatives: Any) -> bool:
+    """Whether two of the alternatives can begin with the same character or both match the
+    empty string."""
+    branches = [list(branch) for branch in alternatives]
+    if sum(map(_nullable, branches)) > 1:
+        return True
+    seen: frozenset[str] = frozenset()
+    for branch in branches:
+        first = _first(branch)
+        if first & seen:
             return True
+        seen |= first
     return False
 
 
