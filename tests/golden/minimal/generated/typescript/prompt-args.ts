@@ -2,10 +2,16 @@
 // Turn a declarative `promptArgTemplate` and a prompt into an argument list for an exec-style
 // call (no shell). `{prompt}` is replaced in one pass. A prompt is never taken for an option: an
 // argument produced by substitution that starts with "-" although its template entry does not,
-// with no literal "--" entry before it, is refused; so is an entry whose text before the first
-// placeholder is only dashes (the prompt would name the option). Template entries obey the seeds'
-// safe-string rule (no ".." segment, no absolute path, no NUL), since a host may pass a template
-// that no validator saw. Same rules, same order, same codes as the Python apply_prompt_arg_template.
+// with no literal "--" entry before it that ended the options, is refused; so is an entry whose
+// text before the first placeholder is only dashes (the prompt would name the option). A literal
+// "--" ends the options only when the argument before it cannot be an option waiting for its value
+// (option arity is unknown: in ["--delimiter", "--", "{prompt}"] the "--" may be the value): it is
+// the first entry, or the argument before it (after substitution) does not start with "-", or is
+// itself "--", or is a long option with its value attached ("--name=value"). A single-dash
+// argument ("-d", "-ab=c", "-") may be short options whose last takes the next argument, so a "--"
+// after it does not count; options are assumed to take at most one separate value. Template
+// entries obey the seeds' safe-string rule (no ".." segment, no absolute path, no NUL), since a
+// host may pass a template that no validator saw. Same rules, same order, same codes as the Python apply_prompt_arg_template.
 
 const PLACEHOLDER = "{prompt}";
 const END_OF_OPTIONS = "--";
@@ -13,6 +19,19 @@ const END_OF_OPTIONS = "--";
 const TRAVERSAL = /(?:^|[/\\])\.\.(?:[/\\]|$)/;
 const ABSOLUTE = /^(?:[/\\]|[A-Za-z]:)/;
 const OPTION_NAME = /^-+\{prompt\}/;
+// A long option with its value attached: it cannot take the next argument as its value.
+const LONG_WITH_VALUE = /^--[^=]+=/;
+
+/** Whether a literal "--" after the argument `previous` (`null`: nothing before it) ends the
+ * options, rather than possibly being the value of an option `previous` names. */
+function endsOptions(previous: string | null): boolean {
+  return (
+    previous === null ||
+    !previous.startsWith("-") ||
+    previous === END_OF_OPTIONS ||
+    LONG_WITH_VALUE.test(previous)
+  );
+}
 
 export const PROMPT_ARG_ERROR_CODES = [
   "TEMPLATE_NUL",
@@ -98,6 +117,7 @@ export function applyPromptArgTemplate(template: readonly string[], prompt: stri
   }
   const args: string[] = [];
   let afterEndOfOptions = false;
+  let previous: string | null = null;
   template.forEach((entry, index) => {
     // split/join, not String.replace: a replacement string would interpret "$&" and friends.
     const argument = entry.split(PLACEHOLDER).join(prompt);
@@ -111,13 +131,14 @@ export function applyPromptArgTemplate(template: readonly string[], prompt: stri
         "PROMPT_AS_OPTION",
         index,
         "the argument would start with '-' and be read as an option; " +
-          "put '--' before it in the template or rephrase the prompt",
+          "put '--' before it (not right after an option) in the template or rephrase the prompt",
       );
     }
     args.push(argument);
-    if (entry === END_OF_OPTIONS) {
+    if (entry === END_OF_OPTIONS && endsOptions(previous)) {
       afterEndOfOptions = true;
     }
+    previous = argument;
   });
   return args;
 }

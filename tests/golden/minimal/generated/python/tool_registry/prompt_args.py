@@ -6,9 +6,20 @@ replaced in one pass, so a prompt that itself contains ``{prompt}`` is not expan
 
 A prompt must never be taken for an option. Every argument produced by substitution is checked:
 when it starts with ``-`` although its template entry does not (the placeholder at the start, or
-an empty prompt turning ``{prompt}-v`` into ``-v``), and no literal ``--`` entry comes before it,
-the call is refused. A template entry whose text before the first placeholder is only dashes
-(``-{prompt}``, ``--{prompt}``) would let the prompt name the option, and is refused wherever it is.
+an empty prompt turning ``{prompt}-v`` into ``-v``), and no literal ``--`` entry before it ended
+the options, the call is refused. A template entry whose text before the first placeholder is only
+dashes (``-{prompt}``, ``--{prompt}``) would let the prompt name the option, and is refused
+wherever it is.
+
+A literal ``--`` entry ends the options only when the argument before it cannot be an option
+waiting for its value: it is the first entry, or the argument before it (as produced, after
+substitution) does not start with ``-``, or is itself ``--``, or is a long option with its value
+attached (``--name=value``: ``--``, at least one character other than ``=``, then ``=``). The
+arity of a program's options is unknown, so in ``["--delimiter", "--", "{prompt}"]`` the ``--``
+may be the delimiter's value and the prompt ``-rf`` an option. Options are assumed to take at most
+one separate value; a single-dash argument (``-d``, ``-ab=c``, even ``-``) may be a bundle of
+short options whose last one takes the next argument, so a ``--`` after it does not count. A
+``--`` after ``--`` ends the options either way: the first one either ended them or was a value.
 
 A template may come from a host rather than a validated manifest, so its entries are checked too,
 with the seeds' safe-string rule: no ``..`` path segment, no absolute path (``/x``, ``\\x``, UNC,
@@ -30,6 +41,8 @@ END_OF_OPTIONS = "--"
 _TRAVERSAL = re.compile(r"(?:^|[/\\])\.\.(?:[/\\]|\Z)")
 _ABSOLUTE = re.compile(r"^(?:[/\\]|[A-Za-z]:)")
 _OPTION_NAME = re.compile(r"^-+" + re.escape(PLACEHOLDER))
+# A long option with its value attached: it cannot take the next argument as its value.
+_LONG_WITH_VALUE = re.compile(r"^--[^=]+=")
 
 CODES = (
     "TEMPLATE_NUL",
@@ -70,6 +83,17 @@ def _check_entry(index: int, entry: str) -> None:
         )
 
 
+def _ends_options(previous: str | None) -> bool:
+    """Whether a literal ``--`` after the argument ``previous`` (``None``: nothing before it) ends
+    the options, rather than possibly being the value of an option ``previous`` names."""
+    return (
+        previous is None
+        or not previous.startswith("-")
+        or previous == END_OF_OPTIONS
+        or _LONG_WITH_VALUE.match(previous) is not None
+    )
+
+
 def _entries(template: object) -> tuple[str, ...]:
     """``template`` as its entries: a ``list`` or ``tuple`` of strings (as TypeScript takes an
     array), else ``TypeError`` naming it. A string is no template (its characters are not
@@ -108,6 +132,7 @@ def apply_prompt_arg_template(template: Sequence[str], prompt: str) -> list[str]
         )
     arguments: list[str] = []
     after_end_of_options = False
+    previous: str | None = None
     for index, entry in enumerate(template):
         argument = entry.replace(PLACEHOLDER, prompt)
         if (
@@ -119,10 +144,11 @@ def apply_prompt_arg_template(template: Sequence[str], prompt: str) -> list[str]
             raise PromptArgError(
                 "PROMPT_AS_OPTION",
                 index,
-                "the argument would start with '-' and be read as an option;"
-                " put '--' before it in the template or rephrase the prompt",
+                "the argument would start with '-' and be read as an option; put '--' before"
+                " it (not right after an option) in the template or rephrase the prompt",
             )
         arguments.append(argument)
-        if entry == END_OF_OPTIONS:
+        if entry == END_OF_OPTIONS and _ends_options(previous):
             after_end_of_options = True
+        previous = argument
     return arguments
