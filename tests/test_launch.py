@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from tool_registry import (
@@ -51,7 +52,8 @@ def registry(tmp_path: Path) -> ToolRegistry:
     put(folder, "a.json", manifest())
     put(folder, "z.json", manifest(id="zed", displayName="Zed", launchable=False))
     put(folder, "m.json", mcp())
-    return get_tool_registry(folder)
+    # The host grants aider (and zed) something: an adapter granted nothing is never launched.
+    return get_tool_registry(folder, grants={"aider": ["headless-task"], "zed": ["headless-task"]})
 
 
 def reason(
@@ -90,6 +92,91 @@ def test_each_refusal_has_its_code(registry: ToolRegistry, tool_id: str, expecte
     assert not is_launchable(registry, tool_id, deps=deps(set()))
     if expected in (Reason.UNKNOWN_TOOL, Reason.INERT, Reason.NOT_LAUNCHABLE):
         assert calls == []  # decided before any probe
+
+
+def forbidden_deps() -> DetectionDeps:
+    """Deps whose every probe fails the test: nothing may be detected."""
+
+    def never(*args: object) -> NoReturn:
+        pytest.fail("a probe ran for a tool the guard had to refuse first")
+
+    return DetectionDeps(
+        which=never,
+        is_file=never,
+        run_version=never,
+        read_text=never,
+        home=never,
+        platform=never,
+    )
+
+
+@pytest.mark.parametrize(
+    "grants",
+    [
+        None,
+        {},
+        {"aider": []},
+        {"aider": ["no-such-capability"]},  # a typo names no capability
+        {"zed": ["headless-task"]},  # another adapter's grant
+        {"Aider": ["headless-task"]},  # ids are exact
+    ],
+    ids=["no-grants", "empty", "empty-list", "unknown-capability", "other-id", "other-case"],
+)
+def test_a_third_party_adapter_the_host_granted_nothing_is_not_granted(
+    tmp_path: Path, grants: dict[str, list[str]] | None
+) -> None:
+    """A dropped adapter saying ``launchable: true`` was approved although the host granted it
+    nothing. It is refused before any detection, whether detection would probe or was given."""
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    put(folder, "a.json", manifest())
+    put(folder, "z.json", manifest(id="zed", displayName="Zed"))
+    registry = get_tool_registry(folder, grants=grants)
+    assert reason(registry, "aider", deps=forbidden_deps()) is Reason.NOT_GRANTED
+    assert not is_launchable(registry, "aider", deps=forbidden_deps())
+    installed = DetectionResult("aider", "Aider", True, "/bin/aider", None, False, "")
+    assert reason(registry, "aider", detection=installed) is Reason.NOT_GRANTED
+    with pytest.raises(NotLaunchableError) as caught:
+        ensure_launchable(registry, "aider", detection=installed)
+    assert caught.value.code is Reason.NOT_GRANTED
+    # A refreshed registry keeps the host's grants, and the same answer.
+    assert reason(registry.refresh(), "aider", detection=installed) is Reason.NOT_GRANTED
+
+
+def test_earlier_refusals_come_before_not_granted(tmp_path: Path) -> None:
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    put(folder, "z.json", manifest(id="zed", displayName="Zed", launchable=False))
+    put(folder, "m.json", mcp())
+    registry = get_tool_registry(folder)
+    assert reason(registry, "zed", deps=forbidden_deps()) is Reason.NOT_LAUNCHABLE
+    assert reason(registry, "files-mcp", deps=forbidden_deps()) is Reason.INERT
+    assert reason(registry, "nope", deps=forbidden_deps()) is Reason.UNKNOWN_TOOL
+
+
+def test_a_granted_adapter_goes_on_to_detection(tmp_path: Path) -> None:
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    put(folder, "a.json", manifest())
+    # Naming the adapter with any capability of the vocabulary is the host's decision, even one
+    # the adapter does not claim.
+    for granted in (["headless-task"], ["resumable"], ["no-such-capability", "headless-task"]):
+        registry = get_tool_registry(folder, grants={"aider": granted})
+        calls: list[str] = []
+        assert reason(registry, "aider", deps=deps({"aider"}, calls)) is None
+        assert calls == ["aider"]
+        assert reason(registry, "aider", deps=deps(set())) is Reason.NOT_INSTALLED
+        assert ensure_launchable(registry, "aider", deps=deps({"aider"})).id == "aider"
+
+
+def test_built_ins_need_no_grant(tmp_path: Path) -> None:
+    registry = get_tool_registry(tmp_path)  # no grants at all
+    for tool_id in LAUNCHABLE_TOOLS:
+        tool = next(t for t in BUILTIN_TOOL_MANIFESTS if t.id == tool_id)
+        if tool.detect is not None and tool.detect.kind == "path":
+            binary = tool.detect.binaryName
+            assert reason(registry, tool_id, deps=deps({binary})) is None, tool_id
+            assert reason(registry, tool_id, deps=deps(set())) is Reason.NOT_INSTALLED, tool_id
 
 
 def test_a_given_detection_is_used_instead_of_probing(registry: ToolRegistry) -> None:

@@ -3,8 +3,17 @@
 
 ``ensure_launchable(registry, tool_id)`` returns the tool's manifest, or raises
 ``NotLaunchableError`` whose ``code`` says why: the id is not in the registry, the entry is inert
-(an MCP server description: never run), the tool is not launchable, or detection says it is not
-installed (or cannot tell). Pass a detection result (or several: the one with the tool's id is
+(an MCP server description: never run), the tool is not launchable, it is a third-party adapter
+the host granted nothing, or detection says it is not installed (or cannot tell).
+
+Running a program is an authority the host grants, not something a dropped file implies: a
+third-party adapter's ``launchable: true`` is its claim, and it may be launched only when the
+host's grants (``get_tool_registry(grants={id: [...]})``, nothing by default) name its id with at
+least one capability of the vocabulary (``NOT_GRANTED`` otherwise; which capabilities, and whether
+the adapter claims them, does not matter here: naming the adapter is the host's decision). A
+built-in is granted by the table. The checks run in this order: ``UNKNOWN_TOOL``, ``INERT``,
+``NOT_LAUNCHABLE``, ``NOT_GRANTED``, then detection, so nothing is probed for an ungranted
+adapter. Pass a detection result (or several: the one with the tool's id is
 used); without one, detection runs for that tool alone through ``deps`` (injectable, default the
 real system), without running its ``--version``. ``is_launchable`` answers the same question
 with a boolean.
@@ -15,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 
-from .constants import plain_text
+from .constants import is_capability, plain_text
 from .detection import DetectionDeps, DetectionResult, chosen_deps, detect_tool
 from .diagnostics import shown, shown_argument
 from .models import ToolManifest
@@ -26,6 +35,7 @@ class NotLaunchableReason(StrEnum):
     UNKNOWN_TOOL = "UNKNOWN_TOOL"
     INERT = "INERT"
     NOT_LAUNCHABLE = "NOT_LAUNCHABLE"
+    NOT_GRANTED = "NOT_GRANTED"
     NOT_INSTALLED = "NOT_INSTALLED"
     INSTALL_UNKNOWN = "INSTALL_UNKNOWN"
 
@@ -40,6 +50,15 @@ class NotLaunchableError(Exception):
         text = plain_text(tool_id)
         self.tool_id = shown(text) if text is not None else shown_argument(tool_id)
         super().__init__(f"{code.value}: {self.tool_id} cannot be launched")
+
+
+def _granted_by_host(registry: ToolRegistry, tool: ToolManifest) -> bool:
+    """Whether ``tool`` may run: a built-in always (the table grants it); a third-party adapter
+    only when the host's grants name its id with at least one capability of the vocabulary."""
+    if tool.builtin is True:
+        return True
+    host = registry.grants.get(tool.id)
+    return host is not None and any(is_capability(capability) for capability in host)
 
 
 def _detected(
@@ -64,7 +83,7 @@ def not_launchable_reason(
     deps: DetectionDeps | None = None,
 ) -> NotLaunchableReason | None:
     """Why ``tool_id`` may not be launched, or ``None`` when it may. Detection runs last, and
-    only for a launchable, non-inert tool."""
+    only for a launchable, non-inert tool that is a built-in or a granted adapter."""
     text = plain_text(tool_id)  # no method of the caller's value runs
     tool = None if text is None else registry.get(text)
     if tool is None:
@@ -73,6 +92,8 @@ def not_launchable_reason(
         return NotLaunchableReason.INERT
     if tool.launchable is not True:
         return NotLaunchableReason.NOT_LAUNCHABLE
+    if not _granted_by_host(registry, tool):
+        return NotLaunchableReason.NOT_GRANTED
     installed = _detected(tool, registry, detection, deps)
     if installed is None:
         return NotLaunchableReason.INSTALL_UNKNOWN
