@@ -67,10 +67,11 @@ def _detected(
     detection: DetectionResult | Iterable[DetectionResult] | None,
     deps: DetectionDeps | None,
 ) -> bool | None:
+    # A result's id is compared as an exact str: a str subclass's __eq__ never runs.
     if isinstance(detection, DetectionResult):
-        return detection.installed if detection.id == tool.id else None
+        return detection.installed if plain_text(detection.id) == tool.id else None
     if detection is not None:
-        found = next((result for result in detection if result.id == tool.id), None)
+        found = next((r for r in detection if plain_text(r.id) == tool.id), None)
         return None if found is None else found.installed
     return detect_tool(tool, registry, chosen_deps(deps), probe_version=False).installed
 

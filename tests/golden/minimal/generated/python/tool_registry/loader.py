@@ -252,8 +252,11 @@ def adapters_folder(adapters_dir: object) -> str:
     folder failed inside the listing, whose names and sources are text, as TypeScript's)."""
     if adapters_dir is None:
         return default_adapters_dir()
-    folder = os.fspath(adapters_dir) if isinstance(adapters_dir, (str, os.PathLike)) else None
-    if not isinstance(folder, str):
+    # An exact str: no method of a str subclass runs when the path is joined or listed.
+    folder = plain_text(adapters_dir)
+    if folder is None and isinstance(adapters_dir, os.PathLike):
+        folder = plain_text(os.fspath(adapters_dir))
+    if folder is None:
         raise TypeError(
             "adapters_dir must be a str or an os.PathLike of one (None: the default folder),"
             f" not {shown_argument(adapters_dir)}"

@@ -33,6 +33,9 @@ The TypeScript ``applyPromptArgTemplate`` applies the same rules in the same ord
 
 import re
 from collections.abc import Sequence
+from typing import cast
+
+from .constants import plain_text
 
 PLACEHOLDER = "{prompt}"
 END_OF_OPTIONS = "--"
@@ -94,19 +97,34 @@ def _ends_options(previous: str | None) -> bool:
     )
 
 
+def _type_name(value: object) -> str:
+    """The name of ``value``'s type, read through ``type``'s own descriptor (no metaclass's)."""
+    kind: str = type.__dict__["__name__"].__get__(type(value), type)
+    return ascii(kind)[1:-1]
+
+
 def _entries(template: object) -> tuple[str, ...]:
     """``template`` as its entries: a ``list`` or ``tuple`` of strings (as TypeScript takes an
     array), else ``TypeError`` naming it. A string is no template (its characters are not
-    arguments), nor a one-shot iterator (checking it would leave nothing to apply)."""
-    if not isinstance(template, (list, tuple)):
-        kind: str = type.__dict__["__name__"].__get__(type(template), type)
-        raise TypeError(f"template must be a list of strings, not {ascii(kind)[1:-1]}")
-    entries = tuple(template)
-    for index, entry in enumerate(entries):
-        if not isinstance(entry, str):
-            kind = type.__dict__["__name__"].__get__(type(entry), type)
-            raise TypeError(f"template[{index}] must be a string, not {ascii(kind)[1:-1]}")
-    return entries
+    arguments), nor a one-shot iterator (checking it would leave nothing to apply).
+
+    The entries are copied as exact ``str``, read by ``list``'s or ``tuple``'s
+    own methods: no method of a subclass (of ``str``, ``list`` or ``tuple``) runs, so what is
+    checked is what is applied."""
+    kind = type(template)
+    if issubclass(kind, list):
+        items: tuple[object, ...] = tuple(list.copy(cast("list[object]", template)))
+    elif issubclass(kind, tuple):
+        items = tuple.__getitem__(cast("tuple[object, ...]", template), slice(None))
+    else:
+        raise TypeError(f"template must be a list of strings, not {_type_name(template)}")
+    entries: list[str] = []
+    for index, item in enumerate(items):
+        entry = plain_text(item)
+        if entry is None:
+            raise TypeError(f"template[{index}] must be a string, not {_type_name(item)}")
+        entries.append(entry)
+    return tuple(entries)
 
 
 def check_prompt_arg_template(template: Sequence[str]) -> None:
@@ -123,9 +141,10 @@ def apply_prompt_arg_template(template: Sequence[str], prompt: str) -> list[str]
     template = _entries(template)
     for index, entry in enumerate(template):
         _check_entry(index, entry)
-    if not isinstance(prompt, str):
-        kind: str = type.__dict__["__name__"].__get__(type(prompt), type)
-        raise TypeError(f"prompt must be a string, not {ascii(kind)[1:-1]}")
+    text = plain_text(prompt)  # an exact str: no method of a str subclass runs below
+    if text is None:
+        raise TypeError(f"prompt must be a string, not {_type_name(prompt)}")
+    prompt = text
     if "\x00" in prompt:
         raise PromptArgError(
             "PROMPT_NUL", None, "the prompt contains a NUL character, which no argument can carry"

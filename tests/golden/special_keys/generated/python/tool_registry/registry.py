@@ -118,13 +118,21 @@ def _granted(tool: ToolManifest, grants: Mapping[str, frozenset[str]]) -> frozen
     return claimed & grants.get(tool.id, frozenset())
 
 
+def _texts(values: Iterable[object]) -> frozenset[str]:
+    """The strings among ``values`` as exact ``str`` copies: no method of a ``str`` subclass
+    (``__hash__``, ``__eq__``) runs, then or at any later lookup."""
+    return frozenset(text for text in map(plain_text, values) if text is not None)
+
+
 def _clean_grants(grants: Mapping[str, Iterable[str]] | None) -> dict[str, frozenset[str]]:
-    """The host's grants as id -> capabilities, keeping only strings (never raises)."""
+    """The host's grants as id -> capabilities, keeping only strings, copied as exact ``str``
+    (never raises)."""
     cleaned: dict[str, frozenset[str]] = {}
     try:
         for tool_id, capabilities in (grants or {}).items():
-            if isinstance(tool_id, str) and not isinstance(capabilities, str):
-                cleaned[tool_id] = frozenset(c for c in capabilities if isinstance(c, str))
+            text = plain_text(tool_id)
+            if text is not None and plain_text(capabilities) is None:
+                cleaned[text] = _texts(capabilities)
     except Exception:  # a host's odd mapping grants nothing rather than breaking the load
         return {}
     return cleaned
@@ -133,9 +141,10 @@ def _clean_grants(grants: Mapping[str, Iterable[str]] | None) -> dict[str, froze
 def _clean_categories(categories: Iterable[str] | None) -> frozenset[str] | None:
     if categories is None:
         return None
-    if isinstance(categories, str):
-        return frozenset({categories})
-    return frozenset(c for c in categories if isinstance(c, str))
+    text = plain_text(categories)
+    if text is not None:
+        return frozenset({text})
+    return _texts(categories)
 
 
 def _capability_list(found: Iterable[str]) -> list[str]:
@@ -208,7 +217,7 @@ class ToolRegistry:
         tool = self.get(tool_id)
         if tool is None or tool.builtin is not True:
             return None
-        return self.resolvers.get(tool_id)
+        return self.resolvers.get(tool.id)  # the registry's own id: the caller's value never runs
 
     def catalog(self) -> dict[str, Any]:
         """Categories -> libraries -> tools, JSON-serialisable and sanitized.
@@ -338,9 +347,11 @@ def get_tool_registry(
         )
     # Callables of built-in ids only, as TypeScript keeps functions only: a resolver that cannot
     # be called is none (``resolver_for`` answered it, and detection failed calling it).
+    # Keys copied as exact ``str``: a ``str`` subclass's ``__hash__`` or ``__eq__`` never runs.
+    keyed = ((plain_text(key), value) for key, value in (resolvers or {}).items())
     chosen = {
         key: value
-        for key, value in (resolvers or {}).items()
-        if key in builtin_ids and callable(value)
+        for key, value in keyed
+        if key is not None and key in builtin_ids and callable(value)
     }
     return _assemble(loaded, folder, chosen, _clean_grants(grants), _clean_categories(categories))
