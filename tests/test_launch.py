@@ -191,6 +191,35 @@ def test_a_given_detection_is_used_instead_of_probing(registry: ToolRegistry) ->
     assert reason(registry, "aider", detection=results[0], deps=never) is Reason.INSTALL_UNKNOWN
 
 
+@pytest.mark.parametrize("installed", ["no", "false", 0, 1, [], "yes"])
+def test_a_given_detection_must_say_true_false_or_none(
+    registry: ToolRegistry, installed: object
+) -> None:
+    """A hand-made result's ``installed`` is read as exactly True, False or None: ``"no"`` read
+    as a truth value would approve the launch (TypeScript refuses it as well)."""
+    never = DetectionDeps(which=lambda name: pytest.fail("no probe with a detection given"))
+    odd = DetectionResult("aider", "Aider", installed, None, None, False, "")  # type: ignore[arg-type]
+    for given in (odd, [odd], (odd,)):
+        with pytest.raises(TypeError, match="installed must be True, False or None"):
+            ensure_launchable(registry, "aider", detection=given, deps=never)
+
+
+class LoudClass:
+    """Not a detection result, and every attribute read fails the test (``__class__`` too)."""
+
+    def __getattribute__(self, name: str) -> NoReturn:
+        pytest.fail(f"the guard read {name} of a caller's object")
+
+
+@pytest.mark.parametrize("given", [[LoudClass()], "aider", [None], 5])
+def test_a_given_detection_of_the_wrong_type_is_a_type_error(
+    registry: ToolRegistry, given: object
+) -> None:
+    never = DetectionDeps(which=lambda name: pytest.fail("no probe with a detection given"))
+    with pytest.raises(TypeError, match="detection"):
+        ensure_launchable(registry, "aider", detection=given, deps=never)  # type: ignore[arg-type]
+
+
 def test_hostile_ids_never_raise_anything_else(registry: ToolRegistry) -> None:
     for tool_id in ("", "\x1b[2J", "a" * 10_000, None, 3):
         assert reason(registry, tool_id) is Reason.UNKNOWN_TOOL

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
+from typing import cast
 
 from .constants import is_capability, plain_text
 from .detection import DetectionDeps, DetectionResult, chosen_deps, detect_tool
@@ -67,13 +68,42 @@ def _detected(
     detection: DetectionResult | Iterable[DetectionResult] | None,
     deps: DetectionDeps | None,
 ) -> bool | None:
-    # A result's id is compared as an exact str: a str subclass's __eq__ never runs.
-    if isinstance(detection, DetectionResult):
-        return detection.installed if plain_text(detection.id) == tool.id else None
-    if detection is not None:
-        found = next((r for r in detection if plain_text(r.id) == tool.id), None)
-        return None if found is None else found.installed
-    return detect_tool(tool, registry, chosen_deps(deps), probe_version=False).installed
+    # A result's id is compared as an exact str: a str subclass's __eq__ never runs; types are
+    # read with type(), which runs nothing (isinstance may read a ``__class__`` property).
+    if detection is None:
+        return detect_tool(tool, registry, chosen_deps(deps), probe_version=False).installed
+    results: Iterable[object] = (
+        (detection,) if issubclass(type(detection), DetectionResult) else detection  # type: ignore[assignment]
+    )
+    try:
+        each = iter(results)
+    except TypeError:
+        raise TypeError(
+            "detection must be a DetectionResult, an iterable of them or None,"
+            f" not {shown_argument(detection)}"
+        ) from None
+    for index, result in enumerate(each):
+        if not issubclass(type(result), DetectionResult):
+            raise TypeError(
+                f"detection[{index}] must be a DetectionResult, not {shown_argument(result)}"
+            )
+        found = cast(DetectionResult, result)
+        if plain_text(found.id) == tool.id:
+            return _installed(found)
+    return None
+
+
+def _installed(result: DetectionResult) -> bool | None:
+    """A caller's detection result's ``installed``: exactly ``True``, ``False`` or ``None``. Any
+    other value (``"no"``, ``0``) is a ``TypeError``, as in TypeScript: read as a truth value
+    it would approve the launch."""
+    installed: object = result.installed
+    if installed is True or installed is False or installed is None:
+        return installed
+    raise TypeError(
+        "a detection result's installed must be True, False or None,"
+        f" not {shown_argument(installed)}"
+    )
 
 
 def not_launchable_reason(
