@@ -439,7 +439,7 @@ class _Emitter:
             else:
                 other = [self.fail(key_where, CLOSED_RULE, f"{value}[{key}]")]
             if other:
-                lines += self.other_members(value, key, rules.known, other)
+                lines += self.other_members(value, key, rules.known, other, self.collect)
         return lines
 
     def required(
@@ -463,16 +463,26 @@ class _Emitter:
         return lines
 
     @staticmethod
-    def other_members(value: str, key: str, known: tuple[str, ...], body: list[str]) -> list[str]:
-        """``body`` for each own member of ``value`` that ``known`` does not name. A ``for-in``
-        over a switch of the names: no key array is built and no set is hashed (a ``for-in``
-        also meets inherited members, which ``Object.hasOwn`` leaves out)."""
+    def other_members(
+        value: str, key: str, known: tuple[str, ...], body: list[str], collect: bool
+    ) -> list[str]:
+        """``body`` for each own member of ``value`` that ``known`` does not name, over a switch
+        of the names. Answering, a ``for-in``: no key array is built and no set is hashed (a
+        ``for-in`` also meets inherited members, which ``Object.hasOwn`` leaves out).
+        Collecting, the members come from ``memberOrder``: in the order the document's text
+        wrote them when the loader parsed it (JavaScript lists integer-like keys first, Python's
+        ``dict`` keeps the written order, and the records must come in Python's order)."""
         own = _block(f"if (Object.hasOwn({value}, {key}))", body)
+        loop = (
+            f"for (const {key} of memberOrder({value}))"
+            if collect
+            else f"for (const {key} in {value})"
+        )
         if not known:
-            return _block(f"for (const {key} in {value})", own)
+            return _block(loop, own)
         cases = [f"case {ts_str(name)}:" for name in known]
         switch = [*cases, f"{_INDENT}break;", "default:", *(_INDENT + line for line in own)]
-        return _block(f"for (const {key} in {value})", _block(f"switch ({key})", switch))
+        return _block(loop, _block(f"switch ({key})", switch))
 
     def array(self, rules: ArrayRules | None, value: str, where: str) -> list[str]:
         if rules is None or rules.empty:
@@ -712,6 +722,7 @@ def typescript_validators(plan: Plan, *, guards: bool = True) -> str:
             "isObject",
             "isStackOverflow",
             "jsonEqual",
+            "memberOrder",
             "oneOf",
             "report",
             "surrogateAt",

@@ -160,6 +160,12 @@ class ValueFault {
   constructor(readonly message: string) {}
 }
 
+/** An object closed holding a key twice: thrown there, as Python's object hook raises when the
+ * object closes, so it wins over any fault later in the text (a syntax error, NaN). */
+class DuplicateFault {
+  constructor(readonly key: string) {}
+}
+
 function isWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
@@ -194,9 +200,6 @@ function detached(text: string): string {
 /** A strict JSON parser after CPython's scanner (same acceptance, errors and positions). */
 class Parser {
   readonly keyOrder: KeyOrder = new WeakMap();
-  // The duplicate key of the first object to close holding one (Python's object hook runs as
-  // each object closes); reported only when the whole text parses.
-  duplicate: string | null = null;
   private depth = 0;
 
   constructor(private readonly text: string) {}
@@ -424,7 +427,7 @@ class Parser {
       }
     }
     if (duplicate !== null) {
-      this.duplicate ??= duplicate;
+      throw new DuplicateFault(duplicate);
     }
     this.keyOrder.set(result, keys);
     return [result, index + 1];
@@ -599,10 +602,10 @@ export function parseJsonObject(bytes: Uint8Array): JsonParse {
     if (error instanceof ValueFault) {
       return failure(DiagnosticCode.INVALID_JSON, shown(error.message));
     }
+    if (error instanceof DuplicateFault) {
+      return failure(DiagnosticCode.DUPLICATE_KEY, shownValue(error.key));
+    }
     throw error;
-  }
-  if (parser.duplicate !== null) {
-    return failure(DiagnosticCode.DUPLICATE_KEY, shownValue(parser.duplicate));
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return failure(DiagnosticCode.NOT_AN_OBJECT, shownValue(value));

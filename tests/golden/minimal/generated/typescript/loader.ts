@@ -27,6 +27,7 @@ import {
 } from "./diagnostics.js";
 import { parseJsonObject, pointerToken, type KeyOrder } from "./json-text.js";
 import { codePointCompare, lookalikeKeys } from "./lookalikes.js";
+import { inDocumentOrder } from "./schema-runtime.js";
 import { ADAPTERS_DIR_ENV_VAR, BUILTIN_TOOL_MANIFESTS, DEFAULT_ADAPTERS_DIR, MANIFEST_MAX_BYTES } from "./tools.js";
 import type { ToolManifest } from "./types.js";
 import { validateThirdPartyManifest } from "./validator.js";
@@ -563,7 +564,8 @@ function checkManifest(
       report.add(makeDiagnostic(DiagnosticCode.DEPRECATED_FIELD, { pointer: "/" + key, hint }));
     }
   }
-  schemaFindings(manifest, report);
+  // The members of a parsed object are reported in the order the text wrote them, as Python's.
+  inDocumentOrder(keyOrder, () => schemaFindings(manifest, report));
   if (report.hasErrors) {
     return null;
   }

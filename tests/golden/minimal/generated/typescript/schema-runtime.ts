@@ -83,6 +83,30 @@ export class Violations {
   }
 }
 
+// Each parsed object's keys in the order its text wrote them, while `inDocumentOrder` runs a
+// check of a document the loader parsed: JavaScript lists integer-like keys first, Python's
+// `dict` keeps the written order, and a collecting check reports the members a closed object
+// does not name in Python's order. `null` otherwise (a value built in code has no text).
+let documentOrder: WeakMap<object, readonly string[]> | null = null;
+
+/** `value`'s own enumerable keys: in document order while `inDocumentOrder` knows it, else as
+ * `Object.keys` lists them. */
+export function memberOrder(value: JsonObject): readonly string[] {
+  return documentOrder?.get(value) ?? Object.keys(value);
+}
+
+/** `run()` with `order` (each parsed object's keys as written) as the order checks report an
+ * object's members in; the order in force before is restored after, whatever `run` does. */
+export function inDocumentOrder<T>(order: WeakMap<object, readonly string[]>, run: () => T): T {
+  const before = documentOrder;
+  documentOrder = order;
+  try {
+    return run();
+  } finally {
+    documentOrder = before;
+  }
+}
+
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

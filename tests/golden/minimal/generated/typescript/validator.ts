@@ -4,7 +4,7 @@
 // plan of checks). No dependency beyond the other generated files.
 
 import { MAX_DIAGNOSTICS_PER_FILE, type Diagnostic } from "./diagnostics.js";
-import { NO_DIAGNOSTICS, Violations, allUnique, codePointLength, collect, hasLoneSurrogate, isArray, isObject, isStackOverflow, oneOf, report, token } from "./schema-runtime.js";
+import { NO_DIAGNOSTICS, Violations, allUnique, codePointLength, collect, hasLoneSurrogate, isArray, isObject, isStackOverflow, memberOrder, oneOf, report, token } from "./schema-runtime.js";
 import type { ThirdPartyToolManifest, ToolManifest } from "./types.js";
 
 const PATTERN_0 = new RegExp("^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$", "u");
@@ -224,7 +224,7 @@ function check0(v: unknown, p: string, e: Violations): void {
         e.add(p + "/builtin", "type", "boolean", v25);
       }
     }
-    for (const k26 in v) {
+    for (const k26 of memberOrder(v)) {
       switch (k26) {
         case "builtin":
         case "capabilities":
@@ -1616,7 +1616,7 @@ function check7(v: unknown, p: string, e: Violations): void {
         }
       }
     }
-    for (const k185 in v) {
+    for (const k185 of memberOrder(v)) {
       switch (k185) {
         case "provides":
           break;
@@ -1748,7 +1748,7 @@ function check9(v: unknown, p: string, e: Violations): void {
         e.add(p + "/url", "type", "string", v198);
       }
     }
-    for (const k200 in v) {
+    for (const k200 of memberOrder(v)) {
       switch (k200) {
         case "args":
         case "command":
@@ -1988,7 +1988,7 @@ function check13(v: unknown, p: string, e: Violations): void {
         e.add(p + "/binaryName", "type", "string", v220);
       }
     }
-    for (const k222 in v) {
+    for (const k222 of memberOrder(v)) {
       switch (k222) {
         case "binaryName":
         case "kind":
@@ -2083,7 +2083,7 @@ function check17(v: unknown, p: string, e: Violations): void {
         check21(v228, p + "/paths", e);
       }
     }
-    for (const k229 in v) {
+    for (const k229 of memberOrder(v)) {
       switch (k229) {
         case "kind":
         case "paths":
@@ -2189,7 +2189,7 @@ function check21(v: unknown, p: string, e: Violations): void {
         check23(v238, p + "/linux", e);
       }
     }
-    for (const k239 in v) {
+    for (const k239 of memberOrder(v)) {
       switch (k239) {
         case "darwin":
         case "linux":

@@ -4,7 +4,7 @@
 // plan of checks). No dependency beyond the other generated files.
 
 import { MAX_DIAGNOSTICS_PER_FILE, type Diagnostic } from "./diagnostics.js";
-import { NO_DIAGNOSTICS, Violations, allUnique, codePointLength, collect, hasLoneSurrogate, isArray, isObject, isStackOverflow, oneOf, report, token } from "./schema-runtime.js";
+import { NO_DIAGNOSTICS, Violations, allUnique, codePointLength, collect, hasLoneSurrogate, isArray, isObject, isStackOverflow, memberOrder, oneOf, report, token } from "./schema-runtime.js";
 import type { ThirdPartyToolManifest, ToolManifest } from "./types.js";
 
 const PATTERN_0 = new RegExp("^[A-Za-z0-9_-]{1,64}$", "u");
@@ -208,7 +208,7 @@ function check0(v: unknown, p: string, e: Violations): void {
         check9(v24, p + "/extras", e);
       }
     }
-    for (const k25 in v) {
+    for (const k25 of memberOrder(v)) {
       switch (k25) {
         case "builtin":
         case "capabilities":
@@ -1385,7 +1385,7 @@ function check7(v: unknown, p: string, e: Violations): void {
         }
       }
     }
-    for (const k158 in v) {
+    for (const k158 of memberOrder(v)) {
       switch (k158) {
         case "provides":
           break;
@@ -1518,7 +1518,7 @@ function check9(v: unknown, p: string, e: Violations): void {
         e.add(p + "/toLocaleString", "type", "string", v171);
       }
     }
-    for (const k172 in v) {
+    for (const k172 of memberOrder(v)) {
       switch (k172) {
         case "constructor":
         case "hasOwnProperty":
@@ -1672,7 +1672,7 @@ function check11(v: unknown, p: string, e: Violations): void {
         e.add(p + "/binaryName", "type", "string", v185);
       }
     }
-    for (const k187 in v) {
+    for (const k187 of memberOrder(v)) {
       switch (k187) {
         case "binaryName":
         case "kind":
@@ -1767,7 +1767,7 @@ function check15(v: unknown, p: string, e: Violations): void {
         check18(v193, p + "/paths", e);
       }
     }
-    for (const k194 in v) {
+    for (const k194 of memberOrder(v)) {
       switch (k194) {
         case "kind":
         case "paths":
@@ -1848,7 +1848,7 @@ function check18(v: unknown, p: string, e: Violations): void {
         check20(v200, p + "/linux", e);
       }
     }
-    for (const k201 in v) {
+    for (const k201 of memberOrder(v)) {
       switch (k201) {
         case "darwin":
         case "linux":
