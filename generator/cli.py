@@ -454,7 +454,7 @@ def _add_tool_fields(arguments: argparse.Namespace) -> dict[str, Any]:
 def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     from generator.add_tool import AddToolError, insert_row, new_row  # noqa: PLC0415
     from generator.diagnostics import MAX_SHOWN_PATH, describe  # noqa: PLC0415
-    from generator.emit import write_outputs, write_source  # noqa: PLC0415
+    from generator.emit import write_outputs  # noqa: PLC0415
     from generator.load import read_text  # noqa: PLC0415
     from generator.pipeline import build_outputs, load_sources  # noqa: PLC0415
     from generator.schemas import property_order  # noqa: PLC0415
@@ -488,12 +488,13 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
         _report(result.diagnostics, arguments.format)
         _count_line(result.diagnostics, arguments.format)
         return EXIT_FINDINGS
-    failure = write_source(config.project_dir, config.relative("table"), new_text)
-    if failure is not None:
-        _report([failure], arguments.format)
-        return EXIT_FINDINGS
-    changed, failures = write_outputs(config.project_dir, result.outputs, output_folders(config))
-    changed = [config.relative("table"), *changed]
+    # The new table is written with the outputs, as one set (``emit.write_outputs``): when any
+    # file cannot be written, the table keeps every byte it had.
+    table_path = config.relative("table")
+    changed, failures = write_outputs(
+        config.project_dir, result.outputs, output_folders(config), {table_path: new_text}
+    )
+    changed = sorted(changed, key=lambda path: path != table_path)  # the table first
     joined = [
         str(cohort["name"])
         for cohort in table.value.get("cohorts", [])
@@ -508,6 +509,14 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     }
     if arguments.format == "json":
         _report(failures, "json", **summary)
+    elif failures:
+        _report(failures, arguments.format)
+        if table_path not in changed and arguments.format == "text":
+            print(
+                f"toolgen: add-tool: {sanitize(table_path, MAX_SHOWN_PATH)} unchanged",
+                file=sys.stderr,
+            )
+        _count_line(failures, arguments.format)
     else:
         _report(failures, arguments.format)
         print(f"added {sanitize(arguments.id)} to {config.relative('table')}")

@@ -199,26 +199,25 @@ def _signals_deferred() -> Iterator[None]:
         mask(signal.SIG_SETMASK, previous)
 
 
-def write_source(project_dir: Path, relative: str, text: str) -> Diagnostic | None:
-    """Replace a source file (``add-tool``'s new table) atomically; a failure as a diagnostic."""
-    try:
-        _write_atomically(project_dir / relative, text)
-    except OSError as error:
-        return Diagnostic(Code.WRITE_FAILED, f"cannot write: {describe(error.strerror)}", relative)
-    return None
-
-
 def write_outputs(
-    project_dir: Path, outputs: Mapping[str, str], roots: list[str]
+    project_dir: Path,
+    outputs: Mapping[str, str],
+    roots: list[str],
+    sources: Mapping[str, str] | None = None,
 ) -> tuple[list[str], list[Diagnostic]]:
     """Make the output folders hold exactly ``outputs``; returns the changed paths and failures.
 
     All or nothing as far as a failure can be foreseen: every changed file is first written to a
     temporary file beside it; only when all of them are written (no full disk, no refused
     folder) are they renamed into place, the stamp last, and the orphans deleted. A failure or
-    an interrupt before that leaves every previous output as it was and no temporary file."""
+    an interrupt before that leaves every previous output as it was and no temporary file.
+
+    ``sources`` are files outside the output folders written in the same set (``add-tool``'s new
+    table): staged with the outputs, and renamed into place only after every other changed file
+    was, and only if none of those renames failed; otherwise they, and the stamp that vouches
+    for them, are left as they were, byte for byte."""
     with _exclusive(project_dir):
-        return _write_outputs(project_dir, outputs, roots)
+        return _write_outputs(project_dir, outputs, roots, dict(sources or {}))
 
 
 @contextlib.contextmanager
@@ -245,9 +244,12 @@ def _exclusive(project_dir: Path) -> Iterator[None]:
 
 
 def _write_outputs(
-    project_dir: Path, outputs: Mapping[str, str], roots: list[str]
+    project_dir: Path, outputs: Mapping[str, str], roots: list[str], sources: dict[str, str]
 ) -> tuple[list[str], list[Diagnostic]]:
     pending, orphans, failures = _plan_writes(project_dir, outputs, roots)
+    # A source may lie outside the project (a shared schema): not fenced, as no output is.
+    pending += [path for path in sources if _read(project_dir / path) != sources[path]]
+    everything = {**outputs, **sources}
     changed: list[str] = []
     staged: dict[str, str] = {}
     created: list[Path] = []
@@ -255,32 +257,66 @@ def _write_outputs(
         if not failures:
             for relative in pending:
                 try:
-                    staged[relative] = _stage(project_dir / relative, outputs[relative], created)
+                    staged[relative] = _stage(project_dir / relative, everything[relative], created)
                 except OSError as error:
                     failures.append(_write_failed("write", error, relative))
         if failures:
             _discard(staged, created)
             return [], failures
         with _signals_deferred():
-            # The stamp vouches for the other files' bytes: replaced after them and the orphans.
-            stamp = [relative for relative in pending if PurePosixPath(relative).name == STAMP_NAME]
-            for relative in pending:
-                if relative not in stamp:
-                    _commit(project_dir, relative, staged.pop(relative), changed, failures)
-            for relative in orphans:
-                try:
-                    (project_dir / relative).unlink()
-                    changed.append(relative)
-                except OSError as error:
-                    failures.append(_write_failed("delete", error, relative))
-            for relative in stamp:
-                _commit(project_dir, relative, staged.pop(relative), changed, failures)
+            complete = _commit_all(
+                project_dir,
+                pending,
+                orphans=orphans,
+                staged=staged,
+                sources=sources,
+                changed=changed,
+                failures=failures,
+            )
+        if not complete:
+            return changed, failures
     except BaseException:
         _discard(staged, created)
         raise
     for root in roots:
         _remove_empty_folders(project_dir / root)
     return changed, failures
+
+
+def _commit_all(
+    project_dir: Path,
+    pending: list[str],
+    *,
+    orphans: list[str],
+    staged: dict[str, str],
+    sources: Mapping[str, str],
+    changed: list[str],
+    failures: list[Diagnostic],
+) -> bool:
+    """Rename the staged files into place and delete the orphans: the outputs, then the sources,
+    the orphans, and the stamp last (it vouches for the other files' bytes). ``False`` when an
+    output's rename failed and there are sources: those and the stamp are then discarded, left as
+    they were, so the half-written outputs are drift that ``generate`` repairs."""
+    stamp = [relative for relative in pending if PurePosixPath(relative).name == STAMP_NAME]
+    last = [relative for relative in pending if relative in sources or relative in stamp]
+    for relative in pending:
+        if relative not in last:
+            _commit(project_dir, relative, staged.pop(relative), changed, failures)
+    if failures and sources:
+        _discard({relative: staged.pop(relative) for relative in last}, [])
+        return False
+    for relative in pending:
+        if relative in sources:
+            _commit(project_dir, relative, staged.pop(relative), changed, failures)
+    for relative in orphans:
+        try:
+            (project_dir / relative).unlink()
+            changed.append(relative)
+        except OSError as error:
+            failures.append(_write_failed("delete", error, relative))
+    for relative in stamp:
+        _commit(project_dir, relative, staged.pop(relative), changed, failures)
+    return True
 
 
 def _discard(staged: Mapping[str, str], created: list[Path]) -> None:
