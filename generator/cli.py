@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from generator import __version__
 from generator.config import Config, ConfigError, find_project, load_config
+from generator.outputs import staged_leftovers
 from generator.stamp import fast_check, output_folders, tolerate_stale_stamp
 
 if TYPE_CHECKING:
@@ -323,11 +324,30 @@ def _run(arguments: argparse.Namespace) -> int:
         for difference in differences:
             stream.write(shown_diff(difference.diff))
     found = [*result.diagnostics, *(d.diagnostic for d in differences)]
-    _report(found, arguments.format, diffs={d.diagnostic.source: d.diff for d in differences})
+    leftovers = staged_leftovers(config.project_dir, expected.outputs)
+    extra: dict[str, object] = {"leftovers": leftovers} if leftovers else {}
+    _report(
+        found, arguments.format, diffs={d.diagnostic.source: d.diff for d in differences}, **extra
+    )
+    _mention_leftovers(leftovers, arguments.format)
     if arguments.format == "text" and not differences:
         print(f"toolgen: {len(result.outputs)} files up to date", file=sys.stderr)
     _count_line(found, arguments.format)
     return EXIT_FINDINGS if differences else EXIT_OK
+
+
+def _mention_leftovers(leftovers: Sequence[str], output_format: str) -> None:
+    """Name the temporary files a killed ``generate`` left beside its outputs: not drift (the
+    outputs are what they are), and ``check`` writes nothing, so only said (on stderr: in
+    ``github`` format stdout holds workflow commands only; ``json`` carries ``leftovers``)."""
+    if output_format == "json":
+        return
+    for relative in leftovers:
+        print(
+            f"toolgen: {sanitize(relative, 300)}: a temporary file an interrupted `toolgen"
+            " generate` left (not drift); `toolgen generate` removes it",
+            file=sys.stderr,
+        )
 
 
 def _up_to_date(config: Config, arguments: argparse.Namespace) -> bool:
@@ -335,11 +355,16 @@ def _up_to_date(config: Config, arguments: argparse.Namespace) -> bool:
     the caller regenerates, and in text format the reason is shown first."""
     verdict = fast_check(config)
     if verdict.up_to_date:
-        if arguments.format != "text":  # text reports nothing but the line below
-            _report([], arguments.format, diffs={})
+        # The stamp counts every file of the output folders, so a leftover can only lie beside
+        # the README.
+        leftovers = staged_leftovers(config.project_dir, [config.relative("readme")])
+        extra: dict[str, object] = {"leftovers": leftovers} if leftovers else {}
+        if arguments.format != "text":  # text reports nothing but the lines below
+            _report([], arguments.format, diffs={}, **extra)
         if arguments.format == "text":
             message = f"{verdict.files} files up to date (fingerprints match the stamp)"
             print(f"toolgen: {message}", file=sys.stderr)
+        _mention_leftovers(leftovers, arguments.format)
         return True
     if arguments.format == "text":
         from generator.diagnostics import MAX_SHOWN_PATH, sanitize  # noqa: PLC0415

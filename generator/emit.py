@@ -30,7 +30,14 @@ from pathlib import Path, PurePosixPath
 
 from generator.diagnostics import MAX_SHOWN_PATH, Code, Diagnostic, describe, sanitize
 from generator.files import read_file
-from generator.outputs import BUILD_ARTEFACTS, BUILD_FILE, IGNORED_NAMES, existing_files, walk
+from generator.outputs import (
+    BUILD_ARTEFACTS,
+    BUILD_FILE,
+    IGNORED_NAMES,
+    existing_files,
+    staged_leftovers,
+    walk,
+)
 from generator.stamp import STAMP_NAME
 
 __all__ = [
@@ -40,6 +47,7 @@ __all__ = [
     "Difference",
     "compare_outputs",
     "existing_files",
+    "staged_leftovers",
     "write_outputs",
 ]
 
@@ -93,7 +101,9 @@ def _read(path: Path) -> str | None:
 def compare_outputs(
     project_dir: Path, outputs: Mapping[str, str], roots: list[str]
 ) -> list[Difference]:
-    """Changed, missing and orphaned files, each with a unified diff from disk to expected."""
+    """Changed, missing and orphaned files, each with a unified diff from disk to expected. A
+    temporary file an interrupted ``generate`` left (``staged_leftovers``) is not drift: the
+    outputs are what they are; the caller mentions it."""
     differences: list[Difference] = []
     for relative in sorted(outputs):
         shown = sanitize(relative, MAX_SHOWN_PATH)  # diff headers reach the terminal
@@ -118,8 +128,9 @@ def compare_outputs(
             )
         )
         differences.append(Difference(Diagnostic(code, message, relative), diff))
+    leftovers = set(staged_leftovers(project_dir, outputs))
     for relative in existing_files(project_dir, roots):
-        if relative not in outputs:
+        if relative not in outputs and relative not in leftovers:
             current = _read(project_dir / relative) or ""
             diff = "".join(
                 difflib.unified_diff(
@@ -246,11 +257,13 @@ def _exclusive(project_dir: Path) -> Iterator[None]:
 def _write_outputs(
     project_dir: Path, outputs: Mapping[str, str], roots: list[str], sources: dict[str, str]
 ) -> tuple[list[str], list[Diagnostic]]:
+    # What a killed run left is removed first, under the lock (no run is staging now), so it is
+    # never taken for an orphan nor left beside a file outside the output folders (the README).
+    changed = _remove_leftovers(project_dir, outputs, roots, sources)
     pending, orphans, failures = _plan_writes(project_dir, outputs, roots)
     # A source may lie outside the project (a shared schema): not fenced, as no output is.
     pending += [path for path in sources if _read(project_dir / path) != sources[path]]
     everything = {**outputs, **sources}
-    changed: list[str] = []
     staged: dict[str, str] = {}
     created: list[Path] = []
     try:
@@ -262,7 +275,7 @@ def _write_outputs(
                     failures.append(_write_failed("write", error, relative))
         if failures:
             _discard(staged, created)
-            return [], failures
+            return changed, failures
         with _signals_deferred():
             complete = _commit_all(
                 project_dir,
@@ -281,6 +294,25 @@ def _write_outputs(
     for root in roots:
         _remove_empty_folders(project_dir / root)
     return changed, failures
+
+
+def _remove_leftovers(
+    project_dir: Path, outputs: Mapping[str, str], roots: list[str], sources: Mapping[str, str]
+) -> list[str]:
+    """Delete ``staged_leftovers`` beside the files about to be written; returns them. One beside
+    an output passes the same fence as the outputs; one that cannot be deleted stays (the
+    write reports the folder's trouble, if any)."""
+    fence = _Fence(project_dir, roots)
+    leftovers = [
+        relative for relative in staged_leftovers(project_dir, outputs) if fence.allows(relative)
+    ]
+    leftovers += staged_leftovers(project_dir, sources)
+    removed: list[str] = []
+    for relative in leftovers:
+        with contextlib.suppress(OSError):
+            (project_dir / relative).unlink()
+            removed.append(relative)
+    return removed
 
 
 def _commit_all(
