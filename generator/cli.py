@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from generator import __version__
 from generator.config import Config, ConfigError, find_project, load_config
+from generator.outputs import staged_leftovers
 from generator.stamp import fast_check, output_folders, tolerate_stale_stamp
 
 if TYPE_CHECKING:
@@ -323,11 +324,30 @@ def _run(arguments: argparse.Namespace) -> int:
         for difference in differences:
             stream.write(shown_diff(difference.diff))
     found = [*result.diagnostics, *(d.diagnostic for d in differences)]
-    _report(found, arguments.format, diffs={d.diagnostic.source: d.diff for d in differences})
+    leftovers = staged_leftovers(config.project_dir, expected.outputs)
+    extra: dict[str, object] = {"leftovers": leftovers} if leftovers else {}
+    _report(
+        found, arguments.format, diffs={d.diagnostic.source: d.diff for d in differences}, **extra
+    )
+    _mention_leftovers(leftovers, arguments.format)
     if arguments.format == "text" and not differences:
         print(f"toolgen: {len(result.outputs)} files up to date", file=sys.stderr)
     _count_line(found, arguments.format)
     return EXIT_FINDINGS if differences else EXIT_OK
+
+
+def _mention_leftovers(leftovers: Sequence[str], output_format: str) -> None:
+    """Name the temporary files a killed ``generate`` left beside its outputs: not drift (the
+    outputs are what they are), and ``check`` writes nothing, so only said (on stderr: in
+    ``github`` format stdout holds workflow commands only; ``json`` carries ``leftovers``)."""
+    if output_format == "json":
+        return
+    for relative in leftovers:
+        print(
+            f"toolgen: {sanitize(relative, 300)}: a temporary file an interrupted `toolgen"
+            " generate` left (not drift); `toolgen generate` removes it",
+            file=sys.stderr,
+        )
 
 
 def _up_to_date(config: Config, arguments: argparse.Namespace) -> bool:
@@ -335,11 +355,16 @@ def _up_to_date(config: Config, arguments: argparse.Namespace) -> bool:
     the caller regenerates, and in text format the reason is shown first."""
     verdict = fast_check(config)
     if verdict.up_to_date:
-        if arguments.format != "text":  # text reports nothing but the line below
-            _report([], arguments.format, diffs={})
+        # The stamp counts every file of the output folders, so a leftover can only lie beside
+        # the README.
+        leftovers = staged_leftovers(config.project_dir, [config.relative("readme")])
+        extra: dict[str, object] = {"leftovers": leftovers} if leftovers else {}
+        if arguments.format != "text":  # text reports nothing but the lines below
+            _report([], arguments.format, diffs={}, **extra)
         if arguments.format == "text":
             message = f"{verdict.files} files up to date (fingerprints match the stamp)"
             print(f"toolgen: {message}", file=sys.stderr)
+        _mention_leftovers(leftovers, arguments.format)
         return True
     if arguments.format == "text":
         from generator.diagnostics import MAX_SHOWN_PATH, sanitize  # noqa: PLC0415
@@ -454,7 +479,7 @@ def _add_tool_fields(arguments: argparse.Namespace) -> dict[str, Any]:
 def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     from generator.add_tool import AddToolError, insert_row, new_row  # noqa: PLC0415
     from generator.diagnostics import MAX_SHOWN_PATH, describe  # noqa: PLC0415
-    from generator.emit import write_outputs, write_source  # noqa: PLC0415
+    from generator.emit import write_outputs  # noqa: PLC0415
     from generator.load import read_text  # noqa: PLC0415
     from generator.pipeline import build_outputs, load_sources  # noqa: PLC0415
     from generator.schemas import property_order  # noqa: PLC0415
@@ -488,12 +513,13 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
         _report(result.diagnostics, arguments.format)
         _count_line(result.diagnostics, arguments.format)
         return EXIT_FINDINGS
-    failure = write_source(config.project_dir, config.relative("table"), new_text)
-    if failure is not None:
-        _report([failure], arguments.format)
-        return EXIT_FINDINGS
-    changed, failures = write_outputs(config.project_dir, result.outputs, output_folders(config))
-    changed = [config.relative("table"), *changed]
+    # The new table is written with the outputs, as one set (``emit.write_outputs``): when any
+    # file cannot be written, the table keeps every byte it had.
+    table_path = config.relative("table")
+    changed, failures = write_outputs(
+        config.project_dir, result.outputs, output_folders(config), {table_path: new_text}
+    )
+    changed = sorted(changed, key=lambda path: path != table_path)  # the table first
     joined = [
         str(cohort["name"])
         for cohort in table.value.get("cohorts", [])
@@ -508,6 +534,14 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     }
     if arguments.format == "json":
         _report(failures, "json", **summary)
+    elif failures:
+        _report(failures, arguments.format)
+        if table_path not in changed and arguments.format == "text":
+            print(
+                f"toolgen: add-tool: {sanitize(table_path, MAX_SHOWN_PATH)} unchanged",
+                file=sys.stderr,
+            )
+        _count_line(failures, arguments.format)
     else:
         _report(failures, arguments.format)
         print(f"added {sanitize(arguments.id)} to {config.relative('table')}")

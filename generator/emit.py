@@ -30,7 +30,14 @@ from pathlib import Path, PurePosixPath
 
 from generator.diagnostics import MAX_SHOWN_PATH, Code, Diagnostic, describe, sanitize
 from generator.files import read_file
-from generator.outputs import BUILD_ARTEFACTS, BUILD_FILE, IGNORED_NAMES, existing_files, walk
+from generator.outputs import (
+    BUILD_ARTEFACTS,
+    BUILD_FILE,
+    IGNORED_NAMES,
+    existing_files,
+    staged_leftovers,
+    walk,
+)
 from generator.stamp import STAMP_NAME
 
 __all__ = [
@@ -40,6 +47,7 @@ __all__ = [
     "Difference",
     "compare_outputs",
     "existing_files",
+    "staged_leftovers",
     "write_outputs",
 ]
 
@@ -93,7 +101,9 @@ def _read(path: Path) -> str | None:
 def compare_outputs(
     project_dir: Path, outputs: Mapping[str, str], roots: list[str]
 ) -> list[Difference]:
-    """Changed, missing and orphaned files, each with a unified diff from disk to expected."""
+    """Changed, missing and orphaned files, each with a unified diff from disk to expected. A
+    temporary file an interrupted ``generate`` left (``staged_leftovers``) is not drift: the
+    outputs are what they are; the caller mentions it."""
     differences: list[Difference] = []
     for relative in sorted(outputs):
         shown = sanitize(relative, MAX_SHOWN_PATH)  # diff headers reach the terminal
@@ -118,8 +128,9 @@ def compare_outputs(
             )
         )
         differences.append(Difference(Diagnostic(code, message, relative), diff))
+    leftovers = set(staged_leftovers(project_dir, outputs))
     for relative in existing_files(project_dir, roots):
-        if relative not in outputs:
+        if relative not in outputs and relative not in leftovers:
             current = _read(project_dir / relative) or ""
             diff = "".join(
                 difflib.unified_diff(
@@ -199,26 +210,25 @@ def _signals_deferred() -> Iterator[None]:
         mask(signal.SIG_SETMASK, previous)
 
 
-def write_source(project_dir: Path, relative: str, text: str) -> Diagnostic | None:
-    """Replace a source file (``add-tool``'s new table) atomically; a failure as a diagnostic."""
-    try:
-        _write_atomically(project_dir / relative, text)
-    except OSError as error:
-        return Diagnostic(Code.WRITE_FAILED, f"cannot write: {describe(error.strerror)}", relative)
-    return None
-
-
 def write_outputs(
-    project_dir: Path, outputs: Mapping[str, str], roots: list[str]
+    project_dir: Path,
+    outputs: Mapping[str, str],
+    roots: list[str],
+    sources: Mapping[str, str] | None = None,
 ) -> tuple[list[str], list[Diagnostic]]:
     """Make the output folders hold exactly ``outputs``; returns the changed paths and failures.
 
     All or nothing as far as a failure can be foreseen: every changed file is first written to a
     temporary file beside it; only when all of them are written (no full disk, no refused
     folder) are they renamed into place, the stamp last, and the orphans deleted. A failure or
-    an interrupt before that leaves every previous output as it was and no temporary file."""
+    an interrupt before that leaves every previous output as it was and no temporary file.
+
+    ``sources`` are files outside the output folders written in the same set (``add-tool``'s new
+    table): staged with the outputs, and renamed into place only after every other changed file
+    was, and only if none of those renames failed; otherwise they, and the stamp that vouches
+    for them, are left as they were, byte for byte."""
     with _exclusive(project_dir):
-        return _write_outputs(project_dir, outputs, roots)
+        return _write_outputs(project_dir, outputs, roots, dict(sources or {}))
 
 
 @contextlib.contextmanager
@@ -245,42 +255,100 @@ def _exclusive(project_dir: Path) -> Iterator[None]:
 
 
 def _write_outputs(
-    project_dir: Path, outputs: Mapping[str, str], roots: list[str]
+    project_dir: Path, outputs: Mapping[str, str], roots: list[str], sources: dict[str, str]
 ) -> tuple[list[str], list[Diagnostic]]:
+    # What a killed run left is removed first, under the lock (no run is staging now), so it is
+    # never taken for an orphan nor left beside a file outside the output folders (the README).
+    changed = _remove_leftovers(project_dir, outputs, roots, sources)
     pending, orphans, failures = _plan_writes(project_dir, outputs, roots)
-    changed: list[str] = []
+    # A source may lie outside the project (a shared schema): not fenced, as no output is.
+    pending += [path for path in sources if _read(project_dir / path) != sources[path]]
+    everything = {**outputs, **sources}
     staged: dict[str, str] = {}
     created: list[Path] = []
     try:
         if not failures:
             for relative in pending:
                 try:
-                    staged[relative] = _stage(project_dir / relative, outputs[relative], created)
+                    staged[relative] = _stage(project_dir / relative, everything[relative], created)
                 except OSError as error:
                     failures.append(_write_failed("write", error, relative))
         if failures:
             _discard(staged, created)
-            return [], failures
+            return changed, failures
         with _signals_deferred():
-            # The stamp vouches for the other files' bytes: replaced after them and the orphans.
-            stamp = [relative for relative in pending if PurePosixPath(relative).name == STAMP_NAME]
-            for relative in pending:
-                if relative not in stamp:
-                    _commit(project_dir, relative, staged.pop(relative), changed, failures)
-            for relative in orphans:
-                try:
-                    (project_dir / relative).unlink()
-                    changed.append(relative)
-                except OSError as error:
-                    failures.append(_write_failed("delete", error, relative))
-            for relative in stamp:
-                _commit(project_dir, relative, staged.pop(relative), changed, failures)
+            complete = _commit_all(
+                project_dir,
+                pending,
+                orphans=orphans,
+                staged=staged,
+                sources=sources,
+                changed=changed,
+                failures=failures,
+            )
+        if not complete:
+            return changed, failures
     except BaseException:
         _discard(staged, created)
         raise
     for root in roots:
         _remove_empty_folders(project_dir / root)
     return changed, failures
+
+
+def _remove_leftovers(
+    project_dir: Path, outputs: Mapping[str, str], roots: list[str], sources: Mapping[str, str]
+) -> list[str]:
+    """Delete ``staged_leftovers`` beside the files about to be written; returns them. One beside
+    an output passes the same fence as the outputs; one that cannot be deleted stays (the
+    write reports the folder's trouble, if any)."""
+    fence = _Fence(project_dir, roots)
+    leftovers = [
+        relative for relative in staged_leftovers(project_dir, outputs) if fence.allows(relative)
+    ]
+    leftovers += staged_leftovers(project_dir, sources)
+    removed: list[str] = []
+    for relative in leftovers:
+        with contextlib.suppress(OSError):
+            (project_dir / relative).unlink()
+            removed.append(relative)
+    return removed
+
+
+def _commit_all(
+    project_dir: Path,
+    pending: list[str],
+    *,
+    orphans: list[str],
+    staged: dict[str, str],
+    sources: Mapping[str, str],
+    changed: list[str],
+    failures: list[Diagnostic],
+) -> bool:
+    """Rename the staged files into place and delete the orphans: the outputs, then the sources,
+    the orphans, and the stamp last (it vouches for the other files' bytes). ``False`` when an
+    output's rename failed and there are sources: those and the stamp are then discarded, left as
+    they were, so the half-written outputs are drift that ``generate`` repairs."""
+    stamp = [relative for relative in pending if PurePosixPath(relative).name == STAMP_NAME]
+    last = [relative for relative in pending if relative in sources or relative in stamp]
+    for relative in pending:
+        if relative not in last:
+            _commit(project_dir, relative, staged.pop(relative), changed, failures)
+    if failures and sources:
+        _discard({relative: staged.pop(relative) for relative in last}, [])
+        return False
+    for relative in pending:
+        if relative in sources:
+            _commit(project_dir, relative, staged.pop(relative), changed, failures)
+    for relative in orphans:
+        try:
+            (project_dir / relative).unlink()
+            changed.append(relative)
+        except OSError as error:
+            failures.append(_write_failed("delete", error, relative))
+    for relative in stamp:
+        _commit(project_dir, relative, staged.pop(relative), changed, failures)
+    return True
 
 
 def _discard(staged: Mapping[str, str], created: list[Path]) -> None:

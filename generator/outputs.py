@@ -9,7 +9,8 @@ only: the fast ``check`` lists output folders through it without loading the pip
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePath
 
 # Made by running, testing, type-checking or installing the generated code, at any depth; never
@@ -90,3 +91,35 @@ def existing_files(project_dir: Path, roots: list[str]) -> Iterator[str]:
             if not is_folder and (path.is_file() or path.is_symlink()):
                 found.append(path.relative_to(project_dir).as_posix())
     yield from sorted(found)
+
+
+# ``emit._stage``'s temporary files: ``tempfile.mkstemp`` names one by its prefix (``.`` and the
+# target's name and ``.``), eight characters of its alphabet, and the suffix.
+_STAGED_NAME = re.compile(r"\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp", re.DOTALL)
+
+
+def staged_leftovers(project_dir: Path, paths: Iterable[str]) -> list[str]:
+    """The temporary files ``emit._stage`` made beside a file of ``paths`` (project-relative)
+    that are still there, sorted: ``.NAME.XXXXXXXX.tmp`` whose ``NAME`` is the name of a file of
+    ``paths`` in the same folder, and which is a file or a link (never a folder). Only a kill
+    (``SIGKILL``) between the staging and the renames leaves one: every other failure removes
+    its own. Nothing else matches, so nothing but toolgen's own leftovers is ever listed."""
+    names: dict[str, set[str]] = {}
+    for relative in paths:
+        folder, _, name = relative.rpartition("/")
+        names.setdefault(folder, set()).add(name)
+    found: list[str] = []
+    for folder, targets in names.items():
+        base = project_dir / folder if folder else project_dir
+        try:
+            entries = os.listdir(base)
+        except OSError:  # no folder yet, or not readable: nothing left there by toolgen
+            continue
+        for entry in entries:
+            match = _STAGED_NAME.fullmatch(entry)
+            if match is None or match["target"] not in targets:
+                continue
+            path = base / entry
+            if path.is_symlink() or path.is_file():
+                found.append(f"{folder}/{entry}" if folder else entry)
+    return sorted(found)

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from generator.cli import main
+
 from .conftest import REPO, copy_project, probe_python, run_toolgen
 
 TABLE = "schema/tools.yaml"
@@ -265,3 +267,44 @@ def test_missing_fields_are_asked_for_on_a_terminal(tmp_path: Path) -> None:
     )
     assert row["detect"] == {"kind": "path", "binaryName": "acme"}
     assert run_toolgen("check", "--project", str(project)).returncode == 0
+
+
+def test_a_failed_write_leaves_the_table_byte_identical(project: Path) -> None:
+    # The row was written to the table before the outputs: when an output could not be written,
+    # the table held the new row while the outputs were old, and `check` reported drift.
+    blocked = project / "generated/typescript/tools.ts"
+    blocked.unlink()
+    blocked.mkdir()  # a folder where the file belongs: the write fails
+    before = snapshot(project)
+    table = (project / TABLE).read_bytes()
+    completed = run_toolgen("add-tool", "acme-agent", *BASE, "--project", str(project))
+    assert completed.returncode == 1, completed.stderr
+    assert (project / TABLE).read_bytes() == table
+    assert snapshot(project) == before
+    assert "Traceback" not in completed.stderr + completed.stdout
+    assert "generated/typescript/tools.ts: WRITE_FAILED error: cannot write" in completed.stderr
+    assert f"{TABLE} unchanged" in completed.stderr
+    assert "added acme-agent" not in completed.stdout
+    assert not [path for path in project.rglob("*") if path.name.endswith(".tmp")]
+
+
+def test_a_failed_rename_leaves_the_table_byte_identical(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every file staged, then one rename fails: the table (and the stamp vouching for it) is
+    # not renamed into place, so `generate` repairs the half-written outputs from the old table.
+    real_replace = os.replace
+
+    def replace(source: str, target: os.PathLike[str] | str) -> None:
+        if str(target).endswith("constants.py"):
+            raise OSError(28, "No space left on device")
+        real_replace(source, target)
+
+    table = (project / TABLE).read_bytes()
+    monkeypatch.setattr("generator.emit.os.replace", replace)
+    assert main(["add-tool", "acme-agent", *BASE, "--project", str(project)]) == 1
+    monkeypatch.undo()
+    assert (project / TABLE).read_bytes() == table
+    assert not [path for path in project.rglob("*") if path.name.endswith(".tmp")]
+    assert main(["generate", "--project", str(project)]) == 0
+    assert main(["check", "--project", str(project)]) == 0

@@ -292,22 +292,78 @@ export interface DiagnosticFields {
 const PLACEHOLDER = /\{(source|where|keyword|expected|found|omitted|others|hint)\}/g;
 const NO_OTHERS: readonly string[] = Object.freeze([]);
 
-/** The message of a record: its code's template with the fields put in, in one pass. */
+// A rendered text field is cut to this many characters: far above anything the runtime stores
+// (values are shown at MAX_SHOWN_CHARS, a pointer at most MAX_NESTING tokens of that), so the
+// runtime's records render unchanged while a caller's huge text cannot flood a terminal.
+const MAX_RENDERED_FIELD = 4000;
+// A hand-made record's `others` beyond this many are counted, not listed (the loader keeps 3).
+const MAX_RENDERED_OTHERS = 10;
+
+const CODES: ReadonlySet<unknown> = new Set<unknown>(Object.values(DiagnosticCode));
+
+/** A value a caller passed, as an error message shows it: a string escaped and clipped in
+ * double quotes, anything else by its kind (none of its methods run). */
+function shownArgument(value: unknown): string {
+  if (typeof value === "string") return '"' + shown(value) + '"';
+  if (value === null || value === undefined || typeof value === "boolean") return String(value);
+  if (typeof value === "number" || typeof value === "bigint") return shownValue(value);
+  return `<${Array.isArray(value) ? "array" : typeof value}>`;
+}
+
+/**
+ * `code` when it is one of `DiagnosticCode`'s values; a `TypeError` naming the argument and
+ * showing the value escaped and clipped otherwise (no method of `code` runs), like Python's.
+ */
+function knownCode(code: unknown): DiagnosticCode {
+  if (typeof code === "string" && CODES.has(code)) return code as DiagnosticCode;
+  const value = typeof code === "string" ? '"' + shown(code) + '"' : shownArgument(code);
+  throw new TypeError(`code must be a DiagnosticCode, not ${value}`);
+}
+
+/**
+ * A field as rendering shows it. A string with no hidden character and at most `limit` code
+ * points (plus the `...` of a clipped one) is kept as it is: every text the runtime stores was
+ * made so by `shown`, so rendering it again changes nothing (`shown` itself would double its
+ * backslashes). Any other string is `shown(text, limit)`; anything that is not a string is shown
+ * by its kind (none of its methods run).
+ */
+function rendered(text: unknown, limit: number = MAX_RENDERED_FIELD): string {
+  if (typeof text !== "string") return shownArgument(text);
+  if (text.length <= 2 * (limit + 3) && fitsIn(text, limit + 3) && !HIDDEN.test(text)) return text;
+  return shown(text, limit);
+}
+
+/** `omitted` (plus `more` names left out of `others`) as rendering shows it. */
+function renderedCount(omitted: unknown, more: number): string {
+  if (typeof omitted === "number" && Number.isInteger(omitted)) return shownValue(omitted + more);
+  return more === 0 ? shownArgument(omitted) : `${shownArgument(omitted)} + ${more}`;
+}
+
+/** The message of a record: its code's template with the fields put in (each as `rendered`
+ * shows it), in one pass. Reads only the fields, never a record's own `message`. */
 function renderMessage(record: Diagnostic): string {
-  const others =
-    record.others.join(", ") +
-    (record.others.length > 0 && record.omitted !== 0 ? ` and ${record.omitted} more` : "");
+  const given: unknown = record.others;
+  let names: string[];
+  let more = 0;
+  if (Array.isArray(given)) {
+    names = given.slice(0, MAX_RENDERED_OTHERS).map((name: unknown) => rendered(name, MAX_SHOWN_SOURCE));
+    more = given.length - names.length;
+  } else {
+    names = [shownArgument(given)];
+  }
+  const omitted = renderedCount(record.omitted, more);
+  const where = rendered(record.pointer);
   const values: Readonly<Record<string, string>> = {
-    source: record.source,
-    where: record.pointer === "" ? "/" : record.pointer,
-    keyword: record.keyword,
-    expected: record.expected,
-    found: record.found,
-    omitted: String(record.omitted),
-    others,
-    hint: record.hint,
+    source: rendered(record.source, MAX_SHOWN_SOURCE),
+    where: where === "" ? "/" : where,
+    keyword: rendered(record.keyword),
+    expected: rendered(record.expected),
+    found: rendered(record.found),
+    omitted,
+    others: names.join(", ") + (names.length > 0 && omitted !== "0" ? ` and ${omitted} more` : ""),
+    hint: rendered(record.hint),
   };
-  return MESSAGES[record.code].replace(PLACEHOLDER, (_match, name: string) => values[name] ?? "");
+  return MESSAGES[knownCode(record.code)].replace(PLACEHOLDER, (_match, name: string) => values[name] ?? "");
 }
 
 // One class for every record: its instances share a shape (so code reading them stays fast),
@@ -334,7 +390,7 @@ class DiagnosticRecord implements Diagnostic {
   readonly #value: unknown;
 
   constructor(code: DiagnosticCode, fields: DiagnosticFields, raw: RawViolation | null = null) {
-    this.code = code;
+    this.code = knownCode(code);
     this.source = fields.source ?? "";
     this.keyword = fields.keyword ?? "";
     this.expected = fields.expected ?? "";
@@ -402,7 +458,9 @@ function detached(value: unknown): unknown {
   return typeof value === "string" && value.length >= SLICE_MIN_LENGTH ? (" " + value).slice(1) : value;
 }
 
-/** A frozen record; `severity` and `message` follow from the code and the fields. */
+/** A frozen record; `severity` and `message` follow from the code and the fields. `code` must
+ * be one of `DiagnosticCode`'s values: anything else is a `TypeError` here, not a failure when
+ * the record is shown. */
 export function makeDiagnostic(code: DiagnosticCode, fields: DiagnosticFields = {}): Diagnostic {
   return new DiagnosticRecord(code, fields);
 }
@@ -419,9 +477,17 @@ export function violationDiagnostic(
   return new DiagnosticRecord(code, { keyword, expected }, { pointer, value });
 }
 
-/** `source: CODE severity: message`. */
+/**
+ * `source: CODE severity: message`, every field escaped and clipped again (`rendered`), so a
+ * record a caller made by hand prints as safely as the runtime's own and a record the runtime
+ * made renders unchanged. The severity and message follow from the code and the fields (never a
+ * hand-made record's own `severity` or `message`), as Python's `render` does; a `code` that is not
+ * a `DiagnosticCode` is a `TypeError`.
+ */
 export function renderDiagnostic(d: Diagnostic): string {
-  return `${d.source === "" ? "<input>" : d.source}: ${d.code} ${d.severity}: ${d.message}`;
+  const code = knownCode(d.code);
+  const source = rendered(d.source, MAX_SHOWN_SOURCE);
+  return `${source === "" ? "<input>" : source}: ${code} ${SEVERITY[code]}: ${renderMessage(d)}`;
 }
 
 /** The record as a JSON document, with the same keys in the same order as Python's `as_json`. */

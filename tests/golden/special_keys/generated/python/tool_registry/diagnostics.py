@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 MAX_SHOWN_CHARS = 80
 # At most this many diagnostics are kept per file (or per validated document); checking stops
@@ -241,12 +241,7 @@ def shown_value(value: Any) -> str:
     return shown(type(value).__name__)
 
 
-class Diagnostic(NamedTuple):
-    """One finding. ``pointer`` is an RFC 6901 pointer into the document (``""`` = the whole
-    document); ``keyword`` is the schema keyword for ``SCHEMA_VIOLATION``; ``omitted`` counts
-    what a ``TOO_MANY_*`` record stands for. An immutable named tuple: invalid documents build
-    many of these, and a tuple is several times cheaper to build than a frozen dataclass."""
-
+class _DiagnosticFields(NamedTuple):
     code: DiagnosticCode
     pointer: str = ""
     source: str = ""
@@ -257,22 +252,73 @@ class Diagnostic(NamedTuple):
     others: tuple[str, ...] = ()
     hint: str = ""
 
+
+_CODES: dict[str, DiagnosticCode] = {code.value: code for code in DiagnosticCode}
+
+
+def _known_code(code: object) -> DiagnosticCode:
+    """``code`` as a member of ``DiagnosticCode``: a member, or a ``str`` that is exactly a
+    member's value; ``TypeError`` for anything else, naming the argument and showing the value
+    escaped and clipped (no method of ``code`` runs: its type is compared by identity)."""
+    kind = type(code)
+    if kind is DiagnosticCode:
+        return code  # type: ignore[return-value]
+    if kind is str and code in _CODES:
+        return _CODES[code]
+    # ``issubclass`` of the type, not ``isinstance``: that would read a ``__class__`` property.
+    text = issubclass(kind, str)
+    value = '"' + shown(cast(str, code)) + '"' if text else shown_argument(code)
+    raise TypeError(f"code must be a DiagnosticCode, not {value}")
+
+
+class Diagnostic(_DiagnosticFields):
+    """One finding. ``pointer`` is an RFC 6901 pointer into the document (``""`` = the whole
+    document); ``keyword`` is the schema keyword for ``SCHEMA_VIOLATION``; ``omitted`` counts
+    what a ``TOO_MANY_*`` record stands for. An immutable named tuple: invalid documents build
+    many of these, and a tuple is several times cheaper to build than a frozen dataclass.
+
+    ``code`` must be a ``DiagnosticCode`` (or a ``str`` that is exactly a member's value, stored
+    as the member): anything else is a ``TypeError`` here, not a failure when the record is
+    shown. Rendering (``message``, ``render``, ``as_json``) escapes and clips every field again
+    (``shown``), so a record a caller made by hand prints as safely as the runtime's own, and a
+    record the runtime made (its fields already shown) renders unchanged."""
+
+    __slots__ = ()
+
+    def __new__(  # noqa: PLR0917 - a named tuple's fields are positional
+        cls,
+        code: DiagnosticCode,
+        pointer: str = "",
+        source: str = "",
+        keyword: str = "",
+        expected: str = "",
+        found: str = "",
+        omitted: int = 0,
+        others: tuple[str, ...] = (),
+        hint: str = "",
+    ) -> Diagnostic:
+        fields = (_known_code(code), pointer, source, keyword, expected, found, omitted, others)
+        return tuple.__new__(cls, (*fields, hint))
+
     @property
     def severity(self) -> Severity:
         return SEVERITY[self.code]
 
     @property
     def message(self) -> str:
-        return _MESSAGES[self.code].format(
-            source=self.source,
-            where=self.pointer or "/",
-            keyword=self.keyword,
-            expected=self.expected,
-            found=self.found,
-            omitted=self.omitted,
-            others=", ".join(self.others)
-            + (f" and {self.omitted} more" if self.others and self.omitted else ""),
-            hint=self.hint,
+        """The code's message with the fields put in, each as ``_rendered`` shows it."""
+        others, more = _rendered_others(self.others)
+        omitted = _rendered_count(self.omitted, more)
+        counted = omitted != "0"
+        return _MESSAGES[_known_code(self.code)].format(
+            source=_rendered(self.source, MAX_SHOWN_SOURCE),
+            where=_rendered(self.pointer) or "/",
+            keyword=_rendered(self.keyword),
+            expected=_rendered(self.expected),
+            found=_rendered(self.found),
+            omitted=omitted,
+            others=", ".join(others) + (f" and {omitted} more" if others and counted else ""),
+            hint=_rendered(self.hint),
         )
 
     def as_json(self) -> dict[str, object]:
@@ -294,6 +340,47 @@ class Diagnostic(NamedTuple):
         return document
 
     def render(self) -> str:
-        """``source: CODE severity: message``."""
-        where = self.source or "<input>"
-        return f"{where}: {self.code.value} {self.severity.value}: {self.message}"
+        """``source: CODE severity: message``, every field escaped and clipped (``message``)."""
+        code = _known_code(self.code)
+        where = _rendered(self.source, MAX_SHOWN_SOURCE) or "<input>"
+        return f"{where}: {code.value} {SEVERITY[code].value}: {self.message}"
+
+
+# A rendered text field is cut to this many characters: far above anything the runtime stores
+# (values are shown at MAX_SHOWN_CHARS, a pointer at most MAX_NESTING tokens of that), so the
+# runtime's records render unchanged while a caller's huge text cannot flood a terminal.
+MAX_RENDERED_FIELD = 4000
+# A hand-made record's ``others`` beyond this many are counted, not listed (the loader keeps 3).
+MAX_RENDERED_OTHERS = 10
+
+
+def _rendered(text: object, limit: int = MAX_RENDERED_FIELD) -> str:
+    """A field as rendering shows it. A string with no hidden character and at most ``limit``
+    characters (plus the ``...`` of a clipped one) is kept as it is: every text the runtime
+    stores was made so by ``shown``, so rendering it again changes nothing (``shown`` itself
+    would double its backslashes). Any other string is ``shown(text, limit)``; anything that is
+    not a string is shown as an argument error shows it (none of its methods run)."""
+    if not issubclass(type(text), str):
+        return shown_argument(text)
+    text = str.__str__(text)
+    if len(text) <= limit + 3 and _HIDDEN.search(text) is None:
+        return text
+    return shown(text, limit)
+
+
+def _rendered_others(others: object) -> tuple[list[str], int]:
+    """The names ``others`` lists, each ``_rendered`` (at most ``MAX_RENDERED_OTHERS``), and how
+    many were left out; a value that is not a tuple or list is one name, shown as an argument
+    error shows it."""
+    if type(others) is not tuple and type(others) is not list:
+        return [shown_argument(others)], 0
+    kept = [_rendered(item, MAX_SHOWN_SOURCE) for item in others[:MAX_RENDERED_OTHERS]]
+    return kept, len(others) - len(kept)
+
+
+def _rendered_count(omitted: object, more: int) -> str:
+    """``omitted`` (plus ``more`` names left out of ``others``) as rendering shows it: an
+    integer by its digits (a huge one by its size), anything else as an argument error shows it."""
+    if type(omitted) is int:
+        return shown_argument(omitted + more)
+    return shown_argument(omitted) if more == 0 else f"{shown_argument(omitted)} + {more}"
