@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Any, NamedTuple, cast
+from collections.abc import Iterable
+from typing import Any, NamedTuple, Self, cast
 
 MAX_SHOWN_CHARS = 80
 # At most this many diagnostics are kept per file (or per validated document); checking stops
@@ -299,6 +300,16 @@ class Diagnostic(_DiagnosticFields):
     ) -> Diagnostic:
         fields = (_known_code(code), pointer, source, keyword, expected, found, omitted, others)
         return tuple.__new__(cls, (*fields, hint))
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self:  # type: ignore[override]  # typeshed: a generic function
+        """A record from its fields in order, through ``__new__`` (the named tuple's own
+        ``_make``, which ``_replace`` calls, would store any ``code``: ``"BOGUS"``, or a member's
+        value as a plain ``str``), so no record holds a code that is not a member."""
+        fields = tuple(iterable)
+        if len(fields) != len(cls._fields):
+            raise TypeError(f"Expected {len(cls._fields)} arguments, got {len(fields)}")
+        return cls(*fields)
 
     @property
     def severity(self) -> Severity:

@@ -490,14 +490,18 @@ export function renderDiagnostic(d: Diagnostic): string {
   return `${source === "" ? "<input>" : source}: ${code} ${SEVERITY[code]}: ${renderMessage(d)}`;
 }
 
-/** The record as a JSON document, with the same keys in the same order as Python's `as_json`. */
+/** The record as a JSON document, with the same keys in the same order as Python's `as_json`.
+ * The severity and message follow from the code and the fields, as `renderDiagnostic`'s and
+ * Python's do (never a hand-made object's own `severity` or `message`); a `code` that is not a
+ * `DiagnosticCode` is a `TypeError`. */
 export function diagnosticAsJson(d: Diagnostic): Record<string, unknown> {
+  const code = knownCode(d.code);
   const document: Record<string, unknown> = {
-    code: d.code,
-    severity: d.severity,
+    code,
+    severity: SEVERITY[code],
     source: d.source,
     pointer: d.pointer,
-    message: d.message,
+    message: renderMessage(d),
   };
   if (d.keyword !== "") {
     document["keyword"] = d.keyword;
