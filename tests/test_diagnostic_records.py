@@ -104,6 +104,32 @@ def test_replace_and_make_refuse_an_unknown_code_too() -> None:
     )
 
 
+class OwnMessage(Diagnostic):
+    """A caller's subclass with its own message and a field property: rendering reads what the
+    record holds, as TypeScript never shows a hand-made object's own message."""
+
+    __slots__ = ()
+
+    @property
+    def message(self) -> str:
+        return "\x1b[2J forged"
+
+    @property
+    def source(self) -> str:  # type: ignore[override]
+        return "\x1b]0;title\x07"
+
+
+def test_a_subclass_message_or_field_property_is_never_rendered() -> None:
+    made = OwnMessage(DiagnosticCode.UNKNOWN_FIELD, pointer="/\u202e", source="s.json")
+    plain = Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer="/\u202e", source="s.json")
+    assert (
+        made.render()
+        == plain.render()
+        == "s.json: UNKNOWN_FIELD warning: /\\u202e: unknown field ignored"
+    )
+    assert made.as_json() == plain.as_json()
+
+
 def test_a_member_or_its_exact_value_is_a_code() -> None:
     assert Diagnostic(DiagnosticCode.UNKNOWN_FIELD).code is DiagnosticCode.UNKNOWN_FIELD
     made = Diagnostic(cast(Any, "UNKNOWN_FIELD"), pointer="/x")
@@ -221,7 +247,13 @@ try {
 } catch (error) {
   bogusJson = error.message;
 }
-process.stdout.write(JSON.stringify({ refusals, proxyRefusal, rendered, plain, plainJson, bogusJson }));
+// A record whose code changes at each read: the header and the message agree.
+let reads = 0;
+const shifting = { ...handMade, get code() { reads += 1; return reads % 2 === 1 ? "UNKNOWN_FIELD" : "DUPLICATE_ID"; } };
+const shiftingRendered = renderDiagnostic(shifting);
+const shiftingReads = reads;
+process.stdout.write(JSON.stringify({ refusals, proxyRefusal, rendered, plain, plainJson, bogusJson,
+  shiftingRendered, shiftingReads }));
 """
 
 
@@ -248,3 +280,5 @@ def test_typescript_refuses_and_renders_as_python_does(tmp_path: Path) -> None:
     made = Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer="/\u202e")
     assert result["plainJson"] == made.as_json()
     assert result["bogusJson"] == 'code must be a DiagnosticCode, not "BOGUS"'
+    assert result["shiftingRendered"] == result["plain"]
+    assert result["shiftingReads"] == 1
