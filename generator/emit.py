@@ -259,7 +259,11 @@ def _write_outputs(
 ) -> tuple[list[str], list[Diagnostic]]:
     # What a killed run left is removed first, under the lock (no run is staging now), so it is
     # never taken for an orphan nor left beside a file outside the output folders (the README).
-    changed = _remove_leftovers(project_dir, outputs, roots, sources)
+    # A source that is a symbolic link (a table shared between projects) is written through it,
+    # at the file it names: replacing the link would leave that file without the change and the
+    # project with a copy of its own.
+    where = {relative: _through_links(project_dir / relative) for relative in sources}
+    changed = _remove_leftovers(project_dir, outputs, roots, where)
     pending, orphans, failures = _plan_writes(project_dir, outputs, roots)
     # A source may lie outside the project (a shared schema): not fenced, as no output is.
     pending += [path for path in sources if _read(project_dir / path) != sources[path]]
@@ -270,7 +274,8 @@ def _write_outputs(
         if not failures:
             for relative in pending:
                 try:
-                    staged[relative] = _stage(project_dir / relative, everything[relative], created)
+                    target = where.get(relative, project_dir / relative)
+                    staged[relative] = _stage(target, everything[relative], created)
                 except OSError as error:
                     failures.append(_write_failed("write", error, relative))
         if failures:
@@ -282,7 +287,7 @@ def _write_outputs(
                 pending,
                 orphans=orphans,
                 staged=staged,
-                sources=sources,
+                sources=where,
                 changed=changed,
                 failures=failures,
             )
@@ -296,17 +301,39 @@ def _write_outputs(
     return changed, failures
 
 
+def _through_links(path: Path) -> Path:
+    """``path`` with its last component's symbolic links followed (the file a link names);
+    ``path`` itself when it is no link."""
+    if not path.is_symlink():
+        return path
+    return Path(os.path.realpath(path))
+
+
+def _from_project(project_dir: Path, path: Path) -> str:
+    """``path`` relative to the project (``../shared/x``), or as it is where none can be (another
+    drive)."""
+    try:
+        return Path(os.path.relpath(path, project_dir)).as_posix()
+    except ValueError:  # pragma: no cover - Windows, another drive
+        return str(path)
+
+
 def _remove_leftovers(
-    project_dir: Path, outputs: Mapping[str, str], roots: list[str], sources: Mapping[str, str]
+    project_dir: Path, outputs: Mapping[str, str], roots: list[str], sources: Mapping[str, Path]
 ) -> list[str]:
-    """Delete ``staged_leftovers`` beside the files about to be written; returns them. One beside
-    an output passes the same fence as the outputs; one that cannot be deleted stays (the
-    write reports the folder's trouble, if any)."""
+    """Delete ``staged_leftovers`` beside the files about to be written (a source's beside the
+    file it is written at); returns them. One beside an output passes the same fence as the
+    outputs; one that cannot be deleted stays (the write reports the folder's trouble, if any)."""
     fence = _Fence(project_dir, roots)
     leftovers = [
         relative for relative in staged_leftovers(project_dir, outputs) if fence.allows(relative)
     ]
-    leftovers += staged_leftovers(project_dir, sources)
+    for relative, target in sources.items():
+        if target == project_dir / relative:
+            leftovers += staged_leftovers(project_dir, [relative])
+        else:  # beside the file a link names: shown from the project where a path can be
+            for name in staged_leftovers(target.parent, [target.name]):
+                leftovers.append(_from_project(project_dir, target.parent / name))
     removed: list[str] = []
     for relative in leftovers:
         with contextlib.suppress(OSError):
@@ -321,7 +348,7 @@ def _commit_all(
     *,
     orphans: list[str],
     staged: dict[str, str],
-    sources: Mapping[str, str],
+    sources: Mapping[str, Path],
     changed: list[str],
     failures: list[Diagnostic],
 ) -> bool:
@@ -333,13 +360,13 @@ def _commit_all(
     last = [relative for relative in pending if relative in sources or relative in stamp]
     for relative in pending:
         if relative not in last:
-            _commit(project_dir, relative, staged.pop(relative), changed, failures)
+            _commit(project_dir / relative, relative, staged.pop(relative), changed, failures)
     if failures and sources:
         _discard({relative: staged.pop(relative) for relative in last}, [])
         return False
     for relative in pending:
         if relative in sources:
-            _commit(project_dir, relative, staged.pop(relative), changed, failures)
+            _commit(sources[relative], relative, staged.pop(relative), changed, failures)
     for relative in orphans:
         try:
             (project_dir / relative).unlink()
@@ -347,7 +374,7 @@ def _commit_all(
         except OSError as error:
             failures.append(_write_failed("delete", error, relative))
     for relative in stamp:
-        _commit(project_dir, relative, staged.pop(relative), changed, failures)
+        _commit(project_dir / relative, relative, staged.pop(relative), changed, failures)
     return True
 
 
@@ -388,10 +415,12 @@ def _write_failed(action: str, error: OSError, relative: str) -> Diagnostic:
 
 
 def _commit(
-    project_dir: Path, relative: str, temporary: str, changed: list[str], failures: list[Diagnostic]
+    target: Path, relative: str, temporary: str, changed: list[str], failures: list[Diagnostic]
 ) -> None:
+    """Rename ``temporary`` to ``target``, the file ``relative`` names (a source's through its
+    links); ``relative`` is what is reported."""
     try:
-        os.replace(temporary, project_dir / relative)
+        os.replace(temporary, target)
         changed.append(relative)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)

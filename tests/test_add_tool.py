@@ -308,3 +308,23 @@ def test_a_failed_rename_leaves_the_table_byte_identical(
     assert not [path for path in project.rglob("*") if path.name.endswith(".tmp")]
     assert main(["generate", "--project", str(project)]) == 0
     assert main(["check", "--project", str(project)]) == 0
+
+
+def test_a_table_that_is_a_link_is_written_through_it(tmp_path: Path) -> None:
+    # A table shared between projects through a symbolic link: replacing the link with a file
+    # left the shared table without the row and the project with a copy of its own.
+    project = copy_project(tmp_path / "project")
+    shared = tmp_path / "shared" / "tools.yaml"
+    shared.parent.mkdir()
+    (project / TABLE).replace(shared)
+    (project / TABLE).symlink_to(os.path.relpath(shared, (project / TABLE).parent))
+    # A staged table a killed run left beside the shared file is its leftover too.
+    leftover = shared.parent / ".tools.yaml.abcdefgh.tmp"
+    leftover.write_text("half\n")
+    completed = run_toolgen("add-tool", "acme-agent", *BASE, "--project", str(project))
+    assert completed.returncode == 0, completed.stderr
+    assert (project / TABLE).is_symlink()
+    assert [row["id"] for row in rows(project)][-1] == "acme-agent"
+    assert not leftover.exists()
+    assert sorted(path.name for path in shared.parent.iterdir()) == ["tools.yaml"]
+    assert run_toolgen("check", "--project", str(project)).returncode == 0

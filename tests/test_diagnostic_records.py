@@ -86,6 +86,50 @@ def test_an_unknown_code_is_refused_when_the_record_is_made() -> None:
         Diagnostic(code=cast(Any, Hostile()), found="x")  # by keyword too
 
 
+def test_replace_and_make_refuse_an_unknown_code_too() -> None:
+    # A named tuple's own _make (which _replace calls) builds the tuple without __new__.
+    record = Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer="/x")
+    with pytest.raises(TypeError, match=r'^code must be a DiagnosticCode, not "BOGUS"$'):
+        record._replace(code=cast(Any, "BOGUS"))
+    with pytest.raises(TypeError, match=r"^code must be a DiagnosticCode"):
+        Diagnostic._make(["BOGUS", "", "", "", "", "", 0, (), ""])
+    with pytest.raises(TypeError, match=r"^Expected 9 arguments, got 1$"):
+        Diagnostic._make([DiagnosticCode.UNKNOWN_FIELD])
+    # A member's value is stored as the member: as_json reads its .value.
+    replaced = record._replace(code=cast(Any, "DUPLICATE_ID"), found="a")
+    assert replaced.code is DiagnosticCode.DUPLICATE_ID
+    assert replaced.as_json()["code"] == "DUPLICATE_ID"
+    assert record._replace(source="s") == Diagnostic(
+        DiagnosticCode.UNKNOWN_FIELD, pointer="/x", source="s"
+    )
+
+
+class OwnMessage(Diagnostic):
+    """A caller's subclass with its own message and a field property: rendering reads what the
+    record holds, as TypeScript never shows a hand-made object's own message."""
+
+    __slots__ = ()
+
+    @property
+    def message(self) -> str:
+        return "\x1b[2J forged"
+
+    @property
+    def source(self) -> str:  # type: ignore[override]
+        return "\x1b]0;title\x07"
+
+
+def test_a_subclass_message_or_field_property_is_never_rendered() -> None:
+    made = OwnMessage(DiagnosticCode.UNKNOWN_FIELD, pointer="/\u202e", source="s.json")
+    plain = Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer="/\u202e", source="s.json")
+    assert (
+        made.render()
+        == plain.render()
+        == "s.json: UNKNOWN_FIELD warning: /\\u202e: unknown field ignored"
+    )
+    assert made.as_json() == plain.as_json()
+
+
 def test_a_member_or_its_exact_value_is_a_code() -> None:
     assert Diagnostic(DiagnosticCode.UNKNOWN_FIELD).code is DiagnosticCode.UNKNOWN_FIELD
     made = Diagnostic(cast(Any, "UNKNOWN_FIELD"), pointer="/x")
@@ -173,7 +217,7 @@ def test_a_runtime_made_record_renders_as_before(tmp_path: Path) -> None:
 # Runs in node: the same refusals and the same renderings as Python.
 PROBE = """\
 import { readFileSync } from "node:fs";
-import { makeDiagnostic, renderDiagnostic } from "./diagnostics.js";
+import { diagnosticAsJson, makeDiagnostic, renderDiagnostic } from "./diagnostics.js";
 
 const job = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const refusals = job.codes.map((code) => {
@@ -193,9 +237,23 @@ try {
 }
 const rendered = job.records.map(({ code, ...fields }) => renderDiagnostic(makeDiagnostic(code, fields)));
 // A hand-made object, not a record: its own severity and message are never shown.
-const plain = renderDiagnostic({ code: "UNKNOWN_FIELD", severity: "\\u001b", message: "\\u001b[2J",
-  pointer: "/\\u202e", source: "", keyword: "", expected: "", found: "", omitted: 0, others: [], hint: "" });
-process.stdout.write(JSON.stringify({ refusals, proxyRefusal, rendered, plain }));
+const handMade = { code: "UNKNOWN_FIELD", severity: "\\u001b", message: "\\u001b[2J",
+  pointer: "/\\u202e", source: "", keyword: "", expected: "", found: "", omitted: 0, others: [], hint: "" };
+const plain = renderDiagnostic(handMade);
+const plainJson = diagnosticAsJson(handMade);
+let bogusJson;
+try {
+  diagnosticAsJson({ ...handMade, code: "BOGUS" });
+} catch (error) {
+  bogusJson = error.message;
+}
+// A record whose code changes at each read: the header and the message agree.
+let reads = 0;
+const shifting = { ...handMade, get code() { reads += 1; return reads % 2 === 1 ? "UNKNOWN_FIELD" : "DUPLICATE_ID"; } };
+const shiftingRendered = renderDiagnostic(shifting);
+const shiftingReads = reads;
+process.stdout.write(JSON.stringify({ refusals, proxyRefusal, rendered, plain, plainJson, bogusJson,
+  shiftingRendered, shiftingReads }));
 """
 
 
@@ -218,3 +276,9 @@ def test_typescript_refuses_and_renders_as_python_does(tmp_path: Path) -> None:
     assert result["rendered"] == [_hand_made(fields).render() for fields in HOSTILE_FIELDS]
     assert result["plain"] == Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer="/\u202e").render()
     assert "\x1b" not in result["plain"]
+    # diagnosticAsJson derives severity and message too, as Python's as_json does.
+    made = Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer="/\u202e")
+    assert result["plainJson"] == made.as_json()
+    assert result["bogusJson"] == 'code must be a DiagnosticCode, not "BOGUS"'
+    assert result["shiftingRendered"] == result["plain"]
+    assert result["shiftingReads"] == 1

@@ -65,3 +65,40 @@ def test_typescript_messages_escape_the_value(tmp_path: Path) -> None:
     assert names == ["UnknownCohortError", "UnknownCapabilityError", "UnknownToolError"]
     for _, message in found:
         assert _raw_free(message), message
+
+
+# Ids that are no text, each of which fails the run if any of its methods runs.
+OBJECT_IDS = """\
+import { hookPackageFor } from "./index.js";
+const ran = [];
+const loud = {
+  toString() { ran.push("toString"); return "claude-code"; },
+  valueOf() { ran.push("valueOf"); return "claude-code"; },
+  [Symbol.toPrimitive]() { ran.push("toPrimitive"); return "claude-code"; },
+};
+const trap = new Proxy({}, { get(_target, key) { ran.push(String(key)); return undefined; } });
+const bare = Object.create(null);
+const messages = [loud, trap, bare, 5, null, undefined, Symbol("s")].map((id) => {
+  try { hookPackageFor(id); return null; } catch (error) { return [error.name, error.message]; }
+});
+console.log(JSON.stringify({ ran, messages }));
+"""
+
+
+def test_typescript_hook_package_for_runs_no_method_of_the_id(tmp_path: Path) -> None:
+    out = build_typescript(tmp_path, REPO / "generated/typescript")
+    (out / "ids.mjs").write_text(OBJECT_IDS)
+    completed = run_node(out / "ids.mjs")
+    assert completed.returncode == 0, completed.stderr
+    found = json.loads(completed.stdout)
+    assert found["ran"] == []
+    assert [message for _, message in found["messages"]] == [
+        "unknown tool id: <object>",
+        "unknown tool id: <object>",
+        "unknown tool id: <object>",
+        "unknown tool id: 5",
+        "unknown tool id: null",
+        "unknown tool id: undefined",
+        "unknown tool id: Symbol(s)",
+    ]
+    assert {name for name, _ in found["messages"]} == {"UnknownToolError"}

@@ -204,6 +204,33 @@ def test_a_given_detection_must_say_true_false_or_none(
             ensure_launchable(registry, "aider", detection=given, deps=never)
 
 
+class SneakyResult(DetectionResult):
+    """A detection result whose fields are properties: reading them runs the caller's code (and
+    could answer True to the guard while the stored value says False)."""
+
+    reads: list[str] = []  # noqa: RUF012 - a record of the reads, shared on purpose
+
+    def __getattribute__(self, name: str) -> object:
+        SneakyResult.reads.append(name)
+        if name == "installed":
+            return True
+        return object.__getattribute__(self, name)
+
+
+def test_a_detection_results_fields_are_read_without_running_its_methods(
+    registry: ToolRegistry,
+) -> None:
+    never = DetectionDeps(which=lambda name: pytest.fail("no probe with a detection given"))
+    sneaky = SneakyResult("aider", "Aider", False, None, None, False, "")
+    SneakyResult.reads.clear()
+    assert reason(registry, "aider", detection=sneaky, deps=never) is Reason.NOT_INSTALLED
+    assert reason(registry, "aider", detection=[sneaky], deps=never) is Reason.NOT_INSTALLED
+    assert SneakyResult.reads == []
+    # A result whose fields were never set is no detection of this tool, and none is probed.
+    bare = SneakyResult.__new__(SneakyResult)
+    assert reason(registry, "aider", detection=bare, deps=never) is Reason.INSTALL_UNKNOWN
+
+
 class LoudClass:
     """Not a detection result, and every attribute read fails the test (``__class__`` too)."""
 

@@ -103,3 +103,77 @@ def test_the_schema_refuses_the_entries_the_function_refuses(vector: dict[str, A
     refused_entry = vector.get("error", "").startswith("TEMPLATE_")
     wanted = {f"/promptArgTemplate/{vector['index']}"} if refused_entry else set()
     assert template_pointers(vector["template"]) == wanted
+
+
+# Templates whose elements answer differently at each read: a getter, a Proxy, an array
+# subclass with its own forEach, and a hole. Each element must be read once, and that copy both
+# checked and applied (as Python copies a list's entries).
+CHANGING_TEMPLATES = """\
+import { PromptArgError, applyPromptArgTemplate } from "./index.js";
+
+function outcome(template: unknown, prompt: string): unknown {
+  try {
+    return { args: applyPromptArgTemplate(template as readonly string[], prompt) };
+  } catch (error) {
+    if (error instanceof PromptArgError) return { error: error.code, index: error.index };
+    return { type: (error as Error).name, message: (error as Error).message };
+  }
+}
+
+let getterReads = 0;
+const withGetter: string[] = ["x"];
+Object.defineProperty(withGetter, 0, {
+  enumerable: true,
+  get(): string {
+    getterReads += 1;
+    return getterReads === 1 ? "safe" : "/etc/passwd";
+  },
+});
+
+let proxyReads = 0;
+const proxied = new Proxy(["--", "{prompt}"], {
+  get(target: string[], key: string | symbol, receiver: unknown): unknown {
+    if (key === "0") {
+      proxyReads += 1;
+      return proxyReads === 1 ? "-o" : "--";
+    }
+    return Reflect.get(target, key, receiver) as unknown;
+  },
+});
+
+class OwnForEach extends Array<string> {
+  override forEach(): void {}
+}
+const subclass = OwnForEach.from(["--{prompt}"]);
+
+console.log(JSON.stringify({
+  getter: outcome(withGetter, "p"),
+  getterReads,
+  proxy: outcome(proxied, "-rf"),
+  proxyReads,
+  subclass: outcome(subclass, "rf"),
+  // eslint-disable-next-line no-sparse-arrays
+  hole: outcome(["a", , "{prompt}"], "p"),
+}));
+"""
+
+
+def test_typescript_reads_each_template_entry_once(tmp_path: Path) -> None:
+    out = build_typescript(
+        tmp_path, REPO / "generated/typescript", {"changing.ts": CHANGING_TEMPLATES}
+    )
+    result = run_node(out / "changing.js")
+    assert result.returncode == 0, result.stderr
+    facts = json.loads(result.stdout)
+    # What was checked is what is applied: the first read, never a later one.
+    assert facts["getter"] == {"args": ["safe"]}
+    assert facts["getterReads"] == 1
+    # "-o" then "--": the "--" may be -o's value, so the prompt "-rf" is refused.
+    assert facts["proxy"] == {"error": "PROMPT_AS_OPTION", "index": 1}
+    assert facts["proxyReads"] == 1
+    # The subclass's forEach never runs: its entry is checked.
+    assert facts["subclass"] == {"error": "TEMPLATE_OPTION_NAME", "index": 0}
+    assert facts["hole"] == {
+        "type": "TypeError",
+        "message": "template[1] must be a string, not undefined",
+    }

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import Any, NamedTuple, cast
+from collections.abc import Iterable
+from typing import Any, NamedTuple, Self, cast
 
 MAX_SHOWN_CHARS = 80
 # At most this many diagnostics are kept per file (or per validated document); checking stops
@@ -300,6 +301,16 @@ class Diagnostic(_DiagnosticFields):
         fields = (_known_code(code), pointer, source, keyword, expected, found, omitted, others)
         return tuple.__new__(cls, (*fields, hint))
 
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self:  # type: ignore[override]  # typeshed: a generic function
+        """A record from its fields in order, through ``__new__`` (the named tuple's own
+        ``_make``, which ``_replace`` calls, would store any ``code``: ``"BOGUS"``, or a member's
+        value as a plain ``str``), so no record holds a code that is not a member."""
+        fields = tuple(iterable)
+        if len(fields) != len(cls._fields):
+            raise TypeError(f"Expected {len(cls._fields)} arguments, got {len(fields)}")
+        return cls(*fields)
+
     @property
     def severity(self) -> Severity:
         return SEVERITY[self.code]
@@ -307,43 +318,62 @@ class Diagnostic(_DiagnosticFields):
     @property
     def message(self) -> str:
         """The code's message with the fields put in, each as ``_rendered`` shows it."""
-        others, more = _rendered_others(self.others)
-        omitted = _rendered_count(self.omitted, more)
-        counted = omitted != "0"
-        return _MESSAGES[_known_code(self.code)].format(
-            source=_rendered(self.source, MAX_SHOWN_SOURCE),
-            where=_rendered(self.pointer) or "/",
-            keyword=_rendered(self.keyword),
-            expected=_rendered(self.expected),
-            found=_rendered(self.found),
-            omitted=omitted,
-            others=", ".join(others) + (f" and {omitted} more" if others and counted else ""),
-            hint=_rendered(self.hint),
-        )
+        return _message(_stored(self))
 
     def as_json(self) -> dict[str, object]:
+        """The record as a JSON document; the severity and message follow from the stored code
+        and fields (never a subclass's ``message`` or field properties), as ``render``'s do."""
+        code_, pointer, source, keyword, _, _, omitted, others, hint = fields = _stored(self)
+        code = _known_code(code_)
         document: dict[str, object] = {
-            "code": self.code.value,
-            "severity": self.severity.value,
-            "source": self.source,
-            "pointer": self.pointer,
-            "message": self.message,
+            "code": code.value,
+            "severity": SEVERITY[code].value,
+            "source": source,
+            "pointer": pointer,
+            "message": _message(fields),
         }
-        if self.keyword:
-            document["keyword"] = self.keyword
-        if self.omitted:
-            document["omitted"] = self.omitted
-        if self.others:
-            document["others"] = list(self.others)
-        if self.hint:
-            document["hint"] = self.hint
+        if keyword:
+            document["keyword"] = keyword
+        if omitted:
+            document["omitted"] = omitted
+        if others:
+            document["others"] = list(cast("tuple[str, ...]", others))
+        if hint:
+            document["hint"] = hint
         return document
 
     def render(self) -> str:
-        """``source: CODE severity: message``, every field escaped and clipped (``message``)."""
-        code = _known_code(self.code)
-        where = _rendered(self.source, MAX_SHOWN_SOURCE) or "<input>"
-        return f"{where}: {code.value} {SEVERITY[code].value}: {self.message}"
+        """``source: CODE severity: message``, every field escaped and clipped (``message``),
+        read from the record's storage: a subclass's ``message`` or field property never runs."""
+        fields = _stored(self)
+        code = _known_code(fields[0])
+        where = _rendered(fields[2], MAX_SHOWN_SOURCE) or "<input>"
+        return f"{where}: {code.value} {SEVERITY[code].value}: {_message(fields)}"
+
+
+def _stored(record: Diagnostic) -> tuple[object, ...]:
+    """The fields ``record`` holds, as a plain tuple read by ``tuple``'s own method (a subclass
+    may define properties of the same names, or its own ``message``)."""
+    return tuple.__getitem__(record, slice(None))
+
+
+def _message(fields: tuple[object, ...]) -> str:
+    """The code's message with ``fields`` (a record's, in order) put in, each as ``_rendered``
+    shows it."""
+    code, pointer, source, keyword, expected, found, omitted, given, hint = fields
+    others, more = _rendered_others(given)
+    shown_omitted = _rendered_count(omitted, more)
+    counted = shown_omitted != "0"
+    return _MESSAGES[_known_code(code)].format(
+        source=_rendered(source, MAX_SHOWN_SOURCE),
+        where=_rendered(pointer) or "/",
+        keyword=_rendered(keyword),
+        expected=_rendered(expected),
+        found=_rendered(found),
+        omitted=shown_omitted,
+        others=", ".join(others) + (f" and {shown_omitted} more" if others and counted else ""),
+        hint=_rendered(hint),
+    )
 
 
 # A rendered text field is cut to this many characters: far above anything the runtime stores

@@ -339,17 +339,42 @@ function renderedCount(omitted: unknown, more: number): string {
   return more === 0 ? shownArgument(omitted) : `${shownArgument(omitted)} + ${more}`;
 }
 
+/** A record's fields, each read exactly once: a hand-made object's getter or `Proxy` answering
+ * differently at each read cannot give the header one code and the message another. */
+interface RecordFields {
+  readonly code: unknown;
+  readonly source: unknown;
+  readonly pointer: unknown;
+  readonly keyword: unknown;
+  readonly expected: unknown;
+  readonly found: unknown;
+  readonly omitted: unknown;
+  readonly others: unknown;
+  readonly hint: unknown;
+}
+
+function fieldsOf(d: Diagnostic): RecordFields {
+  const { code, source, pointer, keyword, expected, found, omitted, others, hint } = d;
+  return { code, source, pointer, keyword, expected, found, omitted, others, hint };
+}
+
 /** The message of a record: its code's template with the fields put in (each as `rendered`
  * shows it), in one pass. Reads only the fields, never a record's own `message`. */
-function renderMessage(record: Diagnostic): string {
+function renderMessage(record: RecordFields): string {
   const given: unknown = record.others;
-  let names: string[];
+  const names: string[] = [];
   let more = 0;
   if (Array.isArray(given)) {
-    names = given.slice(0, MAX_RENDERED_OTHERS).map((name: unknown) => rendered(name, MAX_SHOWN_SOURCE));
-    more = given.length - names.length;
+    // By index, at most MAX_RENDERED_OTHERS reads (no `slice`: an array subclass's species
+    // constructor would run).
+    const items: readonly unknown[] = given;
+    const length = items.length;
+    for (let index = 0; index < Math.min(length, MAX_RENDERED_OTHERS); index += 1) {
+      names.push(rendered(items[index], MAX_SHOWN_SOURCE));
+    }
+    more = length - names.length;
   } else {
-    names = [shownArgument(given)];
+    names.push(shownArgument(given));
   }
   const omitted = renderedCount(record.omitted, more);
   const where = rendered(record.pointer);
@@ -423,7 +448,7 @@ class DiagnosticRecord implements Diagnostic {
   }
 
   get message(): string {
-    return renderMessage(this);
+    return renderMessage(fieldsOf(this));
   }
 
   // JSON.stringify sees own fields only: the read-time ones are added here.
@@ -485,31 +510,38 @@ export function violationDiagnostic(
  * a `DiagnosticCode` is a `TypeError`.
  */
 export function renderDiagnostic(d: Diagnostic): string {
-  const code = knownCode(d.code);
-  const source = rendered(d.source, MAX_SHOWN_SOURCE);
-  return `${source === "" ? "<input>" : source}: ${code} ${SEVERITY[code]}: ${renderMessage(d)}`;
+  const fields = fieldsOf(d);
+  const code = knownCode(fields.code);
+  const source = rendered(fields.source, MAX_SHOWN_SOURCE);
+  return `${source === "" ? "<input>" : source}: ${code} ${SEVERITY[code]}: ${renderMessage(fields)}`;
 }
 
-/** The record as a JSON document, with the same keys in the same order as Python's `as_json`. */
+/** The record as a JSON document, with the same keys in the same order as Python's `as_json`.
+ * The severity and message follow from the code and the fields, as `renderDiagnostic`'s and
+ * Python's do (never a hand-made object's own `severity` or `message`); a `code` that is not a
+ * `DiagnosticCode` is a `TypeError`. */
 export function diagnosticAsJson(d: Diagnostic): Record<string, unknown> {
+  const fields = fieldsOf(d); // each read once, as renderDiagnostic reads them
+  const code = knownCode(fields.code);
   const document: Record<string, unknown> = {
-    code: d.code,
-    severity: d.severity,
-    source: d.source,
-    pointer: d.pointer,
-    message: d.message,
+    code,
+    severity: SEVERITY[code],
+    source: fields.source,
+    pointer: fields.pointer,
+    message: renderMessage(fields),
   };
-  if (d.keyword !== "") {
-    document["keyword"] = d.keyword;
+  if (fields.keyword !== "") {
+    document["keyword"] = fields.keyword;
   }
-  if (d.omitted !== 0) {
-    document["omitted"] = d.omitted;
+  if (fields.omitted !== 0) {
+    document["omitted"] = fields.omitted;
   }
-  if (d.others.length > 0) {
-    document["others"] = [...d.others];
+  const others = fields.others;
+  if (Array.isArray(others) ? others.length > 0 : others !== undefined) {
+    document["others"] = Array.isArray(others) ? [...(others as readonly unknown[])] : others;
   }
-  if (d.hint !== "") {
-    document["hint"] = d.hint;
+  if (fields.hint !== "") {
+    document["hint"] = fields.hint;
   }
   return document;
 }

@@ -88,22 +88,33 @@ function kindOf(value: unknown): string {
   return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
 }
 
-/** `template` when it is an array of strings; a `TypeError` naming it otherwise (as Python's). */
+/**
+ * `template`'s entries, copied once into a new plain array, when it is an array of strings; a
+ * `TypeError` naming it otherwise (as Python's). Each element is read exactly once, by index (a
+ * hole is `undefined`, no string): the copy is what is checked and what is applied, so a getter
+ * or a Proxy answering differently at each read, or an array subclass's own `forEach`, cannot
+ * pass one text to the checks and another to the arguments (as Python copies a list's entries).
+ */
 function entriesOf(template: unknown): readonly string[] {
   if (!Array.isArray(template)) {
     throw new TypeError(`template must be an array of strings, not ${kindOf(template)}`);
   }
-  const entries: readonly unknown[] = template;
-  entries.forEach((entry, index) => {
+  const given: readonly unknown[] = template;
+  const length = given.length;
+  const entries: string[] = [];
+  for (let index = 0; index < length; index += 1) {
+    const entry = given[index];
     if (typeof entry !== "string") {
       throw new TypeError(`template[${index}] must be a string, not ${kindOf(entry)}`);
     }
-  });
-  return template as readonly string[];
+    entries.push(entry);
+  }
+  return entries;
 }
 
 export function applyPromptArgTemplate(template: readonly string[], prompt: string): string[] {
-  checkPromptArgTemplate(template);
+  const entries = entriesOf(template); // read once: what is checked is what is applied
+  entries.forEach((entry, index) => checkEntry(index, entry));
   if (typeof prompt !== "string") {
     // A buffer or an array was taken as its text.
     throw new TypeError(`prompt must be a string, not ${kindOf(prompt)}`);
@@ -118,7 +129,7 @@ export function applyPromptArgTemplate(template: readonly string[], prompt: stri
   const args: string[] = [];
   let afterEndOfOptions = false;
   let previous: string | null = null;
-  template.forEach((entry, index) => {
+  entries.forEach((entry, index) => {
     // split/join, not String.replace: a replacement string would interpret "$&" and friends.
     const argument = entry.split(PLACEHOLDER).join(prompt);
     if (

@@ -87,23 +87,33 @@ def _detected(
             raise TypeError(
                 f"detection[{index}] must be a DetectionResult, not {shown_argument(result)}"
             )
-        found = cast(DetectionResult, result)
-        if plain_text(found.id) == tool.id:
-            return _installed(found)
+        fields = _fields(cast(DetectionResult, result))
+        if plain_text(dict.get(fields, "id")) == tool.id:
+            return _installed(fields)
     return None
 
 
-def _installed(result: DetectionResult) -> bool | None:
+# A result's fields are read from its instance dictionary through ``DetectionResult``'s own
+# descriptor: a subclass's property, ``__getattribute__`` or ``__getattr__`` never runs, so the
+# ``installed`` checked is the one stored, read once.
+_INSTANCE_DICT = DetectionResult.__dict__["__dict__"]
+_MISSING = object()
+
+
+def _fields(result: DetectionResult) -> dict[str, object]:
+    fields: dict[str, object] = _INSTANCE_DICT.__get__(result, DetectionResult)
+    return fields
+
+
+def _installed(fields: dict[str, object]) -> bool | None:
     """A caller's detection result's ``installed``: exactly ``True``, ``False`` or ``None``. Any
     other value (``"no"``, ``0``) is a ``TypeError``, as in TypeScript: read as a truth value
     it would approve the launch."""
-    installed: object = result.installed
+    installed = dict.get(fields, "installed", _MISSING)
     if installed is True or installed is False or installed is None:
         return installed
-    raise TypeError(
-        "a detection result's installed must be True, False or None,"
-        f" not {shown_argument(installed)}"
-    )
+    found = "nothing" if installed is _MISSING else shown_argument(installed)
+    raise TypeError(f"a detection result's installed must be True, False or None, not {found}")
 
 
 def not_launchable_reason(
