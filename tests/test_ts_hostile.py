@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tool_registry import get_tool_registry
 from tool_registry.loader import load_manifest_files
 
 from .conftest import REPO, build_typescript, node_executable
@@ -539,3 +540,49 @@ def test_manifest_members_a_polluted_prototype_lends_are_not_read(out: Path) -> 
     assert clean["probed"] == []
     for name, observed in result["polluted"].items():
         assert observed == clean, name
+
+
+ODD_GRANTS = """
+import {{ mkdtempSync, writeFileSync }} from "node:fs";
+import {{ tmpdir }} from "node:os";
+import {{ join }} from "node:path";
+import {{ getToolRegistry }} from "./registry.js";
+
+const folder = mkdtempSync(join(tmpdir(), "odd-grants-"));
+writeFileSync(join(folder, "mytool.json"), JSON.stringify({mytool}));
+writeFileSync(join(folder, "other.json"), JSON.stringify({other}));
+const granted = (grants) => {{
+  const registry = getToolRegistry(folder, {{ grants }});
+  return [registry.providersOf("headless-task").includes("mytool"),
+          registry.providersOf("headless-task").includes("other")];
+}};
+console.log(JSON.stringify([
+  granted({{ mytool: {{ "headless-task": true }}, other: ["headless-task"] }}),
+  granted({{ mytool: new Map([["headless-task", true]]), other: new Set(["headless-task"]) }}),
+]));
+"""
+
+
+def test_an_id_whose_grant_is_a_mapping_is_granted_nothing_in_both_languages(
+    out: Path, tmp_path: Path
+) -> None:
+    """A mapping is no list of capabilities: that id is granted nothing, and the other ids keep
+    their grants (TypeScript dropped every grant when one was a plain object; Python granted the
+    mapping's keys)."""
+    mytool = dict(BASE)
+    other = {**BASE, "id": "other", "displayName": "Other"}
+    other["detect"] = {"kind": "path", "binaryName": "other"}
+    in_node = run_js(out, ODD_GRANTS.format(mytool=json.dumps(mytool), other=json.dumps(other)))
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    (folder / "mytool.json").write_text(json.dumps(mytool), encoding="utf-8")
+    (folder / "other.json").write_text(json.dumps(other), encoding="utf-8")
+    in_python = []
+    odd: tuple[Any, ...] = (
+        {"mytool": {"headless-task": True}, "other": ["headless-task"]},
+        {"mytool": {"headless-task": True}.items(), "other": {"headless-task"}},
+    )
+    for grants in odd:
+        providers = get_tool_registry(folder, grants=grants).providers_of("headless-task")
+        in_python.append(["mytool" in providers, "other" in providers])
+    assert in_node == in_python == [[False, True], [False, True]]

@@ -200,6 +200,9 @@ function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, Rea
   try {
     for (const [toolId, capabilities] of Object.entries(grants ?? {})) {
       if (typeof capabilities === "string" || capabilities === null || typeof capabilities !== "object") continue;
+      // Not iterable (a plain object): that id is granted nothing, as Python's mapping is,
+      // rather than the spread throwing and every grant being dropped.
+      if (typeof (capabilities as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== "function") continue;
       cleaned.set(toolId, new Set([...capabilities].filter((c): c is string => typeof c === "string")));
     }
   } catch {

@@ -131,7 +131,14 @@ def _clean_grants(grants: Mapping[str, Iterable[str]] | None) -> dict[str, froze
     try:
         for tool_id, capabilities in (grants or {}).items():
             text = plain_text(tool_id)
-            if text is not None and plain_text(capabilities) is None:
+            # An id's capabilities are an iterable of strings that is neither a string nor a
+            # mapping: a mapping's keys are no list of grants (TypeScript cannot iterate a plain
+            # object either), so it grants that id nothing, in both languages.
+            if (
+                text is not None
+                and plain_text(capabilities) is None
+                and not issubclass(type(capabilities), Mapping)
+            ):
                 cleaned[text] = _texts(capabilities)
     except Exception:  # a host's odd mapping grants nothing rather than breaking the load
         return {}
