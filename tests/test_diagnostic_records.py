@@ -115,7 +115,7 @@ class OwnMessage(Diagnostic):
         return "\x1b[2J forged"
 
     @property
-    def source(self) -> str:  # type: ignore[override]
+    def source(self) -> str:
         return "\x1b]0;title\x07"
 
 

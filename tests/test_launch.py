@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -60,7 +61,7 @@ def reason(
     registry: ToolRegistry,
     tool_id: object,
     *,
-    detection: DetectionResult | tuple[DetectionResult, ...] | None = None,
+    detection: DetectionResult | Iterable[DetectionResult] | None = None,
     deps: DetectionDeps | None = None,
 ) -> Reason | None:
     try:
@@ -229,6 +230,25 @@ def test_a_detection_results_fields_are_read_without_running_its_methods(
     # A result whose fields were never set is no detection of this tool, and none is probed.
     bare = SneakyResult.__new__(SneakyResult)
     assert reason(registry, "aider", detection=bare, deps=never) is Reason.INSTALL_UNKNOWN
+
+
+def test_an_endless_detection_is_read_only_as_far_as_the_registry_has_tools(
+    registry: ToolRegistry,
+) -> None:
+    """Detection gives one result per tool: past that many, nothing more is read (an endless
+    iterable of other tools' results ends as INSTALL_UNKNOWN instead of running forever)."""
+    never = DetectionDeps(which=lambda name: pytest.fail("no probe with a detection given"))
+    other = DetectionResult("cursor", "Cursor", True, None, None, False, "")
+    read = 0
+
+    def endless() -> Iterator[DetectionResult]:
+        nonlocal read
+        while True:
+            read += 1
+            yield other
+
+    assert reason(registry, "aider", detection=endless(), deps=never) is Reason.INSTALL_UNKNOWN
+    assert read <= len(registry.tools)
 
 
 class LoudClass:

@@ -21,6 +21,7 @@ with a boolean.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from enum import StrEnum
 from typing import cast
@@ -82,7 +83,9 @@ def _detected(
             "detection must be a DetectionResult, an iterable of them or None,"
             f" not {shown_argument(detection)}"
         ) from None
-    for index, result in enumerate(each):
+    # One result per tool is what detection gives: reading at most as many as the registry
+    # holds bounds the work an endless iterable could ask for (past them: unknown, refused).
+    for index, result in enumerate(itertools.islice(each, len(registry.tools))):
         if not issubclass(type(result), DetectionResult):
             raise TypeError(
                 f"detection[{index}] must be a DetectionResult, not {shown_argument(result)}"
