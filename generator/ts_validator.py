@@ -462,26 +462,40 @@ class _Emitter:
             lines += _block(f"if (!{test})", [self.fail(where, rule, value)])
         return lines
 
-    @staticmethod
     def other_members(
-        value: str, key: str, known: tuple[str, ...], body: list[str], collect: bool
+        self, value: str, key: str, known: tuple[str, ...], body: list[str], collect: bool
     ) -> list[str]:
-        """``body`` for each own member of ``value`` that ``known`` does not name, over a switch
-        of the names. Answering, a ``for-in``: no key array is built and no set is hashed (a
+        """``body`` for each own member of ``value`` that ``known`` does not name. Answering, a
+        ``for-in`` over a switch of the names: no key array is built and no set is hashed (a
         ``for-in`` also meets inherited members, which ``Object.hasOwn`` leaves out).
-        Collecting, the members come from ``memberOrder``: in the order the document's text
-        wrote them when the loader parsed it (JavaScript lists integer-like keys first, Python's
-        ``dict`` keeps the written order, and the records must come in Python's order)."""
+
+        Collecting, the same scan looks for a first such member, and only once one is found are
+        the members walked again from ``memberOrder``, in the order the document's text wrote
+        them when the loader parsed it (JavaScript lists integer-like keys first, Python's
+        ``dict`` keeps the written order, and the records must come in Python's order): an
+        object with no other member, as most are, builds no key array."""
         own = _block(f"if (Object.hasOwn({value}, {key}))", body)
-        loop = (
-            f"for (const {key} of memberOrder({value}))"
-            if collect
-            else f"for (const {key} in {value})"
-        )
+        if not collect:
+            return self._scan(f"for (const {key} in {value})", key, known, own)
+        ordered = _block(f"for (const {key} of memberOrder({value}))", own)
+        if known:
+            names = self.string_set(known)
+            ordered = _block(
+                f"for (const {key} of memberOrder({value}))",
+                _block(f"if (!{names}.has({key}) && Object.hasOwn({value}, {key}))", body),
+            )
+        label = self.module.variable("scan")
+        found = self.module.variable("k")
+        first = _block(f"if (Object.hasOwn({value}, {found}))", [*ordered, f"break {label};"])
+        return self._scan(f"{label}: for (const {found} in {value})", found, known, first)
+
+    @staticmethod
+    def _scan(loop: str, key: str, known: tuple[str, ...], body: list[str]) -> list[str]:
+        """``loop`` running ``body`` for each key ``known`` does not name (a switch of them)."""
         if not known:
-            return _block(loop, own)
+            return _block(loop, body)
         cases = [f"case {ts_str(name)}:" for name in known]
-        switch = [*cases, f"{_INDENT}break;", "default:", *(_INDENT + line for line in own)]
+        switch = [*cases, f"{_INDENT}break;", "default:", *(_INDENT + line for line in body)]
         return _block(loop, _block(f"switch ({key})", switch))
 
     def array(self, rules: ArrayRules | None, value: str, where: str) -> list[str]:

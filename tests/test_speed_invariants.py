@@ -241,3 +241,40 @@ def test_models_built_without_init_equal_the_constructors(tmp_path: Path) -> Non
     full = result.manifests[1]
     assert full.promptArgTemplate == ("--print", "{prompt}")
     assert full.capabilities == Capabilities(provides=("headless-task", "resumable"))
+
+
+ORDER_READS = """
+import {{ validateToolManifest }} from "./validator.js";
+import {{ inDocumentOrder }} from "./schema-runtime.js";
+
+// A stand-in for the parser's key-order map that counts the lookups collecting makes.
+let reads = 0;
+const order = {{ get(value) {{ reads += 1; return value.zzz === undefined ? undefined : ["zzz", "7"]; }} }};
+const count = (document) => {{
+  reads = 0;
+  const records = inDocumentOrder(order, () => validateToolManifest(document));
+  return [reads, records.map((record) => record.pointer)];
+}};
+const base = {base};
+console.log(JSON.stringify([
+  count({{ ...base, id: "Bad Id" }}),
+  count({{ ...base, id: "Bad Id", zzz: 1, 7: 2 }}),
+]));
+"""
+
+
+def test_collecting_builds_the_member_order_only_for_an_object_with_other_members(
+    tmp_path: Path,
+) -> None:
+    """An invalid document whose objects hold only known members never asks for their key
+    order (no key array per object on the collecting path); one with other members reports them
+    in the order the parser recorded ("zzz" before "7", where JavaScript lists "7" first)."""
+    from .conftest import REPO, build_typescript
+    from .test_ts_hostile import BASE, run_js
+
+    out = build_typescript(tmp_path / "ts", REPO / "generated" / "typescript")
+    plain, extra = run_js(out, ORDER_READS.format(base=json.dumps(BASE)))
+    assert plain == [0, ["/id"]]
+    reads, pointers = extra
+    assert reads >= 1
+    assert pointers == ["/id", "/zzz", "/7"]

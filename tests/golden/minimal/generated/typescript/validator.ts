@@ -15,15 +15,21 @@ const PATTERN_4 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*
 const PATTERN_5 = new RegExp("^(?!(?:\\{prompt\\})*/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*:)(?!(?:[^\\n\\r]*/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const PATTERN_6 = new RegExp("^[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const ENUM_7: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app", "mcp-server"]);
-const PATTERN_8 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
-const PATTERN_9 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
-const ENUM_10: ReadonlySet<string> = new Set<string>(["headless-task", "interactive-launch", "resumable", "structured-progress"]);
-const ENUM_11: ReadonlySet<string> = new Set<string>(["http", "stdio"]);
-const PATTERN_12 = new RegExp("^(?!-)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f\\s]+$", "u");
-const PATTERN_13 = new RegExp("^(?!-)[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f\\s]+$", "u");
-const PATTERN_14 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const PATTERN_15 = new RegExp("^(?!/|[A-Za-z]:)[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
-const PATTERN_16 = new RegExp("^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%+,=:@/-]*)?(?:\\?[A-Za-z0-9._~%+,=:@/?-]*)?$", "u");
+const ENUM_8: ReadonlySet<string> = new Set<string>(["builtin", "capabilities", "category", "detect", "displayName", "hookCapable", "hookPackage", "hookPointer", "id", "launchable", "library", "mcpServer", "promptArgTemplate"]);
+const PATTERN_9 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
+const PATTERN_10 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
+const ENUM_11: ReadonlySet<string> = new Set<string>(["headless-task", "interactive-launch", "resumable", "structured-progress"]);
+const ENUM_12: ReadonlySet<string> = new Set<string>(["http", "stdio"]);
+const PATTERN_13 = new RegExp("^(?!-)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f\\s]+$", "u");
+const PATTERN_14 = new RegExp("^(?!-)[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f\\s]+$", "u");
+const PATTERN_15 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const PATTERN_16 = new RegExp("^(?!/|[A-Za-z]:)[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const PATTERN_17 = new RegExp("^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%+,=:@/-]*)?(?:\\?[A-Za-z0-9._~%+,=:@/?-]*)?$", "u");
+const ENUM_18: ReadonlySet<string> = new Set<string>(["provides"]);
+const ENUM_19: ReadonlySet<string> = new Set<string>(["args", "command", "transport", "url"]);
+const ENUM_20: ReadonlySet<string> = new Set<string>(["binaryName", "kind"]);
+const ENUM_21: ReadonlySet<string> = new Set<string>(["kind", "paths"]);
+const ENUM_22: ReadonlySet<string> = new Set<string>(["darwin", "linux", "win32"]);
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
@@ -224,8 +230,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         e.add(p + "/builtin", "type", "boolean", v25);
       }
     }
-    for (const k26 of memberOrder(v)) {
-      switch (k26) {
+    scan27: for (const k28 in v) {
+      switch (k28) {
         case "builtin":
         case "capabilities":
         case "category":
@@ -241,8 +247,13 @@ function check0(v: unknown, p: string, e: Violations): void {
         case "promptArgTemplate":
           break;
         default:
-          if (Object.hasOwn(v, k26)) {
-            e.add(p + "/" + token(k26), "additionalProperties", "no such property", v[k26]);
+          if (Object.hasOwn(v, k28)) {
+            for (const k26 of memberOrder(v)) {
+              if (!ENUM_8.has(k26) && Object.hasOwn(v, k26)) {
+                e.add(p + "/" + token(k26), "additionalProperties", "no such property", v[k26]);
+              }
+            }
+            break scan27;
           }
       }
     }
@@ -260,32 +271,32 @@ function check0(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"mcpServer\"", v);
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v27 = v["launchable"];
-        if (v27 !== false) {
-          e.add(p + "/launchable", "const", "false", v27);
+        const v29 = v["launchable"];
+        if (v29 !== false) {
+          e.add(p + "/launchable", "const", "false", v29);
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v28 = v["hookCapable"];
-        if (v28 !== false) {
-          e.add(p + "/hookCapable", "const", "false", v28);
+        const v30 = v["hookCapable"];
+        if (v30 !== false) {
+          e.add(p + "/hookCapable", "const", "false", v30);
         }
       }
       if (Object.hasOwn(v, "detect")) {
-        const v29 = v["detect"];
-        e.add(p + "/detect", "false", "nothing (false schema)", v29);
+        const v31 = v["detect"];
+        e.add(p + "/detect", "false", "nothing (false schema)", v31);
       }
       if (Object.hasOwn(v, "promptArgTemplate")) {
-        const v30 = v["promptArgTemplate"];
-        e.add(p + "/promptArgTemplate", "false", "nothing (false schema)", v30);
+        const v32 = v["promptArgTemplate"];
+        e.add(p + "/promptArgTemplate", "false", "nothing (false schema)", v32);
       }
       if (Object.hasOwn(v, "hookPackage")) {
-        const v31 = v["hookPackage"];
-        e.add(p + "/hookPackage", "false", "nothing (false schema)", v31);
+        const v33 = v["hookPackage"];
+        e.add(p + "/hookPackage", "false", "nothing (false schema)", v33);
       }
       if (Object.hasOwn(v, "capabilities")) {
-        const v32 = v["capabilities"];
-        e.add(p + "/capabilities", "false", "nothing (false schema)", v32);
+        const v34 = v["capabilities"];
+        e.add(p + "/capabilities", "false", "nothing (false schema)", v34);
       }
     }
   } else {
@@ -299,8 +310,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"detect\"", v);
       }
       if (Object.hasOwn(v, "mcpServer")) {
-        const v33 = v["mcpServer"];
-        e.add(p + "/mcpServer", "false", "nothing (false schema)", v33);
+        const v35 = v["mcpServer"];
+        e.add(p + "/mcpServer", "false", "nothing (false schema)", v35);
       }
     }
   }
@@ -313,215 +324,215 @@ function valid1(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
     return false;
   }
-  const v34 = v["id"];
-  if (!(typeof v34 === "string")) {
+  const v36 = v["id"];
+  if (!(typeof v36 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v34)) {
+  if (!PATTERN_0.test(v36)) {
     return false;
   }
-  const v35 = v["displayName"];
-  if (!(typeof v35 === "string")) {
+  const v37 = v["displayName"];
+  if (!(typeof v37 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v35)) {
+  if (hasLoneSurrogate(v37)) {
     return false;
   }
-  if (v35.length < 1 || (v35.length < 2 && codePointLength(v35) < 1)) {
+  if (v37.length < 1 || (v37.length < 2 && codePointLength(v37) < 1)) {
     return false;
   }
-  if (v35.length > 80 && codePointLength(v35) > 80) {
+  if (v37.length > 80 && codePointLength(v37) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v35)) {
+  if (!PATTERN_1.test(v37)) {
     return false;
   }
-  const v36 = v["launchable"];
-  if (!(typeof v36 === "boolean")) {
+  const v38 = v["launchable"];
+  if (!(typeof v38 === "boolean")) {
     return false;
   }
-  const v37 = v["hookCapable"];
-  if (!(typeof v37 === "boolean")) {
+  const v39 = v["hookCapable"];
+  if (!(typeof v39 === "boolean")) {
     return false;
   }
-  const v38 = v["hookPointer"];
-  if (!(typeof v38 === "string")) {
+  const v40 = v["hookPointer"];
+  if (!(typeof v40 === "string")) {
     return false;
   }
-  if (v38.length < 1 || (v38.length < 2 && codePointLength(v38) < 1)) {
+  if (v40.length < 1 || (v40.length < 2 && codePointLength(v40) < 1)) {
     return false;
   }
-  if (v38.length > 256 && codePointLength(v38) > 256) {
+  if (v40.length > 256 && codePointLength(v40) > 256) {
     return false;
   }
-  if (!(!v38.includes("..") ? PATTERN_3 : PATTERN_2).test(v38)) {
+  if (!(!v40.includes("..") ? PATTERN_3 : PATTERN_2).test(v40)) {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v39 = v["detect"];
-    if (typeof v39 === "string") {
-      if (hasLoneSurrogate(v39)) {
+    const v41 = v["detect"];
+    if (typeof v41 === "string") {
+      if (hasLoneSurrogate(v41)) {
         return false;
       }
     }
-    if (typeof v39 === "string") {
-      if (hasLoneSurrogate(v39)) {
+    if (typeof v41 === "string") {
+      if (hasLoneSurrogate(v41)) {
         return false;
       }
     }
-    const d40 = isObject(v39) && Object.hasOwn(v39, "kind") ? v39["kind"] : undefined;
-    if (d40 === "path") {
-      if (!(isObject(v39))) {
+    const d42 = isObject(v41) && Object.hasOwn(v41, "kind") ? v41["kind"] : undefined;
+    if (d42 === "path") {
+      if (!(isObject(v41))) {
         return false;
       }
-      if (!Object.hasOwn(v39, "kind") || !Object.hasOwn(v39, "binaryName")) {
+      if (!Object.hasOwn(v41, "kind") || !Object.hasOwn(v41, "binaryName")) {
         return false;
       }
-      const v41 = v39["kind"];
-      if (v41 !== "path") {
+      const v43 = v41["kind"];
+      if (v43 !== "path") {
         return false;
       }
-      const v42 = v39["binaryName"];
-      if (!(typeof v42 === "string")) {
+      const v44 = v41["binaryName"];
+      if (!(typeof v44 === "string")) {
         return false;
       }
-      if (v42.length < 1 || (v42.length < 2 && codePointLength(v42) < 1)) {
+      if (v44.length < 1 || (v44.length < 2 && codePointLength(v44) < 1)) {
         return false;
       }
-      if (v42.length > 128 && codePointLength(v42) > 128) {
+      if (v44.length > 128 && codePointLength(v44) > 128) {
         return false;
       }
-      if (!PATTERN_8.test(v42)) {
+      if (!PATTERN_9.test(v44)) {
         return false;
       }
-      for (const k43 in v39) {
-        switch (k43) {
+      for (const k45 in v41) {
+        switch (k45) {
           case "binaryName":
           case "kind":
             break;
           default:
-            if (Object.hasOwn(v39, k43)) {
+            if (Object.hasOwn(v41, k45)) {
               return false;
             }
         }
       }
-    } else if (d40 === "candidates") {
-      if (!(isObject(v39))) {
+    } else if (d42 === "candidates") {
+      if (!(isObject(v41))) {
         return false;
       }
-      if (!Object.hasOwn(v39, "kind")) {
+      if (!Object.hasOwn(v41, "kind")) {
         return false;
       }
-      const v44 = v39["kind"];
-      if (v44 !== "candidates") {
+      const v46 = v41["kind"];
+      if (v46 !== "candidates") {
         return false;
       }
-      if (Object.hasOwn(v39, "paths")) {
-        const v45 = v39["paths"];
-        if (!(isObject(v45))) {
+      if (Object.hasOwn(v41, "paths")) {
+        const v47 = v41["paths"];
+        if (!(isObject(v47))) {
           return false;
         }
-        if (Object.hasOwn(v45, "darwin")) {
-          const v46 = v45["darwin"];
-          if (!(isArray(v46))) {
+        if (Object.hasOwn(v47, "darwin")) {
+          const v48 = v47["darwin"];
+          if (!(isArray(v48))) {
             return false;
           }
-          if (v46.length > 32) {
+          if (v48.length > 32) {
             return false;
           }
-          for (let i48 = 0; i48 < v46.length; i48++) {
-            const v49 = v46[i48];
-            if (!(typeof v49 === "string")) {
+          for (let i50 = 0; i50 < v48.length; i50++) {
+            const v51 = v48[i50];
+            if (!(typeof v51 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v49)) {
+            if (hasLoneSurrogate(v51)) {
               return false;
             }
-            if (v49.length < 1 || (v49.length < 2 && codePointLength(v49) < 1)) {
+            if (v51.length < 1 || (v51.length < 2 && codePointLength(v51) < 1)) {
               return false;
             }
-            if (v49.length > 1024 && codePointLength(v49) > 1024) {
+            if (v51.length > 1024 && codePointLength(v51) > 1024) {
               return false;
             }
-            if (!PATTERN_9.test(v49)) {
+            if (!PATTERN_10.test(v51)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v45, "win32")) {
-          const v50 = v45["win32"];
-          if (!(isArray(v50))) {
+        if (Object.hasOwn(v47, "win32")) {
+          const v52 = v47["win32"];
+          if (!(isArray(v52))) {
             return false;
           }
-          if (v50.length > 32) {
+          if (v52.length > 32) {
             return false;
           }
-          for (let i52 = 0; i52 < v50.length; i52++) {
-            const v53 = v50[i52];
-            if (!(typeof v53 === "string")) {
+          for (let i54 = 0; i54 < v52.length; i54++) {
+            const v55 = v52[i54];
+            if (!(typeof v55 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v53)) {
+            if (hasLoneSurrogate(v55)) {
               return false;
             }
-            if (v53.length < 1 || (v53.length < 2 && codePointLength(v53) < 1)) {
+            if (v55.length < 1 || (v55.length < 2 && codePointLength(v55) < 1)) {
               return false;
             }
-            if (v53.length > 1024 && codePointLength(v53) > 1024) {
+            if (v55.length > 1024 && codePointLength(v55) > 1024) {
               return false;
             }
-            if (!PATTERN_9.test(v53)) {
+            if (!PATTERN_10.test(v55)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v45, "linux")) {
-          const v54 = v45["linux"];
-          if (!(isArray(v54))) {
+        if (Object.hasOwn(v47, "linux")) {
+          const v56 = v47["linux"];
+          if (!(isArray(v56))) {
             return false;
           }
-          if (v54.length > 32) {
+          if (v56.length > 32) {
             return false;
           }
-          for (let i56 = 0; i56 < v54.length; i56++) {
-            const v57 = v54[i56];
-            if (!(typeof v57 === "string")) {
+          for (let i58 = 0; i58 < v56.length; i58++) {
+            const v59 = v56[i58];
+            if (!(typeof v59 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v57)) {
+            if (hasLoneSurrogate(v59)) {
               return false;
             }
-            if (v57.length < 1 || (v57.length < 2 && codePointLength(v57) < 1)) {
+            if (v59.length < 1 || (v59.length < 2 && codePointLength(v59) < 1)) {
               return false;
             }
-            if (v57.length > 1024 && codePointLength(v57) > 1024) {
+            if (v59.length > 1024 && codePointLength(v59) > 1024) {
               return false;
             }
-            if (!PATTERN_9.test(v57)) {
+            if (!PATTERN_10.test(v59)) {
               return false;
             }
           }
         }
-        for (const k58 in v45) {
-          switch (k58) {
+        for (const k60 in v47) {
+          switch (k60) {
             case "darwin":
             case "linux":
             case "win32":
               break;
             default:
-              if (Object.hasOwn(v45, k58)) {
+              if (Object.hasOwn(v47, k60)) {
                 return false;
               }
           }
         }
       }
-      for (const k59 in v39) {
-        switch (k59) {
+      for (const k61 in v41) {
+        switch (k61) {
           case "kind":
           case "paths":
             break;
           default:
-            if (Object.hasOwn(v39, k59)) {
+            if (Object.hasOwn(v41, k61)) {
               return false;
             }
         }
@@ -531,220 +542,220 @@ function valid1(v: unknown): boolean {
     }
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v60 = v["hookPackage"];
-    if (!(typeof v60 === "string")) {
+    const v62 = v["hookPackage"];
+    if (!(typeof v62 === "string")) {
       return false;
     }
-    if (v60.length < 1 || (v60.length < 2 && codePointLength(v60) < 1)) {
+    if (v62.length < 1 || (v62.length < 2 && codePointLength(v62) < 1)) {
       return false;
     }
-    if (v60.length > 214 && codePointLength(v60) > 214) {
+    if (v62.length > 214 && codePointLength(v62) > 214) {
       return false;
     }
-    if (!PATTERN_4.test(v60)) {
+    if (!PATTERN_4.test(v62)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v61 = v["promptArgTemplate"];
-    if (!(isArray(v61))) {
+    const v63 = v["promptArgTemplate"];
+    if (!(isArray(v63))) {
       return false;
     }
-    if (v61.length > 20) {
+    if (v63.length > 20) {
       return false;
     }
-    for (let i63 = 0; i63 < v61.length; i63++) {
-      const v64 = v61[i63];
-      if (!(typeof v64 === "string")) {
+    for (let i65 = 0; i65 < v63.length; i65++) {
+      const v66 = v63[i65];
+      if (!(typeof v66 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v64)) {
+      if (hasLoneSurrogate(v66)) {
         return false;
       }
-      if (v64.length > 256 && codePointLength(v64) > 256) {
+      if (v66.length > 256 && codePointLength(v66) > 256) {
         return false;
       }
-      if (!(!v64.includes("/") && !v64.includes(":") && !v64.includes(".") && (!v64.includes("{prompt}") || !v64.includes("-")) ? PATTERN_6 : PATTERN_5).test(v64)) {
+      if (!(!v66.includes("/") && !v66.includes(":") && !v66.includes(".") && (!v66.includes("{prompt}") || !v66.includes("-")) ? PATTERN_6 : PATTERN_5).test(v66)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v65 = v["capabilities"];
-    if (!(isObject(v65))) {
+    const v67 = v["capabilities"];
+    if (!(isObject(v67))) {
       return false;
     }
-    if (!Object.hasOwn(v65, "provides")) {
+    if (!Object.hasOwn(v67, "provides")) {
       return false;
     }
-    const v66 = v65["provides"];
-    if (!(isArray(v66))) {
+    const v68 = v67["provides"];
+    if (!(isArray(v68))) {
       return false;
     }
-    for (let i68 = 0; i68 < v66.length; i68++) {
-      const v69 = v66[i68];
-      if (!(typeof v69 === "string")) {
+    for (let i70 = 0; i70 < v68.length; i70++) {
+      const v71 = v68[i70];
+      if (!(typeof v71 === "string")) {
         return false;
       }
-      if (!ENUM_10.has(v69)) {
+      if (!ENUM_11.has(v71)) {
         return false;
       }
     }
-    if (!allUnique(v66)) {
+    if (!allUnique(v68)) {
       return false;
     }
-    for (const k70 in v65) {
-      switch (k70) {
+    for (const k72 in v67) {
+      switch (k72) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v65, k70)) {
+          if (Object.hasOwn(v67, k72)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v71 = v["category"];
-    if (!(typeof v71 === "string")) {
+    const v73 = v["category"];
+    if (!(typeof v73 === "string")) {
       return false;
     }
-    if (!ENUM_7.has(v71)) {
+    if (!ENUM_7.has(v73)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "library")) {
-    const v72 = v["library"];
-    if (!(typeof v72 === "string")) {
+    const v74 = v["library"];
+    if (!(typeof v74 === "string")) {
       return false;
     }
-    if (!PATTERN_0.test(v72)) {
+    if (!PATTERN_0.test(v74)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "mcpServer")) {
-    const v73 = v["mcpServer"];
-    if (!(isObject(v73))) {
+    const v75 = v["mcpServer"];
+    if (!(isObject(v75))) {
       return false;
     }
-    if (!Object.hasOwn(v73, "transport")) {
+    if (!Object.hasOwn(v75, "transport")) {
       return false;
     }
-    const v74 = v73["transport"];
-    if (!(typeof v74 === "string")) {
+    const v76 = v75["transport"];
+    if (!(typeof v76 === "string")) {
       return false;
     }
-    if (!ENUM_11.has(v74)) {
+    if (!ENUM_12.has(v76)) {
       return false;
     }
-    if (Object.hasOwn(v73, "command")) {
-      const v75 = v73["command"];
-      if (!(typeof v75 === "string")) {
+    if (Object.hasOwn(v75, "command")) {
+      const v77 = v75["command"];
+      if (!(typeof v77 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v75)) {
+      if (hasLoneSurrogate(v77)) {
         return false;
       }
-      if (v75.length < 1 || (v75.length < 2 && codePointLength(v75) < 1)) {
+      if (v77.length < 1 || (v77.length < 2 && codePointLength(v77) < 1)) {
         return false;
       }
-      if (v75.length > 256 && codePointLength(v75) > 256) {
+      if (v77.length > 256 && codePointLength(v77) > 256) {
         return false;
       }
-      if (!(!v75.includes("..") ? PATTERN_13 : PATTERN_12).test(v75)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v73, "args")) {
-      const v76 = v73["args"];
-      if (!(isArray(v76))) {
-        return false;
-      }
-      if (v76.length > 32) {
-        return false;
-      }
-      for (let i78 = 0; i78 < v76.length; i78++) {
-        const v79 = v76[i78];
-        if (!(typeof v79 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v79)) {
-          return false;
-        }
-        if (v79.length > 256 && codePointLength(v79) > 256) {
-          return false;
-        }
-        if (!(!v79.includes("..") ? PATTERN_15 : PATTERN_14).test(v79)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v73, "url")) {
-      const v80 = v73["url"];
-      if (!(typeof v80 === "string")) {
-        return false;
-      }
-      if (v80.length > 2048 && codePointLength(v80) > 2048) {
-        return false;
-      }
-      if (!PATTERN_16.test(v80)) {
+      if (!(!v77.includes("..") ? PATTERN_14 : PATTERN_13).test(v77)) {
         return false;
       }
     }
-    for (const k81 in v73) {
-      switch (k81) {
+    if (Object.hasOwn(v75, "args")) {
+      const v78 = v75["args"];
+      if (!(isArray(v78))) {
+        return false;
+      }
+      if (v78.length > 32) {
+        return false;
+      }
+      for (let i80 = 0; i80 < v78.length; i80++) {
+        const v81 = v78[i80];
+        if (!(typeof v81 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v81)) {
+          return false;
+        }
+        if (v81.length > 256 && codePointLength(v81) > 256) {
+          return false;
+        }
+        if (!(!v81.includes("..") ? PATTERN_16 : PATTERN_15).test(v81)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v75, "url")) {
+      const v82 = v75["url"];
+      if (!(typeof v82 === "string")) {
+        return false;
+      }
+      if (v82.length > 2048 && codePointLength(v82) > 2048) {
+        return false;
+      }
+      if (!PATTERN_17.test(v82)) {
+        return false;
+      }
+    }
+    for (const k83 in v75) {
+      switch (k83) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v73, k81)) {
+          if (Object.hasOwn(v75, k83)) {
             return false;
           }
       }
     }
-    if (valid12(v73)) {
-      if (typeof v73 === "string") {
-        if (hasLoneSurrogate(v73)) {
+    if (valid12(v75)) {
+      if (typeof v75 === "string") {
+        if (hasLoneSurrogate(v75)) {
           return false;
         }
       }
-      if (isObject(v73)) {
-        if (!Object.hasOwn(v73, "command")) {
+      if (isObject(v75)) {
+        if (!Object.hasOwn(v75, "command")) {
           return false;
         }
-        if (Object.hasOwn(v73, "url")) {
+        if (Object.hasOwn(v75, "url")) {
           return false;
         }
       }
     } else {
-      if (typeof v73 === "string") {
-        if (hasLoneSurrogate(v73)) {
+      if (typeof v75 === "string") {
+        if (hasLoneSurrogate(v75)) {
           return false;
         }
       }
-      if (isObject(v73)) {
-        if (!Object.hasOwn(v73, "url")) {
+      if (isObject(v75)) {
+        if (!Object.hasOwn(v75, "url")) {
           return false;
         }
-        if (Object.hasOwn(v73, "command")) {
+        if (Object.hasOwn(v75, "command")) {
           return false;
         }
-        if (Object.hasOwn(v73, "args")) {
+        if (Object.hasOwn(v75, "args")) {
           return false;
         }
       }
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v85 = v["builtin"];
-    if (!(typeof v85 === "boolean")) {
+    const v87 = v["builtin"];
+    if (!(typeof v87 === "boolean")) {
       return false;
     }
   }
-  for (const k86 in v) {
-    switch (k86) {
+  for (const k88 in v) {
+    switch (k88) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -760,7 +771,7 @@ function valid1(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k86)) {
+        if (Object.hasOwn(v, k88)) {
           return false;
         }
     }
@@ -776,14 +787,14 @@ function valid1(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v87 = v["launchable"];
-        if (v87 !== false) {
+        const v89 = v["launchable"];
+        if (v89 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v88 = v["hookCapable"];
-        if (v88 !== false) {
+        const v90 = v["hookCapable"];
+        if (v90 !== false) {
           return false;
         }
       }
@@ -826,14 +837,14 @@ function check2(v: unknown, p: string, e: Violations): void {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "detect")) {
-      const v94 = v["detect"];
-      if (!valid14(v94)) {
-        if (typeof v94 === "string") {
-          if (hasLoneSurrogate(v94)) {
-            e.add(p + "/detect", "i-json", "no lone surrogate", v94);
+      const v96 = v["detect"];
+      if (!valid14(v96)) {
+        if (typeof v96 === "string") {
+          if (hasLoneSurrogate(v96)) {
+            e.add(p + "/detect", "i-json", "no lone surrogate", v96);
           }
         }
-        check13(v94, p + "/detect", e);
+        check13(v96, p + "/detect", e);
       }
     }
   }
@@ -850,37 +861,37 @@ function valid3(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v95 = v["detect"];
-    if (!(isObject(v95))) {
+    const v97 = v["detect"];
+    if (!(isObject(v97))) {
       return false;
     }
-    if (!Object.hasOwn(v95, "kind") || !Object.hasOwn(v95, "binaryName")) {
+    if (!Object.hasOwn(v97, "kind") || !Object.hasOwn(v97, "binaryName")) {
       return false;
     }
-    const v96 = v95["kind"];
-    if (v96 !== "path") {
+    const v98 = v97["kind"];
+    if (v98 !== "path") {
       return false;
     }
-    const v97 = v95["binaryName"];
-    if (!(typeof v97 === "string")) {
+    const v99 = v97["binaryName"];
+    if (!(typeof v99 === "string")) {
       return false;
     }
-    if (v97.length < 1 || (v97.length < 2 && codePointLength(v97) < 1)) {
+    if (v99.length < 1 || (v99.length < 2 && codePointLength(v99) < 1)) {
       return false;
     }
-    if (v97.length > 128 && codePointLength(v97) > 128) {
+    if (v99.length > 128 && codePointLength(v99) > 128) {
       return false;
     }
-    if (!PATTERN_8.test(v97)) {
+    if (!PATTERN_9.test(v99)) {
       return false;
     }
-    for (const k98 in v95) {
-      switch (k98) {
+    for (const k100 in v97) {
+      switch (k100) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v95, k98)) {
+          if (Object.hasOwn(v97, k100)) {
             return false;
           }
       }
@@ -889,184 +900,184 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer")) {
     return false;
   }
-  const v99 = v["id"];
-  if (!(typeof v99 === "string")) {
+  const v101 = v["id"];
+  if (!(typeof v101 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v99)) {
+  if (!PATTERN_0.test(v101)) {
     return false;
   }
-  const v100 = v["displayName"];
-  if (!(typeof v100 === "string")) {
+  const v102 = v["displayName"];
+  if (!(typeof v102 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v100)) {
+  if (hasLoneSurrogate(v102)) {
     return false;
   }
-  if (v100.length < 1 || (v100.length < 2 && codePointLength(v100) < 1)) {
+  if (v102.length < 1 || (v102.length < 2 && codePointLength(v102) < 1)) {
     return false;
   }
-  if (v100.length > 80 && codePointLength(v100) > 80) {
+  if (v102.length > 80 && codePointLength(v102) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v100)) {
+  if (!PATTERN_1.test(v102)) {
     return false;
   }
-  const v101 = v["launchable"];
-  if (!(typeof v101 === "boolean")) {
+  const v103 = v["launchable"];
+  if (!(typeof v103 === "boolean")) {
     return false;
   }
-  const v102 = v["hookCapable"];
-  if (!(typeof v102 === "boolean")) {
+  const v104 = v["hookCapable"];
+  if (!(typeof v104 === "boolean")) {
     return false;
   }
-  const v103 = v["hookPointer"];
-  if (!(typeof v103 === "string")) {
+  const v105 = v["hookPointer"];
+  if (!(typeof v105 === "string")) {
     return false;
   }
-  if (v103.length < 1 || (v103.length < 2 && codePointLength(v103) < 1)) {
+  if (v105.length < 1 || (v105.length < 2 && codePointLength(v105) < 1)) {
     return false;
   }
-  if (v103.length > 256 && codePointLength(v103) > 256) {
+  if (v105.length > 256 && codePointLength(v105) > 256) {
     return false;
   }
-  if (!(!v103.includes("..") ? PATTERN_3 : PATTERN_2).test(v103)) {
+  if (!(!v105.includes("..") ? PATTERN_3 : PATTERN_2).test(v105)) {
     return false;
   }
   if (Object.hasOwn(v, "detect")) {
-    const v104 = v["detect"];
-    if (typeof v104 === "string") {
-      if (hasLoneSurrogate(v104)) {
+    const v106 = v["detect"];
+    if (typeof v106 === "string") {
+      if (hasLoneSurrogate(v106)) {
         return false;
       }
     }
-    if (typeof v104 === "string") {
-      if (hasLoneSurrogate(v104)) {
+    if (typeof v106 === "string") {
+      if (hasLoneSurrogate(v106)) {
         return false;
       }
     }
-    const d105 = isObject(v104) && Object.hasOwn(v104, "kind") ? v104["kind"] : undefined;
-    if (d105 === "path") {
-      if (!(isObject(v104))) {
+    const d107 = isObject(v106) && Object.hasOwn(v106, "kind") ? v106["kind"] : undefined;
+    if (d107 === "path") {
+      if (!(isObject(v106))) {
         return false;
       }
-    } else if (d105 === "candidates") {
-      if (!(isObject(v104))) {
+    } else if (d107 === "candidates") {
+      if (!(isObject(v106))) {
         return false;
       }
-      if (!Object.hasOwn(v104, "kind")) {
+      if (!Object.hasOwn(v106, "kind")) {
         return false;
       }
-      const v106 = v104["kind"];
-      if (v106 !== "candidates") {
+      const v108 = v106["kind"];
+      if (v108 !== "candidates") {
         return false;
       }
-      if (Object.hasOwn(v104, "paths")) {
-        const v107 = v104["paths"];
-        if (!(isObject(v107))) {
+      if (Object.hasOwn(v106, "paths")) {
+        const v109 = v106["paths"];
+        if (!(isObject(v109))) {
           return false;
         }
-        if (Object.hasOwn(v107, "darwin")) {
-          const v108 = v107["darwin"];
-          if (!(isArray(v108))) {
+        if (Object.hasOwn(v109, "darwin")) {
+          const v110 = v109["darwin"];
+          if (!(isArray(v110))) {
             return false;
           }
-          if (v108.length > 32) {
+          if (v110.length > 32) {
             return false;
           }
-          for (let i110 = 0; i110 < v108.length; i110++) {
-            const v111 = v108[i110];
-            if (!(typeof v111 === "string")) {
+          for (let i112 = 0; i112 < v110.length; i112++) {
+            const v113 = v110[i112];
+            if (!(typeof v113 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v111)) {
+            if (hasLoneSurrogate(v113)) {
               return false;
             }
-            if (v111.length < 1 || (v111.length < 2 && codePointLength(v111) < 1)) {
+            if (v113.length < 1 || (v113.length < 2 && codePointLength(v113) < 1)) {
               return false;
             }
-            if (v111.length > 1024 && codePointLength(v111) > 1024) {
+            if (v113.length > 1024 && codePointLength(v113) > 1024) {
               return false;
             }
-            if (!PATTERN_9.test(v111)) {
+            if (!PATTERN_10.test(v113)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v107, "win32")) {
-          const v112 = v107["win32"];
-          if (!(isArray(v112))) {
+        if (Object.hasOwn(v109, "win32")) {
+          const v114 = v109["win32"];
+          if (!(isArray(v114))) {
             return false;
           }
-          if (v112.length > 32) {
+          if (v114.length > 32) {
             return false;
           }
-          for (let i114 = 0; i114 < v112.length; i114++) {
-            const v115 = v112[i114];
-            if (!(typeof v115 === "string")) {
+          for (let i116 = 0; i116 < v114.length; i116++) {
+            const v117 = v114[i116];
+            if (!(typeof v117 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v115)) {
+            if (hasLoneSurrogate(v117)) {
               return false;
             }
-            if (v115.length < 1 || (v115.length < 2 && codePointLength(v115) < 1)) {
+            if (v117.length < 1 || (v117.length < 2 && codePointLength(v117) < 1)) {
               return false;
             }
-            if (v115.length > 1024 && codePointLength(v115) > 1024) {
+            if (v117.length > 1024 && codePointLength(v117) > 1024) {
               return false;
             }
-            if (!PATTERN_9.test(v115)) {
+            if (!PATTERN_10.test(v117)) {
               return false;
             }
           }
         }
-        if (Object.hasOwn(v107, "linux")) {
-          const v116 = v107["linux"];
-          if (!(isArray(v116))) {
+        if (Object.hasOwn(v109, "linux")) {
+          const v118 = v109["linux"];
+          if (!(isArray(v118))) {
             return false;
           }
-          if (v116.length > 32) {
+          if (v118.length > 32) {
             return false;
           }
-          for (let i118 = 0; i118 < v116.length; i118++) {
-            const v119 = v116[i118];
-            if (!(typeof v119 === "string")) {
+          for (let i120 = 0; i120 < v118.length; i120++) {
+            const v121 = v118[i120];
+            if (!(typeof v121 === "string")) {
               return false;
             }
-            if (hasLoneSurrogate(v119)) {
+            if (hasLoneSurrogate(v121)) {
               return false;
             }
-            if (v119.length < 1 || (v119.length < 2 && codePointLength(v119) < 1)) {
+            if (v121.length < 1 || (v121.length < 2 && codePointLength(v121) < 1)) {
               return false;
             }
-            if (v119.length > 1024 && codePointLength(v119) > 1024) {
+            if (v121.length > 1024 && codePointLength(v121) > 1024) {
               return false;
             }
-            if (!PATTERN_9.test(v119)) {
+            if (!PATTERN_10.test(v121)) {
               return false;
             }
           }
         }
-        for (const k120 in v107) {
-          switch (k120) {
+        for (const k122 in v109) {
+          switch (k122) {
             case "darwin":
             case "linux":
             case "win32":
               break;
             default:
-              if (Object.hasOwn(v107, k120)) {
+              if (Object.hasOwn(v109, k122)) {
                 return false;
               }
           }
         }
       }
-      for (const k121 in v104) {
-        switch (k121) {
+      for (const k123 in v106) {
+        switch (k123) {
           case "kind":
           case "paths":
             break;
           default:
-            if (Object.hasOwn(v104, k121)) {
+            if (Object.hasOwn(v106, k123)) {
               return false;
             }
         }
@@ -1076,220 +1087,220 @@ function valid3(v: unknown): boolean {
     }
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v122 = v["hookPackage"];
-    if (!(typeof v122 === "string")) {
+    const v124 = v["hookPackage"];
+    if (!(typeof v124 === "string")) {
       return false;
     }
-    if (v122.length < 1 || (v122.length < 2 && codePointLength(v122) < 1)) {
+    if (v124.length < 1 || (v124.length < 2 && codePointLength(v124) < 1)) {
       return false;
     }
-    if (v122.length > 214 && codePointLength(v122) > 214) {
+    if (v124.length > 214 && codePointLength(v124) > 214) {
       return false;
     }
-    if (!PATTERN_4.test(v122)) {
+    if (!PATTERN_4.test(v124)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v123 = v["promptArgTemplate"];
-    if (!(isArray(v123))) {
+    const v125 = v["promptArgTemplate"];
+    if (!(isArray(v125))) {
       return false;
     }
-    if (v123.length > 20) {
+    if (v125.length > 20) {
       return false;
     }
-    for (let i125 = 0; i125 < v123.length; i125++) {
-      const v126 = v123[i125];
-      if (!(typeof v126 === "string")) {
+    for (let i127 = 0; i127 < v125.length; i127++) {
+      const v128 = v125[i127];
+      if (!(typeof v128 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v126)) {
+      if (hasLoneSurrogate(v128)) {
         return false;
       }
-      if (v126.length > 256 && codePointLength(v126) > 256) {
+      if (v128.length > 256 && codePointLength(v128) > 256) {
         return false;
       }
-      if (!(!v126.includes("/") && !v126.includes(":") && !v126.includes(".") && (!v126.includes("{prompt}") || !v126.includes("-")) ? PATTERN_6 : PATTERN_5).test(v126)) {
+      if (!(!v128.includes("/") && !v128.includes(":") && !v128.includes(".") && (!v128.includes("{prompt}") || !v128.includes("-")) ? PATTERN_6 : PATTERN_5).test(v128)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v127 = v["capabilities"];
-    if (!(isObject(v127))) {
+    const v129 = v["capabilities"];
+    if (!(isObject(v129))) {
       return false;
     }
-    if (!Object.hasOwn(v127, "provides")) {
+    if (!Object.hasOwn(v129, "provides")) {
       return false;
     }
-    const v128 = v127["provides"];
-    if (!(isArray(v128))) {
+    const v130 = v129["provides"];
+    if (!(isArray(v130))) {
       return false;
     }
-    for (let i130 = 0; i130 < v128.length; i130++) {
-      const v131 = v128[i130];
-      if (!(typeof v131 === "string")) {
+    for (let i132 = 0; i132 < v130.length; i132++) {
+      const v133 = v130[i132];
+      if (!(typeof v133 === "string")) {
         return false;
       }
-      if (!ENUM_10.has(v131)) {
+      if (!ENUM_11.has(v133)) {
         return false;
       }
     }
-    if (!allUnique(v128)) {
+    if (!allUnique(v130)) {
       return false;
     }
-    for (const k132 in v127) {
-      switch (k132) {
+    for (const k134 in v129) {
+      switch (k134) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v127, k132)) {
+          if (Object.hasOwn(v129, k134)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v133 = v["category"];
-    if (!(typeof v133 === "string")) {
+    const v135 = v["category"];
+    if (!(typeof v135 === "string")) {
       return false;
     }
-    if (!ENUM_7.has(v133)) {
+    if (!ENUM_7.has(v135)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "library")) {
-    const v134 = v["library"];
-    if (!(typeof v134 === "string")) {
+    const v136 = v["library"];
+    if (!(typeof v136 === "string")) {
       return false;
     }
-    if (!PATTERN_0.test(v134)) {
+    if (!PATTERN_0.test(v136)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "mcpServer")) {
-    const v135 = v["mcpServer"];
-    if (!(isObject(v135))) {
+    const v137 = v["mcpServer"];
+    if (!(isObject(v137))) {
       return false;
     }
-    if (!Object.hasOwn(v135, "transport")) {
+    if (!Object.hasOwn(v137, "transport")) {
       return false;
     }
-    const v136 = v135["transport"];
-    if (!(typeof v136 === "string")) {
+    const v138 = v137["transport"];
+    if (!(typeof v138 === "string")) {
       return false;
     }
-    if (!ENUM_11.has(v136)) {
+    if (!ENUM_12.has(v138)) {
       return false;
     }
-    if (Object.hasOwn(v135, "command")) {
-      const v137 = v135["command"];
-      if (!(typeof v137 === "string")) {
+    if (Object.hasOwn(v137, "command")) {
+      const v139 = v137["command"];
+      if (!(typeof v139 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v137)) {
+      if (hasLoneSurrogate(v139)) {
         return false;
       }
-      if (v137.length < 1 || (v137.length < 2 && codePointLength(v137) < 1)) {
+      if (v139.length < 1 || (v139.length < 2 && codePointLength(v139) < 1)) {
         return false;
       }
-      if (v137.length > 256 && codePointLength(v137) > 256) {
+      if (v139.length > 256 && codePointLength(v139) > 256) {
         return false;
       }
-      if (!(!v137.includes("..") ? PATTERN_13 : PATTERN_12).test(v137)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v135, "args")) {
-      const v138 = v135["args"];
-      if (!(isArray(v138))) {
-        return false;
-      }
-      if (v138.length > 32) {
-        return false;
-      }
-      for (let i140 = 0; i140 < v138.length; i140++) {
-        const v141 = v138[i140];
-        if (!(typeof v141 === "string")) {
-          return false;
-        }
-        if (hasLoneSurrogate(v141)) {
-          return false;
-        }
-        if (v141.length > 256 && codePointLength(v141) > 256) {
-          return false;
-        }
-        if (!(!v141.includes("..") ? PATTERN_15 : PATTERN_14).test(v141)) {
-          return false;
-        }
-      }
-    }
-    if (Object.hasOwn(v135, "url")) {
-      const v142 = v135["url"];
-      if (!(typeof v142 === "string")) {
-        return false;
-      }
-      if (v142.length > 2048 && codePointLength(v142) > 2048) {
-        return false;
-      }
-      if (!PATTERN_16.test(v142)) {
+      if (!(!v139.includes("..") ? PATTERN_14 : PATTERN_13).test(v139)) {
         return false;
       }
     }
-    for (const k143 in v135) {
-      switch (k143) {
+    if (Object.hasOwn(v137, "args")) {
+      const v140 = v137["args"];
+      if (!(isArray(v140))) {
+        return false;
+      }
+      if (v140.length > 32) {
+        return false;
+      }
+      for (let i142 = 0; i142 < v140.length; i142++) {
+        const v143 = v140[i142];
+        if (!(typeof v143 === "string")) {
+          return false;
+        }
+        if (hasLoneSurrogate(v143)) {
+          return false;
+        }
+        if (v143.length > 256 && codePointLength(v143) > 256) {
+          return false;
+        }
+        if (!(!v143.includes("..") ? PATTERN_16 : PATTERN_15).test(v143)) {
+          return false;
+        }
+      }
+    }
+    if (Object.hasOwn(v137, "url")) {
+      const v144 = v137["url"];
+      if (!(typeof v144 === "string")) {
+        return false;
+      }
+      if (v144.length > 2048 && codePointLength(v144) > 2048) {
+        return false;
+      }
+      if (!PATTERN_17.test(v144)) {
+        return false;
+      }
+    }
+    for (const k145 in v137) {
+      switch (k145) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v135, k143)) {
+          if (Object.hasOwn(v137, k145)) {
             return false;
           }
       }
     }
-    if (valid12(v135)) {
-      if (typeof v135 === "string") {
-        if (hasLoneSurrogate(v135)) {
+    if (valid12(v137)) {
+      if (typeof v137 === "string") {
+        if (hasLoneSurrogate(v137)) {
           return false;
         }
       }
-      if (isObject(v135)) {
-        if (!Object.hasOwn(v135, "command")) {
+      if (isObject(v137)) {
+        if (!Object.hasOwn(v137, "command")) {
           return false;
         }
-        if (Object.hasOwn(v135, "url")) {
+        if (Object.hasOwn(v137, "url")) {
           return false;
         }
       }
     } else {
-      if (typeof v135 === "string") {
-        if (hasLoneSurrogate(v135)) {
+      if (typeof v137 === "string") {
+        if (hasLoneSurrogate(v137)) {
           return false;
         }
       }
-      if (isObject(v135)) {
-        if (!Object.hasOwn(v135, "url")) {
+      if (isObject(v137)) {
+        if (!Object.hasOwn(v137, "url")) {
           return false;
         }
-        if (Object.hasOwn(v135, "command")) {
+        if (Object.hasOwn(v137, "command")) {
           return false;
         }
-        if (Object.hasOwn(v135, "args")) {
+        if (Object.hasOwn(v137, "args")) {
           return false;
         }
       }
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v147 = v["builtin"];
-    if (!(typeof v147 === "boolean")) {
+    const v149 = v["builtin"];
+    if (!(typeof v149 === "boolean")) {
       return false;
     }
   }
-  for (const k148 in v) {
-    switch (k148) {
+  for (const k150 in v) {
+    switch (k150) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -1305,7 +1316,7 @@ function valid3(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k148)) {
+        if (Object.hasOwn(v, k150)) {
           return false;
         }
     }
@@ -1321,14 +1332,14 @@ function valid3(v: unknown): boolean {
         return false;
       }
       if (Object.hasOwn(v, "launchable")) {
-        const v149 = v["launchable"];
-        if (v149 !== false) {
+        const v151 = v["launchable"];
+        if (v151 !== false) {
           return false;
         }
       }
       if (Object.hasOwn(v, "hookCapable")) {
-        const v150 = v["hookCapable"];
-        if (v150 !== false) {
+        const v152 = v["hookCapable"];
+        if (v152 !== false) {
           return false;
         }
       }
@@ -1369,15 +1380,15 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d156 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d156 === "path") {
+  const d158 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d158 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
     check13(v, p, e);
-  } else if (d156 === "candidates") {
+  } else if (d158 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1400,159 +1411,159 @@ function valid5(v: unknown): boolean {
       return false;
     }
   }
-  const d157 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d157 === "path") {
+  const d159 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d159 === "path") {
     if (!(isObject(v))) {
       return false;
     }
     if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
       return false;
     }
-    const v158 = v["kind"];
-    if (v158 !== "path") {
+    const v160 = v["kind"];
+    if (v160 !== "path") {
       return false;
     }
-    const v159 = v["binaryName"];
-    if (!(typeof v159 === "string")) {
+    const v161 = v["binaryName"];
+    if (!(typeof v161 === "string")) {
       return false;
     }
-    if (v159.length < 1 || (v159.length < 2 && codePointLength(v159) < 1)) {
+    if (v161.length < 1 || (v161.length < 2 && codePointLength(v161) < 1)) {
       return false;
     }
-    if (v159.length > 128 && codePointLength(v159) > 128) {
+    if (v161.length > 128 && codePointLength(v161) > 128) {
       return false;
     }
-    if (!PATTERN_8.test(v159)) {
+    if (!PATTERN_9.test(v161)) {
       return false;
     }
-    for (const k160 in v) {
-      switch (k160) {
+    for (const k162 in v) {
+      switch (k162) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k160)) {
+          if (Object.hasOwn(v, k162)) {
             return false;
           }
       }
     }
-  } else if (d157 === "candidates") {
+  } else if (d159 === "candidates") {
     if (!(isObject(v))) {
       return false;
     }
     if (!Object.hasOwn(v, "kind")) {
       return false;
     }
-    const v161 = v["kind"];
-    if (v161 !== "candidates") {
+    const v163 = v["kind"];
+    if (v163 !== "candidates") {
       return false;
     }
     if (Object.hasOwn(v, "paths")) {
-      const v162 = v["paths"];
-      if (!(isObject(v162))) {
+      const v164 = v["paths"];
+      if (!(isObject(v164))) {
         return false;
       }
-      if (Object.hasOwn(v162, "darwin")) {
-        const v163 = v162["darwin"];
-        if (!(isArray(v163))) {
+      if (Object.hasOwn(v164, "darwin")) {
+        const v165 = v164["darwin"];
+        if (!(isArray(v165))) {
           return false;
         }
-        if (v163.length > 32) {
+        if (v165.length > 32) {
           return false;
         }
-        for (let i165 = 0; i165 < v163.length; i165++) {
-          const v166 = v163[i165];
-          if (!(typeof v166 === "string")) {
+        for (let i167 = 0; i167 < v165.length; i167++) {
+          const v168 = v165[i167];
+          if (!(typeof v168 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v166)) {
+          if (hasLoneSurrogate(v168)) {
             return false;
           }
-          if (v166.length < 1 || (v166.length < 2 && codePointLength(v166) < 1)) {
+          if (v168.length < 1 || (v168.length < 2 && codePointLength(v168) < 1)) {
             return false;
           }
-          if (v166.length > 1024 && codePointLength(v166) > 1024) {
+          if (v168.length > 1024 && codePointLength(v168) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v166)) {
+          if (!PATTERN_10.test(v168)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v162, "win32")) {
-        const v167 = v162["win32"];
-        if (!(isArray(v167))) {
+      if (Object.hasOwn(v164, "win32")) {
+        const v169 = v164["win32"];
+        if (!(isArray(v169))) {
           return false;
         }
-        if (v167.length > 32) {
+        if (v169.length > 32) {
           return false;
         }
-        for (let i169 = 0; i169 < v167.length; i169++) {
-          const v170 = v167[i169];
-          if (!(typeof v170 === "string")) {
+        for (let i171 = 0; i171 < v169.length; i171++) {
+          const v172 = v169[i171];
+          if (!(typeof v172 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v170)) {
+          if (hasLoneSurrogate(v172)) {
             return false;
           }
-          if (v170.length < 1 || (v170.length < 2 && codePointLength(v170) < 1)) {
+          if (v172.length < 1 || (v172.length < 2 && codePointLength(v172) < 1)) {
             return false;
           }
-          if (v170.length > 1024 && codePointLength(v170) > 1024) {
+          if (v172.length > 1024 && codePointLength(v172) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v170)) {
+          if (!PATTERN_10.test(v172)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v162, "linux")) {
-        const v171 = v162["linux"];
-        if (!(isArray(v171))) {
+      if (Object.hasOwn(v164, "linux")) {
+        const v173 = v164["linux"];
+        if (!(isArray(v173))) {
           return false;
         }
-        if (v171.length > 32) {
+        if (v173.length > 32) {
           return false;
         }
-        for (let i173 = 0; i173 < v171.length; i173++) {
-          const v174 = v171[i173];
-          if (!(typeof v174 === "string")) {
+        for (let i175 = 0; i175 < v173.length; i175++) {
+          const v176 = v173[i175];
+          if (!(typeof v176 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v174)) {
+          if (hasLoneSurrogate(v176)) {
             return false;
           }
-          if (v174.length < 1 || (v174.length < 2 && codePointLength(v174) < 1)) {
+          if (v176.length < 1 || (v176.length < 2 && codePointLength(v176) < 1)) {
             return false;
           }
-          if (v174.length > 1024 && codePointLength(v174) > 1024) {
+          if (v176.length > 1024 && codePointLength(v176) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v174)) {
+          if (!PATTERN_10.test(v176)) {
             return false;
           }
         }
       }
-      for (const k175 in v162) {
-        switch (k175) {
+      for (const k177 in v164) {
+        switch (k177) {
           case "darwin":
           case "linux":
           case "win32":
             break;
           default:
-            if (Object.hasOwn(v162, k175)) {
+            if (Object.hasOwn(v164, k177)) {
               return false;
             }
         }
       }
     }
-    for (const k176 in v) {
-      switch (k176) {
+    for (const k178 in v) {
+      switch (k178) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k176)) {
+          if (Object.hasOwn(v, k178)) {
             return false;
           }
       }
@@ -1570,18 +1581,18 @@ function valid6(v: unknown): boolean {
   if (v.length > 20) {
     return false;
   }
-  for (let i178 = 0; i178 < v.length; i178++) {
-    const v179 = v[i178];
-    if (!(typeof v179 === "string")) {
+  for (let i180 = 0; i180 < v.length; i180++) {
+    const v181 = v[i180];
+    if (!(typeof v181 === "string")) {
       return false;
     }
-    if (hasLoneSurrogate(v179)) {
+    if (hasLoneSurrogate(v181)) {
       return false;
     }
-    if (v179.length > 256 && codePointLength(v179) > 256) {
+    if (v181.length > 256 && codePointLength(v181) > 256) {
       return false;
     }
-    if (!(!v179.includes("/") && !v179.includes(":") && !v179.includes(".") && (!v179.includes("{prompt}") || !v179.includes("-")) ? PATTERN_6 : PATTERN_5).test(v179)) {
+    if (!(!v181.includes("/") && !v181.includes(":") && !v181.includes(".") && (!v181.includes("{prompt}") || !v181.includes("-")) ? PATTERN_6 : PATTERN_5).test(v181)) {
       return false;
     }
   }
@@ -1590,39 +1601,44 @@ function valid6(v: unknown): boolean {
 
 function check7(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    const h180 = Object.hasOwn(v, "provides");
-    if (!h180) {
+    const h182 = Object.hasOwn(v, "provides");
+    if (!h182) {
       e.add(p, "required", "property \"provides\"", v);
     }
-    if (h180) {
-      const v181 = v["provides"];
-      if (!valid19(v181)) {
-        if (isArray(v181)) {
-          const n182 = e.length;
-          for (let i183 = 0; i183 < v181.length; i183++) {
-            const v184 = v181[i183];
-            if (typeof v184 === "string") {
-              if (hasLoneSurrogate(v184)) {
-                e.add(p + "/provides" + "/" + i183, "i-json", "no lone surrogate", v184);
+    if (h182) {
+      const v183 = v["provides"];
+      if (!valid19(v183)) {
+        if (isArray(v183)) {
+          const n184 = e.length;
+          for (let i185 = 0; i185 < v183.length; i185++) {
+            const v186 = v183[i185];
+            if (typeof v186 === "string") {
+              if (hasLoneSurrogate(v186)) {
+                e.add(p + "/provides" + "/" + i185, "i-json", "no lone surrogate", v186);
               }
             }
-            check18(v184, p + "/provides" + "/" + i183, e);
+            check18(v186, p + "/provides" + "/" + i185, e);
           }
-          if (e.length === n182 && !allUnique(v181)) {
-            e.add(p + "/provides", "uniqueItems", "unique items", v181);
+          if (e.length === n184 && !allUnique(v183)) {
+            e.add(p + "/provides", "uniqueItems", "unique items", v183);
           }
         } else {
-          e.add(p + "/provides", "type", "array", v181);
+          e.add(p + "/provides", "type", "array", v183);
         }
       }
     }
-    for (const k185 of memberOrder(v)) {
-      switch (k185) {
+    scan188: for (const k189 in v) {
+      switch (k189) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v, k185)) {
-            e.add(p + "/" + token(k185), "additionalProperties", "no such property", v[k185]);
+          if (Object.hasOwn(v, k189)) {
+            for (const k187 of memberOrder(v)) {
+              if (!ENUM_18.has(k187) && Object.hasOwn(v, k187)) {
+                e.add(p + "/" + token(k187), "additionalProperties", "no such property", v[k187]);
+              }
+            }
+            break scan188;
           }
       }
     }
@@ -1638,28 +1654,28 @@ function valid8(v: unknown): boolean {
   if (!Object.hasOwn(v, "provides")) {
     return false;
   }
-  const v186 = v["provides"];
-  if (!(isArray(v186))) {
+  const v190 = v["provides"];
+  if (!(isArray(v190))) {
     return false;
   }
-  for (let i188 = 0; i188 < v186.length; i188++) {
-    const v189 = v186[i188];
-    if (!(typeof v189 === "string")) {
+  for (let i192 = 0; i192 < v190.length; i192++) {
+    const v193 = v190[i192];
+    if (!(typeof v193 === "string")) {
       return false;
     }
-    if (!ENUM_10.has(v189)) {
+    if (!ENUM_11.has(v193)) {
       return false;
     }
   }
-  if (!allUnique(v186)) {
+  if (!allUnique(v190)) {
     return false;
   }
-  for (const k190 in v) {
-    switch (k190) {
+  for (const k194 in v) {
+    switch (k194) {
       case "provides":
         break;
       default:
-        if (Object.hasOwn(v, k190)) {
+        if (Object.hasOwn(v, k194)) {
           return false;
         }
     }
@@ -1669,95 +1685,100 @@ function valid8(v: unknown): boolean {
 
 function check9(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    const h191 = Object.hasOwn(v, "transport");
-    if (!h191) {
+    const h195 = Object.hasOwn(v, "transport");
+    if (!h195) {
       e.add(p, "required", "property \"transport\"", v);
     }
-    if (h191) {
-      const v192 = v["transport"];
-      if (typeof v192 === "string") {
-        if (!ENUM_11.has(v192)) {
-          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v192);
+    if (h195) {
+      const v196 = v["transport"];
+      if (typeof v196 === "string") {
+        if (!ENUM_12.has(v196)) {
+          e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v196);
         }
       } else {
-        e.add(p + "/transport", "type", "string", v192);
-        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v192);
+        e.add(p + "/transport", "type", "string", v196);
+        e.add(p + "/transport", "enum", "one of [\"stdio\",\"http\"]", v196);
       }
     }
     if (Object.hasOwn(v, "command")) {
-      const v193 = v["command"];
-      if (typeof v193 === "string") {
-        if (hasLoneSurrogate(v193)) {
-          e.add(p + "/command", "i-json", "no lone surrogate", v193);
+      const v197 = v["command"];
+      if (typeof v197 === "string") {
+        if (hasLoneSurrogate(v197)) {
+          e.add(p + "/command", "i-json", "no lone surrogate", v197);
         }
-        if (v193.length < 1 || (v193.length < 2 && codePointLength(v193) < 1)) {
-          e.add(p + "/command", "minLength", "at least 1 characters", v193);
+        if (v197.length < 1 || (v197.length < 2 && codePointLength(v197) < 1)) {
+          e.add(p + "/command", "minLength", "at least 1 characters", v197);
         }
-        if (v193.length > 256 && codePointLength(v193) > 256) {
-          e.add(p + "/command", "maxLength", "at most 256 characters", v193);
+        if (v197.length > 256 && codePointLength(v197) > 256) {
+          e.add(p + "/command", "maxLength", "at most 256 characters", v197);
         }
-        if (!(v193.length > 256 && codePointLength(v193) > 256) && !(!v193.includes("..") ? PATTERN_13 : PATTERN_12).test(v193)) {
-          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v193);
+        if (!(v197.length > 256 && codePointLength(v197) > 256) && !(!v197.includes("..") ? PATTERN_14 : PATTERN_13).test(v197)) {
+          e.add(p + "/command", "pattern", "to match \"^(?!-)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>'\\\"\\\\u0000...", v197);
         }
       } else {
-        e.add(p + "/command", "type", "string", v193);
+        e.add(p + "/command", "type", "string", v197);
       }
     }
     if (Object.hasOwn(v, "args")) {
-      const v194 = v["args"];
-      if (!valid20(v194)) {
-        if (isArray(v194)) {
-          if (v194.length > 32) {
-            e.add(p + "/args", "maxItems", "at most 32 items", v194);
+      const v198 = v["args"];
+      if (!valid20(v198)) {
+        if (isArray(v198)) {
+          if (v198.length > 32) {
+            e.add(p + "/args", "maxItems", "at most 32 items", v198);
           }
-          for (let i196 = 0; i196 < v194.length; i196++) {
-            const v197 = v194[i196];
-            if (typeof v197 === "string") {
-              if (hasLoneSurrogate(v197)) {
-                e.add(p + "/args" + "/" + i196, "i-json", "no lone surrogate", v197);
+          for (let i200 = 0; i200 < v198.length; i200++) {
+            const v201 = v198[i200];
+            if (typeof v201 === "string") {
+              if (hasLoneSurrogate(v201)) {
+                e.add(p + "/args" + "/" + i200, "i-json", "no lone surrogate", v201);
               }
-              if (v197.length > 256 && codePointLength(v197) > 256) {
-                e.add(p + "/args" + "/" + i196, "maxLength", "at most 256 characters", v197);
+              if (v201.length > 256 && codePointLength(v201) > 256) {
+                e.add(p + "/args" + "/" + i200, "maxLength", "at most 256 characters", v201);
               }
-              if (!(v197.length > 256 && codePointLength(v197) > 256) && !(!v197.includes("..") ? PATTERN_15 : PATTERN_14).test(v197)) {
-                e.add(p + "/args" + "/" + i196, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v197);
+              if (!(v201.length > 256 && codePointLength(v201) > 256) && !(!v201.includes("..") ? PATTERN_16 : PATTERN_15).test(v201)) {
+                e.add(p + "/args" + "/" + i200, "pattern", "to match \"^(?!/|[A-Za-z]:)(?!(?:.*/)?\\\\.\\\\.(?:/|$))[^;|&$`\\\\\\\\()<>...", v201);
               }
             } else {
-              e.add(p + "/args" + "/" + i196, "type", "string", v197);
+              e.add(p + "/args" + "/" + i200, "type", "string", v201);
             }
           }
         } else {
-          e.add(p + "/args", "type", "array", v194);
+          e.add(p + "/args", "type", "array", v198);
         }
       }
     }
     if (Object.hasOwn(v, "url")) {
-      const v198 = v["url"];
-      if (typeof v198 === "string") {
-        const m199 = !(v198.length > 2048 && codePointLength(v198) > 2048) && PATTERN_16.test(v198);
-        if (!m199 && hasLoneSurrogate(v198)) {
-          e.add(p + "/url", "i-json", "no lone surrogate", v198);
+      const v202 = v["url"];
+      if (typeof v202 === "string") {
+        const m203 = !(v202.length > 2048 && codePointLength(v202) > 2048) && PATTERN_17.test(v202);
+        if (!m203 && hasLoneSurrogate(v202)) {
+          e.add(p + "/url", "i-json", "no lone surrogate", v202);
         }
-        if (v198.length > 2048 && codePointLength(v198) > 2048) {
-          e.add(p + "/url", "maxLength", "at most 2048 characters", v198);
+        if (v202.length > 2048 && codePointLength(v202) > 2048) {
+          e.add(p + "/url", "maxLength", "at most 2048 characters", v202);
         }
-        if (!m199 && !(v198.length > 2048 && codePointLength(v198) > 2048)) {
-          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v198);
+        if (!m203 && !(v202.length > 2048 && codePointLength(v202) > 2048)) {
+          e.add(p + "/url", "pattern", "to match \"^https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~...", v202);
         }
       } else {
-        e.add(p + "/url", "type", "string", v198);
+        e.add(p + "/url", "type", "string", v202);
       }
     }
-    for (const k200 of memberOrder(v)) {
-      switch (k200) {
+    scan205: for (const k206 in v) {
+      switch (k206) {
         case "args":
         case "command":
         case "transport":
         case "url":
           break;
         default:
-          if (Object.hasOwn(v, k200)) {
-            e.add(p + "/" + token(k200), "additionalProperties", "no such property", v[k200]);
+          if (Object.hasOwn(v, k206)) {
+            for (const k204 of memberOrder(v)) {
+              if (!ENUM_19.has(k204) && Object.hasOwn(v, k204)) {
+                e.add(p + "/" + token(k204), "additionalProperties", "no such property", v[k204]);
+              }
+            }
+            break scan205;
           }
       }
     }
@@ -1775,8 +1796,8 @@ function check9(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"command\"", v);
       }
       if (Object.hasOwn(v, "url")) {
-        const v201 = v["url"];
-        e.add(p + "/url", "false", "nothing (false schema)", v201);
+        const v207 = v["url"];
+        e.add(p + "/url", "false", "nothing (false schema)", v207);
       }
     }
   } else {
@@ -1790,12 +1811,12 @@ function check9(v: unknown, p: string, e: Violations): void {
         e.add(p, "required", "property \"url\"", v);
       }
       if (Object.hasOwn(v, "command")) {
-        const v202 = v["command"];
-        e.add(p + "/command", "false", "nothing (false schema)", v202);
+        const v208 = v["command"];
+        e.add(p + "/command", "false", "nothing (false schema)", v208);
       }
       if (Object.hasOwn(v, "args")) {
-        const v203 = v["args"];
-        e.add(p + "/args", "false", "nothing (false schema)", v203);
+        const v209 = v["args"];
+        e.add(p + "/args", "false", "nothing (false schema)", v209);
       }
     }
   }
@@ -1808,76 +1829,76 @@ function valid10(v: unknown): boolean {
   if (!Object.hasOwn(v, "transport")) {
     return false;
   }
-  const v204 = v["transport"];
-  if (!(typeof v204 === "string")) {
+  const v210 = v["transport"];
+  if (!(typeof v210 === "string")) {
     return false;
   }
-  if (!ENUM_11.has(v204)) {
+  if (!ENUM_12.has(v210)) {
     return false;
   }
   if (Object.hasOwn(v, "command")) {
-    const v205 = v["command"];
-    if (!(typeof v205 === "string")) {
+    const v211 = v["command"];
+    if (!(typeof v211 === "string")) {
       return false;
     }
-    if (hasLoneSurrogate(v205)) {
+    if (hasLoneSurrogate(v211)) {
       return false;
     }
-    if (v205.length < 1 || (v205.length < 2 && codePointLength(v205) < 1)) {
+    if (v211.length < 1 || (v211.length < 2 && codePointLength(v211) < 1)) {
       return false;
     }
-    if (v205.length > 256 && codePointLength(v205) > 256) {
+    if (v211.length > 256 && codePointLength(v211) > 256) {
       return false;
     }
-    if (!(!v205.includes("..") ? PATTERN_13 : PATTERN_12).test(v205)) {
+    if (!(!v211.includes("..") ? PATTERN_14 : PATTERN_13).test(v211)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "args")) {
-    const v206 = v["args"];
-    if (!(isArray(v206))) {
+    const v212 = v["args"];
+    if (!(isArray(v212))) {
       return false;
     }
-    if (v206.length > 32) {
+    if (v212.length > 32) {
       return false;
     }
-    for (let i208 = 0; i208 < v206.length; i208++) {
-      const v209 = v206[i208];
-      if (!(typeof v209 === "string")) {
+    for (let i214 = 0; i214 < v212.length; i214++) {
+      const v215 = v212[i214];
+      if (!(typeof v215 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v209)) {
+      if (hasLoneSurrogate(v215)) {
         return false;
       }
-      if (v209.length > 256 && codePointLength(v209) > 256) {
+      if (v215.length > 256 && codePointLength(v215) > 256) {
         return false;
       }
-      if (!(!v209.includes("..") ? PATTERN_15 : PATTERN_14).test(v209)) {
+      if (!(!v215.includes("..") ? PATTERN_16 : PATTERN_15).test(v215)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "url")) {
-    const v210 = v["url"];
-    if (!(typeof v210 === "string")) {
+    const v216 = v["url"];
+    if (!(typeof v216 === "string")) {
       return false;
     }
-    if (v210.length > 2048 && codePointLength(v210) > 2048) {
+    if (v216.length > 2048 && codePointLength(v216) > 2048) {
       return false;
     }
-    if (!PATTERN_16.test(v210)) {
+    if (!PATTERN_17.test(v216)) {
       return false;
     }
   }
-  for (const k211 in v) {
-    switch (k211) {
+  for (const k217 in v) {
+    switch (k217) {
       case "args":
       case "command":
       case "transport":
       case "url":
         break;
       default:
-        if (Object.hasOwn(v, k211)) {
+        if (Object.hasOwn(v, k217)) {
           return false;
         }
     }
@@ -1927,8 +1948,8 @@ function valid11(v: unknown): boolean {
     if (!Object.hasOwn(v, "category")) {
       return false;
     }
-    const v215 = v["category"];
-    if (v215 !== "mcp-server") {
+    const v221 = v["category"];
+    if (v221 !== "mcp-server") {
       return false;
     }
   }
@@ -1943,8 +1964,8 @@ function valid12(v: unknown): boolean {
   }
   if (isObject(v)) {
     if (Object.hasOwn(v, "transport")) {
-      const v216 = v["transport"];
-      if (v216 !== "stdio") {
+      const v222 = v["transport"];
+      if (v222 !== "stdio") {
         return false;
       }
     }
@@ -1954,48 +1975,53 @@ function valid12(v: unknown): boolean {
 
 function check13(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    const h217 = Object.hasOwn(v, "kind");
-    if (!h217) {
+    const h223 = Object.hasOwn(v, "kind");
+    if (!h223) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    const h218 = Object.hasOwn(v, "binaryName");
-    if (!h218) {
+    const h224 = Object.hasOwn(v, "binaryName");
+    if (!h224) {
       e.add(p, "required", "property \"binaryName\"", v);
     }
-    if (h217) {
-      const v219 = v["kind"];
-      if (v219 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v219);
+    if (h223) {
+      const v225 = v["kind"];
+      if (v225 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v225);
       }
     }
-    if (h218) {
-      const v220 = v["binaryName"];
-      if (typeof v220 === "string") {
-        const m221 = !(v220.length > 128 && codePointLength(v220) > 128) && PATTERN_8.test(v220);
-        if (!m221 && hasLoneSurrogate(v220)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v220);
+    if (h224) {
+      const v226 = v["binaryName"];
+      if (typeof v226 === "string") {
+        const m227 = !(v226.length > 128 && codePointLength(v226) > 128) && PATTERN_9.test(v226);
+        if (!m227 && hasLoneSurrogate(v226)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v226);
         }
-        if (v220.length < 1 || (v220.length < 2 && codePointLength(v220) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v220);
+        if (v226.length < 1 || (v226.length < 2 && codePointLength(v226) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v226);
         }
-        if (v220.length > 128 && codePointLength(v220) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v220);
+        if (v226.length > 128 && codePointLength(v226) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v226);
         }
-        if (!m221 && !(v220.length > 128 && codePointLength(v220) > 128)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v220);
+        if (!m227 && !(v226.length > 128 && codePointLength(v226) > 128)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v226);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v220);
+        e.add(p + "/binaryName", "type", "string", v226);
       }
     }
-    for (const k222 of memberOrder(v)) {
-      switch (k222) {
+    scan229: for (const k230 in v) {
+      switch (k230) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k222)) {
-            e.add(p + "/" + token(k222), "additionalProperties", "no such property", v[k222]);
+          if (Object.hasOwn(v, k230)) {
+            for (const k228 of memberOrder(v)) {
+              if (!ENUM_20.has(k228) && Object.hasOwn(v, k228)) {
+                e.add(p + "/" + token(k228), "additionalProperties", "no such property", v[k228]);
+              }
+            }
+            break scan229;
           }
       }
     }
@@ -2011,30 +2037,30 @@ function valid14(v: unknown): boolean {
   if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
     return false;
   }
-  const v223 = v["kind"];
-  if (v223 !== "path") {
+  const v231 = v["kind"];
+  if (v231 !== "path") {
     return false;
   }
-  const v224 = v["binaryName"];
-  if (!(typeof v224 === "string")) {
+  const v232 = v["binaryName"];
+  if (!(typeof v232 === "string")) {
     return false;
   }
-  if (v224.length < 1 || (v224.length < 2 && codePointLength(v224) < 1)) {
+  if (v232.length < 1 || (v232.length < 2 && codePointLength(v232) < 1)) {
     return false;
   }
-  if (v224.length > 128 && codePointLength(v224) > 128) {
+  if (v232.length > 128 && codePointLength(v232) > 128) {
     return false;
   }
-  if (!PATTERN_8.test(v224)) {
+  if (!PATTERN_9.test(v232)) {
     return false;
   }
-  for (const k225 in v) {
-    switch (k225) {
+  for (const k233 in v) {
+    switch (k233) {
       case "binaryName":
       case "kind":
         break;
       default:
-        if (Object.hasOwn(v, k225)) {
+        if (Object.hasOwn(v, k233)) {
           return false;
         }
     }
@@ -2062,35 +2088,40 @@ function check16(v: unknown, p: string, e: Violations): void {
 
 function check17(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    const h226 = Object.hasOwn(v, "kind");
-    if (!h226) {
+    const h234 = Object.hasOwn(v, "kind");
+    if (!h234) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    if (h226) {
-      const v227 = v["kind"];
-      if (v227 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v227);
+    if (h234) {
+      const v235 = v["kind"];
+      if (v235 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v235);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v228 = v["paths"];
-      if (!valid22(v228)) {
-        if (typeof v228 === "string") {
-          if (hasLoneSurrogate(v228)) {
-            e.add(p + "/paths", "i-json", "no lone surrogate", v228);
+      const v236 = v["paths"];
+      if (!valid22(v236)) {
+        if (typeof v236 === "string") {
+          if (hasLoneSurrogate(v236)) {
+            e.add(p + "/paths", "i-json", "no lone surrogate", v236);
           }
         }
-        check21(v228, p + "/paths", e);
+        check21(v236, p + "/paths", e);
       }
     }
-    for (const k229 of memberOrder(v)) {
-      switch (k229) {
+    scan238: for (const k239 in v) {
+      switch (k239) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k229)) {
-            e.add(p + "/" + token(k229), "additionalProperties", "no such property", v[k229]);
+          if (Object.hasOwn(v, k239)) {
+            for (const k237 of memberOrder(v)) {
+              if (!ENUM_21.has(k237) && Object.hasOwn(v, k237)) {
+                e.add(p + "/" + token(k237), "additionalProperties", "no such property", v[k237]);
+              }
+            }
+            break scan238;
           }
       }
     }
@@ -2101,7 +2132,7 @@ function check17(v: unknown, p: string, e: Violations): void {
 
 function check18(v: unknown, p: string, e: Violations): void {
   if (typeof v === "string") {
-    if (!ENUM_10.has(v)) {
+    if (!ENUM_11.has(v)) {
       e.add(p, "enum", "one of [\"interactive-launch\",\"headless-task\",\"structured-progres...", v);
     }
   } else {
@@ -2114,12 +2145,12 @@ function valid19(v: unknown): boolean {
   if (!(isArray(v))) {
     return false;
   }
-  for (let i231 = 0; i231 < v.length; i231++) {
-    const v232 = v[i231];
-    if (!(typeof v232 === "string")) {
+  for (let i241 = 0; i241 < v.length; i241++) {
+    const v242 = v[i241];
+    if (!(typeof v242 === "string")) {
       return false;
     }
-    if (!ENUM_10.has(v232)) {
+    if (!ENUM_11.has(v242)) {
       return false;
     }
   }
@@ -2136,18 +2167,18 @@ function valid20(v: unknown): boolean {
   if (v.length > 32) {
     return false;
   }
-  for (let i234 = 0; i234 < v.length; i234++) {
-    const v235 = v[i234];
-    if (!(typeof v235 === "string")) {
+  for (let i244 = 0; i244 < v.length; i244++) {
+    const v245 = v[i244];
+    if (!(typeof v245 === "string")) {
       return false;
     }
-    if (hasLoneSurrogate(v235)) {
+    if (hasLoneSurrogate(v245)) {
       return false;
     }
-    if (v235.length > 256 && codePointLength(v235) > 256) {
+    if (v245.length > 256 && codePointLength(v245) > 256) {
       return false;
     }
-    if (!(!v235.includes("..") ? PATTERN_15 : PATTERN_14).test(v235)) {
+    if (!(!v245.includes("..") ? PATTERN_16 : PATTERN_15).test(v245)) {
       return false;
     }
   }
@@ -2157,47 +2188,52 @@ function valid20(v: unknown): boolean {
 function check21(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v236 = v["darwin"];
-      if (!valid24(v236)) {
-        if (typeof v236 === "string") {
-          if (hasLoneSurrogate(v236)) {
-            e.add(p + "/darwin", "i-json", "no lone surrogate", v236);
+      const v246 = v["darwin"];
+      if (!valid24(v246)) {
+        if (typeof v246 === "string") {
+          if (hasLoneSurrogate(v246)) {
+            e.add(p + "/darwin", "i-json", "no lone surrogate", v246);
           }
         }
-        check23(v236, p + "/darwin", e);
+        check23(v246, p + "/darwin", e);
       }
     }
     if (Object.hasOwn(v, "win32")) {
-      const v237 = v["win32"];
-      if (!valid25(v237)) {
-        if (typeof v237 === "string") {
-          if (hasLoneSurrogate(v237)) {
-            e.add(p + "/win32", "i-json", "no lone surrogate", v237);
+      const v247 = v["win32"];
+      if (!valid25(v247)) {
+        if (typeof v247 === "string") {
+          if (hasLoneSurrogate(v247)) {
+            e.add(p + "/win32", "i-json", "no lone surrogate", v247);
           }
         }
-        check23(v237, p + "/win32", e);
+        check23(v247, p + "/win32", e);
       }
     }
     if (Object.hasOwn(v, "linux")) {
-      const v238 = v["linux"];
-      if (!valid26(v238)) {
-        if (typeof v238 === "string") {
-          if (hasLoneSurrogate(v238)) {
-            e.add(p + "/linux", "i-json", "no lone surrogate", v238);
+      const v248 = v["linux"];
+      if (!valid26(v248)) {
+        if (typeof v248 === "string") {
+          if (hasLoneSurrogate(v248)) {
+            e.add(p + "/linux", "i-json", "no lone surrogate", v248);
           }
         }
-        check23(v238, p + "/linux", e);
+        check23(v248, p + "/linux", e);
       }
     }
-    for (const k239 of memberOrder(v)) {
-      switch (k239) {
+    scan250: for (const k251 in v) {
+      switch (k251) {
         case "darwin":
         case "linux":
         case "win32":
           break;
         default:
-          if (Object.hasOwn(v, k239)) {
-            e.add(p + "/" + token(k239), "additionalProperties", "no such property", v[k239]);
+          if (Object.hasOwn(v, k251)) {
+            for (const k249 of memberOrder(v)) {
+              if (!ENUM_22.has(k249) && Object.hasOwn(v, k249)) {
+                e.add(p + "/" + token(k249), "additionalProperties", "no such property", v[k249]);
+              }
+            }
+            break scan250;
           }
       }
     }
@@ -2211,94 +2247,94 @@ function valid22(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "darwin")) {
-    const v240 = v["darwin"];
-    if (!(isArray(v240))) {
+    const v252 = v["darwin"];
+    if (!(isArray(v252))) {
       return false;
     }
-    if (v240.length > 32) {
+    if (v252.length > 32) {
       return false;
     }
-    for (let i242 = 0; i242 < v240.length; i242++) {
-      const v243 = v240[i242];
-      if (!(typeof v243 === "string")) {
+    for (let i254 = 0; i254 < v252.length; i254++) {
+      const v255 = v252[i254];
+      if (!(typeof v255 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v243)) {
+      if (hasLoneSurrogate(v255)) {
         return false;
       }
-      if (v243.length < 1 || (v243.length < 2 && codePointLength(v243) < 1)) {
+      if (v255.length < 1 || (v255.length < 2 && codePointLength(v255) < 1)) {
         return false;
       }
-      if (v243.length > 1024 && codePointLength(v243) > 1024) {
+      if (v255.length > 1024 && codePointLength(v255) > 1024) {
         return false;
       }
-      if (!PATTERN_9.test(v243)) {
+      if (!PATTERN_10.test(v255)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "win32")) {
-    const v244 = v["win32"];
-    if (!(isArray(v244))) {
+    const v256 = v["win32"];
+    if (!(isArray(v256))) {
       return false;
     }
-    if (v244.length > 32) {
+    if (v256.length > 32) {
       return false;
     }
-    for (let i246 = 0; i246 < v244.length; i246++) {
-      const v247 = v244[i246];
-      if (!(typeof v247 === "string")) {
+    for (let i258 = 0; i258 < v256.length; i258++) {
+      const v259 = v256[i258];
+      if (!(typeof v259 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v247)) {
+      if (hasLoneSurrogate(v259)) {
         return false;
       }
-      if (v247.length < 1 || (v247.length < 2 && codePointLength(v247) < 1)) {
+      if (v259.length < 1 || (v259.length < 2 && codePointLength(v259) < 1)) {
         return false;
       }
-      if (v247.length > 1024 && codePointLength(v247) > 1024) {
+      if (v259.length > 1024 && codePointLength(v259) > 1024) {
         return false;
       }
-      if (!PATTERN_9.test(v247)) {
+      if (!PATTERN_10.test(v259)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "linux")) {
-    const v248 = v["linux"];
-    if (!(isArray(v248))) {
+    const v260 = v["linux"];
+    if (!(isArray(v260))) {
       return false;
     }
-    if (v248.length > 32) {
+    if (v260.length > 32) {
       return false;
     }
-    for (let i250 = 0; i250 < v248.length; i250++) {
-      const v251 = v248[i250];
-      if (!(typeof v251 === "string")) {
+    for (let i262 = 0; i262 < v260.length; i262++) {
+      const v263 = v260[i262];
+      if (!(typeof v263 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v251)) {
+      if (hasLoneSurrogate(v263)) {
         return false;
       }
-      if (v251.length < 1 || (v251.length < 2 && codePointLength(v251) < 1)) {
+      if (v263.length < 1 || (v263.length < 2 && codePointLength(v263) < 1)) {
         return false;
       }
-      if (v251.length > 1024 && codePointLength(v251) > 1024) {
+      if (v263.length > 1024 && codePointLength(v263) > 1024) {
         return false;
       }
-      if (!PATTERN_9.test(v251)) {
+      if (!PATTERN_10.test(v263)) {
         return false;
       }
     }
   }
-  for (const k252 in v) {
-    switch (k252) {
+  for (const k264 in v) {
+    switch (k264) {
       case "darwin":
       case "linux":
       case "win32":
         break;
       default:
-        if (Object.hasOwn(v, k252)) {
+        if (Object.hasOwn(v, k264)) {
           return false;
         }
     }
@@ -2311,23 +2347,23 @@ function check23(v: unknown, p: string, e: Violations): void {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i254 = 0; i254 < v.length; i254++) {
-      const v255 = v[i254];
-      if (typeof v255 === "string") {
-        if (hasLoneSurrogate(v255)) {
-          e.add(p + "/" + i254, "i-json", "no lone surrogate", v255);
+    for (let i266 = 0; i266 < v.length; i266++) {
+      const v267 = v[i266];
+      if (typeof v267 === "string") {
+        if (hasLoneSurrogate(v267)) {
+          e.add(p + "/" + i266, "i-json", "no lone surrogate", v267);
         }
-        if (v255.length < 1 || (v255.length < 2 && codePointLength(v255) < 1)) {
-          e.add(p + "/" + i254, "minLength", "at least 1 characters", v255);
+        if (v267.length < 1 || (v267.length < 2 && codePointLength(v267) < 1)) {
+          e.add(p + "/" + i266, "minLength", "at least 1 characters", v267);
         }
-        if (v255.length > 1024 && codePointLength(v255) > 1024) {
-          e.add(p + "/" + i254, "maxLength", "at most 1024 characters", v255);
+        if (v267.length > 1024 && codePointLength(v267) > 1024) {
+          e.add(p + "/" + i266, "maxLength", "at most 1024 characters", v267);
         }
-        if (!(v255.length > 1024 && codePointLength(v255) > 1024) && !PATTERN_9.test(v255)) {
-          e.add(p + "/" + i254, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v255);
+        if (!(v267.length > 1024 && codePointLength(v267) > 1024) && !PATTERN_10.test(v267)) {
+          e.add(p + "/" + i266, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v267);
         }
       } else {
-        e.add(p + "/" + i254, "type", "string", v255);
+        e.add(p + "/" + i266, "type", "string", v267);
       }
     }
   } else {
@@ -2342,21 +2378,21 @@ function valid24(v: unknown): boolean {
   if (v.length > 32) {
     return false;
   }
-  for (let i257 = 0; i257 < v.length; i257++) {
-    const v258 = v[i257];
-    if (!(typeof v258 === "string")) {
+  for (let i269 = 0; i269 < v.length; i269++) {
+    const v270 = v[i269];
+    if (!(typeof v270 === "string")) {
       return false;
     }
-    if (hasLoneSurrogate(v258)) {
+    if (hasLoneSurrogate(v270)) {
       return false;
     }
-    if (v258.length < 1 || (v258.length < 2 && codePointLength(v258) < 1)) {
+    if (v270.length < 1 || (v270.length < 2 && codePointLength(v270) < 1)) {
       return false;
     }
-    if (v258.length > 1024 && codePointLength(v258) > 1024) {
+    if (v270.length > 1024 && codePointLength(v270) > 1024) {
       return false;
     }
-    if (!PATTERN_9.test(v258)) {
+    if (!PATTERN_10.test(v270)) {
       return false;
     }
   }
@@ -2370,21 +2406,21 @@ function valid25(v: unknown): boolean {
   if (v.length > 32) {
     return false;
   }
-  for (let i260 = 0; i260 < v.length; i260++) {
-    const v261 = v[i260];
-    if (!(typeof v261 === "string")) {
+  for (let i272 = 0; i272 < v.length; i272++) {
+    const v273 = v[i272];
+    if (!(typeof v273 === "string")) {
       return false;
     }
-    if (hasLoneSurrogate(v261)) {
+    if (hasLoneSurrogate(v273)) {
       return false;
     }
-    if (v261.length < 1 || (v261.length < 2 && codePointLength(v261) < 1)) {
+    if (v273.length < 1 || (v273.length < 2 && codePointLength(v273) < 1)) {
       return false;
     }
-    if (v261.length > 1024 && codePointLength(v261) > 1024) {
+    if (v273.length > 1024 && codePointLength(v273) > 1024) {
       return false;
     }
-    if (!PATTERN_9.test(v261)) {
+    if (!PATTERN_10.test(v273)) {
       return false;
     }
   }
@@ -2398,21 +2434,21 @@ function valid26(v: unknown): boolean {
   if (v.length > 32) {
     return false;
   }
-  for (let i263 = 0; i263 < v.length; i263++) {
-    const v264 = v[i263];
-    if (!(typeof v264 === "string")) {
+  for (let i275 = 0; i275 < v.length; i275++) {
+    const v276 = v[i275];
+    if (!(typeof v276 === "string")) {
       return false;
     }
-    if (hasLoneSurrogate(v264)) {
+    if (hasLoneSurrogate(v276)) {
       return false;
     }
-    if (v264.length < 1 || (v264.length < 2 && codePointLength(v264) < 1)) {
+    if (v276.length < 1 || (v276.length < 2 && codePointLength(v276) < 1)) {
       return false;
     }
-    if (v264.length > 1024 && codePointLength(v264) > 1024) {
+    if (v276.length > 1024 && codePointLength(v276) > 1024) {
       return false;
     }
-    if (!PATTERN_9.test(v264)) {
+    if (!PATTERN_10.test(v276)) {
       return false;
     }
   }

@@ -15,9 +15,15 @@ const PATTERN_4 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*
 const PATTERN_5 = new RegExp("^(?!/|[A-Za-z]:)(?!(?:.*/)?\\.\\.(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const PATTERN_6 = new RegExp("^(?!/|[A-Za-z]:)[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const ENUM_7: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app"]);
-const PATTERN_8 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
-const PATTERN_9 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
-const ENUM_10: ReadonlySet<string> = new Set<string>(["", "-0", "01", "1e3", "4294967295", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "__proto__", "a b", "constructor", "hasOwnProperty", "interactive-launch", "isPrototypeOf", "propertyIsEnumerable", "prototype", "resumable", "toLocaleString", "toString", "valueOf"]);
+const ENUM_8: ReadonlySet<string> = new Set<string>(["builtin", "capabilities", "category", "detect", "displayName", "extras", "hookCapable", "hookPackage", "hookPointer", "id", "launchable", "promptArgTemplate"]);
+const PATTERN_9 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
+const PATTERN_10 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
+const ENUM_11: ReadonlySet<string> = new Set<string>(["", "-0", "01", "1e3", "4294967295", "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "__proto__", "a b", "constructor", "hasOwnProperty", "interactive-launch", "isPrototypeOf", "propertyIsEnumerable", "prototype", "resumable", "toLocaleString", "toString", "valueOf"]);
+const ENUM_12: ReadonlySet<string> = new Set<string>(["provides"]);
+const ENUM_13: ReadonlySet<string> = new Set<string>(["constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "prototype", "toLocaleString", "toString", "valueOf"]);
+const ENUM_14: ReadonlySet<string> = new Set<string>(["binaryName", "kind"]);
+const ENUM_15: ReadonlySet<string> = new Set<string>(["kind", "paths"]);
+const ENUM_16: ReadonlySet<string> = new Set<string>(["darwin", "linux", "win32"]);
 
 function check0(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
@@ -208,8 +214,8 @@ function check0(v: unknown, p: string, e: Violations): void {
         check9(v24, p + "/extras", e);
       }
     }
-    for (const k25 of memberOrder(v)) {
-      switch (k25) {
+    scan26: for (const k27 in v) {
+      switch (k27) {
         case "builtin":
         case "capabilities":
         case "category":
@@ -224,8 +230,13 @@ function check0(v: unknown, p: string, e: Violations): void {
         case "promptArgTemplate":
           break;
         default:
-          if (Object.hasOwn(v, k25)) {
-            e.add(p + "/" + token(k25), "additionalProperties", "no such property", v[k25]);
+          if (Object.hasOwn(v, k27)) {
+            for (const k25 of memberOrder(v)) {
+              if (!ENUM_8.has(k25) && Object.hasOwn(v, k25)) {
+                e.add(p + "/" + token(k25), "additionalProperties", "no such property", v[k25]);
+              }
+            }
+            break scan26;
           }
       }
     }
@@ -241,214 +252,214 @@ function valid1(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v26 = v["id"];
-  if (!(typeof v26 === "string")) {
+  const v28 = v["id"];
+  if (!(typeof v28 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v26)) {
+  if (!PATTERN_0.test(v28)) {
     return false;
   }
-  const v27 = v["displayName"];
-  if (!(typeof v27 === "string")) {
+  const v29 = v["displayName"];
+  if (!(typeof v29 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v27)) {
+  if (hasLoneSurrogate(v29)) {
     return false;
   }
-  if (v27.length < 1 || (v27.length < 2 && codePointLength(v27) < 1)) {
+  if (v29.length < 1 || (v29.length < 2 && codePointLength(v29) < 1)) {
     return false;
   }
-  if (v27.length > 80 && codePointLength(v27) > 80) {
+  if (v29.length > 80 && codePointLength(v29) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v27)) {
+  if (!PATTERN_1.test(v29)) {
     return false;
   }
-  const v28 = v["launchable"];
-  if (!(typeof v28 === "boolean")) {
+  const v30 = v["launchable"];
+  if (!(typeof v30 === "boolean")) {
     return false;
   }
-  const v29 = v["hookCapable"];
-  if (!(typeof v29 === "boolean")) {
+  const v31 = v["hookCapable"];
+  if (!(typeof v31 === "boolean")) {
     return false;
   }
-  const v30 = v["hookPointer"];
-  if (!(typeof v30 === "string")) {
+  const v32 = v["hookPointer"];
+  if (!(typeof v32 === "string")) {
     return false;
   }
-  if (v30.length < 1 || (v30.length < 2 && codePointLength(v30) < 1)) {
+  if (v32.length < 1 || (v32.length < 2 && codePointLength(v32) < 1)) {
     return false;
   }
-  if (v30.length > 256 && codePointLength(v30) > 256) {
+  if (v32.length > 256 && codePointLength(v32) > 256) {
     return false;
   }
-  if (!(!v30.includes("..") ? PATTERN_3 : PATTERN_2).test(v30)) {
+  if (!(!v32.includes("..") ? PATTERN_3 : PATTERN_2).test(v32)) {
     return false;
   }
-  const v31 = v["detect"];
-  if (typeof v31 === "string") {
-    if (hasLoneSurrogate(v31)) {
+  const v33 = v["detect"];
+  if (typeof v33 === "string") {
+    if (hasLoneSurrogate(v33)) {
       return false;
     }
   }
-  if (typeof v31 === "string") {
-    if (hasLoneSurrogate(v31)) {
+  if (typeof v33 === "string") {
+    if (hasLoneSurrogate(v33)) {
       return false;
     }
   }
-  const d32 = isObject(v31) && Object.hasOwn(v31, "kind") ? v31["kind"] : undefined;
-  if (d32 === "path") {
-    if (!(isObject(v31))) {
+  const d34 = isObject(v33) && Object.hasOwn(v33, "kind") ? v33["kind"] : undefined;
+  if (d34 === "path") {
+    if (!(isObject(v33))) {
       return false;
     }
-    if (!Object.hasOwn(v31, "kind") || !Object.hasOwn(v31, "binaryName")) {
+    if (!Object.hasOwn(v33, "kind") || !Object.hasOwn(v33, "binaryName")) {
       return false;
     }
-    const v33 = v31["kind"];
-    if (v33 !== "path") {
+    const v35 = v33["kind"];
+    if (v35 !== "path") {
       return false;
     }
-    const v34 = v31["binaryName"];
-    if (!(typeof v34 === "string")) {
+    const v36 = v33["binaryName"];
+    if (!(typeof v36 === "string")) {
       return false;
     }
-    if (v34.length < 1 || (v34.length < 2 && codePointLength(v34) < 1)) {
+    if (v36.length < 1 || (v36.length < 2 && codePointLength(v36) < 1)) {
       return false;
     }
-    if (v34.length > 128 && codePointLength(v34) > 128) {
+    if (v36.length > 128 && codePointLength(v36) > 128) {
       return false;
     }
-    if (!PATTERN_8.test(v34)) {
+    if (!PATTERN_9.test(v36)) {
       return false;
     }
-    for (const k35 in v31) {
-      switch (k35) {
+    for (const k37 in v33) {
+      switch (k37) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v31, k35)) {
+          if (Object.hasOwn(v33, k37)) {
             return false;
           }
       }
     }
-  } else if (d32 === "candidates") {
-    if (!(isObject(v31))) {
+  } else if (d34 === "candidates") {
+    if (!(isObject(v33))) {
       return false;
     }
-    if (!Object.hasOwn(v31, "kind")) {
+    if (!Object.hasOwn(v33, "kind")) {
       return false;
     }
-    const v36 = v31["kind"];
-    if (v36 !== "candidates") {
+    const v38 = v33["kind"];
+    if (v38 !== "candidates") {
       return false;
     }
-    if (Object.hasOwn(v31, "paths")) {
-      const v37 = v31["paths"];
-      if (!(isObject(v37))) {
+    if (Object.hasOwn(v33, "paths")) {
+      const v39 = v33["paths"];
+      if (!(isObject(v39))) {
         return false;
       }
-      if (Object.hasOwn(v37, "darwin")) {
-        const v38 = v37["darwin"];
-        if (!(isArray(v38))) {
+      if (Object.hasOwn(v39, "darwin")) {
+        const v40 = v39["darwin"];
+        if (!(isArray(v40))) {
           return false;
         }
-        if (v38.length > 32) {
+        if (v40.length > 32) {
           return false;
         }
-        for (let i40 = 0; i40 < v38.length; i40++) {
-          const v41 = v38[i40];
-          if (!(typeof v41 === "string")) {
+        for (let i42 = 0; i42 < v40.length; i42++) {
+          const v43 = v40[i42];
+          if (!(typeof v43 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v41)) {
+          if (hasLoneSurrogate(v43)) {
             return false;
           }
-          if (v41.length < 1 || (v41.length < 2 && codePointLength(v41) < 1)) {
+          if (v43.length < 1 || (v43.length < 2 && codePointLength(v43) < 1)) {
             return false;
           }
-          if (v41.length > 1024 && codePointLength(v41) > 1024) {
+          if (v43.length > 1024 && codePointLength(v43) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v41)) {
+          if (!PATTERN_10.test(v43)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v37, "win32")) {
-        const v42 = v37["win32"];
-        if (!(isArray(v42))) {
+      if (Object.hasOwn(v39, "win32")) {
+        const v44 = v39["win32"];
+        if (!(isArray(v44))) {
           return false;
         }
-        if (v42.length > 32) {
+        if (v44.length > 32) {
           return false;
         }
-        for (let i44 = 0; i44 < v42.length; i44++) {
-          const v45 = v42[i44];
-          if (!(typeof v45 === "string")) {
+        for (let i46 = 0; i46 < v44.length; i46++) {
+          const v47 = v44[i46];
+          if (!(typeof v47 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v45)) {
+          if (hasLoneSurrogate(v47)) {
             return false;
           }
-          if (v45.length < 1 || (v45.length < 2 && codePointLength(v45) < 1)) {
+          if (v47.length < 1 || (v47.length < 2 && codePointLength(v47) < 1)) {
             return false;
           }
-          if (v45.length > 1024 && codePointLength(v45) > 1024) {
+          if (v47.length > 1024 && codePointLength(v47) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v45)) {
+          if (!PATTERN_10.test(v47)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v37, "linux")) {
-        const v46 = v37["linux"];
-        if (!(isArray(v46))) {
+      if (Object.hasOwn(v39, "linux")) {
+        const v48 = v39["linux"];
+        if (!(isArray(v48))) {
           return false;
         }
-        if (v46.length > 32) {
+        if (v48.length > 32) {
           return false;
         }
-        for (let i48 = 0; i48 < v46.length; i48++) {
-          const v49 = v46[i48];
-          if (!(typeof v49 === "string")) {
+        for (let i50 = 0; i50 < v48.length; i50++) {
+          const v51 = v48[i50];
+          if (!(typeof v51 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v49)) {
+          if (hasLoneSurrogate(v51)) {
             return false;
           }
-          if (v49.length < 1 || (v49.length < 2 && codePointLength(v49) < 1)) {
+          if (v51.length < 1 || (v51.length < 2 && codePointLength(v51) < 1)) {
             return false;
           }
-          if (v49.length > 1024 && codePointLength(v49) > 1024) {
+          if (v51.length > 1024 && codePointLength(v51) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v49)) {
+          if (!PATTERN_10.test(v51)) {
             return false;
           }
         }
       }
-      for (const k50 in v37) {
-        switch (k50) {
+      for (const k52 in v39) {
+        switch (k52) {
           case "darwin":
           case "linux":
           case "win32":
             break;
           default:
-            if (Object.hasOwn(v37, k50)) {
+            if (Object.hasOwn(v39, k52)) {
               return false;
             }
         }
       }
     }
-    for (const k51 in v31) {
-      switch (k51) {
+    for (const k53 in v33) {
+      switch (k53) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v31, k51)) {
+          if (Object.hasOwn(v33, k53)) {
             return false;
           }
       }
@@ -457,119 +468,101 @@ function valid1(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v52 = v["hookPackage"];
-    if (!(typeof v52 === "string")) {
+    const v54 = v["hookPackage"];
+    if (!(typeof v54 === "string")) {
       return false;
     }
-    if (v52.length < 1 || (v52.length < 2 && codePointLength(v52) < 1)) {
+    if (v54.length < 1 || (v54.length < 2 && codePointLength(v54) < 1)) {
       return false;
     }
-    if (v52.length > 214 && codePointLength(v52) > 214) {
+    if (v54.length > 214 && codePointLength(v54) > 214) {
       return false;
     }
-    if (!PATTERN_4.test(v52)) {
+    if (!PATTERN_4.test(v54)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v53 = v["promptArgTemplate"];
-    if (!(isArray(v53))) {
+    const v55 = v["promptArgTemplate"];
+    if (!(isArray(v55))) {
       return false;
     }
-    if (v53.length > 20) {
+    if (v55.length > 20) {
       return false;
     }
-    for (let i55 = 0; i55 < v53.length; i55++) {
-      const v56 = v53[i55];
-      if (!(typeof v56 === "string")) {
+    for (let i57 = 0; i57 < v55.length; i57++) {
+      const v58 = v55[i57];
+      if (!(typeof v58 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v56)) {
+      if (hasLoneSurrogate(v58)) {
         return false;
       }
-      if (v56.length > 256 && codePointLength(v56) > 256) {
+      if (v58.length > 256 && codePointLength(v58) > 256) {
         return false;
       }
-      if (!(!v56.includes("..") && (!v56.includes("{prompt}") || !v56.includes("-")) ? PATTERN_6 : PATTERN_5).test(v56)) {
+      if (!(!v58.includes("..") && (!v58.includes("{prompt}") || !v58.includes("-")) ? PATTERN_6 : PATTERN_5).test(v58)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v57 = v["capabilities"];
-    if (!(isObject(v57))) {
+    const v59 = v["capabilities"];
+    if (!(isObject(v59))) {
       return false;
     }
-    if (!Object.hasOwn(v57, "provides")) {
+    if (!Object.hasOwn(v59, "provides")) {
       return false;
     }
-    const v58 = v57["provides"];
-    if (!(isArray(v58))) {
+    const v60 = v59["provides"];
+    if (!(isArray(v60))) {
       return false;
     }
-    for (let i60 = 0; i60 < v58.length; i60++) {
-      const v61 = v58[i60];
-      if (!(typeof v61 === "string")) {
+    for (let i62 = 0; i62 < v60.length; i62++) {
+      const v63 = v60[i62];
+      if (!(typeof v63 === "string")) {
         return false;
       }
-      if (!ENUM_10.has(v61)) {
+      if (!ENUM_11.has(v63)) {
         return false;
       }
     }
-    if (!allUnique(v58)) {
+    if (!allUnique(v60)) {
       return false;
     }
-    for (const k62 in v57) {
-      switch (k62) {
+    for (const k64 in v59) {
+      switch (k64) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v57, k62)) {
+          if (Object.hasOwn(v59, k64)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v63 = v["category"];
-    if (!(typeof v63 === "string")) {
+    const v65 = v["category"];
+    if (!(typeof v65 === "string")) {
       return false;
     }
-    if (!ENUM_7.has(v63)) {
+    if (!ENUM_7.has(v65)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v64 = v["builtin"];
-    if (!(typeof v64 === "boolean")) {
+    const v66 = v["builtin"];
+    if (!(typeof v66 === "boolean")) {
       return false;
     }
   }
   if (Object.hasOwn(v, "extras")) {
-    const v65 = v["extras"];
-    if (!(isObject(v65))) {
+    const v67 = v["extras"];
+    if (!(isObject(v67))) {
       return false;
     }
-    if (Object.hasOwn(v65, "constructor")) {
-      const v66 = v65["constructor"];
-      if (!(typeof v66 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v66)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v65, "prototype")) {
-      const v67 = v65["prototype"];
-      if (!(typeof v67 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v67)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v65, "toString")) {
-      const v68 = v65["toString"];
+    if (Object.hasOwn(v67, "constructor")) {
+      const v68 = v67["constructor"];
       if (!(typeof v68 === "string")) {
         return false;
       }
@@ -577,8 +570,8 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v65, "valueOf")) {
-      const v69 = v65["valueOf"];
+    if (Object.hasOwn(v67, "prototype")) {
+      const v69 = v67["prototype"];
       if (!(typeof v69 === "string")) {
         return false;
       }
@@ -586,8 +579,8 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v65, "hasOwnProperty")) {
-      const v70 = v65["hasOwnProperty"];
+    if (Object.hasOwn(v67, "toString")) {
+      const v70 = v67["toString"];
       if (!(typeof v70 === "string")) {
         return false;
       }
@@ -595,8 +588,8 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v65, "isPrototypeOf")) {
-      const v71 = v65["isPrototypeOf"];
+    if (Object.hasOwn(v67, "valueOf")) {
+      const v71 = v67["valueOf"];
       if (!(typeof v71 === "string")) {
         return false;
       }
@@ -604,8 +597,8 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v65, "propertyIsEnumerable")) {
-      const v72 = v65["propertyIsEnumerable"];
+    if (Object.hasOwn(v67, "hasOwnProperty")) {
+      const v72 = v67["hasOwnProperty"];
       if (!(typeof v72 === "string")) {
         return false;
       }
@@ -613,8 +606,8 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v65, "toLocaleString")) {
-      const v73 = v65["toLocaleString"];
+    if (Object.hasOwn(v67, "isPrototypeOf")) {
+      const v73 = v67["isPrototypeOf"];
       if (!(typeof v73 === "string")) {
         return false;
       }
@@ -622,8 +615,26 @@ function valid1(v: unknown): boolean {
         return false;
       }
     }
-    for (const k74 in v65) {
-      switch (k74) {
+    if (Object.hasOwn(v67, "propertyIsEnumerable")) {
+      const v74 = v67["propertyIsEnumerable"];
+      if (!(typeof v74 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v74)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v67, "toLocaleString")) {
+      const v75 = v67["toLocaleString"];
+      if (!(typeof v75 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v75)) {
+        return false;
+      }
+    }
+    for (const k76 in v67) {
+      switch (k76) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -634,14 +645,14 @@ function valid1(v: unknown): boolean {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v65, k74)) {
+          if (Object.hasOwn(v67, k76)) {
             return false;
           }
       }
     }
   }
-  for (const k75 in v) {
-    switch (k75) {
+  for (const k77 in v) {
+    switch (k77) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -656,7 +667,7 @@ function valid1(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k75)) {
+        if (Object.hasOwn(v, k77)) {
           return false;
         }
     }
@@ -671,19 +682,19 @@ function check2(v: unknown, p: string, e: Violations): void {
     }
   }
   if (isObject(v)) {
-    const h76 = Object.hasOwn(v, "detect");
-    if (!h76) {
+    const h78 = Object.hasOwn(v, "detect");
+    if (!h78) {
       e.add(p, "required", "property \"detect\"", v);
     }
-    if (h76) {
-      const v77 = v["detect"];
-      if (!valid12(v77)) {
-        if (typeof v77 === "string") {
-          if (hasLoneSurrogate(v77)) {
-            e.add(p + "/detect", "i-json", "no lone surrogate", v77);
+    if (h78) {
+      const v79 = v["detect"];
+      if (!valid12(v79)) {
+        if (typeof v79 === "string") {
+          if (hasLoneSurrogate(v79)) {
+            e.add(p + "/detect", "i-json", "no lone surrogate", v79);
           }
         }
-        check11(v77, p + "/detect", e);
+        check11(v79, p + "/detect", e);
       }
     }
   }
@@ -702,37 +713,37 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v78 = v["detect"];
-  if (!(isObject(v78))) {
+  const v80 = v["detect"];
+  if (!(isObject(v80))) {
     return false;
   }
-  if (!Object.hasOwn(v78, "kind") || !Object.hasOwn(v78, "binaryName")) {
+  if (!Object.hasOwn(v80, "kind") || !Object.hasOwn(v80, "binaryName")) {
     return false;
   }
-  const v79 = v78["kind"];
-  if (v79 !== "path") {
+  const v81 = v80["kind"];
+  if (v81 !== "path") {
     return false;
   }
-  const v80 = v78["binaryName"];
-  if (!(typeof v80 === "string")) {
+  const v82 = v80["binaryName"];
+  if (!(typeof v82 === "string")) {
     return false;
   }
-  if (v80.length < 1 || (v80.length < 2 && codePointLength(v80) < 1)) {
+  if (v82.length < 1 || (v82.length < 2 && codePointLength(v82) < 1)) {
     return false;
   }
-  if (v80.length > 128 && codePointLength(v80) > 128) {
+  if (v82.length > 128 && codePointLength(v82) > 128) {
     return false;
   }
-  if (!PATTERN_8.test(v80)) {
+  if (!PATTERN_9.test(v82)) {
     return false;
   }
-  for (const k81 in v78) {
-    switch (k81) {
+  for (const k83 in v80) {
+    switch (k83) {
       case "binaryName":
       case "kind":
         break;
       default:
-        if (Object.hasOwn(v78, k81)) {
+        if (Object.hasOwn(v80, k83)) {
           return false;
         }
     }
@@ -740,183 +751,183 @@ function valid3(v: unknown): boolean {
   if (!Object.hasOwn(v, "id") || !Object.hasOwn(v, "displayName") || !Object.hasOwn(v, "launchable") || !Object.hasOwn(v, "hookCapable") || !Object.hasOwn(v, "hookPointer") || !Object.hasOwn(v, "detect")) {
     return false;
   }
-  const v82 = v["id"];
-  if (!(typeof v82 === "string")) {
+  const v84 = v["id"];
+  if (!(typeof v84 === "string")) {
     return false;
   }
-  if (!PATTERN_0.test(v82)) {
+  if (!PATTERN_0.test(v84)) {
     return false;
   }
-  const v83 = v["displayName"];
-  if (!(typeof v83 === "string")) {
+  const v85 = v["displayName"];
+  if (!(typeof v85 === "string")) {
     return false;
   }
-  if (hasLoneSurrogate(v83)) {
+  if (hasLoneSurrogate(v85)) {
     return false;
   }
-  if (v83.length < 1 || (v83.length < 2 && codePointLength(v83) < 1)) {
+  if (v85.length < 1 || (v85.length < 2 && codePointLength(v85) < 1)) {
     return false;
   }
-  if (v83.length > 80 && codePointLength(v83) > 80) {
+  if (v85.length > 80 && codePointLength(v85) > 80) {
     return false;
   }
-  if (!PATTERN_1.test(v83)) {
+  if (!PATTERN_1.test(v85)) {
     return false;
   }
-  const v84 = v["launchable"];
-  if (!(typeof v84 === "boolean")) {
+  const v86 = v["launchable"];
+  if (!(typeof v86 === "boolean")) {
     return false;
   }
-  const v85 = v["hookCapable"];
-  if (!(typeof v85 === "boolean")) {
+  const v87 = v["hookCapable"];
+  if (!(typeof v87 === "boolean")) {
     return false;
   }
-  const v86 = v["hookPointer"];
-  if (!(typeof v86 === "string")) {
+  const v88 = v["hookPointer"];
+  if (!(typeof v88 === "string")) {
     return false;
   }
-  if (v86.length < 1 || (v86.length < 2 && codePointLength(v86) < 1)) {
+  if (v88.length < 1 || (v88.length < 2 && codePointLength(v88) < 1)) {
     return false;
   }
-  if (v86.length > 256 && codePointLength(v86) > 256) {
+  if (v88.length > 256 && codePointLength(v88) > 256) {
     return false;
   }
-  if (!(!v86.includes("..") ? PATTERN_3 : PATTERN_2).test(v86)) {
+  if (!(!v88.includes("..") ? PATTERN_3 : PATTERN_2).test(v88)) {
     return false;
   }
-  const v87 = v["detect"];
-  if (typeof v87 === "string") {
-    if (hasLoneSurrogate(v87)) {
+  const v89 = v["detect"];
+  if (typeof v89 === "string") {
+    if (hasLoneSurrogate(v89)) {
       return false;
     }
   }
-  if (typeof v87 === "string") {
-    if (hasLoneSurrogate(v87)) {
+  if (typeof v89 === "string") {
+    if (hasLoneSurrogate(v89)) {
       return false;
     }
   }
-  const d88 = isObject(v87) && Object.hasOwn(v87, "kind") ? v87["kind"] : undefined;
-  if (d88 === "path") {
-    if (!(isObject(v87))) {
+  const d90 = isObject(v89) && Object.hasOwn(v89, "kind") ? v89["kind"] : undefined;
+  if (d90 === "path") {
+    if (!(isObject(v89))) {
       return false;
     }
-  } else if (d88 === "candidates") {
-    if (!(isObject(v87))) {
+  } else if (d90 === "candidates") {
+    if (!(isObject(v89))) {
       return false;
     }
-    if (!Object.hasOwn(v87, "kind")) {
+    if (!Object.hasOwn(v89, "kind")) {
       return false;
     }
-    const v89 = v87["kind"];
-    if (v89 !== "candidates") {
+    const v91 = v89["kind"];
+    if (v91 !== "candidates") {
       return false;
     }
-    if (Object.hasOwn(v87, "paths")) {
-      const v90 = v87["paths"];
-      if (!(isObject(v90))) {
+    if (Object.hasOwn(v89, "paths")) {
+      const v92 = v89["paths"];
+      if (!(isObject(v92))) {
         return false;
       }
-      if (Object.hasOwn(v90, "darwin")) {
-        const v91 = v90["darwin"];
-        if (!(isArray(v91))) {
+      if (Object.hasOwn(v92, "darwin")) {
+        const v93 = v92["darwin"];
+        if (!(isArray(v93))) {
           return false;
         }
-        if (v91.length > 32) {
+        if (v93.length > 32) {
           return false;
         }
-        for (let i93 = 0; i93 < v91.length; i93++) {
-          const v94 = v91[i93];
-          if (!(typeof v94 === "string")) {
+        for (let i95 = 0; i95 < v93.length; i95++) {
+          const v96 = v93[i95];
+          if (!(typeof v96 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v94)) {
+          if (hasLoneSurrogate(v96)) {
             return false;
           }
-          if (v94.length < 1 || (v94.length < 2 && codePointLength(v94) < 1)) {
+          if (v96.length < 1 || (v96.length < 2 && codePointLength(v96) < 1)) {
             return false;
           }
-          if (v94.length > 1024 && codePointLength(v94) > 1024) {
+          if (v96.length > 1024 && codePointLength(v96) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v94)) {
+          if (!PATTERN_10.test(v96)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v90, "win32")) {
-        const v95 = v90["win32"];
-        if (!(isArray(v95))) {
+      if (Object.hasOwn(v92, "win32")) {
+        const v97 = v92["win32"];
+        if (!(isArray(v97))) {
           return false;
         }
-        if (v95.length > 32) {
+        if (v97.length > 32) {
           return false;
         }
-        for (let i97 = 0; i97 < v95.length; i97++) {
-          const v98 = v95[i97];
-          if (!(typeof v98 === "string")) {
+        for (let i99 = 0; i99 < v97.length; i99++) {
+          const v100 = v97[i99];
+          if (!(typeof v100 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v98)) {
+          if (hasLoneSurrogate(v100)) {
             return false;
           }
-          if (v98.length < 1 || (v98.length < 2 && codePointLength(v98) < 1)) {
+          if (v100.length < 1 || (v100.length < 2 && codePointLength(v100) < 1)) {
             return false;
           }
-          if (v98.length > 1024 && codePointLength(v98) > 1024) {
+          if (v100.length > 1024 && codePointLength(v100) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v98)) {
+          if (!PATTERN_10.test(v100)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v90, "linux")) {
-        const v99 = v90["linux"];
-        if (!(isArray(v99))) {
+      if (Object.hasOwn(v92, "linux")) {
+        const v101 = v92["linux"];
+        if (!(isArray(v101))) {
           return false;
         }
-        if (v99.length > 32) {
+        if (v101.length > 32) {
           return false;
         }
-        for (let i101 = 0; i101 < v99.length; i101++) {
-          const v102 = v99[i101];
-          if (!(typeof v102 === "string")) {
+        for (let i103 = 0; i103 < v101.length; i103++) {
+          const v104 = v101[i103];
+          if (!(typeof v104 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v102)) {
+          if (hasLoneSurrogate(v104)) {
             return false;
           }
-          if (v102.length < 1 || (v102.length < 2 && codePointLength(v102) < 1)) {
+          if (v104.length < 1 || (v104.length < 2 && codePointLength(v104) < 1)) {
             return false;
           }
-          if (v102.length > 1024 && codePointLength(v102) > 1024) {
+          if (v104.length > 1024 && codePointLength(v104) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v102)) {
+          if (!PATTERN_10.test(v104)) {
             return false;
           }
         }
       }
-      for (const k103 in v90) {
-        switch (k103) {
+      for (const k105 in v92) {
+        switch (k105) {
           case "darwin":
           case "linux":
           case "win32":
             break;
           default:
-            if (Object.hasOwn(v90, k103)) {
+            if (Object.hasOwn(v92, k105)) {
               return false;
             }
         }
       }
     }
-    for (const k104 in v87) {
-      switch (k104) {
+    for (const k106 in v89) {
+      switch (k106) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v87, k104)) {
+          if (Object.hasOwn(v89, k106)) {
             return false;
           }
       }
@@ -925,119 +936,101 @@ function valid3(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "hookPackage")) {
-    const v105 = v["hookPackage"];
-    if (!(typeof v105 === "string")) {
+    const v107 = v["hookPackage"];
+    if (!(typeof v107 === "string")) {
       return false;
     }
-    if (v105.length < 1 || (v105.length < 2 && codePointLength(v105) < 1)) {
+    if (v107.length < 1 || (v107.length < 2 && codePointLength(v107) < 1)) {
       return false;
     }
-    if (v105.length > 214 && codePointLength(v105) > 214) {
+    if (v107.length > 214 && codePointLength(v107) > 214) {
       return false;
     }
-    if (!PATTERN_4.test(v105)) {
+    if (!PATTERN_4.test(v107)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "promptArgTemplate")) {
-    const v106 = v["promptArgTemplate"];
-    if (!(isArray(v106))) {
+    const v108 = v["promptArgTemplate"];
+    if (!(isArray(v108))) {
       return false;
     }
-    if (v106.length > 20) {
+    if (v108.length > 20) {
       return false;
     }
-    for (let i108 = 0; i108 < v106.length; i108++) {
-      const v109 = v106[i108];
-      if (!(typeof v109 === "string")) {
+    for (let i110 = 0; i110 < v108.length; i110++) {
+      const v111 = v108[i110];
+      if (!(typeof v111 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v109)) {
+      if (hasLoneSurrogate(v111)) {
         return false;
       }
-      if (v109.length > 256 && codePointLength(v109) > 256) {
+      if (v111.length > 256 && codePointLength(v111) > 256) {
         return false;
       }
-      if (!(!v109.includes("..") && (!v109.includes("{prompt}") || !v109.includes("-")) ? PATTERN_6 : PATTERN_5).test(v109)) {
+      if (!(!v111.includes("..") && (!v111.includes("{prompt}") || !v111.includes("-")) ? PATTERN_6 : PATTERN_5).test(v111)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "capabilities")) {
-    const v110 = v["capabilities"];
-    if (!(isObject(v110))) {
+    const v112 = v["capabilities"];
+    if (!(isObject(v112))) {
       return false;
     }
-    if (!Object.hasOwn(v110, "provides")) {
+    if (!Object.hasOwn(v112, "provides")) {
       return false;
     }
-    const v111 = v110["provides"];
-    if (!(isArray(v111))) {
+    const v113 = v112["provides"];
+    if (!(isArray(v113))) {
       return false;
     }
-    for (let i113 = 0; i113 < v111.length; i113++) {
-      const v114 = v111[i113];
-      if (!(typeof v114 === "string")) {
+    for (let i115 = 0; i115 < v113.length; i115++) {
+      const v116 = v113[i115];
+      if (!(typeof v116 === "string")) {
         return false;
       }
-      if (!ENUM_10.has(v114)) {
+      if (!ENUM_11.has(v116)) {
         return false;
       }
     }
-    if (!allUnique(v111)) {
+    if (!allUnique(v113)) {
       return false;
     }
-    for (const k115 in v110) {
-      switch (k115) {
+    for (const k117 in v112) {
+      switch (k117) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v110, k115)) {
+          if (Object.hasOwn(v112, k117)) {
             return false;
           }
       }
     }
   }
   if (Object.hasOwn(v, "category")) {
-    const v116 = v["category"];
-    if (!(typeof v116 === "string")) {
+    const v118 = v["category"];
+    if (!(typeof v118 === "string")) {
       return false;
     }
-    if (!ENUM_7.has(v116)) {
+    if (!ENUM_7.has(v118)) {
       return false;
     }
   }
   if (Object.hasOwn(v, "builtin")) {
-    const v117 = v["builtin"];
-    if (!(typeof v117 === "boolean")) {
+    const v119 = v["builtin"];
+    if (!(typeof v119 === "boolean")) {
       return false;
     }
   }
   if (Object.hasOwn(v, "extras")) {
-    const v118 = v["extras"];
-    if (!(isObject(v118))) {
+    const v120 = v["extras"];
+    if (!(isObject(v120))) {
       return false;
     }
-    if (Object.hasOwn(v118, "constructor")) {
-      const v119 = v118["constructor"];
-      if (!(typeof v119 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v119)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v118, "prototype")) {
-      const v120 = v118["prototype"];
-      if (!(typeof v120 === "string")) {
-        return false;
-      }
-      if (hasLoneSurrogate(v120)) {
-        return false;
-      }
-    }
-    if (Object.hasOwn(v118, "toString")) {
-      const v121 = v118["toString"];
+    if (Object.hasOwn(v120, "constructor")) {
+      const v121 = v120["constructor"];
       if (!(typeof v121 === "string")) {
         return false;
       }
@@ -1045,8 +1038,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v118, "valueOf")) {
-      const v122 = v118["valueOf"];
+    if (Object.hasOwn(v120, "prototype")) {
+      const v122 = v120["prototype"];
       if (!(typeof v122 === "string")) {
         return false;
       }
@@ -1054,8 +1047,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v118, "hasOwnProperty")) {
-      const v123 = v118["hasOwnProperty"];
+    if (Object.hasOwn(v120, "toString")) {
+      const v123 = v120["toString"];
       if (!(typeof v123 === "string")) {
         return false;
       }
@@ -1063,8 +1056,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v118, "isPrototypeOf")) {
-      const v124 = v118["isPrototypeOf"];
+    if (Object.hasOwn(v120, "valueOf")) {
+      const v124 = v120["valueOf"];
       if (!(typeof v124 === "string")) {
         return false;
       }
@@ -1072,8 +1065,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v118, "propertyIsEnumerable")) {
-      const v125 = v118["propertyIsEnumerable"];
+    if (Object.hasOwn(v120, "hasOwnProperty")) {
+      const v125 = v120["hasOwnProperty"];
       if (!(typeof v125 === "string")) {
         return false;
       }
@@ -1081,8 +1074,8 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    if (Object.hasOwn(v118, "toLocaleString")) {
-      const v126 = v118["toLocaleString"];
+    if (Object.hasOwn(v120, "isPrototypeOf")) {
+      const v126 = v120["isPrototypeOf"];
       if (!(typeof v126 === "string")) {
         return false;
       }
@@ -1090,8 +1083,26 @@ function valid3(v: unknown): boolean {
         return false;
       }
     }
-    for (const k127 in v118) {
-      switch (k127) {
+    if (Object.hasOwn(v120, "propertyIsEnumerable")) {
+      const v127 = v120["propertyIsEnumerable"];
+      if (!(typeof v127 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v127)) {
+        return false;
+      }
+    }
+    if (Object.hasOwn(v120, "toLocaleString")) {
+      const v128 = v120["toLocaleString"];
+      if (!(typeof v128 === "string")) {
+        return false;
+      }
+      if (hasLoneSurrogate(v128)) {
+        return false;
+      }
+    }
+    for (const k129 in v120) {
+      switch (k129) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -1102,14 +1113,14 @@ function valid3(v: unknown): boolean {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v118, k127)) {
+          if (Object.hasOwn(v120, k129)) {
             return false;
           }
       }
     }
   }
-  for (const k128 in v) {
-    switch (k128) {
+  for (const k130 in v) {
+    switch (k130) {
       case "builtin":
       case "capabilities":
       case "category":
@@ -1124,7 +1135,7 @@ function valid3(v: unknown): boolean {
       case "promptArgTemplate":
         break;
       default:
-        if (Object.hasOwn(v, k128)) {
+        if (Object.hasOwn(v, k130)) {
           return false;
         }
     }
@@ -1138,15 +1149,15 @@ function check4(v: unknown, p: string, e: Violations): void {
       e.add(p, "i-json", "no lone surrogate", v);
     }
   }
-  const d129 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d129 === "path") {
+  const d131 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d131 === "path") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
       }
     }
     check11(v, p, e);
-  } else if (d129 === "candidates") {
+  } else if (d131 === "candidates") {
     if (typeof v === "string") {
       if (hasLoneSurrogate(v)) {
         e.add(p, "i-json", "no lone surrogate", v);
@@ -1169,159 +1180,159 @@ function valid5(v: unknown): boolean {
       return false;
     }
   }
-  const d130 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
-  if (d130 === "path") {
+  const d132 = isObject(v) && Object.hasOwn(v, "kind") ? v["kind"] : undefined;
+  if (d132 === "path") {
     if (!(isObject(v))) {
       return false;
     }
     if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
       return false;
     }
-    const v131 = v["kind"];
-    if (v131 !== "path") {
+    const v133 = v["kind"];
+    if (v133 !== "path") {
       return false;
     }
-    const v132 = v["binaryName"];
-    if (!(typeof v132 === "string")) {
+    const v134 = v["binaryName"];
+    if (!(typeof v134 === "string")) {
       return false;
     }
-    if (v132.length < 1 || (v132.length < 2 && codePointLength(v132) < 1)) {
+    if (v134.length < 1 || (v134.length < 2 && codePointLength(v134) < 1)) {
       return false;
     }
-    if (v132.length > 128 && codePointLength(v132) > 128) {
+    if (v134.length > 128 && codePointLength(v134) > 128) {
       return false;
     }
-    if (!PATTERN_8.test(v132)) {
+    if (!PATTERN_9.test(v134)) {
       return false;
     }
-    for (const k133 in v) {
-      switch (k133) {
+    for (const k135 in v) {
+      switch (k135) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k133)) {
+          if (Object.hasOwn(v, k135)) {
             return false;
           }
       }
     }
-  } else if (d130 === "candidates") {
+  } else if (d132 === "candidates") {
     if (!(isObject(v))) {
       return false;
     }
     if (!Object.hasOwn(v, "kind")) {
       return false;
     }
-    const v134 = v["kind"];
-    if (v134 !== "candidates") {
+    const v136 = v["kind"];
+    if (v136 !== "candidates") {
       return false;
     }
     if (Object.hasOwn(v, "paths")) {
-      const v135 = v["paths"];
-      if (!(isObject(v135))) {
+      const v137 = v["paths"];
+      if (!(isObject(v137))) {
         return false;
       }
-      if (Object.hasOwn(v135, "darwin")) {
-        const v136 = v135["darwin"];
-        if (!(isArray(v136))) {
+      if (Object.hasOwn(v137, "darwin")) {
+        const v138 = v137["darwin"];
+        if (!(isArray(v138))) {
           return false;
         }
-        if (v136.length > 32) {
+        if (v138.length > 32) {
           return false;
         }
-        for (let i138 = 0; i138 < v136.length; i138++) {
-          const v139 = v136[i138];
-          if (!(typeof v139 === "string")) {
+        for (let i140 = 0; i140 < v138.length; i140++) {
+          const v141 = v138[i140];
+          if (!(typeof v141 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v139)) {
+          if (hasLoneSurrogate(v141)) {
             return false;
           }
-          if (v139.length < 1 || (v139.length < 2 && codePointLength(v139) < 1)) {
+          if (v141.length < 1 || (v141.length < 2 && codePointLength(v141) < 1)) {
             return false;
           }
-          if (v139.length > 1024 && codePointLength(v139) > 1024) {
+          if (v141.length > 1024 && codePointLength(v141) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v139)) {
+          if (!PATTERN_10.test(v141)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v135, "win32")) {
-        const v140 = v135["win32"];
-        if (!(isArray(v140))) {
+      if (Object.hasOwn(v137, "win32")) {
+        const v142 = v137["win32"];
+        if (!(isArray(v142))) {
           return false;
         }
-        if (v140.length > 32) {
+        if (v142.length > 32) {
           return false;
         }
-        for (let i142 = 0; i142 < v140.length; i142++) {
-          const v143 = v140[i142];
-          if (!(typeof v143 === "string")) {
+        for (let i144 = 0; i144 < v142.length; i144++) {
+          const v145 = v142[i144];
+          if (!(typeof v145 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v143)) {
+          if (hasLoneSurrogate(v145)) {
             return false;
           }
-          if (v143.length < 1 || (v143.length < 2 && codePointLength(v143) < 1)) {
+          if (v145.length < 1 || (v145.length < 2 && codePointLength(v145) < 1)) {
             return false;
           }
-          if (v143.length > 1024 && codePointLength(v143) > 1024) {
+          if (v145.length > 1024 && codePointLength(v145) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v143)) {
+          if (!PATTERN_10.test(v145)) {
             return false;
           }
         }
       }
-      if (Object.hasOwn(v135, "linux")) {
-        const v144 = v135["linux"];
-        if (!(isArray(v144))) {
+      if (Object.hasOwn(v137, "linux")) {
+        const v146 = v137["linux"];
+        if (!(isArray(v146))) {
           return false;
         }
-        if (v144.length > 32) {
+        if (v146.length > 32) {
           return false;
         }
-        for (let i146 = 0; i146 < v144.length; i146++) {
-          const v147 = v144[i146];
-          if (!(typeof v147 === "string")) {
+        for (let i148 = 0; i148 < v146.length; i148++) {
+          const v149 = v146[i148];
+          if (!(typeof v149 === "string")) {
             return false;
           }
-          if (hasLoneSurrogate(v147)) {
+          if (hasLoneSurrogate(v149)) {
             return false;
           }
-          if (v147.length < 1 || (v147.length < 2 && codePointLength(v147) < 1)) {
+          if (v149.length < 1 || (v149.length < 2 && codePointLength(v149) < 1)) {
             return false;
           }
-          if (v147.length > 1024 && codePointLength(v147) > 1024) {
+          if (v149.length > 1024 && codePointLength(v149) > 1024) {
             return false;
           }
-          if (!PATTERN_9.test(v147)) {
+          if (!PATTERN_10.test(v149)) {
             return false;
           }
         }
       }
-      for (const k148 in v135) {
-        switch (k148) {
+      for (const k150 in v137) {
+        switch (k150) {
           case "darwin":
           case "linux":
           case "win32":
             break;
           default:
-            if (Object.hasOwn(v135, k148)) {
+            if (Object.hasOwn(v137, k150)) {
               return false;
             }
         }
       }
     }
-    for (const k149 in v) {
-      switch (k149) {
+    for (const k151 in v) {
+      switch (k151) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k149)) {
+          if (Object.hasOwn(v, k151)) {
             return false;
           }
       }
@@ -1339,18 +1350,18 @@ function valid6(v: unknown): boolean {
   if (v.length > 20) {
     return false;
   }
-  for (let i151 = 0; i151 < v.length; i151++) {
-    const v152 = v[i151];
-    if (!(typeof v152 === "string")) {
+  for (let i153 = 0; i153 < v.length; i153++) {
+    const v154 = v[i153];
+    if (!(typeof v154 === "string")) {
       return false;
     }
-    if (hasLoneSurrogate(v152)) {
+    if (hasLoneSurrogate(v154)) {
       return false;
     }
-    if (v152.length > 256 && codePointLength(v152) > 256) {
+    if (v154.length > 256 && codePointLength(v154) > 256) {
       return false;
     }
-    if (!(!v152.includes("..") && (!v152.includes("{prompt}") || !v152.includes("-")) ? PATTERN_6 : PATTERN_5).test(v152)) {
+    if (!(!v154.includes("..") && (!v154.includes("{prompt}") || !v154.includes("-")) ? PATTERN_6 : PATTERN_5).test(v154)) {
       return false;
     }
   }
@@ -1359,39 +1370,44 @@ function valid6(v: unknown): boolean {
 
 function check7(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    const h153 = Object.hasOwn(v, "provides");
-    if (!h153) {
+    const h155 = Object.hasOwn(v, "provides");
+    if (!h155) {
       e.add(p, "required", "property \"provides\"", v);
     }
-    if (h153) {
-      const v154 = v["provides"];
-      if (!valid17(v154)) {
-        if (isArray(v154)) {
-          const n155 = e.length;
-          for (let i156 = 0; i156 < v154.length; i156++) {
-            const v157 = v154[i156];
-            if (typeof v157 === "string") {
-              if (hasLoneSurrogate(v157)) {
-                e.add(p + "/provides" + "/" + i156, "i-json", "no lone surrogate", v157);
+    if (h155) {
+      const v156 = v["provides"];
+      if (!valid17(v156)) {
+        if (isArray(v156)) {
+          const n157 = e.length;
+          for (let i158 = 0; i158 < v156.length; i158++) {
+            const v159 = v156[i158];
+            if (typeof v159 === "string") {
+              if (hasLoneSurrogate(v159)) {
+                e.add(p + "/provides" + "/" + i158, "i-json", "no lone surrogate", v159);
               }
             }
-            check16(v157, p + "/provides" + "/" + i156, e);
+            check16(v159, p + "/provides" + "/" + i158, e);
           }
-          if (e.length === n155 && !allUnique(v154)) {
-            e.add(p + "/provides", "uniqueItems", "unique items", v154);
+          if (e.length === n157 && !allUnique(v156)) {
+            e.add(p + "/provides", "uniqueItems", "unique items", v156);
           }
         } else {
-          e.add(p + "/provides", "type", "array", v154);
+          e.add(p + "/provides", "type", "array", v156);
         }
       }
     }
-    for (const k158 of memberOrder(v)) {
-      switch (k158) {
+    scan161: for (const k162 in v) {
+      switch (k162) {
         case "provides":
           break;
         default:
-          if (Object.hasOwn(v, k158)) {
-            e.add(p + "/" + token(k158), "additionalProperties", "no such property", v[k158]);
+          if (Object.hasOwn(v, k162)) {
+            for (const k160 of memberOrder(v)) {
+              if (!ENUM_12.has(k160) && Object.hasOwn(v, k160)) {
+                e.add(p + "/" + token(k160), "additionalProperties", "no such property", v[k160]);
+              }
+            }
+            break scan161;
           }
       }
     }
@@ -1407,28 +1423,28 @@ function valid8(v: unknown): boolean {
   if (!Object.hasOwn(v, "provides")) {
     return false;
   }
-  const v159 = v["provides"];
-  if (!(isArray(v159))) {
+  const v163 = v["provides"];
+  if (!(isArray(v163))) {
     return false;
   }
-  for (let i161 = 0; i161 < v159.length; i161++) {
-    const v162 = v159[i161];
-    if (!(typeof v162 === "string")) {
+  for (let i165 = 0; i165 < v163.length; i165++) {
+    const v166 = v163[i165];
+    if (!(typeof v166 === "string")) {
       return false;
     }
-    if (!ENUM_10.has(v162)) {
+    if (!ENUM_11.has(v166)) {
       return false;
     }
   }
-  if (!allUnique(v159)) {
+  if (!allUnique(v163)) {
     return false;
   }
-  for (const k163 in v) {
-    switch (k163) {
+  for (const k167 in v) {
+    switch (k167) {
       case "provides":
         break;
       default:
-        if (Object.hasOwn(v, k163)) {
+        if (Object.hasOwn(v, k167)) {
           return false;
         }
     }
@@ -1439,87 +1455,87 @@ function valid8(v: unknown): boolean {
 function check9(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "constructor")) {
-      const v164 = v["constructor"];
-      if (typeof v164 === "string") {
-        if (hasLoneSurrogate(v164)) {
-          e.add(p + "/constructor", "i-json", "no lone surrogate", v164);
+      const v168 = v["constructor"];
+      if (typeof v168 === "string") {
+        if (hasLoneSurrogate(v168)) {
+          e.add(p + "/constructor", "i-json", "no lone surrogate", v168);
         }
       } else {
-        e.add(p + "/constructor", "type", "string", v164);
+        e.add(p + "/constructor", "type", "string", v168);
       }
     }
     if (Object.hasOwn(v, "prototype")) {
-      const v165 = v["prototype"];
-      if (typeof v165 === "string") {
-        if (hasLoneSurrogate(v165)) {
-          e.add(p + "/prototype", "i-json", "no lone surrogate", v165);
+      const v169 = v["prototype"];
+      if (typeof v169 === "string") {
+        if (hasLoneSurrogate(v169)) {
+          e.add(p + "/prototype", "i-json", "no lone surrogate", v169);
         }
       } else {
-        e.add(p + "/prototype", "type", "string", v165);
+        e.add(p + "/prototype", "type", "string", v169);
       }
     }
     if (Object.hasOwn(v, "toString")) {
-      const v166 = v["toString"];
-      if (typeof v166 === "string") {
-        if (hasLoneSurrogate(v166)) {
-          e.add(p + "/toString", "i-json", "no lone surrogate", v166);
+      const v170 = v["toString"];
+      if (typeof v170 === "string") {
+        if (hasLoneSurrogate(v170)) {
+          e.add(p + "/toString", "i-json", "no lone surrogate", v170);
         }
       } else {
-        e.add(p + "/toString", "type", "string", v166);
+        e.add(p + "/toString", "type", "string", v170);
       }
     }
     if (Object.hasOwn(v, "valueOf")) {
-      const v167 = v["valueOf"];
-      if (typeof v167 === "string") {
-        if (hasLoneSurrogate(v167)) {
-          e.add(p + "/valueOf", "i-json", "no lone surrogate", v167);
+      const v171 = v["valueOf"];
+      if (typeof v171 === "string") {
+        if (hasLoneSurrogate(v171)) {
+          e.add(p + "/valueOf", "i-json", "no lone surrogate", v171);
         }
       } else {
-        e.add(p + "/valueOf", "type", "string", v167);
+        e.add(p + "/valueOf", "type", "string", v171);
       }
     }
     if (Object.hasOwn(v, "hasOwnProperty")) {
-      const v168 = v["hasOwnProperty"];
-      if (typeof v168 === "string") {
-        if (hasLoneSurrogate(v168)) {
-          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v168);
+      const v172 = v["hasOwnProperty"];
+      if (typeof v172 === "string") {
+        if (hasLoneSurrogate(v172)) {
+          e.add(p + "/hasOwnProperty", "i-json", "no lone surrogate", v172);
         }
       } else {
-        e.add(p + "/hasOwnProperty", "type", "string", v168);
+        e.add(p + "/hasOwnProperty", "type", "string", v172);
       }
     }
     if (Object.hasOwn(v, "isPrototypeOf")) {
-      const v169 = v["isPrototypeOf"];
-      if (typeof v169 === "string") {
-        if (hasLoneSurrogate(v169)) {
-          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v169);
+      const v173 = v["isPrototypeOf"];
+      if (typeof v173 === "string") {
+        if (hasLoneSurrogate(v173)) {
+          e.add(p + "/isPrototypeOf", "i-json", "no lone surrogate", v173);
         }
       } else {
-        e.add(p + "/isPrototypeOf", "type", "string", v169);
+        e.add(p + "/isPrototypeOf", "type", "string", v173);
       }
     }
     if (Object.hasOwn(v, "propertyIsEnumerable")) {
-      const v170 = v["propertyIsEnumerable"];
-      if (typeof v170 === "string") {
-        if (hasLoneSurrogate(v170)) {
-          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v170);
+      const v174 = v["propertyIsEnumerable"];
+      if (typeof v174 === "string") {
+        if (hasLoneSurrogate(v174)) {
+          e.add(p + "/propertyIsEnumerable", "i-json", "no lone surrogate", v174);
         }
       } else {
-        e.add(p + "/propertyIsEnumerable", "type", "string", v170);
+        e.add(p + "/propertyIsEnumerable", "type", "string", v174);
       }
     }
     if (Object.hasOwn(v, "toLocaleString")) {
-      const v171 = v["toLocaleString"];
-      if (typeof v171 === "string") {
-        if (hasLoneSurrogate(v171)) {
-          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v171);
+      const v175 = v["toLocaleString"];
+      if (typeof v175 === "string") {
+        if (hasLoneSurrogate(v175)) {
+          e.add(p + "/toLocaleString", "i-json", "no lone surrogate", v175);
         }
       } else {
-        e.add(p + "/toLocaleString", "type", "string", v171);
+        e.add(p + "/toLocaleString", "type", "string", v175);
       }
     }
-    for (const k172 of memberOrder(v)) {
-      switch (k172) {
+    scan177: for (const k178 in v) {
+      switch (k178) {
         case "constructor":
         case "hasOwnProperty":
         case "isPrototypeOf":
@@ -1530,8 +1546,13 @@ function check9(v: unknown, p: string, e: Violations): void {
         case "valueOf":
           break;
         default:
-          if (Object.hasOwn(v, k172)) {
-            e.add(p + "/" + token(k172), "additionalProperties", "no such property", v[k172]);
+          if (Object.hasOwn(v, k178)) {
+            for (const k176 of memberOrder(v)) {
+              if (!ENUM_13.has(k176) && Object.hasOwn(v, k176)) {
+                e.add(p + "/" + token(k176), "additionalProperties", "no such property", v[k176]);
+              }
+            }
+            break scan177;
           }
       }
     }
@@ -1545,61 +1566,7 @@ function valid10(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "constructor")) {
-    const v173 = v["constructor"];
-    if (!(typeof v173 === "string")) {
-      return false;
-    }
-    if (hasLoneSurrogate(v173)) {
-      return false;
-    }
-  }
-  if (Object.hasOwn(v, "prototype")) {
-    const v174 = v["prototype"];
-    if (!(typeof v174 === "string")) {
-      return false;
-    }
-    if (hasLoneSurrogate(v174)) {
-      return false;
-    }
-  }
-  if (Object.hasOwn(v, "toString")) {
-    const v175 = v["toString"];
-    if (!(typeof v175 === "string")) {
-      return false;
-    }
-    if (hasLoneSurrogate(v175)) {
-      return false;
-    }
-  }
-  if (Object.hasOwn(v, "valueOf")) {
-    const v176 = v["valueOf"];
-    if (!(typeof v176 === "string")) {
-      return false;
-    }
-    if (hasLoneSurrogate(v176)) {
-      return false;
-    }
-  }
-  if (Object.hasOwn(v, "hasOwnProperty")) {
-    const v177 = v["hasOwnProperty"];
-    if (!(typeof v177 === "string")) {
-      return false;
-    }
-    if (hasLoneSurrogate(v177)) {
-      return false;
-    }
-  }
-  if (Object.hasOwn(v, "isPrototypeOf")) {
-    const v178 = v["isPrototypeOf"];
-    if (!(typeof v178 === "string")) {
-      return false;
-    }
-    if (hasLoneSurrogate(v178)) {
-      return false;
-    }
-  }
-  if (Object.hasOwn(v, "propertyIsEnumerable")) {
-    const v179 = v["propertyIsEnumerable"];
+    const v179 = v["constructor"];
     if (!(typeof v179 === "string")) {
       return false;
     }
@@ -1607,8 +1574,8 @@ function valid10(v: unknown): boolean {
       return false;
     }
   }
-  if (Object.hasOwn(v, "toLocaleString")) {
-    const v180 = v["toLocaleString"];
+  if (Object.hasOwn(v, "prototype")) {
+    const v180 = v["prototype"];
     if (!(typeof v180 === "string")) {
       return false;
     }
@@ -1616,8 +1583,62 @@ function valid10(v: unknown): boolean {
       return false;
     }
   }
-  for (const k181 in v) {
-    switch (k181) {
+  if (Object.hasOwn(v, "toString")) {
+    const v181 = v["toString"];
+    if (!(typeof v181 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v181)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "valueOf")) {
+    const v182 = v["valueOf"];
+    if (!(typeof v182 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v182)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "hasOwnProperty")) {
+    const v183 = v["hasOwnProperty"];
+    if (!(typeof v183 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v183)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "isPrototypeOf")) {
+    const v184 = v["isPrototypeOf"];
+    if (!(typeof v184 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v184)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "propertyIsEnumerable")) {
+    const v185 = v["propertyIsEnumerable"];
+    if (!(typeof v185 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v185)) {
+      return false;
+    }
+  }
+  if (Object.hasOwn(v, "toLocaleString")) {
+    const v186 = v["toLocaleString"];
+    if (!(typeof v186 === "string")) {
+      return false;
+    }
+    if (hasLoneSurrogate(v186)) {
+      return false;
+    }
+  }
+  for (const k187 in v) {
+    switch (k187) {
       case "constructor":
       case "hasOwnProperty":
       case "isPrototypeOf":
@@ -1628,7 +1649,7 @@ function valid10(v: unknown): boolean {
       case "valueOf":
         break;
       default:
-        if (Object.hasOwn(v, k181)) {
+        if (Object.hasOwn(v, k187)) {
           return false;
         }
     }
@@ -1638,48 +1659,53 @@ function valid10(v: unknown): boolean {
 
 function check11(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    const h182 = Object.hasOwn(v, "kind");
-    if (!h182) {
+    const h188 = Object.hasOwn(v, "kind");
+    if (!h188) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    const h183 = Object.hasOwn(v, "binaryName");
-    if (!h183) {
+    const h189 = Object.hasOwn(v, "binaryName");
+    if (!h189) {
       e.add(p, "required", "property \"binaryName\"", v);
     }
-    if (h182) {
-      const v184 = v["kind"];
-      if (v184 !== "path") {
-        e.add(p + "/kind", "const", "\"path\"", v184);
+    if (h188) {
+      const v190 = v["kind"];
+      if (v190 !== "path") {
+        e.add(p + "/kind", "const", "\"path\"", v190);
       }
     }
-    if (h183) {
-      const v185 = v["binaryName"];
-      if (typeof v185 === "string") {
-        const m186 = !(v185.length > 128 && codePointLength(v185) > 128) && PATTERN_8.test(v185);
-        if (!m186 && hasLoneSurrogate(v185)) {
-          e.add(p + "/binaryName", "i-json", "no lone surrogate", v185);
+    if (h189) {
+      const v191 = v["binaryName"];
+      if (typeof v191 === "string") {
+        const m192 = !(v191.length > 128 && codePointLength(v191) > 128) && PATTERN_9.test(v191);
+        if (!m192 && hasLoneSurrogate(v191)) {
+          e.add(p + "/binaryName", "i-json", "no lone surrogate", v191);
         }
-        if (v185.length < 1 || (v185.length < 2 && codePointLength(v185) < 1)) {
-          e.add(p + "/binaryName", "minLength", "at least 1 characters", v185);
+        if (v191.length < 1 || (v191.length < 2 && codePointLength(v191) < 1)) {
+          e.add(p + "/binaryName", "minLength", "at least 1 characters", v191);
         }
-        if (v185.length > 128 && codePointLength(v185) > 128) {
-          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v185);
+        if (v191.length > 128 && codePointLength(v191) > 128) {
+          e.add(p + "/binaryName", "maxLength", "at most 128 characters", v191);
         }
-        if (!m186 && !(v185.length > 128 && codePointLength(v185) > 128)) {
-          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v185);
+        if (!m192 && !(v191.length > 128 && codePointLength(v191) > 128)) {
+          e.add(p + "/binaryName", "pattern", "to match \"^(?!-)(?!\\\\.\\\\.?$)[A-Za-z0-9._-]+$\"", v191);
         }
       } else {
-        e.add(p + "/binaryName", "type", "string", v185);
+        e.add(p + "/binaryName", "type", "string", v191);
       }
     }
-    for (const k187 of memberOrder(v)) {
-      switch (k187) {
+    scan194: for (const k195 in v) {
+      switch (k195) {
         case "binaryName":
         case "kind":
           break;
         default:
-          if (Object.hasOwn(v, k187)) {
-            e.add(p + "/" + token(k187), "additionalProperties", "no such property", v[k187]);
+          if (Object.hasOwn(v, k195)) {
+            for (const k193 of memberOrder(v)) {
+              if (!ENUM_14.has(k193) && Object.hasOwn(v, k193)) {
+                e.add(p + "/" + token(k193), "additionalProperties", "no such property", v[k193]);
+              }
+            }
+            break scan194;
           }
       }
     }
@@ -1695,30 +1721,30 @@ function valid12(v: unknown): boolean {
   if (!Object.hasOwn(v, "kind") || !Object.hasOwn(v, "binaryName")) {
     return false;
   }
-  const v188 = v["kind"];
-  if (v188 !== "path") {
+  const v196 = v["kind"];
+  if (v196 !== "path") {
     return false;
   }
-  const v189 = v["binaryName"];
-  if (!(typeof v189 === "string")) {
+  const v197 = v["binaryName"];
+  if (!(typeof v197 === "string")) {
     return false;
   }
-  if (v189.length < 1 || (v189.length < 2 && codePointLength(v189) < 1)) {
+  if (v197.length < 1 || (v197.length < 2 && codePointLength(v197) < 1)) {
     return false;
   }
-  if (v189.length > 128 && codePointLength(v189) > 128) {
+  if (v197.length > 128 && codePointLength(v197) > 128) {
     return false;
   }
-  if (!PATTERN_8.test(v189)) {
+  if (!PATTERN_9.test(v197)) {
     return false;
   }
-  for (const k190 in v) {
-    switch (k190) {
+  for (const k198 in v) {
+    switch (k198) {
       case "binaryName":
       case "kind":
         break;
       default:
-        if (Object.hasOwn(v, k190)) {
+        if (Object.hasOwn(v, k198)) {
           return false;
         }
     }
@@ -1746,35 +1772,40 @@ function check14(v: unknown, p: string, e: Violations): void {
 
 function check15(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
-    const h191 = Object.hasOwn(v, "kind");
-    if (!h191) {
+    const h199 = Object.hasOwn(v, "kind");
+    if (!h199) {
       e.add(p, "required", "property \"kind\"", v);
     }
-    if (h191) {
-      const v192 = v["kind"];
-      if (v192 !== "candidates") {
-        e.add(p + "/kind", "const", "\"candidates\"", v192);
+    if (h199) {
+      const v200 = v["kind"];
+      if (v200 !== "candidates") {
+        e.add(p + "/kind", "const", "\"candidates\"", v200);
       }
     }
     if (Object.hasOwn(v, "paths")) {
-      const v193 = v["paths"];
-      if (!valid19(v193)) {
-        if (typeof v193 === "string") {
-          if (hasLoneSurrogate(v193)) {
-            e.add(p + "/paths", "i-json", "no lone surrogate", v193);
+      const v201 = v["paths"];
+      if (!valid19(v201)) {
+        if (typeof v201 === "string") {
+          if (hasLoneSurrogate(v201)) {
+            e.add(p + "/paths", "i-json", "no lone surrogate", v201);
           }
         }
-        check18(v193, p + "/paths", e);
+        check18(v201, p + "/paths", e);
       }
     }
-    for (const k194 of memberOrder(v)) {
-      switch (k194) {
+    scan203: for (const k204 in v) {
+      switch (k204) {
         case "kind":
         case "paths":
           break;
         default:
-          if (Object.hasOwn(v, k194)) {
-            e.add(p + "/" + token(k194), "additionalProperties", "no such property", v[k194]);
+          if (Object.hasOwn(v, k204)) {
+            for (const k202 of memberOrder(v)) {
+              if (!ENUM_15.has(k202) && Object.hasOwn(v, k202)) {
+                e.add(p + "/" + token(k202), "additionalProperties", "no such property", v[k202]);
+              }
+            }
+            break scan203;
           }
       }
     }
@@ -1785,7 +1816,7 @@ function check15(v: unknown, p: string, e: Violations): void {
 
 function check16(v: unknown, p: string, e: Violations): void {
   if (typeof v === "string") {
-    if (!ENUM_10.has(v)) {
+    if (!ENUM_11.has(v)) {
       e.add(p, "enum", "one of [\"interactive-launch\",\"__proto__\",\"constructor\",\"prototyp...", v);
     }
   } else {
@@ -1798,12 +1829,12 @@ function valid17(v: unknown): boolean {
   if (!(isArray(v))) {
     return false;
   }
-  for (let i196 = 0; i196 < v.length; i196++) {
-    const v197 = v[i196];
-    if (!(typeof v197 === "string")) {
+  for (let i206 = 0; i206 < v.length; i206++) {
+    const v207 = v[i206];
+    if (!(typeof v207 === "string")) {
       return false;
     }
-    if (!ENUM_10.has(v197)) {
+    if (!ENUM_11.has(v207)) {
       return false;
     }
   }
@@ -1816,47 +1847,52 @@ function valid17(v: unknown): boolean {
 function check18(v: unknown, p: string, e: Violations): void {
   if (isObject(v)) {
     if (Object.hasOwn(v, "darwin")) {
-      const v198 = v["darwin"];
-      if (!valid21(v198)) {
-        if (typeof v198 === "string") {
-          if (hasLoneSurrogate(v198)) {
-            e.add(p + "/darwin", "i-json", "no lone surrogate", v198);
+      const v208 = v["darwin"];
+      if (!valid21(v208)) {
+        if (typeof v208 === "string") {
+          if (hasLoneSurrogate(v208)) {
+            e.add(p + "/darwin", "i-json", "no lone surrogate", v208);
           }
         }
-        check20(v198, p + "/darwin", e);
+        check20(v208, p + "/darwin", e);
       }
     }
     if (Object.hasOwn(v, "win32")) {
-      const v199 = v["win32"];
-      if (!valid22(v199)) {
-        if (typeof v199 === "string") {
-          if (hasLoneSurrogate(v199)) {
-            e.add(p + "/win32", "i-json", "no lone surrogate", v199);
+      const v209 = v["win32"];
+      if (!valid22(v209)) {
+        if (typeof v209 === "string") {
+          if (hasLoneSurrogate(v209)) {
+            e.add(p + "/win32", "i-json", "no lone surrogate", v209);
           }
         }
-        check20(v199, p + "/win32", e);
+        check20(v209, p + "/win32", e);
       }
     }
     if (Object.hasOwn(v, "linux")) {
-      const v200 = v["linux"];
-      if (!valid23(v200)) {
-        if (typeof v200 === "string") {
-          if (hasLoneSurrogate(v200)) {
-            e.add(p + "/linux", "i-json", "no lone surrogate", v200);
+      const v210 = v["linux"];
+      if (!valid23(v210)) {
+        if (typeof v210 === "string") {
+          if (hasLoneSurrogate(v210)) {
+            e.add(p + "/linux", "i-json", "no lone surrogate", v210);
           }
         }
-        check20(v200, p + "/linux", e);
+        check20(v210, p + "/linux", e);
       }
     }
-    for (const k201 of memberOrder(v)) {
-      switch (k201) {
+    scan212: for (const k213 in v) {
+      switch (k213) {
         case "darwin":
         case "linux":
         case "win32":
           break;
         default:
-          if (Object.hasOwn(v, k201)) {
-            e.add(p + "/" + token(k201), "additionalProperties", "no such property", v[k201]);
+          if (Object.hasOwn(v, k213)) {
+            for (const k211 of memberOrder(v)) {
+              if (!ENUM_16.has(k211) && Object.hasOwn(v, k211)) {
+                e.add(p + "/" + token(k211), "additionalProperties", "no such property", v[k211]);
+              }
+            }
+            break scan212;
           }
       }
     }
@@ -1870,94 +1906,94 @@ function valid19(v: unknown): boolean {
     return false;
   }
   if (Object.hasOwn(v, "darwin")) {
-    const v202 = v["darwin"];
-    if (!(isArray(v202))) {
+    const v214 = v["darwin"];
+    if (!(isArray(v214))) {
       return false;
     }
-    if (v202.length > 32) {
+    if (v214.length > 32) {
       return false;
     }
-    for (let i204 = 0; i204 < v202.length; i204++) {
-      const v205 = v202[i204];
-      if (!(typeof v205 === "string")) {
+    for (let i216 = 0; i216 < v214.length; i216++) {
+      const v217 = v214[i216];
+      if (!(typeof v217 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v205)) {
+      if (hasLoneSurrogate(v217)) {
         return false;
       }
-      if (v205.length < 1 || (v205.length < 2 && codePointLength(v205) < 1)) {
+      if (v217.length < 1 || (v217.length < 2 && codePointLength(v217) < 1)) {
         return false;
       }
-      if (v205.length > 1024 && codePointLength(v205) > 1024) {
+      if (v217.length > 1024 && codePointLength(v217) > 1024) {
         return false;
       }
-      if (!PATTERN_9.test(v205)) {
+      if (!PATTERN_10.test(v217)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "win32")) {
-    const v206 = v["win32"];
-    if (!(isArray(v206))) {
+    const v218 = v["win32"];
+    if (!(isArray(v218))) {
       return false;
     }
-    if (v206.length > 32) {
+    if (v218.length > 32) {
       return false;
     }
-    for (let i208 = 0; i208 < v206.length; i208++) {
-      const v209 = v206[i208];
-      if (!(typeof v209 === "string")) {
+    for (let i220 = 0; i220 < v218.length; i220++) {
+      const v221 = v218[i220];
+      if (!(typeof v221 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v209)) {
+      if (hasLoneSurrogate(v221)) {
         return false;
       }
-      if (v209.length < 1 || (v209.length < 2 && codePointLength(v209) < 1)) {
+      if (v221.length < 1 || (v221.length < 2 && codePointLength(v221) < 1)) {
         return false;
       }
-      if (v209.length > 1024 && codePointLength(v209) > 1024) {
+      if (v221.length > 1024 && codePointLength(v221) > 1024) {
         return false;
       }
-      if (!PATTERN_9.test(v209)) {
+      if (!PATTERN_10.test(v221)) {
         return false;
       }
     }
   }
   if (Object.hasOwn(v, "linux")) {
-    const v210 = v["linux"];
-    if (!(isArray(v210))) {
+    const v222 = v["linux"];
+    if (!(isArray(v222))) {
       return false;
     }
-    if (v210.length > 32) {
+    if (v222.length > 32) {
       return false;
     }
-    for (let i212 = 0; i212 < v210.length; i212++) {
-      const v213 = v210[i212];
-      if (!(typeof v213 === "string")) {
+    for (let i224 = 0; i224 < v222.length; i224++) {
+      const v225 = v222[i224];
+      if (!(typeof v225 === "string")) {
         return false;
       }
-      if (hasLoneSurrogate(v213)) {
+      if (hasLoneSurrogate(v225)) {
         return false;
       }
-      if (v213.length < 1 || (v213.length < 2 && codePointLength(v213) < 1)) {
+      if (v225.length < 1 || (v225.length < 2 && codePointLength(v225) < 1)) {
         return false;
       }
-      if (v213.length > 1024 && codePointLength(v213) > 1024) {
+      if (v225.length > 1024 && codePointLength(v225) > 1024) {
         return false;
       }
-      if (!PATTERN_9.test(v213)) {
+      if (!PATTERN_10.test(v225)) {
         return false;
       }
     }
   }
-  for (const k214 in v) {
-    switch (k214) {
+  for (const k226 in v) {
+    switch (k226) {
       case "darwin":
       case "linux":
       case "win32":
         break;
       default:
-        if (Object.hasOwn(v, k214)) {
+        if (Object.hasOwn(v, k226)) {
           return false;
         }
     }
@@ -1970,23 +2006,23 @@ function check20(v: unknown, p: string, e: Violations): void {
     if (v.length > 32) {
       e.add(p, "maxItems", "at most 32 items", v);
     }
-    for (let i216 = 0; i216 < v.length; i216++) {
-      const v217 = v[i216];
-      if (typeof v217 === "string") {
-        if (hasLoneSurrogate(v217)) {
-          e.add(p + "/" + i216, "i-json", "no lone surrogate", v217);
+    for (let i228 = 0; i228 < v.length; i228++) {
+      const v229 = v[i228];
+      if (typeof v229 === "string") {
+        if (hasLoneSurrogate(v229)) {
+          e.add(p + "/" + i228, "i-json", "no lone surrogate", v229);
         }
-        if (v217.length < 1 || (v217.length < 2 && codePointLength(v217) < 1)) {
-          e.add(p + "/" + i216, "minLength", "at least 1 characters", v217);
+        if (v229.length < 1 || (v229.length < 2 && codePointLength(v229) < 1)) {
+          e.add(p + "/" + i228, "minLength", "at least 1 characters", v229);
         }
-        if (v217.length > 1024 && codePointLength(v217) > 1024) {
-          e.add(p + "/" + i216, "maxLength", "at most 1024 characters", v217);
+        if (v229.length > 1024 && codePointLength(v229) > 1024) {
+          e.add(p + "/" + i228, "maxLength", "at most 1024 characters", v229);
         }
-        if (!(v217.length > 1024 && codePointLength(v217) > 1024) && !PATTERN_9.test(v217)) {
-          e.add(p + "/" + i216, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v217);
+        if (!(v229.length > 1024 && codePointLength(v229) > 1024) && !PATTERN_10.test(v229)) {
+          e.add(p + "/" + i228, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v229);
         }
       } else {
-        e.add(p + "/" + i216, "type", "string", v217);
+        e.add(p + "/" + i228, "type", "string", v229);
       }
     }
   } else {
@@ -2001,21 +2037,21 @@ function valid21(v: unknown): boolean {
   if (v.length > 32) {
     return false;
   }
-  for (let i219 = 0; i219 < v.length; i219++) {
-    const v220 = v[i219];
-    if (!(typeof v220 === "string")) {
+  for (let i231 = 0; i231 < v.length; i231++) {
+    const v232 = v[i231];
+    if (!(typeof v232 === "string")) {
       return false;
     }
-    if (hasLoneSurrogate(v220)) {
+    if (hasLoneSurrogate(v232)) {
       return false;
     }
-    if (v220.length < 1 || (v220.length < 2 && codePointLength(v220) < 1)) {
+    if (v232.length < 1 || (v232.length < 2 && codePointLength(v232) < 1)) {
       return false;
     }
-    if (v220.length > 1024 && codePointLength(v220) > 1024) {
+    if (v232.length > 1024 && codePointLength(v232) > 1024) {
       return false;
     }
-    if (!PATTERN_9.test(v220)) {
+    if (!PATTERN_10.test(v232)) {
       return false;
     }
   }
@@ -2029,21 +2065,21 @@ function valid22(v: unknown): boolean {
   if (v.length > 32) {
     return false;
   }
-  for (let i222 = 0; i222 < v.length; i222++) {
-    const v223 = v[i222];
-    if (!(typeof v223 === "string")) {
+  for (let i234 = 0; i234 < v.length; i234++) {
+    const v235 = v[i234];
+    if (!(typeof v235 === "string")) {
       return false;
     }
-    if (hasLoneSurrogate(v223)) {
+    if (hasLoneSurrogate(v235)) {
       return false;
     }
-    if (v223.length < 1 || (v223.length < 2 && codePointLength(v223) < 1)) {
+    if (v235.length < 1 || (v235.length < 2 && codePointLength(v235) < 1)) {
       return false;
     }
-    if (v223.length > 1024 && codePointLength(v223) > 1024) {
+    if (v235.length > 1024 && codePointLength(v235) > 1024) {
       return false;
     }
-    if (!PATTERN_9.test(v223)) {
+    if (!PATTERN_10.test(v235)) {
       return false;
     }
   }
@@ -2057,21 +2093,21 @@ function valid23(v: unknown): boolean {
   if (v.length > 32) {
     return false;
   }
-  for (let i225 = 0; i225 < v.length; i225++) {
-    const v226 = v[i225];
-    if (!(typeof v226 === "string")) {
+  for (let i237 = 0; i237 < v.length; i237++) {
+    const v238 = v[i237];
+    if (!(typeof v238 === "string")) {
       return false;
     }
-    if (hasLoneSurrogate(v226)) {
+    if (hasLoneSurrogate(v238)) {
       return false;
     }
-    if (v226.length < 1 || (v226.length < 2 && codePointLength(v226) < 1)) {
+    if (v238.length < 1 || (v238.length < 2 && codePointLength(v238) < 1)) {
       return false;
     }
-    if (v226.length > 1024 && codePointLength(v226) > 1024) {
+    if (v238.length > 1024 && codePointLength(v238) > 1024) {
       return false;
     }
-    if (!PATTERN_9.test(v226)) {
+    if (!PATTERN_10.test(v238)) {
       return false;
     }
   }
