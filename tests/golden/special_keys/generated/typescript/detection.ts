@@ -268,6 +268,16 @@ function candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionD
   return listed.map((path) => expand(path, home));
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The folder part of `path` as Python's `os.path.dirname` spells it: `""` for a bare name
+ * (node's `dirname` says `"."`, so a relative backup was asked for as `./b` where Python asks
+ * for `b`), trailing separators of the head dropped unless it is all separators. */
+function pythonDirname(path: string): string {
+  const head = path.slice(0, path.lastIndexOf("/") + 1);
+  return head !== "" && !/^\/+$/.test(head) ? head.replace(/\/+$/, "") : head;
+}
+
 /** Whether `text` has more than `limit` code points (counted no further than the limit). */
 function longerThan(text: string, limit: number): boolean {
   if (text.length <= limit) return false;
@@ -281,8 +291,10 @@ function longerThan(text: string, limit: number): boolean {
 }
 
 function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
-  const text = deps.readText(pointerPath);
+  const text: unknown = deps.readText(pointerPath);
   if (text === null) return false;
+  // A failing reader, as in Python (an array is no text, though `Buffer.from` would take it).
+  if (typeof text !== "string") throw new TypeError(`readText must return text or null, not ${typeof text}`);
   if (longerThan(text, MAX_POINTER_BYTES)) {
     // The cap holds for what any reader returns, not only the default one (which reads no
     // more): more code points than the cap are more bytes (Python counts the same way), and a
@@ -292,11 +304,14 @@ function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
   // The loader's strict reading, as Python's (`JSON.parse` would take an integer Python refuses
   // and refuse NaN it took), and the object's own member only: a polluted `Object.prototype`
   // lends no backup.
+  // A lone surrogate has no UTF-8 form: Python's bytes for it are refused as the loader refuses
+  // them, while `Buffer.from` would write U+FFFD and read a backup no file spells.
+  if (LONE_SURROGATE.test(text)) return false;
   const pointer = parseJsonObject(Buffer.from(text, "utf8"));
   const backup = pointer.ok ? ownMember(pointer.value, "backup") : undefined;
   if (typeof backup !== "string" || backup === "" || backup.includes("\u0000")) return false;
   let target = expand(backup, deps.home());
-  if (!nodePath.isAbsolute(target)) target = joinPath(nodePath.dirname(pointerPath), target);
+  if (!nodePath.isAbsolute(target)) target = joinPath(pythonDirname(pointerPath), target);
   return deps.isFile(target);
 }
 

@@ -134,10 +134,13 @@ def _clean_grants(grants: Mapping[str, Iterable[str]] | None) -> dict[str, froze
             # An id's capabilities are an iterable of strings that is neither a string nor a
             # mapping: a mapping's keys are no list of grants (TypeScript cannot iterate a plain
             # object either), so it grants that id nothing, in both languages.
+            # Nor is a value that cannot be iterated (a number, ``None``): it grants that id
+            # nothing, as in TypeScript, rather than the whole host's grants being dropped.
             if (
                 text is not None
                 and plain_text(capabilities) is None
                 and not issubclass(type(capabilities), Mapping)
+                and isinstance(capabilities, Iterable)
             ):
                 cleaned[text] = _texts(capabilities)
     except Exception:  # a host's odd mapping grants nothing rather than breaking the load
@@ -151,6 +154,12 @@ def _clean_categories(categories: Iterable[str] | None) -> frozenset[str] | None
     text = plain_text(categories)
     if text is not None:
         return frozenset({text})
+    if issubclass(type(categories), Mapping):
+        # A mapping's keys are no list of categories; TypeScript cannot iterate a plain object
+        # either, so it is a TypeError in both languages.
+        raise TypeError(
+            f"categories must be an iterable of strings, not {shown_argument(categories)}"
+        )
     return _texts(categories)
 
 

@@ -44,6 +44,8 @@ VERSION_TIMEOUT_SECONDS = 5.0
 MAX_POINTER_BYTES = 65536
 MAX_VERSION_BYTES = 4096
 MAX_VERSION_CHARS = 80
+# The platforms a built-in's candidate paths are listed for (``platform()`` answers).
+CANDIDATE_PLATFORMS = ("darwin", "win32", "linux")
 
 
 class PointerTooLargeError(OSError):
@@ -259,7 +261,10 @@ def _candidates(
     if tool.builtin is not True:
         return []  # candidates detection is for built-in tools only
     paths = getattr(tool.detect, "paths", None)
-    listed = getattr(paths, deps.platform(), None) if paths is not None else None
+    platform = deps.platform()
+    # Only a platform field, as TypeScript reads only those own members: ``getattr`` with any
+    # answer would take ``__class__`` for a path list, or ``__doc__``'s characters for paths.
+    listed = getattr(paths, platform, None) if platform in CANDIDATE_PLATFORMS else None
     if not listed:
         return None
     home = deps.home()
@@ -270,6 +275,8 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
     text = deps.read_text(pointer_path)
     if text is None:
         return False
+    if not isinstance(text, str):  # a failing reader, as in TypeScript (never read as text)
+        raise TypeError(f"read_text must return text or None, not {type(text).__name__}")
     if len(text) > MAX_POINTER_BYTES:
         # The cap holds for what any reader returns, not only the default one (which reads no
         # more): more characters than the cap are more bytes, and a file within it decodes to
@@ -341,7 +348,7 @@ def detect_tool(
                 try:
                     raw = deps.run_version(path, VERSION_TIMEOUT_SECONDS)
                     version = None if raw is None else shown(raw.strip(), MAX_VERSION_CHARS)
-                except (OSError, subprocess.SubprocessError) as error:
+                except Exception as error:  # whatever a run_version raises: the version step failed
                     diagnostic = _failure(tool.id, "version", error)
     except Exception as error:  # one detector failing must never break the others
         diagnostic = diagnostic or _failure(tool.id, "probe", error)
