@@ -206,65 +206,6 @@ class TsParser:
         return outcome
 
 
-def _number(text: str) -> float | None:
-    """The double a number's shown spelling stands for (Python's ``repr`` or JavaScript's
-    ``String``, ``inf`` for an infinity), else ``None``."""
-    try:
-        return float(text)
-    except (ValueError, OverflowError):
-        return None
-
-
-def _same_number(python: str, typescript: str) -> bool:
-    """Whether two ``found`` texts spell one JSON number, as the README's known difference
-    allows: TypeScript holds every number as an IEEE double (``1.0`` is ``1``, a long integer is
-    rounded, past 1.8e308 it is ``inf``), Python keeps integers exact and floats as ``repr``."""
-    ts = _number(typescript)
-    if ts is None:
-        return False
-    if python.startswith("an integer of ") and python.endswith(" bits"):
-        bits = int(python.removeprefix("an integer of ").removesuffix(" bits"))
-        return math.isinf(ts) or int(abs(ts)).bit_length() == bits
-    py = _number(python)
-    if py is None:
-        return False
-    try:
-        return float(int(python)) == ts if python.lstrip("-").isdigit() else py == ts
-    except OverflowError:
-        return math.isinf(ts)
-
-
-def reconciled(mine: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
-    """``theirs`` with each record whose only difference from ``mine`` is the documented number
-    spelling given ``mine``'s ``found`` and ``message``; anything else is left to differ."""
-    if len(mine["diagnostics"]) != len(theirs["diagnostics"]):
-        return theirs
-    records = []
-    for python, typescript in zip(mine["diagnostics"], theirs["diagnostics"], strict=True):
-        rest = {k: v for k, v in typescript.items() if k not in {"found", "message"}}
-        same_rest = rest == {k: v for k, v in python.items() if k not in {"found", "message"}}
-        checked = typescript
-        if same_rest and _same_number(python["found"], typescript["found"]):
-            before, _, after = typescript["message"].rpartition(typescript["found"])
-            spelled = before + python["found"] + after
-            if spelled == python["message"]:
-                checked = {**typescript, "found": python["found"], "message": spelled}
-        records.append(checked)
-    return {**theirs, "diagnostics": records}
-
-
-def reconciled_load(mine: dict[str, Any], theirs: dict[str, Any]) -> dict[str, Any]:
-    """``reconciled`` over every file's records and the whole load's."""
-    return {
-        **theirs,
-        "files": [
-            reconciled(python, typescript)
-            for python, typescript in zip(mine["files"], theirs["files"], strict=False)
-        ],
-        "diagnostics": reconciled(mine, theirs)["diagnostics"],
-    }
-
-
 def disagreements(
     names: list[str],
     cases: list[bytes],
@@ -279,18 +220,18 @@ def disagreements(
         ts = typescript["single"][index]
         mine = {"manifest": python["manifest"], "diagnostics": python["diagnostics"]}
         for label, theirs in (("bytes", ts["bytes"]), ("text", ts["text"])):
-            if theirs is not None and reconciled(mine, theirs) != mine:
+            if theirs is not None and theirs != mine:
                 problems.append(_explain(f"{name} ({label})", data, mine, theirs))
         if python["value"] is not None and python["value"] != mine:
             problems.append(_explain(f"{name} (Python value)", data, mine, python["value"]))
     for group, loaded in zip(groups, typescript["groups"], strict=True):
         mine = python_group([names[i] for i in group], [cases[i] for i in group])
-        theirs = reconciled_load(mine, loaded)
+        theirs = loaded
         if mine != theirs:
             problems.append(_explain(f"group {group[:3]}...", b"", mine, theirs))
     for folder, loaded_folder in zip(folders, typescript["folders"], strict=True):
         mine = python_folder(folder)
-        theirs = reconciled_load(mine, loaded_folder)
+        theirs = loaded_folder
         if mine != theirs:
             problems.append(_explain(f"folder {folder.name}", b"", mine, theirs))
     return problems

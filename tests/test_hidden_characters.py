@@ -47,10 +47,22 @@ def test_escapes_cannot_be_forged_with_literal_backslashes() -> None:
 
 
 def test_a_huge_integer_is_described_not_printed() -> None:
+    """Numbers are spelled as TypeScript's doubles are (one text for one number in both
+    languages); an integer past the largest double is ``inf``, with no decimal text built."""
     from tool_registry.diagnostics import shown_value
 
-    assert shown_value(10**4000).startswith("an integer of ")
+    assert shown_value(10**4000) == "inf"
+    assert shown_value(-(10**400)) == "-inf"
     assert shown_value(12345) == "12345"
+    assert shown_value(2**53 + 1) == "9007199254740992"  # the double JSON.parse makes of it
+    assert shown_value(12345678901234567890) == "12345678901234567000"
+    assert shown_value(1.0) == "1"
+    assert shown_value(-0.0) == "0"
+    assert shown_value(1e16) == "10000000000000000"
+    assert shown_value(1e21) == "1e+21"
+    assert shown_value(1e-7) == "1e-7"
+    assert shown_value(0.000001) == "0.000001"
+    assert shown_value(1.5e300) == "1.5e+300"
 
 
 def test_long_file_names_stay_distinguishable(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ record; code and pointer are what programs should match on.
 from __future__ import annotations
 
 import enum
+import math
 import re
 from collections.abc import Iterable
 from typing import Any, NamedTuple, Self, cast
@@ -225,16 +226,63 @@ def shown_argument(value: object) -> str:
     return f"<{shown(name)} object>"
 
 
+def number_text(value: int | float) -> str:
+    """A JSON number as TypeScript shows it, so both languages give one number one text: a JSON
+    number is a double there, spelled by ECMAScript's ``Number::toString`` (``1.0`` is ``1``,
+    ``1e16`` is ``10000000000000000``, ``1e-7`` is ``1e-7``, ``-0.0`` is ``0``). An integer is
+    shown as the double nearest it (exact up to 2**53), and one beyond the largest double as
+    ``inf``; no decimal text of a long integer is ever built (that costs quadratic time)."""
+    if isinstance(value, int):
+        if value.bit_length() <= 53:
+            return str(int(value))  # exact as a double: the same digits in both languages
+        if value.bit_length() > 1024:
+            return "inf" if value > 0 else "-inf"
+        try:
+            value = float(value)  # the double JSON.parse makes of the same text
+        except OverflowError:
+            return "inf" if value > 0 else "-inf"
+    return _ecma_number_text(float(value))
+
+
+def _ecma_number_text(value: float) -> str:
+    """ECMAScript's ``Number::toString(value)``, from Python's shortest round-trip digits (both
+    languages pick the same shortest digits; only the layout differs)."""
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    written = whole + fraction
+    digits = written.lstrip("0")
+    # value = 0.DIGITS x 10**point
+    point = len(whole) + int(exponent or 0) - (len(written) - len(digits))
+    digits = digits.rstrip("0")
+    count = len(digits)
+    if count <= point <= 21:
+        return sign + digits + "0" * (point - count)
+    if 0 < point <= 21:
+        return sign + digits[:point] + "." + digits[point:]
+    if -6 < point <= 0:
+        return sign + "0." + "0" * -point + digits
+    power = point - 1
+    shown_power = ("+" if power > 0 else "-") + str(abs(power))
+    if count == 1:
+        return sign + digits + "e" + shown_power
+    return sign + digits[0] + "." + digits[1:] + "e" + shown_power
+
+
 def shown_value(value: Any) -> str:
     """A short description of a JSON value taken from the input."""
     if isinstance(value, str):
         return '"' + shown(value) + '"'
     if isinstance(value, bool) or value is None:
         return "true" if value is True else "false" if value is False else "null"
-    if isinstance(value, int) and value.bit_length() > _LONG_INTEGER_BITS:
-        return f"an integer of {value.bit_length()} bits"  # repr would cost quadratic time
     if isinstance(value, int | float):
-        return shown(repr(value))
+        return number_text(value)
     if isinstance(value, dict):
         return f"an object with {len(value)} keys"
     if isinstance(value, list):
