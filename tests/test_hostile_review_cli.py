@@ -15,7 +15,7 @@ import pytest
 
 from generator.diagnostics import shown_diff, unforgeable
 
-from .conftest import REPO
+from .conftest import REPO, copy_project
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -156,3 +156,23 @@ def test_a_deleted_current_folder_is_a_usage_error(tmp_path: Path) -> None:
     assert result.stderr == (
         "toolgen: the current folder cannot be used (No such file or directory); use --project\n"
     )
+
+
+def test_breaking_against_a_name_too_long_for_a_path_is_a_usage_error(
+    project: Path, run_cli: Run
+) -> None:
+    for against in ("a" * 100_000, "a/" * 3_000):
+        code, out, err = run_cli("breaking", "--against", against, "--project", str(project))
+        assert code == 2 and out == ""
+        assert err == "toolgen: --against names neither a folder nor a git revision\n"
+
+
+def test_a_folder_baseline_missing_a_source_is_a_usage_error(
+    project: Path, run_cli: Run, tmp_path: Path
+) -> None:
+    # As at a git revision (README: "a source missing at REF is a usage error").
+    old = copy_project(tmp_path / "old")
+    (old / "schema/tools.yaml").unlink()
+    code, out, err = run_cli("breaking", "--against", str(old), "--project", str(project))
+    assert code == 2 and out == ""
+    assert err == f"toolgen: schema/tools.yaml cannot be read at {old}\n"
