@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -176,3 +177,29 @@ def test_a_folder_baseline_missing_a_source_is_a_usage_error(
     code, out, err = run_cli("breaking", "--against", str(old), "--project", str(project))
     assert code == 2 and out == ""
     assert err == f"toolgen: schema/tools.yaml cannot be read at {old}\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_fifo_or_socket_in_an_output_folder_is_an_orphan(project: Path, run_cli: Run) -> None:
+    # README: output folders belong to toolgen; what no target produces is an orphan, which
+    # check reports and generate deletes (a FIFO never opened, so never waited on).
+
+    folder = project / "generated/typescript"
+    os.mkfifo(folder / "fifo.ts")
+    listener = socket.socket(socket.AF_UNIX)
+    cwd = Path.cwd()
+    os.chdir(folder)  # a socket's path is short only relative
+    try:
+        listener.bind("sock.ts")
+    finally:
+        os.chdir(cwd)
+        listener.close()
+    for full in ((), ("--full",)):
+        code, _, err = run_cli("check", *full, "--project", str(project))
+        assert code == 1
+        assert "generated/typescript/fifo.ts: DRIFT_ORPHANED" in err
+        assert "generated/typescript/sock.ts: DRIFT_ORPHANED" in err
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    assert not (folder / "fifo.ts").exists() and not (folder / "sock.ts").exists()
+    assert run_cli("check", "--project", str(project))[0] == 0
