@@ -448,6 +448,15 @@ def _missing(arguments: argparse.Namespace) -> list[tuple[str, str, str]]:
     return missing
 
 
+def _interactive() -> bool:
+    """Whether standard input is a terminal to ask on (``sys.stdin`` is ``None`` when
+    descriptor 0 was closed: ``toolgen add-tool ID <&-``)."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):  # a stream closed under us
+        return False
+
+
 def _prompt(arguments: argparse.Namespace) -> bool:
     """Ask for each missing field on a terminal; ``False`` when input ends early."""
     while missing := _missing(arguments):
@@ -510,7 +519,7 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     from generator.pipeline import build_outputs, load_sources  # noqa: PLC0415
     from generator.schemas import property_order  # noqa: PLC0415
 
-    if _missing(arguments) and sys.stdin.isatty() and not _prompt(arguments):
+    if _missing(arguments) and _interactive() and not _prompt(arguments):
         return EXIT_USAGE
     missing = _missing(arguments)
     if missing:
@@ -570,9 +579,9 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
         _count_line(failures, arguments.format)
     else:
         _report(failures, arguments.format)
-        print(f"added {sanitize(arguments.id)} to {config.relative('table')}")
+        print(_line(f"added {sanitize(arguments.id)} to {sanitize(table_path, MAX_SHOWN_PATH)}"))
         print(f"  new constants: ToolId and SUPPORTED_TOOLS gain {describe(arguments.id)}")
-        print(f"  cohorts joined: {', '.join(joined) or '(none)'}")
+        print(f"  cohorts joined: {', '.join(sanitize(c) for c in joined) or '(none)'}")
         print(f"  capabilities provided: {', '.join(sanitize(c) for c in provides) or '(none)'}")
         print("  files written:")
         for path in changed:

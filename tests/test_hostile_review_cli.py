@@ -203,3 +203,41 @@ def test_a_fifo_or_socket_in_an_output_folder_is_an_orphan(project: Path, run_cl
     assert code == 0, err
     assert not (folder / "fifo.ts").exists() and not (folder / "sock.ts").exists()
     assert run_cli("check", "--project", str(project))[0] == 0
+
+
+def test_add_tool_with_standard_input_closed_names_what_is_missing(
+    project: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", None)  # what Python sets when descriptor 0 is closed
+    table = (project / "schema/tools.yaml").read_bytes()
+    code, out, err = run_cli("add-tool", "new-tool", "--project", str(project))
+    assert code == 2 and out == ""
+    assert err.startswith("toolgen: add-tool: missing --display-name, ")
+    assert err.endswith(" (no terminal to ask)\n")
+    assert (project / "schema/tools.yaml").read_bytes() == table
+
+
+def test_add_tool_shows_the_configured_table_path_escaped(project: Path, run_cli: Run) -> None:
+    hostile = "t\x1b[2J.yaml"
+    (project / "schema/tools.yaml").rename(project / "schema" / hostile)
+    pyproject = project / "pyproject.toml"
+    text = pyproject.read_text()
+    assert 'table = "schema/tools.yaml"' in text
+    pyproject.write_text(
+        text.replace('table = "schema/tools.yaml"', 'table = "schema/t\\u001b[2J.yaml"')
+    )
+    code, out, err = run_cli(
+        "add-tool",
+        "new-tool",
+        "--display-name=New Tool",
+        "--launchable",
+        "--hook-capable",
+        "--hook-pointer=.new/p.json",
+        "--detect=path",
+        "--binary=new-tool",
+        "--project",
+        str(project),
+    )
+    assert code == 0, err
+    assert "\x1b" not in out + err
+    assert out.startswith("added new-tool to schema/t\\u001b[2J.yaml\n")
