@@ -241,3 +241,15 @@ def test_add_tool_shows_the_configured_table_path_escaped(project: Path, run_cli
     assert code == 0, err
     assert "\x1b" not in out + err
     assert out.startswith("added new-tool to schema/t\\u001b[2J.yaml\n")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_readme_that_is_a_fifo_is_unreadable_not_absent(project: Path, run_cli: Run) -> None:
+    # README: every file toolgen reads, the README included, must be a regular file; a FIFO is
+    # refused as UNREADABLE without being opened (it was taken for a missing README: exit 0).
+    (project / "README.md").unlink()
+    os.mkfifo(project / "README.md")
+    for arguments in (("generate",), ("check",), ("check", "--full")):
+        code, _, err = run_cli(*arguments, "--project", str(project))
+        assert code == 1, arguments
+        assert 'README.md: UNREADABLE error: cannot read file: "not a regular file (a FIFO)"' in err
