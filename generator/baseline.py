@@ -114,7 +114,11 @@ class _Reader:
         self.config = config
         self.against = against
         folder = Path(against)
-        self.folder = folder if against and folder.is_dir() else None
+        try:
+            is_folder = bool(against) and folder.is_dir()
+        except OSError:  # a name too long for a path, a folder on the way that cannot be searched
+            is_folder = False  # then it must be a revision (or it is a usage error)
+        self.folder = folder if is_folder else None
         if self.folder is None:
             self._check_revision()
 
@@ -139,6 +143,8 @@ class _Reader:
         source = self.label(relative)
         if self.folder is not None:
             text, problems = read_text(self.folder / relative, source)
+            if text is None and all(d.code is Code.FILE_NOT_FOUND for d in problems):
+                return None, None  # missing, as ``git show`` finds no file at a revision
             if text is None:
                 return None, Loaded(source, None, problems)
             return text, None

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from generator import __version__
 from generator.config import Config, ConfigError, find_project, load_config
@@ -49,12 +49,19 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its error messages escaped: they quote the command line (``unrecognized
+    arguments: …``), which may hold ANSI escapes, line breaks or a forged ``::error`` line."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {sanitize(message, 1000)}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="toolgen", description="Generate the tool registry from schema/."
-    )
+    parser = _Parser(prog="toolgen", description="Generate the tool registry from schema/.")
     parser.add_argument("--version", action="version", version=f"toolgen {__version__}")
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument(
         "--project",
         type=Path,
@@ -118,6 +125,14 @@ def sanitize(text: str, limit: int = 80) -> str:
     from generator.diagnostics import sanitize as sanitize_  # noqa: PLC0415
 
     return sanitize_(text, limit)
+
+
+def _line(text: str) -> str:
+    """``diagnostics.unforgeable``: a printed line that starts (after white space) with input
+    never reads as a workflow command."""
+    from generator.diagnostics import unforgeable  # noqa: PLC0415
+
+    return unforgeable(text)
 
 
 def _add_tool_parser(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -265,10 +280,21 @@ def _run_runtime(config: Config, arguments: argparse.Namespace) -> int:
     return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
 
 
-def _run(arguments: argparse.Namespace) -> int:
-    project = arguments.project if arguments.project is not None else find_project(Path.cwd())
+def _project(arguments: argparse.Namespace) -> Path:
+    """``--project``, else the project found from the current folder (``ConfigError`` when that
+    folder was deleted or cannot be read)."""
+    if arguments.project is not None:
+        return cast(Path, arguments.project)
     try:
-        config = load_config(project)
+        return find_project(Path.cwd())
+    except OSError as error:
+        reason = sanitize(error.strerror or str(error))
+        raise ConfigError(f"the current folder cannot be used ({reason}); use --project") from error
+
+
+def _run(arguments: argparse.Namespace) -> int:
+    try:
+        config = load_config(_project(arguments))
     except ConfigError as error:
         # Messages quote configuration text already; sanitizing the whole line again is cheap
         # insurance that nothing from pyproject.toml reaches a terminal or CI log raw.
@@ -422,6 +448,15 @@ def _missing(arguments: argparse.Namespace) -> list[tuple[str, str, str]]:
     return missing
 
 
+def _interactive() -> bool:
+    """Whether standard input is a terminal to ask on (``sys.stdin`` is ``None`` when
+    descriptor 0 was closed: ``toolgen add-tool ID <&-``)."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):  # a stream closed under us
+        return False
+
+
 def _prompt(arguments: argparse.Namespace) -> bool:
     """Ask for each missing field on a terminal; ``False`` when input ends early."""
     while missing := _missing(arguments):
@@ -484,7 +519,7 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     from generator.pipeline import build_outputs, load_sources  # noqa: PLC0415
     from generator.schemas import property_order  # noqa: PLC0415
 
-    if _missing(arguments) and sys.stdin.isatty() and not _prompt(arguments):
+    if _missing(arguments) and _interactive() and not _prompt(arguments):
         return EXIT_USAGE
     missing = _missing(arguments)
     if missing:
@@ -544,13 +579,13 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
         _count_line(failures, arguments.format)
     else:
         _report(failures, arguments.format)
-        print(f"added {sanitize(arguments.id)} to {config.relative('table')}")
+        print(_line(f"added {sanitize(arguments.id)} to {sanitize(table_path, MAX_SHOWN_PATH)}"))
         print(f"  new constants: ToolId and SUPPORTED_TOOLS gain {describe(arguments.id)}")
-        print(f"  cohorts joined: {', '.join(joined) or '(none)'}")
+        print(f"  cohorts joined: {', '.join(sanitize(c) for c in joined) or '(none)'}")
         print(f"  capabilities provided: {', '.join(sanitize(c) for c in provides) or '(none)'}")
         print("  files written:")
         for path in changed:
-            print(f"    {sanitize(path, MAX_SHOWN_PATH)}")
+            print(_line(f"    {sanitize(path, MAX_SHOWN_PATH)}"))
     return EXIT_FINDINGS if failures else EXIT_OK
 
 
@@ -569,7 +604,7 @@ def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -
 
     for diagnostic in diagnostics:
         if output_format != "github":
-            print(diagnostic.render(), file=sys.stderr)
+            print(_line(diagnostic.render()), file=sys.stderr)
             continue
         properties = [f"title={diagnostic.code.value}"]
         if diagnostic.source:
@@ -591,7 +626,7 @@ def _validate(runtime: ModuleType, arguments: argparse.Namespace) -> int:
     _print_runtime_diagnostics(result.diagnostics, arguments.format)
     for report in result.files:
         verdict = f"accepted ({report.id})" if report.accepted else "rejected"
-        print(f"{report.source}: {verdict}")
+        print(_line(f"{report.source}: {verdict}"))
     return EXIT_FINDINGS if rejected else EXIT_OK
 
 
@@ -605,7 +640,7 @@ def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
     _print_runtime_diagnostics(registry.diagnostics, arguments.format)
     for tool in registry.tools:
         origin = "built-in" if tool.builtin else "third-party"
-        print(f"{tool.id}\t{sanitize(tool.displayName)}\t{origin}")
+        print(_line(f"{tool.id}\t{sanitize(tool.displayName)}\t{origin}"))
     return EXIT_OK
 
 
@@ -617,17 +652,19 @@ def _catalog(runtime: ModuleType, arguments: argparse.Namespace) -> int:
         return EXIT_OK
     _print_runtime_diagnostics(registry.diagnostics, arguments.format)
     for category in catalog["categories"]:
-        print(sanitize(str(category["category"] or "(no category)")))
+        print(_line(sanitize(str(category["category"] or "(no category)"))))
         for library in category["libraries"]:
-            print(f"  {sanitize(str(library['library'] or '(no library)'))}")
+            print(_line(f"  {sanitize(str(library['library'] or '(no library)'))}"))
             for tool in library["tools"]:
                 origin = "built-in" if tool["builtin"] else f"third-party ({tool['source']})"
                 kind = "inert" if tool["inert"] else ", ".join(tool["granted"]) or "-"
                 pending = ", ".join(tool["notGranted"])
                 suffix = f"; not granted: {pending}" if pending else ""
                 print(
-                    f"    {tool['id']}\t{sanitize(tool['displayName'])}\t{sanitize(origin)}\t"
-                    f"{kind}{suffix}"
+                    _line(
+                        f"    {tool['id']}\t{sanitize(tool['displayName'])}\t{sanitize(origin)}\t"
+                        f"{kind}{suffix}"
+                    )
                 )
     return EXIT_OK
 
@@ -659,7 +696,7 @@ def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
         hooks = "hooks installed" if result.hooks_installed else "no hooks"
         version = f" {result.version}" if result.version else ""
         where = f" at {sanitize(result.path)}" if result.path else ""
-        print(f"{result.id}: {state}{where}{version}; {hooks}")
+        print(_line(f"{result.id}: {state}{where}{version}; {hooks}"))
         if result.diagnostic is not None:
             _print_runtime_diagnostics([result.diagnostic], arguments.format)
     return EXIT_OK

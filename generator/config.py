@@ -142,7 +142,7 @@ def find_project(start: Path) -> Path:
 def _declares_toolgen(pyproject: Path) -> bool:
     try:
         tool = tomllib.loads(read_file(pyproject).decode("utf-8")).get("tool", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return False
     return isinstance(tool, dict) and "toolgen" in tool
 
@@ -188,6 +188,8 @@ def load_config(project_dir: Path) -> Config:
     except (OSError, tomllib.TOMLDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise ConfigError(f"{where}: cannot read: {sanitize(reason)}") from error
+    except RecursionError as error:  # tomllib parses nested arrays and tables recursively
+        raise ConfigError(f"{where}: cannot read: nested too deeply") from error
     tool = document.get("tool", {})
     section = tool.get("toolgen", {}) if isinstance(tool, dict) else None
     if not isinstance(section, dict):

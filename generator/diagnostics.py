@@ -278,6 +278,22 @@ def _pointer_shown(diagnostic: Diagnostic) -> str:
     return f" (at {_shown_whole(diagnostic.pointer) or '/'})"
 
 
+def unforgeable(text: str) -> str:
+    """``text`` (already escaped: its only line break is LF) with no line GitHub Actions would
+    take for a workflow command. The runner strips a line's leading white space (NBSP and
+    U+3000 included, which escaping keeps) and runs what then starts with ``::``; the first
+    colon of such a line is shown as ``\\u003a``, whatever stage built the line."""
+    if "::" not in text:
+        return text
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        stripped = line.lstrip()
+        if stripped.startswith("::"):
+            at = len(line) - len(stripped)
+            lines[index] = line[:at] + "\\u003a" + line[at + 1 :]
+    return "\n".join(lines)
+
+
 def render_text(diagnostic: Diagnostic) -> str:
     """``source:line:col: CODE severity: message (at /pointer)`` with absent parts left out.
     Every part is escaped: the only line break is the one before a hint."""
@@ -291,7 +307,7 @@ def render_text(diagnostic: Diagnostic) -> str:
     text += _pointer_shown(diagnostic)
     if diagnostic.hint:
         text += f"\n  hint: {_shown_whole(diagnostic.hint)}"
-    return text
+    return unforgeable(text)
 
 
 def github_escape(text: str, *, is_property: bool) -> str:
@@ -326,9 +342,11 @@ def shown_diff(diff: str) -> str:
     """A unified diff for a terminal or a CI log: every hidden character but LF and tab escaped
     (so a CR, a form feed, a NEL or U+2028 in a file cannot end or rewrite a line). Each line
     then starts as difflib starts it (``---``, ``+++``, ``@@``, or `` ``, ``+``, ``-`` before
-    the file's text), so no line of a diff can be read as a workflow command (``::error``)."""
+    the file's text); a context line's `` `` is white space the runner strips, so ``unforgeable``
+    escapes a ``::`` after it: no line of a diff can be read as a workflow command."""
     return "\n".join(
-        "\t".join(_shown_whole(part) for part in line.split("\t")) for line in diff.split("\n")
+        unforgeable("\t".join(_shown_whole(part) for part in line.split("\t")))
+        for line in diff.split("\n")
     )
 
 

@@ -81,14 +81,16 @@ def walk(base: Path) -> Iterator[tuple[Path, bool]]:
 
 def existing_files(project_dir: Path, roots: list[str]) -> Iterator[str]:
     """Files under the owned output roots, as POSIX paths relative to the project, sorted; caches
-    and build artefacts (see ``IGNORED_NAMES``, ``BUILD_ARTEFACTS``) are left out."""
+    and build artefacts (see ``IGNORED_NAMES``, ``BUILD_ARTEFACTS``) are left out. A file is
+    any entry but a folder: a symlink, and a FIFO, socket or device node too (an orphan like
+    any other, never opened: ``files.read_file`` refuses it by its type)."""
     found: list[str] = []
     for root in roots:
         base = project_dir / root
         if not base.is_dir():
             continue
         for path, is_folder in walk(base):
-            if not is_folder and (path.is_file() or path.is_symlink()):
+            if not is_folder:
                 found.append(path.relative_to(project_dir).as_posix())
     yield from sorted(found)
 

@@ -206,9 +206,11 @@ def _generate(
 
 
 def _readme_output(config: Config) -> str | Diagnostic | None:
-    """The README with its code table regenerated; ``None`` without a README or markers."""
+    """The README with its code table regenerated; ``None`` without a README or markers. A
+    README that is there but not a regular file (a FIFO, a folder) is refused as ``UNREADABLE``,
+    never taken for an absent one (nor opened)."""
     path = config.path("readme")
-    if not path.is_file():
+    if not path.exists():
         return None
     text, problems = read_text(path, config.relative("readme"))
     if text is None:

@@ -256,7 +256,7 @@ def _readme_current(config: Config) -> int | None:
     """1 when the README's generated region is current, 0 without a README or region, ``None``
     when it would change (or cannot be read): the same reading as the pipeline's."""
     path = config.path("readme")
-    if not path.is_file():
+    if not path.exists():
         return 0
     try:
         data = read_file(path)
