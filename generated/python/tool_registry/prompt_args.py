@@ -69,6 +69,21 @@ class PromptArgError(ValueError):
         self.code = code
         self.index = index
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickle and copy (a process pool passing the error on) rebuild it as it is, without
+        # ``__init__``, whose arguments the exception does not keep.
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+def _rebuilt(
+    cls: type[PromptArgError], args: tuple[object, ...], state: dict[str, object]
+) -> PromptArgError:
+    """``PromptArgError`` as pickled: its arguments and attributes, ``__init__`` not run."""
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 def _check_entry(index: int, entry: str) -> None:
     if "\x00" in entry:

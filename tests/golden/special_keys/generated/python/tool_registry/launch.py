@@ -53,6 +53,21 @@ class NotLaunchableError(Exception):
         self.tool_id = shown(text) if text is not None else shown_argument(tool_id)
         super().__init__(f"{code.value}: {self.tool_id} cannot be launched")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickle and copy (a process pool passing the error on) rebuild it as it is, without
+        # ``__init__``, whose arguments the exception does not keep (and would show the id again).
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+def _rebuilt(
+    cls: type[NotLaunchableError], args: tuple[object, ...], state: dict[str, object]
+) -> NotLaunchableError:
+    """``NotLaunchableError`` as pickled: its arguments and attributes, ``__init__`` not run."""
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 def _granted_by_host(registry: ToolRegistry, tool: ToolManifest) -> bool:
     """Whether ``tool`` may run: a built-in always (the table grants it); a third-party adapter
