@@ -232,7 +232,51 @@ def _package(where: _Shown, pyproject: Path, section: dict[str, object]) -> Pack
             located = f"{where}:{place[0]}:{place[1]}" if place else f"{where}"
             raise ConfigError(f"{located}: tool.toolgen.{key} = {describe(value)} {problem}")
         chosen[field] = value
-    return Package(**chosen)
+    package = Package(**chosen)
+    for name_key, problem in _file_name_problems(package):
+        # Where the name is the default, the version is the long one.
+        key = name_key if name_key in section else _PAIRED_KEY[name_key]
+        place = _key_location(pyproject, key)
+        located = f"{where}:{place[0]}:{place[1]}" if place else f"{where}"
+        raise ConfigError(f"{located}: tool.toolgen.{key} = {describe(section[key])} {problem}")
+    return package
+
+
+# The longest file name building a package writes, from its name and version: the wheel
+# (``name-version-py3-none-any.whl``) and npm's tarball (``name-version.tgz``, a scope's ``@``
+# dropped and its ``/`` a ``-``). A name and a version each within its rules can together make
+# one longer than a file system's 255 bytes (``pip wheel``, ``npm pack``: ENAMETOOLONG).
+MAX_FILE_NAME = 255
+_PAIRED_KEY = {
+    "python_package_name": "python_package_version",
+    "typescript_package_name": "typescript_package_version",
+}
+
+
+def _file_name_problems(package: Package) -> list[tuple[str, str]]:
+    wheel = f"{package.python_name}-{package.python_version}-py3-none-any.whl"
+    tarball = f"{package.typescript_name.removeprefix('@').replace('/', '-')}"
+    tarball = f"{tarball}-{package.typescript_version}.tgz"
+    problems = []
+    if len(wheel) > MAX_FILE_NAME:
+        problems.append(
+            (
+                "python_package_name",
+                f"must be short enough, with python_package_version, for the wheel's file name"
+                f" (name-version-py3-none-any.whl: {len(wheel)} characters; at most"
+                f" {MAX_FILE_NAME})",
+            )
+        )
+    if package.typescript and len(tarball) > MAX_FILE_NAME:
+        problems.append(
+            (
+                "typescript_package_name",
+                f"must be short enough, with typescript_package_version, for the npm tarball's"
+                f" file name (name-version.tgz: {len(tarball)} characters; at most"
+                f" {MAX_FILE_NAME})",
+            )
+        )
+    return problems
 
 
 # A table header, and a key (bare, quoted, or dotted from ``tool``) at the start of a line.
