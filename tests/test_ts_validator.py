@@ -149,7 +149,11 @@ def test_the_readme_typescript_example_compiles_and_runs(tmp_path: Path) -> None
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("### One plan of checks, two validators") :]
     example = section[section.index("```ts\n") + 6 : section.index("```\n", section.index("```ts"))]
-    example = example.replace("./generated/typescript/index.js", "./index.js")
+    # A consumer imports the installed package by its name (the configured one), not a path of
+    # this repository.
+    name = json.loads((REPO / "generated/typescript/package.json").read_text())["name"]
+    assert f'}} from "{name}";' in example
+    example = example.replace(f'from "{name}"', 'from "./index.js"')
     runner = (
         'import { adapterFrom } from "./example.js";\n'
         'const good = adapterFrom({ id: "acme", displayName: "Acme", launchable: true,'

@@ -195,3 +195,43 @@ def test_without_the_setting_there_is_no_package(tmp_path: Path) -> None:
     minimal = REPO / "tests/golden/minimal/generated/typescript"
     assert not (minimal / "package.json").exists() and not (minimal / "tsconfig.json").exists()
     assert (REPO / "generated/typescript/package.json").is_file()
+
+
+REQUIRER = """\
+const registry = require("NAME");
+const refused = {};
+for (const path of ["NAME/dist/loader.js", "NAME/dist/index.js", "NAME/loader", "NAME/tools.ts"]) {
+  try {
+    require(path);
+  } catch (error) {
+    refused[path.slice("NAME".length)] = error.code;
+  }
+}
+console.log(JSON.stringify({ isToolId: typeof registry.isToolId, refused }));
+"""
+
+
+def test_commonjs_and_internal_paths_are_what_the_readme_says(tmp_path: Path) -> None:
+    """An ES-module package: `require` loads it where node can require ES modules (20.19+,
+    22.12+), as the README says, and no internal file is reachable through `exports`."""
+    _, tarball, name = _packed(REPO, tmp_path, "7")
+    consumer = tmp_path / "commonjs"
+    installed = _consumer(consumer, name, {"module": "NodeNext", "moduleResolution": "NodeNext"})
+    _install_tarball(tarball, installed)
+    (consumer / "main.cjs").write_text(REQUIRER.replace("NAME", name))
+    version = _run([node_executable(), "--version"], consumer).stdout.strip().lstrip("v")
+    major, minor = (int(part) for part in version.split(".")[:2])
+    ran = _run([node_executable(), "main.cjs"], consumer)
+    if not ((20, 19) <= (major, minor) < (21, 0) or (major, minor) >= (22, 12)):
+        assert ran.returncode != 0 and "ERR_REQUIRE_ESM" in ran.stderr, ran.stderr
+        return
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout) == {
+        "isToolId": "function",
+        "refused": dict.fromkeys(
+            ["/dist/loader.js", "/dist/index.js", "/loader", "/tools.ts"],
+            "ERR_PACKAGE_PATH_NOT_EXPORTED",
+        ),
+    }
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert "`require` loads it where node can require ES modules (20.19+, 22.12+" in readme
