@@ -65,6 +65,19 @@ def test_a_huge_integer_is_described_not_printed() -> None:
     assert shown_value(1.5e300) == "1.5e+300"
 
 
+def test_counts_read_in_the_singular_for_one() -> None:
+    from tool_registry import validate_tool_manifest
+    from tool_registry.diagnostics import shown_value
+
+    assert shown_value({"a": 1}) == "an object with 1 key"
+    assert shown_value({}) == "an object with 0 keys"
+    assert shown_value([1]) == "an array of 1 item"
+    assert shown_value([1, 2]) == "an array of 2 items"
+    # The validator's own (inline) spelling of a found object agrees.
+    found = {record.found for record in validate_tool_manifest({"id": "x"})}
+    assert "an object with 1 key" in found
+
+
 def test_long_file_names_stay_distinguishable(tmp_path: Path) -> None:
     from tool_registry import load_third_party_manifests
 

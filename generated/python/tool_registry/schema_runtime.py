@@ -206,7 +206,7 @@ def report(violations: Violations) -> tuple[Diagnostic, ...]:
         elif kind is bool:
             found = "true" if value else "false"
         elif kind is dict:
-            found = f"an object with {len(value)} keys"
+            found = f"an object with {len(value)} key{'' if len(value) == 1 else 's'}"
         else:
             found = shown_value(value)
         # Built by tuple.__new__ with every field given (the named tuple's own __new__ is a

@@ -250,10 +250,11 @@ export function shownValue(value: unknown): string {
     return shown(String(value));
   }
   if (Array.isArray(value)) {
-    return `an array of ${value.length} items`;
+    return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
   }
   if (typeof value === "object") {
-    return `an object with ${Object.keys(value).length} keys`;
+    const keys = Object.keys(value).length;
+    return `an object with ${keys} key${keys === 1 ? "" : "s"}`;
   }
   return shown(typeof value);
 }

@@ -284,9 +284,9 @@ def shown_value(value: Any) -> str:
     if isinstance(value, int | float):
         return number_text(value)
     if isinstance(value, dict):
-        return f"an object with {len(value)} keys"
+        return f"an object with {len(value)} key{'' if len(value) == 1 else 's'}"
     if isinstance(value, list):
-        return f"an array of {len(value)} items"
+        return f"an array of {len(value)} item{'' if len(value) == 1 else 's'}"
     return shown(type(value).__name__)
 
 
