@@ -180,13 +180,25 @@ function readRegular(path: FsPath, limit: number, into: Buffer | null): Uint8Arr
   if (!status.isFile()) {
     throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(status));
   }
-  return readOpened(path, limit, into);
+  try {
+    return readOpened(path, limit, into);
+  } catch (error) {
+    // A socket put in the name's place since the look: it is NOT_A_FILE, as a listed one is.
+    if (errorCode(error) === "ENXIO") {
+      const now = fs.statSync(path);
+      if (!now.isFile()) {
+        throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(now));
+      }
+    }
+    throw error;
+  }
 }
 
 /** A name the listing typed as a regular file, not a link, read with no look before opening: the
  * open follows no link (`O_NOFOLLOW`), since the listing ends before the first file is opened
- * and a link to a device or FIFO may have been put in its place since; a link found there gets
- * the full check (`stat`, then the open), as a listed link does. */
+ * and a link to a device or FIFO may have been put in its place since; a link found there (or a
+ * socket, which cannot be opened) gets the full check (`stat`, then the open), as a listed link
+ * does. */
 function readListedRegular(path: FsPath, limit: number, into: Buffer | null): Uint8Array {
   const noFollow = fs.constants.O_NOFOLLOW ?? 0;
   if (noFollow === 0) return readRegular(path, limit, into);
@@ -194,7 +206,7 @@ function readListedRegular(path: FsPath, limit: number, into: Buffer | null): Ui
     return readOpened(path, limit, into, noFollow);
   } catch (error) {
     const code = errorCode(error);
-    if (code === "ELOOP" || code === "EMLINK") return readRegular(path, limit, into);
+    if (code === "ELOOP" || code === "EMLINK" || code === "ENXIO") return readRegular(path, limit, into);
     throw error;
   }
 }
@@ -249,8 +261,6 @@ function readOpened(path: FsPath, limit: number, into: Buffer | null, extraFlags
     if (!opened.isFile()) {
       throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(opened));
     }
-    // The identity a refresh compares, from the descriptor that is read (not a second look).
-    lastReadIdentity = identityOf(opened);
     // Into the caller's buffer when it holds `limit` + 1 bytes (the loader lends one for all its
     // files: what is read is decoded before the next file is). Else sized by the file, plus one
     // byte to notice one longer than its size said (growing, or a special file reporting 0): a
@@ -274,6 +284,10 @@ function readOpened(path: FsPath, limit: number, into: Buffer | null, extraFlags
       if (chunk === 0) break;
       received += chunk;
     }
+    // The identity a refresh compares, from the descriptor that was read (not a second look),
+    // and only once the read succeeded: a file whose read failed is not kept, as in Python, so
+    // the next refresh reads it again.
+    lastReadIdentity = identityOf(opened);
     return buffer.subarray(0, received);
   } finally {
     fs.closeSync(descriptor);

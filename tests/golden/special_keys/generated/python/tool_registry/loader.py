@@ -291,6 +291,9 @@ def read_regular_file(path: str, limit: int) -> bytes:
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # What such an open raises for a link (Linux and macOS: ELOOP; FreeBSD: EMLINK).
 _A_LINK = frozenset({errno.ELOOP, errno.EMLINK})
+# What an open raises for a socket put in the name's place since the type was known: the name
+# is looked at again, so it is NOT_A_FILE (a socket), as a socket in the listing is.
+_NO_DEVICE = errno.ENXIO
 
 
 def _read_regular(
@@ -310,11 +313,11 @@ def _read_regular(
         try:
             descriptor = os.open(path, flags | _NO_FOLLOW)
         except OSError as error:
-            if error.errno not in _A_LINK:
+            if error.errno not in _A_LINK and error.errno != _NO_DEVICE:
                 raise
             return _read_regular(path, limit, None)
     else:
-        descriptor = os.open(path, flags)
+        descriptor = _open_looked_at(path, flags)
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
@@ -330,6 +333,19 @@ def _read_regular(
         return data, status
     finally:
         os.close(descriptor)
+
+
+def _open_looked_at(path: str, flags: int) -> int:
+    """``os.open`` of a name already looked at: a socket put in its place since (its open fails
+    with ENXIO) is ``NotARegularFileError``, as a socket found by the look is."""
+    try:
+        return os.open(path, flags)
+    except OSError as error:
+        if error.errno == _NO_DEVICE:
+            now = os.stat(path).st_mode
+            if not stat.S_ISREG(now):
+                raise NotARegularFileError(path, _kind_of(now)) from None
+        raise
 
 
 class _ListedReader:
@@ -974,8 +990,10 @@ def _load_folder(
                     checked.append(kept)
                     continue
         if listed is not None:
-            # The listing's type (no refresh ``stat``, which follows links) opens no link.
-            listed.identity, listed.mode, listed.listed = None, mode, regular and kept is None
+            # A name the listing typed as a regular file is opened without following a link,
+            # on a refresh too (its ``stat`` follows links, and a link may replace the file
+            # between that look and the open).
+            listed.identity, listed.mode, listed.listed = None, mode, regular
         report, manifest = _check_file(name, path, reader)
         outcome = _settle(None if listed is None else listed.identity, report, manifest)
         states.append(FileState(report.shown_source, "loaded"))
