@@ -7,6 +7,8 @@ open of one file.
   both languages (TypeScript kept the failed outcome and called it ``reused``).
 - A socket put in a name's place after the listing typed it as a regular file is ``NOT_A_FILE``
   (a socket), as a socket in the listing is (its open failed with ENXIO: ``UNREADABLE``).
+- A name that is gone is reported ``removed`` even when another name is shown alike (escaped and
+  clipped to the same text): names were compared by their shown form, so the removal was lost.
 - Python's refresh opens a name the listing typed as a regular file without following a link,
   as its first load and TypeScript do.
 """
@@ -60,7 +62,10 @@ const summary = (r) => ({
 });
 const first = loadThirdPartyManifests(folder);
 const results = [summary(first)];
-if (mode === "refresh") results.push(summary(loadThirdPartyManifests(folder, { previous: first })));
+if (mode === "remove") fs.unlinkSync(spare);
+if (mode === "refresh" || mode === "remove") {
+  results.push(summary(loadThirdPartyManifests(folder, { previous: first })));
+}
 console.log(JSON.stringify(results));
 """
 
@@ -187,3 +192,25 @@ def test_a_python_refresh_opens_a_listed_file_without_following_links(
         ("b.json", "reused"),
     ]
     assert flags_seen and all(flags & os.O_NOFOLLOW for flags in flags_seen)
+
+
+def test_a_removed_name_shown_like_a_present_one_is_still_removed(
+    tmp_path: Path, runner: Path
+) -> None:
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    stem = "\x01" * 200  # shown as 200 escapes, clipped: both names are shown alike
+    for suffix, tool in (("1", "alpha"), ("2", "beta")):
+        path = folder / f"{stem}{suffix}.json"
+        path.write_text(json.dumps(_manifest(tool, tool.title())), encoding="utf-8")
+    gone = folder / f"{stem}2.json"
+    first = load_third_party_manifests(folder)
+    assert first.states[0].source == first.states[1].source
+    python = [_summary(first)]
+    gone.unlink()
+    python.append(_summary(load_third_party_manifests(folder, previous=first)))
+    shown_as = first.states[0].source
+    assert python[1]["states"] == [[shown_as, "reused"], [shown_as, "removed"]]
+    assert python[1]["manifests"] == ["alpha"]
+    gone.write_text(json.dumps(_manifest("beta", "Beta")), encoding="utf-8")
+    assert _node(runner, str(folder), "remove", str(gone)) == python

@@ -163,7 +163,7 @@ class FileState:
 
 class _Checked(NamedTuple):
     """One file's outcome before the whole-folder rules (duplicate ids), reusable by a refresh
-    as long as the file's ``identity`` (``None``: not cached) does not change. ``claim`` is the
+    as long as the file's ``identity`` (``None``: never reused) does not change. ``claim`` is the
     id its manifest claims (collisions aside, it passed the file's own checks) and ``model`` the
     manifest built once the file had no error of its own: the parsed object is not kept.
     ``report`` is never changed: the folder rules copy a report before adding to it
@@ -864,17 +864,17 @@ def _status(path: str) -> os.stat_result | None:
         return None
 
 
-def _removed(previous: LoadResult | None, present: Iterable[FileState]) -> tuple[FileState, ...]:
-    """States for the names the previous load had and this one (``present``: its states) has
-    not, in the previous load's order (the byte order of the names, not of their shown form).
-    Names are compared as the states show them (a source's own clipping, not a value's)."""
+def _removed(previous: LoadResult | None, present: Mapping[str, object]) -> tuple[FileState, ...]:
+    """States for the names the previous load had and this one (``present``: its outcomes by
+    name) has not, in the previous load's order (the byte order of the names). Names are
+    compared as they are, not as the states show them: two names whose shown forms are equal
+    (escaped and clipped alike) are still two names, and one of them going is reported."""
     if previous is None:
         return ()
-    shown_present = {state.source for state in present}
     return tuple(
-        FileState(s.source, "removed")
-        for s in previous.states
-        if s.state != "removed" and s.source not in shown_present
+        FileState(kept.report.shown_source, "removed")
+        for name, kept in previous.cache.items()
+        if name not in present
     )
 
 
@@ -953,11 +953,11 @@ def _load_folder(
         for _ in listing:  # nsmallest(0, ...) takes none: the names past the limit still count
             pass
     except FileNotFoundError:
-        return LoadResult((), (), (), _removed(previous, ()))
+        return LoadResult((), (), (), _removed(previous, {}))
     except Exception as error:  # a folder we cannot list is reported, never raised
         found = shown(getattr(error, "strerror", None) or type(error).__name__)
         problem = Diagnostic(DiagnosticCode.UNREADABLE, source=shown(folder), found=found)
-        return LoadResult((), (problem,), (), _removed(previous, ()))
+        return LoadResult((), (problem,), (), _removed(previous, {}))
     listed = _ListedReader() if read_file is None else None
     reader = read_file or listed or read_regular_file
     earlier = previous.cache if previous is not None and listed is not None else {}
@@ -970,7 +970,7 @@ def _load_folder(
         path = os.path.join(folder, name) if prefix is None else prefix + name
         kept = earlier.get(name)
         mode = stat.S_IFREG if regular else None
-        if kept is not None:
+        if kept is not None and kept.identity is not None:
             # A refresh: a file whose identity is unchanged is not read again.
             status = _status(path)
             mode = None if status is None else status.st_mode
@@ -995,12 +995,13 @@ def _load_folder(
         report, manifest = _check_file(name, path, reader)
         outcome = _settle(None if listed is None else listed.identity, report, manifest)
         states.append(FileState(report.shown_source, "loaded"))
-        if outcome.identity is not None:
-            cache[name] = outcome  # a regular file was read: reusable while it is unchanged
+        # Kept by name (every name: a refresh reports the ones gone); reusable while unchanged
+        # when a regular file was read (``identity`` is not None).
+        cache[name] = outcome
         checked.append(outcome)
     result = replace(
         _decide(checked),
-        states=(*states, *_removed(previous, states)),
+        states=(*states, *_removed(previous, cache)),
         cache=cache,
     )
     skipped = seen[0] - len(candidates)

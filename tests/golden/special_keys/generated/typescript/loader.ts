@@ -324,7 +324,8 @@ export interface FileState {
 // One file's outcome before the whole-folder rules, kept with its identity for the next
 // refresh: the folder rules copy a report before adding to it, so a kept outcome is shared.
 interface Remembered {
-  readonly identity: Identity;
+  // null: not a regular file read whole (never reused; kept so a refresh reports it gone).
+  readonly identity: Identity | null;
   readonly checked: Checked;
 }
 // Each load's remembered outcomes, by name (not part of the result's data).
@@ -1013,7 +1014,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   try {
     ({ chosen, seen } = smallestNames(adapterNames(readDir(folder), readDir === listedNames), maxFiles));
   } catch (error) {
-    const gone = removedStates(previous, new Set());
+    const gone = removedStates(previous, new Map());
     if (errorCode(error) === "ENOENT") {
       return Object.freeze({ manifests: [], diagnostics: [], files: [], states: gone });
     }
@@ -1038,11 +1039,12 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
         : Buffer.concat([prefix, name.bytes]);
     if (readFile !== undefined) {
       const outcome = checkFile(name.text, path, readFile);
+      remembered.set(name.key, { identity: null, checked: outcome });
       states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
       return outcome;
     }
     const before = earlier?.get(name.key);
-    if (before !== undefined && sameIdentity(identityNow(path), before.identity)) {
+    if (before !== undefined && before.identity !== null && sameIdentity(identityNow(path), before.identity)) {
       remembered.set(name.key, before);
       states.push(Object.freeze({ source: before.checked[0].shownSource, state: "reused" }));
       return before.checked;
@@ -1051,13 +1053,13 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     lastReadIdentity = null;
     const outcome = checkFile(name.text, path, name.regular ? readListed : readOther);
     const identity: Identity | null = lastReadIdentity;
-    if (identity !== null) remembered.set(name.key, { identity, checked: outcome });
+    remembered.set(name.key, { identity, checked: outcome });
     states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
     return outcome;
   });
   const decided = decide(checked);
   // Names the previous load had and this one has not (no set of names without a previous load).
-  const removed = previous === undefined ? [] : removedStates(previous, new Set(states.map((state) => state.source)));
+  const removed = previous === undefined ? [] : removedStates(previous, remembered);
   const allStates = Object.freeze(removed.length === 0 ? states : [...states, ...removed]);
   const skipped = seen - chosen.length;
   const result: LoadResult =
@@ -1086,12 +1088,15 @@ function fileLimit(value: unknown): number {
   return Math.max(Math.floor(value), 0);
 }
 
-/** States for the names the previous load had and this one has not. */
-function removedStates(previous: LoadResult | undefined, present: ReadonlySet<string>): readonly FileState[] {
-  if (previous === undefined) return Object.freeze([]);
-  return Object.freeze(
-    previous.states
-      .filter((state) => state.state !== "removed" && !present.has(state.source))
-      .map((state) => Object.freeze({ source: state.source, state: "removed" as const })),
-  );
+/** States for the names the previous load had and this one (`present`: its outcomes by name)
+ * has not, in the previous load's order. Names are compared as they are (their bytes), not as
+ * the states show them: two names shown alike (escaped and clipped) are still two names. */
+function removedStates(previous: LoadResult | undefined, present: ReadonlyMap<string, unknown>): readonly FileState[] {
+  const before = previous === undefined ? undefined : REMEMBERED.get(previous);
+  if (before === undefined) return Object.freeze([]);
+  const gone: FileState[] = [];
+  for (const [key, kept] of before) {
+    if (!present.has(key)) gone.push(Object.freeze({ source: kept.checked[0].shownSource, state: "removed" as const }));
+  }
+  return Object.freeze(gone);
 }
