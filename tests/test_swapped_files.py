@@ -9,6 +9,7 @@ open of one file.
   (a socket), as a socket in the listing is (its open failed with ENXIO: ``UNREADABLE``).
 - A name that is gone is reported ``removed`` even when another name is shown alike (escaped and
   clipped to the same text): names were compared by their shown form, so the removal was lost.
+- Python's ``load_manifest_files`` reports a ``loaded`` state per pair, as TypeScript does.
 - Python's refresh opens a name the listing typed as a regular file without following a link,
   as its first load and TypeScript do.
 """
@@ -214,3 +215,33 @@ def test_a_removed_name_shown_like_a_present_one_is_still_removed(
     assert python[1]["manifests"] == ["alpha"]
     gone.write_text(json.dumps(_manifest("beta", "Beta")), encoding="utf-8")
     assert _node(runner, str(folder), "remove", str(gone)) == python
+
+
+LOAD_FILES = """\
+import { loadManifestFiles } from "./index.js";
+const pairs = JSON.parse(process.argv[2]);
+console.log(JSON.stringify(loadManifestFiles(pairs).states.map((s) => [s.source, s.state])));
+"""
+
+
+def test_load_manifest_files_reports_the_same_states_in_both_languages(
+    tmp_path: Path, runner: Path
+) -> None:
+    """Python's ``load_manifest_files`` gave no states where TypeScript's calls each pair
+    ``loaded``."""
+    from tool_registry import load_manifest_files
+
+    folder = _folder(tmp_path)
+    pairs = [("b.json", str(folder / "b.json")), ("a.json", str(folder / "a.json"))]
+    python = [[s.source, s.state] for s in load_manifest_files(pairs).states]
+    assert python == [["b.json", "loaded"], ["a.json", "loaded"]]
+    script = runner.parent / "load-files.mjs"
+    script.write_text(LOAD_FILES, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(script), json.dumps(pairs)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == python

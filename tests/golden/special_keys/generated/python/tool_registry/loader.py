@@ -727,13 +727,16 @@ def load_manifest_files(
 ) -> LoadResult:
     """Apply the loader's rules to ``(source, path)`` pairs, in the order given.
 
-    ``source`` is how diagnostics name the file. Never raises for what a file holds (pairs of
-    the wrong shape are a ``TypeError``).
+    ``source`` is how diagnostics name the file; ``states`` calls every pair ``loaded`` (nothing
+    is kept for a refresh). Never raises for what a file holds (pairs of the wrong shape are a
+    ``TypeError``).
     """
     pairs = _source_path_pairs(paths)
     reader = read_file or read_regular_file
     with _collector_paused():
-        return _decide([_settle(None, *_check_file(s, path, reader)) for s, path in pairs])
+        result = _decide([_settle(None, *_check_file(s, path, reader)) for s, path in pairs])
+    # Every file was read: ``loaded``, one state per pair in order, as TypeScript reports them.
+    return replace(result, states=tuple(FileState(file.source, "loaded") for file in result.files))
 
 
 def _source_path_pairs(paths: object) -> list[tuple[str, Any]]:
