@@ -163,7 +163,7 @@ class FileState:
 
 class _Checked(NamedTuple):
     """One file's outcome before the whole-folder rules (duplicate ids), reusable by a refresh
-    as long as the file's ``identity`` (``None``: not cached) does not change. ``claim`` is the
+    as long as the file's ``identity`` (``None``: never reused) does not change. ``claim`` is the
     id its manifest claims (collisions aside, it passed the file's own checks) and ``model`` the
     manifest built once the file had no error of its own: the parsed object is not kept.
     ``report`` is never changed: the folder rules copy a report before adding to it
@@ -289,6 +289,9 @@ def read_regular_file(path: str, limit: int) -> bytes:
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # What such an open raises for a link (Linux and macOS: ELOOP; FreeBSD: EMLINK).
 _A_LINK = frozenset({errno.ELOOP, errno.EMLINK})
+# What an open raises for a socket put in the name's place since the type was known: the name
+# is looked at again, so it is NOT_A_FILE (a socket), as a socket in the listing is.
+_NO_DEVICE = errno.ENXIO
 
 
 def _read_regular(
@@ -308,11 +311,11 @@ def _read_regular(
         try:
             descriptor = os.open(path, flags | _NO_FOLLOW)
         except OSError as error:
-            if error.errno not in _A_LINK:
+            if error.errno not in _A_LINK and error.errno != _NO_DEVICE:
                 raise
             return _read_regular(path, limit, None)
     else:
-        descriptor = os.open(path, flags)
+        descriptor = _open_looked_at(path, flags)
     try:
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
@@ -328,6 +331,19 @@ def _read_regular(
         return data, status
     finally:
         os.close(descriptor)
+
+
+def _open_looked_at(path: str, flags: int) -> int:
+    """``os.open`` of a name already looked at: a socket put in its place since (its open fails
+    with ENXIO) is ``NotARegularFileError``, as a socket found by the look is."""
+    try:
+        return os.open(path, flags)
+    except OSError as error:
+        if error.errno == _NO_DEVICE:
+            now = os.stat(path).st_mode
+            if not stat.S_ISREG(now):
+                raise NotARegularFileError(path, _kind_of(now)) from None
+        raise
 
 
 class _ListedReader:
@@ -709,13 +725,16 @@ def load_manifest_files(
 ) -> LoadResult:
     """Apply the loader's rules to ``(source, path)`` pairs, in the order given.
 
-    ``source`` is how diagnostics name the file. Never raises for what a file holds (pairs of
-    the wrong shape are a ``TypeError``).
+    ``source`` is how diagnostics name the file; ``states`` calls every pair ``loaded`` (nothing
+    is kept for a refresh). Never raises for what a file holds (pairs of the wrong shape are a
+    ``TypeError``).
     """
     pairs = _source_path_pairs(paths)
     reader = read_file or read_regular_file
     with _collector_paused():
-        return _decide([_settle(None, *_check_file(s, path, reader)) for s, path in pairs])
+        result = _decide([_settle(None, *_check_file(s, path, reader)) for s, path in pairs])
+    # Every file was read: ``loaded``, one state per pair in order, as TypeScript reports them.
+    return replace(result, states=tuple(FileState(file.source, "loaded") for file in result.files))
 
 
 def _source_path_pairs(paths: object) -> list[tuple[str, Any]]:
@@ -848,17 +867,17 @@ def _status(path: str) -> os.stat_result | None:
         return None
 
 
-def _removed(previous: LoadResult | None, present: Iterable[FileState]) -> tuple[FileState, ...]:
-    """States for the names the previous load had and this one (``present``: its states) has
-    not, in the previous load's order (the byte order of the names, not of their shown form).
-    Names are compared as the states show them (a source's own clipping, not a value's)."""
+def _removed(previous: LoadResult | None, present: Mapping[str, object]) -> tuple[FileState, ...]:
+    """States for the names the previous load had and this one (``present``: its outcomes by
+    name) has not, in the previous load's order (the byte order of the names). Names are
+    compared as they are, not as the states show them: two names whose shown forms are equal
+    (escaped and clipped alike) are still two names, and one of them going is reported."""
     if previous is None:
         return ()
-    shown_present = {state.source for state in present}
     return tuple(
-        FileState(s.source, "removed")
-        for s in previous.states
-        if s.state != "removed" and s.source not in shown_present
+        FileState(kept.report.shown_source, "removed")
+        for name, kept in previous.cache.items()
+        if name not in present
     )
 
 
@@ -937,11 +956,11 @@ def _load_folder(
         for _ in listing:  # nsmallest(0, ...) takes none: the names past the limit still count
             pass
     except FileNotFoundError:
-        return LoadResult((), (), (), _removed(previous, ()))
+        return LoadResult((), (), (), _removed(previous, {}))
     except Exception as error:  # a folder we cannot list is reported, never raised
         found = shown(getattr(error, "strerror", None) or type(error).__name__)
         problem = Diagnostic(DiagnosticCode.UNREADABLE, source=shown(folder), found=found)
-        return LoadResult((), (problem,), (), _removed(previous, ()))
+        return LoadResult((), (problem,), (), _removed(previous, {}))
     listed = _ListedReader() if read_file is None else None
     reader = read_file or listed or read_regular_file
     earlier = previous.cache if previous is not None and listed is not None else {}
@@ -954,7 +973,7 @@ def _load_folder(
         path = os.path.join(folder, name) if prefix is None else prefix + name
         kept = earlier.get(name)
         mode = stat.S_IFREG if regular else None
-        if kept is not None:
+        if kept is not None and kept.identity is not None:
             # A refresh: a file whose identity is unchanged is not read again.
             status = _status(path)
             mode = None if status is None else status.st_mode
@@ -972,17 +991,20 @@ def _load_folder(
                     checked.append(kept)
                     continue
         if listed is not None:
-            # The listing's type (no refresh ``stat``, which follows links) opens no link.
-            listed.identity, listed.mode, listed.listed = None, mode, regular and kept is None
+            # A name the listing typed as a regular file is opened without following a link,
+            # on a refresh too (its ``stat`` follows links, and a link may replace the file
+            # between that look and the open).
+            listed.identity, listed.mode, listed.listed = None, mode, regular
         report, manifest = _check_file(name, path, reader)
         outcome = _settle(None if listed is None else listed.identity, report, manifest)
         states.append(FileState(report.shown_source, "loaded"))
-        if outcome.identity is not None:
-            cache[name] = outcome  # a regular file was read: reusable while it is unchanged
+        # Kept by name (every name: a refresh reports the ones gone); reusable while unchanged
+        # when a regular file was read (``identity`` is not None).
+        cache[name] = outcome
         checked.append(outcome)
     result = replace(
         _decide(checked),
-        states=(*states, *_removed(previous, states)),
+        states=(*states, *_removed(previous, cache)),
         cache=cache,
     )
     skipped = seen[0] - len(candidates)

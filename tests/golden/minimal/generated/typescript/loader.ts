@@ -180,13 +180,25 @@ function readRegular(path: FsPath, limit: number, into: Buffer | null): Uint8Arr
   if (!status.isFile()) {
     throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(status));
   }
-  return readOpened(path, limit, into);
+  try {
+    return readOpened(path, limit, into);
+  } catch (error) {
+    // A socket put in the name's place since the look: it is NOT_A_FILE, as a listed one is.
+    if (errorCode(error) === "ENXIO") {
+      const now = fs.statSync(path);
+      if (!now.isFile()) {
+        throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(now));
+      }
+    }
+    throw error;
+  }
 }
 
 /** A name the listing typed as a regular file, not a link, read with no look before opening: the
  * open follows no link (`O_NOFOLLOW`), since the listing ends before the first file is opened
- * and a link to a device or FIFO may have been put in its place since; a link found there gets
- * the full check (`stat`, then the open), as a listed link does. */
+ * and a link to a device or FIFO may have been put in its place since; a link found there (or a
+ * socket, which cannot be opened) gets the full check (`stat`, then the open), as a listed link
+ * does. */
 function readListedRegular(path: FsPath, limit: number, into: Buffer | null): Uint8Array {
   const noFollow = fs.constants.O_NOFOLLOW ?? 0;
   if (noFollow === 0) return readRegular(path, limit, into);
@@ -194,7 +206,7 @@ function readListedRegular(path: FsPath, limit: number, into: Buffer | null): Ui
     return readOpened(path, limit, into, noFollow);
   } catch (error) {
     const code = errorCode(error);
-    if (code === "ELOOP" || code === "EMLINK") return readRegular(path, limit, into);
+    if (code === "ELOOP" || code === "EMLINK" || code === "ENXIO") return readRegular(path, limit, into);
     throw error;
   }
 }
@@ -249,8 +261,6 @@ function readOpened(path: FsPath, limit: number, into: Buffer | null, extraFlags
     if (!opened.isFile()) {
       throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(opened));
     }
-    // The identity a refresh compares, from the descriptor that is read (not a second look).
-    lastReadIdentity = identityOf(opened);
     // Into the caller's buffer when it holds `limit` + 1 bytes (the loader lends one for all its
     // files: what is read is decoded before the next file is). Else sized by the file, plus one
     // byte to notice one longer than its size said (growing, or a special file reporting 0): a
@@ -274,6 +284,10 @@ function readOpened(path: FsPath, limit: number, into: Buffer | null, extraFlags
       if (chunk === 0) break;
       received += chunk;
     }
+    // The identity a refresh compares, from the descriptor that was read (not a second look),
+    // and only once the read succeeded: a file whose read failed is not kept, as in Python, so
+    // the next refresh reads it again.
+    lastReadIdentity = identityOf(opened);
     return buffer.subarray(0, received);
   } finally {
     fs.closeSync(descriptor);
@@ -311,7 +325,8 @@ export interface FileState {
 // One file's outcome before the whole-folder rules, kept with its identity for the next
 // refresh: the folder rules copy a report before adding to it, so a kept outcome is shared.
 interface Remembered {
-  readonly identity: Identity;
+  // null: not a regular file read whole (never reused; kept so a refresh reports it gone).
+  readonly identity: Identity | null;
   readonly checked: Checked;
 }
 // Each load's remembered outcomes, by name (not part of the result's data).
@@ -1000,7 +1015,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   try {
     ({ chosen, seen } = smallestNames(adapterNames(readDir(folder), readDir === listedNames), maxFiles));
   } catch (error) {
-    const gone = removedStates(previous, new Set());
+    const gone = removedStates(previous, new Map());
     if (errorCode(error) === "ENOENT") {
       return Object.freeze({ manifests: [], diagnostics: [], files: [], states: gone });
     }
@@ -1025,11 +1040,12 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
         : Buffer.concat([prefix, name.bytes]);
     if (readFile !== undefined) {
       const outcome = checkFile(name.text, path, readFile);
+      remembered.set(name.key, { identity: null, checked: outcome });
       states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
       return outcome;
     }
     const before = earlier?.get(name.key);
-    if (before !== undefined && sameIdentity(identityNow(path), before.identity)) {
+    if (before !== undefined && before.identity !== null && sameIdentity(identityNow(path), before.identity)) {
       remembered.set(name.key, before);
       states.push(Object.freeze({ source: before.checked[0].shownSource, state: "reused" }));
       return before.checked;
@@ -1038,13 +1054,13 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     lastReadIdentity = null;
     const outcome = checkFile(name.text, path, name.regular ? readListed : readOther);
     const identity: Identity | null = lastReadIdentity;
-    if (identity !== null) remembered.set(name.key, { identity, checked: outcome });
+    remembered.set(name.key, { identity, checked: outcome });
     states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
     return outcome;
   });
   const decided = decide(checked);
   // Names the previous load had and this one has not (no set of names without a previous load).
-  const removed = previous === undefined ? [] : removedStates(previous, new Set(states.map((state) => state.source)));
+  const removed = previous === undefined ? [] : removedStates(previous, remembered);
   const allStates = Object.freeze(removed.length === 0 ? states : [...states, ...removed]);
   const skipped = seen - chosen.length;
   const result: LoadResult =
@@ -1073,12 +1089,15 @@ function fileLimit(value: unknown): number {
   return Math.max(Math.floor(value), 0);
 }
 
-/** States for the names the previous load had and this one has not. */
-function removedStates(previous: LoadResult | undefined, present: ReadonlySet<string>): readonly FileState[] {
-  if (previous === undefined) return Object.freeze([]);
-  return Object.freeze(
-    previous.states
-      .filter((state) => state.state !== "removed" && !present.has(state.source))
-      .map((state) => Object.freeze({ source: state.source, state: "removed" as const })),
-  );
+/** States for the names the previous load had and this one (`present`: its outcomes by name)
+ * has not, in the previous load's order. Names are compared as they are (their bytes), not as
+ * the states show them: two names shown alike (escaped and clipped) are still two names. */
+function removedStates(previous: LoadResult | undefined, present: ReadonlyMap<string, unknown>): readonly FileState[] {
+  const before = previous === undefined ? undefined : REMEMBERED.get(previous);
+  if (before === undefined) return Object.freeze([]);
+  const gone: FileState[] = [];
+  for (const [key, kept] of before) {
+    if (!present.has(key)) gone.push(Object.freeze({ source: kept.checked[0].shownSource, state: "removed" as const }));
+  }
+  return Object.freeze(gone);
 }
