@@ -164,6 +164,8 @@ def test_the_readme_adapters_parse_to_typed_manifests(index: int, tmp_path: Path
     (loaded,), _ = _as_file(value, tmp_path)
     assert dataclasses.asdict(parsed.manifest) == dataclasses.asdict(loaded)
     assert value == before  # never changed
+    # The source may be given in place, as the README writes it and TypeScript takes it.
+    assert parse_third_party_manifest(value, "adapter.json") == parsed
 
 
 def _nested(depth: int) -> Any:

@@ -1144,7 +1144,7 @@ def _json_copy(value: object) -> Any:
     return holder[0]
 
 
-def parse_third_party_manifest(value: object, *, source: str = "") -> ParsedManifest:
+def parse_third_party_manifest(value: object, source: str = "") -> ParsedManifest:
     """One untrusted value (what ``json.loads`` returns for an adapter, say) -> a typed
     ThirdPartyToolManifest under exactly the loader's rules for one file: a JSON object only,
     no lone surrogate, unknown fields dropped with a warning, the compiled schema checks,
