@@ -132,6 +132,8 @@ LAZY_PYTHON_EXPORTS: dict[str, tuple[str, ...]] = {
     "lookalikes": ("lookalike_keys",),
     "prompt_args": ("PromptArgError", "apply_prompt_arg_template", "check_prompt_arg_template"),
     "registry": (
+        "Catalog",
+        "CatalogTool",
         "ToolRegistry",
         "UnknownCapabilityError",
         "UnknownCohortError",

@@ -413,3 +413,24 @@ def test_accepted_entries_keep_their_secrets_out_of_the_catalog(folder: Path) ->
     assert {"aider", "b", "c"} <= set(registry.ids)
     text = json.dumps(registry.catalog())
     assert s not in text and s.lower() not in text
+
+
+def test_the_catalog_is_typed_as_it_is_built(folder: Path) -> None:
+    """``Catalog`` and ``CatalogTool`` (TypedDicts, as TypeScript's interfaces) name exactly the
+    keys ``catalog()`` returns: every required key on every tool, ``transport`` only where it is."""
+    from tool_registry import Catalog, CatalogTool
+
+    put(folder, "a.json", manifest())
+    put(folder, "m.json", mcp())
+    catalog = get_tool_registry(folder).catalog()
+    assert set(catalog) == set(Catalog.__annotations__)
+    tools = [
+        tool
+        for category in catalog["categories"]
+        for library in category["libraries"]
+        for tool in library["tools"]
+    ]
+    assert CatalogTool.__required_keys__ == set(CatalogTool.__annotations__) - {"transport"}
+    for tool in tools:
+        assert CatalogTool.__required_keys__ <= set(tool) <= set(CatalogTool.__annotations__)
+    assert any("transport" in tool for tool in tools)

@@ -99,6 +99,8 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
         check_prompt_arg_template,
     )
     from .registry import (
+        Catalog,
+        CatalogTool,
         ToolRegistry,
         UnknownCapabilityError,
         UnknownCohortError,
@@ -134,6 +136,8 @@ _LAZY: dict[str, str] = {
     "PromptArgError": "prompt_args",
     "apply_prompt_arg_template": "prompt_args",
     "check_prompt_arg_template": "prompt_args",
+    "Catalog": "registry",
+    "CatalogTool": "registry",
     "ToolRegistry": "registry",
     "UnknownCapabilityError": "registry",
     "UnknownCohortError": "registry",
@@ -190,6 +194,8 @@ __all__ = [
     "CandidatesDetect",
     "Capabilities",
     "Capability",
+    "Catalog",
+    "CatalogTool",
     "CohortName",
     "DetectionDeps",
     "DetectionResult",

@@ -114,6 +114,8 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
         check_prompt_arg_template,
     )
     from .registry import (
+        Catalog,
+        CatalogTool,
         ToolRegistry,
         UnknownCapabilityError,
         UnknownCohortError,
@@ -149,6 +151,8 @@ _LAZY: dict[str, str] = {
     "PromptArgError": "prompt_args",
     "apply_prompt_arg_template": "prompt_args",
     "check_prompt_arg_template": "prompt_args",
+    "Catalog": "registry",
+    "CatalogTool": "registry",
     "ToolRegistry": "registry",
     "UnknownCapabilityError": "registry",
     "UnknownCohortError": "registry",
@@ -220,6 +224,8 @@ __all__ = [
     "CandidatesDetect",
     "Capabilities",
     "Capability",
+    "Catalog",
+    "CatalogTool",
     "CohortName",
     "DetectionDeps",
     "DetectionResult",

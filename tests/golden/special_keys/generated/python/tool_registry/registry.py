@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from .constants import (
     BUILTIN_TOOL_MANIFESTS,
@@ -168,6 +168,41 @@ def _capability_list(found: Iterable[str]) -> list[str]:
     return [capability for capability in CAPABILITIES if capability in chosen]
 
 
+class _CatalogToolFields(TypedDict):
+    id: str
+    displayName: str  # the catalog's JSON keys, spelled as in TypeScript
+    builtin: bool
+    inert: bool
+    claimed: list[str]
+    granted: list[str]
+    notGranted: list[str]
+    source: str | None
+
+
+# ``total=False`` rather than ``NotRequired``: with postponed annotations only the class keyword
+# makes ``__required_keys__`` right at run time.
+class CatalogTool(_CatalogToolFields, total=False):
+    """One tool of ``ToolRegistry.catalog()`` (TypeScript's ``CatalogTool``)."""
+
+    transport: str  # an inert (MCP server) entry's transport kind only
+
+
+class CatalogLibrary(TypedDict):
+    library: str | None
+    tools: list[CatalogTool]
+
+
+class CatalogCategory(TypedDict):
+    category: str | None
+    libraries: list[CatalogLibrary]
+
+
+class Catalog(TypedDict):
+    """``ToolRegistry.catalog()``: categories -> libraries -> tools (TypeScript's ``Catalog``)."""
+
+    categories: list[CatalogCategory]
+
+
 @dataclass(frozen=True)
 class ToolRegistry:
     """Every known tool, the loader's diagnostics, and the built-in resolvers.
@@ -235,7 +270,7 @@ class ToolRegistry:
             return None
         return self.resolvers.get(tool.id)  # the registry's own id: the caller's value never runs
 
-    def catalog(self) -> dict[str, Any]:
+    def catalog(self) -> Catalog:
         """Categories -> libraries -> tools, JSON-serialisable and sanitized.
 
         Each tool: ``id``, ``displayName``, ``builtin``, ``inert``, ``claimed``, ``granted`` and
@@ -245,11 +280,11 @@ class ToolRegistry:
         ``None``, last); tools keep registry order. Never holds a resolver, callable, path,
         command, argument, URL or hook pointer.
         """
-        grouped: dict[str | None, dict[str | None, list[dict[str, Any]]]] = {}
+        grouped: dict[str | None, dict[str | None, list[CatalogTool]]] = {}
         for tool in self.tools:
             claimed = claimed_capabilities(tool)
             granted = self.granted.get(tool.id, frozenset())
-            entry: dict[str, Any] = {
+            entry: CatalogTool = {
                 "id": shown(tool.id),
                 "displayName": shown(tool.displayName),
                 "builtin": tool.builtin is True,
