@@ -9,9 +9,11 @@ an acknowledgement names. Compared:
 - the runtime diagnostic codes (the generated ``DiagnosticCode`` enum at the baseline, read with
   ``ast``, against the code table now);
 - the third-party adapter schema (``$defs/ThirdPartyToolManifest`` with its ``$ref`` and ``allOf``
-  resolved), walked along instance paths: a property newly required, an ``enum``/``const``
-  narrowed, a ``type`` narrowed or alternatives changed, a ``pattern`` added or changed, a limit
-  tightened, ``additionalProperties`` closed, a property removed from a closed object: each makes
+  resolved), walked along instance paths (``items``, ``oneOf``/``anyOf`` and the branches of
+  ``if``/``then``/``else`` included): a property newly required, an ``enum``/``const`` (one set of
+  admitted values) narrowed, a subschema newly ``false``, an ``if`` condition changed, a
+  ``type`` narrowed or alternatives changed, a ``pattern`` added or changed, a limit tightened,
+  ``additionalProperties`` closed, a property removed from a closed object: each makes
   an adapter that was valid before invalid now.
 
 Additions (a tool, a cohort member, a capability, an optional property, a widened limit, ...) are
@@ -251,14 +253,16 @@ def _walk(
     yield from _compare_keywords(old, new, path, walk)
     yield from _compare_object(old, new, path, walk, depth)
     old_items, new_items = old.keywords.get("items"), new.keywords.get("items")
-    if isinstance(new_items, Mapping):
-        yield from _walk(
-            effective_schema(old_items, walk.old_root, f"{old.pointer}/items"),
-            effective_schema(new_items, walk.new_root, f"{new.pointer}/items"),
+    if isinstance(new_items, Mapping | bool):
+        yield from _walk_raw(
+            True if old_items is None else old_items,
+            new_items,
+            (f"{old.pointer}/items", f"{new.pointer}/items"),
             (*path, "*"),
-            walk,
-            depth + 1,
+            walk=walk,
+            depth=depth + 1,
         )
+    yield from _conditional(old, new, path, walk, depth)
     for keyword in ("oneOf", "anyOf"):
         before, after = old.keywords.get(keyword), new.keywords.get(keyword)
         if after is None:
@@ -281,6 +285,84 @@ def _walk(
             )
 
 
+def _walk_raw(
+    old: Any,
+    new: Any,
+    pointers: tuple[str, str],
+    path: tuple[str, ...],
+    *,
+    walk: _Walk,
+    depth: int,
+) -> Iterator[Diagnostic]:
+    """Compare two subschemas as written: a ``false`` schema accepts nothing, so one newly
+    ``false`` refuses whatever was accepted there; else their effective schemas are walked."""
+    if new is False:
+        if old is not False:
+            yield walk.record(
+                Code.BREAKING_SCHEMA_TYPE_CHANGED, path, pointers[1], "no longer accepts any value"
+            )
+        return
+    yield from _walk(
+        effective_schema(old, walk.old_root, pointers[0]),
+        effective_schema(new, walk.new_root, pointers[1]),
+        path,
+        walk,
+        depth,
+    )
+
+
+def _origin(root: Mapping[str, Any], pointer: str, keyword: str, depth: int = 0) -> str:
+    """Where ``keyword`` of the effective schema at ``pointer`` is written: the node itself, else
+    the ``$ref`` target or ``allOf`` member it was merged from (the node's own keywords win)."""
+    node = resolve_local_ref(root, f"#{pointer}")
+    if not isinstance(node, Mapping) or keyword in node or depth > _MAX_DEPTH:
+        return pointer
+    candidates = [f"{pointer}/allOf/{i}" for i in range(len(node.get("allOf", ())))][::-1]
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#"):
+        candidates.append(ref[1:])
+    for candidate in candidates:
+        target = resolve_local_ref(root, f"#{candidate}")
+        if isinstance(target, Mapping):
+            found = _origin(root, candidate, keyword, depth + 1)
+            if keyword in (resolve_local_ref(root, f"#{found}") or {}):
+                return found
+    return pointer
+
+
+def _conditional(
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int
+) -> Iterator[Diagnostic]:
+    """``if``/``then``/``else``: with the same condition each branch is walked like the node
+    itself (a branch added or narrowed refuses what it did not before); a changed or added
+    condition may apply a branch to instances it did not apply to, so it is reported."""
+    if "then" not in new.keywords and "else" not in new.keywords:
+        return
+    if "if" not in new.keywords:
+        return  # without ``if``, ``then``/``else`` are ignored
+    old_at = _origin(walk.old_root, old.pointer, "if")
+    new_at = _origin(walk.new_root, new.pointer, "if")
+    if new.keywords["if"] != old.keywords.get("if"):
+        verb = "changed" if "if" in old.keywords else "added"
+        yield walk.record(
+            Code.BREAKING_SCHEMA_TYPE_CHANGED,
+            path,
+            f"{new_at}/if",
+            f"the if/then/else condition {verb}",
+        )
+        return
+    for branch in ("then", "else"):
+        if branch in new.keywords:
+            yield from _walk_raw(
+                old.keywords.get(branch, True),
+                new.keywords[branch],
+                (f"{old_at}/{branch}", f"{new_at}/{branch}"),
+                path,
+                walk=walk,
+                depth=depth + 1,
+            )
+
+
 def _compare_keywords(
     old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk
 ) -> Iterator[Diagnostic]:
@@ -293,11 +375,9 @@ def _compare_keywords(
             f"{new.pointer}/type",
             f"no longer accepts {lost}",
         )
-    for keyword in ("enum", "const"):
-        old_values = _allowed(old, keyword)
-        new_values = _allowed(new, keyword)
-        if new_values is None:
-            continue
+    old_values, new_values = _allowed(old), _allowed(new)
+    if new_values is not None:
+        keyword = "enum" if "enum" in new.keywords else "const"
         if old_values is None:
             lost = "every other value"
         else:
@@ -310,15 +390,14 @@ def _compare_keywords(
                     f"{new.pointer}/{keyword}",
                     f"now also accepts {', '.join(describe(v) for v in added)}",
                 )
-            if not missing:
-                continue
             lost = ", ".join(describe(value) for value in missing)
-        yield walk.record(
-            Code.BREAKING_SCHEMA_ENUM_NARROWED,
-            path,
-            f"{new.pointer}/{keyword}",
-            f"{keyword} no longer accepts {lost}",
-        )
+        if lost:
+            yield walk.record(
+                Code.BREAKING_SCHEMA_ENUM_NARROWED,
+                path,
+                f"{new.pointer}/{keyword}",
+                f"{keyword} no longer accepts {lost}",
+            )
     if "pattern" in new.keywords and new.keywords["pattern"] != old.keywords.get("pattern"):
         verb = "changed" if "pattern" in old.keywords else "added"
         yield walk.record(
@@ -330,11 +409,17 @@ def _compare_keywords(
     yield from _limits(old, new, path, walk)
 
 
-def _allowed(node: EffectiveSchema, keyword: str) -> list[Any] | None:
-    if keyword not in node.keywords:
-        return None
-    value = node.keywords[keyword]
-    return list(value) if keyword == "enum" and isinstance(value, list) else [value]
+def _allowed(node: EffectiveSchema) -> list[Any] | None:
+    """The values ``enum`` and ``const`` together admit (both must hold), or None: any value.
+    Compared as one set, so ``const: a`` widened to ``enum: [a, b]`` is an addition."""
+    values: list[Any] | None = None
+    enum = node.keywords.get("enum")
+    if isinstance(enum, list):
+        values = list(enum)
+    if "const" in node.keywords:
+        const = node.keywords["const"]
+        values = [const] if values is None or const in values else []
+    return values
 
 
 def _limits(
@@ -393,15 +478,23 @@ def _compare_object(
             )
     for name, (sub, pointer) in new.properties.items():
         if name not in old.properties:
-            if name not in new.required:
+            if sub is False:
+                yield walk.record(
+                    Code.BREAKING_SCHEMA_TYPE_CHANGED,
+                    (*path, name),
+                    pointer,
+                    "no longer accepts any value",
+                )
+            elif name not in new.required:
                 yield walk.record(Code.SAFE_ADDITION, (*path, name), pointer, "new property")
             continue
-        yield from _walk(
-            effective_schema(old.properties[name][0], walk.old_root, old.properties[name][1]),
-            effective_schema(sub, walk.new_root, pointer),
+        yield from _walk_raw(
+            old.properties[name][0],
+            sub,
+            (old.properties[name][1], pointer),
             (*path, name),
-            walk,
-            depth + 1,
+            walk=walk,
+            depth=depth + 1,
         )
 
 

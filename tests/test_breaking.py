@@ -285,6 +285,38 @@ SCHEMA_CASES: list[
         "/hookPackage",
         "/$defs/ThirdPartyToolManifest/properties",
     ),
+    (
+        "else-required",
+        None,
+        lambda s: s["else"]["required"].append("capabilities"),
+        "BREAKING_SCHEMA_REQUIRED_ADDED",
+        "/capabilities",
+        "/else/required",
+    ),
+    (
+        "else-property-false",
+        None,
+        lambda s: s["else"]["properties"].update(hookPackage=False),
+        "BREAKING_SCHEMA_TYPE_CHANGED",
+        "/hookPackage",
+        "/else/properties/hookPackage",
+    ),
+    (
+        "property-false",
+        None,
+        lambda s: s["properties"].update(promptArgTemplate=False),
+        "BREAKING_SCHEMA_TYPE_CHANGED",
+        "/promptArgTemplate",
+        "/properties/promptArgTemplate",
+    ),
+    (
+        "if-changed",
+        None,
+        lambda s: s["if"]["properties"].update(category={"enum": ["mcp-server"]}),
+        "BREAKING_SCHEMA_TYPE_CHANGED",
+        "/",
+        "/if",
+    ),
 ]
 
 
@@ -332,6 +364,17 @@ def test_additive_schema_changes_are_safe(repo: Path, run_cli: Run) -> None:
     assert code == 0
     assert records(found) == {("SAFE_ADDITION", "/homepage"), ("SAFE_ADDITION", "/category")}
     assert {d["severity"] for d in found} == {"info"}
+
+
+def test_a_const_widened_to_an_enum_is_an_addition(repo: Path, run_cli: Run) -> None:
+    """``const: path`` -> ``enum: [path, which]`` accepts all it did: no ENUM_NARROWED."""
+    edit_schema(
+        repo, lambda s: _path_detect(s)["properties"].update(kind={"enum": ["path", "which"]})
+    )
+    commit_all(repo, "widen")
+    code, found = breaking(run_cli, repo)
+    assert code == 0, found
+    assert records(found) == {("SAFE_ADDITION", "/detect/kind")}
 
 
 def test_an_added_tool_is_safe(repo: Path, run_cli: Run) -> None:
