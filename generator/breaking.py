@@ -5,7 +5,8 @@ Pure: both sides arrive validated (``Side``); the result is ``Diagnostic`` recor
 an acknowledgement names. Compared:
 
 - the registry: a built-in id removed or renamed, a tool leaving a cohort or no longer providing a
-  capability, a capability leaving the vocabulary, a cohort, map or settings constant removed;
+  capability, a capability leaving the vocabulary, a cohort, map or settings constant removed, a
+  settings constant's value changed;
 - the runtime diagnostic codes (the generated ``DiagnosticCode`` enum at the baseline, read with
   ``ast``, against the code table now);
 - the third-party adapter schema (``$defs/ThirdPartyToolManifest`` with its ``$ref`` and ``allOf``
@@ -189,14 +190,25 @@ def _removed_constants(before: Registry, after: Registry, table: Loaded) -> Iter
                 f"the map {lookup.name} was removed",
                 _at(table, "/maps"),
             )
-    settings_now = {setting.constant for setting in after.settings}
+    settings_now = {setting.constant: setting for setting in after.settings}
     for setting in before.settings:
-        if setting.constant not in settings_now:
+        now = settings_now.get(setting.constant)
+        if now is None:
             yield _record(
                 Code.BREAKING_CONSTANT_REMOVED,
                 setting.constant,
                 f"the settings constant {setting.constant} was removed",
                 _at(table, "/settings"),
+            )
+        elif now.value != setting.value:
+            # A consumer may rely on the value itself (the folder adapters are read from, the
+            # size limit an adapter was written to): any change is reported, a raised limit too.
+            yield _record(
+                Code.BREAKING_CONSTANT_CHANGED,
+                setting.constant,
+                f"the settings constant {setting.constant} changed from"
+                f" {describe(setting.value)} to {describe(now.value)}",
+                _at(table, f"/settings/{now.key}"),
             )
     for name in sorted(
         ({c.name for c in after.cohorts} - {c.name for c in before.cohorts})

@@ -553,3 +553,20 @@ def test_a_bom_at_a_revision_is_read_as_in_a_folder(
     code, found = breaking(run_cli, repo, "bom")
     assert code == 0, found
     assert not [d for d in found if d["severity"] == "error"]
+
+
+def test_a_changed_settings_value_is_breaking_and_located(repo: Path, run_cli: Run) -> None:
+    """Consumers rely on the settings' values (the folder adapters are read from, the size an
+    adapter may have): a changed value is an error at its key, a raised limit too."""
+    table = repo / TABLE
+    edit(table, "manifestMaxBytes: 65536", "manifestMaxBytes: 1024")
+    edit(table, 'defaultAdaptersDir: "~/.waggle/adapters"', 'defaultAdaptersDir: "~/.other"')
+    commit_all(repo, "change settings")
+    code, found = breaking(run_cli, repo)
+    assert code == 1
+    changed = {d["subject"]: d for d in found if d["code"] == "BREAKING_CONSTANT_CHANGED"}
+    assert set(changed) == {"MANIFEST_MAX_BYTES", "DEFAULT_ADAPTERS_DIR"}
+    size = changed["MANIFEST_MAX_BYTES"]
+    assert size["severity"] == "error"
+    assert "65536" in size["message"] and "1024" in size["message"]
+    assert (size["source"], size["line"]) == (TABLE, line_of(repo, TABLE, "manifestMaxBytes"))
