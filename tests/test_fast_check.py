@@ -202,6 +202,36 @@ def test_a_stamp_differing_beyond_its_environment_is_drift(project: Path, run_cl
     assert code == 1 and f"{STAMP}: DRIFT_CHANGED" in err
 
 
+def _reformatted(text: str) -> str:
+    return json.dumps(json.loads(text), indent=4, sort_keys=True) + "\n"
+
+
+def _annotated(text: str) -> str:
+    return json.dumps({**json.loads(text), "note": "hand-made"}, indent=2, sort_keys=True) + "\n"
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        _reformatted,
+        _annotated,
+        lambda text: text.replace("never edit", "edit freely"),
+        lambda text: text.replace("\n", "\r\n"),
+    ],
+    ids=["reindented", "extra key", "about", "crlf"],
+)
+def test_a_stamp_with_current_fingerprints_in_other_bytes_is_drift(
+    project: Path, run_cli: Run, edit: Callable[[str], str]
+) -> None:
+    # Every fingerprint still matches, but generate would rewrite the stamp: check --full
+    # calls that drift, so the fast path must not vouch for it.
+    path = project / STAMP
+    path.write_bytes(edit(path.read_text()).encode())
+    assert _verdict(project).reason == f"changed: {STAMP}"
+    code, _, err = run_cli("check", "--project", str(project))
+    assert code == 1 and f"{STAMP}: DRIFT_CHANGED" in err
+
+
 @pytest.mark.parametrize("text", ["", "not json", "[]", '{"version": 0}'])
 def test_an_unusable_stamp_regenerates(project: Path, run_cli: Run, text: str) -> None:
     (project / STAMP).write_text(text)
