@@ -24,6 +24,7 @@ import io
 import json
 import tokenize
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, cast
 
 from datamodel_code_generator import (  # type: ignore[attr-defined]
@@ -46,6 +47,16 @@ from generator.literals import (
     python_keyword_argument,
 )
 from generator.schemas import description, iter_subschemas, property_schema, resolve_local_ref
+
+# datamodel-code-generator's built-in formatter reads the ``[tool]`` table of the pyproject.toml
+# nearest its ``settings_path`` (the current folder by default): ``[tool.datamodel-codegen]``,
+# ``[tool.ruff]``, ``[tool.black]`` or ``[tool.isort]`` line lengths there wrap imports and calls
+# with trailing commas that ruff then keeps, so ``models.py`` depended on where toolgen ran and on
+# settings no fingerprint records. The line length is fixed here (ruff's, which lays the file
+# out afterwards) and the settings are looked for beside this module, never in the caller's
+# folder (a broken pyproject.toml there failed the run).
+MODELS_LINE_LENGTH = 100
+_SETTINGS_PATH = Path(__file__).resolve().parent
 
 
 class ModelError(Exception):
@@ -74,6 +85,8 @@ def generate_models(manifest_schema: Mapping[str, Any]) -> str:
             disable_timestamp=True,
             custom_file_header=HEADER_PYTHON,
             formatters=[Formatter.BUILTIN],
+            builtin_format_line_length=MODELS_LINE_LENGTH,
+            settings_path=_SETTINGS_PATH,
         )
     except Exception as error:  # a third-party generator: any failure is a located finding
         raise ModelError(

@@ -12,7 +12,8 @@
 
 ``fast_check`` (``toolgen check``) recomputes the fingerprints and hashes every file found in the
 output folders (caches and build artefacts aside, exactly as ``emit`` walks them). When inputs,
-environment, the set of files and every file's bytes match the stamp, and the README's generated
+environment, the set of files and every file's bytes match the stamp, the stamp's own text is
+what ``generate`` would write (``_serialized``), and the README's generated
 region is current, the output is what a regeneration would produce; otherwise it says why and the
 caller regenerates and compares bytes (``check --full`` always does). A hand-edited output, an
 added orphan, a deleted file, a changed source, template or generator module, another pinned
@@ -223,7 +224,8 @@ def fast_check(config: Config) -> Verdict:
     from the stamp alone; a non-empty ``reason`` says what forces a regeneration."""
     own = stamp_path(config)
     try:
-        recorded = json.loads(read_file(config.project_dir / own).decode("utf-8"))
+        text = read_file(config.project_dir / own).decode("utf-8")
+        recorded = json.loads(text)
     except (OSError, ValueError):
         return Verdict(f"no readable stamp at {own}")
     if not isinstance(recorded, dict) or recorded.get("version") != STAMP_VERSION:
@@ -246,6 +248,11 @@ def fast_check(config: Config) -> Verdict:
     for path in present:
         if _digest_file(config.project_dir / path) != outputs[path]:
             return Verdict(f"changed: {path}")
+    # The stamp is an output too: byte for byte what ``generate`` would write now (a reformatted,
+    # CRLF or annotated stamp with the right fingerprints is drift for ``check --full``).
+    document = {"about": ABOUT, "version": STAMP_VERSION, **current, "outputs": outputs}
+    if _serialized(document) != text:
+        return Verdict(f"changed: {own}")
     readme = _readme_current(config)
     if readme is None:
         return Verdict(f"stale: {config.relative('readme')}")

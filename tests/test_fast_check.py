@@ -152,6 +152,39 @@ def test_a_changed_configuration_is_caught(project: Path) -> None:
     assert _verdict(project).reason == "inputs changed: config"
 
 
+@pytest.mark.parametrize(
+    ("settings", "where"),
+    [
+        ("[tool.datamodel-codegen]\nbuiltin-format-line-length = 20\n", "project"),
+        ("[tool.black]\nline-length = 20\n", "project"),
+        ("[tool.datamodel-codegen]\nbuiltin-format-line-length = 20\n", "cwd"),
+        ("garbage = [\n", "cwd"),
+    ],
+    ids=["datamodel-codegen", "black", "cwd", "broken cwd"],
+)
+def test_no_pyproject_toml_but_the_configuration_shapes_the_output(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: str, where: str
+) -> None:
+    # datamodel-code-generator's formatter reads the pyproject.toml nearest the current folder:
+    # neither another tool's settings in the project's nor a file where toolgen runs may change
+    # models.py (the stamp records neither, so the fast path vouched for stale output).
+    pyproject = project / "pyproject.toml"
+    # Without ruff's line length, which the formatter takes before black's.
+    text = pyproject.read_text().replace("[tool.ruff]\nline-length = 100\n", "[tool.ruff]\n")
+    assert "line-length = 100" not in text
+    if where == "project":
+        pyproject.write_text(f"{text}\n{settings}")
+        monkeypatch.chdir(project)
+    else:
+        pyproject.write_text(text)
+        (tmp_path / "pyproject.toml").write_text(settings)
+        monkeypatch.chdir(tmp_path)
+    result = build_outputs(load_config(project))
+    models = "generated/python/tool_registry/models.py"
+    assert result.ok, result.diagnostics
+    assert result.outputs[models] == (REPO / models).read_text()
+
+
 def test_a_changed_template_or_module_is_caught(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -198,6 +231,36 @@ def test_a_stamp_differing_beyond_its_environment_is_drift(project: Path, run_cl
     document["outputs"]["generated/typescript/extra.ts"] = "sha256:0"
     path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n")
     assert _verdict(project).reason == "environment changed: python"
+    code, _, err = run_cli("check", "--project", str(project))
+    assert code == 1 and f"{STAMP}: DRIFT_CHANGED" in err
+
+
+def _reformatted(text: str) -> str:
+    return json.dumps(json.loads(text), indent=4, sort_keys=True) + "\n"
+
+
+def _annotated(text: str) -> str:
+    return json.dumps({**json.loads(text), "note": "hand-made"}, indent=2, sort_keys=True) + "\n"
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        _reformatted,
+        _annotated,
+        lambda text: text.replace("never edit", "edit freely"),
+        lambda text: text.replace("\n", "\r\n"),
+    ],
+    ids=["reindented", "extra key", "about", "crlf"],
+)
+def test_a_stamp_with_current_fingerprints_in_other_bytes_is_drift(
+    project: Path, run_cli: Run, edit: Callable[[str], str]
+) -> None:
+    # Every fingerprint still matches, but generate would rewrite the stamp: check --full
+    # calls that drift, so the fast path must not vouch for it.
+    path = project / STAMP
+    path.write_bytes(edit(path.read_text()).encode())
+    assert _verdict(project).reason == f"changed: {STAMP}"
     code, _, err = run_cli("check", "--project", str(project))
     assert code == 1 and f"{STAMP}: DRIFT_CHANGED" in err
 
