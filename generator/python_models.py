@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import io
 import json
+import tempfile
 import tokenize
 from collections.abc import Mapping
 from pathlib import Path
@@ -49,14 +50,16 @@ from generator.literals import (
 from generator.schemas import description, iter_subschemas, property_schema, resolve_local_ref
 
 # datamodel-code-generator's built-in formatter reads the ``[tool]`` table of the pyproject.toml
-# nearest its ``settings_path`` (the current folder by default): ``[tool.datamodel-codegen]``,
-# ``[tool.ruff]``, ``[tool.black]`` or ``[tool.isort]`` line lengths there wrap imports and calls
-# with trailing commas that ruff then keeps, so ``models.py`` depended on where toolgen ran and on
-# settings no fingerprint records. The line length is fixed here (ruff's, which lays the file
-# out afterwards) and the settings are looked for beside this module, never in the caller's
-# folder (a broken pyproject.toml there failed the run).
+# nearest its ``settings_path`` or any folder above it (the current folder by default):
+# ``[tool.datamodel-codegen]``, ``[tool.ruff]``, ``[tool.black]`` or ``[tool.isort]`` settings
+# there wrap imports and calls with trailing commas that ruff then keeps, so ``models.py``
+# depended on where toolgen ran, or where it is installed, and on settings no fingerprint
+# records. The line length is fixed here (ruff's, which lays the file out afterwards), and the
+# formatter is pointed at a fresh folder holding an empty pyproject.toml: the nearest one it
+# finds is that, wherever toolgen runs or is installed (a broken one in the caller's folder
+# failed the run).
 MODELS_LINE_LENGTH = 100
-_SETTINGS_PATH = Path(__file__).resolve().parent
+_NO_SETTINGS = "# toolgen: no formatter settings but those passed in\n"
 
 
 class ModelError(Exception):
@@ -68,26 +71,33 @@ class ModelError(Exception):
         self.pointer = pointer
 
 
+def _generate(manifest_schema: Mapping[str, Any], settings: Path) -> object:
+    """datamodel-code-generator's output for the schema, every setting that shapes it fixed."""
+    return generate(
+        json.dumps(without_defaults(manifest_schema), sort_keys=False),
+        input_file_type=InputFileType.JsonSchema,
+        output_model_type=DataModelType.DataclassesDataclass,
+        frozen_dataclasses=True,
+        keyword_only=True,
+        use_generic_container_types=True,
+        use_union_operator=True,
+        use_exact_imports=True,
+        enum_field_as_literal=LiteralType.All,
+        target_python_version=PythonVersion.PY_311,
+        disable_timestamp=True,
+        custom_file_header=HEADER_PYTHON,
+        formatters=[Formatter.BUILTIN],
+        builtin_format_line_length=MODELS_LINE_LENGTH,
+        settings_path=settings,
+    )
+
+
 def generate_models(manifest_schema: Mapping[str, Any]) -> str:
     """Source of ``models.py``: one frozen, keyword-only dataclass per object schema."""
     try:
-        result = generate(
-            json.dumps(without_defaults(manifest_schema), sort_keys=False),
-            input_file_type=InputFileType.JsonSchema,
-            output_model_type=DataModelType.DataclassesDataclass,
-            frozen_dataclasses=True,
-            keyword_only=True,
-            use_generic_container_types=True,
-            use_union_operator=True,
-            use_exact_imports=True,
-            enum_field_as_literal=LiteralType.All,
-            target_python_version=PythonVersion.PY_311,
-            disable_timestamp=True,
-            custom_file_header=HEADER_PYTHON,
-            formatters=[Formatter.BUILTIN],
-            builtin_format_line_length=MODELS_LINE_LENGTH,
-            settings_path=_SETTINGS_PATH,
-        )
+        with tempfile.TemporaryDirectory(prefix="toolgen-models-") as settings:
+            Path(settings, "pyproject.toml").write_text(_NO_SETTINGS, encoding="utf-8")
+            result = _generate(manifest_schema, Path(settings))
     except Exception as error:  # a third-party generator: any failure is a located finding
         raise ModelError(
             f"datamodel-code-generator failed: {type(error).__name__}: {error}"

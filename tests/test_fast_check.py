@@ -319,3 +319,32 @@ def test_the_output_folders_are_the_targets_roots() -> None:
 
 def test_the_configuration_shows_paths_as_diagnostics_do() -> None:
     assert config_module.MAX_SHOWN_PATH == diagnostics.MAX_SHOWN_PATH
+
+
+def test_the_models_formatter_finds_no_settings_wherever_toolgen_is_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """datamodel-code-generator's formatter takes the nearest pyproject.toml at or above the
+    folder it is given: in this repository the generator's own folder has the project's
+    pyproject.toml above it, and an installed toolgen whatever lies above site-packages. The
+    folder it is given holds an empty one, so whatever it finds has no ``[tool]`` table."""
+    import tomllib
+
+    import datamodel_code_generator.format as formatting
+
+    from generator.python_models import generate_models
+
+    real = formatting._find_pyproject_toml
+    found: list[dict[str, object] | None] = []  # the [tool] table of each file it found
+
+    def spy(settings_path: Path) -> Path | None:
+        nearest: Path | None = real(settings_path)
+        text = None if nearest is None else nearest.read_text(encoding="utf-8")
+        found.append(None if text is None else tomllib.loads(text).get("tool", {}))
+        return nearest
+
+    monkeypatch.setattr(formatting, "_find_pyproject_toml", spy)
+    schema = {"title": "Root", "type": "object", "properties": {"name": {"type": "string"}}}
+    generate_models(schema)
+    assert found, "the formatter looked for no settings: this test no longer watches it"
+    assert all(tools == {} for tools in found), found
