@@ -6,7 +6,8 @@ an acknowledgement names. Compared:
 
 - the registry: a built-in id removed or renamed, a tool leaving a cohort or no longer providing a
   capability, a capability leaving the vocabulary, a cohort, map or settings constant removed, a
-  settings constant's value changed;
+  settings constant's value changed; a type name (the schema's root ``title`` or a ``$defs`` key,
+  which both packages export) removed or renamed;
 - the runtime diagnostic codes (the generated ``DiagnosticCode`` enum at the baseline, read with
   ``ast``, against the code table now);
 - the third-party adapter schema (``$defs/ThirdPartyToolManifest`` with its ``$ref`` and ``allOf``
@@ -87,8 +88,41 @@ def compare(
                         {"source": codes_source},
                     )
                 )
+    found.extend(_type_name_changes(old.manifest, new.manifest))
     found.extend(_schema_changes(old.manifest, new.manifest))
     return found
+
+
+def _type_names(manifest: Loaded) -> dict[str, str]:
+    """The type names the manifest schema gives both packages (Python models, TypeScript
+    types): its root ``title`` and its ``$defs`` keys, each with the pointer that names it."""
+    value = manifest.value if isinstance(manifest.value, dict) else {}
+    names: dict[str, str] = {}
+    title = value.get("title")
+    if isinstance(title, str):
+        names[title] = "/title"
+    definitions = value.get("$defs")
+    if isinstance(definitions, dict):
+        for name in definitions:
+            if isinstance(name, str):
+                names.setdefault(name, pointer_of(("$defs", name)))
+    return names
+
+
+def _type_name_changes(old: Loaded, new: Loaded) -> Iterator[Diagnostic]:
+    """A type name gone (removed or renamed) breaks every consumer importing it by name."""
+    before, after = _type_names(old), _type_names(new)
+    for name in before:
+        if name not in after:
+            yield _record(
+                Code.BREAKING_TYPE_REMOVED,
+                name,
+                f"the type {describe(name)} was removed or renamed (consumers import it by name)",
+                _at(new, "/$defs" if before[name] != "/title" else "/title"),
+            )
+    for name, pointer in after.items():
+        if name not in before:
+            yield _record(Code.SAFE_ADDITION, name, f"new type {describe(name)}", _at(new, pointer))
 
 
 def _row_pointer(registry: Registry, identifier: str) -> str:

@@ -106,6 +106,7 @@ class Code(enum.StrEnum):
     BREAKING_MAP_REMOVED = "BREAKING_MAP_REMOVED"
     BREAKING_CONSTANT_REMOVED = "BREAKING_CONSTANT_REMOVED"
     BREAKING_CONSTANT_CHANGED = "BREAKING_CONSTANT_CHANGED"
+    BREAKING_TYPE_REMOVED = "BREAKING_TYPE_REMOVED"
     BREAKING_RUNTIME_CODE_REMOVED = "BREAKING_RUNTIME_CODE_REMOVED"
     BREAKING_SCHEMA_REQUIRED_ADDED = "BREAKING_SCHEMA_REQUIRED_ADDED"
     BREAKING_SCHEMA_ENUM_NARROWED = "BREAKING_SCHEMA_ENUM_NARROWED"
@@ -163,6 +164,7 @@ MEANINGS: dict[Code, str] = {
     Code.BREAKING_MAP_REMOVED: "`breaking`: a map constant was removed",
     Code.BREAKING_CONSTANT_REMOVED: "`breaking`: a settings constant was removed",
     Code.BREAKING_CONSTANT_CHANGED: "`breaking`: a settings constant's value changed",
+    Code.BREAKING_TYPE_REMOVED: "`breaking`: a type name (the root `title`, a `$defs` key) is gone",
     Code.BREAKING_RUNTIME_CODE_REMOVED: "`breaking`: a runtime diagnostic code was removed",
     Code.BREAKING_SCHEMA_REQUIRED_ADDED: "`breaking`: an adapter property became required",
     Code.BREAKING_SCHEMA_ENUM_NARROWED: "`breaking`: an `enum` or `const` accepts fewer values",

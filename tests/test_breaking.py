@@ -570,3 +570,22 @@ def test_a_changed_settings_value_is_breaking_and_located(repo: Path, run_cli: R
     assert size["severity"] == "error"
     assert "65536" in size["message"] and "1024" in size["message"]
     assert (size["source"], size["line"]) == (TABLE, line_of(repo, TABLE, "manifestMaxBytes"))
+
+
+def test_a_renamed_type_is_breaking_and_a_new_one_a_note(repo: Path, run_cli: Run) -> None:
+    """Both packages export a type per ``$defs`` key (and the root ``title``): renaming one
+    breaks every consumer importing it by name; the new name is a note."""
+    schema = repo / SCHEMA
+    text = schema.read_text()
+    schema.write_text(
+        text.replace('"McpServer"', '"McpServerSpec"').replace(
+            "#/$defs/McpServer", "#/$defs/McpServerSpec"
+        )
+    )
+    commit_all(repo, "rename a type")
+    code, found = breaking(run_cli, repo)
+    assert code == 1
+    assert ("BREAKING_TYPE_REMOVED", "McpServer") in records(found, "error")
+    assert ("SAFE_ADDITION", "McpServerSpec") in records(found, "info")
+    removed = next(d for d in found if d["code"] == "BREAKING_TYPE_REMOVED")
+    assert (removed["source"], removed["pointer"]) == (SCHEMA, "/$defs")
