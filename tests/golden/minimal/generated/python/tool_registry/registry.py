@@ -132,10 +132,9 @@ def _clean_grants(grants: Mapping[str, Iterable[str]] | None) -> dict[str, froze
         for tool_id, capabilities in (grants or {}).items():
             text = plain_text(tool_id)
             # An id's capabilities are an iterable of strings that is neither a string nor a
-            # mapping: a mapping's keys are no list of grants (TypeScript cannot iterate a plain
-            # object either), so it grants that id nothing, in both languages.
-            # Nor is a value that cannot be iterated (a number, ``None``): it grants that id
-            # nothing, as in TypeScript, rather than the whole host's grants being dropped.
+            # mapping (TypeScript cannot iterate a plain object). Anything else, a number or
+            # ``None`` too, grants that id nothing, in both languages, and the other ids keep
+            # theirs.
             if (
                 text is not None
                 and plain_text(capabilities) is None
