@@ -35,6 +35,7 @@ from generator import __version__
 from generator.config import Config, ConfigError, find_project, load_config
 from generator.outputs import staged_leftovers
 from generator.stamp import fast_check, output_folders, tolerate_stale_stamp
+from generator.workflow_commands import LegacyCommandGuard
 
 if TYPE_CHECKING:
     from generator.diagnostics import Diagnostic
@@ -186,16 +187,19 @@ class _GuardedStream:
     """A text stream whose reader may close early or whose device may fail: after a broken pipe
     or any other write error (``ENOSPC`` on a full disk, ``EIO``), output is dropped. A missing
     stream (``sys.stdout`` is ``None`` when descriptor 1 was closed: ``toolgen generate >&-``)
-    drops everything. Output trouble never changes the exit code or becomes an internal error."""
+    drops everything. Output trouble never changes the exit code or becomes an internal error.
+    No ``##[`` is written (``workflow_commands``): whatever a print site quotes, no line of the
+    output can be a legacy workflow command."""
 
     def __init__(self, stream: TextIO | None) -> None:
         self._stream = stream
         self.broken = stream is None
+        self._unforgeable = LegacyCommandGuard()
 
     def write(self, text: str) -> int:
         if not self.broken and self._stream is not None:
             try:
-                return self._stream.write(text)
+                self._stream.write(self._unforgeable(text))
             except (OSError, ValueError):  # ValueError: a stream closed under us
                 self._divert()
         return len(text)

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from generator.workflow_commands import LEGACY_COMMAND, LEGACY_COMMAND_SHOWN
+
 MAX_SHOWN_CHARS = 80
 # A source path (from the configuration, or a file name found in an output folder) is input too;
 # it is escaped like any other, but clipped later than a quoted value.
@@ -286,7 +288,10 @@ def unforgeable(text: str) -> str:
     """``text`` (already escaped: its only line break is LF) with no line GitHub Actions would
     take for a workflow command. The runner strips a line's leading white space (NBSP and
     U+3000 included, which escaping keeps) and runs what then starts with ``::``; the first
-    colon of such a line is shown as ``\\u003a``, whatever stage built the line."""
+    colon of such a line is shown as ``\\u003a``, whatever stage built the line. It also runs
+    a legacy ``##[command]`` found anywhere in a line: the ``[`` of every ``##[`` is shown as
+    ``\\u005b`` (the CLI's streams do the same for all they print: ``workflow_commands``)."""
+    text = text.replace(LEGACY_COMMAND, LEGACY_COMMAND_SHOWN)
     if "::" not in text:
         return text
     lines = text.split("\n")

@@ -52,6 +52,12 @@ HOSTILE_FIELDS: list[dict[str, Any]] = [
     {"code": "DUPLICATE_ID", "source": HUGE, "found": HUGE, "others": [HUGE, "\x1b[1m"] * 20},
     {"code": "SCHEMA_VIOLATION", "pointer": HUGE, "keyword": "\x00", "expected": HUGE},
     {"code": "DEPRECATED_FIELD", "pointer": "/x", "hint": "\u202egnp.exe\x1b[0m" + HUGE},
+    # Workflow commands a CI runner would run from a printed record or message: a line starting
+    # (after white space) with "::", and a legacy "##[command]" anywhere in a line.
+    {"code": "UNKNOWN_FIELD", "pointer": "::error::forged", "source": "::warning::forged"},
+    {"code": "SCHEMA_VIOLATION", "pointer": "\u3000 ::notice::x", "source": "\u00a0::add-mask::s"},
+    {"code": "UNSAFE_STRING", "source": "a##[stop-commands]tok", "found": "##[error]x##[#[##["},
+    {"code": "DUPLICATE_ID", "others": ["##[warning]a"], "hint": "#", "expected": "##[set-env]"},
 ]
 
 
@@ -159,7 +165,22 @@ def test_a_hostile_hand_made_record_renders_escaped_and_bounded() -> None:
         for text in (record.render(), record.message, json.dumps(record.as_json()["message"])):
             assert HIDDEN.search(text) is None, text[:300]
             assert len(text) < 30_000
-        assert not record.render().startswith("::")
+        for text in (record.render(), record.message):
+            assert not text.lstrip().startswith("::"), text[:300]
+            assert "##[" not in text, text[:300]
+
+
+def test_a_forged_workflow_command_is_shown_escaped_not_dropped() -> None:
+    """The guard escapes one character of each command start; the rest of the text is shown."""
+    record = Diagnostic(
+        DiagnosticCode.UNSAFE_STRING, pointer="::error::p", source=" ::warning::s", found="a##[b"
+    )
+    assert record.message == "\\u003a:error::p: unsafe value a##\\u005bb ()"
+    # The message is guarded as a line of its own (a host may print it alone), then the line.
+    assert record.render() == (
+        " \\u003a:warning::s: UNSAFE_STRING error: \\u003a:error::p: unsafe value a##\\u005bb ()"
+    )
+    assert record.as_json()["message"] == record.message
 
 
 def _old_render(d: Diagnostic) -> str:

@@ -389,7 +389,25 @@ function renderMessage(record: RecordFields): string {
     others: names.join(", ") + (names.length > 0 && omitted !== "0" ? ` and ${omitted} more` : ""),
     hint: rendered(record.hint),
   };
-  return MESSAGES[knownCode(record.code)].replace(PLACEHOLDER, (_match, name: string) => values[name] ?? "");
+  return unforgeable(MESSAGES[knownCode(record.code)].replace(PLACEHOLDER, (_match, name: string) => values[name] ?? ""));
+}
+
+/**
+ * `line` (one line: rendering escapes every line break) as no CI log runs as a workflow command,
+ * as Python's `_unforgeable` makes it. GitHub Actions runs a line that starts, after white space,
+ * with `::`, and a legacy `##[command]` anywhere in a line (`##[stop-commands]` would silence every
+ * later annotation of the step). Such a start's first colon is shown as `\u003a` and the `[` of
+ * every `##[` as `\u005b`. The white space a rendered line can start with is what `shown` leaves
+ * unescaped (space and the other space separators), which `trimStart` and Python's `lstrip` both
+ * strip, as the runner does.
+ */
+function unforgeable(line: string): string {
+  const unbracketed = line.includes("##[") ? line.split("##[").join("##\\u005b") : line;
+  if (!unbracketed.includes("::")) return unbracketed;
+  const stripped = unbracketed.trimStart();
+  if (!stripped.startsWith("::")) return unbracketed;
+  const at = unbracketed.length - stripped.length;
+  return unbracketed.slice(0, at) + "\\u003a" + unbracketed.slice(at + 1);
 }
 
 // One class for every record: its instances share a shape (so code reading them stays fast),
@@ -514,7 +532,7 @@ export function renderDiagnostic(d: Diagnostic): string {
   const fields = fieldsOf(d);
   const code = knownCode(fields.code);
   const source = rendered(fields.source, MAX_SHOWN_SOURCE);
-  return `${source === "" ? "<input>" : source}: ${code} ${SEVERITY[code]}: ${renderMessage(fields)}`;
+  return unforgeable(`${source === "" ? "<input>" : source}: ${code} ${SEVERITY[code]}: ${renderMessage(fields)}`);
 }
 
 /** The record as a JSON document, with the same keys in the same order as Python's `as_json`.

@@ -396,7 +396,7 @@ class Diagnostic(_DiagnosticFields):
         fields = _stored(self)
         code = _known_code(fields[0])
         where = _rendered(fields[2], MAX_SHOWN_SOURCE) or "<input>"
-        return f"{where}: {code.value} {SEVERITY[code].value}: {_message(fields)}"
+        return _unforgeable(f"{where}: {code.value} {SEVERITY[code].value}: {_message(fields)}")
 
 
 def _stored(record: Diagnostic) -> tuple[object, ...]:
@@ -412,7 +412,7 @@ def _message(fields: tuple[object, ...]) -> str:
     others, more = _rendered_others(given)
     shown_omitted = _rendered_count(omitted, more)
     counted = shown_omitted != "0"
-    return _MESSAGES[_known_code(code)].format(
+    message = _MESSAGES[_known_code(code)].format(
         source=_rendered(source, MAX_SHOWN_SOURCE),
         where=_rendered(pointer) or "/",
         keyword=_rendered(keyword),
@@ -422,6 +422,24 @@ def _message(fields: tuple[object, ...]) -> str:
         others=", ".join(others) + (f" and {shown_omitted} more" if others and counted else ""),
         hint=_rendered(hint),
     )
+    return _unforgeable(message)
+
+
+def _unforgeable(line: str) -> str:
+    """``line`` (one line: rendering escapes every line break) as no CI log runs as a workflow
+    command. GitHub Actions runs a line that starts, after white space, with ``::``, and a
+    legacy ``##[command]`` anywhere in a line (``##[stop-commands]`` would silence every later
+    annotation of the step). Such a start's first colon is shown as ``\\u003a`` and the ``[``
+    of every ``##[`` as ``\\u005b`` (the runtime's own fields show a backslash as two, so
+    neither escape can pass for their input). A line that is neither is returned as it is."""
+    if "##[" in line:
+        line = line.replace("##[", "##\\u005b")
+    if "::" in line:
+        stripped = line.lstrip()
+        if stripped.startswith("::"):
+            at = len(line) - len(stripped)
+            line = line[:at] + "\\u003a" + line[at + 1 :]
+    return line
 
 
 # A rendered text field is cut to this many characters: far above anything the runtime stores
