@@ -50,13 +50,49 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
+class _UsageError(Exception):
+    """A command line argparse refused: its usage text and the error line (escaped)."""
+
+    def __init__(self, usage: str, line: str) -> None:
+        super().__init__(line)
+        self.usage = usage
+        self.line = line
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with its error messages escaped: they quote the command line (``unrecognized
-    arguments: …``), which may hold ANSI escapes, line breaks or a forged ``::error`` line."""
+    arguments: …``), which may hold ANSI escapes, line breaks or a forged ``::error`` line. An
+    error is raised as ``_UsageError`` for ``main`` to report (exit 2)."""
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {sanitize(message, 1000)}\n")
+        raise _UsageError(self.format_usage(), f"{self.prog}: error: {sanitize(message, 1000)}")
+
+
+class _FormatProbe(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError("", message)
+
+
+def _requested_format(argv: Sequence[str] | None) -> str:
+    """The ``--format`` a command line asks for, read on its own: a line argparse refuses is
+    still answered in the format it asked for. ``text`` when none (or no valid one) is given."""
+    probe = _FormatProbe(add_help=False)
+    probe.add_argument("--format", choices=("text", "json", "github"), default="text")
+    try:
+        known, _ = probe.parse_known_args(sys.argv[1:] if argv is None else list(argv))
+    except _UsageError:
+        return "text"
+    return str(known.format)
+
+
+def _usage_error(line: str, output_format: str, usage: str = "") -> int:
+    """Report a usage error and return its exit code (2): ``usage`` and ``line`` on stderr, and
+    with ``--format json`` also ``{"usageError": line}`` on stdout, so that a consumer reading
+    stdout gets one JSON document whatever the outcome."""
+    print(f"{usage}{line}", file=sys.stderr)
+    if output_format == "json":
+        print(json.dumps({"usageError": line}, indent=2, ensure_ascii=True))
+    return EXIT_USAGE
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -251,7 +287,10 @@ def _robust_streams() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     with _robust_streams():
-        arguments = _parser().parse_args(argv)  # exits 2 on a usage error, 0 for --help
+        try:
+            arguments = _parser().parse_args(argv)  # exits 0 for --help and --version
+        except _UsageError as error:
+            return _usage_error(error.line, _requested_format(argv), error.usage)
         try:
             return _run(arguments)
         except KeyboardInterrupt:
@@ -279,8 +318,7 @@ def _run_runtime(config: Config, arguments: argparse.Namespace) -> int:
     try:
         runtime = import_runtime(config.path("python_out"))
     except RuntimeMissingError as error:
-        print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
-        return EXIT_USAGE
+        return _usage_error(f"toolgen: {sanitize(str(error), 300)}", arguments.format)
     return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
 
 
@@ -302,8 +340,7 @@ def _run(arguments: argparse.Namespace) -> int:
     except ConfigError as error:
         # Messages quote configuration text already; sanitizing the whole line again is cheap
         # insurance that nothing from pyproject.toml reaches a terminal or CI log raw.
-        print(f"toolgen: {sanitize(str(error), 1000)}", file=sys.stderr)
-        return EXIT_USAGE
+        return _usage_error(f"toolgen: {sanitize(str(error), 1000)}", arguments.format)
     if arguments.command in RUNTIME_COMMANDS:
         return _run_runtime(config, arguments)
     if arguments.command in ("breaking", "add-tool"):
@@ -413,8 +450,7 @@ def _breaking(config: Config, arguments: argparse.Namespace) -> int:
     try:
         found = breaking_changes(config, arguments.against)
     except BaselineError as error:
-        print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
-        return EXIT_USAGE
+        return _usage_error(f"toolgen: {sanitize(str(error), 300)}", arguments.format)
     _report(found, arguments.format)
     if arguments.format == "text":
         breaking = [d for d in found if d.code.value.startswith("BREAKING_")]
@@ -523,13 +559,17 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     from generator.pipeline import build_outputs, load_sources  # noqa: PLC0415
     from generator.schemas import property_order  # noqa: PLC0415
 
-    if _missing(arguments) and _interactive() and not _prompt(arguments):
-        return EXIT_USAGE
+    asked = _missing(arguments) and _interactive()
+    if asked and not _prompt(arguments):
+        return _usage_error(
+            "toolgen: add-tool: input ended before every field was given", arguments.format
+        )
     missing = _missing(arguments)
     if missing:
         options = ", ".join(option for _, option, _ in missing)
-        print(f"toolgen: add-tool: missing {options} (no terminal to ask)", file=sys.stderr)
-        return EXIT_USAGE
+        return _usage_error(
+            f"toolgen: add-tool: missing {options} (no terminal to ask)", arguments.format
+        )
     manifest, _, table = load_sources(config)
     if manifest.value is None or table.value is None:
         found = [*manifest.diagnostics, *table.diagnostics]
@@ -545,8 +585,7 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
         text, _ = read_text(config.path("table"), config.relative("table"))
         new_text = insert_row(text or "", table, row, arguments.after)
     except AddToolError as error:
-        print(f"toolgen: add-tool: {sanitize(str(error), 300)}", file=sys.stderr)
-        return EXIT_USAGE
+        return _usage_error(f"toolgen: add-tool: {sanitize(str(error), 300)}", arguments.format)
     result = build_outputs(config, table_text=new_text)
     if not result.ok:
         _report(result.diagnostics, arguments.format)
