@@ -136,6 +136,41 @@ def test_a_subclass_message_or_field_property_is_never_rendered() -> None:
     assert made.as_json() == plain.as_json()
 
 
+class Loud:
+    """A value whose truth, size, items and equality fail the test if asked for."""
+
+    def __bool__(self) -> bool:
+        raise AssertionError("__bool__ ran")
+
+    def __len__(self) -> int:
+        raise AssertionError("__len__ ran")
+
+    def __iter__(self) -> Any:
+        raise AssertionError("__iter__ ran")
+
+    def __eq__(self, other: object) -> bool:
+        raise AssertionError("__eq__ ran")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+@pytest.mark.parametrize("kind", [Hostile, Loud])
+def test_as_json_runs_no_method_of_a_hand_made_field(kind: type) -> None:
+    """A hand-made record's fields are data: listing them must not run their ``__bool__``,
+    ``__len__``, ``__iter__``, ``__eq__`` or ``__class__`` (each fails the test if it runs)."""
+    keyword, omitted, others, hint = kind(), kind(), kind(), kind()
+    record = Diagnostic(
+        DiagnosticCode.UNKNOWN_FIELD,
+        keyword=cast(Any, keyword),
+        omitted=cast(Any, omitted),
+        others=cast(Any, others),
+        hint=cast(Any, hint),
+    )
+    document = record.as_json()
+    assert document["keyword"] is keyword and document["omitted"] is omitted
+    assert document["others"] is others and document["hint"] is hint
+
+
 def test_a_member_or_its_exact_value_is_a_code() -> None:
     assert Diagnostic(DiagnosticCode.UNKNOWN_FIELD).code is DiagnosticCode.UNKNOWN_FIELD
     made = Diagnostic(cast(Any, "UNKNOWN_FIELD"), pointer="/x")
@@ -262,6 +297,12 @@ const handMade = { code: "UNKNOWN_FIELD", severity: "\\u001b", message: "\\u001b
   pointer: "/\\u202e", source: "", keyword: "", expected: "", found: "", omitted: 0, others: [], hint: "" };
 const plain = renderDiagnostic(handMade);
 const plainJson = diagnosticAsJson(handMade);
+// Odd hand-made field values: which keys are listed is decided by `!==`, as Python decides it.
+const oddJson = [
+  { keyword: 5, omitted: false, others: "x", hint: null },
+  { keyword: "", omitted: 0, others: [], hint: "" },
+  { keyword: "k", omitted: -0, others: ["a"], hint: "h" },
+].map((odd) => diagnosticAsJson({ ...handMade, ...odd }));
 let bogusJson;
 try {
   diagnosticAsJson({ ...handMade, code: "BOGUS" });
@@ -273,7 +314,7 @@ let reads = 0;
 const shifting = { ...handMade, get code() { reads += 1; return reads % 2 === 1 ? "UNKNOWN_FIELD" : "DUPLICATE_ID"; } };
 const shiftingRendered = renderDiagnostic(shifting);
 const shiftingReads = reads;
-process.stdout.write(JSON.stringify({ refusals, proxyRefusal, rendered, plain, plainJson, bogusJson,
+process.stdout.write(JSON.stringify({ refusals, proxyRefusal, rendered, plain, plainJson, oddJson, bogusJson,
   shiftingRendered, shiftingReads }));
 """
 
@@ -300,6 +341,15 @@ def test_typescript_refuses_and_renders_as_python_does(tmp_path: Path) -> None:
     # diagnosticAsJson derives severity and message too, as Python's as_json does.
     made = Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer="/\u202e")
     assert result["plainJson"] == made.as_json()
+    odd: list[dict[str, Any]] = [
+        {"keyword": 5, "omitted": False, "others": "x", "hint": None},
+        {"keyword": "", "omitted": 0, "others": [], "hint": ""},
+        {"keyword": "k", "omitted": -0.0, "others": ["a"], "hint": "h"},
+    ]
+    assert result["oddJson"] == [
+        Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer="/\u202e", **fields).as_json()
+        for fields in odd
+    ]
     assert result["bogusJson"] == 'code must be a DiagnosticCode, not "BOGUS"'
     assert result["shiftingRendered"] == result["plain"]
     assert result["shiftingReads"] == 1

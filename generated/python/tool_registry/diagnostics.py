@@ -380,13 +380,17 @@ class Diagnostic(_DiagnosticFields):
             "pointer": pointer,
             "message": _message(fields),
         }
-        if keyword:
+        # Which optional fields are listed is decided as TypeScript's ``!==`` decides it, with no
+        # method of a hand-made field's value run (its ``__bool__``, ``__len__`` or ``__iter__``).
+        if not _empty_text(keyword):
             document["keyword"] = keyword
-        if omitted:
+        if not (type(omitted) in (int, float) and omitted == 0):
             document["omitted"] = omitted
-        if others:
+        if type(others) not in (tuple, list):
+            document["others"] = others  # a hand-made value, as TypeScript lists it
+        elif others:
             document["others"] = list(cast("tuple[str, ...]", others))
-        if hint:
+        if not _empty_text(hint):
             document["hint"] = hint
         return document
 
@@ -397,6 +401,12 @@ class Diagnostic(_DiagnosticFields):
         code = _known_code(fields[0])
         where = _rendered(fields[2], MAX_SHOWN_SOURCE) or "<input>"
         return _unforgeable(f"{where}: {code.value} {SEVERITY[code].value}: {_message(fields)}")
+
+
+def _empty_text(value: object) -> bool:
+    """Whether ``value`` is the empty string (a ``str`` subclass by its characters)."""
+    # ``type`` first: ``isinstance`` would look up a hand-made value's ``__class__``.
+    return issubclass(type(value), str) and str.__len__(cast(str, value)) == 0
 
 
 def _stored(record: Diagnostic) -> tuple[object, ...]:
