@@ -7,9 +7,10 @@ file for ``validate``), 2 usage error (bad arguments or configuration, generated
 missing). ``registry``, ``catalog`` and ``detect`` exit 0 whatever the adapters folder holds:
 they report.
 Diagnostics go to stderr in ``text`` format, to stdout as workflow commands in ``github`` format
-and as one JSON object in ``json`` format; ``check`` prints its unified diffs to stdout in
-``text`` format, to stderr in ``github`` format (stdout holds workflow commands only) and inside
-the object in ``json`` format; printed diffs are escaped (``diagnostics.shown_diff``).
+and as one JSON object in ``json`` format (a usage error too: ``{"usageError": line}``);
+``check`` prints its unified diffs to stdout in ``text`` format, to stderr in ``github`` format
+(stdout holds workflow commands only) and inside the object in ``json`` format; printed diffs are
+escaped (``diagnostics.shown_diff``).
 
 Output streams are made robust before anything is printed: text that the terminal's encoding
 cannot represent is written as backslash escapes (never a ``UnicodeEncodeError``), and a reader
@@ -69,6 +70,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 class _FormatProbe(argparse.ArgumentParser):
+    """Reads ``--format`` alone; what it cannot read is a ``_UsageError`` (never an exit)."""
+
     def error(self, message: str) -> NoReturn:
         raise _UsageError("", message)
 
