@@ -149,6 +149,7 @@ def _registry_changes(old: Side, new: Side) -> Iterator[Diagnostic]:
             )
     kept = [identifier for identifier in before.ids if identifier in after.ids]
     yield from _cohort_changes(before, after, table, kept)
+    yield from _category_changes(before, after, table, kept)
     yield from _removed_constants(before, after, table)
     yield from _capability_changes(old, new, kept)
 
@@ -178,6 +179,31 @@ def _cohort_changes(
                 f"{describe(identifier)} {'left' if was else 'joined'} {cohort.name}",
                 _at(table, f"{row}{pointer_of((now.field,))}"),
             )
+
+
+def _category_changes(
+    before: Registry, after: Registry, table: Loaded, kept: list[str]
+) -> Iterator[Diagnostic]:
+    """A tool still there whose ``category`` changed (given, dropped or moved): consumers group
+    and show tools by it, and a tool moved into or out of the inert category stops or starts
+    being detected, launched and routed."""
+    old_rows = {tool.id: tool.manifest for tool in before.tools}
+    new_rows = {tool.id: tool.manifest for tool in after.tools}
+    for identifier in kept:
+        was, is_ = old_rows[identifier].get("category"), new_rows[identifier].get("category")
+        if was == is_:
+            continue
+        row = _row_pointer(after, identifier)
+        yield _record(
+            Code.BREAKING_CATEGORY_CHANGED,
+            f"{identifier}/category",
+            f"{describe(identifier)} moved from {_category_shown(was)} to {_category_shown(is_)}",
+            _at(table, row if is_ is None else f"{row}/category"),
+        )
+
+
+def _category_shown(category: object) -> str:
+    return "no category" if category is None else describe(category)
 
 
 def _capability_changes(old: Side, new: Side, kept: list[str]) -> Iterator[Diagnostic]:

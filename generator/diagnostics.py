@@ -102,6 +102,7 @@ class Code(enum.StrEnum):
     # `toolgen breaking`: what breaks consumers since an older revision
     BREAKING_TOOL_REMOVED = "BREAKING_TOOL_REMOVED"
     BREAKING_COHORT_LEFT = "BREAKING_COHORT_LEFT"
+    BREAKING_CATEGORY_CHANGED = "BREAKING_CATEGORY_CHANGED"
     BREAKING_CAPABILITY_LEFT = "BREAKING_CAPABILITY_LEFT"
     BREAKING_CAPABILITY_REMOVED = "BREAKING_CAPABILITY_REMOVED"
     BREAKING_COHORT_REMOVED = "BREAKING_COHORT_REMOVED"
@@ -160,6 +161,8 @@ MEANINGS: dict[Code, str] = {
     Code.BREAKING_TOOL_REMOVED: "`breaking`: a built-in id was removed or renamed (every"
     " exhaustive `Record<ToolId, …>` changes)",
     Code.BREAKING_COHORT_LEFT: "`breaking`: a tool left a cohort",
+    Code.BREAKING_CATEGORY_CHANGED: "`breaking`: a tool's `category` changed (given, dropped or"
+    " moved)",
     Code.BREAKING_CAPABILITY_LEFT: "`breaking`: a tool no longer provides a capability",
     Code.BREAKING_CAPABILITY_REMOVED: "`breaking`: a capability left the vocabulary",
     Code.BREAKING_COHORT_REMOVED: "`breaking`: a cohort constant was removed",

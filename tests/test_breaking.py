@@ -589,3 +589,45 @@ def test_a_renamed_type_is_breaking_and_a_new_one_a_note(repo: Path, run_cli: Ru
     assert ("SAFE_ADDITION", "McpServerSpec") in records(found, "info")
     removed = next(d for d in found if d["code"] == "BREAKING_TYPE_REMOVED")
     assert (removed["source"], removed["pointer"]) == (SCHEMA, "/$defs")
+
+
+def test_a_changed_category_is_breaking_and_located(repo: Path, run_cli: Run) -> None:
+    """Moving a tool between categories regroups it for consumers (and into or out of the inert
+    ``mcp-server`` category, changes whether it is detected and launched): each move of a tool
+    still there is reported at its row's ``category``; a dropped category at the row."""
+    table = repo / TABLE
+    text = table.read_text()
+    rows = [line.strip() for line in text.splitlines() if line.startswith("  - id: ")]
+    cursor, hermes = rows.index("- id: cursor"), rows.index("- id: hermes")
+    start = text.index("  - id: cursor\n")
+    row_end = text.index("  - id: ", start + 1)
+    assert "    category: desktop-app\n" in text[start:row_end]
+    text = (
+        text[:start]
+        + text[start:row_end].replace("    category: desktop-app\n", "    category: cli-agent\n", 1)
+        + text[row_end:]
+    )
+    start = text.index("  - id: hermes\n")
+    row_end = text.find("  - id: ", start + 1)
+    row_end = len(text) if row_end < 0 else row_end
+    hermes_row = text[start:row_end]
+    category = re.search(r"\n    category: [a-z-]+\n", hermes_row)
+    assert category is not None
+    text = text[:start] + hermes_row.replace(category.group(0), "\n", 1) + text[row_end:]
+    table.write_text(text)
+    commit_all(repo, "cursor becomes a CLI agent, hermes loses its category")
+    code, found = breaking(run_cli, repo)
+    assert code == 1
+    assert records(found, "error") == {
+        ("BREAKING_CATEGORY_CHANGED", "cursor/category"),
+        ("BREAKING_CATEGORY_CHANGED", "hermes/category"),
+    }
+    moved = next(d for d in found if d["subject"] == "cursor/category")
+    assert moved["pointer"] == f"/tools/{cursor}/category"
+    assert moved["message"].endswith('moved from "desktop-app" to "cli-agent"')
+    cursor_start = text.index("  - id: cursor\n")
+    category_at = text.index("    category: cli-agent\n", cursor_start)
+    assert moved["line"] == text[:category_at].count("\n") + 1
+    dropped = next(d for d in found if d["subject"] == "hermes/category")
+    assert dropped["pointer"] == f"/tools/{hermes}"
+    assert dropped["message"].endswith("to no category")
