@@ -36,6 +36,7 @@ from generator.ecma_to_re import RegexError, translate
 from generator.literals import py_json
 from generator.regex_facts import (
     ambiguous_repeat,
+    backtracking_degree,
     fast_path,
     matches_only_ascii,
     spelled_without_lookaheads,
@@ -402,6 +403,7 @@ class _Planner:
                     f"{at}/pattern",
                     "pattern",
                 )
+            _refuse_slow_pattern(python, max_length, at)
             expected = Rule("pattern", "to match " + _short(source))
             fast = fast_path(python)
             pattern = Pattern(
@@ -492,6 +494,41 @@ class _Planner:
             raise CompileError("$ref must be a string", at, "$ref")
         target_at, _ = resolve_ref(self.schema, ref, at)
         return self.function(target_at)
+
+
+# The backtracking steps a pattern may take on one string of the longest length its schema
+# allows: a file holds many strings, and both validators run each pattern on each of them.
+PATTERN_STEP_BUDGET = 10**7
+
+
+def _refuse_slow_pattern(python: str, max_length: Limit | None, at: str) -> None:
+    """Refuse a pattern that can backtrack polynomially (``backtracking_degree`` d > 1) on a
+    string whose ``maxLength`` does not keep ``length ** d`` within ``PATTERN_STEP_BUDGET``:
+    ``^.*,.*$`` with no ``maxLength`` lets a hostile adapter string of 60,000 characters cost
+    billions of steps, in either validator."""
+    degree = backtracking_degree(python)
+    if degree < 2:
+        return
+    longest = _longest_bounded(degree)
+    allowed = None if max_length is None else max_length.value
+    if allowed is not None and allowed <= longest:
+        return
+    bound = "no maxLength" if allowed is None else f"maxLength {allowed:g}"
+    raise CompileError(
+        f"pattern: a hostile string can make it backtrack about length**{degree} times and its"
+        f" string has {bound}; give it a maxLength of at most {longest}, or fix where each"
+        " repeat ends (as in `^[^,]*,[^,]*$`)",
+        f"{at}/pattern",
+        "pattern",
+    )
+
+
+def _longest_bounded(degree: int) -> int:
+    """The longest string length whose ``length ** degree`` stays within the budget."""
+    length: int = round(PATTERN_STEP_BUDGET ** (1 / degree))
+    while length**degree > PATTERN_STEP_BUDGET:  # the float root may round up
+        length -= 1
+    return length
 
 
 def _short(value: Any) -> str:

@@ -532,3 +532,128 @@ def _in_class(members: Any, char: str) -> bool:
         else:
             return True  # unknown member: assume it may hold the character
     return hit != negated
+
+
+# A repeat whose count can vary by at least this much is long for the time analysis: a
+# string can give it many ways to split (``{0,62}`` is; ``{1,5}`` is not).
+_LONG_SPAN = 16
+
+
+def backtracking_degree(source: str) -> int:
+    """An exponent ``d`` such that a hostile string of length ``n`` can make either engine take
+    time growing as ``n ** d`` on ``source`` (compiled with ``re.ASCII``, run as a search, as
+    JSON Schema runs a ``pattern``): 1 for a linear pattern. Each long repeat that can take
+    over characters from an earlier one, with nothing between them that forces where the first
+    one ends, adds one (``^.*,.*,.*$`` is 3: three ways to share the commas' neighbours); so
+    does an unanchored start when a long repeat can run on and then fail (``[a-z]+\\d``: every
+    start position scans the letters again). Lookarounds count on their own. Conservative: a
+    larger answer when unsure. Exponential patterns are ``ambiguous_repeat``'s to refuse."""
+    try:
+        items = list(sre_parse.parse(_unmerged(source), re.ASCII))
+    except re.error:  # pragma: no cover - translate() already compiled it
+        return 1
+    degree = _chain_degree(items)
+    if not _anchored(items) and _repeat_then_more(items):
+        degree += 1
+    return degree
+
+
+def _long(name: str, argument: Any) -> bool:
+    return name in _REPEATS and (
+        argument[1] == sre_parse.MAXREPEAT or argument[1] - argument[0] >= _LONG_SPAN
+    )
+
+
+def _open_after(name: str, argument: Any) -> frozenset[str]:
+    """The probe characters of the long repeats that may still be running where one node's
+    match ends (so a repeat after it can compete with them): a long repeat's own; a group's or
+    an alternative's open at its end; none for a lookaround or anything else."""
+    if name in ("ASSERT", "ASSERT_NOT"):
+        return frozenset()
+    if _long(name, argument):
+        return _chars(list(argument[2]))
+    found: frozenset[str] = frozenset()
+    for child in _children(name, argument):
+        found |= _chain(list(child))[1]
+    return found
+
+
+def _chain_degree(items: list[Any]) -> int:
+    return _chain(items)[0]
+
+
+def _chain(items: list[Any]) -> tuple[int, frozenset[str]]:
+    """The longest chain of long repeats in the sequence ``items`` (at any depth) each of which
+    can take over characters of the one before it (a split between them is not forced), and the
+    characters of the long repeats still open where the sequence ends."""
+    best = 1
+    # (characters a long repeat still open can consume, the length of the chain it ends)
+    open_repeats: list[tuple[frozenset[str], int]] = []
+    for op, argument in items:
+        name = str(op)
+        for child in _children(name, argument):
+            best = max(best, _chain(list(child))[0])
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue  # consumes nothing (a lookaround's own chains were counted above)
+        node = [(op, argument)]
+        first = _first(node)
+        inner = _long_repeat_chars(node)
+        length = 0
+        if inner:
+            # Only a repeat this node can begin after (its first character is one the open
+            # repeat could also consume) competes with it for characters.
+            reachable = [n for chars, n in open_repeats if chars & first and chars & inner]
+            length = 1 + max(reachable, default=0)
+            best = max(best, length)
+        if not _nullable(node):
+            # A character the open repeat cannot consume fixes where it ends.
+            open_repeats = [(chars, n) for chars, n in open_repeats if chars & first]
+        left_open = _open_after(name, argument)
+        if left_open:
+            open_repeats.append((left_open, max(length, 1)))
+    still_open: frozenset[str] = frozenset()
+    for chars, _ in open_repeats:
+        still_open |= chars
+    return best, still_open
+
+
+def _long_repeat_chars(items: list[Any]) -> frozenset[str]:
+    """The probe characters the long repeats in ``items`` (at any depth, lookarounds not) can
+    consume."""
+    found: frozenset[str] = frozenset()
+    for op, argument in items:
+        name = str(op)
+        if name in ("ASSERT", "ASSERT_NOT"):
+            continue
+        if _long(name, argument):
+            found |= _chars(list(argument[2]))
+        else:
+            for child in _children(name, argument):
+                found |= _long_repeat_chars(list(child))
+    return found
+
+
+def _anchored(items: list[Any]) -> bool:
+    """Whether the pattern can only match at the start of the string (``^`` before anything
+    that consumes; lookaheads may come first)."""
+    for op, argument in items:
+        name = str(op)
+        if name == "AT":
+            return str(argument) in ("AT_BEGINNING", "AT_BEGINNING_STRING")
+        if name not in ("ASSERT", "ASSERT_NOT"):
+            return False
+    return False
+
+
+def _repeat_then_more(items: list[Any]) -> bool:
+    """Whether a long repeat (outside lookarounds) is followed by something that can fail after
+    it ran: anything but the end of the pattern."""
+    for index, (op, argument) in enumerate(items):
+        name = str(op)
+        if name in ("ASSERT", "ASSERT_NOT"):
+            continue
+        if _long_repeat_chars([(op, argument)]) and index < len(items) - 1:
+            return True
+        if any(_repeat_then_more(list(child)) for child in _children(name, argument)):
+            return True  # inside a group: what follows the group counts (conservative)
+    return False

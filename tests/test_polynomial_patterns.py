@@ -1,0 +1,124 @@
+"""A pattern that backtracks polynomially (time growing as a power of the string's length) is
+refused at generation unless its string's ``maxLength`` keeps that power within
+``plan.PATTERN_STEP_BUDGET``: ``^.*,.*$`` on an unbounded adapter string lets one file cost
+billions of steps in either validator. Exponential patterns are refused whatever the bound
+(``test_hostile_review_6``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator import plan
+from generator.ecma_to_re import translate
+from generator.regex_facts import backtracking_degree
+from generator.schema_subset import CompileError
+from generator.ts_validator import emit_validators
+
+from .conftest import REPO, copy_project, run_toolgen
+
+SCHEMA = json.loads((REPO / "schema/tool-manifest.schema.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "degree"),
+    [
+        ("^[a-z]+$", 1),
+        ("^a*ba*$", 1),  # the "b" fixes where the first repeat ends
+        ("^\\d+\\.\\d+$", 1),
+        ("^(?:@[a-z]*/)?[a-z][a-z]*$", 1),  # the group ends with "/", which [a-z] cannot take
+        ("^([^,]*,)*x$", 1),
+        ("[a-z]+", 1),  # unanchored, but a match ends the search at the first letter
+        ("foo.*", 1),
+        ("^.*foo.*$", 2),  # the second ".*" can take over what the first gave back
+        ("^[ab]*b[ab]*c$", 2),
+        ("^(?:x[a-z]*)?[a-z]*$", 2),
+        ("^(?:a*|b)a*$", 2),
+        ("[a-z]+\\d", 2),  # unanchored: every start scans the run of letters again
+        ("^.*,.*,.*$", 3),
+        ("^\\s*\\s*\\s*\\s*x$", 4),
+    ],
+)
+def test_the_degree_of_a_pattern(pattern: str, degree: int) -> None:
+    assert backtracking_degree(translate(pattern)) == degree
+
+
+def _schema_with(string: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": {"n": {"type": "string", **string}}}
+
+
+@pytest.mark.parametrize(
+    ("pattern", "max_length"),
+    [
+        ("^.*,.*$", None),
+        ("^.*,.*$", 4000),  # above 3,162: 4000**2 steps is over the budget
+        ("^.*,.*,.*$", 300),  # above 215
+        ("[a-z]+\\d", None),
+    ],
+)
+def test_a_slow_pattern_on_a_long_string_is_refused(pattern: str, max_length: int | None) -> None:
+    string: dict[str, Any] = {"pattern": pattern}
+    if max_length is not None:
+        string["maxLength"] = max_length
+    with pytest.raises(CompileError) as raised:
+        emit_validators(_schema_with(string), {"validate": ""}, guards=False)
+    assert raised.value.pointer == "/properties/n/pattern"
+    assert raised.value.keyword == "pattern"
+    message = str(raised.value)
+    assert "backtrack about length**" in message and "a maxLength of at most" in message
+
+
+@pytest.mark.parametrize(
+    ("pattern", "max_length"),
+    [("^.*,.*$", 3162), ("^.*,.*,.*$", 215), ("^.*,.*$", 80), ("^[^,]*,[^,]*$", None)],
+)
+def test_a_slow_pattern_on_a_short_enough_string_is_compiled(
+    pattern: str, max_length: int | None
+) -> None:
+    string: dict[str, Any] = {"pattern": pattern}
+    if max_length is not None:
+        string["maxLength"] = max_length
+    assert "function" in emit_validators(_schema_with(string), {"validate": ""}, guards=False)
+
+
+def test_the_budget_bounds_each_degree() -> None:
+    assert plan._longest_bounded(2) == 3162
+    assert plan._longest_bounded(3) == 215
+    for degree in range(2, 8):
+        longest = plan._longest_bounded(degree)
+        assert longest**degree <= plan.PATTERN_STEP_BUDGET < (longest + 1) ** degree
+
+
+def _patterns(node: Any) -> list[tuple[str, Any]]:
+    if isinstance(node, dict):
+        found = [(node["pattern"], node.get("maxLength"))] if "pattern" in node else []
+        return found + [item for value in node.values() for item in _patterns(value)]
+    if isinstance(node, list):
+        return [item for value in node for item in _patterns(value)]
+    return []
+
+
+def test_the_schema_s_own_patterns_are_within_the_budget() -> None:
+    found = _patterns(SCHEMA)
+    assert len(found) >= 10
+    for pattern, max_length in found:
+        degree = backtracking_degree(translate(pattern))
+        if degree > 1:
+            assert max_length is not None and max_length <= plan._longest_bounded(degree)
+
+
+def test_generate_reports_a_slow_pattern_located(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    schema_path = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(schema_path.read_text(encoding="utf-8"))
+    schema["properties"]["library"]["pattern"] = "^.*-.*$"  # library has no maxLength
+    schema_path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    completed = run_toolgen("generate", "--project", str(project))
+    assert completed.returncode == 1, completed.stderr
+    assert "SCHEMA_UNSUPPORTED" in completed.stderr
+    assert "/properties/library/pattern" in completed.stderr
+    assert "maxLength of at most 3162" in completed.stderr
+    assert "Traceback" not in completed.stderr
