@@ -553,9 +553,27 @@ def backtracking_degree(source: str) -> int:
     except re.error:  # pragma: no cover - translate() already compiled it
         return 1
     degree = _chain_degree(items)
-    if not _anchored(items) and _repeat_then_more(items):
-        degree += 1
+    if _anywhere(items, _repeats_a_scan):
+        degree += 1  # a lookaround that scans runs again at each repetition
+    if not _anchored(items) and (_repeat_then_more(items) or _lookaround_scans(items)):
+        degree += 1  # a search runs the pattern again from every start
     return degree
+
+
+def _lookaround_scans(items: list[Any]) -> bool:
+    """Whether a lookaround in ``items`` (at any depth) holds a long repeat."""
+    return _anywhere(
+        items,
+        lambda name, argument: (
+            name in ("ASSERT", "ASSERT_NOT") and bool(_long_repeat_chars(list(argument[1])))
+        ),
+    )
+
+
+def _repeats_a_scan(name: str, argument: Any) -> bool:
+    """Whether a node is a long repeat whose body holds a lookaround with a long repeat
+    (``^(?:(?!.*x).)*$`` scans the rest of the string once per character)."""
+    return _long(name, argument) and _lookaround_scans(list(argument[2]))
 
 
 def _long(name: str, argument: Any) -> bool:

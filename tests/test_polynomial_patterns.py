@@ -40,6 +40,9 @@ SCHEMA = json.loads((REPO / "schema/tool-manifest.schema.json").read_text(encodi
         ("[a-z]+\\d", 2),  # unanchored: every start scans the run of letters again
         ("^.*,.*,.*$", 3),
         ("^\\s*\\s*\\s*\\s*x$", 4),
+        ("^(?!.*\\.\\.)[a-z.]*$", 1),  # a lookahead at the start scans once
+        ("^(?:(?!.*x).)*$", 2),  # ... inside a repeat, once per character
+        ("(?!.*x)a", 2),  # ... unanchored, once per start
     ],
 )
 def test_the_degree_of_a_pattern(pattern: str, degree: int) -> None:
