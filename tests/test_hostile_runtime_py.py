@@ -7,12 +7,14 @@ import dataclasses
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tool_registry import BUILTIN_TOOL_MANIFESTS, DetectionDeps, detect_all
+from tool_registry import BUILTIN_TOOL_MANIFESTS, DetectionDeps, detect_all, loader
 from tool_registry.detection import _is_regular_file, _read_pointer
+from tool_registry.loader import read_regular_file
 from tool_registry.models import CandidatePaths, CandidatesDetect, ToolManifest
 from tool_registry.registry import ToolRegistry
 
@@ -148,3 +150,48 @@ def test_an_absolute_home_still_finds_what_lies_under_it(
         assert result["installed"] is True
         assert result["hooksInstalled"] is True
         assert result["diagnostic"] is None
+
+
+# -- read_regular_file: a large limit costs a small file nothing --------------------------------
+
+
+@pytest.mark.parametrize("limit", [2**62, sys.maxsize, 10**30])
+def test_a_huge_limit_reads_a_small_file(tmp_path: Path, limit: int) -> None:
+    # ``os.read(descriptor, limit + 1)`` allocates its whole count first: a limit of 2**62 was a
+    # MemoryError and one of sys.maxsize an OverflowError, for a file of three bytes (TypeScript
+    # sizes its buffer by the file and read it).
+    small = tmp_path / "small.json"
+    small.write_bytes(b"{}\n")
+    assert read_regular_file(str(small), limit) == b"{}\n"
+
+
+def test_no_read_asks_for_more_than_the_file_says_it_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small = tmp_path / "small.json"
+    small.write_bytes(b"{}\n")
+    asked: list[int] = []
+    real_read = os.read
+
+    def counting_read(descriptor: int, count: int) -> bytes:
+        asked.append(count)
+        return real_read(descriptor, count)
+
+    monkeypatch.setattr(os, "read", counting_read)
+    assert read_regular_file(str(small), 10**9) == b"{}\n"
+    assert asked and max(asked) <= len(b"{}\n") + 1, asked
+
+
+@pytest.mark.parametrize(("limit", "kept"), [(100_000, 100_001), (10**9, 150_000), (0, 1)])
+def test_a_file_longer_than_its_status_said_is_read_to_the_limit(
+    tmp_path: Path, limit: int, kept: int
+) -> None:
+    # A file growing since its status was taken (or a special file reporting size 0) holds more
+    # than ``st_size``: reading goes on, in chunks, until the end or one byte past the limit.
+    grown = tmp_path / "grown.json"
+    grown.write_bytes(b"x" * 150_000)
+    descriptor = os.open(grown, os.O_RDONLY)
+    try:
+        assert len(loader._read_open(descriptor, 3, limit)) == kept
+    finally:
+        os.close(descriptor)

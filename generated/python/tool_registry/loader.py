@@ -320,17 +320,33 @@ def _read_regular(
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
             raise NotARegularFileError(path, _kind_of(status.st_mode))
-        # One read normally returns it all; more only after an interrupted (short) read.
-        expected = min(status.st_size, limit + 1)
-        data = os.read(descriptor, limit + 1)
-        while len(data) < expected:
-            chunk = os.read(descriptor, limit + 1 - len(data))
-            if not chunk:
-                break
-            data += chunk
-        return data, status
+        return _read_open(descriptor, status.st_size, limit), status
     finally:
         os.close(descriptor)
+
+
+# What a read past a file's stated size asks for at least (a file growing, or one reporting 0).
+_READ_CHUNK = 65536
+
+
+def _read_open(descriptor: int, size: int, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of an open file whose status says ``size`` bytes.
+
+    ``os.read`` allocates the whole count it is asked for before reading, so the first read asks
+    for the stated size plus one byte (enough to notice a file longer than it said), not for the
+    limit: a large ``limit`` costs a small file nothing (a ``limit`` of 10**12 was a
+    ``MemoryError``, one past ``sys.maxsize`` an ``OverflowError``). One read normally returns
+    it all; more only after an interrupted (short) read, or while a file holds more than its
+    size said, in growing chunks up to the limit.
+    """
+    expected = min(size, limit + 1)
+    data = os.read(descriptor, min(size, limit) + 1)
+    while len(data) < expected or size < len(data) <= limit:
+        chunk = os.read(descriptor, min(max(len(data), _READ_CHUNK), limit + 1 - len(data)))
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def _open_looked_at(path: str, flags: int) -> int:
