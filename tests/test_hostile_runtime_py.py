@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tool_registry import BUILTIN_TOOL_MANIFESTS, DetectionDeps, detect_all, loader
+from tool_registry import BUILTIN_TOOL_MANIFESTS, DetectionDeps, detect_all, detection, loader
 from tool_registry.detection import _is_regular_file, _read_pointer
 from tool_registry.loader import read_regular_file
 from tool_registry.models import CandidatePaths, CandidatesDetect, ToolManifest
@@ -195,3 +195,30 @@ def test_a_file_longer_than_its_status_said_is_read_to_the_limit(
         assert len(loader._read_open(descriptor, 3, limit)) == kept
     finally:
         os.close(descriptor)
+
+
+# -- the version probe waits, it does not spin --------------------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="a POSIX shell script as the child")
+def test_a_child_that_closes_its_output_and_lingers_is_waited_for_not_spun_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Once the reader thread had seen the end of the output, ``reader.join(0.005)`` returned at
+    # once, so the probe looked at a lingering child hundreds of thousands of times a second
+    # (one CPU busy until the child exited or the 5-second timeout). Each look now waits the
+    # poll interval: about a hundred looks for half a second, however fast the machine.
+    lingering = tmp_path / "lingering"
+    lingering.write_text("#!/bin/sh\nexec 1>&-\nsleep 0.5\n", encoding="utf-8")
+    lingering.chmod(0o755)
+    looks = 0
+    has_exited = detection._has_exited
+
+    def counting(process: subprocess.Popen[bytes]) -> bool:
+        nonlocal looks
+        looks += 1
+        return has_exited(process)
+
+    monkeypatch.setattr(detection, "_has_exited", counting)
+    assert detection._run_version(str(lingering), 60.0) is None
+    assert 0 < looks < 2000, looks

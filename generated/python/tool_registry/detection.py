@@ -102,6 +102,20 @@ def _read_capped(stream: IO[bytes], limit: int, chunks: list[bytes]) -> None:
             stream.close()
 
 
+# How long the version probe waits between two looks at the child.
+_POLL_SECONDS = 0.005
+
+
+def _pause(reader: threading.Thread) -> None:
+    """Wait one poll interval: on the reader while it runs, else by sleeping. A finished
+    thread's ``join`` returns at once, so a child that closed its output and kept running (``exec
+    1>&-; sleep``) had the probe spin on the CPU until it exited or the timeout."""
+    if reader.is_alive():
+        reader.join(_POLL_SECONDS)
+    else:
+        time.sleep(_POLL_SECONDS)
+
+
 def _run_version(executable: str, timeout: float) -> str | None:
     """The first line ``executable --version`` prints; at most ``MAX_VERSION_BYTES`` are read.
 
@@ -143,7 +157,7 @@ def _run_version(executable: str, timeout: float) -> str | None:
                 break  # it has said enough: the first line is all we keep
             if time.monotonic() >= deadline:
                 raise subprocess.TimeoutExpired([executable, "--version"], timeout)
-            reader.join(0.005)
+            _pause(reader)
     finally:
         _stop(process)  # the child if still running, and whatever it left in its group
         returncode = process.wait()
