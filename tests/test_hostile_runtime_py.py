@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tool_registry import BUILTIN_TOOL_MANIFESTS, DetectionDeps, detect_all, detection, loader
+from tool_registry import (
+    BUILTIN_TOOL_MANIFESTS,
+    DetectionDeps,
+    detect_all,
+    detection,
+    loader,
+    parse_third_party_manifest,
+)
 from tool_registry.detection import _is_regular_file, _read_pointer
 from tool_registry.loader import read_regular_file
 from tool_registry.models import CandidatePaths, CandidatesDetect, ToolManifest
@@ -222,3 +229,115 @@ def test_a_child_that_closes_its_output_and_lingers_is_waited_for_not_spun_on(
     monkeypatch.setattr(detection, "_has_exited", counting)
     assert detection._run_version(str(lingering), 60.0) is None
     assert 0 < looks < 2000, looks
+
+
+# -- numbers: one verdict per file, whatever the process's settings -----------------------------
+
+MANIFEST: dict[str, Any] = {
+    "id": "mytool",
+    "displayName": "My Tool",
+    "launchable": True,
+    "hookCapable": False,
+    "hookPointer": ".my/x.json",
+    "detect": {"kind": "path", "binaryName": "mytool"},
+}
+
+
+def _with_number(literal: str, field: str = "x") -> str:
+    """The manifest's text with ``field`` set to the number ``literal`` as written."""
+    return json.dumps(MANIFEST)[:-1] + f', "{field}": {literal}' + "}"
+
+
+def _file_verdict(text: str) -> tuple[bool, list[tuple[str, str]]]:
+    data = text.encode()
+    result = loader.load_manifest_files([("src", "p")], read_file=lambda _p, limit: data)
+    return bool(result.manifests), [(str(d.code), d.found) for d in result.diagnostics]
+
+
+OVERFLOWING = ["1e400", "-1E+999", "1" * 400 + ".5", "0.1e310"]
+REPRESENTABLE = ["1e-400", "1e308", "-0.0", "1" * 300 + ".0"]
+
+PARSE_BYTES_TS = """
+import { parseThirdPartyManifest } from "./loader.js";
+const texts = JSON.parse(process.argv[2]);
+process.stdout.write(JSON.stringify(texts.map((text) => {
+  const result = parseThirdPartyManifest(new TextEncoder().encode(text), "src");
+  return [result.manifest !== null, result.diagnostics.map((d) => [d.code, d.found])];
+})));
+"""
+
+
+def test_a_number_beyond_a_double_is_no_json_value_in_either_language(ts_out: Path) -> None:
+    # ``1e400`` was read as infinity: the loader (both languages) accepted the file, while
+    # ``parse_third_party_manifest`` refused the infinity ``json.loads`` makes of the same text
+    # (INVALID_JSON), so the two readers of one adapter disagreed. TypeScript's JSON.parse fast
+    # path read it as Infinity too.
+    cases = [(_with_number(n), True) for n in OVERFLOWING]
+    cases += [(_with_number(n), False) for n in REPRESENTABLE]
+    in_a_known_field = _with_number("1e400", "launchable").replace('"launchable": true, ', "")
+    cases.append((in_a_known_field, True))
+    texts = [text for text, _ in cases]
+    python = [_file_verdict(text) for text in texts]
+    for (text, overflowing), (accepted, found) in zip(cases, python, strict=True):
+        if overflowing:
+            assert not accepted
+            assert found == [("INVALID_JSON", "a number beyond the range of a double")]
+        else:
+            assert accepted, found
+        assert parse_third_party_manifest(json.loads(text)).accepted == accepted
+    script = ts_out / "hostile-runtime-numbers.mjs"
+    script.write_text(PARSE_BYTES_TS, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(script), json.dumps(texts)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    typescript = [
+        (accepted, [tuple(pair) for pair in found])
+        for accepted, found in json.loads(completed.stdout)
+    ]
+    assert typescript == python
+
+
+_VERDICT_IN_CHILD = """
+import json, sys
+from tool_registry.loader import load_manifest_files
+verdicts = []
+for text in json.loads(sys.argv[1]):
+    data = text.encode()
+    result = load_manifest_files([("src", "p")], read_file=lambda _p, limit: data)
+    verdicts.append([bool(result.manifests), [[str(d.code), d.found] for d in result.diagnostics]])
+print(json.dumps(verdicts))
+"""
+
+
+@pytest.mark.parametrize("setting", ["640", "0", "100000"])
+def test_the_integer_digit_limit_is_the_loader_s_not_the_process_s(setting: str) -> None:
+    # The loader parsed integers with the process's conversion limit: under
+    # PYTHONINTMAXSTRDIGITS=640 a 1000-digit integer made a file INVALID_JSON, and under 0 (no
+    # limit) a 5000-digit one was accepted, where TypeScript, parse_third_party_manifest and the
+    # documentation hold 4300 digits.
+    texts = [_with_number("1" * 1000), _with_number("-" + "9" * 4300), _with_number("1" * 4301)]
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(REPO / "generated" / "python"),
+        "PYTHONINTMAXSTRDIGITS": setting,
+    }
+    completed = subprocess.run(
+        [sys.executable, "-c", _VERDICT_IN_CHILD, json.dumps(texts)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env=environment,
+    )
+    assert completed.returncode == 0, completed.stderr
+    verdicts = json.loads(completed.stdout)
+    assert verdicts == [
+        [accepted, [list(pair) for pair in found]] for accepted, found in map(_file_verdict, texts)
+    ]
+    assert [accepted for accepted, _ in verdicts] == [True, True, False]
+    assert "(4300 digits)" in verdicts[2][1][0][1]

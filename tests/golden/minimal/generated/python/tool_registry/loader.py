@@ -438,7 +438,53 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_refuse_constant)
+# The most digits of an integer a file may write: CPython's default conversion limit, held here
+# rather than read from the process (``-X int_max_str_digits``, ``PYTHONINTMAXSTRDIGITS`` or
+# ``sys.set_int_max_str_digits`` moved it, so one file loaded or not by the host's settings), as
+# TypeScript's parser holds it.
+MAX_INTEGER_DIGITS = 4300
+# Digits converted at once when the process allows fewer than a file may have (640 at least).
+_DIGITS_AT_ONCE = 600
+
+
+def _integer(literal: str) -> int:
+    """A JSON integer literal's value; ``ValueError`` past ``MAX_INTEGER_DIGITS`` digits (the
+    message CPython's own limit gives), whatever limit the process converts under."""
+    digits = len(literal) - literal.startswith("-")
+    if digits > MAX_INTEGER_DIGITS:
+        raise ValueError(
+            f"Exceeds the limit ({MAX_INTEGER_DIGITS} digits) for integer string conversion:"
+            f" value has {digits} digits; use sys.set_int_max_str_digits() to increase the limit"
+        )
+    if digits <= _DIGITS_AT_ONCE:
+        return int(literal)
+    # In parts, each within any limit the process may have set (at most 4300 digits: a few
+    # multiplications of small numbers).
+    negative = literal.startswith("-")
+    body = literal[negative:]
+    value = 0
+    for start in range(0, len(body), _DIGITS_AT_ONCE):
+        part = body[start : start + _DIGITS_AT_ONCE]
+        value = value * 10 ** len(part) + int(part)
+    return -value if negative else value
+
+
+def _double(literal: str) -> float:
+    """A JSON number literal with a fraction or exponent as a double; ``ValueError`` for one
+    beyond the range of a double (``1e400`` read as infinity, which no JSON value is: I-JSON,
+    and ``parse_third_party_manifest`` refuses the infinity ``json.loads`` makes of it)."""
+    value = float(literal)
+    if math.isinf(value):
+        raise ValueError("a number beyond the range of a double")
+    return value
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_object,
+    parse_constant=_refuse_constant,
+    parse_int=_integer,
+    parse_float=_double,
+)
 
 
 def _decode(text: str, data: bytes) -> Any:
@@ -632,7 +678,7 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     except RecursionError:
         report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found="nested too deeply"))
         return None
-    except ValueError as error:  # NaN/Infinity, or an integer too long to convert
+    except ValueError as error:  # NaN/Infinity, a number beyond a double, a too long integer
         report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found=shown(str(error))))
         return None
     if not isinstance(value, dict):
