@@ -341,3 +341,48 @@ def test_the_integer_digit_limit_is_the_loader_s_not_the_process_s(setting: str)
     ]
     assert [accepted for accepted, _ in verdicts] == [True, True, False]
     assert "(4300 digits)" in verdicts[2][1][0][1]
+
+
+_CONST_IN_CHILD = """
+import json, sys
+from tool_registry import parse_third_party_manifest
+from tool_registry.loader import load_manifest_files
+document = json.loads(sys.argv[1])
+document["launchable"] = 10**1000
+parsed = parse_third_party_manifest(document)
+text = sys.argv[1].replace('"launchable": false', '"launchable": 1' + "0" * 1000).encode()
+loaded = load_manifest_files([("src", "p")], read_file=lambda _p, limit: text)
+print(json.dumps([[[str(d.code), d.pointer, d.keyword] for d in found]
+                  for found in (parsed.diagnostics, loaded.diagnostics)]))
+"""
+
+
+def test_a_const_check_of_a_long_integer_needs_no_decimal_text() -> None:
+    # JSON equality keyed numbers by their decimal text: under PYTHONINTMAXSTRDIGITS=640 the
+    # ``const: false`` an MCP server's ``launchable`` must hold raised ValueError for a
+    # 1000-digit integer, out of parse_third_party_manifest (which never raises) and as
+    # UNREADABLE from the loader.
+    mcp = {
+        **MANIFEST,
+        "launchable": False,
+        "category": "mcp-server",
+        "mcpServer": {"transport": "stdio", "command": "server"},
+    }
+    del mcp["detect"]
+    environment = {
+        **os.environ,
+        "PYTHONPATH": str(REPO / "generated" / "python"),
+        "PYTHONINTMAXSTRDIGITS": "640",
+    }
+    completed = subprocess.run(
+        [sys.executable, "-c", _CONST_IN_CHILD, json.dumps(mcp)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env=environment,
+    )
+    assert completed.returncode == 0, completed.stderr
+    parsed, loaded = json.loads(completed.stdout)
+    assert ["SCHEMA_VIOLATION", "/launchable", "const"] in parsed
+    assert parsed == loaded

@@ -126,10 +126,20 @@ def token(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
+# Integers of more bits than any double holds (``2**1024`` and beyond) equal no float.
+_DOUBLE_BITS: Final = 1024
+
+
 def _number_text(value: int | float) -> str:
-    """One spelling per JSON number (``1`` and ``1.0`` alike)."""
+    """One spelling per JSON number (``1`` and ``1.0`` alike). An integer beyond every double
+    equals no float, so it is spelled in hexadecimal (a distinct text): its decimal text costs
+    quadratic time and is refused past the process's digit limit (``PYTHONINTMAXSTRDIGITS=640``
+    made a ``const`` or ``enum`` check raise for a 1000-digit integer). Every other integer has
+    at most 309 digits, within any limit a process can set (640 at least)."""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
+    if isinstance(value, int) and value.bit_length() > _DOUBLE_BITS:
+        return hex(value)
     return repr(value)
 
 
