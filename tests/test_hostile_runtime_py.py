@@ -320,7 +320,11 @@ def test_the_integer_digit_limit_is_the_loader_s_not_the_process_s(setting: str)
     # PYTHONINTMAXSTRDIGITS=640 a 1000-digit integer made a file INVALID_JSON, and under 0 (no
     # limit) a 5000-digit one was accepted, where TypeScript, parse_third_party_manifest and the
     # documentation hold 4300 digits.
-    texts = [_with_number("1" * 1000), _with_number("-" + "9" * 4300), _with_number("1" * 4301)]
+    long = "1" * 1000
+    texts = [_with_number(long), _with_number("-" + "9" * 4300), _with_number("1" * 4301)]
+    # A surrogate escape sends the document through an encoding of every value, integers too.
+    texts.append(_with_number(long)[:-1] + ', "y": "\\ud83d\\ude00"}')
+    texts.append(_with_number(long)[:-1] + ', "y": "\\ud83d"}')
     environment = {
         **os.environ,
         "PYTHONPATH": str(REPO / "generated" / "python"),
@@ -339,8 +343,9 @@ def test_the_integer_digit_limit_is_the_loader_s_not_the_process_s(setting: str)
     assert verdicts == [
         [accepted, [list(pair) for pair in found]] for accepted, found in map(_file_verdict, texts)
     ]
-    assert [accepted for accepted, _ in verdicts] == [True, True, False]
+    assert [accepted for accepted, _ in verdicts] == [True, True, False, True, False]
     assert "(4300 digits)" in verdicts[2][1][0][1]
+    assert verdicts[4][1][0][0] == "LONE_SURROGATE"
 
 
 _CONST_IN_CHILD = """

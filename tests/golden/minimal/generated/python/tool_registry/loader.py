@@ -407,12 +407,14 @@ def _nesting_depth(data: bytes) -> int:
 def _may_hold_surrogate(text: str, value: Any) -> bool:
     """Valid UTF-8 holds no surrogate, so only a ``\\uD8xx``-``\\uDFxx`` escape can make one;
     when the text has such escapes, one C-speed encoding of the document says whether any is
-    unpaired (the walk that locates it runs only then)."""
+    unpaired (the walk that locates it runs only then). An encoding that fails otherwise (an
+    integer of more digits than the process converts, ``PYTHONINTMAXSTRDIGITS=640``, which the
+    loader's own limit admits) leaves the answer to the walk, which reads strings only."""
     if _SURROGATE_ESCAPE.search(text) is None:
         return False
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
+    except ValueError:  # UnicodeEncodeError: a lone surrogate; else the walk decides
         return True
     return False
 
