@@ -13,10 +13,14 @@ from typing import Any
 
 import pytest
 from tool_registry import (
+    ADAPTERS_DIR_ENV_VAR,
     BUILTIN_TOOL_MANIFESTS,
+    DEFAULT_ADAPTERS_DIR,
     DetectionDeps,
     detect_all,
     detection,
+    get_tool_registry,
+    load_third_party_manifests,
     loader,
     parse_third_party_manifest,
 )
@@ -391,3 +395,67 @@ def test_a_const_check_of_a_long_integer_needs_no_decimal_text() -> None:
     parsed, loaded = json.loads(completed.stdout)
     assert ["SCHEMA_VIOLATION", "/launchable", "const"] in parsed
     assert parsed == loaded
+
+
+# -- the default adapters folder needs a home folder that is an absolute path -------------------
+
+NO_HOME_TS = """
+import { getToolRegistry, loadThirdPartyManifests } from "./index.js";
+process.chdir(process.argv[2]);
+const loaded = loadThirdPartyManifests();
+const registry = getToolRegistry();
+process.stdout.write(JSON.stringify({
+  loaded: [loaded.manifests.map((m) => m.id), loaded.diagnostics.map((d) => [d.code, d.source, d.found])],
+  tools: registry.tools.map((t) => t.id),
+  refreshed: registry.refresh().tools.map((t) => t.id),
+}));
+"""
+
+
+def test_the_default_folder_under_a_relative_home_is_not_the_working_folder_s(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ts_out: Path
+) -> None:
+    # HOME=rel made the default folder "rel/.waggle/adapters" (HOME unset with no account entry:
+    # "~/.waggle/adapters", "~" left as it is): Python loaded the adapters a working folder held
+    # there, while TypeScript threw from getToolRegistry (os.homedir() throws with no home).
+    # Both now report the folder UNREADABLE and load nothing.
+    assert DEFAULT_ADAPTERS_DIR.startswith("~/")
+    planted = tmp_path / "rel" / DEFAULT_ADAPTERS_DIR[2:]
+    planted.mkdir(parents=True)
+    (planted / "planted.json").write_text(
+        json.dumps({**MANIFEST, "id": "planted"}), encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", "rel")
+    monkeypatch.delenv(ADAPTERS_DIR_ENV_VAR, raising=False)
+    loaded = load_third_party_manifests()
+    python: dict[str, Any] = {
+        "loaded": [
+            [m.id for m in loaded.manifests],
+            [[str(d.code), d.source, d.found] for d in loaded.diagnostics],
+        ],
+        "tools": list(get_tool_registry().ids),
+        "refreshed": list(get_tool_registry().refresh().ids),
+    }
+    assert python["loaded"] == [
+        [],
+        [["UNREADABLE", DEFAULT_ADAPTERS_DIR, "no home folder that is an absolute path"]],
+    ]
+    assert "planted" not in python["tools"]
+    assert python["refreshed"] == python["tools"]
+    script = ts_out / "hostile-runtime-no-home.mjs"
+    script.write_text(NO_HOME_TS, encoding="utf-8")
+    environment = {key: value for key, value in os.environ.items() if key != ADAPTERS_DIR_ENV_VAR}
+    completed = subprocess.run(
+        [node_executable(), str(script), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**environment, "HOME": "rel"},
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == python
+    # With an absolute home the same folder is the default one, and its adapter loads.
+    monkeypatch.setenv("HOME", str(tmp_path / "rel"))
+    assert [m.id for m in load_third_party_manifests().manifests] == ["planted"]

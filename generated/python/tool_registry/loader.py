@@ -239,10 +239,33 @@ for _builtin in BUILTIN_TOOL_MANIFESTS:
         _BUILTIN_NAMES.setdefault(_key, _builtin.displayName)
 
 
+class NoHomeFolderError(OSError):
+    """The adapters folder lies under the home folder (``~`` or ``~/...``) and there is no home
+    folder that is an absolute path (``HOME`` relative, or unset with no account entry, where
+    ``~`` stays ``~``): the folder is not looked for in the working folder instead. A load
+    reports it (``UNREADABLE``); ``configured`` is the value that needed a home."""
+
+    def __init__(self, configured: str) -> None:
+        super().__init__(NO_HOME_FOLDER)
+        self.configured = configured
+
+
+# What a load says of a default folder that needs a home folder it does not have.
+NO_HOME_FOLDER = "no home folder that is an absolute path"
+
+
 def default_adapters_dir() -> str:
-    """The folder named by the environment variable, else the default (``~`` expanded)."""
+    """The folder named by the environment variable, else the default (``~`` expanded).
+
+    ``NoHomeFolderError`` when the value is ``~`` or starts with ``~/`` and expands to no
+    absolute path: a relative home (or ``~`` left as it is) would name a folder in the working
+    folder, whose adapters the host never chose (TypeScript's ``os.homedir()`` throws there).
+    """
     configured = os.environ.get(ADAPTERS_DIR_ENV_VAR) or DEFAULT_ADAPTERS_DIR
-    return os.path.expanduser(configured)
+    folder = os.path.expanduser(configured)
+    if (configured == "~" or configured.startswith("~/")) and not os.path.isabs(folder):
+        raise NoHomeFolderError(configured)
+    return folder
 
 
 def adapters_folder(adapters_dir: object) -> str:
@@ -993,6 +1016,15 @@ def file_limit(max_files: object) -> int:
     return max(math.floor(max_files), 0)
 
 
+def _homeless(error: NoHomeFolderError, previous: LoadResult | None) -> LoadResult:
+    """The load of a default folder that needs a home folder there is not: reported, never
+    raised, as a folder that cannot be listed is."""
+    problem = Diagnostic(
+        DiagnosticCode.UNREADABLE, source=shown(error.configured), found=NO_HOME_FOLDER
+    )
+    return LoadResult((), (problem,), (), _removed(previous, {}))
+
+
 def _load_folder(
     adapters_dir: str | os.PathLike[str] | None = None,
     *,
@@ -1002,7 +1034,10 @@ def _load_folder(
     previous: LoadResult | None = None,
 ) -> LoadResult:
     """``load_third_party_manifests`` with the collector paused by the caller."""
-    folder = adapters_folder(adapters_dir)
+    try:
+        folder = adapters_folder(adapters_dir)
+    except NoHomeFolderError as error:
+        return _homeless(error, previous)
     limit = file_limit(max_files)
     seen = [0]
 
