@@ -26,7 +26,7 @@ from tool_registry import (
 )
 from tool_registry.detection import _is_regular_file, _read_pointer
 from tool_registry.loader import read_regular_file
-from tool_registry.models import CandidatePaths, CandidatesDetect, ToolManifest
+from tool_registry.models import CandidatePaths, CandidatesDetect, PathDetect, ToolManifest
 from tool_registry.registry import ToolRegistry
 
 from .conftest import REPO, build_typescript, node_executable
@@ -459,3 +459,58 @@ def test_the_default_folder_under_a_relative_home_is_not_the_working_folder_s(
     # With an absolute home the same folder is the default one, and its adapter loads.
     monkeypatch.setenv("HOME", str(tmp_path / "rel"))
     assert [m.id for m in load_third_party_manifests().manifests] == ["planted"]
+
+
+NO_ACCOUNT_TS = """
+import os from "node:os";
+import { syncBuiltinESMExports } from "node:module";
+// No HOME and no account entry: node's homedir throws (uv_os_homedir ENOENT).
+os.homedir = () => { throw Object.assign(new Error("uv_os_homedir returned ENOENT"), { code: "ERR_SYSTEM_ERROR" }); };
+syncBuiltinESMExports();
+const { detectAll } = await import("./detection.js");
+const { BUILTIN_TOOL_MANIFESTS } = await import("./tools.js");
+const tool = { ...BUILTIN_TOOL_MANIFESTS[0], id: "fixture-tool", hookPointer: ".fixture/pointer.json",
+  detect: { kind: "path", binaryName: "fixture-tool" }, builtin: true };
+const registry = { tools: [tool], resolverFor: () => undefined };
+const [result] = await detectAll(registry, {
+  which: (name) => (name === "fixture-tool" ? "/opt/fixture-tool" : null),
+  runVersion: async () => "1.0",
+});
+process.stdout.write(JSON.stringify(result));
+"""
+
+
+def test_no_home_at_all_still_looks_programs_up_on_path(
+    monkeypatch: pytest.MonkeyPatch, ts_out: Path
+) -> None:
+    # With no HOME and no account entry Python's home is "~" (expanduser leaves it), so PATH
+    # lookup went on and only the hook pointer failed; TypeScript's default home threw, which
+    # failed every tool's probe before its PATH lookup (installed false for an installed tool).
+    tool = dataclasses.replace(
+        BUILTIN_TOOL_MANIFESTS[0],
+        id="fixture-tool",
+        hookPointer=".fixture/pointer.json",
+        detect=PathDetect(kind="path", binaryName="fixture-tool"),
+        builtin=True,
+    )
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path)  # no home folder to expand
+    deps = DetectionDeps(
+        which=lambda name: "/opt/fixture-tool" if name == "fixture-tool" else None,
+        run_version=lambda path, timeout: "1.0",
+    )
+    (python,) = detect_all(ToolRegistry(tools=(tool,)), deps)
+    script = ts_out / "hostile-runtime-no-account.mjs"
+    script.write_text(NO_ACCOUNT_TS, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr
+    typescript = json.loads(completed.stdout)
+    for result in (python.as_json(), typescript):
+        assert result["installed"] is True
+        assert result["path"] == "/opt/fixture-tool"
+        assert result["version"] == "1.0"
+        assert result["hooksInstalled"] is False
+        assert result["pointerPath"] == "~/.fixture/pointer.json"
+    assert python.diagnostic is not None
+    assert typescript["diagnostic"]["message"] == python.diagnostic.message

@@ -245,13 +245,24 @@ export function readPointer(path: string): string | null {
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(data);
 }
 
+/** The home folder, or `~` when there is none (`HOME` unset, no account entry: `os.homedir()`
+ * throws), as Python's `os.path.expanduser("~")` leaves it: no absolute path, so nothing is
+ * looked up under it, and PATH lookup goes on (a throwing home failed every tool's probe). */
+function homeFolder(): string {
+  try {
+    return os.homedir();
+  } catch {
+    return "~";
+  }
+}
+
 /** The real system. */
 export const DEFAULT_DETECTION_DEPS: DetectionDeps = Object.freeze({
   which,
   isFile: isRegularFile,
   runVersion,
   readText: readPointer,
-  home: () => os.homedir(),
+  home: homeFolder,
   platform: () => process.platform,
 });
 
