@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tool_registry
 from tool_registry import (
     ADAPTERS_DIR_ENV_VAR,
     BUILTIN_TOOL_MANIFESTS,
@@ -514,3 +515,40 @@ def test_no_home_at_all_still_looks_programs_up_on_path(
         assert result["pointerPath"] == "~/.fixture/pointer.json"
     assert python.diagnostic is not None
     assert typescript["diagnostic"]["message"] == python.diagnostic.message
+
+
+# -- numeric arguments: a subclass is read as its value ----------------------------------------
+
+
+class _RaisingInt(int):
+    def __gt__(self, other: object) -> bool:
+        raise RuntimeError("the caller's __gt__ ran")
+
+    def __le__(self, other: object) -> bool:
+        return False  # a bound compared through it would never be reached
+
+
+class _RaisingFloat(float):
+    def __gt__(self, other: object) -> bool:
+        raise RuntimeError("the caller's __gt__ ran")
+
+    def __floor__(self) -> int:
+        raise RuntimeError("the caller's __floor__ ran")
+
+
+def test_a_validator_limit_subclass_runs_none_of_its_methods() -> None:
+    # The limit was kept as given and compared (``limit > 0``): an int subclass's __gt__ raised
+    # out of the validator, and a lying __le__ would have lifted the bound.
+    # Typed ``int``, any number is taken (documented): the checker is told through Any.
+    validate: Any = tool_registry.validate_third_party_manifest
+    assert validate({}, _RaisingInt(2)) == validate({}, 2)
+    assert validate({}, _RaisingFloat(1.5)) == validate({}, 1.5)
+    assert validate({}, _RaisingFloat("nan")) == validate({}, float("nan"))
+
+
+def test_a_file_limit_float_subclass_runs_none_of_its_methods() -> None:
+    # ``math.floor`` called the subclass's __floor__ and ``> 0`` its __gt__ (raised out of
+    # load_third_party_manifests, or read any count it returned).
+    assert loader.file_limit(_RaisingFloat(2.5)) == 2
+    assert loader.file_limit(_RaisingFloat("inf")) == sys.maxsize
+    assert loader.file_limit(_RaisingFloat("-inf")) == 0

@@ -1009,11 +1009,13 @@ def file_limit(max_files: object) -> int:
         return 0
     if isinstance(max_files, int):  # exact, however large (math.isnan would overflow)
         return max(int.__index__(max_files), 0)
-    if math.isnan(max_files):
+    # A float subclass as its value: its ``__floor__`` or comparisons never run.
+    value = float.__float__(max_files)
+    if math.isnan(value):
         return 0
-    if math.isinf(max_files):
-        return sys.maxsize if max_files > 0 else 0
-    return max(math.floor(max_files), 0)
+    if math.isinf(value):
+        return sys.maxsize if value > 0 else 0
+    return max(math.floor(value), 0)
 
 
 def _homeless(error: NoHomeFolderError, previous: LoadResult | None) -> LoadResult:

@@ -84,10 +84,14 @@ Check = Callable[[Any, str, Violations], None]
 def checked_limit(limit: object) -> Any:
     """A caller's ``limit`` of records: any number (fewer than it are kept, so 1.5 keeps two,
     and NaN or anything not above 0 keeps none), else a ``TypeError`` naming it (a ``bool`` is
-    no number here, as in TypeScript)."""
+    no number here, as in TypeScript). A subclass of ``int`` or ``float`` is read as its value,
+    by the base type's own method: its comparisons (which the bound is checked with) never run,
+    so one that raises or lies neither escapes nor lifts the bound."""
     if isinstance(limit, bool) or not isinstance(limit, (int, float)):
         raise TypeError(f"limit must be a number, not {shown_argument(limit)}")
-    return limit
+    if isinstance(limit, int):
+        return int.__index__(limit)
+    return float.__float__(limit)
 
 
 def surrogate_at(value: Any) -> tuple[str, str] | None:
