@@ -58,7 +58,8 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
     RuntimeCode(
         "INVALID_JSON",
         "error",
-        "not strict JSON: syntax error, empty or truncated, NaN/Infinity, nesting too deep (and,"
+        "not strict JSON: syntax error, empty or truncated, NaN/Infinity, a number beyond the"
+        " range of a double (`1e400`), an integer of more than 4300 digits, nesting too deep (and,"
         " for a value given to `parse_third_party_manifest`, anything but `dict`, `list`, `str`,"
         " `int`, `float`, `bool` and `None`, or a non-string key)",
         "not valid JSON: {found}",

@@ -115,12 +115,19 @@ def _common_names(registry: Registry) -> Context:
 # Every name a docstring or the README tells a consumer to use is here (tests hold the package's
 # docstrings to ``__all__``).
 LAZY_PYTHON_EXPORTS: dict[str, tuple[str, ...]] = {
-    "detection": ("DetectionDeps", "DetectionResult", "detect_all", "detect_tool"),
+    "detection": (
+        "DetectionDeps",
+        "DetectionResult",
+        "HomeNotAbsoluteError",
+        "detect_all",
+        "detect_tool",
+    ),
     "diagnostics": ("Diagnostic", "DiagnosticCode", "Severity", "shown", "shown_value"),
     "loader": (
         "FileReport",
         "FileState",
         "LoadResult",
+        "NoHomeFolderError",
         "NotARegularFileError",
         "ParsedManifest",
         "default_adapters_dir",

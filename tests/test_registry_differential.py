@@ -214,11 +214,13 @@ def test_a_pointer_text_with_a_lone_surrogate_names_no_backup(
         assert not any(call[0] == "isFile" for call in outcome["detectAllLog"])
 
 
-def test_a_relative_backup_beside_a_bare_pointer_name_is_asked_for_as_python_spells_it(
+def test_a_pointer_under_an_empty_home_is_not_read_from_the_working_folder(
     typescript: TsRegistry, tmp_path: Path
 ) -> None:
-    """With an empty home a pointer ``hook.json`` has no folder: node's ``dirname`` said ``.``,
-    so TypeScript asked for ``./b`` where Python asks for ``b``."""
+    """With an empty home a pointer ``hook.json`` has no folder: both languages read it, and
+    stat its relative backup ``b``, in the working folder (TypeScript once asked for ``./b``
+    where Python asked for ``b``). A home that is no absolute path is no home folder: the
+    pointer is not read and the result says why, alike."""
     case = _quiet(
         home={"v": ""},
         readText={"rules": [["hook.json", {"v": '{"backup": "b"}'}]], "default": {"v": None}},
@@ -226,8 +228,11 @@ def test_a_relative_backup_beside_a_bare_pointer_name_is_asked_for_as_python_spe
     )
     folder = _adapter_folder(tmp_path / "a", hookPointer="hook.json")
     for outcome in _both(typescript, folder, case):
-        assert _by_id(outcome, "tool-1")["hooksInstalled"] is True
-        assert ["isFile", "b"] in outcome["detectAllLog"]
+        tool = _by_id(outcome, "tool-1")
+        assert tool["hooksInstalled"] is False
+        assert "HomeNotAbsoluteError" in tool["diagnostic"]["found"]
+        assert not any(call[0] == "readText" for call in outcome["detectAllLog"])
+        assert ["isFile", "b"] not in outcome["detectAllLog"]
 
 
 def test_a_reader_answering_no_text_fails_the_hook_pointer_step(

@@ -19,6 +19,11 @@
 // files only, opened non-blocking, at most MAX_POINTER_BYTES), so a FIFO or a device named by a
 // pointer never blocks; the backup target is only `stat`-ed, never opened. A detector that fails
 // yields a result with a diagnostic; it never stops the others. Inert entries are never detected.
+//
+// A home folder that is not an absolute path (`HOME=rel`, an empty one) is no home folder: a path
+// "under" it would be looked up in the working folder, and a candidate found there run. Such a
+// home's `~/` candidates are not looked for, and its hook pointer is not read
+// (`HomeNotAbsoluteError`, the result's diagnostic).
 
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -39,6 +44,12 @@ export const MAX_VERSION_CHARS = 80;
 /** A hook pointer file larger than MAX_POINTER_BYTES. */
 export class PointerTooLargeError extends Error {
   override name = "PointerTooLargeError";
+}
+
+/** The home folder is not an absolute path, so the hook pointer "under" it would be read from
+ * the working folder: it is not read. */
+export class HomeNotAbsoluteError extends Error {
+  override name = "HomeNotAbsoluteError";
 }
 
 /** `--version` did not finish (or fill the cap) in time; the child's group was killed. */
@@ -234,13 +245,24 @@ export function readPointer(path: string): string | null {
   return new TextDecoder("utf-8", { ignoreBOM: true }).decode(data);
 }
 
+/** The home folder, or `~` when there is none (`HOME` unset, no account entry: `os.homedir()`
+ * throws), as Python's `os.path.expanduser("~")` leaves it: no absolute path, so nothing is
+ * looked up under it, and PATH lookup goes on (a throwing home failed every tool's probe). */
+function homeFolder(): string {
+  try {
+    return os.homedir();
+  } catch {
+    return "~";
+  }
+}
+
 /** The real system. */
 export const DEFAULT_DETECTION_DEPS: DetectionDeps = Object.freeze({
   which,
   isFile: isRegularFile,
   runVersion,
   readText: readPointer,
-  home: () => os.homedir(),
+  home: homeFolder,
   platform: () => process.platform,
 });
 
@@ -249,8 +271,11 @@ function joinPath(base: string, rest: string): string {
   return base.endsWith("/") || base === "" ? base + rest : `${base}/${rest}`;
 }
 
-function expand(path: string, home: string): string {
-  return path.startsWith("~/") ? joinPath(home, path.slice(2)) : path;
+/** `path` with a leading `~/` read as the home folder; null when it needs a home folder that is
+ * not an absolute path (it would be looked up in the working folder). */
+function expand(path: string, home: string): string | null {
+  if (!path.startsWith("~/")) return path;
+  return nodePath.isAbsolute(home) ? joinPath(home, path.slice(2)) : null;
 }
 
 /** Paths to probe; null when there is no way to tell on this platform. */
@@ -265,7 +290,9 @@ function candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionD
     platform === "darwin" || platform === "win32" || platform === "linux" ? ownMember(paths, platform) : undefined;
   if (listed === undefined || listed.length === 0) return null;
   const home = deps.home();
-  return listed.map((path) => expand(path, home));
+  // A candidate under a home that is no absolute path is not looked for: a program put at that
+  // path in the working folder would be found, and its --version run.
+  return listed.map((path) => expand(path, home)).filter((path): path is string => path !== null);
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -291,6 +318,11 @@ function longerThan(text: string, limit: number): boolean {
 }
 
 function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
+  if (!nodePath.isAbsolute(pointerPath)) {
+    // The pointer is joined to the home folder: relative, it names a file of the working
+    // folder, which says nothing about this account's hooks.
+    throw new HomeNotAbsoluteError("the home folder is not an absolute path");
+  }
   const text: unknown = deps.readText(pointerPath);
   if (text === null) return false;
   // A failing reader, as in Python (an array is no text, though `Buffer.from` would take it).
@@ -311,6 +343,7 @@ function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
   const backup = pointer.ok ? ownMember(pointer.value, "backup") : undefined;
   if (typeof backup !== "string" || backup === "" || backup.includes("\u0000")) return false;
   let target = expand(backup, deps.home());
+  if (target === null) return false; // "~/x" under no absolute home: no file of this account
   if (!nodePath.isAbsolute(target)) target = joinPath(pythonDirname(pointerPath), target);
   return deps.isFile(target);
 }

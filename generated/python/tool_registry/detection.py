@@ -17,6 +17,11 @@ files only, opened non-blocking, at most ``MAX_POINTER_BYTES``), so a FIFO or a 
 a pointer never blocks; the backup target is only ``stat``-ed, never opened. A detector that
 fails yields a result with a diagnostic; it never stops the others.
 
+A home folder that is not an absolute path (``HOME=rel``, an empty one, or ``~`` when ``HOME`` is
+unset and the account has none) is no home folder: a path "under" it would be looked up in the
+working folder, and a candidate found there run. Such a home's ``~/`` candidates are not looked
+for, and its hook pointer is not read (``HomeNotAbsoluteError``, the result's diagnostic).
+
 Inert entries (MCP server descriptions) are never detected: ``detect_all`` skips them and
 ``detect_tool`` answers for one without touching any dependency.
 """
@@ -50,6 +55,11 @@ CANDIDATE_PLATFORMS = ("darwin", "win32", "linux")
 
 class PointerTooLargeError(OSError):
     """A hook pointer file larger than ``MAX_POINTER_BYTES``."""
+
+
+class HomeNotAbsoluteError(OSError):
+    """The home folder is not an absolute path, so the hook pointer "under" it would be read
+    from the working folder: it is not read."""
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
@@ -90,6 +100,20 @@ def _read_capped(stream: IO[bytes], limit: int, chunks: list[bytes]) -> None:
     finally:
         with contextlib.suppress(OSError):
             stream.close()
+
+
+# How long the version probe waits between two looks at the child.
+_POLL_SECONDS = 0.005
+
+
+def _pause(reader: threading.Thread) -> None:
+    """Wait one poll interval: on the reader while it runs, else by sleeping. A finished
+    thread's ``join`` returns at once, so a child that closed its output and kept running (``exec
+    1>&-; sleep``) had the probe spin on the CPU until it exited or the timeout."""
+    if reader.is_alive():
+        reader.join(_POLL_SECONDS)
+    else:
+        time.sleep(_POLL_SECONDS)
 
 
 def _run_version(executable: str, timeout: float) -> str | None:
@@ -133,7 +157,7 @@ def _run_version(executable: str, timeout: float) -> str | None:
                 break  # it has said enough: the first line is all we keep
             if time.monotonic() >= deadline:
                 raise subprocess.TimeoutExpired([executable, "--version"], timeout)
-            reader.join(0.005)
+            _pause(reader)
     finally:
         _stop(process)  # the child if still running, and whatever it left in its group
         returncode = process.wait()
@@ -247,8 +271,12 @@ class DetectionResult:
         }
 
 
-def _expand(path: str, home: str) -> str:
-    return os.path.join(home, path[2:]) if path.startswith("~/") else path
+def _expand(path: str, home: str) -> str | None:
+    """``path`` with a leading ``~/`` read as the home folder; ``None`` when it needs a home
+    folder that is not an absolute path (it would be looked up in the working folder)."""
+    if not path.startswith("~/"):
+        return path
+    return os.path.join(home, path[2:]) if os.path.isabs(home) else None
 
 
 def _candidates(
@@ -268,10 +296,16 @@ def _candidates(
     if not listed:
         return None
     home = deps.home()
-    return [_expand(path, home) for path in listed]
+    # A candidate under a home that is no absolute path is not looked for: a program put at that
+    # path in the working folder would be found, and its --version run.
+    return [found for path in listed if (found := _expand(path, home)) is not None]
 
 
 def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
+    if not os.path.isabs(pointer_path):
+        # The pointer is joined to the home folder: relative, it names a file of the working
+        # folder, which says nothing about this account's hooks.
+        raise HomeNotAbsoluteError("the home folder is not an absolute path")
     text = deps.read_text(pointer_path)
     if text is None:
         return False
@@ -288,8 +322,9 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
     backup = None if pointer is None else pointer.get("backup")
     if not isinstance(backup, str) or not backup or "\x00" in backup:
         return False
-    home = deps.home()
-    target = _expand(backup, home)
+    target = _expand(backup, deps.home())
+    if target is None:
+        return False  # "~/..." under a home that is no absolute path names no file of this account
     if not os.path.isabs(target):
         target = os.path.join(os.path.dirname(pointer_path), target)
     return deps.is_file(target)

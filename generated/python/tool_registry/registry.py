@@ -40,6 +40,7 @@ from .loader import (
     FileReport,
     FileState,
     LoadResult,
+    NoHomeFolderError,
     adapters_folder,
     load_third_party_manifests,
 )
@@ -373,6 +374,16 @@ def _assemble(
     )
 
 
+def _chosen_folder(adapters_dir: object) -> str | None:
+    """``adapters_folder(adapters_dir)``, or ``None`` for a default folder that needs a home
+    folder there is not: the load reports that, and a refresh looks for the default folder
+    again."""
+    try:
+        return adapters_folder(adapters_dir)
+    except NoHomeFolderError:
+        return None
+
+
 def get_tool_registry(
     adapters_dir: str | os.PathLike[str] | None = None,
     *,
@@ -389,7 +400,7 @@ def get_tool_registry(
     load filtered to those categories. Never raises: a bad adapter file is left out and
     reported in ``diagnostics``.
     """
-    folder = adapters_folder(adapters_dir)  # a TypeError for what is no folder
+    folder = _chosen_folder(adapters_dir)  # a TypeError for what is no folder
     loaded = load_third_party_manifests(folder)
     builtin_ids = {tool.id for tool in BUILTIN_TOOL_MANIFESTS}
     if resolvers is not None and not isinstance(resolvers, Mapping):

@@ -84,10 +84,14 @@ Check = Callable[[Any, str, Violations], None]
 def checked_limit(limit: object) -> Any:
     """A caller's ``limit`` of records: any number (fewer than it are kept, so 1.5 keeps two,
     and NaN or anything not above 0 keeps none), else a ``TypeError`` naming it (a ``bool`` is
-    no number here, as in TypeScript)."""
+    no number here, as in TypeScript). A subclass of ``int`` or ``float`` is read as its value,
+    by the base type's own method: its comparisons (which the bound is checked with) never run,
+    so one that raises or lies neither escapes nor lifts the bound."""
     if isinstance(limit, bool) or not isinstance(limit, (int, float)):
         raise TypeError(f"limit must be a number, not {shown_argument(limit)}")
-    return limit
+    if isinstance(limit, int):
+        return int.__index__(limit)
+    return float.__float__(limit)
 
 
 def surrogate_at(value: Any) -> tuple[str, str] | None:
@@ -126,10 +130,20 @@ def token(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
 
 
+# Integers of more bits than any double holds (``2**1024`` and beyond) equal no float.
+_DOUBLE_BITS: Final = 1024
+
+
 def _number_text(value: int | float) -> str:
-    """One spelling per JSON number (``1`` and ``1.0`` alike)."""
+    """One spelling per JSON number (``1`` and ``1.0`` alike). An integer beyond every double
+    equals no float, so it is spelled in hexadecimal (a distinct text): its decimal text costs
+    quadratic time and is refused past the process's digit limit (``PYTHONINTMAXSTRDIGITS=640``
+    made a ``const`` or ``enum`` check raise for a 1000-digit integer). Every other integer has
+    at most 309 digits, within any limit a process can set (640 at least)."""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
+    if isinstance(value, int) and value.bit_length() > _DOUBLE_BITS:
+        return hex(value)
     return repr(value)
 
 

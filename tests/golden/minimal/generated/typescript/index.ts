@@ -28,6 +28,7 @@ export {
 } from "./validator.js";
 export { lookalikeKeys } from "./lookalikes.js";
 export {
+  NoHomeFolderError,
   NotARegularFileError,
   defaultAdaptersDir,
   fileReportAsJson,
@@ -51,6 +52,7 @@ export {
   type ToolRegistry,
 } from "./registry.js";
 export {
+  HomeNotAbsoluteError,
   detectAll,
   detectTool,
   detectionResultAsJson,

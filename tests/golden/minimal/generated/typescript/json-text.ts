@@ -2,8 +2,9 @@
 // Bytes of an adapter file -> a JSON object, with the generated Python loader's rules, codes
 // and messages: the size limit, one tolerated leading byte-order mark, strict UTF-8 (the first
 // bad byte's offset is reported), a nesting limit decided before parsing, strict JSON (no NaN or
-// Infinity, no integer longer than Python's 4300 digits), no duplicate key, no lone surrogate,
-// and an object at the top level. Each failure is one diagnostic; nothing here throws on input.
+// Infinity, no number beyond a double, no integer longer than 4300 digits), no duplicate key, no
+// lone surrogate, and an object at the top level. Each failure is one diagnostic; nothing here
+// throws on input.
 //
 // `JSON.parse` keeps the last of two equal keys and reorders integer-like keys, so this module
 // has its own parser, modelled on CPython's `json` scanner so that syntax errors carry the same
@@ -301,6 +302,12 @@ class Parser {
       }
     }
     const literal = this.text.slice(start, index);
+    const value = Number(literal);
+    if (isFloat && !Number.isFinite(value)) {
+      // As Python's loader: a fraction or exponent beyond a double (`1e400`) read as infinity is
+      // no JSON value (I-JSON; `parseThirdPartyManifest` refuses the infinity it makes).
+      throw new ValueFault("a number beyond the range of a double");
+    }
     if (!isFloat) {
       const digits = literal.startsWith("-") ? literal.length - 1 : literal.length;
       if (digits > MAX_INTEGER_DIGITS) {
@@ -309,7 +316,7 @@ class Parser {
         );
       }
     }
-    return [Number(literal), index];
+    return [value, index];
   }
 
   private hex(at: number, count: number, errorAt: number): number {
@@ -521,8 +528,9 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const NO_KEY_ORDER: KeyOrder = new WeakMap();
 // What `JSON.parse` could read differently from the strict parser: an integer-like key (which
 // JavaScript objects list first; an escaped digit could spell one), a lone-surrogate escape, a
-// number too long for a double to hold exactly.
-const NEEDS_STRICT = /"\d+"\s*:|\\u003[0-9]|\\u[dD][89a-fA-F]|\d{16}/;
+// number too long for a double to hold exactly, an exponent of three digits (`1e400`, which
+// `JSON.parse` reads as Infinity where the strict parser refuses it).
+const NEEDS_STRICT = /"\d+"\s*:|\\u003[0-9]|\\u[dD][89a-fA-F]|\d{16}|[eE][+-]?\d{3}/;
 
 function members(value: unknown): number {
   if (Array.isArray(value)) {

@@ -483,13 +483,37 @@ const BUILTIN_NAMES: ReadonlyMap<string, string> = (() => {
   return names;
 })();
 
-/** The folder named by the environment variable, else the default (`~` expanded). */
+/** What a load says of a default folder that needs a home folder it does not have. */
+export const NO_HOME_FOLDER = "no home folder that is an absolute path";
+
+/** The adapters folder lies under the home folder (`~` or `~/...`) and there is no home folder
+ * that is an absolute path (`HOME` relative, or unset with no account entry, where
+ * `os.homedir()` throws): the folder is not looked for in the working folder instead. A load
+ * reports it (UNREADABLE); `configured` is the value that needed a home. */
+export class NoHomeFolderError extends Error {
+  override name = "NoHomeFolderError";
+  constructor(readonly configured: string) {
+    super(NO_HOME_FOLDER);
+  }
+}
+
+/** The folder named by the environment variable, else the default (`~` expanded).
+ * `NoHomeFolderError` when the value is `~` or starts with `~/` and expands to no absolute path
+ * (as Python's). */
 export function defaultAdaptersDir(): string {
   const configured = process.env[ADAPTERS_DIR_ENV_VAR] || DEFAULT_ADAPTERS_DIR;
   if (configured === "~" || configured.startsWith("~/")) {
+    let home: string;
+    try {
+      home = os.homedir();
+    } catch {
+      throw new NoHomeFolderError(configured);
+    }
     // As Python's os.path.expanduser: the home folder's trailing slashes are dropped, and an
     // expansion left empty (home "/", value "~") is the root.
-    return os.homedir().replace(/\/+$/, "") + configured.slice(1) || "/";
+    const folder = home.replace(/\/+$/, "") + configured.slice(1) || "/";
+    if (!folder.startsWith("/")) throw new NoHomeFolderError(configured);
+    return folder;
   }
   return configured;
 }
@@ -1001,7 +1025,23 @@ export function adaptersFolder(adaptersDir: unknown): string {
  * know, are a `TypeError`).
  */
 export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps = {}): LoadResult {
-  const folder = adaptersFolder(adaptersDir);
+  let folder: string;
+  try {
+    folder = adaptersFolder(adaptersDir);
+  } catch (error) {
+    if (!(error instanceof NoHomeFolderError)) throw error;
+    // Reported, never thrown, as a folder that cannot be listed is.
+    refuseUnknownMembers(deps, LOADER_OPTIONS, "deps");
+    const given = ownMember(deps, "previous");
+    const previous = typeof given === "object" && given !== null && REMEMBERED.has(given) ? given : undefined;
+    const problem = makeDiagnostic(DiagnosticCode.UNREADABLE, { source: shown(error.configured), found: NO_HOME_FOLDER });
+    return Object.freeze({
+      manifests: [],
+      diagnostics: Object.freeze([problem]),
+      files: [],
+      states: removedStates(previous, new Map()),
+    });
+  }
   refuseUnknownMembers(deps, LOADER_OPTIONS, "deps");
   const maxFiles = fileLimit(ownMember(deps, "maxFiles") ?? MAX_ADAPTER_FILES);
   const readDir = ownMember(deps, "readDir") ?? listedNames;

@@ -18,6 +18,7 @@ import { DiagnosticCode, MAX_SHOWN_CHARS, makeDiagnostic, shown, shownValue, typ
 import type { DetectionDeps } from "./detection.js";
 import {
   LOADER_OPTIONS,
+  NoHomeFolderError,
   adaptersFolder,
   loadThirdPartyManifests,
   refuseUnknownMembers,
@@ -354,7 +355,7 @@ export function getToolRegistry(adaptersDir?: string, options: RegistryOptions =
   refuseUnknownMembers(ownMember(options, "loader"), LOADER_OPTIONS, "options.loader");
   const builtinIds = new Set<string>(BUILTIN_TOOL_MANIFESTS.map((tool) => tool.id));
   const settings: Settings = {
-    folder: adaptersFolder(adaptersDir), // a TypeError for what is no folder
+    folder: folderOrDefault(adaptersDir),
     loader: { ...(ownMember(options, "loader") ?? {}) },
     resolvers: new Map(
       Object.entries(resolverTable(ownMember(options, "resolvers"))).filter(
@@ -367,8 +368,20 @@ export function getToolRegistry(adaptersDir?: string, options: RegistryOptions =
   return registryOf(settings, undefined);
 }
 
+/** `adaptersFolder(adaptersDir)` (a TypeError for what is no folder), or undefined for a default
+ * folder that needs a home folder there is not: the load reports that, and a refresh looks for
+ * the default folder again (as Python's registry). */
+function folderOrDefault(adaptersDir: unknown): string | undefined {
+  try {
+    return adaptersFolder(adaptersDir);
+  } catch (error) {
+    if (error instanceof NoHomeFolderError) return undefined;
+    throw error;
+  }
+}
+
 interface Settings {
-  readonly folder: string;
+  readonly folder: string | undefined;
   readonly loader: LoaderDeps;
   readonly resolvers: ReadonlyMap<string, CandidateResolver>;
   readonly grants: ReadonlyMap<string, ReadonlySet<string>>;

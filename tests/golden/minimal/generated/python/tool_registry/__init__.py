@@ -59,6 +59,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
     from .detection import (
         DetectionDeps,
         DetectionResult,
+        HomeNotAbsoluteError,
         detect_all,
         detect_tool,
     )
@@ -80,6 +81,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
         FileReport,
         FileState,
         LoadResult,
+        NoHomeFolderError,
         NotARegularFileError,
         ParsedManifest,
         default_adapters_dir,
@@ -113,6 +115,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
 _LAZY: dict[str, str] = {
     "DetectionDeps": "detection",
     "DetectionResult": "detection",
+    "HomeNotAbsoluteError": "detection",
     "detect_all": "detection",
     "detect_tool": "detection",
     "Diagnostic": "diagnostics",
@@ -123,6 +126,7 @@ _LAZY: dict[str, str] = {
     "FileReport": "loader",
     "FileState": "loader",
     "LoadResult": "loader",
+    "NoHomeFolderError": "loader",
     "NotARegularFileError": "loader",
     "ParsedManifest": "loader",
     "default_adapters_dir": "loader",
@@ -199,8 +203,10 @@ __all__ = [
     "DiagnosticCode",
     "FileReport",
     "FileState",
+    "HomeNotAbsoluteError",
     "LoadResult",
     "McpServer",
+    "NoHomeFolderError",
     "NotARegularFileError",
     "NotLaunchableError",
     "NotLaunchableReason",

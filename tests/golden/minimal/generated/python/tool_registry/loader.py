@@ -239,10 +239,33 @@ for _builtin in BUILTIN_TOOL_MANIFESTS:
         _BUILTIN_NAMES.setdefault(_key, _builtin.displayName)
 
 
+class NoHomeFolderError(OSError):
+    """The adapters folder lies under the home folder (``~`` or ``~/...``) and there is no home
+    folder that is an absolute path (``HOME`` relative, or unset with no account entry, where
+    ``~`` stays ``~``): the folder is not looked for in the working folder instead. A load
+    reports it (``UNREADABLE``); ``configured`` is the value that needed a home."""
+
+    def __init__(self, configured: str) -> None:
+        super().__init__(NO_HOME_FOLDER)
+        self.configured = configured
+
+
+# What a load says of a default folder that needs a home folder it does not have.
+NO_HOME_FOLDER = "no home folder that is an absolute path"
+
+
 def default_adapters_dir() -> str:
-    """The folder named by the environment variable, else the default (``~`` expanded)."""
+    """The folder named by the environment variable, else the default (``~`` expanded).
+
+    ``NoHomeFolderError`` when the value is ``~`` or starts with ``~/`` and expands to no
+    absolute path: a relative home (or ``~`` left as it is) would name a folder in the working
+    folder, whose adapters the host never chose (TypeScript's ``os.homedir()`` throws there).
+    """
     configured = os.environ.get(ADAPTERS_DIR_ENV_VAR) or DEFAULT_ADAPTERS_DIR
-    return os.path.expanduser(configured)
+    folder = os.path.expanduser(configured)
+    if (configured == "~" or configured.startswith("~/")) and not os.path.isabs(folder):
+        raise NoHomeFolderError(configured)
+    return folder
 
 
 def adapters_folder(adapters_dir: object) -> str:
@@ -320,17 +343,33 @@ def _read_regular(
         status = os.fstat(descriptor)
         if not stat.S_ISREG(status.st_mode):
             raise NotARegularFileError(path, _kind_of(status.st_mode))
-        # One read normally returns it all; more only after an interrupted (short) read.
-        expected = min(status.st_size, limit + 1)
-        data = os.read(descriptor, limit + 1)
-        while len(data) < expected:
-            chunk = os.read(descriptor, limit + 1 - len(data))
-            if not chunk:
-                break
-            data += chunk
-        return data, status
+        return _read_open(descriptor, status.st_size, limit), status
     finally:
         os.close(descriptor)
+
+
+# What a read past a file's stated size asks for at least (a file growing, or one reporting 0).
+_READ_CHUNK = 65536
+
+
+def _read_open(descriptor: int, size: int, limit: int) -> bytes:
+    """At most ``limit + 1`` bytes of an open file whose status says ``size`` bytes.
+
+    ``os.read`` allocates the whole count it is asked for before reading, so the first read asks
+    for the stated size plus one byte (enough to notice a file longer than it said), not for the
+    limit: a large ``limit`` costs a small file nothing (a ``limit`` of 10**12 was a
+    ``MemoryError``, one past ``sys.maxsize`` an ``OverflowError``). One read normally returns
+    it all; more only after an interrupted (short) read, or while a file holds more than its
+    size said, in growing chunks up to the limit.
+    """
+    expected = min(size, limit + 1)
+    data = os.read(descriptor, min(size, limit) + 1)
+    while len(data) < expected or size < len(data) <= limit:
+        chunk = os.read(descriptor, min(max(len(data), _READ_CHUNK), limit + 1 - len(data)))
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 def _open_looked_at(path: str, flags: int) -> int:
@@ -391,12 +430,14 @@ def _nesting_depth(data: bytes) -> int:
 def _may_hold_surrogate(text: str, value: Any) -> bool:
     """Valid UTF-8 holds no surrogate, so only a ``\\uD8xx``-``\\uDFxx`` escape can make one;
     when the text has such escapes, one C-speed encoding of the document says whether any is
-    unpaired (the walk that locates it runs only then)."""
+    unpaired (the walk that locates it runs only then). An encoding that fails otherwise (an
+    integer of more digits than the process converts, ``PYTHONINTMAXSTRDIGITS=640``, which the
+    loader's own limit admits) leaves the answer to the walk, which reads strings only."""
     if _SURROGATE_ESCAPE.search(text) is None:
         return False
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
+    except ValueError:  # UnicodeEncodeError: a lone surrogate; else the walk decides
         return True
     return False
 
@@ -422,7 +463,53 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-_DECODER = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_refuse_constant)
+# The most digits of an integer a file may write: CPython's default conversion limit, held here
+# rather than read from the process (``-X int_max_str_digits``, ``PYTHONINTMAXSTRDIGITS`` or
+# ``sys.set_int_max_str_digits`` moved it, so one file loaded or not by the host's settings), as
+# TypeScript's parser holds it.
+MAX_INTEGER_DIGITS = 4300
+# Digits converted at once when the process allows fewer than a file may have (640 at least).
+_DIGITS_AT_ONCE = 600
+
+
+def _integer(literal: str) -> int:
+    """A JSON integer literal's value; ``ValueError`` past ``MAX_INTEGER_DIGITS`` digits (the
+    message CPython's own limit gives), whatever limit the process converts under."""
+    digits = len(literal) - literal.startswith("-")
+    if digits > MAX_INTEGER_DIGITS:
+        raise ValueError(
+            f"Exceeds the limit ({MAX_INTEGER_DIGITS} digits) for integer string conversion:"
+            f" value has {digits} digits; use sys.set_int_max_str_digits() to increase the limit"
+        )
+    if digits <= _DIGITS_AT_ONCE:
+        return int(literal)
+    # In parts, each within any limit the process may have set (at most 4300 digits: a few
+    # multiplications of small numbers).
+    negative = literal.startswith("-")
+    body = literal[negative:]
+    value = 0
+    for start in range(0, len(body), _DIGITS_AT_ONCE):
+        part = body[start : start + _DIGITS_AT_ONCE]
+        value = value * 10 ** len(part) + int(part)
+    return -value if negative else value
+
+
+def _double(literal: str) -> float:
+    """A JSON number literal with a fraction or exponent as a double; ``ValueError`` for one
+    beyond the range of a double (``1e400`` read as infinity, which no JSON value is: I-JSON,
+    and ``parse_third_party_manifest`` refuses the infinity ``json.loads`` makes of it)."""
+    value = float(literal)
+    if math.isinf(value):
+        raise ValueError("a number beyond the range of a double")
+    return value
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_object,
+    parse_constant=_refuse_constant,
+    parse_int=_integer,
+    parse_float=_double,
+)
 
 
 def _decode(text: str, data: bytes) -> Any:
@@ -616,7 +703,7 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     except RecursionError:
         report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found="nested too deeply"))
         return None
-    except ValueError as error:  # NaN/Infinity, or an integer too long to convert
+    except ValueError as error:  # NaN/Infinity, a number beyond a double, a too long integer
         report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found=shown(str(error))))
         return None
     if not isinstance(value, dict):
@@ -922,11 +1009,22 @@ def file_limit(max_files: object) -> int:
         return 0
     if isinstance(max_files, int):  # exact, however large (math.isnan would overflow)
         return max(int.__index__(max_files), 0)
-    if math.isnan(max_files):
+    # A float subclass as its value: its ``__floor__`` or comparisons never run.
+    value = float.__float__(max_files)
+    if math.isnan(value):
         return 0
-    if math.isinf(max_files):
-        return sys.maxsize if max_files > 0 else 0
-    return max(math.floor(max_files), 0)
+    if math.isinf(value):
+        return sys.maxsize if value > 0 else 0
+    return max(math.floor(value), 0)
+
+
+def _homeless(error: NoHomeFolderError, previous: LoadResult | None) -> LoadResult:
+    """The load of a default folder that needs a home folder there is not: reported, never
+    raised, as a folder that cannot be listed is."""
+    problem = Diagnostic(
+        DiagnosticCode.UNREADABLE, source=shown(error.configured), found=NO_HOME_FOLDER
+    )
+    return LoadResult((), (problem,), (), _removed(previous, {}))
 
 
 def _load_folder(
@@ -938,7 +1036,10 @@ def _load_folder(
     previous: LoadResult | None = None,
 ) -> LoadResult:
     """``load_third_party_manifests`` with the collector paused by the caller."""
-    folder = adapters_folder(adapters_dir)
+    try:
+        folder = adapters_folder(adapters_dir)
+    except NoHomeFolderError as error:
+        return _homeless(error, previous)
     limit = file_limit(max_files)
     seen = [0]
 

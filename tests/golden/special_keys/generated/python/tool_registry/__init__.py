@@ -76,6 +76,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
     from .detection import (
         DetectionDeps,
         DetectionResult,
+        HomeNotAbsoluteError,
         detect_all,
         detect_tool,
     )
@@ -97,6 +98,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
         FileReport,
         FileState,
         LoadResult,
+        NoHomeFolderError,
         NotARegularFileError,
         ParsedManifest,
         default_adapters_dir,
@@ -130,6 +132,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
 _LAZY: dict[str, str] = {
     "DetectionDeps": "detection",
     "DetectionResult": "detection",
+    "HomeNotAbsoluteError": "detection",
     "detect_all": "detection",
     "detect_tool": "detection",
     "Diagnostic": "diagnostics",
@@ -140,6 +143,7 @@ _LAZY: dict[str, str] = {
     "FileReport": "loader",
     "FileState": "loader",
     "LoadResult": "loader",
+    "NoHomeFolderError": "loader",
     "NotARegularFileError": "loader",
     "ParsedManifest": "loader",
     "default_adapters_dir": "loader",
@@ -234,7 +238,9 @@ __all__ = [
     "Extras",
     "FileReport",
     "FileState",
+    "HomeNotAbsoluteError",
     "LoadResult",
+    "NoHomeFolderError",
     "NotARegularFileError",
     "NotLaunchableError",
     "NotLaunchableReason",
