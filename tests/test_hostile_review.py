@@ -120,18 +120,35 @@ def test_an_empty_path_entry_never_finds_or_runs_a_program_of_the_working_folder
 
 
 @pytest.mark.skipif(os.name != "posix", reason="POSIX PATH semantics")
-def test_a_relative_path_entry_gives_the_same_path_in_both_languages(
-    out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("entry", [".", "./", "sub/..", "../work"])
+def test_a_relative_path_entry_never_finds_or_runs_a_program_of_the_working_folder(
+    entry: str, out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # An explicit relative entry (".") is searched, and the program found is named by a path
-    # holding a separator in both languages: TypeScript's ``path.join`` made "./probe" the bare
-    # name "probe", which a spawn looks up on PATH again (another program may answer).
+    # A relative PATH entry names a folder of the working folder as surely as an empty one does:
+    # both languages searched "." (the README said never), found the planted program and ran
+    # its --version. Only absolute entries are searched now.
     node = node_executable()  # found before PATH changes
     work, empty, adapters = _planted(tmp_path)
-    path = f"{empty}:."
+    (work / "sub").mkdir()
+    path = f"{empty}:{entry}"
     monkeypatch.chdir(work)
     monkeypatch.setenv("PATH", path)
-    expected = {"installed": True, "path": f"./{PROBE}", "version": "probe 1.0"}
+    expected = {"installed": False, "path": None, "version": None}
+    assert _python_detection(adapters) == expected
+    assert _typescript_detection(node, out, adapters, work, path) == expected
+    assert not (work / "ran").exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX PATH semantics")
+def test_an_absolute_path_entry_still_finds_the_program(
+    out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    node = node_executable()  # found before PATH changes
+    work, empty, adapters = _planted(tmp_path)
+    path = f"{empty}:{work}"
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", path)
+    expected = {"installed": True, "path": str(work / PROBE), "version": "probe 1.0"}
     assert _python_detection(adapters) == expected
     assert _typescript_detection(node, out, adapters, work, path) == expected
 

@@ -123,8 +123,9 @@ function joined(folder: string, name: string): string {
 }
 
 /** PATH lookup, the Python `_which` step for step: a name with a separator is checked as given,
- * and an empty PATH entry (POSIX's working folder) is skipped, so a program is never found in,
- * or run from, the folder detection was started in. */
+ * and only absolute PATH entries are searched (an empty one, POSIX's working folder, "." or any
+ * relative one is skipped), so a program is never found in, or run from, the folder detection
+ * was started in. */
 export function which(name: string): string | null {
   if (name === "" || name.includes("\u0000")) return null;
   const extensions = process.platform === "win32" ? ["", ...(process.env["PATHEXT"] ?? ".EXE;.CMD;.BAT;.COM").split(";")] : [""];
@@ -132,7 +133,9 @@ export function which(name: string): string | null {
     return extensions.map((ext) => name + ext).find(isExecutableFile) ?? null;
   }
   for (const folder of (process.env["PATH"] ?? "").split(nodePath.delimiter)) {
-    if (folder === "") continue;
+    // Only absolute entries: an empty one, "." or any relative one is a folder of the working
+    // folder, where detection never finds (and runs) a program, as Python's `_which`.
+    if (!nodePath.isAbsolute(folder)) continue;
     for (const ext of extensions) {
       const candidate = joined(folder, name + ext);
       if (isExecutableFile(candidate)) return candidate;

@@ -194,10 +194,11 @@ def _is_executable_file(path: str) -> bool:
 
 def _which(name: str) -> str | None:
     """The executable ``name`` resolves to on PATH, or ``None``: the TypeScript ``which`` step
-    for step. Unlike ``shutil.which``, an empty PATH entry (which POSIX reads as the working
-    folder) is skipped and Windows' working folder is not searched first: detection never finds,
-    or runs, a program because of the folder it was started in. A name with a separator is
-    checked as given; an explicit relative entry (``.``) keeps its prefix (``./name``)."""
+    for step. Unlike ``shutil.which``, only absolute PATH entries are searched: an empty entry
+    (which POSIX reads as the working folder), ``.`` or any other relative one names a folder
+    of the working folder, and Windows' working folder is not searched first, so detection
+    never finds, or runs, a program because of the folder it was started in (as Go's
+    ``exec.LookPath`` refuses such results). A name with a separator is checked as given."""
     if not name or "\x00" in name:
         return None
     windows = sys.platform.startswith("win")
@@ -207,7 +208,7 @@ def _which(name: str) -> str | None:
     if "/" in name or (windows and "\\" in name):
         return next((name + ext for ext in extensions if _is_executable_file(name + ext)), None)
     for folder in os.environ.get("PATH", "").split(os.pathsep):
-        if not folder:
+        if not os.path.isabs(folder):
             continue
         for ext in extensions:
             candidate = os.path.join(folder, name + ext)
