@@ -13,11 +13,19 @@ from dataclasses import dataclass, field, replace
 
 import jinja2
 
-from generator import render
+from generator import render, type_names
 from generator.baseline import RUNTIME_CODES_CLASS, RUNTIME_CODES_FILE, read_baseline
 from generator.breaking import Side, acknowledge, acknowledgements, compare
 from generator.config import Config
-from generator.diagnostics import Code, Diagnostic, Severity, has_errors, sanitize
+from generator.diagnostics import (
+    Code,
+    Diagnostic,
+    Severity,
+    describe,
+    has_errors,
+    pointer_of,
+    sanitize,
+)
 from generator.editor_schema import EditorSchemaError
 from generator.format import FormatError, normalize_newlines, start_formatting
 from generator.ir import Registry, build_ir
@@ -195,6 +203,11 @@ def _generate(
         path: formatted[path] if path in formatted else normalize_newlines(rendered[index])
         for index, path in enumerate(paths)
     }
+    # After formatting: every Python module has parsed (one that does not is the formatter's
+    # GENERATION_FAILED), so the names it binds can be read.
+    collisions = _type_name_collisions(manifest, outputs) if manifest is not None else []
+    if collisions:
+        return BuildResult(diagnostics=(*diagnostics, *collisions))
     readme = _readme_output(config)
     if isinstance(readme, Diagnostic):
         return BuildResult(diagnostics=(*diagnostics, readme))
@@ -203,6 +216,49 @@ def _generate(
     given = {} if table_text is None else {"table": table_text.encode("utf-8")}
     outputs[stamp_path(config)] = render_stamp(config, outputs, given)
     return BuildResult(outputs, tuple(diagnostics))
+
+
+def _type_name_collisions(manifest: Loaded, rendered: dict[str, str]) -> list[Diagnostic]:
+    """The schema's type names (the root ``title``, each ``$defs`` key) that a generated module
+    already uses for something else (``type_names``): generating would succeed and the output
+    would shadow a builtin, an import or a runtime name, or fail to compile. Each is located at
+    the name in the schema."""
+    python = type_names.python_names_in_use(
+        {path: text for path, text in rendered.items() if path.endswith(".py")}
+    )
+    typescript = type_names.typescript_names_in_use(
+        {path: text for path, text in rendered.items() if path.endswith(".ts")}
+    )
+    schema = manifest.value
+    defs = schema.get("$defs")
+    named = [("/title", schema.get("title"), False)] + [
+        (f"/$defs{pointer_of((name,))}", name, True) for name in defs if isinstance(defs, dict)
+    ]
+    found: list[Diagnostic] = []
+    for pointer, name, is_key in named:
+        if not isinstance(name, str):
+            continue
+        users = [f"{where} (Python)" for where in [python.get(name)] if where is not None]
+        users += [f"{where} (TypeScript)" for where in [typescript.get(name)] if where is not None]
+        if not users:
+            continue
+        position = (manifest.key_position_of(pointer) if is_key else None) or manifest.position_of(
+            pointer
+        )
+        line, column = position if position else (None, None)
+        found.append(
+            Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"type name {describe(name)} is already a name of the generated code"
+                f" ({', '.join(sanitize(user, 200) for user in users)}): the class and type it"
+                " would make shadow it there; rename it",
+                manifest.source,
+                line,
+                column,
+                pointer,
+            )
+        )
+    return found
 
 
 def _readme_output(config: Config) -> str | Diagnostic | None:
