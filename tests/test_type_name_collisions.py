@@ -97,3 +97,38 @@ def test_names_in_use_are_read_from_every_binding_form() -> None:
         }
     )
     assert set(typescript) == {"A", "B", "C", "D", "E", "G"}
+
+
+@pytest.mark.parametrize("name", ["foo", "fooBar", "Foo_bar", "ToolManifest"])
+def test_a_defs_name_datamodel_code_generator_would_rename_is_refused_at_its_key(
+    project: Path, run_cli: Callable[..., tuple[int, str, str]], name: str
+) -> None:
+    # The class became `Foo`/`FooBar` (or, for the root's own title, `ToolManifest` and
+    # `RootModel`), so rendering failed with "an object schema must be a named $defs entry to
+    # become a class": a named $defs entry, wrongly described, at a render step.
+    _add_definition(project, name)
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    diagnostics = json.loads(out)["diagnostics"]
+    assert [(d["code"], d["pointer"]) for d in diagnostics] == [
+        ("SCHEMA_UNSUPPORTED", f"/$defs/{name}")
+    ]
+    assert diagnostics[0]["line"] is not None
+    assert "named $defs entry" not in diagnostics[0]["message"]
+
+
+def test_a_title_datamodel_code_generator_would_rename_is_refused_at_the_title(
+    project: Path, run_cli: Callable[..., tuple[int, str, str]]
+) -> None:
+    # `toolManifest` became the class `ToolManifest`: the failure was reported at
+    # generated/python/tool_registry/constants.py, with no location in the schema.
+    path = project / SCHEMA
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["title"] = "toolManifest"
+    path.write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    diagnostics = json.loads(out)["diagnostics"]
+    assert [(d["code"], d["source"], d["pointer"]) for d in diagnostics] == [
+        ("SCHEMA_UNSUPPORTED", str(SCHEMA), "/title")
+    ]
