@@ -4,8 +4,8 @@
 
 Exit codes: 0 success, 1 findings (invalid input, drift, generation failure, a rejected adapter
 file for ``validate``), 2 usage error (bad arguments or configuration, generated runtime
-missing). ``registry``, ``catalog`` and ``detect`` exit 0 whatever the adapters folder holds:
-they report.
+missing), 130 Ctrl-C, 128 + the signal's number for SIGTERM (143) and SIGHUP (129).
+``registry``, ``catalog`` and ``detect`` exit 0 whatever the adapters folder holds: they report.
 Diagnostics go to stderr in ``text`` format, to stdout as workflow commands in ``github`` format
 and as one JSON object in ``json`` format; ``check`` prints its unified diffs to stdout in
 ``text`` format, to stderr in ``github`` format (stdout holds workflow commands only) and inside
@@ -25,7 +25,9 @@ import contextlib
 import io
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -245,20 +247,66 @@ def _robust_streams() -> Iterator[None]:
         sys.stdout, sys.stderr = originals
 
 
+class _Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: raised like Ctrl-C's ``KeyboardInterrupt`` (not an
+    ``Exception``, so nothing that handles errors swallows it)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _raise_terminated(number: int, _frame: object) -> None:
+    raise _Terminated(number)
+
+
+@contextlib.contextmanager
+def _termination_unwinds() -> Iterator[None]:
+    """SIGTERM and SIGHUP (what ``timeout``, a cancelled CI job and a closed terminal send)
+    raise ``_Terminated`` while the command runs. Their default action ended the process at
+    once: while ``generate`` staged its files, that left ``.NAME.XXXXXXXX.tmp`` files (and folders
+    made for them) behind; unwinding runs the clean-up Ctrl-C runs. A signal the caller set to
+    be ignored (``nohup``'s SIGHUP) or handles itself is left alone, and so is a thread other than
+    the main one, where handlers cannot be set."""
+    installed: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+                installed[number] = signal.signal(number, _raise_terminated)
+    try:
+        yield
+    finally:
+        for number, previous in installed.items():
+            signal.signal(number, previous)
+
+
+def _debugging() -> bool:
+    """``TOOLGEN_DEBUG`` is set to anything but empty or ``0``: tracebacks are shown."""
+    return os.environ.get("TOOLGEN_DEBUG", "") not in ("", "0")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    with _robust_streams():
+    with _robust_streams(), _termination_unwinds():
         arguments = _parser().parse_args(argv)  # exits 2 on a usage error, 0 for --help
         try:
             return _run(arguments)
         except KeyboardInterrupt:
             # generate's renames hold Ctrl-C back (``emit``): files are all old or all new.
-            if os.environ.get("TOOLGEN_DEBUG", "") not in ("", "0"):
+            if _debugging():
                 raise
             print("toolgen: interrupted", file=sys.stderr)
             return EXIT_INTERRUPTED
+        except _Terminated as signalled:
+            # The code a shell reports for a command the signal ended (143 for SIGTERM), as
+            # before: only the clean-up on the way out is new.
+            if _debugging():
+                raise
+            print("toolgen: terminated", file=sys.stderr)
+            return 128 + signalled.number
         except Exception as error:  # last resort: a bug must not show users a traceback
             # TOOLGEN_DEBUG=1 (any value but empty or 0: `TOOLGEN_DEBUG=0` means off).
-            if os.environ.get("TOOLGEN_DEBUG", "") not in ("", "0"):
+            if _debugging():
                 raise
             print(
                 f"toolgen: internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
