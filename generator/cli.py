@@ -586,7 +586,7 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
             _add_tool_fields(arguments),
             property_order(manifest.value, manifest.value),
         )
-        text, _ = read_text(config.path("table"), config.relative("table"))
+        text, _ = read_text(config.path("table"), config.relative("table"), keep_bom=True)
         new_text = insert_row(text or "", table, row, arguments.after)
     except AddToolError as error:
         print(f"toolgen: add-tool: {sanitize(str(error), 300)}", file=sys.stderr)

@@ -12,6 +12,7 @@ JSON's value types are produced (timestamps, binary, sets, NaN and infinities ar
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import json
 import math
@@ -170,15 +171,22 @@ def _position(mark: Any) -> Position:
     return (mark.line + 1, mark.column + 1)
 
 
-def read_text(path: Path, source: str) -> tuple[str | None, tuple[Diagnostic, ...]]:
-    """Read a UTF-8 text file (BOM tolerated); a diagnostic instead of an exception on failure."""
+def read_text(
+    path: Path, source: str, *, keep_bom: bool = False
+) -> tuple[str | None, tuple[Diagnostic, ...]]:
+    """Read a UTF-8 text file (BOM tolerated); a diagnostic instead of an exception on failure.
+    ``keep_bom``: a byte order mark stays at the start of the text (``U+FEFF``), for a caller
+    that writes the file back (``add-tool``) and must keep its every byte."""
     try:
         data = read_file(path)
     except FileNotFoundError:
         return None, (Diagnostic(Code.FILE_NOT_FOUND, "file not found", source),)
     except OSError as error:
         return None, (unreadable(error, source),)
-    return decode_text(data, source)
+    text, problems = decode_text(data, source)
+    if keep_bom and text is not None and data.startswith(codecs.BOM_UTF8):
+        text = "\ufeff" + text
+    return text, problems
 
 
 def unreadable(error: OSError, source: str) -> Diagnostic:
