@@ -51,13 +51,28 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 
+class _UsageError(Exception):
+    """Bad arguments or configuration (exit 2); the message is shown after ``toolgen: ``, already
+    escaped."""
+
+
+class _ArgumentsRefused(SystemExit):
+    """argparse refused the command line (exit 2); ``message`` is its reason, escaped."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(EXIT_USAGE)
+        self.message = message
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with its error messages escaped: they quote the command line (``unrecognized
     arguments: …``), which may hold ANSI escapes, line breaks or a forged ``::error`` line."""
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {sanitize(message, 1000)}\n")
+        shown = sanitize(message, 1000)
+        print(f"{self.prog}: error: {shown}", file=sys.stderr)
+        raise _ArgumentsRefused(shown)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -193,8 +208,10 @@ class _GuardedStream:
     def __init__(self, stream: TextIO | None) -> None:
         self._stream = stream
         self.broken = stream is None
+        self.written = False  # anything printed (kept, or dropped by a broken stream)
 
     def write(self, text: str) -> int:
+        self.written = self.written or bool(text)
         if not self.broken and self._stream is not None:
             try:
                 return self._stream.write(text)
@@ -286,34 +303,78 @@ def _debugging() -> bool:
     return os.environ.get("TOOLGEN_DEBUG", "") not in ("", "0")
 
 
+def _asks_for_json(argv: Sequence[str]) -> bool:
+    """Whether the command line asks for ``--format json`` (read without argparse, for when
+    argparse refused it): the option spelled out, with ``=`` or as an abbreviation argparse
+    takes (``--form json``)."""
+    for index, argument in enumerate(argv):
+        option, equals, value = argument.partition("=")
+        if len(option) < 4 or not "--format".startswith(option):
+            continue
+        if (value if equals else (argv[index + 1] if index + 1 < len(argv) else "")) == "json":
+            return True
+    return False
+
+
+def _json_outcome(asked: bool, kind: str, message: str) -> None:
+    """With ``--format json``, an outcome that is no command's result (a usage error, an
+    interrupt, an internal error) is still one JSON object on stdout: the documented
+    ``diagnostics`` (none) and ``summary``, and ``error`` saying what happened. Nothing is added
+    when the command already printed its object."""
+    written = getattr(sys.stdout, "written", False)
+    if not asked or written:
+        return
+    from generator.diagnostics import render_json  # noqa: PLC0415
+
+    print(render_json([], error={"kind": kind, "message": message}))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     with _robust_streams(), _termination_unwinds():
-        arguments = _parser().parse_args(argv)  # exits 2 on a usage error, 0 for --help
         try:
-            return _run(arguments)
-        except KeyboardInterrupt:
-            # generate's renames hold Ctrl-C back (``emit``): files are all old or all new.
-            if _debugging():
-                raise
-            print("toolgen: interrupted", file=sys.stderr)
-            return EXIT_INTERRUPTED
-        except _Terminated as signalled:
-            # The code a shell reports for a command the signal ended (143 for SIGTERM), as
-            # before: only the clean-up on the way out is new.
-            if _debugging():
-                raise
-            print("toolgen: terminated", file=sys.stderr)
-            return 128 + signalled.number
-        except Exception as error:  # last resort: a bug must not show users a traceback
-            # TOOLGEN_DEBUG=1 (any value but empty or 0: `TOOLGEN_DEBUG=0` means off).
-            if _debugging():
-                raise
-            print(
-                f"toolgen: internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
-                " (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
-                file=sys.stderr,
-            )
-            return EXIT_FINDINGS
+            arguments = _parser().parse_args(argv)  # exits 0 for --help and --version
+        except _ArgumentsRefused as refused:
+            _json_outcome(_asks_for_json(argv), "usage", refused.message)
+            return EXIT_USAGE
+        return _outcome(arguments, arguments.format == "json")
+
+
+def _outcome(arguments: argparse.Namespace, json_asked: bool) -> int:
+    """The command's exit code; a usage error, an interrupt or an internal error is reported on
+    stderr (and, with ``--format json``, as an object on stdout) instead of raised."""
+    try:
+        return _run(arguments)
+    except _UsageError as error:
+        print(f"toolgen: {error}", file=sys.stderr)
+        _json_outcome(json_asked, "usage", str(error))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        # generate's renames hold Ctrl-C back (``emit``): files are all old or all new.
+        if _debugging():
+            raise
+        print("toolgen: interrupted", file=sys.stderr)
+        _json_outcome(json_asked, "interrupted", "interrupted")
+        return EXIT_INTERRUPTED
+    except _Terminated as signalled:
+        # The code a shell reports for a command the signal ended (143 for SIGTERM), as
+        # before: only the clean-up on the way out is new.
+        if _debugging():
+            raise
+        print("toolgen: terminated", file=sys.stderr)
+        _json_outcome(json_asked, "terminated", "terminated")
+        return 128 + signalled.number
+    except Exception as error:  # last resort: a bug must not show users a traceback
+        # TOOLGEN_DEBUG=1 (any value but empty or 0: `TOOLGEN_DEBUG=0` means off).
+        if _debugging():
+            raise
+        message = f"internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
+        print(
+            f"toolgen: {message} (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
+            file=sys.stderr,
+        )
+        _json_outcome(json_asked, "internal", message)
+        return EXIT_FINDINGS
 
 
 def _run_runtime(config: Config, arguments: argparse.Namespace) -> int:
@@ -323,8 +384,7 @@ def _run_runtime(config: Config, arguments: argparse.Namespace) -> int:
     try:
         runtime = import_runtime(config.path("python_out"))
     except RuntimeMissingError as error:
-        print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
-        return EXIT_USAGE
+        raise _UsageError(sanitize(str(error), 300)) from error
     return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
 
 
@@ -346,8 +406,7 @@ def _run(arguments: argparse.Namespace) -> int:
     except ConfigError as error:
         # Messages quote configuration text already; sanitizing the whole line again is cheap
         # insurance that nothing from pyproject.toml reaches a terminal or CI log raw.
-        print(f"toolgen: {sanitize(str(error), 1000)}", file=sys.stderr)
-        return EXIT_USAGE
+        raise _UsageError(sanitize(str(error), 1000)) from error
     if arguments.command in RUNTIME_COMMANDS:
         return _run_runtime(config, arguments)
     if arguments.command in ("breaking", "add-tool"):
@@ -457,8 +516,7 @@ def _breaking(config: Config, arguments: argparse.Namespace) -> int:
     try:
         found = breaking_changes(config, arguments.against)
     except BaselineError as error:
-        print(f"toolgen: {sanitize(str(error), 300)}", file=sys.stderr)
-        return EXIT_USAGE
+        raise _UsageError(sanitize(str(error), 300)) from error
     _report(found, arguments.format)
     if arguments.format == "text":
         breaking = [d for d in found if d.code.value.startswith("BREAKING_")]
@@ -568,12 +626,11 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     from generator.schemas import property_order  # noqa: PLC0415
 
     if _missing(arguments) and _interactive() and not _prompt(arguments):
-        return EXIT_USAGE
+        raise _UsageError("add-tool: input ended before every missing field was given")
     missing = _missing(arguments)
     if missing:
         options = ", ".join(option for _, option, _ in missing)
-        print(f"toolgen: add-tool: missing {options} (no terminal to ask)", file=sys.stderr)
-        return EXIT_USAGE
+        raise _UsageError(f"add-tool: missing {options} (no terminal to ask)")
     manifest, _, table = load_sources(config)
     if manifest.value is None or table.value is None:
         found = [*manifest.diagnostics, *table.diagnostics]
@@ -589,8 +646,7 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
         text, _ = read_text(config.path("table"), config.relative("table"), keep_bom=True)
         new_text = insert_row(text or "", table, row, arguments.after)
     except AddToolError as error:
-        print(f"toolgen: add-tool: {sanitize(str(error), 300)}", file=sys.stderr)
-        return EXIT_USAGE
+        raise _UsageError(f"add-tool: {sanitize(str(error), 300)}") from error
     result = build_outputs(config, table_text=new_text)
     if not result.ok:
         _report(result.diagnostics, arguments.format)
