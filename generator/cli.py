@@ -619,7 +619,7 @@ def _add_tool_fields(arguments: argparse.Namespace) -> dict[str, Any]:
 
 def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     from generator.add_tool import AddToolError, insert_row, new_row  # noqa: PLC0415
-    from generator.diagnostics import MAX_SHOWN_PATH, describe  # noqa: PLC0415
+    from generator.diagnostics import MAX_SHOWN_PATH  # noqa: PLC0415
     from generator.emit import write_outputs  # noqa: PLC0415
     from generator.load import read_text  # noqa: PLC0415
     from generator.pipeline import build_outputs, load_sources  # noqa: PLC0415
@@ -683,14 +683,32 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
         _count_line(failures, arguments.format)
     else:
         _report(failures, arguments.format)
-        print(_line(f"added {sanitize(arguments.id)} to {sanitize(table_path, MAX_SHOWN_PATH)}"))
-        print(f"  new constants: ToolId and SUPPORTED_TOOLS gain {describe(arguments.id)}")
-        print(f"  cohorts joined: {', '.join(sanitize(c) for c in joined) or '(none)'}")
-        print(f"  capabilities provided: {', '.join(sanitize(c) for c in provides) or '(none)'}")
-        print("  files written:")
-        for path in changed:
-            print(_line(f"    {sanitize(path, MAX_SHOWN_PATH)}"))
+        _print_added(arguments, table_path, summary)
     return EXIT_FINDINGS if failures else EXIT_OK
+
+
+def _print_added(arguments: argparse.Namespace, table_path: str, summary: dict[str, Any]) -> None:
+    """add-tool's account of a row added: the id, cohorts, capabilities and files written."""
+    from generator.diagnostics import MAX_SHOWN_PATH, describe  # noqa: PLC0415
+
+    joined, provides = summary["cohorts"], summary["capabilities"]
+    out = _listing(arguments.format)
+    added = f"added {sanitize(arguments.id)} to {sanitize(table_path, MAX_SHOWN_PATH)}"
+    print(_line(added), file=out)
+    print(f"  new constants: ToolId and SUPPORTED_TOOLS gain {describe(arguments.id)}", file=out)
+    print(f"  cohorts joined: {', '.join(sanitize(c) for c in joined) or '(none)'}", file=out)
+    capabilities = ", ".join(sanitize(c) for c in provides) or "(none)"
+    print(f"  capabilities provided: {capabilities}", file=out)
+    print("  files written:", file=out)
+    for path in summary["changed"]:
+        print(_line(f"    {sanitize(path, MAX_SHOWN_PATH)}"), file=out)
+
+
+def _listing(output_format: str) -> TextIO:
+    """Where a command's own lines go (add-tool's summary, the runtime commands' listings):
+    stdout in ``text`` format; stderr in ``github`` format, whose stdout holds workflow commands
+    only (as ``check``'s diffs do)."""
+    return sys.stdout if output_format == "text" else sys.stderr
 
 
 def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
@@ -730,7 +748,7 @@ def _validate(runtime: ModuleType, arguments: argparse.Namespace) -> int:
     _print_runtime_diagnostics(result.diagnostics, arguments.format)
     for report in result.files:
         verdict = f"accepted ({report.id})" if report.accepted else "rejected"
-        print(_line(f"{report.source}: {verdict}"))
+        print(_line(f"{report.source}: {verdict}"), file=_listing(arguments.format))
     return EXIT_FINDINGS if rejected else EXIT_OK
 
 
@@ -744,7 +762,10 @@ def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
     _print_runtime_diagnostics(registry.diagnostics, arguments.format)
     for tool in registry.tools:
         origin = "built-in" if tool.builtin else "third-party"
-        print(_line(f"{tool.id}\t{sanitize(tool.displayName)}\t{origin}"))
+        print(
+            _line(f"{tool.id}\t{sanitize(tool.displayName)}\t{origin}"),
+            file=_listing(arguments.format),
+        )
     return EXIT_OK
 
 
@@ -755,10 +776,11 @@ def _catalog(runtime: ModuleType, arguments: argparse.Namespace) -> int:
         _print_json(catalog)
         return EXIT_OK
     _print_runtime_diagnostics(registry.diagnostics, arguments.format)
+    out = _listing(arguments.format)
     for category in catalog["categories"]:
-        print(_line(sanitize(str(category["category"] or "(no category)"))))
+        print(_line(sanitize(str(category["category"] or "(no category)"))), file=out)
         for library in category["libraries"]:
-            print(_line(f"  {sanitize(str(library['library'] or '(no library)'))}"))
+            print(_line(f"  {sanitize(str(library['library'] or '(no library)'))}"), file=out)
             for tool in library["tools"]:
                 origin = "built-in" if tool["builtin"] else f"third-party ({tool['source']})"
                 kind = "inert" if tool["inert"] else ", ".join(tool["granted"]) or "-"
@@ -768,7 +790,8 @@ def _catalog(runtime: ModuleType, arguments: argparse.Namespace) -> int:
                     _line(
                         f"    {tool['id']}\t{sanitize(tool['displayName'])}\t{sanitize(origin)}\t"
                         f"{kind}{suffix}"
-                    )
+                    ),
+                    file=out,
                 )
     return EXIT_OK
 
@@ -800,7 +823,9 @@ def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
         hooks = "hooks installed" if result.hooks_installed else "no hooks"
         version = f" {result.version}" if result.version else ""
         where = f" at {sanitize(result.path)}" if result.path else ""
-        print(_line(f"{result.id}: {state}{where}{version}; {hooks}"))
+        print(
+            _line(f"{result.id}: {state}{where}{version}; {hooks}"), file=_listing(arguments.format)
+        )
         if result.diagnostic is not None:
             _print_runtime_diagnostics([result.diagnostic], arguments.format)
     return EXIT_OK
