@@ -655,8 +655,14 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     # The new table is written with the outputs, as one set (``emit.write_outputs``): when any
     # file cannot be written, the table keeps every byte it had.
     table_path = config.relative("table")
+    # The table must still hold what the row was spliced into: a concurrent add-tool (or an
+    # editor) that wrote it meanwhile would otherwise lose its change to this write.
     changed, failures = write_outputs(
-        config.project_dir, result.outputs, output_folders(config), {table_path: new_text}
+        config.project_dir,
+        result.outputs,
+        output_folders(config),
+        {table_path: new_text},
+        read_as={table_path: text},
     )
     changed = sorted(changed, key=lambda path: path != table_path)  # the table first
     joined = [
