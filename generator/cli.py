@@ -567,8 +567,11 @@ def _prompt(arguments: argparse.Namespace) -> bool:
     """Ask for each missing field on a terminal; ``False`` when input ends early."""
     while missing := _missing(arguments):
         attribute, _, question = missing[0]
+        # The question goes to stderr, as the diagnostics do: stdout holds the command's output
+        # (the JSON object of `--format json > report.json`), which a question would corrupt.
+        print(f"{question}: ", end="", file=sys.stderr, flush=True)
         try:
-            answer = input(f"{question}: ").strip()
+            answer = input().strip()
         except EOFError:
             return False
         if attribute in ("launchable", "hook_capable"):
