@@ -392,12 +392,27 @@ def _project(arguments: argparse.Namespace) -> Path:
     """``--project``, else the project found from the current folder (``ConfigError`` when that
     folder was deleted or cannot be read)."""
     if arguments.project is not None:
-        return cast(Path, arguments.project)
+        project = cast(Path, arguments.project)
+        # `--project path/to/pyproject.toml` read "pyproject.toml/pyproject.toml: cannot read:
+        # Not a directory": say what is wrong with the argument itself.
+        if _is_a_non_folder(project):
+            hint = " (name the folder holding it)" if project.name == "pyproject.toml" else ""
+            raise ConfigError(f"--project {sanitize(str(project), 300)} is not a folder{hint}")
+        return project
     try:
         return find_project(Path.cwd())
     except OSError as error:
         reason = sanitize(error.strerror or str(error))
         raise ConfigError(f"the current folder cannot be used ({reason}); use --project") from error
+
+
+def _is_a_non_folder(path: Path) -> bool:
+    """Whether ``path`` is something other than a folder (a file, a FIFO); ``False`` when it is
+    missing or cannot be examined (reading the configuration then says why)."""
+    try:
+        return path.exists() and not path.is_dir()
+    except (OSError, ValueError):  # a name too long, a NUL character
+        return False
 
 
 def _run(arguments: argparse.Namespace) -> int:
