@@ -600,11 +600,43 @@ def _prompt(arguments: argparse.Namespace) -> bool:
     return True
 
 
+# add-tool's text options and the attribute each is stored in.
+_ADD_TOOL_TEXT = (
+    ("ID", "id"),
+    ("--display-name", "display_name"),
+    ("--binary", "binary"),
+    ("--path", "path"),
+    ("--capability", "capability"),
+    ("--hook-pointer", "hook_pointer"),
+    ("--category", "category"),
+    ("--after", "after"),
+)
+
+
+def _refuse_undecodable(arguments: argparse.Namespace) -> None:
+    """``AddToolError`` for an option whose bytes were not UTF-8 (the command line or a
+    terminal's answer in another encoding): Python keeps such bytes as lone surrogates, which
+    validation then reported as a ``LONE_SURROGATE`` in tools.yaml with advice about YAML
+    escapes, for text the user never wrote there."""
+    from generator.add_tool import AddToolError  # noqa: PLC0415
+    from generator.diagnostics import describe  # noqa: PLC0415
+
+    for option, attribute in _ADD_TOOL_TEXT:
+        value = getattr(arguments, attribute)
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and any("\udc80" <= c <= "\udcff" for c in text):
+                raise AddToolError(
+                    f"{option} {describe(text)} is not UTF-8 text (check the terminal's or"
+                    " the shell's encoding)"
+                )
+
+
 def _add_tool_fields(arguments: argparse.Namespace) -> dict[str, Any]:
     """The row's fields from the options; ``AddToolError`` for options that contradict."""
     from generator.add_tool import AddToolError  # noqa: PLC0415
     from generator.diagnostics import describe  # noqa: PLC0415
 
+    _refuse_undecodable(arguments)
     detect: dict[str, Any] = {"kind": arguments.detect}
     if arguments.detect == "path":
         if arguments.path:
