@@ -5,7 +5,8 @@ Pure: ``new_row`` builds the row (fields in the schema's order) from the command
 YAML library: block style at the table's own indentation, capability lists in flow style as the
 table writes them, every string that YAML 1.1 and 1.2 could read differently double-quoted), and
 spliced in as text right after the last content line of the row it follows (or of the last row):
-every other byte of the file, comments and blank lines included, stays as it was. Whether the
+every other byte of the file, comments, blank lines and a byte order mark included, stays as it
+was, and the new lines end as the file's first line does (CRLF or LF). Whether the
 row is valid is not judged here: the caller runs the new text through the same load and validate
 stages as ``generate``.
 """
@@ -107,7 +108,9 @@ def insert_row(text: str, table: Loaded, row: Mapping[str, Any], after: str | No
     last = boundary - 1
     while last > start[0] - 1 and not _is_content(lines[last]):
         last -= 1
-    rendered = render_row(row, dash_column)
+    # The row and the blank line before it take the file's line breaks: a CRLF table stays CRLF.
+    newline = _newline_of(text)
+    rendered = render_row(row, dash_column).replace("\n", newline)
     # Right after the row's last content line (its trailing comments and blank lines then follow
     # the new row), else right before what follows the row: a line that only looks like a
     # comment or a blank line may belong to a block scalar ending the row (``>-`` with a line
@@ -116,13 +119,19 @@ def insert_row(text: str, table: Loaded, row: Mapping[str, Any], after: str | No
     for cut in dict.fromkeys((last + 1, boundary)):
         head = lines[:cut]
         if head and not head[-1].endswith("\n"):
-            head[-1] = head[-1] + "\n"
-        candidate = "".join([*head, "\n", rendered, *lines[cut:]])
+            head[-1] = head[-1] + newline
+        candidate = "".join([*head, newline, rendered, *lines[cut:]])
         if _keeps_the_table(candidate, table, index + 1):
             return candidate
     raise AddToolError(
         "the row cannot be inserted there without changing the table around it; add it by hand"
     )
+
+
+def _newline_of(text: str) -> str:
+    """The file's line break: ``\\r\\n`` when its first line ends so, else ``\\n``."""
+    end = text.find("\n")
+    return "\r\n" if end > 0 and text[end - 1] == "\r" else "\n"
 
 
 def _keeps_the_table(text: str, table: Loaded, inserted: int) -> bool:

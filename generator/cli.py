@@ -4,13 +4,12 @@
 
 Exit codes: 0 success, 1 findings (invalid input, drift, generation failure, a rejected adapter
 file for ``validate``), 2 usage error (bad arguments or configuration, generated runtime
-missing). ``registry``, ``catalog`` and ``detect`` exit 0 whatever the adapters folder holds:
-they report.
+missing), 130 Ctrl-C, 128 + the signal's number for SIGTERM (143) and SIGHUP (129).
+``registry``, ``catalog`` and ``detect`` exit 0 whatever the adapters folder holds: they report.
 Diagnostics go to stderr in ``text`` format, to stdout as workflow commands in ``github`` format
-and as one JSON object in ``json`` format (a usage error too: ``{"usageError": line}``);
-``check`` prints its unified diffs to stdout in ``text`` format, to stderr in ``github`` format
-(stdout holds workflow commands only) and inside the object in ``json`` format; printed diffs are
-escaped (``diagnostics.shown_diff``).
+and as one JSON object in ``json`` format; ``check`` prints its unified diffs to stdout in
+``text`` format, to stderr in ``github`` format (stdout holds workflow commands only) and inside
+the object in ``json`` format; printed diffs are escaped (``diagnostics.shown_diff``).
 
 Output streams are made robust before anything is printed: text that the terminal's encoding
 cannot represent is written as backslash escapes (never a ``UnicodeEncodeError``), and a reader
@@ -26,7 +25,9 @@ import contextlib
 import io
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -52,50 +53,27 @@ EXIT_INTERRUPTED = 130
 
 
 class _UsageError(Exception):
-    """A command line argparse refused: its usage text and the error line (escaped)."""
+    """Bad arguments or configuration (exit 2); the message is shown after ``toolgen: ``, already
+    escaped."""
 
-    def __init__(self, usage: str, line: str) -> None:
-        super().__init__(line)
-        self.usage = usage
-        self.line = line
+
+class _ArgumentsRefused(SystemExit):
+    """argparse refused the command line (exit 2); ``message`` is its reason, escaped."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(EXIT_USAGE)
+        self.message = message
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse, with its error messages escaped: they quote the command line (``unrecognized
-    arguments: …``), which may hold ANSI escapes, line breaks or a forged ``::error`` line. An
-    error is raised as ``_UsageError`` for ``main`` to report (exit 2)."""
+    arguments: …``), which may hold ANSI escapes, line breaks or a forged ``::error`` line."""
 
     def error(self, message: str) -> NoReturn:
-        raise _UsageError(self.format_usage(), f"{self.prog}: error: {sanitize(message, 1000)}")
-
-
-class _FormatProbe(argparse.ArgumentParser):
-    """Reads ``--format`` alone; what it cannot read is a ``_UsageError`` (never an exit)."""
-
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError("", message)
-
-
-def _requested_format(argv: Sequence[str] | None) -> str:
-    """The ``--format`` a command line asks for, read on its own: a line argparse refuses is
-    still answered in the format it asked for. ``text`` when none (or no valid one) is given."""
-    probe = _FormatProbe(add_help=False)
-    probe.add_argument("--format", choices=("text", "json", "github"), default="text")
-    try:
-        known, _ = probe.parse_known_args(sys.argv[1:] if argv is None else list(argv))
-    except _UsageError:
-        return "text"
-    return str(known.format)
-
-
-def _usage_error(line: str, output_format: str, usage: str = "") -> int:
-    """Report a usage error and return its exit code (2): ``usage`` and ``line`` on stderr, and
-    with ``--format json`` also ``{"usageError": line}`` on stdout, so that a consumer reading
-    stdout gets one JSON document whatever the outcome."""
-    print(f"{usage}{line}", file=sys.stderr)
-    if output_format == "json":
-        print(json.dumps({"usageError": line}, indent=2, ensure_ascii=True))
-    return EXIT_USAGE
+        self.print_usage(sys.stderr)
+        shown = sanitize(message, 1000)
+        print(f"{self.prog}: error: {shown}", file=sys.stderr)
+        raise _ArgumentsRefused(shown)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -233,9 +211,11 @@ class _GuardedStream:
     def __init__(self, stream: TextIO | None) -> None:
         self._stream = stream
         self.broken = stream is None
+        self.written = False  # anything printed (kept, or dropped by a broken stream)
         self._unforgeable = LegacyCommandGuard()
 
     def write(self, text: str) -> int:
+        self.written = self.written or bool(text)
         if not self.broken and self._stream is not None:
             try:
                 self._stream.write(self._unforgeable(text))
@@ -288,30 +268,117 @@ def _robust_streams() -> Iterator[None]:
         sys.stdout, sys.stderr = originals
 
 
+class _Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: raised like Ctrl-C's ``KeyboardInterrupt`` (not an
+    ``Exception``, so nothing that handles errors swallows it)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _raise_terminated(number: int, _frame: object) -> None:
+    raise _Terminated(number)
+
+
+@contextlib.contextmanager
+def _termination_unwinds() -> Iterator[None]:
+    """SIGTERM and SIGHUP (what ``timeout``, a cancelled CI job and a closed terminal send)
+    raise ``_Terminated`` while the command runs. Their default action ended the process at
+    once: while ``generate`` staged its files, that left ``.NAME.XXXXXXXX.tmp`` files (and folders
+    made for them) behind; unwinding runs the clean-up Ctrl-C runs. A signal the caller set to
+    be ignored (``nohup``'s SIGHUP) or handles itself is left alone, and so is a thread other than
+    the main one, where handlers cannot be set."""
+    installed: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+                installed[number] = signal.signal(number, _raise_terminated)
+    try:
+        yield
+    finally:
+        for number, previous in installed.items():
+            signal.signal(number, previous)
+
+
+def _debugging() -> bool:
+    """``TOOLGEN_DEBUG`` is set to anything but empty or ``0``: tracebacks are shown."""
+    return os.environ.get("TOOLGEN_DEBUG", "") not in ("", "0")
+
+
+def _asks_for_json(argv: Sequence[str]) -> bool:
+    """Whether the command line asks for ``--format json`` (read without argparse, for when
+    argparse refused it): the option spelled out, with ``=`` or as an abbreviation argparse
+    takes (``--form json``)."""
+    for index, argument in enumerate(argv):
+        option, equals, value = argument.partition("=")
+        if len(option) < 4 or not "--format".startswith(option):
+            continue
+        if (value if equals else (argv[index + 1] if index + 1 < len(argv) else "")) == "json":
+            return True
+    return False
+
+
+def _json_outcome(asked: bool, kind: str, message: str) -> None:
+    """With ``--format json``, an outcome that is no command's result (a usage error, an
+    interrupt, an internal error) is still one JSON object on stdout: the documented
+    ``diagnostics`` (none) and ``summary``, and ``error`` saying what happened. Nothing is added
+    when the command already printed its object."""
+    written = getattr(sys.stdout, "written", False)
+    if not asked or written:
+        return
+    from generator.diagnostics import render_json  # noqa: PLC0415
+
+    print(render_json([], error={"kind": kind, "message": message}))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    with _robust_streams():
+    argv = list(sys.argv[1:] if argv is None else argv)
+    with _robust_streams(), _termination_unwinds():
         try:
             arguments = _parser().parse_args(argv)  # exits 0 for --help and --version
-        except _UsageError as error:
-            return _usage_error(error.line, _requested_format(argv), error.usage)
-        try:
-            return _run(arguments)
-        except KeyboardInterrupt:
-            # generate's renames hold Ctrl-C back (``emit``): files are all old or all new.
-            if os.environ.get("TOOLGEN_DEBUG", "") not in ("", "0"):
-                raise
-            print("toolgen: interrupted", file=sys.stderr)
-            return EXIT_INTERRUPTED
-        except Exception as error:  # last resort: a bug must not show users a traceback
-            # TOOLGEN_DEBUG=1 (any value but empty or 0: `TOOLGEN_DEBUG=0` means off).
-            if os.environ.get("TOOLGEN_DEBUG", "") not in ("", "0"):
-                raise
-            print(
-                f"toolgen: internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
-                " (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
-                file=sys.stderr,
-            )
-            return EXIT_FINDINGS
+        except _ArgumentsRefused as refused:
+            _json_outcome(_asks_for_json(argv), "usage", refused.message)
+            return EXIT_USAGE
+        return _outcome(arguments, arguments.format == "json")
+
+
+def _outcome(arguments: argparse.Namespace, json_asked: bool) -> int:
+    """The command's exit code; a usage error, an interrupt or an internal error is reported on
+    stderr (and, with ``--format json``, as an object on stdout) instead of raised."""
+    try:
+        return _run(arguments)
+    except _UsageError as error:
+        print(f"toolgen: {error}", file=sys.stderr)
+        _json_outcome(json_asked, "usage", str(error))
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        # generate's renames hold Ctrl-C back (``emit``): files are all old or all new.
+        if _debugging():
+            raise
+        print("toolgen: interrupted", file=sys.stderr)
+        _json_outcome(json_asked, "interrupted", "interrupted")
+        return EXIT_INTERRUPTED
+    except _Terminated as signalled:
+        # The code a shell reports for a command the signal ended (143 for SIGTERM), as
+        # before: only the clean-up on the way out is new.
+        if _debugging():
+            raise
+        print("toolgen: terminated", file=sys.stderr)
+        _json_outcome(json_asked, "terminated", "terminated")
+        return 128 + signalled.number
+    except Exception as error:  # last resort: a bug must not show users a traceback
+        # TOOLGEN_DEBUG=1 (any value but empty or 0: `TOOLGEN_DEBUG=0` means off).
+        if _debugging():
+            raise
+        message = f"internal error: {type(error).__name__}: {sanitize(str(error), 300)}"
+        print(
+            f"toolgen: {message} (set TOOLGEN_DEBUG=1 for a traceback, and please report it)",
+            file=sys.stderr,
+        )
+        _json_outcome(json_asked, "internal", message)
+        return EXIT_FINDINGS
 
 
 def _run_runtime(config: Config, arguments: argparse.Namespace) -> int:
@@ -321,7 +388,7 @@ def _run_runtime(config: Config, arguments: argparse.Namespace) -> int:
     try:
         runtime = import_runtime(config.path("python_out"))
     except RuntimeMissingError as error:
-        return _usage_error(f"toolgen: {sanitize(str(error), 300)}", arguments.format)
+        raise _UsageError(sanitize(str(error), 300)) from error
     return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
 
 
@@ -329,12 +396,27 @@ def _project(arguments: argparse.Namespace) -> Path:
     """``--project``, else the project found from the current folder (``ConfigError`` when that
     folder was deleted or cannot be read)."""
     if arguments.project is not None:
-        return cast(Path, arguments.project)
+        project = cast(Path, arguments.project)
+        # `--project path/to/pyproject.toml` read "pyproject.toml/pyproject.toml: cannot read:
+        # Not a directory": say what is wrong with the argument itself.
+        if _is_a_non_folder(project):
+            hint = " (name the folder holding it)" if project.name == "pyproject.toml" else ""
+            raise ConfigError(f"--project {sanitize(str(project), 300)} is not a folder{hint}")
+        return project
     try:
         return find_project(Path.cwd())
     except OSError as error:
         reason = sanitize(error.strerror or str(error))
         raise ConfigError(f"the current folder cannot be used ({reason}); use --project") from error
+
+
+def _is_a_non_folder(path: Path) -> bool:
+    """Whether ``path`` is something other than a folder (a file, a FIFO); ``False`` when it is
+    missing or cannot be examined (reading the configuration then says why)."""
+    try:
+        return path.exists() and not path.is_dir()
+    except (OSError, ValueError):  # a name too long, a NUL character
+        return False
 
 
 def _run(arguments: argparse.Namespace) -> int:
@@ -343,7 +425,7 @@ def _run(arguments: argparse.Namespace) -> int:
     except ConfigError as error:
         # Messages quote configuration text already; sanitizing the whole line again is cheap
         # insurance that nothing from pyproject.toml reaches a terminal or CI log raw.
-        return _usage_error(f"toolgen: {sanitize(str(error), 1000)}", arguments.format)
+        raise _UsageError(sanitize(str(error), 1000)) from error
     if arguments.command in RUNTIME_COMMANDS:
         return _run_runtime(config, arguments)
     if arguments.command in ("breaking", "add-tool"):
@@ -453,7 +535,7 @@ def _breaking(config: Config, arguments: argparse.Namespace) -> int:
     try:
         found = breaking_changes(config, arguments.against)
     except BaselineError as error:
-        return _usage_error(f"toolgen: {sanitize(str(error), 300)}", arguments.format)
+        raise _UsageError(sanitize(str(error), 300)) from error
     _report(found, arguments.format)
     if arguments.format == "text":
         breaking = [d for d in found if d.code.value.startswith("BREAKING_")]
@@ -504,8 +586,11 @@ def _prompt(arguments: argparse.Namespace) -> bool:
     """Ask for each missing field on a terminal; ``False`` when input ends early."""
     while missing := _missing(arguments):
         attribute, _, question = missing[0]
+        # The question goes to stderr, as the diagnostics do: stdout holds the command's output
+        # (the JSON object of `--format json > report.json`), which a question would corrupt.
+        print(f"{question}: ", end="", file=sys.stderr, flush=True)
         try:
-            answer = input(f"{question}: ").strip()
+            answer = input().strip()
         except EOFError:
             return False
         if attribute in ("launchable", "hook_capable"):
@@ -519,11 +604,43 @@ def _prompt(arguments: argparse.Namespace) -> bool:
     return True
 
 
+# add-tool's text options and the attribute each is stored in.
+_ADD_TOOL_TEXT = (
+    ("ID", "id"),
+    ("--display-name", "display_name"),
+    ("--binary", "binary"),
+    ("--path", "path"),
+    ("--capability", "capability"),
+    ("--hook-pointer", "hook_pointer"),
+    ("--category", "category"),
+    ("--after", "after"),
+)
+
+
+def _refuse_undecodable(arguments: argparse.Namespace) -> None:
+    """``AddToolError`` for an option whose bytes were not UTF-8 (the command line or a
+    terminal's answer in another encoding): Python keeps such bytes as lone surrogates, which
+    validation then reported as a ``LONE_SURROGATE`` in tools.yaml with advice about YAML
+    escapes, for text the user never wrote there."""
+    from generator.add_tool import AddToolError  # noqa: PLC0415
+    from generator.diagnostics import describe  # noqa: PLC0415
+
+    for option, attribute in _ADD_TOOL_TEXT:
+        value = getattr(arguments, attribute)
+        for text in value if isinstance(value, list) else [value]:
+            if isinstance(text, str) and any("\udc80" <= c <= "\udcff" for c in text):
+                raise AddToolError(
+                    f"{option} {describe(text)} is not UTF-8 text (check the terminal's or"
+                    " the shell's encoding)"
+                )
+
+
 def _add_tool_fields(arguments: argparse.Namespace) -> dict[str, Any]:
     """The row's fields from the options; ``AddToolError`` for options that contradict."""
     from generator.add_tool import AddToolError  # noqa: PLC0415
     from generator.diagnostics import describe  # noqa: PLC0415
 
+    _refuse_undecodable(arguments)
     detect: dict[str, Any] = {"kind": arguments.detect}
     if arguments.detect == "path":
         if arguments.path:
@@ -556,23 +673,18 @@ def _add_tool_fields(arguments: argparse.Namespace) -> dict[str, Any]:
 
 def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     from generator.add_tool import AddToolError, insert_row, new_row  # noqa: PLC0415
-    from generator.diagnostics import MAX_SHOWN_PATH, describe  # noqa: PLC0415
+    from generator.diagnostics import MAX_SHOWN_PATH  # noqa: PLC0415
     from generator.emit import write_outputs  # noqa: PLC0415
     from generator.load import read_text  # noqa: PLC0415
     from generator.pipeline import build_outputs, load_sources  # noqa: PLC0415
     from generator.schemas import property_order  # noqa: PLC0415
 
-    asked = _missing(arguments) and _interactive()
-    if asked and not _prompt(arguments):
-        return _usage_error(
-            "toolgen: add-tool: input ended before every field was given", arguments.format
-        )
+    if _missing(arguments) and _interactive() and not _prompt(arguments):
+        raise _UsageError("add-tool: input ended before every missing field was given")
     missing = _missing(arguments)
     if missing:
         options = ", ".join(option for _, option, _ in missing)
-        return _usage_error(
-            f"toolgen: add-tool: missing {options} (no terminal to ask)", arguments.format
-        )
+        raise _UsageError(f"add-tool: missing {options} (no terminal to ask)")
     manifest, _, table = load_sources(config)
     if manifest.value is None or table.value is None:
         found = [*manifest.diagnostics, *table.diagnostics]
@@ -585,10 +697,10 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
             _add_tool_fields(arguments),
             property_order(manifest.value, manifest.value),
         )
-        text, _ = read_text(config.path("table"), config.relative("table"))
+        text, _ = read_text(config.path("table"), config.relative("table"), keep_bom=True)
         new_text = insert_row(text or "", table, row, arguments.after)
     except AddToolError as error:
-        return _usage_error(f"toolgen: add-tool: {sanitize(str(error), 300)}", arguments.format)
+        raise _UsageError(f"add-tool: {sanitize(str(error), 300)}") from error
     result = build_outputs(config, table_text=new_text)
     if not result.ok:
         _report(result.diagnostics, arguments.format)
@@ -597,8 +709,14 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
     # The new table is written with the outputs, as one set (``emit.write_outputs``): when any
     # file cannot be written, the table keeps every byte it had.
     table_path = config.relative("table")
+    # The table must still hold what the row was spliced into: a concurrent add-tool (or an
+    # editor) that wrote it meanwhile would otherwise lose its change to this write.
     changed, failures = write_outputs(
-        config.project_dir, result.outputs, output_folders(config), {table_path: new_text}
+        config.project_dir,
+        result.outputs,
+        output_folders(config),
+        {table_path: new_text},
+        read_as={table_path: text},
     )
     changed = sorted(changed, key=lambda path: path != table_path)  # the table first
     joined = [
@@ -625,14 +743,32 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
         _count_line(failures, arguments.format)
     else:
         _report(failures, arguments.format)
-        print(_line(f"added {sanitize(arguments.id)} to {sanitize(table_path, MAX_SHOWN_PATH)}"))
-        print(f"  new constants: ToolId and SUPPORTED_TOOLS gain {describe(arguments.id)}")
-        print(f"  cohorts joined: {', '.join(sanitize(c) for c in joined) or '(none)'}")
-        print(f"  capabilities provided: {', '.join(sanitize(c) for c in provides) or '(none)'}")
-        print("  files written:")
-        for path in changed:
-            print(_line(f"    {sanitize(path, MAX_SHOWN_PATH)}"))
+        _print_added(arguments, table_path, summary)
     return EXIT_FINDINGS if failures else EXIT_OK
+
+
+def _print_added(arguments: argparse.Namespace, table_path: str, summary: dict[str, Any]) -> None:
+    """add-tool's account of a row added: the id, cohorts, capabilities and files written."""
+    from generator.diagnostics import MAX_SHOWN_PATH, describe  # noqa: PLC0415
+
+    joined, provides = summary["cohorts"], summary["capabilities"]
+    out = _listing(arguments.format)
+    added = f"added {sanitize(arguments.id)} to {sanitize(table_path, MAX_SHOWN_PATH)}"
+    print(_line(added), file=out)
+    print(f"  new constants: ToolId and SUPPORTED_TOOLS gain {describe(arguments.id)}", file=out)
+    print(f"  cohorts joined: {', '.join(sanitize(c) for c in joined) or '(none)'}", file=out)
+    capabilities = ", ".join(sanitize(c) for c in provides) or "(none)"
+    print(f"  capabilities provided: {capabilities}", file=out)
+    print("  files written:", file=out)
+    for path in summary["changed"]:
+        print(_line(f"    {sanitize(path, MAX_SHOWN_PATH)}"), file=out)
+
+
+def _listing(output_format: str) -> TextIO:
+    """Where a command's own lines go (add-tool's summary, the runtime commands' listings):
+    stdout in ``text`` format; stderr in ``github`` format, whose stdout holds workflow commands
+    only (as ``check``'s diffs do)."""
+    return sys.stdout if output_format == "text" else sys.stderr
 
 
 def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
@@ -672,7 +808,7 @@ def _validate(runtime: ModuleType, arguments: argparse.Namespace) -> int:
     _print_runtime_diagnostics(result.diagnostics, arguments.format)
     for report in result.files:
         verdict = f"accepted ({report.id})" if report.accepted else "rejected"
-        print(_line(f"{report.source}: {verdict}"))
+        print(_line(f"{report.source}: {verdict}"), file=_listing(arguments.format))
     return EXIT_FINDINGS if rejected else EXIT_OK
 
 
@@ -686,7 +822,10 @@ def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
     _print_runtime_diagnostics(registry.diagnostics, arguments.format)
     for tool in registry.tools:
         origin = "built-in" if tool.builtin else "third-party"
-        print(_line(f"{tool.id}\t{sanitize(tool.displayName)}\t{origin}"))
+        print(
+            _line(f"{tool.id}\t{sanitize(tool.displayName)}\t{origin}"),
+            file=_listing(arguments.format),
+        )
     return EXIT_OK
 
 
@@ -697,10 +836,11 @@ def _catalog(runtime: ModuleType, arguments: argparse.Namespace) -> int:
         _print_json(catalog)
         return EXIT_OK
     _print_runtime_diagnostics(registry.diagnostics, arguments.format)
+    out = _listing(arguments.format)
     for category in catalog["categories"]:
-        print(_line(sanitize(str(category["category"] or "(no category)"))))
+        print(_line(sanitize(str(category["category"] or "(no category)"))), file=out)
         for library in category["libraries"]:
-            print(_line(f"  {sanitize(str(library['library'] or '(no library)'))}"))
+            print(_line(f"  {sanitize(str(library['library'] or '(no library)'))}"), file=out)
             for tool in library["tools"]:
                 origin = "built-in" if tool["builtin"] else f"third-party ({tool['source']})"
                 kind = "inert" if tool["inert"] else ", ".join(tool["granted"]) or "-"
@@ -710,7 +850,8 @@ def _catalog(runtime: ModuleType, arguments: argparse.Namespace) -> int:
                     _line(
                         f"    {tool['id']}\t{sanitize(tool['displayName'])}\t{sanitize(origin)}\t"
                         f"{kind}{suffix}"
-                    )
+                    ),
+                    file=out,
                 )
     return EXIT_OK
 
@@ -742,7 +883,9 @@ def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
         hooks = "hooks installed" if result.hooks_installed else "no hooks"
         version = f" {result.version}" if result.version else ""
         where = f" at {sanitize(result.path)}" if result.path else ""
-        print(_line(f"{result.id}: {state}{where}{version}; {hooks}"))
+        print(
+            _line(f"{result.id}: {state}{where}{version}; {hooks}"), file=_listing(arguments.format)
+        )
         if result.diagnostic is not None:
             _print_runtime_diagnostics([result.diagnostic], arguments.format)
     return EXIT_OK

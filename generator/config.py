@@ -344,6 +344,19 @@ def _check_version_control(
             )
 
 
+def _check_readme_is_no_source(
+    where: _Shown, sources: dict[str, Path], paths: dict[str, str]
+) -> None:
+    """``generate`` rewrites the README's marked region: a source named as the README (markers
+    in a YAML comment) had a Markdown table written into it, and no longer parsed."""
+    for key, source in sources.items():
+        if key != "readme" and source == sources["readme"]:
+            raise ConfigError(
+                f"{where}: tool.toolgen.readme = {describe(paths['readme'], MAX_SHOWN_PATH)} is"
+                f" the source {key}, symlinks followed; generate would rewrite it"
+            )
+
+
 def _check_placement(where: _Shown, project_dir: Path, paths: dict[str, str]) -> None:
     """On resolved paths: outputs (and the README, which generate rewrites) lie inside the
     project's real path, output folders do not overlap, and no source lies in an output folder
@@ -387,6 +400,7 @@ def _check_placement(where: _Shown, project_dir: Path, paths: dict[str, str]) ->
                     f" source {source_key} ({describe(paths.get(source_key, source_key))}),"
                     " symlinks followed; generate would delete it"
                 )
+    _check_readme_is_no_source(where, sources, paths)
     for key in (*OUTPUT_KEYS, "readme"):
         wrong = "a folder, not a file" if key == "readme" else "an existing file, not a folder"
         if _is_folder(real[key]) is (key == "readme"):

@@ -215,6 +215,7 @@ def write_outputs(
     outputs: Mapping[str, str],
     roots: list[str],
     sources: Mapping[str, str] | None = None,
+    read_as: Mapping[str, str | None] | None = None,
 ) -> tuple[list[str], list[Diagnostic]]:
     """Make the output folders hold exactly ``outputs``; returns the changed paths and failures.
 
@@ -226,9 +227,31 @@ def write_outputs(
     ``sources`` are files outside the output folders written in the same set (``add-tool``'s new
     table): staged with the outputs, and renamed into place only after every other changed file
     was, and only if none of those renames failed; otherwise they, and the stamp that vouches
-    for them, are left as they were, byte for byte."""
+    for them, are left as they were, byte for byte.
+
+    ``read_as`` holds, for a source, the text it had when the caller read it (``None``: absent):
+    when the file holds anything else once the lock is taken (another ``add-tool`` or an editor
+    wrote it meanwhile), nothing is written and that is the one failure: writing would drop
+    the other writer's change without a word."""
     with _exclusive(project_dir):
+        moved = _changed_since_read(project_dir, read_as or {})
+        if moved:
+            return [], moved
         return _write_outputs(project_dir, outputs, roots, dict(sources or {}))
+
+
+def _changed_since_read(project_dir: Path, read_as: Mapping[str, str | None]) -> list[Diagnostic]:
+    """A ``WRITE_FAILED`` for each source that no longer holds the text it was read with."""
+    return [
+        Diagnostic(
+            Code.WRITE_FAILED,
+            "changed on disk since toolgen read it (another toolgen or an editor wrote it):"
+            " nothing written, so that change is kept; run the command again",
+            relative,
+        )
+        for relative, text in sorted(read_as.items())
+        if _read(_through_links(project_dir / relative)) != text
+    ]
 
 
 @contextlib.contextmanager

@@ -12,6 +12,7 @@ JSON's value types are produced (timestamps, binary, sets, NaN and infinities ar
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import json
 import math
@@ -170,15 +171,29 @@ def _position(mark: Any) -> Position:
     return (mark.line + 1, mark.column + 1)
 
 
-def read_text(path: Path, source: str) -> tuple[str | None, tuple[Diagnostic, ...]]:
-    """Read a UTF-8 text file (BOM tolerated); a diagnostic instead of an exception on failure."""
+def read_bytes(path: Path, source: str) -> tuple[bytes | None, tuple[Diagnostic, ...]]:
+    """A source file's bytes; a diagnostic instead of an exception on failure."""
     try:
-        data = read_file(path)
+        return read_file(path), ()
     except FileNotFoundError:
         return None, (Diagnostic(Code.FILE_NOT_FOUND, "file not found", source),)
     except OSError as error:
         return None, (unreadable(error, source),)
-    return decode_text(data, source)
+
+
+def read_text(
+    path: Path, source: str, *, keep_bom: bool = False
+) -> tuple[str | None, tuple[Diagnostic, ...]]:
+    """Read a UTF-8 text file (BOM tolerated); a diagnostic instead of an exception on failure.
+    ``keep_bom``: a byte order mark stays at the start of the text (``U+FEFF``), for a caller
+    that writes the file back (``add-tool``) and must keep its every byte."""
+    data, problems = read_bytes(path, source)
+    if data is None:
+        return None, problems
+    text, problems = decode_text(data, source)
+    if keep_bom and text is not None and data.startswith(codecs.BOM_UTF8):
+        text = "\ufeff" + text
+    return text, problems
 
 
 def unreadable(error: OSError, source: str) -> Diagnostic:
@@ -1052,6 +1067,15 @@ def _json_problems(
 
 def load_json(path: Path, source: str) -> Loaded:
     return _load(path, source, parse_json)
+
+
+def parse_source(data: bytes, source: str, parse: Callable[[str, str], Loaded]) -> Loaded:
+    """A source file's bytes, already read, decoded and parsed by ``parse`` (``parse_json`` or
+    ``parse_yaml``): for a caller that must know the very bytes a document came from."""
+    text, problems = decode_text(data, source)
+    if text is None:
+        return Loaded(source, None, diagnostics=problems)
+    return parse(text, source)
 
 
 def _load(path: Path, source: str, parse: Callable[[str, str], Loaded]) -> Loaded:

@@ -8,21 +8,37 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 import jinja2
 
-from generator import render
+from generator import render, type_names
 from generator.baseline import RUNTIME_CODES_CLASS, RUNTIME_CODES_FILE, read_baseline
 from generator.breaking import Side, acknowledge, acknowledgements, compare
 from generator.config import Config
-from generator.diagnostics import Code, Diagnostic, Severity, has_errors, sanitize
+from generator.diagnostics import (
+    Code,
+    Diagnostic,
+    Severity,
+    describe,
+    has_errors,
+    pointer_of,
+    sanitize,
+)
 from generator.editor_schema import EditorSchemaError
 from generator.format import FormatError, normalize_newlines, start_formatting
 from generator.ir import Registry, build_ir
 from generator.literals import UnportableKeyError, UnsafeIdentifierError
-from generator.load import MAX_NESTING, Loaded, load_json, load_yaml, parse_yaml, read_text
+from generator.load import (
+    MAX_NESTING,
+    Loaded,
+    parse_json,
+    parse_source,
+    parse_yaml,
+    read_bytes,
+    read_text,
+)
 from generator.python_models import ModelError
 from generator.readme import ReadmeError, regenerated
 from generator.runtime_codes import RUNTIME_CODES
@@ -45,16 +61,33 @@ class BuildResult:
 def load_sources(config: Config, table_text: str | None = None) -> tuple[Loaded, Loaded, Loaded]:
     """The three sources; ``table_text`` stands for the table file's text when given (``add-tool``
     judges the table it would write before writing it)."""
-    table = (
-        load_yaml(config.path("table"), config.relative("table"))
-        if table_text is None
-        else parse_yaml(table_text, config.relative("table"))
-    )
-    return (
-        load_json(config.path("schema"), config.relative("schema")),
-        load_json(config.path("table_schema"), config.relative("table_schema")),
-        table,
-    )
+    return read_sources(config, table_text)[0]
+
+
+def read_sources(
+    config: Config, table_text: str | None = None
+) -> tuple[tuple[Loaded, Loaded, Loaded], dict[str, bytes]]:
+    """``load_sources``, and the bytes each source was parsed from (``{key: bytes}``; a file
+    that could not be read is left out, ``table_text`` stands as its UTF-8 bytes). The stamp
+    fingerprints these bytes, not the files as they are once the outputs are rendered: a source
+    saved while ``generate`` ran (an editor, a watcher) was recorded as the input of outputs
+    made from its older text, so the fast ``check`` called them current."""
+    read: dict[str, bytes] = {}
+
+    def parsed(key: str, parse: Callable[[str, str], Loaded]) -> Loaded:
+        data, problems = read_bytes(config.path(key), config.relative(key))
+        if data is None:
+            return Loaded(config.relative(key), None, diagnostics=problems)
+        read[key] = data
+        return parse_source(data, config.relative(key), parse)
+
+    if table_text is None:
+        table = parsed("table", parse_yaml)
+    else:
+        read["table"] = table_text.encode("utf-8")
+        table = parse_yaml(table_text, config.relative("table"))
+    loaded = (parsed("schema", parse_json), parsed("table_schema", parse_json), table)
+    return loaded, read
 
 
 def validate_sources(manifest: Loaded, table_schema: Loaded, table: Loaded) -> list[Diagnostic]:
@@ -128,7 +161,7 @@ def _build_outputs(
     environment: jinja2.Environment | None,
     table_text: str | None,
 ) -> BuildResult:
-    manifest, table_schema, table = load_sources(config, table_text)
+    (manifest, table_schema, table), read = read_sources(config, table_text)
     diagnostics = validate_sources(manifest, table_schema, table)
     if has_errors(diagnostics):
         return BuildResult(diagnostics=tuple(diagnostics))
@@ -146,6 +179,7 @@ def _build_outputs(
             registry=registry,
             diagnostics=diagnostics,
             manifest=manifest,
+            read=read,
         )
 
 
@@ -158,6 +192,7 @@ def _generate(
     registry: Registry,
     diagnostics: list[Diagnostic],
     manifest: Loaded | None = None,
+    read: Mapping[str, bytes] | None = None,
 ) -> BuildResult:
     """The outputs of sources that passed validation (``diagnostics``: their warnings); an
     emitter's refusal of a manifest schema node is located there (``manifest``)."""
@@ -195,14 +230,65 @@ def _generate(
         path: formatted[path] if path in formatted else normalize_newlines(rendered[index])
         for index, path in enumerate(paths)
     }
+    # After formatting: every Python module has parsed (one that does not is the formatter's
+    # GENERATION_FAILED), so the names it binds can be read.
+    collisions = _type_name_collisions(manifest, outputs) if manifest is not None else []
+    if collisions:
+        return BuildResult(diagnostics=(*diagnostics, *collisions))
     readme = _readme_output(config)
     if isinstance(readme, Diagnostic):
         return BuildResult(diagnostics=(*diagnostics, readme))
     if readme is not None:
         outputs[config.relative("readme")] = readme
-    given = {} if table_text is None else {"table": table_text.encode("utf-8")}
+    # The stamp vouches for the sources as they were read (``read_sources``), not as they are now.
+    given = dict(read) if read is not None else {}
+    if table_text is not None:
+        given["table"] = table_text.encode("utf-8")
     outputs[stamp_path(config)] = render_stamp(config, outputs, given)
     return BuildResult(outputs, tuple(diagnostics))
+
+
+def _type_name_collisions(manifest: Loaded, rendered: dict[str, str]) -> list[Diagnostic]:
+    """The schema's type names (the root ``title``, each ``$defs`` key) that a generated module
+    already uses for something else (``type_names``): generating would succeed and the output
+    would shadow a builtin, an import or a runtime name, or fail to compile. Each is located at
+    the name in the schema."""
+    python = type_names.python_names_in_use(
+        {path: text for path, text in rendered.items() if path.endswith(".py")}
+    )
+    typescript = type_names.typescript_names_in_use(
+        {path: text for path, text in rendered.items() if path.endswith(".ts")}
+    )
+    schema = manifest.value
+    defs = schema.get("$defs")
+    named = [("/title", schema.get("title"), False)] + [
+        (f"/$defs{pointer_of((name,))}", name, True) for name in defs if isinstance(defs, dict)
+    ]
+    found: list[Diagnostic] = []
+    for pointer, name, is_key in named:
+        if not isinstance(name, str):
+            continue
+        users = [f"{where} (Python)" for where in [python.get(name)] if where is not None]
+        users += [f"{where} (TypeScript)" for where in [typescript.get(name)] if where is not None]
+        if not users:
+            continue
+        position = (manifest.key_position_of(pointer) if is_key else None) or manifest.position_of(
+            pointer
+        )
+        line, column = position if position else (None, None)
+        found.append(
+            Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"type name {describe(name)} is already a name of the generated code"
+                f" ({', '.join(sanitize(user, 200) for user in users)}): the class and type it"
+                " would make shadow it there; rename it",
+                manifest.source,
+                line,
+                column,
+                pointer,
+            )
+        )
+    return found
 
 
 def _readme_output(config: Config) -> str | Diagnostic | None:

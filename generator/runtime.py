@@ -39,7 +39,25 @@ def import_runtime(python_out: Path) -> ModuleType:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
+        _load_every_name(module)
     except Exception as error:
-        del sys.modules[name]
-        raise RuntimeMissingError(f"{init} does not import: {type(error).__name__}") from error
+        for loaded in [key for key in sys.modules if key == name or key.startswith(f"{name}.")]:
+            del sys.modules[loaded]
+        raise RuntimeMissingError(
+            f"{package_dir} does not import: {type(error).__name__}: {error}; run `toolgen"
+            " generate` (or `toolgen check` to see what changed)"
+        ) from error
     return module
+
+
+# What the runtime commands call: validate, registry and catalog, detect.
+_COMMAND_NAMES = ("load_manifest_files", "get_tool_registry", "detect_all")
+
+
+def _load_every_name(module: ModuleType) -> None:
+    """Resolve every exported name now. The package loads its runtime modules on first use
+    (PEP 562), so a broken ``loader.py`` (a merge conflict's markers, a hand edit) surfaced
+    mid-command as an internal error asking to be reported; here it is a missing runtime."""
+    exported = getattr(module, "__all__", ())
+    for attribute in (*_COMMAND_NAMES, *(n for n in exported if isinstance(n, str))):
+        getattr(module, attribute)

@@ -176,6 +176,14 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
                 **_at(loaded, "/title"),
             )
         )
+    elif not _CLASS_NAME.fullmatch(schema["title"]):
+        found.append(
+            Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"title {describe(schema['title'])} {_CLASS_NAME_RULE}",
+                **_at(loaded, "/title"),
+            )
+        )
     if THIRD_PARTY_DEF not in schema.get("$defs", {}):
         found.append(
             Diagnostic(
@@ -199,6 +207,16 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
         )
     return found
 
+
+# A type name (a ``$defs`` key, the root title) datamodel-code-generator keeps as it is: it
+# capitalises a leading lower-case letter and drops underscores (``foo_bar`` becomes ``FooBar``),
+# and the loader's model builder and ``types.ts`` use the name as the schema spells it, so a
+# renamed class was a misleading "must be a named $defs entry" failure at render time.
+_CLASS_NAME = re.compile(r"[A-Z][A-Za-z0-9]*")
+_CLASS_NAME_RULE = (
+    "must start with an upper-case ASCII letter, then ASCII letters and digits only (PascalCase,"
+    " no underscore): datamodel-code-generator would rename the Python class"
+)
 
 # A property name the Python models keep as it is: datamodel-code-generator renames a name with a
 # leading underscore (``__proto__`` becomes ``field__proto__``) or one that is not an identifier,
@@ -242,6 +260,20 @@ def _schema_names(loaded: Loaded) -> Iterator[Diagnostic]:
                 Code.SCHEMA_UNSUPPORTED,
                 f"$defs name {describe(name)} cannot name a Python class and a TypeScript type (an"
                 " ASCII identifier that is no reserved word in either language)",
+                **_at(loaded, f"/$defs{pointer_of((name,))}", key=True),
+            )
+            continue
+        if not _CLASS_NAME.fullmatch(name):
+            yield Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"$defs name {describe(name)} {_CLASS_NAME_RULE}",
+                **_at(loaded, f"/$defs{pointer_of((name,))}", key=True),
+            )
+        elif name == schema.get("title"):
+            yield Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"$defs name {describe(name)} is the root's title: the two would be one class"
+                " (datamodel-code-generator renames one of them)",
                 **_at(loaded, f"/$defs{pointer_of((name,))}", key=True),
             )
     for pointer, sub in iter_subschemas(schema):

@@ -98,7 +98,10 @@ def test_validate_file_names_cannot_forge_commands(run_cli: Run, tmp_path: Path)
                 "validate", "--project", str(REPO), "--format", output_format, *files
             )
             assert code == 1
-            assert out.count("rejected") == 2
+            # The verdicts are the listing: stdout in text format, stderr beside github's
+            # workflow commands (stdout holds those only).
+            listing = out if output_format == "text" else err
+            assert listing.count("rejected") == 2
             own = [
                 line
                 for line in _commands(out)
