@@ -1,0 +1,142 @@
+"""Another hostile review of the generated TypeScript runtime, each finding held to the Python
+runtime's verdict: what a registry hands out cannot change what it routes, launches or reloads.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tool_registry import NotLaunchableError, ensure_launchable, get_tool_registry
+
+from .conftest import REPO, build_typescript, node_executable
+
+GENERATED_TS = REPO / "generated" / "typescript"
+ADAPTER: dict[str, Any] = {
+    "id": "aider",
+    "displayName": "Aider",
+    "category": "cli-agent",
+    "launchable": True,
+    "hookCapable": False,
+    "hookPointer": ".aider/x.json",
+    "detect": {"kind": "path", "binaryName": "aider"},
+    "capabilities": {"provides": ["headless-task", "resumable"]},
+}
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_typescript(tmp_path_factory.mktemp("ts-review"), GENERATED_TS)
+
+
+@pytest.fixture
+def adapters(tmp_path: Path) -> Path:
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    (folder / "aider.json").write_text(json.dumps(ADAPTER), encoding="utf-8")
+    return folder
+
+
+def run_js(out: Path, body: str, name: str = "probe.mjs") -> Any:
+    """Run ``body`` (an ES module beside the compiled runtime); it prints one JSON document."""
+    script = out / name
+    script.write_text(body, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
+
+
+REGISTRY_TABLES = """\
+import { getToolRegistry } from "./index.js";
+const fresh = () => getToolRegistry(FOLDER, { grants: { aider: ["headless-task"] }, categories: ["cli-agent"] });
+const tool = (catalog) => catalog.categories.flatMap((c) => c.libraries).flatMap((l) => l.tools)
+  .find((t) => t.id === "aider");
+// What a registry answers after `change` was tried on it (by its methods, or past them: the
+// built-in ones called on what it hands out).
+const after = (change) => {
+  const registry = fresh();
+  let refused = false;
+  try { change(registry); } catch (error) { refused = error instanceof TypeError; }
+  const refreshed = registry.refresh();
+  return {
+    refused,
+    resumable: registry.providersOf("resumable"),
+    headless: registry.providersOf("headless-task"),
+    catalog: tool(registry.catalog()) ?? null,
+    refreshedIds: refreshed.ids,
+    refreshedResumable: refreshed.providersOf("resumable"),
+  };
+};
+const grantResumable = new Set(["resumable"]);
+const changes = {
+  grantedSet: (r) => r.granted.set("aider", grantResumable),
+  grantedDelete: (r) => r.granted.delete("aider"),
+  grantedClear: (r) => r.granted.clear(),
+  grantedInnerAdd: (r) => r.granted.get("aider").add("resumable"),
+  grantedInnerClear: (r) => r.granted.get("aider").clear(),
+  sourcesSet: (r) => r.sources.set("aider", "evil.json"),
+  categoriesAdd: (r) => r.categories.add("mcp-server"),
+  categoriesDelete: (r) => r.categories.delete("cli-agent"),
+};
+const bypasses = {
+  grantedSet: (r) => Map.prototype.set.call(r.granted, "aider", grantResumable),
+  grantedInnerAdd: (r) => Set.prototype.add.call(r.granted.get("aider"), "resumable"),
+  categoriesDelete: (r) => Set.prototype.delete.call(r.categories, "cli-agent"),
+};
+const registry = fresh();
+console.log(JSON.stringify({
+  untouched: after(() => {}),
+  changed: Object.fromEntries(Object.entries(changes).map(([name, change]) => [name, after(change)])),
+  bypassed: Object.fromEntries(Object.entries(bypasses).map(([name, change]) => [name, after(change)])),
+  types: [registry.granted instanceof Map, registry.sources instanceof Map, registry.categories instanceof Set],
+}));
+"""
+
+
+def test_a_registry_s_tables_cannot_be_changed_by_its_caller(out: Path, adapters: Path) -> None:
+    """``registry.granted``, ``sources`` and ``categories`` were the registry's own Map and Sets:
+    ``registry.granted.set("aider", new Set(["resumable"]))`` made ``providersOf`` route a
+    capability the host never granted, and ``registry.categories.add("mcp-server")`` changed what
+    every ``refresh()`` kept (Python's ``categories`` is a frozenset). They are read-only copies
+    now: a mutator throws a ``TypeError``, and even the built-in methods called on the copies
+    change nothing the registry answers."""
+    result = run_js(out, REGISTRY_TABLES.replace("FOLDER", json.dumps(str(adapters))))
+    untouched = result["untouched"]
+    python = get_tool_registry(
+        str(adapters), grants={"aider": ["headless-task"]}, categories=["cli-agent"]
+    )
+    assert untouched["refreshedIds"] == list(python.ids)
+    assert untouched["resumable"] == list(python.providers_of("resumable"))
+    assert untouched["headless"] == list(python.providers_of("headless-task"))
+    assert untouched["catalog"]["granted"] == ["headless-task"]
+    assert untouched["catalog"]["source"] == "aider.json"
+    assert len(result["changed"]) == 8
+    for name, answer in result["changed"].items():
+        assert answer == {**untouched, "refused": True}, name
+    for name, answer in result["bypassed"].items():
+        assert answer == untouched, name
+    assert result["types"] == [True, True, True]  # still a Map and Sets to read
+
+
+def test_a_python_registry_s_tables_are_read_only_too(adapters: Path) -> None:
+    """Python's ``granted``, ``sources``, ``grants`` and ``resolvers`` were plain dicts:
+    ``registry.grants["aider"] = ...`` let ``ensure_launchable`` approve an adapter the host had
+    granted nothing, and ``registry.granted[...]`` made ``providers_of`` route it."""
+    registry = get_tool_registry(str(adapters), grants={"aider": ["headless-task"]})
+    for table in (registry.granted, registry.sources, registry.grants, registry.resolvers):
+        with pytest.raises(TypeError):
+            table["aider"] = frozenset({"resumable"})  # type: ignore[index]
+    ungranted = get_tool_registry(str(adapters))
+    with pytest.raises(TypeError):
+        ungranted.grants["aider"] = frozenset({"headless-task"})  # type: ignore[index]
+    with pytest.raises(NotLaunchableError) as refused:
+        ensure_launchable(ungranted, "aider", detection=None)
+    assert refused.value.code == "NOT_GRANTED"
+    assert "aider" not in registry.providers_of("resumable")
+    assert registry == registry.refresh()
+    assert dict(registry.granted)["aider"] == frozenset({"headless-task"})
