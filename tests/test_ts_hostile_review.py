@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tool_registry import NotLaunchableError, ensure_launchable, get_tool_registry
+from tool_registry import (
+    DetectionDeps,
+    NotLaunchableError,
+    detect_all,
+    ensure_launchable,
+    get_tool_registry,
+)
 
 from .conftest import REPO, build_typescript, node_executable
 
@@ -140,3 +146,74 @@ def test_a_python_registry_s_tables_are_read_only_too(adapters: Path) -> None:
     assert "aider" not in registry.providers_of("resumable")
     assert registry == registry.refresh()
     assert dict(registry.granted)["aider"] == frozenset({"headless-task"})
+
+
+RESOLVER_REWRITES_DEPS = """\
+import { detectAll, getToolRegistry } from "./index.js";
+const registry = getToolRegistry(FOLDER, { resolvers: { "claude-desktop": (deps) => {
+  deps.which = () => "/bin/evil";
+  deps.runVersion = async () => "evil 6.6.6";
+  return [];
+} } });
+const looked = [];
+const results = await detectAll(registry, {
+  which: (name) => { looked.push(name); return null; },
+  isFile: () => true,
+  readText: () => null,
+  home: () => "/h",
+  platform: () => "linux",
+  runVersion: async () => "1.0",
+});
+console.log(JSON.stringify({
+  results: results.map((r) => [r.id, r.installed, r.path, r.version, r.diagnostic?.code ?? null]),
+  looked,
+}));
+"""
+
+
+def test_a_resolver_cannot_rewrite_the_deps_every_later_tool_is_probed_with(
+    out: Path, tmp_path: Path
+) -> None:
+    """A resolver is handed the detection dependencies. Python's ``DetectionDeps`` is frozen (the
+    resolver's assignment fails, a DETECTION_FAILED for its own tool); TypeScript handed over a
+    plain object, so a resolver that set ``deps.which`` and ``deps.runVersion`` made every tool
+    after it "installed" at its program, with its version. They are frozen too now."""
+    result = run_js(
+        out, RESOLVER_REWRITES_DEPS.replace("FOLDER", json.dumps(str(tmp_path / "none")))
+    )
+    looked: list[str] = []
+
+    def which(name: str) -> str | None:
+        looked.append(name)
+        return None
+
+    def resolver(deps: DetectionDeps) -> list[str]:
+        deps.which = lambda _name: "/bin/evil"  # type: ignore[misc]
+        return []
+
+    registry = get_tool_registry(str(tmp_path / "none"), resolvers={"claude-desktop": resolver})
+    python = detect_all(
+        registry,
+        DetectionDeps(
+            which=which,
+            is_file=lambda _path: True,
+            read_text=lambda _path: None,
+            home=lambda: "/h",
+            platform=lambda: "linux",
+            run_version=lambda _path, _timeout: "1.0",
+        ),
+    )
+    expected = [
+        [
+            r.id,
+            r.installed,
+            r.path,
+            r.version,
+            None if r.diagnostic is None else r.diagnostic.code.value,
+        ]
+        for r in python
+    ]
+    assert result["results"] == expected
+    assert result["looked"] == looked
+    assert "/bin/evil" not in json.dumps(expected)
+    assert ["claude-desktop", False, None, None, "DETECTION_FAILED"] in expected

@@ -418,7 +418,9 @@ export async function detectAll(
   if (probe !== undefined && typeof probe !== "boolean") {
     throw new TypeError(`probeThirdPartyVersions must be true or false, not ${probe === null ? "null" : typeof probe}`);
   }
-  const chosen: DetectionDeps = { ...DEFAULT_DETECTION_DEPS, ...deps };
+  // Frozen, as Python's `DetectionDeps` is: a resolver is handed these, and one that replaced a
+  // member (`deps.which = ...`) changed how every tool after it was probed and run.
+  const chosen: DetectionDeps = Object.freeze({ ...DEFAULT_DETECTION_DEPS, ...deps });
   const results: DetectionResult[] = [];
   for (const tool of registry.tools) {
     if (isInert(tool)) continue;
