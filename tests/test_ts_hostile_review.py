@@ -4,8 +4,11 @@ runtime's verdict: what a registry hands out cannot change what it routes, launc
 
 from __future__ import annotations
 
+import getpass
 import json
+import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -217,3 +220,56 @@ def test_a_resolver_cannot_rewrite_the_deps_every_later_tool_is_probed_with(
     assert result["looked"] == looked
     assert "/bin/evil" not in json.dumps(expected)
     assert ["claude-desktop", False, None, None, "DETECTION_FAILED"] in expected
+
+
+@pytest.mark.parametrize(
+    "configured",
+    list(
+        dict.fromkeys(
+            [
+                "~root/adapters",
+                f"~{getpass.getuser()}/adapters",
+                "~root",
+                "~no-such-user/a",
+                "~",
+                "~/adapters",
+                "a/~/b",
+            ]
+        )
+    ),
+)
+def test_the_default_folder_is_the_same_folder_in_both_languages(
+    out: Path, tmp_path: Path, configured: str
+) -> None:
+    """``WAGGLE_ADAPTERS_DIR=~root/adapters``: Python's ``expanduser`` read another user's home
+    ("/root/adapters"), TypeScript the relative name; both read the name as written now (only
+    ``~`` and ``~/`` are the home folder)."""
+    env = {**os.environ, "HOME": str(tmp_path / "home"), "WAGGLE_ADAPTERS_DIR": configured}
+    script = out / "default-folder.mjs"
+    script.write_text(
+        'import { defaultAdaptersDir } from "./index.js";\n'
+        "console.log(JSON.stringify(defaultAdaptersDir()));\n",
+        encoding="utf-8",
+    )
+    typescript = subprocess.run(
+        [node_executable(), str(script)], capture_output=True, text=True, check=True, env=env
+    )
+    python = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json, sys; sys.path.insert(0, sys.argv[1]);"
+            " from tool_registry import default_adapters_dir;"
+            " print(json.dumps(default_adapters_dir()))",
+            str(REPO / "generated" / "python"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    assert json.loads(typescript.stdout) == json.loads(python.stdout)
+    if configured.startswith("~/") or configured == "~":
+        assert json.loads(python.stdout).startswith(str(tmp_path / "home"))
+    else:
+        assert json.loads(python.stdout) == configured

@@ -240,9 +240,15 @@ for _builtin in BUILTIN_TOOL_MANIFESTS:
 
 
 def default_adapters_dir() -> str:
-    """The folder named by the environment variable, else the default (``~`` expanded)."""
+    """The folder named by the environment variable, else the default (``~`` expanded).
+
+    Only ``~`` and ``~/...`` are expanded, as TypeScript expands them: ``~user/...`` (which
+    ``expanduser`` read as another user's home, and TypeScript as a relative name) is the
+    relative name it spells in both languages."""
     configured = os.environ.get(ADAPTERS_DIR_ENV_VAR) or DEFAULT_ADAPTERS_DIR
-    return os.path.expanduser(configured)
+    if configured == "~" or configured.startswith("~/"):
+        return os.path.expanduser(configured)
+    return configured
 
 
 def adapters_folder(adapters_dir: object) -> str:
