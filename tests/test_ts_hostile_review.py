@@ -273,3 +273,41 @@ def test_the_default_folder_is_the_same_folder_in_both_languages(
         assert json.loads(python.stdout).startswith(str(tmp_path / "home"))
     else:
         assert json.loads(python.stdout) == configured
+
+
+SHARED_CONSTANTS = """\
+const modules = MODULES;
+const thawed = [];
+const seen = new Set();
+const walk = (value, where) => {
+  if (typeof value !== "object" || value === null || seen.has(value)) return;
+  seen.add(value);
+  if (value instanceof Map || value instanceof Set) return; // a Map or Set cannot be frozen
+  if (!Object.isFrozen(value)) thawed.push(where);
+  for (const key of Reflect.ownKeys(value)) {
+    const member = Object.getOwnPropertyDescriptor(value, key);
+    if ("value" in member) walk(member.value, `${where}.${String(key)}`);
+  }
+};
+for (const name of modules) {
+  for (const [key, value] of Object.entries(await import(`./${name}.js`))) walk(value, `${name}.${key}`);
+}
+const { LOADER_OPTIONS, loadThirdPartyManifests } = await import("./loader.js");
+try { LOADER_OPTIONS.push("whcih"); } catch {}
+let refused = false;
+try { loadThirdPartyManifests(FOLDER, { whcih: () => null }); } catch (error) { refused = error instanceof TypeError; }
+console.log(JSON.stringify({ thawed, refused }));
+"""
+
+
+def test_every_shared_constant_is_frozen(out: Path, tmp_path: Path) -> None:
+    """``PROMPT_ARG_ERROR_CODES`` (Python's ``CODES`` is a tuple) and ``LOADER_OPTIONS`` were
+    plain arrays: a caller could empty the one, and push a name onto the other so that the
+    loader took a typo (``{ whcih }``) for an option without a word."""
+    modules = sorted(path.stem for path in GENERATED_TS.glob("*.ts") if path.stem != "types")
+    body = SHARED_CONSTANTS.replace("MODULES", json.dumps(modules)).replace(
+        "FOLDER", json.dumps(str(tmp_path))
+    )
+    result = run_js(out, body)
+    assert "prompt-args" in modules
+    assert result == {"thawed": [], "refused": True}

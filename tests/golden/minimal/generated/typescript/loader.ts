@@ -58,7 +58,7 @@ export function refuseUnknownMembers(value: unknown, known: readonly string[], w
   }
 }
 
-export const LOADER_OPTIONS: readonly string[] = ["readDir", "readFile", "maxFiles", "previous"];
+export const LOADER_OPTIONS: readonly string[] = Object.freeze(["readDir", "readFile", "maxFiles", "previous"]);
 
 /** A path as node's file system functions take it (a name that is not UTF-8 stays bytes). */
 export type FsPath = string | Buffer;
