@@ -19,7 +19,9 @@ from tool_registry import (
     detect_all,
     ensure_launchable,
     get_tool_registry,
+    load_third_party_manifests,
 )
+from tool_registry.loader import LoadResult, load_manifest_files
 
 from .conftest import REPO, build_typescript, node_executable
 
@@ -311,3 +313,31 @@ def test_every_shared_constant_is_frozen(out: Path, tmp_path: Path) -> None:
     result = run_js(out, body)
     assert "prompt-args" in modules
     assert result == {"thawed": [], "refused": True}
+
+
+UNUSABLE_PATHS = """\
+import { loadManifestFiles, loadThirdPartyManifests } from "./index.js";
+const records = (result) => result.diagnostics.map((d) => [d.code, d.source, d.found]);
+console.log(JSON.stringify({
+  files: records(loadManifestFiles([["nul.json", "NUL_PATH"], ["number.json", 7], ["none.json", null]])),
+  folder: records(loadThirdPartyManifests("NUL_PATH")),
+}));
+"""
+
+
+def _records(loaded: LoadResult) -> list[list[object]]:
+    return [[d.code.value, d.source, d.found] for d in loaded.diagnostics]
+
+
+def test_a_path_node_refuses_outright_is_reported_as_python_reports_it(
+    out: Path, tmp_path: Path
+) -> None:
+    """A path holding a NUL, or no path at all, never reaches the file system in either language:
+    Python's ``os`` raises ``ValueError`` (``TypeError``) and the loader says so, where the
+    TypeScript loader said node's ``ERR_INVALID_ARG_VALUE`` (``ERR_INVALID_ARG_TYPE``)."""
+    nul_path = str(tmp_path / "a\x00b.json")
+    result = run_js(out, UNUSABLE_PATHS.replace('"NUL_PATH"', json.dumps(nul_path)))
+    files = load_manifest_files([("nul.json", nul_path), ("number.json", 7), ("none.json", None)])  # type: ignore[list-item]
+    folder = load_third_party_manifests(nul_path)
+    assert result == {"files": _records(files), "folder": _records(folder)}
+    assert [found for _, _, found in result["files"]] == ["ValueError", "TypeError", "TypeError"]

@@ -157,6 +157,19 @@ export function errorReason(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
 
+// Node's argument errors for a path it refuses before any system call, and the exception
+// Python's `os` functions raise for the same path (a NUL in it: `ValueError`; no path at all:
+// `TypeError`), which the Python loader names by its type.
+const PATH_ARGUMENT_ERRORS: ReadonlyMap<string, string> = new Map([
+  ["ERR_INVALID_ARG_VALUE", "ValueError"],
+  ["ERR_INVALID_ARG_TYPE", "TypeError"],
+]);
+
+/** What the loader says of a failed read or listing, as Python's loader says it. */
+function readReason(error: unknown): string {
+  return PATH_ARGUMENT_ERRORS.get(errorCode(error) ?? "") ?? errorReason(error);
+}
+
 /**
  * At most `limit + 1` bytes of `path`; `NotARegularFileError` for anything else. The type is
  * checked before opening (a FIFO or device is never opened) and again on the open descriptor,
@@ -630,7 +643,7 @@ function readOne(path: FsPath, readFile: ReadFile, report: Report): Readonly<Rec
     } else if (code === "EISDIR") {
       report.add(makeDiagnostic(DiagnosticCode.NOT_A_FILE, { found: "a folder" }));
     } else {
-      report.add(makeDiagnostic(DiagnosticCode.UNREADABLE, { found: shown(errorReason(error)) }));
+      report.add(makeDiagnostic(DiagnosticCode.UNREADABLE, { found: shown(readReason(error)) }));
     }
     return null;
   }
@@ -1018,7 +1031,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     if (errorCode(error) === "ENOENT") {
       return Object.freeze({ manifests: [], diagnostics: [], files: [], states: gone });
     }
-    const problem = makeDiagnostic(DiagnosticCode.UNREADABLE, { source: shown(folder), found: shown(errorReason(error)) });
+    const problem = makeDiagnostic(DiagnosticCode.UNREADABLE, { source: shown(folder), found: shown(readReason(error)) });
     return Object.freeze({ manifests: [], diagnostics: Object.freeze([problem]), files: [], states: gone });
   }
   const prefix = Buffer.from(folder.endsWith("/") || folder === "" ? folder : folder + "/", "utf8");
