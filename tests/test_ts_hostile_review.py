@@ -20,6 +20,7 @@ from tool_registry import (
     ensure_launchable,
     get_tool_registry,
     load_third_party_manifests,
+    read_regular_file,
 )
 from tool_registry.loader import LoadResult, load_manifest_files
 
@@ -341,3 +342,69 @@ def test_a_path_node_refuses_outright_is_reported_as_python_reports_it(
     folder = load_third_party_manifests(nul_path)
     assert result == {"files": _records(files), "folder": _records(folder)}
     assert [found for _, _, found in result["files"]] == ["ValueError", "TypeError", "TypeError"]
+
+
+SURROGATE_FOLDERS = """\
+import { loadManifestFiles, loadThirdPartyManifests, readRegularFile } from "./index.js";
+const base = BASE;
+const outcome = (result) => [result.manifests.map((m) => m.id), result.diagnostics.map((d) => [d.code, d.found])];
+const named = base + "/\\udcff";
+const unencodable = base + "/\\ud800";
+const first = loadThirdPartyManifests(named);
+console.log(JSON.stringify({
+  named: outcome(first),
+  refreshed: loadThirdPartyManifests(named, { previous: first }).states.map((s) => s.state),
+  listedByHost: outcome(loadThirdPartyManifests(named, { readDir: () => ["aider.json"] })),
+  unencodable: outcome(loadThirdPartyManifests(unencodable)),
+  unencodableListedByHost: outcome(loadThirdPartyManifests(unencodable, { readDir: () => ["aider.json"] })),
+  pairs: outcome(loadManifestFiles([["a", named + "/aider.json"], ["b", unencodable + "/aider.json"]])),
+  bytes: (() => { try { return readRegularFile(named + "/aider.json", 1 << 20).length; } catch (error) { return String(error.code); } })(),
+}));
+"""
+
+
+def test_a_folder_named_with_a_lone_surrogate_is_the_folder_python_reads(
+    out: Path, tmp_path: Path
+) -> None:
+    """A name that is not UTF-8 reaches a Python caller with its bytes as U+DC80..U+DCFF
+    (surrogateescape), and Python's loader reads the folder those bytes name. Node writes U+FFFD
+    for a lone surrogate, so TypeScript listed another folder: here the one named U+FFFD, holding
+    a decoy adapter. Both read the same folder now; a lone surrogate no byte stands for is
+    UNREADABLE (``UnicodeEncodeError``) in both."""
+    base = tmp_path / "base"
+    adapter = json.dumps(ADAPTER).encode()
+    real = os.fsencode(base) + b"/\xff"
+    os.makedirs(real)
+    Path(os.fsdecode(real + b"/aider.json")).write_bytes(adapter)
+    decoy = base / "\ufffd"
+    decoy.mkdir()
+    (decoy / "decoy.json").write_text(json.dumps({**ADAPTER, "id": "decoy"}), encoding="utf-8")
+    result = run_js(out, SURROGATE_FOLDERS.replace("BASE", json.dumps(str(base))))
+
+    def outcome(loaded: LoadResult) -> list[object]:
+        return [
+            [m.id for m in loaded.manifests],
+            [[d.code.value, d.found] for d in loaded.diagnostics],
+        ]
+
+    named = str(base / "\udcff")
+    unencodable = str(base / "\ud800")
+    first = load_third_party_manifests(named)
+    assert result == {
+        "named": outcome(first),
+        "refreshed": [s.state for s in load_third_party_manifests(named, previous=first).states],
+        "listedByHost": outcome(
+            load_third_party_manifests(named, read_dir=lambda _folder: ["aider.json"])
+        ),
+        "unencodable": outcome(load_third_party_manifests(unencodable)),
+        "unencodableListedByHost": outcome(
+            load_third_party_manifests(unencodable, read_dir=lambda _folder: ["aider.json"])
+        ),
+        "pairs": outcome(
+            load_manifest_files([("a", named + "/aider.json"), ("b", unencodable + "/aider.json")])
+        ),
+        "bytes": len(read_regular_file(named + "/aider.json", 1 << 20)),
+    }
+    assert result["named"] == [["aider"], []]
+    assert result["refreshed"] == ["reused"]
+    assert result["unencodable"] == [[], [["UNREADABLE", "UnicodeEncodeError"]]]
