@@ -4,6 +4,7 @@ runtime's verdict: what a registry hands out cannot change what it routes, launc
 
 from __future__ import annotations
 
+import functools
 import getpass
 import json
 import os
@@ -408,3 +409,73 @@ def test_a_folder_named_with_a_lone_surrogate_is_the_folder_python_reads(
     assert result["named"] == [["aider"], []]
     assert result["refreshed"] == ["reused"]
     assert result["unencodable"] == [[], [["UNREADABLE", "UnicodeEncodeError"]]]
+
+
+POINTER_TEXTS: dict[str, bytes] = {
+    "not-utf8-elsewhere": b'{"backup": "b", "note": "\xff"}',
+    "not-utf8-backup": b'{"backup": "b\xff"}',
+    "overlong": b'{"backup": "b", "note": "\xc0\xaf"}',
+    "encoded-surrogate": b'{"backup": "b", "note": "\xed\xa0\x80"}',
+    "bom": b'\xef\xbb\xbf{"backup": "b"}',
+    "plain": b'{"backup": "b"}',
+}
+
+POINTERS = """\
+import { detectAll, getToolRegistry, parseThirdPartyManifest } from "./index.js";
+const registry = getToolRegistry(FOLDER);
+const homes = HOMES;
+const hooks = {};
+for (const [name, home] of Object.entries(homes)) {
+  const results = await detectAll(registry, { which: () => null, home: () => home, runVersion: async () => null });
+  hooks[name] = results.find((r) => r.id === "claude-code").hooksInstalled;
+}
+console.log(JSON.stringify(hooks));
+"""
+
+
+def test_a_hook_pointer_that_is_not_utf8_names_no_backup(out: Path, tmp_path: Path) -> None:
+    """ "A pointer the loader would refuse names no backup": a pointer file holding bytes that are
+    not UTF-8 is refused by the loader (INVALID_ENCODING), yet both detections decoded it with
+    U+FFFD in their place, read its ``backup`` and counted the hooks as installed. The bytes are
+    kept as lone surrogates now (surrogateescape), which the strict reading refuses."""
+    homes: dict[str, str] = {}
+    for name, data in POINTER_TEXTS.items():
+        home = tmp_path / name
+        (home / ".claude").mkdir(parents=True)
+        (home / ".claude" / "hive-mind-install.json").write_bytes(data)
+        (home / ".claude" / "b").write_text("", encoding="utf-8")
+        (home / ".claude" / "b\ufffd").write_text("", encoding="utf-8")
+        homes[name] = str(home)
+    body = POINTERS.replace("FOLDER", json.dumps(str(tmp_path / "none"))).replace(
+        "HOMES", json.dumps(homes)
+    )
+    typescript = run_js(out, body)
+    registry = get_tool_registry(str(tmp_path / "none"))
+    python = {}
+    for name, home_folder in homes.items():
+        deps = DetectionDeps(
+            which=lambda _name: None,
+            home=functools.partial(str, home_folder),
+            run_version=lambda _path, _timeout: None,
+        )
+        (result,) = [r for r in detect_all(registry, deps) if r.id == "claude-code"]
+        python[name] = result.hooks_installed
+    loaded = load_manifest_files(
+        [(name, name) for name in POINTER_TEXTS],
+        read_file=lambda path, _limit: POINTER_TEXTS[path],
+    )
+    loader = {
+        name: [d.code.value for d in loaded.diagnostics if d.source == name]
+        for name in POINTER_TEXTS
+    }
+    assert typescript == python
+    assert python == {
+        "not-utf8-elsewhere": False,
+        "not-utf8-backup": False,
+        "overlong": False,
+        "encoded-surrogate": False,
+        "bom": True,
+        "plain": True,
+    }
+    for name, installed in python.items():
+        assert installed == ("INVALID_ENCODING" not in loader[name]), name

@@ -900,7 +900,7 @@ interface Name {
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** UTF-8 with each byte of an invalid sequence as U+DC80..U+DCFF (Python's surrogateescape). */
-function fsDecode(bytes: Buffer): string {
+export function fsDecode(bytes: Buffer): string {
   try {
     return STRICT_UTF8.decode(bytes); // nearly every name: valid UTF-8, decoded at once
   } catch {

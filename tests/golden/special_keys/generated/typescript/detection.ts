@@ -26,7 +26,7 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 
 import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
-import { NotARegularFileError, errorReason, ownMember, readRegularFile, refuseUnknownMembers } from "./loader.js";
+import { NotARegularFileError, errorReason, fsDecode, ownMember, readRegularFile, refuseUnknownMembers } from "./loader.js";
 import { parseJsonObject } from "./json-text.js";
 import { isInert, type ToolRegistry } from "./registry.js";
 import type { ToolManifest } from "./types.js";
@@ -230,8 +230,11 @@ export function readPointer(path: string): string | null {
   if (data.length > MAX_POINTER_BYTES) {
     throw new PointerTooLargeError(`larger than ${MAX_POINTER_BYTES} bytes`);
   }
-  // A byte-order mark is kept, as Python's decode keeps it.
-  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(data);
+  // A byte-order mark is kept, as Python's decode keeps it. Bytes that are not UTF-8 stay lone
+  // surrogates (Python's surrogateescape), not U+FFFD: the strict reading then refuses the
+  // pointer, as the loader refuses such a file (INVALID_ENCODING), where a replacement character
+  // let its backup count.
+  return fsDecode(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 }
 
 /** The real system. */
