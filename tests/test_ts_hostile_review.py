@@ -25,7 +25,13 @@ from tool_registry import (
 )
 from tool_registry.loader import LoadResult, load_manifest_files
 
-from .conftest import REPO, build_typescript, node_executable
+from .conftest import (
+    REPO,
+    build_typescript,
+    compile_typescript,
+    node_executable,
+    stage_typescript,
+)
 
 GENERATED_TS = REPO / "generated" / "typescript"
 ADAPTER: dict[str, Any] = {
@@ -479,3 +485,54 @@ def test_a_hook_pointer_that_is_not_utf8_names_no_backup(out: Path, tmp_path: Pa
     }
     for name, installed in python.items():
         assert installed == ("INVALID_ENCODING" not in loader[name]), name
+
+
+LAUNCH_GUARD_CONSUMER = """\
+import { ensureLaunchable, hookPackageFor, isLaunchable, type ToolId } from "./index.js";
+
+export function refused(id: ToolId): number {
+  if (isLaunchable(id, false)) return hookPackageFor(id).length;
+  // @ts-expect-error a refused ToolId is still a ToolId, not a number (was: never, so this compiled)
+  const wrong: number = id;
+  return wrong;
+}
+
+export function narrowed(id: "codex" | "not-a-tool"): string {
+  if (isLaunchable(id)) return id;
+  // @ts-expect-error "codex" is refused when not launchable or not installed: it is still here
+  const left: "not-a-tool" = id;
+  return left;
+}
+
+export function approved(id: string): ToolId {
+  if (isLaunchable(id, true)) {
+    hookPackageFor(id); // an approved id is a ToolId
+    return ensureLaunchable(id, true);
+  }
+  return "codex";
+}
+"""
+
+
+@pytest.mark.parametrize("compiler", ["typescript", "typescript-7"])
+def test_a_refused_launch_narrows_nothing_away(tmp_path: Path, compiler: str) -> None:
+    """``isLaunchable(id, installed): id is ToolId`` told the compiler that a ``false`` answer
+    means "not a ToolId", but a built-in that is not installed (or not launchable) is refused
+    too: a refused ``ToolId`` became ``never``, and any use of it compiled (``const n: number =
+    id``). Python's ``is_launchable`` is a plain ``bool``. An approved id is now a branded
+    ``ToolId`` (``LaunchableToolId``), so a refusal narrows nothing away; checked by a consumer
+    compiled with the strict options under both pinned compilers."""
+    files = stage_typescript(tmp_path, GENERATED_TS, {"consumer.ts": LAUNCH_GUARD_CONSUMER})
+    compile_typescript(tmp_path, files)  # writes the strict tsconfig
+    compiled = subprocess.run(
+        [
+            node_executable(),
+            str(REPO / "node_modules" / compiler / "bin" / "tsc"),
+            "-p",
+            str(tmp_path / "tsconfig.json"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
