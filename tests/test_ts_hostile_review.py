@@ -536,3 +536,20 @@ def test_a_refused_launch_narrows_nothing_away(tmp_path: Path, compiler: str) ->
         check=False,
     )
     assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+
+
+def test_a_python_load_s_kept_outcomes_are_read_only(adapters: Path, tmp_path: Path) -> None:
+    """Python kept each file's outcome for the next refresh in ``LoadResult.cache``, a plain dict
+    (``registry.load_result.cache`` too): a caller writing an outcome there under a file's name,
+    with that file's identity, made the next refresh reuse it, a manifest that file never held
+    accepted. TypeScript keeps its outcomes private; Python's are read-only now, an empty
+    folder's too."""
+    first = load_third_party_manifests(str(adapters))
+    registry = get_tool_registry(str(adapters))
+    empty = load_third_party_manifests(str(tmp_path / "missing"))
+    for cache in (first.cache, empty.cache, registry.load_result.cache):  # type: ignore[union-attr]
+        with pytest.raises(TypeError):
+            cache["forged.json"] = first.cache["aider.json"]  # type: ignore[index]
+    refreshed = load_third_party_manifests(str(adapters), previous=first)
+    assert [s.state for s in refreshed.states] == ["reused"]
+    assert refreshed == first

@@ -25,6 +25,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, cast
 
 from .constants import (
@@ -186,7 +187,9 @@ class LoadResult:
     diagnostics: tuple[Diagnostic, ...]
     files: tuple[FileReport, ...]
     states: tuple[FileState, ...] = field(default=(), compare=False)
-    cache: Mapping[str, _Checked] = field(default_factory=dict, compare=False, repr=False)
+    cache: Mapping[str, _Checked] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, repr=False
+    )
 
 
 def _build_ToolManifest(value: dict[str, Any]) -> ToolManifest:
@@ -1011,7 +1014,9 @@ def _load_folder(
     result = replace(
         _decide(checked),
         states=(*states, *_removed(previous, cache)),
-        cache=cache,
+        # Read-only: a caller writing into ``result.cache`` (or ``registry.load_result.cache``)
+        # made the next refresh reuse what it wrote (TypeScript keeps its outcomes private).
+        cache=MappingProxyType(cache),
     )
     skipped = seen[0] - len(candidates)
     if skipped <= 0:
