@@ -553,3 +553,44 @@ def test_a_python_load_s_kept_outcomes_are_read_only(adapters: Path, tmp_path: P
     refreshed = load_third_party_manifests(str(adapters), previous=first)
     assert [s.state for s in refreshed.states] == ["reused"]
     assert refreshed == first
+
+
+SURROGATE_CANDIDATE = """\
+import { detectAll, getToolRegistry } from "./index.js";
+const candidate = BASE + "/\\udcff/claude";
+const registry = getToolRegistry(BASE + "/none", { resolvers: { "claude-desktop": () => [candidate] } });
+const results = await detectAll(registry, { which: () => null, readText: () => null, home: () => BASE });
+const result = results.find((r) => r.id === "claude-desktop");
+console.log(JSON.stringify([result.installed, result.path, result.version, result.diagnostic?.code ?? null]));
+"""
+
+
+def test_a_candidate_path_with_a_lone_surrogate_is_the_program_python_looks_at(
+    out: Path, tmp_path: Path
+) -> None:
+    """A resolver's candidate "<base>/\\udcff/claude" is, for Python, the program in the folder
+    whose name is the byte 0xFF. Node stat-ed and spawned the U+FFFD name instead, so TypeScript
+    found and ran a decoy program there. It now looks at the path Python looks at, and refuses to
+    spawn a path it can only write lossily (DETECTION_FAILED): it never runs the decoy."""
+    base = tmp_path / "base"
+    script = "#!/bin/sh\necho '{} 1.0'\n"
+    for folder, said in (
+        (os.fsencode(base) + b"/\xff", "real"),
+        (os.fsencode(base / "\ufffd"), "decoy"),
+    ):
+        os.makedirs(folder)
+        program = Path(os.fsdecode(folder + b"/claude"))
+        program.write_text(script.format(said), encoding="utf-8")
+        program.chmod(0o755)
+    result = run_js(out, SURROGATE_CANDIDATE.replace("BASE", json.dumps(str(base))))
+    candidate = str(base) + "/\udcff/claude"
+    registry = get_tool_registry(
+        str(base / "none"), resolvers={"claude-desktop": lambda _deps: [candidate]}
+    )
+    deps = DetectionDeps(
+        which=lambda _name: None, read_text=lambda _path: None, home=functools.partial(str, base)
+    )
+    (python,) = [r for r in detect_all(registry, deps) if r.id == "claude-desktop"]
+    assert [python.installed, python.path, python.version] == [True, candidate, "real 1.0"]
+    assert result[:2] == [True, candidate]  # the same program found
+    assert result[2:] == [None, "DETECTION_FAILED"]  # not run by another name: not the decoy

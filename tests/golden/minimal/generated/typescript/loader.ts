@@ -174,7 +174,7 @@ function readReason(error: unknown): string {
 /** What Python's file system functions raise for a path holding a lone surrogate that no byte
  * stands for (one outside U+DC80..U+DCFF, the bytes surrogateescape decodes): the path names no
  * file, and is reported by that name. */
-class UnencodablePathError extends Error {
+export class UnencodablePathError extends Error {
   override name = "UnicodeEncodeError";
 }
 
@@ -202,7 +202,7 @@ function fsEncode(text: string): Buffer | null {
 }
 
 /** `path` as the file system gets it: a text holding a lone surrogate as `fsEncode`'s bytes. */
-function fsPath(path: FsPath): FsPath {
+export function fsPath(path: FsPath): FsPath {
   if (typeof path !== "string" || !SURROGATE_UNIT.test(path)) return path;
   const bytes = fsEncode(path);
   if (bytes === null) throw new UnencodablePathError(shown(path, MAX_SHOWN_SOURCE));

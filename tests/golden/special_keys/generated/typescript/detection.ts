@@ -26,7 +26,16 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 
 import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
-import { NotARegularFileError, errorReason, fsDecode, ownMember, readRegularFile, refuseUnknownMembers } from "./loader.js";
+import {
+  NotARegularFileError,
+  UnencodablePathError,
+  errorReason,
+  fsDecode,
+  fsPath,
+  ownMember,
+  readRegularFile,
+  refuseUnknownMembers,
+} from "./loader.js";
 import { parseJsonObject } from "./json-text.js";
 import { isInert, type ToolRegistry } from "./registry.js";
 import type { ToolManifest } from "./types.js";
@@ -92,10 +101,13 @@ export function detectionResultAsJson(result: DetectionResult): Record<string, u
   };
 }
 
+// A path holding a lone surrogate is looked at as Python looks at it (`fsPath`: U+DC80..U+DCFF are
+// the bytes 0x80..0xFF; another one names no file), never as the U+FFFD name node makes of it.
 function isExecutableFile(candidate: string): boolean {
   try {
-    if (!fs.statSync(candidate).isFile()) return false;
-    fs.accessSync(candidate, fs.constants.X_OK);
+    const path = fsPath(candidate);
+    if (!fs.statSync(path).isFile()) return false;
+    fs.accessSync(path, fs.constants.X_OK);
     return true;
   } catch {
     return false;
@@ -132,7 +144,7 @@ export function which(name: string): string | null {
 
 function isRegularFile(path: string): boolean {
   try {
-    return fs.statSync(path).isFile();
+    return fs.statSync(fsPath(path)).isFile();
   } catch {
     return false;
   }
@@ -163,6 +175,11 @@ function firstLine(text: string): string | null {
  * the spawn error when it cannot be started. A failing exit with less than the cap is null.
  */
 export function runVersion(executable: string, timeoutMs: number): Promise<string | null> {
+  if (/[\uD800-\uDFFF]/.test(executable)) {
+    // Node spawns a program by a text it writes as UTF-8, a lone surrogate as U+FFFD: another
+    // program than the one looked at. Refused (a DETECTION_FAILED), never run.
+    return Promise.reject(new UnencodablePathError(`cannot run ${shown(executable, MAX_VERSION_CHARS)} by its bytes`));
+  }
   const ownGroup = process.platform !== "win32";
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
