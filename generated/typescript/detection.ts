@@ -31,7 +31,16 @@ import * as os from "node:os";
 import * as nodePath from "node:path";
 
 import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
-import { NotARegularFileError, errorReason, ownMember, readRegularFile, refuseUnknownMembers } from "./loader.js";
+import {
+  NotARegularFileError,
+  UnencodablePathError,
+  errorReason,
+  fsDecode,
+  fsPath,
+  ownMember,
+  readRegularFile,
+  refuseUnknownMembers,
+} from "./loader.js";
 import { parseJsonObject } from "./json-text.js";
 import { isInert, type ToolRegistry } from "./registry.js";
 import type { ToolManifest } from "./types.js";
@@ -103,10 +112,13 @@ export function detectionResultAsJson(result: DetectionResult): Record<string, u
   };
 }
 
+// A path holding a lone surrogate is looked at as Python looks at it (`fsPath`: U+DC80..U+DCFF are
+// the bytes 0x80..0xFF; another one names no file), never as the U+FFFD name node makes of it.
 function isExecutableFile(candidate: string): boolean {
   try {
-    if (!fs.statSync(candidate).isFile()) return false;
-    fs.accessSync(candidate, fs.constants.X_OK);
+    const path = fsPath(candidate);
+    if (!fs.statSync(path).isFile()) return false;
+    fs.accessSync(path, fs.constants.X_OK);
     return true;
   } catch {
     return false;
@@ -146,7 +158,7 @@ export function which(name: string): string | null {
 
 function isRegularFile(path: string): boolean {
   try {
-    return fs.statSync(path).isFile();
+    return fs.statSync(fsPath(path)).isFile();
   } catch {
     return false;
   }
@@ -177,6 +189,11 @@ function firstLine(text: string): string | null {
  * the spawn error when it cannot be started. A failing exit with less than the cap is null.
  */
 export function runVersion(executable: string, timeoutMs: number): Promise<string | null> {
+  if (/[\uD800-\uDFFF]/.test(executable)) {
+    // Node spawns a program by a text it writes as UTF-8, a lone surrogate as U+FFFD: another
+    // program than the one looked at. Refused (a DETECTION_FAILED), never run.
+    return Promise.reject(new UnencodablePathError(`cannot run ${shown(executable, MAX_VERSION_CHARS)} by its bytes`));
+  }
   const ownGroup = process.platform !== "win32";
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -244,8 +261,11 @@ export function readPointer(path: string): string | null {
   if (data.length > MAX_POINTER_BYTES) {
     throw new PointerTooLargeError(`larger than ${MAX_POINTER_BYTES} bytes`);
   }
-  // A byte-order mark is kept, as Python's decode keeps it.
-  return new TextDecoder("utf-8", { ignoreBOM: true }).decode(data);
+  // A byte-order mark is kept, as Python's decode keeps it. Bytes that are not UTF-8 stay lone
+  // surrogates (Python's surrogateescape), not U+FFFD: the strict reading then refuses the
+  // pointer, as the loader refuses such a file (INVALID_ENCODING), where a replacement character
+  // let its backup count.
+  return fsDecode(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 }
 
 /** The home folder, or `~` when there is none (`HOME` unset, no account entry: `os.homedir()`
@@ -454,7 +474,9 @@ export async function detectAll(
   if (probe !== undefined && typeof probe !== "boolean") {
     throw new TypeError(`probeThirdPartyVersions must be true or false, not ${probe === null ? "null" : typeof probe}`);
   }
-  const chosen: DetectionDeps = { ...DEFAULT_DETECTION_DEPS, ...deps };
+  // Frozen, as Python's `DetectionDeps` is: a resolver is handed these, and one that replaced a
+  // member (`deps.which = ...`) changed how every tool after it was probed and run.
+  const chosen: DetectionDeps = Object.freeze({ ...DEFAULT_DETECTION_DEPS, ...deps });
   const results: DetectionResult[] = [];
   for (const tool of registry.tools) {
     if (isInert(tool)) continue;

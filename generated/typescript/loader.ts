@@ -58,7 +58,7 @@ export function refuseUnknownMembers(value: unknown, known: readonly string[], w
   }
 }
 
-export const LOADER_OPTIONS: readonly string[] = ["readDir", "readFile", "maxFiles", "previous"];
+export const LOADER_OPTIONS: readonly string[] = Object.freeze(["readDir", "readFile", "maxFiles", "previous"]);
 
 /** A path as node's file system functions take it (a name that is not UTF-8 stays bytes). */
 export type FsPath = string | Buffer;
@@ -158,6 +158,57 @@ export function errorReason(error: unknown): string {
   return error instanceof Error ? error.name : typeof error;
 }
 
+// Node's argument errors for a path it refuses before any system call, and the exception
+// Python's `os` functions raise for the same path (a NUL in it: `ValueError`; no path at all:
+// `TypeError`), which the Python loader names by its type.
+const PATH_ARGUMENT_ERRORS: ReadonlyMap<string, string> = new Map([
+  ["ERR_INVALID_ARG_VALUE", "ValueError"],
+  ["ERR_INVALID_ARG_TYPE", "TypeError"],
+]);
+
+/** What the loader says of a failed read or listing, as Python's loader says it. */
+function readReason(error: unknown): string {
+  return PATH_ARGUMENT_ERRORS.get(errorCode(error) ?? "") ?? errorReason(error);
+}
+
+/** What Python's file system functions raise for a path holding a lone surrogate that no byte
+ * stands for (one outside U+DC80..U+DCFF, the bytes surrogateescape decodes): the path names no
+ * file, and is reported by that name. */
+export class UnencodablePathError extends Error {
+  override name = "UnicodeEncodeError";
+}
+
+/** `text` as the bytes Python's `os.fsencode` makes of it: UTF-8, each of U+DC80..U+DCFF as the
+ * byte 0x80..0xFF it stands for (how a name that is not UTF-8 reaches a Python caller); null when
+ * another lone surrogate has no bytes. Node would write U+FFFD for any of them, naming another
+ * file (or folder) than Python does. */
+function fsEncode(text: string): Buffer | null {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    const next = text.charCodeAt(index + 1);
+    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      index += 1; // a pair: one character, encoded as UTF-8
+      continue;
+    }
+    if (unit < 0xdc80 || unit > 0xdcff) return null;
+    parts.push(Buffer.from(text.slice(start, index), "utf8"), Buffer.of(unit - 0xdc00));
+    start = index + 1;
+  }
+  parts.push(Buffer.from(text.slice(start), "utf8"));
+  return Buffer.concat(parts);
+}
+
+/** `path` as the file system gets it: a text holding a lone surrogate as `fsEncode`'s bytes. */
+export function fsPath(path: FsPath): FsPath {
+  if (typeof path !== "string" || !SURROGATE_UNIT.test(path)) return path;
+  const bytes = fsEncode(path);
+  if (bytes === null) throw new UnencodablePathError(shown(path, MAX_SHOWN_SOURCE));
+  return bytes;
+}
+
 /**
  * At most `limit + 1` bytes of `path`; `NotARegularFileError` for anything else. The type is
  * checked before opening (a FIFO or device is never opened) and again on the open descriptor,
@@ -175,10 +226,11 @@ export function readRegularFile(path: FsPath, limit: number): Uint8Array {
 }
 
 /** `readRegularFile`, reading into `into` when it is large enough (see `readOpened`). */
-function readRegular(path: FsPath, limit: number, into: Buffer | null): Uint8Array {
+function readRegular(given: FsPath, limit: number, into: Buffer | null): Uint8Array {
+  const path = fsPath(given);
   const status = fs.statSync(path);
   if (!status.isFile()) {
-    throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(status));
+    throw new NotARegularFileError(typeof given === "string" ? given : given.toString("utf8"), kindOf(status));
   }
   try {
     return readOpened(path, limit, into);
@@ -187,7 +239,7 @@ function readRegular(path: FsPath, limit: number, into: Buffer | null): Uint8Arr
     if (errorCode(error) === "ENXIO") {
       const now = fs.statSync(path);
       if (!now.isFile()) {
-        throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(now));
+        throw new NotARegularFileError(typeof given === "string" ? given : given.toString("utf8"), kindOf(now));
       }
     }
     throw error;
@@ -655,7 +707,7 @@ function readOne(path: FsPath, readFile: ReadFile, report: Report): Readonly<Rec
     } else if (code === "EISDIR") {
       report.add(makeDiagnostic(DiagnosticCode.NOT_A_FILE, { found: "a folder" }));
     } else {
-      report.add(makeDiagnostic(DiagnosticCode.UNREADABLE, { found: shown(errorReason(error)) }));
+      report.add(makeDiagnostic(DiagnosticCode.UNREADABLE, { found: shown(readReason(error)) }));
     }
     return null;
   }
@@ -872,7 +924,7 @@ interface Name {
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** UTF-8 with each byte of an invalid sequence as U+DC80..U+DCFF (Python's surrogateescape). */
-function fsDecode(bytes: Buffer): string {
+export function fsDecode(bytes: Buffer): string {
   try {
     return STRICT_UTF8.decode(bytes); // nearly every name: valid UTF-8, decoded at once
   } catch {
@@ -922,7 +974,7 @@ type Listing = Iterable<string | Uint8Array> & { readonly regular?: ReadonlySet<
 
 /** The names in `folder`, streamed (`opendirSync`), as bytes so no name is altered; the
  * listing's `regular` set holds the names its entries typed as regular files. */
-function listedNames(folder: string): Listing {
+function listedNames(folder: FsPath): Listing {
   const regular = new Set<unknown>();
   function* names(): Iterable<Uint8Array> {
     const directory = fs.opendirSync(folder, { encoding: "buffer" as BufferEncoding });
@@ -1053,29 +1105,38 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
   let chosen: Name[];
   let seen: number;
   try {
-    ({ chosen, seen } = smallestNames(adapterNames(readDir(folder), readDir === listedNames), maxFiles));
+    // The folder's own listing names it as Python does (`fsPath`): a lone surrogate is its byte.
+    const listing = readDir === listedNames ? listedNames(fsPath(folder)) : readDir(folder);
+    ({ chosen, seen } = smallestNames(adapterNames(listing, readDir === listedNames), maxFiles));
   } catch (error) {
     const gone = removedStates(previous, new Map());
     if (errorCode(error) === "ENOENT") {
       return Object.freeze({ manifests: [], diagnostics: [], files: [], states: gone });
     }
-    const problem = makeDiagnostic(DiagnosticCode.UNREADABLE, { source: shown(folder), found: shown(errorReason(error)) });
+    const problem = makeDiagnostic(DiagnosticCode.UNREADABLE, { source: shown(folder), found: shown(readReason(error)) });
     return Object.freeze({ manifests: [], diagnostics: Object.freeze([problem]), files: [], states: gone });
   }
-  const prefix = Buffer.from(folder.endsWith("/") || folder === "" ? folder : folder + "/", "utf8");
   const joined = folder.endsWith("/") || folder === "" ? folder : folder + "/";
+  // A folder holding a lone surrogate is named by `fsEncode`'s bytes (node would write U+FFFD);
+  // one with no bytes for it (only an injected listing gets this far) reads as Python's does:
+  // each of its files is then unreadable (`UnicodeEncodeError`).
+  const folderBytes = SURROGATE_UNIT.test(folder) ? fsEncode(joined) : undefined;
+  const prefix = folderBytes ?? Buffer.from(joined, "utf8");
   const earlier = previous === undefined ? undefined : REMEMBERED.get(previous);
   const remembered = new Map<string, Remembered>();
   const states: FileState[] = [];
   // One buffer lent to every read of this load: each file is decoded before the next is read.
   const scratch = Buffer.allocUnsafe(MANIFEST_MAX_BYTES + 1);
-  const readListed: ReadFile = (path, limit) => readListedRegular(path, limit, scratch);
-  const readOther: ReadFile = (path, limit) => readRegular(path, limit, scratch);
+  const unencodable = (): never => {
+    throw new UnencodablePathError(shown(folder, MAX_SHOWN_SOURCE));
+  };
+  const readListed: ReadFile = folderBytes === null ? unencodable : (path, limit) => readListedRegular(path, limit, scratch);
+  const readOther: ReadFile = folderBytes === null ? unencodable : (path, limit) => readRegular(path, limit, scratch);
   const checked = chosen.map((name): Checked => {
     // The file system's own reader takes a name that is valid UTF-8 as text (no buffer is
     // built for it); any other name, and every name an injected reader gets, as its bytes.
     const path =
-      readFile === undefined && !SURROGATE_UNIT.test(name.text)
+      readFile === undefined && folderBytes === undefined && !SURROGATE_UNIT.test(name.text)
         ? joined + name.text
         : Buffer.concat([prefix, name.bytes]);
     if (readFile !== undefined) {

@@ -218,6 +218,51 @@ function cleanCategories(categories: RegistryOptions["categories"]): ReadonlySet
   return new Set([...categories].filter((c): c is string => typeof c === "string"));
 }
 
+/** A `Map` no caller can change: `set`, `delete` and `clear` throw a `TypeError`. A registry
+ * hands out copies like this one and keeps its own tables to itself, so what it routes and
+ * reports is what it was made with (`registry.granted.set("aider", ...)` routed a capability the
+ * host never granted; Python's tables are read-only mappings of frozensets). */
+class ReadonlyMapView<K, V> extends Map<K, V> {
+  constructor(entries: Iterable<readonly [K, V]>) {
+    super();
+    for (const [key, value] of entries) super.set(key, value);
+    Object.freeze(this);
+  }
+
+  override set(_key: K, _value: V): this {
+    throw new TypeError("a registry's map is read-only");
+  }
+
+  override delete(_key: K): boolean {
+    throw new TypeError("a registry's map is read-only");
+  }
+
+  override clear(): void {
+    throw new TypeError("a registry's map is read-only");
+  }
+}
+
+/** A `Set` no caller can change (see `ReadonlyMapView`). */
+class ReadonlySetView<T> extends Set<T> {
+  constructor(values: Iterable<T>) {
+    super();
+    for (const value of values) super.add(value);
+    Object.freeze(this);
+  }
+
+  override add(_value: T): this {
+    throw new TypeError("a registry's set is read-only");
+  }
+
+  override delete(_value: T): boolean {
+    throw new TypeError("a registry's set is read-only");
+  }
+
+  override clear(): void {
+    throw new TypeError("a registry's set is read-only");
+  }
+}
+
 /** Names sorted, a missing one (null) last. */
 function byName(a: string | null, b: string | null): number {
   if (a === null || b === null) return (a === null ? 1 : 0) - (b === null ? 1 : 0);
@@ -325,10 +370,14 @@ function assemble(
     tools,
     ids: Object.freeze(tools.map((tool) => tool.id)),
     diagnostics: Object.freeze([...loaded.diagnostics, ...notices]),
-    granted,
-    sources,
+    // Copies, read-only: the registry's own tables (read by `providersOf`, `catalog`, a refresh)
+    // are never handed out.
+    granted: new ReadonlyMapView(
+      [...granted].map(([id, capabilities]) => [id, new ReadonlySetView(capabilities)] as const),
+    ),
+    sources: new ReadonlyMapView(sources),
     files: loaded.files,
-    categories,
+    categories: categories === null ? null : new ReadonlySetView(categories),
     cohorts: Object.freeze(cohorts),
     capabilityProviders: Object.freeze(capabilityProviders),
     get: (id: string) => tools.find((tool) => tool.id === id),

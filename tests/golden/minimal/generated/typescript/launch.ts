@@ -70,7 +70,15 @@ export function notLaunchableReason(
   return null;
 }
 
-export function isLaunchable(id: string, installed?: boolean | null): id is ToolId {
+declare const launchable: unique symbol;
+
+/** A built-in tool's id that `isLaunchable` approved (a `ToolId`, branded so that a refusal
+ * narrows nothing away: a `ToolId` that is not installed, or not launchable, is still a `ToolId`). */
+export type LaunchableToolId = ToolId & { readonly [launchable]: true };
+
+/** Whether `id` may be launched. `true` narrows `id` to a `ToolId`; `false` says nothing of its
+ * type (a guard `id is ToolId` made a refused `ToolId` `never`, so any use of it compiled). */
+export function isLaunchable(id: string, installed?: boolean | null): id is LaunchableToolId {
   return notLaunchableReason(id, installed) === null;
 }
 

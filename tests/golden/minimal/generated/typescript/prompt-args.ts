@@ -33,14 +33,15 @@ function endsOptions(previous: string | null): boolean {
   );
 }
 
-export const PROMPT_ARG_ERROR_CODES = [
+// Frozen, as Python's `CODES` tuple is: a shared constant no caller can change.
+export const PROMPT_ARG_ERROR_CODES = Object.freeze([
   "TEMPLATE_NUL",
   "TEMPLATE_TRAVERSAL",
   "TEMPLATE_ABSOLUTE_PATH",
   "TEMPLATE_OPTION_NAME",
   "PROMPT_NUL",
   "PROMPT_AS_OPTION",
-] as const;
+] as const);
 
 export type PromptArgErrorCode = (typeof PROMPT_ARG_ERROR_CODES)[number];
 

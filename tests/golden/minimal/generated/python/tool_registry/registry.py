@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TypedDict
 
 from .constants import (
@@ -358,17 +359,20 @@ def _assemble(
                     found=shown(", ".join(missing)),
                 )
             )
+    # Read-only copies (of frozensets): what the registry routes, launches and refreshes with is
+    # what it was made with, not what a caller wrote into ``registry.granted`` or ``.grants``
+    # since (TypeScript hands out read-only copies too).
     return ToolRegistry(
         tools=tools,
         diagnostics=(*loaded.diagnostics, *notices),
-        resolvers=resolvers,
-        granted=granted,
-        sources={tool.id: origin[tool.id] for tool in tools if tool.id in origin},
+        resolvers=MappingProxyType(dict(resolvers)),
+        granted=MappingProxyType(granted),
+        sources=MappingProxyType({tool.id: origin[tool.id] for tool in tools if tool.id in origin}),
         files=loaded.files,
         categories=categories,
         refreshed=loaded.states,
         adapters_dir=adapters_dir,
-        grants=grants,
+        grants=MappingProxyType(dict(grants)),
         load_result=loaded,
     )
 

@@ -177,7 +177,10 @@ def _read_pointer(path: str) -> str | None:
         return None
     if len(data) > MAX_POINTER_BYTES:
         raise PointerTooLargeError(f"larger than {MAX_POINTER_BYTES} bytes")
-    return data.decode("utf-8", "replace")
+    # Bytes that are not UTF-8 stay lone surrogates (surrogateescape), not U+FFFD: the strict
+    # reading then refuses the pointer, as the loader refuses such a file (INVALID_ENCODING),
+    # where a replacement character let its backup count.
+    return data.decode("utf-8", "surrogateescape")
 
 
 def _is_regular_file(path: str) -> bool:

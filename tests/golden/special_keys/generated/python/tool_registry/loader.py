@@ -25,6 +25,7 @@ import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, cast
 
 from .constants import (
@@ -185,7 +186,9 @@ class LoadResult:
     diagnostics: tuple[Diagnostic, ...]
     files: tuple[FileReport, ...]
     states: tuple[FileState, ...] = field(default=(), compare=False)
-    cache: Mapping[str, _Checked] = field(default_factory=dict, compare=False, repr=False)
+    cache: Mapping[str, _Checked] = field(
+        default_factory=lambda: MappingProxyType({}), compare=False, repr=False
+    )
 
 
 def _build_ToolManifest(value: dict[str, Any]) -> ToolManifest:
@@ -259,13 +262,17 @@ NO_HOME_FOLDER = "no home folder that is an absolute path"
 def default_adapters_dir() -> str:
     """The folder named by the environment variable, else the default (``~`` expanded).
 
-    ``NoHomeFolderError`` when the value is ``~`` or starts with ``~/`` and expands to no
+    Only ``~`` and ``~/...`` are expanded, as TypeScript expands them: ``~user/...`` (which
+    ``expanduser`` read as another user's home, and TypeScript as a relative name) is the
+    relative name it spells in both languages. ``NoHomeFolderError`` when ``~`` expands to no
     absolute path: a relative home (or ``~`` left as it is) would name a folder in the working
     folder, whose adapters the host never chose (TypeScript's ``os.homedir()`` throws there).
     """
     configured = os.environ.get(ADAPTERS_DIR_ENV_VAR) or DEFAULT_ADAPTERS_DIR
+    if not (configured == "~" or configured.startswith("~/")):
+        return configured
     folder = os.path.expanduser(configured)
-    if (configured == "~" or configured.startswith("~/")) and not os.path.isabs(folder):
+    if not os.path.isabs(folder):
         raise NoHomeFolderError(configured)
     return folder
 
@@ -1108,7 +1115,9 @@ def _load_folder(
     result = replace(
         _decide(checked),
         states=(*states, *_removed(previous, cache)),
-        cache=cache,
+        # Read-only: a caller writing into ``result.cache`` (or ``registry.load_result.cache``)
+        # made the next refresh reuse what it wrote (TypeScript keeps its outcomes private).
+        cache=MappingProxyType(cache),
     )
     skipped = seen[0] - len(candidates)
     if skipped <= 0:
