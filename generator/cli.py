@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 from generator import __version__
 from generator.config import Config, ConfigError, find_project, load_config
 from generator.outputs import staged_leftovers
+from generator.project_lock import project_lock
 from generator.stamp import fast_check, output_folders, tolerate_stale_stamp
 from generator.workflow_commands import LegacyCommandGuard
 
@@ -434,6 +435,15 @@ def _run(arguments: argparse.Namespace) -> int:
             if arguments.command == "breaking"
             else _add_tool(config, arguments)
         )
+    if arguments.command == "check":
+        # Shared with other checks, exclusive of a generate or add-tool writing: a check waits
+        # for such a run instead of comparing outputs it has half renamed.
+        with project_lock(config.project_dir, shared=True):
+            return _generate_or_check(config, arguments)
+    return _generate_or_check(config, arguments)
+
+
+def _generate_or_check(config: Config, arguments: argparse.Namespace) -> int:
     if arguments.command == "check" and not arguments.full and _up_to_date(config, arguments):
         return EXIT_OK
     # Regenerating needs the heavy machinery (jinja2, datamodel-code-generator, jsonschema,

@@ -38,6 +38,7 @@ from generator.outputs import (
     staged_leftovers,
     walk,
 )
+from generator.project_lock import project_lock
 from generator.stamp import STAMP_NAME
 
 __all__ = [
@@ -232,8 +233,12 @@ def write_outputs(
     ``read_as`` holds, for a source, the text it had when the caller read it (``None``: absent):
     when the file holds anything else once the lock is taken (another ``add-tool`` or an editor
     wrote it meanwhile), nothing is written and that is the one failure: writing would drop
-    the other writer's change without a word."""
-    with _exclusive(project_dir):
+    the other writer's change without a word.
+
+    One writer at a time per project, and no ``check`` reading meanwhile (``project_lock``):
+    without it a second ``generate`` took the first one's temporary files for orphans and
+    deleted them."""
+    with project_lock(project_dir, shared=False):
         moved = _changed_since_read(project_dir, read_as or {})
         if moved:
             return [], moved
@@ -252,29 +257,6 @@ def _changed_since_read(project_dir: Path, read_as: Mapping[str, str | None]) ->
         for relative, text in sorted(read_as.items())
         if _read(_through_links(project_dir / relative)) != text
     ]
-
-
-@contextlib.contextmanager
-def _exclusive(project_dir: Path) -> Iterator[None]:
-    """One writer at a time per project: an advisory lock on the project folder itself (no lock
-    file to leave behind). Without it a second ``generate`` took the first one's temporary files
-    for orphans and deleted them. Where ``fcntl`` is missing (Windows), nothing is locked."""
-    try:
-        import fcntl  # noqa: PLC0415
-    except ImportError:  # pragma: no cover - Windows
-        yield
-        return
-    try:
-        descriptor = os.open(project_dir, os.O_RDONLY)
-    except OSError:  # a folder that cannot be opened: the writes report what goes wrong
-        yield
-        return
-    try:
-        with contextlib.suppress(OSError):  # a file system without locks (ENOLCK): unlocked
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(descriptor)  # releases the lock
 
 
 def _write_outputs(
