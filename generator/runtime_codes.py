@@ -120,6 +120,13 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
         "the id {found} belongs to a built-in tool",
     ),
     RuntimeCode(
+        "HOOK_PACKAGE_COLLISION",
+        "error",
+        "a hook package (its `hookPackage`, else the default prefix and its id) that is a built-in"
+        " tool's: hooks installed or removed for the adapter would be the built-in's",
+        "hook package {found} belongs to built-in {expected}",
+    ),
+    RuntimeCode(
         "DISPLAY_NAME_COLLISION",
         "error",
         "a display name that looks like a built-in's: equal once case, compatibility forms,"

@@ -313,6 +313,7 @@ def python_loader(registry: Registry) -> Context:
         "adapters_dir_constant": registry.setting("defaultAdaptersDir").constant,
         "env_var_constant": registry.setting("adaptersDirEnvVar").constant,
         "max_bytes_constant": registry.setting("manifestMaxBytes").constant,
+        "hook_prefix_constant": registry.setting("hookPackagePrefix").constant,
     }
 
 
@@ -332,9 +333,11 @@ def ts_lookalikes(registry: Registry) -> Context:
 
 
 def ts_loader(registry: Registry) -> Context:
-    """The Python loader's field tables (known and deprecated top-level properties)."""
+    """The Python loader's field tables (known and deprecated top-level properties) and the hook
+    package prefix's constant."""
     context = python_loader(registry)
-    return {key: context[key] for key in ("known_fields", "deprecated_fields")}
+    keys = ("known_fields", "deprecated_fields", "hook_prefix_constant")
+    return {key: context[key] for key in keys}
 
 
 def python_registry(registry: Registry) -> Context:

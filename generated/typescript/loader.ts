@@ -28,7 +28,8 @@ import {
 import { parseJsonObject, pointerToken, type KeyOrder } from "./json-text.js";
 import { codePointCompare, lookalikeKeys } from "./lookalikes.js";
 import { inDocumentOrder } from "./schema-runtime.js";
-import { ADAPTERS_DIR_ENV_VAR, BUILTIN_TOOL_MANIFESTS, DEFAULT_ADAPTERS_DIR, MANIFEST_MAX_BYTES } from "./tools.js";
+import { hookPackageOf } from "./hook-packages.js";
+import { ADAPTERS_DIR_ENV_VAR, BUILTIN_TOOL_MANIFESTS, DEFAULT_ADAPTERS_DIR, HOOK_PACKAGE_PREFIX, MANIFEST_MAX_BYTES } from "./tools.js";
 import type { ToolManifest } from "./types.js";
 import { validateThirdPartyManifest } from "./validator.js";
 
@@ -501,6 +502,15 @@ class Report {
 }
 
 const BUILTIN_IDS: ReadonlySet<string> = new Set(BUILTIN_TOOL_MANIFESTS.map((manifest) => manifest.id));
+// Hook package -> the built-in tool whose hooks it carries (first row wins).
+const BUILTIN_HOOK_PACKAGES: ReadonlyMap<string, string> = (() => {
+  const owners = new Map<string, string>();
+  for (const manifest of BUILTIN_TOOL_MANIFESTS) {
+    const hookPackage = hookPackageOf(manifest);
+    if (!owners.has(hookPackage)) owners.set(hookPackage, manifest.id);
+  }
+  return owners;
+})();
 
 // A UTF-16 surrogate: a name holding one (a byte surrogateescape kept) is opened by its bytes.
 const SURROGATE_UNIT = /[\uD800-\uDFFF]/;
@@ -664,6 +674,21 @@ function checkManifest(
   const displayName = String(manifest["displayName"]);
   if (BUILTIN_IDS.has(id)) {
     report.add(makeDiagnostic(DiagnosticCode.BUILTIN_COLLISION, { pointer: "/id", found: shownValue(id) }));
+  }
+  // An adapter's hook package is its own: one a built-in's hooks ship in would have the host
+  // install, or remove, the built-in's hooks on the adapter's behalf. (A built-in's id is
+  // refused above, and its default package with it.)
+  const named = manifest["hookPackage"];
+  const hookPackage = typeof named === "string" ? named : HOOK_PACKAGE_PREFIX + id;
+  const owner = BUILTIN_IDS.has(id) ? undefined : BUILTIN_HOOK_PACKAGES.get(hookPackage);
+  if (owner !== undefined) {
+    report.add(
+      makeDiagnostic(DiagnosticCode.HOOK_PACKAGE_COLLISION, {
+        pointer: typeof named === "string" ? "/hookPackage" : "/id",
+        found: shownValue(hookPackage),
+        expected: shownValue(owner),
+      }),
+    );
   }
   const imitated = imitatedName(displayName);
   if (imitated !== undefined) {

@@ -32,6 +32,7 @@ from .constants import (
     ADAPTERS_DIR_ENV_VAR,
     BUILTIN_TOOL_MANIFESTS,
     DEFAULT_ADAPTERS_DIR,
+    HOOK_PACKAGE_PREFIX,
     MANIFEST_MAX_BYTES,
     plain_text,
 )
@@ -46,6 +47,7 @@ from .diagnostics import (
     shown_pointer,
     shown_value,
 )
+from .hook_packages import hook_package_of
 from .lookalikes import lookalike_keys
 from .models import (
     Capabilities,
@@ -235,6 +237,10 @@ def _build_McpServer(value: dict[str, Any]) -> McpServer:
 
 
 _BUILTIN_IDS = frozenset(manifest.id for manifest in BUILTIN_TOOL_MANIFESTS)
+# Hook package -> the built-in tool whose hooks it carries (first row wins).
+_BUILTIN_HOOK_PACKAGES: dict[str, str] = {}
+for _builtin in BUILTIN_TOOL_MANIFESTS:
+    _BUILTIN_HOOK_PACKAGES.setdefault(hook_package_of(_builtin), _builtin.id)
 # Look-alike key -> the built-in display name it belongs to (first row wins).
 _BUILTIN_NAMES: dict[str, str] = {}
 for _builtin in BUILTIN_TOOL_MANIFESTS:
@@ -764,6 +770,21 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
     if manifest["id"] in _BUILTIN_IDS:
         found = shown_value(manifest["id"])
         report.add(Diagnostic(DiagnosticCode.BUILTIN_COLLISION, pointer="/id", found=found))
+    # An adapter's hook package is its own: one a built-in's hooks ship in would have the host
+    # install, or remove, the built-in's hooks on the adapter's behalf. (A built-in's id is
+    # refused above, and its default package with it.)
+    named = manifest.get("hookPackage")
+    package = named if isinstance(named, str) else HOOK_PACKAGE_PREFIX + manifest["id"]
+    owner = None if manifest["id"] in _BUILTIN_IDS else _BUILTIN_HOOK_PACKAGES.get(package)
+    if owner is not None:
+        report.add(
+            Diagnostic(
+                DiagnosticCode.HOOK_PACKAGE_COLLISION,
+                pointer="/hookPackage" if isinstance(named, str) else "/id",
+                found=shown_value(package),
+                expected=shown_value(owner),
+            )
+        )
     # Most names meet no built-in key: the keys are sorted (first match wins) only on a hit.
     hits = _BUILTIN_NAMES.keys() & lookalike_keys(manifest["displayName"])
     if hits:

@@ -47,6 +47,7 @@ class DiagnosticCode(enum.StrEnum):
     UNKNOWN_FIELD = "UNKNOWN_FIELD"
     DEPRECATED_FIELD = "DEPRECATED_FIELD"
     BUILTIN_COLLISION = "BUILTIN_COLLISION"
+    HOOK_PACKAGE_COLLISION = "HOOK_PACKAGE_COLLISION"
     DISPLAY_NAME_COLLISION = "DISPLAY_NAME_COLLISION"
     DUPLICATE_ID = "DUPLICATE_ID"
     TOO_MANY_DIAGNOSTICS = "TOO_MANY_DIAGNOSTICS"
@@ -72,6 +73,7 @@ SEVERITY: dict[DiagnosticCode, Severity] = {
     DiagnosticCode.UNKNOWN_FIELD: Severity.WARNING,
     DiagnosticCode.DEPRECATED_FIELD: Severity.WARNING,
     DiagnosticCode.BUILTIN_COLLISION: Severity.ERROR,
+    DiagnosticCode.HOOK_PACKAGE_COLLISION: Severity.ERROR,
     DiagnosticCode.DISPLAY_NAME_COLLISION: Severity.ERROR,
     DiagnosticCode.DUPLICATE_ID: Severity.ERROR,
     DiagnosticCode.TOO_MANY_DIAGNOSTICS: Severity.WARNING,
@@ -96,6 +98,7 @@ _MESSAGES: dict[DiagnosticCode, str] = {
     DiagnosticCode.UNKNOWN_FIELD: "{where}: unknown field ignored",
     DiagnosticCode.DEPRECATED_FIELD: "{where}: deprecated field: {hint}",
     DiagnosticCode.BUILTIN_COLLISION: "the id {found} belongs to a built-in tool",
+    DiagnosticCode.HOOK_PACKAGE_COLLISION: "hook package {found} belongs to built-in {expected}",
     DiagnosticCode.DISPLAY_NAME_COLLISION: "display name {found} imitates {expected}",
     DiagnosticCode.DUPLICATE_ID: "the id {found} is also claimed by {others}",
     DiagnosticCode.TOO_MANY_DIAGNOSTICS: "{found} more diagnostics omitted",
