@@ -37,7 +37,7 @@ from generator import __version__
 from generator.config import Config, ConfigError, find_project, load_config
 from generator.outputs import staged_leftovers
 from generator.project_lock import project_lock
-from generator.stamp import fast_check, output_folders, tolerate_stale_stamp
+from generator.stamp import fast_check, output_folders, stamp_path, tolerate_stale_stamp
 from generator.workflow_commands import LegacyCommandGuard
 
 if TYPE_CHECKING:
@@ -468,8 +468,6 @@ def _generate_or_check(config: Config, arguments: argparse.Namespace) -> int:
     differences = compare_outputs(config.project_dir, expected.outputs, roots)
     # Only when nothing else differs: beside drift, "every generated file is current" is false.
     if expected.stale and not differences and arguments.format == "text":
-        from generator.stamp import stamp_path  # noqa: PLC0415
-
         print(
             f"toolgen: {sanitize(stamp_path(config), 300)} is stale (inputs changed:"
             f" {expected.stale}) but every generated file is current; `toolgen generate`"
@@ -488,6 +486,11 @@ def _generate_or_check(config: Config, arguments: argparse.Namespace) -> int:
     found = [*result.diagnostics, *(d.diagnostic for d in differences)]
     leftovers = staged_leftovers(config.project_dir, expected.outputs)
     extra: dict[str, object] = {"leftovers": leftovers} if leftovers else {}
+    if expected.stale_inputs:
+        # What text output says in a line: the committed stamp vouches for inputs that changed
+        # (its outputs are compared byte for byte all the same), so the fast path missed.
+        stale = {"path": stamp_path(config), "inputsChanged": list(expected.stale_inputs)}
+        extra["staleStamp"] = stale
     _report(
         found, arguments.format, diffs={d.diagnostic.source: d.diff for d in differences}, **extra
     )

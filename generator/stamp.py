@@ -279,9 +279,14 @@ class Expected(NamedTuple):
     """What ``check --full`` compares the disk with, and why the committed stamp was kept."""
 
     outputs: dict[str, str]
-    # Non-empty when the committed stamp is stale (recorded inputs differ) but every output
-    # it records is what the sources generate now: the stamp was kept, ``generate`` refreshes it.
-    stale: str = ""
+    # The recorded inputs that differ, when the committed stamp is stale but every output it
+    # records is what the sources generate now: the stamp was kept, ``generate`` refreshes it.
+    stale_inputs: tuple[str, ...] = ()
+
+    @property
+    def stale(self) -> str:
+        """``stale_inputs`` as a phrase (empty when the stamp is current)."""
+        return ", ".join(self.stale_inputs)
 
 
 def tolerate_stale_stamp(config: Config, outputs: Mapping[str, str]) -> Expected:
@@ -308,5 +313,5 @@ def tolerate_stale_stamp(config: Config, outputs: Mapping[str, str]) -> Expected
         and {**committed, **aside} == {**wanted, **aside}
     ):
         changed = _differing(committed.get("inputs"), wanted["inputs"])
-        return Expected({**outputs, own: committed_text}, ", ".join(changed))
+        return Expected({**outputs, own: committed_text}, tuple(changed))
     return Expected(dict(outputs))

@@ -127,11 +127,15 @@ def test_a_changed_source_that_changes_no_output_leaves_only_a_stale_stamp(
         assert "`toolgen generate` refreshes it" in err
     code, out, err = run_cli("check", "--project", str(project), "--format", "json")
     assert code == 0 and json.loads(out)["diagnostics"] == []
+    # JSON says it too: which recorded inputs differ, so a CI bot can tell why the fast path missed.
+    assert json.loads(out)["staleStamp"] == {"path": STAMP, "inputsChanged": [key]}
     code, _, err = run_cli("generate", "--project", str(project))
     assert code == 0 and "1 changed" in err
     assert _verdict(project).up_to_date
     code, _, err = run_cli("check", "--project", str(project))
     assert code == 0 and "fingerprints match the stamp" in err
+    code, out, _ = run_cli("check", "--full", "--project", str(project), "--format", "json")
+    assert code == 0 and "staleStamp" not in json.loads(out)
 
 
 def test_a_changed_source_that_changes_an_output_is_drift(project: Path, run_cli: Run) -> None:
