@@ -549,9 +549,12 @@ def backtracking_degree(source: str) -> int:
     start position scans the letters again). A repeat adds nothing after a character it cannot
     consume that the part before it must end with (``^[a-z.]+\\.[a-z]+$``: the runs it scans
     from each place the first one gives back are disjoint), nor when it ends the pattern
-    (``^mailto:.+@.+``: once entered it matches and the match is over). Lookarounds count on
-    their own. Conservative: a larger answer when unsure. Exponential patterns are
-    ``ambiguous_repeat``'s to refuse."""
+    (``^mailto:.+@.+``: once entered it matches and the match is over). An earlier chain,
+    even one a character closed, multiplies what follows it (``^a*a*;b*b*!$`` is 3: each of
+    the ways ``a*a*`` splits its run retries the rest); a lookaround that scans counts like a
+    repeat where it stands (``^.*(?=.*b)`` is 2), and again once per start of an unanchored
+    search or per repetition of a repeat holding it. Conservative: a larger answer when
+    unsure. Exponential patterns are ``ambiguous_repeat``'s to refuse."""
     try:
         items = list(sre_parse.parse(_unmerged(source), re.ASCII))
     except re.error:  # pragma: no cover - translate() already compiled it
