@@ -546,17 +546,27 @@ def backtracking_degree(source: str) -> int:
     over characters from an earlier one, with nothing between them that forces where the first
     one ends, adds one (``^.*,.*,.*$`` is 3: three ways to share the commas' neighbours); so
     does an unanchored start when a long repeat can run on and then fail (``[a-z]+\\d``: every
-    start position scans the letters again). Lookarounds count on their own. Conservative: a
-    larger answer when unsure. Exponential patterns are ``ambiguous_repeat``'s to refuse."""
+    start position scans the letters again). A repeat adds nothing after a character it cannot
+    consume that the part before it must end with (``^[a-z.]+\\.[a-z]+$``: the runs it scans
+    from each place the first one gives back are disjoint), nor when it ends the pattern
+    (``^mailto:.+@.+``: once entered it matches and the match is over). An earlier chain,
+    even one a character closed, multiplies what follows it (``^a*a*;b*b*!$`` is 3: each of
+    the ways ``a*a*`` splits its run retries the rest); a lookaround that scans counts like a
+    repeat where it stands (``^.*(?=.*b)`` is 2), and again once per start of an unanchored
+    search or per repetition of a repeat holding it. Conservative: a larger answer when
+    unsure. Exponential patterns are ``ambiguous_repeat``'s to refuse."""
     try:
         items = list(sre_parse.parse(_unmerged(source), re.ASCII))
     except re.error:  # pragma: no cover - translate() already compiled it
         return 1
-    degree = _chain_degree(items)
+    anchored = _anchored(items)
+    degree = _chain(items, search=not anchored, at_end=True)[0]
+    if not anchored and _lookaround_scans(items):
+        # A search runs each lookaround again from every start (the chains of the repeats
+        # counted that already; the lookarounds' costs add to theirs).
+        degree = max(degree, _chain(items, at_end=True)[0] + 1)
     if _anywhere(items, _repeats_a_scan):
         degree += 1  # a lookaround that scans runs again at each repetition
-    if not _anchored(items) and (_repeat_then_more(items) or _lookaround_scans(items)):
-        degree += 1  # a search runs the pattern again from every start
     return degree
 
 
@@ -596,23 +606,51 @@ def _open_after(name: str, argument: Any) -> frozenset[str]:
     return found
 
 
-def _chain_degree(items: list[Any]) -> int:
-    return _chain(items)[0]
+# The index standing for an unanchored search's start: an open repeat of every character
+# before the pattern's first node (each start position is one more place to begin).
+_SEARCH = -1
 
 
-def _chain(items: list[Any]) -> tuple[int, frozenset[str]]:
+def _chain(
+    items: list[Any], *, search: bool = False, at_end: bool = False
+) -> tuple[int, frozenset[str]]:
     """The longest chain of long repeats in the sequence ``items`` (at any depth) each of which
     can take over characters of the one before it (a split between them is not forced), and the
-    characters of the long repeats still open where the sequence ends."""
+    characters of the long repeats still open where the sequence ends. ``search``: the sequence
+    is a whole pattern run from every start; ``at_end``: a match of the sequence ends the
+    pattern's."""
     best = 1
-    # (characters a long repeat still open can consume, the length of the chain it ends)
-    open_repeats: list[tuple[frozenset[str], int]] = []
-    for op, argument in items:
+    # (characters a long repeat still open can consume, the length of the chain it ends, the
+    # index of the node that opened it)
+    open_repeats: list[tuple[frozenset[str], int, int]] = []
+    if search:
+        open_repeats.append((_PROBES, 1, _SEARCH))
+    lengths: dict[int, int] = {}  # the chain length each node holding a long repeat ends
+    last = len(items) - 1
+    for index, (op, argument) in enumerate(items):
         name = str(op)
+        nested = 1
         for child in _children(name, argument):
-            best = max(best, _chain(list(child))[0])
-        if name in ("AT", "ASSERT", "ASSERT_NOT"):
-            continue  # consumes nothing (a lookaround's own chains were counted above)
+            inner_end = at_end and index == last and name in ("SUBPATTERN", "BRANCH")
+            nested = max(nested, _chain(list(child), at_end=inner_end)[0])
+        best = max(best, nested)
+        if name in ("ASSERT", "ASSERT_NOT"):
+            # A lookaround that scans runs again at each place an earlier repeat gives back
+            # (``^.*(?=.*b)``); it consumes nothing and, matched, is never tried another way.
+            body = list(argument[1])
+            scans = _long_repeat_chars(body)
+            starts = _first(body)
+            candidates = [
+                n
+                for chars, n, opened in open_repeats
+                if opened != _SEARCH and chars & starts and chars & scans
+            ]
+            if scans:
+                candidates += [n - 1 for n in lengths.values()]
+                best = max(best, max(candidates, default=0) + nested)
+            continue
+        if name == "AT":
+            continue  # consumes nothing
         node = [(op, argument)]
         first = _first(node)
         inner = _long_repeat_chars(node)
@@ -620,19 +658,102 @@ def _chain(items: list[Any]) -> tuple[int, frozenset[str]]:
         if inner:
             # Only a repeat this node can begin after (its first character is one the open
             # repeat could also consume) competes with it for characters.
-            reachable = [n for chars, n in open_repeats if chars & first and chars & inner]
-            length = 1 + max(reachable, default=0)
+            reachable = [
+                (n, opened) for chars, n, opened in open_repeats if chars & first and chars & inner
+            ]
+            fenced = _fenced(items, index)
+            # Behind a fence, the runs this node scans from the places an earlier repeat
+            # gives back are disjoint: together they cost one scan, not one each.
+            candidates = [n - 1 if opened in fenced else n for n, opened in reachable]
+            # An earlier chain of length m, even one a character has closed since, can match
+            # the same text in about n ** (m - 1) ways, and a failure after it retries this
+            # node's part once for each (``^[ab]*[ab]*c[bc]*[bc]*!$`` is 3).
+            candidates += [n - 1 for n in lengths.values()]
+            length = max(candidates, default=0) + nested
+            if at_end and index == last and _finishes(name, argument):
+                # Once entered it matches and the match is over: no scan to repeat.
+                length = max([*candidates, 1])
+            lengths[index] = length
             best = max(best, length)
         if not _nullable(node):
             # A character the open repeat cannot consume fixes where it ends.
-            open_repeats = [(chars, n) for chars, n in open_repeats if chars & first]
+            open_repeats = [(chars, n, i) for chars, n, i in open_repeats if chars & first]
         left_open = _open_after(name, argument)
         if left_open:
-            open_repeats.append((left_open, max(length, 1)))
+            open_repeats.append((left_open, max(length, 1), index))
     still_open: frozenset[str] = frozenset()
-    for chars, _ in open_repeats:
-        still_open |= chars
+    for chars, _, opened in open_repeats:
+        if opened != _SEARCH:
+            still_open |= chars
     return best, still_open
+
+
+def _fenced(items: list[Any], index: int) -> set[int]:
+    """The indexes of the nodes before ``items[index]`` that a fence stands after: a node after
+    them must end with a character none of the nodes from there to ``items[index]`` can
+    consume, so from each place one of them ends, ``items[index]`` scans a run of its own
+    (``[a-z.]+`` in ``^[a-z.]+\\.[a-z]+$``, fenced by the ``\\.``; a nullable group ending
+    with one, as in ``^(?:[a-z]+\\.)*[a-z]+$``, fences itself)."""
+    consumed = _chars([items[index]])
+    fenced: set[int] = set()
+    for before in range(index - 1, -1, -1):
+        op, argument = items[before]
+        name = str(op)
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue
+        node = [(op, argument)]
+        if not _last(node) & consumed:
+            if not _nullable(node):
+                return fenced | set(range(_SEARCH, before + 1))
+            fenced.add(before)  # when it matched nothing, the nodes before it decide
+            continue
+        consumed |= _chars(node)
+    return fenced  # the sequence's start (an unanchored search's varies) fences nothing
+
+
+def _last(items: list[Any]) -> frozenset[str]:
+    """The probe characters a match of ``items`` can end with (a superset)."""
+    found: frozenset[str] = frozenset()
+    for op, argument in reversed(items):
+        name = str(op)
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue
+        if name == "SUBPATTERN":
+            found |= _last(list(argument[-1]))
+        elif name == "BRANCH":
+            for branch in argument[1]:
+                found |= _last(list(branch))
+        elif name in _REPEATS:
+            found |= _last(list(argument[2]))
+        elif name in ("LITERAL", "NOT_LITERAL", "IN", "ANY"):
+            found |= _chars([(op, argument)])
+        else:
+            return _PROBES
+        if not _nullable([(op, argument)]):
+            break
+    return found
+
+
+def _finishes(name: str, argument: Any) -> bool:
+    """Whether a node at the end of the pattern, once entered, matches at once or fails after a
+    few characters: a long repeat of one character (class) needing fewer than ``_LONG_SPAN``,
+    or a group of one such ending a run of nodes without long repeats."""
+    if name in _REPEATS:
+        body = list(argument[2])
+        return (
+            argument[0] < _LONG_SPAN
+            and len(body) == 1
+            and str(body[0][0]) in ("LITERAL", "NOT_LITERAL", "IN", "ANY")
+        )
+    if name == "SUBPATTERN":
+        body = list(argument[-1])
+        return (
+            bool(body)
+            and not _long_repeat_chars(body[:-1])
+            and not _anywhere(body, lambda n, _a: n in ("ASSERT", "ASSERT_NOT"))
+            and _finishes(str(body[-1][0]), body[-1][1])
+        )
+    return False
 
 
 def _long_repeat_chars(items: list[Any]) -> frozenset[str]:
@@ -660,18 +781,4 @@ def _anchored(items: list[Any]) -> bool:
             return str(argument) in ("AT_BEGINNING", "AT_BEGINNING_STRING")
         if name not in ("ASSERT", "ASSERT_NOT"):
             return False
-    return False
-
-
-def _repeat_then_more(items: list[Any]) -> bool:
-    """Whether a long repeat (outside lookarounds) is followed by something that can fail after
-    it ran: anything but the end of the pattern."""
-    for index, (op, argument) in enumerate(items):
-        name = str(op)
-        if name in ("ASSERT", "ASSERT_NOT"):
-            continue
-        if _long_repeat_chars([(op, argument)]) and index < len(items) - 1:
-            return True
-        if any(_repeat_then_more(list(child)) for child in _children(name, argument)):
-            return True  # inside a group: what follows the group counts (conservative)
     return False

@@ -43,10 +43,66 @@ SCHEMA = json.loads((REPO / "schema/tool-manifest.schema.json").read_text(encodi
         ("^(?!.*\\.\\.)[a-z.]*$", 1),  # a lookahead at the start scans once
         ("^(?:(?!.*x).)*$", 2),  # ... inside a repeat, once per character
         ("(?!.*x)a", 2),  # ... unanchored, once per start
+        # A character the part before a repeat must end with and the repeat cannot consume
+        # fences it: from each place an earlier repeat gives back, it scans a run of its own.
+        ("^[a-z.]+\\.[a-z]+$", 1),
+        ("^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$", 1),
+        ("^(?:[^/]*/)*[^/]*\\.md$", 1),  # a nullable group ending with "/" fences itself
+        ("^([a-zA-Z0-9_]+,)*[a-zA-Z0-9_]+$", 1),
+        ("^\\d+(?:\\.\\d+)*\\.\\d+$", 1),
+        ("\\$\\{[A-Z_]+\\}", 1),  # unanchored: the "{" fences each start's scan too
+        ("x\\d*\\d*y", 2),  # ... which leaves the two repeats' own quadratic runs
+        ("^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$", 2),  # the last repeat can consume the "."
+        ("^[A-Za-z0-9-_=]+\\.[A-Za-z0-9-_=]+\\.?[A-Za-z0-9-_.+/=]*$", 2),
+        # A repeat ending the pattern matches once entered: nothing after it can fail.
+        ("^mailto:.+@.+", 1),
+        ("^mailto:(.+)@(.+)", 1),
+        ("^.+@.+$", 2),  # ... unlike one "$" follows
+        ("f.*o", 2),
+        ("\\s+$", 2),
+        ("\\d+\\.\\d+", 2),
+        # A chain inside a group runs again for each place an earlier repeat gives back.
+        ("^.*(.*,.*)y$", 3),
+        ("(x.*,.*)y", 3),
+        ("^[a-z]*([a-z]*\\.)([a-z]*z[a-z]*)$", 3),
+        # An earlier chain closed by a character still matches its text in many ways, and
+        # each retries what follows.
+        ("^[ab]*[ab]*c[bc]*[bc]*!$", 3),
+        ("^a*a*;b*b*!$", 3),
+        ("^a*a*;b*b*;c*c*!$", 4),
+        ("^.*,.*c[^,]*$", 3),
+        # A lookahead that scans runs at each place the repeats before it give back.
+        ("^.*(?=.*b)", 2),
+        ("^.*,.*(?=.*z)", 3),
+        ("(?=.*a)(?=.*b).*c", 2),  # per start, the lookaheads' scans add to the repeat's
     ],
 )
 def test_the_degree_of_a_pattern(pattern: str, degree: int) -> None:
     assert backtracking_degree(translate(pattern)) == degree
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$",
+        "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@"
+        "(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+        "^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\\.)*"
+        "[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$",
+        "^([a-z0-9]+(-[a-z0-9]+)*\\.)+[a-z]{2,}$",
+        "^[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$",
+        "^/?([^/]+/)*[^/]+$",
+        "^(?:[a-z0-9]+(?:[._-][a-z0-9]+)*/)*[a-z0-9]+(?:[._-][a-z0-9]+)*(?::[\\w][\\w.-]{0,127})?$",
+        "^mailto:.+@.+",
+        "\\$\\{[A-Z_]+\\}",
+    ],
+)
+def test_a_linear_pattern_in_common_use_compiles_without_max_length(pattern: str) -> None:
+    # Each measured linear (Python's re.search on hostile strings of n and 2n characters).
+    assert backtracking_degree(translate(pattern)) == 1
+    assert "function" in emit_validators(
+        _schema_with({"pattern": pattern}), {"validate": ""}, guards=False
+    )
 
 
 def _schema_with(string: dict[str, Any]) -> dict[str, Any]:
