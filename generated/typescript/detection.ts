@@ -125,9 +125,8 @@ function isExecutableFile(candidate: string): boolean {
   }
 }
 
-/** `name` in `folder` as Python's `os.path.join` spells it: no normalisation, so an explicit
- * relative entry keeps its prefix ("./name", never the bare "name" a spawn would look up on
- * PATH again). */
+/** `name` in `folder` (an absolute PATH entry) as Python's `os.path.join` spells it: no
+ * normalisation (`/usr//bin/` stays as written), so both languages report the same path. */
 function joined(folder: string, name: string): string {
   const separators = process.platform === "win32" ? ["/", "\\"] : ["/"];
   const drive = process.platform === "win32" && /^[A-Za-z]:$/.test(folder);
