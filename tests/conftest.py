@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -183,3 +184,20 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     module = sys.modules.get("tests.test_conformance")
     for line in getattr(module, "summary_lines", list)():
         terminalreporter.write_line(line)
+
+
+def read_terminal(controller: int) -> bytes:
+    """Everything a child wrote to the pseudo-terminal whose controlling side is ``controller``,
+    until it closes its side (or nothing comes for a minute)."""
+    seen = b""
+    while True:
+        ready, _, _ = select.select([controller], [], [], 60)
+        if not ready:
+            return seen
+        try:
+            chunk = os.read(controller, 4096)
+        except OSError:  # EIO once the child's side is closed
+            return seen
+        if not chunk:
+            return seen
+        seen += chunk

@@ -8,7 +8,6 @@ import hashlib
 import json
 import os
 import pty
-import select
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ import yaml
 
 from generator.cli import main
 
-from .conftest import REPO, copy_project, probe_python, run_toolgen
+from .conftest import REPO, copy_project, probe_python, read_terminal, run_toolgen
 
 TABLE = "schema/tools.yaml"
 BASE = (
@@ -240,18 +239,7 @@ def test_missing_fields_are_asked_for_on_a_terminal(tmp_path: Path) -> None:
     )
     os.close(terminal)
     os.write(controller, answers.encode())
-    output = b""
-    while True:
-        ready, _, _ = select.select([controller], [], [], 60)
-        if not ready:
-            break
-        try:
-            chunk = os.read(controller, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        output += chunk
+    output = read_terminal(controller)
     assert process.wait(timeout=60) == 0, output.decode(errors="replace")
     os.close(controller)
     text = output.decode(errors="replace")

@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import os
 import pty
-import select
 import subprocess
 import sys
 from pathlib import Path
 
-from .conftest import REPO, copy_project
+from .conftest import REPO, copy_project, read_terminal
 
 
 def test_questions_go_to_stderr_and_stdout_stays_json(tmp_path: Path) -> None:
@@ -38,18 +37,7 @@ def test_questions_go_to_stderr_and_stdout_stays_json(tmp_path: Path) -> None:
     )
     os.close(terminal)
     os.write(controller, b"Acme Agent\ny\nn\n.acme/x.json\npath\nacme\n")
-    seen = b""
-    while True:
-        ready, _, _ = select.select([controller], [], [], 60)
-        if not ready:
-            break
-        try:
-            chunk = os.read(controller, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        seen += chunk
+    seen = read_terminal(controller)
     assert process.stdout is not None
     out = process.stdout.read().decode()
     assert process.wait(timeout=60) == 0, seen.decode(errors="replace")
