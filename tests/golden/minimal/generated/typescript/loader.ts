@@ -674,21 +674,9 @@ function checkManifest(
   const displayName = String(manifest["displayName"]);
   if (BUILTIN_IDS.has(id)) {
     report.add(makeDiagnostic(DiagnosticCode.BUILTIN_COLLISION, { pointer: "/id", found: shownValue(id) }));
-  }
-  // An adapter's hook package is its own: one a built-in's hooks ship in would have the host
-  // install, or remove, the built-in's hooks on the adapter's behalf. (A built-in's id is
-  // refused above, and its default package with it.)
-  const named = manifest["hookPackage"];
-  const hookPackage = typeof named === "string" ? named : HOOK_PACKAGE_PREFIX + id;
-  const owner = BUILTIN_IDS.has(id) ? undefined : BUILTIN_HOOK_PACKAGES.get(hookPackage);
-  if (owner !== undefined) {
-    report.add(
-      makeDiagnostic(DiagnosticCode.HOOK_PACKAGE_COLLISION, {
-        pointer: typeof named === "string" ? "/hookPackage" : "/id",
-        found: shownValue(hookPackage),
-        expected: shownValue(owner),
-      }),
-    );
+  } else {
+    // (a built-in's id claims its default hook package too: one record says so)
+    checkHookPackage(manifest, id, report);
   }
   const imitated = imitatedName(displayName);
   if (imitated !== undefined) {
@@ -701,6 +689,24 @@ function checkManifest(
     );
   }
   return manifest;
+}
+
+/** An adapter's hook package (named, else its default) is its own: one a built-in's hooks ship in
+ * would have the host install, or remove, the built-in's hooks on its behalf. */
+function checkHookPackage(manifest: Readonly<Record<string, unknown>>, id: string, report: Report): void {
+  const named = manifest["hookPackage"];
+  const given = typeof named === "string";
+  const hookPackage = given ? named : HOOK_PACKAGE_PREFIX + id;
+  const owner = BUILTIN_HOOK_PACKAGES.get(hookPackage);
+  if (owner !== undefined) {
+    report.add(
+      makeDiagnostic(DiagnosticCode.HOOK_PACKAGE_COLLISION, {
+        pointer: given ? "/hookPackage" : "/id",
+        found: shownValue(hookPackage),
+        expected: shownValue(owner),
+      }),
+    );
+  }
 }
 
 /** Bytes already read (at most `limit + 1`) through every rule that needs only this file. */

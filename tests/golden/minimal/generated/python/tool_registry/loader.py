@@ -770,21 +770,8 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
     if manifest["id"] in _BUILTIN_IDS:
         found = shown_value(manifest["id"])
         report.add(Diagnostic(DiagnosticCode.BUILTIN_COLLISION, pointer="/id", found=found))
-    # An adapter's hook package is its own: one a built-in's hooks ship in would have the host
-    # install, or remove, the built-in's hooks on the adapter's behalf. (A built-in's id is
-    # refused above, and its default package with it.)
-    named = manifest.get("hookPackage")
-    package = named if isinstance(named, str) else HOOK_PACKAGE_PREFIX + manifest["id"]
-    owner = None if manifest["id"] in _BUILTIN_IDS else _BUILTIN_HOOK_PACKAGES.get(package)
-    if owner is not None:
-        report.add(
-            Diagnostic(
-                DiagnosticCode.HOOK_PACKAGE_COLLISION,
-                pointer="/hookPackage" if isinstance(named, str) else "/id",
-                found=shown_value(package),
-                expected=shown_value(owner),
-            )
-        )
+    else:  # (a built-in's id claims its default hook package too: one record says so)
+        _check_hook_package(manifest, report)
     # Most names meet no built-in key: the keys are sorted (first match wins) only on a hit.
     hits = _BUILTIN_NAMES.keys() & lookalike_keys(manifest["displayName"])
     if hits:
@@ -798,6 +785,26 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
             )
         )
     return manifest
+
+
+def _check_hook_package(manifest: dict[str, Any], report: _Report) -> None:
+    """An adapter's hook package (named, else its default) is its own: one a built-in's hooks
+    ship in would have the host install, or remove, the built-in's hooks on its behalf."""
+    named = manifest.get("hookPackage")
+    if isinstance(named, str):
+        package, pointer = named, "/hookPackage"
+    else:
+        package, pointer = HOOK_PACKAGE_PREFIX + manifest["id"], "/id"
+    owner = _BUILTIN_HOOK_PACKAGES.get(package)
+    if owner is not None:
+        report.add(
+            Diagnostic(
+                DiagnosticCode.HOOK_PACKAGE_COLLISION,
+                pointer=pointer,
+                found=shown_value(package),
+                expected=shown_value(owner),
+            )
+        )
 
 
 def _read_one(path: str, read_file: ReadFile, report: _Report) -> dict[str, Any] | None:
@@ -1046,12 +1053,11 @@ def file_limit(max_files: object) -> int:
     return max(math.floor(value), 0)
 
 
-def _homeless(error: NoHomeFolderError, previous: LoadResult | None) -> LoadResult:
-    """The load of a default folder that needs a home folder there is not: reported, never
-    raised, as a folder that cannot be listed is."""
-    problem = Diagnostic(
-        DiagnosticCode.UNREADABLE, source=shown(error.configured), found=NO_HOME_FOLDER
-    )
+def _unreadable_folder(source: str, found: str, previous: LoadResult | None) -> LoadResult:
+    """The load of a folder that cannot be listed (or, for a default one under ``~``, that has
+    no home folder to lie in): one ``UNREADABLE`` record, never raised; every name a previous
+    load had is ``removed``."""
+    problem = Diagnostic(DiagnosticCode.UNREADABLE, source=shown(source), found=found)
     return LoadResult((), (problem,), (), _removed(previous, {}))
 
 
@@ -1067,7 +1073,7 @@ def _load_folder(
     try:
         folder = adapters_folder(adapters_dir)
     except NoHomeFolderError as error:
-        return _homeless(error, previous)
+        return _unreadable_folder(error.configured, NO_HOME_FOLDER, previous)
     limit = file_limit(max_files)
     seen = [0]
 
@@ -1088,8 +1094,7 @@ def _load_folder(
         return LoadResult((), (), (), _removed(previous, {}))
     except Exception as error:  # a folder we cannot list is reported, never raised
         found = shown(getattr(error, "strerror", None) or type(error).__name__)
-        problem = Diagnostic(DiagnosticCode.UNREADABLE, source=shown(folder), found=found)
-        return LoadResult((), (problem,), (), _removed(previous, {}))
+        return _unreadable_folder(folder, found, previous)
     listed = _ListedReader() if read_file is None else None
     reader = read_file or listed or read_regular_file
     earlier = previous.cache if previous is not None and listed is not None else {}
