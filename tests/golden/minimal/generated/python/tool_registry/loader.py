@@ -67,6 +67,10 @@ MAX_OTHERS = 3
 ADAPTER_SUFFIX = ".json"
 
 _new_record = tuple.__new__
+# A model's builder makes its instance without ``__init__`` and writes its fields into the
+# instance's attribute dict (see ``_build_*`` below).
+_new_instance = object.__new__
+_attributes_of = object.__getattribute__
 
 ReadDir = Callable[[str], Iterable[str]]
 ReadFile = Callable[[str, int], bytes]
@@ -195,45 +199,55 @@ class LoadResult:
 
 
 def _build_ToolManifest(value: dict[str, Any]) -> ToolManifest:
-    return ToolManifest(
-        detect=None if (item := value.get("detect")) is None else _build_PathDetect(item),
-        id=value["id"],
-        displayName=value["displayName"],
-        launchable=value["launchable"],
-        hookCapable=value["hookCapable"],
-        hookPointer=value["hookPointer"],
-        hookPackage=value.get("hookPackage"),
-        promptArgTemplate=None if (item := value.get("promptArgTemplate")) is None else tuple(item),
-        capabilities=None
-        if (item := value.get("capabilities")) is None
-        else _build_Capabilities(item),
-        category=value.get("category"),
-        library=value.get("library"),
-        mcpServer=None if (item := value.get("mcpServer")) is None else _build_McpServer(item),
-        builtin=value.get("builtin"),
+    model = _new_instance(ToolManifest)
+    attributes = _attributes_of(model, "__dict__")
+    attributes["id"] = value["id"]
+    attributes["displayName"] = value["displayName"]
+    attributes["launchable"] = value["launchable"]
+    attributes["hookCapable"] = value["hookCapable"]
+    attributes["hookPointer"] = value["hookPointer"]
+    attributes["detect"] = (
+        None if (item := value.get("detect")) is None else _build_PathDetect(item)
     )
+    attributes["hookPackage"] = value.get("hookPackage")
+    attributes["promptArgTemplate"] = (
+        None if (item := value.get("promptArgTemplate")) is None else tuple(item)
+    )
+    attributes["capabilities"] = (
+        None if (item := value.get("capabilities")) is None else _build_Capabilities(item)
+    )
+    attributes["category"] = value.get("category")
+    attributes["library"] = value.get("library")
+    attributes["mcpServer"] = (
+        None if (item := value.get("mcpServer")) is None else _build_McpServer(item)
+    )
+    attributes["builtin"] = value.get("builtin")
+    return model
 
 
 def _build_PathDetect(value: dict[str, Any]) -> PathDetect:
-    return PathDetect(
-        kind=value["kind"],
-        binaryName=value["binaryName"],
-    )
+    model = _new_instance(PathDetect)
+    attributes = _attributes_of(model, "__dict__")
+    attributes["kind"] = value["kind"]
+    attributes["binaryName"] = value["binaryName"]
+    return model
 
 
 def _build_Capabilities(value: dict[str, Any]) -> Capabilities:
-    return Capabilities(
-        provides=tuple(value["provides"]),
-    )
+    model = _new_instance(Capabilities)
+    attributes = _attributes_of(model, "__dict__")
+    attributes["provides"] = tuple(value["provides"])
+    return model
 
 
 def _build_McpServer(value: dict[str, Any]) -> McpServer:
-    return McpServer(
-        transport=value["transport"],
-        command=value.get("command"),
-        args=None if (item := value.get("args")) is None else tuple(item),
-        url=value.get("url"),
-    )
+    model = _new_instance(McpServer)
+    attributes = _attributes_of(model, "__dict__")
+    attributes["transport"] = value["transport"]
+    attributes["command"] = value.get("command")
+    attributes["args"] = None if (item := value.get("args")) is None else tuple(item)
+    attributes["url"] = value.get("url")
+    return model
 
 
 _BUILTIN_IDS = frozenset(manifest.id for manifest in BUILTIN_TOOL_MANIFESTS)

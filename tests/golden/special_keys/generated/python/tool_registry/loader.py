@@ -67,6 +67,10 @@ MAX_OTHERS = 3
 ADAPTER_SUFFIX = ".json"
 
 _new_record = tuple.__new__
+# A model's builder makes its instance without ``__init__`` and writes its fields into the
+# instance's attribute dict (see ``_build_*`` below).
+_new_instance = object.__new__
+_attributes_of = object.__getattribute__
 
 ReadDir = Callable[[str], Iterable[str]]
 ReadFile = Callable[[str, int], bytes]
@@ -194,48 +198,54 @@ class LoadResult:
 
 
 def _build_ToolManifest(value: dict[str, Any]) -> ToolManifest:
-    return ToolManifest(
-        detect=_build_PathDetect(value["detect"]),
-        id=value["id"],
-        displayName=value["displayName"],
-        launchable=value["launchable"],
-        hookCapable=value["hookCapable"],
-        hookPointer=value["hookPointer"],
-        hookPackage=value.get("hookPackage"),
-        promptArgTemplate=None if (item := value.get("promptArgTemplate")) is None else tuple(item),
-        capabilities=None
-        if (item := value.get("capabilities")) is None
-        else _build_Capabilities(item),
-        category=value.get("category"),
-        builtin=value.get("builtin"),
-        extras=None if (item := value.get("extras")) is None else _build_Extras(item),
+    model = _new_instance(ToolManifest)
+    attributes = _attributes_of(model, "__dict__")
+    attributes["detect"] = _build_PathDetect(value["detect"])
+    attributes["id"] = value["id"]
+    attributes["displayName"] = value["displayName"]
+    attributes["launchable"] = value["launchable"]
+    attributes["hookCapable"] = value["hookCapable"]
+    attributes["hookPointer"] = value["hookPointer"]
+    attributes["hookPackage"] = value.get("hookPackage")
+    attributes["promptArgTemplate"] = (
+        None if (item := value.get("promptArgTemplate")) is None else tuple(item)
     )
+    attributes["capabilities"] = (
+        None if (item := value.get("capabilities")) is None else _build_Capabilities(item)
+    )
+    attributes["category"] = value.get("category")
+    attributes["builtin"] = value.get("builtin")
+    attributes["extras"] = None if (item := value.get("extras")) is None else _build_Extras(item)
+    return model
 
 
 def _build_PathDetect(value: dict[str, Any]) -> PathDetect:
-    return PathDetect(
-        kind=value["kind"],
-        binaryName=value["binaryName"],
-    )
+    model = _new_instance(PathDetect)
+    attributes = _attributes_of(model, "__dict__")
+    attributes["kind"] = value["kind"]
+    attributes["binaryName"] = value["binaryName"]
+    return model
 
 
 def _build_Capabilities(value: dict[str, Any]) -> Capabilities:
-    return Capabilities(
-        provides=tuple(value["provides"]),
-    )
+    model = _new_instance(Capabilities)
+    attributes = _attributes_of(model, "__dict__")
+    attributes["provides"] = tuple(value["provides"])
+    return model
 
 
 def _build_Extras(value: dict[str, Any]) -> Extras:
-    return Extras(
-        constructor=value.get("constructor"),
-        prototype=value.get("prototype"),
-        toString=value.get("toString"),
-        valueOf=value.get("valueOf"),
-        hasOwnProperty=value.get("hasOwnProperty"),
-        isPrototypeOf=value.get("isPrototypeOf"),
-        propertyIsEnumerable=value.get("propertyIsEnumerable"),
-        toLocaleString=value.get("toLocaleString"),
-    )
+    model = _new_instance(Extras)
+    attributes = _attributes_of(model, "__dict__")
+    attributes["constructor"] = value.get("constructor")
+    attributes["prototype"] = value.get("prototype")
+    attributes["toString"] = value.get("toString")
+    attributes["valueOf"] = value.get("valueOf")
+    attributes["hasOwnProperty"] = value.get("hasOwnProperty")
+    attributes["isPrototypeOf"] = value.get("isPrototypeOf")
+    attributes["propertyIsEnumerable"] = value.get("propertyIsEnumerable")
+    attributes["toLocaleString"] = value.get("toLocaleString")
+    return model
 
 
 _BUILTIN_IDS = frozenset(manifest.id for manifest in BUILTIN_TOOL_MANIFESTS)
