@@ -355,8 +355,8 @@ def test_a_link_swapped_in_after_the_listing_is_never_followed_into_an_open(
     real_listed = loader_module._listed
     folder = tmp_path / "python"
 
-    def listed_then_swapped(where: str, seen: list[int]) -> Any:
-        yield from real_listed(where, seen)
+    def listed_then_swapped(where: str) -> Any:
+        yield from real_listed(where)
         (folder / "a.json").unlink()
         (folder / "a.json").symlink_to(fifo)
 

@@ -286,3 +286,33 @@ def test_uniqueness_is_not_computed_over_items_already_refused() -> None:
 def test_an_over_long_string_is_measured_not_searched() -> None:
     found = validate_third_party_manifest(manifest(hookPointer="a/" * 30_000))
     assert [(d.pointer, d.keyword) for d in found] == [("/hookPointer", "maxLength")]
+
+
+def test_the_names_kept_are_the_first_in_byte_order_wherever_they_are_listed() -> None:
+    """The listing is cut back to the first ``limit`` names each time it holds twice as many:
+    the names kept must be those a full byte-order sort would keep, whatever order the folder
+    lists them in, and with ASCII names sorted as text only while every name held is ASCII
+    (``"\\u00e9"`` is two bytes above ``"z"``; a surrogate-escaped byte sorts as that byte)."""
+    import os
+    import random
+
+    from tool_registry.loader import _first_in_byte_order
+
+    pieces = ["a", "b", "z", "A", "0", "\u00e9", "\u20ac", "\U0001f600", "\udce9", "\udc80", "-"]
+    generator = random.Random(11)
+    for _ in range(300):
+        names = list(
+            {
+                "".join(generator.choices(pieces, k=generator.randint(1, 4))) + ".json"
+                for _ in range(generator.randint(0, 300))
+            }
+        )
+        generator.shuffle(names)
+        if generator.random() < 0.5:  # non-ASCII names arriving only after a first cut
+            names.sort(key=lambda name: not name.isascii())
+        limit = generator.choice([0, 1, 3, 31, 32, 33, 100, 1000])
+        listing = [(name, index % 2 == 0) for index, name in enumerate(names)]
+        kept, found = _first_in_byte_order(iter(listing), limit)
+        expected = sorted(listing, key=lambda entry: os.fsencode(entry[0]))[:limit]
+        assert found == len(names)
+        assert kept == expected, (names, limit)

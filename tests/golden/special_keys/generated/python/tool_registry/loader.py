@@ -15,10 +15,10 @@ import array
 import contextlib
 import errno
 import gc
-import heapq
 import itertools
 import json
 import math
+import operator
 import os
 import re
 import stat
@@ -959,38 +959,57 @@ def _reject_duplicate_ids(claims: dict[int, str], reports: list[_Report]) -> Non
             )
 
 
-# A listed entry: (byte-order key, name, listed as a regular file that is not a link).
-_Listed = tuple[bytes, str, bool]
+# A listed entry: (name, listed as a regular file that is not a link).
+_Listed = tuple[str, bool]
 
 
-def _listed(folder: str, seen: list[int]) -> Iterator[_Listed]:
+def _listed(folder: str) -> Iterator[_Listed]:
     """The adapter names in ``folder``, one at a time (``os.scandir`` streams; ``os.listdir``
-    would build the whole list), each with its byte-order key and whether the listing's entry
-    type (no ``stat`` where the file system reports it) shows a regular file, not a link.
-    ``seen[0]`` counts them."""
-    encoding, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
+    would build the whole list), each with whether the listing's entry type (no ``stat`` where
+    the file system reports it) shows a regular file, not a link."""
     with os.scandir(folder) as entries:
         for entry in entries:
             name = entry.name
-            if not name.endswith(ADAPTER_SUFFIX):
-                continue
-            try:
-                key = name.encode(encoding, errors)  # os.fsencode, without a Python call
-            except UnicodeError:
-                key = _byte_order(name)
-            try:
-                regular = entry.is_file(follow_symlinks=False)
-            except OSError:
-                regular = False  # the reader's own checks decide
-            seen[0] += 1
-            yield key, name, regular
+            if name.endswith(ADAPTER_SUFFIX):
+                try:
+                    regular = entry.is_file(follow_symlinks=False)
+                except OSError:
+                    regular = False  # the reader's own checks decide
+                yield name, regular
 
 
-def _byte_order(name: str) -> bytes:
+def _first_in_byte_order(listing: Iterable[_Listed], limit: int) -> tuple[list[_Listed], int]:
+    """The first ``limit`` entries of ``listing`` in the byte order of their names, and how many
+    entries it had. Memory stays O(limit) however long the listing: the entries held are cut
+    back to the first ``limit`` whenever they reach twice that (O(n log limit) in all). ASCII
+    names (most) sort as they are, which is their byte order; once any other name is held, the
+    names' file-system bytes are the order."""
+    held: list[_Listed] = []
+    found = 0
+    ascii_only = True
+    cut_at = max(2 * limit, 64)
+    for entry in listing:
+        found += 1
+        if ascii_only and not entry[0].isascii():
+            ascii_only = False
+        held.append(entry)
+        if len(held) >= cut_at:
+            held.sort(key=_by_name if ascii_only else _by_name_bytes)
+            del held[limit:]
+    held.sort(key=_by_name if ascii_only else _by_name_bytes)
+    del held[limit:]
+    return held, found
+
+
+_by_name = operator.itemgetter(0)
+
+
+def _by_name_bytes(entry: _Listed) -> bytes:
+    """An entry's name as the file system's bytes (a name no encoding round-trips, as UTF-8)."""
     try:
-        return os.fsencode(name)
+        return os.fsencode(entry[0])
     except UnicodeError:
-        return name.encode("utf-8", "surrogatepass")
+        return entry[0].encode("utf-8", "surrogatepass")
 
 
 def _status(path: str) -> os.stat_result | None:
@@ -1087,21 +1106,17 @@ def _load_folder(
     except NoHomeFolderError as error:
         return _unreadable_folder(error.configured, NO_HOME_FOLDER, previous)
     limit = file_limit(max_files)
-    seen = [0]
 
     def adapter_names(names: Iterable[object]) -> Iterator[_Listed]:
         for name in names:
             if isinstance(name, str) and name.endswith(ADAPTER_SUFFIX) and "/" not in name:
-                seen[0] += 1
-                yield _byte_order(name), name, False
+                yield name, False
 
     try:
         # The listing is streamed and only the first ``limit`` names (in byte order) are held:
         # a folder of a million entries costs O(limit) memory, not O(entries).
-        listing = _listed(folder, seen) if read_dir is None else adapter_names(read_dir(folder))
-        candidates = heapq.nsmallest(limit, listing)
-        for _ in listing:  # nsmallest(0, ...) takes none: the names past the limit still count
-            pass
+        listing = _listed(folder) if read_dir is None else adapter_names(read_dir(folder))
+        candidates, found = _first_in_byte_order(listing, limit)
     except FileNotFoundError:
         return LoadResult((), (), (), _removed(previous, {}))
     except Exception as error:  # a folder we cannot list is reported, never raised
@@ -1115,7 +1130,7 @@ def _load_folder(
     checked: list[_Checked] = []
     # Listed names hold no separator: the folder's prefix is joined once, not per file.
     prefix = os.path.join(folder, "") if read_dir is None else None
-    for _, name, regular in candidates:
+    for name, regular in candidates:
         path = os.path.join(folder, name) if prefix is None else prefix + name
         kept = earlier.get(name)
         mode = stat.S_IFREG if regular else None
@@ -1155,7 +1170,7 @@ def _load_folder(
         # made the next refresh reuse what it wrote (TypeScript keeps its outcomes private).
         cache=MappingProxyType(cache),
     )
-    skipped = seen[0] - len(candidates)
+    skipped = found - len(candidates)
     if skipped <= 0:
         return result
     too_many = Diagnostic(
