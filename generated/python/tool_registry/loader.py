@@ -23,6 +23,7 @@ import os
 import re
 import stat
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
@@ -677,7 +678,9 @@ def _unsafe_reason(value: Any) -> str | None:
 def _schema_findings(manifest: dict[str, Any], report: _Report) -> None:
     """Validator diagnostics, with the loader's sharper codes where one applies."""
     violations = validate_third_party_manifest(manifest, max(report.room, 1))
-    if violations and violations[-1].code is DiagnosticCode.TOO_MANY_DIAGNOSTICS:
+    if not violations:
+        return  # (a detect of kind "candidates" is a violation of the third-party schema)
+    if violations[-1].code is DiagnosticCode.TOO_MANY_DIAGNOSTICS:
         report.cut_short = True  # the validator stopped at the limit
         violations = violations[:-1]
     detect = manifest.get("detect")
@@ -870,7 +873,9 @@ def load_manifest_files(
     with _collector_paused():
         result = _decide([_settle(None, *_check_file(s, path, reader)) for s, path in pairs])
     # Every file was read: ``loaded``, one state per pair in order, as TypeScript reports them.
-    return replace(result, states=tuple(FileState(file.source, "loaded") for file in result.files))
+    return replace(
+        result, states=tuple(_file_state(file.source, "loaded") for file in result.files)
+    )
 
 
 def _source_path_pairs(paths: object) -> list[tuple[str, Any]]:
@@ -908,38 +913,70 @@ def _decide(checked: list[_Checked]) -> LoadResult:
     """The whole-folder rules over every file's own outcome, then the result. Nothing is
     accepted before every claim in the folder is known."""
     reports = [outcome.report for outcome in checked]
-    claims = {
-        index: outcome.claim for index, outcome in enumerate(checked) if outcome.claim is not None
-    }
-    _reject_duplicate_ids(claims, reports)
+    _reject_duplicate_ids([outcome.claim for outcome in checked], reports)
     files: list[FileReport] = []
     manifests: list[ToolManifest] = []
+    diagnostics: list[Diagnostic] = []
     for outcome, report in zip(checked, reports, strict=True):
-        model = None if report.has_errors else outcome.model  # the folder rules may reject it
+        model = None if report.errors else outcome.model  # the folder rules may reject it
         if model is not None:
             manifests.append(model)
+        # (Most files have no record: ``finish`` is not called for them.)
+        held = report.arrivals or report.omitted or report.cut_short
+        shown_records = report.finish() if held else ()
+        if shown_records:
+            diagnostics += shown_records
         files.append(
-            FileReport(
-                source=report.shown_source,
-                accepted=model is not None,
-                id=None if model is None else outcome.claim,
-                diagnostics=report.finish(),
+            _file_report(
+                report.shown_source,
+                model is not None,
+                None if model is None else outcome.claim,
+                shown_records,
             )
         )
-    manifests.sort(key=lambda manifest: manifest.id)
-    diagnostics = tuple(d for file in files for d in file.diagnostics)
-    return LoadResult(tuple(manifests), diagnostics, tuple(files))
+    manifests.sort(key=_by_id)
+    return LoadResult(tuple(manifests), tuple(diagnostics), tuple(files))
 
 
-def _reject_duplicate_ids(claims: dict[int, str], reports: list[_Report]) -> None:
+_by_id = operator.attrgetter("id")
+
+
+def _file_report(
+    source: str, accepted: bool, tool_id: str | None, diagnostics: tuple[Diagnostic, ...]
+) -> FileReport:
+    """``FileReport(source, accepted, tool_id, diagnostics)``, made as the model builders make
+    theirs (one per file: the frozen ``__init__`` costs one ``object.__setattr__`` per field)."""
+    made = _new_instance(FileReport)
+    attributes = _attributes_of(made, "__dict__")
+    attributes["source"] = source
+    attributes["accepted"] = accepted
+    attributes["id"] = tool_id
+    attributes["diagnostics"] = diagnostics
+    return made
+
+
+def _file_state(source: str, state: FileStateName) -> FileState:
+    """``FileState(source, state)``, made as ``_file_report`` makes a report."""
+    made = _new_instance(FileState)
+    attributes = _attributes_of(made, "__dict__")
+    attributes["source"] = source
+    attributes["state"] = state
+    return made
+
+
+def _reject_duplicate_ids(claims: list[str | None], reports: list[_Report]) -> None:
     """Every file claiming an id another file also claims is rejected: no order-dependent
-    winner."""
-    claimants: dict[str, list[int]] = {}
-    for index, claim in claims.items():
-        claimants.setdefault(claim, []).append(index)
+    winner. ``claims[i]`` is the id file ``i`` claims (``None``: none)."""
+    # Most ids are claimed once: counted at C speed, indexes are gathered only for the others.
+    claimants: dict[str, list[int]] = {
+        claim: [] for claim, count in Counter(claims).items() if count > 1 and claim is not None
+    }
+    if not claimants:
+        return
+    for index, claim in enumerate(claims):
+        if claim in claimants:
+            claimants[claim].append(index)
     for tool_id, indexes in claimants.items():
-        if len(indexes) < 2:
-            continue
         for index in indexes:
             reports[index] = reports[index].copy()  # a cached report is shared: never changed
             # At most MAX_OTHERS names per record, the rest counted: a thousand claimants must
@@ -1030,7 +1067,7 @@ def _removed(previous: LoadResult | None, present: Mapping[str, object]) -> tupl
     if previous is None:
         return ()
     return tuple(
-        FileState(kept.report.shown_source, "removed")
+        _file_state(kept.report.shown_source, "removed")
         for name, kept in previous.cache.items()
         if name not in present
     )
@@ -1122,8 +1159,8 @@ def _load_folder(
     except FileNotFoundError:
         return LoadResult((), (), (), _removed(previous, {}))
     except Exception as error:  # a folder we cannot list is reported, never raised
-        found = shown(getattr(error, "strerror", None) or type(error).__name__)
-        return _unreadable_folder(folder, found, previous)
+        reason = shown(getattr(error, "strerror", None) or type(error).__name__)
+        return _unreadable_folder(folder, reason, previous)
     listed = _ListedReader() if read_file is None else None
     reader = read_file or listed or read_regular_file
     earlier = previous.cache if previous is not None and listed is not None else {}
@@ -1149,7 +1186,7 @@ def _load_folder(
                     status.st_ctime_ns,
                 )
                 if kept.identity == identity:
-                    states.append(FileState(kept.report.shown_source, "reused"))
+                    states.append(_file_state(kept.report.shown_source, "reused"))
                     cache[name] = kept
                     checked.append(kept)
                     continue
@@ -1160,7 +1197,7 @@ def _load_folder(
             listed.identity, listed.mode, listed.listed = None, mode, regular
         report, manifest = _check_file(name, path, reader)
         outcome = _settle(None if listed is None else listed.identity, report, manifest)
-        states.append(FileState(report.shown_source, "loaded"))
+        states.append(_file_state(report.shown_source, "loaded"))
         # Kept by name (every name: a refresh reports the ones gone); reusable while unchanged
         # when a regular file was read (``identity`` is not None).
         cache[name] = outcome
