@@ -315,3 +315,13 @@ def test_collecting_builds_the_member_order_only_for_an_object_with_other_member
     reads, pointers = extra
     assert reads >= 1
     assert pointers == ["/id", "/zzz", "/7"]
+
+
+def test_a_report_and_a_state_per_file_hold_no_attribute_dict() -> None:
+    """One ``FileReport`` and one ``FileState`` are kept per file: slotted, each is about half
+    the size of an instance with an attribute dict (the loader's peak memory is held to a bare
+    reading loop's)."""
+    from tool_registry.loader import FileReport, FileState
+
+    assert not hasattr(FileReport("a.json", True, "a", ()), "__dict__")
+    assert not hasattr(FileState("a.json", "loaded"), "__dict__")
