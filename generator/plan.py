@@ -39,6 +39,7 @@ from generator.regex_facts import (
     backtracking_degree,
     fast_path,
     matches_only_ascii,
+    short_repeat_chain,
     spelled_without_lookaheads,
 )
 from generator.schema_subset import (
@@ -502,31 +503,52 @@ PATTERN_STEP_BUDGET = 10**7
 
 
 def _refuse_slow_pattern(python: str, max_length: Limit | None, at: str) -> None:
-    """Refuse a pattern that can backtrack polynomially (``backtracking_degree`` d > 1) on a
-    string whose ``maxLength`` does not keep ``length ** d`` within ``PATTERN_STEP_BUDGET``:
-    ``^.*,.*$`` with no ``maxLength`` lets a hostile adapter string of 60,000 characters cost
-    billions of steps, in either validator."""
+    """Refuse a pattern whose backtracking on a hostile string of the longest length its
+    schema allows could exceed ``PATTERN_STEP_BUDGET``. The estimate is ``length ** d`` times
+    ``SHORT_REPEAT_WAYS ** k``: ``d`` the ``backtracking_degree`` (1 for a linear pattern;
+    ``^.*,.*$`` with no ``maxLength`` lets a string of 60,000 characters cost billions of
+    steps), ``k`` the ``short_repeat_chain`` (seven ``.{0,15},`` in a row multiply every
+    string's cost by up to 16**6, however short it is). A string with no ``maxLength`` is
+    refused a pattern of degree 2 or more, or with two or more chained short repeats (at most
+    16 ways per character, then, for a linear pattern)."""
     degree = backtracking_degree(python)
-    if degree < 2:
+    extra = short_repeat_chain(python)
+    if degree < 2 and extra < 2:
         return
-    longest = _longest_bounded(degree)
+    factor = SHORT_REPEAT_WAYS**extra
+    longest = _longest_bounded(degree, factor)
     allowed = None if max_length is None else max_length.value
     if allowed is not None and allowed <= longest:
         return
     bound = "no maxLength" if allowed is None else f"maxLength {allowed:g}"
+    if degree >= 2:
+        how = f"a hostile string can make it backtrack about length**{degree} times"
+        if extra:
+            how += f" (times up to {SHORT_REPEAT_WAYS}**{extra} for its short repeats)"
+    else:
+        how = (
+            f"{extra + 1} short repeats in a row can each split the same characters another"
+            f" way, up to {SHORT_REPEAT_WAYS}**{extra} times the work per character"
+        )
+    fix = f"give it a maxLength of at most {longest}, or " if longest >= 1 else ""
     raise CompileError(
-        f"pattern: a hostile string can make it backtrack about length**{degree} times and its"
-        f" string has {bound}; give it a maxLength of at most {longest}, or fix where each"
-        " repeat ends (as in `^[^,]*,[^,]*$`)",
+        f"pattern: {how} and its string has {bound}; {fix}fix where each repeat ends (as in"
+        " `^[^,]*,[^,]*$`)",
         f"{at}/pattern",
         "pattern",
     )
 
 
-def _longest_bounded(degree: int) -> int:
-    """The longest string length whose ``length ** degree`` stays within the budget."""
-    length: int = round(PATTERN_STEP_BUDGET ** (1 / degree))
-    while length**degree > PATTERN_STEP_BUDGET:  # the float root may round up
+# The ways one short repeat (its count varying by less than 16) can split what it shares with
+# the repeat before it, at most: the factor each one in a chain multiplies the work by.
+SHORT_REPEAT_WAYS = 16
+
+
+def _longest_bounded(degree: int, factor: int = 1) -> int:
+    """The longest string length whose ``factor * length ** degree`` stays within the budget
+    (0 when even one character does not)."""
+    length: int = round((PATTERN_STEP_BUDGET / factor) ** (1 / degree))
+    while length > 0 and factor * length**degree > PATTERN_STEP_BUDGET:  # the root may round up
         length -= 1
     return length
 

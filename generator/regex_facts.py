@@ -537,9 +537,12 @@ def _in_class(members: Any, char: str) -> bool:
 # A repeat whose count can vary by at least this much is long for the time analysis: a
 # string can give it many ways to split (``{0,62}`` is; ``{1,5}`` is not).
 _LONG_SPAN = 16
+# The least span a repeat needs to offer more than one way to split a string (``{0,1}`` or
+# ``?`` already does): ``short_repeat_chain`` counts every such repeat.
+_ANY_SPAN = 1
 
 
-def backtracking_degree(source: str) -> int:
+def backtracking_degree(source: str, *, span: int = _LONG_SPAN) -> int:
     """An exponent ``d`` such that a hostile string of length ``n`` can make either engine take
     time growing as ``n ** d`` on ``source`` (compiled with ``re.ASCII``, run as a search, as
     JSON Schema runs a ``pattern``): 1 for a linear pattern. Each long repeat that can take
@@ -554,55 +557,69 @@ def backtracking_degree(source: str) -> int:
     the ways ``a*a*`` splits its run retries the rest); a lookaround that scans counts like a
     repeat where it stands (``^.*(?=.*b)`` is 2), and again once per start of an unanchored
     search or per repetition of a repeat holding it. Conservative: a larger answer when
-    unsure. Exponential patterns are ``ambiguous_repeat``'s to refuse."""
+    unsure. Exponential patterns are ``ambiguous_repeat``'s to refuse.
+
+    ``span``: how much a repeat's count must be able to vary for it to count (long repeats, by
+    default; ``short_repeat_chain`` counts them all)."""
     try:
         items = list(sre_parse.parse(_unmerged(source), re.ASCII))
     except re.error:  # pragma: no cover - translate() already compiled it
         return 1
     anchored = _anchored(items)
-    degree = _chain(items, search=not anchored, at_end=True)[0]
-    if not anchored and _lookaround_scans(items):
+    degree = _chain(items, span, search=not anchored, at_end=True)[0]
+    if not anchored and _lookaround_scans(items, span):
         # A search runs each lookaround again from every start (the chains of the repeats
         # counted that already; the lookarounds' costs add to theirs).
-        degree = max(degree, _chain(items, at_end=True)[0] + 1)
-    if _anywhere(items, _repeats_a_scan):
+        degree = max(degree, _chain(items, span, at_end=True)[0] + 1)
+    if _anywhere(items, lambda name, argument: _repeats_a_scan(name, argument, span)):
         degree += 1  # a lookaround that scans runs again at each repetition
     return degree
 
 
-def _lookaround_scans(items: list[Any]) -> bool:
+def short_repeat_chain(source: str) -> int:
+    """How many more repeats the longest chain of competing repeats in ``source`` holds when
+    short ones count too (``backtracking_degree`` counts only long ones): each can split the
+    characters it shares with the one before it in up to ``_LONG_SPAN`` ways, so a chain of
+    them multiplies a hostile string's cost by up to ``_LONG_SPAN`` each, however short the
+    string (``^.{0,15},.{0,15},.{0,15},.{0,15},.{0,15},.{0,15},.{0,15}x$`` is 6: seven
+    repeats sharing the commas, 0.06 s on 40 commas)."""
+    return max(backtracking_degree(source, span=_ANY_SPAN) - backtracking_degree(source), 0)
+
+
+def _lookaround_scans(items: list[Any], span: int) -> bool:
     """Whether a lookaround in ``items`` (at any depth) holds a long repeat."""
     return _anywhere(
         items,
         lambda name, argument: (
-            name in ("ASSERT", "ASSERT_NOT") and bool(_long_repeat_chars(list(argument[1])))
+            name in ("ASSERT", "ASSERT_NOT") and bool(_long_repeat_chars(list(argument[1]), span))
         ),
     )
 
 
-def _repeats_a_scan(name: str, argument: Any) -> bool:
+def _repeats_a_scan(name: str, argument: Any, span: int) -> bool:
     """Whether a node is a long repeat whose body holds a lookaround with a long repeat
     (``^(?:(?!.*x).)*$`` scans the rest of the string once per character)."""
-    return _long(name, argument) and _lookaround_scans(list(argument[2]))
+    return _long(name, argument, span) and _lookaround_scans(list(argument[2]), span)
 
 
-def _long(name: str, argument: Any) -> bool:
+def _long(name: str, argument: Any, span: int) -> bool:
+    """Whether a node is a repeat whose count can vary by ``span`` or more (or without end)."""
     return name in _REPEATS and (
-        argument[1] == sre_parse.MAXREPEAT or argument[1] - argument[0] >= _LONG_SPAN
+        argument[1] == sre_parse.MAXREPEAT or argument[1] - argument[0] >= span
     )
 
 
-def _open_after(name: str, argument: Any) -> frozenset[str]:
+def _open_after(name: str, argument: Any, span: int) -> frozenset[str]:
     """The probe characters of the long repeats that may still be running where one node's
     match ends (so a repeat after it can compete with them): a long repeat's own; a group's or
     an alternative's open at its end; none for a lookaround or anything else."""
     if name in ("ASSERT", "ASSERT_NOT"):
         return frozenset()
-    if _long(name, argument):
+    if _long(name, argument, span):
         return _chars(list(argument[2]))
     found: frozenset[str] = frozenset()
     for child in _children(name, argument):
-        found |= _chain(list(child))[1]
+        found |= _chain(list(child), span)[1]
     return found
 
 
@@ -612,7 +629,7 @@ _SEARCH = -1
 
 
 def _chain(
-    items: list[Any], *, search: bool = False, at_end: bool = False
+    items: list[Any], span: int, *, search: bool = False, at_end: bool = False
 ) -> tuple[int, frozenset[str]]:
     """The longest chain of long repeats in the sequence ``items`` (at any depth) each of which
     can take over characters of the one before it (a split between them is not forced), and the
@@ -632,13 +649,13 @@ def _chain(
         nested = 1
         for child in _children(name, argument):
             inner_end = at_end and index == last and name in ("SUBPATTERN", "BRANCH")
-            nested = max(nested, _chain(list(child), at_end=inner_end)[0])
+            nested = max(nested, _chain(list(child), span, at_end=inner_end)[0])
         best = max(best, nested)
         if name in ("ASSERT", "ASSERT_NOT"):
             # A lookaround that scans runs again at each place an earlier repeat gives back
             # (``^.*(?=.*b)``); it consumes nothing and, matched, is never tried another way.
             body = list(argument[1])
-            scans = _long_repeat_chars(body)
+            scans = _long_repeat_chars(body, span)
             starts = _first(body)
             candidates = [
                 n
@@ -653,7 +670,7 @@ def _chain(
             continue  # consumes nothing
         node = [(op, argument)]
         first = _first(node)
-        inner = _long_repeat_chars(node)
+        inner = _long_repeat_chars(node, span)
         length = 0
         if inner:
             # Only a repeat this node can begin after (its first character is one the open
@@ -678,7 +695,7 @@ def _chain(
         if not _nullable(node):
             # A character the open repeat cannot consume fixes where it ends.
             open_repeats = [(chars, n, i) for chars, n, i in open_repeats if chars & first]
-        left_open = _open_after(name, argument)
+        left_open = _open_after(name, argument, span)
         if left_open:
             open_repeats.append((left_open, max(length, 1), index))
     still_open: frozenset[str] = frozenset()
@@ -749,26 +766,26 @@ def _finishes(name: str, argument: Any) -> bool:
         body = list(argument[-1])
         return (
             bool(body)
-            and not _long_repeat_chars(body[:-1])
+            and not _long_repeat_chars(body[:-1], _LONG_SPAN)
             and not _anywhere(body, lambda n, _a: n in ("ASSERT", "ASSERT_NOT"))
             and _finishes(str(body[-1][0]), body[-1][1])
         )
     return False
 
 
-def _long_repeat_chars(items: list[Any]) -> frozenset[str]:
-    """The probe characters the long repeats in ``items`` (at any depth, lookarounds not) can
-    consume."""
+def _long_repeat_chars(items: list[Any], span: int) -> frozenset[str]:
+    """The probe characters the repeats of at least ``span`` in ``items`` (at any depth,
+    lookarounds not) can consume."""
     found: frozenset[str] = frozenset()
     for op, argument in items:
         name = str(op)
         if name in ("ASSERT", "ASSERT_NOT"):
             continue
-        if _long(name, argument):
+        if _long(name, argument, span):
             found |= _chars(list(argument[2]))
         else:
             for child in _children(name, argument):
-                found |= _long_repeat_chars(list(child))
+                found |= _long_repeat_chars(list(child), span)
     return found
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from generator import plan
 from generator.ecma_to_re import translate
-from generator.regex_facts import backtracking_degree
+from generator.regex_facts import backtracking_degree, short_repeat_chain
 from generator.schema_subset import CompileError
 from generator.ts_validator import emit_validators
 
@@ -151,6 +151,75 @@ def test_the_budget_bounds_each_degree() -> None:
         assert longest**degree <= plan.PATTERN_STEP_BUDGET < (longest + 1) ** degree
 
 
+SEVEN_SHORT = "^" + ".{0,15}," * 7 + "x$"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "extra"),
+    [
+        (SEVEN_SHORT, 6),  # 0.06 s on 40 commas, however short the string
+        ("^a?a?a?a?aaaa$", 3),
+        ("^.{0,15},.{0,15}$", 1),
+        ("^[a-z]{1,5}-[a-z]{1,5}-[a-z]{1,5}$", 0),  # each "-" fixes where a repeat ends
+        ("^https://[a-z.]+(?::[0-9]{1,5})?$", 0),
+        ("^.*,.*$", 0),  # long repeats: backtracking_degree's
+    ],
+)
+def test_short_repeats_in_a_chain_are_counted(pattern: str, extra: int) -> None:
+    assert short_repeat_chain(translate(pattern)) == extra
+
+
+@pytest.mark.parametrize(
+    ("pattern", "max_length", "suggested"),
+    [
+        (SEVEN_SHORT, None, False),
+        (SEVEN_SHORT, 40, False),  # 40 * 16**6 steps: no length is short enough
+        ("^.{0,15},.{0,15},.{0,15}$", None, True),
+        ("^.{0,15},.{0,15},.{0,15}$", 40000, True),  # above 10**7 / 16**2 = 39,062
+        ("^.*,.*,.{0,9}:.{0,9}$", 300, True),  # 300**3 * 16 is over the budget
+    ],
+)
+def test_a_chain_of_short_repeats_is_refused_unless_its_strings_are_short(
+    pattern: str, max_length: int | None, suggested: bool
+) -> None:
+    string: dict[str, Any] = {"pattern": pattern}
+    if max_length is not None:
+        string["maxLength"] = max_length
+    with pytest.raises(CompileError) as raised:
+        emit_validators(_schema_with(string), {"validate": ""}, guards=False)
+    assert raised.value.pointer == "/properties/n/pattern"
+    message = str(raised.value)
+    assert "16**" in message
+    assert ("a maxLength of at most" in message) is suggested
+    assert "fix where each repeat ends" in message
+
+
+@pytest.mark.parametrize(
+    ("pattern", "max_length"),
+    [
+        ("^.{0,15},.{0,15}$", None),  # a factor of 16 at most: linear
+        ("^.{0,15},.{0,15},.{0,15}$", 39062),
+        ("^.*,.*,.{0,9}:.{0,9}$", 100),
+    ],
+)
+def test_a_chain_of_short_repeats_on_short_enough_strings_is_compiled(
+    pattern: str, max_length: int | None
+) -> None:
+    string: dict[str, Any] = {"pattern": pattern}
+    if max_length is not None:
+        string["maxLength"] = max_length
+    assert "function" in emit_validators(_schema_with(string), {"validate": ""}, guards=False)
+
+
+def test_the_budget_bounds_a_factor_too() -> None:
+    assert plan._longest_bounded(1, 16**2) == 39062
+    assert plan._longest_bounded(1, 16**6) == 0
+    for degree, factor in ((1, 16), (2, 16), (3, 256)):
+        longest = plan._longest_bounded(degree, factor)
+        assert factor * longest**degree <= plan.PATTERN_STEP_BUDGET
+        assert factor * (longest + 1) ** degree > plan.PATTERN_STEP_BUDGET
+
+
 def _patterns(node: Any) -> list[tuple[str, Any]]:
     if isinstance(node, dict):
         found = [(node["pattern"], node.get("maxLength"))] if "pattern" in node else []
@@ -165,8 +234,10 @@ def test_the_schema_s_own_patterns_are_within_the_budget() -> None:
     assert len(found) >= 10
     for pattern, max_length in found:
         degree = backtracking_degree(translate(pattern))
-        if degree > 1:
-            assert max_length is not None and max_length <= plan._longest_bounded(degree)
+        extra = short_repeat_chain(translate(pattern))
+        if degree > 1 or extra > 1:
+            factor = plan.SHORT_REPEAT_WAYS**extra
+            assert max_length is not None and max_length <= plan._longest_bounded(degree, factor)
 
 
 def test_generate_reports_a_slow_pattern_located(tmp_path: Path) -> None:
