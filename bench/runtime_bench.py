@@ -15,7 +15,10 @@
    Verdicts are compared with jsonschema-rs document by document and the disagreements printed.
 2. Loader, on a folder of 10,000 adapter files (about 70% valid): ``load_third_party_manifests``
    against a bare loop of sorted listing + read + ``json.loads``, in paired rounds; then the peak
-   memory (tracemalloc) of each while keeping what it returns.
+   memory (tracemalloc) of each while keeping what it returns. For information, the same bare
+   loop also validating each document (``validate_third_party_manifest``: its records, nothing
+   else of the loader's) runs in the same rounds, so the loader's cost beyond reading and
+   validating shows too.
 
 3. Import: ``import tool_registry`` in a fresh process against ``python -c pass`` (paired process
    rounds, ``bench/import_bench.py``'s measurement), with the package's ``-X importtime`` figures.
@@ -275,6 +278,14 @@ def loader_bench(size: int, rounds: int) -> None:
                     loaded.append(json.loads(handle.read()))
             return loaded
 
+        def bare_loop_validating() -> list[Any]:
+            loaded = []
+            for name in sorted(os.listdir(folder)):
+                with open(os.path.join(folder, name), "rb") as handle:
+                    document = json.loads(handle.read())
+                    loaded.append((document, validate_third_party_manifest(document)))
+            return loaded
+
         def loader() -> object:
             return load_third_party_manifests(folder, max_files=size)
 
@@ -283,12 +294,18 @@ def loader_bench(size: int, rounds: int) -> None:
             f"\n== loader ==\nfolder: {size} files, {len(result.manifests)} loaded,"
             f" {len(result.diagnostics)} diagnostics"
         )
-        samples = paired(rounds, {"bare listing + read + json.loads": bare_loop, "loader": loader})
+        bare = "bare listing + read + json.loads"
+        validating = "the same, then validating"
+        samples = paired(
+            rounds, {bare: bare_loop, validating: bare_loop_validating, "loader": loader}
+        )
         for name, times in samples.items():
             print(f"  {name:34s} {statistics.median(times) * 1000:8.1f} ms")
-        by_loop = ratio(samples, "loader", "bare listing + read + json.loads")
+        by_loop = ratio(samples, "loader", bare)
         verdict = target("loader: time / bare loop", by_loop, 1.5)
         print(f"loader / bare loop: {by_loop:4.2f}x the time {verdict}")
+        by_validating = ratio(samples, "loader", validating)
+        print(f"loader / bare loop validating: {by_validating:4.2f}x the time (information)")
         peaks = {}
         for name, run in (("bare loop", bare_loop), ("loader", loader)):
             gc.collect()

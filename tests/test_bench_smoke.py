@@ -49,3 +49,15 @@ def test_the_python_bench_prints_every_target() -> None:
     # Per entry point: valid (iter_errors, is_valid, fastjsonschema), invalid and mixed (two each).
     assert "== targets: " in output
     assert len(TARGET_LINE.findall(output)) == 14
+
+
+def test_the_python_loader_bench_prints_its_targets_and_the_validating_loop() -> None:
+    output = run_bench(
+        "bench/runtime_bench.py", "--size", "30", "--rounds", "1", "--only", "loader"
+    )
+    assert re.search(r"^loader / bare loop: [\d.]+x the time \(target <= 1.5x", output, re.M)
+    assert re.search(
+        r"^loader / bare loop validating: [\d.]+x the time \(information\)$", output, re.M
+    )
+    assert re.search(r"^loader / bare loop peak memory: [\d.]+x \(target <= 1x", output, re.M)
+    assert len(TARGET_LINE.findall(output)) == 2
