@@ -13,6 +13,9 @@ and are conservative: an answer is given only when the tree proves it.
   spelling, found by translating it back; what the TypeScript backend tests.
 - ``ambiguous_repeat``: why the pattern may backtrack exponentially (a nested or ambiguous
   repeat), which the plan refuses.
+- ``backtracking_degree`` and ``short_repeat_chain``: how fast its backtracking can grow with a
+  hostile string's length, and by how much chained short repeats multiply it; the plan prices
+  both against the string's ``maxLength``.
 """
 
 from __future__ import annotations
@@ -326,7 +329,8 @@ def ambiguous_repeat(source: str) -> str | None:
     """Why ``source`` (compiled with ``re.ASCII``) may take exponential time on a hostile
     string, or ``None``: a repeat (more than once) whose body holds another such repeat, unless
     each repetition begins or ends with one character none of the inner repeats can consume
-    (``(?:_[A-Z0-9]+)*``: the string splits into repetitions one way only); or a repeat of
+    (``(?:_[A-Z0-9]+)*``: the string splits into repetitions one way only) or is a sequence of
+    runs of disjoint characters (``(?:\\S+\\s+)*``, ``_alternating_runs``); or a repeat of
     alternatives that can begin with the same character (``(a|ab)*``). Both engines backtrack,
     so such a pattern (``^(a+)+$`` on forty ``a`` and a ``!``) can run for hours whatever
     ``maxLength`` allows. Conservative: an answer other than ``None`` when unsure."""
@@ -386,7 +390,7 @@ def _ambiguity(items: list[Any]) -> str | None:
         name = str(op)
         if name in _REPEATS and argument[1] > 1:
             body = _unwrapped(list(argument[2]))
-            if _has_repeat(body) and not _separated(body):
+            if _has_repeat(body) and not (_separated(body) or _alternating_runs(body)):
                 return (
                     "a quantified group holds another quantifier and its repetitions need not"
                     " begin or end with a character the inner one cannot match"
@@ -429,6 +433,23 @@ def _separated(body: list[Any]) -> bool:
         if str(op) in ("LITERAL", "NOT_LITERAL", "IN") and not _chars([(op, argument)]) & inner:
             return True
     return False
+
+
+def _alternating_runs(body: list[Any]) -> bool:
+    """Whether the body is a sequence of runs of single characters (each a character class,
+    or a repeat of one needing at least one) where each run's characters are none of the next
+    one's, the last run's none of the first one's: ``\\S+\\s+`` in ``^(?:\\S+\\s+)*\\S+$``.
+    Each run then ends exactly where the next one's characters begin, so a string splits into
+    repetitions one way only, however the runs are bounded."""
+    runs: list[frozenset[str]] = []
+    for op, argument in body:
+        repeated = str(op) in _REPEATS and argument[0] >= 1 and len(argument[2]) == 1
+        # A run is one character class, or a repeat of the one it holds.
+        character = argument[2][0] if repeated else (op, argument)
+        if str(character[0]) not in ("LITERAL", "NOT_LITERAL", "IN", "ANY"):
+            return False
+        runs.append(_chars([character]))
+    return len(runs) >= 2 and all(not runs[index] & runs[index - 1] for index in range(len(runs)))
 
 
 def _unwrapped(body: list[Any]) -> list[Any]:

@@ -95,6 +95,8 @@ def test_a_backreference_in_the_schema_is_a_located_refusal() -> None:
         "^(?:x(?:a|a)y)*$",
         "^(a?){25}a{25}$",  # an optional character is a repeat too
         "^(?:a?a?)+$",
+        "^(?:a+b+a+)+$",  # the last run shares its characters with the first
+        "^(?:[a-z]+[a-z0-9]+)*$",  # two runs sharing letters
     ],
 )
 def test_a_pattern_that_can_backtrack_exponentially_is_refused(pattern: str) -> None:
@@ -120,6 +122,11 @@ def test_a_pattern_that_can_backtrack_exponentially_is_refused(pattern: str) -> 
         "^(?:(?:ab)+c)+$",
         "^(?:-?[a-z])*$",
         "^(?:a{2})+$",  # a fixed count is no choice
+        # Runs of disjoint characters, the last none of the first's: each run ends where the
+        # next begins (each measured linear: twice the time for twice the hostile string).
+        "^(?:\\S+\\s+)*\\S+$",
+        "^(?:a+b+)+$",
+        "^(?:[a-z]{1,3}[0-9]{1,3})*$",
     ],
 )
 def test_a_pattern_each_string_matches_one_way_is_compiled(pattern: str) -> None:
