@@ -6,12 +6,16 @@ straight-line Python: objects become instances of the class their ``$defs`` entr
 title) names, arrays become tuples, optional properties default to ``None``.
 
 An instance is made without its ``__init__``: the builder writes each field into the new
-instance's own attribute dict, one item at a time, in the class's field order (required fields,
-then optional ones, each in schema order). A frozen dataclass's ``__init__`` makes one
-``object.__setattr__`` call per field, three times the cost; item writes keep the class's
-shared-key storage (a whole dict assigned at once would not, and costs 2.7 times the memory).
-The result equals the constructor's in every observable way (fields, order, equality, hash,
-repr, frozenness); ``tests/test_speed_invariants.py`` checks it. Generated models define no
+instance's own attribute dict, one item at a time, in the order ``dataclasses.fields`` gives
+(read from the generated models: ``python_models.dataclass_fields``; a field a subclass's schema
+makes required, such as ``detect``, keeps its base class's place). A frozen dataclass's
+``__init__`` makes one ``object.__setattr__`` call per field, three times the cost; item writes
+keep the class's shared-key storage (a whole dict assigned at once would not, and costs 2.7
+times the memory). The result equals the constructor's in every observable way (fields,
+attribute order, equality, hash, repr, pickle, frozenness); ``tests/test_speed_invariants.py``
+checks it. The properties a builder writes must be exactly the class's fields: a property the
+class lacks (one only a subclass declares) would be a hidden attribute, a field no property
+fills would be missing, so either is a ``ModelError``. Generated models define no
 ``__post_init__`` for ``__init__`` to run. Only the input
 is trusted to be valid against the schema (the loader validates first); names pass
 ``literals.identifier``. A shape no class can rebuild (a union, an unnamed object, a ``$ref``
@@ -20,7 +24,7 @@ naming nothing) raises ``ModelError``.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 
 from generator.literals import identifier, py_str, python_keyword_argument
 from generator.python_models import ModelError
@@ -28,8 +32,8 @@ from generator.shapes import Shape, Shapes, declared_properties
 
 
 class _Builder:
-    def __init__(self, known_classes: set[str]) -> None:
-        self.known = known_classes
+    def __init__(self, classes: Mapping[str, Sequence[str]]) -> None:
+        self.known = classes  # class name -> its dataclass fields, in order
         self.functions: dict[str, list[str]] = {}
 
     def named(self, shape: Shape) -> tuple[str | None, Shape]:
@@ -65,37 +69,50 @@ class _Builder:
         if function_name in self.functions:
             return function_name
         self.functions[function_name] = []  # claimed first: a recursive schema reuses the name
-        mandatory: list[str] = []
-        optional: list[str] = []
+        written: dict[str, str] = {}
         for key, sub in declared_properties(shape):
             if sub is None:
                 continue
-            field = f"attributes[{py_str(python_keyword_argument(key))}]"
+            name_of_field = python_keyword_argument(key)
+            field = f"attributes[{py_str(name_of_field)}]"
             if key in required:
-                mandatory.append(f"{field} = {self.expression(sub, f'value[{py_str(key)}]')}")
+                written[name_of_field] = (
+                    f"{field} = {self.expression(sub, f'value[{py_str(key)}]')}"
+                )
             else:
                 item = self.expression(sub, "item")
-                optional.append(
+                written[name_of_field] = (
                     f"{field} = None if (item := value.get({py_str(key)})) is None else {item}"
                     if item != "item"
                     else f"{field} = value.get({py_str(key)})"
                 )
+        order = self.known.get(name, ())
+        if set(written) != set(order):
+            extra = sorted(set(written) - set(order))
+            missing = sorted(set(order) - set(written))
+            raise ModelError(
+                f"class {name} cannot be built from its schema without its constructor:"
+                f" properties that are no field of it {extra}, fields no property fills"
+                f" {missing}",
+                shape.pointer,
+            )
         self.functions[function_name] = [
             f"def {function_name}(value: dict[str, Any]) -> {identifier(name)}:",
             f"    model = _new_instance({identifier(name)})",
             '    attributes = _attributes_of(model, "__dict__")',
-            *(f"    {line}" for line in (*mandatory, *optional)),
+            *(f"    {written[field_name]}" for field_name in order),
             "    return model",
         ]
         return function_name
 
 
 def builder_source(
-    shapes: Shapes, entry: str, known_classes: set[str]
+    shapes: Shapes, entry: str, classes: Mapping[str, Sequence[str]]
 ) -> tuple[str, str, list[str]]:
     """``(function name, source, classes used)`` for rebuilding a document valid against the
-    ``$defs`` entry ``entry`` as an instance of the root's class."""
-    builder = _Builder(known_classes)
+    ``$defs`` entry ``entry`` as an instance of the root's class. ``classes``: each class the
+    models module defines -> its dataclass fields in order (``python_models.dataclass_fields``)."""
+    builder = _Builder(classes)
     shape = shapes.definitions[entry]
     entry_function = builder.function(shapes.title, shape, _merged_required(shape))
     source = "\n\n\n".join("\n".join(lines) for lines in builder.functions.values())

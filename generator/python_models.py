@@ -201,6 +201,31 @@ def subclasses(models_source: str) -> dict[str, tuple[str, ...]]:
     }
 
 
+def dataclass_fields(models_source: str) -> dict[str, tuple[str, ...]]:
+    """Each class the models module defines -> its fields in the order ``dataclasses.fields``
+    gives them: its bases' first (the last base's first, as ``dataclasses`` walks the MRO), then
+    its own annotated names; a field a class declares again keeps the place its base gave it.
+    The loader's builders write an instance's fields in this order (``model_builder``)."""
+    found: dict[str, tuple[str, ...]] = {}
+    for node in ast.parse(models_source).body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        names: dict[str, None] = {}
+        for base in reversed(node.bases):
+            if isinstance(base, ast.Name):
+                names.update(dict.fromkeys(found.get(base.id, ())))
+        for member in node.body:
+            if (
+                isinstance(member, ast.AnnAssign)
+                and isinstance(member.target, ast.Name)
+                and "ClassVar" not in ast.unparse(member.annotation)
+                and "KW_ONLY" not in ast.unparse(member.annotation)
+            ):
+                names[member.target.id] = None
+        found[node.name] = tuple(names)
+    return found
+
+
 # Builtin types a generated alias may stand for (``Arg: TypeAlias = str``).
 _BUILTIN_TYPES = frozenset({"str", "int", "float", "bool", "bytes", "object"})
 

@@ -292,7 +292,7 @@ def ts_validator(registry: Registry) -> Context:
 def python_loader(registry: Registry) -> Context:
     schema = registry.manifest_schema
     entry = schema["$defs"][validate.THIRD_PARTY_DEF]
-    known = models_adapter.defined_classes(models_source(registry))
+    known = models_adapter.dataclass_fields(models_source(registry))
     builder_entry, builder, classes = model_builder.builder_source(
         manifest_shapes(registry), validate.THIRD_PARTY_DEF, known
     )

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from generator import model_builder, shapes, ts_types, views
+from generator import model_builder, python_models, shapes, ts_types, views
 from generator.config import load_config
 from generator.pipeline import build_outputs
 from generator.validate import THIRD_PARTY_DEF
@@ -17,7 +17,10 @@ from generator.validate import THIRD_PARTY_DEF
 from .conftest import REPO
 
 SCHEMA = json.loads((REPO / "schema/tool-manifest.schema.json").read_text())
-KNOWN = {*SCHEMA["$defs"], SCHEMA["title"]}
+# Each model class -> its dataclass fields, as the committed models module defines them.
+KNOWN = python_models.dataclass_fields(
+    (REPO / "generated/python/tool_registry/models.py").read_text(encoding="utf-8")
+)
 
 
 def test_one_resolution_per_generation_feeds_both_emitters(
@@ -135,3 +138,63 @@ def test_a_recursive_schema_is_one_cyclic_shape() -> None:
     resolution = shapes.resolve(root)
     items = resolution.root.properties[0].shape.items
     assert items is not None and items.ref_target is resolution.root
+
+
+def test_a_builder_writes_the_fields_in_the_classes_order_a_subclass_keeps() -> None:
+    """A subclass that redeclares a field (``detect``, made required by the adapter entry) keeps
+    the place its base gave it: the builder writes that field there, not first, so an instance
+    built without ``__init__`` has the constructor's attribute order (and pickles to the same
+    bytes)."""
+    schema = copy.deepcopy(SCHEMA)
+    schema["$defs"][THIRD_PARTY_DEF]["required"] = ["detect"]
+    _, source, _ = model_builder.builder_source(shapes.resolve(schema), THIRD_PARTY_DEF, KNOWN)
+    body = source.split("\n\n\n")[0]
+    written = [line.split('"')[1] for line in body.splitlines() if "attributes[" in line]
+    assert written == list(KNOWN["ToolManifest"])
+
+
+def test_a_property_the_built_class_lacks_is_refused() -> None:
+    """A property only the adapter entry declares is no field of the class the loader builds:
+    written into the instance's attribute dict it would be a hidden attribute equality and repr
+    ignore (the constructor would have refused it), so generation stops with a located error."""
+    schema = copy.deepcopy(SCHEMA)
+    schema["$defs"][THIRD_PARTY_DEF]["properties"]["adapterOnly"] = {"type": "string"}
+    with pytest.raises(python_models.ModelError, match="adapterOnly") as raised:
+        model_builder.builder_source(shapes.resolve(schema), THIRD_PARTY_DEF, KNOWN)
+    assert raised.value.pointer == f"/$defs/{THIRD_PARTY_DEF}"
+
+
+def test_a_field_no_property_fills_is_refused() -> None:
+    known = {**KNOWN, "PathDetect": (*KNOWN["PathDetect"], "unfilled")}
+    with pytest.raises(python_models.ModelError, match="unfilled"):
+        model_builder.builder_source(shapes.resolve(SCHEMA), THIRD_PARTY_DEF, known)
+
+
+def test_dataclass_fields_follow_the_mro_and_keep_a_redeclared_fields_place() -> None:
+    source = """
+from dataclasses import dataclass
+from typing import ClassVar
+
+@dataclass
+class A:
+    a: int
+    b: int
+    shared: ClassVar[int] = 0
+
+@dataclass
+class B:
+    x: int
+
+@dataclass(kw_only=True)
+class C(A, B):
+    b: int
+    c: int
+"""
+    import dataclasses
+
+    namespace: dict[str, Any] = {}
+    code = compile(source, "<models>", "exec", dont_inherit=True)
+    exec(code, namespace)  # noqa: S102 - the test's own source: dataclasses decide
+    found = python_models.dataclass_fields(source)
+    for name in ("A", "B", "C"):
+        assert found[name] == tuple(f.name for f in dataclasses.fields(namespace[name]))

@@ -325,3 +325,47 @@ def test_a_report_and_a_state_per_file_hold_no_attribute_dict() -> None:
 
     assert not hasattr(FileReport("a.json", True, "a", ()), "__dict__")
     assert not hasattr(FileState("a.json", "loaded"), "__dict__")
+
+
+_SAME_AS_CONSTRUCTED = """
+import dataclasses, json, pickle
+from tool_registry import loader
+
+def constructed(model):
+    if not dataclasses.is_dataclass(model):
+        return model
+    values = {f.name: constructed(getattr(model, f.name)) for f in dataclasses.fields(model)}
+    return type(model)(**values)
+
+document = {
+    "id": "a", "displayName": "A", "launchable": True, "hookCapable": False,
+    "hookPointer": "x/y", "detect": {"kind": "path", "binaryName": "a"},
+    "capabilities": {"provides": ["resumable"]}, "builtin": False,
+}
+built = loader._build_ToolManifest(document)
+expected = constructed(built)
+print(json.dumps([
+    built == expected,
+    list(vars(built)) == list(vars(expected)),
+    pickle.dumps(built) == pickle.dumps(expected),
+]))
+"""
+
+
+@pytest.mark.parametrize(
+    "package_parent",
+    [
+        Path("generated/python"),
+        *sorted(Path("tests/golden").glob("*/generated/python")),
+    ],
+    ids=str,
+)
+def test_every_generated_builder_gives_the_constructors_attribute_order(
+    package_parent: Path,
+) -> None:
+    """In the special_keys case the adapter entry makes ``detect`` required: the builder wrote
+    it first, so such a model's attribute dict (``vars``, iteration, pickle bytes) differed from
+    the constructor's though it compared equal."""
+    from .conftest import REPO, probe_python
+
+    assert probe_python(REPO / package_parent, _SAME_AS_CONSTRUCTED) == [True, True, True]

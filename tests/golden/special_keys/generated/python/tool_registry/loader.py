@@ -203,12 +203,12 @@ class LoadResult:
 def _build_ToolManifest(value: dict[str, Any]) -> ToolManifest:
     model = _new_instance(ToolManifest)
     attributes = _attributes_of(model, "__dict__")
-    attributes["detect"] = _build_PathDetect(value["detect"])
     attributes["id"] = value["id"]
     attributes["displayName"] = value["displayName"]
     attributes["launchable"] = value["launchable"]
     attributes["hookCapable"] = value["hookCapable"]
     attributes["hookPointer"] = value["hookPointer"]
+    attributes["detect"] = _build_PathDetect(value["detect"])
     attributes["hookPackage"] = value.get("hookPackage")
     attributes["promptArgTemplate"] = (
         None if (item := value.get("promptArgTemplate")) is None else tuple(item)
