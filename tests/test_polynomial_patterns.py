@@ -105,6 +105,14 @@ def test_a_linear_pattern_in_common_use_compiles_without_max_length(pattern: str
     )
 
 
+def _compiled(pattern: str, max_length: int | None) -> str:
+    """The validators of a schema whose one string has ``pattern`` (and ``max_length``)."""
+    string: dict[str, Any] = {"pattern": pattern}
+    if max_length is not None:
+        string["maxLength"] = max_length
+    return emit_validators(_schema_with(string), {"validate": ""}, guards=False)
+
+
 def _schema_with(string: dict[str, Any]) -> dict[str, Any]:
     return {"type": "object", "properties": {"n": {"type": "string", **string}}}
 
@@ -119,11 +127,8 @@ def _schema_with(string: dict[str, Any]) -> dict[str, Any]:
     ],
 )
 def test_a_slow_pattern_on_a_long_string_is_refused(pattern: str, max_length: int | None) -> None:
-    string: dict[str, Any] = {"pattern": pattern}
-    if max_length is not None:
-        string["maxLength"] = max_length
     with pytest.raises(CompileError) as raised:
-        emit_validators(_schema_with(string), {"validate": ""}, guards=False)
+        _compiled(pattern, max_length)
     assert raised.value.pointer == "/properties/n/pattern"
     assert raised.value.keyword == "pattern"
     message = str(raised.value)
@@ -137,10 +142,7 @@ def test_a_slow_pattern_on_a_long_string_is_refused(pattern: str, max_length: in
 def test_a_slow_pattern_on_a_short_enough_string_is_compiled(
     pattern: str, max_length: int | None
 ) -> None:
-    string: dict[str, Any] = {"pattern": pattern}
-    if max_length is not None:
-        string["maxLength"] = max_length
-    assert "function" in emit_validators(_schema_with(string), {"validate": ""}, guards=False)
+    assert "function" in _compiled(pattern, max_length)
 
 
 def test_the_budget_bounds_each_degree() -> None:
@@ -182,11 +184,8 @@ def test_short_repeats_in_a_chain_are_counted(pattern: str, extra: int) -> None:
 def test_a_chain_of_short_repeats_is_refused_unless_its_strings_are_short(
     pattern: str, max_length: int | None, suggested: bool
 ) -> None:
-    string: dict[str, Any] = {"pattern": pattern}
-    if max_length is not None:
-        string["maxLength"] = max_length
     with pytest.raises(CompileError) as raised:
-        emit_validators(_schema_with(string), {"validate": ""}, guards=False)
+        _compiled(pattern, max_length)
     assert raised.value.pointer == "/properties/n/pattern"
     message = str(raised.value)
     assert "16**" in message
@@ -205,10 +204,7 @@ def test_a_chain_of_short_repeats_is_refused_unless_its_strings_are_short(
 def test_a_chain_of_short_repeats_on_short_enough_strings_is_compiled(
     pattern: str, max_length: int | None
 ) -> None:
-    string: dict[str, Any] = {"pattern": pattern}
-    if max_length is not None:
-        string["maxLength"] = max_length
-    assert "function" in emit_validators(_schema_with(string), {"validate": ""}, guards=False)
+    assert "function" in _compiled(pattern, max_length)
 
 
 def test_the_budget_bounds_a_factor_too() -> None:
