@@ -23,7 +23,10 @@ from __future__ import annotations
 import importlib
 import itertools
 import re
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 # The regular-expression parser's tree decides which patterns can only match ASCII (no stub).
@@ -335,10 +338,11 @@ def ambiguous_repeat(source: str) -> str | None:
     so such a pattern (``^(a+)+$`` on forty ``a`` and a ``!``) can run for hours whatever
     ``maxLength`` allows. Conservative: an answer other than ``None`` when unsure."""
     try:
-        parsed = sre_parse.parse(_unmerged(source), re.ASCII)
+        parsed = list(sre_parse.parse(_unmerged(source), re.ASCII))
     except re.error:  # pragma: no cover - translate() already compiled it
         return "the pattern could not be analysed"
-    return _ambiguity(list(parsed))
+    with _with_boundaries(parsed):
+        return _ambiguity(parsed)
 
 
 # An assertion that always holds, put before each alternative but the first: Python's parser
@@ -375,6 +379,40 @@ _REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
 _PROBES = frozenset(map(chr, range(0x80))) | frozenset(
     "\u00a0\u00e9\u0661\u2028\u3000\ufeff\ue000\U0001f600"
 )
+# The probes one analysis uses: ``_PROBES`` and the characters where the pattern's own classes
+# and literals begin and end (``_with_boundaries``).
+_probes: ContextVar[frozenset[str]] = ContextVar("_probes", default=_PROBES)
+
+
+@contextmanager
+def _with_boundaries(items: list[Any]) -> Iterator[None]:
+    """Analyse ``items`` with probes holding, besides ``_PROBES``, each character where one of
+    its classes or literals begins or, plus one, ends: two classes that share any character
+    then share one of these (the first of their common characters is where one of them
+    begins), so ``[\u0100-\u017f]`` and ``\u0150`` (no fixed probe in either) are found to
+    overlap."""
+    token = _probes.set(_PROBES | frozenset(map(chr, _boundaries(items))))
+    try:
+        yield
+    finally:
+        _probes.reset(token)
+
+
+def _boundaries(items: Any) -> set[int]:
+    found: set[int] = set()
+    for op, argument in items:
+        name = str(op)
+        if name in ("LITERAL", "NOT_LITERAL"):
+            found |= {argument, argument + 1}
+        elif name == "RANGE":
+            found |= {argument[0], argument[1] + 1}
+        elif name == "IN":
+            found |= _boundaries(argument)
+        for child in _children(name, argument):
+            found |= _boundaries(child)
+    return {code for code in found if code <= sys.maxunicode}
+
+
 _CATEGORY_TESTS = {
     "CATEGORY_DIGIT": re.compile(r"\d", re.ASCII),
     "CATEGORY_NOT_DIGIT": re.compile(r"\D", re.ASCII),
@@ -524,16 +562,16 @@ def _chars(items: list[Any]) -> frozenset[str]:
         if name == "LITERAL":
             found |= {chr(argument)}
         elif name == "NOT_LITERAL":
-            found |= _PROBES - {chr(argument)}
+            found |= _probes.get() - {chr(argument)}
         elif name == "IN":
-            found |= {char for char in _PROBES if _in_class(argument, char)}
+            found |= {char for char in _probes.get() if _in_class(argument, char)}
         elif name in ("AT", "ASSERT", "ASSERT_NOT"):
             continue
         elif name in ("SUBPATTERN", "BRANCH", *_REPEATS, "ATOMIC_GROUP"):
             for child in _children(name, argument):
                 found |= _chars(list(child))
         else:
-            return _PROBES
+            return _probes.get()
     return found
 
 
@@ -586,6 +624,11 @@ def backtracking_degree(source: str, *, span: int = _LONG_SPAN) -> int:
         items = list(sre_parse.parse(_unmerged(source), re.ASCII))
     except re.error:  # pragma: no cover - translate() already compiled it
         return 1
+    with _with_boundaries(items):
+        return _degree(items, span)
+
+
+def _degree(items: list[Any], span: int) -> int:
     anchored = _anchored(items)
     degree = _chain(items, span, search=not anchored, at_end=True)[0]
     if not anchored and _lookaround_scans(items, span):
@@ -662,7 +705,7 @@ def _chain(
     # index of the node that opened it)
     open_repeats: list[tuple[frozenset[str], int, int]] = []
     if search:
-        open_repeats.append((_PROBES, 1, _SEARCH))
+        open_repeats.append((_probes.get(), 1, _SEARCH))
     lengths: dict[int, int] = {}  # the chain length each node holding a long repeat ends
     last = len(items) - 1
     for index, (op, argument) in enumerate(items):
@@ -766,7 +809,7 @@ def _last(items: list[Any]) -> frozenset[str]:
         elif name in ("LITERAL", "NOT_LITERAL", "IN", "ANY"):
             found |= _chars([(op, argument)])
         else:
-            return _PROBES
+            return _probes.get()
         if not _nullable([(op, argument)]):
             break
     return found

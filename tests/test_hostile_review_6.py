@@ -97,6 +97,12 @@ def test_a_backreference_in_the_schema_is_a_located_refusal() -> None:
         "^(?:a?a?)+$",
         "^(?:a+b+a+)+$",  # the last run shares its characters with the first
         "^(?:[a-z]+[a-z0-9]+)*$",  # two runs sharing letters
+        # Classes sharing only characters beyond the fixed probes (0.08 s on 24 characters,
+        # ten times more per one more, in Python and node alike).
+        "^(?:[\u0100-\u017f]+[\u0100-\u017f]+)*$",
+        "^(?:\u0100[\u0100-\u017f]*)*$",
+        "^(?:[\u0100-\u017f]|[\u0100-\u017f]\u0101)*$",
+        "^(?:[\u0100-\u017f]+\u0150+)*$",
     ],
 )
 def test_a_pattern_that_can_backtrack_exponentially_is_refused(pattern: str) -> None:

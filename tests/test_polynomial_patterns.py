@@ -75,6 +75,10 @@ SCHEMA = json.loads((REPO / "schema/tool-manifest.schema.json").read_text(encodi
         ("^.*(?=.*b)", 2),
         ("^.*,.*(?=.*z)", 3),
         ("(?=.*a)(?=.*b).*c", 2),  # per start, the lookaheads' scans add to the repeat's
+        # Classes sharing only characters beyond the fixed probes still compete.
+        ("^[\u0100-\u017f]*[\u0100-\u017f]*[\u0100-\u017f]*x$", 3),
+        ("^[^a]*\u0150*$", 2),
+        ("^[\u0100-\u017f]*[\u0180-\u01ff]*$", 1),  # ... unlike disjoint ones
     ],
 )
 def test_the_degree_of_a_pattern(pattern: str, degree: int) -> None:
