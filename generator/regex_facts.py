@@ -330,7 +330,8 @@ def _shape(items: Any) -> Any:
 
 def ambiguous_repeat(source: str) -> str | None:
     """Why ``source`` (compiled with ``re.ASCII``) may take exponential time on a hostile
-    string, or ``None``: a repeat (more than once) whose body holds another such repeat, unless
+    string, or ``None``: a repeat (more than once) whose body holds another such repeat (or an
+    alternation with an empty alternative, ``(?:_|)``: an optional ``_``), unless
     each repetition begins or ends with one character none of the inner repeats can consume
     (``(?:_[A-Z0-9]+)*``: the string splits into repetitions one way only) or is a sequence of
     runs of disjoint characters (``(?:\\S+\\s+)*``, ``_alternating_runs``); or a repeat of
@@ -445,18 +446,29 @@ def _ambiguity(items: list[Any]) -> str | None:
     return None
 
 
+def _varies(name: str, argument: Any) -> bool:
+    """Whether a node is a repeat of varying count, or an alternation one of whose alternatives
+    can match the empty string (``(?:_|)`` is an optional ``_``: ``^(?:_(?:_|))*$`` splits a
+    row of ``_`` in exponentially many ways)."""
+    if name == "BRANCH":
+        return any(_nullable(list(branch)) for branch in argument[1])
+    return name in _REPEATS and argument[0] != argument[1]
+
+
 def _has_repeat(items: list[Any]) -> bool:
-    """Whether ``items`` holds a repeat of varying count at any depth."""
-    return _anywhere(items, lambda name, argument: name in _REPEATS and argument[0] != argument[1])
+    """Whether ``items`` holds a repeat of varying count (or an optional alternation) at any
+    depth."""
+    return _anywhere(items, _varies)
 
 
 def _inner_repeat_chars(items: list[Any]) -> frozenset[str]:
-    """The probe characters any repeat of a varying count nested in ``items`` can consume."""
+    """The probe characters any repeat of a varying count (or optional alternation) nested in
+    ``items`` can consume."""
     found: frozenset[str] = frozenset()
     for op, argument in items:
         name = str(op)
-        if name in _REPEATS and argument[0] != argument[1]:
-            found |= _chars(list(argument[2]))
+        if _varies(name, argument):
+            found |= _chars([(op, argument)])
         else:
             for child in _children(name, argument):
                 found |= _inner_repeat_chars(list(child))
