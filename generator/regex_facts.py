@@ -463,11 +463,15 @@ def _has_repeat(items: list[Any]) -> bool:
 
 def _inner_repeat_chars(items: list[Any]) -> frozenset[str]:
     """The probe characters any repeat of a varying count (or optional alternation) nested in
-    ``items`` can consume."""
+    ``items`` can consume; every probe for a repeat whose body can match the empty string
+    (Python's engine tries each count of it, empty or not: ``^(?:_(?:a*)?)*$`` and
+    ``^(?:_(?:(?=_))?)*$`` split a row of ``_`` in exponentially many ways)."""
     found: frozenset[str] = frozenset()
     for op, argument in items:
         name = str(op)
-        if _varies(name, argument):
+        if name in _REPEATS and _varies(name, argument) and _nullable(list(argument[2])):
+            found |= _probes.get()
+        elif _varies(name, argument):
             found |= _chars([(op, argument)])
         else:
             for child in _children(name, argument):
