@@ -335,7 +335,9 @@ def ambiguous_repeat(source: str) -> str | None:
     each repetition begins or ends with one character none of the inner repeats can consume
     (``(?:_[A-Z0-9]+)*``: the string splits into repetitions one way only) or is a sequence of
     runs of disjoint characters (``(?:\\S+\\s+)*``, ``_alternating_runs``); or a repeat of
-    alternatives that can begin with the same character (``(a|ab)*``). Both engines backtrack,
+    alternatives that can begin with the same character (``(a|ab)*``); or a repeat of a body
+    whose own quantifiers can share characters (``(?:a?a?_)+``: each repetition matches two
+    ways, and a failure after them tries every combination). Both engines backtrack,
     so such a pattern (``^(a+)+$`` on forty ``a`` and a ``!``) can run for hours whatever
     ``maxLength`` allows. Conservative: an answer other than ``None`` when unsure."""
     try:
@@ -433,6 +435,13 @@ def _ambiguity(items: list[Any]) -> str | None:
                 return (
                     "a quantified group holds another quantifier and its repetitions need not"
                     " begin or end with a character the inner one cannot match"
+                )
+            if _chain(body, _ANY_SPAN)[0] > 1:
+                # Each repetition can match its own characters in several ways (``a?a?`` in
+                # ``^(?:a?a?_)+$``), and a failure after them tries each way of each.
+                return (
+                    "a quantified group holds quantifiers that can share characters, so each"
+                    " repetition can match the same characters in several ways"
                 )
             if _ambiguous_branch(body):
                 return (
