@@ -244,6 +244,7 @@ def test_the_ascii_shortcut_gives_the_general_keys() -> None:
     from tool_registry import lookalikes
 
     assert lookalikes._ASCII_SETTLED is not None
+    assert lookalikes._ASCII_SKELETON_SETTLED is not None  # skeleton then settle: one table
 
     def general(name: str) -> frozenset[str]:
         return frozenset({lookalikes._settle(lookalikes.skeleton(name)), lookalikes._settle(name)})
