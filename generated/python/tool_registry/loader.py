@@ -918,12 +918,10 @@ def _decide(checked: list[_Checked]) -> LoadResult:
     manifests: list[ToolManifest] = []
     diagnostics: list[Diagnostic] = []
     for outcome, report in zip(checked, reports, strict=True):
-        model = None if report.errors else outcome.model  # the folder rules may reject it
+        model = None if report.has_errors else outcome.model  # the folder rules may reject it
         if model is not None:
             manifests.append(model)
-        # (Most files have no record: ``finish`` is not called for them.)
-        held = report.arrivals or report.omitted or report.cut_short
-        shown_records = report.finish() if held else ()
+        shown_records = report.finish()
         if shown_records:
             diagnostics += shown_records
         files.append(
@@ -1003,6 +1001,11 @@ def _first_in_byte_order(listing: Iterable[_Listed], limit: int) -> tuple[list[_
     held: list[_Listed] = []
     found = 0
     ascii_only = True
+
+    def cut_back() -> None:
+        held.sort(key=_by_name if ascii_only else _by_name_bytes)
+        del held[limit:]
+
     cut_at = max(2 * limit, 64)
     for entry in listing:
         found += 1
@@ -1010,10 +1013,8 @@ def _first_in_byte_order(listing: Iterable[_Listed], limit: int) -> tuple[list[_
             ascii_only = False
         held.append(entry)
         if len(held) >= cut_at:
-            held.sort(key=_by_name if ascii_only else _by_name_bytes)
-            del held[limit:]
-    held.sort(key=_by_name if ascii_only else _by_name_bytes)
-    del held[limit:]
+            cut_back()
+    cut_back()
     return held, found
 
 
