@@ -340,9 +340,8 @@ def ambiguous_repeat(source: str) -> str | None:
     ways, and a failure after them tries every combination). Both engines backtrack,
     so such a pattern (``^(a+)+$`` on forty ``a`` and a ``!``) can run for hours whatever
     ``maxLength`` allows. Conservative: an answer other than ``None`` when unsure."""
-    try:
-        parsed = list(sre_parse.parse(_unmerged(source), re.ASCII))
-    except re.error:  # pragma: no cover - translate() already compiled it
+    parsed = _parsed(source)
+    if parsed is None:  # pragma: no cover - translate() already compiled it
         return "the pattern could not be analysed"
     with _with_boundaries(parsed):
         return _ambiguity(parsed)
@@ -645,12 +644,20 @@ def backtracking_degree(source: str, *, span: int = _LONG_SPAN) -> int:
 
     ``span``: how much a repeat's count must be able to vary for it to count (long repeats, by
     default; ``short_repeat_chain`` counts them all)."""
-    try:
-        items = list(sre_parse.parse(_unmerged(source), re.ASCII))
-    except re.error:  # pragma: no cover - translate() already compiled it
+    items = _parsed(source)
+    if items is None:  # pragma: no cover - translate() already compiled it
         return 1
     with _with_boundaries(items):
         return _degree(items, span)
+
+
+def _parsed(source: str) -> list[Any] | None:
+    """The tree the analyses read (``_unmerged``, ``re.ASCII``), ``None`` for a pattern
+    Python's parser refuses."""
+    try:
+        return list(sre_parse.parse(_unmerged(source), re.ASCII))
+    except re.error:  # pragma: no cover - translate() already compiled it
+        return None
 
 
 def _degree(items: list[Any], span: int) -> int:
@@ -672,7 +679,11 @@ def short_repeat_chain(source: str) -> int:
     them multiplies a hostile string's cost by up to ``_LONG_SPAN`` each, however short the
     string (``^.{0,15},.{0,15},.{0,15},.{0,15},.{0,15},.{0,15},.{0,15}x$`` is 6: seven
     repeats sharing the commas, 0.06 s on 40 commas)."""
-    return max(backtracking_degree(source, span=_ANY_SPAN) - backtracking_degree(source), 0)
+    items = _parsed(source)
+    if items is None:  # pragma: no cover - translate() already compiled it
+        return 0
+    with _with_boundaries(items):  # one parse and one set of probes for both counts
+        return max(_degree(items, _ANY_SPAN) - _degree(items, _LONG_SPAN), 0)
 
 
 def _lookaround_scans(items: list[Any], span: int) -> bool:
