@@ -330,13 +330,25 @@ def test_the_integer_digit_limit_is_the_loader_s_not_the_process_s(setting: str)
     # A surrogate escape sends the document through an encoding of every value, integers too.
     texts.append(_with_number(long)[:-1] + ', "y": "\\ud83d\\ude00"}')
     texts.append(_with_number(long)[:-1] + ', "y": "\\ud83d"}')
+    verdicts = _run_in_child(_VERDICT_IN_CHILD, json.dumps(texts), setting)
+    assert verdicts == [
+        [accepted, [list(pair) for pair in found]] for accepted, found in map(_file_verdict, texts)
+    ]
+    assert [accepted for accepted, _ in verdicts] == [True, True, False, True, False]
+    assert "(4300 digits)" in verdicts[2][1][0][1]
+    assert verdicts[4][1][0][0] == "LONE_SURROGATE"
+
+
+def _run_in_child(script: str, argument: str, digits: str) -> Any:
+    """What ``script`` prints (JSON) when run with ``argument`` in a child process converting
+    integers of at most ``digits`` digits (``PYTHONINTMAXSTRDIGITS``)."""
     environment = {
         **os.environ,
         "PYTHONPATH": str(REPO / "generated" / "python"),
-        "PYTHONINTMAXSTRDIGITS": setting,
+        "PYTHONINTMAXSTRDIGITS": digits,
     }
     completed = subprocess.run(
-        [sys.executable, "-c", _VERDICT_IN_CHILD, json.dumps(texts)],
+        [sys.executable, "-c", script, argument],
         capture_output=True,
         text=True,
         check=False,
@@ -344,13 +356,7 @@ def test_the_integer_digit_limit_is_the_loader_s_not_the_process_s(setting: str)
         env=environment,
     )
     assert completed.returncode == 0, completed.stderr
-    verdicts = json.loads(completed.stdout)
-    assert verdicts == [
-        [accepted, [list(pair) for pair in found]] for accepted, found in map(_file_verdict, texts)
-    ]
-    assert [accepted for accepted, _ in verdicts] == [True, True, False, True, False]
-    assert "(4300 digits)" in verdicts[2][1][0][1]
-    assert verdicts[4][1][0][0] == "LONE_SURROGATE"
+    return json.loads(completed.stdout)
 
 
 _CONST_IN_CHILD = """
@@ -379,21 +385,7 @@ def test_a_const_check_of_a_long_integer_needs_no_decimal_text() -> None:
         "mcpServer": {"transport": "stdio", "command": "server"},
     }
     del mcp["detect"]
-    environment = {
-        **os.environ,
-        "PYTHONPATH": str(REPO / "generated" / "python"),
-        "PYTHONINTMAXSTRDIGITS": "640",
-    }
-    completed = subprocess.run(
-        [sys.executable, "-c", _CONST_IN_CHILD, json.dumps(mcp)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env=environment,
-    )
-    assert completed.returncode == 0, completed.stderr
-    parsed, loaded = json.loads(completed.stdout)
+    parsed, loaded = _run_in_child(_CONST_IN_CHILD, json.dumps(mcp), "640")
     assert ["SCHEMA_VIOLATION", "/launchable", "const"] in parsed
     assert parsed == loaded
 
