@@ -4,7 +4,11 @@ build at the file-count and size limits stays under a memory bound (measured in 
 
 from __future__ import annotations
 
+import array
+import itertools
 import json
+import random
+import re
 import subprocess
 import sys
 import textwrap
@@ -316,3 +320,74 @@ def test_the_names_kept_are_the_first_in_byte_order_wherever_they_are_listed() -
         expected = sorted(listing, key=lambda entry: os.fsencode(entry[0]))[:limit]
         assert found == len(names)
         assert kept == expected, (names, limit)
+
+
+# The string pattern the nesting scan used before: every quote of an unterminated string was a new
+# try, each reading to the end of the text (a file of escaped quotes cost quadratic time).
+_RETRIED_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _depth_retrying_each_quote(data: bytes) -> int:
+    """The nesting depth by the scan's documented reading, one try per quote (small texts only)."""
+    from tool_registry.loader import _BRACKET_SIGNS, _NOT_BRACKETS
+
+    signs = _RETRIED_STRING.sub(b"", data).translate(_BRACKET_SIGNS, _NOT_BRACKETS)
+    return max(itertools.accumulate(array.array("b", signs)), default=0)
+
+
+def test_an_unterminated_string_is_scanned_once_not_once_per_quote(tmp_path: Path) -> None:
+    """The nesting scan removes strings before counting brackets. An unterminated string whose
+    quotes are all escaped (``"\\"\\"\\"…``) was tried again from each of its quotes, every try
+    reading to the end: a 64 KiB adapter file (or hook pointer) of them with 33 brackets took
+    the loader about ten seconds, a folder of such files hours. Every later quote of such a run
+    fails where the first did, so the run is one match now, left in place (its brackets
+    counted, as the tries from each quote left them), and the depth is the same."""
+    from tool_registry.loader import _JSON_STRING, MAX_NESTING, _nesting_depth
+
+    run = b'"' + b'\\"' * 1000
+    assert [match.span() for match in _JSON_STRING.finditer(run)] == [(0, len(run))]
+    assert [match.span() for match in _JSON_STRING.finditer(run + b"\\\n")] == [(0, len(run))]
+    pieces = [b"[", b"{", b"]", b"}", b'"', b"\\", b"\n", b"a", b'"["', b'\\"', b"\\\n"]
+    generator = random.Random(7)
+    for _ in range(3000):
+        text = b"".join(generator.choices(pieces, k=generator.randint(0, 120)))
+        assert _nesting_depth(text) in (0, _depth_retrying_each_quote(text)), text
+        if text.count(b"[") + text.count(b"{") > MAX_NESTING:
+            assert _nesting_depth(text) == _depth_retrying_each_quote(text), text
+    hostile = b"[" * (MAX_NESTING + 1) + b'"' + b'\\"' * (MANIFEST_MAX_BYTES // 2 - 40)
+    assert _nesting_depth(hostile) == MAX_NESTING + 1
+    (tmp_path / "quotes.json").write_bytes(hostile)
+    (report,) = load_third_party_manifests(tmp_path).files
+    assert [d.code for d in report.diagnostics] == [Code.INVALID_JSON]
+
+
+def test_typescript_scans_unterminated_strings_as_python_does(tmp_path: Path) -> None:
+    """TypeScript's ``nestingDepth`` made the same per-quote tries (quadratic too); it now skips
+    the run an unterminated string covers as Python's pattern does, with the same depths."""
+    from tool_registry.loader import MAX_NESTING, _nesting_depth
+
+    from .conftest import build_typescript, node_executable
+
+    out = build_typescript(tmp_path, REPO / "generated" / "typescript")
+    pieces = [b"[", b"{", b"]", b"}", b'"', b"\\", b"\n", b"a", b'"["', b'\\"', b"\\\n"]
+    generator = random.Random(8)
+    texts = [b"[" * (MAX_NESTING + 1) + b'"' + b'\\"' * (MANIFEST_MAX_BYTES // 2 - 40)]
+    texts += [
+        b"[" * (MAX_NESTING + 1) + b"".join(generator.choices(pieces, k=generator.randint(0, 80)))
+        for _ in range(2000)
+    ]
+    (out / "texts.json").write_text(json.dumps([text.decode("latin-1") for text in texts]))
+    script = out / "depths.mjs"
+    script.write_text(
+        'import { readFileSync } from "node:fs";\n'
+        'import { nestingDepth } from "./json-text.js";\n'
+        'const texts = JSON.parse(readFileSync(new URL("./texts.json", import.meta.url), "utf8"));\n'
+        "const depths = texts.map((t) => nestingDepth(Uint8Array.from(t, (c) => c.charCodeAt(0))));\n"
+        "process.stdout.write(JSON.stringify(depths));\n",
+        encoding="utf-8",
+    )
+    completed = subprocess.run(
+        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=600
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == [_nesting_depth(text) for text in texts]

@@ -110,9 +110,11 @@ export function nestingDepth(data: Uint8Array): number {
   let depth = 0;
   let deepest = Number.NEGATIVE_INFINITY;
   let index = 0;
+  // The end of an unterminated string's run: quotes before it start no string.
+  let plainUntil = 0;
   while (index < length) {
     const byte = data[index] ?? 0;
-    if (byte === QUOTE) {
+    if (byte === QUOTE && index >= plainUntil) {
       let end = index + 1;
       let closed = false;
       while (end < length) {
@@ -130,9 +132,16 @@ export function nestingDepth(data: Uint8Array): number {
         }
         end += 1;
       }
-      // An unterminated string is no string: the scan goes on after its quote.
-      index = closed ? end + 1 : index + 1;
-      continue;
+      if (closed) {
+        index = end + 1;
+        continue;
+      }
+      // An unterminated string is no string: the scan goes on after its quote, its brackets
+      // counted. Every quote before the byte where it stopped is an escaped one, and a string
+      // started there would stop at that same byte: trying each (as the scan did) read the rest
+      // of the text once per quote, quadratic in a file of `\"`. As Python's pattern, which
+      // matches that run as one.
+      plainUntil = end;
     }
     if (byte === 0x5b || byte === 0x7b) {
       depth += 1;

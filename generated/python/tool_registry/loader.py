@@ -441,7 +441,12 @@ class _ListedReader:
 
 
 # JSON strings (escapes included), and a table keeping only brackets as +1 / -1 (as signed bytes).
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+# A quote whose string never closes (the text ends, or a backslash ends a line) matches the second
+# alternative, up to the byte where the first failed, and is kept (its brackets count): every
+# quote inside that run is an escaped one, from which the first alternative fails at that same
+# byte, so trying each in turn (a lone string pattern does) read the rest of the text once per
+# quote, quadratic in a file of ``\"``.
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|("[^"\\]*(?:\\.[^"\\]*)*)')
 _BRACKET_SIGNS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -453,7 +458,7 @@ def _nesting_depth(data: bytes) -> int:
     the parser afterwards.)"""
     if data.count(b"[") + data.count(b"{") <= MAX_NESTING:
         return 0
-    signs = _JSON_STRING.sub(b"", data).translate(_BRACKET_SIGNS, _NOT_BRACKETS)
+    signs = _JSON_STRING.sub(rb"\1", data).translate(_BRACKET_SIGNS, _NOT_BRACKETS)
     return max(itertools.accumulate(array.array("b", signs)), default=0)
 
 
