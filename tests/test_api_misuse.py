@@ -488,6 +488,41 @@ def test_resolvers_keep_only_callables_and_must_be_a_mapping(out: Path, tmp_path
     assert kept == [True, "function"]
 
 
+def test_resolvers_and_categories_of_the_wrong_type_are_refused_before_the_folder_is_read(
+    out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python read the whole adapters folder, then refused ``resolvers=5`` or a mapping of
+    categories (the README: refused "before anything is read"); ``categories=5`` was Python's
+    ``'int' object is not iterable`` and TypeScript's spread error, naming no argument. Both
+    refuse either argument up front, with a ``TypeError`` naming it."""
+    from tool_registry import registry as registry_module
+
+    read: list[object] = []
+    monkeypatch.setattr(
+        registry_module, "load_third_party_manifests", lambda *a, **k: read.append(a)
+    )
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"resolvers": 5}, "resolvers"),
+        ({"categories": {"cli-agent": 1}}, "categories"),
+        ({"categories": 5}, "categories"),
+        ({"categories": None, "resolvers": [("codex", len)]}, "resolvers"),
+    ]
+    for options, argument in cases:
+        with pytest.raises(TypeError, match=rf"^{argument} must be"):
+            get_tool_registry(str(tmp_path), **options)
+    assert read == []
+    folder = json.dumps(str(tmp_path))
+    calls = [
+        f"outcome(() => tr.getToolRegistry({folder}, {{ categories: {value} }}).tools.length)"
+        for value in ["5", "true", '{ "cli-agent": 1 }']
+    ]
+    for kind, message in run_js(
+        out, OUTCOMES + f"process.stdout.write(JSON.stringify([{', '.join(calls)}]));"
+    ):
+        assert kind == "TypeError", message
+        assert message.startswith("categories must be"), message
+
+
 # --- README: "given an object whose getter or Proxy trap throws, they pass that error on" -------
 
 

@@ -162,7 +162,15 @@ def _clean_categories(categories: Iterable[str] | None) -> frozenset[str] | None
         raise TypeError(
             f"categories must be an iterable of strings, not {shown_argument(categories)}"
         )
-    return _texts(categories)
+    try:
+        each = iter(categories)
+    except TypeError:
+        # A number or ``True`` (TypeScript cannot spread one either): named, not ``'int' object
+        # is not iterable``.
+        raise TypeError(
+            f"categories must be an iterable of strings, not {shown_argument(categories)}"
+        ) from None
+    return _texts(each)
 
 
 def _capability_list(found: Iterable[str]) -> list[str]:
@@ -405,7 +413,6 @@ def get_tool_registry(
     reported in ``diagnostics``.
     """
     folder = _chosen_folder(adapters_dir)  # a TypeError for what is no folder
-    loaded = load_third_party_manifests(folder)
     builtin_ids = {tool.id for tool in BUILTIN_TOOL_MANIFESTS}
     if resolvers is not None and not isinstance(resolvers, Mapping):
         raise TypeError(
@@ -420,4 +427,7 @@ def get_tool_registry(
         for key, value in keyed
         if key is not None and key in builtin_ids and callable(value)
     }
-    return _assemble(loaded, folder, chosen, _clean_grants(grants), _clean_categories(categories))
+    # Every argument is checked (``categories`` may be a TypeError) before the folder is read.
+    scope = _clean_categories(categories)
+    cleaned = _clean_grants(grants)
+    return _assemble(load_third_party_manifests(folder), folder, chosen, cleaned, scope)

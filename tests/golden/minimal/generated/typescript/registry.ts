@@ -214,6 +214,16 @@ function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, Rea
 function cleanCategories(categories: RegistryOptions["categories"]): ReadonlySet<string> | null {
   if (categories === undefined || categories === null) return null; // as Python's None
   if (typeof categories === "string") return new Set([categories]);
+  const given: unknown = categories;
+  const iterable =
+    (typeof given === "object" || typeof given === "function") &&
+    given !== null &&
+    typeof (given as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+  if (!iterable) {
+    // A number, `true` or a plain object (Python's mapping): named, as Python names it, not
+    // the spread's own message.
+    throw new TypeError(`categories must be an iterable of strings, not ${typeof given}`);
+  }
   return new Set([...categories].filter((c): c is string => typeof c === "string"));
 }
 
