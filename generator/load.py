@@ -949,7 +949,25 @@ def _json_positions(text: str) -> _PositionMaps:
     return read_as_yaml.locate() if read_as_yaml.locate else ({}, {})
 
 
-_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]|\n')
+# A string (group 1 is its closing quote, empty when it has none), a bracket or a line break.
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*("?)|[\[{]|[\]}]|\n')
+_STRUCTURE = re.compile(r"[\[{\]}\n]")
+
+
+def _json_structure(text: str) -> Iterator[re.Match[str]]:
+    """The brackets and line breaks of ``text`` outside its strings, in order. A string that
+    never closes (the text ends, or a backslash ends a line) is no string: what follows its
+    quote counts. Every quote up to where it stopped is an escaped one, and a string begun there
+    stops at the same character, so the run is read once (trying each quote in turn read the
+    rest of the text once per quote: quadratic in a file of ``\\"``)."""
+    position = 0
+    while (token := _JSON_TOKENS.search(text, position)) is not None:
+        position = token.end()
+        closing = token.group(1)
+        if closing is None:
+            yield token
+        elif not closing:
+            yield from _STRUCTURE.finditer(text, token.start() + 1, position)
 
 
 def _json_too_deep(text: str) -> Position | None:
@@ -959,7 +977,7 @@ def _json_too_deep(text: str) -> Position | None:
     if text.count("[") + text.count("{") <= MAX_NESTING:
         return None
     depth, line, line_start = 0, 1, 0
-    for token in _JSON_TOKENS.finditer(text):
+    for token in _json_structure(text):
         kind = token.group()[0]
         if kind == "\n":
             line, line_start = line + 1, token.end()

@@ -6,6 +6,8 @@ Deep schemas within the limit and recursive schemas that descend still generate.
 from __future__ import annotations
 
 import json
+import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -93,3 +95,46 @@ def test_a_recursive_schema_that_descends_still_generates(project: Path, run_cli
     _with(project, tree)
     code, _, err = run_cli("generate", "--project", str(project))
     assert code == 0, err
+
+
+# The token pattern the schema's nesting scan used before: every quote of an unterminated string
+# was a new try, each reading to the end of the text (quadratic in a file of ``\"``).
+_RETRIED_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]|\n')
+
+
+def _too_deep_retrying_each_quote(text: str) -> tuple[int, int] | None:
+    from generator.load import MAX_NESTING
+
+    depth, line, line_start = 0, 1, 0
+    for token in _RETRIED_TOKENS.finditer(text):
+        kind = token.group()[0]
+        if kind == "\n":
+            line, line_start = line + 1, token.end()
+        elif kind in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return (line, token.start() - line_start + 1)
+        elif kind in "]}":
+            depth -= 1
+    return None
+
+
+def test_an_unterminated_string_is_scanned_once_not_once_per_quote() -> None:
+    """The nesting scan of a JSON schema file skips strings. An unterminated one whose quotes
+    are all escaped (``"\\"\\"…``, the 65 brackets after it) was tried again from each of its
+    quotes, every try reading to the end: 64 KiB took about 14 seconds, a file at the 64 MiB
+    read limit days. Every quote in such a run fails where the first did, so the run is read
+    once now (its brackets and line breaks still counted), with the same verdict and place."""
+    from generator.load import _JSON_TOKENS, MAX_NESTING, _json_too_deep
+
+    run = '"' + '\\"' * 1000
+    assert [match.span() for match in _JSON_TOKENS.finditer(run)] == [(0, len(run))]
+    pieces = ["[", "{", "]", "}", '"', "\\", "\n", "a", '"["', '\\"', "\\\n"]
+    generator = random.Random(5)
+    for _ in range(3000):
+        text = "".join(generator.choices(pieces, k=generator.randint(0, 200)))
+        if generator.random() < 0.5:
+            text = "[" * (MAX_NESTING - 3) + text
+        assert _json_too_deep(text) == _too_deep_retrying_each_quote(text), text
+    hostile = '"' + '\\"' * 40_000 + "\n" + "[" * (MAX_NESTING + 1)
+    assert _json_too_deep(hostile) == (2, MAX_NESTING + 1)
