@@ -219,15 +219,25 @@ def _differing(recorded: object, current: Mapping[str, Any]) -> list[str]:
     return sorted(key for key in {*recorded, *current} if recorded.get(key) != current.get(key))
 
 
+def _read_stamp(path: Path) -> tuple[str, object] | None:
+    """The stamp's text and JSON value, ``None`` when it cannot be read as one: missing, not
+    UTF-8, not JSON, or nested deeper than ``json`` recurses (``[`` written 100,000 times was an
+    internal error, not drift)."""
+    try:
+        text = read_file(path).decode("utf-8")
+        return text, json.loads(text)
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
 def fast_check(config: Config) -> Verdict:
     """Whether the output folders and the README hold what a regeneration would produce, judged
     from the stamp alone; a non-empty ``reason`` says what forces a regeneration."""
     own = stamp_path(config)
-    try:
-        text = read_file(config.project_dir / own).decode("utf-8")
-        recorded = json.loads(text)
-    except (OSError, ValueError):
+    read = _read_stamp(config.project_dir / own)
+    if read is None:
         return Verdict(f"no readable stamp at {own}")
+    text, recorded = read
     if not isinstance(recorded, dict) or recorded.get("version") != STAMP_VERSION:
         return Verdict(f"{own} is not a stamp this toolgen writes")
     current = fingerprint(config)
@@ -300,11 +310,10 @@ def tolerate_stale_stamp(config: Config, outputs: Mapping[str, str]) -> Expected
     expected = outputs.get(own)
     if expected is None:
         return Expected(dict(outputs))
-    try:
-        committed_text = read_file(config.project_dir / own).decode("utf-8")
-        committed = json.loads(committed_text)
-    except (OSError, ValueError):
+    read = _read_stamp(config.project_dir / own)
+    if read is None:
         return Expected(dict(outputs))
+    committed_text, committed = read
     wanted = json.loads(expected)
     aside = {"environment": None, "inputs": None}
     if (
