@@ -202,7 +202,9 @@ def enum_values(source: str, class_name: str) -> tuple[str, ...] | None:
     (nothing is executed); ``None`` when the source does not parse or has no such class."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        # CPython's parser raises MemoryError for an expression nested too deeply for its stack
+        # (``x = ------…1``), which a revision's file may hold: that is no Python either.
         return None
     for node in tree.body:
         if isinstance(node, ast.ClassDef) and node.name == class_name:

@@ -160,7 +160,13 @@ def test_an_invalid_baseline_is_located_at_its_first_invalid_file(
 
 @pytest.mark.parametrize(
     "broken",
-    [b"syntax error (\n", b"\xff\xfe not utf-8\n", b"class Other:\n    A = 'A'\n"],
+    [
+        b"syntax error (\n",
+        b"\xff\xfe not utf-8\n",
+        b"class Other:\n    A = 'A'\n",
+        # Too deep for CPython's parser, which raises MemoryError (an internal error before).
+        b"x = " + b"-" * 20_000 + b"1\n",
+    ],
 )
 def test_a_baseline_runtime_code_file_that_cannot_be_read_is_not_skipped(
     project: Path,
