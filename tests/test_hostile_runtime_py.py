@@ -454,6 +454,65 @@ def test_the_default_folder_under_a_relative_home_is_not_the_working_folder_s(
     assert [m.id for m in load_third_party_manifests().manifests] == ["planted"]
 
 
+EMPTY_HOME_TS = """
+import { defaultAdaptersDir, detectAll, getToolRegistry, loadThirdPartyManifests } from "./index.js";
+let folder;
+try { folder = defaultAdaptersDir(); } catch (error) { folder = error.name; }
+const loaded = loadThirdPartyManifests();
+const deps = { which: () => null, runVersion: async () => null };
+const results = await detectAll(getToolRegistry(process.argv[2]), deps);
+process.stdout.write(JSON.stringify({
+  folder,
+  loaded: loaded.diagnostics.map((d) => [d.code, d.found]),
+  pointers: results.map((r) => [r.pointerPath, r.diagnostic && r.diagnostic.message]),
+}));
+"""
+
+
+@pytest.mark.skipif(os.name == "nt", reason="HOME is POSIX's home folder")
+def test_an_empty_home_is_no_home_folder_in_either_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ts_out: Path
+) -> None:
+    # HOME="" names no absolute path (README: "an empty one"), but Python's expanduser makes it
+    # the root: detection read hook pointers such as "/.claude/..." and looked for "~/"
+    # candidates under "/", where TypeScript's os.homedir() gave "" (HomeNotAbsoluteError); and
+    # both loaders read "/.waggle/adapters" as the default folder. Now an empty HOME is no home
+    # folder in both: nothing under "/" is read or probed on its account.
+    monkeypatch.setenv("HOME", "")
+    monkeypatch.delenv(ADAPTERS_DIR_ENV_VAR, raising=False)
+    with pytest.raises(loader.NoHomeFolderError):
+        loader.default_adapters_dir()
+    loaded = load_third_party_manifests()
+    python: dict[str, Any] = {
+        "folder": "NoHomeFolderError",
+        "loaded": [[str(d.code), d.found] for d in loaded.diagnostics],
+        "pointers": [
+            [result.pointer_path, result.diagnostic and result.diagnostic.message]
+            for result in detect_all(
+                get_tool_registry(str(tmp_path)), DetectionDeps(which=lambda name: None)
+            )
+        ],
+    }
+    assert python["loaded"] == [["UNREADABLE", loader.NO_HOME_FOLDER]]
+    for pointer, message in python["pointers"]:
+        assert not os.path.isabs(pointer), pointer
+        # (a candidates tool with no paths for this platform says that first)
+        assert "HomeNotAbsoluteError" in message or "no paths" in message, message
+    script = ts_out / "hostile-runtime-empty-home.mjs"
+    script.write_text(EMPTY_HOME_TS, encoding="utf-8")
+    environment = {key: value for key, value in os.environ.items() if key != ADAPTERS_DIR_ENV_VAR}
+    completed = subprocess.run(
+        [node_executable(), str(script), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={**environment, "HOME": ""},
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == python
+
+
 NO_ACCOUNT_TS = """
 import os from "node:os";
 import { syncBuiltinESMExports } from "node:module";

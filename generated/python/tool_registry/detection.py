@@ -37,11 +37,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO
 
 from .diagnostics import Diagnostic, DiagnosticCode, shown, shown_argument
-from .loader import read_regular_file, strict_json_object
+from .loader import home_folder, read_regular_file, strict_json_object
 from .models import ToolManifest
 from .registry import ToolRegistry, is_inert
 
@@ -232,7 +232,7 @@ class DetectionDeps:
     is_file: Callable[[str], bool] = _is_regular_file
     run_version: Callable[[str, float], str | None] = _run_version
     read_text: Callable[[str], str | None] = _read_pointer
-    home: Callable[[], str] = field(default=lambda: os.path.expanduser("~"))
+    home: Callable[[], str] = home_folder  # an empty HOME stays empty: no home folder
     platform: Callable[[], str] = _platform
 
 

@@ -280,20 +280,31 @@ class NoHomeFolderError(OSError):
 NO_HOME_FOLDER = "no home folder that is an absolute path"
 
 
+def home_folder() -> str:
+    """The home folder, ``~`` as ``os.path.expanduser`` expands it, except that a ``HOME`` set
+    but empty stays empty: ``expanduser`` made it the root (``/``), so the default adapters
+    folder and every hook pointer and ``~/`` candidate were looked for under ``/``. Empty, it is
+    no absolute path, so nothing is (TypeScript's ``os.homedir()`` gives ``""`` there too)."""
+    if os.name != "nt" and os.environ.get("HOME") == "":
+        return ""
+    return os.path.expanduser("~")
+
+
 def default_adapters_dir() -> str:
     """The folder named by the environment variable, else the default (``~`` expanded).
 
     Only ``~`` and ``~/...`` are expanded, as TypeScript expands them: ``~user/...`` (which
     ``expanduser`` read as another user's home, and TypeScript as a relative name) is the
     relative name it spells in both languages. ``NoHomeFolderError`` when ``~`` expands to no
-    absolute path: a relative home (or ``~`` left as it is) would name a folder in the working
-    folder, whose adapters the host never chose (TypeScript's ``os.homedir()`` throws there).
+    absolute path: a relative or empty home (or ``~`` left as it is) would name a folder in the
+    working folder (or the root), whose adapters the host never chose (TypeScript's
+    ``os.homedir()`` throws there).
     """
     configured = os.environ.get(ADAPTERS_DIR_ENV_VAR) or DEFAULT_ADAPTERS_DIR
     if not (configured == "~" or configured.startswith("~/")):
         return configured
     folder = os.path.expanduser(configured)
-    if not os.path.isabs(folder):
+    if not (os.path.isabs(home_folder()) and os.path.isabs(folder)):
         raise NoHomeFolderError(configured)
     return folder
 

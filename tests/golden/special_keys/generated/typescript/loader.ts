@@ -570,6 +570,8 @@ export function defaultAdaptersDir(): string {
     } catch {
       throw new NoHomeFolderError(configured);
     }
+    // An empty HOME is no home folder (as Python's), not the root the expansion below makes of it.
+    if (home === "") throw new NoHomeFolderError(configured);
     // As Python's os.path.expanduser: the home folder's trailing slashes are dropped, and an
     // expansion left empty (home "/", value "~") is the root.
     const folder = home.replace(/\/+$/, "") + configured.slice(1) || "/";
