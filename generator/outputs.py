@@ -53,6 +53,28 @@ def _ignored(relative: PurePath, built: frozenset[str]) -> bool:
     return any(part in IGNORED_NAMES or part.endswith(IGNORED_SUFFIXES) for part in parts)
 
 
+def _listing(folder: Path) -> tuple[list[tuple[str, bool]], list[str]]:
+    """The folders in ``folder`` (links to one too), each with whether it is a link, and the
+    other names, each sorted; none when it cannot be listed (as ``os.walk`` skips one)."""
+    folders: list[tuple[str, bool]] = []
+    files: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                try:
+                    is_folder = entry.is_dir()
+                    is_link = is_folder and entry.is_symlink()
+                except OSError:
+                    is_folder = is_link = False
+                if is_folder:
+                    folders.append((entry.name, is_link))
+                else:
+                    files.append(entry.name)
+    except OSError:
+        return [], []
+    return sorted(folders), sorted(files)
+
+
 def walk(base: Path) -> Iterator[tuple[Path, bool]]:
     """Every entry under ``base`` that is not ignored, as (path, is a folder to keep walking);
     ignored folders are never entered and symbolic links never followed (a linked folder is an
@@ -60,20 +82,24 @@ def walk(base: Path) -> Iterator[tuple[Path, bool]]:
     built = frozenset().union(
         *(names for file, names in BUILD_ARTEFACTS_BY_FILE.items() if (base / file).is_file())
     )
-    for folder, folders, files in os.walk(base):
-        here = Path(folder)
+    # Folders still to list, the next one last: ``os.walk`` recursed, one frame per level, so
+    # folders nested a thousand deep in an output folder were an internal RecursionError.
+    pending = [base]
+    while pending:
+        here = pending.pop()
+        folders, files = _listing(here)
         kept = []
-        for name in sorted(folders):
+        for name, is_link in folders:
             path = here / name
             if _ignored(path.relative_to(base), built):
                 continue
-            if path.is_symlink():
+            if is_link:
                 yield path, False
             else:
-                kept.append(name)
+                kept.append(path)
                 yield path, True
-        folders[:] = kept
-        for name in sorted(files):
+        pending.extend(reversed(kept))  # walked in name order, each before the next, as os.walk
+        for name in files:
             path = here / name
             if not _ignored(path.relative_to(base), built):
                 yield path, False

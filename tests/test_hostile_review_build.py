@@ -192,3 +192,34 @@ def test_a_baseline_runtime_code_file_that_cannot_be_read_is_not_skipped(
     assert "BASELINE_UNREADABLE" in err
     assert f"{baseline}:generated/python/tool_registry/diagnostics.py:" in err
     assert "the baseline was not read in full, so not all of it was compared" in err
+
+
+def test_a_deeply_nested_folder_in_an_output_folder_is_an_orphan_not_an_internal_error(
+    project: Path, run_cli: Callable[..., tuple[int, str, str]]
+) -> None:
+    # Folders nested 1,400 deep under generated/python (a path well within PATH_MAX) made the
+    # output walk (os.walk recurses, one frame per level) fail with "internal error:
+    # RecursionError" in check and generate alike. The walk keeps its own stack now: the file
+    # at the bottom is an orphan, and generate removes it and the folders it leaves empty.
+    top = project / "generated" / "python" / "d"
+    folders = [top]
+    for _ in range(1399):
+        folders.append(folders[-1] / "d")
+    try:
+        for folder in folders:  # one level at a time (``mkdir(parents=True)`` recurses too)
+            folder.mkdir()
+        (folders[-1] / "x").write_text("x\n")
+        code, _, err = run_cli("check", "--project", str(project), "--full")
+        assert code == 1, err
+        assert "internal error" not in err
+        assert "DRIFT_ORPHANED" in err
+        code, _, err = run_cli("generate", "--project", str(project))
+        assert code == 0, err
+        assert not top.exists()
+        code, _, err = run_cli("check", "--project", str(project))
+        assert code == 0, err
+    finally:  # deepest first: shutil.rmtree (pytest's clean-up of old runs) recurses as well
+        (folders[-1] / "x").unlink(missing_ok=True)
+        for folder in reversed(folders):
+            if folder.is_dir():
+                folder.rmdir()
