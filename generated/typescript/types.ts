@@ -60,11 +60,17 @@ export interface PathDetect {
 /** Probe known install locations per platform (built-in tools only). */
 export interface CandidatesDetect {
   readonly kind: "candidates";
-  /** Candidate executable paths per platform; a leading ~/ means the user's home folder. */
+  /**
+   * Candidate executable paths per platform, each a full path (/..., C:\\..., \\\\share\\...) or
+   * ~/... (the user's home folder): a relative one would be looked up from the working folder.
+   */
   readonly paths?: CandidatePaths;
 }
 
-/** Candidate executable paths per platform; a leading ~/ means the user's home folder. */
+/**
+ * Candidate executable paths per platform, each a full path (/..., C:\\..., \\\\share\\...) or
+ * ~/... (the user's home folder): a relative one would be looked up from the working folder.
+ */
 export interface CandidatePaths {
   readonly darwin?: CandidatePathList;
   readonly win32?: CandidatePathList;

@@ -17,7 +17,7 @@ const PATTERN_6 = new RegExp("^[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]
 const ENUM_7: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app", "mcp-server"]);
 const ENUM_8: ReadonlySet<string> = new Set<string>(["builtin", "capabilities", "category", "detect", "displayName", "hookCapable", "hookPackage", "hookPointer", "id", "launchable", "library", "mcpServer", "promptArgTemplate"]);
 const PATTERN_9 = new RegExp("^(?!-)(?!\\.\\.?$)[A-Za-z0-9._-]+$", "u");
-const PATTERN_10 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f]+$", "u");
+const PATTERN_10 = new RegExp("^(?:~/|/|[A-Za-z]:[\\\\/]|\\\\\\\\)[^\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const ENUM_11: ReadonlySet<string> = new Set<string>(["headless-task", "interactive-launch", "resumable", "structured-progress"]);
 const ENUM_12: ReadonlySet<string> = new Set<string>(["http", "stdio"]);
 const PATTERN_13 = new RegExp("^(?!-)(?!(?:.*/)?\\.\\.(?:/|$))[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f\\s]+$", "u");
@@ -2360,7 +2360,7 @@ function check23(v: unknown, p: string, e: Violations): void {
           e.add(p + "/" + i266, "maxLength", "at most 1024 characters", v267);
         }
         if (!(v267.length > 1024 && codePointLength(v267) > 1024) && !PATTERN_10.test(v267)) {
-          e.add(p + "/" + i266, "pattern", "to match \"^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$\"", v267);
+          e.add(p + "/" + i266, "pattern", "to match \"^(?:~/|/|[A-Za-z]:[\\\\\\\\/]|\\\\\\\\\\\\\\\\)[^\\\\u0000-\\\\u001f\\\\u0...", v267);
         }
       } else {
         e.add(p + "/" + i266, "type", "string", v267);

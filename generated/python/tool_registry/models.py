@@ -54,7 +54,9 @@ class McpServer:
 
 @dataclass(frozen=True, kw_only=True)
 class CandidatePaths:
-    """Candidate executable paths per platform; a leading ~/ means the user's home folder."""
+    """Candidate executable paths per platform, each a full path (/..., C:\\..., \\\\share\\...) or
+    ~/... (the user's home folder): a relative one would be looked up from the working folder.
+    """
 
     darwin: CandidatePathList | None = None
     win32: CandidatePathList | None = None
@@ -72,7 +74,9 @@ class Capabilities:
 class CandidatesDetect:
     """Probe known install locations per platform (built-in tools only).
 
-    paths: Candidate executable paths per platform; a leading ~/ means the user's home folder.
+    paths: Candidate executable paths per platform, each a full path (/..., C:\\...,
+    \\\\share\\...) or ~/... (the user's home folder): a relative one would be looked up from the
+    working folder.
     """
 
     kind: Literal["candidates"]

@@ -50,7 +50,9 @@ _NAMES5 = frozenset(
 )
 _SEARCH6 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
 _NAMES7 = frozenset(("kind",))
-_SEARCH8 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
+_SEARCH8 = re.compile(
+    "^(?:\\~\\/|\\/|[A-Za-z]\\:[\\\\\\/]|\\\\\\\\)[^\\u0000-\\u001f\\u007f-\\u009f]*\\Z", re.ASCII
+).search
 _NAMES9 = frozenset(
     (
         "darwin",
@@ -374,14 +376,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v31.isascii()
                                                             and 1 <= len(v31) <= 1024
-                                                            and (
-                                                                (
-                                                                    v31
-                                                                    and v31.isascii()
-                                                                    and v31.isprintable()
-                                                                )
-                                                                or _SEARCH8(v31) is not None
-                                                            )
+                                                            and _SEARCH8(v31) is not None
                                                         ):
                                                             if (
                                                                 not v31.isascii()
@@ -431,11 +426,6 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v31) <= 1024
-                                                                and not (
-                                                                    v31
-                                                                    and v31.isascii()
-                                                                    and v31.isprintable()
-                                                                )
                                                                 and _SEARCH8(v31) is None
                                                             ):
                                                                 e.append(
@@ -447,7 +437,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                         + "/"
                                                                         + str(i30),
                                                                         "pattern",
-                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        'to match "^(?:~/|/|[A-Za-z]:[\\\\\\\\/]|\\\\\\\\\\\\\\\\)[^\\\\u0000-\\\\u001f\\\\u0...',
                                                                         v31,
                                                                     )
                                                                 )
@@ -506,14 +496,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v37.isascii()
                                                             and 1 <= len(v37) <= 1024
-                                                            and (
-                                                                (
-                                                                    v37
-                                                                    and v37.isascii()
-                                                                    and v37.isprintable()
-                                                                )
-                                                                or _SEARCH8(v37) is not None
-                                                            )
+                                                            and _SEARCH8(v37) is not None
                                                         ):
                                                             if (
                                                                 not v37.isascii()
@@ -563,11 +546,6 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v37) <= 1024
-                                                                and not (
-                                                                    v37
-                                                                    and v37.isascii()
-                                                                    and v37.isprintable()
-                                                                )
                                                                 and _SEARCH8(v37) is None
                                                             ):
                                                                 e.append(
@@ -579,7 +557,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                         + "/"
                                                                         + str(i36),
                                                                         "pattern",
-                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        'to match "^(?:~/|/|[A-Za-z]:[\\\\\\\\/]|\\\\\\\\\\\\\\\\)[^\\\\u0000-\\\\u001f\\\\u0...',
                                                                         v37,
                                                                     )
                                                                 )
@@ -638,14 +616,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v43.isascii()
                                                             and 1 <= len(v43) <= 1024
-                                                            and (
-                                                                (
-                                                                    v43
-                                                                    and v43.isascii()
-                                                                    and v43.isprintable()
-                                                                )
-                                                                or _SEARCH8(v43) is not None
-                                                            )
+                                                            and _SEARCH8(v43) is not None
                                                         ):
                                                             if (
                                                                 not v43.isascii()
@@ -695,11 +666,6 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v43) <= 1024
-                                                                and not (
-                                                                    v43
-                                                                    and v43.isascii()
-                                                                    and v43.isprintable()
-                                                                )
                                                                 and _SEARCH8(v43) is None
                                                             ):
                                                                 e.append(
@@ -711,7 +677,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                         + "/"
                                                                         + str(i42),
                                                                         "pattern",
-                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        'to match "^(?:~/|/|[A-Za-z]:[\\\\\\\\/]|\\\\\\\\\\\\\\\\)[^\\\\u0000-\\\\u001f\\\\u0...',
                                                                         v43,
                                                                     )
                                                                 )
@@ -1345,16 +1311,12 @@ def _valid_1(v: Any) -> bool:
                     for v117 in v116:
                         if not isinstance(v117, str):
                             return False
-                        if not (v117.isascii() and v117.isprintable() and 1 <= len(v117) <= 1024):
-                            if not v117.isascii() and SURROGATE.search(v117) is not None:
-                                return False
-                            if not (1 <= len(v117) <= 1024):
-                                return False
-                            if (
-                                not (v117 and v117.isascii() and v117.isprintable())
-                                and _SEARCH8(v117) is None
-                            ):
-                                return False
+                        if not v117.isascii() and SURROGATE.search(v117) is not None:
+                            return False
+                        if not (1 <= len(v117) <= 1024):
+                            return False
+                        if _SEARCH8(v117) is None:
+                            return False
                 if "win32" in v115:
                     v118 = v115["win32"]
                     if not isinstance(v118, list):
@@ -1364,16 +1326,12 @@ def _valid_1(v: Any) -> bool:
                     for v119 in v118:
                         if not isinstance(v119, str):
                             return False
-                        if not (v119.isascii() and v119.isprintable() and 1 <= len(v119) <= 1024):
-                            if not v119.isascii() and SURROGATE.search(v119) is not None:
-                                return False
-                            if not (1 <= len(v119) <= 1024):
-                                return False
-                            if (
-                                not (v119 and v119.isascii() and v119.isprintable())
-                                and _SEARCH8(v119) is None
-                            ):
-                                return False
+                        if not v119.isascii() and SURROGATE.search(v119) is not None:
+                            return False
+                        if not (1 <= len(v119) <= 1024):
+                            return False
+                        if _SEARCH8(v119) is None:
+                            return False
                 if "linux" in v115:
                     v120 = v115["linux"]
                     if not isinstance(v120, list):
@@ -1383,16 +1341,12 @@ def _valid_1(v: Any) -> bool:
                     for v121 in v120:
                         if not isinstance(v121, str):
                             return False
-                        if not (v121.isascii() and v121.isprintable() and 1 <= len(v121) <= 1024):
-                            if not v121.isascii() and SURROGATE.search(v121) is not None:
-                                return False
-                            if not (1 <= len(v121) <= 1024):
-                                return False
-                            if (
-                                not (v121 and v121.isascii() and v121.isprintable())
-                                and _SEARCH8(v121) is None
-                            ):
-                                return False
+                        if not v121.isascii() and SURROGATE.search(v121) is not None:
+                            return False
+                        if not (1 <= len(v121) <= 1024):
+                            return False
+                        if _SEARCH8(v121) is None:
+                            return False
         else:
             return False
     if "hookPackage" in v:
@@ -1779,14 +1733,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v174.isascii()
                                                             and 1 <= len(v174) <= 1024
-                                                            and (
-                                                                (
-                                                                    v174
-                                                                    and v174.isascii()
-                                                                    and v174.isprintable()
-                                                                )
-                                                                or _SEARCH8(v174) is not None
-                                                            )
+                                                            and _SEARCH8(v174) is not None
                                                         ):
                                                             if (
                                                                 not v174.isascii()
@@ -1836,11 +1783,6 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v174) <= 1024
-                                                                and not (
-                                                                    v174
-                                                                    and v174.isascii()
-                                                                    and v174.isprintable()
-                                                                )
                                                                 and _SEARCH8(v174) is None
                                                             ):
                                                                 e.append(
@@ -1852,7 +1794,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/"
                                                                         + str(i173),
                                                                         "pattern",
-                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        'to match "^(?:~/|/|[A-Za-z]:[\\\\\\\\/]|\\\\\\\\\\\\\\\\)[^\\\\u0000-\\\\u001f\\\\u0...',
                                                                         v174,
                                                                     )
                                                                 )
@@ -1911,14 +1853,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v180.isascii()
                                                             and 1 <= len(v180) <= 1024
-                                                            and (
-                                                                (
-                                                                    v180
-                                                                    and v180.isascii()
-                                                                    and v180.isprintable()
-                                                                )
-                                                                or _SEARCH8(v180) is not None
-                                                            )
+                                                            and _SEARCH8(v180) is not None
                                                         ):
                                                             if (
                                                                 not v180.isascii()
@@ -1968,11 +1903,6 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v180) <= 1024
-                                                                and not (
-                                                                    v180
-                                                                    and v180.isascii()
-                                                                    and v180.isprintable()
-                                                                )
                                                                 and _SEARCH8(v180) is None
                                                             ):
                                                                 e.append(
@@ -1984,7 +1914,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/"
                                                                         + str(i179),
                                                                         "pattern",
-                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        'to match "^(?:~/|/|[A-Za-z]:[\\\\\\\\/]|\\\\\\\\\\\\\\\\)[^\\\\u0000-\\\\u001f\\\\u0...',
                                                                         v180,
                                                                     )
                                                                 )
@@ -2043,14 +1973,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v186.isascii()
                                                             and 1 <= len(v186) <= 1024
-                                                            and (
-                                                                (
-                                                                    v186
-                                                                    and v186.isascii()
-                                                                    and v186.isprintable()
-                                                                )
-                                                                or _SEARCH8(v186) is not None
-                                                            )
+                                                            and _SEARCH8(v186) is not None
                                                         ):
                                                             if (
                                                                 not v186.isascii()
@@ -2100,11 +2023,6 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v186) <= 1024
-                                                                and not (
-                                                                    v186
-                                                                    and v186.isascii()
-                                                                    and v186.isprintable()
-                                                                )
                                                                 and _SEARCH8(v186) is None
                                                             ):
                                                                 e.append(
@@ -2116,7 +2034,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                         + "/"
                                                                         + str(i185),
                                                                         "pattern",
-                                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                                        'to match "^(?:~/|/|[A-Za-z]:[\\\\\\\\/]|\\\\\\\\\\\\\\\\)[^\\\\u0000-\\\\u001f\\\\u0...',
                                                                         v186,
                                                                     )
                                                                 )
@@ -2780,16 +2698,12 @@ def _valid_3(v: Any) -> bool:
                     for v261 in v260:
                         if not isinstance(v261, str):
                             return False
-                        if not (v261.isascii() and v261.isprintable() and 1 <= len(v261) <= 1024):
-                            if not v261.isascii() and SURROGATE.search(v261) is not None:
-                                return False
-                            if not (1 <= len(v261) <= 1024):
-                                return False
-                            if (
-                                not (v261 and v261.isascii() and v261.isprintable())
-                                and _SEARCH8(v261) is None
-                            ):
-                                return False
+                        if not v261.isascii() and SURROGATE.search(v261) is not None:
+                            return False
+                        if not (1 <= len(v261) <= 1024):
+                            return False
+                        if _SEARCH8(v261) is None:
+                            return False
                 if "win32" in v259:
                     v262 = v259["win32"]
                     if not isinstance(v262, list):
@@ -2799,16 +2713,12 @@ def _valid_3(v: Any) -> bool:
                     for v263 in v262:
                         if not isinstance(v263, str):
                             return False
-                        if not (v263.isascii() and v263.isprintable() and 1 <= len(v263) <= 1024):
-                            if not v263.isascii() and SURROGATE.search(v263) is not None:
-                                return False
-                            if not (1 <= len(v263) <= 1024):
-                                return False
-                            if (
-                                not (v263 and v263.isascii() and v263.isprintable())
-                                and _SEARCH8(v263) is None
-                            ):
-                                return False
+                        if not v263.isascii() and SURROGATE.search(v263) is not None:
+                            return False
+                        if not (1 <= len(v263) <= 1024):
+                            return False
+                        if _SEARCH8(v263) is None:
+                            return False
                 if "linux" in v259:
                     v264 = v259["linux"]
                     if not isinstance(v264, list):
@@ -2818,16 +2728,12 @@ def _valid_3(v: Any) -> bool:
                     for v265 in v264:
                         if not isinstance(v265, str):
                             return False
-                        if not (v265.isascii() and v265.isprintable() and 1 <= len(v265) <= 1024):
-                            if not v265.isascii() and SURROGATE.search(v265) is not None:
-                                return False
-                            if not (1 <= len(v265) <= 1024):
-                                return False
-                            if (
-                                not (v265 and v265.isascii() and v265.isprintable())
-                                and _SEARCH8(v265) is None
-                            ):
-                                return False
+                        if not v265.isascii() and SURROGATE.search(v265) is not None:
+                            return False
+                        if not (1 <= len(v265) <= 1024):
+                            return False
+                        if _SEARCH8(v265) is None:
+                            return False
         else:
             return False
     if "hookPackage" in v:
@@ -2984,13 +2890,12 @@ def _valid_4(v: Any) -> bool:
     for v284 in v:
         if not isinstance(v284, str):
             return False
-        if not (v284.isascii() and v284.isprintable() and 1 <= len(v284) <= 1024):
-            if not v284.isascii() and SURROGATE.search(v284) is not None:
-                return False
-            if not (1 <= len(v284) <= 1024):
-                return False
-            if not (v284 and v284.isascii() and v284.isprintable()) and _SEARCH8(v284) is None:
-                return False
+        if not v284.isascii() and SURROGATE.search(v284) is not None:
+            return False
+        if not (1 <= len(v284) <= 1024):
+            return False
+        if _SEARCH8(v284) is None:
+            return False
     return True
 
 
@@ -3002,13 +2907,12 @@ def _valid_5(v: Any) -> bool:
     for v285 in v:
         if not isinstance(v285, str):
             return False
-        if not (v285.isascii() and v285.isprintable() and 1 <= len(v285) <= 1024):
-            if not v285.isascii() and SURROGATE.search(v285) is not None:
-                return False
-            if not (1 <= len(v285) <= 1024):
-                return False
-            if not (v285 and v285.isascii() and v285.isprintable()) and _SEARCH8(v285) is None:
-                return False
+        if not v285.isascii() and SURROGATE.search(v285) is not None:
+            return False
+        if not (1 <= len(v285) <= 1024):
+            return False
+        if _SEARCH8(v285) is None:
+            return False
     return True
 
 
@@ -3020,13 +2924,12 @@ def _valid_6(v: Any) -> bool:
     for v286 in v:
         if not isinstance(v286, str):
             return False
-        if not (v286.isascii() and v286.isprintable() and 1 <= len(v286) <= 1024):
-            if not v286.isascii() and SURROGATE.search(v286) is not None:
-                return False
-            if not (1 <= len(v286) <= 1024):
-                return False
-            if not (v286 and v286.isascii() and v286.isprintable()) and _SEARCH8(v286) is None:
-                return False
+        if not v286.isascii() and SURROGATE.search(v286) is not None:
+            return False
+        if not (1 <= len(v286) <= 1024):
+            return False
+        if _SEARCH8(v286) is None:
+            return False
     return True
 
 
@@ -3044,13 +2947,12 @@ def _valid_7(v: Any) -> bool:
         for v288 in v287:
             if not isinstance(v288, str):
                 return False
-            if not (v288.isascii() and v288.isprintable() and 1 <= len(v288) <= 1024):
-                if not v288.isascii() and SURROGATE.search(v288) is not None:
-                    return False
-                if not (1 <= len(v288) <= 1024):
-                    return False
-                if not (v288 and v288.isascii() and v288.isprintable()) and _SEARCH8(v288) is None:
-                    return False
+            if not v288.isascii() and SURROGATE.search(v288) is not None:
+                return False
+            if not (1 <= len(v288) <= 1024):
+                return False
+            if _SEARCH8(v288) is None:
+                return False
     if "win32" in v:
         v289 = v["win32"]
         if not isinstance(v289, list):
@@ -3060,13 +2962,12 @@ def _valid_7(v: Any) -> bool:
         for v290 in v289:
             if not isinstance(v290, str):
                 return False
-            if not (v290.isascii() and v290.isprintable() and 1 <= len(v290) <= 1024):
-                if not v290.isascii() and SURROGATE.search(v290) is not None:
-                    return False
-                if not (1 <= len(v290) <= 1024):
-                    return False
-                if not (v290 and v290.isascii() and v290.isprintable()) and _SEARCH8(v290) is None:
-                    return False
+            if not v290.isascii() and SURROGATE.search(v290) is not None:
+                return False
+            if not (1 <= len(v290) <= 1024):
+                return False
+            if _SEARCH8(v290) is None:
+                return False
     if "linux" in v:
         v291 = v["linux"]
         if not isinstance(v291, list):
@@ -3076,13 +2977,12 @@ def _valid_7(v: Any) -> bool:
         for v292 in v291:
             if not isinstance(v292, str):
                 return False
-            if not (v292.isascii() and v292.isprintable() and 1 <= len(v292) <= 1024):
-                if not v292.isascii() and SURROGATE.search(v292) is not None:
-                    return False
-                if not (1 <= len(v292) <= 1024):
-                    return False
-                if not (v292 and v292.isascii() and v292.isprintable()) and _SEARCH8(v292) is None:
-                    return False
+            if not v292.isascii() and SURROGATE.search(v292) is not None:
+                return False
+            if not (1 <= len(v292) <= 1024):
+                return False
+            if _SEARCH8(v292) is None:
+                return False
     return True
 
 
@@ -3179,10 +3079,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v309.isascii()
                                             and 1 <= len(v309) <= 1024
-                                            and (
-                                                (v309 and v309.isascii() and v309.isprintable())
-                                                or _SEARCH8(v309) is not None
-                                            )
+                                            and _SEARCH8(v309) is not None
                                         ):
                                             if (
                                                 not v309.isascii()
@@ -3214,18 +3111,12 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                         v309,
                                                     )
                                                 )
-                                            if (
-                                                len(v309) <= 1024
-                                                and not (
-                                                    v309 and v309.isascii() and v309.isprintable()
-                                                )
-                                                and _SEARCH8(v309) is None
-                                            ):
+                                            if len(v309) <= 1024 and _SEARCH8(v309) is None:
                                                 e.append(
                                                     (
                                                         p + "/paths" + "/darwin" + "/" + str(i308),
                                                         "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        'to match "^(?:~/|/|[A-Za-z]:[\\\\\\\\/]|\\\\\\\\\\\\\\\\)[^\\\\u0000-\\\\u001f\\\\u0...',
                                                         v309,
                                                     )
                                                 )
@@ -3269,10 +3160,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v315.isascii()
                                             and 1 <= len(v315) <= 1024
-                                            and (
-                                                (v315 and v315.isascii() and v315.isprintable())
-                                                or _SEARCH8(v315) is not None
-                                            )
+                                            and _SEARCH8(v315) is not None
                                         ):
                                             if (
                                                 not v315.isascii()
@@ -3304,18 +3192,12 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                         v315,
                                                     )
                                                 )
-                                            if (
-                                                len(v315) <= 1024
-                                                and not (
-                                                    v315 and v315.isascii() and v315.isprintable()
-                                                )
-                                                and _SEARCH8(v315) is None
-                                            ):
+                                            if len(v315) <= 1024 and _SEARCH8(v315) is None:
                                                 e.append(
                                                     (
                                                         p + "/paths" + "/win32" + "/" + str(i314),
                                                         "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        'to match "^(?:~/|/|[A-Za-z]:[\\\\\\\\/]|\\\\\\\\\\\\\\\\)[^\\\\u0000-\\\\u001f\\\\u0...',
                                                         v315,
                                                     )
                                                 )
@@ -3359,10 +3241,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v321.isascii()
                                             and 1 <= len(v321) <= 1024
-                                            and (
-                                                (v321 and v321.isascii() and v321.isprintable())
-                                                or _SEARCH8(v321) is not None
-                                            )
+                                            and _SEARCH8(v321) is not None
                                         ):
                                             if (
                                                 not v321.isascii()
@@ -3394,18 +3273,12 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                         v321,
                                                     )
                                                 )
-                                            if (
-                                                len(v321) <= 1024
-                                                and not (
-                                                    v321 and v321.isascii() and v321.isprintable()
-                                                )
-                                                and _SEARCH8(v321) is None
-                                            ):
+                                            if len(v321) <= 1024 and _SEARCH8(v321) is None:
                                                 e.append(
                                                     (
                                                         p + "/paths" + "/linux" + "/" + str(i320),
                                                         "pattern",
-                                                        'to match "^[^\\\\u0000-\\\\u001f\\\\u007f-\\\\u009f]+$"',
+                                                        'to match "^(?:~/|/|[A-Za-z]:[\\\\\\\\/]|\\\\\\\\\\\\\\\\)[^\\\\u0000-\\\\u001f\\\\u0...',
                                                         v321,
                                                     )
                                                 )
@@ -3477,16 +3350,12 @@ def _valid_10(v: Any) -> bool:
                 for v333 in v332:
                     if not isinstance(v333, str):
                         return False
-                    if not (v333.isascii() and v333.isprintable() and 1 <= len(v333) <= 1024):
-                        if not v333.isascii() and SURROGATE.search(v333) is not None:
-                            return False
-                        if not (1 <= len(v333) <= 1024):
-                            return False
-                        if (
-                            not (v333 and v333.isascii() and v333.isprintable())
-                            and _SEARCH8(v333) is None
-                        ):
-                            return False
+                    if not v333.isascii() and SURROGATE.search(v333) is not None:
+                        return False
+                    if not (1 <= len(v333) <= 1024):
+                        return False
+                    if _SEARCH8(v333) is None:
+                        return False
             if "win32" in v331:
                 v334 = v331["win32"]
                 if not isinstance(v334, list):
@@ -3496,16 +3365,12 @@ def _valid_10(v: Any) -> bool:
                 for v335 in v334:
                     if not isinstance(v335, str):
                         return False
-                    if not (v335.isascii() and v335.isprintable() and 1 <= len(v335) <= 1024):
-                        if not v335.isascii() and SURROGATE.search(v335) is not None:
-                            return False
-                        if not (1 <= len(v335) <= 1024):
-                            return False
-                        if (
-                            not (v335 and v335.isascii() and v335.isprintable())
-                            and _SEARCH8(v335) is None
-                        ):
-                            return False
+                    if not v335.isascii() and SURROGATE.search(v335) is not None:
+                        return False
+                    if not (1 <= len(v335) <= 1024):
+                        return False
+                    if _SEARCH8(v335) is None:
+                        return False
             if "linux" in v331:
                 v336 = v331["linux"]
                 if not isinstance(v336, list):
@@ -3515,16 +3380,12 @@ def _valid_10(v: Any) -> bool:
                 for v337 in v336:
                     if not isinstance(v337, str):
                         return False
-                    if not (v337.isascii() and v337.isprintable() and 1 <= len(v337) <= 1024):
-                        if not v337.isascii() and SURROGATE.search(v337) is not None:
-                            return False
-                        if not (1 <= len(v337) <= 1024):
-                            return False
-                        if (
-                            not (v337 and v337.isascii() and v337.isprintable())
-                            and _SEARCH8(v337) is None
-                        ):
-                            return False
+                    if not v337.isascii() and SURROGATE.search(v337) is not None:
+                        return False
+                    if not (1 <= len(v337) <= 1024):
+                        return False
+                    if _SEARCH8(v337) is None:
+                        return False
     else:
         return False
     return True

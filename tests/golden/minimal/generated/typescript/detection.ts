@@ -23,7 +23,9 @@
 // A home folder that is not an absolute path (`HOME=rel`, an empty one) is no home folder: a path
 // "under" it would be looked up in the working folder, and a candidate found there run. Such a
 // home's `~/` candidates are not looked for, and its hook pointer is not read
-// (`HomeNotAbsoluteError`, the result's diagnostic).
+// (`HomeNotAbsoluteError`, the result's diagnostic). Likewise a candidate, from the table or a
+// resolver, that is no full path on the platform probed (`bin/x`; on Windows also `\\x` or
+// `C:x`) is not looked for: it would be found from the working folder, and its --version run.
 
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -300,10 +302,25 @@ function expand(path: string, home: string): string | null {
   return nodePath.isAbsolute(home) ? joinPath(home, path.slice(2)) : null;
 }
 
+/** A full path on Windows: a drive and a separator (`C:\\`, `C:/`), or two separators (a share). */
+const WINDOWS_FULL_PATH = /^(?:[A-Za-z]:[\\/]|[\\/]{2})/;
+
+/** Whether `path` is text naming one file whatever the working folder: on Windows a drive and a
+ * separator, or a share; elsewhere `/` first. Not `path.isAbsolute`: the platform probed is
+ * `deps.platform()`, and Windows' `isAbsolute` takes `\\x`, a folder of the working drive. As
+ * Python's `_full_path`. */
+function fullPath(path: unknown, platform: string): boolean {
+  if (typeof path !== "string") return false;
+  return platform === "win32" ? WINDOWS_FULL_PATH.test(path) : path.startsWith("/");
+}
+
 /** Paths to probe; null when there is no way to tell on this platform. */
 function candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionDeps): readonly string[] | null {
   const resolver = registry.resolverFor(tool.id);
-  if (resolver !== undefined) return [...resolver(deps)];
+  if (resolver !== undefined) {
+    const platform = deps.platform();
+    return [...resolver(deps)].filter((path): path is string => fullPath(path, platform));
+  }
   if (ownMember(tool, "builtin") !== true) return []; // candidates detection is for built-in tools only
   const detect = ownMember(tool, "detect");
   const paths = detect !== undefined && detect.kind === "candidates" ? ownMember(detect, "paths") : undefined;
@@ -313,8 +330,12 @@ function candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionD
   if (listed === undefined || listed.length === 0) return null;
   const home = deps.home();
   // A candidate under a home that is no absolute path is not looked for: a program put at that
-  // path in the working folder would be found, and its --version run.
-  return listed.map((path) => expand(path, home)).filter((path): path is string => path !== null);
+  // path in the working folder would be found, and its --version run. Nor is one that is no full
+  // path: it would be looked up from the working folder.
+  return listed
+    .filter((path) => path.startsWith("~/") || fullPath(path, platform))
+    .map((path) => expand(path, home))
+    .filter((path): path is string => path !== null);
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

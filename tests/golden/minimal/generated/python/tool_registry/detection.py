@@ -21,6 +21,9 @@ A home folder that is not an absolute path (``HOME=rel``, an empty one, or ``~``
 unset and the account has none) is no home folder: a path "under" it would be looked up in the
 working folder, and a candidate found there run. Such a home's ``~/`` candidates are not looked
 for, and its hook pointer is not read (``HomeNotAbsoluteError``, the result's diagnostic).
+Likewise a candidate, from the table or a resolver, that is no full path on the platform probed
+(``bin/x``; on Windows also ``\\x`` or ``C:x``, which lean on the working drive or its working
+folder) is not looked for: it would be found from the working folder, and its ``--version`` run.
 
 Inert entries (MCP server descriptions) are never detected: ``detect_all`` skips them and
 ``detect_tool`` answers for one without touching any dependency.
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -51,6 +55,9 @@ MAX_VERSION_BYTES = 4096
 MAX_VERSION_CHARS = 80
 # The platforms a built-in's candidate paths are listed for (``platform()`` answers).
 CANDIDATE_PLATFORMS = ("darwin", "win32", "linux")
+# A full path on Windows: a drive and a separator (``C:\\``, ``C:/``), or two separators (a
+# share, ``\\\\server\\x``). Elsewhere a full path starts with ``/``.
+_WINDOWS_FULL_PATH = re.compile(r"[A-Za-z]:[\\/]|[\\/]{2}")
 
 
 class PointerTooLargeError(OSError):
@@ -283,13 +290,28 @@ def _expand(path: str, home: str) -> str | None:
     return os.path.join(home, path[2:]) if os.path.isabs(home) else None
 
 
+def _full_path(path: object, platform: str) -> bool:
+    """Whether ``path`` is text naming one file whatever the working folder: on Windows a drive
+    and a separator, or a share; elsewhere ``/`` first. Not ``os.path.isabs``: the platform
+    probed is ``deps.platform()``, which need not be this process's, and Windows' ``isabs`` takes
+    ``\\x``, a folder of whichever drive is the working one. Anything but text is no path (an
+    integer would be stat-ed as an open descriptor), and a ``str`` subclass is read by ``str``'s
+    own methods."""
+    if not isinstance(path, str):
+        return False
+    if platform == "win32":
+        return _WINDOWS_FULL_PATH.match(path) is not None
+    return str.startswith(path, "/")
+
+
 def _candidates(
     tool: ToolManifest, registry: ToolRegistry, deps: DetectionDeps
 ) -> Sequence[str] | None:
     """Paths to probe; ``None`` when there is no way to tell on this platform."""
     resolver = registry.resolver_for(tool.id)
     if resolver is not None:
-        return list(resolver(deps))
+        platform = deps.platform()
+        return [path for path in resolver(deps) if _full_path(path, platform)]
     if tool.builtin is not True:
         return []  # candidates detection is for built-in tools only
     paths = getattr(tool.detect, "paths", None)
@@ -302,7 +324,13 @@ def _candidates(
     home = deps.home()
     # A candidate under a home that is no absolute path is not looked for: a program put at that
     # path in the working folder would be found, and its --version run.
-    return [found for path in listed if (found := _expand(path, home)) is not None]
+    # Nor is one that is no full path: it would be looked up from the working folder.
+    return [
+        found
+        for path in listed
+        if (path.startswith("~/") or _full_path(path, platform))
+        and (found := _expand(path, home)) is not None
+    ]
 
 
 def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
