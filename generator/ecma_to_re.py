@@ -10,7 +10,8 @@ security: Python's ``$`` also matches before a final newline (``"aider\\n"`` wou
 
 ``translate`` raises ``RegexError`` for a pattern that is not valid ECMA-262 (checked with the
 ``regress`` engine) or that uses a construct this module does not translate (Unicode property
-escapes, ``\\S`` inside a class, backreferences); the compiler turns that into a generation
+escapes, ``\\S`` inside a class, backreferences), or that ``regress`` accepts but ECMAScript
+refuses (a quantified ``\\b`` or ``\\B``); the compiler turns that into a generation
 error, so a pattern is never silently evaluated with Python's meaning.
 """
 
@@ -111,6 +112,13 @@ class _Translator:
         if char in "bB":
             if in_class:
                 return "\\x08" if char == "b" else "B"
+            if self.peek() in ("*", "+", "?", "{"):
+                # ECMAScript has no quantifier after an assertion (node refuses the pattern);
+                # regress accepts one.
+                raise RegexError(
+                    f"a quantifier after the assertion \\{char} at offset {self.position - 2}"
+                    " is not valid ECMA-262 (quantify a group holding it)"
+                )
             # Python's \B never matches in an empty string, where ECMA's does (no boundary).
             return "\\b" if char == "b" else _NOT_A_BOUNDARY
         if char in _CONTROL_ESCAPES:

@@ -76,7 +76,7 @@ def _type_test(name: str, value: str) -> str:
 
 
 def ts_json(value: Any) -> str:
-    """A JSON value as a TypeScript expression (frozen arrays and objects); strings escaped."""
+    """A JSON value as a TypeScript expression; strings escaped, every member an own property."""
     py_json(value)  # refuses what JSON cannot hold (non-finite numbers, other types)
     if value is None or isinstance(value, bool):
         return "null" if value is None else ("true" if value else "false")
@@ -86,7 +86,15 @@ def ts_json(value: Any) -> str:
         return ts_str(value)
     if isinstance(value, list):
         return "[" + ", ".join(ts_json(item) for item in value) + "]"
-    return "{" + ", ".join(f"{ts_str(k)}: {ts_json(v)}" for k, v in value.items()) + "}"
+    # A plain "__proto__" key would set the literal's prototype: computed, it is a member.
+    return (
+        "{"
+        + ", ".join(
+            f"{'[' + ts_str(k) + ']' if k == '__proto__' else ts_str(k)}: {ts_json(v)}"
+            for k, v in value.items()
+        )
+        + "}"
+    )
 
 
 def _narrowing_test(name: str, value: str) -> str:

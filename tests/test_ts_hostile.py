@@ -586,3 +586,67 @@ def test_an_id_whose_grant_is_a_mapping_is_granted_nothing_in_both_languages(
         providers = get_tool_registry(folder, grants=grants).providers_of("headless-task")
         in_python.append(["mytool" in providers, "other" in providers])
     assert in_node == in_python == [[False, True], [False, True]]
+
+
+def _records_in_both_languages(
+    tmp_path: Path, schemas: list[Any], values: list[Any]
+) -> list[tuple[Any, Any, list[Any], list[Any]]]:
+    """(schema, value, Python's records, TypeScript's records) for every schema (compiled by
+    both backends) and value; the records as ``[code, pointer, keyword, expected, found]``."""
+    import types
+
+    from generator.ts_validator import emit_validators
+    from generator.validator_compiler import compile_validators
+
+    from .conftest import compile_typescript
+
+    entries = {f"validate{index}": f"/$defs/s{index}" for index in range(len(schemas))}
+    schema = {"$defs": {f"s{index}": s for index, s in enumerate(schemas)}}
+    module = types.ModuleType("pinned")
+    source = compile_validators(schema, entries, package="tool_registry")
+    exec(compile(source, "<pinned>", "exec"), module.__dict__)  # noqa: S102 - our own output
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("diagnostics.ts", "schema-runtime.ts"):
+        (src / name).write_text((GENERATED_TS / name).read_text("utf-8"), encoding="utf-8")
+    (src / "pinned.ts").write_text(emit_validators(schema, entries, guards=False), "utf-8")
+    built = compile_typescript(tmp_path, sorted(src.glob("*.ts")), tmp_path / "out")
+    assert built.returncode == 0, built.stdout[-3000:]
+    runner = tmp_path / "out" / "run.mjs"
+    runner.write_text(PINNED_RUNNER, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(runner), json.dumps(values)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    compared = []
+    for index, per_value in enumerate(json.loads(completed.stdout)):
+        validate = getattr(module, f"validate{index}")
+        for value, records in zip(values, per_value, strict=True):
+            python = [
+                [str(d.code), d.pointer, d.keyword, d.expected, d.found] for d in validate(value)
+            ]
+            compared.append((schemas[index], value, python, records))
+    return compared
+
+
+def test_a_proto_member_of_a_const_or_enum_object_is_a_member(tmp_path: Path) -> None:
+    """An object in ``const``/``enum`` was emitted as a TypeScript literal with a plain
+    ``"__proto__"`` key, which sets the literal's prototype instead of adding a member: ``{}``
+    equalled ``{"__proto__": "x"}`` in TypeScript (valid) and not in Python (a violation)."""
+    schemas = [
+        {"const": {"__proto__": "x"}},
+        {"enum": [{"__proto__": {"a": 1}}, 2]},
+        {"const": [{"__proto__": None, "b": 1}]},
+        {"uniqueItems": True, "items": {"enum": [{"__proto__": 1}, {}]}},
+    ]
+    values: list[Any] = [{}, {"__proto__": "x"}, {"__proto__": {"a": 1}}, [{"b": 1}], [{}, {}]]
+    values += [[{"__proto__": None, "b": 1}], [{"__proto__": 1}, {}], {"a": 1}]
+    compared = _records_in_both_languages(tmp_path, schemas, values)
+    assert [c for c in compared if c[2] != c[3]] == []
+    verdicts = {(json.dumps(s), json.dumps(v)): p == [] for s, v, p, _ in compared}
+    assert verdicts[json.dumps(schemas[0]), "{}"] is False
+    assert verdicts[json.dumps(schemas[0]), '{"__proto__": "x"}'] is True
+    assert verdicts[json.dumps(schemas[1]), "{}"] is False
