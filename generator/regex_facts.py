@@ -933,6 +933,14 @@ def _long_repeat_chars(items: list[Any], span: int) -> frozenset[str]:
     return found
 
 
+def anchored_at_start(source: str) -> bool:
+    """Whether the Python pattern ``source`` can only match at the start of the string (its top
+    level begins with ``^``, lookarounds aside; an alternation is not). Conservative: ``False``
+    when unsure."""
+    items = _parsed(source)
+    return items is not None and _anchored(items)
+
+
 def _anchored(items: list[Any]) -> bool:
     """Whether the pattern can only match at the start of the string (``^`` before anything
     that consumes; lookaheads may come first)."""

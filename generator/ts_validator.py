@@ -52,6 +52,7 @@ from generator.plan import (
     satisfies,
     string_pinned,
 )
+from generator.regex_facts import anchored_at_start
 from generator.schema_subset import CompileError, escape_token
 
 _INDENT = "  "
@@ -102,6 +103,19 @@ def _narrowing_test(name: str, value: str) -> str:
     if name == "integer":
         return f'typeof {value} === "number" && Number.isInteger({value})'
     return _type_test(name, value)
+
+
+def _regexp(ecma: str, python: str) -> str:
+    """The ``RegExp`` a pattern is tested with. One that may match away from the start
+    (``python`` is its translation) is searched from code point to code point: V8's search in
+    Unicode mode also tries the position between the two halves of an astral character, where
+    ``\\B`` and ``(?<![a-z])(?![a-z])`` matched in ``"k\\U0001f600s"``, which has no such
+    position (Python, and the specification, said no match). A lazy prefix of whole code points
+    tries every start there is, and nothing more, at the cost of the search an unanchored
+    pattern makes anyway."""
+    if not anchored_at_start(python):
+        ecma = f"^[^]*?(?:{ecma})"
+    return f'new RegExp({ts_str(ecma)}, "u")'
 
 
 def _block(header: str, body: list[str]) -> list[str]:
@@ -363,10 +377,10 @@ class _Emitter:
         """A test that the string ``value`` matches ``pattern``; with a ``plan.FastPath`` spelled
         in ECMA-262, the shorter pattern's for a string lacking a literal of each group (the
         lookaheads it drops cannot refuse such a string)."""
-        full = self.module.constant("PATTERN", f'new RegExp({ts_str(pattern.source)}, "u")')
+        full = self.module.constant("PATTERN", _regexp(pattern.source, pattern.python))
         if pattern.fast is None or pattern.fast.ecma is None:
             return f"{full}.test({value})"
-        fast = self.module.constant("PATTERN", f'new RegExp({ts_str(pattern.fast.ecma)}, "u")')
+        fast = self.module.constant("PATTERN", _regexp(pattern.fast.ecma, pattern.fast.python))
         lacks = pattern.fast.lacking(lambda lit: f"!{value}.includes({ts_str(lit)})", "||", "&&")
         return f"({lacks} ? {fast} : {full}).test({value})"
 

@@ -650,3 +650,26 @@ def test_a_proto_member_of_a_const_or_enum_object_is_a_member(tmp_path: Path) ->
     assert verdicts[json.dumps(schemas[0]), "{}"] is False
     assert verdicts[json.dumps(schemas[0]), '{"__proto__": "x"}'] is True
     assert verdicts[json.dumps(schemas[1]), "{}"] is False
+
+
+def test_an_unanchored_pattern_never_matches_inside_an_astral_character(tmp_path: Path) -> None:
+    """V8's search in Unicode mode also tried the position between the two halves of a
+    surrogate pair: ``\\B`` matched in ``"k\\U0001f600s"`` for TypeScript, where Python (and the
+    specification) find no position between two non-word characters or a word and a non-word
+    one. Such a pattern is now searched from code point to code point in TypeScript too."""
+    schemas: list[Any] = [
+        {"type": "string", "pattern": "\\B"},
+        {"type": "string", "pattern": "(?<![a-z])(?![a-z])"},
+        {"type": "string", "pattern": "(?<!\\w)(?!\\w)"},
+        {"type": "string", "pattern": "^a|\\B"},  # an alternation is not anchored
+        {"type": "string", "pattern": "^\\B"},  # anchored: one start, as before
+    ]
+    values: list[Any] = ["k\U0001f600s", "a\U0001f600b", "\U0001f600", "aa", "a b", ""]
+    compared = _records_in_both_languages(tmp_path, schemas, values)
+    assert [c for c in compared if c[2] != c[3]] == []
+    verdicts = {(s["pattern"], v): p == [] for s, v, p, _ in compared}
+    assert verdicts["\\B", "k\U0001f600s"] is False
+    assert verdicts["\\B", "aa"] is True
+    assert verdicts["(?<!\\w)(?!\\w)", "a\U0001f600b"] is False
+    assert verdicts["^a|\\B", "a\U0001f600b"] is True
+    assert verdicts["^a|\\B", "k\U0001f600s"] is False
