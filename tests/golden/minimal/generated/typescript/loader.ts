@@ -694,7 +694,9 @@ function checkManifest(
 /** An adapter's hook package (named, else its default) is its own: one a built-in's hooks ship in
  * would have the host install, or remove, the built-in's hooks on its behalf. */
 function checkHookPackage(manifest: Readonly<Record<string, unknown>>, id: string, report: Report): void {
-  const named = manifest["hookPackage"];
+  // The file's own member only: a `hookPackage` a polluted `Object.prototype` lends is not the
+  // adapter's (it made an adapter naming none collide with a built-in's package).
+  const named = Object.hasOwn(manifest, "hookPackage") ? manifest["hookPackage"] : undefined;
   const given = typeof named === "string";
   const hookPackage = given ? named : HOOK_PACKAGE_PREFIX + id;
   const owner = BUILTIN_HOOK_PACKAGES.get(hookPackage);

@@ -1,0 +1,87 @@
+"""A further hostile review of the generated TypeScript runtime: each finding is held to the
+Python runtime's verdict on the same input (or to the runtime's own promise)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tool_registry import hook_package_for
+from tool_registry.loader import load_manifest_files
+
+from .conftest import REPO, build_typescript, node_executable
+
+GENERATED_TS = REPO / "generated" / "typescript"
+ADAPTER: dict[str, Any] = {
+    "id": "mytool",
+    "displayName": "My Tool",
+    "launchable": True,
+    "hookCapable": False,
+    "hookPointer": ".my/x.json",
+    "detect": {"kind": "path", "binaryName": "mytool"},
+}
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_typescript(tmp_path_factory.mktemp("ts-review-2"), GENERATED_TS)
+
+
+def run_js(out: Path, body: str, name: str = "probe.mjs") -> Any:
+    """Run ``body`` (an ES module beside the compiled runtime) under node; it prints one JSON
+    document, returned parsed."""
+    script = out / name
+    script.write_text(body, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
+
+
+def python_verdict(text: str) -> list[Any]:
+    """Whether the Python loader accepts ``text`` as one file, and its records' codes."""
+    data = text.encode("utf-8")
+    result = load_manifest_files([("mytool.json", "p")], read_file=lambda _path, _limit: data)
+    return [result.files[0].accepted, [str(d.code) for d in result.files[0].diagnostics]]
+
+
+POLLUTED_HOOK_PACKAGE = """
+import {{ mkdtempSync, writeFileSync }} from "node:fs";
+import {{ tmpdir }} from "node:os";
+import {{ join }} from "node:path";
+import {{ loadThirdPartyManifests, parseThirdPartyManifest }} from "./loader.js";
+const text = {text};
+const folder = mkdtempSync(join(tmpdir(), "hook-package-"));
+writeFileSync(join(folder, "mytool.json"), text);
+Object.prototype.hookPackage = {package};
+const parsed = parseThirdPartyManifest(text, "mytool.json");
+const loaded = loadThirdPartyManifests(folder);
+delete Object.prototype.hookPackage;
+process.stdout.write(JSON.stringify([
+  [parsed.manifest !== null, parsed.diagnostics.map((d) => d.code)],
+  [loaded.files[0].accepted, loaded.files[0].diagnostics.map((d) => d.code)],
+]));
+"""
+
+
+def test_a_polluted_prototype_lends_an_adapter_no_hook_package(out: Path) -> None:
+    """The loader's hook-package collision check read ``manifest["hookPackage"]`` through the
+    prototype chain: with ``Object.prototype.hookPackage`` set to a built-in's hook package
+    (data a JSON merge can write), an adapter naming none was refused as
+    ``HOOK_PACKAGE_COLLISION`` where Python accepts it."""
+    texts = [
+        json.dumps(ADAPTER),
+        # Past the JSON.parse fast path (a colon in a string), through the strict parser.
+        json.dumps({**ADAPTER, "displayName": "My: Tool"}),
+    ]
+    for text in texts:
+        body = POLLUTED_HOOK_PACKAGE.format(
+            text=json.dumps(text), package=json.dumps(hook_package_for("claude-code"))
+        )
+        expected = python_verdict(text)
+        assert expected == [True, []]
+        assert run_js(out, body) == [expected, expected], text
