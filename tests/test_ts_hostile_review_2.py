@@ -85,3 +85,42 @@ def test_a_polluted_prototype_lends_an_adapter_no_hook_package(out: Path) -> Non
         expected = python_verdict(text)
         assert expected == [True, []]
         assert run_js(out, body) == [expected, expected], text
+
+
+MAPPING_CATEGORIES = """
+import { getToolRegistry } from "./registry.js";
+const outcome = (categories) => {
+  try {
+    return ["ids", getToolRegistry("/nonexistent-adapters", { categories }).ids.length];
+  } catch (error) {
+    return [error.name];
+  }
+};
+process.stdout.write(JSON.stringify([
+  outcome(new Map([["cli-agent", 1]])),
+  outcome({ "cli-agent": 1 }),
+  outcome(new Set(["cli-agent"])),
+]));
+"""
+
+
+def test_categories_given_as_a_mapping_are_a_type_error_in_both_languages(
+    out: Path, tmp_path: Path
+) -> None:
+    """A mapping is no list of categories: Python refuses one (a ``dict``, a ``Counter``) with a
+    ``TypeError``, as TypeScript refuses a plain object; a ``Map`` was spread into its
+    ``[key, value]`` entries, none a string, so the registry silently held no tool at all, not
+    even the built-ins."""
+    from tool_registry import get_tool_registry
+
+    in_python = []
+    for categories in ({"cli-agent": 1}, {"cli-agent"}):
+        try:
+            registry = get_tool_registry(tmp_path / "none", categories=categories)
+        except TypeError:
+            in_python.append(["TypeError"])
+        else:
+            in_python.append(["ids", len(registry.ids)])
+    in_node = run_js(out, MAPPING_CATEGORIES)
+    assert in_node[1:] == in_python
+    assert in_node[0] == in_python[0] == ["TypeError"]

@@ -214,6 +214,12 @@ function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, Rea
 function cleanCategories(categories: RegistryOptions["categories"]): ReadonlySet<string> | null {
   if (categories === undefined || categories === null) return null; // as Python's None
   if (typeof categories === "string") return new Set([categories]);
+  // A mapping is no list of categories, as in Python (a `dict` is a TypeError there, and a plain
+  // object cannot be iterated): a `Map` spread into its [key, value] entries kept no string, and
+  // the registry silently held no tool at all.
+  if ((categories as unknown) instanceof Map) {
+    throw new TypeError("categories must be an iterable of strings, not <Map object>");
+  }
   return new Set([...categories].filter((c): c is string => typeof c === "string"));
 }
 
