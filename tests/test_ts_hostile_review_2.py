@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tool_registry import hook_package_for
+from tool_registry import (
+    DetectionDeps,
+    detect_all,
+    get_tool_registry,
+    hook_package_for,
+    load_third_party_manifests,
+)
 from tool_registry.loader import load_manifest_files
 
 from .conftest import REPO, build_typescript, node_executable
@@ -111,8 +117,6 @@ def test_categories_given_as_a_mapping_are_a_type_error_in_both_languages(
     ``TypeError``, as TypeScript refuses a plain object; a ``Map`` was spread into its
     ``[key, value]`` entries, none a string, so the registry silently held no tool at all, not
     even the built-ins."""
-    from tool_registry import get_tool_registry
-
     in_python = []
     for categories in ({"cli-agent": 1}, {"cli-agent"}):
         try:
@@ -124,3 +128,58 @@ def test_categories_given_as_a_mapping_are_a_type_error_in_both_languages(
     in_node = run_js(out, MAPPING_CATEGORIES)
     assert in_node[1:] == in_python
     assert in_node[0] == in_python[0] == ["TypeError"]
+
+
+POLLUTED_ERROR_CODE = """
+import {{ getToolRegistry }} from "./registry.js";
+import {{ detectAll }} from "./detection.js";
+import {{ loadThirdPartyManifests }} from "./loader.js";
+const home = {home};
+async function observe() {{
+  const registry = getToolRegistry("/nonexistent-adapters");
+  const detected = await detectAll(registry, {{
+    which: () => null, home: () => home, platform: () => "linux", runVersion: async () => null,
+  }});
+  const claude = detected.find((result) => result.id === "claude-code");
+  const loaded = loadThirdPartyManifests({folder});
+  return [
+    [claude.hooksInstalled, claude.diagnostic === null ? null : claude.diagnostic.found.split(":")[0]],
+    loaded.diagnostics.map((d) => [d.code, d.found]),
+  ];
+}}
+const clean = await observe();
+Object.prototype.code = "ENOENT";
+const polluted = await observe();
+delete Object.prototype.code;
+process.stdout.write(JSON.stringify([clean, polluted]));
+"""
+
+
+def test_a_polluted_prototype_lends_no_error_code(out: Path, tmp_path: Path) -> None:
+    """An error's ``code`` was read through the prototype chain (``"code" in error``): with
+    ``Object.prototype.code = "ENOENT"`` (data a JSON merge can write), an error carrying no code
+    of its own read as a missing file. A hook pointer that is a folder was then no pointer at all
+    (no ``DETECTION_FAILED``), and an adapters folder named by text no bytes stand for gave an
+    empty load where Python reports it ``UNREADABLE``."""
+    home = tmp_path / "home"
+    (home / ".claude" / "hive-mind-install.json").mkdir(parents=True)
+    folder = str(tmp_path / "adapters\ud800")
+    registry = get_tool_registry(tmp_path / "none")
+    deps = DetectionDeps(
+        which=lambda _name: None,
+        home=lambda: str(home),
+        platform=lambda: "linux",
+        run_version=lambda _path, _timeout: None,
+    )
+    (claude,) = [r for r in detect_all(registry, deps) if r.id == "claude-code"]
+    assert claude.diagnostic is not None
+    loaded = load_third_party_manifests(folder)
+    python = [
+        [claude.hooks_installed, claude.diagnostic.found.split(":")[0]],
+        [[str(d.code), d.found] for d in loaded.diagnostics],
+    ]
+    assert python == [[False, "hook pointer"], [["UNREADABLE", "UnicodeEncodeError"]]]
+    body = POLLUTED_ERROR_CODE.format(home=json.dumps(str(home)), folder=json.dumps(folder))
+    clean, polluted = run_js(out, body)
+    assert clean == python
+    assert polluted == python

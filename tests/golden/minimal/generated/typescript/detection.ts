@@ -34,6 +34,7 @@ import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnosti
 import {
   NotARegularFileError,
   UnencodablePathError,
+  errorCode,
   errorReason,
   fsDecode,
   fsPath,
@@ -253,7 +254,7 @@ export function readPointer(path: string): string | null {
   try {
     data = readRegularFile(path, MAX_POINTER_BYTES);
   } catch (error) {
-    const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+    const code = errorCode(error); // its own code only, never one a polluted prototype lends
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     throw error;
   }
@@ -372,7 +373,7 @@ function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
 
 function failure(toolId: string, step: string, error: unknown): Diagnostic {
   // A file that is not a regular one says what it is rather than where it is.
-  const detail = error instanceof NotARegularFileError ? error.kind : error instanceof Error && !("code" in error) ? error.message : "";
+  const detail = error instanceof NotARegularFileError ? error.kind : error instanceof Error && !Object.hasOwn(error, "code") ? error.message : "";
   const reason = errorReason(error);
   const found = shown(detail === "" ? `${step}: ${reason}` : `${step}: ${reason}: ${detail}`, MAX_VERSION_CHARS);
   return makeDiagnostic(DiagnosticCode.DETECTION_FAILED, { source: shown(toolId), found });

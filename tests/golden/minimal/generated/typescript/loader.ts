@@ -142,9 +142,11 @@ function kindOf(status: fs.Stats | fs.BigIntStats): string {
   return "not a regular file";
 }
 
-function errorCode(error: unknown): string | undefined {
-  if (typeof error === "object" && error !== null && "code" in error) {
-    const code: unknown = error.code;
+/** A node error's own `code`: one a polluted `Object.prototype` lends (`"code" in error` found
+ * it) made an error with no code of its own read as, say, a missing file. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error === "object" && error !== null && Object.hasOwn(error, "code")) {
+    const code: unknown = (error as { readonly code?: unknown }).code;
     return typeof code === "string" ? code : undefined;
   }
   return undefined;
