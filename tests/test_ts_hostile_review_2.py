@@ -3,6 +3,7 @@ Python runtime's verdict on the same input (or to the runtime's own promise)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 from pathlib import Path
@@ -117,8 +118,9 @@ def test_categories_given_as_a_mapping_are_a_type_error_in_both_languages(
     ``TypeError``, as TypeScript refuses a plain object; a ``Map`` was spread into its
     ``[key, value]`` entries, none a string, so the registry silently held no tool at all, not
     even the built-ins."""
-    in_python = []
-    for categories in ({"cli-agent": 1}, {"cli-agent"}):
+    in_python: list[list[Any]] = []
+    odd: tuple[Any, ...] = ({"cli-agent": 1}, {"cli-agent"})
+    for categories in odd:
         try:
             registry = get_tool_registry(tmp_path / "none", categories=categories)
         except TypeError:
@@ -183,3 +185,62 @@ def test_a_polluted_prototype_lends_no_error_code(out: Path, tmp_path: Path) -> 
     clean, polluted = run_js(out, body)
     assert clean == python
     assert polluted == python
+
+
+VERSION_TEXTS = """
+import {{ getToolRegistry }} from "./registry.js";
+import {{ detectAll }} from "./detection.js";
+const texts = {texts};
+const registry = getToolRegistry("/nonexistent-adapters");
+const versions = [];
+for (const text of texts) {{
+  const detected = await detectAll(registry, {{
+    which: (name) => (name === "claude" ? "/opt/claude" : null),
+    home: () => "/home/u", platform: () => "linux", readText: () => null,
+    runVersion: async () => text,
+  }});
+  versions.push(detected.find((result) => result.id === "claude-code").version);
+}}
+process.stdout.write(JSON.stringify(versions));
+"""
+
+
+def test_a_version_text_is_stripped_as_python_strips_it_in_linear_work(out: Path) -> None:
+    """The version a probe answers is stripped of Python's white space, as ``str.strip`` does:
+    TypeScript did it with ``/^\\s+|\\s+$/g``-style alternatives, whose trailing one retries
+    every position of a run of white space inside the text (quadratic: 40,000 spaces between
+    two letters took seconds, a million would take hours), where Python's strip is linear. The
+    long case must simply finish (the child process's timeout is only a guard against a hang)."""
+    spaces = (
+        "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000"
+    )
+    texts = [
+        "",
+        " ",
+        spaces,
+        spaces + "1.2.3" + spaces,
+        "\ufeff 1.0 \ufeff",  # no white space to Python, though JavaScript's trim strips it
+        "\u200b1.0\u200b",
+        "v1" + spaces + "v2",
+        "a" + " " * 1_000_000 + "b",
+        " " * 1_000_000 + "tail",
+    ]
+    registry = get_tool_registry("/nonexistent-adapters")
+    deps = DetectionDeps(
+        which=lambda name: "/opt/claude" if name == "claude" else None,
+        home=lambda: "/home/u",
+        platform=lambda: "linux",
+        read_text=lambda _path: None,
+    )
+    python = []
+    for text in texts:
+
+        def answer(_path: str, _timeout: float, text: str = text) -> str:
+            return text
+
+        deps = dataclasses.replace(deps, run_version=answer)
+        (claude,) = [r for r in detect_all(registry, deps) if r.id == "claude-code"]
+        python.append(claude.version)
+    assert python[3] == "1.2.3"
+    body = VERSION_TEXTS.format(texts=json.dumps(texts))
+    assert run_js(out, body) == python

@@ -166,12 +166,31 @@ function isRegularFile(path: string): boolean {
 
 // Python's whitespace (`str.isspace`), which `strip` removes: not JavaScript's `trim` set, which
 // keeps U+001C..U+001F and U+0085 and removes U+FEFF (a tool's output is the tool's to choose).
-const PYTHON_SPACE = "[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
-const PYTHON_STRIP = new RegExp(`^${PYTHON_SPACE}+|${PYTHON_SPACE}+$`, "g");
+// (A scan from each end, not `/^\s+|\s+$/g`-style alternatives: the trailing one retried
+// every position of a run of white space inside the text, quadratic work for a long version text.)
+function isPythonSpace(code: number): boolean {
+  return (
+    (code >= 0x09 && code <= 0x0d) ||
+    (code >= 0x1c && code <= 0x20) ||
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
 
 /** `text` without leading and trailing whitespace, as Python's `str.strip()` gives it. */
 function pythonStrip(text: string): string {
-  return text.replace(PYTHON_STRIP, "");
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPythonSpace(text.charCodeAt(start))) start += 1;
+  while (end > start && isPythonSpace(text.charCodeAt(end - 1))) end -= 1;
+  return text.slice(start, end);
 }
 
 /** The first line of `text` after trimming, as Python's `strip().splitlines()[0]` gives it. */
