@@ -244,3 +244,48 @@ def test_a_version_text_is_stripped_as_python_strips_it_in_linear_work(out: Path
     assert python[3] == "1.2.3"
     body = VERSION_TEXTS.format(texts=json.dumps(texts))
     assert run_js(out, body) == python
+
+
+SLASHED_HOME = """
+import {{ getToolRegistry }} from "./registry.js";
+import {{ detectAll }} from "./detection.js";
+const home = {home};
+const asked = [];
+const registry = getToolRegistry("/nonexistent-adapters");
+const detected = await detectAll(registry, {{
+  which: () => null, home: () => home, platform: () => "linux", runVersion: async () => null,
+  readText: () => JSON.stringify({{ backup: "backup.json" }}),
+  isFile: (path) => {{ asked.push(path.length); return true; }},
+}});
+const claude = detected.find((result) => result.id === "claude-code");
+process.stdout.write(JSON.stringify([claude.hooksInstalled, asked]));
+"""
+
+
+def test_a_home_with_a_long_run_of_slashes_is_read_in_linear_work(out: Path) -> None:
+    """A pointer path's folder (for a relative backup) was cut with ``/\\/+$/``, which retries
+    every position of a run of slashes that is not at the end: quadratic in the length of the
+    home folder ``deps.home()`` gives, where Python's ``os.path.dirname`` is linear. It must
+    simply finish, with Python's answers (the lengths of the paths the file probe is asked
+    about are compared too)."""
+    home = "/h" + "/" * 1_000_000 + "u/"
+    registry = get_tool_registry("/nonexistent-adapters")
+    asked: list[str] = []
+
+    def is_file(path: str) -> bool:
+        asked.append(path)
+        return True
+
+    deps = DetectionDeps(
+        which=lambda _name: None,
+        home=lambda: home,
+        platform=lambda: "linux",
+        run_version=lambda _path, _timeout: None,
+        read_text=lambda _path: json.dumps({"backup": "backup.json"}),
+        is_file=is_file,
+    )
+    (claude,) = [r for r in detect_all(registry, deps) if r.id == "claude-code"]
+    python = [claude.hooks_installed, [len(path) for path in asked]]
+    assert python[0] is True
+    body = SLASHED_HOME.format(home=json.dumps(home))
+    assert run_js(out, body) == python

@@ -41,6 +41,7 @@ import {
   ownMember,
   readRegularFile,
   refuseUnknownMembers,
+  withoutTrailingSlashes,
 } from "./loader.js";
 import { parseJsonObject } from "./json-text.js";
 import { isInert, type ToolRegistry } from "./registry.js";
@@ -344,7 +345,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * for `b`), trailing separators of the head dropped unless it is all separators. */
 function pythonDirname(path: string): string {
   const head = path.slice(0, path.lastIndexOf("/") + 1);
-  return head !== "" && !/^\/+$/.test(head) ? head.replace(/\/+$/, "") : head;
+  const trimmed = withoutTrailingSlashes(head);
+  return trimmed === "" ? head : trimmed;
 }
 
 /** Whether `text` has more than `limit` code points (counted no further than the limit). */

@@ -560,6 +560,15 @@ export class NoHomeFolderError extends Error {
   }
 }
 
+/** `path` without its trailing slashes (Python's `rstrip("/")`), by a scan from the end: a
+ * `/\/+$/` replace retries every position of a run of slashes that is not at the end, quadratic
+ * work for a long one. */
+export function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return path.slice(0, end);
+}
+
 /** The folder named by the environment variable, else the default (`~` expanded).
  * `NoHomeFolderError` when the value is `~` or starts with `~/` and expands to no absolute path
  * (as Python's). */
@@ -574,7 +583,7 @@ export function defaultAdaptersDir(): string {
     }
     // As Python's os.path.expanduser: the home folder's trailing slashes are dropped, and an
     // expansion left empty (home "/", value "~") is the root.
-    const folder = home.replace(/\/+$/, "") + configured.slice(1) || "/";
+    const folder = withoutTrailingSlashes(home) + configured.slice(1) || "/";
     if (!folder.startsWith("/")) throw new NoHomeFolderError(configured);
     return folder;
   }
