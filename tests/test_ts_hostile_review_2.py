@@ -289,3 +289,59 @@ def test_a_home_with_a_long_run_of_slashes_is_read_in_linear_work(out: Path) -> 
     assert python[0] is True
     body = SLASHED_HOME.format(home=json.dumps(home))
     assert run_js(out, body) == python
+
+
+POLLUTED_RECORDS = """
+import {{ loadManifestFiles }} from "./loader.js";
+import {{ diagnosticAsJson }} from "./diagnostics.js";
+const texts = {texts};
+const observe = () => {{
+  try {{
+    const loaded = loadManifestFiles(texts.map((_, index) => [`f${{index}}.json`, String(index)]), {{
+      readFile: (path) => new TextEncoder().encode(texts[Number(path)]),
+    }});
+    return loaded.files.map((file) => [file.accepted, file.diagnostics.map((d) => diagnosticAsJson(d))]);
+  }} catch (error) {{
+    return `threw ${{error.name}}: ${{error.message}}`;
+  }}
+}};
+const clean = observe();
+const polluted = {{}};
+for (const [name, value] of Object.entries({gadgets})) {{
+  Object.prototype[name] = value;
+  try {{ polluted[name] = observe(); }} finally {{ delete Object.prototype[name]; }}
+}}
+process.stdout.write(JSON.stringify({{ clean, polluted }}));
+"""
+
+
+def _load_records_polluted(out: Path, gadgets: dict[str, Any]) -> None:
+    """A few files loaded by TypeScript clean and with each of ``gadgets`` written into
+    ``Object.prototype``: every outcome must be Python's."""
+    texts = [
+        json.dumps(ADAPTER),
+        json.dumps({**ADAPTER, "displayName": "My: Tool"}),  # through the strict parser
+        json.dumps({**ADAPTER, "extra": 1, "launchable": "yes"}),
+        '{"a": 1, "a": 2}',
+        "[1]",
+    ]
+    data = [text.encode("utf-8") for text in texts]
+    python = load_manifest_files(
+        [(f"f{index}.json", str(index)) for index in range(len(texts))],
+        read_file=lambda path, _limit: data[int(path)],
+    )
+    expected = [[f.accepted, [d.as_json() for d in f.diagnostics]] for f in python.files]
+    body = POLLUTED_RECORDS.format(texts=json.dumps(texts), gadgets=json.dumps(gadgets))
+    result = run_js(out, body)
+    assert result["clean"] == expected
+    for name, observed in result["polluted"].items():
+        assert observed == expected, name
+
+
+def test_a_polluted_prototype_breaks_no_parse(out: Path) -> None:
+    """The strict parser defined each member with the descriptor ``{ value, ... }``, which
+    inherits what a JSON merge writes into ``Object.prototype``: with ``get`` or ``set`` there
+    it was an accessor and a value at once, ``defineProperty`` threw, and every file the strict
+    parser read (a colon in a string, an integer-like key, a duplicate key) was ``UNREADABLE``
+    ``TypeError`` where Python accepts it or names its fault."""
+    _load_records_polluted(out, {"get": "x", "set": 1})

@@ -422,7 +422,9 @@ class Parser {
           seen.add(key);
           keys.push(key);
         }
-        Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+        // A descriptor with no prototype: one inheriting a polluted `Object.prototype.get` (or
+        // `set`) is an accessor and a value at once, and defineProperty threw for every file.
+        Object.defineProperty(result, key, { __proto__: null, value, enumerable: true, writable: true, configurable: true } as PropertyDescriptor);
         index = this.skip(afterValue);
         if (text[index] === "}") {
           break;
