@@ -345,3 +345,23 @@ def test_a_polluted_prototype_breaks_no_parse(out: Path) -> None:
     parser read (a colon in a string, an integer-like key, a duplicate key) was ``UNREADABLE``
     ``TypeError`` where Python accepts it or names its fault."""
     _load_records_polluted(out, {"get": "x", "set": 1})
+
+
+def test_a_polluted_prototype_changes_no_record(out: Path) -> None:
+    """A record's optional fields were read from the fields object through the prototype
+    chain: with ``hint``, ``keyword``, ``omitted``, ``pointer`` or ``others`` written into
+    ``Object.prototype`` (data a JSON merge can write), every record the loader made carried
+    it, and with ``code`` there the loader threw a ``TypeError`` (it rebuilds each record it
+    keeps), which it promises never to do for what files hold."""
+    gadgets = {
+        "code": "NOT_A_FILE",
+        "hint": "polluted",
+        "keyword": "polluted",
+        "omitted": 7,
+        "pointer": "/polluted",
+        "others": ["polluted"],
+        "found": "polluted",
+        "source": "polluted",
+        "expected": "polluted",
+    }
+    _load_records_polluted(out, gadgets)

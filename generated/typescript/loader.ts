@@ -419,7 +419,10 @@ function diagnosticJson(d: Diagnostic): Record<string, unknown> {
 }
 
 function withFields(d: Diagnostic, fields: DiagnosticFields & { readonly code?: Diagnostic["code"] }): Diagnostic {
-  return makeDiagnostic(fields.code ?? d.code, {
+  // The caller's own `code` only: one a polluted `Object.prototype` lends made every record
+  // rebuilt here (every record a load keeps) a TypeError thrown out of the loader.
+  const code = Object.hasOwn(fields, "code") ? fields.code : undefined;
+  return makeDiagnostic(code ?? d.code, {
     pointer: d.pointer,
     source: d.source,
     keyword: d.keyword,
