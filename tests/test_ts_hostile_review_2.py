@@ -365,3 +365,68 @@ def test_a_polluted_prototype_changes_no_record(out: Path) -> None:
         "expected": "polluted",
     }
     _load_records_polluted(out, gadgets)
+
+
+NODE_OPTIONS_GADGETS = """
+import {{ getToolRegistry }} from "./registry.js";
+import {{ detectAll }} from "./detection.js";
+import {{ diagnosticAsJson }} from "./diagnostics.js";
+const [folder, program] = [{folder}, {program}];
+async function observe() {{
+  try {{
+    const registry = getToolRegistry(folder);
+    const detected = await detectAll(registry, {{
+      which: (name) => (name === "claude" ? program : null), home: () => "/nonexistent-home",
+      platform: () => "linux", readText: () => null,
+    }});
+    const claude = detected.find((result) => result.id === "claude-code");
+    return [registry.ids, registry.diagnostics.map((d) => diagnosticAsJson(d)), claude.version];
+  }} catch (error) {{
+    return `threw ${{error.name}}: ${{error.message}}`;
+  }}
+}}
+const clean = await observe();
+const polluted = {{}};
+for (const [name, value] of Object.entries({gadgets})) {{
+  Object.prototype[name] = value;
+  try {{ polluted[name] = await observe(); }} finally {{ delete Object.prototype[name]; }}
+}}
+process.stdout.write(JSON.stringify({{ clean, polluted }}));
+"""
+
+
+def test_a_polluted_prototype_reaches_no_option_node_reads(out: Path, tmp_path: Path) -> None:
+    """The runtime handed node option objects (``opendirSync``'s ``{ encoding }``, ``statSync``'s,
+    ``TextDecoder``'s ``{ ignoreBOM }``) that node reads through the prototype chain: with
+    ``recursive`` or ``bufferSize`` written into ``Object.prototype`` every load was one
+    ``UNREADABLE`` folder, and with ``fatal`` a version text that is not UTF-8 threw out of the
+    child's exit handler (the host process died) where Python decodes it with U+FFFD."""
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    (folder / "mytool.json").write_text(json.dumps(ADAPTER), encoding="utf-8")
+    program = tmp_path / "claude"
+    program.write_bytes(b"#!/bin/sh\nprintf 'claude \\377 1.0\\n'\n")
+    program.chmod(0o755)
+    registry = get_tool_registry(folder)
+    deps = DetectionDeps(
+        which=lambda name: str(program) if name == "claude" else None,
+        home=lambda: "/nonexistent-home",
+        platform=lambda: "linux",
+        read_text=lambda _path: None,
+    )
+    (claude,) = [r for r in detect_all(registry, deps) if r.id == "claude-code"]
+    python: list[Any] = [list(registry.ids), [d.as_json() for d in registry.diagnostics]]
+    python.append(claude.version)
+    assert "mytool" in python[0]
+    assert python[2] == "claude \ufffd 1.0"
+    # (``signal`` or ``errno`` there break node's own streams and file calls, beyond the runtime.)
+    gadgets = {"recursive": True, "bufferSize": "x", "fatal": True, "bigint": False}
+    body = NODE_OPTIONS_GADGETS.format(
+        folder=json.dumps(str(folder)),
+        program=json.dumps(str(program)),
+        gadgets=json.dumps(gadgets),
+    )
+    result = run_js(out, body)
+    assert result["clean"] == python
+    for name, observed in result["polluted"].items():
+        assert observed == python, name

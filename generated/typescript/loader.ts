@@ -293,7 +293,7 @@ function sameIdentity(now: Identity | null, before: Identity): boolean {
 /** The identity of the regular file at `path` now, or null (gone, not a regular file). */
 function identityNow(path: FsPath): Identity | null {
   try {
-    const status = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
+    const status = fs.statSync(path, { __proto__: null, bigint: true, throwIfNoEntry: false } as fs.StatSyncOptions & { bigint: true; throwIfNoEntry: false });
     return status !== undefined && status.isFile() ? identityOf(status) : null;
   } catch {
     return null;
@@ -312,7 +312,7 @@ function readOpened(path: FsPath, limit: number, into: Buffer | null, extraFlags
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0) | extraFlags;
   const descriptor = fs.openSync(path, flags);
   try {
-    const opened = fs.fstatSync(descriptor, { bigint: true });
+    const opened = fs.fstatSync(descriptor, { __proto__: null, bigint: true } as fs.StatOptions & { bigint: true });
     if (!opened.isFile()) {
       throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(opened));
     }
@@ -968,7 +968,7 @@ interface Name {
   readonly key: string;
 }
 
-const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const STRICT_UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as TextDecoderOptions);
 
 /** UTF-8 with each byte of an invalid sequence as U+DC80..U+DCFF (Python's surrogateescape). */
 export function fsDecode(bytes: Buffer): string {
@@ -1024,7 +1024,7 @@ type Listing = Iterable<string | Uint8Array> & { readonly regular?: ReadonlySet<
 function listedNames(folder: FsPath): Listing {
   const regular = new Set<unknown>();
   function* names(): Iterable<Uint8Array> {
-    const directory = fs.opendirSync(folder, { encoding: "buffer" as BufferEncoding });
+    const directory = fs.opendirSync(folder, { __proto__: null, encoding: "buffer" as BufferEncoding } as fs.OpenDirOptions);
     try {
       for (let entry = directory.readSync(); entry !== null; entry = directory.readSync()) {
         const name: unknown = entry.name;

@@ -25,7 +25,7 @@
 // home's `~/` candidates are not looked for, and its hook pointer is not read
 // (`HomeNotAbsoluteError`, the result's diagnostic).
 
-import { spawn } from "node:child_process";
+import { spawn, type SpawnOptions } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
@@ -219,12 +219,16 @@ export function runVersion(executable: string, timeoutMs: number): Promise<strin
     const chunks: Buffer[] = [];
     let received = 0;
     let done = false;
+    // Options with no prototype, as every option object handed to node here: node reads an
+    // option it is not given through the prototype chain, where a polluted `Object.prototype`
+    // (data a JSON merge wrote there) would supply it.
     const child = spawn(executable, ["--version"], {
+      __proto__: null,
       shell: false,
       stdio: ["ignore", "pipe", "ignore"],
       detached: ownGroup,
       windowsHide: true,
-    });
+    } as SpawnOptions);
     const stop = (): void => {
       try {
         if (ownGroup && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
@@ -233,7 +237,7 @@ export function runVersion(executable: string, timeoutMs: number): Promise<strin
         // already gone
       }
     };
-    const output = (): string => new TextDecoder("utf-8", { ignoreBOM: true }).decode(Buffer.concat(chunks).subarray(0, MAX_VERSION_BYTES));
+    const output = (): string => new TextDecoder("utf-8", { __proto__: null, ignoreBOM: true } as TextDecoderOptions).decode(Buffer.concat(chunks).subarray(0, MAX_VERSION_BYTES));
     const finish = (settle: () => void): void => {
       if (done) return;
       done = true;
