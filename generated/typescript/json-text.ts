@@ -431,7 +431,9 @@ class Parser {
           seen.add(key);
           keys.push(key);
         }
-        Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+        // A descriptor with no prototype: one inheriting a polluted `Object.prototype.get` (or
+        // `set`) is an accessor and a value at once, and defineProperty threw for every file.
+        Object.defineProperty(result, key, { __proto__: null, value, enumerable: true, writable: true, configurable: true } as PropertyDescriptor);
         index = this.skip(afterValue);
         if (text[index] === "}") {
           break;
@@ -533,7 +535,8 @@ export function surrogateAt(value: unknown, keyOrder: KeyOrder): [string, string
   return null;
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+// Options with no prototype: node reads one it is not given (`fatal`) through the prototype chain.
+const UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as TextDecoderOptions);
 const NO_KEY_ORDER: KeyOrder = new WeakMap();
 // What `JSON.parse` could read differently from the strict parser: an integer-like key (which
 // JavaScript objects list first; an escaped digit could spell one), a lone-surrogate escape, a

@@ -142,9 +142,11 @@ function kindOf(status: fs.Stats | fs.BigIntStats): string {
   return "not a regular file";
 }
 
-function errorCode(error: unknown): string | undefined {
-  if (typeof error === "object" && error !== null && "code" in error) {
-    const code: unknown = error.code;
+/** A node error's own `code`: one a polluted `Object.prototype` lends (`"code" in error` found
+ * it) made an error with no code of its own read as, say, a missing file. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error === "object" && error !== null && Object.hasOwn(error, "code")) {
+    const code: unknown = (error as { readonly code?: unknown }).code;
     return typeof code === "string" ? code : undefined;
   }
   return undefined;
@@ -291,7 +293,7 @@ function sameIdentity(now: Identity | null, before: Identity): boolean {
 /** The identity of the regular file at `path` now, or null (gone, not a regular file). */
 function identityNow(path: FsPath): Identity | null {
   try {
-    const status = fs.statSync(path, { bigint: true, throwIfNoEntry: false });
+    const status = fs.statSync(path, { __proto__: null, bigint: true, throwIfNoEntry: false } as fs.StatSyncOptions & { bigint: true; throwIfNoEntry: false });
     return status !== undefined && status.isFile() ? identityOf(status) : null;
   } catch {
     return null;
@@ -310,7 +312,7 @@ function readOpened(path: FsPath, limit: number, into: Buffer | null, extraFlags
   const flags = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0) | extraFlags;
   const descriptor = fs.openSync(path, flags);
   try {
-    const opened = fs.fstatSync(descriptor, { bigint: true });
+    const opened = fs.fstatSync(descriptor, { __proto__: null, bigint: true } as fs.StatOptions & { bigint: true });
     if (!opened.isFile()) {
       throw new NotARegularFileError(typeof path === "string" ? path : path.toString("utf8"), kindOf(opened));
     }
@@ -417,7 +419,10 @@ function diagnosticJson(d: Diagnostic): Record<string, unknown> {
 }
 
 function withFields(d: Diagnostic, fields: DiagnosticFields & { readonly code?: Diagnostic["code"] }): Diagnostic {
-  return makeDiagnostic(fields.code ?? d.code, {
+  // The caller's own `code` only: one a polluted `Object.prototype` lends made every record
+  // rebuilt here (every record a load keeps) a TypeError thrown out of the loader.
+  const code = Object.hasOwn(fields, "code") ? fields.code : undefined;
+  return makeDiagnostic(code ?? d.code, {
     pointer: d.pointer,
     source: d.source,
     keyword: d.keyword,
@@ -559,6 +564,15 @@ export class NoHomeFolderError extends Error {
   }
 }
 
+/** `path` without its trailing slashes (Python's `rstrip("/")`), by a scan from the end: a
+ * `/\/+$/` replace retries every position of a run of slashes that is not at the end, quadratic
+ * work for a long one. */
+export function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return path.slice(0, end);
+}
+
 /** The folder named by the environment variable, else the default (`~` expanded).
  * `NoHomeFolderError` when the value is `~` or starts with `~/` and expands to no absolute path
  * (as Python's). */
@@ -575,7 +589,7 @@ export function defaultAdaptersDir(): string {
     if (home === "") throw new NoHomeFolderError(configured);
     // As Python's os.path.expanduser: the home folder's trailing slashes are dropped, and an
     // expansion left empty (home "/", value "~") is the root.
-    const folder = home.replace(/\/+$/, "") + configured.slice(1) || "/";
+    const folder = withoutTrailingSlashes(home) + configured.slice(1) || "/";
     if (!folder.startsWith("/")) throw new NoHomeFolderError(configured);
     return folder;
   }
@@ -696,7 +710,9 @@ function checkManifest(
 /** An adapter's hook package (named, else its default) is its own: one a built-in's hooks ship in
  * would have the host install, or remove, the built-in's hooks on its behalf. */
 function checkHookPackage(manifest: Readonly<Record<string, unknown>>, id: string, report: Report): void {
-  const named = manifest["hookPackage"];
+  // The file's own member only: a `hookPackage` a polluted `Object.prototype` lends is not the
+  // adapter's (it made an adapter naming none collide with a built-in's package).
+  const named = Object.hasOwn(manifest, "hookPackage") ? manifest["hookPackage"] : undefined;
   const given = typeof named === "string";
   const hookPackage = given ? named : HOOK_PACKAGE_PREFIX + id;
   const owner = BUILTIN_HOOK_PACKAGES.get(hookPackage);
@@ -954,7 +970,7 @@ interface Name {
   readonly key: string;
 }
 
-const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const STRICT_UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as TextDecoderOptions);
 
 /** UTF-8 with each byte of an invalid sequence as U+DC80..U+DCFF (Python's surrogateescape). */
 export function fsDecode(bytes: Buffer): string {
@@ -1010,7 +1026,7 @@ type Listing = Iterable<string | Uint8Array> & { readonly regular?: ReadonlySet<
 function listedNames(folder: FsPath): Listing {
   const regular = new Set<unknown>();
   function* names(): Iterable<Uint8Array> {
-    const directory = fs.opendirSync(folder, { encoding: "buffer" as BufferEncoding });
+    const directory = fs.opendirSync(folder, { __proto__: null, encoding: "buffer" as BufferEncoding } as fs.OpenDirOptions);
     try {
       for (let entry = directory.readSync(); entry !== null; entry = directory.readSync()) {
         const name: unknown = entry.name;

@@ -421,6 +421,19 @@ function unforgeable(line: string): string {
 // read them. Only what cannot change is kept so (strings, numbers, booleans, null: the record
 // reads the same whenever it is read), and only when short, so a record never holds more than a
 // few hundred characters of its input.
+const FIELD_NAMES = ["source", "pointer", "keyword", "expected", "found", "omitted", "others", "hint"] as const;
+
+/** The fields `given` holds as its own members, each read once: a field a polluted
+ * `Object.prototype` lends (data a JSON merge wrote there) is no field of the record (a `hint`
+ * or `pointer` written there appeared in every record the runtime made). */
+function ownFields(given: DiagnosticFields): DiagnosticFields {
+  const fields = Object.create(null) as Record<string, unknown>; // inherits nothing either
+  for (const name of FIELD_NAMES) {
+    if (Object.hasOwn(given, name)) fields[name] = given[name];
+  }
+  return fields as DiagnosticFields;
+}
+
 class DiagnosticRecord implements Diagnostic {
   readonly code: DiagnosticCode;
   readonly source: string;
@@ -436,8 +449,9 @@ class DiagnosticRecord implements Diagnostic {
   readonly #found: string | null;
   readonly #value: unknown;
 
-  constructor(code: DiagnosticCode, fields: DiagnosticFields, raw: RawViolation | null = null) {
+  constructor(code: DiagnosticCode, given: DiagnosticFields, raw: RawViolation | null = null) {
     this.code = knownCode(code);
+    const fields = ownFields(given);
     this.source = fields.source ?? "";
     this.keyword = fields.keyword ?? "";
     this.expected = fields.expected ?? "";

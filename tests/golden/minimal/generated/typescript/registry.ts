@@ -215,6 +215,12 @@ function cleanCategories(categories: RegistryOptions["categories"]): ReadonlySet
   if (categories === undefined || categories === null) return null; // as Python's None
   if (typeof categories === "string") return new Set([categories]);
   const given: unknown = categories;
+  // A mapping is no list of categories, as in Python (a `dict` is a TypeError there, and a plain
+  // object cannot be iterated): a `Map` spread into its [key, value] entries kept no string, and
+  // the registry silently held no tool at all.
+  if (given instanceof Map) {
+    throw new TypeError("categories must be an iterable of strings, not <Map object>");
+  }
   const iterable =
     (typeof given === "object" || typeof given === "function") &&
     given !== null &&

@@ -27,7 +27,7 @@
 // resolver, that is no full path on the platform probed (`bin/x`; on Windows also `\\x` or
 // `C:x`) is not looked for: it would be found from the working folder, and its --version run.
 
-import { spawn } from "node:child_process";
+import { spawn, type SpawnOptions } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as nodePath from "node:path";
@@ -36,12 +36,14 @@ import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnosti
 import {
   NotARegularFileError,
   UnencodablePathError,
+  errorCode,
   errorReason,
   fsDecode,
   fsPath,
   ownMember,
   readRegularFile,
   refuseUnknownMembers,
+  withoutTrailingSlashes,
 } from "./loader.js";
 import { parseJsonObject } from "./json-text.js";
 import { isInert, type ToolRegistry } from "./registry.js";
@@ -167,12 +169,31 @@ function isRegularFile(path: string): boolean {
 
 // Python's whitespace (`str.isspace`), which `strip` removes: not JavaScript's `trim` set, which
 // keeps U+001C..U+001F and U+0085 and removes U+FEFF (a tool's output is the tool's to choose).
-const PYTHON_SPACE = "[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
-const PYTHON_STRIP = new RegExp(`^${PYTHON_SPACE}+|${PYTHON_SPACE}+$`, "g");
+// (A scan from each end, not `/^\s+|\s+$/g`-style alternatives: the trailing one retried
+// every position of a run of white space inside the text, quadratic work for a long version text.)
+function isPythonSpace(code: number): boolean {
+  return (
+    (code >= 0x09 && code <= 0x0d) ||
+    (code >= 0x1c && code <= 0x20) ||
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
 
 /** `text` without leading and trailing whitespace, as Python's `str.strip()` gives it. */
 function pythonStrip(text: string): string {
-  return text.replace(PYTHON_STRIP, "");
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPythonSpace(text.charCodeAt(start))) start += 1;
+  while (end > start && isPythonSpace(text.charCodeAt(end - 1))) end -= 1;
+  return text.slice(start, end);
 }
 
 /** The first line of `text` after trimming, as Python's `strip().splitlines()[0]` gives it. */
@@ -200,12 +221,16 @@ export function runVersion(executable: string, timeoutMs: number): Promise<strin
     const chunks: Buffer[] = [];
     let received = 0;
     let done = false;
+    // Options with no prototype, as every option object handed to node here: node reads an
+    // option it is not given through the prototype chain, where a polluted `Object.prototype`
+    // (data a JSON merge wrote there) would supply it.
     const child = spawn(executable, ["--version"], {
+      __proto__: null,
       shell: false,
       stdio: ["ignore", "pipe", "ignore"],
       detached: ownGroup,
       windowsHide: true,
-    });
+    } as SpawnOptions);
     const stop = (): void => {
       try {
         if (ownGroup && child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
@@ -214,7 +239,7 @@ export function runVersion(executable: string, timeoutMs: number): Promise<strin
         // already gone
       }
     };
-    const output = (): string => new TextDecoder("utf-8", { ignoreBOM: true }).decode(Buffer.concat(chunks).subarray(0, MAX_VERSION_BYTES));
+    const output = (): string => new TextDecoder("utf-8", { __proto__: null, ignoreBOM: true } as TextDecoderOptions).decode(Buffer.concat(chunks).subarray(0, MAX_VERSION_BYTES));
     const finish = (settle: () => void): void => {
       if (done) return;
       done = true;
@@ -255,7 +280,7 @@ export function readPointer(path: string): string | null {
   try {
     data = readRegularFile(path, MAX_POINTER_BYTES);
   } catch (error) {
-    const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+    const code = errorCode(error); // its own code only, never one a polluted prototype lends
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     throw error;
   }
@@ -345,7 +370,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * for `b`), trailing separators of the head dropped unless it is all separators. */
 function pythonDirname(path: string): string {
   const head = path.slice(0, path.lastIndexOf("/") + 1);
-  return head !== "" && !/^\/+$/.test(head) ? head.replace(/\/+$/, "") : head;
+  const trimmed = withoutTrailingSlashes(head);
+  return trimmed === "" ? head : trimmed;
 }
 
 /** Whether `text` has more than `limit` code points (counted no further than the limit). */
@@ -393,7 +419,7 @@ function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
 
 function failure(toolId: string, step: string, error: unknown): Diagnostic {
   // A file that is not a regular one says what it is rather than where it is.
-  const detail = error instanceof NotARegularFileError ? error.kind : error instanceof Error && !("code" in error) ? error.message : "";
+  const detail = error instanceof NotARegularFileError ? error.kind : error instanceof Error && !Object.hasOwn(error, "code") ? error.message : "";
   const reason = errorReason(error);
   const found = shown(detail === "" ? `${step}: ${reason}` : `${step}: ${reason}: ${detail}`, MAX_VERSION_CHARS);
   return makeDiagnostic(DiagnosticCode.DETECTION_FAILED, { source: shown(toolId), found });
