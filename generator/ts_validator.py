@@ -98,6 +98,13 @@ def ts_json(value: Any) -> str:
     )
 
 
+def _primitive_type(value: str | bool | None) -> str:
+    """The JSON type of a ``null``, boolean or string constant."""
+    if value is None:
+        return "null"
+    return "boolean" if isinstance(value, bool) else "string"
+
+
 def _narrowing_test(name: str, value: str) -> str:
     """A type test TypeScript narrows on (an integer is a number first)."""
     if name == "integer":
@@ -249,7 +256,7 @@ class _Emitter:
             lines += _block(f"if (!({test}))", ["return false;"])
         if node.pinned is not None:
             lines += self.pin(node.pinned, value, "")[0]
-        lines += self.values(node.values, value, "")
+        lines += self.values(node.values, value, "", known)
         surrogates = not string_pinned(plan, node)
         for name in TYPED_FAMILIES:
             if known is not None and not satisfies(known, name):
@@ -263,7 +270,7 @@ class _Emitter:
                 lines += _block(f"if ({_type_test(name, value)})", body)
         for member in node.all_of:
             lines += self.node(member, value, "", known)
-        lines += self.combinators(node, value, "", skip_all_of=True)
+        lines += self.combinators(node, value, "", skip_all_of=True, known=known)
         if node.ref is not None:
             lines += self.answer_reference(node.ref, value, known)
         return lines
@@ -304,13 +311,20 @@ class _Emitter:
         items = ", ".join(ts_str(v) for v in sorted(set(values)))
         return self.module.constant("ENUM", f"new Set<string>([{items}])", ": ReadonlySet<string>")
 
-    def values(self, rules: tuple[ValueRule, ...], value: str, where: str) -> list[str]:
+    def values(
+        self, rules: tuple[ValueRule, ...], value: str, where: str, known: str | None = None
+    ) -> list[str]:
+        """The ``const`` and ``enum`` tests; ``known`` is the type ``value`` is narrowed to."""
         lines: list[str] = []
         for rule in rules:
             if rule.keyword == "const":
                 const = rule.values[0]
                 if const is None or isinstance(const, str | bool):
                     test = f"{value} !== {ts_json(const)}"
+                    if known is not None and not satisfies(known, _primitive_type(const)):
+                        # Never equal (``{"type": "array", "const": "a"}`` holds for nothing):
+                        # compared as ``unknown``, as tsc refuses two types with no overlap.
+                        test = f"({value} as unknown) !== {ts_json(const)}"
                 else:
                     name = self.module.constant("CONST", ts_json(const), ": unknown")
                     test = f"!jsonEqual({value}, {name})"
@@ -565,8 +579,17 @@ class _Emitter:
         return f"{self.module.function_at(pointer, collect=False)}({value})"
 
     def combinators(
-        self, node: Node, value: str, where: str, *, skip_all_of: bool = False
+        self,
+        node: Node,
+        value: str,
+        where: str,
+        *,
+        skip_all_of: bool = False,
+        known: str | None = None,
     ) -> list[str]:
+        """``allOf``, ``anyOf``, ``oneOf``, ``not`` and ``if``; when answering, ``known`` is the
+        type ``value`` is narrowed to, which the branches checked inline keep (a check for
+        another type would test a value tsc already narrowed away, and not compile)."""
         lines: list[str] = []
         for member in () if skip_all_of else node.all_of:
             lines += self.node(member, value, where)
@@ -574,7 +597,7 @@ class _Emitter:
             test = " || ".join(self.verdict(pointer, value) for pointer in node.any_of)
             lines += _block(f"if (!({test}))", [self.fail(where, node.any_of_rule, value)])
         if node.one_of is not None:
-            lines += self.one_of(node.one_of, value, where)
+            lines += self.one_of(node.one_of, value, where, known)
         if node.negated is not None:
             lines += _block(
                 f"if ({self.verdict(node.negated, value)})", [self.fail(where, NOT_RULE, value)]
@@ -583,10 +606,12 @@ class _Emitter:
             self.branches += 1
             try:
                 then = (
-                    self.node(node.conditional.then, value, where) if node.conditional.then else []
+                    self.node(node.conditional.then, value, where, known)
+                    if node.conditional.then
+                    else []
                 )
                 otherwise = (
-                    self.node(node.conditional.otherwise, value, where)
+                    self.node(node.conditional.otherwise, value, where, known)
                     if node.conditional.otherwise
                     else []
                 )
@@ -600,7 +625,7 @@ class _Emitter:
                     lines += _block(f"if (!{test})", otherwise)
         return lines
 
-    def one_of(self, one_of: OneOf, value: str, where: str) -> list[str]:
+    def one_of(self, one_of: OneOf, value: str, where: str, known: str | None) -> list[str]:
         count = len(one_of.alternatives)
         report = self.report_one_of(one_of, value, where)
         if one_of.discriminator is None:
@@ -618,7 +643,7 @@ class _Emitter:
         for index in range(count):
             self.branches += 1
             try:
-                checks = self.node(one_of.inline[index], value, where)
+                checks = self.node(one_of.inline[index], value, where, known)
             finally:
                 self.branches -= 1
             lines.append(f"{opening} ({tag} === {ts_str(constants[index])}) {{")

@@ -673,3 +673,35 @@ def test_an_unanchored_pattern_never_matches_inside_an_astral_character(tmp_path
     assert verdicts["(?<!\\w)(?!\\w)", "a\U0001f600b"] is False
     assert verdicts["^a|\\B", "a\U0001f600b"] is True
     assert verdicts["^a|\\B", "k\U0001f600s"] is False
+
+
+def test_a_check_for_a_type_already_narrowed_away_still_compiles(tmp_path: Path) -> None:
+    """An answering function narrows the value to the type its node implies; a ``const`` of
+    another type, or an ``if`` branch's or a ``oneOf`` alternative's checks for another type,
+    were emitted against that narrowed value, and strict tsc refused the module ("no overlap",
+    "``length`` does not exist on type ``never``"): a valid schema gave a validator.ts that did
+    not compile. The branches keep the known type now, and such a ``const`` compares as
+    ``unknown``; both languages still give the same records."""
+    schemas: list[Any] = [
+        {"type": "array", "const": "a"},
+        {"type": "number", "const": True},
+        {"type": "object", "const": None},
+        {"type": "array", "allOf": [{"const": "a"}, {"type": "null"}]},
+        {"type": "null", "if": {"minimum": 5}, "then": {"maxItems": 1}},
+        {"type": "null", "if": {"minimum": 5}, "else": {"maxLength": 0}},
+        {"type": "object", "if": {"minimum": 5}, "then": {"const": "a"}},
+        {
+            "type": "object",
+            "oneOf": [
+                {"properties": {"k": {"const": "x"}}, "required": ["k"], "maxLength": 1},
+                {"properties": {"k": {"const": "y"}}, "required": ["k"], "minItems": 2},
+            ],
+        },
+    ]
+    values: list[Any] = [None, "a", True, 3, [], ["a", "b"], {}, {"k": "x"}, {"k": "y"}]
+    compared = _records_in_both_languages(tmp_path, schemas, values)
+    assert [c for c in compared if c[2] != c[3]] == []
+    verdicts = {(json.dumps(s), json.dumps(v)): p == [] for s, v, p, _ in compared}
+    assert verdicts[json.dumps(schemas[0]), '"a"'] is False  # an array that is "a": none
+    assert verdicts[json.dumps(schemas[4]), "null"] is True
+    assert verdicts[json.dumps(schemas[7]), '{"k": "y"}'] is True

@@ -716,35 +716,21 @@ function valid1(v: unknown): boolean {
       }
     }
     if (valid12(v75)) {
-      if (typeof v75 === "string") {
-        if (hasLoneSurrogate(v75)) {
-          return false;
-        }
+      if (!Object.hasOwn(v75, "command")) {
+        return false;
       }
-      if (isObject(v75)) {
-        if (!Object.hasOwn(v75, "command")) {
-          return false;
-        }
-        if (Object.hasOwn(v75, "url")) {
-          return false;
-        }
+      if (Object.hasOwn(v75, "url")) {
+        return false;
       }
     } else {
-      if (typeof v75 === "string") {
-        if (hasLoneSurrogate(v75)) {
-          return false;
-        }
+      if (!Object.hasOwn(v75, "url")) {
+        return false;
       }
-      if (isObject(v75)) {
-        if (!Object.hasOwn(v75, "url")) {
-          return false;
-        }
-        if (Object.hasOwn(v75, "command")) {
-          return false;
-        }
-        if (Object.hasOwn(v75, "args")) {
-          return false;
-        }
+      if (Object.hasOwn(v75, "command")) {
+        return false;
+      }
+      if (Object.hasOwn(v75, "args")) {
+        return false;
       }
     }
   }
@@ -777,53 +763,39 @@ function valid1(v: unknown): boolean {
     }
   }
   if (valid11(v)) {
-    if (typeof v === "string") {
-      if (hasLoneSurrogate(v)) {
+    if (!Object.hasOwn(v, "mcpServer")) {
+      return false;
+    }
+    if (Object.hasOwn(v, "launchable")) {
+      const v89 = v["launchable"];
+      if (v89 !== false) {
         return false;
       }
     }
-    if (isObject(v)) {
-      if (!Object.hasOwn(v, "mcpServer")) {
+    if (Object.hasOwn(v, "hookCapable")) {
+      const v90 = v["hookCapable"];
+      if (v90 !== false) {
         return false;
       }
-      if (Object.hasOwn(v, "launchable")) {
-        const v89 = v["launchable"];
-        if (v89 !== false) {
-          return false;
-        }
-      }
-      if (Object.hasOwn(v, "hookCapable")) {
-        const v90 = v["hookCapable"];
-        if (v90 !== false) {
-          return false;
-        }
-      }
-      if (Object.hasOwn(v, "detect")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "promptArgTemplate")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "hookPackage")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "capabilities")) {
-        return false;
-      }
+    }
+    if (Object.hasOwn(v, "detect")) {
+      return false;
+    }
+    if (Object.hasOwn(v, "promptArgTemplate")) {
+      return false;
+    }
+    if (Object.hasOwn(v, "hookPackage")) {
+      return false;
+    }
+    if (Object.hasOwn(v, "capabilities")) {
+      return false;
     }
   } else {
-    if (typeof v === "string") {
-      if (hasLoneSurrogate(v)) {
-        return false;
-      }
+    if (!Object.hasOwn(v, "detect")) {
+      return false;
     }
-    if (isObject(v)) {
-      if (!Object.hasOwn(v, "detect")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "mcpServer")) {
-        return false;
-      }
+    if (Object.hasOwn(v, "mcpServer")) {
+      return false;
     }
   }
   return true;
@@ -1261,35 +1233,21 @@ function valid3(v: unknown): boolean {
       }
     }
     if (valid12(v137)) {
-      if (typeof v137 === "string") {
-        if (hasLoneSurrogate(v137)) {
-          return false;
-        }
+      if (!Object.hasOwn(v137, "command")) {
+        return false;
       }
-      if (isObject(v137)) {
-        if (!Object.hasOwn(v137, "command")) {
-          return false;
-        }
-        if (Object.hasOwn(v137, "url")) {
-          return false;
-        }
+      if (Object.hasOwn(v137, "url")) {
+        return false;
       }
     } else {
-      if (typeof v137 === "string") {
-        if (hasLoneSurrogate(v137)) {
-          return false;
-        }
+      if (!Object.hasOwn(v137, "url")) {
+        return false;
       }
-      if (isObject(v137)) {
-        if (!Object.hasOwn(v137, "url")) {
-          return false;
-        }
-        if (Object.hasOwn(v137, "command")) {
-          return false;
-        }
-        if (Object.hasOwn(v137, "args")) {
-          return false;
-        }
+      if (Object.hasOwn(v137, "command")) {
+        return false;
+      }
+      if (Object.hasOwn(v137, "args")) {
+        return false;
       }
     }
   }
@@ -1322,53 +1280,39 @@ function valid3(v: unknown): boolean {
     }
   }
   if (valid11(v)) {
-    if (typeof v === "string") {
-      if (hasLoneSurrogate(v)) {
+    if (!Object.hasOwn(v, "mcpServer")) {
+      return false;
+    }
+    if (Object.hasOwn(v, "launchable")) {
+      const v151 = v["launchable"];
+      if (v151 !== false) {
         return false;
       }
     }
-    if (isObject(v)) {
-      if (!Object.hasOwn(v, "mcpServer")) {
+    if (Object.hasOwn(v, "hookCapable")) {
+      const v152 = v["hookCapable"];
+      if (v152 !== false) {
         return false;
       }
-      if (Object.hasOwn(v, "launchable")) {
-        const v151 = v["launchable"];
-        if (v151 !== false) {
-          return false;
-        }
-      }
-      if (Object.hasOwn(v, "hookCapable")) {
-        const v152 = v["hookCapable"];
-        if (v152 !== false) {
-          return false;
-        }
-      }
-      if (Object.hasOwn(v, "detect")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "promptArgTemplate")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "hookPackage")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "capabilities")) {
-        return false;
-      }
+    }
+    if (Object.hasOwn(v, "detect")) {
+      return false;
+    }
+    if (Object.hasOwn(v, "promptArgTemplate")) {
+      return false;
+    }
+    if (Object.hasOwn(v, "hookPackage")) {
+      return false;
+    }
+    if (Object.hasOwn(v, "capabilities")) {
+      return false;
     }
   } else {
-    if (typeof v === "string") {
-      if (hasLoneSurrogate(v)) {
-        return false;
-      }
+    if (!Object.hasOwn(v, "detect")) {
+      return false;
     }
-    if (isObject(v)) {
-      if (!Object.hasOwn(v, "detect")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "mcpServer")) {
-        return false;
-      }
+    if (Object.hasOwn(v, "mcpServer")) {
+      return false;
     }
   }
   return true;
@@ -1904,35 +1848,21 @@ function valid10(v: unknown): boolean {
     }
   }
   if (valid12(v)) {
-    if (typeof v === "string") {
-      if (hasLoneSurrogate(v)) {
-        return false;
-      }
+    if (!Object.hasOwn(v, "command")) {
+      return false;
     }
-    if (isObject(v)) {
-      if (!Object.hasOwn(v, "command")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "url")) {
-        return false;
-      }
+    if (Object.hasOwn(v, "url")) {
+      return false;
     }
   } else {
-    if (typeof v === "string") {
-      if (hasLoneSurrogate(v)) {
-        return false;
-      }
+    if (!Object.hasOwn(v, "url")) {
+      return false;
     }
-    if (isObject(v)) {
-      if (!Object.hasOwn(v, "url")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "command")) {
-        return false;
-      }
-      if (Object.hasOwn(v, "args")) {
-        return false;
-      }
+    if (Object.hasOwn(v, "command")) {
+      return false;
+    }
+    if (Object.hasOwn(v, "args")) {
+      return false;
     }
   }
   return true;
