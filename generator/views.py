@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from generator import (
@@ -397,7 +398,7 @@ def _schema_type(
         target = effective_schema(schema, root, pointer)
         if "properties" in (resolve_local_ref(root, ref) or {}) or target.properties:
             linked.setdefault(name, ref)
-            return f"[{markdown.md_text(name)}](#{_anchor(name)})"
+            return f"[{markdown.md_text(name)}](#{_anchor(root, name)})"
         if ref not in spelled:
             spelled[ref] = None
             text = _schema_type(resolve_local_ref(root, ref), root, ref[1:], linked, spelled)
@@ -464,8 +465,21 @@ def _constraints(schema: Any, root: Any, pointer: str) -> str:
     return "; ".join(shown) or "—"
 
 
-def _anchor(name: str) -> str:
-    return "".join(c for c in name.lower() if c.isalnum() or c in "-_")
+def _anchor(root: Any, name: str) -> str:
+    """The explicit anchor (``<a id>``) of the type ``name``'s section: ``type-`` and the name in
+    lower case, so no heading's slug is it (a ``$defs`` entry ``Capabilities`` linked to
+    ``#capabilities``, the providers section above it, before). Names alike once lower-cased and
+    stripped to letters, digits and ``_`` are told apart by ``-2``, ``-3``, … in key order (no
+    stripped name holds a ``-``)."""
+
+    def stripped(text: str) -> str:
+        return "".join(c for c in text.lower() if c.isalnum() or c == "_")
+
+    definitions = root.get("$defs") if isinstance(root, Mapping) else None
+    keys = [key for key in definitions or () if isinstance(key, str)]
+    alike = [key for key in keys if stripped(key) == stripped(name)]
+    place = alike.index(name) + 1 if name in alike else 1
+    return f"type-{stripped(name)}" + (f"-{place}" if place > 1 else "")
 
 
 def _object_fields(
@@ -495,6 +509,7 @@ def _adapter_format(registry: Registry) -> list[dict[str, Any]]:
     sections = [
         {
             "name": markdown.md_text(validate.THIRD_PARTY_DEF),
+            "anchor": _anchor(root, validate.THIRD_PARTY_DEF),
             "description": markdown.md_text(
                 root["$defs"][validate.THIRD_PARTY_DEF].get("description", "")
             ),
@@ -512,6 +527,7 @@ def _adapter_format(registry: Registry) -> list[dict[str, Any]]:
         sections.append(
             {
                 "name": markdown.md_text(name),
+                "anchor": _anchor(root, name),
                 "description": markdown.md_text(target.get("description", "")),
                 "fields": _object_fields(target, root, ref[1:], linked),
             }

@@ -157,3 +157,53 @@ def test_hostile_values_cannot_break_the_tables(tmp_path: Path) -> None:
     # the display-name map.
     assert text.count("<b>x</b>") == 2
     assert text.count(r"``Pipe \| `tick` <b>x</b> & *y*``") == 2
+
+
+def _github_anchors(text: str) -> dict[str, int]:
+    """Every fragment a renderer resolves in ``text`` -> the line it lands on: an explicit
+    ``<a id="…">``, else a heading's slug as GitHub makes it (lower case, punctuation dropped,
+    spaces to ``-``; a repeated slug gets ``-1``, ``-2``, … in document order)."""
+    anchors: dict[str, int] = {}
+    seen: dict[str, int] = {}
+    fenced_block = False
+    for number, line in enumerate(text.splitlines()):
+        if line.startswith("```"):
+            fenced_block = not fenced_block
+        if fenced_block:
+            continue
+        for explicit in re.findall(r'<a id="([^"]+)"></a>', line):
+            anchors.setdefault(explicit, number)
+        heading = re.match(r"#{1,6} (.*)$", line)
+        if heading:
+            slug = re.sub(r"[^\w\- ]", "", heading.group(1).lower()).replace(" ", "-")
+            count = seen.get(slug, 0)
+            seen[slug] = count + 1
+            anchors.setdefault(slug if count == 0 else f"{slug}-{count}", number)
+    return anchors
+
+
+def _links_land_on_their_sections(text: str) -> None:
+    lines = text.splitlines()
+    anchors = _github_anchors(text)
+    links = set(re.findall(r"\[([A-Za-z_][A-Za-z0-9_]*)\]\(#([^)]+)\)", text))
+    assert links
+    for name, fragment in sorted(links):
+        assert fragment in anchors, f"[{name}](#{fragment}) lands nowhere"
+        landing = next(line for line in lines[anchors[fragment] :] if line.startswith("#"))
+        assert landing == f"### {name}", f"[{name}](#{fragment}) lands on {landing!r}"
+
+
+def test_type_links_land_on_the_type_not_a_section_of_the_same_name(tmp_path: Path) -> None:
+    # The schema's Capabilities type shares its name with the "Capabilities" section (the
+    # providers table), which comes first: #capabilities was that section.
+    _links_land_on_their_sections((REPO / DOCS).read_text())
+    project = copy_project(tmp_path / "project")
+    schema_file = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(schema_file.read_text())
+    for section in ("Maps", "Cohorts", "Example", "EXAMPLE"):
+        schema["$defs"][section] = {"type": "object", "properties": {"x": {"type": "string"}}}
+        schema["$defs"]["McpServer"]["properties"][f"x{section}"] = {"$ref": f"#/$defs/{section}"}
+    schema_file.write_text(json.dumps(schema, indent=2))
+    result = run_toolgen("generate", "--project", str(project))
+    assert result.returncode == 0, result.stderr
+    _links_land_on_their_sections((project / DOCS).read_text())
