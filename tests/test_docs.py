@@ -101,6 +101,17 @@ def test_a_stale_reference_is_drift(tmp_path: Path) -> None:
         ("*bold* _it_ [l](u) # ! ~", r"\*bold\* \_it\_ \[l\](u) \# \! \~"),
         ("back\\slash", "back\\\\slash"),
         ("bidi\u202eend", "bidi\\\\u202eend"),
+        # A type's description is a paragraph of its own: what would start a list, a thematic
+        # break or an indented code block there is escaped (in a table cell it is harmless).
+        ("- item", r"\- item"),
+        ("+ item", r"\+ item"),
+        ("---", r"\---"),
+        ("= x", r"\= x"),
+        ("1986. A year", r"1986\. A year"),
+        ("1) first", r"1\) first"),
+        ("    indented", "&#32;   indented"),
+        (" - x", r"&#32;- x"),
+        ("x - y 1. z", "x - y 1. z"),
     ],
 )
 def test_md_text(raw: str, shown: str) -> None:
