@@ -298,7 +298,7 @@ def _readme_output(config: Config) -> str | Diagnostic | None:
     path = config.path("readme")
     if not path.exists():
         return None
-    text, problems = read_text(path, config.relative("readme"))
+    text, problems = read_text(path, config.relative("readme"), keep_bom=True)
     if text is None:
         return problems[0]
     try:
