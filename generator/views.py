@@ -337,7 +337,7 @@ def ts_loader(registry: Registry) -> Context:
     """The Python loader's field tables (known and deprecated top-level properties) and the hook
     package prefix's constant."""
     context = python_loader(registry)
-    keys = ("known_fields", "deprecated_fields", "hook_prefix_constant")
+    keys = ("manifest_class", "known_fields", "deprecated_fields", "hook_prefix_constant")
     return {key: context[key] for key in keys}
 
 
@@ -352,10 +352,16 @@ def python_registry(registry: Registry) -> Context:
 def ts_registry(registry: Registry) -> Context:
     """The Python registry module's cohort table and inert category."""
     context = python_registry(registry)
-    return {key: context[key] for key in ("cohorts", "inert_category")}
+    return {key: context[key] for key in ("manifest_class", "cohorts", "inert_category")}
 
 
 def python_detection(registry: Registry) -> Context:
+    return {"manifest_class": str(registry.manifest_schema["title"])}
+
+
+def root_type(registry: Registry) -> Context:
+    """The root type's name (the schema's ``title``) and nothing else: ``detection.ts`` and
+    ``index.ts`` name it (its guard is ``is`` + the name), never ``ToolManifest`` as such."""
     return {"manifest_class": str(registry.manifest_schema["title"])}
 
 
