@@ -194,6 +194,7 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
         )
         return found
     found.extend(_schema_names(loaded))
+    found.extend(_runtime_fields(loaded))
     try:
         validator_source(schema)
         ts_validator_source(schema)
@@ -206,6 +207,64 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
             )
         )
     return found
+
+
+# The root's properties the generated runtime reads by name (loader, registry, detection, launch
+# guard, hook packages; Python and TypeScript): each must be declared with its JSON type, and the
+# first four required. Without one, generation failed on a KeyError or wrote a package that mypy
+# --strict and tsc refuse; the rest of the schema is the schema's own business.
+_RUNTIME_FIELDS: dict[str, tuple[str, bool]] = {
+    "id": ("string", True),
+    "displayName": ("string", True),
+    "launchable": ("boolean", True),
+    "hookPointer": ("string", True),
+    "hookPackage": ("string", False),
+    "builtin": ("boolean", False),
+    "capabilities": ("object", False),
+}
+
+
+def _declared_type(root: Mapping[str, Any], sub: Any) -> object:
+    """The ``type`` a property schema declares, through local ``$ref`` chains (``None`` if none)."""
+    seen: set[str] = set()
+    while isinstance(sub, Mapping) and "type" not in sub and isinstance(sub.get("$ref"), str):
+        if sub["$ref"] in seen:
+            return None
+        seen.add(sub["$ref"])
+        sub = resolve_local_ref(root, sub["$ref"])
+    return sub.get("type") if isinstance(sub, Mapping) else None
+
+
+def _runtime_fields(loaded: Loaded) -> Iterator[Diagnostic]:
+    schema = loaded.value
+    properties = schema.get("properties")
+    properties = properties if isinstance(properties, Mapping) else {}
+    required = schema.get("required")
+    required = required if isinstance(required, list) else []
+    for name, (kind, needed) in _RUNTIME_FIELDS.items():
+        shown = f"{describe(name)} ({'a required ' if needed else 'an optional '}{kind})"
+        if name not in properties:
+            yield Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"the root declares no property {shown}: the generated runtime reads it",
+                **_at(loaded, "/properties" if "properties" in schema else ""),
+            )
+            continue
+        declared = _declared_type(schema, properties[name])
+        if declared != kind:
+            yield Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"property {shown} has the type {describe(declared)}: the generated runtime reads"
+                f" it as {kind}",
+                **_at(loaded, f"/properties{pointer_of((name,))}"),
+            )
+        elif needed and name not in required:
+            yield Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"property {shown} is not required: the generated runtime reads it from every"
+                " manifest",
+                **_at(loaded, "/required" if "required" in schema else ""),
+            )
 
 
 # A type name (a ``$defs`` key, the root title) datamodel-code-generator keeps as it is: it
