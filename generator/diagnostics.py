@@ -143,7 +143,7 @@ MEANINGS: dict[Code, str] = {
     Code.SCHEMA_INVALID: "a schema file is not a sound draft 2020-12 schema",
     Code.SCHEMA_UNSUPPORTED: "the manifest schema uses a keyword, `$ref` or pattern construct the"
     " validator compiler does not support, a type name the generated code already uses, or leaves"
-    " out (or retypes) a root property the generated runtime reads",
+    " out (or retypes) a root property or the Capability vocabulary the generated runtime reads",
     Code.SCHEMA_VIOLATION: "the table breaks the schema",
     Code.UNKNOWN_FIELD: "a property the schema does not declare",
     Code.DUPLICATE_ID: "two rows share an id",

@@ -265,6 +265,27 @@ def _runtime_fields(loaded: Loaded) -> Iterator[Diagnostic]:
                 " manifest",
                 **_at(loaded, "/required" if "required" in schema else ""),
             )
+    # The capability vocabulary: CAPABILITIES, the CAP_* constants and the Capability type.
+    definitions = schema.get("$defs")
+    capability = definitions.get("Capability") if isinstance(definitions, Mapping) else None
+    if not isinstance(capability, Mapping):
+        yield Diagnostic(
+            Code.SCHEMA_UNSUPPORTED,
+            '$defs declares no "Capability" (the capability vocabulary, a string enum): the'
+            " generated constants and runtime name it",
+            **_at(loaded, "/$defs"),
+        )
+        return
+    enum = capability.get("enum")
+    if capability.get("type") != "string" or not (
+        isinstance(enum, list) and all(isinstance(value, str) for value in enum)
+    ):
+        yield Diagnostic(
+            Code.SCHEMA_UNSUPPORTED,
+            '$defs "Capability" must be a string enum (type string, an enum of strings): it is'
+            " the capability vocabulary the generated constants and runtime list",
+            **_at(loaded, "/$defs/Capability"),
+        )
 
 
 # A type name (a ``$defs`` key, the root title) datamodel-code-generator keeps as it is: it

@@ -1,5 +1,6 @@
 """The generated runtime reads some manifest fields by name (the id, the display name, the launch
-flag, the hook pointer, the hook package, the built-in flag, the capabilities, detection): a
+flag, the hook pointer, the hook package, the built-in flag, the capabilities) and the capability
+vocabulary (``$defs/Capability``, a string enum: ``CAPABILITIES``, ``CAP_*``, ``Capability``): a
 manifest schema that leaves one out, makes a required one optional or gives it another type is
 refused at generation (``SCHEMA_UNSUPPORTED``, located), before anything is written.
 
@@ -62,6 +63,18 @@ def _retyped(field: str, kind: str) -> Callable[[dict[str, Any]], None]:
     return change
 
 
+def _renamed_capability(schema: dict[str, Any]) -> None:
+    # The capability vocabulary (CAPABILITIES, CAP_*, the Capability type) is $defs/Capability.
+    text = json.dumps(schema).replace('"#/$defs/Capability"', '"#/$defs/Skill"')
+    schema.clear()
+    schema.update(json.loads(text))
+    schema["$defs"]["Skill"] = schema["$defs"].pop("Capability")
+
+
+def _capability_without_enum(schema: dict[str, Any]) -> None:
+    schema["$defs"]["Capability"] = {"type": "string", "pattern": "^[a-z-]+$"}
+
+
 CASES = {
     **{
         f"{field} removed": (field, _removed(field), "/properties")
@@ -80,6 +93,8 @@ CASES = {
         for field in ("id", "displayName", "launchable", "hookPointer")
     },
     "hookPackage a number": ("hookPackage", _retyped("hookPackage", "number"), None),
+    "Capability renamed": ("Capability", _renamed_capability, "/$defs"),
+    "Capability no enum": ("Capability", _capability_without_enum, "/$defs/Capability"),
     "builtin a string": ("builtin", _retyped("builtin", "string"), None),
 }
 
