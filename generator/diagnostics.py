@@ -228,6 +228,11 @@ class Diagnostic:
         return document
 
 
+def is_hidden(char: str) -> bool:
+    """Whether ``sanitize`` shows the character ``char`` as an escape."""
+    return _HIDDEN.match(char) is not None
+
+
 def sanitize(text: str, limit: int = MAX_SHOWN_CHARS, *, escape_quotes: bool = False) -> str:
     """``text`` with invisible characters shown as ``\\uXXXX`` escapes, clipped to ``limit``."""
     clipped = text[:limit]

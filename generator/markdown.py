@@ -9,6 +9,7 @@ sources reaches a table cell through ``md_text`` or ``md_code``, and a fenced bl
 - ``md_code``: a code span whose fence is longer than any run of backticks inside, padded when
   the text starts or ends with a backtick; ``|`` is escaped (GitHub's tables split cells on it
   even inside code spans), line breaks and invisible characters are shown as escapes.
+- ``md_pattern``: a schema pattern as a code span, invisible characters in ECMAScript's escapes.
 - ``md_authored``: Markdown written in this repository (code meanings): kept, but a table row.
 - ``fenced``: a fenced block whose fence is longer than any backtick run in the text.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from generator.diagnostics import is_hidden as hidden
 from generator.diagnostics import sanitize
 
 _UNLIMITED = 1 << 30
@@ -73,6 +75,19 @@ def md_code(value: object) -> str:
     if text and (text[0] in "` " or text[-1] in "` "):
         text = f" {text} "
     return f"{fence}{text}{fence}"
+
+
+def md_pattern(pattern: str) -> str:
+    """A schema ``pattern`` (ECMA-262, ``u`` flag) as a code span that still reads as that
+    regular expression: each invisible character is written as ECMAScript escapes it (``\\uXXXX``,
+    or ``\\u{XXXXX}`` beyond the BMP), never as Python's ``\\U0001XXXX``, which u-mode refuses."""
+    shown = "".join(
+        (f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\u{{{ord(char):x}}}")
+        if hidden(char)
+        else char
+        for char in pattern
+    )
+    return md_code(shown)
 
 
 def fenced(text: str, language: str = "") -> str:

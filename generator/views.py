@@ -463,7 +463,7 @@ def _constraints(schema: Any, root: Any, pointer: str) -> str:
         shown.append("items unique")
     for key, label in (("pattern", "pattern"), ("items.pattern", "each item matches")):
         if key in keywords:
-            shown.append(f"{label} {markdown.md_code(keywords[key])}")
+            shown.append(f"{label} {markdown.md_pattern(str(keywords[key]))}")
     if keywords.get("additionalProperties") is False:
         shown.append("no other properties")
     if keywords.get("deprecated") is True:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from generator.diagnostics import MEANINGS, Code
 from generator.markdown import fenced, md_authored, md_code, md_text
 from generator.runtime_codes import RUNTIME_CODES
 
-from .conftest import REPO, copy_project, run_toolgen
+from .conftest import REPO, copy_project, node_executable, run_toolgen
 
 DOCS = "generated/docs/reference.md"
 CELL_SPLIT = re.compile(r"(?<!\\)\|")
@@ -218,3 +219,36 @@ def test_type_links_land_on_the_type_not_a_section_of_the_same_name(tmp_path: Pa
     result = run_toolgen("generate", "--project", str(project))
     assert result.returncode == 0, result.stderr
     _links_land_on_their_sections((project / DOCS).read_text())
+
+
+_NODE_SAME_MATCHES = """
+const [shown, original, probes] = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
+const a = new RegExp(shown, "u");
+const b = new RegExp(original, "u");
+console.log(JSON.stringify(probes.filter((p) => a.test(p) !== b.test(p))));
+"""
+
+
+def test_a_documented_pattern_is_the_schemas_pattern_in_ecmascript() -> None:
+    # The reference shows each pattern as a code span, invisible characters escaped. They were
+    # escaped as Python does (\\U000110bd), which ECMAScript's u-mode rejects and which no
+    # longer matches what the schema's pattern matches: a reader copying it got another regex.
+    schema = json.loads((REPO / "schema/tool-manifest.schema.json").read_text())
+    original = schema["properties"]["displayName"]["pattern"]
+    text = (REPO / DOCS).read_text()
+    row = next(line for line in text.splitlines() if line.startswith("| `displayName` |"))
+    cell = CELL_SPLIT.split(row)[4]
+    shown = re.search(r"pattern (`+) ?(.*?) ?\1", cell)
+    assert shown is not None, cell
+    pattern = shown.group(2).replace("\\|", "|")
+    assert pattern.isascii()
+    probes = ["Claude Code", "a\u2028b", "x\U000110bdy", "x\U000e0001", "\u00ad", "ok\U0001f600"]
+    compared = subprocess.run(
+        [node_executable(), "-e", _NODE_SAME_MATCHES],
+        input=json.dumps([pattern, original, probes]),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert compared.returncode == 0, compared.stderr
+    assert json.loads(compared.stdout) == []
