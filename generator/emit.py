@@ -172,12 +172,15 @@ def _umask() -> int:
 
 def _mode_for(path: Path) -> int:
     """The permission bits the file written at ``path`` gets: the ones the file there has (a
-    private table stays private, a group-writable output stays so), else what the umask gives a
-    new file, as ``open`` would have made it."""
+    private table stays private, a group-writable output stays so), else (nothing there, or a
+    symbolic link the file replaces) what the umask gives a new file, as ``open`` would."""
     try:
-        return stat.S_IMODE(os.stat(path).st_mode) & 0o777
+        status = os.lstat(path)
     except OSError:
+        status = None
+    if status is None or stat.S_ISLNK(status.st_mode):  # a link there is replaced, not its target
         return 0o666 & ~_umask()
+    return stat.S_IMODE(status.st_mode) & 0o777
 
 
 def _stage(path: Path, text: str, created: list[Path] | None = None) -> str:

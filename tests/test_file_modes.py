@@ -75,3 +75,20 @@ def test_add_tool_keeps_a_private_table_private(
     assert "acme-agent" in table.read_text()
     assert _mode(table) == 0o600
     assert _mode(project / CONSTANTS) == 0o644  # replaced: kept what it had
+
+
+def test_a_symlink_replaced_by_an_output_lends_it_no_mode(
+    project: Path, run_cli: Run, umask: Callable[[int], None], tmp_path: Path
+) -> None:
+    # The link is replaced (never written through), so its target's bits are not copied.
+    target = tmp_path / "tool"
+    target.write_text("#!/bin/sh\n")
+    target.chmod(0o4755)
+    typed = project / "generated/python/tool_registry/py.typed"
+    typed.unlink()
+    typed.symlink_to(target)
+    umask(0o022)
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    assert not typed.is_symlink() and _mode(typed) == 0o644
+    assert _mode(target) == 0o4755 and target.read_text() == "#!/bin/sh\n"
