@@ -94,6 +94,36 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
     return found
 
 
+def check_table_schema_refs(loaded: Loaded, manifest: Mapping[str, Any]) -> list[Diagnostic]:
+    """Every ``$ref`` of the table schema that is not local names the manifest schema by its
+    ``$id`` (or the table schema by its own), with a fragment that resolves there: the table is
+    validated with only those two documents, so another (a file path, a URL) was an internal
+    error (``Unresolvable``) while the table was checked. Local ones: ``check_schema_document``."""
+    schema = loaded.value
+    documents = {
+        str(document.get("$id")): document
+        for document in (manifest, schema)
+        if isinstance(document, Mapping) and isinstance(document.get("$id"), str)
+    }
+    found: list[Diagnostic] = []
+    for pointer, sub in iter_subschemas(schema):
+        ref = sub.get("$ref")
+        if not isinstance(ref, str) or ref.startswith("#"):
+            continue
+        base, _, fragment = ref.partition("#")
+        document = documents.get(base)
+        if document is None or resolve_local_ref(document, "#" + fragment) is None:
+            found.append(
+                Diagnostic(
+                    Code.SCHEMA_INVALID,
+                    f"$ref {describe(ref)} names nothing (a $ref may name this schema or the"
+                    " manifest schema, by its $id)",
+                    **_at(loaded, f"{pointer}/$ref"),
+                )
+            )
+    return found
+
+
 # Keywords that apply a subschema to the value itself, not to a part of it: a ``$ref`` cycle
 # through these alone never reaches a smaller value, so validating (jsonschema, the compiled
 # validator) and every stage that expands the schema would recurse without end.
