@@ -51,9 +51,16 @@ class _Builder:
         if target.one_of is not None or target.any_of is not None:
             raise ModelError("a union cannot be rebuilt without its discriminator", target.pointer)
         if target.is_object:
-            if name is None or name not in self.known:
+            if name is None:
                 raise ModelError(
                     "an object schema must be a named $defs entry to become a class",
+                    target.pointer,
+                )
+            if name not in self.known:
+                raise ModelError(
+                    f"the models have no class {name}: datamodel-code-generator gave the name"
+                    " to another type (such as the items of an array property: promptArgTemplate"
+                    " makes PromptArgTemplateItem) and renamed this one; rename the $defs entry",
                     target.pointer,
                 )
             return f"{self.function(name, target, target.required)}({value})"

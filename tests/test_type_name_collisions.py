@@ -158,3 +158,22 @@ def test_a_root_title_other_than_tool_manifest_compiles_in_both_languages(
     assert probe_python(project / "generated/python", probe) is True
     index = (folder / "index.ts").read_text()
     assert "isAgentManifest," in index and "isToolManifest" not in index
+
+
+def test_a_defs_name_datamodel_code_generator_gives_another_type_says_so(
+    project: Path, run_cli: Callable[..., tuple[int, str, str]]
+) -> None:
+    # datamodel-code-generator names the items of the array property promptArgTemplate
+    # PromptArgTemplateItem; a $defs entry of that name lost its class to it, and generation
+    # failed saying the object "must be a named $defs entry", which it is.
+    _add_definition(project, "PromptArgTemplateItem")
+    before = _snapshot(project / "generated")
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    diagnostics = json.loads(out)["diagnostics"]
+    assert diagnostics and all(d["pointer"] == "/$defs/PromptArgTemplateItem" for d in diagnostics)
+    for diagnostic in diagnostics:
+        assert "must be a named $defs entry" not in diagnostic["message"]
+        assert "datamodel-code-generator" in diagnostic["message"], diagnostic["message"]
+        assert "rename" in diagnostic["message"]
+    assert _snapshot(project / "generated") == before
