@@ -209,6 +209,10 @@ def load_config(project_dir: Path) -> Config:
             problem = "must be a relative path"
         elif "\0" in value:
             problem = "must not contain a NUL character"
+        elif "\\" in value:
+            # A separator on Windows, part of a name elsewhere: one pyproject.toml would name
+            # different files on different machines.
+            problem = "must separate folders with / (a backslash separates them on Windows only)"
         if problem is not None:
             place = _key_location(pyproject, key)
             located = f"{where}:{place[0]}:{place[1]}" if place else f"{where}"

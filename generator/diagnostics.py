@@ -142,7 +142,8 @@ MEANINGS: dict[Code, str] = {
     Code.NON_STRING_KEY: "a mapping has a key that is not a string",
     Code.SCHEMA_INVALID: "a schema file is not a sound draft 2020-12 schema",
     Code.SCHEMA_UNSUPPORTED: "the manifest schema uses a keyword, `$ref` or pattern construct the"
-    " validator compiler does not support, or a type name the generated code already uses",
+    " validator compiler does not support, a type name the generated code already uses, or leaves"
+    " out (or retypes) a root property or the Capability vocabulary the generated runtime reads",
     Code.SCHEMA_VIOLATION: "the table breaks the schema",
     Code.UNKNOWN_FIELD: "a property the schema does not declare",
     Code.DUPLICATE_ID: "two rows share an id",
@@ -225,6 +226,11 @@ class Diagnostic:
         if self.subject is not None:
             document["subject"] = self.subject
         return document
+
+
+def is_hidden(char: str) -> bool:
+    """Whether ``sanitize`` shows the character ``char`` as an escape."""
+    return _HIDDEN.match(char) is not None
 
 
 def sanitize(text: str, limit: int = MAX_SHOWN_CHARS, *, escape_quotes: bool = False) -> str:

@@ -23,6 +23,7 @@ import difflib
 import errno
 import os
 import signal
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -154,11 +155,39 @@ def compare_outputs(
     return differences
 
 
+def _umask() -> int:
+    """The process's umask, read without changing it where the system tells (Linux); elsewhere
+    set and restored at once (``os.umask`` has no read-only form)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8) & 0o777
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _mode_for(path: Path) -> int:
+    """The permission bits the file written at ``path`` gets: the ones the file there has (a
+    private table stays private, a group-writable output stays so), else (nothing there, or a
+    symbolic link the file replaces) what the umask gives a new file, as ``open`` would."""
+    try:
+        status = os.lstat(path)
+    except OSError:
+        status = None
+    if status is None or stat.S_ISLNK(status.st_mode):  # a link there is replaced, not its target
+        return 0o666 & ~_umask()
+    return stat.S_IMODE(status.st_mode) & 0o777
+
+
 def _stage(path: Path, text: str, created: list[Path] | None = None) -> str:
-    """Write ``text`` to a new temporary file beside ``path``, synced and readable by all, and
-    return its name; ``path`` itself is not touched. A folder where ``path`` belongs fails here,
-    before anything is replaced, rather than at the rename. The folders it makes are added to
-    ``created``."""
+    """Write ``text`` to a new temporary file beside ``path``, synced, with the permission bits
+    ``path`` has (or a new file would get: ``_mode_for``), and return its name; ``path`` itself
+    is not touched. A folder where ``path`` belongs fails here, before anything is replaced,
+    rather than at the rename. The folders it makes are added to ``created``."""
     missing: list[Path] = []
     folder = path.parent
     while not folder.exists() and folder != folder.parent:
@@ -177,7 +206,7 @@ def _stage(path: Path, text: str, created: list[Path] | None = None) -> str:
             handle.write(text.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temporary, 0o644)
+        os.chmod(temporary, _mode_for(path))
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

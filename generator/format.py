@@ -22,10 +22,13 @@ every text before and after ruff was about a quarter of ``generate``'s time on a
 
 from __future__ import annotations
 
+import io
+import re
 import subprocess
 import sys
 import tempfile
 import threading
+import tokenize
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 
@@ -106,7 +109,45 @@ class PendingFormat:
         if isinstance(outcome, BaseException):
             raise outcome
         _require_valid_python(outcome, "after formatting")
-        return {path: normalize_newlines(text) for path, text in outcome.items()}
+        return {path: waive_long_lines(normalize_newlines(text)) for path, text in outcome.items()}
+
+
+_WAIVER = "  # noqa: E501 - a value from the sources, longer than a line"
+_FILE_WAIVER = re.compile(r"^# ruff: noqa(?:$|: [^\n]*\bE501\b)", re.MULTILINE)
+
+
+def waive_long_lines(text: str) -> str:
+    """``text`` with ``# noqa: E501`` after each line ruff format left longer than its line length
+    (a long string from the table or the schema: ruff splits no string), where a comment can go:
+    not inside a string spanning lines, not on a line that has a comment. Only such lines get
+    one (an unused waiver is RUF100)."""
+    limit = int(RUFF_LINE_LENGTH)
+    lines = text.split("\n")
+    if _FILE_WAIVER.search(text) or not any(_overlong(line, limit) for line in lines):
+        return text  # a module that waives E501 as a whole (validator.py) needs no more
+    inside: set[int] = set()  # 0-based lines a string token runs past the end of
+    commented: set[int] = set()
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    for token in tokens:
+        if token.type == tokenize.COMMENT:
+            commented.add(token.start[0] - 1)
+        elif token.start[0] != token.end[0]:
+            inside.update(range(token.start[0] - 1, token.end[0] - 1))
+    return "\n".join(
+        line + _WAIVER
+        if _overlong(line, limit) and index not in inside and index not in commented
+        else line
+        for index, line in enumerate(lines)
+    )
+
+
+def _overlong(line: str, limit: int) -> bool:
+    """Whether ruff's E501 reports ``line`` (ASCII: every generated text is): longer than
+    ``limit``, but not one word (nothing to split) nor ending in a URL that starts within it."""
+    chunks = line.split()
+    if len(line) <= limit or len(chunks) < 2:
+        return False
+    return not ("://" in chunks[-1] and len(line) - len(chunks[-1]) <= limit)
 
 
 def start_formatting(sources: Mapping[str, str]) -> PendingFormat:

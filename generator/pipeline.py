@@ -45,7 +45,12 @@ from generator.runtime_codes import RUNTIME_CODES
 from generator.stamp import render_stamp, stamp_path
 from generator.targets import TARGETS, Target
 from generator.ts_types import TsTypeError
-from generator.validate import check_manifest_schema, check_schema_document, validate_table
+from generator.validate import (
+    check_manifest_schema,
+    check_schema_document,
+    check_table_schema_refs,
+    validate_table,
+)
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,10 @@ def validate_sources(manifest: Loaded, table_schema: Loaded, table: Loaded) -> l
     if manifest.value is not None:
         schema_problems.extend(check_manifest_schema(manifest))
     if table_schema.value is not None:
-        schema_problems.extend(check_schema_document(table_schema))
+        table_schema_problems = check_schema_document(table_schema)
+        if not table_schema_problems and isinstance(manifest.value, Mapping):
+            table_schema_problems = check_table_schema_refs(table_schema, manifest.value)
+        schema_problems.extend(table_schema_problems)
     found.extend(schema_problems)
     usable = (
         manifest.value is not None
@@ -298,7 +306,7 @@ def _readme_output(config: Config) -> str | Diagnostic | None:
     path = config.path("readme")
     if not path.exists():
         return None
-    text, problems = read_text(path, config.relative("readme"))
+    text, problems = read_text(path, config.relative("readme"), keep_bom=True)
     if text is None:
         return problems[0]
     try:

@@ -1,10 +1,10 @@
 """The README's generated region: the runtime diagnostic-code table between two markers.
 
 ``splice(text, table)`` returns the README text with everything between the markers replaced by
-``table`` (the markers stay), ``None`` when the README carries no markers (nothing to generate),
-and raises ``ReadmeError`` for markers that are out of order or repeated. Pure: the pipeline reads
-the file and the emit stage writes it, so ``check`` reports a stale table like any drift.
-"""
+``table`` (the markers stay; ``newline`` after the first), ``None`` when the README carries no
+markers (nothing to generate), and raises ``ReadmeError`` for markers that are out of order or
+repeated. Pure: the pipeline reads the file and the emit stage writes it, so ``check`` reports a
+stale table like any drift. Nothing outside the region changes (``regenerated``)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class ReadmeError(ValueError):
     """The README's markers cannot delimit one region."""
 
 
-def splice(text: str, table: str) -> str | None:
+def splice(text: str, table: str, newline: str = "\n") -> str | None:
     begins, ends = text.count(BEGIN), text.count(END)
     if begins == 0 and ends == 0:
         return None
@@ -26,13 +26,26 @@ def splice(text: str, table: str) -> str | None:
         raise ReadmeError("expected one begin marker followed by one end marker")
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
-    return f"{head}{BEGIN}\n{table}{END}{tail}"
+    return f"{head}{BEGIN}{newline}{table}{END}{tail}"
 
 
 def regenerated(text: str) -> str | None:
-    """The README ``text`` (as read, any line endings) as ``generate`` writes it: LF endings and
-    the current code table; ``None`` without markers. Raises ``ReadmeError``."""
-    return splice(normalize_newlines(text), readme_table())
+    """The README ``text`` (as read, a byte order mark kept as ``U+FEFF``) as ``generate``
+    writes it: the current code table between the markers, its lines ending as the README's
+    first line does (CRLF, LF or CR); every other character is kept (the README is the
+    maintainer's file: its BOM, line endings and last lines are not toolgen's to change).
+    ``None`` without markers. Raises ``ReadmeError``."""
+    newline = _newline_of(text)
+    return splice(text, readme_table().replace("\n", newline), newline)
+
+
+def _newline_of(text: str) -> str:
+    end = text.find("\n")
+    if end > 0 and text[end - 1] == "\r":
+        return "\r\n"
+    if end < 0 and "\r" in text:
+        return "\r"
+    return "\n"
 
 
 def normalize_newlines(text: str) -> str:

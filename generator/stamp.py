@@ -277,7 +277,7 @@ def _readme_current(config: Config) -> int | None:
         return 0
     try:
         data = read_file(path)
-        expected = regenerated(data.decode("utf-8-sig"))
+        expected = regenerated(data.decode("utf-8"))  # a BOM kept, as the pipeline reads it
     except (OSError, UnicodeDecodeError, ReadmeError):
         return None
     if expected is None:

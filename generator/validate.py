@@ -94,6 +94,36 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
     return found
 
 
+def check_table_schema_refs(loaded: Loaded, manifest: Mapping[str, Any]) -> list[Diagnostic]:
+    """Every ``$ref`` of the table schema that is not local names the manifest schema by its
+    ``$id`` (or the table schema by its own), with a fragment that resolves there: the table is
+    validated with only those two documents, so another (a file path, a URL) was an internal
+    error (``Unresolvable``) while the table was checked. Local ones: ``check_schema_document``."""
+    schema = loaded.value
+    documents = {
+        str(document.get("$id")): document
+        for document in (manifest, schema)
+        if isinstance(document, Mapping) and isinstance(document.get("$id"), str)
+    }
+    found: list[Diagnostic] = []
+    for pointer, sub in iter_subschemas(schema):
+        ref = sub.get("$ref")
+        if not isinstance(ref, str) or ref.startswith("#"):
+            continue
+        base, _, fragment = ref.partition("#")
+        document = documents.get(base)
+        if document is None or resolve_local_ref(document, "#" + fragment) is None:
+            found.append(
+                Diagnostic(
+                    Code.SCHEMA_INVALID,
+                    f"$ref {describe(ref)} names nothing (a $ref may name this schema or the"
+                    " manifest schema, by its $id)",
+                    **_at(loaded, f"{pointer}/$ref"),
+                )
+            )
+    return found
+
+
 # Keywords that apply a subschema to the value itself, not to a part of it: a ``$ref`` cycle
 # through these alone never reaches a smaller value, so validating (jsonschema, the compiled
 # validator) and every stage that expands the schema would recurse without end.
@@ -194,6 +224,7 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
         )
         return found
     found.extend(_schema_names(loaded))
+    found.extend(_runtime_fields(loaded))
     try:
         validator_source(schema)
         ts_validator_source(schema)
@@ -206,6 +237,85 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
             )
         )
     return found
+
+
+# The root's properties the generated runtime reads by name (loader, registry, detection, launch
+# guard, hook packages; Python and TypeScript): each must be declared with its JSON type, and the
+# first four required. Without one, generation failed on a KeyError or wrote a package that mypy
+# --strict and tsc refuse; the rest of the schema is the schema's own business.
+_RUNTIME_FIELDS: dict[str, tuple[str, bool]] = {
+    "id": ("string", True),
+    "displayName": ("string", True),
+    "launchable": ("boolean", True),
+    "hookPointer": ("string", True),
+    "hookPackage": ("string", False),
+    "builtin": ("boolean", False),
+    "capabilities": ("object", False),
+}
+
+
+def _declared_type(root: Mapping[str, Any], sub: Any) -> object:
+    """The ``type`` a property schema declares, through local ``$ref`` chains (``None`` if none)."""
+    seen: set[str] = set()
+    while isinstance(sub, Mapping) and "type" not in sub and isinstance(sub.get("$ref"), str):
+        if sub["$ref"] in seen:
+            return None
+        seen.add(sub["$ref"])
+        sub = resolve_local_ref(root, sub["$ref"])
+    return sub.get("type") if isinstance(sub, Mapping) else None
+
+
+def _runtime_fields(loaded: Loaded) -> Iterator[Diagnostic]:
+    schema = loaded.value
+    properties = schema.get("properties")
+    properties = properties if isinstance(properties, Mapping) else {}
+    required = schema.get("required")
+    required = required if isinstance(required, list) else []
+    for name, (kind, needed) in _RUNTIME_FIELDS.items():
+        shown = f"{describe(name)} ({'a required ' if needed else 'an optional '}{kind})"
+        if name not in properties:
+            yield Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"the root declares no property {shown}: the generated runtime reads it",
+                **_at(loaded, "/properties" if "properties" in schema else ""),
+            )
+            continue
+        declared = _declared_type(schema, properties[name])
+        if declared != kind:
+            yield Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"property {shown} has the type {describe(declared)}: the generated runtime reads"
+                f" it as {kind}",
+                **_at(loaded, f"/properties{pointer_of((name,))}"),
+            )
+        elif needed and name not in required:
+            yield Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"property {shown} is not required: the generated runtime reads it from every"
+                " manifest",
+                **_at(loaded, "/required" if "required" in schema else ""),
+            )
+    # The capability vocabulary: CAPABILITIES, the CAP_* constants and the Capability type.
+    definitions = schema.get("$defs")
+    capability = definitions.get("Capability") if isinstance(definitions, Mapping) else None
+    if not isinstance(capability, Mapping):
+        yield Diagnostic(
+            Code.SCHEMA_UNSUPPORTED,
+            '$defs declares no "Capability" (the capability vocabulary, a string enum): the'
+            " generated constants and runtime name it",
+            **_at(loaded, "/$defs"),
+        )
+        return
+    enum = capability.get("enum")
+    if capability.get("type") != "string" or not (
+        isinstance(enum, list) and all(isinstance(value, str) for value in enum)
+    ):
+        yield Diagnostic(
+            Code.SCHEMA_UNSUPPORTED,
+            '$defs "Capability" must be a string enum (type string, an enum of strings): it is'
+            " the capability vocabulary the generated constants and runtime list",
+            **_at(loaded, "/$defs/Capability"),
+        )
 
 
 # A type name (a ``$defs`` key, the root title) datamodel-code-generator keeps as it is: it

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from generator import (
@@ -336,7 +337,7 @@ def ts_loader(registry: Registry) -> Context:
     """The Python loader's field tables (known and deprecated top-level properties) and the hook
     package prefix's constant."""
     context = python_loader(registry)
-    keys = ("known_fields", "deprecated_fields", "hook_prefix_constant")
+    keys = ("manifest_class", "known_fields", "deprecated_fields", "hook_prefix_constant")
     return {key: context[key] for key in keys}
 
 
@@ -351,10 +352,16 @@ def python_registry(registry: Registry) -> Context:
 def ts_registry(registry: Registry) -> Context:
     """The Python registry module's cohort table and inert category."""
     context = python_registry(registry)
-    return {key: context[key] for key in ("cohorts", "inert_category")}
+    return {key: context[key] for key in ("manifest_class", "cohorts", "inert_category")}
 
 
 def python_detection(registry: Registry) -> Context:
+    return {"manifest_class": str(registry.manifest_schema["title"])}
+
+
+def root_type(registry: Registry) -> Context:
+    """The root type's name (the schema's ``title``) and nothing else: ``detection.ts`` and
+    ``index.ts`` name it (its guard is ``is`` + the name), never ``ToolManifest`` as such."""
     return {"manifest_class": str(registry.manifest_schema["title"])}
 
 
@@ -397,7 +404,7 @@ def _schema_type(
         target = effective_schema(schema, root, pointer)
         if "properties" in (resolve_local_ref(root, ref) or {}) or target.properties:
             linked.setdefault(name, ref)
-            return f"[{markdown.md_text(name)}](#{_anchor(name)})"
+            return f"[{markdown.md_text(name)}](#{_anchor(root, name)})"
         if ref not in spelled:
             spelled[ref] = None
             text = _schema_type(resolve_local_ref(root, ref), root, ref[1:], linked, spelled)
@@ -456,7 +463,7 @@ def _constraints(schema: Any, root: Any, pointer: str) -> str:
         shown.append("items unique")
     for key, label in (("pattern", "pattern"), ("items.pattern", "each item matches")):
         if key in keywords:
-            shown.append(f"{label} {markdown.md_code(keywords[key])}")
+            shown.append(f"{label} {markdown.md_pattern(str(keywords[key]))}")
     if keywords.get("additionalProperties") is False:
         shown.append("no other properties")
     if keywords.get("deprecated") is True:
@@ -464,8 +471,21 @@ def _constraints(schema: Any, root: Any, pointer: str) -> str:
     return "; ".join(shown) or "—"
 
 
-def _anchor(name: str) -> str:
-    return "".join(c for c in name.lower() if c.isalnum() or c in "-_")
+def _anchor(root: Any, name: str) -> str:
+    """The explicit anchor (``<a id>``) of the type ``name``'s section: ``type-`` and the name in
+    lower case, so no heading's slug is it (a ``$defs`` entry ``Capabilities`` linked to
+    ``#capabilities``, the providers section above it, before). Names alike once lower-cased and
+    stripped to letters, digits and ``_`` are told apart by ``-2``, ``-3``, … in key order (no
+    stripped name holds a ``-``)."""
+
+    def stripped(text: str) -> str:
+        return "".join(c for c in text.lower() if c.isalnum() or c == "_")
+
+    definitions = root.get("$defs") if isinstance(root, Mapping) else None
+    keys = [key for key in definitions or () if isinstance(key, str)]
+    alike = [key for key in keys if stripped(key) == stripped(name)]
+    place = alike.index(name) + 1 if name in alike else 1
+    return f"type-{stripped(name)}" + (f"-{place}" if place > 1 else "")
 
 
 def _object_fields(
@@ -495,6 +515,7 @@ def _adapter_format(registry: Registry) -> list[dict[str, Any]]:
     sections = [
         {
             "name": markdown.md_text(validate.THIRD_PARTY_DEF),
+            "anchor": _anchor(root, validate.THIRD_PARTY_DEF),
             "description": markdown.md_text(
                 root["$defs"][validate.THIRD_PARTY_DEF].get("description", "")
             ),
@@ -512,6 +533,7 @@ def _adapter_format(registry: Registry) -> list[dict[str, Any]]:
         sections.append(
             {
                 "name": markdown.md_text(name),
+                "anchor": _anchor(root, name),
                 "description": markdown.md_text(target.get("description", "")),
                 "fields": _object_fields(target, root, ref[1:], linked),
             }

@@ -231,11 +231,13 @@ SCHEMA_CASES: list[
     ),
     (
         "type",
-        lambda s: _prop(s, "hookPackage").update(type=["string", "integer"]),
+        # A property the generated runtime does not read: one it reads (hookPackage) must keep
+        # its type (tests/test_runtime_fields.py), in a baseline too.
+        lambda s: _prop(s, "library").update(type=["string", "integer"]),
         lambda s: None,
         "BREAKING_SCHEMA_TYPE_CHANGED",
-        "/hookPackage",
-        "/properties/hookPackage/type",
+        "/library",
+        "/properties/library/type",
     ),
     (
         "pattern",
@@ -280,9 +282,9 @@ SCHEMA_CASES: list[
     (
         "property-removed",
         None,
-        lambda s: s["properties"].pop("hookPackage"),
+        lambda s: s["properties"].pop("library"),
         "BREAKING_SCHEMA_PROPERTY_REMOVED",
-        "/hookPackage",
+        "/library",
         "/$defs/ThirdPartyToolManifest/properties",
     ),
     (

@@ -102,6 +102,25 @@ def test_a_nul_in_a_configured_path_is_a_usage_error(project: Path, run_cli: Run
 
 @pytest.mark.parametrize(
     ("key", "value"),
+    [("python_out", "gen\\python"), ("docs_out", "docs\\"), ("table", "schema\\tools.yaml")],
+)
+def test_a_backslash_in_a_configured_path_is_a_usage_error_at_its_key(
+    project: Path, run_cli: Run, key: str, value: str
+) -> None:
+    # A separator on Windows, a character of a name elsewhere: the same pyproject.toml would name
+    # other folders on other machines (and the formatter refused the output as "outside").
+    (project / "pyproject.toml").write_text(f"[tool.toolgen]\n{key} = '{value}'\n")
+    before = _files(project)
+    for command in ("generate", "check"):
+        code, out, err = run_cli(command, "--project", str(project))
+        assert code == 2, (out, err)
+        assert f"pyproject.toml:2:1: tool.toolgen.{key} must separate folders with /" in err, err
+        assert "GENERATION_FAILED" not in err and "internal error" not in err
+    assert _files(project) == before
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
     [("python_out", "Makefile"), ("typescript_out", "docs/notes.txt"), ("readme", "docs")],
 )
 def test_an_output_path_of_the_wrong_kind_is_a_usage_error(

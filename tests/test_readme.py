@@ -59,6 +59,41 @@ def test_a_stale_table_is_drift_until_generate(tmp_path: Path) -> None:
     assert run_toolgen("check", "--project", str(project)).returncode == 0
 
 
+@pytest.mark.parametrize(
+    ("bom", "newline", "ending"),
+    [
+        (b"", b"\r\n", b"\r\n"),
+        (b"\xef\xbb\xbf", b"\n", b"\n"),
+        (b"", b"\n", b"\n\n\n"),
+        (b"", b"\n", b""),
+    ],
+)
+def test_generate_rewrites_only_the_region_of_the_readme(
+    tmp_path: Path, bom: bytes, newline: bytes, ending: bytes
+) -> None:
+    # The README is the maintainer's file: its byte order mark, line endings and last lines stay
+    # as they are (a CRLF README was rewritten to LF throughout, a BOM dropped, trailing blank
+    # lines cut, and check called the file drift while its table was current).
+    project = copy_project(tmp_path / "project")
+    readme = project / "README.md"
+
+    def written(region: str) -> bytes:
+        lines = ["# Title", "", BEGIN, *region.splitlines(), END, "", "More.\r in a line"]
+        return bom + newline.join(line.encode() for line in lines) + ending
+
+    readme.write_bytes(written(readme_table()))
+    current = readme.read_bytes()
+    assert run_toolgen("check", "--project", str(project)).returncode == 0
+    assert run_toolgen("generate", "--project", str(project)).returncode == 0
+    assert readme.read_bytes() == current
+    readme.write_bytes(written("| `OLD` | error | gone |\n"))
+    assert run_toolgen("check", "--project", str(project)).returncode == 1
+    assert run_toolgen("generate", "--project", str(project)).returncode == 0
+    assert readme.read_bytes() == current
+    assert run_toolgen("check", "--project", str(project)).returncode == 0
+    assert run_toolgen("check", "--full", "--project", str(project)).returncode == 0
+
+
 def test_broken_markers_are_a_located_generation_error(tmp_path: Path) -> None:
     project = copy_project(tmp_path / "project")
     (project / "README.md").write_text(f"{END}\n{BEGIN}\n")

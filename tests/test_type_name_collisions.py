@@ -19,6 +19,8 @@ import pytest
 
 from generator.type_names import python_names_in_use, typescript_names_in_use
 
+from .conftest import compile_typescript, probe_python
+
 SCHEMA = Path("schema") / "tool-manifest.schema.json"
 
 
@@ -130,3 +132,48 @@ def test_a_title_datamodel_code_generator_would_rename_is_refused_at_the_title(
     assert [(d["code"], d["source"], d["pointer"]) for d in diagnostics] == [
         ("SCHEMA_UNSUPPORTED", str(SCHEMA), "/title")
     ]
+
+
+def test_a_root_title_other_than_tool_manifest_compiles_in_both_languages(
+    project: Path, run_cli: Callable[..., tuple[int, str, str]], tmp_path: Path
+) -> None:
+    # The title names the root type in both packages. The Python templates took it from the
+    # schema; the TypeScript ones spelled ToolManifest, so generate succeeded and wrote a
+    # package tsc refused (TS2305 in loader.ts, registry.ts, detection.ts and index.ts).
+    path = project / SCHEMA
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["title"] = "AgentManifest"
+    path.write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    folder = project / "generated/typescript"
+    compiled = compile_typescript(tmp_path, sorted(folder.glob("*.ts")))
+    assert compiled.returncode == 0, compiled.stdout
+    probe = (
+        "from tool_registry import BUILTIN_TOOL_MANIFESTS\n"
+        "from tool_registry.models import AgentManifest\n"
+        "import json\n"
+        "print(json.dumps(all(isinstance(m, AgentManifest) for m in BUILTIN_TOOL_MANIFESTS)))\n"
+    )
+    assert probe_python(project / "generated/python", probe) is True
+    index = (folder / "index.ts").read_text()
+    assert "isAgentManifest," in index and "isToolManifest" not in index
+
+
+def test_a_defs_name_datamodel_code_generator_gives_another_type_says_so(
+    project: Path, run_cli: Callable[..., tuple[int, str, str]]
+) -> None:
+    # datamodel-code-generator names the items of the array property promptArgTemplate
+    # PromptArgTemplateItem; a $defs entry of that name lost its class to it, and generation
+    # failed saying the object "must be a named $defs entry", which it is.
+    _add_definition(project, "PromptArgTemplateItem")
+    before = _snapshot(project / "generated")
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    diagnostics = json.loads(out)["diagnostics"]
+    assert diagnostics and all(d["pointer"] == "/$defs/PromptArgTemplateItem" for d in diagnostics)
+    for diagnostic in diagnostics:
+        assert "must be a named $defs entry" not in diagnostic["message"]
+        assert "datamodel-code-generator" in diagnostic["message"], diagnostic["message"]
+        assert "rename" in diagnostic["message"]
+    assert _snapshot(project / "generated") == before

@@ -418,3 +418,45 @@ def test_any_table_shape_gives_diagnostics_never_an_exception(value: dict[str, A
     text = json.dumps(value)
     found = diagnose(text)
     assert all(isinstance(d, Diagnostic) and d.source == "tools.yaml" for d in found)
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "./tool-manifest.schema.json",
+        "urn:toolgen:schema:other",
+        "https://example.com/x.json",
+        "urn:toolgen:schema:tool-manifest#/$defs/Nope",
+        "urn:toolgen:schema:tools-table#/$defs/Nope",
+    ],
+)
+def test_a_table_schema_ref_naming_nothing_is_located_not_an_internal_error(
+    tmp_path: Path, ref: str
+) -> None:
+    # The table schema may name the manifest schema by its $id; any other document was an
+    # internal error (referencing's Unresolvable) while the table was validated.
+    table_schema = json.loads(TABLE_SCHEMA_TEXT)
+    table_schema["properties"]["tools"]["items"] = {"$ref": ref}
+    text = json.dumps(table_schema, indent=2)
+    found = validate_sources(
+        parse_json(json.dumps(MANIFEST_SCHEMA), "schema/tool-manifest.schema.json"),
+        parse_json(text, "schema/tools-table.schema.json"),
+        parse_yaml(TABLE_TEXT, "schema/tools.yaml"),
+    )
+    assert [(d.code, d.source, d.pointer) for d in found] == [
+        (Code.SCHEMA_INVALID, "schema/tools-table.schema.json", "/properties/tools/items/$ref")
+    ], found
+    assert found[0].line is not None and "names nothing" in found[0].message
+
+
+def test_a_table_schema_ref_into_the_manifest_by_its_id_still_works() -> None:
+    table_schema = json.loads(TABLE_SCHEMA_TEXT)
+    table_schema["properties"]["tools"]["items"] = {
+        "$ref": "urn:toolgen:schema:tool-manifest#/$defs/ThirdPartyToolManifest"
+    }
+    found = validate_sources(
+        parse_json(json.dumps(MANIFEST_SCHEMA), "schema/tool-manifest.schema.json"),
+        parse_json(json.dumps(table_schema), "schema/tools-table.schema.json"),
+        parse_yaml(TABLE_TEXT, "schema/tools.yaml"),
+    )
+    assert Code.SCHEMA_INVALID not in {d.code for d in found}  # rows checked as adapters
