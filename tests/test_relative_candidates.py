@@ -133,3 +133,55 @@ def test_typescript_holds_the_same_rule(tmp_path: Path) -> None:
     assert found["win32"] == [["C:\\w"], False]
     assert found["schema"] == [[["/detect/paths/linux/1", "pattern"]]] * len(RELATIVE)
     assert found["full"] == 0
+
+
+# On Windows ``~/`` then a drive is no path under the home folder: Python's ``os.path.join``
+# (``ntpath``) drops the home for a drive it is given (``join("C:\\Users\\me", "D:x")`` is
+# ``D:x``), a file of drive D's working folder, so the schema's ``~/`` let a relative one in.
+HOME_DRIVE = ["~/D:x", "~/d:\\y", "~/C:/z", "~/e"]
+
+
+def test_a_home_candidate_naming_a_drive_is_not_looked_for_on_windows() -> None:
+    listed = CandidatePaths(linux=list(HOME_DRIVE), win32=list(HOME_DRIVE))
+    tool = a_tool(detect=CandidatesDetect(kind="candidates", paths=listed))
+    assert _probed(tool, "win32") == ["/h/e"]
+    # Elsewhere ``C:x`` is a name like any other, under the home folder.
+    assert _probed(tool, "linux") == ["/h/D:x", "/h/d:\\y", "/h/C:/z", "/h/e"]
+
+
+HOME_DRIVE_PROBE = """\
+import { detectTool, getToolRegistry } from "./index.js";
+const registry = getToolRegistry(FOLDER);
+const out = {};
+for (const platform of ["linux", "win32"]) {
+  const asked = [];
+  const tool = { ...TOOL, detect: { kind: "candidates", paths: { [platform]: PATHS } } };
+  await detectTool(tool, registry, {
+    which: () => null,
+    isFile: (path) => { asked.push(path); return false; },
+    readText: () => null,
+    home: () => "/h",
+    platform: () => platform,
+    runVersion: async () => null,
+  });
+  out[platform] = asked;
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def test_typescript_refuses_a_home_candidate_naming_a_drive_on_windows(tmp_path: Path) -> None:
+    out = build_typescript(tmp_path / "ts", REPO / "generated" / "typescript")
+    tool = {
+        "id": "fixture-tool",
+        "displayName": "Fixture Tool",
+        "hookPointer": ".fixture/pointer.json",
+        "builtin": True,
+    }
+    body = (
+        HOME_DRIVE_PROBE.replace("FOLDER", json.dumps(str(tmp_path / "none")))
+        .replace("TOOL", json.dumps(tool))
+        .replace("PATHS", json.dumps(HOME_DRIVE))
+    )
+    found = run_js(out, body)
+    assert found == {"linux": ["/h/D:x", "/h/d:\\y", "/h/C:/z", "/h/e"], "win32": ["/h/e"]}

@@ -330,6 +330,14 @@ function expand(path: string, home: string): string | null {
 /** A full path on Windows: a drive and a separator (`C:\\`, `C:/`), or two separators (a share). */
 const WINDOWS_FULL_PATH = /^(?:[A-Za-z]:[\\/]|[\\/]{2})/;
 
+/** Whether `path` is `~/` and a path under the home folder. On Windows not `~/D:x`: Python's
+ * `os.path.join` drops the home for a drive (`D:x`, a file of that drive's working folder). As
+ * Python's `_home_path`. */
+function homePath(path: string, platform: string): boolean {
+  if (!path.startsWith("~/")) return false;
+  return platform !== "win32" || !/^[A-Za-z]:/.test(path.slice(2));
+}
+
 /** Whether `path` is text naming one file whatever the working folder: on Windows a drive and a
  * separator, or a share; elsewhere `/` first. Not `path.isAbsolute`: the platform probed is
  * `deps.platform()`, and Windows' `isAbsolute` takes `\\x`, a folder of the working drive. As
@@ -358,7 +366,7 @@ function candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionD
   // path in the working folder would be found, and its --version run. Nor is one that is no full
   // path: it would be looked up from the working folder.
   return listed
-    .filter((path) => path.startsWith("~/") || fullPath(path, platform))
+    .filter((path) => homePath(path, platform) || fullPath(path, platform))
     .map((path) => expand(path, home))
     .filter((path): path is string => path !== null);
 }

@@ -58,6 +58,8 @@ CANDIDATE_PLATFORMS = ("darwin", "win32", "linux")
 # A full path on Windows: a drive and a separator (``C:\\``, ``C:/``), or two separators (a
 # share, ``\\\\server\\x``). Elsewhere a full path starts with ``/``.
 _WINDOWS_FULL_PATH = re.compile(r"[A-Za-z]:[\\/]|[\\/]{2}")
+# A drive (``D:``): after ``~/`` on Windows it names that drive, not a file under the home folder.
+_WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
 
 
 class PointerTooLargeError(OSError):
@@ -304,6 +306,15 @@ def _full_path(path: object, platform: str) -> bool:
     return str.startswith(path, "/")
 
 
+def _home_path(path: str, platform: str) -> bool:
+    """Whether ``path`` is ``~/`` and a path under the home folder. On Windows not ``~/D:x``:
+    ``os.path.join`` drops the home for a drive (``D:x``, a file of that drive's working
+    folder), where TypeScript's join keeps it."""
+    if not path.startswith("~/"):
+        return False
+    return platform != "win32" or _WINDOWS_DRIVE.match(path, 2) is None
+
+
 def _candidates(
     tool: ToolManifest, registry: ToolRegistry, deps: DetectionDeps
 ) -> Sequence[str] | None:
@@ -328,7 +339,7 @@ def _candidates(
     return [
         found
         for path in listed
-        if (path.startswith("~/") or _full_path(path, platform))
+        if (_home_path(path, platform) or _full_path(path, platform))
         and (found := _expand(path, home)) is not None
     ]
 
