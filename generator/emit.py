@@ -170,17 +170,28 @@ def _umask() -> int:
     return mask
 
 
-def _mode_for(path: Path) -> int:
+def _mode_for(path: Path, staged: int) -> int:
     """The permission bits the file written at ``path`` gets: the ones the file there has (a
     private table stays private, a group-writable output stays so), else (nothing there, or a
-    symbolic link the file replaces) what the umask gives a new file, as ``open`` would."""
+    symbolic link the file replaces) what the umask gives a new file, as ``open`` would.
+
+    The group bits are the old group's: the staged file (descriptor ``staged``) is given that
+    group, and where it cannot be (this process is not in it) its group may do what others may
+    and no more, as editors do; a ``0o664`` output of another group was handed to this
+    process's group, which could then write it."""
     try:
         status = os.lstat(path)
     except OSError:
         status = None
     if status is None or stat.S_ISLNK(status.st_mode):  # a link there is replaced, not its target
         return 0o666 & ~_umask()
-    return stat.S_IMODE(status.st_mode) & 0o777
+    mode = stat.S_IMODE(status.st_mode) & 0o777
+    if os.fstat(staged).st_gid != status.st_gid:
+        try:
+            os.fchown(staged, -1, status.st_gid)
+        except (OSError, AttributeError):  # AttributeError: no fchown (Windows)
+            mode = (mode & ~0o070) | ((mode & 0o007) << 3)
+    return mode
 
 
 def _stage(path: Path, text: str, created: list[Path] | None = None) -> str:
@@ -206,7 +217,8 @@ def _stage(path: Path, text: str, created: list[Path] | None = None) -> str:
             handle.write(text.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temporary, _mode_for(path))
+            mode = _mode_for(path, handle.fileno())
+        os.chmod(temporary, mode)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise

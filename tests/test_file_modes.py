@@ -92,3 +92,57 @@ def test_a_symlink_replaced_by_an_output_lends_it_no_mode(
     assert code == 0, err
     assert not typed.is_symlink() and _mode(typed) == 0o644
     assert _mode(target) == 0o4755 and target.read_text() == "#!/bin/sh\n"
+
+
+def _foreign_group() -> int | None:
+    """A group other than the one a new file here gets, that this process may give a file."""
+    if os.name == "nt":
+        return None
+    if os.geteuid() == 0:
+        return 4242
+    others = [group for group in os.getgroups() if group != os.getegid()]
+    return others[0] if others else None
+
+
+def _group_reaches_no_further(path: Path, group: int) -> bool:
+    """The file's group may do no more than the original group could, or than anyone can."""
+    status = path.stat()
+    mode = stat.S_IMODE(status.st_mode)
+    return status.st_gid == group or (mode >> 3) & 0o7 == mode & 0o7
+
+
+def test_a_replaced_output_s_group_bits_go_to_no_other_group(project: Path, run_cli: Run) -> None:
+    # The bits are kept for the file's group: a new file has this process's group, to which a
+    # group-writable 0o664 would hand the output, unless it keeps the old group.
+    group = _foreign_group()
+    if group is None:
+        pytest.skip("no second group to give a file")
+    target = project / CONSTANTS
+    os.chown(target, -1, group)
+    target.chmod(0o664)
+    _rename_a_tool(project)
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    assert "Codex" in target.read_text()
+    assert _group_reaches_no_further(target, group)
+
+
+def test_a_group_that_cannot_be_kept_gets_what_others_get(
+    project: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    group = _foreign_group()
+    if group is None:
+        pytest.skip("no second group to give a file")
+    target = project / CONSTANTS
+    os.chown(target, -1, group)
+    target.chmod(0o664)
+
+    def refuse(*_arguments: object) -> None:
+        raise PermissionError("not a member of that group")
+
+    monkeypatch.setattr(os, "fchown", refuse)
+    _rename_a_tool(project)
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    assert target.stat().st_gid != group
+    assert _mode(target) == 0o644
