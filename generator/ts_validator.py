@@ -328,6 +328,10 @@ class _Emitter:
                 else:
                     name = self.module.constant("CONST", ts_json(const), ": unknown")
                     test = f"!jsonEqual({value}, {name})"
+            elif rule.strings and known is not None and not satisfies(known, "string"):
+                # Never held (``{"type": "array", "enum": ["a"]}``): a ``typeof`` test would
+                # narrow the value to ``never`` past it, where its own checks do not compile.
+                test = f"!{self.string_set(rule.values)}.has({value} as unknown as string)"
             elif rule.strings:
                 test = (
                     f'!(typeof {value} === "string" && {self.string_set(rule.values)}.has({value}))'

@@ -705,3 +705,26 @@ def test_a_check_for_a_type_already_narrowed_away_still_compiles(tmp_path: Path)
     assert verdicts[json.dumps(schemas[0]), '"a"'] is False  # an array that is "a": none
     assert verdicts[json.dumps(schemas[4]), "null"] is True
     assert verdicts[json.dumps(schemas[7]), '{"k": "y"}'] is True
+
+
+def test_a_string_enum_of_a_value_narrowed_to_another_type_still_compiles(
+    tmp_path: Path,
+) -> None:
+    """The ``enum`` sibling of the ``const`` case above: a string enum was tested as
+    ``typeof v === "string" && ENUM.has(v)``, which narrowed a value already known to be an
+    array (or a number) to ``never`` past the test, and the array's own checks after it
+    (``v.length``) did not compile under strict tsc. Such an enum holds for nothing, in both
+    languages."""
+    schemas: list[Any] = [
+        {"type": "array", "enum": ["a"], "minItems": 1},
+        {"type": "array", "enum": ["a", "b"], "items": {"type": "string"}},
+        {"type": "integer", "enum": ["a"], "minimum": 1},
+        {"type": "object", "if": {"minimum": 5}, "then": {"enum": ["a"], "required": ["k"]}},
+    ]
+    values: list[Any] = [None, "a", 4, [], ["a"], {}, {"k": 1}]
+    compared = _records_in_both_languages(tmp_path, schemas, values)
+    assert [c for c in compared if c[2] != c[3]] == []
+    verdicts = {(json.dumps(s), json.dumps(v)): p == [] for s, v, p, _ in compared}
+    assert verdicts[json.dumps(schemas[0]), '["a"]'] is False
+    assert verdicts[json.dumps(schemas[2]), "4"] is False
+    assert verdicts[json.dumps(schemas[3]), '{"k": 1}'] is False  # if holds: no number
