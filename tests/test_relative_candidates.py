@@ -185,3 +185,57 @@ def test_typescript_refuses_a_home_candidate_naming_a_drive_on_windows(tmp_path:
     )
     found = run_js(out, body)
     assert found == {"linux": ["/h/D:x", "/h/d:\\y", "/h/C:/z", "/h/e"], "win32": ["/h/e"]}
+
+
+class _Recoded(str):
+    """Text whose own ``encode`` (which ``subprocess`` and ``os.fsencode`` call) names another
+    file than its characters do."""
+
+    def encode(self, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+        return b"./evil"
+
+
+def test_a_resolver_s_str_subclass_is_probed_and_run_as_the_text_checked() -> None:
+    """``_full_path`` reads a ``str`` subclass by ``str``'s own methods, but the path went on to
+    ``is_file`` (which stats the characters) and to ``--version`` (``subprocess`` encodes the
+    executable with the object's ``encode``): ``/bin/x`` was checked and found, and ``./evil``
+    run from the working folder. What is probed and run is a plain copy of the text checked."""
+    tool = a_tool(detect=CandidatesDetect(kind="candidates"))
+    seen: list[tuple[type, str]] = []
+
+    def run_version(path: str, _timeout: float) -> str | None:
+        seen.append((type(path), path))
+        return None
+
+    deps = DetectionDeps(
+        which=lambda _name: None,
+        is_file=lambda path: True,
+        run_version=run_version,
+        read_text=lambda _path: None,
+        home=lambda: "/h",
+        platform=lambda: "linux",
+    )
+    registry = ToolRegistry(tools=(tool,), resolvers={tool.id: lambda _deps: [_Recoded("/bin/x")]})
+    (result,) = detect_all(registry, deps)
+    assert seen == [(str, "/bin/x")]
+    assert type(result.path) is str
+
+
+def test_a_table_str_subclass_is_probed_as_the_text_checked() -> None:
+    listed = CandidatePaths(linux=[_Recoded("/bin/y")])
+    tool = a_tool(detect=CandidatesDetect(kind="candidates", paths=listed))
+    seen: list[tuple[type, str]] = []
+
+    def is_file(path: str) -> bool:
+        seen.append((type(path), path))
+        return False
+
+    deps = DetectionDeps(
+        which=lambda _name: None,
+        is_file=is_file,
+        read_text=lambda _path: None,
+        home=lambda: "/h",
+        platform=lambda: "linux",
+    )
+    detect_all(ToolRegistry(tools=(tool,)), deps)
+    assert seen == [(str, "/bin/y")]

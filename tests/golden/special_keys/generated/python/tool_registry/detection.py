@@ -322,7 +322,9 @@ def _candidates(
     resolver = registry.resolver_for(tool.id)
     if resolver is not None:
         platform = deps.platform()
-        return [path for path in resolver(deps) if _full_path(path, platform)]
+        # A plain copy of the text checked: a ``str`` subclass's own methods (its ``encode``,
+        # which ``subprocess`` calls) could name another file, one the working folder holds.
+        return [str.__str__(path) for path in resolver(deps) if _full_path(path, platform)]
     if tool.builtin is not True:
         return []  # candidates detection is for built-in tools only
     paths = getattr(tool.detect, "paths", None)
@@ -336,9 +338,11 @@ def _candidates(
     # A candidate under a home that is no absolute path is not looked for: a program put at that
     # path in the working folder would be found, and its --version run.
     # Nor is one that is no full path: it would be looked up from the working folder.
+    # Each read as a plain copy of its text, as a resolver's are.
+    texts = [str.__str__(path) for path in listed if isinstance(path, str)]
     return [
         found
-        for path in listed
+        for path in texts
         if (_home_path(path, platform) or _full_path(path, platform))
         and (found := _expand(path, home)) is not None
     ]
