@@ -222,10 +222,13 @@ PINNED_SCHEMAS = [
 ]
 PINNED_VALUES: list[Any] = ["a", "ab", "b", "", "xy", "x", 1, None, ["a"], "\ud800"]
 
-PINNED_RUNNER = """
+PINNED_RUNNER = r"""
 import * as validators from "./pinned.js";
 const values = JSON.parse(process.argv[2]);
-const names = Object.keys(validators).filter((name) => name.startsWith("validate")).sort();
+// In the order of their numbers (validate0, validate1, ..., validate10: not the names' order).
+const names = Object.keys(validators)
+  .filter((name) => /^validate\d+$/.test(name))
+  .sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
 process.stdout.write(JSON.stringify(names.map((name) => values.map((value) =>
   validators[name](value).map((d) => [d.code, d.pointer, d.keyword, d.expected, d.found])))));
 """
@@ -728,3 +731,15 @@ def test_a_string_enum_of_a_value_narrowed_to_another_type_still_compiles(
     assert verdicts[json.dumps(schemas[0]), '["a"]'] is False
     assert verdicts[json.dumps(schemas[2]), "4"] is False
     assert verdicts[json.dumps(schemas[3]), '{"k": 1}'] is False  # if holds: no number
+
+
+def test_the_two_language_harness_pairs_more_than_ten_schemas(tmp_path: Path) -> None:
+    """The runner listed ``validate10`` before ``validate2`` (names sorted as text), so with
+    more than ten schemas each TypeScript result was compared with another schema's Python
+    one. Twelve schemas, each holding one constant, pair up by number now."""
+    schemas: list[Any] = [{"const": index} for index in range(12)]
+    compared = _records_in_both_languages(tmp_path, schemas, list(range(12)))
+    assert [c for c in compared if c[2] != c[3]] == []
+    assert [(s["const"], v) for s, v, python, _ in compared if python == []] == [
+        (index, index) for index in range(12)
+    ]
