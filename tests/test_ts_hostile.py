@@ -241,43 +241,11 @@ def test_a_string_keyword_beside_a_string_const_or_enum_compiles_in_both_languag
     same subschema pinned the string with ``const`` or an all-string ``enum``: ``generate``
     failed (GENERATION_FAILED, not valid Python) on a plain schema such as
     ``{"type": "string", "pattern": "^a", "enum": ["a", "b"]}``."""
-    import types
-
-    from generator.ts_validator import emit_validators
-    from generator.validator_compiler import compile_validators
-
-    from .conftest import compile_typescript
-
-    entries = {f"validate{index}": f"/$defs/s{index}" for index in range(len(PINNED_SCHEMAS))}
-    schema = {"$defs": {f"s{index}": s for index, s in enumerate(PINNED_SCHEMAS)}}
-    module = types.ModuleType("pinned")
-    source = compile_validators(schema, entries, package="tool_registry")
-    exec(compile(source, "<pinned>", "exec"), module.__dict__)  # noqa: S102 - our own output
-    src = tmp_path / "src"
-    src.mkdir()
-    for name in ("diagnostics.ts", "schema-runtime.ts"):
-        (src / name).write_text((GENERATED_TS / name).read_text("utf-8"), encoding="utf-8")
-    (src / "pinned.ts").write_text(emit_validators(schema, entries, guards=False), "utf-8")
-    built = compile_typescript(tmp_path, sorted(src.glob("*.ts")), tmp_path / "out")
-    assert built.returncode == 0, built.stdout[-3000:]
-    runner = tmp_path / "out" / "run.mjs"
-    runner.write_text(PINNED_RUNNER, encoding="utf-8")
-    completed = subprocess.run(
-        [node_executable(), str(runner), json.dumps(PINNED_VALUES)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr
-    results = json.loads(completed.stdout)
-    for index, per_value in enumerate(results):
-        validate = getattr(module, f"validate{index}")
-        for value, records in zip(PINNED_VALUES, per_value, strict=True):
-            expected = [
-                [str(d.code), d.pointer, d.keyword, d.expected, d.found] for d in validate(value)
-            ]
-            assert records == expected, (PINNED_SCHEMAS[index], value)
-    assert module.validate0("ab") == () and module.validate0("b") != ()
+    compared = _records_in_both_languages(tmp_path, PINNED_SCHEMAS, PINNED_VALUES)
+    assert [c for c in compared if c[2] != c[3]] == []
+    verdicts = {(json.dumps(s), json.dumps(v)): p == [] for s, v, p, _ in compared}
+    assert verdicts[json.dumps(PINNED_SCHEMAS[0]), '"ab"'] is True
+    assert verdicts[json.dumps(PINNED_SCHEMAS[0]), '"b"'] is False
 
 
 @pytest.mark.parametrize("pinned", [{"enum": [{"a": 1}, 2]}, {"const": [1]}])
