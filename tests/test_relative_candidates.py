@@ -42,6 +42,17 @@ def test_the_schema_refuses_a_relative_candidate(path: str) -> None:
     assert (record.pointer, record.keyword) == ("/detect/paths/linux/1", "pattern")
 
 
+def _deps(platform: str = "linux", **overrides: Any) -> DetectionDeps:
+    """Detection on ``platform`` under the home ``/h``, nothing on PATH, no pointer read."""
+    arguments: dict[str, Any] = {
+        "which": lambda _name: None,
+        "read_text": lambda _path: None,
+        "home": lambda: "/h",
+        "platform": lambda: platform,
+    }
+    return DetectionDeps(**{**arguments, **overrides})
+
+
 def _probed(tool: Any, platform: str, resolvers: dict[str, Any] | None = None) -> list[str]:
     """The paths detection asks ``is_file`` about (none exists: nothing is run)."""
     asked: list[str] = []
@@ -50,13 +61,7 @@ def _probed(tool: Any, platform: str, resolvers: dict[str, Any] | None = None) -
         asked.append(path)
         return False
 
-    deps = DetectionDeps(
-        which=lambda _name: None,
-        is_file=is_file,
-        read_text=lambda _path: None,
-        home=lambda: "/h",
-        platform=lambda: platform,
-    )
+    deps = _deps(platform, is_file=is_file)
     (result,) = detect_all(ToolRegistry(tools=(tool,), resolvers=resolvers or {}), deps)
     assert result.installed is False
     return asked
@@ -207,14 +212,7 @@ def test_a_resolver_s_str_subclass_is_probed_and_run_as_the_text_checked() -> No
         seen.append((type(path), path))
         return None
 
-    deps = DetectionDeps(
-        which=lambda _name: None,
-        is_file=lambda path: True,
-        run_version=run_version,
-        read_text=lambda _path: None,
-        home=lambda: "/h",
-        platform=lambda: "linux",
-    )
+    deps = _deps(is_file=lambda path: True, run_version=run_version)
     registry = ToolRegistry(tools=(tool,), resolvers={tool.id: lambda _deps: [_Recoded("/bin/x")]})
     (result,) = detect_all(registry, deps)
     assert seen == [(str, "/bin/x")]
@@ -230,12 +228,5 @@ def test_a_table_str_subclass_is_probed_as_the_text_checked() -> None:
         seen.append((type(path), path))
         return False
 
-    deps = DetectionDeps(
-        which=lambda _name: None,
-        is_file=is_file,
-        read_text=lambda _path: None,
-        home=lambda: "/h",
-        platform=lambda: "linux",
-    )
-    detect_all(ToolRegistry(tools=(tool,)), deps)
+    detect_all(ToolRegistry(tools=(tool,)), _deps(is_file=is_file))
     assert seen == [(str, "/bin/y")]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,8 @@ from tool_registry import (
 )
 from tool_registry.loader import load_manifest_files
 
-from .conftest import REPO, build_typescript, node_executable
+from .conftest import REPO, build_typescript
+from .test_ts_hostile_review import run_js
 
 GENERATED_TS = REPO / "generated" / "typescript"
 ADAPTER: dict[str, Any] = {
@@ -35,18 +35,6 @@ ADAPTER: dict[str, Any] = {
 @pytest.fixture(scope="module")
 def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_typescript(tmp_path_factory.mktemp("ts-review-2"), GENERATED_TS)
-
-
-def run_js(out: Path, body: str, name: str = "probe.mjs") -> Any:
-    """Run ``body`` (an ES module beside the compiled runtime) under node; it prints one JSON
-    document, returned parsed."""
-    script = out / name
-    script.write_text(body, encoding="utf-8")
-    completed = subprocess.run(
-        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
 
 
 def python_verdict(text: str) -> list[Any]:
