@@ -18,7 +18,9 @@
    memory (tracemalloc) of each while keeping what it returns. For information, the same bare
    loop also validating each document (``validate_third_party_manifest``: its records, nothing
    else of the loader's) runs in the same rounds, so the loader's cost beyond reading and
-   validating shows too.
+   validating shows too; and so does the bare loop validating with jsonschema-rs instead
+   (``is_valid``, then ``iter_errors`` for a failing document): the floor a loader reporting
+   every violation would have with a compiled validator and none of its own checks.
 
 3. Import: ``import tool_registry`` in a fresh process against ``python -c pass`` (paired process
    rounds, ``bench/import_bench.py``'s measurement), with the package's ``-X importtime`` figures.
@@ -265,6 +267,9 @@ def validator_bench(size: int, rounds: int, *, with_jsonschema: bool) -> None:
 
 def loader_bench(size: int, rounds: int) -> None:
     documents = corpus(size, seed=11)
+    registry = jsonschema_rs.Registry([(SCHEMA["$id"], SCHEMA)])
+    wrapper = {"$schema": SCHEMA["$schema"], "$ref": SCHEMA["$id"] + THIRD_PARTY}
+    rust = jsonschema_rs.validator_for(wrapper, registry=registry)
     with tempfile.TemporaryDirectory() as folder:
         for index, document in enumerate(documents):
             Path(folder, f"adapter-{index:05d}.json").write_text(
@@ -286,6 +291,18 @@ def loader_bench(size: int, rounds: int) -> None:
                     loaded.append((document, validate_third_party_manifest(document)))
             return loaded
 
+        def bare_loop_validating_rust() -> list[Any]:
+            # The floor of any loader that reports every violation: the bare loop with the
+            # compiled Rust validator (a verdict first, every error only for a failing document,
+            # as the generated validator does), and no check of the loader's own.
+            loaded = []
+            for name in sorted(os.listdir(folder)):
+                with open(os.path.join(folder, name), "rb") as handle:
+                    document = json.loads(handle.read())
+                    errors = [] if rust.is_valid(document) else list(rust.iter_errors(document))
+                    loaded.append((document, errors))
+            return loaded
+
         def loader() -> object:
             return load_third_party_manifests(folder, max_files=size)
 
@@ -296,8 +313,15 @@ def loader_bench(size: int, rounds: int) -> None:
         )
         bare = "bare listing + read + json.loads"
         validating = "the same, then validating"
+        validating_rust = "the same, validating with rs"
         samples = paired(
-            rounds, {bare: bare_loop, validating: bare_loop_validating, "loader": loader}
+            rounds,
+            {
+                bare: bare_loop,
+                validating: bare_loop_validating,
+                validating_rust: bare_loop_validating_rust,
+                "loader": loader,
+            },
         )
         for name, times in samples.items():
             print(f"  {name:34s} {statistics.median(times) * 1000:8.1f} ms")
@@ -306,6 +330,11 @@ def loader_bench(size: int, rounds: int) -> None:
         print(f"loader / bare loop: {by_loop:4.2f}x the time {verdict}")
         by_validating = ratio(samples, "loader", validating)
         print(f"loader / bare loop validating: {by_validating:4.2f}x the time (information)")
+        floor = ratio(samples, validating_rust, bare)
+        print(
+            f"bare loop validating with rs / bare loop: {floor:4.2f}x the time"
+            " (information: the floor with a compiled validator and no loader check)"
+        )
         peaks = {}
         for name, run in (("bare loop", bare_loop), ("loader", loader)):
             gc.collect()

@@ -51,13 +51,18 @@ def test_the_python_bench_prints_every_target() -> None:
     assert len(TARGET_LINE.findall(output)) == 14
 
 
-def test_the_python_loader_bench_prints_its_targets_and_the_validating_loop() -> None:
+def test_the_python_loader_bench_prints_its_targets_and_both_validating_loops() -> None:
     output = run_bench(
         "bench/runtime_bench.py", "--size", "30", "--rounds", "1", "--only", "loader"
     )
     assert re.search(r"^loader / bare loop: [\d.]+x the time \(target <= 1.5x", output, re.M)
     assert re.search(
         r"^loader / bare loop validating: [\d.]+x the time \(information\)$", output, re.M
+    )
+    assert re.search(
+        r"^bare loop validating with rs / bare loop: [\d.]+x the time \(information",
+        output,
+        re.M,
     )
     assert re.search(r"^loader / bare loop peak memory: [\d.]+x \(target <= 1x", output, re.M)
     assert len(TARGET_LINE.findall(output)) == 2
