@@ -17,10 +17,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
 
 from jsonschema import Draft202012Validator, ValidationError
+from jsonschema.exceptions import best_match
 
 from generator import verdicts
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sanitize
-from generator.ecma import ecma_validator, pattern_error
+from generator.ecma import additional_keys, ecma_validator, pattern_error
 from generator.literals import UnsafeIdentifierError, identifier, is_array_index
 from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES, capability_constant, upper_snake
@@ -225,6 +226,7 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
         return found
     found.extend(_schema_names(loaded))
     found.extend(_runtime_fields(loaded))
+    found.extend(_invalid_samples(loaded))
     try:
         validator_source(schema)
         ts_validator_source(schema)
@@ -237,6 +239,50 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
             )
         )
     return found
+
+
+def _invalid_samples(loaded: Loaded) -> Iterator[Diagnostic]:
+    """A located ``SCHEMA_INVALID`` for each ``examples`` item or ``default`` its own schema
+    refuses: the reference shows the third-party examples as adapter files to copy, and editors
+    offer examples and defaults, so one the runtime would refuse misleads whoever trusts it."""
+    root = loaded.value
+    for pointer, sub in iter_subschemas(root):
+        samples: list[tuple[str, Any]] = []
+        if isinstance(sub.get("examples"), list):
+            samples += [(f"{pointer}/examples/{i}", e) for i, e in enumerate(sub["examples"])]
+        if "default" in sub:
+            samples.append((f"{pointer}/default", sub["default"]))
+        if not samples:
+            continue
+        fragment = urllib.parse.quote(pointer, safe="/~")
+        checker = ecma_validator({"$ref": f"{root['$id']}#{fragment}"}, resources=(root,))
+        for at, sample in samples:
+            error = best_match(checker.iter_errors(sample))
+            if error is None:
+                continue
+            leaf = next(_leaves(error))
+            where = pointer_of(leaf.absolute_path)
+            yield Diagnostic(
+                Code.SCHEMA_INVALID,
+                f"its own schema refuses this value{f' at {describe(where)}' if where else ''}:"
+                f" {_sample_message(leaf)}",
+                **_at(loaded, at),
+            )
+
+
+def _sample_message(error: ValidationError) -> str:
+    """``_message``, naming the member a ``required`` or closed object is about."""
+    if error.validator == "required" and isinstance(error.instance, Mapping):
+        names = cast(list[Any], error.validator_value)
+        missing = [n for n in names if isinstance(n, str) and n not in error.instance]
+        if missing:
+            return f"missing required property {describe(missing[0])}"
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        schema = error.schema if isinstance(error.schema, Mapping) else {}
+        extra = sorted(additional_keys(error.instance, schema))
+        if extra:
+            return f"unknown property {describe(extra[0])}"
+    return _message(error)
 
 
 # The root's properties the generated runtime reads by name (loader, registry, detection, launch
