@@ -40,6 +40,8 @@ import {
   errorReason,
   fsDecode,
   fsPath,
+  isFullHostPath,
+  isWindowsFullPath,
   ownMember,
   readRegularFile,
   refuseUnknownMembers,
@@ -150,7 +152,7 @@ export function which(name: string): string | null {
   for (const folder of (process.env["PATH"] ?? "").split(nodePath.delimiter)) {
     // Only absolute entries: an empty one, "." or any relative one is a folder of the working
     // folder, where detection never finds (and runs) a program, as Python's `_which`.
-    if (!nodePath.isAbsolute(folder)) continue;
+    if (!isFullHostPath(folder)) continue;
     for (const ext of extensions) {
       const candidate = joined(folder, name + ext);
       if (isExecutableFile(candidate)) return candidate;
@@ -324,11 +326,27 @@ function joinPath(base: string, rest: string): string {
  * not an absolute path (it would be looked up in the working folder). */
 function expand(path: string, home: string): string | null {
   if (!path.startsWith("~/")) return path;
-  return nodePath.isAbsolute(home) ? joinPath(home, path.slice(2)) : null;
+  return isFullHostPath(home) ? joinPath(home, path.slice(2)) : null;
 }
 
-/** A full path on Windows: a drive and a separator (`C:\\`, `C:/`), or two separators (a share). */
-const WINDOWS_FULL_PATH = /^(?:[A-Za-z]:[\\/]|[\\/]{2})/;
+/** On Windows, whether `path` starts with a drive (`D:x`, a file of drive D's working folder) or
+ * a separator (`\\x`, of the working drive's root): a join keeps no base for either. As Python's
+ * `_leans_on_a_drive`. */
+function leansOnADrive(path: string): boolean {
+  return process.platform === "win32" && /^(?:[A-Za-z]:|[\\/])/.test(path);
+}
+
+/** The file a hook pointer's `backup` names: a full path as it is, `~/x` under the home folder,
+ * else a path relative to the pointer's folder; null for one that names no file of this account
+ * whatever the working folder and drive (`~/` under no full home; on Windows `~/D:x`, `~/\\x`,
+ * `D:x` and `\\x`). As Python's `_backup_target`. */
+function backupTarget(backup: string, home: string, pointerPath: string): string | null {
+  if (backup.startsWith("~/")) return leansOnADrive(backup.slice(2)) ? null : expand(backup, home);
+  if (isFullHostPath(backup)) return backup;
+  if (leansOnADrive(backup)) return null;
+  return joinPath(pythonDirname(pointerPath), backup);
+}
+
 
 /** Whether `path` is `~/` and a path under the home folder. On Windows not `~/D:x`: Python's
  * `os.path.join` drops the home for a drive (`D:x`, a file of that drive's working folder). As
@@ -344,7 +362,7 @@ function homePath(path: string, platform: string): boolean {
  * Python's `_full_path`. */
 function fullPath(path: unknown, platform: string): boolean {
   if (typeof path !== "string") return false;
-  return platform === "win32" ? WINDOWS_FULL_PATH.test(path) : path.startsWith("/");
+  return platform === "win32" ? isWindowsFullPath(path) : path.startsWith("/");
 }
 
 /** Paths to probe; null when there is no way to tell on this platform. */
@@ -395,7 +413,7 @@ function longerThan(text: string, limit: number): boolean {
 }
 
 function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
-  if (!nodePath.isAbsolute(pointerPath)) {
+  if (!isFullHostPath(pointerPath)) {
     // The pointer is joined to the home folder: relative, it names a file of the working
     // folder, which says nothing about this account's hooks.
     throw new HomeNotAbsoluteError("the home folder is not an absolute path");
@@ -419,10 +437,8 @@ function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
   const pointer = parseJsonObject(Buffer.from(text, "utf8"));
   const backup = pointer.ok ? ownMember(pointer.value, "backup") : undefined;
   if (typeof backup !== "string" || backup === "" || backup.includes("\u0000")) return false;
-  let target = expand(backup, deps.home());
-  if (target === null) return false; // "~/x" under no absolute home: no file of this account
-  if (!nodePath.isAbsolute(target)) target = joinPath(pythonDirname(pointerPath), target);
-  return deps.isFile(target);
+  const target = backupTarget(backup, deps.home(), pointerPath);
+  return target === null ? false : deps.isFile(target);
 }
 
 function failure(toolId: string, step: string, error: unknown): Diagnostic {

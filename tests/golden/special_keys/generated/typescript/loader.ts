@@ -575,6 +575,23 @@ export function withoutTrailingSlashes(path: string): string {
 /** The folder named by the environment variable, else the default (`~` expanded).
  * `NoHomeFolderError` when the value is `~` or starts with `~/` and expands to no absolute path
  * (as Python's). */
+/** A full path on Windows: a drive and a separator (`C:\\`, `C:/`), or two separators (a share). */
+const WINDOWS_FULL_PATH = /^(?:[A-Za-z]:[\\/]|[\\/]{2})/;
+
+/** Whether `path` is a full path by Windows' rules (shared by detection's probed platforms). */
+export function isWindowsFullPath(path: string): boolean {
+  return WINDOWS_FULL_PATH.test(path);
+}
+
+/**
+ * Whether `path` names one file of this machine whatever the working folder and drive: on
+ * Windows a drive and a separator, or a share (node's `isAbsolute` takes `\\x`, a folder of the
+ * working drive), elsewhere `/` first. As Python's `is_full_host_path`.
+ */
+export function isFullHostPath(path: string): boolean {
+  return process.platform === "win32" ? isWindowsFullPath(path) : path.startsWith("/");
+}
+
 export function defaultAdaptersDir(): string {
   const configured = process.env[ADAPTERS_DIR_ENV_VAR] || DEFAULT_ADAPTERS_DIR;
   if (configured === "~" || configured.startsWith("~/")) {
@@ -589,7 +606,8 @@ export function defaultAdaptersDir(): string {
     // As Python's os.path.expanduser: the home folder's trailing slashes are dropped, and an
     // expansion left empty (home "/", value "~") is the root.
     const folder = withoutTrailingSlashes(home) + configured.slice(1) || "/";
-    if (!folder.startsWith("/")) throw new NoHomeFolderError(configured);
+    // Windows' home is `C:\\Users\\me`: no `/` first, yet a full path (as Python's check).
+    if (!isFullHostPath(home) || !isFullHostPath(folder)) throw new NoHomeFolderError(configured);
     return folder;
   }
   return configured;

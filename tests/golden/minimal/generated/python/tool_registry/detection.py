@@ -45,7 +45,14 @@ from dataclasses import dataclass
 from typing import IO
 
 from .diagnostics import Diagnostic, DiagnosticCode, shown, shown_argument
-from .loader import home_folder, read_regular_file, strict_json_object
+from .loader import (
+    WINDOWS_FULL_PATH,
+    WINDOWS_HOST,
+    home_folder,
+    is_full_host_path,
+    read_regular_file,
+    strict_json_object,
+)
 from .models import ToolManifest
 from .registry import ToolRegistry, is_inert
 
@@ -55,9 +62,6 @@ MAX_VERSION_BYTES = 4096
 MAX_VERSION_CHARS = 80
 # The platforms a built-in's candidate paths are listed for (``platform()`` answers).
 CANDIDATE_PLATFORMS = ("darwin", "win32", "linux")
-# A full path on Windows: a drive and a separator (``C:\\``, ``C:/``), or two separators (a
-# share, ``\\\\server\\x``). Elsewhere a full path starts with ``/``.
-_WINDOWS_FULL_PATH = re.compile(r"[A-Za-z]:[\\/]|[\\/]{2}")
 # A drive (``D:``): after ``~/`` on Windows it names that drive, not a file under the home folder.
 _WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
 
@@ -220,7 +224,7 @@ def _which(name: str) -> str | None:
     if "/" in name or (windows and "\\" in name):
         return next((name + ext for ext in extensions if _is_executable_file(name + ext)), None)
     for folder in os.environ.get("PATH", "").split(os.pathsep):
-        if not os.path.isabs(folder):
+        if not is_full_host_path(folder):
             continue
         for ext in extensions:
             candidate = os.path.join(folder, name + ext)
@@ -286,10 +290,34 @@ class DetectionResult:
 
 def _expand(path: str, home: str) -> str | None:
     """``path`` with a leading ``~/`` read as the home folder; ``None`` when it needs a home
-    folder that is not an absolute path (it would be looked up in the working folder)."""
+    folder that is no full path of this machine (it would be looked up in the working folder)."""
     if not path.startswith("~/"):
         return path
-    return os.path.join(home, path[2:]) if os.path.isabs(home) else None
+    return os.path.join(home, path[2:]) if is_full_host_path(home) else None
+
+
+def _leans_on_a_drive(path: str) -> bool:
+    """On Windows, whether ``path`` starts with a drive (``D:x``, a file of drive D's working
+    folder) or a separator (``\\x``, of the working drive's root): a join keeps no base for
+    either."""
+    return WINDOWS_HOST and (_WINDOWS_DRIVE.match(path) is not None or path.startswith(("/", "\\")))
+
+
+def _backup_target(backup: str, home: str, pointer_path: str) -> str | None:
+    """The file a hook pointer's ``backup`` names: a full path as it is, ``~/x`` under the home
+    folder, else a path relative to the pointer's folder. ``None`` for one that names no file
+    of this account whatever the working folder and drive: ``~/`` under a home that is no full
+    path, and on Windows ``~/D:x``, ``~/\\x`` (the join drops the home), ``D:x`` and ``\\x`` (the
+    join drops the pointer's folder). TypeScript's ``backupTarget`` decides alike."""
+    if backup.startswith("~/"):
+        if _leans_on_a_drive(backup[2:]):
+            return None
+        return _expand(backup, home)
+    if is_full_host_path(backup):
+        return backup
+    if _leans_on_a_drive(backup):
+        return None
+    return os.path.join(os.path.dirname(pointer_path), backup)
 
 
 def _full_path(path: object, platform: str) -> bool:
@@ -302,7 +330,7 @@ def _full_path(path: object, platform: str) -> bool:
     if not isinstance(path, str):
         return False
     if platform == "win32":
-        return _WINDOWS_FULL_PATH.match(path) is not None
+        return WINDOWS_FULL_PATH.match(path) is not None
     return str.startswith(path, "/")
 
 
@@ -349,9 +377,9 @@ def _candidates(
 
 
 def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
-    if not os.path.isabs(pointer_path):
+    if not is_full_host_path(pointer_path):
         # The pointer is joined to the home folder: relative, it names a file of the working
-        # folder, which says nothing about this account's hooks.
+        # folder (or drive), which says nothing about this account's hooks.
         raise HomeNotAbsoluteError("the home folder is not an absolute path")
     text = deps.read_text(pointer_path)
     if text is None:
@@ -369,12 +397,8 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
     backup = None if pointer is None else pointer.get("backup")
     if not isinstance(backup, str) or not backup or "\x00" in backup:
         return False
-    target = _expand(backup, deps.home())
-    if target is None:
-        return False  # "~/..." under a home that is no absolute path names no file of this account
-    if not os.path.isabs(target):
-        target = os.path.join(os.path.dirname(pointer_path), target)
-    return deps.is_file(target)
+    target = _backup_target(backup, deps.home(), pointer_path)
+    return False if target is None else deps.is_file(target)
 
 
 def _failure(tool_id: str, step: str, error: BaseException) -> Diagnostic:

@@ -278,6 +278,24 @@ class NoHomeFolderError(OSError):
 NO_HOME_FOLDER = "no home folder that is an absolute path"
 
 
+# Whether this process runs on Windows: the files the runtime looks at (the adapters folder, the
+# home folder, a hook pointer and its backup) are named by this machine's rules.
+WINDOWS_HOST = sys.platform.startswith("win")
+# A full path on Windows: a drive and a separator (``C:\\``, ``C:/``), or two separators (a share).
+WINDOWS_FULL_PATH = re.compile(r"[A-Za-z]:[\\/]|[\\/]{2}")
+
+
+def is_full_host_path(path: str) -> bool:
+    """Whether ``path`` names one file of this machine whatever the working folder and drive.
+    On Windows a drive and a separator, or a share: ``os.path.isabs`` takes ``\\x`` before
+    Python 3.13 (a folder of the working drive, as node's ``isAbsolute`` does), so a home of
+    ``USERPROFILE=\\Users\\me`` was read from whichever drive was the working one. Elsewhere
+    ``/`` first. TypeScript's ``isFullHostPath`` decides alike."""
+    if WINDOWS_HOST:
+        return WINDOWS_FULL_PATH.match(path) is not None
+    return path.startswith("/")
+
+
 def home_folder() -> str:
     """The home folder, ``~`` as ``os.path.expanduser`` expands it, except that a ``HOME`` set
     but empty stays empty: ``expanduser`` made it the root (``/``), so the default adapters
@@ -302,7 +320,7 @@ def default_adapters_dir() -> str:
     if not (configured == "~" or configured.startswith("~/")):
         return configured
     folder = os.path.expanduser(configured)
-    if not (os.path.isabs(home_folder()) and os.path.isabs(folder)):
+    if not (is_full_host_path(home_folder()) and is_full_host_path(folder)):
         raise NoHomeFolderError(configured)
     return folder
 
