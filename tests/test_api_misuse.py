@@ -653,3 +653,21 @@ def test_an_options_member_that_names_no_option_is_a_type_error(out: Path, tmp_p
     assert results[-1] == ["ok", "polluted"]
     with pytest.raises(TypeError):
         tool_registry.DetectionDeps(whcih=lambda name: None)  # type: ignore[call-arg]
+
+
+def test_typescript_text_that_is_neither_a_string_nor_bytes_is_a_type_error(out: Path) -> None:
+    """``parseThirdPartyManifest(123)`` said ``INVALID_ENCODING``, as if bytes had been read
+    (Python's ``parse_third_party_manifest`` takes any value, and reads it as JSON data)."""
+    values = ["123", "null", "{}", '["{}"]', "new ArrayBuffer(2)", "true"]
+    calls = ", ".join(f"outcome(() => tr.parseThirdPartyManifest({value}))" for value in values)
+    for kind, message in run_js(
+        out, OUTCOMES + f"process.stdout.write(JSON.stringify([{calls}]));"
+    ):
+        assert kind == "TypeError", message
+        assert message.startswith("text must be a string or a Uint8Array"), message
+    accepted = ", ".join(
+        f"tr.parseThirdPartyManifest({value}).diagnostics.map((d) => d.code)"
+        for value in ['"{}"', 'new TextEncoder().encode("{}")', 'Buffer.from("[]")']
+    )
+    found = run_js(out, OUTCOMES + f"process.stdout.write(JSON.stringify([{accepted}]));")
+    assert [codes[:1] for codes in found] == [["SCHEMA_VIOLATION"]] * 2 + [["NOT_AN_OBJECT"]]

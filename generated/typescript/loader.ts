@@ -909,6 +909,12 @@ export function parseThirdPartyManifest(text: string | Uint8Array, source = ""):
     // Else the value itself became every record's `source`.
     throw new TypeError(`source must be a string, not ${source === null ? "null" : typeof source}`);
   }
+  if (typeof text !== "string" && !(text instanceof Uint8Array)) {
+    // A number or an object is no text: a caller's mistake, not a file the rules refuse
+    // (it was `INVALID_ENCODING`, as if bytes had been read).
+    const kind = text === null ? "null" : Array.isArray(text) ? "array" : typeof text;
+    throw new TypeError(`text must be a string or a Uint8Array, not ${kind}`);
+  }
   const report = new Report(source);
   let manifest: Readonly<Record<string, unknown>> | null = null;
   try {
