@@ -226,7 +226,6 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
         return found
     found.extend(_schema_names(loaded))
     found.extend(_runtime_fields(loaded))
-    found.extend(_invalid_samples(loaded))
     try:
         validator_source(schema)
         ts_validator_source(schema)
@@ -238,6 +237,9 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
                 **_at(loaded, error.pointer),
             )
         )
+    if not found:
+        # Only a schema the compilers accept: its patterns are then known to be safe to run.
+        found.extend(_invalid_samples(loaded))
     return found
 
 

@@ -110,3 +110,20 @@ def test_samples_their_schema_accepts_pass(project: Path, run_cli: Run) -> None:
     code, out, err = run_cli("generate", "--project", str(project), "--format", "json")
     assert code == 0, (out, err)
     assert json.loads(out)["diagnostics"] == []
+
+
+def test_samples_are_checked_only_once_the_patterns_are_known_safe(
+    project: Path, run_cli: Run
+) -> None:
+    """A nested quantifier the compilers refuse is reported as such; its example is never matched
+    against it (Python's backtracking would take exponential time on this one)."""
+
+    def slow_pattern(schema: dict[str, Any]) -> None:
+        schema["properties"]["displayName"]["pattern"] = "^(a+)+$"
+        schema["properties"]["displayName"]["examples"] = ["a" * 64 + "!"]
+
+    _edit(project, slow_pattern)
+    code, out, err = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1, (out, err)
+    codes = {d["code"] for d in json.loads(out)["diagnostics"]}
+    assert codes == {"SCHEMA_UNSUPPORTED"}, out
