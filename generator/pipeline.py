@@ -95,15 +95,18 @@ def read_sources(
     return loaded, read
 
 
-def validate_sources(manifest: Loaded, table_schema: Loaded, table: Loaded) -> list[Diagnostic]:
+def validate_sources(
+    manifest: Loaded, table_schema: Loaded, table: Loaded, *, samples: bool = True
+) -> list[Diagnostic]:
     """Every independent problem at once: each file's own problems, the schemas' soundness, and
     the table against the schemas. Only what makes a check impossible skips it: the table is
     checked when it parsed and both schemas are sound (its refused values, placeholders in the
-    parsed table, are skipped by the checks, so they are reported once, by the loader)."""
+    parsed table, are skipped by the checks, so they are reported once, by the loader).
+    ``samples``: the schema's examples and defaults are checked too (not by ``breaking``)."""
     found = [*manifest.diagnostics, *table_schema.diagnostics, *table.diagnostics]
     schema_problems: list[Diagnostic] = []
     if manifest.value is not None:
-        schema_problems.extend(check_manifest_schema(manifest))
+        schema_problems.extend(check_manifest_schema(manifest, samples=samples))
     if table_schema.value is not None:
         table_schema_problems = check_schema_document(table_schema)
         if not table_schema_problems and isinstance(manifest.value, Mapping):
@@ -355,11 +358,13 @@ def breaking_changes(config: Config, against: str) -> list[Diagnostic]:
     applied; or the diagnostics that make either side impossible to compare (each side is
     validated with its own schemas). Raises ``BaselineError`` when the baseline cannot be read."""
     current = load_sources(config)
-    found = validate_sources(*current)
+    # Examples and defaults a change left behind are generation's to report: this reports the
+    # change itself.
+    found = validate_sources(*current, samples=False)
     if has_errors(found):
         return found
     old = read_baseline(config, against)
-    old_found = validate_sources(old.manifest, old.table_schema, old.table)
+    old_found = validate_sources(old.manifest, old.table_schema, old.table, samples=False)
     if has_errors(old_found):
         # Located at the first invalid file of the baseline (it had no location: `<input>`).
         first = next(d.source for d in old_found if d.severity is Severity.ERROR)

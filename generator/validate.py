@@ -193,8 +193,11 @@ def _in_place_ref_cycles(loaded: Loaded) -> Iterator[Diagnostic]:
             stack.append(iter(list(_in_place_successors(root, successor))))
 
 
-def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
-    """The canonical schema, plus what generation relies on: a title and the third-party root."""
+def check_manifest_schema(loaded: Loaded, *, samples: bool = True) -> list[Diagnostic]:
+    """The canonical schema, plus what generation relies on: a title and the third-party root;
+    with ``samples``, also that its ``examples`` and ``default`` values obey their schemas (what
+    is published from it; ``breaking`` compares schemas whose examples a change may have left
+    behind, and reports the change itself)."""
     found = check_schema_document(loaded)
     if found:
         return found
@@ -237,7 +240,7 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
                 **_at(loaded, error.pointer),
             )
         )
-    if not found:
+    if samples and not found:
         # Only a schema the compilers accept: its patterns are then known to be safe to run.
         found.extend(_invalid_samples(loaded))
     return found

@@ -139,3 +139,14 @@ def test_samples_are_checked_only_once_the_patterns_are_known_safe(project: Path
     assert completed.returncode == 1, completed.stderr
     codes = {d["code"] for d in json.loads(completed.stdout)["diagnostics"]}
     assert codes == {"SCHEMA_UNSUPPORTED"}, completed.stdout
+
+
+def test_check_reports_a_sample_a_change_left_behind(project: Path, run_cli: Run) -> None:
+    """``breaking`` reports the change that left an example behind (its tests cover that), and
+    ``check`` the stale example itself, at its place."""
+    assert run_cli("generate", "--project", str(project))[0] == 0
+    _edit(project, _bad_id)
+    code, out, err = run_cli("check", "--project", str(project), "--format", "json")
+    assert code == 1, (out, err)
+    records = [d for d in json.loads(out)["diagnostics"] if d["code"] == "SCHEMA_INVALID"]
+    assert [d["pointer"] for d in records] == [f"/$defs/{THIRD_PARTY}/examples/0"], out
