@@ -569,6 +569,32 @@ def _decode(text: str, data: bytes) -> Any:
     return _DECODER.decode(text)
 
 
+# CPython 3.13 words a comma before a closing bracket on its own, at the comma; earlier
+# versions (and TypeScript's parser, after them) report what was expected at the bracket. Read
+# back to that wording, so a file's record does not depend on the interpreter's version.
+_TRAILING_COMMA = {
+    "Illegal trailing comma before end of object": (
+        "Expecting property name enclosed in double quotes"
+    ),
+    "Illegal trailing comma before end of array": "Expecting value",
+}
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _syntax_error(error: json.JSONDecodeError) -> str:
+    """A syntax error's ``found`` text: ``line L column C: message``, the same on every CPython
+    version (positions in code points, as ``JSONDecodeError`` counts them)."""
+    message, position, text = error.msg, error.pos, error.doc
+    earlier = _TRAILING_COMMA.get(message)
+    if earlier is not None:
+        message = earlier
+        spaces = _JSON_SPACE.match(text, position + 1)  # (always matches) up to the bracket
+        position = spaces.end() if spaces else position + 1
+    line = text.count("\n", 0, position) + 1
+    column = position - text.rfind("\n", 0, position)
+    return f"line {line} column {column}: {shown(message)}"
+
+
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector paused while a folder loads (and restored as it was): the
@@ -745,8 +771,7 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
         report.add(Diagnostic(DiagnosticCode.DUPLICATE_KEY, found=shown_value(error.key)))
         return None
     except json.JSONDecodeError as error:
-        found = f"line {error.lineno} column {error.colno}: {shown(error.msg)}"
-        report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found=found))
+        report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found=_syntax_error(error)))
         return None
     except RecursionError:
         report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found="nested too deeply"))
