@@ -569,9 +569,10 @@ def _decode(text: str, data: bytes) -> Any:
     return _DECODER.decode(text)
 
 
-# CPython 3.13 words a comma before a closing bracket on its own, at the comma; earlier
-# versions (and TypeScript's parser, after them) report what was expected at the bracket. Read
-# back to that wording, so a file's record does not depend on the interpreter's version.
+# CPython's wording of a syntax error changes between versions; the loader reports the wording of
+# 3.11 and 3.12, which TypeScript's parser follows, on every version. 3.13 reports a comma before
+# a closing bracket on its own, at the comma, where earlier versions report what was expected at
+# the bracket.
 _TRAILING_COMMA = {
     "Illegal trailing comma before end of object": (
         "Expecting property name enclosed in double quotes"
@@ -579,6 +580,10 @@ _TRAILING_COMMA = {
     "Illegal trailing comma before end of array": "Expecting value",
 }
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
+# And 3.15 reports a string whose last escape, ``\uXXXX``, ends the text as unterminated, at its
+# quote, where earlier versions report that escape invalid, at its ``u``.
+_FINAL_ESCAPE = re.compile(r"\\u[0-9A-Fa-f]{4}")
+_UNTERMINATED = "Unterminated string starting at"
 
 
 def _syntax_error(error: json.JSONDecodeError) -> str:
@@ -590,9 +595,22 @@ def _syntax_error(error: json.JSONDecodeError) -> str:
         message = earlier
         spaces = _JSON_SPACE.match(text, position + 1)  # (always matches) up to the bracket
         position = spaces.end() if spaces else position + 1
+    elif message == _UNTERMINATED and _ends_with_escape(text, position):
+        message, position = "Invalid \\uXXXX escape", len(text) - 5
     line = text.count("\n", 0, position) + 1
     column = position - text.rfind("\n", 0, position)
     return f"line {line} column {column}: {shown(message)}"
+
+
+def _ends_with_escape(text: str, quote: int) -> bool:
+    """Whether the string opened at ``quote`` (running to the end of ``text``) ends with a
+    whole ``\\uXXXX`` escape: its backslash is preceded by an even run of backslashes. One
+    backward pass over that run, whatever the text holds."""
+    start = len(text) - 6
+    if start <= quote or _FINAL_ESCAPE.fullmatch(text, start) is None:
+        return False
+    before = text[quote + 1 : start]
+    return (len(before) - len(before.rstrip("\\"))) % 2 == 0
 
 
 @contextlib.contextmanager
