@@ -587,6 +587,50 @@ def _decode(text: str, data: bytes) -> Any:
     return _DECODER.decode(text)
 
 
+# CPython's wording of a syntax error changes between versions; the loader reports the wording of
+# 3.11 and 3.12, which TypeScript's parser follows, on every version. 3.13 reports a comma before
+# a closing bracket on its own, at the comma, where earlier versions report what was expected at
+# the bracket.
+_TRAILING_COMMA = {
+    "Illegal trailing comma before end of object": (
+        "Expecting property name enclosed in double quotes"
+    ),
+    "Illegal trailing comma before end of array": "Expecting value",
+}
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+# And 3.15 reports a string whose last escape, ``\uXXXX``, ends the text as unterminated, at its
+# quote, where earlier versions report that escape invalid, at its ``u``.
+_FINAL_ESCAPE = re.compile(r"\\u[0-9A-Fa-f]{4}")
+_UNTERMINATED = "Unterminated string starting at"
+
+
+def _syntax_error(error: json.JSONDecodeError) -> str:
+    """A syntax error's ``found`` text: ``line L column C: message``, the same on every CPython
+    version (positions in code points, as ``JSONDecodeError`` counts them)."""
+    message, position, text = error.msg, error.pos, error.doc
+    earlier = _TRAILING_COMMA.get(message)
+    if earlier is not None:
+        message = earlier
+        spaces = _JSON_SPACE.match(text, position + 1)  # (always matches) up to the bracket
+        position = spaces.end() if spaces else position + 1
+    elif message == _UNTERMINATED and _ends_with_escape(text, position):
+        message, position = "Invalid \\uXXXX escape", len(text) - 5
+    line = text.count("\n", 0, position) + 1
+    column = position - text.rfind("\n", 0, position)
+    return f"line {line} column {column}: {shown(message)}"
+
+
+def _ends_with_escape(text: str, quote: int) -> bool:
+    """Whether the string opened at ``quote`` (running to the end of ``text``) ends with a
+    whole ``\\uXXXX`` escape: its backslash is preceded by an even run of backslashes. One
+    backward pass over that run, whatever the text holds."""
+    start = len(text) - 6
+    if start <= quote or _FINAL_ESCAPE.fullmatch(text, start) is None:
+        return False
+    before = text[quote + 1 : start]
+    return (len(before) - len(before.rstrip("\\"))) % 2 == 0
+
+
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector paused while a folder loads (and restored as it was): the
@@ -763,8 +807,7 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
         report.add(Diagnostic(DiagnosticCode.DUPLICATE_KEY, found=shown_value(error.key)))
         return None
     except json.JSONDecodeError as error:
-        found = f"line {error.lineno} column {error.colno}: {shown(error.msg)}"
-        report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found=found))
+        report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found=_syntax_error(error)))
         return None
     except RecursionError:
         report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found="nested too deeply"))
@@ -814,9 +857,11 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
                 report.add(Diagnostic(DiagnosticCode.UNKNOWN_FIELD, pointer=pointer))
             else:
                 report.omitted += 1  # a key flood: counted, no record built
-    for key in DEPRECATED_FIELDS.keys() & manifest.keys() if DEPRECATED_FIELDS else ():
-        hint = DEPRECATED_FIELDS[key]
-        report.add(Diagnostic(DiagnosticCode.DEPRECATED_FIELD, pointer="/" + key, hint=hint))
+    # In the table's (the schema's) order, as TypeScript walks it: an intersection of key sets
+    # would follow the strings' hashes, which change with ``PYTHONHASHSEED``.
+    for key, hint in DEPRECATED_FIELDS.items():
+        if key in manifest:
+            report.add(Diagnostic(DiagnosticCode.DEPRECATED_FIELD, pointer="/" + key, hint=hint))
     _schema_findings(manifest, report)
     if report.has_errors:
         return None
