@@ -21,7 +21,7 @@ from jsonschema.exceptions import best_match
 
 from generator import verdicts
 from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sanitize
-from generator.ecma import additional_keys, ecma_validator, pattern_error
+from generator.ecma import ecma_validator, pattern_error
 from generator.literals import UnsafeIdentifierError, identifier, is_array_index
 from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES, capability_constant, upper_snake
@@ -265,29 +265,29 @@ def _invalid_samples(loaded: Loaded) -> Iterator[Diagnostic]:
             error = best_match(checker.iter_errors(sample))
             if error is None:
                 continue
-            leaf = next(_leaves(error))
-            where = pointer_of(leaf.absolute_path)
+            path, message = _sample_problem(next(_leaves(error)))
+            where = pointer_of(path)
             yield Diagnostic(
                 Code.SCHEMA_INVALID,
                 f"its own schema refuses this value{f' at {describe(where)}' if where else ''}:"
-                f" {_sample_message(leaf)}",
+                f" {message}",
                 **_at(loaded, at),
             )
 
 
-def _sample_message(error: ValidationError) -> str:
-    """``_message``, naming the member a ``required`` or closed object is about."""
+def _sample_problem(error: ValidationError) -> tuple[list[str | int], str]:
+    """Where in a sample ``error`` is (the object, for a member it lacks or should not have)
+    and ``_message``, naming the member a ``required`` or closed object is about."""
+    path = list(error.absolute_path)
     if error.validator == "required" and isinstance(error.instance, Mapping):
         names = cast(list[Any], error.validator_value)
         missing = [n for n in names if isinstance(n, str) and n not in error.instance]
         if missing:
-            return f"missing required property {describe(missing[0])}"
-    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
-        schema = error.schema if isinstance(error.schema, Mapping) else {}
-        extra = sorted(additional_keys(error.instance, schema))
-        if extra:
-            return f"unknown property {describe(extra[0])}"
-    return _message(error)
+            return path, f"missing required property {describe(missing[0])}"
+    if error.validator == "additionalProperties" and error.message == "unknown property" and path:
+        # Located at the key itself (one error per unknown key): the object is its parent.
+        return path[:-1], f"unknown property {describe(str(path[-1]))}"
+    return path, _message(error)
 
 
 # The root's properties the generated runtime reads by name (loader, registry, detection, launch

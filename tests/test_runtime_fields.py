@@ -31,6 +31,9 @@ def _edit(project: Path, change: Callable[[dict[str, Any]], None], field: str) -
     path = project / SCHEMA
     schema = json.loads(path.read_text(encoding="utf-8"))
     change(schema)
+    if field not in schema["properties"]:  # nor do the adapter examples (they are checked)
+        for example in schema["$defs"]["ThirdPartyToolManifest"].get("examples", []):
+            example.pop(field, None)
     path.write_text(json.dumps(schema, indent=2) + "\n", encoding="utf-8")
     table = yaml.safe_load((project / TABLE).read_text(encoding="utf-8"))
     if field not in schema["properties"]:  # the rows follow the schema: no such field

@@ -49,7 +49,12 @@ def _missing_name(schema: dict[str, Any]) -> None:
 
 
 def _unknown_member(schema: dict[str, Any]) -> None:
-    _example(schema)["colour"] = "red"
+    # Two unknown members: the record names one of them, at the object holding it.
+    _example(schema).update(zebra=1, colour="red")
+
+
+def _nested_unknown_member(schema: dict[str, Any]) -> None:
+    _example(schema)["capabilities"] = {"provides": [], "aardvark": True}
 
 
 def _second_example_bad(schema: dict[str, Any]) -> None:
@@ -76,7 +81,12 @@ CASES: dict[str, tuple[Callable[[dict[str, Any]], None], str, str]] = {
     "example with an unknown member": (
         _unknown_member,
         f"/$defs/{THIRD_PARTY}/examples/0",
-        'unknown property "colour"',
+        'value: unknown property "zebra"',
+    ),
+    "example with a nested unknown member": (
+        _nested_unknown_member,
+        f"/$defs/{THIRD_PARTY}/examples/0",
+        'at "/capabilities": unknown property "aardvark"',
     ),
     "second example wrong type": (
         _second_example_bad,
