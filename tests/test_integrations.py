@@ -177,3 +177,30 @@ def test_make_check_passes_flags_through() -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert "-m generator check --format text --full" in completed.stdout
+
+
+def test_the_readme_pre_commit_config_selects_and_validates_its_adapters(tmp_path: Path) -> None:
+    """README, "Pre-commit and CI": the ``.pre-commit-config.yaml`` of a project using toolgen
+    names this repository's hooks, and its ``files:`` override hands ``toolgen-validate`` the
+    adapters under ``config/adapters/``, which it gates on."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```yaml\n(# \.pre-commit-config\.yaml\n.*?)```", text, re.DOTALL)
+    (repo,) = yaml.safe_load(block)["repos"]
+    configured = {hook["id"]: hook for hook in repo["hooks"]}
+    assert list(configured) == ["toolgen-check", "toolgen-validate"]
+    project = copy_project(tmp_path / "project")
+    adapters = project / "config/adapters"
+    adapters.mkdir(parents=True)
+    put(adapters, "zed.json", manifest(id="zed", displayName="Zed"))
+    # adapters/old.json is what the default pattern would pass too (a file no longer there).
+    staged = ["config/adapters/zed.json", "adapters/old.json", "schema/tools.yaml"]
+    assert all(_hook(hook_id) for hook_id in configured)  # each names a hook of this repository
+    validate = {**_hook("toolgen-validate"), **configured["toolgen-validate"]}
+    assert _selected(validate, staged) == ["config/adapters/zed.json"]
+    accepted = _run_hook(validate, project, staged)
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert "config/adapters/zed.json: accepted (zed)" in accepted.stdout
+    put(adapters, "evil.json", manifest(id="evil", hookPointer="../../.bashrc"))
+    rejected = _run_hook(validate, project, [*staged, "config/adapters/evil.json"])
+    assert rejected.returncode == 1
+    assert "config/adapters/evil.json: rejected" in rejected.stdout

@@ -197,3 +197,31 @@ def test_the_readme_example_adapters_pass_toolgen_validate(tmp_path: Path) -> No
     }
     assert tools["aider"]["notGranted"] == ["headless-task", "resumable"]
     assert tools["files-mcp"]["inert"] is True
+
+
+def test_the_catalog_example_is_what_the_catalog_holds(tmp_path: Path) -> None:
+    """README, "Libraries, categories and the catalog": the example is the start of
+    ``registry.catalog()`` for a folder holding the README's ``aider.json``, with the grants the
+    sentence before it names."""
+    from tool_registry import BUILTIN_LIBRARY, get_tool_registry
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    before, block = text.split("<!-- readme-example:catalog -->\n```json\n", 1)
+    example = json.loads(block.split("```", 1)[0])
+    sentence = " ".join(before[before.rindex("`registry.catalog()`") :].split())
+    match = re.search(
+        r"holding the `([a-z0-9-]+\.json)` adapter below, with `grants=(\{.*?\})`", sentence
+    )
+    assert match is not None, sentence
+    name, grants = match[1], json.loads(match[2])
+    adapters = dict(EXAMPLE.findall(text))
+    (tmp_path / name).write_text(adapters[name], encoding="utf-8")
+    catalog = get_tool_registry(str(tmp_path), grants=grants).catalog()
+    json.dumps(catalog)  # JSON-serialisable, as the README says
+    (category,) = example["categories"]
+    first = catalog["categories"][0]
+    assert first["category"] == category["category"]
+    assert first["libraries"][: len(category["libraries"])] == category["libraries"]
+    # What the README says follows: the built-ins' library, then the other categories.
+    assert [library["library"] for library in first["libraries"]][1:] == [BUILTIN_LIBRARY]
+    assert len(catalog["categories"]) > 1
