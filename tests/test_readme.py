@@ -225,3 +225,40 @@ def test_the_catalog_example_is_what_the_catalog_holds(tmp_path: Path) -> None:
     # What the README says follows: the built-ins' library, then the other categories.
     assert [library["library"] for library in first["libraries"]][1:] == [BUILTIN_LIBRARY]
     assert len(catalog["categories"]) > 1
+
+
+def _generated_table() -> list[tuple[list[str], list[str]]]:
+    """The rows of "What is generated from what": (the files a row names, the identifiers its
+    contents column names)."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("## What is generated from what\n", 1)[1].split("\n\n", 2)[1]
+    rows = []
+    for line in section.splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        files: list[str] = []
+        for name in re.findall(r"`([^`]+)`", cells[0]):
+            if name.startswith("generated/"):
+                files.append(name)
+            elif name.startswith("../"):
+                files.append(str(Path(files[-1]).parent.parent / name[3:]))
+            elif "/" not in name and "." in name and files:
+                files.append(str(Path(files[-1]).parent / name))
+        rows.append((files, re.findall(r"`([A-Za-z_]\w*)`", cells[-1])))
+    return rows
+
+
+def test_the_generated_files_table_names_every_generated_file_and_what_it_defines() -> None:
+    """README, "What is generated from what": every file ``generate`` writes under
+    ``generated/`` has its row, and every name a row's contents list is in that row's files."""
+    rows = _generated_table()
+    named = [name for files, _ in rows for name in files]
+    committed = sorted(
+        path.relative_to(REPO).as_posix()
+        for path in (REPO / "generated").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    )
+    assert sorted(named) == committed
+    for files, names in rows:
+        text = "".join((REPO / name).read_text(encoding="utf-8") for name in files)
+        missing = [n for n in names if n != "examples" and not re.search(rf"\b{n}\b", text)]
+        assert missing == [], (files, missing)
