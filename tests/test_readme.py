@@ -129,11 +129,27 @@ def test_the_add_tool_flow_runs_as_written(tmp_path: Path) -> None:
         ["toolgen", "check"],
         ["toolgen", "breaking"],
     ]
+    outputs = []
     for command in commands:
         completed = run_toolgen(*command[1:], cwd=project)
         assert completed.returncode == 0, (command, completed.stderr)
+        outputs.append(completed.stdout)
     added = commands[0][2]
-    assert f"  - id: {added}\n" in (project / "schema/tools.yaml").read_text()
+    table = (project / "schema/tools.yaml").read_text()
+    assert f"  - id: {added}\n" in table
+    # "prints what changed (files written, the new id, cohorts joined, capabilities provided)"
+    summary = outputs[0]
+    option = commands[0]
+    provided = [option[i + 1] for i, word in enumerate(option) if word == "--capability"]
+    assert summary.startswith(f"added {added} to schema/tools.yaml\n")
+    assert "  cohorts joined: " in summary
+    assert f"  capabilities provided: {', '.join(provided)}\n" in summary
+    assert "  files written:\n    schema/tools.yaml\n" in summary
+    # The row goes after the row --after names, separated by a blank line.
+    after = option[option.index("--after") + 1]
+    rows = [line.split(": ", 1)[1] for line in table.splitlines() if line.startswith("  - id: ")]
+    assert rows[rows.index(after) + 1] == added
+    assert f"\n\n  - id: {added}\n" in table
     breaking = run_toolgen("breaking", "--against", "HEAD", "--format", "json", cwd=project)
     found = json.loads(breaking.stdout)["diagnostics"]
     assert {(d["code"], d["subject"]) for d in found} == {("SAFE_ADDITION", added)}
