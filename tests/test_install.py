@@ -198,3 +198,19 @@ def test_the_runtime_commands_elsewhere_run_the_generated_package(
     assert listed.returncode == 0, listed.stderr
     rows = yaml.safe_load((GOLDEN / "schema/tools.yaml").read_text(encoding="utf-8"))["tools"]
     assert [tool["id"] for tool in json.loads(listed.stdout)["tools"]] == [r["id"] for r in rows]
+
+
+def test_the_readme_install_flow_runs_as_written(installed: Installed, scratch: Path) -> None:
+    """README, "Using toolgen in another project": its commands, in order, with the wheel as
+    ``path/to/toolgen`` and the scratch project as ``my-project``."""
+    import shlex
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = text.split("<!-- readme-flow:install -->\n```sh\n", 1)[1].split("```", 1)[0]
+    commands = [shlex.split(line, comments=True) for line in block.splitlines() if line.strip()]
+    assert commands[:2] == [["pip", "install", "path/to/toolgen"], ["cd", "my-project"]]
+    assert (scratch / "pyproject.toml").read_text().count("[tool.toolgen]") == 1
+    assert [command[0] for command in commands[2:]] == ["toolgen"] * (len(commands) - 2)
+    for command in commands[2:]:
+        completed = _run([str(installed.toolgen), *command[1:]], scratch, _clean_environment())
+        assert completed.returncode == 0, (command, completed.stdout, completed.stderr)
