@@ -4,6 +4,7 @@ environment, the set of output files and each file's bytes match; anything else 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -308,7 +309,15 @@ def test_the_stamp_holds_no_machine_paths() -> None:
 def test_the_packages_cover_every_pinned_dependency() -> None:
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
     pinned = {entry.split("==")[0].lower() for entry in pyproject["project"]["dependencies"]}
-    assert pinned <= set(stamp.PACKAGES)
+    assert all("==" in entry for entry in pyproject["project"]["dependencies"])
+    # README, "Determinism and safety": everything that shapes the output is pinned exactly in
+    # pyproject.toml, and the stamp records each one's version.
+    assert pinned == set(stamp.PACKAGES)
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    sentence = readme.split("Everything that shapes the output is pinned exactly in", 1)[1]
+    sentence = sentence.split("; the stamp records", 1)[0].split("): ", 1)[1]
+    listed = re.sub(r" \([^)]*\)", "", sentence).replace(" and ", ", ").split(", ")
+    assert {name.lower() for name in listed} == pinned
 
 
 def test_installed_versions_agree_with_importlib_metadata() -> None:
