@@ -278,3 +278,40 @@ def test_the_generated_files_table_names_every_generated_file_and_what_it_define
         text = "".join((REPO / name).read_text(encoding="utf-8") for name in files)
         missing = [n for n in names if n != "examples" and not re.search(rf"\b{n}\b", text)]
         assert missing == [], (files, missing)
+
+
+def _codes_of_table(section: str) -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    body = text.split(f"\n{section}\n", 1)[1].split("\n### ", 1)[0]
+    rows = [line.split(" | ", 1)[0] for line in body.splitlines() if line.startswith("| `")]
+    return [name for row in rows for name in re.findall(r"`([A-Z_…]+)`", row)]
+
+
+def test_the_readme_code_tables_list_every_build_time_code_once() -> None:
+    """README, "Diagnostic codes" (``BREAKING_…`` standing for the codes of the ``toolgen
+    breaking`` table, where ``…_X`` is ``BREAKING_SCHEMA_X``): every code ``generator`` reports
+    is listed, once, and nothing else."""
+    from generator.diagnostics import Code
+
+    listed = _codes_of_table("### Diagnostic codes")
+    breaking = [
+        name.replace("…_", "BREAKING_SCHEMA_")
+        for name in _codes_of_table("### `toolgen breaking`")
+        if name.startswith(("BREAKING_", "…_"))
+    ]
+    assert "BREAKING_…" in listed
+    listed = [name for name in listed if name != "BREAKING_…"]
+    assert sorted(listed + breaking) == sorted(code.value for code in Code)
+
+
+def test_the_prompt_argument_codes_and_launch_reasons_are_the_runtime_s() -> None:
+    """README, "Prompt arguments": the table lists ``PromptArgError``'s codes in the order the
+    rules run; "The launch guard": the reasons, "checked in that order", are the enum's."""
+    from tool_registry import NotLaunchableReason, prompt_args
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n### Prompt arguments\n", 1)[1].split("\n\n|", 1)[1].split("\n\n", 1)[0]
+    assert re.findall(r"^\| `([A-Z_]+)` \|", section, re.M) == list(prompt_args.CODES)
+    guard = " ".join(text.split("\n### The launch guard\n", 1)[1].split())
+    sentence = guard.split("is ", 1)[1].split(", checked in that order", 1)[0]
+    assert re.findall(r"`([A-Z_]+)`", sentence) == [reason.value for reason in NotLaunchableReason]
