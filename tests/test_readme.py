@@ -315,3 +315,29 @@ def test_the_prompt_argument_codes_and_launch_reasons_are_the_runtime_s() -> Non
     guard = " ".join(text.split("\n### The launch guard\n", 1)[1].split())
     sentence = guard.split("is ", 1)[1].split(", checked in that order", 1)[0]
     assert re.findall(r"`([A-Z_]+)`", sentence) == [reason.value for reason in NotLaunchableReason]
+
+
+def test_every_repository_path_the_readme_names_exists() -> None:
+    """A file or folder of this repository the README names in code (``tests/test_install.py``,
+    ``generator/plan.py``, ``.ci/run``, …) is there; and the layout's folders too."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    roots = ("tests/", "generator/", "bench/", "schema/", "generated/", ".ci/")
+    named = {
+        path
+        for path in re.findall(r"`([^`\s]+)`", text)
+        if path.startswith(roots) and "*" not in path and "…" not in path
+    }
+    assert len(named) > 50
+    assert sorted(path for path in named if not (REPO / path).exists()) == []
+    layout = text.split("\n## Layout\n", 1)[1].split("```\n", 2)[1]
+    folders = re.findall(r"^ *([a-z]+/) ", layout, re.M)
+    assert folders == ["schema/", "generator/", "templates/", "generated/", "tests/", "bench/"]
+    assert all((REPO / folder).is_dir() for folder in folders if folder != "templates/")
+    assert (REPO / "generator/templates").is_dir()
+    # "generator/   load → validate → ir → render (targets.py, views.py) → format → emit; …"
+    (stages,) = re.findall(r"^generator/ +(.*)$", layout, re.M)
+    modules = re.findall(r"[a-z_]+\.py", stages) + [
+        f"{stage}.py" for stage in re.findall(r"(?:^|→ )([a-z_]+)", stages)
+    ]
+    assert len(modules) >= 8
+    assert [m for m in modules if not (REPO / "generator" / m).is_file()] == []
