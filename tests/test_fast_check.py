@@ -4,6 +4,7 @@ environment, the set of output files and each file's bytes match; anything else 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -162,10 +163,13 @@ def test_a_changed_configuration_is_caught(project: Path) -> None:
     [
         ("[tool.datamodel-codegen]\nbuiltin-format-line-length = 20\n", "project"),
         ("[tool.black]\nline-length = 20\n", "project"),
+        ("[tool.isort]\nline_length = 20\nprofile = 'google'\n", "project"),
+        ("[tool.ruff]\nline-length = 20\n", "cwd"),
+        ("[tool.datamodel-codegen]\nbuiltin-format-line-length = 20\n", "installed"),
         ("[tool.datamodel-codegen]\nbuiltin-format-line-length = 20\n", "cwd"),
         ("garbage = [\n", "cwd"),
     ],
-    ids=["datamodel-codegen", "black", "cwd", "broken cwd"],
+    ids=["datamodel-codegen", "black", "isort", "ruff cwd", "cwd", "broken cwd", "installed"],
 )
 def test_no_pyproject_toml_but_the_configuration_shapes_the_output(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: str, where: str
@@ -180,6 +184,30 @@ def test_no_pyproject_toml_but_the_configuration_shapes_the_output(
     if where == "project":
         pyproject.write_text(f"{text}\n{settings}")
         monkeypatch.chdir(project)
+    elif where == "installed":
+        # README: nor one above the folder toolgen is installed in (here: a copy of the package
+        # imported from a folder whose parent holds the settings).
+        pyproject.write_text(text)
+        installed = tmp_path / "site" / "packages"
+        shutil.copytree(
+            REPO / "generator",
+            installed / "generator",
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
+        (tmp_path / "site" / "pyproject.toml").write_text(settings)
+        (installed / "pyproject.toml").write_text(settings)
+        monkeypatch.chdir(tmp_path)
+        generated = subprocess.run(
+            [sys.executable, "-m", "generator", "generate", "--project", str(project)],
+            env={**os.environ, "PYTHONPATH": str(installed)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert generated.returncode == 0, generated.stderr
+        models = project / "generated/python/tool_registry/models.py"
+        assert models.read_text() == (REPO / models.relative_to(project)).read_text()
+        return
     else:
         pyproject.write_text(text)
         (tmp_path / "pyproject.toml").write_text(settings)
