@@ -205,8 +205,8 @@ def test_no_pyproject_toml_but_the_configuration_shapes_the_output(
             check=False,
         )
         assert generated.returncode == 0, generated.stderr
-        models = project / "generated/python/tool_registry/models.py"
-        assert models.read_text() == (REPO / models.relative_to(project)).read_text()
+        written = "generated/python/tool_registry/models.py"
+        assert (project / written).read_text() == (REPO / written).read_text()
         return
     else:
         pyproject.write_text(text)
