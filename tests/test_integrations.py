@@ -187,6 +187,8 @@ def test_the_readme_pre_commit_config_selects_and_validates_its_adapters(tmp_pat
     text = (REPO / "README.md").read_text(encoding="utf-8")
     (block,) = re.findall(r"```yaml\n(# \.pre-commit-config\.yaml\n.*?)```", text, re.DOTALL)
     (repo,) = yaml.safe_load(block)["repos"]
+    # The revision is a placeholder: no release tag (the v0.1.0 it named) exists to pin.
+    assert repo["rev"] == "COMMIT"
     configured = {hook["id"]: hook for hook in repo["hooks"]}
     assert list(configured) == ["toolgen-check", "toolgen-validate"]
     project = copy_project(tmp_path / "project")
