@@ -369,3 +369,42 @@ def test_the_add_tool_example_id_is_no_id_the_tests_use() -> None:
     assert f"so the example above adds `{added}`" in " ".join(text.split())
     sources = [*(REPO / "tests").glob("*.py"), REPO / "schema/tool-manifest.schema.json"]
     assert [path.name for path in sources if added in path.read_text(encoding="utf-8")] == []
+
+
+def _options_of(command: str) -> set[str]:
+    import argparse
+
+    from generator.cli import _parser
+
+    parser = _parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    sub = commands.choices[command]
+    return {o for a in sub._actions for o in a.option_strings if o.startswith("--")} - {"--help"}
+
+
+def test_the_readme_synopses_name_every_option_of_each_command() -> None:
+    """README, "Command line", "toolgen add-tool", "toolgen breaking" and "The runtime commands":
+    the options each synopsis names are the command's, no more, no fewer (``--project`` and
+    ``--format`` are every command's)."""
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    common = {"--project", "--format"}
+    for spelled in (
+        "`toolgen generate|check|breaking|add-tool [--project DIR] [--format text|json|github]`"
+        " (also `python -m generator`; `check --full` always regenerates)",
+        "`toolgen breaking --against REF` compares",
+        "`toolgen validate FILE...`, `toolgen registry [",
+    ):
+        assert spelled in text
+    synopses = {
+        "generate": "",
+        "check": "--full",
+        "breaking": "--against",
+        "validate": "",
+        "add-tool": text.split("`toolgen add-tool ID ", 1)[1].split("`", 1)[0],
+        "registry": text.split("`toolgen registry [", 1)[1].split("]`", 1)[0],
+        "catalog": text.split("`toolgen catalog [", 1)[1].split("]`", 1)[0],
+        "detect": text.split("`toolgen detect [", 1)[1].split("`", 1)[0],
+    }
+    for command, synopsis in synopses.items():
+        named = set(re.findall(r"--[a-z][a-z-]*", synopsis)) | common
+        assert named == _options_of(command), command
