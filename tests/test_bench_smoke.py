@@ -66,3 +66,52 @@ def test_the_python_loader_bench_prints_its_targets_and_both_validating_loops() 
     )
     assert re.search(r"^loader / bare loop peak memory: [\d.]+x \(target <= 1x", output, re.M)
     assert len(TARGET_LINE.findall(output)) == 2
+
+
+def test_the_python_import_bench_part_runs_alone() -> None:
+    """README: ``--only validator``, ``loader`` or ``import`` runs one part."""
+    output = run_bench(
+        "bench/runtime_bench.py",
+        "--size",
+        "30",
+        "--rounds",
+        "1",
+        "--only",
+        "import",
+        "--import-rounds",
+        "1",
+    )
+    assert re.search(r"^  python -c pass +[\d.]+ ms", output, re.M)
+    assert re.search(r"^  import tool_registry +[\d.]+ ms +[\d.]+x python -c pass", output, re.M)
+    assert "validator" not in output and "loader" not in output
+    assert len(TARGET_LINE.findall(output)) == 1
+
+
+def test_the_generate_bench_prints_both_medians_and_their_ratio() -> None:
+    """README: ``bench/generate_bench.py`` times datamodel-code-generator's ``generate()`` against
+    toolgen's whole pipeline and prints the medians and their ratio."""
+    output = run_bench("bench/generate_bench.py", "--repeat", "1")
+    assert re.search(r"^datamodel-code-generator, 1 file +: +[\d.]+ ms$", output, re.M)
+    assert re.search(r"^toolgen build, \d+ files +: +[\d.]+ ms$", output, re.M)
+    assert re.search(r"^ratio toolgen / datamodel-code-generator: [\d.]+x$", output, re.M)
+
+
+def test_the_import_bench_compares_with_python_c_pass() -> None:
+    """README: ``bench/import_bench.py`` times ``import tool_registry`` against ``python -c
+    pass`` and prints the ratio against its 2x target."""
+    output = run_bench("bench/import_bench.py", "--rounds", "1")
+    assert re.search(
+        r"^import tool_registry: [\d.]+x python -c pass \(target <= 2x\)$", output, re.M
+    )
+
+
+def test_the_scale_bench_runs_generate_check_and_the_bare_parse() -> None:
+    """README: ``bench/scale_bench.py`` runs ``generate`` and ``check --full`` as processes on a
+    throwaway project, with peak memory, beside libyaml's bare parse, in and out of process."""
+    output = run_bench("bench/scale_bench.py", "--rounds", "1", "--sizes", "7")
+    for what in ("generate", "check --full", "parse", "parse process"):
+        assert re.search(
+            rf"^ +7 rows  {re.escape(what)} +median +[\d.]+ s  peak +[\d.]+ MiB  exit \[0\]",
+            output,
+            re.M,
+        ), what

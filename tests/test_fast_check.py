@@ -4,6 +4,8 @@ environment, the set of output files and each file's bytes match; anything else 
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -161,10 +163,13 @@ def test_a_changed_configuration_is_caught(project: Path) -> None:
     [
         ("[tool.datamodel-codegen]\nbuiltin-format-line-length = 20\n", "project"),
         ("[tool.black]\nline-length = 20\n", "project"),
+        ("[tool.isort]\nline_length = 20\nprofile = 'google'\n", "project"),
+        ("[tool.ruff]\nline-length = 20\n", "cwd"),
+        ("[tool.datamodel-codegen]\nbuiltin-format-line-length = 20\n", "installed"),
         ("[tool.datamodel-codegen]\nbuiltin-format-line-length = 20\n", "cwd"),
         ("garbage = [\n", "cwd"),
     ],
-    ids=["datamodel-codegen", "black", "cwd", "broken cwd"],
+    ids=["datamodel-codegen", "black", "isort", "ruff cwd", "cwd", "broken cwd", "installed"],
 )
 def test_no_pyproject_toml_but_the_configuration_shapes_the_output(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: str, where: str
@@ -179,6 +184,30 @@ def test_no_pyproject_toml_but_the_configuration_shapes_the_output(
     if where == "project":
         pyproject.write_text(f"{text}\n{settings}")
         monkeypatch.chdir(project)
+    elif where == "installed":
+        # README: nor one above the folder toolgen is installed in (here: a copy of the package
+        # imported from a folder whose parent holds the settings).
+        pyproject.write_text(text)
+        installed = tmp_path / "site" / "packages"
+        shutil.copytree(
+            REPO / "generator",
+            installed / "generator",
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
+        (tmp_path / "site" / "pyproject.toml").write_text(settings)
+        (installed / "pyproject.toml").write_text(settings)
+        monkeypatch.chdir(tmp_path)
+        generated = subprocess.run(
+            [sys.executable, "-m", "generator", "generate", "--project", str(project)],
+            env={**os.environ, "PYTHONPATH": str(installed)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert generated.returncode == 0, generated.stderr
+        written = "generated/python/tool_registry/models.py"
+        assert (project / written).read_text() == (REPO / written).read_text()
+        return
     else:
         pyproject.write_text(text)
         (tmp_path / "pyproject.toml").write_text(settings)
@@ -308,7 +337,15 @@ def test_the_stamp_holds_no_machine_paths() -> None:
 def test_the_packages_cover_every_pinned_dependency() -> None:
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
     pinned = {entry.split("==")[0].lower() for entry in pyproject["project"]["dependencies"]}
-    assert pinned <= set(stamp.PACKAGES)
+    assert all("==" in entry for entry in pyproject["project"]["dependencies"])
+    # README, "Determinism and safety": everything that shapes the output is pinned exactly in
+    # pyproject.toml, and the stamp records each one's version.
+    assert pinned == set(stamp.PACKAGES)
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    sentence = readme.split("Everything that shapes the output is pinned exactly in", 1)[1]
+    sentence = sentence.split("; the stamp records", 1)[0].split("): ", 1)[1]
+    listed = re.sub(r" \([^)]*\)", "", sentence).replace(" and ", ", ").split(", ")
+    assert {name.lower() for name in listed} == pinned
 
 
 def test_installed_versions_agree_with_importlib_metadata() -> None:

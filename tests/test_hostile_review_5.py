@@ -125,9 +125,12 @@ def test_an_interrupt_while_writing_replaces_nothing(
             raise KeyboardInterrupt
 
     monkeypatch.setattr("generator.emit.os.fsync", fsync)
-    assert main(["generate", "--project", str(project)]) == EXIT_INTERRUPTED
+    assert main(["generate", "--project", str(project)]) == EXIT_INTERRUPTED == 130
     assert _snapshot(project) == before
     assert not [p for p in project.rglob("*.tmp")]
+    # As the README words it: an interrupt while writing exits 130, not WRITE_FAILED's 1.
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert "(the failed write is `WRITE_FAILED`, exit 1; the Ctrl-C exits 130)" in readme
 
 
 def test_a_second_generate_waits_for_the_first_to_finish_writing(

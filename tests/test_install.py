@@ -198,3 +198,68 @@ def test_the_runtime_commands_elsewhere_run_the_generated_package(
     assert listed.returncode == 0, listed.stderr
     rows = yaml.safe_load((GOLDEN / "schema/tools.yaml").read_text(encoding="utf-8"))["tools"]
     assert [tool["id"] for tool in json.loads(listed.stdout)["tools"]] == [r["id"] for r in rows]
+
+
+def test_the_readme_install_flow_runs_as_written(installed: Installed, scratch: Path) -> None:
+    """README, "Using toolgen in another project": its commands, in order, with the wheel as
+    ``path/to/toolgen`` and the scratch project as ``my-project``."""
+    import shlex
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = text.split("<!-- readme-flow:install -->\n```sh\n", 1)[1].split("```", 1)[0]
+    commands = [shlex.split(line, comments=True) for line in block.splitlines() if line.strip()]
+    assert commands[:2] == [["pip", "install", "path/to/toolgen"], ["cd", "my-project"]]
+    assert (scratch / "pyproject.toml").read_text().count("[tool.toolgen]") == 1
+    assert [command[0] for command in commands[2:]] == ["toolgen"] * (len(commands) - 2)
+    for command in commands[2:]:
+        completed = _run([str(installed.toolgen), *command[1:]], scratch, _clean_environment())
+        assert completed.returncode == 0, (command, completed.stdout, completed.stderr)
+
+
+def test_pip_install_of_a_checkout_works_too(
+    installed: Installed, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """README: ``pip install path/to/toolgen`` takes "a checkout or a wheel built from one": a
+    checkout (what packaging reads, outside the repository) installs into a fresh environment
+    and runs, as the wheel does (built as pip builds it: in an isolated environment with the
+    build backend ``[build-system]`` requires)."""
+    work = tmp_path_factory.mktemp("checkout")
+    source = work / "toolgen"
+    for name in BUILD_INPUTS:
+        if (REPO / name).is_dir():
+            shutil.copytree(
+                REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__")
+            )
+        else:
+            source.mkdir(exist_ok=True)
+            shutil.copy2(REPO / name, source / name)
+    prefix = work / "venv"
+    env = _clean_environment()
+    created = _run([sys.executable, "-m", "venv", "--without-pip", str(prefix)], work, env)
+    assert created.returncode == 0, created.stderr
+    python = prefix / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    install = _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--disable-pip-version-check",
+            "--python",
+            str(python),
+            "install",
+            "-q",
+            "--constraint",
+            str(REPO / "requirements-dev.txt"),
+            str(source),
+        ],
+        work,
+        env,
+    )
+    assert install.returncode == 0, install.stderr
+    toolgen = installed.toolgen.name
+    scripts = python.parent
+    version = _run([str(scripts / toolgen), "--version"], work, env)
+    assert version.returncode == 0 and "0.1.0" in version.stdout + version.stderr, version
+    shutil.rmtree(source)  # nothing of the checkout is needed once installed
+    checked = _run([str(scripts / toolgen), "check", "--project", str(GOLDEN)], work, env)
+    assert checked.returncode == 0, checked.stdout + checked.stderr

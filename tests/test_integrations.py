@@ -10,6 +10,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -177,3 +178,70 @@ def test_make_check_passes_flags_through() -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert "-m generator check --format text --full" in completed.stdout
+
+
+def test_the_readme_pre_commit_config_selects_and_validates_its_adapters(tmp_path: Path) -> None:
+    """README, "Pre-commit and CI": the ``.pre-commit-config.yaml`` of a project using toolgen
+    names this repository's hooks, and its ``files:`` override hands ``toolgen-validate`` the
+    adapters under ``config/adapters/``, which it gates on."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"```yaml\n(# \.pre-commit-config\.yaml\n.*?)```", text, re.DOTALL)
+    (repo,) = yaml.safe_load(block)["repos"]
+    # The revision is a placeholder: no release tag (the v0.1.0 it named) exists to pin.
+    assert repo["rev"] == "COMMIT"
+    configured = {hook["id"]: hook for hook in repo["hooks"]}
+    assert list(configured) == ["toolgen-check", "toolgen-validate"]
+    project = copy_project(tmp_path / "project")
+    adapters = project / "config/adapters"
+    adapters.mkdir(parents=True)
+    put(adapters, "zed.json", manifest(id="zed", displayName="Zed"))
+    # adapters/old.json is what the default pattern would pass too (a file no longer there).
+    staged = ["config/adapters/zed.json", "adapters/old.json", "schema/tools.yaml"]
+    assert all(_hook(hook_id) for hook_id in configured)  # each names a hook of this repository
+    validate = {**_hook("toolgen-validate"), **configured["toolgen-validate"]}
+    assert _selected(validate, staged) == ["config/adapters/zed.json"]
+    accepted = _run_hook(validate, project, staged)
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert "config/adapters/zed.json: accepted (zed)" in accepted.stdout
+    put(adapters, "evil.json", manifest(id="evil", hookPointer="../../.bashrc"))
+    rejected = _run_hook(validate, project, [*staged, "config/adapters/evil.json"])
+    assert rejected.returncode == 1
+    assert "config/adapters/evil.json: rejected" in rejected.stdout
+
+
+def _make_n(*arguments: str) -> str:
+    completed = subprocess.run(
+        [MAKE, "-n", *arguments], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 0, completed.stderr
+    return completed.stdout
+
+
+def test_the_quick_start_table_says_what_each_make_target_runs() -> None:
+    """README, "Quick start": each ``make`` target of the table runs what its row says."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    table = text.split("## Quick start\n", 1)[1].split("\n## ", 1)[0]
+    rows = dict(re.findall(r"^\| `make (\w+)` \| (.*) \|$", table, re.MULTILINE))
+    assert list(rows) == ["generate", "check", "test", "lint", "regen"]
+    assert "(`toolgen generate`)" in rows["generate"]
+    assert "-m generator generate" in _make_n("-B", "generate")
+    assert "(`toolgen check`;" in rows["check"]
+    assert "-m generator check --format text" in _make_n("check")
+    assert "pytest" in rows["test"]
+    assert "-m pytest" in _make_n("test")
+    lint = _make_n("lint")
+    assert "over the generator, tests, benchmarks and generated Python" in rows["lint"]
+    assert "-m ruff check generator tests bench generated/python\n" in lint
+    assert "-m mypy\n" in lint
+    mypy = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mypy"]
+    assert mypy["strict"] is True
+    assert mypy["files"] == ["generator", "tests", "bench", "generated/python/tool_registry"]
+    assert "both `tsc` (5.9 and 7)" in rows["lint"]
+    assert "node_modules/typescript/bin/tsc -p tsconfig.json" in lint
+    assert "node_modules/typescript-7/bin/tsc -p tsconfig.json" in lint
+    tsconfig = (REPO / "tsconfig.json").read_text()
+    assert '"generated/typescript' in tsconfig
+    assert "the golden cases under `tests/golden/`" in rows["regen"]
+    regen = _make_n("-B", "regen")
+    assert "-m generator generate\n" in regen
+    assert "for case in tests/golden/*/; do " in regen and '--project "$case"' in regen

@@ -124,16 +124,42 @@ def test_the_add_tool_flow_runs_as_written(tmp_path: Path) -> None:
     ):
         subprocess.run(["git", *arguments], cwd=project, check=True, capture_output=True)  # noqa: S607
     commands = _flow("add-tool")
+    from tool_registry import SUPPORTED_TOOLS
+
+    if commands[0][2] in SUPPORTED_TOOLS:
+        # A maintainer ran the example itself (README: the tests stay green after an addition):
+        # the same command with an id of its own.
+        commands[0][2] = next(
+            f"{commands[0][2]}-{n}"
+            for n in range(2, 99)
+            if f"{commands[0][2]}-{n}" not in SUPPORTED_TOOLS
+        )
     assert [command[:2] for command in commands] == [
         ["toolgen", "add-tool"],
         ["toolgen", "check"],
         ["toolgen", "breaking"],
     ]
+    outputs = []
     for command in commands:
         completed = run_toolgen(*command[1:], cwd=project)
         assert completed.returncode == 0, (command, completed.stderr)
+        outputs.append(completed.stdout)
     added = commands[0][2]
-    assert f"  - id: {added}\n" in (project / "schema/tools.yaml").read_text()
+    table = (project / "schema/tools.yaml").read_text()
+    assert f"  - id: {added}\n" in table
+    # "prints what changed (files written, the new id, cohorts joined, capabilities provided)"
+    summary = outputs[0]
+    option = commands[0]
+    provided = [option[i + 1] for i, word in enumerate(option) if word == "--capability"]
+    assert summary.startswith(f"added {added} to schema/tools.yaml\n")
+    assert "  cohorts joined: " in summary
+    assert f"  capabilities provided: {', '.join(provided)}\n" in summary
+    assert "  files written:\n    schema/tools.yaml\n" in summary
+    # The row goes after the row --after names, separated by a blank line.
+    after = option[option.index("--after") + 1]
+    rows = [line.split(": ", 1)[1] for line in table.splitlines() if line.startswith("  - id: ")]
+    assert rows[rows.index(after) + 1] == added
+    assert f"\n\n  - id: {added}\n" in table
     breaking = run_toolgen("breaking", "--against", "HEAD", "--format", "json", cwd=project)
     found = json.loads(breaking.stdout)["diagnostics"]
     assert {(d["code"], d["subject"]) for d in found} == {("SAFE_ADDITION", added)}
@@ -197,3 +223,188 @@ def test_the_readme_example_adapters_pass_toolgen_validate(tmp_path: Path) -> No
     }
     assert tools["aider"]["notGranted"] == ["headless-task", "resumable"]
     assert tools["files-mcp"]["inert"] is True
+
+
+def test_the_catalog_example_is_what_the_catalog_holds(tmp_path: Path) -> None:
+    """README, "Libraries, categories and the catalog": the example is what
+    ``registry.catalog()`` holds for a folder holding the README's ``aider.json``, with the grants
+    the sentence before it names (the built-ins left out, whatever the table holds)."""
+    from tool_registry import get_tool_registry
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    before, block = text.split("<!-- readme-example:catalog -->\n```json\n", 1)
+    example = json.loads(block.split("```", 1)[0])
+    sentence = " ".join(before[before.rindex("`registry.catalog()`") :].split())
+    match = re.search(
+        r"holding the `([a-z0-9-]+\.json)` adapter below, with `grants=(\{.*?\})`", sentence
+    )
+    assert match is not None, sentence
+    name, grants = match[1], json.loads(match[2])
+    adapters = dict(EXAMPLE.findall(text))
+    (tmp_path / name).write_text(adapters[name], encoding="utf-8")
+    catalog = get_tool_registry(str(tmp_path), grants=grants).catalog()
+    json.dumps(catalog)  # JSON-serialisable, as the README says
+    third_party = {
+        "categories": [
+            {**category, "libraries": kept}
+            for category in catalog["categories"]
+            if (
+                kept := [
+                    library
+                    for library in category["libraries"]
+                    if not all(tool["builtin"] for tool in library["tools"])
+                ]
+            )
+        ]
+    }
+    assert third_party == example
+
+
+def _generated_table() -> list[tuple[list[str], list[str]]]:
+    """The rows of "What is generated from what": (the files a row names, the identifiers its
+    contents column names)."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("## What is generated from what\n", 1)[1].split("\n\n", 2)[1]
+    rows = []
+    for line in section.splitlines()[2:]:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        files: list[str] = []
+        for name in re.findall(r"`([^`]+)`", cells[0]):
+            if name.startswith("generated/"):
+                files.append(name)
+            elif name.startswith("../"):
+                files.append(str(Path(files[-1]).parent.parent / name[3:]))
+            elif "/" not in name and "." in name and files:
+                files.append(str(Path(files[-1]).parent / name))
+        rows.append((files, re.findall(r"`([A-Za-z_]\w*)`", cells[-1])))
+    return rows
+
+
+def test_the_generated_files_table_names_every_generated_file_and_what_it_defines() -> None:
+    """README, "What is generated from what": every file ``generate`` writes under
+    ``generated/`` has its row, and every name a row's contents list is in that row's files."""
+    rows = _generated_table()
+    named = [name for files, _ in rows for name in files]
+    committed = sorted(
+        path.relative_to(REPO).as_posix()
+        for path in (REPO / "generated").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    )
+    assert sorted(named) == committed
+    for files, names in rows:
+        text = "".join((REPO / name).read_text(encoding="utf-8") for name in files)
+        missing = [n for n in names if n != "examples" and not re.search(rf"\b{n}\b", text)]
+        assert missing == [], (files, missing)
+
+
+def _codes_of_table(section: str) -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    body = text.split(f"\n{section}\n", 1)[1].split("\n### ", 1)[0]
+    rows = [line.split(" | ", 1)[0] for line in body.splitlines() if line.startswith("| `")]
+    return [name for row in rows for name in re.findall(r"`([A-Z_…]+)`", row)]
+
+
+def test_the_readme_code_tables_list_every_build_time_code_once() -> None:
+    """README, "Diagnostic codes" (``BREAKING_…`` standing for the codes of the ``toolgen
+    breaking`` table, where ``…_X`` is ``BREAKING_SCHEMA_X``): every code ``generator`` reports
+    is listed, once, and nothing else."""
+    from generator.diagnostics import Code
+
+    listed = _codes_of_table("### Diagnostic codes")
+    breaking = [
+        name.replace("…_", "BREAKING_SCHEMA_")
+        for name in _codes_of_table("### `toolgen breaking`")
+        if name.startswith(("BREAKING_", "…_"))
+    ]
+    assert "BREAKING_…" in listed
+    listed = [name for name in listed if name != "BREAKING_…"]
+    assert sorted(listed + breaking) == sorted(code.value for code in Code)
+
+
+def test_the_prompt_argument_codes_and_launch_reasons_are_the_runtime_s() -> None:
+    """README, "Prompt arguments": the table lists ``PromptArgError``'s codes in the order the
+    rules run; "The launch guard": the reasons, "checked in that order", are the enum's."""
+    from tool_registry import NotLaunchableReason, prompt_args
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n### Prompt arguments\n", 1)[1].split("\n\n|", 1)[1].split("\n\n", 1)[0]
+    assert re.findall(r"^\| `([A-Z_]+)` \|", section, re.M) == list(prompt_args.CODES)
+    guard = " ".join(text.split("\n### The launch guard\n", 1)[1].split())
+    sentence = guard.split("is ", 1)[1].split(", checked in that order", 1)[0]
+    assert re.findall(r"`([A-Z_]+)`", sentence) == [reason.value for reason in NotLaunchableReason]
+
+
+def test_every_repository_path_the_readme_names_exists() -> None:
+    """A file or folder of this repository the README names in code (``tests/test_install.py``,
+    ``generator/plan.py``, ``.ci/run``, …) is there; and the layout's folders too."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    roots = ("tests/", "generator/", "bench/", "schema/", "generated/", ".ci/")
+    named = {
+        path
+        for path in re.findall(r"`([^`\s]+)`", text)
+        if path.startswith(roots) and "*" not in path and "…" not in path
+    }
+    assert len(named) > 50
+    assert sorted(path for path in named if not (REPO / path).exists()) == []
+    layout = text.split("\n## Layout\n", 1)[1].split("```\n", 2)[1]
+    folders = re.findall(r"^ *([a-z]+/) ", layout, re.M)
+    assert folders == ["schema/", "generator/", "templates/", "generated/", "tests/", "bench/"]
+    assert all((REPO / folder).is_dir() for folder in folders if folder != "templates/")
+    assert (REPO / "generator/templates").is_dir()
+    # "generator/   load → validate → ir → render (targets.py, views.py) → format → emit; …"
+    (stages,) = re.findall(r"^generator/ +(.*)$", layout, re.M)
+    modules = re.findall(r"[a-z_]+\.py", stages) + [
+        f"{stage}.py" for stage in re.findall(r"(?:^|→ )([a-z_]+)", stages)
+    ]
+    assert len(modules) >= 8
+    assert [m for m in modules if not (REPO / "generator" / m).is_file()] == []
+
+
+def test_the_add_tool_example_id_is_no_id_the_tests_use() -> None:
+    """README: ``make test`` stays green after an addition, except for an id the tests use for a
+    tool that is not built in (``acme-agent``, ``aider``); the example adds none of those."""
+    (command, *_) = _flow("add-tool")
+    added = command[2]
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert f"so the example above adds `{added}`" in " ".join(text.split())
+    sources = [*(REPO / "tests").glob("*.py"), REPO / "schema/tool-manifest.schema.json"]
+    assert [path.name for path in sources if added in path.read_text(encoding="utf-8")] == []
+
+
+def _options_of(command: str) -> set[str]:
+    import argparse
+
+    from generator.cli import _parser
+
+    parser = _parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    sub = commands.choices[command]
+    return {o for a in sub._actions for o in a.option_strings if o.startswith("--")} - {"--help"}
+
+
+def test_the_readme_synopses_name_every_option_of_each_command() -> None:
+    """README, "Command line", "toolgen add-tool", "toolgen breaking" and "The runtime commands":
+    the options each synopsis names are the command's, no more, no fewer (``--project`` and
+    ``--format`` are every command's)."""
+    text = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    common = {"--project", "--format"}
+    for spelled in (
+        "`toolgen generate|check|breaking|add-tool [--project DIR] [--format text|json|github]`"
+        " (also `python -m generator`; `check --full` always regenerates)",
+        "`toolgen breaking --against REF` compares",
+        "`toolgen validate FILE...`, `toolgen registry [",
+    ):
+        assert spelled in text
+    synopses = {
+        "generate": "",
+        "check": "--full",
+        "breaking": "--against",
+        "validate": "",
+        "add-tool": text.split("`toolgen add-tool ID ", 1)[1].split("`", 1)[0],
+        "registry": text.split("`toolgen registry [", 1)[1].split("]`", 1)[0],
+        "catalog": text.split("`toolgen catalog [", 1)[1].split("]`", 1)[0],
+        "detect": text.split("`toolgen detect [", 1)[1].split("`", 1)[0],
+    }
+    for command, synopsis in synopses.items():
+        named = set(re.findall(r"--[a-z][a-z-]*", synopsis)) | common
+        assert named == _options_of(command), command

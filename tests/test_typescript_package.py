@@ -8,6 +8,7 @@ values node prints are the generated Python's."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -235,3 +236,50 @@ def test_commonjs_and_internal_paths_are_what_the_readme_says(tmp_path: Path) ->
     }
     readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
     assert "`require` loads it where node can require ES modules (20.19+, 22.12+" in readme
+
+
+def test_a_commonjs_consumer_type_checks_as_the_readme_says(tmp_path: Path) -> None:
+    """README, "The TypeScript package": in a CommonJS file, ``import x = require(...)`` and an
+    ``import`` statement of the package compile under ``NodeNext`` (the second not under
+    ``verbatimModuleSyntax``); under ``Node16`` they are TS1471 and TS1479, with both compilers."""
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    sentence = readme.split("TypeScript types such a `require` under `NodeNext`: ", 1)[1]
+    sentence = sentence.split(". `exports`", 1)[0]
+    require_form, import_form = re.findall(r"`(import [^`]+)`", sentence)
+    assert "under `Node16` the first is error TS1471 and the second TS1479" in sentence
+    _, tarball, name = _packed(REPO, tmp_path, "7")
+    consumer = tmp_path / "commonjs"
+    installed = _consumer(consumer, name, {})
+    _install_tarball(tarball, installed)
+    (consumer / "package.json").write_text('{"private": true}\n')  # CommonJS
+    forms = {
+        require_form: f"{require_form.replace('tool-registry', name)};\n"
+        "console.log(registry.isToolId('codex'));\n",
+        import_form: f"{import_form.replace('tool-registry', name)};\n"
+        "console.log(isToolId('codex'));\n",
+    }
+    expected = {
+        (require_form, "NodeNext", True): None,
+        (require_form, "NodeNext", False): None,
+        (import_form, "NodeNext", False): None,
+        (import_form, "NodeNext", True): "TS1286",  # verbatimModuleSyntax refuses ES syntax
+        (require_form, "Node16", False): "TS1471",
+        (import_form, "Node16", False): "TS1479",
+    }
+    for (form, module, verbatim), error in expected.items():
+        (consumer / "main.cts").write_text(forms[form])
+        options = {"module": module, "moduleResolution": module, "noEmit": True}
+        config = json.loads((consumer / "tsconfig.json").read_text())
+        config["compilerOptions"].update(options, verbatimModuleSyntax=verbatim)
+        config["files"] = ["main.cts"]
+        (consumer / "tsconfig.json").write_text(json.dumps(config))
+        for version in sorted(COMPILERS):
+            checked = _run([node_executable(), str(_compiler(version)), "-p", "."], consumer)
+            outcome = (form, module, verbatim, version)
+            if error is None:
+                assert checked.returncode == 0, (outcome, checked.stdout)
+            else:
+                assert checked.returncode != 0 and f"error {error}:" in checked.stdout, (
+                    outcome,
+                    checked.stdout,
+                )
