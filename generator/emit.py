@@ -100,6 +100,31 @@ def _read(path: Path) -> str | None:
         return None
 
 
+_NO_NEWLINE = "\\ No newline at end of file\n"
+
+
+def _diff_lines(text: str) -> list[str]:
+    """``text``'s lines as ``diff`` and ``patch`` count them: split at LF only (``splitlines``
+    also split at CR, VT, FF, NEL, U+2028, ..., making lines no tool sees), each keeping its
+    LF; only the last may have none."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+def _unified_diff(current: str, expected: str, fromfile: str, tofile: str) -> str:
+    """A unified diff from ``current`` to ``expected`` in which every line ends with LF: a last
+    line without one is followed by ``\\ No newline at end of file``, as ``diff`` and ``git``
+    write it. Joined as difflib yields them, such a line ran into the next line of the output
+    (``-}--- a/next.py``), so a lost final newline was shown as no change at all."""
+    return "".join(
+        line if line.endswith("\n") else line + "\n" + _NO_NEWLINE
+        for line in difflib.unified_diff(
+            _diff_lines(current), _diff_lines(expected), fromfile=fromfile, tofile=tofile
+        )
+    )
+
+
 def compare_outputs(
     project_dir: Path, outputs: Mapping[str, str], roots: list[str]
 ) -> list[Difference]:
@@ -121,26 +146,14 @@ def compare_outputs(
             message = "unreadable or not UTF-8: run `toolgen generate`"
         else:
             message = "differs from what the sources generate: run `toolgen generate`"
-        diff = "".join(
-            difflib.unified_diff(
-                (current or "").splitlines(keepends=True),
-                expected.splitlines(keepends=True),
-                fromfile=f"a/{shown}",
-                tofile=f"b/{shown}",
-            )
-        )
+        diff = _unified_diff(current or "", expected, f"a/{shown}", f"b/{shown}")
         differences.append(Difference(Diagnostic(code, message, relative), diff))
     leftovers = set(staged_leftovers(project_dir, outputs))
     for relative in existing_files(project_dir, roots):
         if relative not in outputs and relative not in leftovers:
             current = _read(project_dir / relative) or ""
-            diff = "".join(
-                difflib.unified_diff(
-                    current.splitlines(keepends=True),
-                    [],
-                    fromfile=f"a/{sanitize(relative, MAX_SHOWN_PATH)}",
-                    tofile="/dev/null",
-                )
+            diff = _unified_diff(
+                current, "", f"a/{sanitize(relative, MAX_SHOWN_PATH)}", "/dev/null"
             )
             differences.append(
                 Difference(
