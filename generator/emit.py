@@ -36,6 +36,7 @@ from generator.outputs import (
     BUILD_FILE,
     IGNORED_NAMES,
     existing_files,
+    resolves_within,
     staged_leftovers,
     walk,
 )
@@ -134,7 +135,8 @@ def compare_outputs(
     differences: list[Difference] = []
     for relative in sorted(outputs):
         shown = sanitize(relative, MAX_SHOWN_PATH)  # diff headers reach the terminal
-        current = _read(project_dir / relative)
+        elsewhere = not resolves_within(project_dir, roots, relative)
+        current = None if elsewhere else _read(project_dir / relative)
         expected = outputs[relative]
         if current == expected:
             continue
@@ -142,6 +144,11 @@ def compare_outputs(
         code = Code.DRIFT_MISSING if missing else Code.DRIFT_CHANGED
         if missing:
             message = "missing: run `toolgen generate`"
+        elif elsewhere:
+            message = (
+                "a symbolic link to a file outside its folder (not read): run `toolgen generate`,"
+                " which replaces the link with the file"
+            )
         elif current is None:
             message = "unreadable or not UTF-8: run `toolgen generate`"
         else:
@@ -151,7 +158,8 @@ def compare_outputs(
     leftovers = set(staged_leftovers(project_dir, outputs))
     for relative in existing_files(project_dir, roots):
         if relative not in outputs and relative not in leftovers:
-            current = _read(project_dir / relative) or ""
+            inside = resolves_within(project_dir, roots, relative)
+            current = (_read(project_dir / relative) if inside else None) or ""
             diff = _unified_diff(
                 current, "", f"a/{sanitize(relative, MAX_SHOWN_PATH)}", "/dev/null"
             )
@@ -457,7 +465,10 @@ def _plan_writes(
     for relative in sorted(outputs):
         if not fence.allows(relative):
             failures.append(_refused(relative, "write"))
-        elif _read(project_dir / relative) != outputs[relative]:
+        elif (
+            not resolves_within(project_dir, roots, relative)
+            or _read(project_dir / relative) != outputs[relative]
+        ):
             pending.append(relative)
     orphans: list[str] = []
     for relative in existing_files(project_dir, roots):
