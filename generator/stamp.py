@@ -255,9 +255,9 @@ def fast_check(config: Config) -> Verdict:
             return Verdict(f"not generated: {path}")
     for path in sorted(set(outputs) - set(present)):
         return Verdict(f"missing: {path}")
-    changed = _first_changed(config, present, outputs)
-    if changed is not None:
-        return Verdict(f"changed: {changed}")
+    differing = _first_changed(config, present, outputs)
+    if differing is not None:
+        return Verdict(f"changed: {differing}")
     # The stamp is an output too: byte for byte what ``generate`` would write now (a reformatted,
     # CRLF or annotated stamp with the right fingerprints is drift for ``check --full``).
     document = {"about": ABOUT, "version": STAMP_VERSION, **current, "outputs": outputs}
