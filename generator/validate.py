@@ -511,6 +511,11 @@ def _leaves(error: ValidationError) -> Iterator[ValidationError]:
         return
     by_branch: dict[int, list[ValidationError]] = {}
     for sub in error.context:
+        if not sub.relative_schema_path:
+            # A `false` branch: jsonschema's error for it carries no branch index, so the
+            # branches cannot be told apart (indexing it was an internal error).
+            yield error
+            return
         by_branch.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
     aimed = [
         errors
