@@ -223,6 +223,19 @@ def check_manifest_schema(loaded: Loaded) -> list[Diagnostic]:
             )
         )
         return found
+    if not isinstance(schema["$defs"][THIRD_PARTY_DEF], Mapping):
+        # `true` or `false`: valid JSON Schema, but the adapter root becomes a class (Python)
+        # and an interface (TypeScript), and the reference documents its description and
+        # properties; reading them off a boolean was an internal error.
+        found.append(
+            Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"$defs/{THIRD_PARTY_DEF} (the third-party adapter root) must be a schema"
+                " object, not a boolean schema",
+                **_at(loaded, f"/$defs/{THIRD_PARTY_DEF}"),
+            )
+        )
+        return found
     found.extend(_schema_names(loaded))
     found.extend(_runtime_fields(loaded))
     try:

@@ -62,3 +62,18 @@ def test_a_true_property_schema(project: Path, run_cli: Run) -> None:
     for finding in _check(project, run_cli):
         assert finding["code"] in {"GENERATION_FAILED", "SCHEMA_UNSUPPORTED", "SCHEMA_INVALID"}
         assert finding["source"] == MANIFEST
+
+
+def test_a_boolean_adapter_root(project: Path, run_cli: Run) -> None:
+    # Every subschema position of the shipped schema was set to `true` and to `false` in turn:
+    # only the adapter root, read as an object by the reference and the type emitters, failed.
+    for value in (True, False):
+
+        def change(schema: dict[str, Any], value: bool = value) -> None:
+            schema["$defs"]["ThirdPartyToolManifest"] = value
+
+        _edit(project, change)
+        [finding] = _check(project, run_cli)
+        assert finding["code"] == "SCHEMA_UNSUPPORTED"
+        assert finding["pointer"] == "/$defs/ThirdPartyToolManifest"
+        assert finding["line"]
