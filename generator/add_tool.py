@@ -118,7 +118,7 @@ def insert_row(text: str, table: Loaded, row: Mapping[str, Any], after: str | No
     # as the same rows with the new one in place, so no other value can change.
     for cut in dict.fromkeys((last + 1, boundary)):
         head = lines[:cut]
-        if head and not head[-1].endswith("\n"):
+        if head and not head[-1].endswith(("\n", "\r")):
             head[-1] = head[-1] + newline
         candidate = "".join([*head, newline, rendered, *lines[cut:]])
         if _keeps_the_table(candidate, table, index + 1):
@@ -129,9 +129,15 @@ def insert_row(text: str, table: Loaded, row: Mapping[str, Any], after: str | No
 
 
 def _newline_of(text: str) -> str:
-    """The file's line break: ``\\r\\n`` when its first line ends so, else ``\\n``."""
+    """The file's line break: ``\\r\\n`` when its first line ends so, ``\\r`` when the file
+    breaks lines with CR alone (YAML reads it as a line break: the rows were split at it, and a
+    row added with LF made the file CR, CRLF and LF at once), else ``\\n``."""
     end = text.find("\n")
-    return "\r\n" if end > 0 and text[end - 1] == "\r" else "\n"
+    if end > 0 and text[end - 1] == "\r":
+        return "\r\n"
+    if end < 0 and "\r" in text:
+        return "\r"
+    return "\n"
 
 
 def _keeps_the_table(text: str, table: Loaded, inserted: int) -> bool:

@@ -25,7 +25,15 @@ from pathlib import Path
 from generator import files
 from generator.config import Config
 from generator.diagnostics import Code
-from generator.load import Loaded, decode_text, parse_json, parse_yaml, read_text, unreadable
+from generator.load import (
+    Loaded,
+    decode_text,
+    parse_json,
+    parse_yaml,
+    read_text,
+    refuse_null_document,
+    unreadable,
+)
 from generator.runtime import PACKAGE
 
 RUNTIME_CODES_FILE = f"{PACKAGE}/diagnostics.py"
@@ -173,7 +181,7 @@ def read_baseline(config: Config, against: str) -> Baseline:
             return problem
         if text is None:
             raise BaselineError(f"{relative} cannot be read at {against}")
-        return parse(text, reader.label(relative))
+        return refuse_null_document(parse(text, reader.label(relative)), key)
 
     manifest = parsed("schema", parse_json)
     table_schema = parsed("table_schema", parse_json)

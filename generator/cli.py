@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 import os
 import signal
 import sys
@@ -809,7 +808,9 @@ def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -
 
 
 def _print_json(document: object) -> None:
-    print(json.dumps(document, indent=2, ensure_ascii=True))
+    from generator.diagnostics import json_text  # noqa: PLC0415
+
+    print(json_text(document))
 
 
 def _validate(runtime: ModuleType, arguments: argparse.Namespace) -> int:

@@ -21,6 +21,8 @@ names the file, line and column of the key.
 
 from __future__ import annotations
 
+import errno
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -332,6 +334,49 @@ def _is_folder(path: Path) -> bool | None:
         return None
 
 
+# What a path below an output folder may add to it: the longest file a target writes there,
+# staged as ``.NAME.XXXXXXXX.tmp`` (a single component, well within any NAME_MAX).
+_OUTPUT_PATH_RESERVE = "x" * 128
+
+
+def _check_path_length(where: _Shown, key: str, real: Path, spelled: str) -> None:
+    """The system can name the path (and, for an output folder, the files generate writes in
+    it): a component longer than NAME_MAX or a path longer than PATH_MAX made every later stat,
+    read and write of it an ``OSError`` outside any handler (an internal error)."""
+    probe = real if key == "readme" else real / _OUTPUT_PATH_RESERVE
+    reason = _too_long(probe)
+    if reason is not None:
+        raise ConfigError(
+            f"{where}: tool.toolgen.{key} = {describe(spelled, MAX_SHOWN_PATH)} is a path"
+            f" too long for this system ({reason})"
+        )
+
+
+def _too_long(path: Path) -> str | None:
+    """Why the system cannot name ``path`` (absolute), or ``None``: the limits are those of the
+    file system holding its nearest existing ancestor, since the folders below may not exist
+    yet (a lookup stops at the first missing one, so ``stat`` alone misses a long name there)."""
+    try:
+        os.stat(path)
+    except OSError as error:
+        if error.errno == errno.ENAMETOOLONG:
+            return sanitize(error.strerror or str(error))
+    existing = path
+    while not _exists(existing) and existing != existing.parent:
+        existing = existing.parent
+    try:
+        name_max = os.pathconf(existing, "PC_NAME_MAX")
+        path_max = os.pathconf(existing, "PC_PATH_MAX")
+    except (AttributeError, OSError, ValueError):  # no pathconf (Windows), or no such limit
+        return None
+    for part in path.relative_to(existing).parts:
+        if len(os.fsencode(part)) > name_max:
+            return f"a name longer than {name_max} bytes"
+    if len(os.fsencode(path)) >= path_max:
+        return f"a path of {path_max} bytes or more (PATH_MAX)"
+    return None
+
+
 def _check_version_control(
     where: _Shown, project: Path, real: dict[str, Path], paths: dict[str, str]
 ) -> None:
@@ -406,6 +451,7 @@ def _check_placement(where: _Shown, project_dir: Path, paths: dict[str, str]) ->
                 )
     _check_readme_is_no_source(where, sources, paths)
     for key in (*OUTPUT_KEYS, "readme"):
+        _check_path_length(where, key, real[key], paths[key])
         wrong = "a folder, not a file" if key == "readme" else "an existing file, not a folder"
         if _is_folder(real[key]) is (key == "readme"):
             raise ConfigError(

@@ -410,4 +410,29 @@ def render_json(diagnostics: Sequence[Diagnostic], **extra: object) -> str:
         "summary": summary(diagnostics),
     }
     document.update(extra)
-    return json.dumps(document, indent=2, ensure_ascii=True, sort_keys=False)
+    return json_text(document)
+
+
+# A UTF-16 surrogate code point: in a Python string only from a file name that is not UTF-8
+# (``os.fsdecode``'s surrogateescape, ``\udcff`` for the byte 0xFF) or a lone ``\ud800``.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(document: object) -> str:
+    """``document`` as the JSON toolgen prints: ASCII, and well-formed Unicode (I-JSON, RFC
+    7493, as toolgen asks of its inputs). A surrogate in a string, a key or a value, is written
+    as the text ``\\udcff``, as text output shows it: ``json.dumps`` wrote it as the escape
+    ``\\udcff`` of a lone surrogate, which strict readers (Rust's serde_json, Go's
+    ``encoding/json`` replaces it) refuse or alter, so one file with a name that is not UTF-8
+    in an output folder broke the whole document for them."""
+    return json.dumps(_well_formed(document), indent=2, ensure_ascii=True, sort_keys=False)
+
+
+def _well_formed(value: object) -> object:
+    if isinstance(value, str):
+        return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", value)
+    if isinstance(value, dict):
+        return {_well_formed(key): _well_formed(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_well_formed(item) for item in value]
+    return value

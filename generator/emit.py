@@ -36,6 +36,7 @@ from generator.outputs import (
     BUILD_FILE,
     IGNORED_NAMES,
     existing_files,
+    resolves_within,
     staged_leftovers,
     walk,
 )
@@ -100,6 +101,31 @@ def _read(path: Path) -> str | None:
         return None
 
 
+_NO_NEWLINE = "\\ No newline at end of file\n"
+
+
+def _diff_lines(text: str) -> list[str]:
+    """``text``'s lines as ``diff`` and ``patch`` count them: split at LF only (``splitlines``
+    also split at CR, VT, FF, NEL, U+2028, ..., making lines no tool sees), each keeping its
+    LF; only the last may have none."""
+    lines = [line + "\n" for line in text.split("\n")]
+    lines[-1] = lines[-1][:-1]
+    return lines if lines[-1] else lines[:-1]
+
+
+def _unified_diff(current: str, expected: str, fromfile: str, tofile: str) -> str:
+    """A unified diff from ``current`` to ``expected`` in which every line ends with LF: a last
+    line without one is followed by ``\\ No newline at end of file``, as ``diff`` and ``git``
+    write it. Joined as difflib yields them, such a line ran into the next line of the output
+    (``-}--- a/next.py``), so a lost final newline was shown as no change at all."""
+    return "".join(
+        line if line.endswith("\n") else line + "\n" + _NO_NEWLINE
+        for line in difflib.unified_diff(
+            _diff_lines(current), _diff_lines(expected), fromfile=fromfile, tofile=tofile
+        )
+    )
+
+
 def compare_outputs(
     project_dir: Path, outputs: Mapping[str, str], roots: list[str]
 ) -> list[Difference]:
@@ -109,7 +135,8 @@ def compare_outputs(
     differences: list[Difference] = []
     for relative in sorted(outputs):
         shown = sanitize(relative, MAX_SHOWN_PATH)  # diff headers reach the terminal
-        current = _read(project_dir / relative)
+        elsewhere = not resolves_within(project_dir, roots, relative)
+        current = None if elsewhere else _read(project_dir / relative)
         expected = outputs[relative]
         if current == expected:
             continue
@@ -117,30 +144,24 @@ def compare_outputs(
         code = Code.DRIFT_MISSING if missing else Code.DRIFT_CHANGED
         if missing:
             message = "missing: run `toolgen generate`"
+        elif elsewhere:
+            message = (
+                "a symbolic link to a file outside its folder (not read): run `toolgen generate`,"
+                " which replaces the link with the file"
+            )
         elif current is None:
             message = "unreadable or not UTF-8: run `toolgen generate`"
         else:
             message = "differs from what the sources generate: run `toolgen generate`"
-        diff = "".join(
-            difflib.unified_diff(
-                (current or "").splitlines(keepends=True),
-                expected.splitlines(keepends=True),
-                fromfile=f"a/{shown}",
-                tofile=f"b/{shown}",
-            )
-        )
+        diff = _unified_diff(current or "", expected, f"a/{shown}", f"b/{shown}")
         differences.append(Difference(Diagnostic(code, message, relative), diff))
     leftovers = set(staged_leftovers(project_dir, outputs))
     for relative in existing_files(project_dir, roots):
         if relative not in outputs and relative not in leftovers:
-            current = _read(project_dir / relative) or ""
-            diff = "".join(
-                difflib.unified_diff(
-                    current.splitlines(keepends=True),
-                    [],
-                    fromfile=f"a/{sanitize(relative, MAX_SHOWN_PATH)}",
-                    tofile="/dev/null",
-                )
+            inside = resolves_within(project_dir, roots, relative)
+            current = (_read(project_dir / relative) if inside else None) or ""
+            diff = _unified_diff(
+                current, "", f"a/{sanitize(relative, MAX_SHOWN_PATH)}", "/dev/null"
             )
             differences.append(
                 Difference(
@@ -444,7 +465,10 @@ def _plan_writes(
     for relative in sorted(outputs):
         if not fence.allows(relative):
             failures.append(_refused(relative, "write"))
-        elif _read(project_dir / relative) != outputs[relative]:
+        elif (
+            not resolves_within(project_dir, roots, relative)
+            or _read(project_dir / relative) != outputs[relative]
+        ):
             pending.append(relative)
     orphans: list[str] = []
     for relative in existing_files(project_dir, roots):

@@ -24,7 +24,7 @@ from typing import Any, cast
 
 import yaml
 
-from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sort_key
+from generator.diagnostics import Code, Diagnostic, describe, has_errors, pointer_of, sort_key
 from generator.files import read_file
 
 Position = tuple[int, int]
@@ -165,6 +165,21 @@ class _NoAliasLoader(yaml.SafeLoader):
     def _problem(self, message: str, mark: Any) -> None:
         line, column = _position(mark)
         self.problems.append(Diagnostic(Code.YAML_ALIAS, message, "", line, column))
+
+    def scan_flow_scalar_non_spaces(self, double: bool, start_mark: Any) -> list[str]:
+        """PyYAML's own, with an escape naming no character (``"\\U00110000"``, beyond U+10FFFF) a
+        located syntax error: PyYAML passes its code to ``chr``, whose ``ValueError`` escaped
+        every handler (libyaml refuses it, and its refusals are read again here)."""
+        try:
+            chunks: list[str] = super().scan_flow_scalar_non_spaces(double, start_mark)
+        except (ValueError, OverflowError):  # OverflowError: past a C int (\\UFFFFFFFF)
+            raise yaml.scanner.ScannerError(
+                "while scanning a double-quoted scalar",
+                start_mark,
+                "found an escape beyond U+10FFFF, which names no Unicode character",
+                self.get_mark(),
+            ) from None
+        return chunks
 
 
 def _position(mark: Any) -> Position:
@@ -884,6 +899,27 @@ class _EventReader:
 def _failed(source: str, code: Code, message: str, where: Position | None) -> Loaded:
     line, column = where if where else (None, None)
     return Loaded(source, None, diagnostics=(Diagnostic(code, message, source, line, column),))
+
+
+# Why each source cannot be JSON null (``null``, ``~``, a bare ``---``), by its configuration key.
+NULL_DOCUMENT_REFUSALS: dict[str, tuple[Code, str]] = {
+    "schema": (Code.SCHEMA_INVALID, "a schema must be a JSON object, not null"),
+    "table_schema": (Code.SCHEMA_INVALID, "a schema must be a JSON object, not null"),
+    "table": (Code.SCHEMA_VIOLATION, "must be of type object, not null"),
+}
+
+
+def refuse_null_document(loaded: Loaded, key: str) -> Loaded:
+    """``loaded``, or, when the document parsed to JSON null, that document refused at its root.
+    Every later stage reads ``value is None`` as "could not be read, already reported": a source
+    that *is* null would otherwise skip every check silently and reach stages that need an
+    object (an internal error in ``generate``, ``check``, ``add-tool`` and ``breaking``)."""
+    if loaded.value is not None or has_errors(loaded.diagnostics):
+        return loaded
+    code, message = NULL_DOCUMENT_REFUSALS[key]
+    line, column = loaded.position_of("") or (None, None)
+    refusal = Diagnostic(code, message, loaded.source, line, column, pointer="")
+    return Loaded(loaded.source, None, diagnostics=(*loaded.diagnostics, refusal))
 
 
 def load_yaml(path: Path, source: str) -> Loaded:

@@ -75,6 +75,30 @@ def _listing(folder: Path) -> tuple[list[tuple[str, bool]], list[str]]:
     return sorted(folders), sorted(files)
 
 
+def resolves_within(project_dir: Path, roots: Iterable[str], relative: str) -> bool:
+    """Whether the file at ``relative`` (in the project), every symbolic link followed, is a
+    file of the folder it belongs to: its output folder's real path for a file under one of
+    ``roots``, else the project's, outside every output folder (the README). Only such a file is
+    read to compare with what generate writes, or shown in a diff: a link planted at an output
+    path (``generated/docs/reference.md -> ~/.git-credentials``, ``/proc/self/environ``, or a
+    linked folder above it) had ``check`` print the file it names into a terminal or CI log."""
+    project = project_dir.resolve()
+    try:
+        real = (project / relative).resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python 3.11)
+        return False
+    owned = [
+        (project_dir / root).resolve()
+        for root in roots
+        if relative.startswith(root.rstrip("/") + "/")
+    ]
+    if owned:
+        return real.is_relative_to(owned[0])
+    return real.is_relative_to(project) and not any(
+        real.is_relative_to((project_dir / root).resolve()) for root in roots
+    )
+
+
 def walk(base: Path) -> Iterator[tuple[Path, bool]]:
     """Every entry under ``base`` that is not ignored, as (path, is a folder to keep walking);
     ignored folders are never entered and symbolic links never followed (a linked folder is an

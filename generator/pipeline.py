@@ -38,6 +38,7 @@ from generator.load import (
     parse_yaml,
     read_bytes,
     read_text,
+    refuse_null_document,
 )
 from generator.python_models import ModelError
 from generator.readme import ReadmeError, regenerated
@@ -84,13 +85,13 @@ def read_sources(
         if data is None:
             return Loaded(config.relative(key), None, diagnostics=problems)
         read[key] = data
-        return parse_source(data, config.relative(key), parse)
+        return refuse_null_document(parse_source(data, config.relative(key), parse), key)
 
     if table_text is None:
         table = parsed("table", parse_yaml)
     else:
         read["table"] = table_text.encode("utf-8")
-        table = parse_yaml(table_text, config.relative("table"))
+        table = refuse_null_document(parse_yaml(table_text, config.relative("table")), "table")
     loaded = (parsed("schema", parse_json), parsed("table_schema", parse_json), table)
     return loaded, read
 

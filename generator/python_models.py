@@ -291,10 +291,12 @@ class PythonValueRenderer:
         return bool(known[1].is_valid(value))
 
     def render(
-        self, value: Any, schema: Mapping[str, Any] | None = None, name: str | None = None
+        self, value: Any, schema: Mapping[str, Any] | bool | None = None, name: str | None = None
     ) -> str:
         if schema is None:
             schema, name = self._root, str(self._root["title"])
+        if isinstance(schema, bool):  # `true` admits any value, as `{}` does (`false` none)
+            schema = {}
         ref = schema.get("$ref")
         if isinstance(ref, str):
             resolved = self._refs.get(ref)

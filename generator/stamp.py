@@ -39,7 +39,7 @@ from typing import Any, NamedTuple, Protocol
 
 from generator.config import OUTPUT_KEYS, Config
 from generator.files import read_file
-from generator.outputs import existing_files
+from generator.outputs import existing_files, resolves_within
 from generator.readme import ReadmeError, regenerated
 
 
@@ -255,9 +255,9 @@ def fast_check(config: Config) -> Verdict:
             return Verdict(f"not generated: {path}")
     for path in sorted(set(outputs) - set(present)):
         return Verdict(f"missing: {path}")
-    for path in present:
-        if _digest_file(config.project_dir / path) != outputs[path]:
-            return Verdict(f"changed: {path}")
+    differing = _first_changed(config, present, outputs)
+    if differing is not None:
+        return Verdict(f"changed: {differing}")
     # The stamp is an output too: byte for byte what ``generate`` would write now (a reformatted,
     # CRLF or annotated stamp with the right fingerprints is drift for ``check --full``).
     document = {"about": ABOUT, "version": STAMP_VERSION, **current, "outputs": outputs}
@@ -267,6 +267,18 @@ def fast_check(config: Config) -> Verdict:
     if readme is None:
         return Verdict(f"stale: {config.relative('readme')}")
     return Verdict("", files=len(outputs) + 1 + readme)
+
+
+def _first_changed(config: Config, present: list[str], outputs: Mapping[str, object]) -> str | None:
+    """The first file of ``present`` whose bytes are not those the stamp records, or that is a
+    link to a file outside its folder (never read: ``check --full`` calls it drift)."""
+    folders = output_folders(config)
+    for path in present:
+        if not resolves_within(config.project_dir, folders, path):
+            return f"{path} (a link to a file outside its folder)"
+        if _digest_file(config.project_dir / path) != outputs[path]:
+            return path
+    return None
 
 
 def _readme_current(config: Config) -> int | None:

@@ -227,6 +227,19 @@ def check_manifest_schema(loaded: Loaded, *, samples: bool = True) -> list[Diagn
             )
         )
         return found
+    if not isinstance(schema["$defs"][THIRD_PARTY_DEF], Mapping):
+        # `true` or `false`: valid JSON Schema, but the adapter root becomes a class (Python)
+        # and an interface (TypeScript), and the reference documents its description and
+        # properties; reading them off a boolean was an internal error.
+        found.append(
+            Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"$defs/{THIRD_PARTY_DEF} (the third-party adapter root) must be a schema"
+                " object, not a boolean schema",
+                **_at(loaded, f"/$defs/{THIRD_PARTY_DEF}"),
+            )
+        )
+        return found
     found.extend(_schema_names(loaded))
     found.extend(_runtime_fields(loaded))
     try:
@@ -562,6 +575,11 @@ def _leaves(error: ValidationError) -> Iterator[ValidationError]:
         return
     by_branch: dict[int, list[ValidationError]] = {}
     for sub in error.context:
+        if not sub.relative_schema_path:
+            # A `false` branch: jsonschema's error for it carries no branch index, so the
+            # branches cannot be told apart (indexing it was an internal error).
+            yield error
+            return
         by_branch.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
     aimed = [
         errors

@@ -48,3 +48,17 @@ def test_an_lf_table_stays_lf(project: Path, run_cli: Run) -> None:
     table = project / TABLE
     _add(project, run_cli)
     assert b"\r" not in table.read_bytes()
+
+
+def test_a_cr_table_gets_a_cr_row(project: Path, run_cli: Run) -> None:
+    # CR alone is a YAML line break: the rows were split at it, and the row was added with LF
+    # (after a CRLF made of the last CR), so the file broke lines three ways at once.
+    table = project / TABLE
+    before = table.read_bytes().replace(b"\n", b"\r")
+    table.write_bytes(before)
+    _add(project, run_cli)
+    after = table.read_bytes()
+    assert after.startswith(before)
+    assert b"acme-agent" in after[len(before) :]
+    assert b"\n" not in after
+    assert yaml.safe_load(after.decode("utf-8"))["tools"][-1]["id"] == "acme-agent"

@@ -51,7 +51,8 @@ def test_text_format_diffs_are_escaped(project: Path, run_cli: Run) -> None:
     _plant(project)
     code, out, err = run_cli("check", "--project", str(project))
     assert code == 1
-    assert "-::error file=x,line=1::forged\\u000d-::warning::cr\\u001b[2Jesc" in out
+    # One line: CR is no line break to diff (lines split at LF only), shown escaped.
+    assert "\n-::error file=x,line=1::forged\\u000d::warning::cr\\u001b[2Jesc" in out
     _assert_no_forged_commands(out)
     _assert_no_forged_commands(err)
 

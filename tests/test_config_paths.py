@@ -189,3 +189,27 @@ def test_a_pyproject_that_is_not_utf8_names_the_byte_offset(tmp_path: Path, run_
     assert code == 2
     assert "pyproject.toml: not valid UTF-8 (byte offset 20)" in err, err
     assert "codec" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("docs_out", "a" * 300 + "/docs"),  # one component past NAME_MAX
+        ("python_out", "a/" * 2100 + "py"),  # the whole path past PATH_MAX
+        ("typescript_out", "ts/" + "b" * 256),
+        ("readme", "c" * 300 + ".md"),
+    ],
+)
+def test_a_path_too_long_for_the_system_is_a_usage_error_at_its_key(
+    project: Path, run_cli: Run, key: str, value: str
+) -> None:
+    # Such a path was accepted, and the first stat of a file under it raised ENAMETOOLONG outside
+    # every handler: an internal error in check and generate.
+    _configure(project, **{key: value})
+    before = _files(project)
+    for command in ("generate", "check", "check --full"):
+        code, out, err = run_cli(*command.split(), "--project", str(project))
+        assert code == 2, (command, out, err)
+        assert f"tool.toolgen.{key} = " in err and "too long for this system" in err, err
+        assert "internal error" not in err
+    assert _files(project) == before
