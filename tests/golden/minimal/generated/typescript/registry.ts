@@ -14,7 +14,7 @@
 // described, never detected, launched, routed or hook-checked. `catalog()` is the sanitized,
 // JSON-serialisable view a host may show or hand to a model.
 
-import { DiagnosticCode, MAX_SHOWN_CHARS, makeDiagnostic, shown, shownValue, type Diagnostic } from "./diagnostics.js";
+import { DiagnosticCode, makeDiagnostic, shown, shownCallerText, shownValue, type Diagnostic } from "./diagnostics.js";
 import type { DetectionDeps } from "./detection.js";
 import {
   LOADER_OPTIONS,
@@ -48,8 +48,9 @@ export const INERT_CATEGORY = "mcp-server";
 export class UnknownCapabilityError extends Error {
   override name = "UnknownCapabilityError";
   constructor(readonly capability: unknown) {
-    const text = typeof capability === "string" ? JSON.stringify(shown(capability)) : shownOther(capability);
-    super(`unknown capability ${text}; one of ${CAPABILITIES.join(", ")}`);
+    // Shown as the cohort is (and as Python shows both): clipped, then quoted and escaped once.
+    const text = typeof capability === "string" ? shownCallerText(capability) : shownOther(capability);
+    super(`unknown capability ${text}; the capabilities are ${CAPABILITIES.join(", ")}`);
   }
 }
 
@@ -58,7 +59,7 @@ export class UnknownCohortError extends Error {
   override name = "UnknownCohortError";
   constructor(readonly cohort: unknown) {
     // The caller's value escaped (safe to print), then the names that exist.
-    const text = typeof cohort === "string" ? shown(JSON.stringify(clipped(cohort))) : shownOther(cohort);
+    const text = typeof cohort === "string" ? shownCallerText(cohort) : shownOther(cohort);
     super(`unknown cohort ${text}; the cohorts are ${COHORT_NAMES.join(", ")}`);
   }
 }
@@ -72,21 +73,6 @@ function shownOther(value: unknown): string {
   if (typeof value === "function") return "<function>";
   if (typeof value === "object" && value !== null) return "<object>";
   return shownValue(value); // null, a boolean, a number or a bigint
-}
-
-/** `text`'s first `MAX_SHOWN_CHARS` + 1 code points: `JSON.stringify` escapes code point by
- * code point, so they make every character `shown` keeps, and a long text is not escaped whole
- * only to be clipped. */
-function clipped(text: string): string {
-  if (text.length <= MAX_SHOWN_CHARS + 1) return text;
-  let end = 0;
-  let count = 0;
-  for (const char of text) {
-    if (count === MAX_SHOWN_CHARS + 1) break;
-    end += char.length;
-    count += 1;
-  }
-  return text.slice(0, end);
 }
 
 export interface CatalogTool {
