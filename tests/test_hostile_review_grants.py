@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tool_registry import (
@@ -112,3 +113,104 @@ def test_typescript_clips_a_huge_unknown_tool_id_before_it_is_escaped(out: Path)
     found = run_js(out, HUGE_TOOL_ID)
     assert found["longest"] <= 1000, found["longest"]
     assert found["message"].endswith("...") and len(found["message"]) < 120
+
+
+# -- grants and categories: endless or huge collections cost bounded work ----------------------
+
+
+class _Counted:
+    """An endless iterable of ``value`` that counts what was read and stops the test (rather than
+    hanging it) far past any bound the runtime may keep."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+        self.read = 0
+
+    def __iter__(self) -> Any:
+        while True:
+            self.read += 1
+            if self.read > 100_000:
+                raise AssertionError("read past any bound")  # grants: swallowed, categories: raised
+            yield self.value
+
+
+def test_python_reads_endless_grants_and_categories_within_a_bound() -> None:
+    """``_texts`` built a frozenset of every value: an endless generator of capabilities (or of
+    categories) was read without end."""
+    capabilities = _Counted("headless-task")
+    registry = get_tool_registry(NO_FOLDER, grants={"aider": capabilities, "bolt": ["resumable"]})
+    assert capabilities.read == 1001
+    # Past the bound that id is granted nothing (fail closed); the other ids keep theirs.
+    assert dict(registry.grants) == {"bolt": frozenset({"resumable"})}
+    categories = _Counted("cli-agent")
+    with pytest.raises(ValueError, match="at most 1000 values"):
+        get_tool_registry(NO_FOLDER, categories=categories)
+    assert categories.read == 1001
+    many_ids = {f"tool-{n}": ["headless-task"] for n in range(1001)}
+    assert dict(get_tool_registry(NO_FOLDER, grants=many_ids).grants) == {}
+    exactly = ["headless-task"] * 1000
+    assert get_tool_registry(NO_FOLDER, grants={"aider": exactly}).grants == {
+        "aider": frozenset({"headless-task"})
+    }
+
+
+ENDLESS_OPTIONS = """
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getToolRegistry } from "./registry.js";
+const folder = mkdtempSync(join(tmpdir(), "endless-"));
+writeFileSync(join(folder, "aider.json"), %s);
+const counted = (value) => {
+  const box = { read: 0 };
+  box.iterable = { *[Symbol.iterator]() {
+    for (;;) { box.read += 1; if (box.read > 100000) throw new Error("read past any bound"); yield value; }
+  } };
+  return box;
+};
+const capabilities = counted("headless-task");
+const granted = getToolRegistry(folder, { grants: { aider: capabilities.iterable } });
+const categories = counted("cli-agent");
+let refused = null;
+try { getToolRegistry(folder, { categories: categories.iterable }); } catch (error) { refused = [error.name, error.message]; }
+const many = Object.fromEntries(Array.from({ length: 1001 }, (_, n) => ["aider" + (n ? n : ""), ["headless-task"]]));
+process.stdout.write(JSON.stringify({
+  read: capabilities.read,
+  headless: granted.providersOf("headless-task"),
+  categoriesRead: categories.read,
+  refused,
+  manyIds: getToolRegistry(folder, { grants: many }).providersOf("headless-task"),
+  exactly: getToolRegistry(folder, { grants: { aider: Array(1000).fill("headless-task") } }).providersOf("headless-task"),
+}));
+"""
+
+AIDER = {
+    "id": "aider",
+    "displayName": "Aider",
+    "launchable": True,
+    "hookCapable": False,
+    "hookPointer": ".aider/x.json",
+    "detect": {"kind": "path", "binaryName": "aider"},
+    "capabilities": {"provides": ["headless-task"]},
+}
+
+
+def test_typescript_reads_endless_grants_and_categories_within_a_bound(
+    out: Path, tmp_path: Path
+) -> None:
+    """``[...capabilities]`` and ``[...categories]`` spread an endless iterable without end;
+    TypeScript now keeps Python's bound and verdicts."""
+    found = run_js(out, ENDLESS_OPTIONS % json.dumps(json.dumps(AIDER)))
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    (folder / "aider.json").write_text(json.dumps(AIDER))
+    python_headless = get_tool_registry(
+        folder, grants={"aider": _Counted("headless-task")}
+    ).providers_of("headless-task")
+    assert found["read"] == 1001
+    assert found["headless"] == list(python_headless)
+    assert "aider" not in found["headless"]
+    assert found["categoriesRead"] == 1001
+    assert found["refused"] == ["RangeError", "categories must hold at most 1000 values"]
+    assert "aider" not in found["manyIds"]
+    assert "aider" in found["exactly"]

@@ -181,15 +181,41 @@ function resolverTable(resolvers: unknown): object {
   return resolvers;
 }
 
+/** At most this many values are read from each of the host's option collections: the ids of
+ * `grants`, one id's capabilities, `categories` (one more is read to tell "more"). Reading stops
+ * there, so an endless or huge iterable costs bounded work: an id whose capabilities hold more
+ * is granted nothing, grants holding more ids grant nothing at all, and categories holding more
+ * are a `RangeError` (Python: the same bound, a `ValueError`). */
+export const MAX_OPTION_VALUES = 1000;
+
+/** The strings among the first `MAX_OPTION_VALUES` values of `values`, or null when it holds
+ * more: the iteration stops at the first value past the bound. */
+function boundedTexts(values: Iterable<unknown>): ReadonlySet<string> | null {
+  const found = new Set<string>();
+  let count = 0;
+  for (const value of values) {
+    if (count === MAX_OPTION_VALUES) return null;
+    count += 1;
+    if (typeof value === "string") found.add(value);
+  }
+  return found;
+}
+
 function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, ReadonlySet<string>> {
   const cleaned = new Map<string, ReadonlySet<string>>();
   try {
-    for (const [toolId, capabilities] of Object.entries(grants ?? {})) {
+    const given: unknown = grants ?? {};
+    // The ids first (no getter runs to count them): more than the bound grant nothing at all.
+    const ids = Object.keys(given as object);
+    if (ids.length > MAX_OPTION_VALUES) return cleaned;
+    for (const toolId of ids) {
+      const capabilities: unknown = (given as Readonly<Record<string, unknown>>)[toolId];
       if (typeof capabilities === "string" || capabilities === null || typeof capabilities !== "object") continue;
       // Not iterable (a plain object): that id is granted nothing, as Python's mapping is,
       // rather than the spread throwing and every grant being dropped.
       if (typeof (capabilities as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== "function") continue;
-      cleaned.set(toolId, new Set([...capabilities].filter((c): c is string => typeof c === "string")));
+      const kept = boundedTexts(capabilities as Iterable<unknown>);
+      if (kept !== null) cleaned.set(toolId, kept);
     }
   } catch {
     return new Map(); // a host's odd mapping grants nothing rather than breaking the load
@@ -216,7 +242,12 @@ function cleanCategories(categories: RegistryOptions["categories"]): ReadonlySet
     // the spread's own message.
     throw new TypeError(`categories must be an iterable of strings, not ${typeof given}`);
   }
-  return new Set([...categories].filter((c): c is string => typeof c === "string"));
+  const scope = boundedTexts(categories);
+  if (scope === null) {
+    // Never a scope made of the first values only: the host meant something else.
+    throw new RangeError(`categories must hold at most ${MAX_OPTION_VALUES} values`);
+  }
+  return scope;
 }
 
 /** A `Map` no caller can change: `set`, `delete` and `clear` throw a `TypeError`. A registry
