@@ -214,3 +214,53 @@ def test_typescript_reads_endless_grants_and_categories_within_a_bound(
     assert found["refused"] == ["RangeError", "categories must hold at most 1000 values"]
     assert "aider" not in found["manyIds"]
     assert "aider" in found["exactly"]
+
+
+# -- the launch guard: a wrong type is refused whatever the id ---------------------------------
+
+WRONG_INSTALLED = """
+import { ensureLaunchable } from "./index.js";
+const outcome = (id, installed) => {
+  try { ensureLaunchable(id, installed); return "approved"; }
+  catch (error) { return error.name === "NotLaunchableError" ? error.code : error.name; }
+};
+const ids = %s;
+const values = [5, "no", 0, { installed: false }];
+process.stdout.write(JSON.stringify(ids.map((id) => values.map((value) => outcome(id, value)))));
+"""
+
+
+def test_the_launch_guard_refuses_a_wrong_type_before_the_id_in_both_languages(
+    out: Path,
+) -> None:
+    """Python checked the ``detection`` argument only at detection's turn: for an unknown id it
+    answered ``UNKNOWN_TOOL`` where TypeScript's guard (checking ``installed`` first, as the
+    README promises: a wrong type is refused before anything is read) throws a ``TypeError``."""
+    from tool_registry import DetectionResult, ensure_launchable
+    from tool_registry.launch import NotLaunchableError
+
+    ids = ["no-such-tool", "claude-code"]
+    found = run_js(out, WRONG_INSTALLED % json.dumps(ids))
+    registry = get_tool_registry(NO_FOLDER)
+
+    def python_outcome(tool_id: str, installed: object) -> str:
+        # The result a detection gave, holding ``installed``; and a value that is no result and
+        # cannot be iterated, given as the detection itself.
+        result = DetectionResult(tool_id, "x", installed, None, None, False, "")  # type: ignore[arg-type]
+        outcomes = set()
+        for detection in (result, 5, 0.5):
+            try:
+                ensure_launchable(registry, tool_id, detection=detection)  # type: ignore[arg-type]
+                outcomes.add("approved")
+            except NotLaunchableError as error:
+                outcomes.add(str(error.code))
+            except TypeError:
+                outcomes.add("TypeError")
+        assert len(outcomes) == 1, outcomes
+        return outcomes.pop()
+
+    wrong: list[object] = [5, "no", 0, {}]
+    python = [[python_outcome(tool_id, value) for value in wrong] for tool_id in ids]
+    assert python == found == [["TypeError"] * 4] * 2
+    with pytest.raises(TypeError, match="deps must be"):
+        ensure_launchable(registry, "no-such-tool", deps="x")  # type: ignore[arg-type]
