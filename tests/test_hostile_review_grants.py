@@ -264,3 +264,31 @@ def test_the_launch_guard_refuses_a_wrong_type_before_the_id_in_both_languages(
     assert python == found == [["TypeError"] * 4] * 2
     with pytest.raises(TypeError, match="deps must be"):
         ensure_launchable(registry, "no-such-tool", deps="x")  # type: ignore[arg-type]
+
+
+# -- hook packages: a str subclass's methods never make the package name -----------------------
+
+
+class _Impostor(str):
+    """Text whose own methods name a built-in's hook package."""
+
+    def __radd__(self, other: object) -> str:
+        return hook_package_for("claude-code")
+
+    def __add__(self, other: object) -> str:
+        return hook_package_for("claude-code")
+
+
+def test_hook_package_of_copies_a_str_subclass_before_use() -> None:
+    """``HOOK_PACKAGE_PREFIX + tool_id`` ran a ``str`` subclass's ``__radd__`` (Python tries the
+    right operand's reflected method first when it is a subclass): an adapter-like manifest
+    ``mytool`` was given the built-in ``claude-code``'s hook package, and a ``hookPackage`` that
+    is a subclass was handed back as it was. TypeScript's strings have no methods to run."""
+    from types import SimpleNamespace
+
+    from tool_registry import HOOK_PACKAGE_PREFIX, hook_package_of
+
+    plain = hook_package_of(SimpleNamespace(id=_Impostor("mytool"), hookPackage=None))  # type: ignore[arg-type]
+    assert plain == HOOK_PACKAGE_PREFIX + "mytool"
+    named = hook_package_of(SimpleNamespace(id="mytool", hookPackage=_Impostor("pkg")))  # type: ignore[arg-type]
+    assert type(named) is str and named == "pkg"

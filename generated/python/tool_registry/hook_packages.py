@@ -21,15 +21,18 @@ def hook_package_of(manifest: ToolManifest) -> str:
     for anything that is not a manifest (no string ``id``, or a ``hookPackage`` that is neither a
     string nor ``None``): never a package name made of another value."""
     named = getattr(manifest, "hookPackage", None)
-    tool_id = getattr(manifest, "id", None)
-    if not isinstance(tool_id, str) or not (named is None or isinstance(named, str)):
+    tool_id = plain_text(getattr(manifest, "id", None))
+    # Exact ``str`` copies: a ``str`` subclass's ``__radd__`` ran for ``prefix + id`` (and could
+    # name a built-in's package), and its ``hookPackage`` was handed back as it was.
+    named_text = plain_text(named)
+    if tool_id is None or not (named is None or named_text is not None):
         kind: str = type.__dict__["__name__"].__get__(type(manifest), type)
         raise TypeError(
             f"manifest must be a tool manifest (a string id; hookPackage a string or None), "
             f"not {ascii(kind)[1:-1]}"
         )
-    if named is not None:
-        return named
+    if named_text is not None:
+        return named_text
     return HOOK_PACKAGE_PREFIX + tool_id
 
 
