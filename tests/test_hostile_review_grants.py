@@ -292,3 +292,60 @@ def test_hook_package_of_copies_a_str_subclass_before_use() -> None:
     assert plain == HOOK_PACKAGE_PREFIX + "mytool"
     named = hook_package_of(SimpleNamespace(id="mytool", hookPackage=_Impostor("pkg")))  # type: ignore[arg-type]
     assert type(named) is str and named == "pkg"
+
+
+# -- prompt arguments: the arguments' size is bounded before they are built --------------------
+
+
+def test_python_refuses_huge_arguments_before_building_them() -> None:
+    """Twenty entries of 32 placeholders pass the schema: with a prompt of a megabyte the
+    arguments were built whole (640 MB) before anything could refuse them."""
+    from tool_registry import PromptArgError, apply_prompt_arg_template
+
+    prompt = "x" * 1_000_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(PromptArgError) as raised:
+            apply_prompt_arg_template(["{prompt}" * 100], prompt)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert (raised.value.code, raised.value.index) == ("ARGUMENTS_TOO_LONG", 0)
+    assert peak < 1_000_000, peak
+    limit = "x" * (131_072 - 4)
+    assert apply_prompt_arg_template(["a", "{prompt}", "b"], limit)[1] == limit
+    with pytest.raises(PromptArgError):
+        apply_prompt_arg_template(["abc", "{prompt}", "cd"], limit)
+
+
+HUGE_ARGUMENTS = """
+import { PromptArgError, applyPromptArgTemplate } from "./index.js";
+let longest = 0;
+const join = Array.prototype.join;
+Array.prototype.join = function (...rest) {
+  const joined = join.apply(this, rest);
+  longest = Math.max(longest, joined.length);
+  return joined;
+};
+const outcome = (template, prompt) => {
+  try { return ["args", applyPromptArgTemplate(template, prompt).map((a) => a.length)]; }
+  catch (error) { return error instanceof PromptArgError ? [error.code, error.index] : [error.name]; }
+};
+const huge = outcome(["{prompt}".repeat(100)], "x".repeat(1000000));
+const built = longest;
+const limit = "\\u{1F600}".repeat(131072 - 4);  // code points, as Python counts them
+Array.prototype.join = join;
+process.stdout.write(JSON.stringify({
+  huge, built,
+  atLimit: outcome(["a", "{prompt}", "b"], limit),
+  pastLimit: outcome(["abc", "{prompt}", "cd"], limit),
+}));
+"""
+
+
+def test_typescript_refuses_huge_arguments_before_building_them(out: Path) -> None:
+    found = run_js(out, HUGE_ARGUMENTS)
+    assert found["huge"] == ["ARGUMENTS_TOO_LONG", 0]
+    assert found["built"] < 1_000_000, found["built"]
+    assert found["atLimit"] == ["args", [1, 2 * (131_072 - 4), 1]]
+    assert found["pastLimit"] == ["ARGUMENTS_TOO_LONG", 2]

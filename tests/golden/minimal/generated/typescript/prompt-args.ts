@@ -41,7 +41,21 @@ export const PROMPT_ARG_ERROR_CODES = Object.freeze([
   "TEMPLATE_OPTION_NAME",
   "PROMPT_NUL",
   "PROMPT_AS_OPTION",
+  "ARGUMENTS_TOO_LONG",
 ] as const);
+
+/** The arguments produced may hold at most this many characters (code points, as Python counts
+ * them) in all: Linux's limit on one argument, more than Windows takes for a command line. Each
+ * argument's length is computed before it is built, so many placeholders and a huge prompt cost
+ * no more. */
+const MAX_ARGUMENT_CHARS = 131_072;
+
+/** The code points of `text` (a lone surrogate is one, as in Python), counted without a copy. */
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _char of text) count += 1;
+  return count;
+}
 
 export type PromptArgErrorCode = (typeof PROMPT_ARG_ERROR_CODES)[number];
 
@@ -130,7 +144,17 @@ export function applyPromptArgTemplate(template: readonly string[], prompt: stri
   const args: string[] = [];
   let afterEndOfOptions = false;
   let previous: string | null = null;
+  const promptLength = codePoints(prompt);
+  let total = 0;
   entries.forEach((entry, index) => {
+    total += codePoints(entry) + (entry.split(PLACEHOLDER).length - 1) * (promptLength - PLACEHOLDER.length);
+    if (total > MAX_ARGUMENT_CHARS) {
+      throw new PromptArgError(
+        "ARGUMENTS_TOO_LONG",
+        index,
+        `the arguments would hold more than ${MAX_ARGUMENT_CHARS} characters`,
+      );
+    }
     // split/join, not String.replace: a replacement string would interpret "$&" and friends.
     const argument = entry.split(PLACEHOLDER).join(prompt);
     if (

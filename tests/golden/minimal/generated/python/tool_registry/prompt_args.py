@@ -54,7 +54,14 @@ CODES = (
     "TEMPLATE_OPTION_NAME",
     "PROMPT_NUL",
     "PROMPT_AS_OPTION",
+    "ARGUMENTS_TOO_LONG",
 )
+
+# The arguments produced may hold at most this many characters (code points) in all: Linux's
+# limit on one argument, and more than Windows takes for a whole command line. Each argument's
+# length is computed before it is built, so a template of many placeholders (20 entries of 32
+# in a valid manifest, any number in a host's template) and a huge prompt cost no more.
+MAX_ARGUMENT_CHARS = 131_072
 
 
 class PromptArgError(ValueError):
@@ -167,7 +174,15 @@ def apply_prompt_arg_template(template: Sequence[str], prompt: str) -> list[str]
     arguments: list[str] = []
     after_end_of_options = False
     previous: str | None = None
+    total = 0
     for index, entry in enumerate(template):
+        total += len(entry) + entry.count(PLACEHOLDER) * (len(prompt) - len(PLACEHOLDER))
+        if total > MAX_ARGUMENT_CHARS:
+            raise PromptArgError(
+                "ARGUMENTS_TOO_LONG",
+                index,
+                f"the arguments would hold more than {MAX_ARGUMENT_CHARS} characters",
+            )
         argument = entry.replace(PLACEHOLDER, prompt)
         if (
             not after_end_of_options
