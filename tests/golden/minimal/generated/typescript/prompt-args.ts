@@ -18,7 +18,9 @@ const END_OF_OPTIONS = "--";
 
 const TRAVERSAL = /(?:^|[/\\])\.\.(?:[/\\]|$)/;
 const ABSOLUTE = /^(?:[/\\]|[A-Za-z]:)/;
-const OPTION_NAME = /^-+\{prompt\}/;
+// Only dashes before the placeholder ("-{prompt}"), or a long option's name the placeholder comes
+// in before any "=" ("--o{prompt}": the prompt "utput=/x" makes "--output=/x").
+const OPTION_NAME = /^(?:-+|--[^=]*)\{prompt\}/;
 // A long option with its value attached: it cannot take the next argument as its value.
 const LONG_WITH_VALUE = /^--[^=]+=/;
 

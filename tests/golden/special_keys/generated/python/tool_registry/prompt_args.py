@@ -43,7 +43,9 @@ END_OF_OPTIONS = "--"
 # The seeds' safe-string rule for paths: a ".." segment, or an absolute path (POSIX, UNC, drive).
 _TRAVERSAL = re.compile(r"(?:^|[/\\])\.\.(?:[/\\]|\Z)")
 _ABSOLUTE = re.compile(r"^(?:[/\\]|[A-Za-z]:)")
-_OPTION_NAME = re.compile(r"^-+" + re.escape(PLACEHOLDER))
+# Only dashes before the placeholder (``-{prompt}``), or a long option's name the placeholder
+# comes in before any ``=`` (``--o{prompt}``: the prompt ``utput=/x`` makes ``--output=/x``).
+_OPTION_NAME = re.compile(r"^(?:-+|--[^=]*)" + re.escape(PLACEHOLDER))
 # A long option with its value attached: it cannot take the next argument as its value.
 _LONG_WITH_VALUE = re.compile(r"^--[^=]+=")
 
