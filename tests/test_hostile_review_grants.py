@@ -4,6 +4,7 @@ the README's promise."""
 
 from __future__ import annotations
 
+import functools
 import json
 import tracemalloc
 from pathlib import Path
@@ -349,3 +350,75 @@ def test_typescript_refuses_huge_arguments_before_building_them(out: Path) -> No
     assert found["built"] < 1_000_000, found["built"]
     assert found["atLimit"] == ["args", [1, 2 * (131_072 - 4), 1]]
     assert found["pastLimit"] == ["ARGUMENTS_TOO_LONG", 2]
+
+
+# -- Windows: a batch file is never run -----------------------------------------------------------
+
+BATCH_PATHS = [
+    "C:\\tools\\claude.cmd",
+    "C:\\tools\\claude.BAT",
+    "C:\\tools\\claude.Cmd. .",
+    "C:\\tools\\claude.exe",
+    "C:\\tools\\claude.cmdx",
+]
+
+BATCH_FILES = """
+import { getToolRegistry } from "./registry.js";
+import { detectAll } from "./detection.js";
+const registry = getToolRegistry("/nonexistent-adapters");
+const outcomes = [];
+for (const [path, platform] of %s) {
+  const ran = [];
+  const detected = await detectAll(registry, {
+    which: (name) => (name === "claude" ? path : null),
+    home: () => (platform === "win32" ? "C:\\\\Users\\\\u" : "/home/u"), platform: () => platform,
+    readText: () => null,
+    runVersion: async (program) => { ran.push(program); return "1.0"; },
+  });
+  const result = detected.find((r) => r.id === "claude-code");
+  outcomes.push([ran, result.installed, result.version, result.diagnostic?.found ?? null]);
+}
+process.stdout.write(JSON.stringify(outcomes));
+"""
+
+
+def test_a_batch_file_is_not_run_for_its_version_on_windows_in_either_language(
+    out: Path,
+) -> None:
+    """On Windows, Python's ``subprocess`` ran ``claude.cmd --version`` through ``cmd.exe`` (which
+    parses the command line again: ``%``, ``^``, ``&``, ``|``), where node refuses to spawn a
+    batch file without a shell (``EINVAL``): the two languages answered differently, and the
+    README's "never a shell" did not hold for Python. Both now report the probe as failed
+    without running anything; the tool is still installed."""
+    from tool_registry import DetectionDeps, detect_all
+
+    cases = [[path, "win32"] for path in BATCH_PATHS] + [[BATCH_PATHS[0], "linux"]]
+    python = []
+    for path, platform in cases:
+        ran: list[str] = []
+        home = "C:\\Users\\u" if platform == "win32" else "/home/u"
+
+        def run_version(program: str, _timeout: float, ran: list[str] = ran) -> str:
+            ran.append(program)
+            return "1.0"
+
+        def which(name: str, path: str = path) -> str | None:
+            return path if name == "claude" else None
+
+        deps = DetectionDeps(
+            which=which,
+            home=functools.partial(str, home),
+            platform=functools.partial(str, platform),
+            read_text=lambda _path: None,
+            run_version=run_version,
+        )
+        registry = get_tool_registry(NO_FOLDER)
+        result = next(r for r in detect_all(registry, deps) if r.id == "claude-code")
+        found = None if result.diagnostic is None else result.diagnostic.found
+        python.append([ran, result.installed, result.version, found])
+    assert run_js(out, BATCH_FILES % json.dumps(cases)) == python
+    refused = [True, None, "version: not run: a batch file (.bat, .cmd) runs through cmd.exe"]
+    assert [outcome[1:] for outcome in python[:3]] == [refused] * 3
+    assert all(outcome[0] == [] for outcome in python[:3])
+    assert python[3][:3] == [[BATCH_PATHS[3]], True, "1.0"]  # an .exe is run
+    assert python[5] == [[BATCH_PATHS[0]], True, "1.0", None]  # not Windows: no cmd.exe

@@ -53,6 +53,11 @@ export const VERSION_TIMEOUT_MS = 5000;
 export const MAX_POINTER_BYTES = 65536;
 export const MAX_VERSION_BYTES = 4096;
 export const MAX_VERSION_CHARS = 80;
+// A batch file (".bat", ".cmd"; Windows drops trailing dots and spaces from a name): Windows runs
+// one through cmd.exe, which parses its command line again (%, ^, &, |, "), so it is never run:
+// node refuses to spawn one without a shell, and Python's probe reports the same instead.
+const BATCH_FILE = /\.(?:[Bb][Aa][Tt]|[Cc][Mm][Dd])[. ]*$/;
+const BATCH_FILE_NOT_RUN = "version: not run: a batch file (.bat, .cmd) runs through cmd.exe";
 
 /** A hook pointer file larger than MAX_POINTER_BYTES. */
 export class PointerTooLargeError extends Error {
@@ -475,7 +480,9 @@ export async function detectTool(
     }
     if (path !== null) {
       installed = true;
-      if (probeVersion) {
+      if (probeVersion && typeof path === "string" && BATCH_FILE.test(path) && deps.platform() === "win32") {
+        diagnostic = makeDiagnostic(DiagnosticCode.DETECTION_FAILED, { source: shown(tool.id), found: BATCH_FILE_NOT_RUN });
+      } else if (probeVersion) {
         try {
           const raw = await deps.runVersion(path, VERSION_TIMEOUT_MS);
           version = raw === null ? null : shown(pythonStrip(raw), MAX_VERSION_CHARS);

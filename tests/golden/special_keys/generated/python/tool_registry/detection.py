@@ -61,6 +61,13 @@ _WINDOWS_FULL_PATH = re.compile(r"[A-Za-z]:[\\/]|[\\/]{2}")
 # A drive (``D:``): after ``~/`` on Windows it names that drive, not a file under the home folder.
 _WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
 
+# A batch file (``.bat``, ``.cmd``; Windows drops trailing dots and spaces from a name): Windows
+# runs one through ``cmd.exe``, which parses its command line again (``%``, ``^``, ``&``, ``|``,
+# ``"``), so it is never run, for its version or anything else: no argument list would be one.
+_BATCH_FILE = re.compile(r"\.(?:[Bb][Aa][Tt]|[Cc][Mm][Dd])[. ]*\Z")
+# What a batch file's version probe reports instead of running it (both languages alike).
+BATCH_FILE_NOT_RUN = "version: not run: a batch file (.bat, .cmd) runs through cmd.exe"
+
 
 class PointerTooLargeError(OSError):
     """A hook pointer file larger than ``MAX_POINTER_BYTES``."""
@@ -426,7 +433,15 @@ def detect_tool(
                 path = next((p for p in candidates if deps.is_file(p)), None)
         if path is not None:
             installed = True
-            if probe_version:
+            batch = issubclass(type(path), str) and _BATCH_FILE.search(path) is not None
+            if probe_version and batch and deps.platform() == "win32":
+                # Python's subprocess would hand it to cmd.exe; node refuses to spawn one.
+                diagnostic = Diagnostic(
+                    DiagnosticCode.DETECTION_FAILED,
+                    source=shown(tool.id),
+                    found=BATCH_FILE_NOT_RUN,
+                )
+            elif probe_version:
                 try:
                     raw = deps.run_version(path, VERSION_TIMEOUT_SECONDS)
                     version = None if raw is None else shown(raw.strip(), MAX_VERSION_CHARS)
