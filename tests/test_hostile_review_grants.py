@@ -422,3 +422,31 @@ def test_a_batch_file_is_not_run_for_its_version_on_windows_in_either_language(
     assert all(outcome[0] == [] for outcome in python[:3])
     assert python[3][:3] == [[BATCH_PATHS[3]], True, "1.0"]  # an .exe is run
     assert python[5] == [[BATCH_PATHS[0]], True, "1.0", None]  # not Windows: no cmd.exe
+
+
+REFUSED_IDS = """
+import { ensureLaunchable } from "./index.js";
+const ids = %s;
+process.stdout.write(JSON.stringify(ids.map((id) => {
+  try { ensureLaunchable(id); return null; } catch (error) { return [error.toolId, error.message]; }
+})));
+"""
+
+
+def test_a_refused_id_is_shown_alike_in_both_languages(out: Path) -> None:
+    """TypeScript's ``NotLaunchableError`` kept the caller's raw id in ``toolId`` (an ANSI escape
+    or bidi override printed as it was, a huge id kept whole) and its message named no id, where
+    Python's ``tool_id`` and message show it escaped and clipped."""
+    from tool_registry import ensure_launchable
+    from tool_registry.launch import NotLaunchableError
+
+    ids = ["no-such-tool", "\x1b[31mred\u202e", "z" * 500, "a\\b"]
+    registry = get_tool_registry(NO_FOLDER)
+    python = []
+    for tool_id in ids:
+        with pytest.raises(NotLaunchableError) as raised:
+            ensure_launchable(registry, tool_id)
+        python.append([raised.value.tool_id, str(raised.value)])
+    assert run_js(out, REFUSED_IDS % json.dumps(ids)) == python
+    assert python[1][0] == "\\u001b[31mred\\u202e"
+    assert len(python[2][1]) < 120
