@@ -57,7 +57,14 @@ CODES = (
     "PROMPT_NUL",
     "PROMPT_AS_OPTION",
     "ARGUMENTS_TOO_LONG",
+    "TEMPLATE_LONE_SURROGATE",
+    "PROMPT_LONE_SURROGATE",
 )
+
+# A lone UTF-16 surrogate (a Python ``str`` holds a pair as one code point, so any is lone): no
+# program argument carries one as it is. Python's ``os.fsencode`` writes U+DC80..U+DCFF as raw
+# bytes and refuses the others, node writes U+FFFD: one prompt would be two arguments.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # The arguments produced may hold at most this many characters (code points) in all: Linux's
 # limit on one argument, and more than Windows takes for a whole command line. Each argument's
@@ -97,6 +104,10 @@ def _rebuilt(
 def _check_entry(index: int, entry: str) -> None:
     if "\x00" in entry:
         raise PromptArgError("TEMPLATE_NUL", index, "a template entry contains a NUL character")
+    if _LONE_SURROGATE.search(entry):
+        raise PromptArgError(
+            "TEMPLATE_LONE_SURROGATE", index, "a template entry holds a lone surrogate"
+        )
     # As written, and as an empty prompt leaves it: "{prompt}/etc" or ".{prompt}." would
     # otherwise become an absolute path or a ".." segment.
     bare = entry.replace(PLACEHOLDER, "")
@@ -172,6 +183,12 @@ def apply_prompt_arg_template(template: Sequence[str], prompt: str) -> list[str]
     if "\x00" in prompt:
         raise PromptArgError(
             "PROMPT_NUL", None, "the prompt contains a NUL character, which no argument can carry"
+        )
+    if _LONE_SURROGATE.search(prompt):
+        raise PromptArgError(
+            "PROMPT_LONE_SURROGATE",
+            None,
+            "the prompt holds a lone surrogate, which no argument carries",
         )
     arguments: list[str] = []
     after_end_of_options = False

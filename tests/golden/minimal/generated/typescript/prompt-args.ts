@@ -44,7 +44,13 @@ export const PROMPT_ARG_ERROR_CODES = Object.freeze([
   "PROMPT_NUL",
   "PROMPT_AS_OPTION",
   "ARGUMENTS_TOO_LONG",
+  "TEMPLATE_LONE_SURROGATE",
+  "PROMPT_LONE_SURROGATE",
 ] as const);
+
+// A lone UTF-16 surrogate: no program argument carries one as it is (node writes U+FFFD, Python
+// raw bytes or an error), so one prompt would be two different arguments.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** The arguments produced may hold at most this many characters (code points, as Python counts
  * them) in all: Linux's limit on one argument, more than Windows takes for a command line. Each
@@ -78,6 +84,9 @@ export class PromptArgError extends Error {
 function checkEntry(index: number, entry: string): void {
   if (entry.includes("\u0000")) {
     throw new PromptArgError("TEMPLATE_NUL", index, "a template entry contains a NUL character");
+  }
+  if (LONE_SURROGATE.test(entry)) {
+    throw new PromptArgError("TEMPLATE_LONE_SURROGATE", index, "a template entry holds a lone surrogate");
   }
   // As written, and as an empty prompt leaves it ("{prompt}/etc" would become "/etc").
   const bare = entry.split(PLACEHOLDER).join("");
@@ -142,6 +151,9 @@ export function applyPromptArgTemplate(template: readonly string[], prompt: stri
       null,
       "the prompt contains a NUL character, which no argument can carry",
     );
+  }
+  if (LONE_SURROGATE.test(prompt)) {
+    throw new PromptArgError("PROMPT_LONE_SURROGATE", null, "the prompt holds a lone surrogate, which no argument carries");
   }
   const args: string[] = [];
   let afterEndOfOptions = false;
