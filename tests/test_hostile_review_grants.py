@@ -450,3 +450,36 @@ def test_a_refused_id_is_shown_alike_in_both_languages(out: Path) -> None:
     assert run_js(out, REFUSED_IDS % json.dumps(ids)) == python
     assert python[1][0] == "\\u001b[31mred\\u202e"
     assert len(python[2][1]) < 120
+
+
+class _Elsewhere(str):
+    """A path whose own encoding names another program (``subprocess`` encodes with it)."""
+
+    def encode(self, *args: Any, **kwargs: Any) -> bytes:
+        return b"./evil"
+
+
+def test_a_which_answer_is_probed_and_reported_as_a_plain_copy() -> None:
+    """A resolver's candidates were copied as exact ``str`` before being run, but ``which``'s
+    answer was not: ``run_version`` and the result's ``path`` got the subclass, whose ``encode``
+    (what ``subprocess`` calls) could run ``./evil`` while ``/usr/bin/claude`` was reported."""
+    from tool_registry import DetectionDeps, detect_all
+
+    ran: list[object] = []
+
+    def run_version(program: str, _timeout: float) -> str:
+        ran.append(program)
+        return "1.0"
+
+    deps = DetectionDeps(
+        which=lambda name: _Elsewhere("/usr/bin/claude") if name == "claude" else None,
+        home=functools.partial(str, "/home/u"),
+        platform=functools.partial(str, "linux"),
+        read_text=lambda _path: None,
+        run_version=run_version,
+    )
+    result = next(
+        r for r in detect_all(get_tool_registry(NO_FOLDER), deps) if r.id == "claude-code"
+    )
+    assert [type(program) for program in ran] == [str]
+    assert type(result.path) is str and result.path == "/usr/bin/claude"

@@ -44,6 +44,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO
 
+from .constants import plain_text
 from .diagnostics import Diagnostic, DiagnosticCode, shown, shown_argument
 from .loader import home_folder, read_regular_file, strict_json_object
 from .models import ToolManifest
@@ -419,7 +420,12 @@ def detect_tool(
     try:
         pointer_path = os.path.join(deps.home(), tool.hookPointer)
         if tool.detect.kind == "path":
-            path = deps.which(tool.detect.binaryName)
+            found = deps.which(tool.detect.binaryName)
+            # A plain copy of the text answered, as a resolver's candidates are: a ``str``
+            # subclass's own ``encode`` (which ``subprocess`` calls) could run another program
+            # than the path reported. Anything else is kept as it is, as TypeScript keeps it.
+            text = plain_text(found)
+            path = found if text is None else text
         else:
             candidates = _candidates(tool, registry, deps)
             if candidates is None:
