@@ -483,3 +483,50 @@ def test_a_which_answer_is_probed_and_reported_as_a_plain_copy() -> None:
     )
     assert [type(program) for program in ran] == [str]
     assert type(result.path) is str and result.path == "/usr/bin/claude"
+
+
+ENDLESS_RESOLVER = """
+import { getToolRegistry } from "./registry.js";
+import { detectAll } from "./detection.js";
+let read = 0;
+const endless = function* () {
+  for (;;) { read += 1; if (read > 100000) throw new Error("read past any bound"); yield "/opt/nothing-" + read; }
+};
+const registry = getToolRegistry("/nonexistent-adapters", { resolvers: { "claude-desktop": endless } });
+const detected = await detectAll(registry, {
+  which: () => null, isFile: (path) => path === "/opt/nothing-1000", home: () => "/home/u",
+  platform: () => "linux", readText: () => null, runVersion: async () => "1.0",
+});
+const result = detected.find((r) => r.id === "claude-desktop");
+process.stdout.write(JSON.stringify([read, result.installed, result.path]));
+"""
+
+
+def test_an_endless_resolver_is_read_within_a_bound_in_both_languages(out: Path) -> None:
+    """``[... for path in resolver(deps)]`` (TypeScript: ``[...resolver(deps)]``) read a
+    resolver's endless generator without end; at most 1,000 candidates are read now."""
+    from tool_registry import DetectionDeps, detect_all
+
+    read = 0
+
+    def endless(_deps: object) -> Any:
+        nonlocal read
+        while True:
+            read += 1
+            if read > 100_000:
+                raise AssertionError("read past any bound")
+            yield f"/opt/nothing-{read}"
+
+    registry = get_tool_registry(NO_FOLDER, resolvers={"claude-desktop": endless})
+    deps = DetectionDeps(
+        which=lambda _name: None,
+        is_file=lambda path: path == "/opt/nothing-1000",
+        home=functools.partial(str, "/home/u"),
+        platform=functools.partial(str, "linux"),
+        read_text=lambda _path: None,
+        run_version=lambda _program, _timeout: "1.0",
+    )
+    result = next(r for r in detect_all(registry, deps) if r.id == "claude-desktop")
+    python = [read, result.installed, result.path]
+    assert python == [1000, True, "/opt/nothing-1000"]
+    assert run_js(out, ENDLESS_RESOLVER) == python

@@ -32,6 +32,7 @@ Inert entries (MCP server descriptions) are never detected: ``detect_all`` skips
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import signal
@@ -54,6 +55,8 @@ VERSION_TIMEOUT_SECONDS = 5.0
 MAX_POINTER_BYTES = 65536
 MAX_VERSION_BYTES = 4096
 MAX_VERSION_CHARS = 80
+# A resolver's candidates past this many are not read (TypeScript keeps the same bound).
+MAX_RESOLVED_CANDIDATES = 1000
 # The platforms a built-in's candidate paths are listed for (``platform()`` answers).
 CANDIDATE_PLATFORMS = ("darwin", "win32", "linux")
 # A full path on Windows: a drive and a separator (``C:\\``, ``C:/``), or two separators (a
@@ -332,7 +335,9 @@ def _candidates(
         platform = deps.platform()
         # A plain copy of the text checked: a ``str`` subclass's own methods (its ``encode``,
         # which ``subprocess`` calls) could name another file, one the working folder holds.
-        return [str.__str__(path) for path in resolver(deps) if _full_path(path, platform)]
+        # At most ``MAX_RESOLVED_CANDIDATES`` are read: an endless generator costs bounded work.
+        given = itertools.islice(resolver(deps), MAX_RESOLVED_CANDIDATES)
+        return [str.__str__(path) for path in given if _full_path(path, platform)]
     if tool.builtin is not True:
         return []  # candidates detection is for built-in tools only
     paths = getattr(tool.detect, "paths", None)
