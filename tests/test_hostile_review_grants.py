@@ -530,3 +530,28 @@ def test_an_endless_resolver_is_read_within_a_bound_in_both_languages(out: Path)
     python = [read, result.installed, result.path]
     assert python == [1000, True, "/opt/nothing-1000"]
     assert run_js(out, ENDLESS_RESOLVER) == python
+
+
+class _Masked:
+    """Capabilities whose ``__class__`` property runs code (``isinstance`` reads it)."""
+
+    reads = 0
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        _Masked.reads += 1
+        raise AssertionError("the runtime read __class__ of a host's value")
+
+    def __iter__(self) -> Any:
+        return iter(["headless-task"])
+
+
+def test_grants_read_no_class_property_of_a_hosts_value() -> None:
+    """``isinstance(capabilities, Iterable)`` read a ``__class__`` property of the host's value:
+    one that raised dropped every id's grants (the whole grant table is discarded on an error)."""
+    registry = get_tool_registry(NO_FOLDER, grants={"aider": _Masked(), "bolt": ["resumable"]})
+    assert _Masked.reads == 0
+    assert dict(registry.grants) == {
+        "aider": frozenset({"headless-task"}),
+        "bolt": frozenset({"resumable"}),
+    }

@@ -159,7 +159,7 @@ def _clean_grants(grants: Mapping[str, Iterable[str]] | None) -> dict[str, froze
                 text is not None
                 and plain_text(capabilities) is None
                 and not issubclass(type(capabilities), Mapping)
-                and isinstance(capabilities, Iterable)
+                and issubclass(type(capabilities), Iterable)  # no __class__ property is read
             ):
                 kept = _bounded_texts(capabilities)
                 if kept is not None:
