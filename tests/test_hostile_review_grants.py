@@ -555,3 +555,41 @@ def test_grants_read_no_class_property_of_a_hosts_value() -> None:
         "aider": frozenset({"headless-task"}),
         "bolt": frozenset({"resumable"}),
     }
+
+
+LONG_TEMPLATES = """
+import { PromptArgError, applyPromptArgTemplate } from "./index.js";
+let reads = 0;
+const fake = new Proxy([], {
+  get(target, key) {
+    if (key === "length") return 4294967295;
+    if (typeof key === "string" && /^[0-9]+$/.test(key)) { reads += 1; if (reads > 200000) throw new Error("read past any bound"); return ""; }
+    return Reflect.get(target, key);
+  },
+});
+const outcome = (template) => {
+  try { return ["args", applyPromptArgTemplate(template, "p").length]; }
+  catch (error) { return error instanceof PromptArgError ? [error.code, error.index] : [error.name, error.message]; }
+};
+process.stdout.write(JSON.stringify({
+  fake: outcome(fake), reads,
+  over: outcome(Array(131073).fill("")),
+  atLimit: outcome(Array(131072).fill("")),
+}));
+"""
+
+
+def test_a_template_of_more_entries_than_the_limit_is_refused_before_it_is_read(
+    out: Path,
+) -> None:
+    """``applyPromptArgTemplate`` read every element a ``Proxy`` answered for a faked ``length``
+    of 4,294,967,295 (empty entries add no characters, so the length bound never came): the
+    template is refused before any element is read, as Python refuses a longer list."""
+    from tool_registry import PromptArgError, apply_prompt_arg_template
+
+    found = run_js(out, LONG_TEMPLATES)
+    assert found["fake"] == ["ARGUMENTS_TOO_LONG", 131_072] and found["reads"] == 0
+    with pytest.raises(PromptArgError) as raised:
+        apply_prompt_arg_template([""] * 131_073, "p")
+    assert [raised.value.code, raised.value.index] == found["over"]
+    assert ["args", len(apply_prompt_arg_template([""] * 131_072, "p"))] == found["atLimit"]

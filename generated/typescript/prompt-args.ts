@@ -127,6 +127,11 @@ function entriesOf(template: unknown): readonly string[] {
   }
   const given: readonly unknown[] = template;
   const length = given.length;
+  if (length > MAX_ARGUMENT_CHARS) {
+    // Refused before any element is read: a Proxy's `length` (4,294,967,295) costs nothing to fake,
+    // and each element it answers would be read and copied. As Python refuses a longer list.
+    throw new PromptArgError("ARGUMENTS_TOO_LONG", MAX_ARGUMENT_CHARS, `the template has more than ${MAX_ARGUMENT_CHARS} entries`);
+  }
   const entries: string[] = [];
   for (let index = 0; index < length; index += 1) {
     const entry = given[index];

@@ -153,6 +153,15 @@ def _entries(template: object) -> tuple[str, ...]:
         items = tuple.__getitem__(cast("tuple[object, ...]", template), slice(None))
     else:
         raise TypeError(f"template must be a list of strings, not {_type_name(template)}")
+    if len(items) > MAX_ARGUMENT_CHARS:
+        # More arguments than the limit allows characters (each costs at least its terminating
+        # NUL): refused before any entry is read, as TypeScript refuses an array (a Proxy's
+        # ``length`` costs nothing to fake) before reading its elements.
+        raise PromptArgError(
+            "ARGUMENTS_TOO_LONG",
+            MAX_ARGUMENT_CHARS,
+            f"the template has more than {MAX_ARGUMENT_CHARS} entries",
+        )
     entries: list[str] = []
     for index, item in enumerate(items):
         entry = plain_text(item)
