@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import json
 import tracemalloc
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -593,3 +594,48 @@ def test_a_template_of_more_entries_than_the_limit_is_refused_before_it_is_read(
         apply_prompt_arg_template([""] * 131_073, "p")
     assert [raised.value.code, raised.value.index] == found["over"]
     assert ["args", len(apply_prompt_arg_template([""] * 131_072, "p"))] == found["atLimit"]
+
+
+class _EndlessResolvers(Mapping[str, Any]):
+    """A mapping of resolvers without end (its iteration never stops by itself)."""
+
+    def __init__(self) -> None:
+        self.read = 0
+
+    def __getitem__(self, key: str) -> Any:
+        return len
+
+    def __len__(self) -> int:
+        return 1
+
+    def __iter__(self) -> Iterator[str]:
+        while True:
+            self.read += 1
+            if self.read > 100_000:
+                raise AssertionError("read past any bound")
+            yield f"tool-{self.read}"
+
+
+MANY_RESOLVERS = """
+import { getToolRegistry } from "./registry.js";
+const table = (n) => Object.fromEntries(Array.from({ length: n }, (_, i) => ["tool-" + i, () => []]));
+const outcome = (resolvers) => {
+  try { return ["ids", getToolRegistry("/nonexistent-adapters", { resolvers }).ids.length > 0]; }
+  catch (error) { return [error.name, error.message]; }
+};
+process.stdout.write(JSON.stringify([outcome(table(1001)), outcome(table(1000))]));
+"""
+
+
+def test_resolvers_are_read_within_a_bound_in_both_languages(out: Path) -> None:
+    """Python read a resolver mapping's items without end (a comprehension over ``items()``);
+    at most 1,000 entries are read now, and more is refused in both languages."""
+    endless = _EndlessResolvers()
+    with pytest.raises(ValueError, match="at most 1000 entries") as raised:
+        get_tool_registry(NO_FOLDER, resolvers=endless)
+    assert endless.read == 1001
+    found = run_js(out, MANY_RESOLVERS)
+    assert found[0] == ["RangeError", str(raised.value)]
+    assert found[1] == ["ids", True]
+    fine: dict[str, Any] = {f"tool-{n}": len for n in range(1000)}
+    assert get_tool_registry(NO_FOLDER, resolvers=fine).ids

@@ -179,6 +179,10 @@ function resolverTable(resolvers: unknown): object {
   if (typeof resolvers !== "object" || Array.isArray(resolvers)) {
     throw new TypeError(`resolvers must be an object of tool id -> function, not ${Array.isArray(resolvers) ? "array" : typeof resolvers}`);
   }
+  // Counted by their keys (no getter runs) before any is read, as Python reads at most as many.
+  if (Object.keys(resolvers).length > MAX_OPTION_VALUES) {
+    throw new RangeError(`resolvers must hold at most ${MAX_OPTION_VALUES} entries`);
+  }
   return resolvers;
 }
 

@@ -21,6 +21,7 @@ pointer. ``refresh()`` re-reads only adapter files whose identity changed and eq
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -444,7 +445,12 @@ def get_tool_registry(
     # Callables of built-in ids only, as TypeScript keeps functions only: a resolver that cannot
     # be called is none (``resolver_for`` answered it, and detection failed calling it).
     # Keys copied as exact ``str``: a ``str`` subclass's ``__hash__`` or ``__eq__`` never runs.
-    keyed = ((plain_text(key), value) for key, value in (resolvers or {}).items())
+    # At most ``MAX_OPTION_VALUES`` entries are read (an endless mapping costs bounded work);
+    # more is a ValueError, as TypeScript refuses an object of more own keys (a RangeError).
+    entries = itertools.islice((resolvers or {}).items(), MAX_OPTION_VALUES + 1)
+    keyed = [(plain_text(key), value) for key, value in entries]
+    if len(keyed) > MAX_OPTION_VALUES:
+        raise ValueError(f"resolvers must hold at most {MAX_OPTION_VALUES} entries")
     chosen = {
         key: value
         for key, value in keyed
