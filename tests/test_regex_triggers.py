@@ -142,7 +142,8 @@ def test_the_manifest_patterns_with_scanning_lookaheads_take_the_fast_path() -> 
     (prompt,) = [source for source in SCHEMA_PATTERNS if "prompt" in source]
     fact = fast_path(translate(prompt))
     assert fact is not None
-    assert fact[1] == (("/",), (":",), (".",), ("{prompt}", "-"))
+    # The last: a long option's name the placeholder completes (``--o{prompt}``).
+    assert fact[1] == (("/",), (":",), (".",), ("{prompt}", "-"), ("{prompt}", "--"))
     assert "(?!" not in fact[0]
 
 

@@ -55,6 +55,13 @@ export const VERSION_TIMEOUT_MS = 5000;
 export const MAX_POINTER_BYTES = 65536;
 export const MAX_VERSION_BYTES = 4096;
 export const MAX_VERSION_CHARS = 80;
+/** A resolver's candidates past this many are not read (Python keeps the same bound). */
+const MAX_RESOLVED_CANDIDATES = 1000;
+// A batch file (".bat", ".cmd"; Windows drops trailing dots and spaces from a name): Windows runs
+// one through cmd.exe, which parses its command line again (%, ^, &, |, "), so it is never run:
+// node refuses to spawn one without a shell, and Python's probe reports the same instead.
+const BATCH_FILE = /\.(?:[Bb][Aa][Tt]|[Cc][Mm][Dd])[. ]*$/;
+const BATCH_FILE_NOT_RUN = "version: not run: a batch file (.bat, .cmd) runs through cmd.exe";
 
 /** A hook pointer file larger than MAX_POINTER_BYTES. */
 export class PointerTooLargeError extends Error {
@@ -370,7 +377,17 @@ function candidates(tool: ToolManifest, registry: ToolRegistry, deps: DetectionD
   const resolver = registry.resolverFor(tool.id);
   if (resolver !== undefined) {
     const platform = deps.platform();
-    return [...resolver(deps)].filter((path): path is string => fullPath(path, platform));
+    // At most MAX_RESOLVED_CANDIDATES are read: an endless generator costs bounded work.
+    // Stepped by hand, as Python's islice: no value past the bound is asked for.
+    const given: unknown[] = [];
+    const iterator: Iterator<unknown> = resolver(deps)[Symbol.iterator]();
+    while (given.length < MAX_RESOLVED_CANDIDATES) {
+      const step = iterator.next();
+      if (step.done === true) break;
+      given.push(step.value);
+    }
+    if (given.length === MAX_RESOLVED_CANDIDATES) iterator.return?.();
+    return given.filter((path): path is string => fullPath(path, platform));
   }
   if (ownMember(tool, "builtin") !== true) return []; // candidates detection is for built-in tools only
   const detect = ownMember(tool, "detect");
@@ -491,7 +508,9 @@ export async function detectTool(
     }
     if (path !== null) {
       installed = true;
-      if (probeVersion) {
+      if (probeVersion && typeof path === "string" && BATCH_FILE.test(path) && deps.platform() === "win32") {
+        diagnostic = makeDiagnostic(DiagnosticCode.DETECTION_FAILED, { source: shown(tool.id), found: BATCH_FILE_NOT_RUN });
+      } else if (probeVersion) {
         try {
           const raw = await deps.runVersion(path, VERSION_TIMEOUT_MS);
           version = raw === null ? null : shown(pythonStrip(raw), MAX_VERSION_CHARS);

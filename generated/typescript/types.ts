@@ -24,7 +24,8 @@ export interface ToolManifest {
   readonly hookPackage?: string;
   /**
    * Arguments that pass an inline prompt; the placeholder {prompt} is replaced by the prompt. No
-   * entry is an absolute path, has a .. segment or lets the prompt name an option (-{prompt}).
+   * entry is an absolute path, has a .. segment or lets the prompt name an option (-{prompt}, or
+   * --name{prompt}: a long option's name the prompt would complete).
    */
   readonly promptArgTemplate?: readonly string[];
   /** What the tool declares it can do; routing uses these, never tool names. */

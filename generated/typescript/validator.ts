@@ -12,7 +12,7 @@ const PATTERN_1 = new RegExp("^[^\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u
 const PATTERN_2 = new RegExp("^(?!/)(?!(?:.*/)?\\.\\.(?:/|$))[A-Za-z0-9._/-]+$", "u");
 const PATTERN_3 = new RegExp("^(?!/)[A-Za-z0-9._/-]+$", "u");
 const PATTERN_4 = new RegExp("^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
-const PATTERN_5 = new RegExp("^(?!(?:\\{prompt\\})*/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*:)(?!(?:[^\\n\\r]*/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:/|$))(?!-+\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
+const PATTERN_5 = new RegExp("^(?!(?:\\{prompt\\})*/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*:)(?!(?:[^\\n\\r]*/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:/|$))(?!-+\\{prompt\\})(?!--[^=]*\\{prompt\\})[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const PATTERN_6 = new RegExp("^[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", "u");
 const ENUM_7: ReadonlySet<string> = new Set<string>(["cli-agent", "desktop-app", "mcp-server"]);
 const ENUM_8: ReadonlySet<string> = new Set<string>(["builtin", "capabilities", "category", "detect", "displayName", "hookCapable", "hookPackage", "hookPointer", "id", "launchable", "library", "mcpServer", "promptArgTemplate"]);
@@ -165,7 +165,7 @@ function check0(v: unknown, p: string, e: Violations): void {
               if (v19.length > 256 && codePointLength(v19) > 256) {
                 e.add(p + "/promptArgTemplate" + "/" + i18, "maxLength", "at most 256 characters", v19);
               }
-              if (!(v19.length > 256 && codePointLength(v19) > 256) && !(!v19.includes("/") && !v19.includes(":") && !v19.includes(".") && (!v19.includes("{prompt}") || !v19.includes("-")) ? PATTERN_6 : PATTERN_5).test(v19)) {
+              if (!(v19.length > 256 && codePointLength(v19) > 256) && !(!v19.includes("/") && !v19.includes(":") && !v19.includes(".") && (!v19.includes("{prompt}") || !v19.includes("-")) && (!v19.includes("{prompt}") || !v19.includes("--")) ? PATTERN_6 : PATTERN_5).test(v19)) {
                 e.add(p + "/promptArgTemplate" + "/" + i18, "pattern", "to match \"^(?!(?:\\\\{prompt\\\\})*/)(?!(?:\\\\{prompt\\\\})*[A-Za-z](?:\\\\...", v19);
               }
             } else {
@@ -575,7 +575,7 @@ function valid1(v: unknown): boolean {
       if (v66.length > 256 && codePointLength(v66) > 256) {
         return false;
       }
-      if (!(!v66.includes("/") && !v66.includes(":") && !v66.includes(".") && (!v66.includes("{prompt}") || !v66.includes("-")) ? PATTERN_6 : PATTERN_5).test(v66)) {
+      if (!(!v66.includes("/") && !v66.includes(":") && !v66.includes(".") && (!v66.includes("{prompt}") || !v66.includes("-")) && (!v66.includes("{prompt}") || !v66.includes("--")) ? PATTERN_6 : PATTERN_5).test(v66)) {
         return false;
       }
     }
@@ -1092,7 +1092,7 @@ function valid3(v: unknown): boolean {
       if (v128.length > 256 && codePointLength(v128) > 256) {
         return false;
       }
-      if (!(!v128.includes("/") && !v128.includes(":") && !v128.includes(".") && (!v128.includes("{prompt}") || !v128.includes("-")) ? PATTERN_6 : PATTERN_5).test(v128)) {
+      if (!(!v128.includes("/") && !v128.includes(":") && !v128.includes(".") && (!v128.includes("{prompt}") || !v128.includes("-")) && (!v128.includes("{prompt}") || !v128.includes("--")) ? PATTERN_6 : PATTERN_5).test(v128)) {
         return false;
       }
     }
@@ -1536,7 +1536,7 @@ function valid6(v: unknown): boolean {
     if (v181.length > 256 && codePointLength(v181) > 256) {
       return false;
     }
-    if (!(!v181.includes("/") && !v181.includes(":") && !v181.includes(".") && (!v181.includes("{prompt}") || !v181.includes("-")) ? PATTERN_6 : PATTERN_5).test(v181)) {
+    if (!(!v181.includes("/") && !v181.includes(":") && !v181.includes(".") && (!v181.includes("{prompt}") || !v181.includes("-")) && (!v181.includes("{prompt}") || !v181.includes("--")) ? PATTERN_6 : PATTERN_5).test(v181)) {
       return false;
     }
   }

@@ -32,6 +32,7 @@ Inert entries (MCP server descriptions) are never detected: ``detect_all`` skips
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import signal
@@ -44,6 +45,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO
 
+from .constants import plain_text
 from .diagnostics import Diagnostic, DiagnosticCode, shown, shown_argument
 from .loader import (
     WINDOWS_FULL_PATH,
@@ -60,10 +62,19 @@ VERSION_TIMEOUT_SECONDS = 5.0
 MAX_POINTER_BYTES = 65536
 MAX_VERSION_BYTES = 4096
 MAX_VERSION_CHARS = 80
+# A resolver's candidates past this many are not read (TypeScript keeps the same bound).
+MAX_RESOLVED_CANDIDATES = 1000
 # The platforms a built-in's candidate paths are listed for (``platform()`` answers).
 CANDIDATE_PLATFORMS = ("darwin", "win32", "linux")
 # A drive (``D:``): after ``~/`` on Windows it names that drive, not a file under the home folder.
 _WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
+
+# A batch file (``.bat``, ``.cmd``; Windows drops trailing dots and spaces from a name): Windows
+# runs one through ``cmd.exe``, which parses its command line again (``%``, ``^``, ``&``, ``|``,
+# ``"``), so it is never run, for its version or anything else: no argument list would be one.
+_BATCH_FILE = re.compile(r"\.(?:[Bb][Aa][Tt]|[Cc][Mm][Dd])[. ]*\Z")
+# What a batch file's version probe reports instead of running it (both languages alike).
+BATCH_FILE_NOT_RUN = "version: not run: a batch file (.bat, .cmd) runs through cmd.exe"
 
 
 class PointerTooLargeError(OSError):
@@ -352,7 +363,9 @@ def _candidates(
         platform = deps.platform()
         # A plain copy of the text checked: a ``str`` subclass's own methods (its ``encode``,
         # which ``subprocess`` calls) could name another file, one the working folder holds.
-        return [str.__str__(path) for path in resolver(deps) if _full_path(path, platform)]
+        # At most ``MAX_RESOLVED_CANDIDATES`` are read: an endless generator costs bounded work.
+        given = itertools.islice(resolver(deps), MAX_RESOLVED_CANDIDATES)
+        return [str.__str__(path) for path in given if _full_path(path, platform)]
     if tool.builtin is not True:
         return []  # candidates detection is for built-in tools only
     paths = getattr(tool.detect, "paths", None)
@@ -436,7 +449,12 @@ def detect_tool(
     try:
         pointer_path = os.path.join(deps.home(), tool.hookPointer)
         if tool.detect.kind == "path":
-            path = deps.which(tool.detect.binaryName)
+            found = deps.which(tool.detect.binaryName)
+            # A plain copy of the text answered, as a resolver's candidates are: a ``str``
+            # subclass's own ``encode`` (which ``subprocess`` calls) could run another program
+            # than the path reported. Anything else is kept as it is, as TypeScript keeps it.
+            text = plain_text(found)
+            path = found if text is None else text
         else:
             candidates = _candidates(tool, registry, deps)
             if candidates is None:
@@ -450,7 +468,15 @@ def detect_tool(
                 path = next((p for p in candidates if deps.is_file(p)), None)
         if path is not None:
             installed = True
-            if probe_version:
+            batch = issubclass(type(path), str) and _BATCH_FILE.search(path) is not None
+            if probe_version and batch and deps.platform() == "win32":
+                # Python's subprocess would hand it to cmd.exe; node refuses to spawn one.
+                diagnostic = Diagnostic(
+                    DiagnosticCode.DETECTION_FAILED,
+                    source=shown(tool.id),
+                    found=BATCH_FILE_NOT_RUN,
+                )
+            elif probe_version:
                 try:
                     raw = deps.run_version(path, VERSION_TIMEOUT_SECONDS)
                     version = None if raw is None else shown(raw.strip(), MAX_VERSION_CHARS)

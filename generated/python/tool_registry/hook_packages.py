@@ -8,6 +8,7 @@ from .constants import (
     is_tool_id,
     plain_text,
 )
+from .diagnostics import shown_argument
 from .models import ToolManifest
 
 
@@ -20,15 +21,18 @@ def hook_package_of(manifest: ToolManifest) -> str:
     for anything that is not a manifest (no string ``id``, or a ``hookPackage`` that is neither a
     string nor ``None``): never a package name made of another value."""
     named = getattr(manifest, "hookPackage", None)
-    tool_id = getattr(manifest, "id", None)
-    if not isinstance(tool_id, str) or not (named is None or isinstance(named, str)):
+    tool_id = plain_text(getattr(manifest, "id", None))
+    # Exact ``str`` copies: a ``str`` subclass's ``__radd__`` ran for ``prefix + id`` (and could
+    # name a built-in's package), and its ``hookPackage`` was handed back as it was.
+    named_text = plain_text(named)
+    if tool_id is None or not (named is None or named_text is not None):
         kind: str = type.__dict__["__name__"].__get__(type(manifest), type)
         raise TypeError(
             f"manifest must be a tool manifest (a string id; hookPackage a string or None), "
             f"not {ascii(kind)[1:-1]}"
         )
-    if named is not None:
-        return named
+    if named_text is not None:
+        return named_text
     return HOOK_PACKAGE_PREFIX + tool_id
 
 
@@ -37,10 +41,8 @@ def hook_package_for(tool_id: ToolId) -> str:
     text = plain_text(tool_id)  # no __hash__ or __eq__ of the value runs (nor a list's TypeError)
     manifest = BUILTIN_TOOL_MANIFESTS_BY_ID.get(text) if is_tool_id(text) else None
     if manifest is None:
-        # ascii(): every control, bidi or other non-ASCII character of the caller's value
-        # escaped, so the message is safe to print (no import of the runtime's escaping here);
-        # a value that is not text by its type's name, read through ``type``'s own descriptor.
-        kind: str = type.__dict__["__name__"].__get__(type(tool_id), type)
-        shown = ascii(text) if text is not None else f"<{ascii(kind)[1:-1]} object>"
-        raise UnknownToolError(f"unknown tool id: {shown}")
+        # Shown as every other caller's argument is (the escaped repr of text clipped to 80
+        # characters before it is escaped, so a huge id costs no huge message; anything else by
+        # its type's name), as TypeScript clips it.
+        raise UnknownToolError(f"unknown tool id: {shown_argument(tool_id)}")
     return hook_package_of(manifest)

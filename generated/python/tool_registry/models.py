@@ -109,7 +109,7 @@ class ToolManifest:
 
     promptArgTemplate: Arguments that pass an inline prompt; the placeholder {prompt} is replaced
     by the prompt. No entry is an absolute path, has a .. segment or lets the prompt name an
-    option (-{prompt}).
+    option (-{prompt}, or --name{prompt}: a long option's name the prompt would complete).
 
     capabilities: What the tool declares it can do; routing uses these, never tool names.
 

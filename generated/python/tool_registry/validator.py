@@ -70,7 +70,7 @@ _SEARCH11 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
 ).search
 _SEARCH12 = re.compile(
-    "^(?!(?:\\{prompt\\})*\\/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*\\:)(?!(?:[^\\n\\r]*\\/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
+    "^(?!(?:\\{prompt\\})*\\/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*\\:)(?!(?:[^\\n\\r]*\\/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:\\/|\\Z))(?!\\-+\\{prompt\\})(?!\\-\\-[^\\=]*\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
 ).search
 _SEARCH13 = re.compile(
@@ -779,6 +779,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     and ":" not in v54
                                     and "." not in v54
                                     and ("{prompt}" not in v54 or "-" not in v54)
+                                    and ("{prompt}" not in v54 or "--" not in v54)
                                     else _SEARCH12
                                 )(v54)
                                 is not None
@@ -809,6 +810,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                         and ":" not in v54
                                         and "." not in v54
                                         and ("{prompt}" not in v54 or "-" not in v54)
+                                        and ("{prompt}" not in v54 or "--" not in v54)
                                         else _SEARCH12
                                     )(v54)
                                     is None
@@ -1376,6 +1378,7 @@ def _valid_1(v: Any) -> bool:
                 and ":" not in v124
                 and "." not in v124
                 and ("{prompt}" not in v124 or "-" not in v124)
+                and ("{prompt}" not in v124 or "--" not in v124)
                 else _SEARCH12
             )(v124) is None:
                 return False
@@ -2140,6 +2143,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     and ":" not in v197
                                     and "." not in v197
                                     and ("{prompt}" not in v197 or "-" not in v197)
+                                    and ("{prompt}" not in v197 or "--" not in v197)
                                     else _SEARCH12
                                 )(v197)
                                 is not None
@@ -2170,6 +2174,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                         and ":" not in v197
                                         and "." not in v197
                                         and ("{prompt}" not in v197 or "-" not in v197)
+                                        and ("{prompt}" not in v197 or "--" not in v197)
                                         else _SEARCH12
                                     )(v197)
                                     is None
@@ -2763,6 +2768,7 @@ def _valid_3(v: Any) -> bool:
                 and ":" not in v268
                 and "." not in v268
                 and ("{prompt}" not in v268 or "-" not in v268)
+                and ("{prompt}" not in v268 or "--" not in v268)
                 else _SEARCH12
             )(v268) is None:
                 return False
@@ -3409,6 +3415,7 @@ def _valid_11(v: Any) -> bool:
             and ":" not in v338
             and "." not in v338
             and ("{prompt}" not in v338 or "-" not in v338)
+            and ("{prompt}" not in v338 or "--" not in v338)
             else _SEARCH12
         )(v338) is None:
             return False

@@ -305,6 +305,25 @@ const MAX_RENDERED_OTHERS = 10;
 
 const CODES: ReadonlySet<unknown> = new Set<unknown>(Object.values(DiagnosticCode));
 
+/** A caller's text as an unknown-name error shows it (a cohort, capability or tool id): in
+ * double quotes, escaped and clipped, as Python shows its `repr` clipped (`shown_argument`).
+ * Only the first `MAX_SHOWN_CHARS` + 1 code points are quoted: `JSON.stringify` escapes code
+ * point by code point, so they make every character `shown` keeps, and a huge text is never
+ * escaped whole only to be clipped. */
+export function shownCallerText(text: string): string {
+  if (text.length > MAX_SHOWN_CHARS + 1) {
+    let end = 0;
+    let count = 0;
+    for (const char of text) {
+      if (count === MAX_SHOWN_CHARS + 1) break;
+      end += char.length;
+      count += 1;
+    }
+    text = text.slice(0, end);
+  }
+  return shown(JSON.stringify(text));
+}
+
 /** A value a caller passed, as an error message shows it: a string escaped and clipped in
  * double quotes, anything else by its kind (none of its methods run). */
 function shownArgument(value: unknown): string {

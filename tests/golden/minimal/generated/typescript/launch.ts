@@ -10,6 +10,7 @@
 // tool is installed is the caller's knowledge: pass the `installed` state a detection gave
 // (false: not installed; null: unknown) and the guard refuses that too.
 
+import { shown, shownValue } from "./diagnostics.js";
 import { BUILTIN_TOOL_MANIFESTS, LAUNCHABLE_TOOLS, SUPPORTED_TOOLS, type ToolId } from "./tools.js";
 
 export type NotLaunchableReason =
@@ -22,14 +23,26 @@ export type NotLaunchableReason =
 
 export class NotLaunchableError extends Error {
   readonly code: NotLaunchableReason;
+  /** The caller's id as safe to print, as Python's `tool_id`: a string escaped and clipped
+   * (`shown`), anything else by its kind; none of its methods runs. A host printing it, or the
+   * message, prints no control, ANSI-escape or bidi character of a hostile id. */
   readonly toolId: string;
 
-  constructor(code: NotLaunchableReason, toolId: string) {
-    super(`${code}: the tool cannot be launched`);
+  constructor(code: NotLaunchableReason, toolId: unknown) {
+    const text = shownId(toolId);
+    super(`${code}: ${text} cannot be launched`);
     this.name = "NotLaunchableError";
     this.code = code;
-    this.toolId = toolId;
+    this.toolId = text;
   }
+}
+
+function shownId(toolId: unknown): string {
+  if (typeof toolId === "string") return shown(toolId);
+  if (typeof toolId === "symbol") return shown(String(toolId)); // no method of the symbol runs
+  if (typeof toolId === "function") return "<function>";
+  if (typeof toolId === "object" && toolId !== null) return "<object>";
+  return toolId === undefined ? "undefined" : shownValue(toolId);
 }
 
 function isToolId(id: string): id is ToolId {

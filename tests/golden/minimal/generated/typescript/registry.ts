@@ -14,7 +14,7 @@
 // described, never detected, launched, routed or hook-checked. `catalog()` is the sanitized,
 // JSON-serialisable view a host may show or hand to a model.
 
-import { DiagnosticCode, MAX_SHOWN_CHARS, makeDiagnostic, shown, shownValue, type Diagnostic } from "./diagnostics.js";
+import { DiagnosticCode, makeDiagnostic, shown, shownCallerText, shownValue, type Diagnostic } from "./diagnostics.js";
 import type { DetectionDeps } from "./detection.js";
 import {
   LOADER_OPTIONS,
@@ -48,8 +48,9 @@ export const INERT_CATEGORY = "mcp-server";
 export class UnknownCapabilityError extends Error {
   override name = "UnknownCapabilityError";
   constructor(readonly capability: unknown) {
-    const text = typeof capability === "string" ? JSON.stringify(shown(capability)) : shownOther(capability);
-    super(`unknown capability ${text}; one of ${CAPABILITIES.join(", ")}`);
+    // Shown as the cohort is (and as Python shows both): clipped, then quoted and escaped once.
+    const text = typeof capability === "string" ? shownCallerText(capability) : shownOther(capability);
+    super(`unknown capability ${text}; the capabilities are ${CAPABILITIES.join(", ")}`);
   }
 }
 
@@ -58,7 +59,7 @@ export class UnknownCohortError extends Error {
   override name = "UnknownCohortError";
   constructor(readonly cohort: unknown) {
     // The caller's value escaped (safe to print), then the names that exist.
-    const text = typeof cohort === "string" ? shown(JSON.stringify(clipped(cohort))) : shownOther(cohort);
+    const text = typeof cohort === "string" ? shownCallerText(cohort) : shownOther(cohort);
     super(`unknown cohort ${text}; the cohorts are ${COHORT_NAMES.join(", ")}`);
   }
 }
@@ -72,21 +73,6 @@ function shownOther(value: unknown): string {
   if (typeof value === "function") return "<function>";
   if (typeof value === "object" && value !== null) return "<object>";
   return shownValue(value); // null, a boolean, a number or a bigint
-}
-
-/** `text`'s first `MAX_SHOWN_CHARS` + 1 code points: `JSON.stringify` escapes code point by
- * code point, so they make every character `shown` keeps, and a long text is not escaped whole
- * only to be clipped. */
-function clipped(text: string): string {
-  if (text.length <= MAX_SHOWN_CHARS + 1) return text;
-  let end = 0;
-  let count = 0;
-  for (const char of text) {
-    if (count === MAX_SHOWN_CHARS + 1) break;
-    end += char.length;
-    count += 1;
-  }
-  return text.slice(0, end);
 }
 
 export interface CatalogTool {
@@ -192,18 +178,48 @@ function resolverTable(resolvers: unknown): object {
   if (typeof resolvers !== "object" || Array.isArray(resolvers)) {
     throw new TypeError(`resolvers must be an object of tool id -> function, not ${Array.isArray(resolvers) ? "array" : typeof resolvers}`);
   }
+  // Counted by their keys (no getter runs) before any is read, as Python reads at most as many.
+  if (Object.keys(resolvers).length > MAX_OPTION_VALUES) {
+    throw new RangeError(`resolvers must hold at most ${MAX_OPTION_VALUES} entries`);
+  }
   return resolvers;
+}
+
+/** At most this many values are read from each of the host's option collections: the ids of
+ * `grants`, one id's capabilities, `categories` (one more is read to tell "more"). Reading stops
+ * there, so an endless or huge iterable costs bounded work: an id whose capabilities hold more
+ * is granted nothing, grants holding more ids grant nothing at all, and categories holding more
+ * are a `RangeError` (Python: the same bound, a `ValueError`). */
+export const MAX_OPTION_VALUES = 1000;
+
+/** The strings among the first `MAX_OPTION_VALUES` values of `values`, or null when it holds
+ * more: the iteration stops at the first value past the bound. */
+function boundedTexts(values: Iterable<unknown>): ReadonlySet<string> | null {
+  const found = new Set<string>();
+  let count = 0;
+  for (const value of values) {
+    if (count === MAX_OPTION_VALUES) return null;
+    count += 1;
+    if (typeof value === "string") found.add(value);
+  }
+  return found;
 }
 
 function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, ReadonlySet<string>> {
   const cleaned = new Map<string, ReadonlySet<string>>();
   try {
-    for (const [toolId, capabilities] of Object.entries(grants ?? {})) {
+    const given: unknown = grants ?? {};
+    // The ids first (no getter runs to count them): more than the bound grant nothing at all.
+    const ids = Object.keys(given as object);
+    if (ids.length > MAX_OPTION_VALUES) return cleaned;
+    for (const toolId of ids) {
+      const capabilities: unknown = (given as Readonly<Record<string, unknown>>)[toolId];
       if (typeof capabilities === "string" || capabilities === null || typeof capabilities !== "object") continue;
       // Not iterable (a plain object): that id is granted nothing, as Python's mapping is,
       // rather than the spread throwing and every grant being dropped.
       if (typeof (capabilities as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== "function") continue;
-      cleaned.set(toolId, new Set([...capabilities].filter((c): c is string => typeof c === "string")));
+      const kept = boundedTexts(capabilities as Iterable<unknown>);
+      if (kept !== null) cleaned.set(toolId, kept);
     }
   } catch {
     return new Map(); // a host's odd mapping grants nothing rather than breaking the load
@@ -230,7 +246,12 @@ function cleanCategories(categories: RegistryOptions["categories"]): ReadonlySet
     // the spread's own message.
     throw new TypeError(`categories must be an iterable of strings, not ${typeof given}`);
   }
-  return new Set([...categories].filter((c): c is string => typeof c === "string"));
+  const scope = boundedTexts(categories);
+  if (scope === null) {
+    // Never a scope made of the first values only: the host meant something else.
+    throw new RangeError(`categories must hold at most ${MAX_OPTION_VALUES} values`);
+  }
+  return scope;
 }
 
 /** A `Map` no caller can change: `set`, `delete` and `clear` throw a `TypeError`. A registry

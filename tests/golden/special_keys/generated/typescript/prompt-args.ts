@@ -18,7 +18,9 @@ const END_OF_OPTIONS = "--";
 
 const TRAVERSAL = /(?:^|[/\\])\.\.(?:[/\\]|$)/;
 const ABSOLUTE = /^(?:[/\\]|[A-Za-z]:)/;
-const OPTION_NAME = /^-+\{prompt\}/;
+// Only dashes before the placeholder ("-{prompt}"), or a long option's name the placeholder comes
+// in before any "=" ("--o{prompt}": the prompt "utput=/x" makes "--output=/x").
+const OPTION_NAME = /^(?:-+|--[^=]*)\{prompt\}/;
 // A long option with its value attached: it cannot take the next argument as its value.
 const LONG_WITH_VALUE = /^--[^=]+=/;
 
@@ -41,7 +43,27 @@ export const PROMPT_ARG_ERROR_CODES = Object.freeze([
   "TEMPLATE_OPTION_NAME",
   "PROMPT_NUL",
   "PROMPT_AS_OPTION",
+  "ARGUMENTS_TOO_LONG",
+  "TEMPLATE_LONE_SURROGATE",
+  "PROMPT_LONE_SURROGATE",
 ] as const);
+
+// A lone UTF-16 surrogate: no program argument carries one as it is (node writes U+FFFD, Python
+// raw bytes or an error), so one prompt would be two different arguments.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The arguments produced may hold at most this many characters (code points, as Python counts
+ * them) in all: Linux's limit on one argument, more than Windows takes for a command line. Each
+ * argument's length is computed before it is built, so many placeholders and a huge prompt cost
+ * no more. */
+const MAX_ARGUMENT_CHARS = 131_072;
+
+/** The code points of `text` (a lone surrogate is one, as in Python), counted without a copy. */
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _char of text) count += 1;
+  return count;
+}
 
 export type PromptArgErrorCode = (typeof PROMPT_ARG_ERROR_CODES)[number];
 
@@ -62,6 +84,9 @@ export class PromptArgError extends Error {
 function checkEntry(index: number, entry: string): void {
   if (entry.includes("\u0000")) {
     throw new PromptArgError("TEMPLATE_NUL", index, "a template entry contains a NUL character");
+  }
+  if (LONE_SURROGATE.test(entry)) {
+    throw new PromptArgError("TEMPLATE_LONE_SURROGATE", index, "a template entry holds a lone surrogate");
   }
   // As written, and as an empty prompt leaves it ("{prompt}/etc" would become "/etc").
   const bare = entry.split(PLACEHOLDER).join("");
@@ -102,6 +127,11 @@ function entriesOf(template: unknown): readonly string[] {
   }
   const given: readonly unknown[] = template;
   const length = given.length;
+  if (length > MAX_ARGUMENT_CHARS) {
+    // Refused before any element is read: a Proxy's `length` (4,294,967,295) costs nothing to fake,
+    // and each element it answers would be read and copied. As Python refuses a longer list.
+    throw new PromptArgError("ARGUMENTS_TOO_LONG", MAX_ARGUMENT_CHARS, `the template has more than ${MAX_ARGUMENT_CHARS} entries`);
+  }
   const entries: string[] = [];
   for (let index = 0; index < length; index += 1) {
     const entry = given[index];
@@ -127,10 +157,23 @@ export function applyPromptArgTemplate(template: readonly string[], prompt: stri
       "the prompt contains a NUL character, which no argument can carry",
     );
   }
+  if (LONE_SURROGATE.test(prompt)) {
+    throw new PromptArgError("PROMPT_LONE_SURROGATE", null, "the prompt holds a lone surrogate, which no argument carries");
+  }
   const args: string[] = [];
   let afterEndOfOptions = false;
   let previous: string | null = null;
+  const promptLength = codePoints(prompt);
+  let total = 0;
   entries.forEach((entry, index) => {
+    total += codePoints(entry) + (entry.split(PLACEHOLDER).length - 1) * (promptLength - PLACEHOLDER.length);
+    if (total > MAX_ARGUMENT_CHARS) {
+      throw new PromptArgError(
+        "ARGUMENTS_TOO_LONG",
+        index,
+        `the arguments would hold more than ${MAX_ARGUMENT_CHARS} characters`,
+      );
+    }
     // split/join, not String.replace: a replacement string would interpret "$&" and friends.
     const argument = entry.split(PLACEHOLDER).join(prompt);
     if (

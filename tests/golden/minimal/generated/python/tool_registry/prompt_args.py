@@ -43,7 +43,9 @@ END_OF_OPTIONS = "--"
 # The seeds' safe-string rule for paths: a ".." segment, or an absolute path (POSIX, UNC, drive).
 _TRAVERSAL = re.compile(r"(?:^|[/\\])\.\.(?:[/\\]|\Z)")
 _ABSOLUTE = re.compile(r"^(?:[/\\]|[A-Za-z]:)")
-_OPTION_NAME = re.compile(r"^-+" + re.escape(PLACEHOLDER))
+# Only dashes before the placeholder (``-{prompt}``), or a long option's name the placeholder
+# comes in before any ``=`` (``--o{prompt}``: the prompt ``utput=/x`` makes ``--output=/x``).
+_OPTION_NAME = re.compile(r"^(?:-+|--[^=]*)" + re.escape(PLACEHOLDER))
 # A long option with its value attached: it cannot take the next argument as its value.
 _LONG_WITH_VALUE = re.compile(r"^--[^=]+=")
 
@@ -54,7 +56,21 @@ CODES = (
     "TEMPLATE_OPTION_NAME",
     "PROMPT_NUL",
     "PROMPT_AS_OPTION",
+    "ARGUMENTS_TOO_LONG",
+    "TEMPLATE_LONE_SURROGATE",
+    "PROMPT_LONE_SURROGATE",
 )
+
+# A lone UTF-16 surrogate (a Python ``str`` holds a pair as one code point, so any is lone): no
+# program argument carries one as it is. Python's ``os.fsencode`` writes U+DC80..U+DCFF as raw
+# bytes and refuses the others, node writes U+FFFD: one prompt would be two arguments.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+# The arguments produced may hold at most this many characters (code points) in all: Linux's
+# limit on one argument, and more than Windows takes for a whole command line. Each argument's
+# length is computed before it is built, so a template of many placeholders (20 entries of 32
+# in a valid manifest, any number in a host's template) and a huge prompt cost no more.
+MAX_ARGUMENT_CHARS = 131_072
 
 
 class PromptArgError(ValueError):
@@ -88,6 +104,10 @@ def _rebuilt(
 def _check_entry(index: int, entry: str) -> None:
     if "\x00" in entry:
         raise PromptArgError("TEMPLATE_NUL", index, "a template entry contains a NUL character")
+    if _LONE_SURROGATE.search(entry):
+        raise PromptArgError(
+            "TEMPLATE_LONE_SURROGATE", index, "a template entry holds a lone surrogate"
+        )
     # As written, and as an empty prompt leaves it: "{prompt}/etc" or ".{prompt}." would
     # otherwise become an absolute path or a ".." segment.
     bare = entry.replace(PLACEHOLDER, "")
@@ -133,6 +153,15 @@ def _entries(template: object) -> tuple[str, ...]:
         items = tuple.__getitem__(cast("tuple[object, ...]", template), slice(None))
     else:
         raise TypeError(f"template must be a list of strings, not {_type_name(template)}")
+    if len(items) > MAX_ARGUMENT_CHARS:
+        # More arguments than the limit allows characters (each costs at least its terminating
+        # NUL): refused before any entry is read, as TypeScript refuses an array (a Proxy's
+        # ``length`` costs nothing to fake) before reading its elements.
+        raise PromptArgError(
+            "ARGUMENTS_TOO_LONG",
+            MAX_ARGUMENT_CHARS,
+            f"the template has more than {MAX_ARGUMENT_CHARS} entries",
+        )
     entries: list[str] = []
     for index, item in enumerate(items):
         entry = plain_text(item)
@@ -164,10 +193,24 @@ def apply_prompt_arg_template(template: Sequence[str], prompt: str) -> list[str]
         raise PromptArgError(
             "PROMPT_NUL", None, "the prompt contains a NUL character, which no argument can carry"
         )
+    if _LONE_SURROGATE.search(prompt):
+        raise PromptArgError(
+            "PROMPT_LONE_SURROGATE",
+            None,
+            "the prompt holds a lone surrogate, which no argument carries",
+        )
     arguments: list[str] = []
     after_end_of_options = False
     previous: str | None = None
+    total = 0
     for index, entry in enumerate(template):
+        total += len(entry) + entry.count(PLACEHOLDER) * (len(prompt) - len(PLACEHOLDER))
+        if total > MAX_ARGUMENT_CHARS:
+            raise PromptArgError(
+                "ARGUMENTS_TOO_LONG",
+                index,
+                f"the arguments would hold more than {MAX_ARGUMENT_CHARS} characters",
+            )
         argument = entry.replace(PLACEHOLDER, prompt)
         if (
             not after_end_of_options

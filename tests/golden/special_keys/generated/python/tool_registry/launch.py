@@ -22,7 +22,7 @@ with a boolean.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from typing import cast
 
@@ -78,26 +78,41 @@ def _granted_by_host(registry: ToolRegistry, tool: ToolManifest) -> bool:
     return host is not None and any(is_capability(capability) for capability in host)
 
 
-def _detected(
-    tool: ToolManifest,
-    registry: ToolRegistry,
-    detection: DetectionResult | Iterable[DetectionResult] | None,
-    deps: DetectionDeps | None,
-) -> bool | None:
-    # A result's id is compared as an exact str: a str subclass's __eq__ never runs; types are
-    # read with type(), which runs nothing (isinstance may read a ``__class__`` property).
+def _checked_arguments(
+    detection: DetectionResult | Iterable[DetectionResult] | None, deps: DetectionDeps | None
+) -> tuple[Iterator[object] | None, DetectionDeps]:
+    """``detection`` (as an iterator of results, ``None`` for none) and ``deps``, checked before
+    the registry is asked anything: a wrong type is a ``TypeError`` whatever the id, as
+    TypeScript's guard checks ``installed`` first (an unknown id with ``detection=5`` was
+    ``UNKNOWN_TOOL`` here and a ``TypeError`` there). A single result's ``installed`` is checked
+    here too; the results of an iterable are read, and checked, only by detection's turn."""
+    chosen = chosen_deps(deps)
     if detection is None:
-        return detect_tool(tool, registry, chosen_deps(deps), probe_version=False).installed
-    results: Iterable[object] = (
-        (detection,) if issubclass(type(detection), DetectionResult) else detection  # type: ignore[assignment]
-    )
+        return None, chosen
+    if issubclass(type(detection), DetectionResult):
+        fields = _fields(cast(DetectionResult, detection))
+        if dict.get(fields, "installed", _MISSING) is not _MISSING:  # a bare result: no detection
+            _installed(fields)
+        return iter((detection,)), chosen
     try:
-        each = iter(results)
+        return iter(cast("Iterable[object]", detection)), chosen
     except TypeError:
         raise TypeError(
             "detection must be a DetectionResult, an iterable of them or None,"
             f" not {shown_argument(detection)}"
         ) from None
+
+
+def _detected(
+    tool: ToolManifest,
+    registry: ToolRegistry,
+    each: Iterator[object] | None,
+    deps: DetectionDeps,
+) -> bool | None:
+    # A result's id is compared as an exact str: a str subclass's __eq__ never runs; types are
+    # read with type(), which runs nothing (isinstance may read a ``__class__`` property).
+    if each is None:
+        return detect_tool(tool, registry, deps, probe_version=False).installed
     # One result per tool is what detection gives: reading at most as many as the registry
     # holds bounds the work an endless iterable could ask for (past them: unknown, refused).
     for index, result in enumerate(itertools.islice(each, len(registry.tools))):
@@ -143,6 +158,7 @@ def not_launchable_reason(
 ) -> NotLaunchableReason | None:
     """Why ``tool_id`` may not be launched, or ``None`` when it may. Detection runs last, and
     only for a launchable, non-inert tool that is a built-in or a granted adapter."""
+    each, chosen = _checked_arguments(detection, deps)  # before anything else, whatever the id
     text = plain_text(tool_id)  # no method of the caller's value runs
     tool = None if text is None else registry.get(text)
     if tool is None:
@@ -153,7 +169,7 @@ def not_launchable_reason(
         return NotLaunchableReason.NOT_LAUNCHABLE
     if not _granted_by_host(registry, tool):
         return NotLaunchableReason.NOT_GRANTED
-    installed = _detected(tool, registry, detection, deps)
+    installed = _detected(tool, registry, each, chosen)
     if installed is None:
         return NotLaunchableReason.INSTALL_UNKNOWN
     if installed is False:

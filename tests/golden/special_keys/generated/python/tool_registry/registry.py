@@ -21,6 +21,7 @@ pointer. ``refresh()`` re-reads only adapter files whose identity changed and eq
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -120,10 +121,26 @@ def _granted(tool: ToolManifest, grants: Mapping[str, frozenset[str]]) -> frozen
     return claimed & grants.get(tool.id, frozenset())
 
 
-def _texts(values: Iterable[object]) -> frozenset[str]:
-    """The strings among ``values`` as exact ``str`` copies: no method of a ``str`` subclass
-    (``__hash__``, ``__eq__``) runs, then or at any later lookup."""
-    return frozenset(text for text in map(plain_text, values) if text is not None)
+# At most this many values are read from each of the host's option collections: the ids of
+# ``grants``, one id's capabilities, ``categories`` (one more is read to tell "more"). Reading
+# stops there, so an endless iterable or a huge one costs bounded work; an id whose capabilities
+# hold more is granted nothing, grants holding more ids grant nothing at all, and categories
+# holding more are a ``ValueError`` (TypeScript: the same bound, a ``RangeError``).
+MAX_OPTION_VALUES = 1000
+
+
+def _bounded_texts(values: Iterable[object]) -> frozenset[str] | None:
+    """The strings among the first ``MAX_OPTION_VALUES`` of ``values`` as exact ``str`` copies
+    (no method of a ``str`` subclass, ``__hash__`` or ``__eq__``, runs then or at any later
+    lookup), or ``None`` when ``values`` holds more: reading stops at the first value past it."""
+    found: list[str] = []
+    for count, value in enumerate(values):
+        if count == MAX_OPTION_VALUES:
+            return None
+        text = plain_text(value)
+        if text is not None:
+            found.append(text)
+    return frozenset(found)
 
 
 def _clean_grants(grants: Mapping[str, Iterable[str]] | None) -> dict[str, frozenset[str]]:
@@ -131,19 +148,23 @@ def _clean_grants(grants: Mapping[str, Iterable[str]] | None) -> dict[str, froze
     (never raises)."""
     cleaned: dict[str, frozenset[str]] = {}
     try:
-        for tool_id, capabilities in (grants or {}).items():
+        for count, (tool_id, capabilities) in enumerate((grants or {}).items()):
+            if count == MAX_OPTION_VALUES:
+                return {}  # more ids than the bound: fail closed, as for any odd mapping
             text = plain_text(tool_id)
             # An id's capabilities are an iterable of strings that is neither a string nor a
             # mapping (TypeScript cannot iterate a plain object). Anything else, a number or
             # ``None`` too, grants that id nothing, in both languages, and the other ids keep
-            # theirs.
+            # theirs; so do capabilities past the bound (an endless generator included).
             if (
                 text is not None
                 and plain_text(capabilities) is None
                 and not issubclass(type(capabilities), Mapping)
-                and isinstance(capabilities, Iterable)
+                and issubclass(type(capabilities), Iterable)  # no __class__ property is read
             ):
-                cleaned[text] = _texts(capabilities)
+                kept = _bounded_texts(capabilities)
+                if kept is not None:
+                    cleaned[text] = kept
     except Exception:  # a host's odd mapping grants nothing rather than breaking the load
         return {}
     return cleaned
@@ -169,7 +190,11 @@ def _clean_categories(categories: Iterable[str] | None) -> frozenset[str] | None
         raise TypeError(
             f"categories must be an iterable of strings, not {shown_argument(categories)}"
         ) from None
-    return _texts(each)
+    scope = _bounded_texts(each)
+    if scope is None:
+        # Never a scope made of the first values only: the host meant something else.
+        raise ValueError(f"categories must hold at most {MAX_OPTION_VALUES} values")
+    return scope
 
 
 def _capability_list(found: Iterable[str]) -> list[str]:
@@ -420,7 +445,12 @@ def get_tool_registry(
     # Callables of built-in ids only, as TypeScript keeps functions only: a resolver that cannot
     # be called is none (``resolver_for`` answered it, and detection failed calling it).
     # Keys copied as exact ``str``: a ``str`` subclass's ``__hash__`` or ``__eq__`` never runs.
-    keyed = ((plain_text(key), value) for key, value in (resolvers or {}).items())
+    # At most ``MAX_OPTION_VALUES`` entries are read (an endless mapping costs bounded work);
+    # more is a ValueError, as TypeScript refuses an object of more own keys (a RangeError).
+    entries = itertools.islice((resolvers or {}).items(), MAX_OPTION_VALUES + 1)
+    keyed = [(plain_text(key), value) for key, value in entries]
+    if len(keyed) > MAX_OPTION_VALUES:
+        raise ValueError(f"resolvers must hold at most {MAX_OPTION_VALUES} entries")
     chosen = {
         key: value
         for key, value in keyed
