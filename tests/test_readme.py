@@ -322,8 +322,8 @@ def test_the_readme_code_tables_list_every_build_time_code_once() -> None:
 
 
 def test_the_prompt_argument_codes_and_launch_reasons_are_the_runtime_s() -> None:
-    """README, "Prompt arguments": the table lists ``PromptArgError``'s codes in the order the
-    rules run; "The launch guard": the reasons, "checked in that order", are the enum's."""
+    """README, "Prompt arguments": the table lists ``PromptArgError``'s codes, one per row, in
+    ``CODES``'s order; "The launch guard": the reasons, "checked in that order", are the enum's."""
     from tool_registry import NotLaunchableReason, prompt_args
 
     text = (REPO / "README.md").read_text(encoding="utf-8")
