@@ -115,3 +115,24 @@ def test_the_scale_bench_runs_generate_check_and_the_bare_parse() -> None:
             output,
             re.M,
         ), what
+
+
+def test_the_check_bench_prints_the_medians_and_both_ratios() -> None:
+    """README: ``bench/check_bench.py`` times ``toolgen check`` beside ``datamodel-codegen
+    --check`` and ``python -c pass`` (each command must exit 0) and prints every round, the
+    medians and both ratios against their targets."""
+    output = run_bench("bench/check_bench.py", "--rounds", "1")
+    assert re.search(r"^round  1: toolgen check +[\d.]+ ms  datamodel-codegen", output, re.M)
+    for name in ("toolgen check", "datamodel-codegen --check", "python -c pass"):
+        assert re.search(rf"^{re.escape(name)} +median +[\d.]+ ms$", output, re.M), name
+    assert re.search(
+        r"^toolgen check / datamodel-codegen --check: [\d.]+ \(per-round median [\d.]+;"
+        r" target <= 0\.200\)$",
+        output,
+        re.M,
+    )
+    assert re.search(
+        r"^toolgen check / python -c pass +: [\d.]+x \(per-round median [\d.]+x; target < 3x\)$",
+        output,
+        re.M,
+    )

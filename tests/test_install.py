@@ -216,6 +216,19 @@ def test_the_readme_install_flow_runs_as_written(installed: Installed, scratch: 
         assert completed.returncode == 0, (command, completed.stdout, completed.stderr)
 
 
+def test_the_build_backend_is_pinned_as_the_tests_pin_it() -> None:
+    """``pip install .`` builds in an isolated environment with what ``[build-system]`` requires:
+    an exact pin, the setuptools ``requirements-dev.txt`` pins (the one the wheel tests build
+    with), so a new setuptools release cannot change how a checkout installs."""
+    requires = tomllib.loads((REPO / "pyproject.toml").read_text())["build-system"]["requires"]
+    pins = dict(
+        line.split("==", 1)
+        for line in (REPO / "requirements-dev.txt").read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    )
+    assert requires == [f"setuptools=={pins['setuptools']}"]
+
+
 def test_pip_install_of_a_checkout_works_too(
     installed: Installed, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

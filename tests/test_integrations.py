@@ -91,6 +91,9 @@ def test_the_validate_hook_gets_only_adapter_files_and_gates_on_them(tmp_path: P
     staged = ["adapters/zed.json", "schema/tool-manifest.schema.json", "package.json", "README.md"]
     hook = _hook("toolgen-validate")
     assert _selected(hook, staged) == ["adapters/zed.json"]
+    # A folder named adapters anywhere, and nothing whose name only ends so.
+    others = ["pkg/adapters/a.json", "myadapters/b.json", "pkg/myadapters/c.json", "adapters.json"]
+    assert _selected(hook, others) == ["pkg/adapters/a.json"]
     accepted = _run_hook(hook, project, staged)
     assert accepted.returncode == 0, accepted.stderr
     assert "adapters/zed.json: accepted (zed)" in accepted.stdout
