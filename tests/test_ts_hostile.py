@@ -559,6 +559,56 @@ def test_an_id_whose_grant_is_a_mapping_is_granted_nothing_in_both_languages(
     assert in_node == in_python == [[False, True], [False, True]]
 
 
+MAP_GRANTS = """
+import {{ mkdtempSync, writeFileSync }} from "node:fs";
+import {{ tmpdir }} from "node:os";
+import {{ join }} from "node:path";
+import {{ getToolRegistry }} from "./registry.js";
+
+const folder = mkdtempSync(join(tmpdir(), "map-grants-"));
+writeFileSync(join(folder, "mytool.json"), JSON.stringify({mytool}));
+writeFileSync(join(folder, "other.json"), JSON.stringify({other}));
+const granted = (grants) => {{
+  const headless = getToolRegistry(folder, {{ grants }}).providersOf("headless-task");
+  return [headless.includes("mytool"), headless.includes("other")];
+}};
+class Lying extends Map {{
+  get size() {{ return 0; }}
+  entries() {{ return [["other", ["headless-task"]]][Symbol.iterator](); }}
+}}
+const flood = new Map([["mytool", ["headless-task"]]]);
+for (let index = 0; index < 1000; index += 1) flood.set(`x${{index}}`, []);
+const lying = new Lying(flood);
+console.log(JSON.stringify([
+  granted(new Map([["mytool", ["headless-task"]], [7, ["headless-task"]]])),
+  granted(new Map([["other", new Set(["headless-task"])]])),
+  granted(flood),
+  granted(lying),
+]));
+"""
+
+
+def test_grants_given_as_a_map_grant_what_they_name_within_the_bound(
+    out: Path, tmp_path: Path
+) -> None:
+    """A host's grants as a ``Map`` (Python: any mapping) grant what they name: ``Object.keys`` of
+    a Map is empty, so such grants granted nothing. A non-string key names no adapter; more than
+    1,000 ids grant nothing at all (1,001 here), counted by ``Map``'s own ``size``, so a subclass
+    lying about its size or entries changes nothing."""
+    mytool = dict(BASE)
+    other = {**BASE, "id": "other", "displayName": "Other"}
+    other["detect"] = {"kind": "path", "binaryName": "other"}
+    in_node = run_js(out, MAP_GRANTS.format(mytool=json.dumps(mytool), other=json.dumps(other)))
+    assert in_node == [[True, False], [False, True], [False, False], [False, False]]
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    (folder / "mytool.json").write_text(json.dumps(mytool), encoding="utf-8")
+    flood: dict[str, list[str]] = {"mytool": ["headless-task"]}
+    flood.update({f"x{index}": [] for index in range(1000)})
+    providers = get_tool_registry(folder, grants=flood).providers_of("headless-task")
+    assert "mytool" not in providers  # Python's bound, alike
+
+
 def _records_in_both_languages(
     tmp_path: Path, schemas: list[Any], values: list[Any]
 ) -> list[tuple[Any, Any, list[Any], list[Any]]]:

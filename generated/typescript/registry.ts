@@ -129,8 +129,9 @@ export interface ToolRegistry {
 export interface RegistryOptions {
   /** Candidate resolvers of built-in tools, by id (others are ignored). */
   readonly resolvers?: Readonly<Record<string, CandidateResolver>>;
-  /** What the host lets each third-party adapter route: adapter id -> capabilities. */
-  readonly grants?: Readonly<Record<string, Iterable<string>>>;
+  /** What the host lets each third-party adapter route: adapter id -> capabilities, as a plain
+   * object or a `Map` (Python takes any mapping). */
+  readonly grants?: Readonly<Record<string, Iterable<string>>> | ReadonlyMap<string, Iterable<string>>;
   /** Limit the registry to tools of these categories (a tool without one is then left out). */
   readonly categories?: Iterable<string> | string | null;
   /** Replaces the loader's file system access (tests). */
@@ -206,15 +207,33 @@ function boundedTexts(values: Iterable<unknown>): ReadonlySet<string> | null {
   return found;
 }
 
+// `Map`'s own size getter and entries method: a Map subclass's overrides never run, and a value
+// that is no Map (a faked prototype) makes them throw, which grants nothing.
+const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, "size")?.get as (this: Map<unknown, unknown>) => number;
+const mapEntries = Map.prototype.entries;
+
+/** The host's grants as (id, capabilities) pairs: a `Map`'s entries (as Python reads any
+ * mapping; `Object.keys` of a Map is empty, so a Map granted nothing), else an object's own
+ * enumerable string keys (counted, no getter running, before any is read); `null` when there
+ * are more than the bound. */
+function grantEntries(given: object): Iterable<readonly [unknown, unknown]> | null {
+  if (given instanceof Map) {
+    const map = given as Map<unknown, unknown>;
+    return mapSize.call(map) > MAX_OPTION_VALUES ? null : mapEntries.call(map);
+  }
+  const ids = Object.keys(given);
+  if (ids.length > MAX_OPTION_VALUES) return null;
+  return ids.map((toolId) => [toolId, (given as Readonly<Record<string, unknown>>)[toolId]] as const);
+}
+
 function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, ReadonlySet<string>> {
   const cleaned = new Map<string, ReadonlySet<string>>();
   try {
-    const given: unknown = grants ?? {};
-    // The ids first (no getter runs to count them): more than the bound grant nothing at all.
-    const ids = Object.keys(given as object);
-    if (ids.length > MAX_OPTION_VALUES) return cleaned;
-    for (const toolId of ids) {
-      const capabilities: unknown = (given as Readonly<Record<string, unknown>>)[toolId];
+    // The ids first: more than the bound grant nothing at all.
+    const entries = grantEntries((grants ?? {}) as object);
+    if (entries === null) return cleaned;
+    for (const [toolId, capabilities] of entries) {
+      if (typeof toolId !== "string") continue; // a Map's non-string key names no adapter
       if (typeof capabilities === "string" || capabilities === null || typeof capabilities !== "object") continue;
       // Not iterable (a plain object): that id is granted nothing, as Python's mapping is,
       // rather than the spread throwing and every grant being dropped.
