@@ -134,6 +134,13 @@ RUNTIME_CODES: tuple[RuntimeCode, ...] = (
         "display name {found} imitates {expected}",
     ),
     RuntimeCode(
+        "UNASSIGNED_CHARACTER",
+        "error",
+        "a display name holding a character the runtime's Unicode data leaves unassigned (newer"
+        " than that data, or a noncharacter): whether it imitates a built-in's cannot be judged",
+        "{found} is unassigned in this runtime's Unicode data",
+    ),
+    RuntimeCode(
         "DUPLICATE_ID",
         "error",
         "several files claim one id; every claimant is rejected",

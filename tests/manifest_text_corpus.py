@@ -127,6 +127,8 @@ DISPLAY_NAMES = [
     "0penClaw",
     "Open\ufe00Claw",
     "\U0001d402ursor",  # mathematical bold C
+    "Cl\u0378ude Code",  # unassigned in every Unicode version so far
+    "Cursor\ufdd0",  # a noncharacter
     "\U0001f600" * 80,
     "\U0001f600" * 81,
     "x" * 80,

@@ -193,6 +193,7 @@ def test_the_vectors_cover_every_code_of_the_parse_and_loader_layer() -> None:
         "UNKNOWN_FIELD",
         "BUILTIN_COLLISION",
         "DISPLAY_NAME_COLLISION",
+        "UNASSIGNED_CHARACTER",
         "DUPLICATE_ID",
         "TOO_MANY_DIAGNOSTICS",
         "TOO_MANY_FILES",

@@ -26,7 +26,7 @@ import {
   type DiagnosticFields,
 } from "./diagnostics.js";
 import { parseJsonObject, pointerToken, type KeyOrder } from "./json-text.js";
-import { codePointCompare, lookalikeKeys } from "./lookalikes.js";
+import { codePointCompare, lookalikeKeys, unassignedCharacter } from "./lookalikes.js";
 import { inDocumentOrder } from "./schema-runtime.js";
 import { hookPackageOf } from "./hook-packages.js";
 import { ADAPTERS_DIR_ENV_VAR, BUILTIN_TOOL_MANIFESTS, DEFAULT_ADAPTERS_DIR, HOOK_PACKAGE_PREFIX, MANIFEST_MAX_BYTES } from "./tools.js";
@@ -711,6 +711,13 @@ function checkManifest(
   } else {
     // (a built-in's id claims its default hook package too: one record says so)
     checkHookPackage(manifest, id, report);
+  }
+  const unknown = unassignedCharacter(displayName);
+  if (unknown !== undefined) {
+    // Its keys would be computed without the character's decomposition: not judged at all.
+    const found = "U+" + (unknown.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0");
+    report.add(makeDiagnostic(DiagnosticCode.UNASSIGNED_CHARACTER, { pointer: "/displayName", found }));
+    return manifest;
   }
   const imitated = imitatedName(displayName);
   if (imitated !== undefined) {

@@ -11,8 +11,9 @@
 // JavaScript has no casefold: it is `toLowerCase` per code point plus CASEFOLD_EXTRA, the code
 // points whose full case folding differs from their lower case (both taken from the Python
 // toolgen runs on). NFD and NFKC are the engine's own (`String.prototype.normalize`), which
-// may know a newer Unicode version than Python's `unicodedata`: names built from characters
-// assigned since then may get different keys; every other name gets the same keys.
+// may know a newer Unicode version than Python's `unicodedata`: a name holding a character one
+// of them leaves unassigned is refused by that one (`unassignedCharacter`) before any keys are
+// computed; every other name gets the same keys.
 
 // Invisible characters (Default_Ignorable_Code_Point, every format character, blank symbols).
 const IGNORABLE = /[\u{AD}\u{34F}\u{600}-\u{605}\u{61C}\u{6DD}\u{70F}\u{890}-\u{891}\u{8E2}\u{115F}-\u{1160}\u{17B4}-\u{17B5}\u{180B}-\u{180F}\u{200B}-\u{200F}\u{202A}-\u{202E}\u{2060}-\u{206F}\u{2800}\u{3164}\u{FE00}-\u{FE0F}\u{FEFF}\u{FFA0}\u{FFF0}-\u{FFFB}\u{110BD}\u{110CD}\u{13430}-\u{1343F}\u{1BCA0}-\u{1BCA3}\u{1D173}-\u{1D17A}\u{E0000}-\u{E0FFF}]/gu;
@@ -1574,4 +1575,22 @@ export function lookalikeKeys(name: string): ReadonlySet<string> {
     return new Set([settleAscii(asciiMap(name, ASCII_SKELETON)), settleAscii(name)]);
   }
   return new Set([settle(skeleton(name)), settle(name)]);
+}
+
+// General_Category Unassigned, as the engine's own Unicode data knows it.
+const UNASSIGNED = /\p{Cn}/u;
+
+/** The first character of `name` the engine's Unicode data leaves unassigned (a character newer
+ * than that data, or a noncharacter), else `undefined`. The keys are computed with the engine's
+ * NFD and NFKC: a character they do not know keeps no decomposition, so a name holding one
+ * cannot be judged (Python's `unassigned_character`, by its own database). */
+export function unassignedCharacter(name: string): string | undefined {
+  if (typeof name !== "string") {
+    throw new TypeError(`name must be a string, not ${name === null ? "null" : typeof name}`);
+  }
+  if (ASCII.test(name)) {
+    return undefined;
+  }
+  const found = UNASSIGNED.exec(name);
+  return found === null ? undefined : found[0];
 }

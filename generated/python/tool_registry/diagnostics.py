@@ -49,6 +49,7 @@ class DiagnosticCode(enum.StrEnum):
     BUILTIN_COLLISION = "BUILTIN_COLLISION"
     HOOK_PACKAGE_COLLISION = "HOOK_PACKAGE_COLLISION"
     DISPLAY_NAME_COLLISION = "DISPLAY_NAME_COLLISION"
+    UNASSIGNED_CHARACTER = "UNASSIGNED_CHARACTER"
     DUPLICATE_ID = "DUPLICATE_ID"
     TOO_MANY_DIAGNOSTICS = "TOO_MANY_DIAGNOSTICS"
     TOO_MANY_FILES = "TOO_MANY_FILES"
@@ -75,6 +76,7 @@ SEVERITY: dict[DiagnosticCode, Severity] = {
     DiagnosticCode.BUILTIN_COLLISION: Severity.ERROR,
     DiagnosticCode.HOOK_PACKAGE_COLLISION: Severity.ERROR,
     DiagnosticCode.DISPLAY_NAME_COLLISION: Severity.ERROR,
+    DiagnosticCode.UNASSIGNED_CHARACTER: Severity.ERROR,
     DiagnosticCode.DUPLICATE_ID: Severity.ERROR,
     DiagnosticCode.TOO_MANY_DIAGNOSTICS: Severity.WARNING,
     DiagnosticCode.TOO_MANY_FILES: Severity.ERROR,
@@ -100,6 +102,7 @@ _MESSAGES: dict[DiagnosticCode, str] = {
     DiagnosticCode.BUILTIN_COLLISION: "the id {found} belongs to a built-in tool",
     DiagnosticCode.HOOK_PACKAGE_COLLISION: "hook package {found} belongs to built-in {expected}",
     DiagnosticCode.DISPLAY_NAME_COLLISION: "display name {found} imitates {expected}",
+    DiagnosticCode.UNASSIGNED_CHARACTER: "{found} is unassigned in this runtime's Unicode data",
     DiagnosticCode.DUPLICATE_ID: "the id {found} is also claimed by {others}",
     DiagnosticCode.TOO_MANY_DIAGNOSTICS: "{found} more diagnostics omitted",
     DiagnosticCode.TOO_MANY_FILES: "{omitted} files beyond the limit of {expected} were not read",

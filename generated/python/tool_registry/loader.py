@@ -49,7 +49,7 @@ from .diagnostics import (
     shown_value,
 )
 from .hook_packages import hook_package_of
-from .lookalikes import lookalike_keys
+from .lookalikes import lookalike_keys, unassigned_character
 from .models import (
     Capabilities,
     McpServer,
@@ -870,6 +870,14 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
         report.add(Diagnostic(DiagnosticCode.BUILTIN_COLLISION, pointer="/id", found=found))
     else:  # (a built-in's id claims its default hook package too: one record says so)
         _check_hook_package(manifest, report)
+    unknown = unassigned_character(manifest["displayName"])
+    if unknown is not None:
+        # Its keys would be computed without the character's decomposition: not judged at all.
+        found = f"U+{ord(unknown):04X}"
+        report.add(
+            Diagnostic(DiagnosticCode.UNASSIGNED_CHARACTER, pointer="/displayName", found=found)
+        )
+        return manifest
     # Most names meet no built-in key: the keys are sorted (first match wins) only on a hit.
     hits = _BUILTIN_NAMES.keys() & lookalike_keys(manifest["displayName"])
     if hits:

@@ -761,3 +761,21 @@ def lookalike_keys(name: str) -> frozenset[str]:
         # ASCII names (most of them): the same keys, each one C-level translate.
         return frozenset({name.translate(_ASCII_SKELETON_SETTLED), name.translate(_ASCII_SETTLED)})
     return frozenset({_settle(skeleton(name)), _settle(name)})
+
+
+def unassigned_character(name: str) -> str | None:
+    """The first character of ``name`` this runtime's Unicode database leaves unassigned (a
+    character newer than the database, or a noncharacter), else ``None``. The keys above are
+    computed with the runtime's own NFD and NFKC: a character the database does not know keeps
+    no decomposition, so a name holding one cannot be judged (a compatibility character added
+    after the database, such as U+1E030 MODIFIER LETTER CYRILLIC SMALL A, would pass for
+    itself where a newer runtime folds it to a look-alike of ``a``)."""
+    if type(name) is not str:
+        name = _text_argument(name)
+    if name.isascii():
+        return None
+    category = unicodedata.category
+    for char in name:
+        if category(char) == "Cn":
+            return char
+    return None
