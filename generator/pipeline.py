@@ -49,6 +49,7 @@ from generator.ts_types import TsTypeError
 from generator.validate import (
     check_manifest_schema,
     check_schema_document,
+    check_table_schema_patterns,
     check_table_schema_refs,
     validate_table,
 )
@@ -112,6 +113,8 @@ def validate_sources(
         table_schema_problems = check_schema_document(table_schema)
         if not table_schema_problems and isinstance(manifest.value, Mapping):
             table_schema_problems = check_table_schema_refs(table_schema, manifest.value)
+        if not table_schema_problems:
+            table_schema_problems = check_table_schema_patterns(table_schema)
         schema_problems.extend(table_schema_problems)
     found.extend(schema_problems)
     usable = (

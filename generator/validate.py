@@ -25,7 +25,7 @@ from generator.ecma import ecma_validator, pattern_error
 from generator.literals import UnsafeIdentifierError, identifier, is_array_index
 from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES, capability_constant, upper_snake
-from generator.plan import Plan, build_plan
+from generator.plan import Plan, build_plan, pattern_length_refusal, pattern_refusal
 from generator.schema_subset import CompileError
 from generator.schemas import iter_subschemas, local_ref_target, resolve_local_ref
 from generator.ts_validator import typescript_validators
@@ -73,7 +73,12 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
         return found
     for pointer, sub in iter_subschemas(schema):
         pattern = sub.get("pattern")
-        if isinstance(pattern, str) and (reason := pattern_error(pattern)) is not None:
+        if isinstance(pattern, str) and (too_long := pattern_length_refusal(pattern)) is not None:
+            # Refused before any engine compiles it (``plan.MAX_PATTERN_LENGTH``).
+            found.append(
+                Diagnostic(Code.SCHEMA_UNSUPPORTED, too_long, **_at(loaded, f"{pointer}/pattern"))
+            )
+        elif isinstance(pattern, str) and (reason := pattern_error(pattern)) is not None:
             found.append(
                 Diagnostic(
                     Code.SCHEMA_INVALID,
@@ -92,6 +97,36 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
             )
     if not found:
         found.extend(_in_place_ref_cycles(loaded))
+    return found
+
+
+def check_table_schema_patterns(loaded: Loaded) -> list[Diagnostic]:
+    """The table schema's patterns (and ``patternProperties`` names) get the manifest schema's
+    checks (``plan.pattern_refusal``): the table is validated with them, so one that can
+    backtrack for hours (ReDoS), or polynomially beyond what its ``maxLength`` keeps within
+    budget, is refused at the pattern, as the manifest schema's are."""
+    found: list[Diagnostic] = []
+    for pointer, sub in iter_subschemas(loaded.value):
+        patterns = [(f"{pointer}/pattern", sub.get("pattern"), sub.get("maxLength"), False)]
+        names = sub.get("patternProperties")
+        if isinstance(names, Mapping):
+            patterns += [
+                (f"{pointer}/patternProperties{pointer_of((name,))}", name, None, True)
+                for name in names
+            ]
+        for at, pattern, limit, is_name in patterns:
+            if not isinstance(pattern, str):
+                continue
+            numeric = isinstance(limit, int | float) and not isinstance(limit, bool)
+            refusal = pattern_refusal(pattern, limit if numeric else None)
+            if refusal is not None:
+                found.append(
+                    Diagnostic(
+                        Code.SCHEMA_UNSUPPORTED,
+                        sanitize(f"the table schema's {refusal}", 300),
+                        **_at(loaded, at, key=is_name),
+                    )
+                )
     return found
 
 

@@ -4,15 +4,43 @@ located correctly."""
 
 from __future__ import annotations
 
+import copy
 import json
+from typing import Any
 
 import pytest
 
+from generator import plan, regex_facts, validate
+from generator.diagnostics import Diagnostic
+from generator.ecma_to_re import translate
 from generator.load import parse_json, parse_yaml
 from generator.pipeline import validate_sources
 
 from .conftest import REPO
-from .test_validation import TABLE_SCHEMA_TEXT, TABLE_TEXT
+from .test_validation import MANIFEST_SCHEMA, TABLE_SCHEMA_TEXT, TABLE_TEXT
+
+TABLE_SCHEMA = json.loads(TABLE_SCHEMA_TEXT)
+
+
+def _diagnose(
+    manifest: dict[str, Any] | None = None, table_schema: dict[str, Any] | None = None
+) -> list[tuple[str, str | None, int | None]]:
+    """The codes, pointers and lines of the diagnostics for the schemas as given (the real
+    ones by default) and the real table."""
+    found: list[Diagnostic] = validate_sources(
+        parse_json(json.dumps(manifest or MANIFEST_SCHEMA, indent=2), "manifest.json"),
+        parse_json(json.dumps(table_schema or TABLE_SCHEMA, indent=2), "table.json"),
+        parse_yaml(TABLE_TEXT, "tools.yaml"),
+    )
+    return [(d.code.value, d.pointer, d.line) for d in found]
+
+
+def _with_property(sub: dict[str, Any], name: str = "zz") -> dict[str, Any]:
+    """The manifest schema with one more optional property (none of its examples holds it)."""
+    schema: dict[str, Any] = copy.deepcopy(MANIFEST_SCHEMA)
+    schema["properties"][name] = sub
+    return schema
+
 
 # Characters a JSON string may hold as they are but YAML (which locates JSON's nodes) reads as
 # a line break or refuses.
@@ -51,3 +79,133 @@ def test_a_schema_error_after_a_line_separator_is_reported_on_its_own_line() -> 
     [first] = [d for d in found if d.pointer == "/properties/launchable/type"]
     line = broken.split("\n").index('      "type": "bool"') + 1
     assert (first.line, first.column) == (line, 15)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^a{1000000000}$",
+        "a{1000000000}",  # unanchored: node spent 2.7 s on 30,000 characters
+        "^(a{1000}){1000}$",  # nested counts multiply
+        "^(?:x(?:[a-z]{100}){11})?$",
+        "(?=b{1001})",
+        "a{4294967296}",  # beyond what Python's re compiles
+    ],
+)
+def test_a_huge_repeat_count_is_refused_at_its_pattern(pattern: str) -> None:
+    found = _diagnose(_with_property({"type": "string", "maxLength": 64, "pattern": pattern}))
+    assert [(code, pointer) for code, pointer, _ in found] == [
+        ("SCHEMA_UNSUPPORTED", "/properties/zz/pattern")
+    ]
+    assert found[0][2] is not None
+
+
+def test_a_repeat_count_within_the_bound_is_accepted() -> None:
+    sub = {"type": "string", "maxLength": 64, "pattern": "^(?:a{10}){100}$|^b{1000}$"}
+    assert _diagnose(_with_property(sub)) == []
+
+
+@pytest.mark.parametrize(
+    ("sub", "keyword"),
+    [
+        ({"type": "string", "maxLength": 10**400, "pattern": "^.*,.*$"}, "maxLength"),
+        ({"type": "string", "maxLength": 10**400}, "maxLength"),
+        ({"type": "string", "maxLength": 1e308}, "maxLength"),
+        ({"type": "string", "minLength": 10**400}, "minLength"),
+        ({"type": "array", "items": {"type": "string"}, "maxItems": 10**400}, "maxItems"),
+        ({"type": "array", "items": {"type": "string"}, "maxItems": 1e308}, "maxItems"),
+        ({"type": "string", "maxLength": 2**53}, "maxLength"),
+    ],
+)
+def test_a_huge_length_or_count_is_refused_at_its_keyword(
+    sub: dict[str, Any], keyword: str
+) -> None:
+    # 10**400 with a polynomial pattern was an OverflowError traceback (the message printed it
+    # as a float); 1e308 reached datamodel-code-generator, which failed on it.
+    found = _diagnose(_with_property(sub))
+    assert [(code, pointer) for code, pointer, _ in found] == [
+        ("SCHEMA_UNSUPPORTED", f"/properties/zz/{keyword}")
+    ]
+
+
+def test_the_largest_exact_limit_is_accepted() -> None:
+    assert _diagnose(_with_property({"type": "string", "maxLength": 2**53 - 1})) == []
+
+
+def test_a_pattern_longer_than_the_bound_is_refused_before_analysis() -> None:
+    longest = "^" + "a" * (plan.MAX_PATTERN_LENGTH - 2) + "$"
+    assert _diagnose(_with_property({"type": "string", "pattern": longest})) == []
+    too_long = "^" + "(?:ab|cd)" * 200 + "$"
+    found = _diagnose(_with_property({"type": "string", "pattern": too_long}))
+    assert [(code, pointer) for code, pointer, _ in found] == [
+        ("SCHEMA_UNSUPPORTED", "/properties/zz/pattern")
+    ]
+    # ... in the table schema as well.
+    table_schema = copy.deepcopy(TABLE_SCHEMA)
+    table_schema["$defs"]["ConstantName"]["pattern"] = too_long
+    found = _diagnose(table_schema=table_schema)
+    assert [(code, pointer) for code, pointer, _ in found] == [
+        ("SCHEMA_UNSUPPORTED", "/$defs/ConstantName/pattern")
+    ]
+
+
+def test_a_pattern_repeated_in_many_properties_is_analysed_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 500 copies of the prompt-argument pattern took 37 s to check, each analysed again.
+    pattern = MANIFEST_SCHEMA["properties"]["promptArgTemplate"]["items"]["pattern"] + "|^zz$"
+    schema = copy.deepcopy(MANIFEST_SCHEMA)
+    for index in range(50):
+        schema["properties"][f"p{index}"] = {"type": "string", "maxLength": 9, "pattern": pattern}
+    analysed: list[str] = []
+    original = regex_facts.ambiguous_repeat
+
+    def counted(source: str) -> str | None:
+        analysed.append(source)
+        return original(source)
+
+    monkeypatch.setattr(plan, "ambiguous_repeat", counted)
+    plan.analysed_pattern.cache_clear()
+    validate.clear_caches()
+    try:
+        validate.validator_source(schema)
+        validate.ts_validator_source(schema)
+    finally:
+        plan.analysed_pattern.cache_clear()
+        validate.clear_caches()
+    assert analysed.count(translate(pattern)) == 1
+
+
+@pytest.mark.parametrize(
+    ("pattern", "max_length"),
+    [
+        ("^(?:[A-Z]+)+$", 64),  # exponential, whatever the bound
+        ("^[A-Z]*_?[A-Z]*_?[A-Z]*$", None),  # cubic, no maxLength
+        ("^[A-Z]*_?[A-Z]*_?[A-Z]*$", 10**6),  # ... nor one keeping it in budget
+        ("^A{1000000}$", 64),
+    ],
+)
+def test_the_table_schema_patterns_get_the_manifest_schema_checks(
+    pattern: str, max_length: int | None
+) -> None:
+    # The table is validated with its schema's patterns, but only the manifest schema's were
+    # checked for backtracking (ReDoS).
+    table_schema = copy.deepcopy(TABLE_SCHEMA)
+    table_schema["$defs"]["ConstantName"]["pattern"] = pattern
+    del table_schema["$defs"]["ConstantName"]["maxLength"]
+    if max_length is not None:
+        table_schema["$defs"]["ConstantName"]["maxLength"] = max_length
+    found = _diagnose(table_schema=table_schema)
+    assert [(code, pointer) for code, pointer, _ in found] == [
+        ("SCHEMA_UNSUPPORTED", "/$defs/ConstantName/pattern")
+    ]
+    assert found[0][2] is not None
+
+
+def test_a_table_schema_pattern_property_name_gets_the_checks_too() -> None:
+    table_schema = copy.deepcopy(TABLE_SCHEMA)
+    table_schema["$defs"]["Acknowledgement"]["patternProperties"] = {"^(a|ab)*$": {}}
+    found = _diagnose(table_schema=table_schema)
+    assert [(code, pointer) for code, pointer, _ in found] == [
+        ("SCHEMA_UNSUPPORTED", "/$defs/Acknowledgement/patternProperties/^(a|ab)*$")
+    ]
