@@ -47,6 +47,7 @@ from generator.regex_facts import (
 from generator.schema_subset import (
     ANNOTATIONS,
     JSON_TYPES,
+    MAX_SAFE_INTEGER,
     SURROGATE_KEYWORD,
     CompileError,
     check_keywords,
@@ -367,6 +368,7 @@ class _Planner:
         if "const" in schema:
             const = schema["const"]
             py_json(const)  # refuses a value JSON cannot hold
+            _refuse_inexact_integers(const, f"{at}/const", "const")
             rules.append(
                 ValueRule("const", (const,), isinstance(const, str), Rule("const", _short(const)))
             )
@@ -375,6 +377,7 @@ class _Planner:
             if not isinstance(options, list):
                 raise CompileError("enum must be an array", f"{at}/enum", "enum")
             py_json(options)
+            _refuse_inexact_integers(options, f"{at}/enum", "enum")
             strings = bool(options) and all(isinstance(option, str) for option in options)
             expected = "one of " + _short(options)
             rules.append(ValueRule("enum", tuple(options), strings, Rule("enum", expected)))
@@ -625,6 +628,26 @@ def _longest_bounded(degree: int, factor: int = 1) -> int:
     while length > 0 and factor * length**degree > PATTERN_STEP_BUDGET:  # the root may round up
         length -= 1
     return length
+
+
+def _refuse_inexact_integers(value: Any, at: str, keyword: str) -> None:
+    """Refuse an integer (at any depth of a ``const`` or ``enum`` value) that a TypeScript
+    number cannot hold exactly: beyond 2**53 neighbouring integers share one double, so the
+    TypeScript validator would accept values the Python one refuses."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SAFE_INTEGER:
+        raise CompileError(
+            f"{keyword} holds an integer beyond {MAX_SAFE_INTEGER} (2**53 - 1) in magnitude,"
+            " which TypeScript cannot hold exactly (its neighbours would compare equal to it);"
+            " write it as a string",
+            at,
+            keyword,
+        )
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_inexact_integers(item, f"{at}/{index}", keyword)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _refuse_inexact_integers(item, f"{at}/{escape_token(key)}", keyword)
 
 
 def _short(value: Any) -> str:

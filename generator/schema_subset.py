@@ -163,6 +163,8 @@ def schema_number(schema: Mapping[str, Any], at: str, keyword: str) -> int | flo
     limit = schema[keyword]
     if not isinstance(limit, int | float) or isinstance(limit, bool):
         raise CompileError(f"{keyword} must be a number", f"{at}/{keyword}", keyword)
+    if isinstance(limit, float) and limit.is_integer() and abs(limit) <= MAX_SAFE_INTEGER:
+        return int(limit)  # JSON Schema's 1.0 is the integer 1 (reported as `1`)
     return limit
 
 

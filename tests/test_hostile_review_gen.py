@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import copy
 import json
+import re
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -209,3 +212,60 @@ def test_a_table_schema_pattern_property_name_gets_the_checks_too() -> None:
     assert [(code, pointer) for code, pointer, _ in found] == [
         ("SCHEMA_UNSUPPORTED", "/$defs/Acknowledgement/patternProperties/^(a|ab)*$")
     ]
+
+
+def test_integral_float_limits_are_the_integers_json_schema_reads(
+    project: Path, run_cli: Callable[..., tuple[int, str, str]]
+) -> None:
+    # JSON Schema reads 5.0 as the integer 5: the reference said "at most 5.0 characters" and
+    # the validators reported "at least 1.0".
+    path = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["properties"]["zz"] = {"type": "string", "minLength": 1.0, "maxLength": 5.0}
+    schema["properties"]["zn"] = {"type": "integer", "minimum": 1.0, "maximum": 7.0}
+    schema["properties"]["zf"] = {"type": "number", "minimum": 0.5}
+    schema["properties"]["za"] = {
+        "type": "array",
+        "items": {"type": "string"},
+        "minItems": 1.0,
+        "maxItems": 3.0,
+    }
+    path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 0, err
+    reference = (project / "generated/docs/reference.md").read_text(encoding="utf-8")
+    assert "| `zz` | string | no | at least 1 characters; at most 5 characters |" in reference
+    assert "| `zn` | integer | no | ≥ 1; ≤ 7 |" in reference
+    assert "| `zf` | number | no | ≥ 0.5 |" in reference
+    assert "| `za` | array of string | no | at least 1 items; at most 3 items |" in reference
+    for name in ("python/tool_registry/validator.py", "typescript/validator.ts"):
+        source = (project / "generated" / name).read_text(encoding="utf-8")
+        assert '"at least 1"' in source and '"at most 7"' in source
+        assert ".0" not in "".join(re.findall(r'"at (?:least|most) [^"]*"', source))
+    models = (project / "generated/python/tool_registry/models.py").read_text(encoding="utf-8")
+    assert "zz:" in models and "zn:" in models
+
+
+@pytest.mark.parametrize(
+    ("sub", "pointer"),
+    [
+        ({"type": "integer", "enum": [1, 2**53]}, "/enum/1"),
+        ({"type": "integer", "enum": [-(2**53) - 1]}, "/enum/0"),
+        ({"const": 2**70}, "/const"),
+        ({"const": {"a~": [0, 10**30]}}, "/const/a~0/1"),
+        ({"enum": [[1], {"n": 9007199254740993}]}, "/enum/1/n"),
+    ],
+)
+def test_an_integer_typescript_cannot_hold_exactly_is_refused_in_enum_and_const(
+    sub: dict[str, Any], pointer: str
+) -> None:
+    found = _diagnose(_with_property(sub))
+    assert [(code, at) for code, at, _ in found] == [
+        ("SCHEMA_UNSUPPORTED", f"/properties/zz{pointer}")
+    ]
+
+
+def test_the_largest_exact_integer_is_accepted_in_enum_and_const() -> None:
+    sub = {"type": "integer", "enum": [2**53 - 1, -(2**53 - 1)]}
+    assert _diagnose(_with_property(sub)) == []
+    assert _diagnose(_with_property({"const": 2**53 - 1, "type": "integer"})) == []
