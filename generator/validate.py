@@ -12,6 +12,7 @@ import functools
 import json
 import keyword
 import re
+import string
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
@@ -87,7 +88,19 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
                 )
             )
         ref = sub.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#") and resolve_local_ref(schema, ref) is None:
+        if isinstance(ref, str) and (plain := _needless_escapes_decoded(ref)) != ref:
+            found.append(
+                Diagnostic(
+                    Code.SCHEMA_UNSUPPORTED,
+                    f"$ref {describe(ref)} percent-encodes characters a URI fragment holds as"
+                    f" they are; write it {describe(plain)} (the type and editor schema"
+                    " emitters read a $ref's names as written)",
+                    **_at(loaded, f"{pointer}/$ref"),
+                )
+            )
+        elif (
+            isinstance(ref, str) and ref.startswith("#") and resolve_local_ref(schema, ref) is None
+        ):
             found.append(
                 Diagnostic(
                     Code.SCHEMA_INVALID,
@@ -98,6 +111,24 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
     if not found:
         found.extend(_in_place_ref_cycles(loaded))
     return found
+
+
+# Characters a URI fragment holds unencoded (RFC 3986 ``pchar``, ``/`` and ``?``): a ``%``
+# escape of one of them is needless.
+_FRAGMENT_PLAIN = frozenset(string.ascii_letters + string.digits + "-._~!$&'()*+,;=:@/?")
+_PERCENT_ESCAPE = re.compile("%([0-9A-Fa-f]{2})")
+
+
+def _needless_escapes_decoded(ref: str) -> str:
+    """``ref`` with each needless ``%`` escape of its fragment decoded (``#/%24defs/%41`` is
+    ``#/$defs/A``); escapes a fragment needs (``%25``, ``%20``, non-ASCII) are kept."""
+    base, hash_, fragment = ref.partition("#")
+
+    def plain(escape: re.Match[str]) -> str:
+        char = chr(int(escape.group(1), 16))
+        return char if char in _FRAGMENT_PLAIN else escape.group()
+
+    return base + hash_ + _PERCENT_ESCAPE.sub(plain, fragment)
 
 
 def check_table_schema_patterns(loaded: Loaded) -> list[Diagnostic]:

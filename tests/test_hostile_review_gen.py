@@ -12,10 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
+from jsonschema import Draft7Validator
 
 from generator import plan, regex_facts, validate
 from generator.diagnostics import Diagnostic
 from generator.ecma_to_re import translate
+from generator.editor_schema import EditorSchemaError, bundle_draft07
 from generator.load import parse_json, parse_yaml
 from generator.pipeline import validate_sources
 
@@ -269,3 +272,106 @@ def test_the_largest_exact_integer_is_accepted_in_enum_and_const() -> None:
     sub = {"type": "integer", "enum": [2**53 - 1, -(2**53 - 1)]}
     assert _diagnose(_with_property(sub)) == []
     assert _diagnose(_with_property({"const": 2**53 - 1, "type": "integer"})) == []
+
+
+@pytest.mark.parametrize(
+    "ref",
+    ["#/%24defs/ToolDetectSpec", "#/$defs/%54oolDetectSpec", "#/$defs/ToolDetect%53pec"],
+)
+def test_a_needlessly_percent_encoded_ref_is_refused_at_it(ref: str) -> None:
+    # The validators decoded it, but types.ts named the type "%54oolDetectSpec" (an unlocated
+    # UnsafeIdentifierError) and the editor schema copied it as written.
+    schema = copy.deepcopy(MANIFEST_SCHEMA)
+    schema["properties"]["detect"]["$ref"] = ref
+    found = _diagnose(schema)
+    assert [(code, pointer) for code, pointer, _ in found] == [
+        ("SCHEMA_UNSUPPORTED", "/properties/detect/$ref")
+    ]
+    table_schema = copy.deepcopy(TABLE_SCHEMA)
+    table_schema["$defs"]["LookupMap"]["properties"]["name"]["$ref"] = "#/$defs/%43onstantName"
+    found = _diagnose(table_schema=table_schema)
+    assert [(code, pointer) for code, pointer, _ in found] == [
+        ("SCHEMA_UNSUPPORTED", "/$defs/LookupMap/properties/name/$ref")
+    ]
+
+
+def test_a_needed_percent_escape_is_not_taken_for_a_needless_one() -> None:
+    schema = _with_property({"$ref": "#/$defs/A%25B"})
+    assert [(code, pointer) for code, pointer, _ in _diagnose(schema)] == [
+        ("SCHEMA_INVALID", "/properties/zz/$ref")  # names nothing: no "A%B" entry
+    ]
+
+
+def _bundle(manifest: dict[str, Any], table_schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    return bundle_draft07(table_schema or copy.deepcopy(TABLE_SCHEMA), manifest)
+
+
+def test_the_editor_schema_follows_a_ref_into_a_property() -> None:
+    # Only "#" and "#/$defs/..." were rewritten; any other $ref was an unlocated error.
+    bundled = _bundle(_with_property({"$ref": "#/properties/id"}))
+    manifest = bundled["definitions"]["ToolManifest"]
+    assert manifest["properties"]["zz"] == {"$ref": "#/definitions/ToolManifest/properties/id"}
+    validator = Draft7Validator(bundled)
+    table = yaml.safe_load(TABLE_TEXT)
+    table["tools"][0]["zz"] = "Not An Id"
+    assert [list(e.absolute_path) for e in validator.iter_errors(table)] == [["tools", 0, "zz"]]
+    table["tools"][0]["zz"] = "an-id"
+    assert list(validator.iter_errors(table)) == []
+
+
+def test_the_editor_schema_follows_a_table_ref_into_the_manifest_by_its_id() -> None:
+    table_schema = copy.deepcopy(TABLE_SCHEMA)
+    detect = "urn:toolgen:schema:tool-manifest#/$defs/ToolDetectSpec"
+    table_schema["$defs"]["Settings"]["properties"]["probe"] = {"$ref": detect}
+    bundled = _bundle(copy.deepcopy(MANIFEST_SCHEMA), table_schema)
+    probe = bundled["definitions"]["Settings"]["properties"]["probe"]
+    assert probe == {"$ref": "#/definitions/ToolDetectSpec"}
+
+
+@pytest.mark.parametrize(
+    ("sub", "defs", "pointer"),
+    [
+        # A nested $defs is dropped: the rewritten $ref named nothing (silently wrong).
+        ({"$ref": "#/$defs/Inner/$defs/Deep"}, {"Inner": {"$defs": {"Deep": {}}}}, "zz/$ref"),
+        # ... and so is a value the conversion copies as it is.
+        ({"$ref": "#/$defs/Inner/default"}, {"Inner": {"default": {"type": "string"}}}, "zz/$ref"),
+        (
+            {"allOf": [{"$ref": "#/$defs/Inner/examples/0"}]},
+            {"Inner": {"examples": [{}]}},
+            "zz/allOf/0/$ref",
+        ),
+    ],
+)
+def test_a_ref_the_editor_schema_cannot_express_is_located_at_it(
+    sub: dict[str, Any], defs: dict[str, Any], pointer: str
+) -> None:
+    manifest = _with_property(sub)
+    manifest["$defs"].update(defs)
+    with pytest.raises(EditorSchemaError) as raised:
+        _bundle(manifest)
+    assert (raised.value.pointer, raised.value.in_table) == (f"/properties/{pointer}", False)
+
+
+def test_a_table_definition_named_like_the_manifest_is_located_in_the_table_schema() -> None:
+    # The manifest schema, bundled under its title, silently replaced the table's definition.
+    table_schema = copy.deepcopy(TABLE_SCHEMA)
+    table_schema["$defs"]["ToolManifest"] = {"type": "string"}
+    with pytest.raises(EditorSchemaError) as raised:
+        _bundle(copy.deepcopy(MANIFEST_SCHEMA), table_schema)
+    assert (raised.value.pointer, raised.value.in_table) == ("/$defs/ToolManifest", True)
+
+
+def test_the_editor_schema_refusal_is_reported_at_the_schema_node(
+    project: Path, run_cli: Callable[..., tuple[int, str, str]]
+) -> None:
+    path = project / "schema/tools-table.schema.json"
+    table_schema = json.loads(path.read_text(encoding="utf-8"))
+    table_schema["$defs"]["ToolManifest"] = {"type": "string"}
+    text = json.dumps(table_schema, indent=2)
+    path.write_text(text, encoding="utf-8")
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 1
+    line = text.split("\n").index('    "ToolManifest": {') + 1
+    assert f"schema/tools-table.schema.json:{line}:21: GENERATION_FAILED" in err
+    assert err.splitlines()[0].endswith("(at /$defs/ToolManifest)")
+    assert "Traceback" not in err
