@@ -28,7 +28,14 @@ from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES, capability_constant, upper_snake
 from generator.plan import Plan, build_plan, pattern_length_refusal, pattern_refusal
 from generator.schema_subset import CompileError
-from generator.schemas import iter_subschemas, local_ref_target, resolve_local_ref
+from generator.schemas import (
+    SUBSCHEMA_KEYWORDS,
+    SUBSCHEMA_LIST_KEYWORDS,
+    SUBSCHEMA_MAP_KEYWORDS,
+    iter_subschemas,
+    local_ref_target,
+    resolve_local_ref,
+)
 from generator.ts_validator import typescript_validators
 from generator.validator_compiler import python_validators
 
@@ -110,6 +117,8 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
             )
     if not found:
         found.extend(_in_place_ref_cycles(loaded))
+    if not found:
+        found.extend(_long_ref_chains(loaded))
     return found
 
 
@@ -257,6 +266,120 @@ def _in_place_ref_cycles(loaded: Loaded) -> Iterator[Diagnostic]:
             state[id(successor)] = 1
             path.append(successor)
             stack.append(iter(list(_in_place_successors(root, successor))))
+
+
+# The most ``$ref``s one chain may follow (``A`` refers to ``B``, which refers to ``C``, ...):
+# every stage that expands the schema recurses once per definition on the way, and a chain of
+# thousands exhausted the stack (an internal RecursionError) after minutes of work.
+MAX_REF_CHAIN = 64
+
+
+def _child_schemas(sub: Mapping[str, Any]) -> Iterator[Any]:
+    """The subschemas ``sub`` holds directly (not through ``$ref``)."""
+    for name in SUBSCHEMA_KEYWORDS:
+        if name in sub:
+            yield sub[name]
+    for name in SUBSCHEMA_LIST_KEYWORDS:
+        if isinstance(sub.get(name), list):
+            yield from sub[name]
+    for name in SUBSCHEMA_MAP_KEYWORDS:
+        if isinstance(sub.get(name), Mapping):
+            yield from sub[name].values()
+
+
+def _long_ref_chains(loaded: Loaded) -> Iterator[Diagnostic]:
+    """A located ``SCHEMA_UNSUPPORTED`` at the ``$ref`` beginning the longest chain of ``$ref``s
+    (through any keyword; a ``$ref`` back to a schema already on the way ends it) when that
+    chain follows more than ``MAX_REF_CHAIN``. Iterative, so it cannot overflow the stack."""
+    root = loaded.value
+    where = {id(sub): pointer for pointer, sub in iter_subschemas(root)}
+    # id -> (refs the longest chain from it follows, the next schema holding a $ref on it)
+    longest: dict[int, tuple[int, Any]] = {}
+    on_path: set[int] = set()
+    for _, start in iter_subschemas(root):
+        if id(start) in longest:
+            continue
+        path: list[Mapping[str, Any]] = [start]
+        on_path.add(id(start))
+        stack = [iter(_successors(root, start))]
+        while stack:
+            successor = next(stack[-1], _DONE)
+            if successor is _DONE:
+                stack.pop()
+                node = path.pop()
+                on_path.discard(id(node))
+                longest[id(node)] = _chain_from(root, node, longest, on_path)
+                continue
+            if not isinstance(successor, Mapping) or id(successor) in longest:
+                continue
+            if id(successor) in on_path:
+                continue  # a cycle: it ends the chain (descending ones are allowed)
+            on_path.add(id(successor))
+            path.append(successor)
+            stack.append(iter(_successors(root, successor)))
+    worst = max(
+        (
+            (count, -order, sub)
+            for order, (_, sub) in enumerate(iter_subschemas(root))
+            if "$ref" in sub and (count := longest.get(id(sub), (0, None))[0]) > MAX_REF_CHAIN
+        ),
+        default=None,
+        key=lambda item: item[:2],
+    )
+    if worst is None:
+        return
+    count, _, sub = worst
+    shown: list[str] = []
+    step: Any = sub
+    while step is not None and len(shown) < 3:
+        shown.append(where.get(id(step), "?") or "/")
+        step = longest.get(id(step), (0, None))[1]
+    yield Diagnostic(
+        Code.SCHEMA_UNSUPPORTED,
+        sanitize(
+            f"a chain of {count} $refs begins here, more than the {MAX_REF_CHAIN} followed"
+            f" (each stage expanding the schema recurses once per $ref): {' -> '.join(shown)}"
+            " -> ...",
+            300,
+        ),
+        **_at(loaded, f"{where.get(id(sub), '')}/$ref"),
+    )
+
+
+def _successors(root: Mapping[str, Any], sub: Mapping[str, Any]) -> list[Any]:
+    found = list(_child_schemas(sub))
+    ref = sub.get("$ref")
+    if isinstance(ref, str) and (target := local_ref_target(root, ref)) is not None:
+        found.append(target[1])
+    return found
+
+
+def _chain_from(
+    root: Mapping[str, Any],
+    sub: Mapping[str, Any],
+    longest: Mapping[int, tuple[int, Any]],
+    on_path: set[int],
+) -> tuple[int, Any]:
+    """The longest ``$ref`` chain from ``sub``, its successors' already known (a successor on
+    the current path, a cycle, counts for nothing)."""
+    best: tuple[int, Any] = (0, None)
+    for child in _child_schemas(sub):
+        if isinstance(child, Mapping) and id(child) not in on_path:
+            count, after = longest.get(id(child), (0, None))
+            if count > best[0]:
+                best = (count, child if "$ref" in child else after)
+    ref = sub.get("$ref")
+    if isinstance(ref, str) and (target := local_ref_target(root, ref)) is not None:
+        after = target[1]
+        count = 1
+        if isinstance(after, Mapping) and id(after) not in on_path:
+            count += longest.get(id(after), (0, None))[0]
+            nxt = after if "$ref" in after else longest.get(id(after), (0, None))[1]
+        else:
+            nxt = None
+        if count > best[0]:
+            best = (count, nxt)
+    return best
 
 
 def check_manifest_schema(loaded: Loaded, *, samples: bool = True) -> list[Diagnostic]:

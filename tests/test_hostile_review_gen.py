@@ -375,3 +375,39 @@ def test_the_editor_schema_refusal_is_reported_at_the_schema_node(
     assert f"schema/tools-table.schema.json:{line}:21: GENERATION_FAILED" in err
     assert err.splitlines()[0].endswith("(at /$defs/ToolManifest)")
     assert "Traceback" not in err
+
+
+def _ref_chain(length: int, kind: str) -> dict[str, Any]:
+    """The manifest schema with a property at the head of a chain of ``length`` definitions,
+    each referring to the next (directly, through ``allOf`` or through a property)."""
+    schema = _with_property({"$ref": "#/$defs/D0"})
+    for index in range(length):
+        ref = {"$ref": f"#/$defs/D{index + 1}"}
+        schema["$defs"][f"D{index}"] = {
+            "plain": ref,
+            "allOf": {"allOf": [ref]},
+            "property": {"type": "object", "properties": {"x": ref}},
+        }[kind]
+    schema["$defs"][f"D{length}"] = {"type": "string"}
+    return schema
+
+
+@pytest.mark.parametrize(("length", "kind"), [(5000, "plain"), (300, "allOf"), (300, "property")])
+def test_a_long_ref_chain_is_refused_where_it_begins(length: int, kind: str) -> None:
+    # 5,000 definitions each referring to the next: RecursionError in the validator compiler
+    # (a traceback from validate_sources; `generate` said only "too deeply", after 74 s).
+    found = _diagnose(_ref_chain(length, kind))
+    assert [(code, pointer) for code, pointer, _ in found] == [
+        ("SCHEMA_UNSUPPORTED", "/properties/zz/$ref")
+    ]
+    assert found[0][2] is not None
+
+
+def test_a_ref_chain_within_the_bound_and_recursion_are_accepted() -> None:
+    assert _diagnose(_ref_chain(validate.MAX_REF_CHAIN - 1, "plain")) == []
+    tree = _with_property({"$ref": "#/$defs/D0"})
+    tree["$defs"]["D0"] = {
+        "type": "object",
+        "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/D0"}}},
+    }
+    assert list(validate._long_ref_chains(parse_json(json.dumps(tree), "s.json"))) == []
