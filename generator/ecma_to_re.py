@@ -224,6 +224,7 @@ def translate(pattern: str) -> str:
         re.compile(source, PYTHON_FLAGS)
     except RegexError:
         raise
-    except (ValueError, IndexError, re.error) as error:
+    except (ValueError, IndexError, OverflowError, re.error) as error:
+        # OverflowError: a repeat count Python's re cannot hold (``a{4294967296}``).
         raise RegexError(f"cannot be translated to Python: {error}") from error
     return source

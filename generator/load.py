@@ -981,8 +981,55 @@ def _lone_surrogates(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[t
 def _json_positions(text: str) -> _PositionMaps:
     """Where each node of a JSON document starts, read through the YAML reader (JSON is, in
     practice, YAML's flow style). Best effort: empty maps when that reading fails."""
-    read_as_yaml = parse_yaml(text, "")
-    return read_as_yaml.locate() if read_as_yaml.locate else ({}, {})
+    return _read_as_yaml(text, "")[1]
+
+
+# Characters a JSON string may hold as they are but YAML reads otherwise: NEL, U+2028 and
+# U+2029 break a line there (so every later line was counted one too far), and DEL, the other
+# C1 controls, U+FFFE and U+FFFF are refused (so nothing was located at all). Outside a string
+# JSON allows none of them.
+_YAML_UNSAFE = re.compile("[\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+_ESCAPE_WIDTH = len("\\u0000") - 1  # the columns each escape adds
+
+
+def _read_as_yaml(text: str, source: str) -> tuple[Loaded, _PositionMaps]:
+    """The YAML reading of a JSON document and its node positions, as lines and columns of the
+    JSON text (lines end at a line feed, a carriage return or both, as JSON's whitespace has
+    them): each character of ``_YAML_UNSAFE`` is read as its ``\\u`` escape, which spells the
+    same string, and the columns its escape added are taken off again."""
+    moved: dict[int, list[int]] = {}  # line -> the columns of the escaped characters on it
+    if _YAML_UNSAFE.search(text):
+        line, line_start = 1, 0
+        for found in re.finditer("\r\n?|\n|" + _YAML_UNSAFE.pattern, text):
+            if found.group()[0] in "\r\n":
+                line, line_start = line + 1, found.end()
+            else:
+                moved.setdefault(line, []).append(found.start() - line_start + 1)
+        text = _YAML_UNSAFE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    read = parse_yaml(text, source)
+    maps = read.locate() if read.locate else ({}, {})
+    if not moved:
+        return read, maps
+
+    def back(position: Position) -> Position:
+        line, column = position
+        shift = 0
+        for index, original in enumerate(moved.get(line, ())):
+            if column > original + index * _ESCAPE_WIDTH:
+                shift += _ESCAPE_WIDTH
+        return line, column - shift
+
+    diagnostics = tuple(
+        dataclasses.replace(d, column=back((d.line, d.column))[1])
+        if d.line is not None and d.column is not None
+        else d
+        for d in read.diagnostics
+    )
+    located = (
+        {pointer: back(position) for pointer, position in maps[0].items()},
+        {pointer: back(position) for pointer, position in maps[1].items()},
+    )
+    return dataclasses.replace(read, diagnostics=diagnostics), located
 
 
 # A string (group 1 is its closing quote, empty when it has none), a bracket or a line break.
@@ -1075,8 +1122,7 @@ def _json_problems(
 ) -> tuple[Diagnostic, ...]:
     """Located diagnostics for repeated keys (found again, with positions, by the YAML reading),
     unrepresentable numbers and lone surrogates."""
-    read_as_yaml = parse_yaml(text, source)
-    positions = read_as_yaml.locate() if read_as_yaml.locate else ({}, {})
+    read_as_yaml, positions = _read_as_yaml(text, source)
     found = [d for d in read_as_yaml.diagnostics if d.code is Code.DUPLICATE_KEY]
     if repeated and not found:  # the YAML reading failed: report without a location
         found = [

@@ -49,6 +49,7 @@ from generator.ts_types import TsTypeError
 from generator.validate import (
     check_manifest_schema,
     check_schema_document,
+    check_table_schema_patterns,
     check_table_schema_refs,
     validate_table,
 )
@@ -112,6 +113,8 @@ def validate_sources(
         table_schema_problems = check_schema_document(table_schema)
         if not table_schema_problems and isinstance(manifest.value, Mapping):
             table_schema_problems = check_table_schema_refs(table_schema, manifest.value)
+        if not table_schema_problems:
+            table_schema_problems = check_table_schema_patterns(table_schema)
         schema_problems.extend(table_schema_problems)
     found.extend(schema_problems)
     usable = (
@@ -191,6 +194,7 @@ def _build_outputs(
             registry=registry,
             diagnostics=diagnostics,
             manifest=manifest,
+            table_schema=table_schema,
             read=read,
         )
 
@@ -204,10 +208,11 @@ def _generate(
     registry: Registry,
     diagnostics: list[Diagnostic],
     manifest: Loaded | None = None,
+    table_schema: Loaded | None = None,
     read: Mapping[str, bytes] | None = None,
 ) -> BuildResult:
     """The outputs of sources that passed validation (``diagnostics``: their warnings); an
-    emitter's refusal of a manifest schema node is located there (``manifest``)."""
+    emitter's refusal of a schema node is located there (``manifest``, ``table_schema``)."""
     environment = environment or render.make_environment()
     paths = [_output_path(config, target) for target in targets]
     rendered: dict[int, str] = {}
@@ -219,7 +224,9 @@ def _generate(
                 rendered[index] = render.render_target(registry, targets[index], environment)
             except _GENERATION_ERRORS as error:
                 step = f"rendering {targets[index].template}"
-                failures[index] = _generation_failed(paths[index], step, error, manifest)
+                failures[index] = _generation_failed(
+                    paths[index], step, error, manifest, table_schema
+                )
 
     # The Python files first: ruff formats them while the other files render.
     python = [index for index, target in enumerate(targets) if target.is_python]
@@ -331,18 +338,24 @@ _GENERATION_ERRORS = (
 
 
 def _generation_failed(
-    path: str, step: str, error: Exception, manifest: Loaded | None = None
+    path: str,
+    step: str,
+    error: Exception,
+    manifest: Loaded | None = None,
+    table_schema: Loaded | None = None,
 ) -> Diagnostic:
     message = f"{step} failed: {type(error).__name__}: {error}"
     pointer = getattr(error, "pointer", None)
-    if manifest is not None and isinstance(pointer, str):
+    # The schema holding the node (the editor schema's emitter also names table schema nodes).
+    schema = table_schema if getattr(error, "in_table", False) else manifest
+    if schema is not None and isinstance(pointer, str):
         # A schema node an emitter cannot express: located at that node (the output named).
-        found = manifest.position_of(pointer)
+        found = schema.position_of(pointer)
         line, column = found if found else (None, None)
         return Diagnostic(
             Code.GENERATION_FAILED,
             sanitize(f"{path}: {message}", 500),
-            manifest.source,
+            schema.source,
             line,
             column,
             pointer,

@@ -27,6 +27,7 @@ Contract:
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from generator.regex_facts import (
     ambiguous_repeat,
     backtracking_degree,
     fast_path,
+    largest_repeat_count,
     matches_only_ascii,
     short_repeat_chain,
     spelled_without_lookaheads,
@@ -45,6 +47,7 @@ from generator.regex_facts import (
 from generator.schema_subset import (
     ANNOTATIONS,
     JSON_TYPES,
+    MAX_SAFE_INTEGER,
     SURROGATE_KEYWORD,
     CompileError,
     check_keywords,
@@ -365,6 +368,7 @@ class _Planner:
         if "const" in schema:
             const = schema["const"]
             py_json(const)  # refuses a value JSON cannot hold
+            _refuse_inexact_integers(const, f"{at}/const", "const")
             rules.append(
                 ValueRule("const", (const,), isinstance(const, str), Rule("const", _short(const)))
             )
@@ -373,6 +377,7 @@ class _Planner:
             if not isinstance(options, list):
                 raise CompileError("enum must be an array", f"{at}/enum", "enum")
             py_json(options)
+            _refuse_inexact_integers(options, f"{at}/enum", "enum")
             strings = bool(options) and all(isinstance(option, str) for option in options)
             expected = "one of " + _short(options)
             rules.append(ValueRule("enum", tuple(options), strings, Rule("enum", expected)))
@@ -390,31 +395,18 @@ class _Planner:
             source = schema["pattern"]
             if not isinstance(source, str):
                 raise CompileError("pattern must be a string", f"{at}/pattern", "pattern")
-            try:
-                python = translate(source)
-            except RegexError as error:
-                raise CompileError(f"pattern: {error}", f"{at}/pattern", "pattern") from error
-            ambiguity = ambiguous_repeat(python)
-            if ambiguity is not None:
-                raise CompileError(
-                    f"pattern: {ambiguity}, so a hostile string could make either validator"
-                    " backtrack for hours (ReDoS), whatever maxLength allows; write each"
-                    " repetition so it can match a string one way only (as in"
-                    " `^[A-Z0-9]+(?:_[A-Z0-9]+)*$`)",
-                    f"{at}/pattern",
-                    "pattern",
-                )
-            _refuse_slow_pattern(python, max_length, at)
-            expected = Rule("pattern", "to match " + _short(source))
-            fast = fast_path(python)
+            facts = analysed_pattern(source)
+            if isinstance(facts, str):
+                raise CompileError(facts, f"{at}/pattern", "pattern")
+            slow = _slow_pattern(facts, None if max_length is None else max_length.value)
+            if slow is not None:
+                raise CompileError(slow, f"{at}/pattern", "pattern")
             pattern = Pattern(
                 source,
-                python,
-                expected,
-                matches_only_ascii(python),
-                None
-                if fast is None
-                else FastPath(*fast, spelled_without_lookaheads(source, fast[0], translate)),
+                facts.python,
+                Rule("pattern", "to match " + _short(source)),
+                facts.ascii_only,
+                facts.fast,
             )
         return StringRules(_admits_free_strings(schema), min_length, max_length, pattern)
 
@@ -500,27 +492,107 @@ class _Planner:
 # The backtracking steps a pattern may take on one string of the longest length its schema
 # allows: a file holds many strings, and both validators run each pattern on each of them.
 PATTERN_STEP_BUDGET = 10**7
+# The longest pattern analysed (in characters): the analyses walk its tree several times over,
+# and a longer one is refused before any engine compiles it.
+MAX_PATTERN_LENGTH = 1000
+# The most repetitions a counted repeat may allow, nested counts multiplied (``(a{1000}){10}``
+# allows 10,000): a search may read that many characters from every place it starts (node took
+# 2.7 s for ``a{1000000000}`` on 30,000 characters), and counts beyond Python's limit do not
+# compile at all.
+MAX_REPEAT_COUNT = 1000
 
 
-def _refuse_slow_pattern(python: str, max_length: Limit | None, at: str) -> None:
-    """Refuse a pattern whose backtracking on a hostile string of the longest length its
-    schema allows could exceed ``PATTERN_STEP_BUDGET``. The estimate is ``length ** d`` times
-    ``SHORT_REPEAT_WAYS ** k``: ``d`` the ``backtracking_degree`` (1 for a linear pattern;
-    ``^.*,.*$`` with no ``maxLength`` lets a string of 60,000 characters cost billions of
-    steps), ``k`` the ``short_repeat_chain`` (seven ``.{0,15},`` in a row multiply every
-    string's cost by up to 16**6, however short it is). A string with no ``maxLength`` is
+@dataclass(frozen=True)
+class PatternFacts:
+    """What the analyses found about one pattern, whatever schema holds it: its Python
+    translation, its ``backtracking_degree`` and ``short_repeat_chain``, whether only ASCII
+    strings match it, and its fast path."""
+
+    python: str
+    degree: int
+    extra: int
+    ascii_only: bool
+    fast: FastPath | None
+
+
+def pattern_length_refusal(source: str) -> str | None:
+    """Why ``source`` is too long to analyse, or ``None``."""
+    if len(source) <= MAX_PATTERN_LENGTH:
+        return None
+    return (
+        f"pattern: it is {len(source)} characters long; at most {MAX_PATTERN_LENGTH} are"
+        " analysed for backtracking, so a longer one is refused (split the rule, or move part"
+        " of it into its own schema)"
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def analysed_pattern(source: str) -> PatternFacts | str:
+    """The facts of one pattern, or why it is refused whatever its string's ``maxLength`` (too
+    long, invalid, untranslatable, a count too large, exponential backtracking). Analysed once
+    per pattern: a schema repeating one pattern in many properties pays for it once."""
+    too_long = pattern_length_refusal(source)
+    if too_long is not None:
+        return too_long
+    try:
+        python = translate(source)
+    except RegexError as error:
+        return f"pattern: {error}"
+    count = largest_repeat_count(python)
+    if count > MAX_REPEAT_COUNT:
+        return (
+            f"pattern: a counted repeat allows {count} repetitions (nested counts multiplied);"
+            f" at most {MAX_REPEAT_COUNT} are supported, since a search may read that many"
+            " characters from every place it starts (write `+` or `*`, bounded by the"
+            " string's maxLength)"
+        )
+    ambiguity = ambiguous_repeat(python)
+    if ambiguity is not None:
+        return (
+            f"pattern: {ambiguity}, so a hostile string could make either validator"
+            " backtrack for hours (ReDoS), whatever maxLength allows; write each"
+            " repetition so it can match a string one way only (as in"
+            " `^[A-Z0-9]+(?:_[A-Z0-9]+)*$`)"
+        )
+    fast = fast_path(python)
+    return PatternFacts(
+        python,
+        backtracking_degree(python),
+        short_repeat_chain(python),
+        matches_only_ascii(python),
+        None
+        if fast is None
+        else FastPath(*fast, spelled_without_lookaheads(source, fast[0], translate)),
+    )
+
+
+def pattern_refusal(source: str, max_length: int | float | None) -> str | None:
+    """Why the plan refuses ``pattern`` on a string of at most ``max_length`` characters
+    (``None``: no bound), or ``None``: every check the manifest schema's patterns get, for any
+    schema's."""
+    facts = analysed_pattern(source)
+    if isinstance(facts, str):
+        return facts
+    return _slow_pattern(facts, max_length)
+
+
+def _slow_pattern(facts: PatternFacts, allowed: int | float | None) -> str | None:
+    """Why a pattern whose backtracking on a hostile string of the longest length its
+    schema allows could exceed ``PATTERN_STEP_BUDGET`` is refused, or ``None``. The estimate is
+    ``length ** d`` times ``SHORT_REPEAT_WAYS ** k``: ``d`` the ``backtracking_degree`` (1 for a
+    linear pattern; ``^.*,.*$`` with no ``maxLength`` lets a string of 60,000 characters cost
+    billions of steps), ``k`` the ``short_repeat_chain`` (seven ``.{0,15},`` in a row multiply
+    every string's cost by up to 16**6, however short it is). A string with no ``maxLength`` is
     refused a pattern of degree 2 or more, or with two or more chained short repeats (at most
     16 ways per character, then, for a linear pattern)."""
-    degree = backtracking_degree(python)
-    extra = short_repeat_chain(python)
+    degree, extra = facts.degree, facts.extra
     if degree < 2 and extra < 2:
-        return
+        return None
     factor = SHORT_REPEAT_WAYS**extra
     longest = _longest_bounded(degree, factor)
-    allowed = None if max_length is None else max_length.value
     if allowed is not None and allowed <= longest:
-        return
-    bound = "no maxLength" if allowed is None else f"maxLength {allowed:g}"
+        return None
+    bound = "no maxLength" if allowed is None else f"maxLength {_shown_limit(allowed)}"
     if degree >= 2:
         how = f"a hostile string can make it backtrack about length**{degree} times"
         if extra:
@@ -531,12 +603,17 @@ def _refuse_slow_pattern(python: str, max_length: Limit | None, at: str) -> None
             f" way, up to {SHORT_REPEAT_WAYS}**{extra} times the work per character"
         )
     fix = f"give it a maxLength of at most {longest}, or " if longest >= 1 else ""
-    raise CompileError(
+    return (
         f"pattern: {how} and its string has {bound}; {fix}fix where each repeat ends (as in"
-        " `^[^,]*,[^,]*$`)",
-        f"{at}/pattern",
-        "pattern",
+        " `^[^,]*,[^,]*$`)"
     )
+
+
+def _shown_limit(limit: int | float) -> str:
+    """A limit as a message shows it (an integer too large for a float has no ``:g``)."""
+    if isinstance(limit, int) and limit > 2**53:
+        return "beyond 2**53"
+    return f"{limit:g}"
 
 
 # The ways one short repeat (its count varying by less than 16) can split what it shares with
@@ -551,6 +628,26 @@ def _longest_bounded(degree: int, factor: int = 1) -> int:
     while length > 0 and factor * length**degree > PATTERN_STEP_BUDGET:  # the root may round up
         length -= 1
     return length
+
+
+def _refuse_inexact_integers(value: Any, at: str, keyword: str) -> None:
+    """Refuse an integer (at any depth of a ``const`` or ``enum`` value) that a TypeScript
+    number cannot hold exactly: beyond 2**53 neighbouring integers share one double, so the
+    TypeScript validator would accept values the Python one refuses."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SAFE_INTEGER:
+        raise CompileError(
+            f"{keyword} holds an integer beyond {MAX_SAFE_INTEGER} (2**53 - 1) in magnitude,"
+            " which TypeScript cannot hold exactly (its neighbours would compare equal to it);"
+            " write it as a string",
+            at,
+            keyword,
+        )
+    if isinstance(value, list):
+        for index, item in enumerate(value):
+            _refuse_inexact_integers(item, f"{at}/{index}", keyword)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _refuse_inexact_integers(item, f"{at}/{escape_token(key)}", keyword)
 
 
 def _short(value: Any) -> str:

@@ -933,6 +933,28 @@ def _long_repeat_chars(items: list[Any], span: int) -> frozenset[str]:
     return found
 
 
+def largest_repeat_count(source: str) -> int:
+    """The most repetitions a counted repeat of ``source`` (compiled with ``re.ASCII``) allows,
+    the counts of nested repeats multiplied (``(a{1000}){1000}`` allows 1,000,000): a repeat's
+    upper count, or its lower one when it has no upper (``*``, ``+`` and ``{n,}`` leave the
+    rest to ``backtracking_degree``). 1 for a pattern without counts."""
+    items = _parsed(source)
+    return 1 if items is None else _repeat_count(items)
+
+
+def _repeat_count(items: Any) -> int:
+    largest = 1
+    for op, argument in items:
+        name = str(op)
+        own = 1
+        if name in _REPEATS:
+            low, high = argument[0], argument[1]
+            own = max(low if high == sre_parse.MAXREPEAT else high, 1)
+        for child in _children(name, argument):
+            largest = max(largest, own * _repeat_count(child))
+    return largest
+
+
 def anchored_at_start(source: str) -> bool:
     """Whether the Python pattern ``source`` can only match at the start of the string (its top
     level begins with ``^``, lookarounds aside; an alternation is not). Conservative: ``False``

@@ -79,6 +79,9 @@ DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer")
 
 
+# The largest integer an IEEE double (a TypeScript number) holds exactly.
+MAX_SAFE_INTEGER = 2**53 - 1
+
 # The keyword a lone-surrogate violation carries (the runtime's ``SURROGATE_KEYWORD``).
 SURROGATE_KEYWORD = "i-json"
 
@@ -143,6 +146,15 @@ def schema_limit(schema: Mapping[str, Any], at: str, keyword: str) -> int:
         limit = int(limit)
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
         raise CompileError(f"{keyword} must be a non-negative integer", f"{at}/{keyword}")
+    if limit > MAX_SAFE_INTEGER:
+        # TypeScript's numbers hold no larger integer exactly, and the model generator refuses
+        # one beyond 64 bits; no string or array comes near it.
+        raise CompileError(
+            f"{keyword} is larger than {MAX_SAFE_INTEGER} (2**53 - 1), the largest integer"
+            " TypeScript holds exactly",
+            f"{at}/{keyword}",
+            keyword,
+        )
     return limit
 
 
@@ -151,6 +163,8 @@ def schema_number(schema: Mapping[str, Any], at: str, keyword: str) -> int | flo
     limit = schema[keyword]
     if not isinstance(limit, int | float) or isinstance(limit, bool):
         raise CompileError(f"{keyword} must be a number", f"{at}/{keyword}", keyword)
+    if isinstance(limit, float) and limit.is_integer() and abs(limit) <= MAX_SAFE_INTEGER:
+        return int(limit)  # JSON Schema's 1.0 is the integer 1 (reported as `1`)
     return limit
 
 

@@ -12,6 +12,7 @@ import functools
 import json
 import keyword
 import re
+import string
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, cast
@@ -25,9 +26,16 @@ from generator.ecma import ecma_validator, pattern_error
 from generator.literals import UnsafeIdentifierError, identifier, is_array_index
 from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES, capability_constant, upper_snake
-from generator.plan import Plan, build_plan
+from generator.plan import Plan, build_plan, pattern_length_refusal, pattern_refusal
 from generator.schema_subset import CompileError
-from generator.schemas import iter_subschemas, local_ref_target, resolve_local_ref
+from generator.schemas import (
+    SUBSCHEMA_KEYWORDS,
+    SUBSCHEMA_LIST_KEYWORDS,
+    SUBSCHEMA_MAP_KEYWORDS,
+    iter_subschemas,
+    local_ref_target,
+    resolve_local_ref,
+)
 from generator.ts_validator import typescript_validators
 from generator.validator_compiler import python_validators
 
@@ -73,7 +81,12 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
         return found
     for pointer, sub in iter_subschemas(schema):
         pattern = sub.get("pattern")
-        if isinstance(pattern, str) and (reason := pattern_error(pattern)) is not None:
+        if isinstance(pattern, str) and (too_long := pattern_length_refusal(pattern)) is not None:
+            # Refused before any engine compiles it (``plan.MAX_PATTERN_LENGTH``).
+            found.append(
+                Diagnostic(Code.SCHEMA_UNSUPPORTED, too_long, **_at(loaded, f"{pointer}/pattern"))
+            )
+        elif isinstance(pattern, str) and (reason := pattern_error(pattern)) is not None:
             found.append(
                 Diagnostic(
                     Code.SCHEMA_INVALID,
@@ -82,7 +95,19 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
                 )
             )
         ref = sub.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#") and resolve_local_ref(schema, ref) is None:
+        if isinstance(ref, str) and (plain := _needless_escapes_decoded(ref)) != ref:
+            found.append(
+                Diagnostic(
+                    Code.SCHEMA_UNSUPPORTED,
+                    f"$ref {describe(ref)} percent-encodes characters a URI fragment holds as"
+                    f" they are; write it {describe(plain)} (the type and editor schema"
+                    " emitters read a $ref's names as written)",
+                    **_at(loaded, f"{pointer}/$ref"),
+                )
+            )
+        elif (
+            isinstance(ref, str) and ref.startswith("#") and resolve_local_ref(schema, ref) is None
+        ):
             found.append(
                 Diagnostic(
                     Code.SCHEMA_INVALID,
@@ -92,6 +117,56 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
             )
     if not found:
         found.extend(_in_place_ref_cycles(loaded))
+    if not found:
+        found.extend(_long_ref_chains(loaded))
+    return found
+
+
+# Characters a URI fragment holds unencoded (RFC 3986 ``pchar``, ``/`` and ``?``): a ``%``
+# escape of one of them is needless.
+_FRAGMENT_PLAIN = frozenset(string.ascii_letters + string.digits + "-._~!$&'()*+,;=:@/?")
+_PERCENT_ESCAPE = re.compile("%([0-9A-Fa-f]{2})")
+
+
+def _needless_escapes_decoded(ref: str) -> str:
+    """``ref`` with each needless ``%`` escape of its fragment decoded (``#/%24defs/%41`` is
+    ``#/$defs/A``); escapes a fragment needs (``%25``, ``%20``, non-ASCII) are kept."""
+    base, hash_, fragment = ref.partition("#")
+
+    def plain(escape: re.Match[str]) -> str:
+        char = chr(int(escape.group(1), 16))
+        return char if char in _FRAGMENT_PLAIN else escape.group()
+
+    return base + hash_ + _PERCENT_ESCAPE.sub(plain, fragment)
+
+
+def check_table_schema_patterns(loaded: Loaded) -> list[Diagnostic]:
+    """The table schema's patterns (and ``patternProperties`` names) get the manifest schema's
+    checks (``plan.pattern_refusal``): the table is validated with them, so one that can
+    backtrack for hours (ReDoS), or polynomially beyond what its ``maxLength`` keeps within
+    budget, is refused at the pattern, as the manifest schema's are."""
+    found: list[Diagnostic] = []
+    for pointer, sub in iter_subschemas(loaded.value):
+        patterns = [(f"{pointer}/pattern", sub.get("pattern"), sub.get("maxLength"), False)]
+        names = sub.get("patternProperties")
+        if isinstance(names, Mapping):
+            patterns += [
+                (f"{pointer}/patternProperties{pointer_of((name,))}", name, None, True)
+                for name in names
+            ]
+        for at, pattern, limit, is_name in patterns:
+            if not isinstance(pattern, str):
+                continue
+            numeric = isinstance(limit, int | float) and not isinstance(limit, bool)
+            refusal = pattern_refusal(pattern, limit if numeric else None)
+            if refusal is not None:
+                found.append(
+                    Diagnostic(
+                        Code.SCHEMA_UNSUPPORTED,
+                        sanitize(f"the table schema's {refusal}", 300),
+                        **_at(loaded, at, key=is_name),
+                    )
+                )
     return found
 
 
@@ -191,6 +266,120 @@ def _in_place_ref_cycles(loaded: Loaded) -> Iterator[Diagnostic]:
             state[id(successor)] = 1
             path.append(successor)
             stack.append(iter(list(_in_place_successors(root, successor))))
+
+
+# The most ``$ref``s one chain may follow (``A`` refers to ``B``, which refers to ``C``, ...):
+# every stage that expands the schema recurses once per definition on the way, and a chain of
+# thousands exhausted the stack (an internal RecursionError) after minutes of work.
+MAX_REF_CHAIN = 64
+
+
+def _child_schemas(sub: Mapping[str, Any]) -> Iterator[Any]:
+    """The subschemas ``sub`` holds directly (not through ``$ref``)."""
+    for name in SUBSCHEMA_KEYWORDS:
+        if name in sub:
+            yield sub[name]
+    for name in SUBSCHEMA_LIST_KEYWORDS:
+        if isinstance(sub.get(name), list):
+            yield from sub[name]
+    for name in SUBSCHEMA_MAP_KEYWORDS:
+        if isinstance(sub.get(name), Mapping):
+            yield from sub[name].values()
+
+
+def _long_ref_chains(loaded: Loaded) -> Iterator[Diagnostic]:
+    """A located ``SCHEMA_UNSUPPORTED`` at the ``$ref`` beginning the longest chain of ``$ref``s
+    (through any keyword; a ``$ref`` back to a schema already on the way ends it) when that
+    chain follows more than ``MAX_REF_CHAIN``. Iterative, so it cannot overflow the stack."""
+    root = loaded.value
+    where = {id(sub): pointer for pointer, sub in iter_subschemas(root)}
+    # id -> (refs the longest chain from it follows, the next schema holding a $ref on it)
+    longest: dict[int, tuple[int, Any]] = {}
+    on_path: set[int] = set()
+    for _, start in iter_subschemas(root):
+        if id(start) in longest:
+            continue
+        path: list[Mapping[str, Any]] = [start]
+        on_path.add(id(start))
+        stack = [iter(_successors(root, start))]
+        while stack:
+            successor = next(stack[-1], _DONE)
+            if successor is _DONE:
+                stack.pop()
+                node = path.pop()
+                on_path.discard(id(node))
+                longest[id(node)] = _chain_from(root, node, longest, on_path)
+                continue
+            if not isinstance(successor, Mapping) or id(successor) in longest:
+                continue
+            if id(successor) in on_path:
+                continue  # a cycle: it ends the chain (descending ones are allowed)
+            on_path.add(id(successor))
+            path.append(successor)
+            stack.append(iter(_successors(root, successor)))
+    worst = max(
+        (
+            (count, -order, sub)
+            for order, (_, sub) in enumerate(iter_subschemas(root))
+            if "$ref" in sub and (count := longest.get(id(sub), (0, None))[0]) > MAX_REF_CHAIN
+        ),
+        default=None,
+        key=lambda item: item[:2],
+    )
+    if worst is None:
+        return
+    count, _, sub = worst
+    shown: list[str] = []
+    step: Any = sub
+    while step is not None and len(shown) < 3:
+        shown.append(where.get(id(step), "?") or "/")
+        step = longest.get(id(step), (0, None))[1]
+    yield Diagnostic(
+        Code.SCHEMA_UNSUPPORTED,
+        sanitize(
+            f"a chain of {count} $refs begins here, more than the {MAX_REF_CHAIN} followed"
+            f" (each stage expanding the schema recurses once per $ref): {' -> '.join(shown)}"
+            " -> ...",
+            300,
+        ),
+        **_at(loaded, f"{where.get(id(sub), '')}/$ref"),
+    )
+
+
+def _successors(root: Mapping[str, Any], sub: Mapping[str, Any]) -> list[Any]:
+    found = list(_child_schemas(sub))
+    ref = sub.get("$ref")
+    if isinstance(ref, str) and (target := local_ref_target(root, ref)) is not None:
+        found.append(target[1])
+    return found
+
+
+def _chain_from(
+    root: Mapping[str, Any],
+    sub: Mapping[str, Any],
+    longest: Mapping[int, tuple[int, Any]],
+    on_path: set[int],
+) -> tuple[int, Any]:
+    """The longest ``$ref`` chain from ``sub``, its successors' already known (a successor on
+    the current path, a cycle, counts for nothing)."""
+    best: tuple[int, Any] = (0, None)
+    for child in _child_schemas(sub):
+        if isinstance(child, Mapping) and id(child) not in on_path:
+            count, after = longest.get(id(child), (0, None))
+            if count > best[0]:
+                best = (count, child if "$ref" in child else after)
+    ref = sub.get("$ref")
+    if isinstance(ref, str) and (target := local_ref_target(root, ref)) is not None:
+        after = target[1]
+        count = 1
+        if isinstance(after, Mapping) and id(after) not in on_path:
+            count += longest.get(id(after), (0, None))[0]
+            nxt = after if "$ref" in after else longest.get(id(after), (0, None))[1]
+        else:
+            nxt = None
+        if count > best[0]:
+            best = (count, nxt)
+    return best
 
 
 def check_manifest_schema(loaded: Loaded, *, samples: bool = True) -> list[Diagnostic]:

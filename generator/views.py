@@ -446,15 +446,22 @@ _CONSTRAINTS = (
 )
 
 
+def _number(value: Any) -> Any:
+    """A limit as the reference shows it: JSON Schema's ``5.0`` is the integer ``5``."""
+    if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
+        return int(value)
+    return value
+
+
 def _constraints(schema: Any, root: Any, pointer: str) -> str:
     node = effective_schema(schema, root, pointer)
     keywords = dict(node.keywords)
     if keywords.get("type") == "array" and isinstance(keywords.get("items"), dict):
         items = effective_schema(keywords["items"], root, f"{pointer}/items").keywords
         keywords.update({f"items.{k}": v for k, v in items.items()})
-    parts = [text.format(keywords[key]) for key, text in _CONSTRAINTS if key in keywords]
+    parts = [text.format(_number(keywords[key])) for key, text in _CONSTRAINTS if key in keywords]
     parts += [
-        f"each item {text.format(keywords['items.' + key])}"
+        f"each item {text.format(_number(keywords['items.' + key]))}"
         for key, text in _CONSTRAINTS
         if "items." + key in keywords
     ]
