@@ -1,0 +1,148 @@
+"""A hostile review of the runtime in both languages: detection's version probe, the home folder,
+PATH and the adapters folder setting, injected readers and listings, and loader options. Each
+finding is held to the other language's verdict on the same input."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tool_registry import DetectionDeps, detect_all, detection, get_tool_registry
+
+from .conftest import REPO, build_typescript
+from .test_ts_hostile_review import run_js
+
+GENERATED_TS = REPO / "generated" / "typescript"
+NO_FOLDER = str(REPO / "tests" / "no-such-adapters-folder")
+POSIX_ONLY = pytest.mark.skipif(sys.platform == "win32", reason="scripts run by their #! line")
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_typescript(tmp_path_factory.mktemp("ts-review-rt"), GENERATED_TS)
+
+
+# -- the version probe runs only a full path to a program ------------------------------------------
+
+
+def _executable(path: Path, data: bytes) -> str:
+    path.write_bytes(data)
+    path.chmod(0o755)
+    return str(path)
+
+
+def _probe_files(folder: Path) -> dict[str, str]:
+    """Files the probe must not run (each one, run by a shell, writes ``ran-<name>``), and one it
+    runs. A foreign ELF has this machine's own header but another machine: the system cannot
+    run it (``ENOEXEC``), and node's spawn then hands it to ``/bin/sh``."""
+    marker = folder / "ran"
+
+    def payload(name: str) -> bytes:
+        return f"\necho ran > '{marker}-{name}'\necho 'evil 6.6.6'\n".encode()
+
+    own = bytearray(Path(os.path.realpath(sys.executable)).read_bytes()[:64])
+    own[18] ^= 0xFF  # another machine
+    plain = _executable(folder / "plain", b"echo hi" + payload("plain"))
+    return {
+        "plain": plain,
+        "empty-bang": _executable(folder / "empty-bang", b"#!" + payload("empty-bang")),
+        "blank-bang": _executable(folder / "blank-bang", b"#!   " + payload("blank-bang")),
+        "text-interpreter": _executable(
+            folder / "text-interpreter", f"#!{plain}".encode() + payload("text-interpreter")
+        ),
+        "relative-interpreter": _executable(
+            folder / "relative-interpreter", b"#!sh" + payload("relative-interpreter")
+        ),
+        "foreign-elf": _executable(folder / "foreign-elf", bytes(own) + payload("foreign-elf")),
+        "bare-name": "sh",
+        "relative": "bin/tool",
+        "good": _executable(folder / "good", b"#!/bin/sh\necho 'tool 1.0'\n"),
+    }
+
+
+def _python_probe(path: str) -> list[Any]:
+    try:
+        return ["ok", detection._run_version(path, 20.0)]
+    except Exception as error:
+        return ["error", type(error).__name__, str(error)]
+
+
+RUN_VERSIONS = """
+import { runVersion } from "./detection.js";
+const paths = %s;
+const results = {};
+for (const [name, path] of Object.entries(paths)) {
+  try {
+    results[name] = ["ok", await runVersion(path, 20000)];
+  } catch (error) {
+    results[name] = ["error", error.name, error.message];
+  }
+}
+process.stdout.write(JSON.stringify(results));
+"""
+
+
+@POSIX_ONLY
+def test_the_version_probe_runs_no_file_without_a_program_header(out: Path, tmp_path: Path) -> None:
+    """TypeScript spawned a file with no ``#!``, ELF or Mach-O header, and node (``execvp``)
+    handed it to ``/bin/sh`` on ``ENOEXEC``: a text file found on PATH or among the candidates
+    ran as a shell script. Neither language runs it now (nor a ``#!`` line naming no program, a
+    program of another machine, a bare name PATH would resolve, or a relative path); each says
+    why, alike."""
+    paths = _probe_files(tmp_path)
+    found = run_js(out, RUN_VERSIONS % json.dumps(paths))
+    expected = {name: _python_probe(path) for name, path in paths.items()}
+    assert found == expected
+    assert expected["good"] == ["ok", "tool 1.0"]
+    not_run = {name: result for name, result in expected.items() if name != "good"}
+    assert all(result[:2] == ["error", "NotRunError"] for result in not_run.values()), not_run
+    assert expected["plain"][2] == detection.NO_PROGRAM_HEADER
+    assert expected["foreign-elf"][2] == detection.NO_PROGRAM_HEADER
+    assert expected["empty-bang"][2] == detection.NO_SCRIPT_INTERPRETER
+    assert expected["bare-name"][2] == detection.NOT_A_FULL_PATH
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith("ran")) == []
+
+
+DETECT_ALL = """
+import { detectAll } from "./detection.js";
+import { getToolRegistry } from "./registry.js";
+const results = await detectAll(getToolRegistry(%s), {
+  which: () => %s, home: () => %s, readText: () => null, platform: () => "linux",
+});
+process.stdout.write(JSON.stringify(results.map((r) => [r.id, r.version, r.diagnostic && r.diagnostic.found])));
+"""
+
+
+@POSIX_ONLY
+@pytest.mark.parametrize("name", ["plain", "bare-name", "good"])
+def test_detection_reports_a_file_it_does_not_run_alike(
+    out: Path, tmp_path: Path, name: str
+) -> None:
+    """The refusal reaches the result as a DETECTION_FAILED diagnostic, the same text in both
+    languages (a found program's version as before)."""
+    path = _probe_files(tmp_path)[name]
+    home = tmp_path / "home"
+    home.mkdir()
+    found = run_js(
+        out, DETECT_ALL % (json.dumps(NO_FOLDER), json.dumps(path), json.dumps(str(home)))
+    )
+    deps = DetectionDeps(
+        which=lambda _name: path,
+        home=lambda: str(home),
+        read_text=lambda _path: None,
+        platform=lambda: "linux",
+    )
+    expected = [
+        [r.id, r.version, r.diagnostic and r.diagnostic.found]
+        for r in detect_all(get_tool_registry(NO_FOLDER), deps)
+    ]
+    assert found == expected
+    versions = {entry[1] for entry in expected if entry[1] is not None}
+    assert versions == ({"tool 1.0"} if name == "good" else set())
+    if name != "good":
+        assert any(entry[2] and "NotRunError: not run:" in entry[2] for entry in expected)
+    assert not any(path.name.startswith("ran") for path in tmp_path.iterdir())
