@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 from tool_registry import DetectionDeps, detect_all, detection, get_tool_registry
 
-from .conftest import REPO, build_typescript
+from .conftest import REPO, build_typescript, node_executable
 from .test_ts_hostile_review import run_js
 
 GENERATED_TS = REPO / "generated" / "typescript"
@@ -146,3 +147,101 @@ def test_detection_reports_a_file_it_does_not_run_alike(
     if name != "good":
         assert any(entry[2] and "NotRunError: not run:" in entry[2] for entry in expected)
     assert not any(path.name.startswith("ran") for path in tmp_path.iterdir())
+
+
+# -- HOME, PATH and the adapters folder setting holding bytes that are not UTF-8 -----------------
+
+ENVIRONMENT_PY = """
+import json
+from tool_registry import detection, load_third_party_manifests
+from tool_registry.loader import home_folder
+loaded = load_third_party_manifests()
+print(json.dumps({
+    "which": detection._which("mytool"),
+    "home": home_folder(),
+    "load": [[str(d.code), d.source, d.found] for d in loaded.diagnostics],
+}))
+"""
+
+ENVIRONMENT_TS = """
+import { which, DEFAULT_DETECTION_DEPS } from "./detection.js";
+import { loadThirdPartyManifests } from "./loader.js";
+const loaded = loadThirdPartyManifests();
+process.stdout.write(JSON.stringify({
+  which: which("mytool"),
+  home: DEFAULT_DETECTION_DEPS.home(),
+  load: loaded.diagnostics.map((d) => [d.code, d.source, d.found]),
+}));
+"""
+
+
+def _in_environment(out: Path, environment: dict[bytes, bytes]) -> tuple[Any, Any]:
+    """What each language makes of ``environment`` (bytes, as a POSIX host may hold them)."""
+    base = {key.encode(): value.encode() for key, value in os.environ.items()}
+    base[b"PYTHONPATH"] = str(REPO / "generated" / "python").encode()
+    base.update(environment)
+    (out / "environment.mjs").write_text(ENVIRONMENT_TS, encoding="utf-8")
+    found = []
+    for command in (
+        [sys.executable, "-c", ENVIRONMENT_PY],
+        [node_executable(), str(out / "environment.mjs")],
+    ):
+        completed = subprocess.run(
+            command, capture_output=True, env=base, check=False, timeout=120, cwd=out
+        )
+        assert completed.returncode == 0, completed.stderr.decode(errors="replace")
+        found.append(json.loads(completed.stdout))
+    return found[0], found[1]
+
+
+def _folder_with_tool(folder: Path) -> bytes:
+    folder.mkdir(parents=True)
+    _executable(folder / "mytool", b"#!/bin/sh\necho 'mytool 1.0'\n")
+    return bytes(folder)
+
+
+@POSIX_ONLY
+def test_a_path_entry_that_is_not_utf8_names_no_folder(out: Path, tmp_path: Path) -> None:
+    """Python looked in the folder a ``PATH`` entry's bytes name; node sees U+FFFD in their
+    place, so TypeScript looked in another folder (one named with U+FFFD, which anyone may
+    make): the two found different programs, each of which was run. Such an entry is skipped."""
+    root = tmp_path / "bin"
+    _folder_with_tool(Path(os.fsdecode(bytes(root) + b"/\xff")))
+    _folder_with_tool(root / "\ufffd")
+    python, typescript = _in_environment(
+        out, {b"PATH": bytes(root) + b"/\xff:" + (bytes(root) + "/\ufffd".encode())}
+    )
+    assert python["which"] is None
+    assert typescript["which"] is None
+    # An entry that is UTF-8 still finds it, in both.
+    _folder_with_tool(root / "ok")
+    python, typescript = _in_environment(out, {b"PATH": b"/nowhere:" + bytes(root / "ok")})
+    assert python["which"] == typescript["which"] == str(root / "ok" / "mytool")
+
+
+@POSIX_ONLY
+def test_a_home_that_is_not_utf8_is_no_home_folder(out: Path, tmp_path: Path) -> None:
+    """A ``HOME`` whose bytes are not UTF-8 named one folder in Python and another (U+FFFD) in
+    TypeScript: pointers, ``~/`` candidates and the default adapters folder were looked for in
+    different places. It is no home folder in either: the default folder is reported as the
+    documented ``UNREADABLE`` record, alike."""
+    home = bytes(tmp_path) + b"/h\xffme"
+    python, typescript = _in_environment(out, {b"HOME": home, b"WAGGLE_ADAPTERS_DIR": b""})
+    assert python["home"] == typescript["home"] == ""
+    assert python["load"] == typescript["load"]
+    assert python["load"] == [
+        ["UNREADABLE", "~/.waggle/adapters", "no home folder that is an absolute path"]
+    ]
+
+
+@POSIX_ONLY
+def test_an_adapters_setting_that_is_not_utf8_names_no_folder(out: Path, tmp_path: Path) -> None:
+    """The adapters folder setting holding bytes that are not UTF-8 was listed in Python and, as
+    U+FFFD, another folder in TypeScript: different adapters loaded. It names no folder: an
+    ``UNREADABLE`` record naming the variable, with the reason, alike."""
+    folder = bytes(tmp_path) + b"/ad\xffpters"
+    python, typescript = _in_environment(out, {b"WAGGLE_ADAPTERS_DIR": folder})
+    assert python["load"] == typescript["load"]
+    assert python["load"] == [
+        ["UNREADABLE", "WAGGLE_ADAPTERS_DIR", "the setting is not UTF-8 text: it names no folder"]
+    ]

@@ -29,7 +29,6 @@
 
 import { spawn, type SpawnOptions } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as nodePath from "node:path";
 
 import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
@@ -40,8 +39,10 @@ import {
   errorReason,
   fsDecode,
   fsPath,
+  hostHome,
   isFullHostPath,
   isWindowsFullPath,
+  namesNoFolder,
   ownMember,
   readRegularFile,
   refuseUnknownMembers,
@@ -174,7 +175,8 @@ export function which(name: string): string | null {
   for (const folder of (process.env["PATH"] ?? "").split(nodePath.delimiter)) {
     // Only absolute entries: an empty one, "." or any relative one is a folder of the working
     // folder, where detection never finds (and runs) a program, as Python's `_which`.
-    if (!isFullHostPath(folder)) continue;
+    // Nor one whose bytes are not UTF-8 (U+FFFD here): Python sees another folder there.
+    if (!isFullHostPath(folder) || namesNoFolder(folder)) continue;
     for (const ext of extensions) {
       const candidate = joined(folder, name + ext);
       if (isExecutableFile(candidate)) return candidate;
@@ -401,7 +403,7 @@ export function readPointer(path: string): string | null {
  * looked up under it, and PATH lookup goes on (a throwing home failed every tool's probe). */
 function homeFolder(): string {
   try {
-    return os.homedir();
+    return hostHome(); // "" for one that is not UTF-8: no home folder, as Python's
   } catch {
     return "~";
   }

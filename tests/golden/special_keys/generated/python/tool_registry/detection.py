@@ -53,6 +53,7 @@ from .loader import (
     WINDOWS_HOST,
     home_folder,
     is_full_host_path,
+    names_no_folder,
     read_regular_file,
     strict_json_object,
 )
@@ -318,7 +319,8 @@ def _which(name: str) -> str | None:
     if "/" in name or (windows and "\\" in name):
         return next((name + ext for ext in extensions if _is_executable_file(name + ext)), None)
     for folder in os.environ.get("PATH", "").split(os.pathsep):
-        if not is_full_host_path(folder):
+        # Nor one whose bytes are not UTF-8: TypeScript sees another folder there (U+FFFD).
+        if not is_full_host_path(folder) or names_no_folder(folder):
             continue
         for ext in extensions:
             candidate = os.path.join(folder, name + ext)
