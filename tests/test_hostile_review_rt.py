@@ -9,10 +9,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from tool_registry import DetectionDeps, detect_all, detection, get_tool_registry
+from tool_registry.loader import load_manifest_files, load_third_party_manifests
 
 from .conftest import REPO, build_typescript, node_executable
 from .test_ts_hostile_review import run_js
@@ -245,3 +246,65 @@ def test_an_adapters_setting_that_is_not_utf8_names_no_folder(out: Path, tmp_pat
     assert python["load"] == [
         ["UNREADABLE", "WAGGLE_ADAPTERS_DIR", "the setting is not UTF-8 text: it names no folder"]
     ]
+
+
+# -- injected readers and listings, and the file limit ------------------------------------------
+
+READER_ANSWERS_TS = """
+import { loadManifestFiles, loadThirdPartyManifests } from "./loader.js";
+const answers = ["{}", 5, null, [123, 125], new DataView(new ArrayBuffer(2)), new Uint16Array([123, 125]),
+  true, new TextEncoder().encode("{}")];
+const files = answers.map((answer) => {
+  const result = loadManifestFiles([["src", "p"]], { readFile: () => answer });
+  return result.diagnostics.map((d) => [d.code, d.found]);
+});
+const names = [Buffer.from("b.json"), Buffer.from([0xff, 0x2e, 0x6a, 0x73, 0x6f, 0x6e]), "a.json",
+  new Uint8Array(Buffer.from("c.json")), Buffer.from("x/y.json"), 7];
+const listed = loadThirdPartyManifests("/nowhere", { readDir: () => names, readFile: () => Buffer.from("{}") });
+const limits = [null, undefined, 1];
+const limited = limits.map((maxFiles) => loadThirdPartyManifests("/nowhere", {
+  readDir: () => ["a.json", "b.json"], readFile: () => Buffer.from("{}"), maxFiles,
+}).files.length);
+process.stdout.write(JSON.stringify({ files, sources: listed.files.map((f) => f.source), limited }));
+"""
+
+
+def test_an_injected_reader_or_listing_is_read_alike(out: Path) -> None:
+    """A reader's answer that is no bytes was read as bytes by TypeScript (text, a number or an
+    array: ``INVALID_ENCODING``; a ``Uint16Array``: parsed) and failed in Python as an
+    ``AttributeError`` (a list, a ``memoryview``): it is a reader failing, ``UNREADABLE``
+    ``TypeError``, in both. A listing's bytes names were read by TypeScript and dropped by
+    Python: both read them, as ``os.fsdecode`` does. ``maxFiles: null`` read every file in
+    TypeScript where Python's ``None`` reads none."""
+    found = run_js(out, READER_ANSWERS_TS)
+    answers: list[object] = ["{}", 5, None, [123, 125], memoryview(b"{}"), [123, 125], True, b"{}"]
+    files = [
+        [
+            [str(d.code), d.found]
+            for d in load_manifest_files(
+                [("src", "p")], read_file=cast(Any, lambda _p, _l, a=answer: a)
+            ).diagnostics
+        ]
+        for answer in answers
+    ]
+    assert found["files"] == files
+    assert files[:7] == [[["UNREADABLE", "TypeError"]]] * 7
+    names: list[object] = [b"b.json", b"\xff.json", "a.json", bytearray(b"c.json"), b"x/y.json", 7]
+    listed = load_third_party_manifests(
+        "/nowhere", read_dir=cast(Any, lambda _folder: names), read_file=lambda _p, _l: b"{}"
+    )
+    sources = [file.source for file in listed.files]
+    assert found["sources"] == sources
+    assert sources == ["a.json", "b.json", "c.json", "\\udcff.json"]
+    limited = [
+        len(
+            load_third_party_manifests(
+                "/nowhere",
+                read_dir=lambda _folder: ["a.json", "b.json"],
+                read_file=lambda _p, _l: b"{}",
+                max_files=cast(Any, limit),
+            ).files
+        )
+        for limit in (None, 1000, 1)
+    ]
+    assert found["limited"] == limited == [0, 2, 1]

@@ -944,6 +944,12 @@ def _read_one(path: str, read_file: ReadFile, report: _Report) -> dict[str, Any]
         reason = shown(error.strerror or type(error).__name__)
         report.add(Diagnostic(DiagnosticCode.UNREADABLE, found=reason))
         return None
+    if not isinstance(data, (bytes, bytearray)):
+        # An injected reader's answer that is no bytes (text, a number, a list, a memoryview) is
+        # a reader failing (``UNREADABLE``, ``TypeError``), as in TypeScript: never read as text.
+        raise TypeError(f"read_file must return bytes, not {type(data).__name__}")
+    # A plain copy of the bytes (``join`` reads the buffer): no method of a subclass runs.
+    data = b"".join((data,))
     if len(data) > MANIFEST_MAX_BYTES:
         found = str(MANIFEST_MAX_BYTES)
         report.add(Diagnostic(DiagnosticCode.FILE_TOO_LARGE, expected=found))
@@ -1227,7 +1233,14 @@ def _load_folder(
     limit = file_limit(max_files)
 
     def adapter_names(names: Iterable[object]) -> Iterator[_Listed]:
-        for name in names:
+        for given in names:
+            # A name as bytes (as ``os.listdir`` of a bytes folder gives it) is its file-system
+            # text (``os.fsdecode``), as TypeScript reads a ``Uint8Array`` name; anything else
+            # that is no ``str`` names no file.
+            if isinstance(given, (bytes, bytearray)):
+                name: object = os.fsdecode(b"".join((given,)))
+            else:
+                name = plain_text(given)
             if isinstance(name, str) and name.endswith(ADAPTER_SUFFIX) and "/" not in name:
                 yield name, False
 

@@ -809,7 +809,11 @@ function readOne(path: FsPath, readFile: ReadFile, report: Report): Readonly<Rec
     }
     return null;
   }
-  return checkBytes(data, report);
+  const given: unknown = data;
+  // An injected reader's answer that is no bytes (text, a number, an array, another typed
+  // array) is a reader failing (UNREADABLE, TypeError), as in Python: never read as bytes.
+  if (!(given instanceof Uint8Array)) throw new TypeError(`readFile must return a Uint8Array, not ${given === null ? "null" : typeof given}`);
+  return checkBytes(given, report);
 }
 
 type Checked = readonly [Report, Readonly<Record<string, unknown>> | null];
@@ -1199,7 +1203,9 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     });
   }
   refuseUnknownMembers(deps, LOADER_OPTIONS, "deps");
-  const maxFiles = fileLimit(ownMember(deps, "maxFiles") ?? MAX_ADAPTER_FILES);
+  // Only a missing option is the default: `null` reads no file, as Python's `None` reads none.
+  const givenLimit: unknown = ownMember(deps, "maxFiles");
+  const maxFiles = fileLimit(givenLimit === undefined ? MAX_ADAPTER_FILES : givenLimit);
   const readDir = ownMember(deps, "readDir") ?? listedNames;
   const readFile = ownMember(deps, "readFile");
   // Only a result this module made can be refreshed from (anything else is ignored: a load
