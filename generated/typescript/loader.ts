@@ -553,15 +553,44 @@ const BUILTIN_NAMES: ReadonlyMap<string, string> = (() => {
 /** What a load says of a default folder that needs a home folder it does not have. */
 export const NO_HOME_FOLDER = "no home folder that is an absolute path";
 
+/** What a load says of a folder setting whose bytes are not UTF-8. */
+export const SETTING_NOT_UTF8 = "the setting is not UTF-8 text: it names no folder";
+
 /** The adapters folder lies under the home folder (`~` or `~/...`) and there is no home folder
- * that is an absolute path (`HOME` relative, or unset with no account entry, where
- * `os.homedir()` throws): the folder is not looked for in the working folder instead. A load
- * reports it (UNREADABLE); `configured` is the value that needed a home. */
+ * that is an absolute path (`HOME` relative, not UTF-8, or unset with no account entry, where
+ * `os.homedir()` throws): the folder is not looked for in the working folder instead. Or the
+ * environment variable naming the folder holds bytes that are not UTF-8: it names no folder. A
+ * load reports it (UNREADABLE, its `found` the `reason`); `configured` is the value that needed a
+ * home, or the name of the variable that names no folder. */
 export class NoHomeFolderError extends Error {
   override name = "NoHomeFolderError";
-  constructor(readonly configured: string) {
-    super(NO_HOME_FOLDER);
+  readonly reason: string;
+  constructor(
+    readonly configured: string,
+    reason: string = NO_HOME_FOLDER,
+  ) {
+    super(reason);
+    this.reason = reason;
   }
+}
+
+// U+FFFD (what node makes of bytes that are not UTF-8) or a lone surrogate: an environment value
+// holding one names no folder both languages agree on.
+const NOT_UTF8 = /[\uFFFD\p{Surrogate}]/u;
+
+/** Whether an environment value (`HOME`, a `PATH` entry, the adapters folder setting) holds bytes
+ * that are not UTF-8: node shows them as U+FFFD, Python as their bytes, so the two would look in
+ * different folders (a folder literally named with U+FFFD among them). It names no folder in
+ * either language, as Python's `names_no_folder`. */
+export function namesNoFolder(value: string): boolean {
+  return NOT_UTF8.test(value);
+}
+
+/** `os.homedir()`, or `""` (no home folder: no absolute path) for one that is not UTF-8
+ * (`namesNoFolder`), as Python's `home_folder`. Throws as `os.homedir()` throws. */
+export function hostHome(): string {
+  const home = os.homedir();
+  return namesNoFolder(home) ? "" : home;
 }
 
 /** `path` without its trailing slashes (Python's `rstrip("/")`), by a scan from the end: a
@@ -573,9 +602,6 @@ export function withoutTrailingSlashes(path: string): string {
   return path.slice(0, end);
 }
 
-/** The folder named by the environment variable, else the default (`~` expanded).
- * `NoHomeFolderError` when the value is `~` or starts with `~/` and expands to no absolute path
- * (as Python's). */
 /** A full path on Windows: a drive and a separator (`C:\\`, `C:/`), or two separators (a share). */
 const WINDOWS_FULL_PATH = /^(?:[A-Za-z]:[\\/]|[\\/]{2})/;
 
@@ -593,16 +619,22 @@ export function isFullHostPath(path: string): boolean {
   return process.platform === "win32" ? isWindowsFullPath(path) : path.startsWith("/");
 }
 
+/** The folder named by the environment variable, else the default (`~` expanded).
+ * `NoHomeFolderError` when the value is `~` or starts with `~/` and expands to no absolute path,
+ * and (its `reason` SETTING_NOT_UTF8) when the variable is not UTF-8 (as Python's). */
 export function defaultAdaptersDir(): string {
   const configured = process.env[ADAPTERS_DIR_ENV_VAR] || DEFAULT_ADAPTERS_DIR;
+  // Named by the variable: its value has no text both languages read alike.
+  if (namesNoFolder(configured)) throw new NoHomeFolderError(ADAPTERS_DIR_ENV_VAR, SETTING_NOT_UTF8);
   if (configured === "~" || configured.startsWith("~/")) {
     let home: string;
     try {
-      home = os.homedir();
+      home = hostHome();
     } catch {
       throw new NoHomeFolderError(configured);
     }
-    // An empty HOME is no home folder (as Python's), not the root the expansion below makes of it.
+    // An empty HOME (or one not UTF-8) is no home folder (as Python's), not the root the expansion
+    // below makes of it.
     if (home === "") throw new NoHomeFolderError(configured);
     // As Python's os.path.expanduser: the home folder's trailing slashes are dropped, and an
     // expansion left empty (home "/", value "~") is the root.
@@ -785,7 +817,11 @@ function readOne(path: FsPath, readFile: ReadFile, report: Report): Readonly<Rec
     }
     return null;
   }
-  return checkBytes(data, report);
+  const given: unknown = data;
+  // An injected reader's answer that is no bytes (text, a number, an array, another typed
+  // array) is a reader failing (UNREADABLE, TypeError), as in Python: never read as bytes.
+  if (!(given instanceof Uint8Array)) throw new TypeError(`readFile must return a Uint8Array, not ${given === null ? "null" : typeof given}`);
+  return checkBytes(given, report);
 }
 
 type Checked = readonly [Report, Readonly<Record<string, unknown>> | null];
@@ -1166,7 +1202,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     refuseUnknownMembers(deps, LOADER_OPTIONS, "deps");
     const given = ownMember(deps, "previous");
     const previous = typeof given === "object" && given !== null && REMEMBERED.has(given) ? given : undefined;
-    const problem = makeDiagnostic(DiagnosticCode.UNREADABLE, { source: shown(error.configured), found: NO_HOME_FOLDER });
+    const problem = makeDiagnostic(DiagnosticCode.UNREADABLE, { source: shown(error.configured), found: error.reason });
     return Object.freeze({
       manifests: [],
       diagnostics: Object.freeze([problem]),
@@ -1175,7 +1211,9 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     });
   }
   refuseUnknownMembers(deps, LOADER_OPTIONS, "deps");
-  const maxFiles = fileLimit(ownMember(deps, "maxFiles") ?? MAX_ADAPTER_FILES);
+  // Only a missing option is the default: `null` reads no file, as Python's `None` reads none.
+  const givenLimit: unknown = ownMember(deps, "maxFiles");
+  const maxFiles = fileLimit(givenLimit === undefined ? MAX_ADAPTER_FILES : givenLimit);
   const readDir = ownMember(deps, "readDir") ?? listedNames;
   const readFile = ownMember(deps, "readFile");
   // Only a result this module made can be refreshed from (anything else is ignored: a load

@@ -267,17 +267,34 @@ for _builtin in BUILTIN_TOOL_MANIFESTS:
 
 class NoHomeFolderError(OSError):
     """The adapters folder lies under the home folder (``~`` or ``~/...``) and there is no home
-    folder that is an absolute path (``HOME`` relative, or unset with no account entry, where
-    ``~`` stays ``~``): the folder is not looked for in the working folder instead. A load
-    reports it (``UNREADABLE``); ``configured`` is the value that needed a home."""
+    folder that is an absolute path (``HOME`` relative, not UTF-8, or unset with no account
+    entry, where ``~`` stays ``~``): the folder is not looked for in the working folder instead.
+    Or the environment variable naming the folder holds bytes that are not UTF-8: it names no
+    folder. A load reports it (``UNREADABLE``, its ``found`` the ``reason``); ``configured`` is
+    the value that needed a home, or the name of the variable that names no folder."""
 
-    def __init__(self, configured: str) -> None:
-        super().__init__(NO_HOME_FOLDER)
+    def __init__(self, configured: str, reason: str | None = None) -> None:
+        self.reason = NO_HOME_FOLDER if reason is None else reason
+        super().__init__(self.reason)
         self.configured = configured
 
 
 # What a load says of a default folder that needs a home folder it does not have.
 NO_HOME_FOLDER = "no home folder that is an absolute path"
+# What a load says of a folder setting whose bytes are not UTF-8.
+SETTING_NOT_UTF8 = "the setting is not UTF-8 text: it names no folder"
+
+# A lone surrogate (bytes that are not UTF-8, as ``os.environ`` decodes them) or U+FFFD (what node
+# makes of such bytes): an environment value holding one names no folder both languages agree on.
+_NOT_UTF8 = re.compile("[\ud800-\udfff\ufffd]")
+
+
+def names_no_folder(value: str) -> bool:
+    """Whether an environment value (``HOME``, a ``PATH`` entry, the adapters folder setting)
+    holds bytes that are not UTF-8: TypeScript sees U+FFFD where Python sees their bytes, so the
+    two would look in different folders (a folder literally named with U+FFFD among them). It
+    names no folder in either language; TypeScript's ``namesNoFolder`` decides alike."""
+    return _NOT_UTF8.search(value) is not None
 
 
 # Whether this process runs on Windows: the files the runtime looks at (the adapters folder, the
@@ -305,7 +322,9 @@ def home_folder() -> str:
     no absolute path, so nothing is (TypeScript's ``os.homedir()`` gives ``""`` there too)."""
     if os.name != "nt" and os.environ.get("HOME") == "":
         return ""
-    return os.path.expanduser("~")
+    home = os.path.expanduser("~")
+    # Not UTF-8 (``names_no_folder``): no home folder either, as TypeScript's ``homeFolder``.
+    return "" if names_no_folder(home) else home
 
 
 def default_adapters_dir() -> str:
@@ -316,9 +335,13 @@ def default_adapters_dir() -> str:
     relative name it spells in both languages. ``NoHomeFolderError`` when ``~`` expands to no
     absolute path: a relative or empty home (or ``~`` left as it is) would name a folder in the
     working folder (or the root), whose adapters the host never chose (TypeScript's
-    ``os.homedir()`` throws there).
+    ``os.homedir()`` throws there). ``NoHomeFolderError`` too (its ``reason``
+    ``SETTING_NOT_UTF8``) when the variable holds bytes that are not UTF-8 (``names_no_folder``).
     """
     configured = os.environ.get(ADAPTERS_DIR_ENV_VAR) or DEFAULT_ADAPTERS_DIR
+    if names_no_folder(configured):
+        # Named by the variable: its value has no text both languages read alike.
+        raise NoHomeFolderError(ADAPTERS_DIR_ENV_VAR, SETTING_NOT_UTF8)
     if not (configured == "~" or configured.startswith("~/")):
         return configured
     folder = os.path.expanduser(configured)
@@ -929,6 +952,12 @@ def _read_one(path: str, read_file: ReadFile, report: _Report) -> dict[str, Any]
         reason = shown(error.strerror or type(error).__name__)
         report.add(Diagnostic(DiagnosticCode.UNREADABLE, found=reason))
         return None
+    if not isinstance(data, (bytes, bytearray)):
+        # An injected reader's answer that is no bytes (text, a number, a list, a memoryview) is
+        # a reader failing (``UNREADABLE``, ``TypeError``), as in TypeScript: never read as text.
+        raise TypeError(f"read_file must return bytes, not {type(data).__name__}")
+    # A plain copy of the bytes (``join`` reads the buffer): no method of a subclass runs.
+    data = b"".join((data,))
     if len(data) > MANIFEST_MAX_BYTES:
         found = str(MANIFEST_MAX_BYTES)
         report.add(Diagnostic(DiagnosticCode.FILE_TOO_LARGE, expected=found))
@@ -1208,11 +1237,18 @@ def _load_folder(
     try:
         folder = adapters_folder(adapters_dir)
     except NoHomeFolderError as error:
-        return _unreadable_folder(error.configured, NO_HOME_FOLDER, previous)
+        return _unreadable_folder(error.configured, error.reason, previous)
     limit = file_limit(max_files)
 
     def adapter_names(names: Iterable[object]) -> Iterator[_Listed]:
-        for name in names:
+        for given in names:
+            # A name as bytes (as ``os.listdir`` of a bytes folder gives it) is its file-system
+            # text (``os.fsdecode``), as TypeScript reads a ``Uint8Array`` name; anything else
+            # that is no ``str`` names no file.
+            if isinstance(given, (bytes, bytearray)):
+                name: object = os.fsdecode(b"".join((given,)))
+            else:
+                name = plain_text(given)
             if isinstance(name, str) and name.endswith(ADAPTER_SUFFIX) and "/" not in name:
                 yield name, False
 

@@ -29,7 +29,6 @@
 
 import { spawn, type SpawnOptions } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as nodePath from "node:path";
 
 import { DiagnosticCode, diagnosticAsJson, makeDiagnostic, shown, type Diagnostic } from "./diagnostics.js";
@@ -40,8 +39,10 @@ import {
   errorReason,
   fsDecode,
   fsPath,
+  hostHome,
   isFullHostPath,
   isWindowsFullPath,
+  namesNoFolder,
   ownMember,
   readRegularFile,
   refuseUnknownMembers,
@@ -62,6 +63,21 @@ const MAX_RESOLVED_CANDIDATES = 1000;
 // node refuses to spawn one without a shell, and Python's probe reports the same instead.
 const BATCH_FILE = /\.(?:[Bb][Aa][Tt]|[Cc][Mm][Dd])[. ]*$/;
 const BATCH_FILE_NOT_RUN = "version: not run: a batch file (.bat, .cmd) runs through cmd.exe";
+
+// How much of a file the version probe reads to tell whether it is a program: a binary's header,
+// or a `#!` line (Linux reads at most this many bytes of one).
+const HEADER_BYTES = 256;
+// Mach-O's headers (32 and 64 bit, either byte order, and a universal one), as hex.
+const MACH_O: ReadonlySet<string> = new Set(["feedface", "feedfacf", "cefaedfe", "cffaedfe", "cafebabe", "bebafeca"]);
+// What the version probe says of a file it does not run (Python says the same).
+const NOT_A_FULL_PATH = "not run: no full path (PATH would choose the program)";
+const NO_PROGRAM_HEADER = "not run: no #! line or binary header this machine runs";
+const NO_SCRIPT_INTERPRETER = "not run: its #! line names no program this machine runs";
+
+/** The version probe's refusal to run a file; its message says why (Python's alike). */
+export class NotRunError extends Error {
+  override name = "NotRunError";
+}
 
 /** A hook pointer file larger than MAX_POINTER_BYTES. */
 export class PointerTooLargeError extends Error {
@@ -159,7 +175,8 @@ export function which(name: string): string | null {
   for (const folder of (process.env["PATH"] ?? "").split(nodePath.delimiter)) {
     // Only absolute entries: an empty one, "." or any relative one is a folder of the working
     // folder, where detection never finds (and runs) a program, as Python's `_which`.
-    if (!isFullHostPath(folder)) continue;
+    // Nor one whose bytes are not UTF-8 (U+FFFD here): Python sees another folder there.
+    if (!isFullHostPath(folder) || namesNoFolder(folder)) continue;
     for (const ext of extensions) {
       const candidate = joined(folder, name + ext);
       if (isExecutableFile(candidate)) return candidate;
@@ -212,18 +229,96 @@ function firstLine(text: string): string | null {
   return trimmed.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/)[0] ?? null;
 }
 
+let ownHeader: Uint8Array | undefined;
+
+/** The first bytes of the program running this process (empty when they cannot be read): the
+ * machine's own kind of binary. */
+function ownBinaryHeader(): Uint8Array {
+  if (ownHeader === undefined) {
+    try {
+      ownHeader = readRegularFile(process.execPath, HEADER_BYTES - 1);
+    } catch {
+      ownHeader = new Uint8Array(0);
+    }
+  }
+  return ownHeader;
+}
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  return bytes.length >= prefix.length && prefix.every((byte, index) => bytes[index] === byte);
+}
+
+const ELF = [0x7f, 0x45, 0x4c, 0x46];
+
+/** Whether `header` begins a binary this machine runs itself: on Windows a PE (`MZ`), on macOS a
+ * Mach-O, elsewhere an ELF of this process's own class, byte order and machine. One the system
+ * cannot run (ENOEXEC) node's spawn hands to `/bin/sh`, as a script. As Python's `_native_binary`. */
+function nativeBinary(header: Uint8Array): boolean {
+  if (process.platform === "win32") return startsWith(header, [0x4d, 0x5a]);
+  if (process.platform === "darwin") return header.length >= 4 && MACH_O.has(Buffer.from(header.subarray(0, 4)).toString("hex"));
+  if (!startsWith(header, ELF) || header.length < 20) return false;
+  const own = ownBinaryHeader();
+  if (!startsWith(own, ELF) || own.length < 20) return true; // no own ELF to compare with: any ELF
+  return [4, 5, 18, 19].every((index) => header[index] === own[index]);
+}
+
+/** The interpreter a `#!` line names (after blanks, up to a blank, a NUL or the line's end, as
+ * Linux reads it), or null when the line does not end within `header`. */
+function interpreterOf(header: Uint8Array): string | null {
+  const end = header.indexOf(0x0a);
+  if (end < 0) return null;
+  let start = 2;
+  while (start < end && (header[start] === 0x20 || header[start] === 0x09)) start += 1;
+  let stop = start;
+  while (stop < end && header[stop] !== 0x20 && header[stop] !== 0x09 && header[stop] !== 0x00) stop += 1;
+  return fsDecode(Buffer.from(header.buffer, header.byteOffset + start, stop - start));
+}
+
+/**
+ * Throws NotRunError unless `executable` is a full path to a program this machine runs itself
+ * (`nativeBinary`), or to a `#!` script (not on Windows) whose line names one by its full path.
+ * No other file is ever run for its version: a bare name would be looked up on PATH by the
+ * system, not by detection's own lookup, and node runs a file of no known format through
+ * `/bin/sh` (ENOEXEC), as a shell script. The header is read by the loader's guarded reader (a
+ * regular file, opened non-blocking, at most HEADER_BYTES). As Python's `_refuse_unless_program`.
+ */
+function refuseUnlessProgram(executable: string): void {
+  const header = readRegularFile(executable, HEADER_BYTES - 1);
+  if (process.platform === "win32" || !startsWith(header, [0x23, 0x21])) {
+    if (!nativeBinary(header)) throw new NotRunError(NO_PROGRAM_HEADER);
+    return;
+  }
+  const interpreter = interpreterOf(header);
+  let runs: boolean;
+  try {
+    runs = interpreter !== null && isFullHostPath(interpreter) && nativeBinary(readRegularFile(interpreter, HEADER_BYTES - 1));
+  } catch {
+    runs = false; // missing, unreadable or no regular file: nothing the system would run
+  }
+  if (!runs) throw new NotRunError(NO_SCRIPT_INTERPRETER);
+}
+
 /**
  * The first line `executable --version` prints; at most MAX_VERSION_BYTES of its output are
  * read. Spawned with an argument list (never a shell), stdin and stderr closed, in its own
  * process group where the platform has them, so the timeout kills what it started too. Rejects
  * with VersionTimeoutError when it neither exits nor fills the cap within `timeoutMs`, and with
- * the spawn error when it cannot be started. A failing exit with less than the cap is null.
+ * the spawn error when it cannot be started. A failing exit with less than the cap is null. Rejects
+ * with NotRunError, never spawning, for a file it does not run (`refuseUnlessProgram`): anything
+ * but a full path to a program or a `#!` script.
  */
 export function runVersion(executable: string, timeoutMs: number): Promise<string | null> {
+  const given: unknown = executable;
+  if (typeof given !== "string" || !isFullHostPath(given)) return Promise.reject(new NotRunError(NOT_A_FULL_PATH));
   if (/[\uD800-\uDFFF]/.test(executable)) {
     // Node spawns a program by a text it writes as UTF-8, a lone surrogate as U+FFFD: another
     // program than the one looked at. Refused (a DETECTION_FAILED), never run.
     return Promise.reject(new UnencodablePathError(`cannot run ${shown(executable, MAX_VERSION_CHARS)} by its bytes`));
+  }
+  try {
+    refuseUnlessProgram(executable);
+  } catch (error) {
+    return Promise.reject(error);
   }
   const ownGroup = process.platform !== "win32";
   return new Promise((resolve, reject) => {
@@ -308,7 +403,7 @@ export function readPointer(path: string): string | null {
  * looked up under it, and PATH lookup goes on (a throwing home failed every tool's probe). */
 function homeFolder(): string {
   try {
-    return os.homedir();
+    return hostHome(); // "" for one that is not UTF-8: no home folder, as Python's
   } catch {
     return "~";
   }

@@ -32,6 +32,7 @@ Inert entries (MCP server descriptions) are never detected: ``detect_all`` skips
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 import re
@@ -52,6 +53,7 @@ from .loader import (
     WINDOWS_HOST,
     home_folder,
     is_full_host_path,
+    names_no_folder,
     read_regular_file,
     strict_json_object,
 )
@@ -75,6 +77,32 @@ _WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
 _BATCH_FILE = re.compile(r"\.(?:[Bb][Aa][Tt]|[Cc][Mm][Dd])[. ]*\Z")
 # What a batch file's version probe reports instead of running it (both languages alike).
 BATCH_FILE_NOT_RUN = "version: not run: a batch file (.bat, .cmd) runs through cmd.exe"
+
+
+# How much of a file the version probe reads to tell whether it is a program: a binary's header,
+# or a ``#!`` line (Linux reads at most this many bytes of one).
+_HEADER_BYTES = 256
+# Mach-O's headers (32 and 64 bit, either byte order, and a universal one).
+_MACH_O = frozenset(
+    {
+        b"\xfe\xed\xfa\xce",
+        b"\xfe\xed\xfa\xcf",
+        b"\xce\xfa\xed\xfe",
+        b"\xcf\xfa\xed\xfe",
+        b"\xca\xfe\xba\xbe",
+        b"\xbe\xba\xfe\xca",
+    }
+)
+# A ``#!`` line's interpreter: after blanks, up to a blank, a NUL or the line's end (Linux's rule).
+_INTERPRETER = re.compile(rb"#![ \t]*([^ \t\n\x00]*)[^\n]*\n")
+# What the version probe says of a file it does not run (TypeScript says the same).
+NOT_A_FULL_PATH = "not run: no full path (PATH would choose the program)"
+NO_PROGRAM_HEADER = "not run: no #! line or binary header this machine runs"
+NO_SCRIPT_INTERPRETER = "not run: its #! line names no program this machine runs"
+
+
+class NotRunError(OSError):
+    """The version probe's refusal to run a file; its text says why (TypeScript's alike)."""
 
 
 class PointerTooLargeError(OSError):
@@ -140,14 +168,70 @@ def _pause(reader: threading.Thread) -> None:
         time.sleep(_POLL_SECONDS)
 
 
+@functools.cache
+def _own_binary_header() -> bytes:
+    """The first bytes of the program running this process (``b""`` when it cannot be read):
+    the machine's own kind of binary."""
+    try:
+        return read_regular_file(sys.executable, _HEADER_BYTES - 1)
+    except (OSError, ValueError, TypeError):
+        return b""
+
+
+def _native_binary(header: bytes) -> bool:
+    """Whether ``header`` begins a binary this machine runs itself: on Windows a PE (``MZ``), on
+    macOS a Mach-O, elsewhere an ELF of this process's own class, byte order and machine. One
+    the system cannot run (``ENOEXEC``) is handed to ``/bin/sh`` by node's spawn, as a script."""
+    if WINDOWS_HOST:
+        return header.startswith(b"MZ")
+    if sys.platform == "darwin":
+        return header[:4] in _MACH_O
+    if not header.startswith(b"\x7fELF") or len(header) < 20:
+        return False
+    own = _own_binary_header()
+    if not own.startswith(b"\x7fELF") or len(own) < 20:
+        return True  # no own ELF to compare with: any ELF
+    return header[4:6] == own[4:6] and header[18:20] == own[18:20]
+
+
+def _refuse_unless_program(executable: object) -> None:
+    """Raise ``NotRunError`` unless ``executable`` is a full path to a program this machine runs
+    itself (``_native_binary``), or to a ``#!`` script (not on Windows) whose line names one by
+    its full path. No other file is ever run for its version: a bare name would be looked up on
+    PATH by the system, not by detection's own lookup, and node runs a file of no known format
+    through ``/bin/sh`` (``ENOEXEC``), as a shell script. The header is read by the loader's
+    guarded reader (a regular file, opened non-blocking, at most ``_HEADER_BYTES``)."""
+    if type(executable) is not str or not is_full_host_path(executable):
+        raise NotRunError(NOT_A_FULL_PATH)
+    header = read_regular_file(executable, _HEADER_BYTES - 1)
+    if WINDOWS_HOST or not header.startswith(b"#!"):
+        if not _native_binary(header):
+            raise NotRunError(NO_PROGRAM_HEADER)
+        return
+    line = _INTERPRETER.match(header)
+    interpreter = None if line is None else os.fsdecode(line.group(1))
+    try:
+        runs = (
+            interpreter is not None
+            and is_full_host_path(interpreter)
+            and _native_binary(read_regular_file(interpreter, _HEADER_BYTES - 1))
+        )
+    except (OSError, ValueError):
+        runs = False  # missing, unreadable or no regular file: nothing the system would run
+    if not runs:
+        raise NotRunError(NO_SCRIPT_INTERPRETER)
+
+
 def _run_version(executable: str, timeout: float) -> str | None:
     """The first line ``executable --version`` prints; at most ``MAX_VERSION_BYTES`` are read.
 
-    Raises ``subprocess.TimeoutExpired`` (after killing the child and its process group) when it
-    neither exits nor fills the cap within ``timeout``, ``OSError`` when it cannot be started.
-    Once it has exited, whatever it left running in its process group is killed (which also
-    closes a pipe such a leftover held open).
+    Raises ``NotRunError`` for a file it does not run (``_refuse_unless_program``): anything but
+    a full path to a program or a ``#!`` script. Raises ``subprocess.TimeoutExpired`` (after
+    killing the child and its process group) when it neither exits nor fills the cap within
+    ``timeout``, ``OSError`` when it cannot be started. Once it has exited, whatever it left
+    running in its process group is killed (which also closes a pipe such a leftover held open).
     """
+    _refuse_unless_program(executable)
     process = subprocess.Popen(  # an argument list, never a shell
         [executable, "--version"],
         stdin=subprocess.DEVNULL,
@@ -235,7 +319,8 @@ def _which(name: str) -> str | None:
     if "/" in name or (windows and "\\" in name):
         return next((name + ext for ext in extensions if _is_executable_file(name + ext)), None)
     for folder in os.environ.get("PATH", "").split(os.pathsep):
-        if not is_full_host_path(folder):
+        # Nor one whose bytes are not UTF-8: TypeScript sees another folder there (U+FFFD).
+        if not is_full_host_path(folder) or names_no_folder(folder):
             continue
         for ext in extensions:
             candidate = os.path.join(folder, name + ext)
