@@ -120,6 +120,7 @@ LAZY_PYTHON_EXPORTS: dict[str, tuple[str, ...]] = {
         "DetectionDeps",
         "DetectionResult",
         "HomeNotAbsoluteError",
+        "NotRunError",
         "detect_all",
         "detect_tool",
     ),

@@ -37,6 +37,22 @@ SUMMARY: Counter[str] = Counter()
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 # Regex constructs the translation refuses on purpose (none appear in our schemas).
 REFUSED_REGEX_CONSTRUCTS = ("\\p{", "\\P{")
+# The largest integer both backends hold exactly: a const or enum beyond it is refused on purpose
+# (TypeScript's numbers would compare its neighbours equal to it).
+EXACT_INTEGER = 2**53 - 1
+
+
+def _inexact_integer(value: Any) -> bool:
+    """Whether ``value`` holds, at any depth, an integer TypeScript cannot hold exactly."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return abs(value) > EXACT_INTEGER
+    if isinstance(value, Mapping):
+        return any(_inexact_integer(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_inexact_integer(item) for item in value)
+    return False
 
 
 def _groups() -> Iterator[Any]:
@@ -58,6 +74,7 @@ def _unsupported(schema: Any, is_root: bool = True) -> list[str]:
     ref = schema.get("$ref")
     if isinstance(ref, str) and not ref.startswith("#/") and ref != "#":
         reasons.append("$ref")
+    reasons += [key for key in ("const", "enum") if key in schema and _inexact_integer(schema[key])]
     pattern = schema.get("pattern")
     if isinstance(pattern, str) and any(c in pattern for c in REFUSED_REGEX_CONSTRUCTS):
         reasons.append("pattern")

@@ -581,7 +581,7 @@ const NOT_UTF8 = /[\uFFFD\p{Surrogate}]/u;
 /** Whether an environment value (`HOME`, a `PATH` entry, the adapters folder setting) holds bytes
  * that are not UTF-8: node shows them as U+FFFD, Python as their bytes, so the two would look in
  * different folders (a folder literally named with U+FFFD among them). It names no folder in
- * either language, as Python's `names_no_folder`. */
+ * either language, as Python's `_names_no_folder`. */
 export function namesNoFolder(value: string): boolean {
   return NOT_UTF8.test(value);
 }

@@ -62,6 +62,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
         DetectionDeps,
         DetectionResult,
         HomeNotAbsoluteError,
+        NotRunError,
         detect_all,
         detect_tool,
     )
@@ -118,6 +119,7 @@ _LAZY: dict[str, str] = {
     "DetectionDeps": "detection",
     "DetectionResult": "detection",
     "HomeNotAbsoluteError": "detection",
+    "NotRunError": "detection",
     "detect_all": "detection",
     "detect_tool": "detection",
     "Diagnostic": "diagnostics",
@@ -214,6 +216,7 @@ __all__ = [
     "NotARegularFileError",
     "NotLaunchableError",
     "NotLaunchableReason",
+    "NotRunError",
     "ParsedManifest",
     "PathDetect",
     "PromptArgError",

@@ -289,7 +289,7 @@ SETTING_NOT_UTF8 = "the setting is not UTF-8 text: it names no folder"
 _NOT_UTF8 = re.compile("[\ud800-\udfff\ufffd]")
 
 
-def names_no_folder(value: str) -> bool:
+def _names_no_folder(value: str) -> bool:
     """Whether an environment value (``HOME``, a ``PATH`` entry, the adapters folder setting)
     holds bytes that are not UTF-8: TypeScript sees U+FFFD where Python sees their bytes, so the
     two would look in different folders (a folder literally named with U+FFFD among them). It
@@ -323,8 +323,8 @@ def home_folder() -> str:
     if os.name != "nt" and os.environ.get("HOME") == "":
         return ""
     home = os.path.expanduser("~")
-    # Not UTF-8 (``names_no_folder``): no home folder either, as TypeScript's ``homeFolder``.
-    return "" if names_no_folder(home) else home
+    # Not UTF-8 (``_names_no_folder``): no home folder either, as TypeScript's ``homeFolder``.
+    return "" if _names_no_folder(home) else home
 
 
 def default_adapters_dir() -> str:
@@ -336,10 +336,10 @@ def default_adapters_dir() -> str:
     absolute path: a relative or empty home (or ``~`` left as it is) would name a folder in the
     working folder (or the root), whose adapters the host never chose (TypeScript's
     ``os.homedir()`` throws there). ``NoHomeFolderError`` too (its ``reason``
-    ``SETTING_NOT_UTF8``) when the variable holds bytes that are not UTF-8 (``names_no_folder``).
+    ``SETTING_NOT_UTF8``) when the variable holds bytes that are not UTF-8 (``_names_no_folder``).
     """
     configured = os.environ.get(ADAPTERS_DIR_ENV_VAR) or DEFAULT_ADAPTERS_DIR
-    if names_no_folder(configured):
+    if _names_no_folder(configured):
         # Named by the variable: its value has no text both languages read alike.
         raise NoHomeFolderError(ADAPTERS_DIR_ENV_VAR, SETTING_NOT_UTF8)
     if not (configured == "~" or configured.startswith("~/")):

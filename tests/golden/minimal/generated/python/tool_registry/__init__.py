@@ -60,6 +60,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
         DetectionDeps,
         DetectionResult,
         HomeNotAbsoluteError,
+        NotRunError,
         detect_all,
         detect_tool,
     )
@@ -116,6 +117,7 @@ _LAZY: dict[str, str] = {
     "DetectionDeps": "detection",
     "DetectionResult": "detection",
     "HomeNotAbsoluteError": "detection",
+    "NotRunError": "detection",
     "detect_all": "detection",
     "detect_tool": "detection",
     "Diagnostic": "diagnostics",
@@ -210,6 +212,7 @@ __all__ = [
     "NotARegularFileError",
     "NotLaunchableError",
     "NotLaunchableReason",
+    "NotRunError",
     "ParsedManifest",
     "PathDetect",
     "PromptArgError",

@@ -77,6 +77,7 @@ if TYPE_CHECKING:  # the type checker sees every name; the interpreter loads the
         DetectionDeps,
         DetectionResult,
         HomeNotAbsoluteError,
+        NotRunError,
         detect_all,
         detect_tool,
     )
@@ -133,6 +134,7 @@ _LAZY: dict[str, str] = {
     "DetectionDeps": "detection",
     "DetectionResult": "detection",
     "HomeNotAbsoluteError": "detection",
+    "NotRunError": "detection",
     "detect_all": "detection",
     "detect_tool": "detection",
     "Diagnostic": "diagnostics",
@@ -244,6 +246,7 @@ __all__ = [
     "NotARegularFileError",
     "NotLaunchableError",
     "NotLaunchableReason",
+    "NotRunError",
     "ParsedManifest",
     "PathDetect",
     "PromptArgError",

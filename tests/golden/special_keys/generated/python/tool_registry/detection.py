@@ -51,9 +51,9 @@ from .diagnostics import Diagnostic, DiagnosticCode, shown, shown_argument
 from .loader import (
     WINDOWS_FULL_PATH,
     WINDOWS_HOST,
+    _names_no_folder,
     home_folder,
     is_full_host_path,
-    names_no_folder,
     read_regular_file,
     strict_json_object,
 )
@@ -320,7 +320,7 @@ def _which(name: str) -> str | None:
         return next((name + ext for ext in extensions if _is_executable_file(name + ext)), None)
     for folder in os.environ.get("PATH", "").split(os.pathsep):
         # Nor one whose bytes are not UTF-8: TypeScript sees another folder there (U+FFFD).
-        if not is_full_host_path(folder) or names_no_folder(folder):
+        if not is_full_host_path(folder) or _names_no_folder(folder):
             continue
         for ext in extensions:
             candidate = os.path.join(folder, name + ext)
