@@ -308,3 +308,35 @@ def test_an_injected_reader_or_listing_is_read_alike(out: Path) -> None:
         for limit in (None, 1000, 1)
     ]
     assert found["limited"] == limited == [0, 2, 1]
+
+
+INJECTED_TEXT_NAMES_TS = """
+import { loadThirdPartyManifests } from "./loader.js";
+const names = JSON.parse(%s);
+const result = loadThirdPartyManifests("/nowhere", {
+  readDir: () => names, readFile: () => Buffer.from("{}"),
+});
+process.stdout.write(JSON.stringify(result.files.map((f) => f.source)));
+"""
+
+
+def test_injected_text_names_holding_lone_surrogates_are_ordered_alike(out: Path) -> None:
+    """An injected listing's text names are ordered and told apart by the bytes Python gives
+    them (``os.fsencode``, else ``surrogatepass``). TypeScript encoded every lone surrogate as
+    U+FFFD: ``\\ud800.json`` and ``\\ufffd.json`` were one name, and ``\\udcff.json`` (the byte
+    0xFF) sorted among the U+FFFD names instead of after them."""
+    names = ["\udcff.json", "\ufffd.json", "\ud800.json", "b.json", "\udc80\ud800.json"]
+    listed = load_third_party_manifests(
+        "/nowhere", read_dir=lambda _folder: names, read_file=lambda _p, _l: b"{}"
+    )
+    sources = [file.source for file in listed.files]
+    # b < ED A0 80 (surrogatepass) < ED B2 80 ED A0 80 < EF BF BD (U+FFFD) < FF (surrogateescape)
+    assert sources == [
+        "b.json",
+        "\\ud800.json",
+        "\\udc80\\ud800.json",
+        "\ufffd.json",
+        "\\udcff.json",
+    ]
+    found = run_js(out, INJECTED_TEXT_NAMES_TS % json.dumps(json.dumps(names)))
+    assert found == sources

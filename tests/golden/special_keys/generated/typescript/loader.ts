@@ -1071,9 +1071,38 @@ function validUtf8(piece: Buffer): string | null {
   }
 }
 
+/** `text` as UTF-8 with every lone surrogate written as its own three bytes (Python's
+ * `surrogatepass`), for a text `fsEncode` has no bytes for. */
+function surrogatePass(text: string): Buffer {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    const next = text.charCodeAt(index + 1);
+    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      index += 1; // a pair: one character, encoded as UTF-8
+      continue;
+    }
+    const lone = Buffer.of(0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f));
+    parts.push(Buffer.from(text.slice(start, index), "utf8"), lone);
+    start = index + 1;
+  }
+  parts.push(Buffer.from(text.slice(start), "utf8"));
+  return Buffer.concat(parts);
+}
+
+/** The bytes an injected listing's text name is ordered and keyed by, as Python's loader does
+ * (`os.fsencode`, else `surrogatepass`). `Buffer.from(text, "utf8")` makes U+FFFD of every lone
+ * surrogate: two names differing only there were one name, ordered unlike Python's. */
+function textNameBytes(text: string): Buffer {
+  if (!SURROGATE_UNIT.test(text)) return Buffer.from(text, "utf8");
+  return fsEncode(text) ?? surrogatePass(text);
+}
+
 /** `entry`'s bytes (over the same memory), or null for something that is no name. */
 function nameBytes(entry: unknown): Buffer | null {
-  if (typeof entry === "string") return Buffer.from(entry, "utf8");
+  if (typeof entry === "string") return textNameBytes(entry);
   if (Buffer.isBuffer(entry)) return entry; // the listing's own names: no second view is made
   if (entry instanceof Uint8Array) return Buffer.from(entry.buffer, entry.byteOffset, entry.byteLength);
   return null;
