@@ -488,6 +488,28 @@ def test_resolvers_keep_only_callables_and_must_be_a_mapping(out: Path, tmp_path
     assert kept == [True, "function"]
 
 
+def test_resolvers_given_as_a_map_resolve(out: Path, tmp_path: Path) -> None:
+    """TypeScript read ``resolvers`` by ``Object.entries``, which is empty for a ``Map``: a host
+    passing its resolvers as a Map (as it may its grants, and as Python takes any mapping) got
+    no resolver and no error. A Map's entries are read, bounded as an object's are."""
+    from tool_registry.registry import MAX_OPTION_VALUES
+
+    folder = json.dumps(str(tmp_path))
+    found = run_js(
+        out,
+        OUTCOMES
+        + "const cursor = () => null;\n"
+        + "const given = new Map([['cursor', cursor], ['codex', 5], [7, cursor], ['nope', cursor]]);\n"
+        + f"const r = tr.getToolRegistry({folder}, {{ resolvers: given }});\n"
+        + f"const many = new Map(Array.from({{ length: {MAX_OPTION_VALUES + 1} }},"
+        + " (_, i) => [`t${i}`, cursor]));\n"
+        + f"const big = outcome(() => tr.getToolRegistry({folder}, {{ resolvers: many }}));\n"
+        + "process.stdout.write(JSON.stringify([r.resolverFor('cursor') === cursor,"
+        + " r.resolverFor('codex') ?? null, r.resolverFor('nope') ?? null, big[0]]));",
+    )
+    assert found == [True, None, None, "RangeError"]
+
+
 def test_resolvers_and_categories_of_the_wrong_type_are_refused_before_the_folder_is_read(
     out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -127,8 +127,9 @@ export interface ToolRegistry {
 }
 
 export interface RegistryOptions {
-  /** Candidate resolvers of built-in tools, by id (others are ignored). */
-  readonly resolvers?: Readonly<Record<string, CandidateResolver>>;
+  /** Candidate resolvers of built-in tools, by id (others are ignored), as a plain object or a
+   * `Map` (Python takes any mapping). */
+  readonly resolvers?: Readonly<Record<string, CandidateResolver>> | ReadonlyMap<string, CandidateResolver>;
   /** What the host lets each third-party adapter route: adapter id -> capabilities, as a plain
    * object or a `Map` (Python takes any mapping). */
   readonly grants?: Readonly<Record<string, Iterable<string>>> | ReadonlyMap<string, Iterable<string>>;
@@ -172,21 +173,6 @@ function grantedTo(tool: ToolManifest, grants: ReadonlyMap<string, ReadonlySet<s
   return new Set(claimed.filter((capability) => host?.has(capability) === true));
 }
 
-/** The host's grants as id -> capabilities, keeping only strings (never throws). */
-/** The host's `resolvers`: an object (or undefined: none); anything else is a `TypeError`
- * naming it, as Python's (a number was read as no resolvers, a string as its characters). */
-function resolverTable(resolvers: unknown): object {
-  if (resolvers === undefined || resolvers === null) return {};
-  if (typeof resolvers !== "object" || Array.isArray(resolvers)) {
-    throw new TypeError(`resolvers must be an object of tool id -> function, not ${Array.isArray(resolvers) ? "array" : typeof resolvers}`);
-  }
-  // Counted by their keys (no getter runs) before any is read, as Python reads at most as many.
-  if (Object.keys(resolvers).length > MAX_OPTION_VALUES) {
-    throw new RangeError(`resolvers must hold at most ${MAX_OPTION_VALUES} entries`);
-  }
-  return resolvers;
-}
-
 /** At most this many values are read from each of the host's option collections: the ids of
  * `grants`, one id's capabilities, `categories` (one more is read to tell "more"). Reading stops
  * there, so an endless or huge iterable costs bounded work: an id whose capabilities hold more
@@ -224,6 +210,26 @@ function grantEntries(given: object): Iterable<readonly [unknown, unknown]> | nu
   const ids = Object.keys(given);
   if (ids.length > MAX_OPTION_VALUES) return null;
   return ids.map((toolId) => [toolId, (given as Readonly<Record<string, unknown>>)[toolId]] as const);
+}
+
+/** The host's `resolvers` as (id, resolver) pairs: a plain object's own enumerable entries or a
+ * `Map`'s (as Python reads any mapping; `Object.entries` of a Map is empty, so a Map resolved
+ * nothing), or none for undefined; anything else is a `TypeError` naming it, as Python's (a
+ * number was read as no resolvers, a string as its characters). More than `MAX_OPTION_VALUES`
+ * entries are a `RangeError`, counted (no getter running) before any is read. */
+function resolverEntries(resolvers: unknown): readonly (readonly [unknown, unknown])[] {
+  if (resolvers === undefined || resolvers === null) return [];
+  if (typeof resolvers !== "object" || Array.isArray(resolvers)) {
+    throw new TypeError(`resolvers must be an object or Map of tool id -> function, not ${Array.isArray(resolvers) ? "array" : typeof resolvers}`);
+  }
+  const tooMany = new RangeError(`resolvers must hold at most ${MAX_OPTION_VALUES} entries`);
+  if (resolvers instanceof Map) {
+    const map = resolvers as Map<unknown, unknown>;
+    if (mapSize.call(map) > MAX_OPTION_VALUES) throw tooMany;
+    return [...mapEntries.call(map)];
+  }
+  if (Object.keys(resolvers).length > MAX_OPTION_VALUES) throw tooMany;
+  return Object.entries(resolvers);
 }
 
 function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, ReadonlySet<string>> {
@@ -464,8 +470,9 @@ export function getToolRegistry(adaptersDir?: string, options: RegistryOptions =
     folder: folderOrDefault(adaptersDir),
     loader: { ...(ownMember(options, "loader") ?? {}) },
     resolvers: new Map(
-      Object.entries(resolverTable(ownMember(options, "resolvers"))).filter(
-        ([id, resolver]) => builtinIds.has(id) && typeof resolver === "function",
+      resolverEntries(ownMember(options, "resolvers")).filter(
+        (entry): entry is readonly [string, CandidateResolver] =>
+          typeof entry[0] === "string" && builtinIds.has(entry[0]) && typeof entry[1] === "function",
       ),
     ),
     grants: cleanGrants(ownMember(options, "grants")),
