@@ -53,6 +53,7 @@ export {
 } from "./registry.js";
 export {
   HomeNotAbsoluteError,
+  NotRunError,
   detectAll,
   detectTool,
   detectionResultAsJson,
