@@ -1298,9 +1298,12 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
       states.push(Object.freeze({ source: before.checked[0].shownSource, state: "reused" }));
       return before.checked;
     }
-    // A name the listing typed as a regular file skips the look before opening.
+    // A name the listing typed as a regular file skips the look before opening. An injected
+    // listing's text name holding a lone surrogate no byte stands for names no file, as Python's
+    // `os.fsencode` has none for it (`UnicodeEncodeError`): its `surrogatepass` bytes only order it.
     lastReadIdentity = null;
-    const outcome = checkFile(name.text, path, name.regular ? readListed : readOther);
+    const nameless = SURROGATE_UNIT.test(name.text) && fsEncode(name.text) === null;
+    const outcome = checkFile(name.text, path, nameless ? unencodable : name.regular ? readListed : readOther);
     const identity: Identity | null = lastReadIdentity;
     remembered.set(name.key, { identity, checked: outcome });
     states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
