@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from tool_registry import load_third_party_manifests
+from tool_registry.loader import LoadResult
 
 from .conftest import REPO, build_typescript, node_executable
 
@@ -97,3 +99,70 @@ def test_an_injected_text_name_no_byte_stands_for_is_unreadable_in_both(
         [["UNREADABLE", "UnicodeEncodeError"]],
     ]
     assert [f["id"] for f in python] == [None, "6f6b", "802e", None]
+
+
+REFRESH_LISTED = """\
+import { loadThirdPartyManifests } from "./index.js";
+const folder = process.argv[2];
+const named = (entry) => (typeof entry === "string" ? entry : Uint8Array.from(entry.bytes));
+const load = (listing, previous) => loadThirdPartyManifests(folder, {
+  readDir: () => listing.map(named), ...(previous === undefined ? {} : { previous }),
+});
+const first = load(JSON.parse(process.argv[3]));
+const second = load(JSON.parse(process.argv[4]), first);
+const third = load([], second);
+console.log(JSON.stringify([second, third].map((result) => ({
+  files: result.files.map((f) => [f.source, f.accepted, f.diagnostics.map((d) => d.code)]),
+  states: result.states.map((s) => [s.source, s.state]),
+}))));
+"""
+
+
+def _listing_of(names: list[str | bytes]) -> Callable[[str], Iterable[str]]:
+    """An injected listing answering ``names`` (bytes names too, as the loader reads them)."""
+    return lambda _folder: cast("Iterable[str]", names)
+
+
+def test_a_refresh_keeps_names_apart_as_python_does(out: Path, tmp_path: Path) -> None:
+    """A refresh reuses an earlier outcome by name, and names are Python's: a listing's bytes
+    read by ``os.fsdecode``, a text name as it is. TypeScript keyed them by the bytes it orders
+    names by, where a text name's lone surrogate is its ``surrogatepass`` bytes: the text name
+    ``"\\ud800.json"`` and the bytes name ``ED A0 80 .json`` (Python's
+    ``"\\udced\\udca0\\udc80.json"``) were one name. A refresh listing the text name after a load
+    of the bytes name reused the accepted file (``reused``, under the bytes name) where Python
+    reads the text name (``UNREADABLE``: no bytes stand for it) and reports the bytes name
+    ``removed``; and a load listing both remembered one, so the next refresh reported one name
+    removed where Python reports two."""
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    with open(os.path.join(os.fsencode(folder), b"\xed\xa0\x80.json"), "wb") as handle:
+        handle.write(json.dumps(ADAPTER).encode("utf-8"))
+    as_bytes = b"\xed\xa0\x80.json"
+    listings: list[list[str | bytes]] = [[as_bytes], ["\ud800.json", as_bytes]]
+    python = []
+    result: LoadResult | None = None
+    for listing in [*listings, []]:
+        result = load_third_party_manifests(folder, read_dir=_listing_of(listing), previous=result)
+        python.append(
+            {
+                "files": [
+                    [f.source, f.accepted, [d.code.value for d in f.diagnostics]]
+                    for f in result.files
+                ],
+                "states": [[s.source, s.state] for s in result.states],
+            }
+        )
+    spelled = [
+        json.dumps([n if isinstance(n, str) else {"bytes": list(n)} for n in listing])
+        for listing in listings
+    ]
+    typescript = run_js(out, REFRESH_LISTED, str(folder), *spelled)
+    assert typescript == python[1:]
+    assert python[1]["states"] == [
+        ["\\ud800.json", "loaded"],
+        ["\\udced\\udca0\\udc80.json", "reused"],
+    ]
+    assert python[2]["states"] == [
+        ["\\ud800.json", "removed"],
+        ["\\udced\\udca0\\udc80.json", "removed"],
+    ]

@@ -384,7 +384,9 @@ interface Remembered {
   readonly identity: Identity | null;
   readonly checked: Checked;
 }
-// Each load's remembered outcomes, by name (not part of the result's data).
+// Each load's remembered outcomes, by name as Python keys them (a listing's bytes by `fsDecode`,
+// a text name as it is; not by the bytes names are ordered by, which a text name's `surrogatepass`
+// bytes share with a bytes name) (not part of the result's data).
 const REMEMBERED = new WeakMap<LoadResult, ReadonlyMap<string, Remembered>>();
 
 /** One manifest text checked by every rule that needs only that text. */
@@ -1288,13 +1290,13 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
         : Buffer.concat([prefix, name.bytes]);
     if (readFile !== undefined) {
       const outcome = checkFile(name.text, path, readFile);
-      remembered.set(name.key, { identity: null, checked: outcome });
+      remembered.set(name.text, { identity: null, checked: outcome });
       states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
       return outcome;
     }
-    const before = earlier?.get(name.key);
+    const before = earlier?.get(name.text);
     if (before !== undefined && before.identity !== null && sameIdentity(identityNow(path), before.identity)) {
-      remembered.set(name.key, before);
+      remembered.set(name.text, before);
       states.push(Object.freeze({ source: before.checked[0].shownSource, state: "reused" }));
       return before.checked;
     }
@@ -1305,7 +1307,7 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
     const nameless = SURROGATE_UNIT.test(name.text) && fsEncode(name.text) === null;
     const outcome = checkFile(name.text, path, nameless ? unencodable : name.regular ? readListed : readOther);
     const identity: Identity | null = lastReadIdentity;
-    remembered.set(name.key, { identity, checked: outcome });
+    remembered.set(name.text, { identity, checked: outcome });
     states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
     return outcome;
   });
@@ -1341,8 +1343,9 @@ function fileLimit(value: unknown): number {
 }
 
 /** States for the names the previous load had and this one (`present`: its outcomes by name)
- * has not, in the previous load's order. Names are compared as they are (their bytes), not as
- * the states show them: two names shown alike (escaped and clipped) are still two names. */
+ * has not, in the previous load's order. Names are compared as they are (as Python's: a listing's
+ * bytes by `fsDecode`, a text name as it is), not as the states show them: two names shown alike
+ * (escaped and clipped) are still two names. */
 function removedStates(previous: LoadResult | undefined, present: ReadonlyMap<string, unknown>): readonly FileState[] {
   const before = previous === undefined ? undefined : REMEMBERED.get(previous);
   if (before === undefined) return Object.freeze([]);
