@@ -166,3 +166,42 @@ def test_a_refresh_keeps_names_apart_as_python_does(out: Path, tmp_path: Path) -
         ["\\ud800.json", "removed"],
         ["\\udced\\udca0\\udc80.json", "removed"],
     ]
+
+
+LOAD_CAPPED = """\
+import { loadThirdPartyManifests } from "./index.js";
+const names = JSON.parse(process.argv[3]).map((n) => (typeof n === "string" ? n : Uint8Array.from(n.bytes)));
+const result = loadThirdPartyManifests(process.argv[2], { readDir: () => names, maxFiles: 2 });
+console.log(JSON.stringify({
+  ids: result.manifests.map((m) => m.id),
+  files: result.files.map((f) => [f.source, f.accepted, f.diagnostics.map((d) => d.code)]),
+  diagnostics: result.diagnostics.map((d) => [d.code, d.omitted]),
+}));
+"""
+
+
+def test_names_that_order_alike_are_kept_in_listing_order_past_the_file_limit(
+    out: Path, tmp_path: Path
+) -> None:
+    """Past ``max_files``, the loader keeps the first names in byte order, and of names whose
+    bytes order alike (the bytes name ``ED A0 80 .json`` and the text name ``"\\ud800.json"``,
+    ordered by its ``surrogatepass`` bytes) the ones listed first, as Python's stable sort does.
+    TypeScript's bounded heap kept whichever of the tied names its heap held at the root: with
+    two files allowed it read the unreadable text name instead of the bytes name listed before
+    it, and accepted no adapter where Python accepts the file."""
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    with open(os.path.join(os.fsencode(folder), b"\xed\xa0\x80.json"), "wb") as handle:
+        handle.write(json.dumps(ADAPTER).encode("utf-8"))
+    listing: list[str | bytes] = [b"\xed\xa0\x80.json", "\ud800.json", "z.json"]
+    result = load_third_party_manifests(folder, read_dir=_listing_of(listing), max_files=2)
+    files = [[f.source, f.accepted, [d.code.value for d in f.diagnostics]] for f in result.files]
+    python: dict[str, Any] = {
+        "ids": [m.id for m in result.manifests],
+        "files": files,
+        "diagnostics": [[d.code.value, d.omitted] for d in result.diagnostics],
+    }
+    spelled = json.dumps([n if isinstance(n, str) else {"bytes": list(n)} for n in listing])
+    assert run_js(out, LOAD_CAPPED, str(folder), spelled) == python
+    assert python["ids"] == ["aider"]
+    assert [f[0] for f in files] == ["z.json", "\\udced\\udca0\\udc80.json"]

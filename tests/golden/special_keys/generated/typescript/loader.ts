@@ -1036,6 +1036,9 @@ interface Name {
   readonly regular: boolean;
   // The bytes read as Latin-1: one code unit per byte, so string order is the bytes' order.
   readonly key: string;
+  // Its place in the listing: names whose bytes order alike stay in listing order, as Python's
+  // stable sort keeps them (a text name's `surrogatepass` bytes can equal a bytes name's).
+  readonly seq: number;
 }
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as TextDecoderOptions);
@@ -1110,9 +1113,9 @@ function nameBytes(entry: unknown): Buffer | null {
   return null;
 }
 
-function asName(entry: string | Uint8Array, bytes: Buffer, regular: boolean): Name {
+function asName(entry: string | Uint8Array, bytes: Buffer, regular: boolean, seq: number): Name {
   const text = typeof entry === "string" ? entry : fsDecode(bytes);
-  return { bytes, text, regular, key: bytes.toString("latin1") };
+  return { bytes, text, regular, key: bytes.toString("latin1"), seq };
 }
 
 // Names the listing reported as regular files (a Set of the very Buffers it yielded).
@@ -1143,9 +1146,11 @@ const SLASH = 0x2f;
 
 /** The `limit` smallest names in byte order, keeping at most `limit` names at a time. */
 function smallestNames(names: Iterable<Name>, limit: number): { chosen: Name[]; seen: number } {
-  // Names are compared by their keys (no Buffer.compare call per comparison).
+  // Names are compared by their keys (no Buffer.compare call per comparison), then by their place
+  // in the listing: the first `limit` in Python's stable byte order (a later name with an equal
+  // key never displaces one held, and the names held are ordered as they were listed).
   const kept: Name[] = [];
-  const greater = (a: Name, b: Name): boolean => a.key > b.key;
+  const greater = (a: Name, b: Name): boolean => a.key > b.key || (a.key === b.key && a.seq > b.seq);
   let seen = 0;
   let heap = false; // a max-heap by key once more than `limit` names came: its root is the greatest
   const siftDown = (): void => {
@@ -1191,6 +1196,7 @@ function isAdapterName(bytes: Buffer): boolean {
 }
 
 function* adapterNames(listing: Listing, own: boolean): Iterable<Name> {
+  let seq = 0;
   for (const entry of listing) {
     // The suffix is tested on the bytes first: other names are never decoded or keyed.
     const bytes = nameBytes(entry);
@@ -1198,7 +1204,7 @@ function* adapterNames(listing: Listing, own: boolean): Iterable<Name> {
     // An injected listing's bytes are copied: it may reuse one buffer for every name, and a
     // name is opened after the listing has moved on (the file system's listing gives fresh ones).
     const kept = own || typeof entry === "string" ? bytes : Buffer.from(bytes);
-    yield asName(entry, kept, listing.regular?.has(entry) === true);
+    yield asName(entry, kept, listing.regular?.has(entry) === true, seq++);
   }
 }
 
