@@ -384,7 +384,9 @@ interface Remembered {
   readonly identity: Identity | null;
   readonly checked: Checked;
 }
-// Each load's remembered outcomes, by name (not part of the result's data).
+// Each load's remembered outcomes, by name as Python keys them (a listing's bytes by `fsDecode`,
+// a text name as it is; not by the bytes names are ordered by, which a text name's `surrogatepass`
+// bytes share with a bytes name) (not part of the result's data).
 const REMEMBERED = new WeakMap<LoadResult, ReadonlyMap<string, Remembered>>();
 
 /** One manifest text checked by every rule that needs only that text. */
@@ -1035,6 +1037,9 @@ interface Name {
   readonly regular: boolean;
   // The bytes read as Latin-1: one code unit per byte, so string order is the bytes' order.
   readonly key: string;
+  // Its place in the listing: names whose bytes order alike stay in listing order, as Python's
+  // stable sort keeps them (a text name's `surrogatepass` bytes can equal a bytes name's).
+  readonly seq: number;
 }
 
 const STRICT_UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as TextDecoderOptions);
@@ -1109,9 +1114,9 @@ function nameBytes(entry: unknown): Buffer | null {
   return null;
 }
 
-function asName(entry: string | Uint8Array, bytes: Buffer, regular: boolean): Name {
+function asName(entry: string | Uint8Array, bytes: Buffer, regular: boolean, seq: number): Name {
   const text = typeof entry === "string" ? entry : fsDecode(bytes);
-  return { bytes, text, regular, key: bytes.toString("latin1") };
+  return { bytes, text, regular, key: bytes.toString("latin1"), seq };
 }
 
 // Names the listing reported as regular files (a Set of the very Buffers it yielded).
@@ -1142,9 +1147,11 @@ const SLASH = 0x2f;
 
 /** The `limit` smallest names in byte order, keeping at most `limit` names at a time. */
 function smallestNames(names: Iterable<Name>, limit: number): { chosen: Name[]; seen: number } {
-  // Names are compared by their keys (no Buffer.compare call per comparison).
+  // Names are compared by their keys (no Buffer.compare call per comparison), then by their place
+  // in the listing: the first `limit` in Python's stable byte order (a later name with an equal
+  // key never displaces one held, and the names held are ordered as they were listed).
   const kept: Name[] = [];
-  const greater = (a: Name, b: Name): boolean => a.key > b.key;
+  const greater = (a: Name, b: Name): boolean => a.key > b.key || (a.key === b.key && a.seq > b.seq);
   let seen = 0;
   let heap = false; // a max-heap by key once more than `limit` names came: its root is the greatest
   const siftDown = (): void => {
@@ -1190,6 +1197,7 @@ function isAdapterName(bytes: Buffer): boolean {
 }
 
 function* adapterNames(listing: Listing, own: boolean): Iterable<Name> {
+  let seq = 0;
   for (const entry of listing) {
     // The suffix is tested on the bytes first: other names are never decoded or keyed.
     const bytes = nameBytes(entry);
@@ -1197,7 +1205,7 @@ function* adapterNames(listing: Listing, own: boolean): Iterable<Name> {
     // An injected listing's bytes are copied: it may reuse one buffer for every name, and a
     // name is opened after the listing has moved on (the file system's listing gives fresh ones).
     const kept = own || typeof entry === "string" ? bytes : Buffer.from(bytes);
-    yield asName(entry, kept, listing.regular?.has(entry) === true);
+    yield asName(entry, kept, listing.regular?.has(entry) === true, seq++);
   }
 }
 
@@ -1288,21 +1296,24 @@ export function loadThirdPartyManifests(adaptersDir?: string, deps: LoaderDeps =
         : Buffer.concat([prefix, name.bytes]);
     if (readFile !== undefined) {
       const outcome = checkFile(name.text, path, readFile);
-      remembered.set(name.key, { identity: null, checked: outcome });
+      remembered.set(name.text, { identity: null, checked: outcome });
       states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
       return outcome;
     }
-    const before = earlier?.get(name.key);
+    const before = earlier?.get(name.text);
     if (before !== undefined && before.identity !== null && sameIdentity(identityNow(path), before.identity)) {
-      remembered.set(name.key, before);
+      remembered.set(name.text, before);
       states.push(Object.freeze({ source: before.checked[0].shownSource, state: "reused" }));
       return before.checked;
     }
-    // A name the listing typed as a regular file skips the look before opening.
+    // A name the listing typed as a regular file skips the look before opening. An injected
+    // listing's text name holding a lone surrogate no byte stands for names no file, as Python's
+    // `os.fsencode` has none for it (`UnicodeEncodeError`): its `surrogatepass` bytes only order it.
     lastReadIdentity = null;
-    const outcome = checkFile(name.text, path, name.regular ? readListed : readOther);
+    const nameless = SURROGATE_UNIT.test(name.text) && fsEncode(name.text) === null;
+    const outcome = checkFile(name.text, path, nameless ? unencodable : name.regular ? readListed : readOther);
     const identity: Identity | null = lastReadIdentity;
-    remembered.set(name.key, { identity, checked: outcome });
+    remembered.set(name.text, { identity, checked: outcome });
     states.push(Object.freeze({ source: outcome[0].shownSource, state: "loaded" }));
     return outcome;
   });
@@ -1338,8 +1349,9 @@ function fileLimit(value: unknown): number {
 }
 
 /** States for the names the previous load had and this one (`present`: its outcomes by name)
- * has not, in the previous load's order. Names are compared as they are (their bytes), not as
- * the states show them: two names shown alike (escaped and clipped) are still two names. */
+ * has not, in the previous load's order. Names are compared as they are (as Python's: a listing's
+ * bytes by `fsDecode`, a text name as it is), not as the states show them: two names shown alike
+ * (escaped and clipped) are still two names. */
 function removedStates(previous: LoadResult | undefined, present: ReadonlyMap<string, unknown>): readonly FileState[] {
   const before = previous === undefined ? undefined : REMEMBERED.get(previous);
   if (before === undefined) return Object.freeze([]);
