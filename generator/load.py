@@ -947,14 +947,21 @@ def _json_float(text: str) -> float | _BadNumber:
     return value if math.isfinite(value) else _BadNumber(text)
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+class _NotJson(_BadNumber):
+    """Stands in a parsed JSON value where the text holds ``NaN``, ``Infinity`` or
+    ``-Infinity``: no JSON at all (``JSON_SYNTAX``), but reported at its own node, as a number
+    out of range is (raising from ``parse_constant`` lost the position)."""
 
 
-def _bad_numbers(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str, str]]:
-    """(pointer, text) of every unrepresentable number in a parsed JSON value."""
+def _refuse_constant(name: str) -> _NotJson:
+    return _NotJson(name)
+
+
+def _bad_numbers(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str, _BadNumber]]:
+    """(pointer, stand-in) of every unrepresentable number (or non-JSON constant) in a parsed
+    JSON value."""
     if isinstance(value, _BadNumber):
-        yield pointer_of(path), value.text
+        yield pointer_of(path), value
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from _bad_numbers(item, (*path, key))
@@ -1117,7 +1124,7 @@ def _json_problems(
     text: str,
     source: str,
     repeated: list[str],
-    bad: list[tuple[str, str]],
+    bad: list[tuple[str, _BadNumber]],
     lone: list[tuple[str, str]],
 ) -> tuple[Diagnostic, ...]:
     """Located diagnostics for repeated keys (found again, with positions, by the YAML reading),
@@ -1131,8 +1138,13 @@ def _json_problems(
             )
             for key in repeated
         ]
-    for pointer, number in bad:
+    for pointer, stand_in in bad:
         line, column = positions[0].get(pointer, (None, None))
+        number = stand_in.text
+        if isinstance(stand_in, _NotJson):
+            message = f"{number} is not valid JSON (JSON has no NaN or infinities)"
+            found.append(Diagnostic(Code.JSON_SYNTAX, message, source, line, column, pointer))
+            continue
         digits = len(number.lstrip("-"))
         shown = describe(number) if digits <= 40 else f"with {digits} digits"
         found.append(

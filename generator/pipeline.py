@@ -323,7 +323,9 @@ def _readme_output(config: Config) -> str | Diagnostic | None:
     try:
         return regenerated(text)
     except ReadmeError as error:
-        return Diagnostic(Code.GENERATION_FAILED, str(error), config.relative("readme"))
+        return Diagnostic(
+            Code.GENERATION_FAILED, str(error), config.relative("readme"), error.line, error.column
+        )
 
 
 # What a schema the generator cannot express, or a broken template, raises while rendering.

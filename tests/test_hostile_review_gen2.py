@@ -1,0 +1,94 @@
+"""Hostile review of the generator side, second round: inputs a user can write that earlier
+reviews left unlocated, unescaped or answered with the wrong outcome. Each test names what was
+wrong before its fix."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from generator.load import parse_json
+from generator.readme import BEGIN, END, ReadmeError, splice
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{\n  "a": NaN\n}', [("NaN", 2, 8, "/a")]),
+        (
+            '{"a": [1, -Infinity,\r\n  Infinity], "b": {"c": NaN}}',
+            [("-Infinity", 1, 11, "/a/1"), ("Infinity", 2, 3, "/a/2"), ("NaN", 2, 25, "/b/c")],
+        ),
+    ],
+)
+def test_nan_and_infinity_in_json_are_located_each(
+    text: str, expected: list[tuple[str, int, int, str]]
+) -> None:
+    """``parse_constant`` raised, so ``json`` stopped at the first one and the diagnostic had
+    no line, column or pointer (``schema.json: JSON_SYNTAX error: "NaN is not valid JSON"``):
+    in a 300-line schema the user had to search for it. Now each is reported at its node."""
+    loaded = parse_json(text, "schema.json")
+    assert loaded.value is None
+    found = [
+        (d.code.value, d.message.split(" ")[0], d.line, d.column, d.pointer)
+        for d in loaded.diagnostics
+    ]
+    assert found == [
+        ("JSON_SYNTAX", word, line, column, ptr) for word, line, column, ptr in expected
+    ]
+
+
+def test_a_nan_in_the_manifest_schema_is_located_by_the_cli(project: Path, run_cli: Run) -> None:
+    """The same through ``toolgen generate``: exit 1, the file, line and column."""
+    path = project / "schema/tool-manifest.schema.json"
+    text = path.read_text(encoding="utf-8")
+    assert '"maxLength": 80' in text
+    line = text[: text.index('"maxLength": 80')].count("\n") + 1
+    path.write_text(text.replace('"maxLength": 80', '"maxLength": NaN', 1), encoding="utf-8")
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    (diagnostic,) = json.loads(out)["diagnostics"]
+    assert diagnostic["code"] == "JSON_SYNTAX"
+    assert diagnostic["line"] == line
+    assert diagnostic["pointer"] == "/properties/displayName/maxLength"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "words"),
+    [
+        (f"intro\n{BEGIN}\n{END}\nmore\n  {END}\n", 5, 3, "a second end marker"),
+        (f"{BEGIN}{BEGIN}\n{END}\n", 1, len(BEGIN) + 1, "a second begin marker"),
+        (f"intro\r\n{END}\r\n{BEGIN}\r\n", 2, 1, "the end marker comes before"),
+        (f"\ufeff{BEGIN}\nno end\n", 1, 1, "a begin marker without an end marker"),
+        (f"a\rb\r  {END}\r", 3, 3, "an end marker without a begin marker"),
+    ],
+)
+def test_broken_readme_markers_are_located(text: str, line: int, column: int, words: str) -> None:
+    """A README whose markers cannot delimit one region was reported at the README as a whole
+    (``README.md: GENERATION_FAILED error: expected one begin marker followed by one end
+    marker``), which marker was at fault left to guess in a long README; now the marker at fault
+    is named and located (lines broken at CRLF, LF or CR, a byte order mark taking no column)."""
+    with pytest.raises(ReadmeError) as raised:
+        splice(text, "| t |\n")
+    assert (raised.value.line, raised.value.column) == (line, column)
+    assert str(raised.value).startswith(words)
+
+
+def test_a_broken_readme_marker_is_located_by_the_cli(project: Path, run_cli: Run) -> None:
+    readme = project / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    readme.write_text(text + f"\n\nA copy pasted by mistake:\n{BEGIN}\n", encoding="utf-8")
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    (diagnostic,) = json.loads(out)["diagnostics"]
+    assert diagnostic["code"] == "GENERATION_FAILED"
+    assert (diagnostic["source"], diagnostic["line"], diagnostic["column"]) == (
+        "README.md",
+        text.count("\n") + 4,
+        1,
+    )
