@@ -4,7 +4,10 @@ wrong before its fix."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import sys
+import types
 from collections.abc import Callable
 from pathlib import Path
 
@@ -92,3 +95,67 @@ def test_a_broken_readme_marker_is_located_by_the_cli(project: Path, run_cli: Ru
         text.count("\n") + 4,
         1,
     )
+
+
+MODELS_WITH_LOOKALIKE_NAMES = """
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import KW_ONLY, dataclass
+from typing import ClassVar as CV
+
+
+@dataclass
+class ClassVariant:
+    a: str
+
+
+@dataclass
+class Holder:
+    zz: ClassVariant | None = None
+    items: tuple[ClassVariant, ...] = ()
+    counted: CV[int] = 1
+    quoted: "CV[int]" = 2
+    qualified: typing.ClassVar[int] = 3
+    _: KW_ONLY
+    last: str = ""
+"""
+
+
+def test_a_field_typed_by_a_class_named_like_classvar_is_a_field() -> None:
+    """``dataclass_fields`` skipped every annotation whose *text* held ``ClassVar`` or
+    ``KW_ONLY``: a ``$defs`` entry named ``ClassVariant`` (or ``ClassVar``, which the schema
+    rules allow) made its property no field, and ``generate`` failed with a misleading
+    ``GENERATION_FAILED`` (``class ToolManifest cannot be built from its schema without its
+    constructor``) located at another definition. The fields are now those ``dataclasses``
+    makes, read from the annotation's head."""
+    from generator.python_models import dataclass_fields
+
+    module = types.ModuleType("toolgen_probe_models")
+    sys.modules[module.__name__] = module  # dataclasses resolves annotations in the module
+    try:
+        exec(compile(MODELS_WITH_LOOKALIKE_NAMES, "models.py", "exec"), module.__dict__)  # noqa: S102
+    finally:
+        del sys.modules[module.__name__]
+    holder = module.Holder
+    real = tuple(field.name for field in dataclasses.fields(holder))
+    assert real == ("zz", "items", "quoted", "last")
+    assert dataclass_fields(MODELS_WITH_LOOKALIKE_NAMES)["Holder"] == real
+
+
+@pytest.mark.parametrize("name", ["ClassVariant", "ClassVar"])
+def test_a_defs_entry_named_like_classvar_generates(project: Path, run_cli: Run, name: str) -> None:
+    path = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["$defs"][name] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"a": {"type": "string"}},
+    }
+    schema["properties"]["zz"] = {"$ref": f"#/$defs/{name}"}
+    path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 0, out
+    models = (project / "generated/python/tool_registry/models.py").read_text(encoding="utf-8")
+    assert f"    zz: {name} | None = None\n" in models
