@@ -159,3 +159,28 @@ def test_a_defs_entry_named_like_classvar_generates(project: Path, run_cli: Run,
     assert code == 0, out
     models = (project / "generated/python/tool_registry/models.py").read_text(encoding="utf-8")
     assert f"    zz: {name} | None = None\n" in models
+
+
+@pytest.mark.parametrize("name", ["Literal", "Sequence"])
+def test_a_type_name_the_models_module_imports_is_schema_unsupported(
+    project: Path, run_cli: Run, name: str
+) -> None:
+    """README: a type name a generated Python module imports is ``SCHEMA_UNSUPPORTED`` at its
+    key. ``models.py`` imports ``Literal`` and ``Sequence``, so datamodel-code-generator renamed
+    such a class, and the loader's template failed first: ``GENERATION_FAILED`` saying the name
+    went "to another type (such as the items of an array property)", which was not the reason."""
+    path = project / "schema/tool-manifest.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["$defs"][name] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"a": {"type": "string"}},
+    }
+    schema["properties"]["zz"] = {"$ref": f"#/$defs/{name}"}
+    path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    (diagnostic,) = json.loads(out)["diagnostics"]
+    assert (diagnostic["code"], diagnostic["pointer"]) == ("SCHEMA_UNSUPPORTED", f"/$defs/{name}")
+    assert "models.py" in diagnostic["message"]
+    assert diagnostic["line"] is not None
