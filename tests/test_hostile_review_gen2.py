@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 import types
 from collections.abc import Callable
@@ -184,3 +185,37 @@ def test_a_type_name_the_models_module_imports_is_schema_unsupported(
     assert (diagnostic["code"], diagnostic["pointer"]) == ("SCHEMA_UNSUPPORTED", f"/$defs/{name}")
     assert "models.py" in diagnostic["message"]
     assert diagnostic["line"] is not None
+
+
+def _nest_beyond_path_max(folder: Path, depth: int = 2500) -> None:
+    """``folder/a/a/…/a/x.ts``, ``depth`` folders deep: its path is longer than Linux's
+    ``PATH_MAX`` (4096), so the deepest folders cannot be listed by their path. Made through
+    folder descriptors, never by that path."""
+    descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(depth):
+            os.mkdir("a", dir_fd=descriptor)
+            inner = os.open("a", os.O_RDONLY | os.O_DIRECTORY, dir_fd=descriptor)
+            os.close(descriptor)
+            descriptor = inner
+        file = os.open("x.ts", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=descriptor)
+        os.close(file)
+    finally:
+        os.close(descriptor)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="PATH_MAX of Linux")
+def test_an_orphan_nested_beyond_path_max_is_not_invisible(project: Path, run_cli: Run) -> None:
+    """A folder in an output folder that cannot be listed was skipped as if empty: an orphan
+    nested deeper than ``PATH_MAX`` made ``check`` say every file was up to date (exit 0), and
+    ``generate`` left it there silently. The folder is now an entry like a file: ``check``
+    reports it as an orphan and ``generate`` says it cannot delete it (exit 1 both)."""
+    _nest_beyond_path_max(project / "generated/typescript")
+    code, out, _ = run_cli("check", "--project", str(project), "--format", "json")
+    assert code == 1
+    found = json.loads(out)["diagnostics"]
+    assert [d["code"] for d in found] == ["DRIFT_ORPHANED"]
+    assert found[0]["source"].startswith("generated/typescript/a/a/")
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    assert [d["code"] for d in json.loads(out)["diagnostics"]] == ["WRITE_FAILED"]
