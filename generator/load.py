@@ -12,6 +12,7 @@ JSON's value types are produced (timestamps, binary, sets, NaN and infinities ar
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import dataclasses
 import json
@@ -1018,13 +1019,17 @@ def _read_as_yaml(text: str, source: str) -> tuple[Loaded, _PositionMaps]:
     if not moved:
         return read, maps
 
+    # Where each escape starts in the escaped text: increasing along a line, so the escapes
+    # before a column are counted by bisection (a scan per position was quadratic: a 200 KB
+    # one-line schema of many nodes and line separators took over a minute to locate).
+    starts = {
+        line: [original + index * _ESCAPE_WIDTH for index, original in enumerate(columns)]
+        for line, columns in moved.items()
+    }
+
     def back(position: Position) -> Position:
         line, column = position
-        shift = 0
-        for index, original in enumerate(moved.get(line, ())):
-            if column > original + index * _ESCAPE_WIDTH:
-                shift += _ESCAPE_WIDTH
-        return line, column - shift
+        return line, column - _ESCAPE_WIDTH * bisect.bisect_left(starts.get(line, ()), column)
 
     diagnostics = tuple(
         dataclasses.replace(d, column=back((d.line, d.column))[1])

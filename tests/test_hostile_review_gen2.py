@@ -219,3 +219,36 @@ def test_an_orphan_nested_beyond_path_max_is_not_invisible(project: Path, run_cl
     code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
     assert code == 1
     assert [d["code"] for d in json.loads(out)["diagnostics"]] == ["WRITE_FAILED"]
+
+
+def test_locating_json_nodes_is_linear_in_a_line_of_many_separators() -> None:
+    """Every node position on a line was moved back by scanning every line separator before it
+    on that line: positions times separators, so a 200 KB one-line schema of 40,000 U+2028 and
+    40,000 array items took 78 s to report one repeated key (a 64 MiB one would never finish).
+    Counted here in executed lines of ``generator/load.py``, not in time."""
+    count = 1000
+    text = (
+        '{"$comment": "' + "\u2028" * count + '", "examples": [' + ", ".join(["1"] * count) + "],"
+        ' "title": "A", "title": "B"}'
+    )
+    executed = 0
+
+    def tracer(frame: types.FrameType, event: str, _: object) -> object:
+        nonlocal executed
+        if frame.f_code.co_filename.endswith("generator/load.py"):
+            executed += event == "line"
+            return tracer
+        return None
+
+    sys.settrace(tracer)  # type: ignore[arg-type]
+    try:
+        loaded = parse_json(text, "s.json")
+    finally:
+        sys.settrace(None)
+    (found,) = loaded.diagnostics
+    assert (found.code.value, found.line, found.column) == (
+        "DUPLICATE_KEY",
+        1,
+        text.rindex('"title"') + 1,  # each separator's escape counted back
+    )
+    assert executed < 300 * count  # about 80 per node now; the scan ran millions
