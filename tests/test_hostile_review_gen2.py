@@ -4,6 +4,7 @@ wrong before its fix."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -204,6 +205,27 @@ def _nest_beyond_path_max(folder: Path, depth: int = 2500) -> None:
         os.close(descriptor)
 
 
+def _remove_nesting(folder: Path) -> None:
+    """Remove what ``_nest_beyond_path_max`` made (if still there), through folder descriptors
+    and without recursion: pytest's own clean-up of old temporary folders recurses once per
+    level (a ``RecursionError`` at 2,500)."""
+    descriptors = [os.open(folder, os.O_RDONLY | os.O_DIRECTORY)]
+    try:
+        while True:
+            try:
+                inner = os.open("a", os.O_RDONLY | os.O_DIRECTORY, dir_fd=descriptors[-1])
+            except FileNotFoundError:
+                break
+            descriptors.append(inner)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink("x.ts", dir_fd=descriptors[-1])
+        for parent in reversed(descriptors[:-1]):
+            os.rmdir("a", dir_fd=parent)
+    finally:
+        for descriptor in descriptors:
+            os.close(descriptor)
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="PATH_MAX of Linux")
 def test_an_orphan_nested_beyond_path_max_is_not_invisible(project: Path, run_cli: Run) -> None:
     """A folder in an output folder that cannot be listed was skipped as if empty: an orphan
@@ -211,14 +233,17 @@ def test_an_orphan_nested_beyond_path_max_is_not_invisible(project: Path, run_cl
     ``generate`` left it there silently. The folder is now an entry like a file: ``check``
     reports it as an orphan and ``generate`` says it cannot delete it (exit 1 both)."""
     _nest_beyond_path_max(project / "generated/typescript")
-    code, out, _ = run_cli("check", "--project", str(project), "--format", "json")
-    assert code == 1
-    found = json.loads(out)["diagnostics"]
-    assert [d["code"] for d in found] == ["DRIFT_ORPHANED"]
-    assert found[0]["source"].startswith("generated/typescript/a/a/")
-    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
-    assert code == 1
-    assert [d["code"] for d in json.loads(out)["diagnostics"]] == ["WRITE_FAILED"]
+    try:
+        code, out, _ = run_cli("check", "--project", str(project), "--format", "json")
+        assert code == 1
+        found = json.loads(out)["diagnostics"]
+        assert [d["code"] for d in found] == ["DRIFT_ORPHANED"]
+        assert found[0]["source"].startswith("generated/typescript/a/a/")
+        code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+        assert code == 1
+        assert [d["code"] for d in json.loads(out)["diagnostics"]] == ["WRITE_FAILED"]
+    finally:
+        _remove_nesting(project / "generated/typescript")
 
 
 def test_locating_json_nodes_is_linear_in_a_line_of_many_separators() -> None:
@@ -252,3 +277,51 @@ def test_locating_json_nodes_is_linear_in_a_line_of_many_separators() -> None:
         text.rindex('"title"') + 1,  # each separator's escape counted back
     )
     assert executed < 300 * count  # about 80 per node now; the scan ran millions
+
+
+def _with_ref_dag(schema: dict[str, object], levels: int, leaf: dict[str, object]) -> None:
+    """``zz`` -> ``D0``, each ``D<i>`` an object whose two properties both refer to
+    ``D<i+1>``: 2**levels paths down to the leaf ``D<levels>``."""
+    defs = schema["$defs"]
+    properties = schema["properties"]
+    assert isinstance(defs, dict) and isinstance(properties, dict)
+    for index in range(levels):
+        ref = {"$ref": f"#/$defs/D{index + 1}"}
+        defs[f"D{index}"] = {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"l": dict(ref), "r": dict(ref)},
+        }
+    defs[f"D{levels}"] = leaf
+    properties["zz"] = {"$ref": "#/$defs/D0"}
+
+
+def test_breaking_compares_a_shared_definition_once(
+    project: Path, tmp_path: Path, run_cli: Run
+) -> None:
+    """``breaking`` walked the adapter schema along every path: a definition reached by many
+    (a small DAG of ``$ref``s, each level's two properties referring to the next) was compared
+    once per path, 2**levels times: 22 levels made 4,194,304 records of one tightened
+    ``maxLength`` after three minutes, and 32 would never end. Each pair of nodes is compared
+    once now, its change reported at the first path."""
+    from .conftest import copy_project
+
+    baseline = copy_project(tmp_path / "baseline")
+    levels = 14
+    leaves: list[tuple[Path, dict[str, object]]] = [
+        (baseline, {"type": "string"}),
+        (project, {"type": "string", "maxLength": 5}),
+    ]
+    for folder, leaf in leaves:
+        path = folder / "schema/tool-manifest.schema.json"
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        _with_ref_dag(schema, levels, leaf)
+        path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    code, out, _ = run_cli(
+        "breaking", "--project", str(project), "--against", str(baseline), "--format", "json"
+    )
+    assert code == 1
+    found = json.loads(out)["diagnostics"]
+    assert [(d["code"], d["subject"], d["pointer"]) for d in found] == [
+        ("BREAKING_SCHEMA_LIMIT_TIGHTENED", "/zz" + "/l" * levels, f"/$defs/D{levels}/maxLength")
+    ]
