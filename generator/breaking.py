@@ -39,10 +39,14 @@ from generator.diagnostics import Code, Diagnostic, Severity, describe, pointer_
 from generator.ir import Registry
 from generator.load import Loaded
 from generator.schemas import EffectiveSchema, effective_schema, resolve_local_ref
-from generator.validate import THIRD_PARTY_DEF
+from generator.validate import MAX_REF_CHAIN, THIRD_PARTY_DEF
 
 ACKNOWLEDGEMENTS = "acknowledgedBreaking"
-_MAX_DEPTH = 32
+# How deep the adapter schema is compared (properties, items, branches): a path of
+# ``validate.MAX_REF_CHAIN`` ``$ref``s and then some inline nesting. Past it the comparison
+# stops with an error saying so (at 32 it stopped silently: a change 40 levels down was
+# "0 breaking", exit 0).
+_MAX_DEPTH = MAX_REF_CHAIN + 32
 
 # Limits whose lowering (upper bounds) or raising (lower bounds) refuses values accepted before.
 _UPPER_LIMITS = ("maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum")
@@ -325,7 +329,15 @@ class _Walk:
 def _walk(
     old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int = 0
 ) -> Iterator[Diagnostic]:
-    if depth > _MAX_DEPTH or (old.pointer, new.pointer) in walk.compared:
+    if (old.pointer, new.pointer) in walk.compared:
+        return
+    if depth > _MAX_DEPTH:
+        yield walk.record(
+            Code.SCHEMA_UNSUPPORTED,
+            path,
+            new.pointer,
+            f"nested more than {_MAX_DEPTH} levels deep: not compared below here",
+        )
         return
     walk.compared.add((old.pointer, new.pointer))
     yield from _compare_keywords(old, new, path, walk)

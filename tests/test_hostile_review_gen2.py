@@ -325,3 +325,81 @@ def test_breaking_compares_a_shared_definition_once(
     assert [(d["code"], d["subject"], d["pointer"]) for d in found] == [
         ("BREAKING_SCHEMA_LIMIT_TIGHTENED", "/zz" + "/l" * levels, f"/$defs/D{levels}/maxLength")
     ]
+
+
+def _with_allof_chain(schema: dict[str, object], levels: int, then: dict[str, object]) -> None:
+    """``zz`` -> ``A<levels>``, each ``A<i>`` only ``allOf: [{$ref: A<i-1>}]``, and ``A0`` an
+    object with an ``if``/``then``."""
+    defs = schema["$defs"]
+    properties = schema["properties"]
+    assert isinstance(defs, dict) and isinstance(properties, dict)
+    defs["A0"] = {
+        "type": "object",
+        "properties": {"x": {"type": "string"}, "y": {"type": "string"}},
+        "if": {"required": ["x"]},
+        "then": then,
+    }
+    for index in range(1, levels + 1):
+        defs[f"A{index}"] = {"allOf": [{"$ref": f"#/$defs/A{index - 1}"}]}
+    properties["zz"] = {"$ref": f"#/$defs/A{levels}"}
+
+
+def _chain(schema: dict[str, object], levels: int, leaf: dict[str, object]) -> None:
+    """``zz`` -> ``D0``, each ``D<i>`` an object whose one property refers to ``D<i+1>``."""
+    defs = schema["$defs"]
+    properties = schema["properties"]
+    assert isinstance(defs, dict) and isinstance(properties, dict)
+    for index in range(levels):
+        defs[f"D{index}"] = {
+            "type": "object",
+            "properties": {"l": {"$ref": f"#/$defs/D{index + 1}"}},
+        }
+    defs[f"D{levels}"] = leaf
+    properties["zz"] = {"$ref": "#/$defs/D0"}
+
+
+_Shape = Callable[[dict[str, object], int, dict[str, object]], None]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        (
+            _with_allof_chain,
+            {"required": ["x"]},
+            {"required": ["x", "y"]},
+            ("BREAKING_SCHEMA_REQUIRED_ADDED", "/zz/y"),
+        ),
+        (
+            _chain,
+            {"type": "string"},
+            {"type": "string", "maxLength": 5},
+            ("BREAKING_SCHEMA_LIMIT_TIGHTENED", "/zz" + "/l" * 40),
+        ),
+    ],
+)
+def test_breaking_sees_a_change_deep_in_an_accepted_schema(
+    project: Path,
+    tmp_path: Path,
+    run_cli: Run,
+    case: tuple[_Shape, dict[str, object], dict[str, object], tuple[str, str]],
+) -> None:
+    """``breaking`` stopped merging ``$ref``/``allOf`` parts 32 levels down and stopped walking
+    32 properties down, silently: a chain of 20 ``allOf: [{$ref}]`` definitions (or of 40
+    properties), which ``generate`` accepts (up to 64 ``$ref``s), hid a newly required property
+    (or a tightened limit) at its end, and ``breaking`` said "0 breaking", exit 0."""
+    from .conftest import copy_project
+
+    shape, old, new, expected = case
+    baseline = copy_project(tmp_path / "baseline")
+    for folder, node in ((baseline, old), (project, new)):
+        path = folder / "schema/tool-manifest.schema.json"
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        shape(schema, 40 if shape is _chain else 20, node)
+        path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    code, out, _ = run_cli(
+        "breaking", "--project", str(project), "--against", str(baseline), "--format", "json"
+    )
+    assert code == 1
+    found = json.loads(out)["diagnostics"]
+    assert [(d["code"], d["subject"]) for d in found] == [expected]
