@@ -403,3 +403,23 @@ def test_breaking_sees_a_change_deep_in_an_accepted_schema(
     assert code == 1
     found = json.loads(out)["diagnostics"]
     assert [(d["code"], d["subject"]) for d in found] == [expected]
+
+
+@pytest.mark.parametrize("text", [b"[tool.toolgen\nschema = 'x'\n", b"[tool.toolgen]\n\xff\n"])
+def test_a_broken_nearer_pyproject_is_not_skipped_for_the_project_above(
+    project: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch, text: bytes
+) -> None:
+    """Without ``--project`` toolgen looks for the nearest ``pyproject.toml`` with a
+    ``[tool.toolgen]`` table; one that did not parse (a typo, a stray byte) counted as having
+    none, so in a subproject of a monorepo ``toolgen generate`` silently ran on (and wrote to)
+    the project above. Now a broken one that names toolgen is the project, and its error is the
+    usage error (exit 2)."""
+    nested = project / "packages/sub"
+    nested.mkdir(parents=True)
+    (nested / "pyproject.toml").write_bytes(text)
+    monkeypatch.chdir(nested)
+    code, out, _ = run_cli("check", "--format", "json")
+    assert code == 2
+    error = json.loads(out)["error"]
+    assert error["kind"] == "usage"
+    assert "packages/sub/pyproject.toml" in error["message"]
