@@ -401,9 +401,22 @@ def _walk_raw(
     )
 
 
-def _origin(root: Mapping[str, Any], pointer: str, keyword: str, depth: int = 0) -> str:
+def _origin(
+    root: Mapping[str, Any],
+    pointer: str,
+    keyword: str,
+    depth: int = 0,
+    known: dict[str, str] | None = None,
+) -> str:
     """Where ``keyword`` of the effective schema at ``pointer`` is written: the node itself, else
-    the ``$ref`` target or ``allOf`` member it was merged from (the node's own keywords win)."""
+    the ``$ref`` target or ``allOf`` member it was merged from (the node's own keywords win).
+    Each node is searched once per call (``known``): a part reached by many routes (``B<n>:
+    allOf [$ref B<n-1>, $ref B<n-1>]`` beside the part holding ``if``) was searched once per
+    route, 2**n times (24 levels did not finish in two minutes)."""
+    known = {} if known is None else known
+    if pointer in known:
+        return known[pointer]
+    known[pointer] = pointer  # while searching: a route back here finds nothing new
     node = resolve_local_ref(root, f"#{pointer}")
     if not isinstance(node, Mapping) or keyword in node or depth > _MAX_DEPTH:
         return pointer
@@ -414,8 +427,9 @@ def _origin(root: Mapping[str, Any], pointer: str, keyword: str, depth: int = 0)
     for candidate in candidates:
         target = resolve_local_ref(root, f"#{candidate}")
         if isinstance(target, Mapping):
-            found = _origin(root, candidate, keyword, depth + 1)
+            found = _origin(root, candidate, keyword, depth + 1, known)
             if keyword in (resolve_local_ref(root, f"#{found}") or {}):
+                known[pointer] = found
                 return found
     return pointer
 

@@ -12,6 +12,7 @@ import sys
 import types
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -423,3 +424,53 @@ def test_a_broken_nearer_pyproject_is_not_skipped_for_the_project_above(
     error = json.loads(out)["error"]
     assert error["kind"] == "usage"
     assert "packages/sub/pyproject.toml" in error["message"]
+
+
+def test_breaking_finds_a_condition_beside_a_wide_dag_without_searching_every_route(
+    project: Path, tmp_path: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """To locate an ``if``, ``breaking`` searched the parts a node merges along every route: a
+    part holding none, reached by many routes (``B<n>: allOf [$ref B<n-1>, $ref B<n-1>]``),
+    was searched 2**n times before the part holding the ``if`` (24 levels: no answer after two
+    minutes). Counted here in schema lookups, not in time."""
+    from generator import breaking, schemas
+
+    from .conftest import copy_project
+
+    levels = 16
+    baseline = copy_project(tmp_path / "baseline")
+    for folder, required in ((baseline, ["x"]), (project, ["x", "y"])):
+        path = folder / "schema/tool-manifest.schema.json"
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        defs = schema["$defs"]
+        defs["B0"] = {"type": "object"}
+        for index in range(1, levels + 1):
+            ref = {"$ref": f"#/$defs/B{index - 1}"}
+            defs[f"B{index}"] = {"allOf": [dict(ref), dict(ref)]}
+        defs["C"] = {
+            "type": "object",
+            "properties": {"x": {"type": "string"}, "y": {"type": "string"}},
+            "if": {"required": ["x"]},
+            "then": {"required": required},
+        }
+        defs["Top"] = {"allOf": [{"$ref": "#/$defs/C"}, {"$ref": f"#/$defs/B{levels}"}]}
+        schema["properties"]["zz"] = {"$ref": "#/$defs/Top"}
+        path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    lookups = 0
+    resolve = schemas.resolve_local_ref
+
+    def counted(root: Any, ref: str) -> Any:
+        nonlocal lookups
+        lookups += 1
+        return resolve(root, ref)
+
+    monkeypatch.setattr(breaking, "resolve_local_ref", counted)
+    code, out, _ = run_cli(
+        "breaking", "--project", str(project), "--against", str(baseline), "--format", "json"
+    )
+    assert code == 1
+    found = json.loads(out)["diagnostics"]
+    assert [(d["code"], d["subject"]) for d in found] == [
+        ("BREAKING_SCHEMA_REQUIRED_ADDED", "/zz/y")
+    ]
+    assert lookups < 5_000  # every route: over 2 * 2**16
