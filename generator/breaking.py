@@ -39,10 +39,14 @@ from generator.diagnostics import Code, Diagnostic, Severity, describe, pointer_
 from generator.ir import Registry
 from generator.load import Loaded
 from generator.schemas import EffectiveSchema, effective_schema, resolve_local_ref
-from generator.validate import THIRD_PARTY_DEF
+from generator.validate import MAX_REF_CHAIN, THIRD_PARTY_DEF
 
 ACKNOWLEDGEMENTS = "acknowledgedBreaking"
-_MAX_DEPTH = 32
+# How deep the adapter schema is compared (properties, items, branches): a path of
+# ``validate.MAX_REF_CHAIN`` ``$ref``s and then some inline nesting. Past it the comparison
+# stops with an error saying so (at 32 it stopped silently: a change 40 levels down was
+# "0 breaking", exit 0).
+_MAX_DEPTH = MAX_REF_CHAIN + 32
 
 # Limits whose lowering (upper bounds) or raising (lower bounds) refuses values accepted before.
 _UPPER_LIMITS = ("maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum")
@@ -310,6 +314,11 @@ class _Walk:
     old_root: Mapping[str, Any]
     new_root: Mapping[str, Any]
     new: Loaded
+    # The (old, new) schema nodes compared so far, by pointer: a node reached again by another
+    # path (``D0: {l: $ref D1, r: $ref D1}``, and so on down) is compared once, its changes
+    # reported at the first path. Walking every path was exponential: 22 such levels made
+    # 4,194,304 records of one change and took three minutes; 32 would never end.
+    compared: set[tuple[str, str]] = dataclasses.field(default_factory=set)
 
     def record(self, code: Code, path: tuple[str, ...], pointer: str, message: str) -> Diagnostic:
         subject = "/" + "/".join(path)
@@ -320,8 +329,17 @@ class _Walk:
 def _walk(
     old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int = 0
 ) -> Iterator[Diagnostic]:
-    if depth > _MAX_DEPTH:
+    if (old.pointer, new.pointer) in walk.compared:
         return
+    if depth > _MAX_DEPTH:
+        yield walk.record(
+            Code.SCHEMA_UNSUPPORTED,
+            path,
+            new.pointer,
+            f"nested more than {_MAX_DEPTH} levels deep: not compared below here",
+        )
+        return
+    walk.compared.add((old.pointer, new.pointer))
     yield from _compare_keywords(old, new, path, walk)
     yield from _compare_object(old, new, path, walk, depth)
     old_items, new_items = old.keywords.get("items"), new.keywords.get("items")
@@ -383,9 +401,22 @@ def _walk_raw(
     )
 
 
-def _origin(root: Mapping[str, Any], pointer: str, keyword: str, depth: int = 0) -> str:
+def _origin(
+    root: Mapping[str, Any],
+    pointer: str,
+    keyword: str,
+    depth: int = 0,
+    known: dict[str, str] | None = None,
+) -> str:
     """Where ``keyword`` of the effective schema at ``pointer`` is written: the node itself, else
-    the ``$ref`` target or ``allOf`` member it was merged from (the node's own keywords win)."""
+    the ``$ref`` target or ``allOf`` member it was merged from (the node's own keywords win).
+    Each node is searched once per call (``known``): a part reached by many routes (``B<n>:
+    allOf [$ref B<n-1>, $ref B<n-1>]`` beside the part holding ``if``) was searched once per
+    route, 2**n times (24 levels did not finish in two minutes)."""
+    known = {} if known is None else known
+    if pointer in known:
+        return known[pointer]
+    known[pointer] = pointer  # while searching: a route back here finds nothing new
     node = resolve_local_ref(root, f"#{pointer}")
     if not isinstance(node, Mapping) or keyword in node or depth > _MAX_DEPTH:
         return pointer
@@ -396,8 +427,9 @@ def _origin(root: Mapping[str, Any], pointer: str, keyword: str, depth: int = 0)
     for candidate in candidates:
         target = resolve_local_ref(root, f"#{candidate}")
         if isinstance(target, Mapping):
-            found = _origin(root, candidate, keyword, depth + 1)
+            found = _origin(root, candidate, keyword, depth + 1, known)
             if keyword in (resolve_local_ref(root, f"#{found}") or {}):
+                known[pointer] = found
                 return found
     return pointer
 

@@ -134,7 +134,10 @@ class Config(NamedTuple):
 
 def find_project(start: Path) -> Path:
     """The nearest folder at or above ``start`` whose ``pyproject.toml`` has ``[tool.toolgen]``;
-    ``start`` itself when there is none (``load_config`` then reports what is missing)."""
+    ``start`` itself when there is none (``load_config`` then reports what is missing). A
+    ``pyproject.toml`` that does not parse (TOML, UTF-8) but names toolgen is taken for one that
+    does, so ``load_config`` reports why it does not parse: skipping it, toolgen ran on the
+    project above (a monorepo's root), writing there, as if the nearer one had no table."""
     for folder in (start.resolve(), *start.resolve().parents):
         if _declares_toolgen(folder / "pyproject.toml"):
             return folder
@@ -143,9 +146,13 @@ def find_project(start: Path) -> Path:
 
 def _declares_toolgen(pyproject: Path) -> bool:
     try:
-        tool = tomllib.loads(read_file(pyproject).decode("utf-8")).get("tool", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        data = read_file(pyproject)
+    except OSError:
         return False
+    try:
+        tool = tomllib.loads(data.decode("utf-8")).get("tool", {})
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return b"toolgen" in data
     return isinstance(tool, dict) and "toolgen" in tool
 
 

@@ -12,6 +12,7 @@ JSON's value types are produced (timestamps, binary, sets, NaN and infinities ar
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import dataclasses
 import json
@@ -947,14 +948,21 @@ def _json_float(text: str) -> float | _BadNumber:
     return value if math.isfinite(value) else _BadNumber(text)
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
+class _NotJson(_BadNumber):
+    """Stands in a parsed JSON value where the text holds ``NaN``, ``Infinity`` or
+    ``-Infinity``: no JSON at all (``JSON_SYNTAX``), but reported at its own node, as a number
+    out of range is (raising from ``parse_constant`` lost the position)."""
 
 
-def _bad_numbers(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str, str]]:
-    """(pointer, text) of every unrepresentable number in a parsed JSON value."""
+def _refuse_constant(name: str) -> _NotJson:
+    return _NotJson(name)
+
+
+def _bad_numbers(value: Any, path: tuple[str | int, ...] = ()) -> Iterator[tuple[str, _BadNumber]]:
+    """(pointer, stand-in) of every unrepresentable number (or non-JSON constant) in a parsed
+    JSON value."""
     if isinstance(value, _BadNumber):
-        yield pointer_of(path), value.text
+        yield pointer_of(path), value
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from _bad_numbers(item, (*path, key))
@@ -1011,13 +1019,17 @@ def _read_as_yaml(text: str, source: str) -> tuple[Loaded, _PositionMaps]:
     if not moved:
         return read, maps
 
+    # Where each escape starts in the escaped text: increasing along a line, so the escapes
+    # before a column are counted by bisection (a scan per position was quadratic: a 200 KB
+    # one-line schema of many nodes and line separators took over a minute to locate).
+    starts = {
+        line: [original + index * _ESCAPE_WIDTH for index, original in enumerate(columns)]
+        for line, columns in moved.items()
+    }
+
     def back(position: Position) -> Position:
         line, column = position
-        shift = 0
-        for index, original in enumerate(moved.get(line, ())):
-            if column > original + index * _ESCAPE_WIDTH:
-                shift += _ESCAPE_WIDTH
-        return line, column - shift
+        return line, column - _ESCAPE_WIDTH * bisect.bisect_left(starts.get(line, ()), column)
 
     diagnostics = tuple(
         dataclasses.replace(d, column=back((d.line, d.column))[1])
@@ -1117,7 +1129,7 @@ def _json_problems(
     text: str,
     source: str,
     repeated: list[str],
-    bad: list[tuple[str, str]],
+    bad: list[tuple[str, _BadNumber]],
     lone: list[tuple[str, str]],
 ) -> tuple[Diagnostic, ...]:
     """Located diagnostics for repeated keys (found again, with positions, by the YAML reading),
@@ -1131,8 +1143,13 @@ def _json_problems(
             )
             for key in repeated
         ]
-    for pointer, number in bad:
+    for pointer, stand_in in bad:
         line, column = positions[0].get(pointer, (None, None))
+        number = stand_in.text
+        if isinstance(stand_in, _NotJson):
+            message = f"{number} is not valid JSON (JSON has no NaN or infinities)"
+            found.append(Diagnostic(Code.JSON_SYNTAX, message, source, line, column, pointer))
+            continue
         digits = len(number.lstrip("-"))
         shown = describe(number) if digits <= 40 else f"with {digits} digits"
         found.append(

@@ -53,9 +53,10 @@ def _ignored(relative: PurePath, built: frozenset[str]) -> bool:
     return any(part in IGNORED_NAMES or part.endswith(IGNORED_SUFFIXES) for part in parts)
 
 
-def _listing(folder: Path) -> tuple[list[tuple[str, bool]], list[str]]:
+def _listing(folder: Path) -> tuple[list[tuple[str, bool]], list[str]] | None:
     """The folders in ``folder`` (links to one too), each with whether it is a link, and the
-    other names, each sorted; none when it cannot be listed (as ``os.walk`` skips one)."""
+    other names, each sorted; empty when it is gone (or no folder now), ``None`` when it is
+    there but cannot be listed (no permission, a path longer than the system's ``PATH_MAX``)."""
     folders: list[tuple[str, bool]] = []
     files: list[str] = []
     try:
@@ -70,8 +71,10 @@ def _listing(folder: Path) -> tuple[list[tuple[str, bool]], list[str]]:
                     folders.append((entry.name, is_link))
                 else:
                     files.append(entry.name)
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return [], []
+    except OSError:
+        return None
     return sorted(folders), sorted(files)
 
 
@@ -102,7 +105,9 @@ def resolves_within(project_dir: Path, roots: Iterable[str], relative: str) -> b
 def walk(base: Path) -> Iterator[tuple[Path, bool]]:
     """Every entry under ``base`` that is not ignored, as (path, is a folder to keep walking);
     ignored folders are never entered and symbolic links never followed (a linked folder is an
-    entry like a file)."""
+    entry like a file). A folder below ``base`` that cannot be listed is then an entry like a
+    file too: skipped, as ``os.walk`` skips it, whatever it holds was invisible (``check``
+    passed over an orphan nested beyond ``PATH_MAX``, and ``generate`` left it)."""
     built = frozenset().union(
         *(names for file, names in BUILD_ARTEFACTS_BY_FILE.items() if (base / file).is_file())
     )
@@ -111,7 +116,12 @@ def walk(base: Path) -> Iterator[tuple[Path, bool]]:
     pending = [base]
     while pending:
         here = pending.pop()
-        folders, files = _listing(here)
+        listing = _listing(here)
+        if listing is None:
+            if here != base:
+                yield here, False
+            continue
+        folders, files = listing
         kept = []
         for name, is_link in folders:
             path = here / name

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import jinja2
 
-from generator import render, type_names
+from generator import render, type_names, views
 from generator.baseline import RUNTIME_CODES_CLASS, RUNTIME_CODES_FILE, read_baseline
 from generator.breaking import Side, acknowledge, acknowledgements, compare
 from generator.config import Config
@@ -228,9 +228,19 @@ def _generate(
                     paths[index], step, error, manifest, table_schema
                 )
 
+    # The models module before the rest: datamodel-code-generator renames a class whose name its
+    # own imports take (``Literal``, ``Sequence``), and the templates reading the classes would
+    # then fail on the name (a GENERATION_FAILED blaming another type). That is a type name the
+    # generated code already uses, reported as the others are, at the name in the schema.
+    models = [index for index, target in enumerate(targets) if target.view is views.python_models]
+    render_each(models)
+    if manifest is not None and not failures:
+        clashes = _models_import_collisions(manifest, {paths[i]: rendered[i] for i in models})
+        if clashes:
+            return BuildResult(diagnostics=(*diagnostics, *clashes))
     # The Python files first: ruff formats them while the other files render.
     python = [index for index, target in enumerate(targets) if target.is_python]
-    render_each(python)
+    render_each([index for index in python if index not in models])
     pending = start_formatting({} if failures else {paths[i]: rendered[i] for i in python})
     try:
         render_each([index for index, target in enumerate(targets) if not target.is_python])
@@ -265,6 +275,15 @@ def _generate(
         given["table"] = table_text.encode("utf-8")
     outputs[stamp_path(config)] = render_stamp(config, outputs, given)
     return BuildResult(outputs, tuple(diagnostics))
+
+
+def _models_import_collisions(manifest: Loaded, models: dict[str, str]) -> list[Diagnostic]:
+    """The schema's type names the models module (as datamodel-code-generator wrote it, before
+    formatting) imports; nothing when it does not parse (formatting names that failure)."""
+    try:
+        return _type_name_collisions(manifest, models)
+    except SyntaxError:
+        return []
 
 
 def _type_name_collisions(manifest: Loaded, rendered: dict[str, str]) -> list[Diagnostic]:
@@ -323,7 +342,9 @@ def _readme_output(config: Config) -> str | Diagnostic | None:
     try:
         return regenerated(text)
     except ReadmeError as error:
-        return Diagnostic(Code.GENERATION_FAILED, str(error), config.relative("readme"))
+        return Diagnostic(
+            Code.GENERATION_FAILED, str(error), config.relative("readme"), error.line, error.column
+        )
 
 
 # What a schema the generator cannot express, or a broken template, raises while rendering.

@@ -207,7 +207,9 @@ def dataclass_fields(models_source: str) -> dict[str, tuple[str, ...]]:
     its own annotated names; a field a class declares again keeps the place its base gave it.
     The loader's builders write an instance's fields in this order (``model_builder``)."""
     found: dict[str, tuple[str, ...]] = {}
-    for node in ast.parse(models_source).body:
+    module = ast.parse(models_source)
+    pseudo = _pseudo_field_markers(module)
+    for node in module.body:
         if not isinstance(node, ast.ClassDef):
             continue
         names: dict[str, None] = {}
@@ -218,12 +220,44 @@ def dataclass_fields(models_source: str) -> dict[str, tuple[str, ...]]:
             if (
                 isinstance(member, ast.AnnAssign)
                 and isinstance(member.target, ast.Name)
-                and "ClassVar" not in ast.unparse(member.annotation)
-                and "KW_ONLY" not in ast.unparse(member.annotation)
+                and not _is_pseudo_field(member.annotation, pseudo)
             ):
                 names[member.target.id] = None
         found[node.name] = tuple(names)
     return found
+
+
+# What ``dataclasses`` does not make a field of: ``typing.ClassVar`` and ``dataclasses.KW_ONLY``.
+_PSEUDO_FIELD_MARKERS = frozenset({("typing", "ClassVar"), ("dataclasses", "KW_ONLY")})
+
+
+def _pseudo_field_markers(module: ast.Module) -> set[str]:
+    """The names the models module binds to ``typing.ClassVar`` or ``dataclasses.KW_ONLY`` by a
+    ``from`` import (``ClassVar``, or the alias it is imported as); a name the module binds to
+    anything else (a class ``ClassVar`` made from a ``$defs`` entry) is none."""
+    return {
+        alias.asname or alias.name
+        for node in module.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if (node.module, alias.name) in _PSEUDO_FIELD_MARKERS
+    }
+
+
+def _is_pseudo_field(annotation: ast.expr, markers: set[str]) -> bool:
+    """Whether ``dataclasses`` reads ``annotation`` as a class variable or the keyword-only
+    marker: ``ClassVar``, ``ClassVar[...]``, ``typing.ClassVar[...]``, ``KW_ONLY`` (the models
+    module postpones annotations, so a quoted one is a field, as ``dataclasses`` reads it). The
+    annotation's head is compared, never its text: ``ClassVariant | None`` (a field typed by a
+    ``$defs`` entry ``ClassVariant``) is a field, as it is to ``dataclasses``."""
+    head = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    if isinstance(head, ast.Name):
+        return head.id in markers
+    return (
+        isinstance(head, ast.Attribute)
+        and isinstance(head.value, ast.Name)
+        and (head.value.id, head.attr) in _PSEUDO_FIELD_MARKERS
+    )
 
 
 # Builtin types a generated alias may stand for (``Arg: TypeAlias = str``).

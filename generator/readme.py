@@ -15,15 +15,66 @@ END = "<!-- toolgen:runtime-codes:end -->"
 
 
 class ReadmeError(ValueError):
-    """The README's markers cannot delimit one region."""
+    """The README's markers cannot delimit one region; ``line`` and ``column`` (1-based) locate
+    the marker at fault: a second begin or end marker, an end marker before the begin marker, or
+    the one marker that has no partner."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+def _fault(text: str, offset: int, message: str) -> ReadmeError:
+    """A ``ReadmeError`` at ``offset`` of ``text``: lines break at CRLF, LF or CR alone, and a
+    byte order mark takes no column."""
+    before = text[:offset]
+    line_start = max(before.rfind("\n"), before.rfind("\r")) + 1
+    line = before.count("\n") + before.count("\r") - before.count("\r\n") + 1
+    bom = 1 if line_start == 0 and text.startswith("\ufeff") else 0
+    column = offset - line_start + 1 - bom
+    return ReadmeError(message, line, column)
+
+
+def _first_two(text: str, marker: str) -> list[int]:
+    """Where ``marker`` occurs in ``text``: its first two offsets at most."""
+    found: list[int] = []
+    start = text.find(marker)
+    while start >= 0 and len(found) < 2:
+        found.append(start)
+        start = text.find(marker, start + len(marker))
+    return found
+
+
+def _marker_fault(text: str) -> ReadmeError | None:
+    begins, ends = _first_two(text, BEGIN), _first_two(text, END)
+    if len(begins) > 1:
+        return _fault(
+            text,
+            begins[1],
+            "a second begin marker (expected one begin marker followed by one end marker)",
+        )
+    if len(ends) > 1:
+        return _fault(
+            text,
+            ends[1],
+            "a second end marker (expected one begin marker followed by one end marker)",
+        )
+    if not begins:
+        return _fault(text, ends[0], "an end marker without a begin marker before it")
+    if not ends:
+        return _fault(text, begins[0], "a begin marker without an end marker after it")
+    if ends[0] < begins[0]:
+        return _fault(text, ends[0], "the end marker comes before the begin marker")
+    return None
 
 
 def splice(text: str, table: str, newline: str = "\n") -> str | None:
-    begins, ends = text.count(BEGIN), text.count(END)
-    if begins == 0 and ends == 0:
+    if BEGIN not in text and END not in text:
         return None
-    if begins != 1 or ends != 1 or text.index(BEGIN) > text.index(END):
-        raise ReadmeError("expected one begin marker followed by one end marker")
+    fault = _marker_fault(text)
+    if fault is not None:
+        raise fault
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
     return f"{head}{BEGIN}{newline}{table}{END}{tail}"
