@@ -73,7 +73,9 @@ _new_record = tuple.__new__
 _new_instance = object.__new__
 _attributes_of = object.__getattribute__
 
-ReadDir = Callable[[str], Iterable[str]]
+# A folder's names as text or as the file system's bytes (read as ``os.fsdecode`` reads them),
+# as TypeScript's listing takes strings or byte arrays.
+ReadDir = Callable[[str], Iterable[str | bytes | bytearray]]
 ReadFile = Callable[[str, int], bytes]
 
 # Top-level properties a manifest may carry; any other key is dropped with a warning.
