@@ -38,12 +38,12 @@ from typing import Any
 from generator.diagnostics import Code, Diagnostic, Severity, describe, pointer_of
 from generator.ir import Registry
 from generator.load import Loaded
-from generator.schemas import EffectiveSchema, effective_schema, resolve_local_ref
-from generator.validate import MAX_REF_CHAIN, THIRD_PARTY_DEF
+from generator.schemas import MAX_REF_CHAIN, EffectiveSchema, effective_schema, resolve_local_ref
+from generator.validate import THIRD_PARTY_DEF
 
 ACKNOWLEDGEMENTS = "acknowledgedBreaking"
 # How deep the adapter schema is compared (properties, items, branches): a path of
-# ``validate.MAX_REF_CHAIN`` ``$ref``s and then some inline nesting. Past it the comparison
+# ``schemas.MAX_REF_CHAIN`` ``$ref``s and then some inline nesting. Past it the comparison
 # stops with an error saying so (at 32 it stopped silently: a change 40 levels down was
 # "0 breaking", exit 0).
 _MAX_DEPTH = MAX_REF_CHAIN + 32

@@ -205,12 +205,17 @@ class _CanonicalOrder:
         return value
 
 
+# The most ``$ref``s one chain may follow (``A`` refers to ``B``, which refers to ``C``, ...);
+# validation refuses a longer chain: every stage that expands the schema recurses once per
+# definition on the way, and a chain of thousands exhausted the stack (an internal
+# RecursionError) after minutes of work.
+MAX_REF_CHAIN = 64
 # How deep ``$ref`` and ``allOf`` merges go: past this a part is left out. Deeper than what
-# validation admits (a chain of up to ``validate.MAX_REF_CHAIN`` = 64 ``$ref``s, each target
-# perhaps merged through an ``allOf``, and inline ``allOf`` nesting within the 64 levels of
-# JSON): at 32, a chain of 20 ``allOf: [{$ref: …}]`` definitions merged nothing of the last,
-# and ``breaking`` silently missed a change there.
-_MAX_REF_DEPTH = 2 * 64 + 32
+# validation admits (a chain of up to ``MAX_REF_CHAIN`` ``$ref``s, each target perhaps merged
+# through an ``allOf``, and inline ``allOf`` nesting within the 64 levels of JSON): at 32, a
+# chain of 20 ``allOf: [{$ref: …}]`` definitions merged nothing of the last, and ``breaking``
+# silently missed a change there.
+_MAX_REF_DEPTH = 2 * MAX_REF_CHAIN + 32
 # Keywords beside a ``$ref`` that do not constrain: such a node is located at what it names.
 _REF_COMPANIONS = {"$ref", "description", "title", "$comment", "deprecated", "examples", "default"}
 

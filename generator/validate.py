@@ -29,6 +29,7 @@ from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES, capability_cons
 from generator.plan import Plan, build_plan, pattern_length_refusal, pattern_refusal
 from generator.schema_subset import CompileError
 from generator.schemas import (
+    MAX_REF_CHAIN,
     SUBSCHEMA_KEYWORDS,
     SUBSCHEMA_LIST_KEYWORDS,
     SUBSCHEMA_MAP_KEYWORDS,
@@ -266,12 +267,6 @@ def _in_place_ref_cycles(loaded: Loaded) -> Iterator[Diagnostic]:
             state[id(successor)] = 1
             path.append(successor)
             stack.append(iter(list(_in_place_successors(root, successor))))
-
-
-# The most ``$ref``s one chain may follow (``A`` refers to ``B``, which refers to ``C``, ...):
-# every stage that expands the schema recurses once per definition on the way, and a chain of
-# thousands exhausted the stack (an internal RecursionError) after minutes of work.
-MAX_REF_CHAIN = 64
 
 
 def _child_schemas(sub: Mapping[str, Any]) -> Iterator[Any]:

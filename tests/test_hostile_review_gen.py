@@ -15,7 +15,7 @@ import pytest
 import yaml
 from jsonschema import Draft7Validator
 
-from generator import plan, regex_facts, validate
+from generator import plan, regex_facts, schemas, validate
 from generator.diagnostics import Diagnostic
 from generator.ecma_to_re import translate
 from generator.editor_schema import EditorSchemaError, bundle_draft07
@@ -404,7 +404,7 @@ def test_a_long_ref_chain_is_refused_where_it_begins(length: int, kind: str) -> 
 
 
 def test_a_ref_chain_within_the_bound_and_recursion_are_accepted() -> None:
-    assert _diagnose(_ref_chain(validate.MAX_REF_CHAIN - 1, "plain")) == []
+    assert _diagnose(_ref_chain(schemas.MAX_REF_CHAIN - 1, "plain")) == []
     tree = _with_property({"$ref": "#/$defs/D0"})
     tree["$defs"]["D0"] = {
         "type": "object",

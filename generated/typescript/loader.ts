@@ -181,11 +181,9 @@ export class UnencodablePathError extends Error {
   override name = "UnicodeEncodeError";
 }
 
-/** `text` as the bytes Python's `os.fsencode` makes of it: UTF-8, each of U+DC80..U+DCFF as the
- * byte 0x80..0xFF it stands for (how a name that is not UTF-8 reaches a Python caller); null when
- * another lone surrogate has no bytes. Node would write U+FFFD for any of them, naming another
- * file (or folder) than Python does. */
-function fsEncode(text: string): Buffer | null {
+/** `text` as UTF-8 with each lone surrogate written as `lone` spells it (null: `text` has no
+ * bytes); a surrogate pair is one character, encoded as usual. */
+function encodeLoneSurrogates(text: string, lone: (unit: number) => Buffer | null): Buffer | null {
   const parts: Buffer[] = [];
   let start = 0;
   for (let index = 0; index < text.length; index += 1) {
@@ -196,12 +194,21 @@ function fsEncode(text: string): Buffer | null {
       index += 1; // a pair: one character, encoded as UTF-8
       continue;
     }
-    if (unit < 0xdc80 || unit > 0xdcff) return null;
-    parts.push(Buffer.from(text.slice(start, index), "utf8"), Buffer.of(unit - 0xdc00));
+    const bytes = lone(unit);
+    if (bytes === null) return null;
+    parts.push(Buffer.from(text.slice(start, index), "utf8"), bytes);
     start = index + 1;
   }
   parts.push(Buffer.from(text.slice(start), "utf8"));
   return Buffer.concat(parts);
+}
+
+/** `text` as the bytes Python's `os.fsencode` makes of it: UTF-8, each of U+DC80..U+DCFF as the
+ * byte 0x80..0xFF it stands for (how a name that is not UTF-8 reaches a Python caller); null when
+ * another lone surrogate has no bytes. Node would write U+FFFD for any of them, naming another
+ * file (or folder) than Python does. */
+function fsEncode(text: string): Buffer | null {
+  return encodeLoneSurrogates(text, (unit) => (unit >= 0xdc80 && unit <= 0xdcff ? Buffer.of(unit - 0xdc00) : null));
 }
 
 /** `path` as the file system gets it: a text holding a lone surrogate as `fsEncode`'s bytes. */
@@ -384,9 +391,9 @@ interface Remembered {
   readonly identity: Identity | null;
   readonly checked: Checked;
 }
-// Each load's remembered outcomes, by name as Python keys them (a listing's bytes by `fsDecode`,
-// a text name as it is; not by the bytes names are ordered by, which a text name's `surrogatepass`
-// bytes share with a bytes name) (not part of the result's data).
+// Each load's remembered outcomes (not part of the result's data), by name as Python keys them: a
+// listing's bytes by `fsDecode`, a text name as it is; not by the bytes names are ordered by,
+// which a text name's `surrogatepass` bytes share with a bytes name.
 const REMEMBERED = new WeakMap<LoadResult, ReadonlyMap<string, Remembered>>();
 
 /** One manifest text checked by every rule that needs only that text. */
@@ -1077,25 +1084,9 @@ function validUtf8(piece: Buffer): string | null {
   }
 }
 
-/** `text` as UTF-8 with every lone surrogate written as its own three bytes (Python's
- * `surrogatepass`), for a text `fsEncode` has no bytes for. */
-function surrogatePass(text: string): Buffer {
-  const parts: Buffer[] = [];
-  let start = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const unit = text.charCodeAt(index);
-    if (unit < 0xd800 || unit > 0xdfff) continue;
-    const next = text.charCodeAt(index + 1);
-    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-      index += 1; // a pair: one character, encoded as UTF-8
-      continue;
-    }
-    const lone = Buffer.of(0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f));
-    parts.push(Buffer.from(text.slice(start, index), "utf8"), lone);
-    start = index + 1;
-  }
-  parts.push(Buffer.from(text.slice(start), "utf8"));
-  return Buffer.concat(parts);
+/** A lone surrogate's own three bytes, as Python's `surrogatepass` writes it. */
+function surrogatePassed(unit: number): Buffer {
+  return Buffer.of(0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f));
 }
 
 /** The bytes an injected listing's text name is ordered and keyed by, as Python's loader does
@@ -1103,7 +1094,8 @@ function surrogatePass(text: string): Buffer {
  * surrogate: two names differing only there were one name, ordered unlike Python's. */
 function textNameBytes(text: string): Buffer {
   if (!SURROGATE_UNIT.test(text)) return Buffer.from(text, "utf8");
-  return fsEncode(text) ?? surrogatePass(text);
+  // `surrogatePassed` spells every lone surrogate, so this text always has bytes.
+  return fsEncode(text) ?? (encodeLoneSurrogates(text, surrogatePassed) as Buffer);
 }
 
 /** `entry`'s bytes (over the same memory), or null for something that is no name. */

@@ -198,11 +198,11 @@ function boundedTexts(values: Iterable<unknown>): ReadonlySet<string> | null {
 const mapSize = Object.getOwnPropertyDescriptor(Map.prototype, "size")?.get as (this: Map<unknown, unknown>) => number;
 const mapEntries = Map.prototype.entries;
 
-/** The host's grants as (id, capabilities) pairs: a `Map`'s entries (as Python reads any
- * mapping; `Object.keys` of a Map is empty, so a Map granted nothing), else an object's own
- * enumerable string keys (counted, no getter running, before any is read); `null` when there
- * are more than the bound. */
-function grantEntries(given: object): Iterable<readonly [unknown, unknown]> | null {
+/** The (key, value) pairs of a host's option mapping (`grants`, `resolvers`): a `Map`'s entries
+ * (as Python reads any mapping; `Object.keys` of a Map is empty, so a Map granted or resolved
+ * nothing), else an object's own enumerable string keys (counted, no getter running, before any
+ * is read); `null` when there are more than the bound. */
+function optionEntries(given: object): Iterable<readonly [unknown, unknown]> | null {
   if (given instanceof Map) {
     const map = given as Map<unknown, unknown>;
     return mapSize.call(map) > MAX_OPTION_VALUES ? null : mapEntries.call(map);
@@ -212,31 +212,25 @@ function grantEntries(given: object): Iterable<readonly [unknown, unknown]> | nu
   return ids.map((toolId) => [toolId, (given as Readonly<Record<string, unknown>>)[toolId]] as const);
 }
 
-/** The host's `resolvers` as (id, resolver) pairs: a plain object's own enumerable entries or a
- * `Map`'s (as Python reads any mapping; `Object.entries` of a Map is empty, so a Map resolved
- * nothing), or none for undefined; anything else is a `TypeError` naming it, as Python's (a
- * number was read as no resolvers, a string as its characters). More than `MAX_OPTION_VALUES`
- * entries are a `RangeError`, counted (no getter running) before any is read. */
+/** The host's `resolvers` as (id, resolver) pairs (`optionEntries`: a plain object or a `Map`),
+ * or none for undefined; anything else is a `TypeError` naming it, as Python's (a number was read
+ * as no resolvers, a string as its characters), and more than `MAX_OPTION_VALUES` entries a
+ * `RangeError`, counted before any is read. */
 function resolverEntries(resolvers: unknown): readonly (readonly [unknown, unknown])[] {
   if (resolvers === undefined || resolvers === null) return [];
   if (typeof resolvers !== "object" || Array.isArray(resolvers)) {
     throw new TypeError(`resolvers must be an object or Map of tool id -> function, not ${Array.isArray(resolvers) ? "array" : typeof resolvers}`);
   }
-  const tooMany = new RangeError(`resolvers must hold at most ${MAX_OPTION_VALUES} entries`);
-  if (resolvers instanceof Map) {
-    const map = resolvers as Map<unknown, unknown>;
-    if (mapSize.call(map) > MAX_OPTION_VALUES) throw tooMany;
-    return [...mapEntries.call(map)];
-  }
-  if (Object.keys(resolvers).length > MAX_OPTION_VALUES) throw tooMany;
-  return Object.entries(resolvers);
+  const entries = optionEntries(resolvers);
+  if (entries === null) throw new RangeError(`resolvers must hold at most ${MAX_OPTION_VALUES} entries`);
+  return [...entries];
 }
 
 function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, ReadonlySet<string>> {
   const cleaned = new Map<string, ReadonlySet<string>>();
   try {
     // The ids first: more than the bound grant nothing at all.
-    const entries = grantEntries((grants ?? {}) as object);
+    const entries = optionEntries((grants ?? {}) as object);
     if (entries === null) return cleaned;
     for (const [toolId, capabilities] of entries) {
       if (typeof toolId !== "string") continue; // a Map's non-string key names no adapter
