@@ -6,6 +6,11 @@ and are conservative: an answer is given only when the tree proves it.
   surrogate); a fact of the plan, used by every backend.
 - ``printable_ascii_matches``: every printable ASCII string (of at least 0 or 1 characters)
   matches; the Python backend's shortcut past the ``search``.
+- ``search_is_match``: the pattern can only match at the string's start, so the Python
+  backend calls its ``match`` (the same answer as ``search``, without the search set-up).
+- ``forbidden_characters``: the pattern is one negated class over the whole string, so a string
+  matches exactly when it holds none of the class's characters (and is long enough); the Python
+  backend searches for one forbidden character instead (a shorter, cheaper machine).
 - ``fast_path``: the pattern without its leading negative lookaheads that repeat something, and
   for each the literals a string must all hold for it to refuse the string; a fact of the plan
   (``plan.FastPath``).
@@ -58,6 +63,94 @@ def printable_ascii_matches(source: str) -> int | None:
     if re.compile(source, re.ASCII).search(_PRINTABLE_ASCII) is None:
         return None
     return int(low)
+
+
+def search_is_match(source: str) -> bool:
+    """Whether every match of ``source`` (compiled with ``re.ASCII``) starts at the string's
+    start: its first top-level item is ``^`` (or ``\\A``) under no multi-line flag, so ``match``
+    answers as ``search`` does. Conservative: ``False`` when unsure."""
+    try:
+        parsed = sre_parse.parse(source, re.ASCII)
+    except re.error:  # pragma: no cover - translate() already compiled it
+        return False
+    items = list(parsed)
+    if not items or str(items[0][0]) != "AT":
+        return False
+    if parsed.state.flags & int(re.MULTILINE):
+        return False
+    return str(items[0][1]) in ("AT_BEGINNING", "AT_BEGINNING_STRING")
+
+
+# Character-class members whose Python spelling under ``re.ASCII`` is fixed (a category's).
+_CATEGORY_SPELLINGS = {
+    "CATEGORY_DIGIT": r"\d",
+    "CATEGORY_NOT_DIGIT": r"\D",
+    "CATEGORY_SPACE": r"\s",
+    "CATEGORY_NOT_SPACE": r"\S",
+    "CATEGORY_WORD": r"\w",
+    "CATEGORY_NOT_WORD": r"\W",
+}
+
+
+def forbidden_characters(source: str) -> tuple[str, int] | None:
+    """For a pattern that is one negated character class repeated over the whole string
+    (``^[^...]*$`` or ``^[^...]+$``, compiled with ``re.ASCII``): the positive class of the
+    characters it refuses, as Python source, and the fewest characters it needs (0 or 1). A
+    string matches exactly when it is that long and ``search`` of the class finds nothing in it.
+    ``None`` otherwise (conservative: any flag but ``re.ASCII``, any other shape or member)."""
+    try:
+        parsed = sre_parse.parse(source, re.ASCII)
+    except re.error:  # pragma: no cover - translate() already compiled it
+        return None
+    items = list(parsed)
+    if parsed.state.flags & ~int(re.ASCII | re.UNICODE):
+        return None
+    if [str(op) for op, _ in items] != ["AT", "MAX_REPEAT", "AT"]:
+        return None
+    if str(items[0][1]) != "AT_BEGINNING" or str(items[2][1]) != "AT_END_STRING":
+        return None
+    low, high, repeated = items[1][1]
+    if high != sre_parse.MAXREPEAT or low not in (0, 1):
+        return None
+    repeated = list(repeated)
+    if len(repeated) != 1 or str(repeated[0][0]) not in ("IN", "NOT_LITERAL"):
+        return None
+    if str(repeated[0][0]) == "NOT_LITERAL":  # ``[^x]`` of one character
+        return f"[{_class_char(repeated[0][1])}]", int(low)
+    members = list(repeated[0][1])
+    if not members or str(members[0][0]) != "NEGATE":
+        return None
+    positive = _spelled_class(members[1:])
+    return None if positive is None else (positive, int(low))
+
+
+def _spelled_class(members: list[Any]) -> str | None:
+    """A character class holding the parsed ``members`` (literals, ranges, ASCII categories),
+    as Python source; ``None`` for none or for any other member."""
+    spelled = []
+    for op, member in members:
+        name = str(op)
+        if name == "LITERAL":
+            spelled.append(_class_char(member))
+        elif name == "RANGE":
+            spelled.append(f"{_class_char(member[0])}-{_class_char(member[1])}")
+        elif name == "CATEGORY" and str(member) in _CATEGORY_SPELLINGS:
+            spelled.append(_CATEGORY_SPELLINGS[str(member)])
+        else:
+            return None
+    return f"[{''.join(spelled)}]" if spelled else None
+
+
+def _class_char(code: int) -> str:
+    """One code point as a character class reads it: an ASCII letter or digit as itself, other
+    printable ASCII escaped by a backslash, the rest as a hexadecimal escape."""
+    if 0x20 < code < 0x7F:
+        return chr(code) if chr(code).isalnum() else "\\" + chr(code)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
 
 
 def matches_only_ascii(source: str) -> bool:

@@ -24,7 +24,7 @@ Contract:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,7 +53,11 @@ from generator.plan import (
     satisfies,
     string_pinned,
 )
-from generator.regex_facts import printable_ascii_matches
+from generator.regex_facts import (
+    forbidden_characters,
+    printable_ascii_matches,
+    search_is_match,
+)
 from generator.schema_subset import escape_token
 
 # How deep ``$ref`` targets are inlined before the compiler emits a function call instead.
@@ -285,15 +289,18 @@ class _Collect:
     ) -> list[str]:
         body: list[str] = []
         if rules.required:
-            # One C-level test that every required key is present; the names are checked one by
-            # one only to report the missing ones.
-            wanted = self.module.constant("NAMES", f"frozenset({py_json(sorted(rules.required))})")
-            body.append(f"if not ({value}.keys() >= {wanted}):")
+            # One test that every required key is present; the names are checked one by one
+            # only to report the missing ones (a single name is that test itself).
+            missing: list[str] = []
             for name, rule in rules.missing:
-                body += [
-                    f"    if {py_str(name)} not in {value}:",
-                    "        " + self.fail(where, rule, value),
+                missing += [
+                    f"if {py_str(name)} not in {value}:",
+                    "    " + self.fail(where, rule, value),
                 ]
+            if len(rules.required) > 1:
+                every = _has_keys(self.module, rules.required, value)
+                missing = [f"if not {every}:", *_indent(missing)]
+            body += missing
         for name, sub in rules.properties:
             child = self.module.variable("v")
             child_where = f"{where} + {py_str('/' + escape_token(name))}"
@@ -642,8 +649,7 @@ class _Answer:
             if len(names) == 1:
                 body += [f"if {py_str(names[0])} not in {value}:", "    return False"]
             elif names:
-                wanted = self.module.constant("NAMES", f"frozenset({py_json(sorted(names))})")
-                body += [f"if not ({value}.keys() >= {wanted}):", "    return False"]
+                body += [f"if not {_has_keys(self.module, names, value)}:", "    return False"]
             if rules.closed:
                 body += [f"if not {allowed}.issuperset({value}):", "    return False"]
         present = set(names)
@@ -864,28 +870,56 @@ def _condition(condition: Condition, value: str, known: str | None) -> str:
     return f"({text})"
 
 
-def _pattern_search(module: _Module, pattern: Pattern, value: str) -> str:
-    """A call of the compiled pattern's bound ``search`` (a module constant: one global load
-    per use instead of a global and an attribute) on ``value``; with a ``plan.FastPath``, the
-    shorter pattern's for a string lacking a literal of each group (the lookaheads it drops
-    cannot refuse such a string)."""
-    search = _compiled_search(module, pattern.python)
+# Up to this many required names are tested one ``in`` at a time (about 10 ns each); more, by
+# one key-set comparison (about 70 ns, then a few ns a name).
+_KEYS_TESTED_ONE_BY_ONE = 8
+
+
+def _has_keys(module: _Module, names: Iterable[str], value: str) -> str:
+    """A parenthesised test that the object ``value`` has every key in ``names``."""
+    wanted = sorted(names)
+    if len(wanted) <= _KEYS_TESTED_ONE_BY_ONE:
+        return "(" + " and ".join(f"{py_str(name)} in {value}" for name in wanted) + ")"
+    return f"({value}.keys() >= {module.constant('NAMES', f'frozenset({py_json(wanted)})')})"
+
+
+def _pattern_test(module: _Module, pattern: Pattern, value: str, *, matches: bool) -> str:
+    """A test that the string ``value`` matches the pattern (``matches``) or misses it; with a
+    ``plan.FastPath``, the shorter pattern decides a string lacking a literal of each group (the
+    lookaheads it drops cannot refuse such a string)."""
+    full = _source_test(module, pattern.python, value, matches=matches)
     if pattern.fast is None:
-        return f"{search}({value})"
-    fast = _compiled_search(module, pattern.fast.python)
+        return full
+    fast = _source_test(module, pattern.fast.python, value, matches=matches)
     lacks = pattern.fast.lacking(lambda literal: f"{py_str(literal)} not in {value}", "or", "and")
-    return f"({fast} if {lacks} else {search})({value})"
+    return f"(({fast}) if {lacks} else ({full}))"
 
 
-def _compiled_search(module: _Module, source: str) -> str:
-    return module.constant("SEARCH", f"re.compile({py_str(source)}, re.ASCII).search")
+def _source_test(module: _Module, source: str, value: str, *, matches: bool) -> str:
+    """A test that ``value`` matches (or misses) the Python pattern ``source``, by the cheapest
+    call giving ``search``'s answer: for one negated class over the whole string, a search for
+    one forbidden character (``forbidden_characters``); for a pattern anchored at the start, its
+    bound ``match``; else its bound ``search``. Each is a module constant (one global load per
+    use instead of a global and an attribute)."""
+    forbidden = forbidden_characters(source)
+    if forbidden is not None:
+        characters, least = forbidden
+        find = module.constant("FORBIDDEN", f"re.compile({py_str(characters)}, re.ASCII).search")
+        if matches:
+            found = f"{find}({value}) is None"
+            return f"({value} and {found})" if least else found
+        found = f"{find}({value}) is not None"
+        return f"(not {value} or {found})" if least else found
+    method = "match" if search_is_match(source) else "search"
+    call = module.constant(method.upper(), f"re.compile({py_str(source)}, re.ASCII).{method}")
+    return f"{call}({value}) {'is not' if matches else 'is'} None"
 
 
 def _pattern_misses(module: _Module, pattern: Pattern, value: str) -> str:
     """A test that the string ``value`` does not match the pattern: its bound ``search``, after
     a C-speed shortcut when ``printable_ascii_matches`` proves every printable ASCII string
     (non-empty where the pattern needs a character) matches (a display name, say)."""
-    search = f"{_pattern_search(module, pattern, value)} is None"
+    search = _pattern_test(module, pattern, value, matches=False)
     least = printable_ascii_matches(pattern.python)
     if least is None:
         return search
@@ -926,7 +960,7 @@ def _length_terms(low: float, high: float | None, value: str) -> list[str]:
 
 def _pattern_matches(module: _Module, pattern: Pattern, value: str) -> str:
     """The negation of ``_pattern_misses``: the string ``value`` matches the pattern."""
-    search = f"{_pattern_search(module, pattern, value)} is not None"
+    search = _pattern_test(module, pattern, value, matches=True)
     least = printable_ascii_matches(pattern.python)
     if least is None:
         return search

@@ -16,7 +16,12 @@ from tool_registry import DiagnosticCode, validate_third_party_manifest, validat
 from tool_registry import validator as generated
 
 from generator.ecma_to_re import translate
-from generator.regex_facts import matches_only_ascii, printable_ascii_matches
+from generator.regex_facts import (
+    forbidden_characters,
+    matches_only_ascii,
+    printable_ascii_matches,
+    search_is_match,
+)
 from generator.validator_compiler import compile_validators
 
 from .test_runtime_bounds import manifest
@@ -94,7 +99,7 @@ def test_the_third_party_entry_checks_detect_once() -> None:
     # same value: the second sees it proven and only dispatches on the tag.
     source = _answering("validate_third_party_manifest")
     binary_name_pattern = next(
-        name for name in dir(generated) if name.startswith("_SEARCH") and "\\-]+" in _src(name)
+        name for name in dir(generated) if name.startswith("_MATCH") and "\\-]+" in _src(name)
     )
     assert source.count(binary_name_pattern + "(") == 1
 
@@ -133,6 +138,17 @@ def _src(name: str) -> str:
             [{"a": 1, "b": "x"}, {"a": 1.0, "b": "y"}],
             [{"a": 1}, {"a": 1, "b": "x", "c": 0}, {"a": True, "b": "x"}, {"a": 1, "b": ["x"]}],
         ),
+        # Required names: a few tested one ``in`` at a time, many by one key-set comparison.
+        (
+            {"type": "object", "required": ["a", "b", "c"]},
+            [{"a": 0, "b": 0, "c": 0}, {"a": 0, "b": 0, "c": 0, "d": 0}],
+            [{}, {"a": 0, "b": 0}, {"b": 0, "c": 0}, {"a": 0, "c": 0, "d": 0}],
+        ),
+        (
+            {"type": "object", "required": [f"k{n}" for n in range(9)]},
+            [{f"k{n}": n for n in range(9)}, {f"k{n}": n for n in range(10)}],
+            [{}, {f"k{n}": n for n in range(8)}, {f"k{n}": n for n in range(1, 10)}],
+        ),
         # Unique strings: one set, only once every item is known to be a string.
         (
             {"type": "array", "uniqueItems": True, "items": {"type": "string"}},
@@ -146,6 +162,9 @@ def test_shortcuts_agree_with_the_collecting_pass(
 ) -> None:
     namespace: dict[str, Any] = {}
     source = compile_validators(schema, {"validate": ""}, package="tool_registry")
+    if "required" in schema and "additionalProperties" not in schema:
+        # A few names: ``in`` tests; more than eight: one key-set comparison.
+        assert (".keys() >=" in source) is (len(schema["required"]) > 8)
     exec(compile(source, "<compiled>", "exec"), namespace)  # noqa: S102 - our own compiler's output
     for document in valid:
         assert namespace["validate"](document) == (), document
@@ -362,3 +381,123 @@ def test_unique_strings_are_decided_alike_for_every_short_length() -> None:
             assert (namespace["validate"](document) == ()) is expected, items
             checked += 1
     assert checked == sum(4**size for size in range(6))
+
+
+# Strings that probe a character class: its edges, what lies beside them, escapes, non-ASCII
+# letters and spaces, a lone surrogate, and characters beyond the BMP.
+_CLASS_PROBES = [
+    "",
+    "a",
+    "abc-1",
+    " ",
+    "\t",
+    "\n",
+    "\x00",
+    "\x1f",
+    "\x20",
+    "\x7e",
+    "\x7f",
+    "\x9f",
+    "\xa0",
+    "\\",
+    "]",
+    "^",
+    "-",
+    "caf\u00e9",
+    "\u2028",
+    "\ufeff",
+    "\ud800",
+    "\U0001f600",
+    "\U000e0001",
+    "ok;rm",
+    "a$b",
+    "x" * 300,
+]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "least"),
+    [
+        ("^[^;|&$`\\\\()<>'\"\\u0000-\\u001f\\u007f-\\u009f]*$", 0),
+        ("^[^\\u0000-\\u001f]+$", 1),
+        ("^[^a-c\\d]*$", 0),  # a range and a class escape
+        ("^[^\\s]*$", 0),  # ECMA's \\s: the translation spells its non-ASCII spaces
+        ("^[^\\]^-]*$", 0),  # characters a class must escape
+        ("^[^\\u{1F600}-\\u{1F64F}x]+$", 1),  # beyond the BMP
+        ("^[^x]*$", 0),  # one character
+    ],
+)
+def test_a_negated_class_over_the_whole_string_is_decided_by_its_forbidden_characters(
+    pattern: str, least: int
+) -> None:
+    source = translate(pattern)
+    found = forbidden_characters(source)
+    assert found is not None
+    characters, fewest = found
+    assert fewest == least
+    whole = re.compile(source, re.ASCII).search
+    forbidden = re.compile(characters, re.ASCII).search
+    for probe in [*_CLASS_PROBES, "".join(map(chr, range(0x80)))]:
+        expected = whole(probe) is not None
+        assert (len(probe) >= fewest and forbidden(probe) is None) is expected, repr(probe)
+    for code in range(0x3000):  # every character near the classes' edges, one at a time
+        probe = chr(code)
+        assert (forbidden(probe) is None) is (whole(probe) is not None), hex(code)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^[a-z]*$",  # a positive class
+        "^[^a]{0,5}$",  # bounded
+        "^[^a]*",  # unanchored end
+        "[^a]*$",  # unanchored start
+        "^(?!-)[^a]*$",  # a lookahead
+        "^[^a]*$|^b$",  # an alternation
+        "^(?:[^a]b)*$",  # a group
+    ],
+)
+def test_other_patterns_have_no_forbidden_characters(pattern: str) -> None:
+    assert forbidden_characters(translate(pattern)) is None
+
+
+def test_a_flag_keeps_the_forbidden_characters_shortcut_off() -> None:
+    # Case folding or dot-all change what a class holds or how the string is read: not analysed.
+    assert forbidden_characters("(?i)^[^a]*\\Z") is None
+    assert forbidden_characters("(?s)^[^a]*\\Z") is None
+
+
+@pytest.mark.parametrize(
+    ("source", "anchored"),
+    [
+        ("^[a-z0-9](?:[a-z0-9\\-]{0,62}[a-z0-9])?\\Z", True),
+        ("^(?!/)[a-z]+\\Z", True),  # a lookahead after the anchor
+        ("\\Aab", True),
+        ("^a|^b", True),  # every alternative anchored
+        ("a|^b", False),
+        ("(?m)^b", False),  # multi-line: ``^`` also matches after every line end
+        ("ab", False),
+        ("(?:a)?^b", False),
+    ],
+)
+def test_match_replaces_search_only_for_a_pattern_anchored_at_the_start(
+    source: str, anchored: bool
+) -> None:
+    assert search_is_match(source) is anchored
+    if anchored:
+        compiled = re.compile(source, re.ASCII)
+        for probe in [*_CLASS_PROBES, "ab", "b", "xab", "a\nb", "\nb", "/ab", "a" * 70]:
+            assert (compiled.match(probe) is None) is (compiled.search(probe) is None), probe
+
+
+def test_the_valid_path_calls_match_or_a_forbidden_character_search() -> None:
+    # The schema's patterns all start with ``^``: none is searched position by position, and
+    # the prompt argument's one negated class is a search for a forbidden character.
+    for entry in ("validate_tool_manifest", "validate_third_party_manifest"):
+        source = _answering(entry)
+        assert "_SEARCH" not in source
+        assert "_MATCH" in source
+        assert "_FORBIDDEN" in source
+        # A few required names: one ``in`` test each, no key-set view built.
+        assert re.search(r'"displayName" in v\s+and\s+"hookCapable" in v', source)
+        assert ".keys() >=" not in source

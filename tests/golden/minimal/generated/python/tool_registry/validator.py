@@ -23,61 +23,50 @@ from .schema_runtime import (
     token,
 )
 
-_NAMES0 = frozenset(
-    (
-        "displayName",
-        "hookCapable",
-        "hookPointer",
-        "id",
-        "launchable",
-    )
-)
-_SEARCH1 = re.compile("^[a-z0-9](?:[a-z0-9\\-]{0,62}[a-z0-9])?\\Z", re.ASCII).search
-_SEARCH2 = re.compile(
-    "^[^\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890-\\u0891\\u08e2\\u115f-\\u1160\\u17b4-\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u2800\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb\\U000110bd\\U000110cd\\U00013430-\\U0001343f\\U0001bca0-\\U0001bca3\\U0001d173-\\U0001d17a\\U000e0000-\\U000e0fff]*\\Z",
+_MATCH0 = re.compile("^[a-z0-9](?:[a-z0-9\\-]{0,62}[a-z0-9])?\\Z", re.ASCII).match
+_FORBIDDEN1 = re.compile(
+    "[\\x00-\\x1f\\x7f-\\x9f\\xad\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890-\\u0891\\u08e2\\u115f-\\u1160\\u17b4-\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u2800\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb\\U000110bd\\U000110cd\\U00013430-\\U0001343f\\U0001bca0-\\U0001bca3\\U0001d173-\\U0001d17a\\U000e0000-\\U000e0fff]",
     re.ASCII,
 ).search
-_SEARCH3 = re.compile(
+_MATCH2 = re.compile(
     "^(?!\\/)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[A-Za-z0-9\\.\\_\\/\\-]+\\Z",
     re.ASCII,
-).search
-_SEARCH4 = re.compile("^(?!\\/)[A-Za-z0-9\\.\\_\\/\\-]+\\Z", re.ASCII).search
+).match
+_MATCH3 = re.compile("^(?!\\/)[A-Za-z0-9\\.\\_\\/\\-]+\\Z", re.ASCII).match
+_MATCH4 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).match
 _NAMES5 = frozenset(
     (
         "binaryName",
         "kind",
     )
 )
-_SEARCH6 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
-_NAMES7 = frozenset(("kind",))
-_SEARCH8 = re.compile(
+_MATCH6 = re.compile(
     "^(?:\\~\\/|\\/|[A-Za-z]\\:[\\\\\\/]|\\\\\\\\)[^\\u0000-\\u001f\\u007f-\\u009f]*\\Z", re.ASCII
-).search
-_NAMES9 = frozenset(
+).match
+_NAMES7 = frozenset(
     (
         "darwin",
         "linux",
         "win32",
     )
 )
-_NAMES10 = frozenset(
+_NAMES8 = frozenset(
     (
         "kind",
         "paths",
     )
 )
-_SEARCH11 = re.compile(
+_MATCH9 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
-).search
-_SEARCH12 = re.compile(
+).match
+_MATCH10 = re.compile(
     "^(?!(?:\\{prompt\\})*\\/)(?!(?:\\{prompt\\})*[A-Za-z](?:\\{prompt\\})*\\:)(?!(?:[^\\n\\r]*\\/)?(?:\\{prompt\\})*\\.(?:\\{prompt\\})*\\.(?:\\{prompt\\})*(?:\\/|\\Z))(?!\\-+\\{prompt\\})(?!\\-\\-[^\\=]*\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
+).match
+_FORBIDDEN11 = re.compile(
+    "[\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\x00-\\x1f\\x7f-\\x9f]", re.ASCII
 ).search
-_SEARCH13 = re.compile(
-    "^[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z", re.ASCII
-).search
-_NAMES14 = frozenset(("provides",))
-_ENUM15 = frozenset(
+_ENUM12 = frozenset(
     (
         "headless-task",
         "interactive-launch",
@@ -85,41 +74,41 @@ _ENUM15 = frozenset(
         "structured-progress",
     )
 )
-_ENUM16 = frozenset(
+_NAMES13 = frozenset(("provides",))
+_ENUM14 = frozenset(
     (
         "cli-agent",
         "desktop-app",
         "mcp-server",
     )
 )
-_NAMES17 = frozenset(("transport",))
-_ENUM18 = frozenset(
+_ENUM15 = frozenset(
     (
         "http",
         "stdio",
     )
 )
-_SEARCH19 = re.compile(
+_MATCH16 = re.compile(
     "^(?!\\-)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z",
     re.ASCII,
-).search
-_SEARCH20 = re.compile(
+).match
+_MATCH17 = re.compile(
     "^(?!\\-)[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f\\t\\n\\x0b\\f\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]+\\Z",
     re.ASCII,
-).search
-_SEARCH21 = re.compile(
+).match
+_MATCH18 = re.compile(
     "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
-).search
-_SEARCH22 = re.compile(
+).match
+_MATCH19 = re.compile(
     "^(?!\\/|[A-Za-z]\\:)[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
-).search
-_SEARCH23 = re.compile(
+).match
+_MATCH20 = re.compile(
     "^https\\:\\/\\/[A-Za-z0-9\\.\\-]+(?:\\:[0-9]{1,5})?(?:\\/[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\-]*)?(?:\\?[A-Za-z0-9\\.\\_\\~\\%\\+\\,\\=\\:\\@\\/\\?\\-]*)?\\Z",
     re.ASCII,
-).search
-_NAMES24 = frozenset(
+).match
+_NAMES21 = frozenset(
     (
         "args",
         "command",
@@ -127,9 +116,7 @@ _NAMES24 = frozenset(
         "url",
     )
 )
-_NAMES25 = frozenset(("command",))
-_NAMES26 = frozenset(("url",))
-_NAMES27 = frozenset(
+_NAMES22 = frozenset(
     (
         "builtin",
         "capabilities",
@@ -146,14 +133,18 @@ _NAMES27 = frozenset(
         "promptArgTemplate",
     )
 )
-_NAMES28 = frozenset(("mcpServer",))
-_CONST29 = False
-_NAMES30 = frozenset(("detect",))
+_CONST23 = False
 
 
 def _check_0(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES0):
+        if not (
+            "displayName" in v
+            and "hookCapable" in v
+            and "hookPointer" in v
+            and "id" in v
+            and "launchable" in v
+        ):
             if "id" not in v:
                 e.append((p, "required", 'property "id"', v))
             if "displayName" not in v:
@@ -167,10 +158,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v1 = v.get("id", MISSING)
         if v1 is not MISSING:
             if isinstance(v1, str):
-                if _SEARCH1(v1) is None:
+                if _MATCH0(v1) is None:
                     if not v1.isascii() and SURROGATE.search(v1) is not None:
                         e.append((p + "/id", "i-json", "no lone surrogate", v1))
-                    if _SEARCH1(v1) is None:
+                    if _MATCH0(v1) is None:
                         e.append(
                             (
                                 p + "/id",
@@ -187,7 +178,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                 if not (
                     v3.isascii()
                     and 1 <= len(v3) <= 80
-                    and ((v3.isascii() and v3.isprintable()) or _SEARCH2(v3) is not None)
+                    and ((v3.isascii() and v3.isprintable()) or _FORBIDDEN1(v3) is None)
                 ):
                     if not v3.isascii() and SURROGATE.search(v3) is not None:
                         e.append((p + "/displayName", "i-json", "no lone surrogate", v3))
@@ -198,7 +189,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     if (
                         len(v3) <= 80
                         and not (v3.isascii() and v3.isprintable())
-                        and _SEARCH2(v3) is None
+                        and _FORBIDDEN1(v3) is not None
                     ):
                         e.append(
                             (
@@ -223,7 +214,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             if isinstance(v9, str):
                 if not (
                     1 <= len(v9) <= 256
-                    and (_SEARCH4 if ".." not in v9 else _SEARCH3)(v9) is not None
+                    and ((_MATCH3(v9) is not None) if ".." not in v9 else (_MATCH2(v9) is not None))
                 ):
                     if not v9.isascii() and SURROGATE.search(v9) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
@@ -231,7 +222,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
                     if len(v9) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
-                    if len(v9) <= 256 and (_SEARCH4 if ".." not in v9 else _SEARCH3)(v9) is None:
+                    if len(v9) <= 256 and (
+                        (_MATCH3(v9) is None) if ".." not in v9 else (_MATCH2(v9) is None)
+                    ):
                         e.append(
                             (
                                 p + "/hookPointer",
@@ -254,7 +247,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v11.isascii() and SURROGATE.search(v11) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v11))
                     if isinstance(v11, dict):
-                        if not (v11.keys() >= _NAMES5):
+                        if not ("binaryName" in v11 and "kind" in v11):
                             if "kind" not in v11:
                                 e.append((p + "/detect", "required", 'property "kind"', v11))
                             if "binaryName" not in v11:
@@ -266,7 +259,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         v18 = v11.get("binaryName", MISSING)
                         if v18 is not MISSING:
                             if isinstance(v18, str):
-                                if not (1 <= len(v18) <= 128 and _SEARCH6(v18) is not None):
+                                if not (1 <= len(v18) <= 128 and _MATCH4(v18) is not None):
                                     if not v18.isascii() and SURROGATE.search(v18) is not None:
                                         e.append(
                                             (
@@ -294,7 +287,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 v18,
                                             )
                                         )
-                                    if len(v18) <= 128 and _SEARCH6(v18) is None:
+                                    if len(v18) <= 128 and _MATCH4(v18) is None:
                                         e.append(
                                             (
                                                 p + "/detect" + "/binaryName",
@@ -323,9 +316,8 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v11.isascii() and SURROGATE.search(v11) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v11))
                     if isinstance(v11, dict):
-                        if not (v11.keys() >= _NAMES7):
-                            if "kind" not in v11:
-                                e.append((p + "/detect", "required", 'property "kind"', v11))
+                        if "kind" not in v11:
+                            e.append((p + "/detect", "required", 'property "kind"', v11))
                         v23 = v11.get("kind", MISSING)
                         if v23 is not MISSING:
                             if not (isinstance(v23, str) and v23 == "candidates"):
@@ -376,7 +368,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v31.isascii()
                                                             and 1 <= len(v31) <= 1024
-                                                            and _SEARCH8(v31) is not None
+                                                            and _MATCH6(v31) is not None
                                                         ):
                                                             if (
                                                                 not v31.isascii()
@@ -426,7 +418,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v31) <= 1024
-                                                                and _SEARCH8(v31) is None
+                                                                and _MATCH6(v31) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -496,7 +488,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v37.isascii()
                                                             and 1 <= len(v37) <= 1024
-                                                            and _SEARCH8(v37) is not None
+                                                            and _MATCH6(v37) is not None
                                                         ):
                                                             if (
                                                                 not v37.isascii()
@@ -546,7 +538,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v37) <= 1024
-                                                                and _SEARCH8(v37) is None
+                                                                and _MATCH6(v37) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -616,7 +608,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v43.isascii()
                                                             and 1 <= len(v43) <= 1024
-                                                            and _SEARCH8(v43) is not None
+                                                            and _MATCH6(v43) is not None
                                                         ):
                                                             if (
                                                                 not v43.isascii()
@@ -666,7 +658,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v43) <= 1024
-                                                                and _SEARCH8(v43) is None
+                                                                and _MATCH6(v43) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -704,9 +696,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         v39,
                                                     )
                                                 )
-                                    if not _NAMES9.issuperset(v25):
+                                    if not _NAMES7.issuperset(v25):
                                         for k45 in v25:
-                                            if k45 not in _NAMES9:
+                                            if k45 not in _NAMES7:
                                                 e.append(
                                                     (
                                                         p + "/detect" + "/paths" + "/" + token(k45),
@@ -717,9 +709,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 )
                                 else:
                                     e.append((p + "/detect" + "/paths", "type", "object", v25))
-                        if not _NAMES10.issuperset(v11):
+                        if not _NAMES8.issuperset(v11):
                             for k47 in v11:
-                                if k47 not in _NAMES10:
+                                if k47 not in _NAMES8:
                                     e.append(
                                         (
                                             p + "/detect" + "/" + token(k47),
@@ -743,14 +735,14 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v49 = v.get("hookPackage", MISSING)
         if v49 is not MISSING:
             if isinstance(v49, str):
-                if not (1 <= len(v49) <= 214 and _SEARCH11(v49) is not None):
+                if not (1 <= len(v49) <= 214 and _MATCH9(v49) is not None):
                     if not v49.isascii() and SURROGATE.search(v49) is not None:
                         e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
                     if len(v49) < 1:
                         e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
                     if len(v49) > 214:
                         e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
-                    if len(v49) <= 214 and _SEARCH11(v49) is None:
+                    if len(v49) <= 214 and _MATCH9(v49) is None:
                         e.append(
                             (
                                 p + "/hookPackage",
@@ -774,15 +766,14 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                 v54.isascii()
                                 and len(v54) <= 256
                                 and (
-                                    _SEARCH13
+                                    (_FORBIDDEN11(v54) is None)
                                     if "/" not in v54
                                     and ":" not in v54
                                     and "." not in v54
                                     and ("{prompt}" not in v54 or "-" not in v54)
                                     and ("{prompt}" not in v54 or "--" not in v54)
-                                    else _SEARCH12
-                                )(v54)
-                                is not None
+                                    else (_MATCH10(v54) is not None)
+                                )
                             ):
                                 if not v54.isascii() and SURROGATE.search(v54) is not None:
                                     e.append(
@@ -802,18 +793,14 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                             v54,
                                         )
                                     )
-                                if (
-                                    len(v54) <= 256
-                                    and (
-                                        _SEARCH13
-                                        if "/" not in v54
-                                        and ":" not in v54
-                                        and "." not in v54
-                                        and ("{prompt}" not in v54 or "-" not in v54)
-                                        and ("{prompt}" not in v54 or "--" not in v54)
-                                        else _SEARCH12
-                                    )(v54)
-                                    is None
+                                if len(v54) <= 256 and (
+                                    (_FORBIDDEN11(v54) is not None)
+                                    if "/" not in v54
+                                    and ":" not in v54
+                                    and "." not in v54
+                                    and ("{prompt}" not in v54 or "-" not in v54)
+                                    and ("{prompt}" not in v54 or "--" not in v54)
+                                    else (_MATCH10(v54) is None)
                                 ):
                                     e.append(
                                         (
@@ -836,9 +823,8 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     if not v56.isascii() and SURROGATE.search(v56) is not None:
                         e.append((p + "/capabilities", "i-json", "no lone surrogate", v56))
                 if isinstance(v56, dict):
-                    if not (v56.keys() >= _NAMES14):
-                        if "provides" not in v56:
-                            e.append((p + "/capabilities", "required", 'property "provides"', v56))
+                    if "provides" not in v56:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v56))
                     v58 = v56.get("provides", MISSING)
                     if v58 is not MISSING:
                         if not _valid_12(v58):
@@ -861,7 +847,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 )
                                             )
                                     if isinstance(v61, str):
-                                        if v61 not in _ENUM15:
+                                        if v61 not in _ENUM12:
                                             e.append(
                                                 (
                                                     p
@@ -902,9 +888,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     )
                             else:
                                 e.append((p + "/capabilities" + "/provides", "type", "array", v58))
-                    if not _NAMES14.issuperset(v56):
+                    if not _NAMES13.issuperset(v56):
                         for k64 in v56:
-                            if k64 not in _NAMES14:
+                            if k64 not in _NAMES13:
                                 e.append(
                                     (
                                         p + "/capabilities" + "/" + token(k64),
@@ -918,7 +904,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v66 = v.get("category", MISSING)
         if v66 is not MISSING:
             if isinstance(v66, str):
-                if v66 not in _ENUM16:
+                if v66 not in _ENUM14:
                     e.append(
                         (
                             p + "/category",
@@ -940,10 +926,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v68 = v.get("library", MISSING)
         if v68 is not MISSING:
             if isinstance(v68, str):
-                if _SEARCH1(v68) is None:
+                if _MATCH0(v68) is None:
                     if not v68.isascii() and SURROGATE.search(v68) is not None:
                         e.append((p + "/library", "i-json", "no lone surrogate", v68))
-                    if _SEARCH1(v68) is None:
+                    if _MATCH0(v68) is None:
                         e.append(
                             (
                                 p + "/library",
@@ -961,13 +947,12 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     if not v70.isascii() and SURROGATE.search(v70) is not None:
                         e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
                 if isinstance(v70, dict):
-                    if not (v70.keys() >= _NAMES17):
-                        if "transport" not in v70:
-                            e.append((p + "/mcpServer", "required", 'property "transport"', v70))
+                    if "transport" not in v70:
+                        e.append((p + "/mcpServer", "required", 'property "transport"', v70))
                     v72 = v70.get("transport", MISSING)
                     if v72 is not MISSING:
                         if isinstance(v72, str):
-                            if v72 not in _ENUM18:
+                            if v72 not in _ENUM15:
                                 e.append(
                                     (
                                         p + "/mcpServer" + "/transport",
@@ -992,7 +977,11 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                             if not (
                                 v74.isascii()
                                 and 1 <= len(v74) <= 256
-                                and (_SEARCH20 if ".." not in v74 else _SEARCH19)(v74) is not None
+                                and (
+                                    (_MATCH17(v74) is not None)
+                                    if ".." not in v74
+                                    else (_MATCH16(v74) is not None)
+                                )
                             ):
                                 if not v74.isascii() and SURROGATE.search(v74) is not None:
                                     e.append(
@@ -1021,9 +1010,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                             v74,
                                         )
                                     )
-                                if (
-                                    len(v74) <= 256
-                                    and (_SEARCH20 if ".." not in v74 else _SEARCH19)(v74) is None
+                                if len(v74) <= 256 and (
+                                    (_MATCH17(v74) is None)
+                                    if ".." not in v74
+                                    else (_MATCH16(v74) is None)
                                 ):
                                     e.append(
                                         (
@@ -1054,8 +1044,11 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v79.isascii()
                                             and len(v79) <= 256
-                                            and (_SEARCH22 if ".." not in v79 else _SEARCH21)(v79)
-                                            is not None
+                                            and (
+                                                (_MATCH19(v79) is not None)
+                                                if ".." not in v79
+                                                else (_MATCH18(v79) is not None)
+                                            )
                                         ):
                                             if (
                                                 not v79.isascii()
@@ -1078,12 +1071,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         v79,
                                                     )
                                                 )
-                                            if (
-                                                len(v79) <= 256
-                                                and (_SEARCH22 if ".." not in v79 else _SEARCH21)(
-                                                    v79
-                                                )
-                                                is None
+                                            if len(v79) <= 256 and (
+                                                (_MATCH19(v79) is None)
+                                                if ".." not in v79
+                                                else (_MATCH18(v79) is None)
                                             ):
                                                 e.append(
                                                     (
@@ -1107,7 +1098,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     v81 = v70.get("url", MISSING)
                     if v81 is not MISSING:
                         if isinstance(v81, str):
-                            if not (len(v81) <= 2048 and _SEARCH23(v81) is not None):
+                            if not (len(v81) <= 2048 and _MATCH20(v81) is not None):
                                 if not v81.isascii() and SURROGATE.search(v81) is not None:
                                     e.append(
                                         (
@@ -1126,7 +1117,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                             v81,
                                         )
                                     )
-                                if len(v81) <= 2048 and _SEARCH23(v81) is None:
+                                if len(v81) <= 2048 and _MATCH20(v81) is None:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/url",
@@ -1137,9 +1128,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     )
                         else:
                             e.append((p + "/mcpServer" + "/url", "type", "string", v81))
-                    if not _NAMES24.issuperset(v70):
+                    if not _NAMES21.issuperset(v70):
                         for k83 in v70:
-                            if k83 not in _NAMES24:
+                            if k83 not in _NAMES21:
                                 e.append(
                                     (
                                         p + "/mcpServer" + "/" + token(k83),
@@ -1159,9 +1150,8 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v70.isascii() and SURROGATE.search(v70) is not None:
                             e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
                     if isinstance(v70, dict):
-                        if not (v70.keys() >= _NAMES25):
-                            if "command" not in v70:
-                                e.append((p + "/mcpServer", "required", 'property "command"', v70))
+                        if "command" not in v70:
+                            e.append((p + "/mcpServer", "required", 'property "command"', v70))
                         v85 = v70.get("url", MISSING)
                         if v85 is not MISSING:
                             e.append(
@@ -1172,9 +1162,8 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v70.isascii() and SURROGATE.search(v70) is not None:
                             e.append((p + "/mcpServer", "i-json", "no lone surrogate", v70))
                     if isinstance(v70, dict):
-                        if not (v70.keys() >= _NAMES26):
-                            if "url" not in v70:
-                                e.append((p + "/mcpServer", "required", 'property "url"', v70))
+                        if "url" not in v70:
+                            e.append((p + "/mcpServer", "required", 'property "url"', v70))
                         v87 = v70.get("command", MISSING)
                         if v87 is not MISSING:
                             e.append(
@@ -1194,9 +1183,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         if v90 is not MISSING:
             if not (isinstance(v90, bool)):
                 e.append((p + "/builtin", "type", "boolean", v90))
-        if not _NAMES27.issuperset(v):
+        if not _NAMES22.issuperset(v):
             for k92 in v:
-                if k92 not in _NAMES27:
+                if k92 not in _NAMES22:
                     e.append(
                         (p + "/" + token(k92), "additionalProperties", "no such property", v[k92])
                     )
@@ -1207,16 +1196,15 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES28):
-                if "mcpServer" not in v:
-                    e.append((p, "required", 'property "mcpServer"', v))
+            if "mcpServer" not in v:
+                e.append((p, "required", 'property "mcpServer"', v))
             v94 = v.get("launchable", MISSING)
             if v94 is not MISSING:
-                if not (json_equal(v94, _CONST29)):
+                if not (json_equal(v94, _CONST23)):
                     e.append((p + "/launchable", "const", "false", v94))
             v96 = v.get("hookCapable", MISSING)
             if v96 is not MISSING:
-                if not (json_equal(v96, _CONST29)):
+                if not (json_equal(v96, _CONST23)):
                     e.append((p + "/hookCapable", "const", "false", v96))
             v98 = v.get("detect", MISSING)
             if v98 is not MISSING:
@@ -1235,9 +1223,8 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES30):
-                if "detect" not in v:
-                    e.append((p, "required", 'property "detect"', v))
+            if "detect" not in v:
+                e.append((p, "required", 'property "detect"', v))
             v103 = v.get("mcpServer", MISSING)
             if v103 is not MISSING:
                 e.append((p + "/mcpServer", "false", "nothing (false schema)", v103))
@@ -1246,14 +1233,20 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
 def _valid_1(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if not (v.keys() >= _NAMES0):
+    if not (
+        "displayName" in v
+        and "hookCapable" in v
+        and "hookPointer" in v
+        and "id" in v
+        and "launchable" in v
+    ):
         return False
-    if not _NAMES27.issuperset(v):
+    if not _NAMES22.issuperset(v):
         return False
     v105 = v["id"]
     if not isinstance(v105, str):
         return False
-    if _SEARCH1(v105) is None:
+    if _MATCH0(v105) is None:
         return False
     v106 = v["displayName"]
     if not isinstance(v106, str):
@@ -1263,7 +1256,7 @@ def _valid_1(v: Any) -> bool:
             return False
         if not (1 <= len(v106) <= 80):
             return False
-        if not (v106.isascii() and v106.isprintable()) and _SEARCH2(v106) is None:
+        if not (v106.isascii() and v106.isprintable()) and _FORBIDDEN1(v106) is not None:
             return False
     v107 = v["launchable"]
     if not isinstance(v107, bool):
@@ -1276,7 +1269,7 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (1 <= len(v109) <= 256):
         return False
-    if (_SEARCH4 if ".." not in v109 else _SEARCH3)(v109) is None:
+    if (_MATCH3(v109) is None) if ".." not in v109 else (_MATCH2(v109) is None):
         return False
     if "detect" in v:
         v110 = v["detect"]
@@ -1291,18 +1284,18 @@ def _valid_1(v: Any) -> bool:
                 return False
             if not (1 <= len(v113) <= 128):
                 return False
-            if _SEARCH6(v113) is None:
+            if _MATCH4(v113) is None:
                 return False
         elif d111 == "candidates":
             if "kind" not in v110:
                 return False
-            if not _NAMES10.issuperset(v110):
+            if not _NAMES8.issuperset(v110):
                 return False
             if "paths" in v110:
                 v115 = v110["paths"]
                 if not isinstance(v115, dict):
                     return False
-                if not _NAMES9.issuperset(v115):
+                if not _NAMES7.issuperset(v115):
                     return False
                 if "darwin" in v115:
                     v116 = v115["darwin"]
@@ -1317,7 +1310,7 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v117) <= 1024):
                             return False
-                        if _SEARCH8(v117) is None:
+                        if _MATCH6(v117) is None:
                             return False
                 if "win32" in v115:
                     v118 = v115["win32"]
@@ -1332,7 +1325,7 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v119) <= 1024):
                             return False
-                        if _SEARCH8(v119) is None:
+                        if _MATCH6(v119) is None:
                             return False
                 if "linux" in v115:
                     v120 = v115["linux"]
@@ -1347,7 +1340,7 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v121) <= 1024):
                             return False
-                        if _SEARCH8(v121) is None:
+                        if _MATCH6(v121) is None:
                             return False
         else:
             return False
@@ -1357,7 +1350,7 @@ def _valid_1(v: Any) -> bool:
             return False
         if not (1 <= len(v122) <= 214):
             return False
-        if _SEARCH11(v122) is None:
+        if _MATCH9(v122) is None:
             return False
     if "promptArgTemplate" in v:
         v123 = v["promptArgTemplate"]
@@ -1373,20 +1366,20 @@ def _valid_1(v: Any) -> bool:
             if len(v124) > 256:
                 return False
             if (
-                _SEARCH13
+                (_FORBIDDEN11(v124) is not None)
                 if "/" not in v124
                 and ":" not in v124
                 and "." not in v124
                 and ("{prompt}" not in v124 or "-" not in v124)
                 and ("{prompt}" not in v124 or "--" not in v124)
-                else _SEARCH12
-            )(v124) is None:
+                else (_MATCH10(v124) is None)
+            ):
                 return False
     if "capabilities" in v:
         v125 = v["capabilities"]
         if not isinstance(v125, dict):
             return False
-        if v125.keys() != _NAMES14:
+        if v125.keys() != _NAMES13:
             return False
         v126 = v125["provides"]
         if not isinstance(v126, list):
@@ -1394,7 +1387,7 @@ def _valid_1(v: Any) -> bool:
         for v127 in v126:
             if not isinstance(v127, str):
                 return False
-            if v127 not in _ENUM15:
+            if v127 not in _ENUM12:
                 return False
         n128 = len(v126)
         if n128 > 1 and (v126[0] == v126[1] if n128 == 2 else len(set(v126)) != n128):
@@ -1403,13 +1396,13 @@ def _valid_1(v: Any) -> bool:
         v129 = v["category"]
         if not isinstance(v129, str):
             return False
-        if v129 not in _ENUM16:
+        if v129 not in _ENUM14:
             return False
     if "library" in v:
         v130 = v["library"]
         if not isinstance(v130, str):
             return False
-        if _SEARCH1(v130) is None:
+        if _MATCH0(v130) is None:
             return False
     if "mcpServer" in v:
         v131 = v["mcpServer"]
@@ -1417,12 +1410,12 @@ def _valid_1(v: Any) -> bool:
             return False
         if "transport" not in v131:
             return False
-        if not _NAMES24.issuperset(v131):
+        if not _NAMES21.issuperset(v131):
             return False
         v132 = v131["transport"]
         if not isinstance(v132, str):
             return False
-        if v132 not in _ENUM18:
+        if v132 not in _ENUM15:
             return False
         if "command" in v131:
             v133 = v131["command"]
@@ -1432,7 +1425,7 @@ def _valid_1(v: Any) -> bool:
                 return False
             if not (1 <= len(v133) <= 256):
                 return False
-            if (_SEARCH20 if ".." not in v133 else _SEARCH19)(v133) is None:
+            if (_MATCH17(v133) is None) if ".." not in v133 else (_MATCH16(v133) is None):
                 return False
         if "args" in v131:
             v134 = v131["args"]
@@ -1447,7 +1440,7 @@ def _valid_1(v: Any) -> bool:
                     return False
                 if len(v135) > 256:
                     return False
-                if (_SEARCH22 if ".." not in v135 else _SEARCH21)(v135) is None:
+                if (_MATCH19(v135) is None) if ".." not in v135 else (_MATCH18(v135) is None):
                     return False
         if "url" in v131:
             v136 = v131["url"]
@@ -1455,7 +1448,7 @@ def _valid_1(v: Any) -> bool:
                 return False
             if len(v136) > 2048:
                 return False
-            if _SEARCH23(v136) is None:
+            if _MATCH20(v136) is None:
                 return False
         if "transport" not in v131 or v131["transport"] == "stdio":
             if "command" not in v131:
@@ -1510,7 +1503,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if not v140.isascii() and SURROGATE.search(v140) is not None:
                         e.append((p + "/detect", "i-json", "no lone surrogate", v140))
                 if isinstance(v140, dict):
-                    if not (v140.keys() >= _NAMES5):
+                    if not ("binaryName" in v140 and "kind" in v140):
                         if "kind" not in v140:
                             e.append((p + "/detect", "required", 'property "kind"', v140))
                         if "binaryName" not in v140:
@@ -1522,7 +1515,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     v144 = v140.get("binaryName", MISSING)
                     if v144 is not MISSING:
                         if isinstance(v144, str):
-                            if not (1 <= len(v144) <= 128 and _SEARCH6(v144) is not None):
+                            if not (1 <= len(v144) <= 128 and _MATCH4(v144) is not None):
                                 if not v144.isascii() and SURROGATE.search(v144) is not None:
                                     e.append(
                                         (
@@ -1550,7 +1543,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v144,
                                         )
                                     )
-                                if len(v144) <= 128 and _SEARCH6(v144) is None:
+                                if len(v144) <= 128 and _MATCH4(v144) is None:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
@@ -1575,7 +1568,13 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 else:
                     e.append((p + "/detect", "type", "object", v140))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES0):
+        if not (
+            "displayName" in v
+            and "hookCapable" in v
+            and "hookPointer" in v
+            and "id" in v
+            and "launchable" in v
+        ):
             if "id" not in v:
                 e.append((p, "required", 'property "id"', v))
             if "displayName" not in v:
@@ -1589,10 +1588,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v150 = v.get("id", MISSING)
         if v150 is not MISSING:
             if isinstance(v150, str):
-                if _SEARCH1(v150) is None:
+                if _MATCH0(v150) is None:
                     if not v150.isascii() and SURROGATE.search(v150) is not None:
                         e.append((p + "/id", "i-json", "no lone surrogate", v150))
-                    if _SEARCH1(v150) is None:
+                    if _MATCH0(v150) is None:
                         e.append(
                             (
                                 p + "/id",
@@ -1609,7 +1608,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 if not (
                     v152.isascii()
                     and 1 <= len(v152) <= 80
-                    and ((v152.isascii() and v152.isprintable()) or _SEARCH2(v152) is not None)
+                    and ((v152.isascii() and v152.isprintable()) or _FORBIDDEN1(v152) is None)
                 ):
                     if not v152.isascii() and SURROGATE.search(v152) is not None:
                         e.append((p + "/displayName", "i-json", "no lone surrogate", v152))
@@ -1620,7 +1619,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if (
                         len(v152) <= 80
                         and not (v152.isascii() and v152.isprintable())
-                        and _SEARCH2(v152) is None
+                        and _FORBIDDEN1(v152) is not None
                     ):
                         e.append(
                             (
@@ -1645,7 +1644,11 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if isinstance(v158, str):
                 if not (
                     1 <= len(v158) <= 256
-                    and (_SEARCH4 if ".." not in v158 else _SEARCH3)(v158) is not None
+                    and (
+                        (_MATCH3(v158) is not None)
+                        if ".." not in v158
+                        else (_MATCH2(v158) is not None)
+                    )
                 ):
                     if not v158.isascii() and SURROGATE.search(v158) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v158))
@@ -1653,9 +1656,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v158))
                     if len(v158) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v158))
-                    if (
-                        len(v158) <= 256
-                        and (_SEARCH4 if ".." not in v158 else _SEARCH3)(v158) is None
+                    if len(v158) <= 256 and (
+                        (_MATCH3(v158) is None) if ".." not in v158 else (_MATCH2(v158) is None)
                     ):
                         e.append(
                             (
@@ -1683,9 +1685,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         if not v160.isascii() and SURROGATE.search(v160) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v160))
                     if isinstance(v160, dict):
-                        if not (v160.keys() >= _NAMES7):
-                            if "kind" not in v160:
-                                e.append((p + "/detect", "required", 'property "kind"', v160))
+                        if "kind" not in v160:
+                            e.append((p + "/detect", "required", 'property "kind"', v160))
                         v166 = v160.get("kind", MISSING)
                         if v166 is not MISSING:
                             if not (isinstance(v166, str) and v166 == "candidates"):
@@ -1736,7 +1737,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v174.isascii()
                                                             and 1 <= len(v174) <= 1024
-                                                            and _SEARCH8(v174) is not None
+                                                            and _MATCH6(v174) is not None
                                                         ):
                                                             if (
                                                                 not v174.isascii()
@@ -1786,7 +1787,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v174) <= 1024
-                                                                and _SEARCH8(v174) is None
+                                                                and _MATCH6(v174) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1856,7 +1857,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v180.isascii()
                                                             and 1 <= len(v180) <= 1024
-                                                            and _SEARCH8(v180) is not None
+                                                            and _MATCH6(v180) is not None
                                                         ):
                                                             if (
                                                                 not v180.isascii()
@@ -1906,7 +1907,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v180) <= 1024
-                                                                and _SEARCH8(v180) is None
+                                                                and _MATCH6(v180) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1976,7 +1977,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         if not (
                                                             v186.isascii()
                                                             and 1 <= len(v186) <= 1024
-                                                            and _SEARCH8(v186) is not None
+                                                            and _MATCH6(v186) is not None
                                                         ):
                                                             if (
                                                                 not v186.isascii()
@@ -2026,7 +2027,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                 )
                                                             if (
                                                                 len(v186) <= 1024
-                                                                and _SEARCH8(v186) is None
+                                                                and _MATCH6(v186) is None
                                                             ):
                                                                 e.append(
                                                                     (
@@ -2064,9 +2065,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         v182,
                                                     )
                                                 )
-                                    if not _NAMES9.issuperset(v168):
+                                    if not _NAMES7.issuperset(v168):
                                         for k188 in v168:
-                                            if k188 not in _NAMES9:
+                                            if k188 not in _NAMES7:
                                                 e.append(
                                                     (
                                                         p
@@ -2081,9 +2082,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                 )
                                 else:
                                     e.append((p + "/detect" + "/paths", "type", "object", v168))
-                        if not _NAMES10.issuperset(v160):
+                        if not _NAMES8.issuperset(v160):
                             for k190 in v160:
-                                if k190 not in _NAMES10:
+                                if k190 not in _NAMES8:
                                     e.append(
                                         (
                                             p + "/detect" + "/" + token(k190),
@@ -2107,14 +2108,14 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v192 = v.get("hookPackage", MISSING)
         if v192 is not MISSING:
             if isinstance(v192, str):
-                if not (1 <= len(v192) <= 214 and _SEARCH11(v192) is not None):
+                if not (1 <= len(v192) <= 214 and _MATCH9(v192) is not None):
                     if not v192.isascii() and SURROGATE.search(v192) is not None:
                         e.append((p + "/hookPackage", "i-json", "no lone surrogate", v192))
                     if len(v192) < 1:
                         e.append((p + "/hookPackage", "minLength", "at least 1 characters", v192))
                     if len(v192) > 214:
                         e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v192))
-                    if len(v192) <= 214 and _SEARCH11(v192) is None:
+                    if len(v192) <= 214 and _MATCH9(v192) is None:
                         e.append(
                             (
                                 p + "/hookPackage",
@@ -2138,15 +2139,14 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                 v197.isascii()
                                 and len(v197) <= 256
                                 and (
-                                    _SEARCH13
+                                    (_FORBIDDEN11(v197) is None)
                                     if "/" not in v197
                                     and ":" not in v197
                                     and "." not in v197
                                     and ("{prompt}" not in v197 or "-" not in v197)
                                     and ("{prompt}" not in v197 or "--" not in v197)
-                                    else _SEARCH12
-                                )(v197)
-                                is not None
+                                    else (_MATCH10(v197) is not None)
+                                )
                             ):
                                 if not v197.isascii() and SURROGATE.search(v197) is not None:
                                     e.append(
@@ -2166,18 +2166,14 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v197,
                                         )
                                     )
-                                if (
-                                    len(v197) <= 256
-                                    and (
-                                        _SEARCH13
-                                        if "/" not in v197
-                                        and ":" not in v197
-                                        and "." not in v197
-                                        and ("{prompt}" not in v197 or "-" not in v197)
-                                        and ("{prompt}" not in v197 or "--" not in v197)
-                                        else _SEARCH12
-                                    )(v197)
-                                    is None
+                                if len(v197) <= 256 and (
+                                    (_FORBIDDEN11(v197) is not None)
+                                    if "/" not in v197
+                                    and ":" not in v197
+                                    and "." not in v197
+                                    and ("{prompt}" not in v197 or "-" not in v197)
+                                    and ("{prompt}" not in v197 or "--" not in v197)
+                                    else (_MATCH10(v197) is None)
                                 ):
                                     e.append(
                                         (
@@ -2200,9 +2196,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if not v199.isascii() and SURROGATE.search(v199) is not None:
                         e.append((p + "/capabilities", "i-json", "no lone surrogate", v199))
                 if isinstance(v199, dict):
-                    if not (v199.keys() >= _NAMES14):
-                        if "provides" not in v199:
-                            e.append((p + "/capabilities", "required", 'property "provides"', v199))
+                    if "provides" not in v199:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v199))
                     v201 = v199.get("provides", MISSING)
                     if v201 is not MISSING:
                         if not _valid_12(v201):
@@ -2228,7 +2223,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                 )
                                             )
                                     if isinstance(v204, str):
-                                        if v204 not in _ENUM15:
+                                        if v204 not in _ENUM12:
                                             e.append(
                                                 (
                                                     p
@@ -2269,9 +2264,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     )
                             else:
                                 e.append((p + "/capabilities" + "/provides", "type", "array", v201))
-                    if not _NAMES14.issuperset(v199):
+                    if not _NAMES13.issuperset(v199):
                         for k207 in v199:
-                            if k207 not in _NAMES14:
+                            if k207 not in _NAMES13:
                                 e.append(
                                     (
                                         p + "/capabilities" + "/" + token(k207),
@@ -2285,7 +2280,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v209 = v.get("category", MISSING)
         if v209 is not MISSING:
             if isinstance(v209, str):
-                if v209 not in _ENUM16:
+                if v209 not in _ENUM14:
                     e.append(
                         (
                             p + "/category",
@@ -2307,10 +2302,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v211 = v.get("library", MISSING)
         if v211 is not MISSING:
             if isinstance(v211, str):
-                if _SEARCH1(v211) is None:
+                if _MATCH0(v211) is None:
                     if not v211.isascii() and SURROGATE.search(v211) is not None:
                         e.append((p + "/library", "i-json", "no lone surrogate", v211))
-                    if _SEARCH1(v211) is None:
+                    if _MATCH0(v211) is None:
                         e.append(
                             (
                                 p + "/library",
@@ -2328,13 +2323,12 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if not v213.isascii() and SURROGATE.search(v213) is not None:
                         e.append((p + "/mcpServer", "i-json", "no lone surrogate", v213))
                 if isinstance(v213, dict):
-                    if not (v213.keys() >= _NAMES17):
-                        if "transport" not in v213:
-                            e.append((p + "/mcpServer", "required", 'property "transport"', v213))
+                    if "transport" not in v213:
+                        e.append((p + "/mcpServer", "required", 'property "transport"', v213))
                     v215 = v213.get("transport", MISSING)
                     if v215 is not MISSING:
                         if isinstance(v215, str):
-                            if v215 not in _ENUM18:
+                            if v215 not in _ENUM15:
                                 e.append(
                                     (
                                         p + "/mcpServer" + "/transport",
@@ -2359,7 +2353,11 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                             if not (
                                 v217.isascii()
                                 and 1 <= len(v217) <= 256
-                                and (_SEARCH20 if ".." not in v217 else _SEARCH19)(v217) is not None
+                                and (
+                                    (_MATCH17(v217) is not None)
+                                    if ".." not in v217
+                                    else (_MATCH16(v217) is not None)
+                                )
                             ):
                                 if not v217.isascii() and SURROGATE.search(v217) is not None:
                                     e.append(
@@ -2388,9 +2386,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v217,
                                         )
                                     )
-                                if (
-                                    len(v217) <= 256
-                                    and (_SEARCH20 if ".." not in v217 else _SEARCH19)(v217) is None
+                                if len(v217) <= 256 and (
+                                    (_MATCH17(v217) is None)
+                                    if ".." not in v217
+                                    else (_MATCH16(v217) is None)
                                 ):
                                     e.append(
                                         (
@@ -2421,8 +2420,11 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v222.isascii()
                                             and len(v222) <= 256
-                                            and (_SEARCH22 if ".." not in v222 else _SEARCH21)(v222)
-                                            is not None
+                                            and (
+                                                (_MATCH19(v222) is not None)
+                                                if ".." not in v222
+                                                else (_MATCH18(v222) is not None)
+                                            )
                                         ):
                                             if (
                                                 not v222.isascii()
@@ -2453,12 +2455,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         v222,
                                                     )
                                                 )
-                                            if (
-                                                len(v222) <= 256
-                                                and (_SEARCH22 if ".." not in v222 else _SEARCH21)(
-                                                    v222
-                                                )
-                                                is None
+                                            if len(v222) <= 256 and (
+                                                (_MATCH19(v222) is None)
+                                                if ".." not in v222
+                                                else (_MATCH18(v222) is None)
                                             ):
                                                 e.append(
                                                     (
@@ -2486,7 +2486,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     v224 = v213.get("url", MISSING)
                     if v224 is not MISSING:
                         if isinstance(v224, str):
-                            if not (len(v224) <= 2048 and _SEARCH23(v224) is not None):
+                            if not (len(v224) <= 2048 and _MATCH20(v224) is not None):
                                 if not v224.isascii() and SURROGATE.search(v224) is not None:
                                     e.append(
                                         (
@@ -2505,7 +2505,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v224,
                                         )
                                     )
-                                if len(v224) <= 2048 and _SEARCH23(v224) is None:
+                                if len(v224) <= 2048 and _MATCH20(v224) is None:
                                     e.append(
                                         (
                                             p + "/mcpServer" + "/url",
@@ -2516,9 +2516,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     )
                         else:
                             e.append((p + "/mcpServer" + "/url", "type", "string", v224))
-                    if not _NAMES24.issuperset(v213):
+                    if not _NAMES21.issuperset(v213):
                         for k226 in v213:
-                            if k226 not in _NAMES24:
+                            if k226 not in _NAMES21:
                                 e.append(
                                     (
                                         p + "/mcpServer" + "/" + token(k226),
@@ -2538,9 +2538,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         if not v213.isascii() and SURROGATE.search(v213) is not None:
                             e.append((p + "/mcpServer", "i-json", "no lone surrogate", v213))
                     if isinstance(v213, dict):
-                        if not (v213.keys() >= _NAMES25):
-                            if "command" not in v213:
-                                e.append((p + "/mcpServer", "required", 'property "command"', v213))
+                        if "command" not in v213:
+                            e.append((p + "/mcpServer", "required", 'property "command"', v213))
                         v228 = v213.get("url", MISSING)
                         if v228 is not MISSING:
                             e.append(
@@ -2551,9 +2550,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         if not v213.isascii() and SURROGATE.search(v213) is not None:
                             e.append((p + "/mcpServer", "i-json", "no lone surrogate", v213))
                     if isinstance(v213, dict):
-                        if not (v213.keys() >= _NAMES26):
-                            if "url" not in v213:
-                                e.append((p + "/mcpServer", "required", 'property "url"', v213))
+                        if "url" not in v213:
+                            e.append((p + "/mcpServer", "required", 'property "url"', v213))
                         v230 = v213.get("command", MISSING)
                         if v230 is not MISSING:
                             e.append(
@@ -2578,9 +2576,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if v233 is not MISSING:
             if not (isinstance(v233, bool)):
                 e.append((p + "/builtin", "type", "boolean", v233))
-        if not _NAMES27.issuperset(v):
+        if not _NAMES22.issuperset(v):
             for k235 in v:
-                if k235 not in _NAMES27:
+                if k235 not in _NAMES22:
                     e.append(
                         (p + "/" + token(k235), "additionalProperties", "no such property", v[k235])
                     )
@@ -2591,16 +2589,15 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES28):
-                if "mcpServer" not in v:
-                    e.append((p, "required", 'property "mcpServer"', v))
+            if "mcpServer" not in v:
+                e.append((p, "required", 'property "mcpServer"', v))
             v237 = v.get("launchable", MISSING)
             if v237 is not MISSING:
-                if not (json_equal(v237, _CONST29)):
+                if not (json_equal(v237, _CONST23)):
                     e.append((p + "/launchable", "const", "false", v237))
             v239 = v.get("hookCapable", MISSING)
             if v239 is not MISSING:
-                if not (json_equal(v239, _CONST29)):
+                if not (json_equal(v239, _CONST23)):
                     e.append((p + "/hookCapable", "const", "false", v239))
             v241 = v.get("detect", MISSING)
             if v241 is not MISSING:
@@ -2619,9 +2616,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if not v.isascii() and SURROGATE.search(v) is not None:
                 e.append((p, "i-json", "no lone surrogate", v))
         if isinstance(v, dict):
-            if not (v.keys() >= _NAMES30):
-                if "detect" not in v:
-                    e.append((p, "required", 'property "detect"', v))
+            if "detect" not in v:
+                e.append((p, "required", 'property "detect"', v))
             v246 = v.get("mcpServer", MISSING)
             if v246 is not MISSING:
                 e.append((p + "/mcpServer", "false", "nothing (false schema)", v246))
@@ -2644,16 +2640,22 @@ def _valid_3(v: Any) -> bool:
             return False
         if not (1 <= len(v250) <= 128):
             return False
-        if _SEARCH6(v250) is None:
+        if _MATCH4(v250) is None:
             return False
-    if not (v.keys() >= _NAMES0):
+    if not (
+        "displayName" in v
+        and "hookCapable" in v
+        and "hookPointer" in v
+        and "id" in v
+        and "launchable" in v
+    ):
         return False
-    if not _NAMES27.issuperset(v):
+    if not _NAMES22.issuperset(v):
         return False
     v251 = v["id"]
     if not isinstance(v251, str):
         return False
-    if _SEARCH1(v251) is None:
+    if _MATCH0(v251) is None:
         return False
     v252 = v["displayName"]
     if not isinstance(v252, str):
@@ -2663,7 +2665,7 @@ def _valid_3(v: Any) -> bool:
             return False
         if not (1 <= len(v252) <= 80):
             return False
-        if not (v252.isascii() and v252.isprintable()) and _SEARCH2(v252) is None:
+        if not (v252.isascii() and v252.isprintable()) and _FORBIDDEN1(v252) is not None:
             return False
     v253 = v["launchable"]
     if not isinstance(v253, bool):
@@ -2676,7 +2678,7 @@ def _valid_3(v: Any) -> bool:
         return False
     if not (1 <= len(v255) <= 256):
         return False
-    if (_SEARCH4 if ".." not in v255 else _SEARCH3)(v255) is None:
+    if (_MATCH3(v255) is None) if ".." not in v255 else (_MATCH2(v255) is None):
         return False
     if "detect" in v:
         v256 = v["detect"]
@@ -2686,13 +2688,13 @@ def _valid_3(v: Any) -> bool:
         elif d257 == "candidates":
             if "kind" not in v256:
                 return False
-            if not _NAMES10.issuperset(v256):
+            if not _NAMES8.issuperset(v256):
                 return False
             if "paths" in v256:
                 v259 = v256["paths"]
                 if not isinstance(v259, dict):
                     return False
-                if not _NAMES9.issuperset(v259):
+                if not _NAMES7.issuperset(v259):
                     return False
                 if "darwin" in v259:
                     v260 = v259["darwin"]
@@ -2707,7 +2709,7 @@ def _valid_3(v: Any) -> bool:
                             return False
                         if not (1 <= len(v261) <= 1024):
                             return False
-                        if _SEARCH8(v261) is None:
+                        if _MATCH6(v261) is None:
                             return False
                 if "win32" in v259:
                     v262 = v259["win32"]
@@ -2722,7 +2724,7 @@ def _valid_3(v: Any) -> bool:
                             return False
                         if not (1 <= len(v263) <= 1024):
                             return False
-                        if _SEARCH8(v263) is None:
+                        if _MATCH6(v263) is None:
                             return False
                 if "linux" in v259:
                     v264 = v259["linux"]
@@ -2737,7 +2739,7 @@ def _valid_3(v: Any) -> bool:
                             return False
                         if not (1 <= len(v265) <= 1024):
                             return False
-                        if _SEARCH8(v265) is None:
+                        if _MATCH6(v265) is None:
                             return False
         else:
             return False
@@ -2747,7 +2749,7 @@ def _valid_3(v: Any) -> bool:
             return False
         if not (1 <= len(v266) <= 214):
             return False
-        if _SEARCH11(v266) is None:
+        if _MATCH9(v266) is None:
             return False
     if "promptArgTemplate" in v:
         v267 = v["promptArgTemplate"]
@@ -2763,20 +2765,20 @@ def _valid_3(v: Any) -> bool:
             if len(v268) > 256:
                 return False
             if (
-                _SEARCH13
+                (_FORBIDDEN11(v268) is not None)
                 if "/" not in v268
                 and ":" not in v268
                 and "." not in v268
                 and ("{prompt}" not in v268 or "-" not in v268)
                 and ("{prompt}" not in v268 or "--" not in v268)
-                else _SEARCH12
-            )(v268) is None:
+                else (_MATCH10(v268) is None)
+            ):
                 return False
     if "capabilities" in v:
         v269 = v["capabilities"]
         if not isinstance(v269, dict):
             return False
-        if v269.keys() != _NAMES14:
+        if v269.keys() != _NAMES13:
             return False
         v270 = v269["provides"]
         if not isinstance(v270, list):
@@ -2784,7 +2786,7 @@ def _valid_3(v: Any) -> bool:
         for v271 in v270:
             if not isinstance(v271, str):
                 return False
-            if v271 not in _ENUM15:
+            if v271 not in _ENUM12:
                 return False
         n272 = len(v270)
         if n272 > 1 and (v270[0] == v270[1] if n272 == 2 else len(set(v270)) != n272):
@@ -2793,13 +2795,13 @@ def _valid_3(v: Any) -> bool:
         v273 = v["category"]
         if not isinstance(v273, str):
             return False
-        if v273 not in _ENUM16:
+        if v273 not in _ENUM14:
             return False
     if "library" in v:
         v274 = v["library"]
         if not isinstance(v274, str):
             return False
-        if _SEARCH1(v274) is None:
+        if _MATCH0(v274) is None:
             return False
     if "mcpServer" in v:
         v275 = v["mcpServer"]
@@ -2807,12 +2809,12 @@ def _valid_3(v: Any) -> bool:
             return False
         if "transport" not in v275:
             return False
-        if not _NAMES24.issuperset(v275):
+        if not _NAMES21.issuperset(v275):
             return False
         v276 = v275["transport"]
         if not isinstance(v276, str):
             return False
-        if v276 not in _ENUM18:
+        if v276 not in _ENUM15:
             return False
         if "command" in v275:
             v277 = v275["command"]
@@ -2822,7 +2824,7 @@ def _valid_3(v: Any) -> bool:
                 return False
             if not (1 <= len(v277) <= 256):
                 return False
-            if (_SEARCH20 if ".." not in v277 else _SEARCH19)(v277) is None:
+            if (_MATCH17(v277) is None) if ".." not in v277 else (_MATCH16(v277) is None):
                 return False
         if "args" in v275:
             v278 = v275["args"]
@@ -2837,7 +2839,7 @@ def _valid_3(v: Any) -> bool:
                     return False
                 if len(v279) > 256:
                     return False
-                if (_SEARCH22 if ".." not in v279 else _SEARCH21)(v279) is None:
+                if (_MATCH19(v279) is None) if ".." not in v279 else (_MATCH18(v279) is None):
                     return False
         if "url" in v275:
             v280 = v275["url"]
@@ -2845,7 +2847,7 @@ def _valid_3(v: Any) -> bool:
                 return False
             if len(v280) > 2048:
                 return False
-            if _SEARCH23(v280) is None:
+            if _MATCH20(v280) is None:
                 return False
         if "transport" not in v275 or v275["transport"] == "stdio":
             if "command" not in v275:
@@ -2900,7 +2902,7 @@ def _valid_4(v: Any) -> bool:
             return False
         if not (1 <= len(v284) <= 1024):
             return False
-        if _SEARCH8(v284) is None:
+        if _MATCH6(v284) is None:
             return False
     return True
 
@@ -2917,7 +2919,7 @@ def _valid_5(v: Any) -> bool:
             return False
         if not (1 <= len(v285) <= 1024):
             return False
-        if _SEARCH8(v285) is None:
+        if _MATCH6(v285) is None:
             return False
     return True
 
@@ -2934,7 +2936,7 @@ def _valid_6(v: Any) -> bool:
             return False
         if not (1 <= len(v286) <= 1024):
             return False
-        if _SEARCH8(v286) is None:
+        if _MATCH6(v286) is None:
             return False
     return True
 
@@ -2942,7 +2944,7 @@ def _valid_6(v: Any) -> bool:
 def _valid_7(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if not _NAMES9.issuperset(v):
+    if not _NAMES7.issuperset(v):
         return False
     if "darwin" in v:
         v287 = v["darwin"]
@@ -2957,7 +2959,7 @@ def _valid_7(v: Any) -> bool:
                 return False
             if not (1 <= len(v288) <= 1024):
                 return False
-            if _SEARCH8(v288) is None:
+            if _MATCH6(v288) is None:
                 return False
     if "win32" in v:
         v289 = v["win32"]
@@ -2972,7 +2974,7 @@ def _valid_7(v: Any) -> bool:
                 return False
             if not (1 <= len(v290) <= 1024):
                 return False
-            if _SEARCH8(v290) is None:
+            if _MATCH6(v290) is None:
                 return False
     if "linux" in v:
         v291 = v["linux"]
@@ -2987,7 +2989,7 @@ def _valid_7(v: Any) -> bool:
                 return False
             if not (1 <= len(v292) <= 1024):
                 return False
-            if _SEARCH8(v292) is None:
+            if _MATCH6(v292) is None:
                 return False
     return True
 
@@ -2997,7 +2999,7 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES5):
+        if not ("binaryName" in v and "kind" in v):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
@@ -3009,14 +3011,14 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
         v296 = v.get("binaryName", MISSING)
         if v296 is not MISSING:
             if isinstance(v296, str):
-                if not (1 <= len(v296) <= 128 and _SEARCH6(v296) is not None):
+                if not (1 <= len(v296) <= 128 and _MATCH4(v296) is not None):
                     if not v296.isascii() and SURROGATE.search(v296) is not None:
                         e.append((p + "/binaryName", "i-json", "no lone surrogate", v296))
                     if len(v296) < 1:
                         e.append((p + "/binaryName", "minLength", "at least 1 characters", v296))
                     if len(v296) > 128:
                         e.append((p + "/binaryName", "maxLength", "at most 128 characters", v296))
-                    if len(v296) <= 128 and _SEARCH6(v296) is None:
+                    if len(v296) <= 128 and _MATCH4(v296) is None:
                         e.append(
                             (
                                 p + "/binaryName",
@@ -3042,9 +3044,8 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES7):
-            if "kind" not in v:
-                e.append((p, "required", 'property "kind"', v))
+        if "kind" not in v:
+            e.append((p, "required", 'property "kind"', v))
         v301 = v.get("kind", MISSING)
         if v301 is not MISSING:
             if not (isinstance(v301, str) and v301 == "candidates"):
@@ -3085,7 +3086,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v309.isascii()
                                             and 1 <= len(v309) <= 1024
-                                            and _SEARCH8(v309) is not None
+                                            and _MATCH6(v309) is not None
                                         ):
                                             if (
                                                 not v309.isascii()
@@ -3117,7 +3118,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                         v309,
                                                     )
                                                 )
-                                            if len(v309) <= 1024 and _SEARCH8(v309) is None:
+                                            if len(v309) <= 1024 and _MATCH6(v309) is None:
                                                 e.append(
                                                     (
                                                         p + "/paths" + "/darwin" + "/" + str(i308),
@@ -3166,7 +3167,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v315.isascii()
                                             and 1 <= len(v315) <= 1024
-                                            and _SEARCH8(v315) is not None
+                                            and _MATCH6(v315) is not None
                                         ):
                                             if (
                                                 not v315.isascii()
@@ -3198,7 +3199,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                         v315,
                                                     )
                                                 )
-                                            if len(v315) <= 1024 and _SEARCH8(v315) is None:
+                                            if len(v315) <= 1024 and _MATCH6(v315) is None:
                                                 e.append(
                                                     (
                                                         p + "/paths" + "/win32" + "/" + str(i314),
@@ -3247,7 +3248,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v321.isascii()
                                             and 1 <= len(v321) <= 1024
-                                            and _SEARCH8(v321) is not None
+                                            and _MATCH6(v321) is not None
                                         ):
                                             if (
                                                 not v321.isascii()
@@ -3279,7 +3280,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                         v321,
                                                     )
                                                 )
-                                            if len(v321) <= 1024 and _SEARCH8(v321) is None:
+                                            if len(v321) <= 1024 and _MATCH6(v321) is None:
                                                 e.append(
                                                     (
                                                         p + "/paths" + "/linux" + "/" + str(i320),
@@ -3299,9 +3300,9 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                         )
                             else:
                                 e.append((p + "/paths" + "/linux", "type", "array", v317))
-                    if not _NAMES9.issuperset(v303):
+                    if not _NAMES7.issuperset(v303):
                         for k323 in v303:
-                            if k323 not in _NAMES9:
+                            if k323 not in _NAMES7:
                                 e.append(
                                     (
                                         p + "/paths" + "/" + token(k323),
@@ -3312,9 +3313,9 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                 )
                 else:
                     e.append((p + "/paths", "type", "object", v303))
-        if not _NAMES10.issuperset(v):
+        if not _NAMES8.issuperset(v):
             for k325 in v:
-                if k325 not in _NAMES10:
+                if k325 not in _NAMES8:
                     e.append(
                         (p + "/" + token(k325), "additionalProperties", "no such property", v[k325])
                     )
@@ -3334,18 +3335,18 @@ def _valid_10(v: Any) -> bool:
             return False
         if not (1 <= len(v329) <= 128):
             return False
-        if _SEARCH6(v329) is None:
+        if _MATCH4(v329) is None:
             return False
     elif d327 == "candidates":
         if "kind" not in v:
             return False
-        if not _NAMES10.issuperset(v):
+        if not _NAMES8.issuperset(v):
             return False
         if "paths" in v:
             v331 = v["paths"]
             if not isinstance(v331, dict):
                 return False
-            if not _NAMES9.issuperset(v331):
+            if not _NAMES7.issuperset(v331):
                 return False
             if "darwin" in v331:
                 v332 = v331["darwin"]
@@ -3360,7 +3361,7 @@ def _valid_10(v: Any) -> bool:
                         return False
                     if not (1 <= len(v333) <= 1024):
                         return False
-                    if _SEARCH8(v333) is None:
+                    if _MATCH6(v333) is None:
                         return False
             if "win32" in v331:
                 v334 = v331["win32"]
@@ -3375,7 +3376,7 @@ def _valid_10(v: Any) -> bool:
                         return False
                     if not (1 <= len(v335) <= 1024):
                         return False
-                    if _SEARCH8(v335) is None:
+                    if _MATCH6(v335) is None:
                         return False
             if "linux" in v331:
                 v336 = v331["linux"]
@@ -3390,7 +3391,7 @@ def _valid_10(v: Any) -> bool:
                         return False
                     if not (1 <= len(v337) <= 1024):
                         return False
-                    if _SEARCH8(v337) is None:
+                    if _MATCH6(v337) is None:
                         return False
     else:
         return False
@@ -3410,14 +3411,14 @@ def _valid_11(v: Any) -> bool:
         if len(v338) > 256:
             return False
         if (
-            _SEARCH13
+            (_FORBIDDEN11(v338) is not None)
             if "/" not in v338
             and ":" not in v338
             and "." not in v338
             and ("{prompt}" not in v338 or "-" not in v338)
             and ("{prompt}" not in v338 or "--" not in v338)
-            else _SEARCH12
-        )(v338) is None:
+            else (_MATCH10(v338) is None)
+        ):
             return False
     return True
 
@@ -3428,7 +3429,7 @@ def _valid_12(v: Any) -> bool:
     for v339 in v:
         if not isinstance(v339, str):
             return False
-        if v339 not in _ENUM15:
+        if v339 not in _ENUM12:
             return False
     n340 = len(v)
     if n340 > 1 and (v[0] == v[1] if n340 == 2 else len(set(v)) != n340):
@@ -3439,7 +3440,7 @@ def _valid_12(v: Any) -> bool:
 def _valid_13(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if v.keys() != _NAMES14:
+    if v.keys() != _NAMES13:
         return False
     v341 = v["provides"]
     if not isinstance(v341, list):
@@ -3447,7 +3448,7 @@ def _valid_13(v: Any) -> bool:
     for v342 in v341:
         if not isinstance(v342, str):
             return False
-        if v342 not in _ENUM15:
+        if v342 not in _ENUM12:
             return False
     n343 = len(v341)
     if n343 > 1 and (v341[0] == v341[1] if n343 == 2 else len(set(v341)) != n343):
@@ -3467,7 +3468,7 @@ def _valid_14(v: Any) -> bool:
             return False
         if len(v344) > 256:
             return False
-        if (_SEARCH22 if ".." not in v344 else _SEARCH21)(v344) is None:
+        if (_MATCH19(v344) is None) if ".." not in v344 else (_MATCH18(v344) is None):
             return False
     return True
 
@@ -3489,12 +3490,12 @@ def _valid_16(v: Any) -> bool:
         return False
     if "transport" not in v:
         return False
-    if not _NAMES24.issuperset(v):
+    if not _NAMES21.issuperset(v):
         return False
     v346 = v["transport"]
     if not isinstance(v346, str):
         return False
-    if v346 not in _ENUM18:
+    if v346 not in _ENUM15:
         return False
     if "command" in v:
         v347 = v["command"]
@@ -3504,7 +3505,7 @@ def _valid_16(v: Any) -> bool:
             return False
         if not (1 <= len(v347) <= 256):
             return False
-        if (_SEARCH20 if ".." not in v347 else _SEARCH19)(v347) is None:
+        if (_MATCH17(v347) is None) if ".." not in v347 else (_MATCH16(v347) is None):
             return False
     if "args" in v:
         v348 = v["args"]
@@ -3519,7 +3520,7 @@ def _valid_16(v: Any) -> bool:
                 return False
             if len(v349) > 256:
                 return False
-            if (_SEARCH22 if ".." not in v349 else _SEARCH21)(v349) is None:
+            if (_MATCH19(v349) is None) if ".." not in v349 else (_MATCH18(v349) is None):
                 return False
     if "url" in v:
         v350 = v["url"]
@@ -3527,7 +3528,7 @@ def _valid_16(v: Any) -> bool:
             return False
         if len(v350) > 2048:
             return False
-        if _SEARCH23(v350) is None:
+        if _MATCH20(v350) is None:
             return False
     if "transport" not in v or v["transport"] == "stdio":
         if "command" not in v:
@@ -3570,7 +3571,7 @@ def _valid_18(v: Any) -> bool:
         return False
     if not (1 <= len(v353) <= 128):
         return False
-    if _SEARCH6(v353) is None:
+    if _MATCH4(v353) is None:
         return False
     return True
 

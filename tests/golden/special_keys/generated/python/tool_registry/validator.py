@@ -22,60 +22,48 @@ from .schema_runtime import (
     token,
 )
 
-_NAMES0 = frozenset(
-    (
-        "detect",
-        "displayName",
-        "hookCapable",
-        "hookPointer",
-        "id",
-        "launchable",
-    )
-)
-_SEARCH1 = re.compile("^[A-Za-z0-9\\_\\-]{1,64}\\Z", re.ASCII).search
-_SEARCH2 = re.compile(
-    "^[^\\u0000-\\u001f\\u007f-\\u009f\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*\\Z", re.ASCII
+_MATCH0 = re.compile("^[A-Za-z0-9\\_\\-]{1,64}\\Z", re.ASCII).match
+_FORBIDDEN1 = re.compile(
+    "[\\x00-\\x1f\\x7f-\\x9f\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]", re.ASCII
 ).search
-_SEARCH3 = re.compile(
+_MATCH2 = re.compile(
     "^(?!\\/)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[A-Za-z0-9\\.\\_\\/\\-]+\\Z",
     re.ASCII,
-).search
-_SEARCH4 = re.compile("^(?!\\/)[A-Za-z0-9\\.\\_\\/\\-]+\\Z", re.ASCII).search
+).match
+_MATCH3 = re.compile("^(?!\\/)[A-Za-z0-9\\.\\_\\/\\-]+\\Z", re.ASCII).match
+_MATCH4 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).match
 _NAMES5 = frozenset(
     (
         "binaryName",
         "kind",
     )
 )
-_SEARCH6 = re.compile("^(?!\\-)(?!\\.\\.?\\Z)[A-Za-z0-9\\.\\_\\-]+\\Z", re.ASCII).search
-_NAMES7 = frozenset(("kind",))
-_SEARCH8 = re.compile("^[^\\u0000-\\u001f\\u007f-\\u009f]+\\Z", re.ASCII).search
-_NAMES9 = frozenset(
+_FORBIDDEN6 = re.compile("[\\x00-\\x1f\\x7f-\\x9f]", re.ASCII).search
+_NAMES7 = frozenset(
     (
         "darwin",
         "linux",
         "win32",
     )
 )
-_NAMES10 = frozenset(
+_NAMES8 = frozenset(
     (
         "kind",
         "paths",
     )
 )
-_SEARCH11 = re.compile(
+_MATCH9 = re.compile(
     "^(?:\\@[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\/)?[a-z0-9][a-z0-9\\.\\_\\~\\-]*\\Z", re.ASCII
-).search
-_SEARCH12 = re.compile(
+).match
+_MATCH10 = re.compile(
     "^(?!\\/|[A-Za-z]\\:)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))(?!\\-+\\{prompt\\})[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
-).search
-_SEARCH13 = re.compile(
+).match
+_MATCH11 = re.compile(
     "^(?!\\/|[A-Za-z]\\:)[^\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]*\\Z",
     re.ASCII,
-).search
-_NAMES14 = frozenset(("provides",))
-_ENUM15 = frozenset(
+).match
+_ENUM12 = frozenset(
     (
         "",
         "-0",
@@ -100,13 +88,14 @@ _ENUM15 = frozenset(
         "valueOf",
     )
 )
-_ENUM16 = frozenset(
+_NAMES13 = frozenset(("provides",))
+_ENUM14 = frozenset(
     (
         "cli-agent",
         "desktop-app",
     )
 )
-_NAMES17 = frozenset(
+_NAMES15 = frozenset(
     (
         "constructor",
         "hasOwnProperty",
@@ -118,7 +107,7 @@ _NAMES17 = frozenset(
         "valueOf",
     )
 )
-_NAMES18 = frozenset(
+_NAMES16 = frozenset(
     (
         "builtin",
         "capabilities",
@@ -134,12 +123,18 @@ _NAMES18 = frozenset(
         "promptArgTemplate",
     )
 )
-_NAMES19 = frozenset(("detect",))
 
 
 def _check_0(v: Any, p: str, e: Violations) -> None:
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES0):
+        if not (
+            "detect" in v
+            and "displayName" in v
+            and "hookCapable" in v
+            and "hookPointer" in v
+            and "id" in v
+            and "launchable" in v
+        ):
             if "id" not in v:
                 e.append((p, "required", 'property "id"', v))
             if "displayName" not in v:
@@ -155,10 +150,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v1 = v.get("id", MISSING)
         if v1 is not MISSING:
             if isinstance(v1, str):
-                if _SEARCH1(v1) is None:
+                if _MATCH0(v1) is None:
                     if not v1.isascii() and SURROGATE.search(v1) is not None:
                         e.append((p + "/id", "i-json", "no lone surrogate", v1))
-                    if _SEARCH1(v1) is None:
+                    if _MATCH0(v1) is None:
                         e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v1))
             else:
                 e.append((p + "/id", "type", "string", v1))
@@ -168,7 +163,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                 if not (
                     v3.isascii()
                     and 1 <= len(v3) <= 80
-                    and ((v3.isascii() and v3.isprintable()) or _SEARCH2(v3) is not None)
+                    and ((v3.isascii() and v3.isprintable()) or _FORBIDDEN1(v3) is None)
                 ):
                     if not v3.isascii() and SURROGATE.search(v3) is not None:
                         e.append((p + "/displayName", "i-json", "no lone surrogate", v3))
@@ -179,7 +174,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     if (
                         len(v3) <= 80
                         and not (v3.isascii() and v3.isprintable())
-                        and _SEARCH2(v3) is None
+                        and _FORBIDDEN1(v3) is not None
                     ):
                         e.append(
                             (
@@ -204,7 +199,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
             if isinstance(v9, str):
                 if not (
                     1 <= len(v9) <= 256
-                    and (_SEARCH4 if ".." not in v9 else _SEARCH3)(v9) is not None
+                    and ((_MATCH3(v9) is not None) if ".." not in v9 else (_MATCH2(v9) is not None))
                 ):
                     if not v9.isascii() and SURROGATE.search(v9) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
@@ -212,7 +207,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
                     if len(v9) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
-                    if len(v9) <= 256 and (_SEARCH4 if ".." not in v9 else _SEARCH3)(v9) is None:
+                    if len(v9) <= 256 and (
+                        (_MATCH3(v9) is None) if ".." not in v9 else (_MATCH2(v9) is None)
+                    ):
                         e.append(
                             (
                                 p + "/hookPointer",
@@ -235,7 +232,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v11.isascii() and SURROGATE.search(v11) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v11))
                     if isinstance(v11, dict):
-                        if not (v11.keys() >= _NAMES5):
+                        if not ("binaryName" in v11 and "kind" in v11):
                             if "kind" not in v11:
                                 e.append((p + "/detect", "required", 'property "kind"', v11))
                             if "binaryName" not in v11:
@@ -247,7 +244,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         v18 = v11.get("binaryName", MISSING)
                         if v18 is not MISSING:
                             if isinstance(v18, str):
-                                if not (1 <= len(v18) <= 128 and _SEARCH6(v18) is not None):
+                                if not (1 <= len(v18) <= 128 and _MATCH4(v18) is not None):
                                     if not v18.isascii() and SURROGATE.search(v18) is not None:
                                         e.append(
                                             (
@@ -275,7 +272,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 v18,
                                             )
                                         )
-                                    if len(v18) <= 128 and _SEARCH6(v18) is None:
+                                    if len(v18) <= 128 and _MATCH4(v18) is None:
                                         e.append(
                                             (
                                                 p + "/detect" + "/binaryName",
@@ -304,9 +301,8 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         if not v11.isascii() and SURROGATE.search(v11) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v11))
                     if isinstance(v11, dict):
-                        if not (v11.keys() >= _NAMES7):
-                            if "kind" not in v11:
-                                e.append((p + "/detect", "required", 'property "kind"', v11))
+                        if "kind" not in v11:
+                            e.append((p + "/detect", "required", 'property "kind"', v11))
                         v23 = v11.get("kind", MISSING)
                         if v23 is not MISSING:
                             if not (isinstance(v23, str) and v23 == "candidates"):
@@ -363,7 +359,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v31.isascii()
                                                                     and v31.isprintable()
                                                                 )
-                                                                or _SEARCH8(v31) is not None
+                                                                or (
+                                                                    v31 and _FORBIDDEN6(v31) is None
+                                                                )
                                                             )
                                                         ):
                                                             if (
@@ -419,7 +417,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v31.isascii()
                                                                     and v31.isprintable()
                                                                 )
-                                                                and _SEARCH8(v31) is None
+                                                                and (
+                                                                    not v31
+                                                                    or _FORBIDDEN6(v31) is not None
+                                                                )
                                                             ):
                                                                 e.append(
                                                                     (
@@ -495,7 +496,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v37.isascii()
                                                                     and v37.isprintable()
                                                                 )
-                                                                or _SEARCH8(v37) is not None
+                                                                or (
+                                                                    v37 and _FORBIDDEN6(v37) is None
+                                                                )
                                                             )
                                                         ):
                                                             if (
@@ -551,7 +554,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v37.isascii()
                                                                     and v37.isprintable()
                                                                 )
-                                                                and _SEARCH8(v37) is None
+                                                                and (
+                                                                    not v37
+                                                                    or _FORBIDDEN6(v37) is not None
+                                                                )
                                                             ):
                                                                 e.append(
                                                                     (
@@ -627,7 +633,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v43.isascii()
                                                                     and v43.isprintable()
                                                                 )
-                                                                or _SEARCH8(v43) is not None
+                                                                or (
+                                                                    v43 and _FORBIDDEN6(v43) is None
+                                                                )
                                                             )
                                                         ):
                                                             if (
@@ -683,7 +691,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                                     and v43.isascii()
                                                                     and v43.isprintable()
                                                                 )
-                                                                and _SEARCH8(v43) is None
+                                                                and (
+                                                                    not v43
+                                                                    or _FORBIDDEN6(v43) is not None
+                                                                )
                                                             ):
                                                                 e.append(
                                                                     (
@@ -721,9 +732,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         v39,
                                                     )
                                                 )
-                                    if not _NAMES9.issuperset(v25):
+                                    if not _NAMES7.issuperset(v25):
                                         for k45 in v25:
-                                            if k45 not in _NAMES9:
+                                            if k45 not in _NAMES7:
                                                 e.append(
                                                     (
                                                         p + "/detect" + "/paths" + "/" + token(k45),
@@ -734,9 +745,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 )
                                 else:
                                     e.append((p + "/detect" + "/paths", "type", "object", v25))
-                        if not _NAMES10.issuperset(v11):
+                        if not _NAMES8.issuperset(v11):
                             for k47 in v11:
-                                if k47 not in _NAMES10:
+                                if k47 not in _NAMES8:
                                     e.append(
                                         (
                                             p + "/detect" + "/" + token(k47),
@@ -760,14 +771,14 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v49 = v.get("hookPackage", MISSING)
         if v49 is not MISSING:
             if isinstance(v49, str):
-                if not (1 <= len(v49) <= 214 and _SEARCH11(v49) is not None):
+                if not (1 <= len(v49) <= 214 and _MATCH9(v49) is not None):
                     if not v49.isascii() and SURROGATE.search(v49) is not None:
                         e.append((p + "/hookPackage", "i-json", "no lone surrogate", v49))
                     if len(v49) < 1:
                         e.append((p + "/hookPackage", "minLength", "at least 1 characters", v49))
                     if len(v49) > 214:
                         e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v49))
-                    if len(v49) <= 214 and _SEARCH11(v49) is None:
+                    if len(v49) <= 214 and _MATCH9(v49) is None:
                         e.append(
                             (
                                 p + "/hookPackage",
@@ -791,11 +802,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                 v54.isascii()
                                 and len(v54) <= 256
                                 and (
-                                    _SEARCH13
+                                    (_MATCH11(v54) is not None)
                                     if ".." not in v54 and ("{prompt}" not in v54 or "-" not in v54)
-                                    else _SEARCH12
-                                )(v54)
-                                is not None
+                                    else (_MATCH10(v54) is not None)
+                                )
                             ):
                                 if not v54.isascii() and SURROGATE.search(v54) is not None:
                                     e.append(
@@ -815,15 +825,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                             v54,
                                         )
                                     )
-                                if (
-                                    len(v54) <= 256
-                                    and (
-                                        _SEARCH13
-                                        if ".." not in v54
-                                        and ("{prompt}" not in v54 or "-" not in v54)
-                                        else _SEARCH12
-                                    )(v54)
-                                    is None
+                                if len(v54) <= 256 and (
+                                    (_MATCH11(v54) is None)
+                                    if ".." not in v54 and ("{prompt}" not in v54 or "-" not in v54)
+                                    else (_MATCH10(v54) is None)
                                 ):
                                     e.append(
                                         (
@@ -846,9 +851,8 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                     if not v56.isascii() and SURROGATE.search(v56) is not None:
                         e.append((p + "/capabilities", "i-json", "no lone surrogate", v56))
                 if isinstance(v56, dict):
-                    if not (v56.keys() >= _NAMES14):
-                        if "provides" not in v56:
-                            e.append((p + "/capabilities", "required", 'property "provides"', v56))
+                    if "provides" not in v56:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v56))
                     v58 = v56.get("provides", MISSING)
                     if v58 is not MISSING:
                         if not _valid_12(v58):
@@ -871,7 +875,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                 )
                                             )
                                     if isinstance(v61, str):
-                                        if v61 not in _ENUM15:
+                                        if v61 not in _ENUM12:
                                             e.append(
                                                 (
                                                     p
@@ -912,9 +916,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                     )
                             else:
                                 e.append((p + "/capabilities" + "/provides", "type", "array", v58))
-                    if not _NAMES14.issuperset(v56):
+                    if not _NAMES13.issuperset(v56):
                         for k64 in v56:
-                            if k64 not in _NAMES14:
+                            if k64 not in _NAMES13:
                                 e.append(
                                     (
                                         p + "/capabilities" + "/" + token(k64),
@@ -928,7 +932,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         v66 = v.get("category", MISSING)
         if v66 is not MISSING:
             if isinstance(v66, str):
-                if v66 not in _ENUM16:
+                if v66 not in _ENUM14:
                     e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v66))
             else:
                 e.append((p + "/category", "type", "string", v66))
@@ -1053,9 +1057,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                 )
                         else:
                             e.append((p + "/extras" + "/toLocaleString", "type", "string", v86))
-                    if not _NAMES17.issuperset(v70):
+                    if not _NAMES15.issuperset(v70):
                         for k88 in v70:
-                            if k88 not in _NAMES17:
+                            if k88 not in _NAMES15:
                                 e.append(
                                     (
                                         p + "/extras" + "/" + token(k88),
@@ -1066,9 +1070,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                 )
                 else:
                     e.append((p + "/extras", "type", "object", v70))
-        if not _NAMES18.issuperset(v):
+        if not _NAMES16.issuperset(v):
             for k90 in v:
-                if k90 not in _NAMES18:
+                if k90 not in _NAMES16:
                     e.append(
                         (p + "/" + token(k90), "additionalProperties", "no such property", v[k90])
                     )
@@ -1079,14 +1083,21 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
 def _valid_1(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if not (v.keys() >= _NAMES0):
+    if not (
+        "detect" in v
+        and "displayName" in v
+        and "hookCapable" in v
+        and "hookPointer" in v
+        and "id" in v
+        and "launchable" in v
+    ):
         return False
-    if not _NAMES18.issuperset(v):
+    if not _NAMES16.issuperset(v):
         return False
     v92 = v["id"]
     if not isinstance(v92, str):
         return False
-    if _SEARCH1(v92) is None:
+    if _MATCH0(v92) is None:
         return False
     v93 = v["displayName"]
     if not isinstance(v93, str):
@@ -1096,7 +1107,7 @@ def _valid_1(v: Any) -> bool:
             return False
         if not (1 <= len(v93) <= 80):
             return False
-        if not (v93.isascii() and v93.isprintable()) and _SEARCH2(v93) is None:
+        if not (v93.isascii() and v93.isprintable()) and _FORBIDDEN1(v93) is not None:
             return False
     v94 = v["launchable"]
     if not isinstance(v94, bool):
@@ -1109,7 +1120,7 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (1 <= len(v96) <= 256):
         return False
-    if (_SEARCH4 if ".." not in v96 else _SEARCH3)(v96) is None:
+    if (_MATCH3(v96) is None) if ".." not in v96 else (_MATCH2(v96) is None):
         return False
     v97 = v["detect"]
     if not isinstance(v97, dict):
@@ -1123,18 +1134,18 @@ def _valid_1(v: Any) -> bool:
             return False
         if not (1 <= len(v100) <= 128):
             return False
-        if _SEARCH6(v100) is None:
+        if _MATCH4(v100) is None:
             return False
     elif d98 == "candidates":
         if "kind" not in v97:
             return False
-        if not _NAMES10.issuperset(v97):
+        if not _NAMES8.issuperset(v97):
             return False
         if "paths" in v97:
             v102 = v97["paths"]
             if not isinstance(v102, dict):
                 return False
-            if not _NAMES9.issuperset(v102):
+            if not _NAMES7.issuperset(v102):
                 return False
             if "darwin" in v102:
                 v103 = v102["darwin"]
@@ -1150,9 +1161,8 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v104) <= 1024):
                             return False
-                        if (
-                            not (v104 and v104.isascii() and v104.isprintable())
-                            and _SEARCH8(v104) is None
+                        if not (v104 and v104.isascii() and v104.isprintable()) and (
+                            not v104 or _FORBIDDEN6(v104) is not None
                         ):
                             return False
             if "win32" in v102:
@@ -1169,9 +1179,8 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v106) <= 1024):
                             return False
-                        if (
-                            not (v106 and v106.isascii() and v106.isprintable())
-                            and _SEARCH8(v106) is None
+                        if not (v106 and v106.isascii() and v106.isprintable()) and (
+                            not v106 or _FORBIDDEN6(v106) is not None
                         ):
                             return False
             if "linux" in v102:
@@ -1188,9 +1197,8 @@ def _valid_1(v: Any) -> bool:
                             return False
                         if not (1 <= len(v108) <= 1024):
                             return False
-                        if (
-                            not (v108 and v108.isascii() and v108.isprintable())
-                            and _SEARCH8(v108) is None
+                        if not (v108 and v108.isascii() and v108.isprintable()) and (
+                            not v108 or _FORBIDDEN6(v108) is not None
                         ):
                             return False
     else:
@@ -1201,7 +1209,7 @@ def _valid_1(v: Any) -> bool:
             return False
         if not (1 <= len(v109) <= 214):
             return False
-        if _SEARCH11(v109) is None:
+        if _MATCH9(v109) is None:
             return False
     if "promptArgTemplate" in v:
         v110 = v["promptArgTemplate"]
@@ -1217,16 +1225,16 @@ def _valid_1(v: Any) -> bool:
             if len(v111) > 256:
                 return False
             if (
-                _SEARCH13
+                (_MATCH11(v111) is None)
                 if ".." not in v111 and ("{prompt}" not in v111 or "-" not in v111)
-                else _SEARCH12
-            )(v111) is None:
+                else (_MATCH10(v111) is None)
+            ):
                 return False
     if "capabilities" in v:
         v112 = v["capabilities"]
         if not isinstance(v112, dict):
             return False
-        if v112.keys() != _NAMES14:
+        if v112.keys() != _NAMES13:
             return False
         v113 = v112["provides"]
         if not isinstance(v113, list):
@@ -1234,7 +1242,7 @@ def _valid_1(v: Any) -> bool:
         for v114 in v113:
             if not isinstance(v114, str):
                 return False
-            if v114 not in _ENUM15:
+            if v114 not in _ENUM12:
                 return False
         n115 = len(v113)
         if n115 > 1 and (v113[0] == v113[1] if n115 == 2 else len(set(v113)) != n115):
@@ -1243,7 +1251,7 @@ def _valid_1(v: Any) -> bool:
         v116 = v["category"]
         if not isinstance(v116, str):
             return False
-        if v116 not in _ENUM16:
+        if v116 not in _ENUM14:
             return False
     if "builtin" in v:
         v117 = v["builtin"]
@@ -1253,7 +1261,7 @@ def _valid_1(v: Any) -> bool:
         v118 = v["extras"]
         if not isinstance(v118, dict):
             return False
-        if not _NAMES17.issuperset(v118):
+        if not _NAMES15.issuperset(v118):
             return False
         if "constructor" in v118:
             v119 = v118["constructor"]
@@ -1311,9 +1319,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES19):
-            if "detect" not in v:
-                e.append((p, "required", 'property "detect"', v))
+        if "detect" not in v:
+            e.append((p, "required", 'property "detect"', v))
         v127 = v.get("detect", MISSING)
         if v127 is not MISSING:
             if not _valid_15(v127):
@@ -1321,7 +1328,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if not v127.isascii() and SURROGATE.search(v127) is not None:
                         e.append((p + "/detect", "i-json", "no lone surrogate", v127))
                 if isinstance(v127, dict):
-                    if not (v127.keys() >= _NAMES5):
+                    if not ("binaryName" in v127 and "kind" in v127):
                         if "kind" not in v127:
                             e.append((p + "/detect", "required", 'property "kind"', v127))
                         if "binaryName" not in v127:
@@ -1333,7 +1340,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     v131 = v127.get("binaryName", MISSING)
                     if v131 is not MISSING:
                         if isinstance(v131, str):
-                            if not (1 <= len(v131) <= 128 and _SEARCH6(v131) is not None):
+                            if not (1 <= len(v131) <= 128 and _MATCH4(v131) is not None):
                                 if not v131.isascii() and SURROGATE.search(v131) is not None:
                                     e.append(
                                         (
@@ -1361,7 +1368,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v131,
                                         )
                                     )
-                                if len(v131) <= 128 and _SEARCH6(v131) is None:
+                                if len(v131) <= 128 and _MATCH4(v131) is None:
                                     e.append(
                                         (
                                             p + "/detect" + "/binaryName",
@@ -1386,7 +1393,14 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 else:
                     e.append((p + "/detect", "type", "object", v127))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES0):
+        if not (
+            "detect" in v
+            and "displayName" in v
+            and "hookCapable" in v
+            and "hookPointer" in v
+            and "id" in v
+            and "launchable" in v
+        ):
             if "id" not in v:
                 e.append((p, "required", 'property "id"', v))
             if "displayName" not in v:
@@ -1402,10 +1416,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v137 = v.get("id", MISSING)
         if v137 is not MISSING:
             if isinstance(v137, str):
-                if _SEARCH1(v137) is None:
+                if _MATCH0(v137) is None:
                     if not v137.isascii() and SURROGATE.search(v137) is not None:
                         e.append((p + "/id", "i-json", "no lone surrogate", v137))
-                    if _SEARCH1(v137) is None:
+                    if _MATCH0(v137) is None:
                         e.append((p + "/id", "pattern", 'to match "^[A-Za-z0-9_-]{1,64}$"', v137))
             else:
                 e.append((p + "/id", "type", "string", v137))
@@ -1415,7 +1429,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                 if not (
                     v139.isascii()
                     and 1 <= len(v139) <= 80
-                    and ((v139.isascii() and v139.isprintable()) or _SEARCH2(v139) is not None)
+                    and ((v139.isascii() and v139.isprintable()) or _FORBIDDEN1(v139) is None)
                 ):
                     if not v139.isascii() and SURROGATE.search(v139) is not None:
                         e.append((p + "/displayName", "i-json", "no lone surrogate", v139))
@@ -1426,7 +1440,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if (
                         len(v139) <= 80
                         and not (v139.isascii() and v139.isprintable())
-                        and _SEARCH2(v139) is None
+                        and _FORBIDDEN1(v139) is not None
                     ):
                         e.append(
                             (
@@ -1451,7 +1465,11 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if isinstance(v145, str):
                 if not (
                     1 <= len(v145) <= 256
-                    and (_SEARCH4 if ".." not in v145 else _SEARCH3)(v145) is not None
+                    and (
+                        (_MATCH3(v145) is not None)
+                        if ".." not in v145
+                        else (_MATCH2(v145) is not None)
+                    )
                 ):
                     if not v145.isascii() and SURROGATE.search(v145) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v145))
@@ -1459,9 +1477,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v145))
                     if len(v145) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v145))
-                    if (
-                        len(v145) <= 256
-                        and (_SEARCH4 if ".." not in v145 else _SEARCH3)(v145) is None
+                    if len(v145) <= 256 and (
+                        (_MATCH3(v145) is None) if ".." not in v145 else (_MATCH2(v145) is None)
                     ):
                         e.append(
                             (
@@ -1489,9 +1506,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         if not v147.isascii() and SURROGATE.search(v147) is not None:
                             e.append((p + "/detect", "i-json", "no lone surrogate", v147))
                     if isinstance(v147, dict):
-                        if not (v147.keys() >= _NAMES7):
-                            if "kind" not in v147:
-                                e.append((p + "/detect", "required", 'property "kind"', v147))
+                        if "kind" not in v147:
+                            e.append((p + "/detect", "required", 'property "kind"', v147))
                         v153 = v147.get("kind", MISSING)
                         if v153 is not MISSING:
                             if not (isinstance(v153, str) and v153 == "candidates"):
@@ -1548,7 +1564,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v161.isascii()
                                                                     and v161.isprintable()
                                                                 )
-                                                                or _SEARCH8(v161) is not None
+                                                                or (
+                                                                    v161
+                                                                    and _FORBIDDEN6(v161) is None
+                                                                )
                                                             )
                                                         ):
                                                             if (
@@ -1604,7 +1623,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v161.isascii()
                                                                     and v161.isprintable()
                                                                 )
-                                                                and _SEARCH8(v161) is None
+                                                                and (
+                                                                    not v161
+                                                                    or _FORBIDDEN6(v161) is not None
+                                                                )
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1680,7 +1702,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v167.isascii()
                                                                     and v167.isprintable()
                                                                 )
-                                                                or _SEARCH8(v167) is not None
+                                                                or (
+                                                                    v167
+                                                                    and _FORBIDDEN6(v167) is None
+                                                                )
                                                             )
                                                         ):
                                                             if (
@@ -1736,7 +1761,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v167.isascii()
                                                                     and v167.isprintable()
                                                                 )
-                                                                and _SEARCH8(v167) is None
+                                                                and (
+                                                                    not v167
+                                                                    or _FORBIDDEN6(v167) is not None
+                                                                )
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1812,7 +1840,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v173.isascii()
                                                                     and v173.isprintable()
                                                                 )
-                                                                or _SEARCH8(v173) is not None
+                                                                or (
+                                                                    v173
+                                                                    and _FORBIDDEN6(v173) is None
+                                                                )
                                                             )
                                                         ):
                                                             if (
@@ -1868,7 +1899,10 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                                     and v173.isascii()
                                                                     and v173.isprintable()
                                                                 )
-                                                                and _SEARCH8(v173) is None
+                                                                and (
+                                                                    not v173
+                                                                    or _FORBIDDEN6(v173) is not None
+                                                                )
                                                             ):
                                                                 e.append(
                                                                     (
@@ -1906,9 +1940,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         v169,
                                                     )
                                                 )
-                                    if not _NAMES9.issuperset(v155):
+                                    if not _NAMES7.issuperset(v155):
                                         for k175 in v155:
-                                            if k175 not in _NAMES9:
+                                            if k175 not in _NAMES7:
                                                 e.append(
                                                     (
                                                         p
@@ -1923,9 +1957,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                 )
                                 else:
                                     e.append((p + "/detect" + "/paths", "type", "object", v155))
-                        if not _NAMES10.issuperset(v147):
+                        if not _NAMES8.issuperset(v147):
                             for k177 in v147:
-                                if k177 not in _NAMES10:
+                                if k177 not in _NAMES8:
                                     e.append(
                                         (
                                             p + "/detect" + "/" + token(k177),
@@ -1949,14 +1983,14 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v179 = v.get("hookPackage", MISSING)
         if v179 is not MISSING:
             if isinstance(v179, str):
-                if not (1 <= len(v179) <= 214 and _SEARCH11(v179) is not None):
+                if not (1 <= len(v179) <= 214 and _MATCH9(v179) is not None):
                     if not v179.isascii() and SURROGATE.search(v179) is not None:
                         e.append((p + "/hookPackage", "i-json", "no lone surrogate", v179))
                     if len(v179) < 1:
                         e.append((p + "/hookPackage", "minLength", "at least 1 characters", v179))
                     if len(v179) > 214:
                         e.append((p + "/hookPackage", "maxLength", "at most 214 characters", v179))
-                    if len(v179) <= 214 and _SEARCH11(v179) is None:
+                    if len(v179) <= 214 and _MATCH9(v179) is None:
                         e.append(
                             (
                                 p + "/hookPackage",
@@ -1980,12 +2014,11 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                 v184.isascii()
                                 and len(v184) <= 256
                                 and (
-                                    _SEARCH13
+                                    (_MATCH11(v184) is not None)
                                     if ".." not in v184
                                     and ("{prompt}" not in v184 or "-" not in v184)
-                                    else _SEARCH12
-                                )(v184)
-                                is not None
+                                    else (_MATCH10(v184) is not None)
+                                )
                             ):
                                 if not v184.isascii() and SURROGATE.search(v184) is not None:
                                     e.append(
@@ -2005,15 +2038,11 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v184,
                                         )
                                     )
-                                if (
-                                    len(v184) <= 256
-                                    and (
-                                        _SEARCH13
-                                        if ".." not in v184
-                                        and ("{prompt}" not in v184 or "-" not in v184)
-                                        else _SEARCH12
-                                    )(v184)
-                                    is None
+                                if len(v184) <= 256 and (
+                                    (_MATCH11(v184) is None)
+                                    if ".." not in v184
+                                    and ("{prompt}" not in v184 or "-" not in v184)
+                                    else (_MATCH10(v184) is None)
                                 ):
                                     e.append(
                                         (
@@ -2036,9 +2065,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                     if not v186.isascii() and SURROGATE.search(v186) is not None:
                         e.append((p + "/capabilities", "i-json", "no lone surrogate", v186))
                 if isinstance(v186, dict):
-                    if not (v186.keys() >= _NAMES14):
-                        if "provides" not in v186:
-                            e.append((p + "/capabilities", "required", 'property "provides"', v186))
+                    if "provides" not in v186:
+                        e.append((p + "/capabilities", "required", 'property "provides"', v186))
                     v188 = v186.get("provides", MISSING)
                     if v188 is not MISSING:
                         if not _valid_12(v188):
@@ -2064,7 +2092,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                 )
                                             )
                                     if isinstance(v191, str):
-                                        if v191 not in _ENUM15:
+                                        if v191 not in _ENUM12:
                                             e.append(
                                                 (
                                                     p
@@ -2105,9 +2133,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                     )
                             else:
                                 e.append((p + "/capabilities" + "/provides", "type", "array", v188))
-                    if not _NAMES14.issuperset(v186):
+                    if not _NAMES13.issuperset(v186):
                         for k194 in v186:
-                            if k194 not in _NAMES14:
+                            if k194 not in _NAMES13:
                                 e.append(
                                     (
                                         p + "/capabilities" + "/" + token(k194),
@@ -2121,7 +2149,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
         v196 = v.get("category", MISSING)
         if v196 is not MISSING:
             if isinstance(v196, str):
-                if v196 not in _ENUM16:
+                if v196 not in _ENUM14:
                     e.append((p + "/category", "enum", 'one of ["cli-agent","desktop-app"]', v196))
             else:
                 e.append((p + "/category", "type", "string", v196))
@@ -2251,9 +2279,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                 )
                         else:
                             e.append((p + "/extras" + "/toLocaleString", "type", "string", v216))
-                    if not _NAMES17.issuperset(v200):
+                    if not _NAMES15.issuperset(v200):
                         for k218 in v200:
-                            if k218 not in _NAMES17:
+                            if k218 not in _NAMES15:
                                 e.append(
                                     (
                                         p + "/extras" + "/" + token(k218),
@@ -2264,9 +2292,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                 )
                 else:
                     e.append((p + "/extras", "type", "object", v200))
-        if not _NAMES18.issuperset(v):
+        if not _NAMES16.issuperset(v):
             for k220 in v:
-                if k220 not in _NAMES18:
+                if k220 not in _NAMES16:
                     e.append(
                         (p + "/" + token(k220), "additionalProperties", "no such property", v[k220])
                     )
@@ -2292,16 +2320,23 @@ def _valid_3(v: Any) -> bool:
         return False
     if not (1 <= len(v224) <= 128):
         return False
-    if _SEARCH6(v224) is None:
+    if _MATCH4(v224) is None:
         return False
-    if not (v.keys() >= _NAMES0):
+    if not (
+        "detect" in v
+        and "displayName" in v
+        and "hookCapable" in v
+        and "hookPointer" in v
+        and "id" in v
+        and "launchable" in v
+    ):
         return False
-    if not _NAMES18.issuperset(v):
+    if not _NAMES16.issuperset(v):
         return False
     v225 = v["id"]
     if not isinstance(v225, str):
         return False
-    if _SEARCH1(v225) is None:
+    if _MATCH0(v225) is None:
         return False
     v226 = v["displayName"]
     if not isinstance(v226, str):
@@ -2311,7 +2346,7 @@ def _valid_3(v: Any) -> bool:
             return False
         if not (1 <= len(v226) <= 80):
             return False
-        if not (v226.isascii() and v226.isprintable()) and _SEARCH2(v226) is None:
+        if not (v226.isascii() and v226.isprintable()) and _FORBIDDEN1(v226) is not None:
             return False
     v227 = v["launchable"]
     if not isinstance(v227, bool):
@@ -2324,7 +2359,7 @@ def _valid_3(v: Any) -> bool:
         return False
     if not (1 <= len(v229) <= 256):
         return False
-    if (_SEARCH4 if ".." not in v229 else _SEARCH3)(v229) is None:
+    if (_MATCH3(v229) is None) if ".." not in v229 else (_MATCH2(v229) is None):
         return False
     v230 = v["detect"]
     d231 = v230.get("kind")
@@ -2333,13 +2368,13 @@ def _valid_3(v: Any) -> bool:
     elif d231 == "candidates":
         if "kind" not in v230:
             return False
-        if not _NAMES10.issuperset(v230):
+        if not _NAMES8.issuperset(v230):
             return False
         if "paths" in v230:
             v233 = v230["paths"]
             if not isinstance(v233, dict):
                 return False
-            if not _NAMES9.issuperset(v233):
+            if not _NAMES7.issuperset(v233):
                 return False
             if "darwin" in v233:
                 v234 = v233["darwin"]
@@ -2355,9 +2390,8 @@ def _valid_3(v: Any) -> bool:
                             return False
                         if not (1 <= len(v235) <= 1024):
                             return False
-                        if (
-                            not (v235 and v235.isascii() and v235.isprintable())
-                            and _SEARCH8(v235) is None
+                        if not (v235 and v235.isascii() and v235.isprintable()) and (
+                            not v235 or _FORBIDDEN6(v235) is not None
                         ):
                             return False
             if "win32" in v233:
@@ -2374,9 +2408,8 @@ def _valid_3(v: Any) -> bool:
                             return False
                         if not (1 <= len(v237) <= 1024):
                             return False
-                        if (
-                            not (v237 and v237.isascii() and v237.isprintable())
-                            and _SEARCH8(v237) is None
+                        if not (v237 and v237.isascii() and v237.isprintable()) and (
+                            not v237 or _FORBIDDEN6(v237) is not None
                         ):
                             return False
             if "linux" in v233:
@@ -2393,9 +2426,8 @@ def _valid_3(v: Any) -> bool:
                             return False
                         if not (1 <= len(v239) <= 1024):
                             return False
-                        if (
-                            not (v239 and v239.isascii() and v239.isprintable())
-                            and _SEARCH8(v239) is None
+                        if not (v239 and v239.isascii() and v239.isprintable()) and (
+                            not v239 or _FORBIDDEN6(v239) is not None
                         ):
                             return False
     else:
@@ -2406,7 +2438,7 @@ def _valid_3(v: Any) -> bool:
             return False
         if not (1 <= len(v240) <= 214):
             return False
-        if _SEARCH11(v240) is None:
+        if _MATCH9(v240) is None:
             return False
     if "promptArgTemplate" in v:
         v241 = v["promptArgTemplate"]
@@ -2422,16 +2454,16 @@ def _valid_3(v: Any) -> bool:
             if len(v242) > 256:
                 return False
             if (
-                _SEARCH13
+                (_MATCH11(v242) is None)
                 if ".." not in v242 and ("{prompt}" not in v242 or "-" not in v242)
-                else _SEARCH12
-            )(v242) is None:
+                else (_MATCH10(v242) is None)
+            ):
                 return False
     if "capabilities" in v:
         v243 = v["capabilities"]
         if not isinstance(v243, dict):
             return False
-        if v243.keys() != _NAMES14:
+        if v243.keys() != _NAMES13:
             return False
         v244 = v243["provides"]
         if not isinstance(v244, list):
@@ -2439,7 +2471,7 @@ def _valid_3(v: Any) -> bool:
         for v245 in v244:
             if not isinstance(v245, str):
                 return False
-            if v245 not in _ENUM15:
+            if v245 not in _ENUM12:
                 return False
         n246 = len(v244)
         if n246 > 1 and (v244[0] == v244[1] if n246 == 2 else len(set(v244)) != n246):
@@ -2448,7 +2480,7 @@ def _valid_3(v: Any) -> bool:
         v247 = v["category"]
         if not isinstance(v247, str):
             return False
-        if v247 not in _ENUM16:
+        if v247 not in _ENUM14:
             return False
     if "builtin" in v:
         v248 = v["builtin"]
@@ -2458,7 +2490,7 @@ def _valid_3(v: Any) -> bool:
         v249 = v["extras"]
         if not isinstance(v249, dict):
             return False
-        if not _NAMES17.issuperset(v249):
+        if not _NAMES15.issuperset(v249):
             return False
         if "constructor" in v249:
             v250 = v249["constructor"]
@@ -2524,7 +2556,9 @@ def _valid_4(v: Any) -> bool:
                 return False
             if not (1 <= len(v258) <= 1024):
                 return False
-            if not (v258 and v258.isascii() and v258.isprintable()) and _SEARCH8(v258) is None:
+            if not (v258 and v258.isascii() and v258.isprintable()) and (
+                not v258 or _FORBIDDEN6(v258) is not None
+            ):
                 return False
     return True
 
@@ -2542,7 +2576,9 @@ def _valid_5(v: Any) -> bool:
                 return False
             if not (1 <= len(v259) <= 1024):
                 return False
-            if not (v259 and v259.isascii() and v259.isprintable()) and _SEARCH8(v259) is None:
+            if not (v259 and v259.isascii() and v259.isprintable()) and (
+                not v259 or _FORBIDDEN6(v259) is not None
+            ):
                 return False
     return True
 
@@ -2560,7 +2596,9 @@ def _valid_6(v: Any) -> bool:
                 return False
             if not (1 <= len(v260) <= 1024):
                 return False
-            if not (v260 and v260.isascii() and v260.isprintable()) and _SEARCH8(v260) is None:
+            if not (v260 and v260.isascii() and v260.isprintable()) and (
+                not v260 or _FORBIDDEN6(v260) is not None
+            ):
                 return False
     return True
 
@@ -2568,7 +2606,7 @@ def _valid_6(v: Any) -> bool:
 def _valid_7(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if not _NAMES9.issuperset(v):
+    if not _NAMES7.issuperset(v):
         return False
     if "darwin" in v:
         v261 = v["darwin"]
@@ -2584,7 +2622,9 @@ def _valid_7(v: Any) -> bool:
                     return False
                 if not (1 <= len(v262) <= 1024):
                     return False
-                if not (v262 and v262.isascii() and v262.isprintable()) and _SEARCH8(v262) is None:
+                if not (v262 and v262.isascii() and v262.isprintable()) and (
+                    not v262 or _FORBIDDEN6(v262) is not None
+                ):
                     return False
     if "win32" in v:
         v263 = v["win32"]
@@ -2600,7 +2640,9 @@ def _valid_7(v: Any) -> bool:
                     return False
                 if not (1 <= len(v264) <= 1024):
                     return False
-                if not (v264 and v264.isascii() and v264.isprintable()) and _SEARCH8(v264) is None:
+                if not (v264 and v264.isascii() and v264.isprintable()) and (
+                    not v264 or _FORBIDDEN6(v264) is not None
+                ):
                     return False
     if "linux" in v:
         v265 = v["linux"]
@@ -2616,7 +2658,9 @@ def _valid_7(v: Any) -> bool:
                     return False
                 if not (1 <= len(v266) <= 1024):
                     return False
-                if not (v266 and v266.isascii() and v266.isprintable()) and _SEARCH8(v266) is None:
+                if not (v266 and v266.isascii() and v266.isprintable()) and (
+                    not v266 or _FORBIDDEN6(v266) is not None
+                ):
                     return False
     return True
 
@@ -2626,7 +2670,7 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES5):
+        if not ("binaryName" in v and "kind" in v):
             if "kind" not in v:
                 e.append((p, "required", 'property "kind"', v))
             if "binaryName" not in v:
@@ -2638,14 +2682,14 @@ def _check_8(v: Any, p: str, e: Violations) -> None:
         v270 = v.get("binaryName", MISSING)
         if v270 is not MISSING:
             if isinstance(v270, str):
-                if not (1 <= len(v270) <= 128 and _SEARCH6(v270) is not None):
+                if not (1 <= len(v270) <= 128 and _MATCH4(v270) is not None):
                     if not v270.isascii() and SURROGATE.search(v270) is not None:
                         e.append((p + "/binaryName", "i-json", "no lone surrogate", v270))
                     if len(v270) < 1:
                         e.append((p + "/binaryName", "minLength", "at least 1 characters", v270))
                     if len(v270) > 128:
                         e.append((p + "/binaryName", "maxLength", "at most 128 characters", v270))
-                    if len(v270) <= 128 and _SEARCH6(v270) is None:
+                    if len(v270) <= 128 and _MATCH4(v270) is None:
                         e.append(
                             (
                                 p + "/binaryName",
@@ -2671,9 +2715,8 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
         if not v.isascii() and SURROGATE.search(v) is not None:
             e.append((p, "i-json", "no lone surrogate", v))
     if isinstance(v, dict):
-        if not (v.keys() >= _NAMES7):
-            if "kind" not in v:
-                e.append((p, "required", 'property "kind"', v))
+        if "kind" not in v:
+            e.append((p, "required", 'property "kind"', v))
         v275 = v.get("kind", MISSING)
         if v275 is not MISSING:
             if not (isinstance(v275, str) and v275 == "candidates"):
@@ -2716,7 +2759,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                             and 1 <= len(v283) <= 1024
                                             and (
                                                 (v283 and v283.isascii() and v283.isprintable())
-                                                or _SEARCH8(v283) is not None
+                                                or (v283 and _FORBIDDEN6(v283) is None)
                                             )
                                         ):
                                             if (
@@ -2754,7 +2797,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                 and not (
                                                     v283 and v283.isascii() and v283.isprintable()
                                                 )
-                                                and _SEARCH8(v283) is None
+                                                and (not v283 or _FORBIDDEN6(v283) is not None)
                                             ):
                                                 e.append(
                                                     (
@@ -2806,7 +2849,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                             and 1 <= len(v289) <= 1024
                                             and (
                                                 (v289 and v289.isascii() and v289.isprintable())
-                                                or _SEARCH8(v289) is not None
+                                                or (v289 and _FORBIDDEN6(v289) is None)
                                             )
                                         ):
                                             if (
@@ -2844,7 +2887,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                 and not (
                                                     v289 and v289.isascii() and v289.isprintable()
                                                 )
-                                                and _SEARCH8(v289) is None
+                                                and (not v289 or _FORBIDDEN6(v289) is not None)
                                             ):
                                                 e.append(
                                                     (
@@ -2896,7 +2939,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                             and 1 <= len(v295) <= 1024
                                             and (
                                                 (v295 and v295.isascii() and v295.isprintable())
-                                                or _SEARCH8(v295) is not None
+                                                or (v295 and _FORBIDDEN6(v295) is None)
                                             )
                                         ):
                                             if (
@@ -2934,7 +2977,7 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                                 and not (
                                                     v295 and v295.isascii() and v295.isprintable()
                                                 )
-                                                and _SEARCH8(v295) is None
+                                                and (not v295 or _FORBIDDEN6(v295) is not None)
                                             ):
                                                 e.append(
                                                     (
@@ -2955,9 +2998,9 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                         )
                             else:
                                 e.append((p + "/paths" + "/linux", "type", "array", v291))
-                    if not _NAMES9.issuperset(v277):
+                    if not _NAMES7.issuperset(v277):
                         for k297 in v277:
-                            if k297 not in _NAMES9:
+                            if k297 not in _NAMES7:
                                 e.append(
                                     (
                                         p + "/paths" + "/" + token(k297),
@@ -2968,9 +3011,9 @@ def _check_9(v: Any, p: str, e: Violations) -> None:
                                 )
                 else:
                     e.append((p + "/paths", "type", "object", v277))
-        if not _NAMES10.issuperset(v):
+        if not _NAMES8.issuperset(v):
             for k299 in v:
-                if k299 not in _NAMES10:
+                if k299 not in _NAMES8:
                     e.append(
                         (p + "/" + token(k299), "additionalProperties", "no such property", v[k299])
                     )
@@ -2990,18 +3033,18 @@ def _valid_10(v: Any) -> bool:
             return False
         if not (1 <= len(v303) <= 128):
             return False
-        if _SEARCH6(v303) is None:
+        if _MATCH4(v303) is None:
             return False
     elif d301 == "candidates":
         if "kind" not in v:
             return False
-        if not _NAMES10.issuperset(v):
+        if not _NAMES8.issuperset(v):
             return False
         if "paths" in v:
             v305 = v["paths"]
             if not isinstance(v305, dict):
                 return False
-            if not _NAMES9.issuperset(v305):
+            if not _NAMES7.issuperset(v305):
                 return False
             if "darwin" in v305:
                 v306 = v305["darwin"]
@@ -3017,9 +3060,8 @@ def _valid_10(v: Any) -> bool:
                             return False
                         if not (1 <= len(v307) <= 1024):
                             return False
-                        if (
-                            not (v307 and v307.isascii() and v307.isprintable())
-                            and _SEARCH8(v307) is None
+                        if not (v307 and v307.isascii() and v307.isprintable()) and (
+                            not v307 or _FORBIDDEN6(v307) is not None
                         ):
                             return False
             if "win32" in v305:
@@ -3036,9 +3078,8 @@ def _valid_10(v: Any) -> bool:
                             return False
                         if not (1 <= len(v309) <= 1024):
                             return False
-                        if (
-                            not (v309 and v309.isascii() and v309.isprintable())
-                            and _SEARCH8(v309) is None
+                        if not (v309 and v309.isascii() and v309.isprintable()) and (
+                            not v309 or _FORBIDDEN6(v309) is not None
                         ):
                             return False
             if "linux" in v305:
@@ -3055,9 +3096,8 @@ def _valid_10(v: Any) -> bool:
                             return False
                         if not (1 <= len(v311) <= 1024):
                             return False
-                        if (
-                            not (v311 and v311.isascii() and v311.isprintable())
-                            and _SEARCH8(v311) is None
+                        if not (v311 and v311.isascii() and v311.isprintable()) and (
+                            not v311 or _FORBIDDEN6(v311) is not None
                         ):
                             return False
     else:
@@ -3078,10 +3118,10 @@ def _valid_11(v: Any) -> bool:
         if len(v312) > 256:
             return False
         if (
-            _SEARCH13
+            (_MATCH11(v312) is None)
             if ".." not in v312 and ("{prompt}" not in v312 or "-" not in v312)
-            else _SEARCH12
-        )(v312) is None:
+            else (_MATCH10(v312) is None)
+        ):
             return False
     return True
 
@@ -3092,7 +3132,7 @@ def _valid_12(v: Any) -> bool:
     for v313 in v:
         if not isinstance(v313, str):
             return False
-        if v313 not in _ENUM15:
+        if v313 not in _ENUM12:
             return False
     n314 = len(v)
     if n314 > 1 and (v[0] == v[1] if n314 == 2 else len(set(v)) != n314):
@@ -3103,7 +3143,7 @@ def _valid_12(v: Any) -> bool:
 def _valid_13(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if v.keys() != _NAMES14:
+    if v.keys() != _NAMES13:
         return False
     v315 = v["provides"]
     if not isinstance(v315, list):
@@ -3111,7 +3151,7 @@ def _valid_13(v: Any) -> bool:
     for v316 in v315:
         if not isinstance(v316, str):
             return False
-        if v316 not in _ENUM15:
+        if v316 not in _ENUM12:
             return False
     n317 = len(v315)
     if n317 > 1 and (v315[0] == v315[1] if n317 == 2 else len(set(v315)) != n317):
@@ -3122,7 +3162,7 @@ def _valid_13(v: Any) -> bool:
 def _valid_14(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if not _NAMES17.issuperset(v):
+    if not _NAMES15.issuperset(v):
         return False
     if "constructor" in v:
         v318 = v["constructor"]
@@ -3188,7 +3228,7 @@ def _valid_15(v: Any) -> bool:
         return False
     if not (1 <= len(v327) <= 128):
         return False
-    if _SEARCH6(v327) is None:
+    if _MATCH4(v327) is None:
         return False
     return True
 
