@@ -641,16 +641,20 @@ class _Answer:
         body: list[str] = []
         names = rules.required
         properties = [name for name, _ in rules.properties]
-        if rules.closed:
-            allowed = self.module.constant("NAMES", f"frozenset({py_json(list(rules.known))})")
         if rules.closed and names and set(names) == set(properties):
-            body += [f"if {value}.keys() != {allowed}:", "    return False"]
+            # Exactly the known keys: as many keys as known names, each of them present.
+            known = sorted(set(rules.known))
+            if len(known) <= _KEYS_TESTED_ONE_BY_ONE:
+                lacks = _lacks_keys(self.module, known, value)
+                body += [f"if len({value}) != {len(known)} or {lacks}:", "    return False"]
+            else:
+                allowed = self.module.constant("NAMES", f"frozenset({py_json(list(known))})")
+                body += [f"if {value}.keys() != {allowed}:", "    return False"]
         else:
-            if len(names) == 1:
-                body += [f"if {py_str(names[0])} not in {value}:", "    return False"]
-            elif names:
-                body += [f"if not {_has_keys(self.module, names, value)}:", "    return False"]
+            if names:
+                body += [f"if {_lacks_keys(self.module, names, value)}:", "    return False"]
             if rules.closed:
+                allowed = self.module.constant("NAMES", f"frozenset({py_json(list(rules.known))})")
                 body += [f"if not {allowed}.issuperset({value}):", "    return False"]
         present = set(names)
         if path is not None:
@@ -881,6 +885,14 @@ def _has_keys(module: _Module, names: Iterable[str], value: str) -> str:
     if len(wanted) <= _KEYS_TESTED_ONE_BY_ONE:
         return "(" + " and ".join(f"{py_str(name)} in {value}" for name in wanted) + ")"
     return f"({value}.keys() >= {module.constant('NAMES', f'frozenset({py_json(wanted)})')})"
+
+
+def _lacks_keys(module: _Module, names: Iterable[str], value: str) -> str:
+    """A test that the object ``value`` lacks a key in ``names``."""
+    wanted = sorted(names)
+    if len(wanted) == 1:
+        return f"{py_str(wanted[0])} not in {value}"
+    return f"not {_has_keys(module, wanted, value)}"
 
 
 def _pattern_test(module: _Module, pattern: Pattern, value: str, *, matches: bool) -> str:

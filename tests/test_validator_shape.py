@@ -91,7 +91,8 @@ def test_the_valid_path_makes_no_call_per_keyword(entry: str) -> None:
     assert "all_unique" not in source  # strings: one set
     assert "_valid_" not in source.split("\n", 1)[1]  # references and alternatives inlined
     assert source.count("isinstance(v, dict)") == 1  # the root's type tested once
-    assert ".keys() != _NAMES" in source  # a closed object requiring every property: one test
+    # A closed object requiring each of its few properties: its size, then one ``in`` a name.
+    assert re.search(r'len\(v\d+\) != 1 or "provides" not in v\d+', source)
 
 
 def test_the_third_party_entry_checks_detect_once() -> None:
@@ -138,6 +139,17 @@ def _src(name: str) -> str:
             [{"a": 1, "b": "x"}, {"a": 1.0, "b": "y"}],
             [{"a": 1}, {"a": 1, "b": "x", "c": 0}, {"a": True, "b": "x"}, {"a": 1, "b": ["x"]}],
         ),
+        # A closed object requiring more properties than are tested one by one: one key-set test.
+        (
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "required": [f"k{n}" for n in range(9)],
+                "properties": {f"k{n}": {} for n in range(9)},
+            },
+            [{f"k{n}": n for n in range(9)}],
+            [{f"k{n}": n for n in range(8)}, {**{f"k{n}": n for n in range(9)}, "x": 0}],
+        ),
         # Required names: a few tested one ``in`` at a time, many by one key-set comparison.
         (
             {"type": "object", "required": ["a", "b", "c"]},
@@ -162,9 +174,11 @@ def test_shortcuts_agree_with_the_collecting_pass(
 ) -> None:
     namespace: dict[str, Any] = {}
     source = compile_validators(schema, {"validate": ""}, package="tool_registry")
-    if "required" in schema and "additionalProperties" not in schema:
+    if "required" in schema:
         # A few names: ``in`` tests; more than eight: one key-set comparison.
-        assert (".keys() >=" in source) is (len(schema["required"]) > 8)
+        many = len(schema["required"]) > 8
+        closed = "additionalProperties" in schema
+        assert (f".keys() {'!=' if closed else '>='}" in source) is many
     exec(compile(source, "<compiled>", "exec"), namespace)  # noqa: S102 - our own compiler's output
     for document in valid:
         assert namespace["validate"](document) == (), document

@@ -1277,7 +1277,7 @@ def _valid_1(v: Any) -> bool:
             return False
         d111 = v110.get("kind")
         if d111 == "path":
-            if v110.keys() != _NAMES5:
+            if len(v110) != 2 or not ("binaryName" in v110 and "kind" in v110):
                 return False
             v113 = v110["binaryName"]
             if not isinstance(v113, str):
@@ -1379,7 +1379,7 @@ def _valid_1(v: Any) -> bool:
         v125 = v["capabilities"]
         if not isinstance(v125, dict):
             return False
-        if v125.keys() != _NAMES13:
+        if len(v125) != 1 or "provides" not in v125:
             return False
         v126 = v125["provides"]
         if not isinstance(v126, list):
@@ -2630,7 +2630,7 @@ def _valid_3(v: Any) -> bool:
         v248 = v["detect"]
         if not isinstance(v248, dict):
             return False
-        if v248.keys() != _NAMES5:
+        if len(v248) != 2 or not ("binaryName" in v248 and "kind" in v248):
             return False
         v249 = v248["kind"]
         if v249 != "path":
@@ -2778,7 +2778,7 @@ def _valid_3(v: Any) -> bool:
         v269 = v["capabilities"]
         if not isinstance(v269, dict):
             return False
-        if v269.keys() != _NAMES13:
+        if len(v269) != 1 or "provides" not in v269:
             return False
         v270 = v269["provides"]
         if not isinstance(v270, list):
@@ -3328,7 +3328,7 @@ def _valid_10(v: Any) -> bool:
         return False
     d327 = v.get("kind")
     if d327 == "path":
-        if v.keys() != _NAMES5:
+        if len(v) != 2 or not ("binaryName" in v and "kind" in v):
             return False
         v329 = v["binaryName"]
         if not isinstance(v329, str):
@@ -3440,7 +3440,7 @@ def _valid_12(v: Any) -> bool:
 def _valid_13(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if v.keys() != _NAMES13:
+    if len(v) != 1 or "provides" not in v:
         return False
     v341 = v["provides"]
     if not isinstance(v341, list):
@@ -3561,7 +3561,7 @@ def _valid_17(v: Any) -> bool:
 def _valid_18(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if v.keys() != _NAMES5:
+    if len(v) != 2 or not ("binaryName" in v and "kind" in v):
         return False
     v352 = v["kind"]
     if v352 != "path":

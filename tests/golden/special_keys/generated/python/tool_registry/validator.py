@@ -1127,7 +1127,7 @@ def _valid_1(v: Any) -> bool:
         return False
     d98 = v97.get("kind")
     if d98 == "path":
-        if v97.keys() != _NAMES5:
+        if len(v97) != 2 or not ("binaryName" in v97 and "kind" in v97):
             return False
         v100 = v97["binaryName"]
         if not isinstance(v100, str):
@@ -1234,7 +1234,7 @@ def _valid_1(v: Any) -> bool:
         v112 = v["capabilities"]
         if not isinstance(v112, dict):
             return False
-        if v112.keys() != _NAMES13:
+        if len(v112) != 1 or "provides" not in v112:
             return False
         v113 = v112["provides"]
         if not isinstance(v113, list):
@@ -2310,7 +2310,7 @@ def _valid_3(v: Any) -> bool:
     v222 = v["detect"]
     if not isinstance(v222, dict):
         return False
-    if v222.keys() != _NAMES5:
+    if len(v222) != 2 or not ("binaryName" in v222 and "kind" in v222):
         return False
     v223 = v222["kind"]
     if v223 != "path":
@@ -2463,7 +2463,7 @@ def _valid_3(v: Any) -> bool:
         v243 = v["capabilities"]
         if not isinstance(v243, dict):
             return False
-        if v243.keys() != _NAMES13:
+        if len(v243) != 1 or "provides" not in v243:
             return False
         v244 = v243["provides"]
         if not isinstance(v244, list):
@@ -3026,7 +3026,7 @@ def _valid_10(v: Any) -> bool:
         return False
     d301 = v.get("kind")
     if d301 == "path":
-        if v.keys() != _NAMES5:
+        if len(v) != 2 or not ("binaryName" in v and "kind" in v):
             return False
         v303 = v["binaryName"]
         if not isinstance(v303, str):
@@ -3143,7 +3143,7 @@ def _valid_12(v: Any) -> bool:
 def _valid_13(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if v.keys() != _NAMES13:
+    if len(v) != 1 or "provides" not in v:
         return False
     v315 = v["provides"]
     if not isinstance(v315, list):
@@ -3218,7 +3218,7 @@ def _valid_14(v: Any) -> bool:
 def _valid_15(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
-    if v.keys() != _NAMES5:
+    if len(v) != 2 or not ("binaryName" in v and "kind" in v):
         return False
     v326 = v["kind"]
     if v326 != "path":
