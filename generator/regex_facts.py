@@ -81,76 +81,61 @@ def search_is_match(source: str) -> bool:
     return str(items[0][1]) in ("AT_BEGINNING", "AT_BEGINNING_STRING")
 
 
-# Character-class members whose Python spelling under ``re.ASCII`` is fixed (a category's).
-_CATEGORY_SPELLINGS = {
-    "CATEGORY_DIGIT": r"\d",
-    "CATEGORY_NOT_DIGIT": r"\D",
-    "CATEGORY_SPACE": r"\s",
-    "CATEGORY_NOT_SPACE": r"\S",
-    "CATEGORY_WORD": r"\w",
-    "CATEGORY_NOT_WORD": r"\W",
-}
+# The two shapes ``forbidden_characters`` reads: a negated class over the whole string, of any
+# length or of at least one character (the translation spells ``$`` as ``\\Z``).
+_WHOLE_STRING_CLASS = re.compile(r"\^\[\^(?P<body>.*)\](?P<repeat>[*+])\\Z", re.DOTALL)
 
 
 def forbidden_characters(source: str) -> tuple[str, int] | None:
     """For a pattern that is one negated character class repeated over the whole string
     (``^[^...]*$`` or ``^[^...]+$``, compiled with ``re.ASCII``): the positive class of the
-    characters it refuses, as Python source, and the fewest characters it needs (0 or 1). A
-    string matches exactly when it is that long and ``search`` of the class finds nothing in it.
-    ``None`` otherwise (conservative: any flag but ``re.ASCII``, any other shape or member)."""
+    characters it refuses, as Python source (the same members, spelled as the pattern spells
+    them), and the fewest characters it needs (0 or 1). A string matches exactly when it is that
+    long and ``search`` of the class finds nothing in it. ``None`` otherwise: any flag but
+    ``re.ASCII``, any other shape, or a positive class the parser does not read as the same
+    members (checked, so a spelling the text split misreads is never used)."""
+    shape = _WHOLE_STRING_CLASS.fullmatch(source)
+    if shape is None or shape["body"].startswith("^"):
+        return None
     try:
         parsed = sre_parse.parse(source, re.ASCII)
-    except re.error:  # pragma: no cover - translate() already compiled it
+        positive = f"[{shape['body']}]"
+        members = list(sre_parse.parse(positive, re.ASCII))
+    except re.error:
         return None
     items = list(parsed)
     if parsed.state.flags & ~int(re.ASCII | re.UNICODE):
         return None
     if [str(op) for op, _ in items] != ["AT", "MAX_REPEAT", "AT"]:
         return None
-    if str(items[0][1]) != "AT_BEGINNING" or str(items[2][1]) != "AT_END_STRING":
-        return None
     low, high, repeated = items[1][1]
-    if high != sre_parse.MAXREPEAT or low not in (0, 1):
+    if high != sre_parse.MAXREPEAT or low not in (0, 1) or len(repeated) != 1:
         return None
-    repeated = list(repeated)
-    if len(repeated) != 1 or str(repeated[0][0]) not in ("IN", "NOT_LITERAL"):
+    if _class_members(repeated[0], negated=True) != _class_members(members, negated=False):
         return None
-    if str(repeated[0][0]) == "NOT_LITERAL":  # ``[^x]`` of one character
-        return f"[{_class_char(repeated[0][1])}]", int(low)
-    members = list(repeated[0][1])
-    if not members or str(members[0][0]) != "NEGATE":
-        return None
-    positive = _spelled_class(members[1:])
-    return None if positive is None else (positive, int(low))
+    return positive, int(low)
 
 
-def _spelled_class(members: list[Any]) -> str | None:
-    """A character class holding the parsed ``members`` (literals, ranges, ASCII categories),
-    as Python source; ``None`` for none or for any other member."""
-    spelled = []
-    for op, member in members:
-        name = str(op)
-        if name == "LITERAL":
-            spelled.append(_class_char(member))
-        elif name == "RANGE":
-            spelled.append(f"{_class_char(member[0])}-{_class_char(member[1])}")
-        elif name == "CATEGORY" and str(member) in _CATEGORY_SPELLINGS:
-            spelled.append(_CATEGORY_SPELLINGS[str(member)])
-        else:
+def _class_members(parsed: Any, *, negated: bool) -> list[tuple[str, Any]] | None:
+    """The members (as comparable pairs) of one parsed character class, negated or not (the
+    parser writes a class of one character as a lone literal), or ``None`` for anything else."""
+    if not negated:
+        if len(parsed) != 1:
             return None
-    return f"[{''.join(spelled)}]" if spelled else None
-
-
-def _class_char(code: int) -> str:
-    """One code point as a character class reads it: an ASCII letter or digit as itself, other
-    printable ASCII escaped by a backslash, the rest as a hexadecimal escape."""
-    if 0x20 < code < 0x7F:
-        return chr(code) if chr(code).isalnum() else "\\" + chr(code)
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    if code <= 0xFFFF:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
+        parsed = parsed[0]
+    op, argument = str(parsed[0]), parsed[1]
+    if op == ("NOT_LITERAL" if negated else "LITERAL"):
+        return [("LITERAL", argument)]
+    if op != "IN":
+        return None
+    members = [(str(member_op), member) for member_op, member in argument]
+    if negated:
+        if not members or members[0][0] != "NEGATE":
+            return None
+        members = members[1:]
+    elif members and members[0][0] == "NEGATE":
+        return None
+    return [(name, str(member)) for name, member in members]
 
 
 def matches_only_ascii(source: str) -> bool:

@@ -475,10 +475,14 @@ def test_other_patterns_have_no_forbidden_characters(pattern: str) -> None:
     assert forbidden_characters(translate(pattern)) is None
 
 
-def test_a_flag_keeps_the_forbidden_characters_shortcut_off() -> None:
+def test_a_flag_or_an_odd_spelling_keeps_the_forbidden_characters_shortcut_off() -> None:
     # Case folding or dot-all change what a class holds or how the string is read: not analysed.
     assert forbidden_characters("(?i)^[^a]*\\Z") is None
     assert forbidden_characters("(?s)^[^a]*\\Z") is None
+    # Text the split of the source would misread: never used.
+    assert forbidden_characters("^[^^a]*\\Z") is None  # a class of "^" and "a", negated
+    assert forbidden_characters("^[^a]*[^b]*\\Z") is None
+    assert forbidden_characters("^[^a\\]]*\\Z") == ("[a\\]]", 0)  # an escaped bracket
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ from .schema_runtime import (
 
 _MATCH0 = re.compile("^[a-z0-9](?:[a-z0-9\\-]{0,62}[a-z0-9])?\\Z", re.ASCII).match
 _FORBIDDEN1 = re.compile(
-    "[\\x00-\\x1f\\x7f-\\x9f\\xad\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890-\\u0891\\u08e2\\u115f-\\u1160\\u17b4-\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u2800\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb\\U000110bd\\U000110cd\\U00013430-\\U0001343f\\U0001bca0-\\U0001bca3\\U0001d173-\\U0001d17a\\U000e0000-\\U000e0fff]",
+    "[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f\\u0890-\\u0891\\u08e2\\u115f-\\u1160\\u17b4-\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u206f\\u2800\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff0-\\ufffb\\U000110bd\\U000110cd\\U00013430-\\U0001343f\\U0001bca0-\\U0001bca3\\U0001d173-\\U0001d17a\\U000e0000-\\U000e0fff]",
     re.ASCII,
 ).search
 _MATCH2 = re.compile(
@@ -64,7 +64,7 @@ _MATCH10 = re.compile(
     re.ASCII,
 ).match
 _FORBIDDEN11 = re.compile(
-    "[\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\x00-\\x1f\\x7f-\\x9f]", re.ASCII
+    "[\\;\\|\\&\\$\\`\\\\\\(\\)\\<\\>\\'\\\"\\u0000-\\u001f\\u007f-\\u009f]", re.ASCII
 ).search
 _ENUM12 = frozenset(
     (

@@ -24,7 +24,7 @@ from .schema_runtime import (
 
 _MATCH0 = re.compile("^[A-Za-z0-9\\_\\-]{1,64}\\Z", re.ASCII).match
 _FORBIDDEN1 = re.compile(
-    "[\\x00-\\x1f\\x7f-\\x9f\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]", re.ASCII
+    "[\\u0000-\\u001f\\u007f-\\u009f\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]", re.ASCII
 ).search
 _MATCH2 = re.compile(
     "^(?!\\/)(?!(?:[^\\n\\r\\u2028\\u2029]*\\/)?\\.\\.(?:\\/|\\Z))[A-Za-z0-9\\.\\_\\/\\-]+\\Z",
@@ -38,7 +38,7 @@ _NAMES5 = frozenset(
         "kind",
     )
 )
-_FORBIDDEN6 = re.compile("[\\x00-\\x1f\\x7f-\\x9f]", re.ASCII).search
+_FORBIDDEN6 = re.compile("[\\u0000-\\u001f\\u007f-\\u009f]", re.ASCII).search
 _NAMES7 = frozenset(
     (
         "darwin",
