@@ -40,6 +40,7 @@ from .constants import (
 from .diagnostics import (
     MAX_DIAGNOSTICS_PER_FILE,
     MAX_SHOWN_SOURCE,
+    SEVERITY,
     Diagnostic,
     DiagnosticCode,
     Severity,
@@ -68,6 +69,7 @@ MAX_OTHERS = 3
 ADAPTER_SUFFIX = ".json"
 
 _new_record = tuple.__new__
+_UNSAFE_STRING = DiagnosticCode.UNSAFE_STRING
 # A model's builder makes its instance without ``__init__`` and writes its fields into the
 # instance's attribute dict (see ``_build_*`` below).
 _new_instance = object.__new__
@@ -705,7 +707,8 @@ class _Report:
         self.cut_short = False  # checking stopped at the limit: more problems may exist
 
     def add(self, diagnostic: Diagnostic) -> None:
-        if diagnostic.severity is Severity.ERROR:
+        # The record read as the tuple it is (index, not field properties): one call a record.
+        if SEVERITY[diagnostic[0]] is Severity.ERROR:
             if self.errors is _NO_RECORDS:
                 self.errors = []
             held = self.errors
@@ -715,8 +718,8 @@ class _Report:
             held = self.warnings
         if len(held) < MAX_DIAGNOSTICS_PER_FILE:
             # ``_replace(source=...)`` without its Python-level field loop: one tuple, in order.
-            code, pointer, _, *rest = diagnostic
-            record = _new_record(Diagnostic, (code, pointer, self.shown_source, *rest))
+            fields = (*diagnostic[:2], self.shown_source, *diagnostic[3:])
+            record = _new_record(Diagnostic, fields)
             held.append((self.arrivals, record))
             self.arrivals += 1
         else:
@@ -803,7 +806,9 @@ def _schema_findings(manifest: dict[str, Any], report: _Report) -> None:
         if violation.keyword == "pattern":
             reason = _unsafe_reason(_value_at(manifest, violation.pointer))
         if reason is not None:
-            report.add(violation._replace(code=DiagnosticCode.UNSAFE_STRING, expected=reason))
+            # ``_replace(code=..., expected=...)`` as one tuple (its field loop is Python-level).
+            fields = (_UNSAFE_STRING, *violation[1:4], reason, *violation[5:])
+            report.add(_new_record(Diagnostic, fields))
         else:
             report.add(violation)
 
