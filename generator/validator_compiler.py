@@ -899,32 +899,53 @@ def _pattern_test(module: _Module, pattern: Pattern, value: str, *, matches: boo
     """A test that the string ``value`` matches the pattern (``matches``) or misses it; with a
     ``plan.FastPath``, the shorter pattern decides a string lacking a literal of each group (the
     lookaheads it drops cannot refuse such a string)."""
-    full = _source_test(module, pattern.python, value, matches=matches)
+    full = _pattern_call(module, pattern.python)
     if pattern.fast is None:
-        return full
-    fast = _source_test(module, pattern.fast.python, value, matches=matches)
+        return full.test(value, matches=matches)
+    fast = _pattern_call(module, pattern.fast.python)
     lacks = pattern.fast.lacking(lambda literal: f"{py_str(literal)} not in {value}", "or", "and")
-    return f"(({fast}) if {lacks} else ({full}))"
+    if fast.forbidden is None and full.forbidden is None:
+        # Both answer by a match object: the call is chosen, then made once.
+        found = f"({fast.name} if {lacks} else {full.name})({value})"
+        return f"{found} {'is not' if matches else 'is'} None"
+    fast_test, full_test = fast.test(value, matches=matches), full.test(value, matches=matches)
+    return f"(({fast_test}) if {lacks} else ({full_test}))"
 
 
-def _source_test(module: _Module, source: str, value: str, *, matches: bool) -> str:
-    """A test that ``value`` matches (or misses) the Python pattern ``source``, by the cheapest
-    call giving ``search``'s answer: for one negated class over the whole string, a search for
-    one forbidden character (``forbidden_characters``); for a pattern anchored at the start, its
-    bound ``match``; else its bound ``search``. Each is a module constant (one global load per
-    use instead of a global and an attribute)."""
+@dataclass(frozen=True)
+class _PatternCall:
+    """A module constant deciding a Python pattern: its bound ``match`` or ``search`` (a match
+    object when the string matches), or, for one negated class over the whole string, the bound
+    ``search`` of its forbidden characters (``forbidden``: the fewest characters the pattern
+    needs; a match object when the string does NOT match)."""
+
+    name: str
+    forbidden: int | None
+
+    def test(self, value: str, *, matches: bool) -> str:
+        if self.forbidden is None:
+            return f"{self.name}({value}) {'is not' if matches else 'is'} None"
+        if matches:
+            clean = f"{self.name}({value}) is None"
+            return f"({value} and {clean})" if self.forbidden else clean
+        found = f"{self.name}({value}) is not None"
+        return f"(not {value} or {found})" if self.forbidden else found
+
+
+def _pattern_call(module: _Module, source: str) -> _PatternCall:
+    """The cheapest call giving ``search``'s answer for the Python pattern ``source``: for one
+    negated class over the whole string, a search for one forbidden character
+    (``forbidden_characters``); for a pattern anchored at the start, its bound ``match``; else
+    its bound ``search``. Each is a module constant (one global load per use instead of a global
+    and an attribute)."""
     forbidden = forbidden_characters(source)
     if forbidden is not None:
         characters, least = forbidden
-        find = module.constant("FORBIDDEN", f"re.compile({py_str(characters)}, re.ASCII).search")
-        if matches:
-            found = f"{find}({value}) is None"
-            return f"({value} and {found})" if least else found
-        found = f"{find}({value}) is not None"
-        return f"(not {value} or {found})" if least else found
+        call = f"re.compile({py_str(characters)}, re.ASCII).search"
+        return _PatternCall(module.constant("FORBIDDEN", call), least)
     method = "match" if search_is_match(source) else "search"
-    call = module.constant(method.upper(), f"re.compile({py_str(source)}, re.ASCII).{method}")
-    return f"{call}({value}) {'is not' if matches else 'is'} None"
+    call = f"re.compile({py_str(source)}, re.ASCII).{method}"
+    return _PatternCall(module.constant(method.upper(), call), None)
 
 
 def _pattern_misses(module: _Module, pattern: Pattern, value: str) -> str:

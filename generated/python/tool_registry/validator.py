@@ -213,8 +213,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         if v9 is not MISSING:
             if isinstance(v9, str):
                 if not (
-                    1 <= len(v9) <= 256
-                    and ((_MATCH3(v9) is not None) if ".." not in v9 else (_MATCH2(v9) is not None))
+                    1 <= len(v9) <= 256 and (_MATCH3 if ".." not in v9 else _MATCH2)(v9) is not None
                 ):
                     if not v9.isascii() and SURROGATE.search(v9) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
@@ -222,9 +221,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
                     if len(v9) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
-                    if len(v9) <= 256 and (
-                        (_MATCH3(v9) is None) if ".." not in v9 else (_MATCH2(v9) is None)
-                    ):
+                    if len(v9) <= 256 and (_MATCH3 if ".." not in v9 else _MATCH2)(v9) is None:
                         e.append(
                             (
                                 p + "/hookPointer",
@@ -977,11 +974,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                             if not (
                                 v74.isascii()
                                 and 1 <= len(v74) <= 256
-                                and (
-                                    (_MATCH17(v74) is not None)
-                                    if ".." not in v74
-                                    else (_MATCH16(v74) is not None)
-                                )
+                                and (_MATCH17 if ".." not in v74 else _MATCH16)(v74) is not None
                             ):
                                 if not v74.isascii() and SURROGATE.search(v74) is not None:
                                     e.append(
@@ -1010,10 +1003,9 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                             v74,
                                         )
                                     )
-                                if len(v74) <= 256 and (
-                                    (_MATCH17(v74) is None)
-                                    if ".." not in v74
-                                    else (_MATCH16(v74) is None)
+                                if (
+                                    len(v74) <= 256
+                                    and (_MATCH17 if ".." not in v74 else _MATCH16)(v74) is None
                                 ):
                                     e.append(
                                         (
@@ -1044,11 +1036,8 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v79.isascii()
                                             and len(v79) <= 256
-                                            and (
-                                                (_MATCH19(v79) is not None)
-                                                if ".." not in v79
-                                                else (_MATCH18(v79) is not None)
-                                            )
+                                            and (_MATCH19 if ".." not in v79 else _MATCH18)(v79)
+                                            is not None
                                         ):
                                             if (
                                                 not v79.isascii()
@@ -1071,10 +1060,10 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                                         v79,
                                                     )
                                                 )
-                                            if len(v79) <= 256 and (
-                                                (_MATCH19(v79) is None)
-                                                if ".." not in v79
-                                                else (_MATCH18(v79) is None)
+                                            if (
+                                                len(v79) <= 256
+                                                and (_MATCH19 if ".." not in v79 else _MATCH18)(v79)
+                                                is None
                                             ):
                                                 e.append(
                                                     (
@@ -1269,7 +1258,7 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (1 <= len(v109) <= 256):
         return False
-    if (_MATCH3(v109) is None) if ".." not in v109 else (_MATCH2(v109) is None):
+    if (_MATCH3 if ".." not in v109 else _MATCH2)(v109) is None:
         return False
     if "detect" in v:
         v110 = v["detect"]
@@ -1425,7 +1414,7 @@ def _valid_1(v: Any) -> bool:
                 return False
             if not (1 <= len(v133) <= 256):
                 return False
-            if (_MATCH17(v133) is None) if ".." not in v133 else (_MATCH16(v133) is None):
+            if (_MATCH17 if ".." not in v133 else _MATCH16)(v133) is None:
                 return False
         if "args" in v131:
             v134 = v131["args"]
@@ -1440,7 +1429,7 @@ def _valid_1(v: Any) -> bool:
                     return False
                 if len(v135) > 256:
                     return False
-                if (_MATCH19(v135) is None) if ".." not in v135 else (_MATCH18(v135) is None):
+                if (_MATCH19 if ".." not in v135 else _MATCH18)(v135) is None:
                     return False
         if "url" in v131:
             v136 = v131["url"]
@@ -1644,11 +1633,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if isinstance(v158, str):
                 if not (
                     1 <= len(v158) <= 256
-                    and (
-                        (_MATCH3(v158) is not None)
-                        if ".." not in v158
-                        else (_MATCH2(v158) is not None)
-                    )
+                    and (_MATCH3 if ".." not in v158 else _MATCH2)(v158) is not None
                 ):
                     if not v158.isascii() and SURROGATE.search(v158) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v158))
@@ -1656,8 +1641,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v158))
                     if len(v158) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v158))
-                    if len(v158) <= 256 and (
-                        (_MATCH3(v158) is None) if ".." not in v158 else (_MATCH2(v158) is None)
+                    if (
+                        len(v158) <= 256
+                        and (_MATCH3 if ".." not in v158 else _MATCH2)(v158) is None
                     ):
                         e.append(
                             (
@@ -2353,11 +2339,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                             if not (
                                 v217.isascii()
                                 and 1 <= len(v217) <= 256
-                                and (
-                                    (_MATCH17(v217) is not None)
-                                    if ".." not in v217
-                                    else (_MATCH16(v217) is not None)
-                                )
+                                and (_MATCH17 if ".." not in v217 else _MATCH16)(v217) is not None
                             ):
                                 if not v217.isascii() and SURROGATE.search(v217) is not None:
                                     e.append(
@@ -2386,10 +2368,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v217,
                                         )
                                     )
-                                if len(v217) <= 256 and (
-                                    (_MATCH17(v217) is None)
-                                    if ".." not in v217
-                                    else (_MATCH16(v217) is None)
+                                if (
+                                    len(v217) <= 256
+                                    and (_MATCH17 if ".." not in v217 else _MATCH16)(v217) is None
                                 ):
                                     e.append(
                                         (
@@ -2420,11 +2401,8 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                         if not (
                                             v222.isascii()
                                             and len(v222) <= 256
-                                            and (
-                                                (_MATCH19(v222) is not None)
-                                                if ".." not in v222
-                                                else (_MATCH18(v222) is not None)
-                                            )
+                                            and (_MATCH19 if ".." not in v222 else _MATCH18)(v222)
+                                            is not None
                                         ):
                                             if (
                                                 not v222.isascii()
@@ -2455,10 +2433,12 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                                         v222,
                                                     )
                                                 )
-                                            if len(v222) <= 256 and (
-                                                (_MATCH19(v222) is None)
-                                                if ".." not in v222
-                                                else (_MATCH18(v222) is None)
+                                            if (
+                                                len(v222) <= 256
+                                                and (_MATCH19 if ".." not in v222 else _MATCH18)(
+                                                    v222
+                                                )
+                                                is None
                                             ):
                                                 e.append(
                                                     (
@@ -2678,7 +2658,7 @@ def _valid_3(v: Any) -> bool:
         return False
     if not (1 <= len(v255) <= 256):
         return False
-    if (_MATCH3(v255) is None) if ".." not in v255 else (_MATCH2(v255) is None):
+    if (_MATCH3 if ".." not in v255 else _MATCH2)(v255) is None:
         return False
     if "detect" in v:
         v256 = v["detect"]
@@ -2824,7 +2804,7 @@ def _valid_3(v: Any) -> bool:
                 return False
             if not (1 <= len(v277) <= 256):
                 return False
-            if (_MATCH17(v277) is None) if ".." not in v277 else (_MATCH16(v277) is None):
+            if (_MATCH17 if ".." not in v277 else _MATCH16)(v277) is None:
                 return False
         if "args" in v275:
             v278 = v275["args"]
@@ -2839,7 +2819,7 @@ def _valid_3(v: Any) -> bool:
                     return False
                 if len(v279) > 256:
                     return False
-                if (_MATCH19(v279) is None) if ".." not in v279 else (_MATCH18(v279) is None):
+                if (_MATCH19 if ".." not in v279 else _MATCH18)(v279) is None:
                     return False
         if "url" in v275:
             v280 = v275["url"]
@@ -3468,7 +3448,7 @@ def _valid_14(v: Any) -> bool:
             return False
         if len(v344) > 256:
             return False
-        if (_MATCH19(v344) is None) if ".." not in v344 else (_MATCH18(v344) is None):
+        if (_MATCH19 if ".." not in v344 else _MATCH18)(v344) is None:
             return False
     return True
 
@@ -3505,7 +3485,7 @@ def _valid_16(v: Any) -> bool:
             return False
         if not (1 <= len(v347) <= 256):
             return False
-        if (_MATCH17(v347) is None) if ".." not in v347 else (_MATCH16(v347) is None):
+        if (_MATCH17 if ".." not in v347 else _MATCH16)(v347) is None:
             return False
     if "args" in v:
         v348 = v["args"]
@@ -3520,7 +3500,7 @@ def _valid_16(v: Any) -> bool:
                 return False
             if len(v349) > 256:
                 return False
-            if (_MATCH19(v349) is None) if ".." not in v349 else (_MATCH18(v349) is None):
+            if (_MATCH19 if ".." not in v349 else _MATCH18)(v349) is None:
                 return False
     if "url" in v:
         v350 = v["url"]

@@ -198,8 +198,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
         if v9 is not MISSING:
             if isinstance(v9, str):
                 if not (
-                    1 <= len(v9) <= 256
-                    and ((_MATCH3(v9) is not None) if ".." not in v9 else (_MATCH2(v9) is not None))
+                    1 <= len(v9) <= 256 and (_MATCH3 if ".." not in v9 else _MATCH2)(v9) is not None
                 ):
                     if not v9.isascii() and SURROGATE.search(v9) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v9))
@@ -207,9 +206,7 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v9))
                     if len(v9) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v9))
-                    if len(v9) <= 256 and (
-                        (_MATCH3(v9) is None) if ".." not in v9 else (_MATCH2(v9) is None)
-                    ):
+                    if len(v9) <= 256 and (_MATCH3 if ".." not in v9 else _MATCH2)(v9) is None:
                         e.append(
                             (
                                 p + "/hookPointer",
@@ -802,10 +799,11 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                 v54.isascii()
                                 and len(v54) <= 256
                                 and (
-                                    (_MATCH11(v54) is not None)
+                                    _MATCH11
                                     if ".." not in v54 and ("{prompt}" not in v54 or "-" not in v54)
-                                    else (_MATCH10(v54) is not None)
-                                )
+                                    else _MATCH10
+                                )(v54)
+                                is not None
                             ):
                                 if not v54.isascii() and SURROGATE.search(v54) is not None:
                                     e.append(
@@ -825,10 +823,15 @@ def _check_0(v: Any, p: str, e: Violations) -> None:
                                             v54,
                                         )
                                     )
-                                if len(v54) <= 256 and (
-                                    (_MATCH11(v54) is None)
-                                    if ".." not in v54 and ("{prompt}" not in v54 or "-" not in v54)
-                                    else (_MATCH10(v54) is None)
+                                if (
+                                    len(v54) <= 256
+                                    and (
+                                        _MATCH11
+                                        if ".." not in v54
+                                        and ("{prompt}" not in v54 or "-" not in v54)
+                                        else _MATCH10
+                                    )(v54)
+                                    is None
                                 ):
                                     e.append(
                                         (
@@ -1120,7 +1123,7 @@ def _valid_1(v: Any) -> bool:
         return False
     if not (1 <= len(v96) <= 256):
         return False
-    if (_MATCH3(v96) is None) if ".." not in v96 else (_MATCH2(v96) is None):
+    if (_MATCH3 if ".." not in v96 else _MATCH2)(v96) is None:
         return False
     v97 = v["detect"]
     if not isinstance(v97, dict):
@@ -1225,10 +1228,10 @@ def _valid_1(v: Any) -> bool:
             if len(v111) > 256:
                 return False
             if (
-                (_MATCH11(v111) is None)
+                _MATCH11
                 if ".." not in v111 and ("{prompt}" not in v111 or "-" not in v111)
-                else (_MATCH10(v111) is None)
-            ):
+                else _MATCH10
+            )(v111) is None:
                 return False
     if "capabilities" in v:
         v112 = v["capabilities"]
@@ -1465,11 +1468,7 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
             if isinstance(v145, str):
                 if not (
                     1 <= len(v145) <= 256
-                    and (
-                        (_MATCH3(v145) is not None)
-                        if ".." not in v145
-                        else (_MATCH2(v145) is not None)
-                    )
+                    and (_MATCH3 if ".." not in v145 else _MATCH2)(v145) is not None
                 ):
                     if not v145.isascii() and SURROGATE.search(v145) is not None:
                         e.append((p + "/hookPointer", "i-json", "no lone surrogate", v145))
@@ -1477,8 +1476,9 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                         e.append((p + "/hookPointer", "minLength", "at least 1 characters", v145))
                     if len(v145) > 256:
                         e.append((p + "/hookPointer", "maxLength", "at most 256 characters", v145))
-                    if len(v145) <= 256 and (
-                        (_MATCH3(v145) is None) if ".." not in v145 else (_MATCH2(v145) is None)
+                    if (
+                        len(v145) <= 256
+                        and (_MATCH3 if ".." not in v145 else _MATCH2)(v145) is None
                     ):
                         e.append(
                             (
@@ -2014,11 +2014,12 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                 v184.isascii()
                                 and len(v184) <= 256
                                 and (
-                                    (_MATCH11(v184) is not None)
+                                    _MATCH11
                                     if ".." not in v184
                                     and ("{prompt}" not in v184 or "-" not in v184)
-                                    else (_MATCH10(v184) is not None)
-                                )
+                                    else _MATCH10
+                                )(v184)
+                                is not None
                             ):
                                 if not v184.isascii() and SURROGATE.search(v184) is not None:
                                     e.append(
@@ -2038,11 +2039,15 @@ def _check_2(v: Any, p: str, e: Violations) -> None:
                                             v184,
                                         )
                                     )
-                                if len(v184) <= 256 and (
-                                    (_MATCH11(v184) is None)
-                                    if ".." not in v184
-                                    and ("{prompt}" not in v184 or "-" not in v184)
-                                    else (_MATCH10(v184) is None)
+                                if (
+                                    len(v184) <= 256
+                                    and (
+                                        _MATCH11
+                                        if ".." not in v184
+                                        and ("{prompt}" not in v184 or "-" not in v184)
+                                        else _MATCH10
+                                    )(v184)
+                                    is None
                                 ):
                                     e.append(
                                         (
@@ -2359,7 +2364,7 @@ def _valid_3(v: Any) -> bool:
         return False
     if not (1 <= len(v229) <= 256):
         return False
-    if (_MATCH3(v229) is None) if ".." not in v229 else (_MATCH2(v229) is None):
+    if (_MATCH3 if ".." not in v229 else _MATCH2)(v229) is None:
         return False
     v230 = v["detect"]
     d231 = v230.get("kind")
@@ -2454,10 +2459,10 @@ def _valid_3(v: Any) -> bool:
             if len(v242) > 256:
                 return False
             if (
-                (_MATCH11(v242) is None)
+                _MATCH11
                 if ".." not in v242 and ("{prompt}" not in v242 or "-" not in v242)
-                else (_MATCH10(v242) is None)
-            ):
+                else _MATCH10
+            )(v242) is None:
                 return False
     if "capabilities" in v:
         v243 = v["capabilities"]
@@ -3118,10 +3123,10 @@ def _valid_11(v: Any) -> bool:
         if len(v312) > 256:
             return False
         if (
-            (_MATCH11(v312) is None)
+            _MATCH11
             if ".." not in v312 and ("{prompt}" not in v312 or "-" not in v312)
-            else (_MATCH10(v312) is None)
-        ):
+            else _MATCH10
+        )(v312) is None:
             return False
     return True
 
