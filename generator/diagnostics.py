@@ -20,6 +20,10 @@ MAX_SHOWN_CHARS = 80
 # A source path (from the configuration, or a file name found in an output folder) is input too;
 # it is escaped like any other, but clipped later than a quoted value.
 MAX_SHOWN_PATH = 300
+# The most problems one source file reports: one more stops reading it (or validating the table)
+# there, with one ``TOO_MANY_DIAGNOSTICS`` record saying so, so a hostile file (a million
+# aliases, a million bad rows) costs bounded memory and output, not a record per line.
+MAX_DIAGNOSTICS_PER_FILE = 1000
 
 # Code points never shown raw (first, last): every control (Cc), format (Cf), line and paragraph
 # separator (Zl, Zp) and default-ignorable character, lone surrogates, and blank-looking
@@ -81,6 +85,7 @@ class Code(enum.StrEnum):
     JSON_SYNTAX = "JSON_SYNTAX"
     DUPLICATE_KEY = "DUPLICATE_KEY"
     NON_STRING_KEY = "NON_STRING_KEY"
+    TOO_MANY_DIAGNOSTICS = "TOO_MANY_DIAGNOSTICS"
     # The schema files themselves
     SCHEMA_INVALID = "SCHEMA_INVALID"
     SCHEMA_UNSUPPORTED = "SCHEMA_UNSUPPORTED"
@@ -140,6 +145,8 @@ MEANINGS: dict[Code, str] = {
     Code.JSON_SYNTAX: "the JSON file does not parse (strict JSON: no NaN or Infinity)",
     Code.DUPLICATE_KEY: "a mapping repeats a key",
     Code.NON_STRING_KEY: "a mapping has a key that is not a string",
+    Code.TOO_MANY_DIAGNOSTICS: "a file has more problems than are reported (1,000): checking it"
+    " stopped at the next one, which this record locates",
     Code.SCHEMA_INVALID: "a schema file is not a sound draft 2020-12 schema",
     Code.SCHEMA_UNSUPPORTED: "the manifest schema uses a keyword, `$ref` or pattern construct the"
     " validator compiler does not support, a type name the generated code already uses, or leaves"

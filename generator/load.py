@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import dataclasses
+import itertools
 import json
 import math
 import re
@@ -25,7 +26,15 @@ from typing import Any, cast
 
 import yaml
 
-from generator.diagnostics import Code, Diagnostic, describe, has_errors, pointer_of, sort_key
+from generator.diagnostics import (
+    MAX_DIAGNOSTICS_PER_FILE,
+    Code,
+    Diagnostic,
+    describe,
+    has_errors,
+    pointer_of,
+    sort_key,
+)
 from generator.files import read_file
 
 Position = tuple[int, int]
@@ -105,6 +114,56 @@ class _Refusal(Exception):
         self.mark = mark
 
 
+class _TooManyProblems(Exception):
+    """Internal: a file's problems reached ``MAX_DIAGNOSTICS_PER_FILE``; reading stops at the
+    next one (``line``, ``column``)."""
+
+    def __init__(self, line: int | None, column: int | None) -> None:
+        super().__init__(line, column)
+        self.line = line
+        self.column = column
+
+
+class _Problems(list[Diagnostic]):
+    """One file's problems, at most ``MAX_DIAGNOSTICS_PER_FILE``: appending one more raises
+    ``_TooManyProblems`` at its position, so reading stops while the file is read (a file of a
+    million aliases holds a thousand records, not a million). The YAML readers' loader and
+    builder share one.
+
+    With ``only`` (the reading of a JSON file for its node positions, which must read to the
+    end), records of that code alone are kept, one past the limit at most (enough to say there
+    are more), and reading never stops."""
+
+    def __init__(self, only: Code | None = None) -> None:
+        super().__init__()
+        self.only = only
+
+    def append(self, diagnostic: Diagnostic) -> None:
+        if self.only is not None:
+            if diagnostic.code is self.only and len(self) <= MAX_DIAGNOSTICS_PER_FILE:
+                super().append(diagnostic)
+            return
+        if len(self) >= MAX_DIAGNOSTICS_PER_FILE:
+            raise _TooManyProblems(diagnostic.line, diagnostic.column)
+        super().append(diagnostic)
+
+
+def too_many_problems(line: int | None, column: int | None, source: str) -> Diagnostic:
+    """The record ending a file's report once it had more problems than are reported."""
+    message = (
+        f"more than {MAX_DIAGNOSTICS_PER_FILE} problems in this file: checking stopped at this"
+        " one, and the rest of the file is not checked (fix these first)"
+    )
+    return Diagnostic(Code.TOO_MANY_DIAGNOSTICS, message, source, line, column)
+
+
+def _stopped(source: str, problems: list[Diagnostic], stop: _TooManyProblems) -> Loaded:
+    """A file whose reading stopped at the problem limit: its problems (in file order), then
+    the record saying where reading stopped; no value (nothing later reads a half-read file)."""
+    kept = sorted((dataclasses.replace(p, source=source) for p in problems), key=sort_key)
+    return Loaded(source, None, (*kept, too_many_problems(stop.line, stop.column, source)))
+
+
 # The tag of a placeholder node standing where the composer refused an alias.
 _REFUSED_TAG = "!toolgen-refused"
 
@@ -113,9 +172,9 @@ class _NoAliasLoader(yaml.SafeLoader):
     """SafeLoader whose composer never follows an alias or records an anchor: each is reported
     (``problems``) and composing goes on, an alias becoming a placeholder node."""
 
-    def __init__(self, stream: str) -> None:
+    def __init__(self, stream: str, problems: _Problems) -> None:
         super().__init__(stream)
-        self.problems: list[Diagnostic] = []
+        self.problems: list[Diagnostic] = problems
         # Scalars written with an explicit tag (`!!str 1e3`): a node alone cannot tell.
         self.explicitly_tagged: set[int] = set()
         # Scalars written with the non-specific tag `!` (`! true`): PyYAML resolves them like a
@@ -315,12 +374,23 @@ _YAML_1_1_BREAKS = re.compile("[\x85\u2028\u2029]")
 
 
 def _yaml_1_1_breaks(text: str, source: str) -> tuple[Diagnostic, ...]:
-    """A located diagnostic for each character YAML 1.1 and 1.2 disagree is a line break."""
+    """A located diagnostic for each character YAML 1.1 and 1.2 disagree is a line break, up to
+    ``MAX_DIAGNOSTICS_PER_FILE`` of them (then the record saying the search stopped). Lines are
+    counted from the previous match on, so the text is scanned once (counting from the start
+    for each match was quadratic in a file of such characters)."""
     found: list[Diagnostic] = []
+    line, line_start, previous = 1, 0, 0
     for match in _YAML_1_1_BREAKS.finditer(text):
         start = match.start()
-        line = text.count("\n", 0, start) + 1
-        column = start - (text.rfind("\n", 0, start) + 1) + 1
+        newlines = text.count("\n", previous, start)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", previous, start) + 1
+        previous = start
+        column = start - line_start + 1
+        if len(found) >= MAX_DIAGNOSTICS_PER_FILE:
+            found.append(too_many_problems(line, column, source))
+            break
         found.append(
             Diagnostic(
                 Code.YAML_UNSUPPORTED_VALUE,
@@ -343,7 +413,7 @@ class _YamlBuilder:
         self._loader = loader
         self.positions: dict[str, Position] = {}
         self.key_positions: dict[str, Position] = {}
-        self.problems: list[Diagnostic] = []
+        self.problems = loader.problems  # one bounded list: the file's problems, at most so many
         self.refused: set[str] = set()
 
     def _refuse(
@@ -553,9 +623,12 @@ class _YamlBuilder:
         return False
 
 
-def parse_yaml(text: str, source: str) -> Loaded:
+def parse_yaml(text: str, source: str, *, only: Code | None = None) -> Loaded:
     """Parse YAML text (one document) into JSON values with node positions. A syntax error stops
-    the reading; every other problem is reported at its own node and reading goes on.
+    the reading; every other problem is reported at its own node and reading goes on, up to
+    ``MAX_DIAGNOSTICS_PER_FILE`` of them: the next one stops it with a ``TOO_MANY_DIAGNOSTICS``
+    record there, and no value. ``only`` (a code) keeps that code's records alone and never
+    stops: the reading of a JSON text for its node positions.
 
     The text is read from libyaml's event stream (``_read_events``); what that reading leaves to
     PyYAML's own composer (any error libyaml raises, a tab anywhere, an alias or a collection as a
@@ -568,16 +641,16 @@ def parse_yaml(text: str, source: str) -> Loaded:
     try:
         if "\t" in text:
             raise _Fallback  # PyYAML refuses tabs in places libyaml accepts them
-        return _read_events(text, source)
+        return _read_events(text, source, only)
     except (_Fallback, yaml.YAMLError, UnicodeError, RecursionError):
-        return _parse_composed(text, source)
+        return _parse_composed(text, source, only)
 
 
-def _parse_composed(text: str, source: str) -> Loaded:
+def _parse_composed(text: str, source: str, only: Code | None = None) -> Loaded:
     """``parse_yaml`` through PyYAML's pure-Python composer: the reference reading."""
     loader: _NoAliasLoader | None = None
     try:
-        loader = _NoAliasLoader(text)
+        loader = _NoAliasLoader(text, _Problems(only))
         node = loader.get_single_node()
         if node is None:
             return _failed(source, Code.YAML_SYNTAX, "the document is empty", (1, 1))
@@ -586,11 +659,13 @@ def _parse_composed(text: str, source: str) -> Loaded:
         maps = (builder.positions, builder.key_positions)
         problems = tuple(
             dataclasses.replace(problem, source=source)
-            for problem in sorted([*loader.problems, *builder.problems], key=sort_key)
+            for problem in sorted(loader.problems, key=sort_key)
         )
         return Loaded(
             source, value, problems, locate=lambda: maps, refused=frozenset(builder.refused)
         )
+    except _TooManyProblems as stop:
+        return _stopped(source, loader.problems if loader is not None else [], stop)
     except _Refusal as refusal:
         return _failed(source, refusal.code, refusal.message, _position(refusal.mark))
     except yaml.MarkedYAMLError as error:
@@ -643,9 +718,9 @@ class _EventLoader(yaml.CSafeLoader):
     """libyaml's parser (C) with PyYAML's resolver and safe constructor, keeping the facts the
     builder asks about a node as ``_NoAliasLoader`` keeps them."""
 
-    def __init__(self, stream: str) -> None:
+    def __init__(self, stream: str, problems: _Problems) -> None:
         super().__init__(stream)
-        self.problems: list[Diagnostic] = []
+        self.problems: list[Diagnostic] = problems
         self.explicitly_tagged: set[int] = set()
         self.non_specific: set[int] = set()
         self._kept: list[yaml.Node] = []  # tagged nodes stay alive, so their ids stay theirs
@@ -700,19 +775,21 @@ class _Frame:
         self.key_node: yaml.ScalarNode | None = None  # that key, when YAML 1.2 reads it otherwise
 
 
-def _read_events(text: str, source: str) -> Loaded:
+def _read_events(text: str, source: str, only: Code | None = None) -> Loaded:
     """``parse_yaml`` from libyaml's events: the same value, positions, refusals and problems as
     ``_parse_composed`` (``tests/test_yaml_event_reader.py`` holds them equal), or ``_Fallback``."""
-    loader = _EventLoader(text)
+    loader = _EventLoader(text, _Problems(only))
     try:
         builder = _YamlBuilder(loader)
         value = _EventReader(loader, builder).read()
+    except _TooManyProblems as stop:
+        return _stopped(source, loader.problems, stop)
     finally:
         loader.dispose()
     maps = (builder.positions, builder.key_positions)
     problems = tuple(
         dataclasses.replace(problem, source=source)
-        for problem in sorted([*loader.problems, *builder.problems], key=sort_key)
+        for problem in sorted(loader.problems, key=sort_key)
     )
     return Loaded(source, value, problems, locate=lambda: maps, refused=frozenset(builder.refused))
 
@@ -1014,7 +1091,9 @@ def _read_as_yaml(text: str, source: str) -> tuple[Loaded, _PositionMaps]:
             else:
                 moved.setdefault(line, []).append(found.start() - line_start + 1)
         text = _YAML_UNSAFE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
-    read = parse_yaml(text, source)
+    # Read to the end for the positions, keeping only the repeated keys (at most one past the
+    # limit): the reading's other problems are the JSON reading's business, never reported.
+    read = parse_yaml(text, source, only=Code.DUPLICATE_KEY)
     maps = read.locate() if read.locate else ({}, {})
     if not moved:
         return read, maps
@@ -1099,10 +1178,10 @@ def parse_json(text: str, source: str) -> Loaded:
     def unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         result: dict[str, Any] = {}
         for key, value in pairs:
-            if key in result:
-                repeated.append(key)
-            else:
+            if key not in result:
                 result[key] = value
+            elif len(repeated) <= MAX_DIAGNOSTICS_PER_FILE:  # one past the limit says "more"
+                repeated.append(key)
         return result
 
     try:
@@ -1117,9 +1196,11 @@ def parse_json(text: str, source: str) -> Loaded:
         return _failed(source, Code.JSON_SYNTAX, error.msg, (error.lineno, error.colno))
     except (ValueError, RecursionError) as error:
         return _failed(source, Code.JSON_SYNTAX, describe(str(error)), None)
-    bad = list(_bad_numbers(value))
+    # At most one past the limit of each kind is kept: enough to say there are more.
+    bad = list(itertools.islice(_bad_numbers(value), MAX_DIAGNOSTICS_PER_FILE + 1))
     # Only a \u escape can make a surrogate (the text itself is valid UTF-8).
-    lone = list(_lone_surrogates(value)) if "\\u" in text else []
+    surrogates = _lone_surrogates(value) if "\\u" in text else iter(())
+    lone = list(itertools.islice(surrogates, MAX_DIAGNOSTICS_PER_FILE + 1))
     if not repeated and not bad and not lone:
         return Loaded(source, value, locate=lambda: _json_positions(text))
     return Loaded(source, None, diagnostics=_json_problems(text, source, repeated, bad, lone))
@@ -1179,7 +1260,12 @@ def _json_problems(
                 hint=_SURROGATE_HINT,
             )
         )
-    return tuple(sorted(found, key=sort_key))
+    found.sort(key=sort_key)
+    if len(found) <= MAX_DIAGNOSTICS_PER_FILE:
+        return tuple(found)
+    beyond = found[MAX_DIAGNOSTICS_PER_FILE]
+    stop = too_many_problems(beyond.line, beyond.column, source)
+    return (*found[:MAX_DIAGNOSTICS_PER_FILE], stop)
 
 
 def load_json(path: Path, source: str) -> Loaded:

@@ -21,10 +21,17 @@ from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.exceptions import best_match
 
 from generator import verdicts
-from generator.diagnostics import Code, Diagnostic, describe, pointer_of, sanitize
+from generator.diagnostics import (
+    MAX_DIAGNOSTICS_PER_FILE,
+    Code,
+    Diagnostic,
+    describe,
+    pointer_of,
+    sanitize,
+)
 from generator.ecma import ecma_validator, pattern_error
 from generator.literals import UnsafeIdentifierError, identifier, is_array_index
-from generator.load import Loaded
+from generator.load import Loaded, too_many_problems
 from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES, capability_constant, upper_snake
 from generator.plan import Plan, build_plan, pattern_length_refusal, pattern_refusal
 from generator.schema_subset import CompileError
@@ -741,11 +748,25 @@ def validate_table(
         for leaf in _leaves(error):
             for diagnostic in _describe_error(leaf, table):
                 key = (diagnostic.code.value, diagnostic.pointer or "", diagnostic.message)
-                if key not in seen:
-                    seen.add(key)
-                    found.append(diagnostic)
-    found.extend(_cross_row_rules(table, manifest_schema))
-    return [d for d in found if not table.stands_on_refused(d.pointer)]
+                if key in seen or table.stands_on_refused(diagnostic.pointer):
+                    continue
+                if len(found) >= MAX_DIAGNOSTICS_PER_FILE:
+                    # Validation stops here: a table of a million bad rows is not walked on.
+                    return [*found, _stopped_at(diagnostic, table.source)]
+                seen.add(key)
+                found.append(diagnostic)
+    for diagnostic in _cross_row_rules(table, manifest_schema):
+        if table.stands_on_refused(diagnostic.pointer):
+            continue
+        if len(found) >= MAX_DIAGNOSTICS_PER_FILE:
+            return [*found, _stopped_at(diagnostic, table.source)]
+        found.append(diagnostic)
+    return found
+
+
+def _stopped_at(diagnostic: Diagnostic, source: str) -> Diagnostic:
+    """The record ending the table's report where ``diagnostic``, one past the limit, stands."""
+    return too_many_problems(diagnostic.line, diagnostic.column, diagnostic.source or source)
 
 
 def _leaves(error: ValidationError) -> Iterator[ValidationError]:
