@@ -8,6 +8,7 @@ control characters and bidirectional overrides cannot reach a terminal or CI log
 from __future__ import annotations
 
 import enum
+import itertools
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -233,6 +234,27 @@ class Diagnostic:
         if self.subject is not None:
             document["subject"] = self.subject
         return document
+
+
+def too_many_problems(line: int | None, column: int | None, source: str) -> Diagnostic:
+    """The record ending a file's report once it had more problems than are reported, located
+    at the first one left out (where checking stopped)."""
+    message = (
+        f"more than {MAX_DIAGNOSTICS_PER_FILE} problems in this file: checking stopped at this"
+        " one, and the rest of the file is not checked (fix these first)"
+    )
+    return Diagnostic(Code.TOO_MANY_DIAGNOSTICS, message, source, line, column)
+
+
+def limited(found: Iterable[Diagnostic], source: str) -> list[Diagnostic]:
+    """At most ``MAX_DIAGNOSTICS_PER_FILE`` of one file's ``found`` problems, then the record
+    saying checking stopped at the next one. ``found`` is read lazily: a generator is never
+    asked for more than one past the limit, so the checks behind it stop there."""
+    kept = list(itertools.islice(found, MAX_DIAGNOSTICS_PER_FILE + 1))
+    if len(kept) <= MAX_DIAGNOSTICS_PER_FILE:
+        return kept
+    beyond = kept.pop()
+    return [*kept, too_many_problems(beyond.line, beyond.column, beyond.source or source)]
 
 
 def is_hidden(char: str) -> bool:

@@ -34,6 +34,7 @@ from generator.diagnostics import (
     has_errors,
     pointer_of,
     sort_key,
+    too_many_problems,
 )
 from generator.files import read_file
 
@@ -146,15 +147,6 @@ class _Problems(list[Diagnostic]):
         if len(self) >= MAX_DIAGNOSTICS_PER_FILE:
             raise _TooManyProblems(diagnostic.line, diagnostic.column)
         super().append(diagnostic)
-
-
-def too_many_problems(line: int | None, column: int | None, source: str) -> Diagnostic:
-    """The record ending a file's report once it had more problems than are reported."""
-    message = (
-        f"more than {MAX_DIAGNOSTICS_PER_FILE} problems in this file: checking stopped at this"
-        " one, and the rest of the file is not checked (fix these first)"
-    )
-    return Diagnostic(Code.TOO_MANY_DIAGNOSTICS, message, source, line, column)
 
 
 def _stopped(source: str, problems: list[Diagnostic], stop: _TooManyProblems) -> Loaded:

@@ -23,6 +23,7 @@ from generator.diagnostics import (
     Severity,
     describe,
     has_errors,
+    limited,
     pointer_of,
     sanitize,
 )
@@ -115,7 +116,7 @@ def validate_sources(
             table_schema_problems = check_table_schema_refs(table_schema, manifest.value)
         if not table_schema_problems:
             table_schema_problems = check_table_schema_patterns(table_schema)
-        schema_problems.extend(table_schema_problems)
+        schema_problems.extend(limited(table_schema_problems, table_schema.source))
     found.extend(schema_problems)
     usable = (
         manifest.value is not None

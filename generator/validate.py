@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
 import json
 import keyword
 import re
@@ -26,12 +27,14 @@ from generator.diagnostics import (
     Code,
     Diagnostic,
     describe,
+    limited,
     pointer_of,
     sanitize,
+    too_many_problems,
 )
 from generator.ecma import ecma_validator, pattern_error
 from generator.literals import UnsafeIdentifierError, identifier, is_array_index
-from generator.load import Loaded, too_many_problems
+from generator.load import Loaded
 from generator.naming import GENERATED_CONSTANTS, RUNTIME_NAMES, capability_constant, upper_snake
 from generator.plan import Plan, build_plan, pattern_length_refusal, pattern_refusal
 from generator.schema_subset import CompileError
@@ -77,7 +80,10 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
             Diagnostic(Code.SCHEMA_INVALID, "$id must name the schema", **_at(loaded, "/$id"))
         )
     meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
-    for error in sorted(meta.iter_errors(schema), key=lambda e: list(map(str, e.absolute_path))):
+    # At most one past the limit is asked for (the rest of a hostile schema is not walked), and
+    # those are reported in document order.
+    errors = itertools.islice(meta.iter_errors(schema), MAX_DIAGNOSTICS_PER_FILE + 1)
+    for error in sorted(errors, key=lambda e: list(map(str, e.absolute_path))):
         found.append(
             Diagnostic(
                 Code.SCHEMA_INVALID,
@@ -86,48 +92,47 @@ def check_schema_document(loaded: Loaded) -> list[Diagnostic]:
             )
         )
     if found:
-        return found
+        return limited(found, loaded.source)
+    found = limited(_subschema_problems(loaded), loaded.source)
+    if not found:
+        found.extend(limited(_in_place_ref_cycles(loaded), loaded.source))
+    if not found:
+        found.extend(limited(_long_ref_chains(loaded), loaded.source))
+    return found
+
+
+def _subschema_problems(loaded: Loaded) -> Iterator[Diagnostic]:
+    """Each subschema's own problems: a pattern too long or not ECMA-262, a ``$ref`` that
+    percent-encodes what it need not, or names nothing."""
+    schema = loaded.value
     for pointer, sub in iter_subschemas(schema):
         pattern = sub.get("pattern")
         if isinstance(pattern, str) and (too_long := pattern_length_refusal(pattern)) is not None:
             # Refused before any engine compiles it (``plan.MAX_PATTERN_LENGTH``).
-            found.append(
-                Diagnostic(Code.SCHEMA_UNSUPPORTED, too_long, **_at(loaded, f"{pointer}/pattern"))
-            )
+            yield Diagnostic(Code.SCHEMA_UNSUPPORTED, too_long, **_at(loaded, f"{pointer}/pattern"))
         elif isinstance(pattern, str) and (reason := pattern_error(pattern)) is not None:
-            found.append(
-                Diagnostic(
-                    Code.SCHEMA_INVALID,
-                    f"pattern is not a valid ECMA-262 expression: {describe(reason)}",
-                    **_at(loaded, f"{pointer}/pattern"),
-                )
+            yield Diagnostic(
+                Code.SCHEMA_INVALID,
+                f"pattern is not a valid ECMA-262 expression: {describe(reason)}",
+                **_at(loaded, f"{pointer}/pattern"),
             )
         ref = sub.get("$ref")
         if isinstance(ref, str) and (plain := _needless_escapes_decoded(ref)) != ref:
-            found.append(
-                Diagnostic(
-                    Code.SCHEMA_UNSUPPORTED,
-                    f"$ref {describe(ref)} percent-encodes characters a URI fragment holds as"
-                    f" they are; write it {describe(plain)} (the type and editor schema"
-                    " emitters read a $ref's names as written)",
-                    **_at(loaded, f"{pointer}/$ref"),
-                )
+            yield Diagnostic(
+                Code.SCHEMA_UNSUPPORTED,
+                f"$ref {describe(ref)} percent-encodes characters a URI fragment holds as"
+                f" they are; write it {describe(plain)} (the type and editor schema"
+                " emitters read a $ref's names as written)",
+                **_at(loaded, f"{pointer}/$ref"),
             )
         elif (
             isinstance(ref, str) and ref.startswith("#") and resolve_local_ref(schema, ref) is None
         ):
-            found.append(
-                Diagnostic(
-                    Code.SCHEMA_INVALID,
-                    f"$ref {describe(ref)} names nothing",
-                    **_at(loaded, f"{pointer}/$ref"),
-                )
+            yield Diagnostic(
+                Code.SCHEMA_INVALID,
+                f"$ref {describe(ref)} names nothing",
+                **_at(loaded, f"{pointer}/$ref"),
             )
-    if not found:
-        found.extend(_in_place_ref_cycles(loaded))
-    if not found:
-        found.extend(_long_ref_chains(loaded))
-    return found
 
 
 # Characters a URI fragment holds unencoded (RFC 3986 ``pchar``, ``/`` and ``?``): a ``%``
@@ -431,7 +436,7 @@ def check_manifest_schema(loaded: Loaded, *, samples: bool = True) -> list[Diagn
             )
         )
         return found
-    found.extend(_schema_names(loaded))
+    found.extend(itertools.islice(_schema_names(loaded), MAX_DIAGNOSTICS_PER_FILE + 1))
     found.extend(_runtime_fields(loaded))
     try:
         validator_source(schema)
@@ -446,8 +451,8 @@ def check_manifest_schema(loaded: Loaded, *, samples: bool = True) -> list[Diagn
         )
     if samples and not found:
         # Only a schema the compilers accept: its patterns are then known to be safe to run.
-        found.extend(_invalid_samples(loaded))
-    return found
+        found.extend(itertools.islice(_invalid_samples(loaded), MAX_DIAGNOSTICS_PER_FILE + 1))
+    return limited(found, loaded.source)
 
 
 def _invalid_samples(loaded: Loaded) -> Iterator[Diagnostic]:

@@ -124,3 +124,33 @@ def test_yaml_1_1_line_breaks_are_located_once_each_up_to_the_limit() -> None:
     assert (last.line, last.column) == (3, LIMIT + 2)  # the run starts at column 5
     long_line = "x: " + "\u2028" * 200_000
     assert len(parse_yaml(long_line, "t.yaml").diagnostics) == LIMIT + 1
+
+
+def _schema_with_bad_patterns(count: int) -> str:
+    schema = json.loads((REPO / "schema/tool-manifest.schema.json").read_text(encoding="utf-8"))
+    schema["$defs"].update(
+        {f"Bad{n}": {"type": "string", "pattern": "(?<=x"} for n in range(count)}
+    )
+    return json.dumps(schema, indent=1)
+
+
+def test_a_schema_file_of_bad_patterns_reports_the_limit_and_the_stop_record() -> None:
+    from generator.validate import check_manifest_schema
+
+    loaded = parse_json(_schema_with_bad_patterns(LIMIT + 500), "s.json")
+    found = check_manifest_schema(loaded)
+    last = _check_limited(found, Code.SCHEMA_INVALID)
+    assert last.source == "s.json"
+    assert last.line is not None
+
+
+def test_a_schema_file_of_metaschema_errors_stops_at_the_limit() -> None:
+    from generator.validate import check_schema_document
+
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "x",
+        "$defs": {f"D{n}": {"type": 5} for n in range(LIMIT + 500)},
+    }
+    found = check_schema_document(parse_json(json.dumps(schema, indent=1), "s.json"))
+    _check_limited(found, Code.SCHEMA_INVALID)
