@@ -3,15 +3,17 @@
 ``EmittedModule`` holds the module's constants (each expression defined once, however often it is
 asked for), a counter naming local variables, and one function per (plan node, collecting or
 answering): named when first asked for, queued in ``pending``, and written by the backend when it
-drains the queue (so a recursive schema refers to a function before its body exists). A backend
-subclasses it and says only how a constant's name and line and a function's name are spelled.
+drains the queue (so a recursive schema refers to a function before its body exists). It also
+says whether a function may expand a ``$ref`` target inline (``inline_cost``: the same bounds for
+every backend). A backend subclasses it and says only how a constant's name and line and a
+function's name are spelled.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.plan import Node, Plan
+from generator.plan import MAX_INLINED_NODES, MAX_INLINED_TARGET, Node, Plan, expanded_sizes
 
 
 @dataclass
@@ -22,6 +24,21 @@ class EmittedModule:
     functions: dict[tuple[str, bool], str] = field(default_factory=dict)
     pending: list[tuple[Node, str, bool]] = field(default_factory=list)
     variables: int = 0
+    # Each ``$ref`` target's size expanded inline (``plan.expanded_sizes``), sized once.
+    expanded: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.expanded = expanded_sizes(self.plan)
+
+    def inline_cost(self, ref: str, expanded_so_far: int) -> int | None:
+        """The plan nodes expanding ``ref`` inline adds to a function that has expanded
+        ``expanded_so_far`` already, or ``None`` when the function must call it instead: the
+        target is larger than ``MAX_INLINED_TARGET``, or the function would pass
+        ``MAX_INLINED_NODES``. (Recursion and depth are each backend's own tests.)"""
+        size = self.expanded.get(ref, 1)
+        if size > MAX_INLINED_TARGET or expanded_so_far + size > MAX_INLINED_NODES:
+            return None
+        return size
 
     def constant_name(self, prefix: str, number: int) -> str:
         raise NotImplementedError

@@ -492,6 +492,64 @@ class _Planner:
 # The backtracking steps a pattern may take on one string of the longest length its schema
 # allows: a file holds many strings, and both validators run each pattern on each of them.
 PATTERN_STEP_BUDGET = 10**7
+# How much of its ``$ref`` targets one emitted function expands inline (both backends), in plan
+# nodes counted with what each target expands in turn (``expanded_sizes``): a target larger
+# than ``MAX_INLINED_TARGET`` is always called, and a function stops expanding once it holds
+# ``MAX_INLINED_NODES``. Inlining by depth alone grew a function as fan-out ** depth when each
+# definition refers to the next through several properties (8 properties over 48 levels: the
+# generator was killed for memory); with the bounds the output grows linearly with the schema.
+# The manifest schema's functions expand at most 128 nodes, its largest target 64: both bounds
+# are twice what it needs, so its validators are as they were.
+MAX_INLINED_TARGET = 128
+MAX_INLINED_NODES = 256
+
+
+def expanded_sizes(plan: Plan) -> dict[str, int]:
+    """For each ``$ref`` target of ``plan``: how many nodes expanding it inline writes, counting
+    the targets it expands in turn (one for a target it would call: recursive, or larger than
+    ``MAX_INLINED_TARGET``), cut short past that bound. Each target is sized once."""
+    sizes: dict[str, int] = {}
+    for pointer in plan.nodes:
+        _target_size(plan, pointer, sizes, set())
+    return sizes
+
+
+def _target_size(plan: Plan, pointer: str, sizes: dict[str, int], open_targets: set[str]) -> int:
+    """The nodes expanding ``pointer`` inline writes (1: a call)."""
+    if pointer in open_targets or pointer not in plan.nodes:
+        return 1  # recursive (or not a function of its own): called
+    if pointer not in sizes:
+        open_targets.add(pointer)
+        sizes[pointer] = _node_size(plan, plan.nodes[pointer], sizes, open_targets)
+        open_targets.discard(pointer)
+    size = sizes[pointer]
+    return size if size <= MAX_INLINED_TARGET else 1
+
+
+def _node_size(plan: Plan, node: Node, sizes: dict[str, int], open_targets: set[str]) -> int:
+    children: list[Node] = [*node.all_of]
+    if node.object is not None:
+        children += [child for _, child in node.object.properties]
+        if node.object.additional is not None:
+            children.append(node.object.additional)
+    if node.array is not None:
+        children += node.array.prefix
+        if node.array.items is not None:
+            children.append(node.array.items)
+    if node.one_of is not None:
+        children += node.one_of.inline
+    if node.conditional is not None:
+        children += [n for n in (node.conditional.then, node.conditional.otherwise) if n]
+    total = 1
+    for child in children:
+        total += _node_size(plan, child, sizes, open_targets)
+        if total > MAX_INLINED_TARGET:
+            return total  # already too large to inline: the rest need not be sized
+    if node.ref is not None:
+        total += _target_size(plan, node.ref, sizes, open_targets)
+    return total
+
+
 # The longest pattern analysed (in characters): the analyses walk its tree several times over,
 # and a longer one is refused before any engine compiles it.
 MAX_PATTERN_LENGTH = 1000

@@ -172,6 +172,7 @@ class _Emitter:
         # How many branches (a oneOf tag, an if's then or else) the statement sits in: what is
         # checked inside one is not proven after it.
         self.branches = 0
+        self.expanded = 0  # plan nodes of ``$ref`` targets expanded inline in this function
 
     def fail(self, where: str, rule: Rule, value: str) -> str:
         if not self.collect:
@@ -284,8 +285,12 @@ class _Emitter:
         fact = None if path is None else (path, ref)
         if fact is not None and fact in self.proven:
             return []
+        cost = self.module.inline_cost(ref, self.expanded)
         if ref in inlined or len(inlined) >= _MAX_INLINE or target.verdict != "check":
             return self.reference(ref, value, "")
+        if cost is None:  # large, or past the function's budget
+            return self.reference(ref, value, "")
+        self.expanded += cost
         # Expanded in place; a target already being expanded around here (a recursive schema)
         # is called instead, so expansion always ends.
         inlined.append(ref)

@@ -118,10 +118,12 @@ class _Collect:
         # they sit under.
         self.proven: set[tuple[str, str]] = set()
         self.conditional = 0
+        self.expanded = 0  # plan nodes of ``$ref`` targets inlined into the function so far
 
     def function(self, node: Node) -> list[str]:
         """The body of the collecting function for ``node`` (a plan node of its own)."""
         self.proven = set()
+        self.expanded = 0
         return self.node(node, "v", "p", (node.at,))
 
     def node(
@@ -471,9 +473,12 @@ class _Collect:
         inlined: tuple[str, ...],
         strings_checked: bool,
     ) -> list[str]:
-        """A ``$ref``: its target's checks inlined, or a call when it is recursive or deep."""
-        if ref in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
+        """A ``$ref``: its target's checks inlined, or a call when it is recursive, deep, large
+        or past the function's budget (``EmittedModule.inline_cost``)."""
+        cost = self.module.inline_cost(ref, self.expanded)
+        if ref in inlined or len(inlined) >= _MAX_INLINE_DEPTH or cost is None:
             return [f"{self.module.function_at(ref, collect=True)}({value}, {where}, e)"]
+        self.expanded += cost
         target = self.module.plan.nodes[ref]
         return self.node(target, value, where, (*inlined, ref), strings_checked)
 
@@ -493,8 +498,10 @@ class _Answer:
     - which (instance path, node pointer) pairs were already checked on the straight-line path
       (a node reached twice, as through ``allOf`` and ``properties``, is checked once).
 
-    Closed objects take one key-set test (``keys() == NAMES`` when every property is required),
-    string enums one frozenset membership, patterns one bound ``search``; a pattern that can
+    Closed objects take one key-set test (when every property is required: the size and one
+    ``in`` a name, or ``keys() == NAMES`` past eight names), string enums one frozenset
+    membership, patterns one bound ``match`` or ``search`` (or, for one negated class over the
+    whole string, a search for a forbidden character); a pattern that can
     only match ASCII makes the lone-surrogate test redundant on the accepting path (a string
     holding a surrogate fails the pattern, and the collecting pass then reports both). A
     ``oneOf`` discriminated by a constant inlines the one alternative the tag names; a simple
@@ -508,10 +515,12 @@ class _Answer:
         self.present: set[tuple[str, ...]] = set()
         self.types: dict[tuple[str, ...], str] = {}
         self.decided: set[str] = set()
+        self.expanded = 0  # plan nodes of ``$ref`` targets inlined into the function so far
 
     def function(self, node: Node) -> list[str]:
         """The body of the answering function for ``node``."""
         self.proven, self.present, self.types, self.decided = set(), set(), {}, set()
+        self.expanded = 0
         body = self.node(node, "v", (), 0, (node.at,))
         return [*body, "return True"]
 
@@ -830,9 +839,12 @@ class _Answer:
         inlined: tuple[str, ...],
         known: str | None,
     ) -> list[str]:
-        """A ``$ref``: its target's checks inlined, or a call when it is recursive or deep."""
-        if ref in inlined or len(inlined) >= _MAX_INLINE_DEPTH:
+        """A ``$ref``: its target's checks inlined, or a call when it is recursive, deep, large
+        or past the function's budget (``EmittedModule.inline_cost``)."""
+        cost = self.module.inline_cost(ref, self.expanded)
+        if ref in inlined or len(inlined) >= _MAX_INLINE_DEPTH or cost is None:
             return [f"if not {self.branch(ref)}({value}):", "    return False"]
+        self.expanded += cost
         target = self.plan.nodes[ref]
         return self.node(target, value, path, depth, (*inlined, ref), known)
 
