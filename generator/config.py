@@ -183,22 +183,53 @@ class _Shown:
         return format(sanitize(str(self._path), MAX_SHOWN_PATH), spec)
 
 
-def load_config(project_dir: Path) -> Config:
-    """Read ``[tool.toolgen]``; keys left out take their defaults."""
-    pyproject = project_dir / "pyproject.toml"
-    where = _Shown(pyproject)
+_TOML_AT_LINE = re.compile(r"(?P<text>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)", re.S)
+_TOML_AT_END = re.compile(r"(?P<text>.*) \(at end of document\)", re.S)
+
+
+def _toml_place(message: str, text: str) -> tuple[str, str]:
+    """A tomllib error's own words and where it points, as ``:line:column`` (the last line and
+    the column past its end for "at end of document"; empty when the message says neither)."""
+    found = _TOML_AT_LINE.fullmatch(message)
+    if found is not None:
+        return found["text"], f":{found['line']}:{found['column']}"
+    found = _TOML_AT_END.fullmatch(message)
+    if found is not None:
+        lines = text.split("\n")
+        return found["text"], f":{len(lines)}:{len(lines[-1]) + 1}"
+    return message, ""
+
+
+def _read_pyproject(pyproject: Path, where: _Shown) -> dict[str, Any]:
+    """The parsed ``pyproject.toml``, else a ``ConfigError`` saying why (located
+    ``file:line:column:`` for a TOML syntax error)."""
+    text = ""
     try:
-        document = tomllib.loads(read_file(pyproject).decode("utf-8"))
+        text = read_file(pyproject).decode("utf-8")
+        document = tomllib.loads(text)
     except FileNotFoundError as error:
         raise ConfigError(f"{where}: not found (use --project to point at the project)") from error
     except UnicodeDecodeError as error:
         # Located as a source file's encoding problem is (a byte offset, not a codec's text).
         raise ConfigError(f"{where}: not valid UTF-8 (byte offset {error.start})") from error
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
+    except tomllib.TOMLDecodeError as error:
+        # Located as every other source is, ``file:line:column:`` (tomllib says where only at
+        # the end of its message, and at the end of the document gives no column).
+        words, place = _toml_place(str(error), text)
+        raise ConfigError(f"{where}{place}: cannot read: {sanitize(words)}") from error
+    except OSError as error:
+        reason = error.strerror or str(error)
         raise ConfigError(f"{where}: cannot read: {sanitize(reason)}") from error
     except RecursionError as error:  # tomllib parses nested arrays and tables recursively
         raise ConfigError(f"{where}: cannot read: nested too deeply") from error
+    return document
+
+
+def load_config(project_dir: Path) -> Config:
+    """Read ``[tool.toolgen]``; keys left out take their defaults."""
+    pyproject = project_dir / "pyproject.toml"
+    where = _Shown(pyproject)
+    document = _read_pyproject(pyproject, where)
     tool = document.get("tool", {})
     section = tool.get("toolgen", {}) if isinstance(tool, dict) else None
     if not isinstance(section, dict):

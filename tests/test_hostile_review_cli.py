@@ -256,3 +256,22 @@ def test_a_readme_that_is_a_fifo_is_unreadable_not_absent(project: Path, run_cli
         code, _, err = run_cli(*arguments, "--project", str(project))
         assert code == 1, arguments
         assert 'README.md: UNREADABLE error: cannot read file: "not a regular file (a FIFO)"' in err
+
+
+@pytest.mark.parametrize(
+    ("text", "place", "words"),
+    [
+        ("[tool.toolgen]\nschema = \n", ":2:10", "Invalid value"),
+        ("[tool.toolgen\n", ":1:14", "Expected ']' at the end of a table declaration"),
+        ("[tool.toolgen]\nschema = 1\nschema = 2", ":3:11", "Cannot overwrite a value"),
+    ],
+)
+def test_a_toml_syntax_error_is_located_file_line_column(
+    run_cli: Run, tmp_path: Path, text: str, place: str, words: str
+) -> None:
+    # As every other source's problem is: ``pyproject.toml:LINE:COLUMN:``, not tomllib's own
+    # "(at line L, column C)" at the end of the message ("at end of document": past the end).
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    code, out, err = run_cli("check", "--project", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert err == f"toolgen: {tmp_path / 'pyproject.toml'}{place}: cannot read: {words}\n"
