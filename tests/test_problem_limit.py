@@ -154,3 +154,20 @@ def test_a_schema_file_of_metaschema_errors_stops_at_the_limit() -> None:
     }
     found = check_schema_document(parse_json(json.dumps(schema, indent=1), "s.json"))
     _check_limited(found, Code.SCHEMA_INVALID)
+
+
+def test_a_json_file_is_still_located_past_a_thousand_yaml_only_problems() -> None:
+    # JSON is located through a YAML reading of it, which refuses numbers like 1e3 (YAML 1.1
+    # reads a string): that reading must not stop at the limit, or nothing after it is located.
+    from generator.validate import check_schema_document
+
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "x",
+        "examples": [1000] * (2 * LIMIT),
+        "properties": {"late": {"type": 5}},
+    }
+    text = json.dumps(schema, indent=1).replace("1000", "1e3")
+    found = check_schema_document(parse_json(text, "s.json"))
+    assert [(d.code, d.pointer) for d in found] == [(Code.SCHEMA_INVALID, "/properties/late/type")]
+    assert found[0].line == text.splitlines().index('   "type": 5') + 1
