@@ -183,22 +183,50 @@ class _Shown:
         return format(sanitize(str(self._path), MAX_SHOWN_PATH), spec)
 
 
+def _read_pyproject(pyproject: Path, where: _Shown) -> dict[str, Any]:
+    """The parsed ``pyproject.toml``; a ``ConfigError`` located at ``file:line:col`` where the
+    file does not decode or parse."""
+    try:
+        text = read_file(pyproject).decode("utf-8")
+        return tomllib.loads(text)
+    except FileNotFoundError as error:
+        raise ConfigError(f"{where}: not found (use --project to point at the project)") from error
+    except UnicodeDecodeError as error:
+        # Located as a source file's encoding problem is (a byte offset, not a codec's text),
+        # at the line and column of the first byte that does not decode.
+        line, column = _line_and_column(error.object[: error.start].decode("utf-8", "replace"))
+        message = f"not valid UTF-8 (byte offset {error.start})"
+        raise ConfigError(f"{where}:{line}:{column}: {message}") from error
+    except tomllib.TOMLDecodeError as error:
+        # tomllib ends its message with the position: shown as file:line:col instead, as every
+        # other located finding is ("at end of document": where the text ends).
+        reason = str(error)
+        place = _TOML_POSITION.search(reason)
+        if place is None:
+            raise ConfigError(f"{where}: not valid TOML: {sanitize(reason)}") from error
+        if place["line"] is not None:
+            line, column = int(place["line"]), int(place["column"])
+        else:
+            line, column = _line_and_column(text)
+        message = f"not valid TOML: {sanitize(reason[: place.start()])}"
+        raise ConfigError(f"{where}:{line}:{column}: {message}") from error
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise ConfigError(f"{where}: cannot read: {sanitize(reason)}") from error
+    except RecursionError as error:  # tomllib parses nested arrays and tables recursively
+        raise ConfigError(f"{where}: cannot read: nested too deeply") from error
+
+
+def _line_and_column(before: str) -> tuple[int, int]:
+    """The 1-based line and column just after ``before``, the text that precedes a position."""
+    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+
+
 def load_config(project_dir: Path) -> Config:
     """Read ``[tool.toolgen]``; keys left out take their defaults."""
     pyproject = project_dir / "pyproject.toml"
     where = _Shown(pyproject)
-    try:
-        document = tomllib.loads(read_file(pyproject).decode("utf-8"))
-    except FileNotFoundError as error:
-        raise ConfigError(f"{where}: not found (use --project to point at the project)") from error
-    except UnicodeDecodeError as error:
-        # Located as a source file's encoding problem is (a byte offset, not a codec's text).
-        raise ConfigError(f"{where}: not valid UTF-8 (byte offset {error.start})") from error
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise ConfigError(f"{where}: cannot read: {sanitize(reason)}") from error
-    except RecursionError as error:  # tomllib parses nested arrays and tables recursively
-        raise ConfigError(f"{where}: cannot read: nested too deeply") from error
+    document = _read_pyproject(pyproject, where)
     tool = document.get("tool", {})
     section = tool.get("toolgen", {}) if isinstance(tool, dict) else None
     if not isinstance(section, dict):
@@ -207,7 +235,10 @@ def load_config(project_dir: Path) -> Config:
     if unknown:
         names = ", ".join(describe(key) for key in unknown[:10])
         more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
-        raise ConfigError(f"{where}: unknown [tool.toolgen] keys: {names}{more}")
+        # Located at the first unknown key the file's text shows plainly.
+        places = sorted(p for p in (_key_location(pyproject, key) for key in unknown) if p)
+        located = f"{where}:{places[0][0]}:{places[0][1]}" if places else f"{where}"
+        raise ConfigError(f"{located}: unknown [tool.toolgen] keys: {names}{more}")
     package = _package(where, pyproject, section)
     paths = dict(DEFAULTS)
     for key, value in section.items():
@@ -297,6 +328,12 @@ def _file_name_problems(package: Package) -> list[tuple[str, str]]:
 # adjacent ``\s*`` of a failing match were tried in every split).
 _HEADER = re.compile(r"\s*+\[\[?+\s*+([^\[\]]*+)\]\]?+\s*+(?:#.*)?$")
 _PART = r"""\s*+(?:[A-Za-z0-9_-]++|"[^"]*+"|'[^']*+')\s*+"""
+
+
+# Where tomllib's message says it stopped: "... (at line 3, column 7)".
+_TOML_POSITION = re.compile(
+    r" \((?:at line (?P<line>[0-9]+), column (?P<column>[0-9]+)|at end of document)\)$"
+)
 
 
 def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:

@@ -1,0 +1,150 @@
+"""A new user's flows, read literally, against hostile input: every refusal is located.
+
+The README promises ``file:line:col: CODE error: message`` for invalid input; these are the
+inputs whose findings carried no position, or a message that did not say what was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from generator.load import parse_yaml
+from tests.conftest import REPO
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+def _sources_only(destination: Path) -> Path:
+    """A project holding this repository's sources and a bare ``[tool.toolgen]`` table."""
+    destination.mkdir(parents=True)
+    shutil.copytree(REPO / "schema", destination / "schema")
+    (destination / "pyproject.toml").write_text(
+        "[tool.toolgen]\n"
+        'schema = "schema/tool-manifest.schema.json"\n'
+        'table = "schema/tools.yaml"\n'
+        'table_schema = "schema/tools-table.schema.json"\n',
+        encoding="utf-8",
+    )
+    return destination
+
+
+def _findings(out: str) -> list[dict[str, object]]:
+    document = json.loads(out)
+    findings: list[dict[str, object]] = document["diagnostics"]
+    return findings
+
+
+# --- sources that are not UTF-8 -------------------------------------------------------------
+
+
+def test_a_table_that_is_not_utf8_is_located_at_the_byte(tmp_path: Path, run_cli: Run) -> None:
+    project = _sources_only(tmp_path / "project")
+    table = project / "schema/tools.yaml"
+    lines = table.read_bytes().split(b"\n")
+    column = len(lines[4].decode("utf-8")) + len(" caf") + 1  # where the Latin-1 byte lands
+    lines[4] = lines[4] + b" caf\xe9"
+    table.write_bytes(b"\n".join(lines))
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    [finding] = _findings(out)
+    assert finding["code"] == "INVALID_ENCODING"
+    assert (finding["line"], finding["column"]) == (5, column)
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 1
+    assert f"schema/tools.yaml:5:{column}: INVALID_ENCODING error: not valid UTF-8" in err, err
+    assert not (project / "generated").exists()
+
+
+def test_a_schema_with_a_bom_that_is_not_utf8_is_located_after_the_bom(
+    tmp_path: Path, run_cli: Run
+) -> None:
+    project = _sources_only(tmp_path / "project")
+    schema = project / "schema/tools-table.schema.json"
+    schema.write_bytes(b'\xef\xbb\xbf{\n  "title": "\xff"\n}\n')
+    code, out, _ = run_cli("check", "--project", str(project), "--format", "json")
+    assert code == 1
+    [finding] = _findings(out)
+    assert (finding["code"], finding["line"], finding["column"]) == ("INVALID_ENCODING", 2, 13)
+
+
+def test_a_pyproject_that_does_not_parse_is_located(tmp_path: Path, run_cli: Run) -> None:
+    project = _sources_only(tmp_path / "project")
+    (project / "pyproject.toml").write_text("[project]\nname = 'x'\n\n[tool.toolgen\n")
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 2
+    assert (
+        "pyproject.toml:4:14: not valid TOML: Expected ']' at the end of a table declaration\n"
+    ) in err, err
+    assert "(at line" not in err
+
+
+def test_a_pyproject_that_ends_early_is_located_where_it_ends(tmp_path: Path, run_cli: Run) -> None:
+    project = _sources_only(tmp_path / "project")
+    (project / "pyproject.toml").write_text("[tool.toolgen]\nschema =")
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 2
+    assert "pyproject.toml:2:9: not valid TOML: Invalid value\n" in err, err
+    assert "end of document" not in err
+
+
+def test_an_unknown_setting_is_located_at_its_key(tmp_path: Path, run_cli: Run) -> None:
+    project = _sources_only(tmp_path / "project")
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + '\n  schmea = "schema/x.json"\n')
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 2
+    assert 'pyproject.toml:6:3: unknown [tool.toolgen] keys: "schmea"' in err, err
+
+
+# --- YAML syntax errors say what failed and where it began -----------------------------------
+
+
+def test_a_second_document_is_not_a_sentence_beginning_with_but() -> None:
+    loaded = parse_yaml("tools: []\n---\ntools: []\n", "t.yaml")
+    [problem] = loaded.diagnostics
+    assert problem.code.value == "YAML_SYNTAX"
+    assert problem.line == 2
+    assert problem.message == (
+        "expected a single document in the stream, but found another document"
+    )
+
+
+def test_an_unterminated_quoted_scalar_names_where_it_began() -> None:
+    loaded = parse_yaml('tools:\n  - id: "abc\n    displayName: x\n', "t.yaml")
+    [problem] = loaded.diagnostics
+    assert (problem.code.value, problem.line) == ("YAML_SYNTAX", 4)
+    assert "while scanning a quoted scalar at line 2, column 9" in problem.message, problem
+
+
+def test_a_bad_indent_names_the_collection_it_broke() -> None:
+    loaded = parse_yaml("tools:\n  - id: x\n   bad: y\n", "t.yaml")
+    [problem] = loaded.diagnostics
+    assert (problem.line, problem.column) == (3, 4)
+    assert problem.message.endswith("(while parsing a block collection at line 2, column 3)")
+
+
+# --- a lone surrogate in a JSON file gets JSON's advice -------------------------------------
+
+
+def test_a_lone_surrogate_in_a_json_schema_gets_a_json_hint(tmp_path: Path, run_cli: Run) -> None:
+    project = _sources_only(tmp_path / "project")
+    schema = project / "schema/tools-table.schema.json"
+    document = json.loads(schema.read_text(encoding="utf-8"))
+    document["title"] = "\ud800"
+    schema.write_text(json.dumps(document), encoding="utf-8")
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "json")
+    assert code == 1
+    [finding] = [f for f in _findings(out) if f["code"] == "LONE_SURROGATE"]
+    assert "YAML" not in str(finding["hint"]), finding
+    assert "surrogate pair" in str(finding["hint"])
+
+
+@pytest.mark.parametrize("text", ['a: "\\ud800"\n'])
+def test_a_lone_surrogate_in_yaml_keeps_the_yaml_hint(text: str) -> None:
+    [problem] = parse_yaml(text, "t.yaml").diagnostics
+    assert problem.hint is not None and "\\U escape in YAML" in problem.hint
