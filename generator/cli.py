@@ -792,8 +792,17 @@ def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
         print(f"toolgen: {line}", file=sys.stderr)
 
 
-def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -> None:
-    """Runtime records: ``render()`` lines on stderr, or workflow commands on stdout."""
+def _print_runtime_diagnostics(
+    diagnostics: Sequence[Any], output_format: str, in_folder: dict[str, str] | None = None
+) -> None:
+    """Runtime records: ``render()`` lines on stderr, or workflow commands on stdout.
+
+    A workflow command's ``file`` is a path the runner finds from the working folder: given the
+    paths of a folder command's files (``registry``, ``catalog``, ``detect``), a record about one
+    of the folder's files names it by its path (the folder joined with the file name its source
+    is), and a record about no file (a tool's detection, the folder or its setting) names none,
+    where ``file=codex-desktop`` or ``file=aider.json`` would point at what is not there: its
+    message begins with its source instead. For ``validate`` the source is the path as given."""
     from generator.diagnostics import github_escape  # noqa: PLC0415
 
     for diagnostic in diagnostics:
@@ -801,10 +810,37 @@ def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -
             print(_line(diagnostic.render()), file=sys.stderr)
             continue
         properties = [f"title={diagnostic.code.value}"]
-        if diagnostic.source:
-            properties.insert(0, "file=" + github_escape(diagnostic.source, is_property=True))
-        message = github_escape(diagnostic.message, is_property=False)
+        path = diagnostic.source if in_folder is None else in_folder.get(diagnostic.source)
+        message = diagnostic.message
+        if path:
+            properties.insert(0, "file=" + github_escape(path, is_property=True))
+        elif diagnostic.source:  # what it is about, said in the message as text output says it
+            message = f"{diagnostic.source}: {message}"
+        message = github_escape(message, is_property=False)
         print(f"::{diagnostic.severity.value} {','.join(properties)}::{message}")
+
+
+def _adapter_paths(
+    runtime: ModuleType, arguments: argparse.Namespace, registry: Any
+) -> dict[str, str]:
+    """``{file name: its path}`` for the files the registry's load read, in the folder it read
+    (``--adapters-dir``, else the default folder; empty when that names no folder)."""
+    from generator.diagnostics import sanitize  # noqa: PLC0415
+
+    folder = arguments.adapters_dir
+    if folder is None:
+        try:
+            folder = runtime.default_adapters_dir()
+        except runtime.NoHomeFolderError:  # no folder to name: the load read nothing there
+            return {}
+    paths: dict[str, str] = {}
+    for state in registry.refreshed:
+        name = state.source
+        path = os.path.join(folder, name)
+        # A name shown as it is, and there: an escaped name (``\u001b``) names no file.
+        if isinstance(name, str) and sanitize(name) == name and os.path.lexists(path):
+            paths[name] = path
+    return paths
 
 
 def _print_json(document: object) -> None:
@@ -833,7 +869,8 @@ def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
         diagnostics = [d.as_json() for d in registry.diagnostics]
         _print_json({"tools": tools, "diagnostics": diagnostics})
         return EXIT_OK
-    _print_runtime_diagnostics(registry.diagnostics, arguments.format)
+    in_folder = _adapter_paths(runtime, arguments, registry)
+    _print_runtime_diagnostics(registry.diagnostics, arguments.format, in_folder)
     for tool in registry.tools:
         origin = "built-in" if tool.builtin else "third-party"
         print(
@@ -849,7 +886,9 @@ def _catalog(runtime: ModuleType, arguments: argparse.Namespace) -> int:
     if arguments.format == "json":
         _print_json(catalog)
         return EXIT_OK
-    _print_runtime_diagnostics(registry.diagnostics, arguments.format)
+    _print_runtime_diagnostics(
+        registry.diagnostics, arguments.format, _adapter_paths(runtime, arguments, registry)
+    )
     out = _listing(arguments.format)
     for category in catalog["categories"]:
         print(_line(sanitize(str(category["category"] or "(no category)"))), file=out)
@@ -891,7 +930,8 @@ def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
             }
         )
         return EXIT_OK
-    _print_runtime_diagnostics(registry.diagnostics, arguments.format)
+    in_folder = _adapter_paths(runtime, arguments, registry)
+    _print_runtime_diagnostics(registry.diagnostics, arguments.format, in_folder)
     for result in results:
         state = {True: "installed", False: "not installed", None: "unknown"}[result.installed]
         hooks = "hooks installed" if result.hooks_installed else "no hooks"
@@ -901,7 +941,7 @@ def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
             _line(f"{result.id}: {state}{where}{version}; {hooks}"), file=_listing(arguments.format)
         )
         if result.diagnostic is not None:
-            _print_runtime_diagnostics([result.diagnostic], arguments.format)
+            _print_runtime_diagnostics([result.diagnostic], arguments.format, in_folder)
     return EXIT_OK
 
 

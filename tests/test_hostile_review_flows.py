@@ -148,3 +148,75 @@ def test_a_lone_surrogate_in_a_json_schema_gets_a_json_hint(tmp_path: Path, run_
 def test_a_lone_surrogate_in_yaml_keeps_the_yaml_hint(text: str) -> None:
     [problem] = parse_yaml(text, "t.yaml").diagnostics
     assert problem.hint is not None and "\\U escape in YAML" in problem.hint
+
+
+# --- the folder commands' workflow commands name files the runner can find -----------------
+
+_AIDER = {
+    "id": "aider",
+    "displayName": "Aider",
+    "launchable": True,
+    "hookCapable": False,
+    "hookPointer": ".aider/hive-mind-install.json",
+    "detect": {"kind": "path", "binaryName": "aider"},
+    "capabilities": {"provides": ["headless-task"]},
+}
+
+
+def _github_commands(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.startswith("::")]
+
+
+@pytest.mark.parametrize("command", ["registry", "catalog", "detect"])
+def test_a_folder_commands_annotation_names_the_adapter_by_its_path(
+    tmp_path: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    folder = tmp_path / "config" / "adapters"
+    folder.mkdir(parents=True)
+    (folder / "aider.json").write_text(json.dumps(_AIDER), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    arguments = ("--project", str(REPO), "--adapters-dir", "config/adapters", "--format", "github")
+    code, out, _ = run_cli(command, *arguments)
+    assert code == 0
+    granted = [line for line in _github_commands(out) if "CAPABILITY_NOT_GRANTED" in line]
+    # The path the runner resolves from the working folder, not the bare name in the folder.
+    assert granted == [
+        "::warning file=config/adapters/aider.json,title=CAPABILITY_NOT_GRANTED::"
+        "/capabilities/provides: not granted by the host: headless-task"
+    ], out
+
+
+def test_a_detection_record_names_its_tool_in_the_message_not_as_a_file(
+    tmp_path: Path, run_cli: Run
+) -> None:
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    code, out, _ = run_cli(
+        "detect", "--project", str(REPO), "--adapters-dir", str(folder), "--format", "github"
+    )
+    assert code == 0
+    commands = _github_commands(out)
+    assert commands, out
+    for line in commands:
+        # codex-desktop's NOT_DETECTABLE is about a tool: no file of that name exists.
+        assert "file=" not in line, line
+    assert any(
+        line.startswith("::warning title=NOT_DETECTABLE::codex-desktop: ") for line in commands
+    ), commands
+
+
+def test_a_record_about_the_folder_is_no_file_annotation(tmp_path: Path, run_cli: Run) -> None:
+    not_a_folder = tmp_path / "adapters.txt"
+    not_a_folder.write_text("")
+    code, out, _ = run_cli(
+        "registry",
+        "--project",
+        str(REPO),
+        "--adapters-dir",
+        str(not_a_folder),
+        "--format",
+        "github",
+    )
+    assert code == 0
+    [line] = _github_commands(out)
+    assert line.startswith(f"::error title=UNREADABLE::{not_a_folder}: "), line
