@@ -182,7 +182,9 @@ def test_a_refused_path_setting_is_located_at_its_key(
     assert f"pyproject.toml:5:1: tool.toolgen.schema {problem}" in err, err
 
 
-def test_a_pyproject_that_is_not_utf8_names_the_byte_offset_at_its_line_and_column(tmp_path: Path, run_cli: Run) -> None:
+def test_a_pyproject_that_is_not_utf8_names_the_byte_offset_at_its_line_and_column(
+    tmp_path: Path, run_cli: Run
+) -> None:
     project = _source_project(tmp_path / "project")
     (project / "pyproject.toml").write_bytes(b"[tool.toolgen]\n# caf\xe9\n")
     code, _, err = run_cli("generate", "--project", str(project))
