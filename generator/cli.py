@@ -184,7 +184,34 @@ def _add_tool_parser(commands: Any, common: argparse.ArgumentParser) -> None:
     add.add_argument("--after", metavar="ID", help="insert after this row (default: at the end)")
 
 
+# The project folder of the running command, once configured: workflow commands name files
+# from the workspace (``_workflow_file``).
+_annotated_project: list[Path] = []
+
+
+def _workflow_file(source: str) -> str:
+    """A diagnostic's source (a path relative to the project) as a workflow command's ``file``.
+    The Actions runner resolves ``file`` from the workspace (``GITHUB_WORKSPACE``), so inside a
+    workflow a project in a subfolder of the repository (``--project packages/registry``) names
+    ``packages/registry/schema/tools.yaml``, where ``schema/tools.yaml`` would annotate no file
+    (or another one). Outside a workflow, and for a source that is no file inside the workspace
+    (``REF:schema/tools.yaml``, a source beside the checkout), the source as it is."""
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    if not workspace or not _annotated_project or not source or os.path.isabs(source):
+        return source
+    try:
+        path = os.path.normpath(os.path.join(os.path.realpath(_annotated_project[-1]), source))
+        relative = os.path.relpath(path, os.path.realpath(workspace))
+        if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+            return source
+        return Path(relative).as_posix() if os.path.lexists(path) else source
+    except (OSError, ValueError):  # a workspace on another drive, a NUL in the setting
+        return source
+
+
 def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: object) -> None:
+    import dataclasses  # noqa: PLC0415
+
     from generator.diagnostics import render_github, render_json, render_text, sort_key  # noqa: PLC0415
 
     ordered = sorted(diagnostics, key=sort_key)
@@ -194,6 +221,9 @@ def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: obje
     if output_format == "github":
         # Workflow commands are read from standard output (the documented channel).
         for diagnostic in ordered:
+            source = _workflow_file(diagnostic.source)
+            if source != diagnostic.source:
+                diagnostic = dataclasses.replace(diagnostic, source=source)  # noqa: PLW2901
             print(render_github(diagnostic))
         return
     for diagnostic in ordered:
@@ -426,6 +456,7 @@ def _run(arguments: argparse.Namespace) -> int:
         # Messages quote configuration text already; sanitizing the whole line again is cheap
         # insurance that nothing from pyproject.toml reaches a terminal or CI log raw.
         raise _UsageError(sanitize(str(error), 1000)) from error
+    _annotated_project[:] = [config.project_dir]
     if arguments.command in RUNTIME_COMMANDS:
         return _run_runtime(config, arguments)
     if arguments.command in ("breaking", "add-tool"):

@@ -220,3 +220,47 @@ def test_a_record_about_the_folder_is_no_file_annotation(tmp_path: Path, run_cli
     assert code == 0
     [line] = _github_commands(out)
     assert line.startswith(f"::error title=UNREADABLE::{not_a_folder}: "), line
+
+
+# --- a project in a subfolder of the repository, annotated in a workflow ---------------------
+
+
+def _project_in_a_subfolder(workspace: Path) -> Path:
+    project = _sources_only(workspace / "packages" / "registry")
+    table = project / "schema/tools.yaml"
+    table.write_text(table.read_text(encoding="utf-8") + "unknownTopLevel: 1\n", encoding="utf-8")
+    return project
+
+
+def test_a_workflow_annotation_names_the_file_from_the_workspace(
+    tmp_path: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project_in_a_subfolder(tmp_path)
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "github")
+    assert code == 1
+    lines = [line for line in out.splitlines() if line.startswith("::")]
+    assert lines, out
+    for line in lines:
+        assert line.startswith("::error file=packages/registry/schema/tools.yaml,line="), line
+
+
+def test_outside_a_workflow_the_annotation_names_the_file_from_the_project(
+    tmp_path: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project_in_a_subfolder(tmp_path)
+    monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "github")
+    assert code == 1
+    assert out.startswith("::error file=schema/tools.yaml,line="), out
+
+
+def test_a_source_outside_the_workspace_keeps_its_project_path(
+    tmp_path: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _project_in_a_subfolder(tmp_path / "elsewhere")
+    (tmp_path / "workspace").mkdir()
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path / "workspace"))
+    code, out, _ = run_cli("generate", "--project", str(project), "--format", "github")
+    assert code == 1
+    assert out.startswith("::error file=schema/tools.yaml,line="), out
