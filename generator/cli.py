@@ -189,6 +189,22 @@ def _add_tool_parser(commands: Any, common: argparse.ArgumentParser) -> None:
 _annotated_project: list[Path] = []
 
 
+def _workflow_file_from_here(path: str) -> str:
+    """A path given from the working folder (``validate``'s files, an adapters folder's) as a
+    workflow command's ``file``: from the workspace inside a workflow (``_workflow_file``)."""
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    if not workspace or not path:
+        return path
+    try:
+        absolute = os.path.abspath(path)
+        relative = os.path.relpath(os.path.realpath(absolute), os.path.realpath(workspace))
+        if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+            return path
+        return Path(relative).as_posix() if os.path.lexists(absolute) else path
+    except (OSError, ValueError):
+        return path
+
+
 def _workflow_file(source: str) -> str:
     """A diagnostic's source (a path relative to the project) as a workflow command's ``file``.
     The Actions runner resolves ``file`` from the workspace (``GITHUB_WORKSPACE``), so inside a
@@ -844,6 +860,7 @@ def _print_runtime_diagnostics(
         path = diagnostic.source if in_folder is None else in_folder.get(diagnostic.source)
         message = diagnostic.message
         if path:
+            path = _workflow_file_from_here(path)
             properties.insert(0, "file=" + github_escape(path, is_property=True))
         elif diagnostic.source:  # what it is about, said in the message as text output says it
             message = f"{diagnostic.source}: {message}"

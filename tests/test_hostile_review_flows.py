@@ -264,3 +264,26 @@ def test_a_source_outside_the_workspace_keeps_its_project_path(
     code, out, _ = run_cli("generate", "--project", str(project), "--format", "github")
     assert code == 1
     assert out.startswith("::error file=schema/tools.yaml,line="), out
+
+
+def test_validate_in_a_subfolder_annotates_the_file_from_the_workspace(
+    tmp_path: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    subfolder = tmp_path / "packages" / "registry"
+    (subfolder / "adapters").mkdir(parents=True)
+    (subfolder / "adapters" / "bad.json").write_text("{}", encoding="utf-8")
+    monkeypatch.chdir(subfolder)  # a workflow step with its own working-directory
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
+    code, out, _ = run_cli(
+        "validate", "--project", str(REPO), "--format", "github", "adapters/bad.json"
+    )
+    assert code == 1
+    lines = [line for line in out.splitlines() if line.startswith("::")]
+    assert lines, out
+    for line in lines:
+        assert line.startswith("::error file=packages/registry/adapters/bad.json,"), line
+    monkeypatch.delenv("GITHUB_WORKSPACE")
+    code, out, _ = run_cli(
+        "validate", "--project", str(REPO), "--format", "github", "adapters/bad.json"
+    )
+    assert out.startswith("::error file=adapters/bad.json,"), out
