@@ -82,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument(
         "--project",
-        type=Path,
+        type=_project_folder,
         default=None,
         help="folder holding pyproject.toml (default: the nearest one with [tool.toolgen] at or"
         " above the current folder)",
@@ -126,6 +126,7 @@ def _parser() -> argparse.ArgumentParser:
         command = commands.add_parser(name, parents=[common], help=text)
         command.add_argument(
             "--adapters-dir",
+            type=_named_folder,
             default=None,
             help="folder of third-party adapter files (default: the loader's default)",
         )
@@ -436,6 +437,19 @@ def _run_runtime(config: Config, arguments: argparse.Namespace) -> int:
     except RuntimeMissingError as error:
         raise _UsageError(sanitize(str(error), 300)) from error
     return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
+
+
+def _named_folder(value: str) -> str:
+    """A folder option's value; an empty one (``--adapters-dir "$UNSET"``) is refused: it names
+    no folder, and would quietly be the current folder (``--project``) or no adapters at all."""
+    if not value:
+        raise argparse.ArgumentTypeError("an empty value names no folder")
+    return value
+
+
+def _project_folder(value: str) -> Path:
+    """``--project``'s folder (``_named_folder``)."""
+    return Path(_named_folder(value))
 
 
 def _project(arguments: argparse.Namespace) -> Path:

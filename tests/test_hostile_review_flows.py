@@ -287,3 +287,34 @@ def test_validate_in_a_subfolder_annotates_the_file_from_the_workspace(
         "validate", "--project", str(REPO), "--format", "github", "adapters/bad.json"
     )
     assert out.startswith("::error file=adapters/bad.json,"), out
+
+
+# --- an empty folder option (an unset variable) names no folder ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "arguments"),
+    [
+        ("project", ("check", "--project", "")),
+        ("project", ("generate", "--project=")),
+        ("adapters-dir", ("registry", "--project", str(REPO), "--adapters-dir", "")),
+        ("adapters-dir", ("detect", "--project", str(REPO), "--adapters-dir=")),
+    ],
+)
+def test_an_empty_folder_option_is_a_usage_error(
+    tmp_path: Path,
+    run_cli: Run,
+    monkeypatch: pytest.MonkeyPatch,
+    option: str,
+    arguments: tuple[str, ...],
+) -> None:
+    # The current folder is a project: an empty --project must not quietly be it.
+    project = _sources_only(tmp_path / "project")
+    monkeypatch.chdir(project)
+    code, out, _ = run_cli(*arguments, "--format", "json")
+    assert code == 2
+    assert json.loads(out)["error"] == {
+        "kind": "usage",
+        "message": f"argument --{option}: an empty value names no folder",
+    }
+    assert not (project / "generated").exists()
