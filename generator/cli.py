@@ -117,7 +117,9 @@ def _parser() -> argparse.ArgumentParser:
     validate = commands.add_parser(
         "validate", parents=[common], help="apply the adapter loader's rules to files"
     )
-    validate.add_argument("files", nargs="+", metavar="FILE", help="adapter JSON files")
+    validate.add_argument(
+        "files", nargs="+", metavar="FILE", type=_named_file, help="adapter JSON files"
+    )
     for name, text in (
         ("registry", "print the merged registry and the loader's diagnostics"),
         ("catalog", "print the sanitized catalog: categories, libraries, tools, capabilities"),
@@ -444,6 +446,14 @@ def _named_folder(value: str) -> str:
     no folder, and would quietly be the current folder (``--project``) or no adapters at all."""
     if not value:
         raise argparse.ArgumentTypeError("an empty value names no folder")
+    return value
+
+
+def _named_file(value: str) -> str:
+    """A ``validate`` file; an empty one (``"$UNSET"``) names no file (its records would be
+    about ``<input>``, its verdict about nothing)."""
+    if not value:
+        raise argparse.ArgumentTypeError("an empty value names no file")
     return value
 
 

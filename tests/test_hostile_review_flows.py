@@ -318,3 +318,12 @@ def test_an_empty_folder_option_is_a_usage_error(
         "message": f"argument --{option}: an empty value names no folder",
     }
     assert not (project / "generated").exists()
+
+
+def test_validate_refuses_an_empty_file_name(run_cli: Run) -> None:
+    code, out, _ = run_cli("validate", "--project", str(REPO), "--format", "json", "")
+    assert code == 2
+    assert json.loads(out)["error"] == {
+        "kind": "usage",
+        "message": "argument FILE: an empty value names no file",
+    }
