@@ -327,3 +327,18 @@ def test_validate_refuses_an_empty_file_name(run_cli: Run) -> None:
         "kind": "usage",
         "message": "argument FILE: an empty value names no file",
     }
+
+
+def test_the_readme_package_flow_leaves_no_untracked_tarball() -> None:
+    """`npm pack ./generated/typescript`, run as the README writes it, leaves
+    ``tool-registry-0.1.0.tgz`` in the checkout: ignored, so `git status` stays clean."""
+    import subprocess
+
+    if shutil.which("git") is None or not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    ignored = subprocess.run(
+        ["git", "check-ignore", "-q", "--no-index", "tool-registry-0.1.0.tgz"],
+        cwd=REPO,
+        check=False,
+    )
+    assert ignored.returncode == 0
