@@ -334,10 +334,11 @@ def test_the_readme_package_flow_leaves_no_untracked_tarball() -> None:
     ``tool-registry-0.1.0.tgz`` in the checkout: ignored, so `git status` stays clean."""
     import subprocess
 
-    if shutil.which("git") is None or not (REPO / ".git").exists():
+    git = shutil.which("git")
+    if git is None or not (REPO / ".git").exists():
         pytest.skip("not a git checkout")
     ignored = subprocess.run(
-        ["git", "check-ignore", "-q", "--no-index", "tool-registry-0.1.0.tgz"],
+        [git, "check-ignore", "-q", "--no-index", "tool-registry-0.1.0.tgz"],
         cwd=REPO,
         check=False,
     )
