@@ -343,3 +343,13 @@ def test_the_readme_package_flow_leaves_no_untracked_tarball() -> None:
         check=False,
     )
     assert ignored.returncode == 0
+
+
+def test_breaking_without_git_says_what_to_do(
+    tmp_path: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = _sources_only(tmp_path / "project")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs-here"))
+    code, _, err = run_cli("breaking", "--against", "HEAD", "--project", str(project))
+    assert code == 2
+    assert "git is not on PATH" in err and "--against a folder" in err, err
