@@ -710,12 +710,31 @@ def _refuse_undecodable(arguments: argparse.Namespace) -> None:
 
     for option, attribute in _ADD_TOOL_TEXT:
         value = getattr(arguments, attribute)
-        for text in value if isinstance(value, list) else [value]:
-            if isinstance(text, str) and any("\udc80" <= c <= "\udcff" for c in text):
+        texts = value if isinstance(value, list) else [value]
+        recovered = [_utf8_argument(text) for text in texts]
+        for text, utf8 in zip(texts, recovered, strict=True):
+            if utf8 is _NOT_UTF8:
                 raise AddToolError(
                     f"{option} {describe(text)} is not UTF-8 text (check the terminal's or"
                     " the shell's encoding)"
                 )
+        setattr(arguments, attribute, recovered if isinstance(value, list) else recovered[0])
+
+
+_NOT_UTF8 = object()
+
+
+def _utf8_argument(text: object) -> object:
+    """An option's text as the UTF-8 its bytes are, or ``_NOT_UTF8`` when they are not. Under
+    a locale whose encoding is not UTF-8 (``LC_ALL=C`` without UTF-8 mode: ASCII), Python keeps
+    every non-ASCII byte of an argument as a lone surrogate, so ``--display-name Ä``, UTF-8 on
+    the command line, read as undecodable: its bytes (``os.fsencode``) are decoded again."""
+    if not isinstance(text, str) or not any("\udc80" <= c <= "\udcff" for c in text):
+        return text
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except UnicodeError:
+        return _NOT_UTF8
 
 
 def _add_tool_fields(arguments: argparse.Namespace) -> dict[str, Any]:

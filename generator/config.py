@@ -24,6 +24,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -217,6 +218,29 @@ def _read_pyproject(pyproject: Path, where: _Shown) -> dict[str, Any]:
         raise ConfigError(f"{where}: cannot read: nested too deeply") from error
 
 
+def _path_problem(value: object) -> str | None:
+    """Why a path setting's value names no file here, or ``None``."""
+    if not isinstance(value, str) or not value or Path(value).is_absolute():
+        return "must be a relative path"
+    if "\0" in value:
+        return "must not contain a NUL character"
+    if "\\" in value:
+        # A separator on Windows, part of a name elsewhere: one pyproject.toml would name
+        # different files on different machines.
+        return "must separate folders with / (a backslash separates them on Windows only)"
+    try:
+        os.fsencode(value)
+    except UnicodeEncodeError:
+        # A C locale without UTF-8 mode: Python names files in ASCII, and every use of the
+        # path failed as an internal error.
+        encoding = sys.getfilesystemencoding()
+        return (
+            f"cannot be named in the file system encoding Python uses here ({encoding}): run"
+            " toolgen under a UTF-8 locale (LC_ALL=C.UTF-8) or with PYTHONUTF8=1"
+        )
+    return None
+
+
 def _line_and_column(before: str) -> tuple[int, int]:
     """The 1-based line and column just after ``before``, the text that precedes a position."""
     return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
@@ -244,15 +268,7 @@ def load_config(project_dir: Path) -> Config:
     for key, value in section.items():
         if key in PACKAGE_KEYS:
             continue
-        problem = None
-        if not isinstance(value, str) or not value or Path(value).is_absolute():
-            problem = "must be a relative path"
-        elif "\0" in value:
-            problem = "must not contain a NUL character"
-        elif "\\" in value:
-            # A separator on Windows, part of a name elsewhere: one pyproject.toml would name
-            # different files on different machines.
-            problem = "must separate folders with / (a backslash separates them on Windows only)"
+        problem = _path_problem(value)
         if problem is not None:
             place = _key_location(pyproject, key)
             located = f"{where}:{place[0]}:{place[1]}" if place else f"{where}"

@@ -7,14 +7,17 @@ inputs whose findings carried no position, or a message that did not say what wa
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from generator.load import parse_yaml
-from tests.conftest import REPO
+from tests.conftest import REPO, copy_project
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -332,8 +335,6 @@ def test_validate_refuses_an_empty_file_name(run_cli: Run) -> None:
 def test_the_readme_package_flow_leaves_no_untracked_tarball() -> None:
     """`npm pack ./generated/typescript`, run as the README writes it, leaves
     ``tool-registry-0.1.0.tgz`` in the checkout: ignored, so `git status` stays clean."""
-    import subprocess
-
     git = shutil.which("git")
     if git is None or not (REPO / ".git").exists():
         pytest.skip("not a git checkout")
@@ -353,3 +354,76 @@ def test_breaking_without_git_says_what_to_do(
     code, _, err = run_cli("breaking", "--against", "HEAD", "--project", str(project))
     assert code == 2
     assert "git is not on PATH" in err and "--against a folder" in err, err
+
+
+# --- a C locale without UTF-8 mode, and folders whose names are not UTF-8 --------------------
+
+_ASCII_LOCALE = {"LC_ALL": "C", "PYTHONCOERCECLOCALE": "0", "PYTHONUTF8": "0"}
+
+
+def _run_in_ascii_locale(*arguments: str | bytes, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable.encode(), b"-m", b"generator",
+         *(a if isinstance(a, bytes) else os.fsencode(a) for a in arguments)],
+        cwd=cwd,
+        env={**os.environ, **_ASCII_LOCALE, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        check=False,
+    )  # fmt: skip
+
+
+def _require_an_ascii_file_system_encoding(cwd: Path) -> None:
+    probe = subprocess.run(
+        [sys.executable, "-c", "import sys; print(sys.getfilesystemencoding())"],
+        cwd=cwd,
+        env={**os.environ, **_ASCII_LOCALE},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if probe.stdout.strip().lower() not in {"ascii", "ansi_x3.4-1968"}:
+        pytest.skip("this Python names files in UTF-8 even under LC_ALL=C")
+
+
+def test_a_non_ascii_setting_under_an_ascii_locale_is_a_located_usage_error(
+    tmp_path: Path,
+) -> None:
+    project = _sources_only(tmp_path / "project")
+    _require_an_ascii_file_system_encoding(project)
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text(encoding="utf-8") + 'python_out = "out/py \u00fc"\n', encoding="utf-8"
+    )
+    completed = _run_in_ascii_locale("generate", "--project", str(project), cwd=project)
+    err = completed.stderr.decode("ascii", "replace")
+    assert completed.returncode == 2, err
+    assert "pyproject.toml:5:1: tool.toolgen.python_out cannot be named" in err, err
+    assert "UTF-8 locale" in err and "internal error" not in err
+    assert not (project / "out").exists()
+
+
+def test_add_tool_reads_a_utf8_argument_under_an_ascii_locale(tmp_path: Path) -> None:
+    project = copy_project(tmp_path / "project")
+    _require_an_ascii_file_system_encoding(project)
+    completed = _run_in_ascii_locale(
+        "add-tool", "acme-agent", "--display-name", "\u00c4cme Agent".encode(),
+        "--detect", "path", "--binary", "acme", "--launchable", "--no-hook-capable",
+        "--hook-pointer", ".acme/x.json", "--project", str(project),
+        cwd=project,
+    )  # fmt: skip
+    err = completed.stderr.decode("ascii", "replace")
+    assert completed.returncode == 0, err
+    table = (project / "schema/tools.yaml").read_text(encoding="utf-8")
+    assert 'displayName: "\u00c4cme Agent"' in table or "displayName: \u00c4cme Agent" in table
+
+
+def test_runtime_commands_run_in_a_project_whose_path_is_not_utf8(
+    tmp_path: Path, run_cli: Run
+) -> None:
+    project = copy_project(Path(os.fsdecode(os.fsencode(tmp_path) + b"/proj\xffect")))
+    for command in ("registry", "catalog", "detect"):
+        code, out, err = run_cli(command, "--project", str(project), "--format", "json")
+        assert code == 0, err
+        assert "internal error" not in out + err
+    code, out, _ = run_cli("validate", "--project", str(project), "--format", "json", "x.json")
+    assert code == 1 and json.loads(out)["files"][0]["accepted"] is False
