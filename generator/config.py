@@ -210,6 +210,9 @@ def _read_pyproject(pyproject: Path, where: _Shown) -> dict[str, Any]:
         else:
             line, column = _line_and_column(text)
         message = f"not valid TOML: {sanitize(reason[: place.start()])}"
+        if text.startswith("\ufeff") and (line, column) == (1, 1):
+            # An editor's byte order mark: tomllib (and pip) read it as a stray character.
+            message += " (a byte order mark starts the file: save it as UTF-8 without one)"
         raise ConfigError(f"{where}:{line}:{column}: {message}") from error
     except OSError as error:
         reason = error.strerror or str(error)

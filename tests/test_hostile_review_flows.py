@@ -427,3 +427,12 @@ def test_runtime_commands_run_in_a_project_whose_path_is_not_utf8(
         assert "internal error" not in out + err
     code, out, _ = run_cli("validate", "--project", str(project), "--format", "json", "x.json")
     assert code == 1 and json.loads(out)["files"][0]["accepted"] is False
+
+
+def test_a_pyproject_with_a_byte_order_mark_says_so(tmp_path: Path, run_cli: Run) -> None:
+    project = _sources_only(tmp_path / "project")
+    pyproject = project / "pyproject.toml"
+    pyproject.write_bytes(b"\xef\xbb\xbf" + pyproject.read_bytes())
+    code, _, err = run_cli("generate", "--project", str(project))
+    assert code == 2
+    assert "pyproject.toml:1:1: not valid TOML: Invalid statement (a byte order mark" in err, err
