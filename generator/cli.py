@@ -384,6 +384,7 @@ def _json_outcome(asked: bool, kind: str, message: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _annotated_project.clear()  # set once this run is configured (``_run``)
     with _robust_streams(), _termination_unwinds():
         try:
             arguments = _parser().parse_args(argv)  # exits 0 for --help and --version
