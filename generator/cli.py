@@ -726,11 +726,12 @@ _NOT_UTF8 = object()
 
 
 def _utf8_argument(text: object) -> object:
-    """An option's text as the UTF-8 its bytes are, or ``_NOT_UTF8`` when they are not. Under
-    a locale whose encoding is not UTF-8 (``LC_ALL=C`` without UTF-8 mode: ASCII), Python keeps
-    every non-ASCII byte of an argument as a lone surrogate, so ``--display-name Ä``, UTF-8 on
-    the command line, read as undecodable: its bytes (``os.fsencode``) are decoded again."""
-    if not isinstance(text, str) or not any("\udc80" <= c <= "\udcff" for c in text):
+    """An option's text as the UTF-8 its bytes are, or ``_NOT_UTF8`` when they are not. Python
+    decodes the command line in the locale's encoding, so under another one ``--display-name
+    Ä`` (UTF-8 on the command line) read as lone surrogates (ASCII: a C locale without UTF-8
+    mode) or as ``Ã\x84`` (Latin-1), which went into tools.yaml: the bytes (``os.fsencode``)
+    are decoded again, as UTF-8."""
+    if not isinstance(text, str) or text.isascii():
         return text
     try:
         return os.fsencode(text).decode("utf-8")

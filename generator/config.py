@@ -232,14 +232,18 @@ def _path_problem(value: object) -> str | None:
         # different files on different machines.
         return "must separate folders with / (a backslash separates them on Windows only)"
     try:
-        os.fsencode(value)
+        named = os.fsencode(value)
     except UnicodeEncodeError:
-        # A C locale without UTF-8 mode: Python names files in ASCII, and every use of the
-        # path failed as an internal error.
+        named = None
+    if named != value.encode("utf-8", "surrogateescape"):
+        # pyproject.toml is UTF-8, and so are the names it means. Under a locale of another
+        # encoding Python names files otherwise: in ASCII (a C locale without UTF-8 mode) every
+        # use of the path failed as an internal error, and in Latin-1 "py ü" named another
+        # folder than a UTF-8 machine's (the outputs then went missing there).
         encoding = sys.getfilesystemencoding()
         return (
-            f"cannot be named in the file system encoding Python uses here ({encoding}): run"
-            " toolgen under a UTF-8 locale (LC_ALL=C.UTF-8) or with PYTHONUTF8=1"
+            f"cannot be named in the file system encoding Python uses here ({encoding}) as it"
+            " is in UTF-8: run toolgen under a UTF-8 locale (LC_ALL=C.UTF-8) or with PYTHONUTF8=1"
         )
     return None
 

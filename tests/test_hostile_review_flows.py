@@ -436,3 +436,72 @@ def test_a_pyproject_with_a_byte_order_mark_says_so(tmp_path: Path, run_cli: Run
     code, _, err = run_cli("generate", "--project", str(project))
     assert code == 2
     assert "pyproject.toml:1:1: not valid TOML: Invalid statement (a byte order mark" in err, err
+
+
+def _latin1_locale(folder: Path) -> dict[str, str]:
+    """The environment of a Latin-1 locale (built with ``localedef`` into ``folder`` when the
+    system has none), or a skip."""
+    localedef = shutil.which("localedef")
+    if localedef is None or not Path("/usr/share/i18n/locales/de_DE").exists():
+        pytest.skip("no localedef, or no locale sources to build a Latin-1 locale from")
+    folder.mkdir(parents=True, exist_ok=True)
+    built = subprocess.run(
+        [localedef, "-i", "de_DE", "-f", "ISO-8859-1", str(folder / "de_DE.ISO-8859-1")],
+        capture_output=True,
+        check=False,
+    )
+    environment = {"LOCPATH": str(folder), "LC_ALL": "de_DE.ISO-8859-1"}
+    probe = subprocess.run(
+        [sys.executable, "-c", "import sys; print(sys.getfilesystemencoding())"],
+        env={**os.environ, **environment},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if built.returncode not in (0, 1) or probe.stdout.strip() != "iso8859-1":
+        pytest.skip("a Latin-1 locale could not be built here")
+    return environment
+
+
+def _run_in(
+    environment: dict[str, str], *arguments: str | bytes, cwd: Path
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable.encode(), b"-m", b"generator",
+         *(a if isinstance(a, bytes) else a.encode("utf-8") for a in arguments)],
+        cwd=cwd,
+        env={**os.environ, **environment, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        check=False,
+    )  # fmt: skip
+
+
+def test_a_non_ascii_setting_under_a_latin1_locale_names_no_other_folder(tmp_path: Path) -> None:
+    environment = _latin1_locale(tmp_path / "locales")
+    project = _sources_only(tmp_path / "project")
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(
+        pyproject.read_text(encoding="utf-8") + 'python_out = "out/py \u00fc"\n', encoding="utf-8"
+    )
+    completed = _run_in(environment, "generate", "--project", str(project), cwd=project)
+    err = completed.stderr.decode("latin-1")
+    assert completed.returncode == 2, err
+    assert "pyproject.toml:5:1: tool.toolgen.python_out cannot be named" in err, err
+    # "py \u00fc" in Latin-1 is another folder than the UTF-8 one every other machine writes.
+    assert not (project / "out").exists()
+
+
+def test_add_tool_under_a_latin1_locale_writes_no_mojibake(tmp_path: Path) -> None:
+    environment = _latin1_locale(tmp_path / "locales")
+    project = copy_project(tmp_path / "project")
+    completed = _run_in(
+        environment,
+        "add-tool", "acme-agent", "--display-name", "Caf\u00e9 Agent",
+        "--detect", "path", "--binary", "acme", "--launchable", "--no-hook-capable",
+        "--hook-pointer", ".acme/x.json", "--project", str(project),
+        cwd=project,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stderr.decode("latin-1")
+    table = (project / "schema/tools.yaml").read_text(encoding="utf-8")
+    assert "Caf\u00e9 Agent" in table
+    assert "Caf\u00c3" not in table  # UTF-8 read as Latin-1
