@@ -192,20 +192,32 @@ def _add_tool_parser(commands: Any, common: argparse.ArgumentParser) -> None:
 _annotated_project: list[Path] = []
 
 
+def _from_workspace(path: str) -> str | None:
+    """``path`` relative to the workflow's workspace (``GITHUB_WORKSPACE``), or ``None`` outside
+    a workflow, outside the workspace, or where nothing is. The folders are resolved (a
+    workspace under a linked folder), the file's own name is kept: a linked adapter is
+    annotated where it is listed, not where its link points."""
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    if not workspace or not path:
+        return None
+    try:
+        absolute = os.path.abspath(path)
+        if not os.path.lexists(absolute):
+            return None
+        folder, name = os.path.split(absolute)
+        named = os.path.join(os.path.realpath(folder), name)
+        relative = os.path.relpath(named, os.path.realpath(workspace))
+    except (OSError, ValueError):  # a workspace on another drive, a NUL in the setting
+        return None
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return None
+    return Path(relative).as_posix()
+
+
 def _workflow_file_from_here(path: str) -> str:
     """A path given from the working folder (``validate``'s files, an adapters folder's) as a
     workflow command's ``file``: from the workspace inside a workflow (``_workflow_file``)."""
-    workspace = os.environ.get("GITHUB_WORKSPACE")
-    if not workspace or not path:
-        return path
-    try:
-        absolute = os.path.abspath(path)
-        relative = os.path.relpath(os.path.realpath(absolute), os.path.realpath(workspace))
-        if relative == os.pardir or relative.startswith(os.pardir + os.sep):
-            return path
-        return Path(relative).as_posix() if os.path.lexists(absolute) else path
-    except (OSError, ValueError):
-        return path
+    return _from_workspace(path) or path
 
 
 def _workflow_file(source: str) -> str:
@@ -215,17 +227,13 @@ def _workflow_file(source: str) -> str:
     ``packages/registry/schema/tools.yaml``, where ``schema/tools.yaml`` would annotate no file
     (or another one). Outside a workflow, and for a source that is no file inside the workspace
     (``REF:schema/tools.yaml``, a source beside the checkout), the source as it is."""
-    workspace = os.environ.get("GITHUB_WORKSPACE")
-    if not workspace or not _annotated_project or not source or os.path.isabs(source):
+    if not _annotated_project or not source or os.path.isabs(source):
         return source
     try:
-        path = os.path.normpath(os.path.join(os.path.realpath(_annotated_project[-1]), source))
-        relative = os.path.relpath(path, os.path.realpath(workspace))
-        if relative == os.pardir or relative.startswith(os.pardir + os.sep):
-            return source
-        return Path(relative).as_posix() if os.path.lexists(path) else source
-    except (OSError, ValueError):  # a workspace on another drive, a NUL in the setting
+        project = os.path.realpath(_annotated_project[-1])
+    except (OSError, ValueError):
         return source
+    return _from_workspace(os.path.join(project, source)) or source
 
 
 def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: object) -> None:

@@ -505,3 +505,19 @@ def test_add_tool_under_a_latin1_locale_writes_no_mojibake(tmp_path: Path) -> No
     table = (project / "schema/tools.yaml").read_text(encoding="utf-8")
     assert "Caf\u00e9 Agent" in table
     assert "Caf\u00c3" not in table  # UTF-8 read as Latin-1
+
+
+def test_a_linked_adapter_is_annotated_where_it_is_listed(
+    tmp_path: Path, run_cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "store").mkdir()
+    (tmp_path / "store" / "real.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "adapters").mkdir()
+    (tmp_path / "adapters" / "bad.json").symlink_to(tmp_path / "store" / "real.json")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
+    code, out, _ = run_cli(
+        "validate", "--project", str(REPO), "--format", "github", "adapters/bad.json"
+    )
+    assert code == 1
+    assert out.startswith("::error file=adapters/bad.json,"), out
