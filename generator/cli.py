@@ -804,11 +804,8 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
         _count_line(found, arguments.format)
         return EXIT_FINDINGS
     try:
-        row = new_row(
-            arguments.id,
-            _add_tool_fields(arguments),
-            property_order(manifest.value, manifest.value),
-        )
+        fields = _add_tool_fields(arguments)  # first: it reads the options' bytes as UTF-8
+        row = new_row(arguments.id, fields, property_order(manifest.value, manifest.value))
         text, _ = read_text(config.path("table"), config.relative("table"), keep_bom=True)
         new_text = insert_row(text or "", table, row, arguments.after)
     except AddToolError as error:

@@ -521,3 +521,21 @@ def test_a_linked_adapter_is_annotated_where_it_is_listed(
     )
     assert code == 1
     assert out.startswith("::error file=adapters/bad.json,"), out
+
+
+def test_add_tool_under_a_latin1_locale_quotes_the_id_it_was_given(tmp_path: Path) -> None:
+    environment = _latin1_locale(tmp_path / "locales")
+    project = copy_project(tmp_path / "project")
+    before = (project / "schema/tools.yaml").read_bytes()
+    completed = _run_in(
+        environment,
+        "add-tool", "caf\u00e9", "--display-name", "Cafe",
+        "--detect", "path", "--binary", "cafe", "--launchable", "--no-hook-capable",
+        "--hook-pointer", ".cafe/x.json", "--project", str(project),
+        cwd=project,
+    )  # fmt: skip
+    assert completed.returncode == 1
+    # The id is refused by its pattern, quoted as typed (Latin-1 on this terminal), not as the
+    # Latin-1 reading of its UTF-8 bytes ("caf\u00c3\u00a9").
+    assert b'"caf\xe9"' in completed.stderr, completed.stderr
+    assert (project / "schema/tools.yaml").read_bytes() == before
