@@ -947,8 +947,21 @@ def _print_json(document: object) -> None:
     print(json_text(document))
 
 
+def _shown_path(path: str) -> str:
+    """A path from the command line as the text its bytes are in UTF-8 (bytes that are not
+    UTF-8 kept as surrogate escapes, which the records show escaped): under a locale of another
+    encoding (Latin-1) Python decoded a UTF-8 name's bytes one by one, and the records named a
+    file the user never wrote."""
+    if path.isascii():
+        return path
+    try:
+        return os.fsencode(path).decode("utf-8", "surrogateescape")
+    except UnicodeError:
+        return path
+
+
 def _validate(runtime: ModuleType, arguments: argparse.Namespace) -> int:
-    result = runtime.load_manifest_files((path, path) for path in arguments.files)
+    result = runtime.load_manifest_files((_shown_path(path), path) for path in arguments.files)
     rejected = any(not report.accepted for report in result.files)
     if arguments.format == "json":
         _print_json({"files": [report.as_json() for report in result.files]})

@@ -539,3 +539,15 @@ def test_add_tool_under_a_latin1_locale_quotes_the_id_it_was_given(tmp_path: Pat
     # Latin-1 reading of its UTF-8 bytes ("caf\u00c3\u00a9").
     assert b'"caf\xe9"' in completed.stderr, completed.stderr
     assert (project / "schema/tools.yaml").read_bytes() == before
+
+
+def test_validate_under_a_latin1_locale_names_the_file_as_written(tmp_path: Path) -> None:
+    environment = _latin1_locale(tmp_path / "locales")
+    (tmp_path / "\u00e4ider.json").write_text("{}", encoding="utf-8")
+    completed = _run_in(
+        environment, "validate", "--project", str(REPO), "--format", "json", "\u00e4ider.json",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert completed.returncode == 1, completed.stderr
+    [report] = json.loads(completed.stdout)["files"]
+    assert report["source"] == "\u00e4ider.json"
