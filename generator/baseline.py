@@ -58,6 +58,16 @@ class Baseline:
     runtime_codes_unreadable: str | None = None
 
 
+def _cannot_run_git(error: BaseException) -> str:
+    """Why git did not run, said so a user can act on it (not only the exception's type)."""
+    if isinstance(error, FileNotFoundError):
+        return (
+            "cannot run git: FileNotFoundError (git is not on PATH: install it, or give --against"
+            " a folder holding the older copy)"
+        )
+    return f"cannot run git: {type(error).__name__}"
+
+
 def _git(project_dir: Path, *arguments: str) -> subprocess.CompletedProcess[bytes]:
     try:
         return subprocess.run(  # noqa: S603 - an argument list, no shell; the ref is checked
@@ -68,7 +78,7 @@ def _git(project_dir: Path, *arguments: str) -> subprocess.CompletedProcess[byte
             timeout=_GIT_TIMEOUT,
         )
     except (OSError, subprocess.TimeoutExpired) as error:
-        raise BaselineError(f"cannot run git: {type(error).__name__}") from error
+        raise BaselineError(_cannot_run_git(error)) from error
 
 
 def _git_show(project_dir: Path, spec: str, limit: int) -> tuple[int, bytes | None]:
@@ -84,7 +94,7 @@ def _git_show(project_dir: Path, spec: str, limit: int) -> tuple[int, bytes | No
             stderr=subprocess.DEVNULL,
         )
     except OSError as error:
-        raise BaselineError(f"cannot run git: {type(error).__name__}") from error
+        raise BaselineError(_cannot_run_git(error)) from error
     expired = threading.Event()
 
     def expire() -> None:

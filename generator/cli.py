@@ -82,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument(
         "--project",
-        type=Path,
+        type=_project_folder,
         default=None,
         help="folder holding pyproject.toml (default: the nearest one with [tool.toolgen] at or"
         " above the current folder)",
@@ -117,7 +117,9 @@ def _parser() -> argparse.ArgumentParser:
     validate = commands.add_parser(
         "validate", parents=[common], help="apply the adapter loader's rules to files"
     )
-    validate.add_argument("files", nargs="+", metavar="FILE", help="adapter JSON files")
+    validate.add_argument(
+        "files", nargs="+", metavar="FILE", type=_named_file, help="adapter JSON files"
+    )
     for name, text in (
         ("registry", "print the merged registry and the loader's diagnostics"),
         ("catalog", "print the sanitized catalog: categories, libraries, tools, capabilities"),
@@ -126,6 +128,7 @@ def _parser() -> argparse.ArgumentParser:
         command = commands.add_parser(name, parents=[common], help=text)
         command.add_argument(
             "--adapters-dir",
+            type=_named_folder,
             default=None,
             help="folder of third-party adapter files (default: the loader's default)",
         )
@@ -184,7 +187,58 @@ def _add_tool_parser(commands: Any, common: argparse.ArgumentParser) -> None:
     add.add_argument("--after", metavar="ID", help="insert after this row (default: at the end)")
 
 
+# The project folder of the running command, once configured: workflow commands name files
+# from the workspace (``_workflow_file``).
+_annotated_project: list[Path] = []
+
+
+def _from_workspace(path: str) -> str | None:
+    """``path`` relative to the workflow's workspace (``GITHUB_WORKSPACE``), or ``None`` outside
+    a workflow, outside the workspace, or where nothing is. The folders are resolved (a
+    workspace under a linked folder), the file's own name is kept: a linked adapter is
+    annotated where it is listed, not where its link points."""
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    if not workspace or not path:
+        return None
+    try:
+        absolute = os.path.abspath(path)
+        if not os.path.lexists(absolute):
+            return None
+        folder, name = os.path.split(absolute)
+        named = os.path.join(os.path.realpath(folder), name)
+        relative = os.path.relpath(named, os.path.realpath(workspace))
+    except (OSError, ValueError):  # a workspace on another drive, a NUL in the setting
+        return None
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return None
+    return Path(relative).as_posix()
+
+
+def _workflow_file_from_here(path: str) -> str:
+    """A path given from the working folder (``validate``'s files, an adapters folder's) as a
+    workflow command's ``file``: from the workspace inside a workflow (``_workflow_file``)."""
+    return _from_workspace(path) or path
+
+
+def _workflow_file(source: str) -> str:
+    """A diagnostic's source (a path relative to the project) as a workflow command's ``file``.
+    The Actions runner resolves ``file`` from the workspace (``GITHUB_WORKSPACE``), so inside a
+    workflow a project in a subfolder of the repository (``--project packages/registry``) names
+    ``packages/registry/schema/tools.yaml``, where ``schema/tools.yaml`` would annotate no file
+    (or another one). Outside a workflow, and for a source that is no file inside the workspace
+    (``REF:schema/tools.yaml``, a source beside the checkout), the source as it is."""
+    if not _annotated_project or not source or os.path.isabs(source):
+        return source
+    try:
+        project = os.path.realpath(_annotated_project[-1])
+    except (OSError, ValueError):
+        return source
+    return _from_workspace(os.path.join(project, source)) or source
+
+
 def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: object) -> None:
+    import dataclasses  # noqa: PLC0415
+
     from generator.diagnostics import render_github, render_json, render_text, sort_key  # noqa: PLC0415
 
     ordered = sorted(diagnostics, key=sort_key)
@@ -194,6 +248,9 @@ def _report(diagnostics: Sequence[Diagnostic], output_format: str, **extra: obje
     if output_format == "github":
         # Workflow commands are read from standard output (the documented channel).
         for diagnostic in ordered:
+            source = _workflow_file(diagnostic.source)
+            if source != diagnostic.source:
+                diagnostic = dataclasses.replace(diagnostic, source=source)  # noqa: PLW2901
             print(render_github(diagnostic))
         return
     for diagnostic in ordered:
@@ -335,6 +392,7 @@ def _json_outcome(asked: bool, kind: str, message: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _annotated_project.clear()  # set once this run is configured (``_run``)
     with _robust_streams(), _termination_unwinds():
         try:
             arguments = _parser().parse_args(argv)  # exits 0 for --help and --version
@@ -392,6 +450,27 @@ def _run_runtime(config: Config, arguments: argparse.Namespace) -> int:
     return RUNTIME_COMMANDS[arguments.command](runtime, arguments)
 
 
+def _named_folder(value: str) -> str:
+    """A folder option's value; an empty one (``--adapters-dir "$UNSET"``) is refused: it names
+    no folder, and would quietly be the current folder (``--project``) or no adapters at all."""
+    if not value:
+        raise argparse.ArgumentTypeError("an empty value names no folder")
+    return value
+
+
+def _named_file(value: str) -> str:
+    """A ``validate`` file; an empty one (``"$UNSET"``) names no file (its records would be
+    about ``<input>``, its verdict about nothing)."""
+    if not value:
+        raise argparse.ArgumentTypeError("an empty value names no file")
+    return value
+
+
+def _project_folder(value: str) -> Path:
+    """``--project``'s folder (``_named_folder``)."""
+    return Path(_named_folder(value))
+
+
 def _project(arguments: argparse.Namespace) -> Path:
     """``--project``, else the project found from the current folder (``ConfigError`` when that
     folder was deleted or cannot be read)."""
@@ -426,6 +505,7 @@ def _run(arguments: argparse.Namespace) -> int:
         # Messages quote configuration text already; sanitizing the whole line again is cheap
         # insurance that nothing from pyproject.toml reaches a terminal or CI log raw.
         raise _UsageError(sanitize(str(error), 1000)) from error
+    _annotated_project[:] = [config.project_dir]
     if arguments.command in RUNTIME_COMMANDS:
         return _run_runtime(config, arguments)
     if arguments.command in ("breaking", "add-tool"):
@@ -639,12 +719,32 @@ def _refuse_undecodable(arguments: argparse.Namespace) -> None:
 
     for option, attribute in _ADD_TOOL_TEXT:
         value = getattr(arguments, attribute)
-        for text in value if isinstance(value, list) else [value]:
-            if isinstance(text, str) and any("\udc80" <= c <= "\udcff" for c in text):
+        texts = value if isinstance(value, list) else [value]
+        recovered = [_utf8_argument(text) for text in texts]
+        for text, utf8 in zip(texts, recovered, strict=True):
+            if utf8 is _NOT_UTF8:
                 raise AddToolError(
                     f"{option} {describe(text)} is not UTF-8 text (check the terminal's or"
                     " the shell's encoding)"
                 )
+        setattr(arguments, attribute, recovered if isinstance(value, list) else recovered[0])
+
+
+_NOT_UTF8 = object()
+
+
+def _utf8_argument(text: object) -> object:
+    """An option's text as the UTF-8 its bytes are, or ``_NOT_UTF8`` when they are not. Python
+    decodes the command line in the locale's encoding, so under another one ``--display-name
+    Ä`` (UTF-8 on the command line) read as lone surrogates (ASCII: a C locale without UTF-8
+    mode) or as ``Ã\x84`` (Latin-1), which went into tools.yaml: the bytes (``os.fsencode``)
+    are decoded again, as UTF-8."""
+    if not isinstance(text, str) or text.isascii():
+        return text
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except UnicodeError:
+        return _NOT_UTF8
 
 
 def _add_tool_fields(arguments: argparse.Namespace) -> dict[str, Any]:
@@ -704,11 +804,8 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
         _count_line(found, arguments.format)
         return EXIT_FINDINGS
     try:
-        row = new_row(
-            arguments.id,
-            _add_tool_fields(arguments),
-            property_order(manifest.value, manifest.value),
-        )
+        fields = _add_tool_fields(arguments)  # first: it reads the options' bytes as UTF-8
+        row = new_row(arguments.id, fields, property_order(manifest.value, manifest.value))
         text, _ = read_text(config.path("table"), config.relative("table"), keep_bom=True)
         new_text = insert_row(text or "", table, row, arguments.after)
     except AddToolError as error:
@@ -792,8 +889,17 @@ def _count_line(diagnostics: Sequence[Diagnostic], output_format: str) -> None:
         print(f"toolgen: {line}", file=sys.stderr)
 
 
-def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -> None:
-    """Runtime records: ``render()`` lines on stderr, or workflow commands on stdout."""
+def _print_runtime_diagnostics(
+    diagnostics: Sequence[Any], output_format: str, in_folder: dict[str, str] | None = None
+) -> None:
+    """Runtime records: ``render()`` lines on stderr, or workflow commands on stdout.
+
+    A workflow command's ``file`` is a path the runner finds from the working folder: given the
+    paths of a folder command's files (``registry``, ``catalog``, ``detect``), a record about one
+    of the folder's files names it by its path (the folder joined with the file name its source
+    is), and a record about no file (a tool's detection, the folder or its setting) names none,
+    where ``file=codex-desktop`` or ``file=aider.json`` would point at what is not there: its
+    message begins with its source instead. For ``validate`` the source is the path as given."""
     from generator.diagnostics import github_escape  # noqa: PLC0415
 
     for diagnostic in diagnostics:
@@ -801,10 +907,38 @@ def _print_runtime_diagnostics(diagnostics: Sequence[Any], output_format: str) -
             print(_line(diagnostic.render()), file=sys.stderr)
             continue
         properties = [f"title={diagnostic.code.value}"]
-        if diagnostic.source:
-            properties.insert(0, "file=" + github_escape(diagnostic.source, is_property=True))
-        message = github_escape(diagnostic.message, is_property=False)
+        path = diagnostic.source if in_folder is None else in_folder.get(diagnostic.source)
+        message = diagnostic.message
+        if path:
+            path = _workflow_file_from_here(path)
+            properties.insert(0, "file=" + github_escape(path, is_property=True))
+        elif diagnostic.source:  # what it is about, said in the message as text output says it
+            message = f"{diagnostic.source}: {message}"
+        message = github_escape(message, is_property=False)
         print(f"::{diagnostic.severity.value} {','.join(properties)}::{message}")
+
+
+def _adapter_paths(
+    runtime: ModuleType, arguments: argparse.Namespace, registry: Any
+) -> dict[str, str]:
+    """``{file name: its path}`` for the files the registry's load read, in the folder it read
+    (``--adapters-dir``, else the default folder; empty when that names no folder)."""
+    from generator.diagnostics import sanitize  # noqa: PLC0415
+
+    folder = arguments.adapters_dir
+    if folder is None:
+        try:
+            folder = runtime.default_adapters_dir()
+        except runtime.NoHomeFolderError:  # no folder to name: the load read nothing there
+            return {}
+    paths: dict[str, str] = {}
+    for state in registry.refreshed:
+        name = state.source
+        path = os.path.join(folder, name)
+        # A name shown as it is, and there: an escaped name (``\u001b``) names no file.
+        if isinstance(name, str) and sanitize(name) == name and os.path.lexists(path):
+            paths[name] = path
+    return paths
 
 
 def _print_json(document: object) -> None:
@@ -813,8 +947,21 @@ def _print_json(document: object) -> None:
     print(json_text(document))
 
 
+def _shown_path(path: str) -> str:
+    """A path from the command line as the text its bytes are in UTF-8 (bytes that are not
+    UTF-8 kept as surrogate escapes, which the records show escaped): under a locale of another
+    encoding (Latin-1) Python decoded a UTF-8 name's bytes one by one, and the records named a
+    file the user never wrote."""
+    if path.isascii():
+        return path
+    try:
+        return os.fsencode(path).decode("utf-8", "surrogateescape")
+    except UnicodeError:
+        return path
+
+
 def _validate(runtime: ModuleType, arguments: argparse.Namespace) -> int:
-    result = runtime.load_manifest_files((path, path) for path in arguments.files)
+    result = runtime.load_manifest_files((_shown_path(path), path) for path in arguments.files)
     rejected = any(not report.accepted for report in result.files)
     if arguments.format == "json":
         _print_json({"files": [report.as_json() for report in result.files]})
@@ -833,7 +980,8 @@ def _registry(runtime: ModuleType, arguments: argparse.Namespace) -> int:
         diagnostics = [d.as_json() for d in registry.diagnostics]
         _print_json({"tools": tools, "diagnostics": diagnostics})
         return EXIT_OK
-    _print_runtime_diagnostics(registry.diagnostics, arguments.format)
+    in_folder = _adapter_paths(runtime, arguments, registry)
+    _print_runtime_diagnostics(registry.diagnostics, arguments.format, in_folder)
     for tool in registry.tools:
         origin = "built-in" if tool.builtin else "third-party"
         print(
@@ -849,7 +997,9 @@ def _catalog(runtime: ModuleType, arguments: argparse.Namespace) -> int:
     if arguments.format == "json":
         _print_json(catalog)
         return EXIT_OK
-    _print_runtime_diagnostics(registry.diagnostics, arguments.format)
+    _print_runtime_diagnostics(
+        registry.diagnostics, arguments.format, _adapter_paths(runtime, arguments, registry)
+    )
     out = _listing(arguments.format)
     for category in catalog["categories"]:
         print(_line(sanitize(str(category["category"] or "(no category)"))), file=out)
@@ -891,7 +1041,8 @@ def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
             }
         )
         return EXIT_OK
-    _print_runtime_diagnostics(registry.diagnostics, arguments.format)
+    in_folder = _adapter_paths(runtime, arguments, registry)
+    _print_runtime_diagnostics(registry.diagnostics, arguments.format, in_folder)
     for result in results:
         state = {True: "installed", False: "not installed", None: "unknown"}[result.installed]
         hooks = "hooks installed" if result.hooks_installed else "no hooks"
@@ -901,7 +1052,7 @@ def _detect(runtime: ModuleType, arguments: argparse.Namespace) -> int:
             _line(f"{result.id}: {state}{where}{version}; {hooks}"), file=_listing(arguments.format)
         )
         if result.diagnostic is not None:
-            _print_runtime_diagnostics([result.diagnostic], arguments.format)
+            _print_runtime_diagnostics([result.diagnostic], arguments.format, in_folder)
     return EXIT_OK
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -183,46 +184,73 @@ class _Shown:
         return format(sanitize(str(self._path), MAX_SHOWN_PATH), spec)
 
 
-_TOML_AT_LINE = re.compile(r"(?P<text>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)", re.S)
-_TOML_AT_END = re.compile(r"(?P<text>.*) \(at end of document\)", re.S)
-
-
-def _toml_place(message: str, text: str) -> tuple[str, str]:
-    """A tomllib error's own words and where it points, as ``:line:column`` (the last line and
-    the column past its end for "at end of document"; empty when the message says neither)."""
-    found = _TOML_AT_LINE.fullmatch(message)
-    if found is not None:
-        return found["text"], f":{found['line']}:{found['column']}"
-    found = _TOML_AT_END.fullmatch(message)
-    if found is not None:
-        lines = text.split("\n")
-        return found["text"], f":{len(lines)}:{len(lines[-1]) + 1}"
-    return message, ""
-
-
 def _read_pyproject(pyproject: Path, where: _Shown) -> dict[str, Any]:
-    """The parsed ``pyproject.toml``, else a ``ConfigError`` saying why (located
-    ``file:line:column:`` for a TOML syntax error)."""
-    text = ""
+    """The parsed ``pyproject.toml``; a ``ConfigError`` located at ``file:line:col`` where the
+    file does not decode or parse."""
     try:
         text = read_file(pyproject).decode("utf-8")
-        document = tomllib.loads(text)
+        return tomllib.loads(text)
     except FileNotFoundError as error:
         raise ConfigError(f"{where}: not found (use --project to point at the project)") from error
     except UnicodeDecodeError as error:
-        # Located as a source file's encoding problem is (a byte offset, not a codec's text).
-        raise ConfigError(f"{where}: not valid UTF-8 (byte offset {error.start})") from error
+        # Located as a source file's encoding problem is (a byte offset, not a codec's text),
+        # at the line and column of the first byte that does not decode.
+        line, column = _line_and_column(error.object[: error.start].decode("utf-8", "replace"))
+        message = f"not valid UTF-8 (byte offset {error.start})"
+        raise ConfigError(f"{where}:{line}:{column}: {message}") from error
     except tomllib.TOMLDecodeError as error:
-        # Located as every other source is, ``file:line:column:`` (tomllib says where only at
-        # the end of its message, and at the end of the document gives no column).
-        words, place = _toml_place(str(error), text)
-        raise ConfigError(f"{where}{place}: cannot read: {sanitize(words)}") from error
+        # tomllib ends its message with the position: shown as file:line:col instead, as every
+        # other located finding is ("at end of document": where the text ends).
+        reason = str(error)
+        place = _TOML_POSITION.search(reason)
+        if place is None:
+            raise ConfigError(f"{where}: not valid TOML: {sanitize(reason)}") from error
+        if place["line"] is not None:
+            line, column = int(place["line"]), int(place["column"])
+        else:
+            line, column = _line_and_column(text)
+        message = f"not valid TOML: {sanitize(reason[: place.start()])}"
+        if text.startswith("\ufeff") and (line, column) == (1, 1):
+            # An editor's byte order mark: tomllib (and pip) read it as a stray character.
+            message += " (a byte order mark starts the file: save it as UTF-8 without one)"
+        raise ConfigError(f"{where}:{line}:{column}: {message}") from error
     except OSError as error:
         reason = error.strerror or str(error)
         raise ConfigError(f"{where}: cannot read: {sanitize(reason)}") from error
     except RecursionError as error:  # tomllib parses nested arrays and tables recursively
         raise ConfigError(f"{where}: cannot read: nested too deeply") from error
-    return document
+
+
+def _path_problem(value: object) -> str | None:
+    """Why a path setting's value names no file here, or ``None``."""
+    if not isinstance(value, str) or not value or Path(value).is_absolute():
+        return "must be a relative path"
+    if "\0" in value:
+        return "must not contain a NUL character"
+    if "\\" in value:
+        # A separator on Windows, part of a name elsewhere: one pyproject.toml would name
+        # different files on different machines.
+        return "must separate folders with / (a backslash separates them on Windows only)"
+    try:
+        named = os.fsencode(value)
+    except UnicodeEncodeError:
+        named = None
+    if named != value.encode("utf-8", "surrogateescape"):
+        # pyproject.toml is UTF-8, and so are the names it means. Under a locale of another
+        # encoding Python names files otherwise: in ASCII (a C locale without UTF-8 mode) every
+        # use of the path failed as an internal error, and in Latin-1 "py ü" named another
+        # folder than a UTF-8 machine's (the outputs then went missing there).
+        encoding = sys.getfilesystemencoding()
+        return (
+            f"cannot be named in the file system encoding Python uses here ({encoding}) as it"
+            " is in UTF-8: run toolgen under a UTF-8 locale (LC_ALL=C.UTF-8) or with PYTHONUTF8=1"
+        )
+    return None
+
+
+def _line_and_column(before: str) -> tuple[int, int]:
+    """The 1-based line and column just after ``before``, the text that precedes a position."""
+    return before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
 
 
 def load_config(project_dir: Path) -> Config:
@@ -238,21 +266,16 @@ def load_config(project_dir: Path) -> Config:
     if unknown:
         names = ", ".join(describe(key) for key in unknown[:10])
         more = f" and {len(unknown) - 10} more" if len(unknown) > 10 else ""
-        raise ConfigError(f"{where}: unknown [tool.toolgen] keys: {names}{more}")
+        # Located at the first unknown key the file's text shows plainly.
+        places = sorted(p for p in (_key_location(pyproject, key) for key in unknown) if p)
+        located = f"{where}:{places[0][0]}:{places[0][1]}" if places else f"{where}"
+        raise ConfigError(f"{located}: unknown [tool.toolgen] keys: {names}{more}")
     package = _package(where, pyproject, section)
     paths = dict(DEFAULTS)
     for key, value in section.items():
         if key in PACKAGE_KEYS:
             continue
-        problem = None
-        if not isinstance(value, str) or not value or Path(value).is_absolute():
-            problem = "must be a relative path"
-        elif "\0" in value:
-            problem = "must not contain a NUL character"
-        elif "\\" in value:
-            # A separator on Windows, part of a name elsewhere: one pyproject.toml would name
-            # different files on different machines.
-            problem = "must separate folders with / (a backslash separates them on Windows only)"
+        problem = _path_problem(value)
         if problem is not None:
             place = _key_location(pyproject, key)
             located = f"{where}:{place[0]}:{place[1]}" if place else f"{where}"
@@ -328,6 +351,12 @@ def _file_name_problems(package: Package) -> list[tuple[str, str]]:
 # adjacent ``\s*`` of a failing match were tried in every split).
 _HEADER = re.compile(r"\s*+\[\[?+\s*+([^\[\]]*+)\]\]?+\s*+(?:#.*)?$")
 _PART = r"""\s*+(?:[A-Za-z0-9_-]++|"[^"]*+"|'[^']*+')\s*+"""
+
+
+# Where tomllib's message says it stopped: "... (at line 3, column 7)".
+_TOML_POSITION = re.compile(
+    r" \((?:at line (?P<line>[0-9]+), column (?P<column>[0-9]+)|at end of document)\)$"
+)
 
 
 def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:

@@ -275,7 +275,13 @@ def decode_text(data: bytes, source: str) -> tuple[str | None, tuple[Diagnostic,
         return data.decode("utf-8-sig"), ()
     except UnicodeDecodeError as error:
         message = f"not valid UTF-8 (byte offset {error.start})"
-        return None, (Diagnostic(Code.INVALID_ENCODING, message, source),)
+        # Located as every other finding is, at the first byte that does not decode (the column
+        # counts the characters before it on its line, as a parser's column does).
+        # (utf-8-sig counts the offset from after a byte order mark, as the runtime loader does.)
+        before = data.removeprefix(codecs.BOM_UTF8)[: error.start].decode("utf-8", "replace")
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        return None, (Diagnostic(Code.INVALID_ENCODING, message, source, line, column),)
 
 
 # YAML 1.2.2's core schema (section 10.3.2), in resolution order; a plain scalar matching none is
@@ -307,6 +313,10 @@ def has_lone_surrogate(text: str) -> bool:
 
 
 _SURROGATE_HINT = "write the character itself, or an astral one as one \\U escape in YAML"
+# The same advice for a JSON file, which has no \U escape: an astral character is a pair.
+_JSON_SURROGATE_HINT = (
+    "write the character itself, or an astral one as a surrogate pair (\\ud83d\\ude00)"
+)
 
 
 def _escaped(text: str) -> str:
@@ -662,8 +672,9 @@ def _parse_composed(text: str, source: str, only: Code | None = None) -> Loaded:
         return _failed(source, refusal.code, refusal.message, _position(refusal.mark))
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        problem = error.problem or error.context or "invalid YAML"
-        return _failed(source, Code.YAML_SYNTAX, problem, _position(mark) if mark else None)
+        return _failed(
+            source, Code.YAML_SYNTAX, _yaml_error_message(error), _position(mark) if mark else None
+        )
     except yaml.reader.ReaderError as error:
         before = text[: error.position]
         where = (before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1)
@@ -966,6 +977,27 @@ class _EventReader:
         return self._builder._build_scalar(self._loader.scalar_node(event), pointer)
 
 
+def _yaml_error_message(error: yaml.MarkedYAMLError) -> str:
+    """PyYAML's problem, with the context it names: where the construct that failed began (an
+    unterminated quoted scalar is found only at the end of the stream, where the error is
+    located), and the first half of a two-part sentence (``expected a single document in the
+    stream``, ``but found another document``), never a message that begins with ``but``."""
+    problem = error.problem or error.context or "invalid YAML"
+    context = error.context if error.problem else None
+    if not context:
+        return problem
+    if problem.startswith("but "):
+        return f"{context}, {problem}"
+    mark = error.context_mark
+    if mark is None or (mark.line, mark.column) == (
+        getattr(error.problem_mark, "line", None),
+        getattr(error.problem_mark, "column", None),
+    ):
+        return f"{problem} ({context})"
+    line, column = _position(mark)
+    return f"{problem} ({context} at line {line}, column {column})"
+
+
 def _failed(source: str, code: Code, message: str, where: Position | None) -> Loaded:
     line, column = where if where else (None, None)
     return Loaded(source, None, diagnostics=(Diagnostic(code, message, source, line, column),))
@@ -1249,7 +1281,7 @@ def _json_problems(
                 line,
                 column,
                 _escaped(pointer),
-                hint=_SURROGATE_HINT,
+                hint=_JSON_SURROGATE_HINT,
             )
         )
     found.sort(key=sort_key)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -26,7 +27,9 @@ def import_runtime(python_out: Path) -> ModuleType:
     init = package_dir / "__init__.py"
     if not init.is_file():
         raise RuntimeMissingError(f"{init} is missing; run `toolgen generate`")
-    digest = hashlib.sha256(str(package_dir.resolve()).encode()).hexdigest()[:16]
+    # The path's bytes (os.fsencode): a folder named by bytes that are not UTF-8, or any
+    # non-ASCII name under a C locale, is text holding surrogate escapes, which str.encode refused.
+    digest = hashlib.sha256(os.fsencode(package_dir.resolve())).hexdigest()[:16]
     name = f"_toolgen_runtime_{digest}"
     if name in sys.modules:
         return sys.modules[name]

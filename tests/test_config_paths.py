@@ -182,12 +182,14 @@ def test_a_refused_path_setting_is_located_at_its_key(
     assert f"pyproject.toml:5:1: tool.toolgen.schema {problem}" in err, err
 
 
-def test_a_pyproject_that_is_not_utf8_names_the_byte_offset(tmp_path: Path, run_cli: Run) -> None:
+def test_a_pyproject_that_is_not_utf8_names_the_byte_offset_at_its_line_and_column(
+    tmp_path: Path, run_cli: Run
+) -> None:
     project = _source_project(tmp_path / "project")
     (project / "pyproject.toml").write_bytes(b"[tool.toolgen]\n# caf\xe9\n")
     code, _, err = run_cli("generate", "--project", str(project))
     assert code == 2
-    assert "pyproject.toml: not valid UTF-8 (byte offset 20)" in err, err
+    assert "pyproject.toml:2:6: not valid UTF-8 (byte offset 20)" in err, err
     assert "codec" not in err and "Traceback" not in err
 
 
