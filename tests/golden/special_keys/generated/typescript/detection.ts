@@ -550,7 +550,22 @@ function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
   const backup = pointer.ok ? ownMember(pointer.value, "backup") : undefined;
   if (typeof backup !== "string" || backup === "" || backup.includes("\u0000")) return false;
   const target = backupTarget(backup, deps.home(), pointerPath);
-  return target === null ? false : deps.isFile(target);
+  return target === null ? false : isFileAnswer(deps, target);
+}
+
+/** What a host's answer is, for a message (no method of it runs). */
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
+/** `deps.isFile(path)`, which must answer `true` or `false`: anything else is a `TypeError` (a
+ * failing probe, as Python's), never a truth value. JavaScript and Python read `[]`, `{}` and
+ * NaN the other way round, and a `"no"` found the tool installed and reported
+ * `hooksInstalled: "no"`. */
+function isFileAnswer(deps: DetectionDeps, path: string): boolean {
+  const answer: unknown = deps.isFile(path);
+  if (typeof answer !== "boolean") throw new TypeError(`isFile must return true or false, not ${kindOf(answer)}`);
+  return answer;
 }
 
 function failure(toolId: string, step: string, error: unknown): Diagnostic {
@@ -591,19 +606,24 @@ export async function detectTool(
   try {
     pointerPath = joinPath(deps.home(), tool.hookPointer);
     if (detect.kind === "path") {
-      path = deps.which(detect.binaryName);
+      // Text or null only, as in Python: anything else is a TypeError (a failing probe).
+      // `undefined` (a lookup table's answer for a name it lacks), `false` or `0` for "not
+      // found" was a path, and the tool was installed (`path: null` once written as JSON).
+      const answer: unknown = deps.which(detect.binaryName);
+      if (answer !== null && typeof answer !== "string") throw new TypeError(`which must return text or null, not ${kindOf(answer)}`);
+      path = answer;
     } else {
       const found = candidates(tool, registry, deps);
       if (found === null) {
         installed = null;
         diagnostic = makeDiagnostic(DiagnosticCode.NOT_DETECTABLE, { source: shown(tool.id), found: shown(deps.platform()) });
       } else {
-        path = found.find((candidate) => deps.isFile(candidate)) ?? null;
+        path = found.find((candidate) => isFileAnswer(deps, candidate)) ?? null;
       }
     }
     if (path !== null) {
       installed = true;
-      if (probeVersion && typeof path === "string" && BATCH_FILE.test(path) && deps.platform() === "win32") {
+      if (probeVersion && BATCH_FILE.test(path) && deps.platform() === "win32") {
         diagnostic = makeDiagnostic(DiagnosticCode.DETECTION_FAILED, { source: shown(tool.id), found: BATCH_FILE_NOT_RUN });
       } else if (probeVersion) {
         try {

@@ -496,7 +496,18 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
     if not isinstance(backup, str) or not backup or "\x00" in backup:
         return False
     target = _backup_target(backup, deps.home(), pointer_path)
-    return False if target is None else deps.is_file(target)
+    return False if target is None else _is_file(deps, target)
+
+
+def _is_file(deps: DetectionDeps, path: str) -> bool:
+    """``deps.is_file(path)``, which must answer ``True`` or ``False``: anything else is a
+    ``TypeError`` (a failing probe, as TypeScript's), never a truth value. Python and JavaScript
+    read ``[]``, ``{}`` and NaN the other way round, and a ``"no"`` found the tool installed and
+    reported ``hooks_installed == "no"``."""
+    answer: object = deps.is_file(path)
+    if type(answer) is not bool:
+        raise TypeError(f"is_file must return True or False, not {type(answer).__name__}")
+    return answer
 
 
 def _failure(tool_id: str, step: str, error: BaseException) -> Diagnostic:
@@ -534,12 +545,15 @@ def detect_tool(
     try:
         pointer_path = os.path.join(deps.home(), tool.hookPointer)
         if tool.detect.kind == "path":
-            found = deps.which(tool.detect.binaryName)
+            found: object = deps.which(tool.detect.binaryName)
             # A plain copy of the text answered, as a resolver's candidates are: a ``str``
             # subclass's own ``encode`` (which ``subprocess`` calls) could run another program
-            # than the path reported. Anything else is kept as it is, as TypeScript keeps it.
-            text = plain_text(found)
-            path = found if text is None else text
+            # than the path reported. Anything but text or ``None`` is a ``TypeError`` (a
+            # failing probe, as in TypeScript): ``False`` or ``0`` for "not found" was a path,
+            # and the tool was installed.
+            path = plain_text(found)
+            if path is None and found is not None:
+                raise TypeError(f"which must return text or None, not {type(found).__name__}")
         else:
             candidates = _candidates(tool, registry, deps)
             if candidates is None:
@@ -550,10 +564,10 @@ def detect_tool(
                     found=shown(deps.platform()),
                 )
             else:
-                path = next((p for p in candidates if deps.is_file(p)), None)
+                path = next((p for p in candidates if _is_file(deps, p)), None)
         if path is not None:
             installed = True
-            batch = issubclass(type(path), str) and _BATCH_FILE.search(path) is not None
+            batch = _BATCH_FILE.search(path) is not None
             if probe_version and batch and deps.platform() == "win32":
                 # Python's subprocess would hand it to cmd.exe; node refuses to spawn one.
                 diagnostic = Diagnostic(

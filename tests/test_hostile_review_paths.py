@@ -1,0 +1,143 @@
+"""A hostile review of what adapter data and a host's injected dependencies meet after (or beside)
+loading: detection's probes, the registry's options, prompt arguments and the launch guard, in
+both languages. Each finding is held to the other language's verdict on the same input, or to
+the README's promise."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tool_registry import DetectionDeps, detect_all, ensure_launchable, get_tool_registry
+from tool_registry.launch import NotLaunchableError
+
+from .conftest import REPO, build_typescript
+from .test_ts_hostile_review import run_js
+
+GENERATED_TS = REPO / "generated" / "typescript"
+NO_FOLDER = str(REPO / "tests" / "no-such-adapters-folder")
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_typescript(tmp_path_factory.mktemp("ts-review-paths"), GENERATED_TS)
+
+
+# -- detection: a host's probe answers no truth value, only a boolean -------------------------
+
+# Answers ``is_file`` may give that are no boolean; JSON cannot spell NaN, so the script makes it.
+ODD_FILE_ANSWERS: list[Any] = [[], {}, "", 0, "no", 1, ["x"], None, math.nan]
+
+
+def _python_rows(deps: DetectionDeps) -> list[list[Any]]:
+    registry = get_tool_registry(NO_FOLDER, resolvers={"cursor": lambda _deps: ["/opt/cursor"]})
+    rows = []
+    for result in detect_all(registry, deps):
+        if result.id in ("claude-code", "cursor"):
+            found = None if result.diagnostic is None else result.diagnostic.found.split(":")[0]
+            rows.append([result.id, result.installed, result.path, result.hooks_installed, found])
+    return rows
+
+
+ODD_ANSWERS_SCRIPT = """
+import { getToolRegistry, detectAll } from "./index.js";
+const registry = getToolRegistry(%s, { resolvers: { cursor: () => ["/opt/cursor"] } });
+const answers = %s.map((answer) => (answer === "NaN" ? NaN : answer));
+const rows = [];
+for (const answer of answers) {
+  const deps = {
+    which: () => %s,
+    isFile: () => answer,
+    home: () => "/home/u",
+    platform: () => "linux",
+    runVersion: async () => "1.0",
+    readText: () => '{"backup": "b"}',
+  };
+  const results = await detectAll(registry, deps);
+  rows.push(results.filter((r) => r.id === "claude-code" || r.id === "cursor").map((r) =>
+    [r.id, r.installed, r.path, r.hooksInstalled, r.diagnostic === null ? null : r.diagnostic.found.split(":")[0]]));
+}
+process.stdout.write(JSON.stringify(rows));
+"""
+
+
+def test_an_is_file_answer_that_is_no_boolean_is_a_failing_probe_in_both_languages(
+    out: Path,
+) -> None:
+    """``is_file`` answering ``[]``, ``{}`` or NaN found a candidate in one language and not the
+    other (JavaScript's truth values are not Python's), and every odd answer was reported as
+    ``hooks_installed`` itself (``"no"``, ``[]``) and could find a tool installed. Now anything
+    but a boolean fails that probe, alike: the tool is not installed, no hooks, and the
+    diagnostic names the step."""
+    spelled = [("NaN" if isinstance(a, float) else a) for a in ODD_FILE_ANSWERS]
+    found = run_js(out, ODD_ANSWERS_SCRIPT % (json.dumps(NO_FOLDER), json.dumps(spelled), "null"))
+    for answer, ts_rows in zip(ODD_FILE_ANSWERS, found, strict=True):
+
+        def is_file(_path: str, answer: Any = answer) -> Any:
+            return answer
+
+        deps = DetectionDeps(
+            which=lambda _name: None,
+            is_file=is_file,
+            home=lambda: "/home/u",
+            platform=lambda: "linux",
+            run_version=lambda _path, _timeout: "1.0",
+            read_text=lambda _path: '{"backup": "b"}',
+        )
+        python_rows = _python_rows(deps)
+        assert python_rows == ts_rows, answer
+        assert python_rows == [
+            ["claude-code", False, None, False, "hook pointer"],
+            ["cursor", False, None, False, "probe"],
+        ], answer
+
+
+@pytest.mark.parametrize("answer", [True, False])
+def test_a_boolean_is_file_answer_still_decides(answer: bool) -> None:
+    deps = DetectionDeps(
+        which=lambda _name: None,
+        is_file=lambda _path: answer,
+        home=lambda: "/home/u",
+        platform=lambda: "linux",
+        run_version=lambda _path, _timeout: "1.0",
+        read_text=lambda _path: '{"backup": "b"}',
+    )
+    rows = _python_rows(deps)
+    assert rows == [
+        ["claude-code", False, None, answer, None],
+        ["cursor", answer, "/opt/cursor" if answer else None, answer, None],
+    ]
+
+
+@pytest.mark.parametrize("answer", ["undefined", "false", "0", "[]", "({})"])
+def test_a_which_answer_that_is_no_text_finds_nothing_installed_in_typescript(
+    out: Path, answer: str
+) -> None:
+    """A JavaScript ``which`` answering ``undefined`` (a lookup table's answer for a name it
+    does not hold) found every path-detected tool installed, and written as JSON its result said
+    ``installed: true, path: null``; ``false`` or ``0`` for "not found" did the same, in both
+    languages. Anything but text or null is now a failing probe."""
+    found = run_js(out, ODD_ANSWERS_SCRIPT % (json.dumps(NO_FOLDER), "[false]", answer))
+    assert found == [
+        [["claude-code", False, None, False, "probe"], ["cursor", False, None, False, None]]
+    ]
+
+
+@pytest.mark.parametrize("answer", [False, 0, [], b"/usr/bin/claude"])
+def test_a_which_answer_that_is_no_text_finds_nothing_installed_in_python(answer: object) -> None:
+    deps = DetectionDeps(
+        which=lambda _name: answer,  # type: ignore[arg-type,return-value]
+        is_file=lambda _path: False,
+        home=lambda: "/home/u",
+        platform=lambda: "linux",
+        run_version=lambda _path, _timeout: "1.0",
+        read_text=lambda _path: None,
+    )
+    assert _python_rows(deps)[0] == ["claude-code", False, None, False, "probe"]
+    # The launch guard, detecting through the same dependencies, does not approve it either.
+    with pytest.raises(NotLaunchableError) as refused:
+        ensure_launchable(get_tool_registry(NO_FOLDER), "claude-code", deps=deps)
+    assert refused.value.code == "NOT_INSTALLED"
