@@ -141,3 +141,68 @@ def test_a_which_answer_that_is_no_text_finds_nothing_installed_in_python(answer
     with pytest.raises(NotLaunchableError) as refused:
         ensure_launchable(get_tool_registry(NO_FOLDER), "claude-code", deps=deps)
     assert refused.value.code == "NOT_INSTALLED"
+
+
+class _LoudText(str):
+    """A ``str`` whose own ``strip`` would report another version."""
+
+    def strip(self, chars: str | None = None) -> str:
+        return "9.9.9 \x1b[2J"
+
+
+def test_a_run_version_answer_is_read_as_plain_text_or_refused() -> None:
+    """A ``str`` subclass answered by a host's ``run_version`` had its own ``strip`` run (the
+    README promises that no method of a ``str`` subclass runs inside the runtime), and a
+    ``bytes`` answer failed on ``shown``'s own check, not as the answer it is."""
+    registry = get_tool_registry(NO_FOLDER)
+
+    def claude(answer: object) -> tuple[object, object]:
+        deps = DetectionDeps(
+            which=lambda name: "/usr/bin/" + name,
+            is_file=lambda _path: False,
+            home=lambda: "/home/u",
+            platform=lambda: "linux",
+            run_version=lambda _path, _timeout: answer,  # type: ignore[arg-type,return-value]
+            read_text=lambda _path: None,
+        )
+        result = detect_all(registry, deps)[0]
+        found = None if result.diagnostic is None else result.diagnostic.found
+        return result.version, found
+
+    assert claude(_LoudText(" 2.0 ")) == ("2.0", None)
+    assert claude(b"1.0") == (
+        None,
+        "version: TypeError: run_version must return text or None, not bytes",
+    )
+
+
+RUN_VERSION_SCRIPT = """
+import { getToolRegistry, detectAll } from "./index.js";
+const registry = getToolRegistry(%s);
+const rows = [];
+for (const answer of [undefined, Buffer.from("1.0"), 5, " 2.0 ", null]) {
+  const results = await detectAll(registry, {
+    which: (name) => "/usr/bin/" + name,
+    isFile: () => false,
+    home: () => "/home/u",
+    platform: () => "linux",
+    runVersion: async () => answer,
+    readText: () => null,
+  });
+  const r = results[0];
+  rows.push([r.version, r.diagnostic === null ? null : r.diagnostic.found]);
+}
+process.stdout.write(JSON.stringify(rows));
+"""
+
+
+def test_a_run_version_answer_that_is_no_text_is_named_in_typescript(out: Path) -> None:
+    """TypeScript failed inside its own strip for ``undefined`` or a ``Buffer`` (a message about
+    ``charCodeAt``); it now names the answer, as Python does."""
+    assert run_js(out, RUN_VERSION_SCRIPT % json.dumps(NO_FOLDER)) == [
+        [None, "version: TypeError: runVersion must resolve to text or null, not undefined"],
+        [None, "version: TypeError: runVersion must resolve to text or null, not object"],
+        [None, "version: TypeError: runVersion must resolve to text or null, not number"],
+        ["2.0", None],
+        [None, None],
+    ]

@@ -627,7 +627,9 @@ export async function detectTool(
         diagnostic = makeDiagnostic(DiagnosticCode.DETECTION_FAILED, { source: shown(tool.id), found: BATCH_FILE_NOT_RUN });
       } else if (probeVersion) {
         try {
-          const raw = await deps.runVersion(path, VERSION_TIMEOUT_MS);
+          const raw: unknown = await deps.runVersion(path, VERSION_TIMEOUT_MS);
+          // Text or null, as in Python (`undefined` or a Buffer failed inside the strip).
+          if (raw !== null && typeof raw !== "string") throw new TypeError(`runVersion must resolve to text or null, not ${kindOf(raw)}`);
           version = raw === null ? null : shown(pythonStrip(raw), MAX_VERSION_CHARS);
         } catch (error) {
           diagnostic = failure(tool.id, "version", error);

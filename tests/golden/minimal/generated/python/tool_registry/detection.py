@@ -499,6 +499,18 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
     return False if target is None else _is_file(deps, target)
 
 
+def _text_answer(answer: object, step: str) -> str | None:
+    """What a host's ``which`` or ``run_version`` answered: text, as an exact ``str`` (a
+    subclass's own ``encode``, which ``subprocess`` calls, could run another program than the
+    path reported, and its ``strip`` report another version), or ``None``. Anything else is a
+    ``TypeError`` (a failing probe, as in TypeScript): ``False`` or ``0`` for "not found" was a
+    path, and the tool was installed."""
+    text = plain_text(answer)
+    if text is None and answer is not None:
+        raise TypeError(f"{step} must return text or None, not {type(answer).__name__}")
+    return text
+
+
 def _is_file(deps: DetectionDeps, path: str) -> bool:
     """``deps.is_file(path)``, which must answer ``True`` or ``False``: anything else is a
     ``TypeError`` (a failing probe, as TypeScript's), never a truth value. Python and JavaScript
@@ -545,15 +557,7 @@ def detect_tool(
     try:
         pointer_path = os.path.join(deps.home(), tool.hookPointer)
         if tool.detect.kind == "path":
-            found: object = deps.which(tool.detect.binaryName)
-            # A plain copy of the text answered, as a resolver's candidates are: a ``str``
-            # subclass's own ``encode`` (which ``subprocess`` calls) could run another program
-            # than the path reported. Anything but text or ``None`` is a ``TypeError`` (a
-            # failing probe, as in TypeScript): ``False`` or ``0`` for "not found" was a path,
-            # and the tool was installed.
-            path = plain_text(found)
-            if path is None and found is not None:
-                raise TypeError(f"which must return text or None, not {type(found).__name__}")
+            path = _text_answer(deps.which(tool.detect.binaryName), "which")
         else:
             candidates = _candidates(tool, registry, deps)
             if candidates is None:
@@ -577,8 +581,10 @@ def detect_tool(
                 )
             elif probe_version:
                 try:
-                    raw = deps.run_version(path, VERSION_TIMEOUT_SECONDS)
-                    version = None if raw is None else shown(raw.strip(), MAX_VERSION_CHARS)
+                    said = _text_answer(
+                        deps.run_version(path, VERSION_TIMEOUT_SECONDS), "run_version"
+                    )
+                    version = None if said is None else shown(str.strip(said), MAX_VERSION_CHARS)
                 except Exception as error:  # whatever a run_version raises: the version step failed
                     diagnostic = _failure(tool.id, "version", error)
     except Exception as error:  # one detector failing must never break the others
