@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tool_registry import DetectionDeps, detect_all, ensure_launchable, get_tool_registry
+from tool_registry import (
+    DetectionDeps,
+    detect_all,
+    detect_tool,
+    ensure_launchable,
+    get_tool_registry,
+)
 from tool_registry.launch import NotLaunchableError
 
 from .conftest import REPO, build_typescript
@@ -205,4 +211,74 @@ def test_a_run_version_answer_that_is_no_text_is_named_in_typescript(out: Path) 
         [None, "version: TypeError: runVersion must resolve to text or null, not number"],
         ["2.0", None],
         [None, None],
+    ]
+
+
+# -- detect_tool checks its arguments as detect_all does --------------------------------------
+
+
+def test_detect_tool_refuses_deps_and_a_probe_flag_of_the_wrong_type() -> None:
+    """``detect_tool`` (public, beside ``detect_all``) took ``deps=None`` as a tool failing every
+    probe (``AttributeError`` in its diagnostic) and ``probe_version="no"`` as a truth value: the
+    version probe ran a program. Both are now ``TypeError``s before anything is probed, as
+    ``detect_all``'s arguments are; ``None`` is the real system, as there."""
+    registry = get_tool_registry(NO_FOLDER)
+    ran: list[str] = []
+    deps = DetectionDeps(
+        which=lambda name: "/usr/bin/" + name,
+        is_file=lambda _path: False,
+        home=lambda: "/home/u",
+        platform=lambda: "linux",
+        run_version=lambda path, _timeout: ran.append(path) or "1.0",  # type: ignore[func-returns-value]
+        read_text=lambda _path: None,
+    )
+    tool = registry.tools[0]
+    with pytest.raises(TypeError, match="probe_version must be True or False"):
+        detect_tool(tool, registry, deps, probe_version="no")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="deps must be a DetectionDeps"):
+        detect_tool(tool, registry, {"which": None})  # type: ignore[arg-type]
+    assert ran == []
+    assert detect_tool(tool, registry, deps, probe_version=False).version is None
+    assert detect_tool(tool, registry, deps).version == "1.0"
+    assert ran == ["/usr/bin/claude"]
+
+
+DETECT_TOOL_SCRIPT = """
+import { getToolRegistry, detectTool } from "./index.js";
+const registry = getToolRegistry(%s);
+const ran = [];
+const deps = {
+  which: (name) => "/usr/bin/" + name,
+  isFile: () => false,
+  home: () => "/home/u",
+  platform: () => "linux",
+  runVersion: async (path) => { ran.push(path); return "1.0"; },
+  readText: () => null,
+};
+const tool = registry.tools[0];
+const refused = async (attempt) => { try { await attempt(); return null; } catch (error) { return error.name; } };
+const out = [
+  await refused(() => detectTool(tool, registry, deps, { probeVersion: false })),
+  await refused(() => detectTool(tool, registry, deps, "no")),
+  await refused(() => detectTool(tool, registry, 5)),
+  [...ran],
+  (await detectTool(tool, registry, deps, false)).version,
+  (await detectTool(tool, registry, deps)).version,
+  ran,
+];
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_typescript_detect_tool_refuses_an_options_object_for_its_probe_flag(out: Path) -> None:
+    """``detectTool(tool, registry, deps, { probeVersion: false })`` (``detectAll``'s spelling,
+    which a test of this repository used) ran the version probe: the object is truthy."""
+    assert run_js(out, DETECT_TOOL_SCRIPT % json.dumps(NO_FOLDER)) == [
+        "TypeError",
+        "TypeError",
+        "TypeError",
+        [],
+        None,
+        "1.0",
+        ["/usr/bin/claude"],
     ]

@@ -576,12 +576,31 @@ function failure(toolId: string, step: string, error: unknown): Diagnostic {
   return makeDiagnostic(DiagnosticCode.DETECTION_FAILED, { source: shown(toolId), found });
 }
 
-/** Detect one tool; any failure lands in the result's diagnostic (the first one wins). */
+/** Detect one tool; any failure lands in the result's diagnostic (the first one wins). `deps`
+ * null is the real system; `probeVersion` must be a boolean (both TypeErrors else, as Python's). */
 export async function detectTool(
   tool: ToolManifest,
   registry: ToolRegistry,
-  deps: DetectionDeps = DEFAULT_DETECTION_DEPS,
+  deps: DetectionDeps | null = DEFAULT_DETECTION_DEPS,
   probeVersion = true,
+): Promise<DetectionResult> {
+  // Checked before anything is probed, as Python's `detect_tool`: `null` is the real system and
+  // anything but an object a TypeError; `probeVersion` a boolean only (an options object such as
+  // `{ probeVersion: false }`, or "no", was a truth value, and the version probe ran).
+  const given: unknown = deps;
+  if (given !== null && (typeof given !== "object" || Array.isArray(given))) {
+    throw new TypeError(`deps must be a DetectionDeps object (null: the real system), not ${kindOf(given)}`);
+  }
+  const probe: unknown = probeVersion;
+  if (typeof probe !== "boolean") throw new TypeError(`probeVersion must be true or false, not ${kindOf(probe)}`);
+  return detectOne(tool, registry, deps ?? DEFAULT_DETECTION_DEPS, probeVersion);
+}
+
+async function detectOne(
+  tool: ToolManifest,
+  registry: ToolRegistry,
+  deps: DetectionDeps,
+  probeVersion: boolean,
 ): Promise<DetectionResult> {
   const detect = ownMember(tool, "detect");
   if (isInert(tool) || detect === undefined) {
@@ -686,7 +705,7 @@ export async function detectAll(
   const results: DetectionResult[] = [];
   for (const tool of registry.tools) {
     if (isInert(tool)) continue;
-    results.push(await detectTool(tool, registry, chosen, ownMember(tool, "builtin") === true || ownMember(options, "probeThirdPartyVersions") === true));
+    results.push(await detectOne(tool, registry, chosen, ownMember(tool, "builtin") === true || ownMember(options, "probeThirdPartyVersions") === true));
   }
   return Object.freeze(results);
 }

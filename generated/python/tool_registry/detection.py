@@ -532,11 +532,17 @@ def _failure(tool_id: str, step: str, error: BaseException) -> Diagnostic:
 def detect_tool(
     tool: ToolManifest,
     registry: ToolRegistry,
-    deps: DetectionDeps,
+    deps: DetectionDeps | None = None,
     *,
     probe_version: bool = True,
 ) -> DetectionResult:
-    """Detect one tool; any failure lands in the result's diagnostic (the first one wins)."""
+    """Detect one tool; any failure lands in the result's diagnostic (the first one wins).
+    ``deps`` as ``detect_all`` takes them (``None``: the real system; anything but a
+    ``DetectionDeps`` a ``TypeError``), and ``probe_version`` ``True`` or ``False`` only (``"no"``
+    is no refusal to run a program), both checked before anything is probed."""
+    deps = chosen_deps(deps)
+    if type(probe_version) is not bool:
+        raise TypeError(f"probe_version must be True or False, not {shown_argument(probe_version)}")
     if is_inert(tool) or tool.detect is None:
         # Described, never probed: nothing here runs, looks a name up or reads a pointer.
         return DetectionResult(
