@@ -282,3 +282,50 @@ def test_typescript_detect_tool_refuses_an_options_object_for_its_probe_flag(out
         "1.0",
         ["/usr/bin/claude"],
     ]
+
+
+# -- grants: an array is no mapping of ids -----------------------------------------------------
+
+ZERO_ADAPTER = {
+    "id": "0",
+    "displayName": "Zero",
+    "category": "cli-agent",
+    "launchable": True,
+    "hookCapable": False,
+    "hookPointer": ".zero/x.json",
+    "detect": {"kind": "path", "binaryName": "zero"},
+    "capabilities": {"provides": ["headless-task"]},
+}
+
+ARRAY_GRANTS_SCRIPT = """
+import { getToolRegistry } from "./index.js";
+const rows = [];
+for (const grants of [[["headless-task"]], new Proxy([["headless-task"]], {}), { 0: ["headless-task"] }]) {
+  const registry = getToolRegistry(%s, { grants });
+  rows.push([registry.providersOf("headless-task").includes("0"), registry.diagnostics.map((d) => d.code)]);
+}
+process.stdout.write(JSON.stringify(rows));
+"""
+
+
+def test_grants_given_as_an_array_grant_nothing_in_both_languages(
+    out: Path, tmp_path: Path
+) -> None:
+    """TypeScript read an array of grants by its indexes: ``[["headless-task"]]`` granted the
+    adapter whose id is ``"0"`` (a valid id) that capability, routing it, where Python's list
+    (no mapping) grants nothing. An array now grants nothing, as in Python; an object keyed
+    ``"0"`` still grants."""
+    (tmp_path / "zero.json").write_text(json.dumps(ZERO_ADAPTER), encoding="utf-8")
+    folder = str(tmp_path)
+    not_granted = ["CAPABILITY_NOT_GRANTED"]
+    assert run_js(out, ARRAY_GRANTS_SCRIPT % json.dumps(folder)) == [
+        [False, not_granted],
+        [False, not_granted],
+        [True, []],
+    ]
+    for grants in ([["headless-task"]], {"0": ["headless-task"]}):
+        registry = get_tool_registry(folder, grants=grants)  # type: ignore[arg-type]
+        granted = "0" in registry.providers_of("headless-task")
+        assert granted is isinstance(grants, dict)
+        codes = [d.code.value for d in registry.diagnostics]
+        assert codes == ([] if granted else not_granted)
