@@ -329,3 +329,29 @@ def test_grants_given_as_an_array_grant_nothing_in_both_languages(
         assert granted is isinstance(grants, dict)
         codes = [d.code.value for d in registry.diagnostics]
         assert codes == ([] if granted else not_granted)
+
+
+NO_MANIFEST_SCRIPT = """
+import { getToolRegistry, detectTool } from "./index.js";
+const registry = getToolRegistry(%s);
+const out = [];
+for (const value of ["claude-code", 5, null, ["claude-code"]]) {
+  try { await detectTool(value, registry); out.push(null); } catch (error) { out.push(error.message); }
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def test_detect_tool_refuses_what_is_no_manifest_in_both_languages(out: Path) -> None:
+    """``detectTool("claude-code", registry)`` answered a result whose ``id`` was undefined (a
+    string has no own ``detect``: an inert entry), where Python raised ``AttributeError``."""
+    registry = get_tool_registry(NO_FOLDER)
+    for value in ("claude-code", 5, None, ["claude-code"]):
+        with pytest.raises(TypeError, match="tool must be a ToolManifest"):
+            detect_tool(value, registry)  # type: ignore[arg-type]
+    assert run_js(out, NO_MANIFEST_SCRIPT % json.dumps(NO_FOLDER)) == [
+        "tool must be a ToolManifest object, not string",
+        "tool must be a ToolManifest object, not number",
+        "tool must be a ToolManifest object, not null",
+        "tool must be a ToolManifest object, not array",
+    ]

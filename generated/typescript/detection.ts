@@ -587,6 +587,11 @@ export async function detectTool(
   // Checked before anything is probed, as Python's `detect_tool`: `null` is the real system and
   // anything but an object a TypeError; `probeVersion` a boolean only (an options object such as
   // `{ probeVersion: false }`, or "no", was a truth value, and the version probe ran).
+  const manifest: unknown = tool;
+  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) {
+    // A string or a number was detected as a tool whose id is undefined (Python: AttributeError).
+    throw new TypeError(`tool must be a ToolManifest object, not ${kindOf(manifest)}`);
+  }
   const given: unknown = deps;
   if (given !== null && (typeof given !== "object" || Array.isArray(given))) {
     throw new TypeError(`deps must be a DetectionDeps object (null: the real system), not ${kindOf(given)}`);

@@ -529,6 +529,18 @@ def _failure(tool_id: str, step: str, error: BaseException) -> Diagnostic:
     return Diagnostic(DiagnosticCode.DETECTION_FAILED, source=shown(tool_id), found=found)
 
 
+def _checked_arguments(tool: object, deps: object, probe_version: object) -> DetectionDeps:
+    """``detect_tool``'s arguments, checked before anything is probed (as TypeScript's): a
+    ``TypeError`` for a tool that is no manifest, ``deps`` that are no ``DetectionDeps``
+    (``None``: the real system) or a ``probe_version`` that is no boolean."""
+    if not issubclass(type(tool), ToolManifest):
+        raise TypeError(f"tool must be a ToolManifest, not {shown_argument(tool)}")
+    chosen = chosen_deps(deps)
+    if type(probe_version) is not bool:
+        raise TypeError(f"probe_version must be True or False, not {shown_argument(probe_version)}")
+    return chosen
+
+
 def detect_tool(
     tool: ToolManifest,
     registry: ToolRegistry,
@@ -540,9 +552,7 @@ def detect_tool(
     ``deps`` as ``detect_all`` takes them (``None``: the real system; anything but a
     ``DetectionDeps`` a ``TypeError``), and ``probe_version`` ``True`` or ``False`` only (``"no"``
     is no refusal to run a program), both checked before anything is probed."""
-    deps = chosen_deps(deps)
-    if type(probe_version) is not bool:
-        raise TypeError(f"probe_version must be True or False, not {shown_argument(probe_version)}")
+    deps = _checked_arguments(tool, deps, probe_version)
     if is_inert(tool) or tool.detect is None:
         # Described, never probed: nothing here runs, looks a name up or reads a pointer.
         return DetectionResult(
