@@ -355,3 +355,44 @@ def test_detect_tool_refuses_what_is_no_manifest_in_both_languages(out: Path) ->
         "tool must be a ToolManifest object, not null",
         "tool must be a ToolManifest object, not array",
     ]
+
+
+class _TwoFacedPointer(str):
+    """A pointer text whose own ``encode`` names another backup than its characters do."""
+
+    def encode(self, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+        return b'{"backup": "/elsewhere"}'
+
+    def __len__(self) -> int:
+        return 0
+
+
+def test_a_read_text_answer_is_read_as_plain_text() -> None:
+    """A ``str`` subclass answered by a host's ``read_text`` had its own ``__len__`` (the size
+    cap) and ``encode`` (the bytes parsed) run: the backup asked about was one its characters do
+    not name, and a huge text passed the cap. It is now read as the exact ``str`` it holds, as
+    TypeScript reads its string."""
+    registry = get_tool_registry(NO_FOLDER)
+    asked: list[str] = []
+
+    def hooks(text: str) -> tuple[bool, object]:
+        asked.clear()
+        deps = DetectionDeps(
+            which=lambda _name: None,
+            is_file=lambda path: asked.append(path) or True,  # type: ignore[func-returns-value]
+            home=lambda: "/home/u",
+            platform=lambda: "linux",
+            run_version=lambda _path, _timeout: None,
+            read_text=lambda _path: text,
+        )
+        result = detect_tool(registry.tools[0], registry, deps, probe_version=False)
+        return (
+            result.hooks_installed,
+            None if result.diagnostic is None else result.diagnostic.found,
+        )
+
+    assert hooks(_TwoFacedPointer('{"backup": "/b"}')) == (True, None)
+    assert asked == ["/b"]
+    huge = _TwoFacedPointer('{"backup": "/b", "pad": "' + "x" * 70_000 + '"}')
+    assert hooks(huge) == (False, "hook pointer: PointerTooLargeError: larger than 65536 bytes")
+    assert asked == []

@@ -479,11 +479,11 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
         # The pointer is joined to the home folder: relative, it names a file of the working
         # folder (or drive), which says nothing about this account's hooks.
         raise HomeNotAbsoluteError("the home folder is not an absolute path")
-    text = deps.read_text(pointer_path)
+    # Text as an exact ``str`` (a subclass's own ``__len__`` or ``encode`` never runs), or None;
+    # anything else is a failing reader, as in TypeScript (never read as text).
+    text = _text_answer(deps.read_text(pointer_path), "read_text")
     if text is None:
         return False
-    if not isinstance(text, str):  # a failing reader, as in TypeScript (never read as text)
-        raise TypeError(f"read_text must return text or None, not {type(text).__name__}")
     if len(text) > MAX_POINTER_BYTES:
         # The cap holds for what any reader returns, not only the default one (which reads no
         # more): more characters than the cap are more bytes, and a file within it decodes to
@@ -500,9 +500,10 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
 
 
 def _text_answer(answer: object, step: str) -> str | None:
-    """What a host's ``which`` or ``run_version`` answered: text, as an exact ``str`` (a
-    subclass's own ``encode``, which ``subprocess`` calls, could run another program than the
-    path reported, and its ``strip`` report another version), or ``None``. Anything else is a
+    """What a host's ``which``, ``run_version`` or ``read_text`` answered: text, as an exact
+    ``str`` (a subclass's own ``encode``, which ``subprocess`` calls, could run another program
+    than the path reported, its ``strip`` report another version, its ``__len__`` pass the
+    pointer's cap), or ``None``. Anything else is a
     ``TypeError`` (a failing probe, as in TypeScript): ``False`` or ``0`` for "not found" was a
     path, and the tool was installed."""
     text = plain_text(answer)
