@@ -396,3 +396,43 @@ def test_a_read_text_answer_is_read_as_plain_text() -> None:
     huge = _TwoFacedPointer('{"backup": "/b", "pad": "' + "x" * 70_000 + '"}')
     assert hooks(huge) == (False, "hook pointer: PointerTooLargeError: larger than 65536 bytes")
     assert asked == []
+
+
+class _OddHome(str):
+    """A home folder whose own methods would join it to the pointer another way."""
+
+    def endswith(self, *_args: object) -> bool:
+        return True
+
+    def __add__(self, other: str) -> str:
+        return "/elsewhere/" + other
+
+
+class _OddPlatform(str):
+    """A platform whose own ``__eq__`` says it is every platform."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = str.__hash__
+
+
+def test_home_and_platform_answers_are_read_as_plain_text() -> None:
+    """A ``str`` subclass answered by a host's ``home`` or ``platform`` had its own methods run
+    by the join and the comparisons (the README promises that no method of a ``str`` subclass
+    runs inside the runtime): the hook pointer read was ``/elsewhere/...``, and a platform equal
+    to everything probed Windows' batch-file rule on Linux."""
+    registry = get_tool_registry(NO_FOLDER)
+    read: list[str] = []
+    deps = DetectionDeps(
+        which=lambda name: "/usr/bin/" + name + ".cmd",
+        is_file=lambda _path: False,
+        home=lambda: _OddHome("/home/u"),
+        platform=lambda: _OddPlatform("linux"),
+        run_version=lambda _path, _timeout: "1.0",
+        read_text=lambda path: read.append(path) or None,  # type: ignore[func-returns-value]
+    )
+    result = detect_tool(registry.tools[0], registry, deps)
+    assert read == ["/home/u/.claude/hive-mind-install.json"]
+    assert result.pointer_path == read[0]
+    assert (result.version, result.diagnostic) == ("1.0", None)

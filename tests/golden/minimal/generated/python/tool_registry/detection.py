@@ -44,7 +44,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, TypeVar, cast
 
 from .constants import plain_text
 from .diagnostics import Diagnostic, DiagnosticCode, shown, shown_argument
@@ -59,6 +59,8 @@ from .loader import (
 )
 from .models import ToolManifest
 from .registry import ToolRegistry, is_inert
+
+_Answer = TypeVar("_Answer")
 
 VERSION_TIMEOUT_SECONDS = 5.0
 MAX_POINTER_BYTES = 65536
@@ -445,7 +447,7 @@ def _candidates(
     """Paths to probe; ``None`` when there is no way to tell on this platform."""
     resolver = registry.resolver_for(tool.id)
     if resolver is not None:
-        platform = deps.platform()
+        platform = _answered(deps.platform())
         # A plain copy of the text checked: a ``str`` subclass's own methods (its ``encode``,
         # which ``subprocess`` calls) could name another file, one the working folder holds.
         # At most ``MAX_RESOLVED_CANDIDATES`` are read: an endless generator costs bounded work.
@@ -454,13 +456,13 @@ def _candidates(
     if tool.builtin is not True:
         return []  # candidates detection is for built-in tools only
     paths = getattr(tool.detect, "paths", None)
-    platform = deps.platform()
+    platform = _answered(deps.platform())
     # Only a platform field, as TypeScript reads only those own members: ``getattr`` with any
     # answer would take ``__class__`` for a path list, or ``__doc__``'s characters for paths.
     listed = getattr(paths, platform, None) if platform in CANDIDATE_PLATFORMS else None
     if not listed:
         return None
-    home = deps.home()
+    home = _answered(deps.home())
     # A candidate under a home that is no absolute path is not looked for: a program put at that
     # path in the working folder would be found, and its --version run.
     # Nor is one that is no full path: it would be looked up from the working folder.
@@ -495,8 +497,17 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
     backup = None if pointer is None else pointer.get("backup")
     if not isinstance(backup, str) or not backup or "\x00" in backup:
         return False
-    target = _backup_target(backup, deps.home(), pointer_path)
+    target = _backup_target(backup, _answered(deps.home()), pointer_path)
     return False if target is None else _is_file(deps, target)
+
+
+def _answered(answer: _Answer) -> _Answer:
+    """A host's ``home`` or ``platform`` answer: text as an exact ``str`` (a subclass's own
+    ``endswith``, ``__add__`` or ``__eq__``, which a join or a comparison calls, never runs, as
+    TypeScript's string has none), anything else as it is (a join or a lookup then fails, as in
+    TypeScript)."""
+    text = plain_text(answer)
+    return answer if text is None else cast("_Answer", text)
 
 
 def _text_answer(answer: object, step: str) -> str | None:
@@ -572,7 +583,7 @@ def detect_tool(
     hooks = False
     pointer_path = tool.hookPointer
     try:
-        pointer_path = os.path.join(deps.home(), tool.hookPointer)
+        pointer_path = os.path.join(_answered(deps.home()), tool.hookPointer)
         if tool.detect.kind == "path":
             path = _text_answer(deps.which(tool.detect.binaryName), "which")
         else:
@@ -582,14 +593,14 @@ def detect_tool(
                 diagnostic = Diagnostic(
                     DiagnosticCode.NOT_DETECTABLE,
                     source=shown(tool.id),
-                    found=shown(deps.platform()),
+                    found=shown(_answered(deps.platform())),
                 )
             else:
                 path = next((p for p in candidates if _is_file(deps, p)), None)
         if path is not None:
             installed = True
             batch = _BATCH_FILE.search(path) is not None
-            if probe_version and batch and deps.platform() == "win32":
+            if probe_version and batch and _answered(deps.platform()) == "win32":
                 # Python's subprocess would hand it to cmd.exe; node refuses to spawn one.
                 diagnostic = Diagnostic(
                     DiagnosticCode.DETECTION_FAILED,
