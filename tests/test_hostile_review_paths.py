@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -436,3 +438,67 @@ def test_home_and_platform_answers_are_read_as_plain_text() -> None:
     assert read == ["/home/u/.claude/hive-mind-install.json"]
     assert result.pointer_path == read[0]
     assert (result.version, result.diagnostic) == ("1.0", None)
+
+
+# -- deps given as a class: its methods were never called, and the real system ran -----------
+
+
+def test_a_detection_deps_subclass_method_hidden_by_its_member_is_refused() -> None:
+    """``class Fake(DetectionDeps): def which(self, name): ...`` is a ``DetectionDeps``, but
+    the instance's ``which`` member (the real PATH lookup, by default) hides the method, so the
+    host's fakes were silently the real system, programs' ``--version`` included."""
+
+    class Fake(DetectionDeps):
+        def which(self, name: str) -> str | None:
+            return "/fake/" + name
+
+    registry = get_tool_registry(NO_FOLDER)
+    with pytest.raises(TypeError, match="defines which, which its DetectionDeps member hides"):
+        detect_all(registry, Fake())
+    with pytest.raises(TypeError, match="defines which"):
+        ensure_launchable(registry, "claude-code", deps=Fake())
+
+    # A dataclass subclass giving a member another default is read as it says.
+    @dataclass(frozen=True)
+    class Defaults(DetectionDeps):
+        which: Callable[[str], str | None] = lambda name: "/fake/" + name
+
+    defaults = Defaults(
+        is_file=lambda _path: False,
+        home=lambda: "/home/u",
+        platform=lambda: "linux",
+        run_version=lambda _path, _timeout: None,
+        read_text=lambda _path: None,
+    )
+    result = detect_tool(registry.tools[0], registry, defaults, probe_version=False)
+    assert result.path == "/fake/claude"
+
+
+CLASS_DEPS_SCRIPT = """
+import { getToolRegistry, detectAll } from "./index.js";
+class FakeDeps {
+  which(name) { return "/fake/" + name; }
+  isFile() { return false; }
+  home() { return "/home/u"; }
+  platform() { return "linux"; }
+  async runVersion() { return "1.0"; }
+  readText() { return null; }
+}
+const registry = getToolRegistry(%s);
+let refused = null;
+try { await detectAll(registry, new FakeDeps()); } catch (error) { refused = error.name; }
+const plain = await detectAll(registry, Object.fromEntries(
+  ["which", "isFile", "home", "platform", "runVersion", "readText"].map((name) => [name, FakeDeps.prototype[name]])));
+const bare = await detectAll(registry, Object.assign(Object.create(null), { which: () => null, runVersion: async () => null }));
+process.stdout.write(JSON.stringify([refused, plain[0].path, bare[0].path]));
+"""
+
+
+def test_typescript_refuses_a_class_instance_as_deps(out: Path) -> None:
+    """``detectAll(registry, new FakeDeps())`` read only the instance's own members (none), so
+    every fake was replaced by the real system: the real PATH lookup and version probe ran."""
+    assert run_js(out, CLASS_DEPS_SCRIPT % json.dumps(NO_FOLDER)) == [
+        "TypeError",
+        "/fake/claude",
+        None,
+    ]

@@ -697,6 +697,13 @@ export async function detectAll(
   if (given !== undefined && given !== null && (typeof given !== "object" || Array.isArray(given))) {
     throw new TypeError(`deps must be an object of DetectionDeps members (undefined: the real system), not ${Array.isArray(given) ? "array" : typeof given}`);
   }
+  // Own members only are read (a polluted prototype lends none), so a class instance's methods
+  // were never seen: a host's `new FakeDeps()` (a DetectionDeps to the compiler) ran the real
+  // PATH lookup and version probe. Refused, as Python refuses a subclass's hidden methods.
+  const prototype: unknown = given === undefined || given === null ? null : Object.getPrototypeOf(given);
+  if (prototype !== null && prototype !== Object.prototype) {
+    throw new TypeError("deps must be a plain object of DetectionDeps members (its own members are read, not a class's methods)");
+  }
   refuseUnknownMembers(given, ["which", "isFile", "runVersion", "readText", "home", "platform"], "deps");
   refuseUnknownMembers(options, ["probeThirdPartyVersions"], "options");
   // Running a program is an authority the host grants: "no" is no answer, so only a boolean.

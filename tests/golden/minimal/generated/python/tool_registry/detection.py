@@ -347,6 +347,10 @@ class DetectionDeps:
     platform: Callable[[], str] = _platform
 
 
+# The members of ``DetectionDeps`` (TypeScript's ``DetectionDeps`` has the same, in camelCase).
+_DEPS_MEMBERS = ("which", "is_file", "run_version", "read_text", "home", "platform")
+
+
 def chosen_deps(deps: object) -> DetectionDeps:
     """``deps``, or the real system for ``None``; anything else is a ``TypeError`` naming it (an
     empty ``dict`` was the real system, any other value a probe failing for every tool)."""
@@ -356,6 +360,20 @@ def chosen_deps(deps: object) -> DetectionDeps:
         raise TypeError(
             f"deps must be a DetectionDeps (None: the real system), not {shown_argument(deps)}"
         )
+    # A subclass's method named like a member is never called: the instance's member (the real
+    # system's, by default) hides it, so a host's fake ``which`` method let the real PATH lookup
+    # and version probe run. Refused, as TypeScript refuses a class instance's methods.
+    for klass in type(deps).__mro__:
+        if klass is DetectionDeps:
+            break
+        if "__dataclass_fields__" in vars(klass):
+            continue  # a dataclass: its names are its fields' defaults, which its instances hold
+        hidden = [name for name in _DEPS_MEMBERS if name in vars(klass)]
+        if hidden:
+            raise TypeError(
+                f"deps' class defines {hidden[0]}, which its DetectionDeps member hides: pass"
+                f" DetectionDeps({hidden[0]}=...)"
+            )
     return deps
 
 
