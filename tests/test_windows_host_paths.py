@@ -127,7 +127,7 @@ const hooks = async (backup, home) => {
     home: () => home,
     platform: () => "win32",
     runVersion: async () => null,
-  }, { probeVersion: false });
+  }, false);
   return [result.hooksInstalled, read.length, asked.length, result.diagnostic === null];
 };
 const out = { leaning: [], naming: [], homes: [] };

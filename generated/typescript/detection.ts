@@ -550,7 +550,22 @@ function hooksInstalled(pointerPath: string, deps: DetectionDeps): boolean {
   const backup = pointer.ok ? ownMember(pointer.value, "backup") : undefined;
   if (typeof backup !== "string" || backup === "" || backup.includes("\u0000")) return false;
   const target = backupTarget(backup, deps.home(), pointerPath);
-  return target === null ? false : deps.isFile(target);
+  return target === null ? false : isFileAnswer(deps, target);
+}
+
+/** What a host's answer is, for a message (no method of it runs). */
+function kindOf(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+}
+
+/** `deps.isFile(path)`, which must answer `true` or `false`: anything else is a `TypeError` (a
+ * failing probe, as Python's), never a truth value. JavaScript and Python read `[]`, `{}` and
+ * NaN the other way round, and a `"no"` found the tool installed and reported
+ * `hooksInstalled: "no"`. */
+function isFileAnswer(deps: DetectionDeps, path: string): boolean {
+  const answer: unknown = deps.isFile(path);
+  if (typeof answer !== "boolean") throw new TypeError(`isFile must return true or false, not ${kindOf(answer)}`);
+  return answer;
 }
 
 function failure(toolId: string, step: string, error: unknown): Diagnostic {
@@ -561,12 +576,36 @@ function failure(toolId: string, step: string, error: unknown): Diagnostic {
   return makeDiagnostic(DiagnosticCode.DETECTION_FAILED, { source: shown(toolId), found });
 }
 
-/** Detect one tool; any failure lands in the result's diagnostic (the first one wins). */
+/** Detect one tool; any failure lands in the result's diagnostic (the first one wins). `deps`
+ * null is the real system; `probeVersion` must be a boolean (both TypeErrors else, as Python's). */
 export async function detectTool(
   tool: ToolManifest,
   registry: ToolRegistry,
-  deps: DetectionDeps = DEFAULT_DETECTION_DEPS,
+  deps: DetectionDeps | null = DEFAULT_DETECTION_DEPS,
   probeVersion = true,
+): Promise<DetectionResult> {
+  // Checked before anything is probed, as Python's `detect_tool`: `null` is the real system and
+  // anything but an object a TypeError; `probeVersion` a boolean only (an options object such as
+  // `{ probeVersion: false }`, or "no", was a truth value, and the version probe ran).
+  const manifest: unknown = tool;
+  if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) {
+    // A string or a number was detected as a tool whose id is undefined (Python: AttributeError).
+    throw new TypeError(`tool must be a ToolManifest object, not ${kindOf(manifest)}`);
+  }
+  const given: unknown = deps;
+  if (given !== null && (typeof given !== "object" || Array.isArray(given))) {
+    throw new TypeError(`deps must be a DetectionDeps object (null: the real system), not ${kindOf(given)}`);
+  }
+  const probe: unknown = probeVersion;
+  if (typeof probe !== "boolean") throw new TypeError(`probeVersion must be true or false, not ${kindOf(probe)}`);
+  return detectOne(tool, registry, deps ?? DEFAULT_DETECTION_DEPS, probeVersion);
+}
+
+async function detectOne(
+  tool: ToolManifest,
+  registry: ToolRegistry,
+  deps: DetectionDeps,
+  probeVersion: boolean,
 ): Promise<DetectionResult> {
   const detect = ownMember(tool, "detect");
   if (isInert(tool) || detect === undefined) {
@@ -591,23 +630,30 @@ export async function detectTool(
   try {
     pointerPath = joinPath(deps.home(), tool.hookPointer);
     if (detect.kind === "path") {
-      path = deps.which(detect.binaryName);
+      // Text or null only, as in Python: anything else is a TypeError (a failing probe).
+      // `undefined` (a lookup table's answer for a name it lacks), `false` or `0` for "not
+      // found" was a path, and the tool was installed (`path: null` once written as JSON).
+      const answer: unknown = deps.which(detect.binaryName);
+      if (answer !== null && typeof answer !== "string") throw new TypeError(`which must return text or null, not ${kindOf(answer)}`);
+      path = answer;
     } else {
       const found = candidates(tool, registry, deps);
       if (found === null) {
         installed = null;
         diagnostic = makeDiagnostic(DiagnosticCode.NOT_DETECTABLE, { source: shown(tool.id), found: shown(deps.platform()) });
       } else {
-        path = found.find((candidate) => deps.isFile(candidate)) ?? null;
+        path = found.find((candidate) => isFileAnswer(deps, candidate)) ?? null;
       }
     }
     if (path !== null) {
       installed = true;
-      if (probeVersion && typeof path === "string" && BATCH_FILE.test(path) && deps.platform() === "win32") {
+      if (probeVersion && BATCH_FILE.test(path) && deps.platform() === "win32") {
         diagnostic = makeDiagnostic(DiagnosticCode.DETECTION_FAILED, { source: shown(tool.id), found: BATCH_FILE_NOT_RUN });
       } else if (probeVersion) {
         try {
-          const raw = await deps.runVersion(path, VERSION_TIMEOUT_MS);
+          const raw: unknown = await deps.runVersion(path, VERSION_TIMEOUT_MS);
+          // Text or null, as in Python (`undefined` or a Buffer failed inside the strip).
+          if (raw !== null && typeof raw !== "string") throw new TypeError(`runVersion must resolve to text or null, not ${kindOf(raw)}`);
           version = raw === null ? null : shown(pythonStrip(raw), MAX_VERSION_CHARS);
         } catch (error) {
           diagnostic = failure(tool.id, "version", error);
@@ -651,6 +697,13 @@ export async function detectAll(
   if (given !== undefined && given !== null && (typeof given !== "object" || Array.isArray(given))) {
     throw new TypeError(`deps must be an object of DetectionDeps members (undefined: the real system), not ${Array.isArray(given) ? "array" : typeof given}`);
   }
+  // Own members only are read (a polluted prototype lends none), so a class instance's methods
+  // were never seen: a host's `new FakeDeps()` (a DetectionDeps to the compiler) ran the real
+  // PATH lookup and version probe. Refused, as Python refuses a subclass's hidden methods.
+  const prototype: unknown = given === undefined || given === null ? null : Object.getPrototypeOf(given);
+  if (prototype !== null && prototype !== Object.prototype) {
+    throw new TypeError("deps must be a plain object of DetectionDeps members (its own members are read, not a class's methods)");
+  }
   refuseUnknownMembers(given, ["which", "isFile", "runVersion", "readText", "home", "platform"], "deps");
   refuseUnknownMembers(options, ["probeThirdPartyVersions"], "options");
   // Running a program is an authority the host grants: "no" is no answer, so only a boolean.
@@ -664,7 +717,7 @@ export async function detectAll(
   const results: DetectionResult[] = [];
   for (const tool of registry.tools) {
     if (isInert(tool)) continue;
-    results.push(await detectTool(tool, registry, chosen, ownMember(tool, "builtin") === true || ownMember(options, "probeThirdPartyVersions") === true));
+    results.push(await detectOne(tool, registry, chosen, ownMember(tool, "builtin") === true || ownMember(options, "probeThirdPartyVersions") === true));
   }
   return Object.freeze(results);
 }

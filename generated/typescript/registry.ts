@@ -229,6 +229,10 @@ function resolverEntries(resolvers: unknown): readonly (readonly [unknown, unkno
 function cleanGrants(grants: RegistryOptions["grants"]): ReadonlyMap<string, ReadonlySet<string>> {
   const cleaned = new Map<string, ReadonlySet<string>>();
   try {
+    // An array is no mapping of ids (Python's list has no `items`): its indexes named the
+    // adapters "0", "1", ... (valid ids), which were granted what its elements held.
+    const given: unknown = grants;
+    if (Array.isArray(given)) return cleaned;
     // The ids first: more than the bound grant nothing at all.
     const entries = optionEntries((grants ?? {}) as object);
     if (entries === null) return cleaned;

@@ -44,7 +44,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, TypeVar, cast
 
 from .constants import plain_text
 from .diagnostics import Diagnostic, DiagnosticCode, shown, shown_argument
@@ -59,6 +59,8 @@ from .loader import (
 )
 from .models import ToolManifest
 from .registry import ToolRegistry, is_inert
+
+_Answer = TypeVar("_Answer")
 
 VERSION_TIMEOUT_SECONDS = 5.0
 MAX_POINTER_BYTES = 65536
@@ -345,6 +347,10 @@ class DetectionDeps:
     platform: Callable[[], str] = _platform
 
 
+# The members of ``DetectionDeps`` (TypeScript's ``DetectionDeps`` has the same, in camelCase).
+_DEPS_MEMBERS = ("which", "is_file", "run_version", "read_text", "home", "platform")
+
+
 def chosen_deps(deps: object) -> DetectionDeps:
     """``deps``, or the real system for ``None``; anything else is a ``TypeError`` naming it (an
     empty ``dict`` was the real system, any other value a probe failing for every tool)."""
@@ -354,6 +360,20 @@ def chosen_deps(deps: object) -> DetectionDeps:
         raise TypeError(
             f"deps must be a DetectionDeps (None: the real system), not {shown_argument(deps)}"
         )
+    # A subclass's method named like a member is never called: the instance's member (the real
+    # system's, by default) hides it, so a host's fake ``which`` method let the real PATH lookup
+    # and version probe run. Refused, as TypeScript refuses a class instance's methods.
+    for klass in type(deps).__mro__:
+        if klass is DetectionDeps:
+            break
+        if "__dataclass_fields__" in vars(klass):
+            continue  # a dataclass: its names are its fields' defaults, which its instances hold
+        hidden = [name for name in _DEPS_MEMBERS if name in vars(klass)]
+        if hidden:
+            raise TypeError(
+                f"deps' class defines {hidden[0]}, which its DetectionDeps member hides: pass"
+                f" DetectionDeps({hidden[0]}=...)"
+            )
     return deps
 
 
@@ -445,7 +465,7 @@ def _candidates(
     """Paths to probe; ``None`` when there is no way to tell on this platform."""
     resolver = registry.resolver_for(tool.id)
     if resolver is not None:
-        platform = deps.platform()
+        platform = _answered(deps.platform())
         # A plain copy of the text checked: a ``str`` subclass's own methods (its ``encode``,
         # which ``subprocess`` calls) could name another file, one the working folder holds.
         # At most ``MAX_RESOLVED_CANDIDATES`` are read: an endless generator costs bounded work.
@@ -454,13 +474,13 @@ def _candidates(
     if tool.builtin is not True:
         return []  # candidates detection is for built-in tools only
     paths = getattr(tool.detect, "paths", None)
-    platform = deps.platform()
+    platform = _answered(deps.platform())
     # Only a platform field, as TypeScript reads only those own members: ``getattr`` with any
     # answer would take ``__class__`` for a path list, or ``__doc__``'s characters for paths.
     listed = getattr(paths, platform, None) if platform in CANDIDATE_PLATFORMS else None
     if not listed:
         return None
-    home = deps.home()
+    home = _answered(deps.home())
     # A candidate under a home that is no absolute path is not looked for: a program put at that
     # path in the working folder would be found, and its --version run.
     # Nor is one that is no full path: it would be looked up from the working folder.
@@ -479,11 +499,11 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
         # The pointer is joined to the home folder: relative, it names a file of the working
         # folder (or drive), which says nothing about this account's hooks.
         raise HomeNotAbsoluteError("the home folder is not an absolute path")
-    text = deps.read_text(pointer_path)
+    # Text as an exact ``str`` (a subclass's own ``__len__`` or ``encode`` never runs), or None;
+    # anything else is a failing reader, as in TypeScript (never read as text).
+    text = _text_answer(deps.read_text(pointer_path), "read_text")
     if text is None:
         return False
-    if not isinstance(text, str):  # a failing reader, as in TypeScript (never read as text)
-        raise TypeError(f"read_text must return text or None, not {type(text).__name__}")
     if len(text) > MAX_POINTER_BYTES:
         # The cap holds for what any reader returns, not only the default one (which reads no
         # more): more characters than the cap are more bytes, and a file within it decodes to
@@ -495,8 +515,41 @@ def _hooks_installed(pointer_path: str, deps: DetectionDeps) -> bool:
     backup = None if pointer is None else pointer.get("backup")
     if not isinstance(backup, str) or not backup or "\x00" in backup:
         return False
-    target = _backup_target(backup, deps.home(), pointer_path)
-    return False if target is None else deps.is_file(target)
+    target = _backup_target(backup, _answered(deps.home()), pointer_path)
+    return False if target is None else _is_file(deps, target)
+
+
+def _answered(answer: _Answer) -> _Answer:
+    """A host's ``home`` or ``platform`` answer: text as an exact ``str`` (a subclass's own
+    ``endswith``, ``__add__`` or ``__eq__``, which a join or a comparison calls, never runs, as
+    TypeScript's string has none), anything else as it is (a join or a lookup then fails, as in
+    TypeScript)."""
+    text = plain_text(answer)
+    return answer if text is None else cast("_Answer", text)
+
+
+def _text_answer(answer: object, step: str) -> str | None:
+    """What a host's ``which``, ``run_version`` or ``read_text`` answered: text, as an exact
+    ``str`` (a subclass's own ``encode``, which ``subprocess`` calls, could run another program
+    than the path reported, its ``strip`` report another version, its ``__len__`` pass the
+    pointer's cap), or ``None``. Anything else is a
+    ``TypeError`` (a failing probe, as in TypeScript): ``False`` or ``0`` for "not found" was a
+    path, and the tool was installed."""
+    text = plain_text(answer)
+    if text is None and answer is not None:
+        raise TypeError(f"{step} must return text or None, not {type(answer).__name__}")
+    return text
+
+
+def _is_file(deps: DetectionDeps, path: str) -> bool:
+    """``deps.is_file(path)``, which must answer ``True`` or ``False``: anything else is a
+    ``TypeError`` (a failing probe, as TypeScript's), never a truth value. Python and JavaScript
+    read ``[]``, ``{}`` and NaN the other way round, and a ``"no"`` found the tool installed and
+    reported ``hooks_installed == "no"``."""
+    answer: object = deps.is_file(path)
+    if type(answer) is not bool:
+        raise TypeError(f"is_file must return True or False, not {type(answer).__name__}")
+    return answer
 
 
 def _failure(tool_id: str, step: str, error: BaseException) -> Diagnostic:
@@ -506,14 +559,30 @@ def _failure(tool_id: str, step: str, error: BaseException) -> Diagnostic:
     return Diagnostic(DiagnosticCode.DETECTION_FAILED, source=shown(tool_id), found=found)
 
 
+def _checked_arguments(tool: object, deps: object, probe_version: object) -> DetectionDeps:
+    """``detect_tool``'s arguments, checked before anything is probed (as TypeScript's): a
+    ``TypeError`` for a tool that is no manifest, ``deps`` that are no ``DetectionDeps``
+    (``None``: the real system) or a ``probe_version`` that is no boolean."""
+    if not issubclass(type(tool), ToolManifest):
+        raise TypeError(f"tool must be a ToolManifest, not {shown_argument(tool)}")
+    chosen = chosen_deps(deps)
+    if type(probe_version) is not bool:
+        raise TypeError(f"probe_version must be True or False, not {shown_argument(probe_version)}")
+    return chosen
+
+
 def detect_tool(
     tool: ToolManifest,
     registry: ToolRegistry,
-    deps: DetectionDeps,
+    deps: DetectionDeps | None = None,
     *,
     probe_version: bool = True,
 ) -> DetectionResult:
-    """Detect one tool; any failure lands in the result's diagnostic (the first one wins)."""
+    """Detect one tool; any failure lands in the result's diagnostic (the first one wins).
+    ``deps`` as ``detect_all`` takes them (``None``: the real system; anything but a
+    ``DetectionDeps`` a ``TypeError``), and ``probe_version`` ``True`` or ``False`` only (``"no"``
+    is no refusal to run a program), both checked before anything is probed."""
+    deps = _checked_arguments(tool, deps, probe_version)
     if is_inert(tool) or tool.detect is None:
         # Described, never probed: nothing here runs, looks a name up or reads a pointer.
         return DetectionResult(
@@ -532,14 +601,9 @@ def detect_tool(
     hooks = False
     pointer_path = tool.hookPointer
     try:
-        pointer_path = os.path.join(deps.home(), tool.hookPointer)
+        pointer_path = os.path.join(_answered(deps.home()), tool.hookPointer)
         if tool.detect.kind == "path":
-            found = deps.which(tool.detect.binaryName)
-            # A plain copy of the text answered, as a resolver's candidates are: a ``str``
-            # subclass's own ``encode`` (which ``subprocess`` calls) could run another program
-            # than the path reported. Anything else is kept as it is, as TypeScript keeps it.
-            text = plain_text(found)
-            path = found if text is None else text
+            path = _text_answer(deps.which(tool.detect.binaryName), "which")
         else:
             candidates = _candidates(tool, registry, deps)
             if candidates is None:
@@ -547,14 +611,14 @@ def detect_tool(
                 diagnostic = Diagnostic(
                     DiagnosticCode.NOT_DETECTABLE,
                     source=shown(tool.id),
-                    found=shown(deps.platform()),
+                    found=shown(_answered(deps.platform())),
                 )
             else:
-                path = next((p for p in candidates if deps.is_file(p)), None)
+                path = next((p for p in candidates if _is_file(deps, p)), None)
         if path is not None:
             installed = True
-            batch = issubclass(type(path), str) and _BATCH_FILE.search(path) is not None
-            if probe_version and batch and deps.platform() == "win32":
+            batch = _BATCH_FILE.search(path) is not None
+            if probe_version and batch and _answered(deps.platform()) == "win32":
                 # Python's subprocess would hand it to cmd.exe; node refuses to spawn one.
                 diagnostic = Diagnostic(
                     DiagnosticCode.DETECTION_FAILED,
@@ -563,8 +627,10 @@ def detect_tool(
                 )
             elif probe_version:
                 try:
-                    raw = deps.run_version(path, VERSION_TIMEOUT_SECONDS)
-                    version = None if raw is None else shown(raw.strip(), MAX_VERSION_CHARS)
+                    said = _text_answer(
+                        deps.run_version(path, VERSION_TIMEOUT_SECONDS), "run_version"
+                    )
+                    version = None if said is None else shown(str.strip(said), MAX_VERSION_CHARS)
                 except Exception as error:  # whatever a run_version raises: the version step failed
                     diagnostic = _failure(tool.id, "version", error)
     except Exception as error:  # one detector failing must never break the others
