@@ -261,7 +261,11 @@ def load_config(project_dir: Path) -> Config:
     tool = document.get("tool", {})
     section = tool.get("toolgen", {}) if isinstance(tool, dict) else None
     if not isinstance(section, dict):
-        raise ConfigError(f"{where}: [tool.toolgen] must be a table")
+        # Located at the value that is no table: ``tool.toolgen``, else ``tool`` itself.
+        dotted = ["tool", "toolgen"] if isinstance(tool, dict) else ["tool"]
+        place = _dotted_location(pyproject, dotted)
+        located = f"{where}:{place[0]}:{place[1]}" if place else f"{where}"
+        raise ConfigError(f"{located}: [tool.toolgen] must be a table")
     unknown = sorted(set(section) - set(DEFAULTS) - set(PACKAGE_KEYS))
     if unknown:
         names = ", ".join(describe(key) for key in unknown[:10])
@@ -364,6 +368,11 @@ def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:
     header ``[tool.toolgen]`` then ``key = ...``, or ``tool.toolgen.key = ...`` at the top);
     ``None`` when the text does not show it plainly. Only for messages: tomllib has read the
     value already, and reports no positions."""
+    return _dotted_location(pyproject, ["tool", "toolgen", key])
+
+
+def _dotted_location(pyproject: Path, dotted: list[str]) -> tuple[int, int] | None:
+    """``_key_location`` of the key whose full dotted name is ``dotted``."""
     try:
         lines = read_file(pyproject).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
@@ -380,7 +389,7 @@ def _key_location(pyproject: Path, key: str) -> tuple[int, int] | None:
             table = plain(header.group(1))
             continue
         found = assignment.match(line)
-        if found is not None and [*table, *plain(found.group(2))] == ["tool", "toolgen", key]:
+        if found is not None and [*table, *plain(found.group(2))] == dotted:
             return number, len(found.group(1)) + 1
     return None
 

@@ -281,3 +281,22 @@ def test_a_toml_syntax_error_is_located_file_line_column(
     code, out, err = run_cli("check", "--project", str(tmp_path))
     assert (code, out) == (2, "")
     assert err == f"toolgen: {tmp_path / 'pyproject.toml'}{place}: not valid TOML: {words}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "place"),
+    [
+        ("[tool]\nname = 1\ntoolgen = 5\n", ":3:1"),
+        ("tool = 5\n", ":1:1"),
+        ('[project]\nname = "x"\n\n[tool]\n  toolgen = "a"\n', ":5:3"),
+        ("tool.toolgen = 3\n", ":1:1"),
+        ("tool = {toolgen = 3}\n", ""),  # an inline table: not shown plainly, not located
+    ],
+)
+def test_a_toolgen_setting_that_is_no_table_is_located_at_its_key(
+    run_cli: Run, tmp_path: Path, text: str, place: str
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    code, out, err = run_cli("check", "--project", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert err == f"toolgen: {tmp_path / 'pyproject.toml'}{place}: [tool.toolgen] must be a table\n"
