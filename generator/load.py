@@ -8,6 +8,9 @@ YAML is read in a deliberately small subset: anchors and aliases are refused (no
 shared nodes), explicit tags other than YAML's own core types are refused (no object construction),
 duplicate keys are errors (PyYAML would silently keep the last), keys must be strings, and only
 JSON's value types are produced (timestamps, binary, sets, NaN and infinities are refused).
+
+A file reports at most ``MAX_DIAGNOSTICS_PER_FILE`` problems: the next one stops its reading there
+(``TOO_MANY_DIAGNOSTICS``, no value), so a hostile file costs a bounded number of records.
 """
 
 from __future__ import annotations
@@ -60,7 +63,8 @@ class Loaded:
     number JSON cannot carry, ...) keeps a ``value``: each refused node is replaced by a
     placeholder (its text, or ``None``) and its pointer is listed in ``refused``, so later checks
     still run on everything else and skip what stands on a placeholder. A JSON document with a
-    refused number or a repeated key has no ``value``; all its such problems are reported.
+    refused number or a repeated key has no ``value``; all its such problems are reported (up to
+    the per-file limit, then one record saying checking stopped).
 
     Node positions come from ``locate``, called at most once and only when a diagnostic needs a
     location (for JSON that means a second, slower reading of the text).
