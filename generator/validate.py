@@ -883,15 +883,17 @@ def _describe_error(error: ValidationError, table: Loaded) -> Iterable[Diagnosti
     yield Diagnostic(Code.SCHEMA_VIOLATION, _message(error), **_at(table, pointer))
 
 
-def _cross_row_rules(table: Loaded, manifest_schema: Mapping[str, Any]) -> list[Diagnostic]:
+def _cross_row_rules(table: Loaded, manifest_schema: Mapping[str, Any]) -> Iterator[Diagnostic]:
+    """The rules across rows and declarations, one finding at a time (a caller past the
+    problem limit stops asking, and the rules stop there)."""
     if not isinstance(table.value, Mapping):
-        return []
-    return [
-        *_duplicate_ids(table),
-        *_builtin_flags(table),
-        *_declarations(table, manifest_schema),
-        *_unportable_keys(table),
-    ]
+        return iter(())
+    return itertools.chain(
+        _duplicate_ids(table),
+        _builtin_flags(table),
+        _declarations(table, manifest_schema),
+        _unportable_keys(table),
+    )
 
 
 def _items(table: Loaded, section: str) -> Iterator[tuple[int, Mapping[str, Any]]]:

@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from generator.diagnostics import MAX_DIAGNOSTICS_PER_FILE, Code, Diagnostic
 from generator.load import parse_json, parse_yaml
@@ -171,3 +174,20 @@ def test_a_json_file_is_still_located_past_a_thousand_yaml_only_problems() -> No
     found = check_schema_document(parse_json(text, "s.json"))
     assert [(d.code, d.pointer) for d in found] == [(Code.SCHEMA_INVALID, "/properties/late/type")]
     assert found[0].line == text.splitlines().index('   "type": 5') + 1
+
+
+def test_cross_row_rules_stop_at_the_limit_without_running_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every row repeats one id: the duplicate-id rule alone passes the limit, so the rules after
+    # it are never asked (a list of every rule's findings was built before: not bounded).
+    from generator import validate
+
+    def never_asked(table: object) -> Iterator[Diagnostic]:
+        raise AssertionError("a rule past the limit ran")
+        yield  # pragma: no cover - a generator, as the real rule is
+
+    monkeypatch.setattr(validate, "_builtin_flags", never_asked)
+    found = diagnose(table(*[row("alpha") for _ in range(LIMIT + 300)]))
+    last = _check_limited(found, Code.DUPLICATE_ID)
+    assert last.line is not None
