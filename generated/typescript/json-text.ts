@@ -536,7 +536,7 @@ export function surrogateAt(value: unknown, keyOrder: KeyOrder): [string, string
 }
 
 // Options with no prototype: node reads one it is not given (`fatal`) through the prototype chain.
-const UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as TextDecoderOptions);
+const UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as ConstructorParameters<typeof TextDecoder>[1]);
 const NO_KEY_ORDER: KeyOrder = new WeakMap();
 // What `JSON.parse` could read differently from the strict parser: an integer-like key (which
 // JavaScript objects list first; an escaped digit could spell one), a lone-surrogate escape, a

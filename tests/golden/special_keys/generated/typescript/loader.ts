@@ -1048,7 +1048,7 @@ interface Name {
   readonly seq: number;
 }
 
-const STRICT_UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as TextDecoderOptions);
+const STRICT_UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as ConstructorParameters<typeof TextDecoder>[1]);
 
 /** UTF-8 with each byte of an invalid sequence as U+DC80..U+DCFF (Python's surrogateescape). */
 export function fsDecode(bytes: Buffer): string {
