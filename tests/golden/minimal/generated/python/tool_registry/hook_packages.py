@@ -8,7 +8,6 @@ from .constants import (
     is_tool_id,
     plain_text,
 )
-from .diagnostics import shown_argument
 from .models import ToolManifest
 
 
@@ -44,5 +43,9 @@ def hook_package_for(tool_id: ToolId) -> str:
         # Shown as every other caller's argument is (the escaped repr of text clipped to 80
         # characters before it is escaped, so a huge id costs no huge message; anything else by
         # its type's name), as TypeScript clips it.
+        # Imported here: the diagnostics module is runtime, loaded on first use, not with the
+        # package's constants (the package docstring's promise).
+        from .diagnostics import shown_argument  # noqa: PLC0415
+
         raise UnknownToolError(f"unknown tool id: {shown_argument(tool_id)}")
     return hook_package_of(manifest)
