@@ -225,6 +225,8 @@ def test_importing_the_package_loads_no_runtime_until_it_is_used() -> None:
     before, after = cast(list[list[str]], loaded)
     assert "subprocess" not in before
     lazy = {"detection", "loader", "validator", "lookalikes", "registry", "schema_runtime"}
+    # The package docstring names diagnostics and prompt arguments as runtime loaded on first use.
+    lazy |= {"diagnostics", "prompt_args", "launch"}
     assert not {f"tool_registry.{name}" for name in lazy} & set(before)
     assert "tool_registry.detection" in after
 

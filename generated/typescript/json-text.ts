@@ -155,25 +155,38 @@ export function nestingDepth(data: Uint8Array): number {
   return deepest === Number.NEGATIVE_INFINITY ? 0 : deepest;
 }
 
+// Fields assigned in constructors, not parameter properties: erasable syntax only (a consumer's
+// `erasableSyntaxOnly`, node's type stripping).
 class Stop {
-  constructor(readonly position: number) {}
+  readonly position: number;
+  constructor(position: number) {
+    this.position = position;
+  }
 }
 
 class SyntaxFault {
-  constructor(
-    readonly message: string,
-    readonly position: number,
-  ) {}
+  readonly message: string;
+  readonly position: number;
+  constructor(message: string, position: number) {
+    this.message = message;
+    this.position = position;
+  }
 }
 
 class ValueFault {
-  constructor(readonly message: string) {}
+  readonly message: string;
+  constructor(message: string) {
+    this.message = message;
+  }
 }
 
 /** An object closed holding a key twice: thrown there, as Python's object hook raises when the
  * object closes, so it wins over any fault later in the text (a syntax error, NaN). */
 class DuplicateFault {
-  constructor(readonly key: string) {}
+  readonly key: string;
+  constructor(key: string) {
+    this.key = key;
+  }
 }
 
 function isWhitespace(code: number): boolean {
@@ -209,10 +222,13 @@ function detached(text: string): string {
 
 /** A strict JSON parser after CPython's scanner (same acceptance, errors and positions). */
 class Parser {
+  private readonly text: string;
   readonly keyOrder: KeyOrder = new WeakMap();
   private depth = 0;
 
-  constructor(private readonly text: string) {}
+  constructor(text: string) {
+    this.text = text;
+  }
 
   private code(index: number): number | undefined {
     return index < this.text.length ? this.text.charCodeAt(index) : undefined;
@@ -536,7 +552,7 @@ export function surrogateAt(value: unknown, keyOrder: KeyOrder): [string, string
 }
 
 // Options with no prototype: node reads one it is not given (`fatal`) through the prototype chain.
-const UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as TextDecoderOptions);
+const UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as ConstructorParameters<typeof TextDecoder>[1]);
 const NO_KEY_ORDER: KeyOrder = new WeakMap();
 // What `JSON.parse` could read differently from the strict parser: an integer-like key (which
 // JavaScript objects list first; an escaped digit could spell one), a lone-surrogate escape, a

@@ -452,6 +452,7 @@ function withFields(d: Diagnostic, fields: DiagnosticFields & { readonly code?: 
 const NOTHING_TO_REPORT: readonly Diagnostic[] = Object.freeze([]);
 
 class Report {
+  readonly source: string;
   readonly shownSource: string;
   errors: [number, Diagnostic][] = [];
   warnings: [number, Diagnostic][] = [];
@@ -459,7 +460,8 @@ class Report {
   omitted = 0;
   cutShort = false; // checking stopped at the limit: more problems may exist
 
-  constructor(readonly source: string) {
+  constructor(source: string) {
+    this.source = source;
     this.shownSource = shown(source, MAX_SHOWN_SOURCE);
   }
 
@@ -572,13 +574,12 @@ export const SETTING_NOT_UTF8 = "the setting is not UTF-8 text: it names no fold
  * load reports it (UNREADABLE, its `found` the `reason`); `configured` is the value that needed a
  * home, or the name of the variable that names no folder. */
 export class NoHomeFolderError extends Error {
+  readonly configured: string;
   override name = "NoHomeFolderError";
   readonly reason: string;
-  constructor(
-    readonly configured: string,
-    reason: string = NO_HOME_FOLDER,
-  ) {
+  constructor(configured: string, reason: string = NO_HOME_FOLDER) {
     super(reason);
+    this.configured = configured;
     this.reason = reason;
   }
 }
@@ -1049,7 +1050,7 @@ interface Name {
   readonly seq: number;
 }
 
-const STRICT_UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as TextDecoderOptions);
+const STRICT_UTF8 = new TextDecoder("utf-8", { __proto__: null, fatal: true, ignoreBOM: true } as ConstructorParameters<typeof TextDecoder>[1]);
 
 /** UTF-8 with each byte of an invalid sequence as U+DC80..U+DCFF (Python's surrogateescape). */
 export function fsDecode(bytes: Buffer): string {

@@ -47,21 +47,25 @@ export const INERT_CATEGORY = "mcp-server";
 /** Thrown by `providersOf` for a capability outside the vocabulary (a typo is an error, never
  * an empty route); `capability` is the value given. */
 export class UnknownCapabilityError extends Error {
+  readonly capability: unknown;
   override name = "UnknownCapabilityError";
-  constructor(readonly capability: unknown) {
+  constructor(capability: unknown) {
     // Shown as the cohort is (and as Python shows both): clipped, then quoted and escaped once.
     const text = typeof capability === "string" ? shownCallerText(capability) : shownOther(capability);
     super(`unknown capability ${text}; the capabilities are ${CAPABILITIES.join(", ")}`);
+    this.capability = capability;
   }
 }
 
 /** Thrown by `cohort` for a name the table does not declare. */
 export class UnknownCohortError extends Error {
+  readonly cohort: unknown;
   override name = "UnknownCohortError";
-  constructor(readonly cohort: unknown) {
+  constructor(cohort: unknown) {
     // The caller's value escaped (safe to print), then the names that exist.
     const text = typeof cohort === "string" ? shownCallerText(cohort) : shownOther(cohort);
     super(`unknown cohort ${text}; the cohorts are ${COHORT_NAMES.join(", ")}`);
+    this.cohort = cohort;
   }
 }
 

@@ -9,9 +9,11 @@ const MANIFESTS: readonly ToolManifest[] = BUILTIN_TOOL_MANIFESTS;
 
 /** Thrown by `hookPackageFor` for an id that names no built-in tool (a `RangeError`). */
 export class UnknownToolError extends RangeError {
+  readonly toolId: unknown;
   override name = "UnknownToolError";
-  constructor(readonly toolId: unknown) {
+  constructor(toolId: unknown) {
     super(`unknown tool id: ${shownId(toolId)}`); // escaped: safe to print
+    this.toolId = toolId;
   }
 }
 

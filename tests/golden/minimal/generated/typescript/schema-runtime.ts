@@ -37,8 +37,10 @@ const SEARCHED = 16;
 
 /** Thrown by `Violations.add` once its limit is reached: checking stops there. */
 export class Enough extends Error {
-  constructor(readonly violations: Violations) {
+  readonly violations: Violations;
+  constructor(violations: Violations) {
     super("enough violations");
+    this.violations = violations;
   }
 }
 

@@ -343,7 +343,7 @@ export function runVersion(executable: string, timeoutMs: number): Promise<strin
         // already gone
       }
     };
-    const output = (): string => new TextDecoder("utf-8", { __proto__: null, ignoreBOM: true } as TextDecoderOptions).decode(Buffer.concat(chunks).subarray(0, MAX_VERSION_BYTES));
+    const output = (): string => new TextDecoder("utf-8", { __proto__: null, ignoreBOM: true } as ConstructorParameters<typeof TextDecoder>[1]).decode(Buffer.concat(chunks).subarray(0, MAX_VERSION_BYTES));
     const finish = (settle: () => void): void => {
       if (done) return;
       done = true;
