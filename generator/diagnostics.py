@@ -297,9 +297,15 @@ def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     return any(d.severity is Severity.ERROR for d in diagnostics)
 
 
-def sort_key(diagnostic: Diagnostic) -> tuple[str, int, int, str, str]:
+def sort_key(diagnostic: Diagnostic) -> tuple[str, bool, int, int, str, str]:
+    """File order within each file, the record saying a file's checking stopped last in its file:
+    checks run in passes (a table's schema validation over every row, then the cross-row rules),
+    so the limit may stop a later pass at a line before a problem an earlier pass reported, and
+    sorted by its line alone that record claimed the rest of the file unchecked above a record
+    from further down."""
     return (
         diagnostic.source,
+        diagnostic.code is Code.TOO_MANY_DIAGNOSTICS,
         diagnostic.line or 0,
         diagnostic.column or 0,
         diagnostic.pointer or "",
