@@ -241,7 +241,7 @@ def too_many_problems(line: int | None, column: int | None, source: str) -> Diag
     at the first one left out (where checking stopped)."""
     message = (
         f"more than {MAX_DIAGNOSTICS_PER_FILE} problems in this file: checking stopped at this"
-        " one, and the rest of the file is not checked (fix these first)"
+        " one, and what is left is not reported (fix these first)"
     )
     return Diagnostic(Code.TOO_MANY_DIAGNOSTICS, message, source, line, column)
 
