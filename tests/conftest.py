@@ -8,7 +8,7 @@ import select
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +153,29 @@ def install_node_types(folder: Path) -> None:
     types = folder / "node_modules/@types"
     types.mkdir(parents=True, exist_ok=True)
     (types / "node").symlink_to(REPO / "node_modules/@types/node", target_is_directory=True)
+
+
+def run_js(
+    out: Path,
+    body: str,
+    *arguments: str,
+    name: str = "probe.mjs",
+    node_flags: Sequence[str] = (),
+) -> Any:
+    """Run ``body``, an ES module written as ``name`` beside the compiled runtime in ``out``,
+    under node (with ``node_flags``) and ``arguments``; it prints one JSON document, returned
+    parsed. A failing script fails the test with its stderr."""
+    script = out / name
+    script.write_text(body, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), *node_flags, str(script), *arguments],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
 
 
 def run_node(script: Path) -> subprocess.CompletedProcess[str]:

@@ -6,7 +6,6 @@ languages agree."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from tool_registry import (
     read_regular_file,
 )
 
-from .conftest import REPO, build_typescript, node_executable
+from .conftest import REPO, build_typescript, run_js
 from .test_loader import manifest
 
 GENERATED_TS = REPO / "generated" / "typescript"
@@ -31,17 +30,6 @@ GENERATED_TS = REPO / "generated" / "typescript"
 @pytest.fixture(scope="module")
 def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_typescript(tmp_path_factory.mktemp("ts-misuse"), GENERATED_TS)
-
-
-def run_js(out: Path, body: str) -> Any:
-    """Run ``body`` (an ES module beside the compiled runtime); it prints one JSON document."""
-    script = out / "misuse.mjs"
-    script.write_text(body, encoding="utf-8")
-    completed = subprocess.run(
-        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
 
 
 # Each call in TypeScript, reported as [error class name, message] or ["ok", result].

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, cast
@@ -16,7 +15,7 @@ import pytest
 from tool_registry import load_third_party_manifests
 from tool_registry.loader import LoadResult
 
-from .conftest import REPO, build_typescript, node_executable
+from .conftest import REPO, build_typescript, run_js
 
 GENERATED_TS = REPO / "generated" / "typescript"
 ADAPTER: dict[str, Any] = {
@@ -32,22 +31,6 @@ ADAPTER: dict[str, Any] = {
 @pytest.fixture(scope="module")
 def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_typescript(tmp_path_factory.mktemp("fuzz-review"), GENERATED_TS)
-
-
-def run_js(out: Path, body: str, *arguments: str) -> Any:
-    """Run ``body`` (an ES module beside the compiled runtime) with ``arguments``; it prints one
-    JSON document."""
-    script = out / "fuzz-review-probe.mjs"
-    script.write_text(body, encoding="utf-8")
-    completed = subprocess.run(
-        [node_executable(), str(script), *arguments],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
 
 
 # Injected listings' text names, as JSON escapes (a lone surrogate survives JSON.parse as one).

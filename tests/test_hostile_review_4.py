@@ -8,11 +8,10 @@ import json
 import subprocess
 import tracemalloc
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from .conftest import copy_project
+from .conftest import copy_project, run_js
 from .test_breaking import git as _git
 
 TABLE = "schema/tools.yaml"
@@ -102,18 +101,6 @@ def ts_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_typescript(tmp_path_factory.mktemp("ts-hostile-4"), GENERATED_TS)
 
 
-def _run_js(out: Path, body: str, name: str) -> Any:
-    from .conftest import node_executable
-
-    script = out / name
-    script.write_text(body, encoding="utf-8")
-    completed = subprocess.run(
-        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
-
-
 def test_an_over_long_text_is_refused_before_it_is_searched(ts_out: Path) -> None:
     # ``parseThirdPartyManifest`` searched the whole text for a lone surrogate before refusing it
     # as too large, and ``shown`` searched a long text for a backslash and a hidden character
@@ -122,7 +109,7 @@ def test_an_over_long_text_is_refused_before_it_is_searched(ts_out: Path) -> Non
     from tool_registry.constants import MANIFEST_MAX_BYTES
     from tool_registry.diagnostics import shown
 
-    results = _run_js(ts_out, LONG_TEXT_SCANS, "long-text.mjs")
+    results = run_js(ts_out, LONG_TEXT_SCANS, name="long-text.mjs")
     assert results["parse"]["value"] == ["FILE_TOO_LARGE"]
     assert results["parseSurrogate"]["value"] == ["FILE_TOO_LARGE"]
     assert results["shown"]["value"] == shown("x" * 20_000_000)
@@ -220,7 +207,7 @@ process.stdout.write(stringify({ mismatches, longest, messages }));
 def test_a_huge_unknown_cohort_is_clipped_before_it_is_escaped_in_typescript(ts_out: Path) -> None:
     # ``UnknownCohortError`` escaped the caller's whole text (``JSON.stringify``: six characters
     # per control character) before clipping it to 80.
-    found = _run_js(ts_out, COHORT_MESSAGES % json.dumps(ARGUMENT_TEXTS), "cohort.mjs")
+    found = run_js(ts_out, COHORT_MESSAGES % json.dumps(ARGUMENT_TEXTS), name="cohort.mjs")
     assert found["mismatches"] == []
     assert found["longest"] <= 1000, found["longest"]
     assert all("..." in message for message in found["messages"])
@@ -333,7 +320,7 @@ process.stdout.write(JSON.stringify({ ran, messages }));
 def test_an_unknown_argument_runs_none_of_its_methods_in_typescript(ts_out: Path) -> None:
     # The errors called String(value): the caller's toString, Symbol.toPrimitive or a Proxy's
     # trap ran (Python's shown_argument runs none of the value's methods).
-    found = _run_js(ts_out, UNKNOWN_ARGUMENTS, "unknown-arguments.mjs")
+    found = run_js(ts_out, UNKNOWN_ARGUMENTS, name="unknown-arguments.mjs")
     assert found["ran"] == 0
     shown = [entry[1] for entry in found["messages"]]
     assert shown[0:6] == ["unknown capability <object>", "unknown cohort <object>"] * 3

@@ -20,8 +20,7 @@ from tool_registry import (
     hook_package_for,
 )
 
-from .conftest import REPO, build_typescript
-from .test_ts_hostile_review import run_js
+from .conftest import REPO, build_typescript, run_js
 
 GENERATED_TS = REPO / "generated" / "typescript"
 NO_FOLDER = str(REPO / "tests" / "no-such-adapters-folder")

@@ -22,8 +22,7 @@ from tool_registry import (
 )
 from tool_registry.launch import NotLaunchableError
 
-from .conftest import REPO, build_typescript
-from .test_ts_hostile_review import run_js
+from .conftest import REPO, build_typescript, run_js
 
 GENERATED_TS = REPO / "generated" / "typescript"
 NO_FOLDER = str(REPO / "tests" / "no-such-adapters-folder")

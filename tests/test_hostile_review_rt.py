@@ -15,8 +15,7 @@ import pytest
 from tool_registry import DetectionDeps, detect_all, detection, get_tool_registry
 from tool_registry.loader import load_manifest_files, load_third_party_manifests
 
-from .conftest import REPO, build_typescript, node_executable
-from .test_ts_hostile_review import run_js
+from .conftest import REPO, build_typescript, node_executable, run_js
 
 GENERATED_TS = REPO / "generated" / "typescript"
 NO_FOLDER = str(REPO / "tests" / "no-such-adapters-folder")

@@ -19,10 +19,9 @@ from tool_registry import (
 from tool_registry.models import CandidatePaths, CandidatesDetect
 from tool_registry.registry import ToolRegistry
 
-from .conftest import REPO, build_typescript
+from .conftest import REPO, build_typescript, run_js
 from .test_detection_hardening import a_tool
 from .test_loader import manifest
-from .test_ts_hostile_review import run_js
 
 FULL = ["/usr/bin/x", "~/x", "C:\\Program Files\\x.exe", "C:/x", "\\\\server\\share\\x.exe"]
 RELATIVE = ["bin/x", "x", "./x", "~x", "C:x", "\\x", "..\\x"]

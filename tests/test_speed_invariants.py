@@ -306,8 +306,8 @@ def test_collecting_builds_the_member_order_only_for_an_object_with_other_member
     """An invalid document whose objects hold only known members never asks for their key
     order (no key array per object on the collecting path); one with other members reports them
     in the order the parser recorded ("zzz" before "7", where JavaScript lists "7" first)."""
-    from .conftest import REPO, build_typescript
-    from .test_ts_hostile import BASE, run_js
+    from .conftest import REPO, build_typescript, run_js
+    from .test_ts_hostile import BASE
 
     out = build_typescript(tmp_path / "ts", REPO / "generated" / "typescript")
     plain, extra = run_js(out, ORDER_READS.format(base=json.dumps(BASE)))

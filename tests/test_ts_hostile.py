@@ -19,7 +19,7 @@ import pytest
 from tool_registry import get_tool_registry
 from tool_registry.loader import load_manifest_files
 
-from .conftest import REPO, build_typescript, node_executable
+from .conftest import REPO, build_typescript, node_executable, run_js
 
 GENERATED_TS = REPO / "generated" / "typescript"
 BASE: dict[str, Any] = {
@@ -37,22 +37,6 @@ BASE: dict[str, Any] = {
 @pytest.fixture(scope="module")
 def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_typescript(tmp_path_factory.mktemp("ts-hostile"), GENERATED_TS)
-
-
-def run_js(out: Path, body: str, name: str = "probe.mjs", *node_flags: str) -> Any:
-    """Run ``body`` (an ES module beside the compiled runtime) under node (with ``node_flags``);
-    it prints one JSON document, returned parsed."""
-    script = out / name
-    script.write_text(body, encoding="utf-8")
-    completed = subprocess.run(
-        [node_executable(), *node_flags, str(script)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
 
 
 def python_file_records(data: bytes) -> dict[str, Any]:
@@ -398,7 +382,12 @@ def test_a_kept_short_string_does_not_keep_its_whole_text_alive(out: Path) -> No
     size limit) alive; a record likewise kept a caller's long text a short value was cut from.
     Four hundred 60 kB files and two hundred 60 kB caller texts held about 36 MB after
     collection; now what is kept is copied (memory is measured, not time)."""
-    result = run_js(out, RETAINED.format(base=json.dumps(BASE)), "retained.mjs", "--expose-gc")
+    result = run_js(
+        out,
+        RETAINED.format(base=json.dumps(BASE)),
+        name="retained.mjs",
+        node_flags=("--expose-gc",),
+    )
     assert result["accepted"] == 200
     assert result["found"] == ['"not an id: number 0"', '"an id: 0' + " " * 32 + '"']
     # The texts total 36 MB; what is kept (manifests and records) is well under 1 MB of it.

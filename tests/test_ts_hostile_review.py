@@ -30,6 +30,7 @@ from .conftest import (
     build_typescript,
     compile_typescript,
     node_executable,
+    run_js,
     stage_typescript,
 )
 
@@ -57,17 +58,6 @@ def adapters(tmp_path: Path) -> Path:
     folder.mkdir()
     (folder / "aider.json").write_text(json.dumps(ADAPTER), encoding="utf-8")
     return folder
-
-
-def run_js(out: Path, body: str, name: str = "probe.mjs") -> Any:
-    """Run ``body`` (an ES module beside the compiled runtime); it prints one JSON document."""
-    script = out / name
-    script.write_text(body, encoding="utf-8")
-    completed = subprocess.run(
-        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
 
 
 REGISTRY_TABLES = """\

@@ -18,8 +18,7 @@ from tool_registry import (
 )
 from tool_registry.loader import load_manifest_files
 
-from .conftest import REPO, build_typescript
-from .test_ts_hostile_review import run_js
+from .conftest import REPO, build_typescript, run_js
 
 GENERATED_TS = REPO / "generated" / "typescript"
 ADAPTER: dict[str, Any] = {

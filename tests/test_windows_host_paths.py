@@ -29,9 +29,8 @@ from tool_registry import detection as detection_module
 from tool_registry import loader as loader_module
 from tool_registry.registry import ToolRegistry
 
-from .conftest import REPO, build_typescript
+from .conftest import REPO, build_typescript, run_js
 from .test_detection_hardening import a_tool
-from .test_ts_hostile_review import run_js
 
 WINDOWS_HOME = "C:\\Users\\me"
 # Backups that name no file of this account whatever the working folder and drive, on Windows.
