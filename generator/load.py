@@ -35,6 +35,7 @@ from generator.diagnostics import (
     Diagnostic,
     describe,
     has_errors,
+    limited,
     pointer_of,
     sort_key,
     too_many_problems,
@@ -379,12 +380,11 @@ MAX_NESTING = 64
 _YAML_1_1_BREAKS = re.compile("[\x85\u2028\u2029]")
 
 
-def _yaml_1_1_breaks(text: str, source: str) -> tuple[Diagnostic, ...]:
-    """A located diagnostic for each character YAML 1.1 and 1.2 disagree is a line break, up to
-    ``MAX_DIAGNOSTICS_PER_FILE`` of them (then the record saying the search stopped). Lines are
-    counted from the previous match on, so the text is scanned once (counting from the start
-    for each match was quadratic in a file of such characters)."""
-    found: list[Diagnostic] = []
+def _yaml_1_1_breaks(text: str, source: str) -> Iterator[Diagnostic]:
+    """A located diagnostic for each character YAML 1.1 and 1.2 disagree is a line break, found
+    as asked for (``limited`` stops asking past the limit). Lines are counted from the previous
+    match on, so the text is scanned once (counting from the start for each match was
+    quadratic in a file of such characters)."""
     line, line_start, previous = 1, 0, 0
     for match in _YAML_1_1_BREAKS.finditer(text):
         start = match.start()
@@ -393,22 +393,15 @@ def _yaml_1_1_breaks(text: str, source: str) -> tuple[Diagnostic, ...]:
             line += newlines
             line_start = text.rfind("\n", previous, start) + 1
         previous = start
-        column = start - line_start + 1
-        if len(found) >= MAX_DIAGNOSTICS_PER_FILE:
-            found.append(too_many_problems(line, column, source))
-            break
-        found.append(
-            Diagnostic(
-                Code.YAML_UNSUPPORTED_VALUE,
-                f"character {describe(match.group())} is a line break to YAML 1.1 (PyYAML) but"
-                " not to YAML 1.2 (editors); it is not allowed",
-                source,
-                line,
-                column,
-                hint="in a double-quoted scalar write it as the escape \\N, \\L or \\P",
-            )
+        yield Diagnostic(
+            Code.YAML_UNSUPPORTED_VALUE,
+            f"character {describe(match.group())} is a line break to YAML 1.1 (PyYAML) but"
+            " not to YAML 1.2 (editors); it is not allowed",
+            source,
+            line,
+            start - line_start + 1,
+            hint="in a double-quoted scalar write it as the escape \\N, \\L or \\P",
         )
-    return tuple(found)
 
 
 class _YamlBuilder:
@@ -641,7 +634,7 @@ def parse_yaml(text: str, source: str, *, only: Code | None = None) -> Loaded:
     key, an empty plain scalar in a flow collection, too deep nesting, no document or several)
     is read again by ``_parse_composed``, so every syntax
     diagnostic is PyYAML's."""
-    breaks = _yaml_1_1_breaks(text, source) if not text.isascii() else ()
+    breaks = tuple(limited(_yaml_1_1_breaks(text, source), source)) if not text.isascii() else ()
     if breaks:
         return Loaded(source, None, diagnostics=breaks)
     try:
@@ -1288,12 +1281,7 @@ def _json_problems(
                 hint=_JSON_SURROGATE_HINT,
             )
         )
-    found.sort(key=sort_key)
-    if len(found) <= MAX_DIAGNOSTICS_PER_FILE:
-        return tuple(found)
-    beyond = found[MAX_DIAGNOSTICS_PER_FILE]
-    stop = too_many_problems(beyond.line, beyond.column, source)
-    return (*found[:MAX_DIAGNOSTICS_PER_FILE], stop)
+    return tuple(limited(sorted(found, key=sort_key), source))
 
 
 def load_json(path: Path, source: str) -> Loaded:

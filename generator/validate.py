@@ -30,7 +30,6 @@ from generator.diagnostics import (
     limited,
     pointer_of,
     sanitize,
-    too_many_problems,
 )
 from generator.ecma import ecma_validator, pattern_error
 from generator.literals import UnsafeIdentifierError, identifier, is_array_index
@@ -746,32 +745,27 @@ def validate_table(
     """Schema errors and the cross-row rules, all reported together: the cross-row rules skip
     whatever does not have the shape they need (the schema errors cover it). Findings about a
     node the loader refused (a placeholder stands there) are left out: the loader reported it."""
+    return limited(_table_findings(table, manifest_schema, table_schema), table.source)
+
+
+def _table_findings(
+    table: Loaded, manifest_schema: Mapping[str, Any], table_schema: Mapping[str, Any]
+) -> Iterator[Diagnostic]:
+    """``validate_table``'s findings, one at a time (schema errors once each, then the cross-row
+    rules), leaving out those about a refused node: past the limit nothing more is asked, so a
+    table of a million bad rows is not walked on."""
     validator = make_table_validator(manifest_schema, table_schema)
-    found: list[Diagnostic] = []
     seen: set[tuple[str, str, str]] = set()
     for error in validator.iter_errors(table.value):
         for leaf in _leaves(error):
             for diagnostic in _describe_error(leaf, table):
                 key = (diagnostic.code.value, diagnostic.pointer or "", diagnostic.message)
-                if key in seen or table.stands_on_refused(diagnostic.pointer):
-                    continue
-                if len(found) >= MAX_DIAGNOSTICS_PER_FILE:
-                    # Validation stops here: a table of a million bad rows is not walked on.
-                    return [*found, _stopped_at(diagnostic, table.source)]
-                seen.add(key)
-                found.append(diagnostic)
+                if key not in seen and not table.stands_on_refused(diagnostic.pointer):
+                    seen.add(key)
+                    yield diagnostic
     for diagnostic in _cross_row_rules(table, manifest_schema):
-        if table.stands_on_refused(diagnostic.pointer):
-            continue
-        if len(found) >= MAX_DIAGNOSTICS_PER_FILE:
-            return [*found, _stopped_at(diagnostic, table.source)]
-        found.append(diagnostic)
-    return found
-
-
-def _stopped_at(diagnostic: Diagnostic, source: str) -> Diagnostic:
-    """The record ending the table's report where ``diagnostic``, one past the limit, stands."""
-    return too_many_problems(diagnostic.line, diagnostic.column, diagnostic.source or source)
+        if not table.stands_on_refused(diagnostic.pointer):
+            yield diagnostic
 
 
 def _leaves(error: ValidationError) -> Iterator[ValidationError]:
