@@ -6,8 +6,6 @@ and are conservative: an answer is given only when the tree proves it.
   surrogate); a fact of the plan, used by every backend.
 - ``printable_ascii_matches``: every printable ASCII string (of at least 0 or 1 characters)
   matches; the Python backend's shortcut past the ``search``.
-- ``search_is_match``: the pattern can only match at the string's start, so the Python
-  backend calls its ``match`` (the same answer as ``search``, without the search set-up).
 - ``forbidden_characters``: the pattern is one negated class over the whole string, so a string
   matches exactly when it holds none of the class's characters (and is long enough); the Python
   backend searches for one forbidden character instead (a shorter, cheaper machine).
@@ -65,25 +63,9 @@ def printable_ascii_matches(source: str) -> int | None:
     return int(low)
 
 
-def search_is_match(source: str) -> bool:
-    """Whether every match of ``source`` (compiled with ``re.ASCII``) starts at the string's
-    start: its first top-level item is ``^`` (or ``\\A``) under no multi-line flag, so ``match``
-    answers as ``search`` does. Conservative: ``False`` when unsure."""
-    try:
-        parsed = sre_parse.parse(source, re.ASCII)
-    except re.error:  # pragma: no cover - translate() already compiled it
-        return False
-    items = list(parsed)
-    if not items or str(items[0][0]) != "AT":
-        return False
-    if parsed.state.flags & int(re.MULTILINE):
-        return False
-    return str(items[0][1]) in ("AT_BEGINNING", "AT_BEGINNING_STRING")
-
-
 # The two shapes ``forbidden_characters`` reads: a negated class over the whole string, of any
 # length or of at least one character (the translation spells ``$`` as ``\\Z``).
-_WHOLE_STRING_CLASS = re.compile(r"\^\[\^(?P<body>.*)\](?P<repeat>[*+])\\Z", re.DOTALL)
+_WHOLE_STRING_CLASS = re.compile(r"\^\[\^(?P<body>.*)\][*+]\\Z", re.DOTALL)
 
 
 def forbidden_characters(source: str) -> tuple[str, int] | None:
@@ -1035,10 +1017,13 @@ def _repeat_count(items: Any) -> int:
 
 def anchored_at_start(source: str) -> bool:
     """Whether the Python pattern ``source`` can only match at the start of the string (its top
-    level begins with ``^``, lookarounds aside; an alternation is not). Conservative: ``False``
-    when unsure."""
+    level begins with ``^``, lookarounds aside; an alternation is not; nor is ``^`` under a
+    multi-line flag, which also matches after each line end), so ``match`` answers as ``search``
+    does: the Python backend calls its bound ``match``. Conservative: ``False`` when unsure."""
     items = _parsed(source)
-    return items is not None and _anchored(items)
+    if items is None or not _anchored(items):
+        return False
+    return not re.compile(source, re.ASCII).flags & re.MULTILINE
 
 
 def _anchored(items: list[Any]) -> bool:

@@ -54,9 +54,9 @@ from generator.plan import (
     string_pinned,
 )
 from generator.regex_facts import (
+    anchored_at_start,
     forbidden_characters,
     printable_ascii_matches,
-    search_is_match,
 )
 from generator.schema_subset import escape_token
 
@@ -955,7 +955,7 @@ def _pattern_call(module: _Module, source: str) -> _PatternCall:
         characters, least = forbidden
         call = f"re.compile({py_str(characters)}, re.ASCII).search"
         return _PatternCall(module.constant("FORBIDDEN", call), least)
-    method = "match" if search_is_match(source) else "search"
+    method = "match" if anchored_at_start(source) else "search"
     call = f"re.compile({py_str(source)}, re.ASCII).{method}"
     return _PatternCall(module.constant(method.upper(), call), None)
 
