@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -438,14 +439,53 @@ def test_the_runtime_hides_exactly_what_the_generator_hides() -> None:
 )
 def test_the_plain_parse_never_hides_a_duplicate_key(text: str) -> None:
     with pytest.raises(loader_module._DuplicateKeyError):
-        loader_module._decode(text, text.encode("utf-8"))
+        loader_module._decode(text)
 
 
 @pytest.mark.parametrize(
     "text", ['{"a": 1, "b": {"c": [1, {"d": null}]}}', '{"u": "https://x:1", "a": "::"}', "[]"]
 )
 def test_the_plain_parse_keeps_what_the_strict_parse_keeps(text: str) -> None:
-    assert loader_module._decode(text, text.encode("utf-8")) == loader_module._DECODER.decode(text)
+    assert loader_module._decode(text) == loader_module._DECODER.decode(text)
+
+
+def _decoded(decode: Callable[[str], Any], text: str) -> tuple[str, Any]:
+    """What ``decode`` makes of ``text``: its value, or its error's type, message and place."""
+    try:
+        return "value", decode(text)
+    except json.JSONDecodeError as error:
+        return "syntax", (error.msg, error.pos, error.lineno, error.colno)
+    except ValueError as error:
+        return type(error).__name__, str(error)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1}',
+        ' {"a": 1}',  # white space first: the direct scan cannot start there
+        '{"a": 1}\n\t \r',  # white space after the value: still the value
+        '{"a": 1} x',  # extra data after the value
+        '{"a": 1}{"b": 2}',
+        '{"a": 1}\u00a0',  # white space JSON does not know is extra data
+        '{"a": }',  # a value missing inside (the scanner's StopIteration)
+        '{"a": [1, ]}',
+        "",
+        "   ",
+        "{",
+        '{"a": 1, "a": 2}',
+        '{"a": NaN}',
+        '{"a": 1e400}',
+        '"text"',
+        "[1, 2] ",
+        "7",
+    ],
+)
+def test_the_direct_scan_reads_as_decode_does(text: str) -> None:
+    # The loader reads most texts with the C scanner directly: every text, read or refused,
+    # must come out as ``JSONDecoder.decode`` makes it (the same value, the same error word for
+    # word, at the same place).
+    assert _decoded(loader_module._decode, text) == _decoded(loader_module._DECODER.decode, text)
 
 
 def test_loading_leaves_the_garbage_collector_as_it_found_it(tmp_path: Path) -> None:

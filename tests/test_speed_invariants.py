@@ -327,6 +327,33 @@ def test_a_report_and_a_state_per_file_hold_no_attribute_dict() -> None:
     assert not hasattr(FileState("a.json", "loaded"), "__dict__")
 
 
+def test_reports_and_states_made_without_init_equal_the_constructors() -> None:
+    """The folder loader writes each ``FileReport``'s and ``FileState``'s slots directly (no
+    ``__init__``): the result must equal the constructor's in every observable way."""
+    import dataclasses
+    import pickle
+
+    from tool_registry import Diagnostic
+    from tool_registry.loader import FileReport, FileState, _file_report, _file_state
+
+    records = (Diagnostic(DiagnosticCode.DUPLICATE_ID, source="a.json", pointer="/id"),)
+    pairs: list[tuple[Any, Any]] = [
+        (_file_report("a.json", False, None, records), FileReport("a.json", False, None, records)),
+        (_file_report("b.json", True, "b", ()), FileReport("b.json", True, "b", ())),
+        (_file_state("a.json", "loaded"), FileState("a.json", "loaded")),
+        (_file_state("b.json", "reused"), FileState("b.json", "reused")),
+    ]
+    for made, constructed in pairs:
+        assert type(made) is type(constructed)
+        assert made == constructed
+        assert hash(made) == hash(constructed)
+        assert repr(made) == repr(constructed)
+        assert pickle.dumps(made) == pickle.dumps(constructed)
+        assert dataclasses.astuple(made) == dataclasses.astuple(constructed)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            made.source = "changed"
+
+
 _SAME_AS_CONSTRUCTED = """
 import dataclasses, json, pickle
 from tool_registry import loader

@@ -26,6 +26,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
+from json.scanner import make_scanner
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple, cast
 
@@ -172,6 +173,35 @@ class FileState:
 
     def as_json(self) -> dict[str, object]:
         return {"source": self.source, "state": self.state}
+
+
+# A frozen dataclass's ``__init__`` sets each field by an ``object.__setattr__`` call; a report
+# and a state are made per file, so the loader writes their slots directly (the slot
+# descriptors' own setters, in field order). The result equals the constructor's.
+_SET_REPORT_FIELDS = tuple(FileReport.__dict__[item.name].__set__ for item in fields(FileReport))
+_SET_STATE_FIELDS = tuple(FileState.__dict__[item.name].__set__ for item in fields(FileState))
+
+
+def _file_report(
+    source: str, accepted: bool, tool_id: str | None, diagnostics: tuple[Diagnostic, ...]
+) -> FileReport:
+    """``FileReport(source, accepted, tool_id, diagnostics)``, made without ``__init__``."""
+    report = _new_instance(FileReport)
+    set_source, set_accepted, set_id, set_diagnostics = _SET_REPORT_FIELDS
+    set_source(report, source)
+    set_accepted(report, accepted)
+    set_id(report, tool_id)
+    set_diagnostics(report, diagnostics)
+    return report
+
+
+def _file_state(source: str, state: FileStateName) -> FileState:
+    """``FileState(source, state)``, made without ``__init__``."""
+    made = _new_instance(FileState)
+    set_source, set_state = _SET_STATE_FIELDS
+    set_source(made, source)
+    set_state(made, state)
+    return made
 
 
 class _Checked(NamedTuple):
@@ -601,15 +631,36 @@ _DECODER = json.JSONDecoder(
 )
 
 
-def _decode(text: str, data: bytes) -> Any:
+# JSON's white space (``json.decoder.WHITESPACE``).
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+# The C scanner ``_DECODER.decode`` reaches through two Python-level calls (``decode``, then
+# ``raw_decode``), which cost a manifest's parse a fifth of its time: made as the decoder makes
+# its own, from the decoder's settings (its hooks).
+_SCAN = make_scanner(cast(Any, _DECODER))  # (stub: the decoder has what it reads)
+
+
+def _decode(text: str) -> Any:
     """The JSON value of ``text``, refusing a duplicate key (``_DuplicateKeyError``).
 
     One C parse whose object hook compares each object's pairs with the dict they make: for a
     manifest (a few objects) this costs less than a plain parse followed by a Python walk
-    counting the members kept against the colons written. ``data`` is the text's bytes.
+    counting the members kept against the colons written. A text whose value starts at its
+    first character and ends at its last or before white space only (every file a program
+    writes) is read by the C scanner directly; any other text, syntax errors included, is read
+    again by ``decode``, so its error is ``decode``'s own, word for word. The scanner raises
+    what ``decode`` raises except ``StopIteration``, which ``decode`` turns into an error at
+    the place it names; the second reading stops there too, so it costs at most the first.
     """
-    del data
-    return _DECODER.decode(text)
+    try:
+        value, end = _SCAN(text, 0)
+    except StopIteration:
+        return _DECODER.decode(text)
+    if end == len(text):
+        return value
+    rest = _JSON_SPACE.match(text, end)  # (always matches: the pattern takes no character too)
+    if rest is not None and rest.end() == len(text):
+        return value
+    return _DECODER.decode(text)  # raises "Extra data" where the value ends
 
 
 # CPython's wording of a syntax error changes between versions; the loader reports the wording of
@@ -622,7 +673,6 @@ _TRAILING_COMMA = {
     ),
     "Illegal trailing comma before end of array": "Expecting value",
 }
-_JSON_SPACE = re.compile(r"[ \t\n\r]*")
 # And 3.15 reports a string whose last escape, ``\uXXXX``, ends the text as unterminated, at its
 # quote, where earlier versions report that escape invalid, at its ``u``.
 _FINAL_ESCAPE = re.compile(r"\\u[0-9A-Fa-f]{4}")
@@ -746,8 +796,9 @@ class _Report:
         return bool(self.errors)
 
     def finish(self) -> tuple[Diagnostic, ...]:
-        if not (self.errors or self.warnings or self.omitted or self.cut_short):
-            return ()
+        if not (self.warnings or self.omitted or self.cut_short):
+            # Errors only (most files with a record), held in arrival order: nothing to sort.
+            return tuple([diagnostic for _, diagnostic in self.errors])
         chosen = self.errors + self.warnings[: max(self.room, 0)]
         hidden = self.omitted + len(self.errors) + len(self.warnings) - len(chosen)
         kept = tuple(diagnostic for _, diagnostic in sorted(chosen, key=lambda pair: pair[0]))
@@ -781,11 +832,11 @@ def _unsafe_reason(value: Any) -> str | None:
     return None if found is None or found.lastgroup is None else _UNSAFE_REASONS[found.lastgroup]
 
 
-def _schema_findings(manifest: dict[str, Any], report: _Report) -> None:
-    """Validator diagnostics, with the loader's sharper codes where one applies."""
-    violations = validate_third_party_manifest(manifest, max(report.room, 1))
-    if not violations:
-        return  # (a detect of kind "candidates" is a violation of the third-party schema)
+def _schema_findings(
+    manifest: dict[str, Any], violations: tuple[Diagnostic, ...], report: _Report
+) -> None:
+    """The validator's ``violations`` of ``manifest`` (at least one; a detect of kind
+    "candidates" is one), with the loader's sharper codes where one applies."""
     if violations[-1].code is DiagnosticCode.TOO_MANY_DIAGNOSTICS:
         report.cut_short = True  # the validator stopped at the limit
         violations = violations[:-1]
@@ -830,7 +881,7 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
         )
         return None
     try:
-        value = _decode(text, data)
+        value = _decode(text)
     except _DuplicateKeyError as error:
         report.add(Diagnostic(DiagnosticCode.DUPLICATE_KEY, found=shown_value(error.key)))
         return None
@@ -890,14 +941,24 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
     for key, hint in DEPRECATED_FIELDS.items():
         if key in manifest:
             report.add(Diagnostic(DiagnosticCode.DEPRECATED_FIELD, pointer="/" + key, hint=hint))
-    _schema_findings(manifest, report)
-    if report.has_errors:
+    # The validator first (most manifests are valid, and pass it by one call).
+    violations = validate_third_party_manifest(manifest, max(report.room, 1))
+    if violations:
+        _schema_findings(manifest, violations, report)
+    if report.errors:
         return None
     if manifest["id"] in _BUILTIN_IDS:
         found = shown_value(manifest["id"])
         report.add(Diagnostic(DiagnosticCode.BUILTIN_COLLISION, pointer="/id", found=found))
     else:  # (a built-in's id claims its default hook package too: one record says so)
         _check_hook_package(manifest, report)
+    _check_display_name(manifest, report)
+    return manifest
+
+
+def _check_display_name(manifest: dict[str, Any], report: _Report) -> None:
+    """A display name that passes for a built-in's (its look-alike keys meet one of theirs) is
+    refused; one holding a character this runtime does not know is not judged, and says so."""
     unknown = unassigned_character(manifest["displayName"])
     if unknown is not None:
         # Its keys would be computed without the character's decomposition: not judged at all.
@@ -905,10 +966,11 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
         report.add(
             Diagnostic(DiagnosticCode.UNASSIGNED_CHARACTER, pointer="/displayName", found=found)
         )
-        return manifest
+        return
     # Most names meet no built-in key: the keys are sorted (first match wins) only on a hit.
-    hits = _BUILTIN_NAMES.keys() & lookalike_keys(manifest["displayName"])
-    if hits:
+    keys = lookalike_keys(manifest["displayName"])
+    if not _BUILTIN_NAMES.keys().isdisjoint(keys):
+        hits = _BUILTIN_NAMES.keys() & keys
         imitated = _BUILTIN_NAMES[min(hits)]
         report.add(
             Diagnostic(
@@ -918,7 +980,6 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
                 expected=shown_value(imitated),
             )
         )
-    return manifest
 
 
 def _check_hook_package(manifest: dict[str, Any], report: _Report) -> None:
@@ -961,8 +1022,9 @@ def _read_one(path: str, read_file: ReadFile, report: _Report) -> dict[str, Any]
         # An injected reader's answer that is no bytes (text, a number, a list, a memoryview) is
         # a reader failing (``UNREADABLE``, ``TypeError``), as in TypeScript: never read as text.
         raise TypeError(f"read_file must return bytes, not {type(data).__name__}")
-    # A plain copy of the bytes (``join`` reads the buffer): no method of a subclass runs.
-    data = b"".join((data,))
+    if type(data) is not bytes:
+        # A plain copy of the bytes (``join`` reads the buffer): no method of a subclass runs.
+        data = b"".join((data,))
     if len(data) > MANIFEST_MAX_BYTES:
         found = str(MANIFEST_MAX_BYTES)
         report.add(Diagnostic(DiagnosticCode.FILE_TOO_LARGE, expected=found))
@@ -1026,7 +1088,12 @@ def _settle(
     # Built by tuple.__new__ (the named tuple's own __new__ is a Python function): one per file.
     if manifest is None:
         return _new_record(_Checked, (identity, report, None, None))
-    model = None if report.has_errors else _build_ToolManifest({**manifest, "builtin": False})
+    if report.errors:
+        return _new_record(_Checked, (identity, report, manifest["id"], None))
+    model = _build_ToolManifest(manifest)
+    # Stamped as no built-in in place (the builder wrote the field, so its place is kept): a
+    # copy of the manifest with the stamp in it cost more than the whole model.
+    _attributes_of(model, "__dict__")["builtin"] = False
     return _new_record(_Checked, (identity, report, manifest["id"], model))
 
 
@@ -1039,14 +1106,14 @@ def _decide(checked: list[_Checked]) -> LoadResult:
     manifests: list[ToolManifest] = []
     diagnostics: list[Diagnostic] = []
     for outcome, report in zip(checked, reports, strict=True):
-        model = None if report.has_errors else outcome.model  # the folder rules may reject it
+        model = None if report.errors else outcome.model  # the folder rules may reject it
         if model is not None:
             manifests.append(model)
         shown_records = report.finish()
         if shown_records:
             diagnostics += shown_records
         files.append(
-            FileReport(
+            _file_report(
                 report.shown_source,
                 model is not None,
                 None if model is None else outcome.claim,
@@ -1292,7 +1359,7 @@ def _load_folder(
                     status.st_ctime_ns,
                 )
                 if kept.identity == identity:
-                    states.append(FileState(kept.report.shown_source, "reused"))
+                    states.append(_file_state(kept.report.shown_source, "reused"))
                     cache[name] = kept
                     checked.append(kept)
                     continue
@@ -1303,7 +1370,7 @@ def _load_folder(
             listed.identity, listed.mode, listed.listed = None, mode, regular
         report, manifest = _check_file(name, path, reader)
         outcome = _settle(None if listed is None else listed.identity, report, manifest)
-        states.append(FileState(report.shown_source, "loaded"))
+        states.append(_file_state(report.shown_source, "loaded"))
         # Kept by name (every name: a refresh reports the ones gone); reusable while unchanged
         # when a regular file was read (``identity`` is not None).
         cache[name] = outcome
