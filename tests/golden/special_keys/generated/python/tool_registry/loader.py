@@ -729,6 +729,8 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+# A held (arrival, record) pair's record.
+_record_of = operator.itemgetter(1)
 # The lists of a report with no record yet (never appended to: ``_Report.add`` replaces it).
 _NO_RECORDS: list[tuple[int, Diagnostic]] = []
 
@@ -798,7 +800,7 @@ class _Report:
     def finish(self) -> tuple[Diagnostic, ...]:
         if not (self.warnings or self.omitted or self.cut_short):
             # Errors only (most files with a record), held in arrival order: nothing to sort.
-            return tuple([diagnostic for _, diagnostic in self.errors])
+            return tuple(map(_record_of, self.errors)) if self.errors else ()
         chosen = self.errors + self.warnings[: max(self.room, 0)]
         hidden = self.omitted + len(self.errors) + len(self.warnings) - len(chosen)
         kept = tuple(diagnostic for _, diagnostic in sorted(chosen, key=lambda pair: pair[0]))
@@ -1195,11 +1197,16 @@ def _first_in_byte_order(listing: Iterable[_Listed], limit: int) -> tuple[list[_
         del held[limit:]
 
     cut_at = max(2 * limit, 64)
-    for entry in listing:
-        found += 1
-        if ascii_only and not entry[0].isascii():
-            ascii_only = False
-        held.append(entry)
+    entries = iter(listing)
+    while True:
+        # Taken in runs up to the cut (C-level loops, not a Python step per entry).
+        more = list(itertools.islice(entries, cut_at - len(held)))
+        if not more:
+            break
+        found += len(more)
+        if ascii_only:
+            ascii_only = all(map(str.isascii, map(_by_name, more)))
+        held += more
         if len(held) >= cut_at:
             cut_back()
     cut_back()
