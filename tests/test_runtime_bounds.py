@@ -322,6 +322,28 @@ def test_the_names_kept_are_the_first_in_byte_order_wherever_they_are_listed() -
         assert kept == expected, (names, limit)
 
 
+def test_a_long_listing_taken_in_runs_keeps_the_first_in_byte_order() -> None:
+    """The listing is taken in runs of at most ``_LISTING_RUN`` entries: a listing of several
+    runs, with a non-ASCII name arriving only in a late run and a limit whose cut falls inside a
+    run, keeps what a full byte-order sort keeps; a limit of every file (``sys.maxsize``, what
+    ``max_files=math.inf`` reads as) too."""
+    import os
+    import sys
+
+    from tool_registry.loader import _LISTING_RUN, _first_in_byte_order
+
+    count = 3 * _LISTING_RUN + 17
+    names = [f"adapter-{(index * 7919) % count:06d}.json" for index in range(count)]
+    names[-5] = "\u00e9t\u00e9.json"  # sorts as bytes above every ASCII name
+    names[-3] = "Z.json"
+    listing = [(name, True) for name in names]
+    for limit in (0, 1, _LISTING_RUN - 1, _LISTING_RUN + 3, count - 1, count, sys.maxsize):
+        kept, found = _first_in_byte_order(iter(listing), limit)
+        expected = sorted(listing, key=lambda entry: os.fsencode(entry[0]))[:limit]
+        assert found == count
+        assert kept == expected, limit
+
+
 # The string pattern the nesting scan used before: every quote of an unterminated string was a new
 # try, each reading to the end of the text (a file of escaped quotes cost quadratic time).
 _RETRIED_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')

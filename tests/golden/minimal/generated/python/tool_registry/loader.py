@@ -1184,6 +1184,10 @@ def _listed(folder: str) -> Iterator[_Listed]:
                 yield name, regular
 
 
+# The most listing entries taken in one run (see ``_first_in_byte_order``).
+_LISTING_RUN = 4096
+
+
 def _first_in_byte_order(listing: Iterable[_Listed], limit: int) -> tuple[list[_Listed], int]:
     """The first ``limit`` entries of ``listing`` in the byte order of their names, and how many
     entries it had. Memory stays O(limit) however long the listing: the entries held are cut
@@ -1201,8 +1205,9 @@ def _first_in_byte_order(listing: Iterable[_Listed], limit: int) -> tuple[list[_
     cut_at = max(2 * limit, 64)
     entries = iter(listing)
     while True:
-        # Taken in runs up to the cut (C-level loops, not a Python step per entry).
-        more = list(itertools.islice(entries, cut_at - len(held)))
+        # Taken in runs up to the cut (C-level loops, not a Python step per entry), each of at
+        # most ``_LISTING_RUN`` (a limit of every file makes the cut beyond what islice takes).
+        more = list(itertools.islice(entries, min(cut_at - len(held), _LISTING_RUN)))
         if not more:
             break
         found += len(more)
