@@ -15,10 +15,11 @@ never imported or executed.
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import subprocess
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,11 +69,50 @@ def _cannot_run_git(error: BaseException) -> str:
     return f"cannot run git: {type(error).__name__}"
 
 
+# Variables naming a path git reads: relative ones mean the caller's current folder, and git
+# runs in the project folder, where they named another repository (or none).
+_GIT_PATH_VARIABLES = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_COMMON_DIR",
+)
+_GIT_PATH_LIST_VARIABLES = ("GIT_ALTERNATE_OBJECT_DIRECTORIES",)
+
+
+def git_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment git runs with: the caller's, its path variables made absolute from the
+    current folder (``GIT_DIR=.git toolgen breaking --project sub`` means the caller's
+    ``.git``). A relative one with no current folder to start from is a ``BaselineError``."""
+    environment = dict(os.environ if environ is None else environ)
+    relative = [
+        name
+        for name in (*_GIT_PATH_VARIABLES, *_GIT_PATH_LIST_VARIABLES)
+        if any(part and not os.path.isabs(part) for part in environment.get(name, "").split(":"))
+    ]
+    if not relative:
+        return environment
+    try:
+        here = os.getcwd()
+    except OSError as error:
+        raise BaselineError(
+            f"{relative[0]} is a relative path, but the current folder cannot be used"
+            f" ({error.strerror or type(error).__name__}): make it absolute"
+        ) from error
+    for name in relative:
+        value = environment[name]
+        parts = value.split(":") if name in _GIT_PATH_LIST_VARIABLES else [value]
+        environment[name] = ":".join(os.path.join(here, part) if part else part for part in parts)
+    return environment
+
+
 def _git(project_dir: Path, *arguments: str) -> subprocess.CompletedProcess[bytes]:
     try:
         return subprocess.run(  # noqa: S603 - an argument list, no shell; the ref is checked
             ["git", *arguments],  # noqa: S607 - git from PATH, as a maintainer runs it
             cwd=project_dir,
+            env=git_environment(),
             capture_output=True,
             check=False,
             timeout=_GIT_TIMEOUT,
@@ -81,15 +121,19 @@ def _git(project_dir: Path, *arguments: str) -> subprocess.CompletedProcess[byte
         raise BaselineError(_cannot_run_git(error)) from error
 
 
-def _git_show(project_dir: Path, spec: str, limit: int) -> tuple[int, bytes | None]:
-    """``git show SPEC``'s exit status and output, read as a file in a folder is: at most
-    ``limit`` bytes (``None`` past them: reading stops there and git is ended), so a huge blob
-    at a revision costs no more memory than the folder reader's cap allows."""
+def _git_read(
+    project_dir: Path, arguments: tuple[str, ...], limit: int, given: bytes = b""
+) -> tuple[int, bytes | None]:
+    """git's exit status and output, read as a file in a folder is: at most ``limit`` bytes
+    (``None`` past them: reading stops there and git is ended), so a huge blob at a revision
+    costs no more memory than the folder reader's cap allows. ``given`` is git's input (a
+    line or two: it fits a pipe's buffer, so writing it first cannot wait on git)."""
     try:
         process = subprocess.Popen(  # noqa: S603 - an argument list, no shell; the ref is checked
-            ["git", "show", spec],  # noqa: S607 - git from PATH, as a maintainer runs it
+            ["git", *arguments],  # noqa: S607 - git from PATH, as a maintainer runs it
             cwd=project_dir,
-            stdin=subprocess.DEVNULL,
+            env=git_environment(),
+            stdin=subprocess.PIPE if given else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
@@ -106,6 +150,11 @@ def _git_show(project_dir: Path, spec: str, limit: int) -> tuple[int, bytes | No
     chunks: list[bytes] = []
     total = 0
     try:
+        if process.stdin is not None:
+            with contextlib.suppress(OSError):  # git ended early: its status says why
+                process.stdin.write(given)
+            with contextlib.suppress(OSError):
+                process.stdin.close()
         stdout = process.stdout
         if stdout is None:  # cannot happen with stdout=PIPE; keeps the type checker honest
             raise BaselineError("cannot run git: no pipe")
@@ -127,6 +176,16 @@ def _git_show(project_dir: Path, spec: str, limit: int) -> tuple[int, bytes | No
     return returncode, None if total > limit else b"".join(chunks)
 
 
+# What ``git cat-file --batch-check --follow-symlinks`` says instead of an object: the link (or
+# the path through one) cannot be followed to a file of the tree.
+_UNFOLLOWED = {
+    b"symlink": "a symbolic link pointing outside the repository",
+    b"loop": "a symbolic link in a loop",
+    b"dangling": "a symbolic link to nothing",
+}
+_LOOKUP_LIMIT = 1 << 16
+
+
 class _Reader:
     def __init__(self, config: Config, against: str) -> None:
         self.config = config
@@ -141,7 +200,8 @@ class _Reader:
             self._check_revision()
 
     def _check_revision(self) -> None:
-        if not self.against or self.against.startswith("-"):
+        if not self.against or self.against.startswith("-") or "\n" in self.against:
+            # (a line break would end git's batch input early: the revision is one line)
             raise BaselineError("--against must name a git revision or a folder")
         found = _git(
             self.config.project_dir,
@@ -166,8 +226,17 @@ class _Reader:
             if text is None:
                 return None, Loaded(source, None, problems)
             return text, None
+        if "\n" in relative or "\r" in relative:  # git's batch input is one spec a line
+            reason = "a path with a line break cannot be read from git"
+            return None, Loaded(source, None, (unreadable(OSError(0, reason), source),))
+        found = self._object(relative)
+        if found is None:
+            return None, None
+        if isinstance(found, str):
+            return None, Loaded(source, None, (unreadable(OSError(0, found), source),))
         limit = files.MAX_FILE_BYTES
-        returncode, data = _git_show(self.config.project_dir, f"{self.against}:./{relative}", limit)
+        blob = ("cat-file", "blob", found.decode("ascii"))
+        returncode, data = _git_read(self.config.project_dir, blob, limit)
         if data is None:  # refused as the folder reader refuses it, having read no more
             return None, Loaded(source, None, (unreadable(files.too_large(limit), source),))
         if returncode != 0:
@@ -178,6 +247,36 @@ class _Reader:
         if text is None:
             return None, Loaded(source, None, problems)
         return text, None
+
+    def _object(self, relative: str) -> bytes | str | None:
+        """The blob at ``REF:./relative``, committed symbolic links followed within the tree as
+        the folder reader follows them on disk (``git show`` printed a link's target text as
+        the file): its object name; ``None`` when there is no file there, else why it cannot be
+        read (a link out of the repository, in a loop or to nothing, a folder, a submodule)."""
+        spec = f"{self.against}:./{relative}"
+        returncode, data = _git_read(
+            self.config.project_dir,
+            ("cat-file", "--batch-check", "--follow-symlinks"),
+            _LOOKUP_LIMIT,
+            f"{spec}\n".encode("utf-8", "surrogateescape"),
+        )
+        if returncode != 0 or not data:
+            raise BaselineError(f"git cannot read {relative} at {self.against}")
+        first = data.split(b"\n", 1)[0]
+        words = first.split(b" ")
+        if words[0] in _UNFOLLOWED:
+            return _UNFOLLOWED[words[0]]
+        if first.endswith((b" missing", b" notdir")) or words[0] == b"notdir":
+            return None  # no such file (``notdir``: a file stands where a folder was named)
+        if len(words) == 3 and words[1] == b"blob" and words[2].isdigit():
+            if int(words[2]) > files.MAX_FILE_BYTES:
+                return files.too_large(files.MAX_FILE_BYTES).strerror or "too large"
+            return words[0]
+        if len(words) == 3 and words[1] == b"tree":
+            return "a folder, not a file"
+        if len(words) == 3 and words[1] in (b"commit", b"tag"):
+            return f"not a file (a {words[1].decode('ascii')})"
+        raise BaselineError(f"git cannot read {relative} at {self.against}")
 
 
 def read_baseline(config: Config, against: str) -> Baseline:
