@@ -16,6 +16,7 @@ import re
 import string
 import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any, cast
 
 from jsonschema import Draft202012Validator, ValidationError
@@ -754,18 +755,84 @@ def _table_findings(
     """``validate_table``'s findings, one at a time (schema errors once each, then the cross-row
     rules), leaving out those about a refused node: past the limit nothing more is asked, so a
     table of a million bad rows is not walked on."""
-    validator = make_table_validator(manifest_schema, table_schema)
     seen: set[tuple[str, str, str]] = set()
-    for error in validator.iter_errors(table.value):
-        for leaf in _leaves(error):
-            for diagnostic in _describe_error(leaf, table):
-                key = (diagnostic.code.value, diagnostic.pointer or "", diagnostic.message)
-                if key not in seen and not table.stands_on_refused(diagnostic.pointer):
-                    seen.add(key)
-                    yield diagnostic
+    minimum = minimum_table_schema(manifest_schema, table_schema)
+    for schema, hint in ((table_schema, None), (minimum, _MINIMUM_HINT)):
+        validator = make_table_validator(manifest_schema, schema)
+        for error in validator.iter_errors(table.value):
+            for leaf in _leaves(error):
+                for diagnostic in _describe_error(leaf, table):
+                    key = (diagnostic.code.value, diagnostic.pointer or "", diagnostic.message)
+                    if key not in seen and not table.stands_on_refused(diagnostic.pointer):
+                        seen.add(key)
+                        yield diagnostic if hint is None else replace(diagnostic, hint=hint)
     for diagnostic in _cross_row_rules(table, manifest_schema):
         if not table.stands_on_refused(diagnostic.pointer):
             yield diagnostic
+
+
+_MINIMUM_HINT = "toolgen reads the table so, whatever its schema allows"
+# The constant names cohorts and maps declare (the table schema's ``ConstantName``).
+CONSTANT_NAME_PATTERN = "^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$"
+_DECLARATION = {
+    "type": "object",
+    "required": ["name", "field"],
+    "properties": {
+        "name": {"type": "string", "pattern": CONSTANT_NAME_PATTERN},
+        "field": {"type": "string"},
+    },
+}
+
+
+def minimum_table_schema(
+    manifest_schema: Mapping[str, Any], table_schema: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What the generator reads of the table whatever the table schema allows: a table schema
+    loosened by hand (a row not checked against the manifest schema, a setting holding a list,
+    no ``tools``) let through tables the registry could not be built from, and toolgen failed
+    with an internal error. Checked as the table schema is, its findings located the same way
+    (one also found by the table schema is reported once). Rows are checked against the
+    manifest schema here only when the table schema does not already refer each one to it."""
+    manifest_id = manifest_schema.get("$id")
+    rows: dict[str, Any] = {"type": "object"}
+    if isinstance(manifest_id, str) and not _refers_rows_to(table_schema, manifest_id):
+        rows = {"$ref": manifest_id}
+    return {
+        "$schema": DRAFT_2020_12,
+        "type": "object",
+        "required": ["settings", "cohorts", "maps", "tools"],
+        "properties": {
+            "settings": {
+                "type": "object",
+                "properties": {"builtinLibrary": {"type": "string"}},
+                "additionalProperties": {"type": ["string", "number", "boolean", "null"]},
+            },
+            "cohorts": {"type": "array", "items": _DECLARATION},
+            "maps": {"type": "array", "items": _DECLARATION},
+            "tools": {"type": "array", "minItems": 1, "items": rows},
+            "acknowledgedBreaking": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"code": {"type": "string"}, "subject": {"type": "string"}},
+                },
+            },
+        },
+    }
+
+
+def _refers_rows_to(table_schema: Mapping[str, Any], manifest_id: str) -> bool:
+    """Whether the table schema checks every row against the manifest schema itself
+    (``properties.tools.items`` is a ``$ref`` to it, and nothing in the table schema takes its
+    ``$id``)."""
+    properties = table_schema.get("properties")
+    tools = properties.get("tools") if isinstance(properties, Mapping) else None
+    items = tools.get("items") if isinstance(tools, Mapping) else None
+    return (
+        isinstance(items, Mapping)
+        and items.get("$ref") == manifest_id
+        and not _declares_id(table_schema, manifest_id)
+    )
 
 
 def _leaves(error: ValidationError) -> Iterator[ValidationError]:
@@ -819,7 +886,10 @@ def _message(error: ValidationError) -> str:
     instance = error.instance
     size = len(instance) if isinstance(instance, str | list) else None
     if keyword == "type":
-        return f"must be of type {expected}, not {_json_type(instance)}"
+        listed: list[Any] = expected if isinstance(expected, list) else [expected]
+        names = [str(name) for name in listed]
+        wanted = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        return f"must be of type {wanted}, not {_json_type(instance)}"
     if keyword == "pattern":
         return f"{describe(instance)} does not match the pattern {describe(expected, 200)}"
     if keyword == "enum":
@@ -974,17 +1044,19 @@ def _declarations(table: Loaded, manifest_schema: Mapping[str, Any]) -> Iterator
     settings = table.value.get("settings")
     capability = manifest_schema.get("$defs", {}).get("Capability")
     enum = capability.get("enum") if isinstance(capability, Mapping) else None
+    capability_names = {
+        capability_constant(value)
+        for value in (enum if isinstance(enum, list) else ())
+        if isinstance(value, str)
+    }
     reserved = (
         GENERATED_CONSTANTS
         | RUNTIME_NAMES
         | {"BUILTIN_LIBRARY"}  # a setting with a default: generated even when not given
         | {upper_snake(key) for key in (settings if isinstance(settings, Mapping) else ())}
-        | {
-            capability_constant(value)
-            for value in (enum if isinstance(enum, list) else ())
-            if isinstance(value, str)
-        }
+        | capability_names
     )
+    yield from _setting_constants(table, GENERATED_CONSTANTS | RUNTIME_NAMES | capability_names)
     constant_names: dict[str, str] = {}
     for section, wanted in (("cohorts", "boolean"), ("maps", "string")):
         for index, declaration in _items(table, section):
@@ -1020,3 +1092,40 @@ def _declarations(table: Loaded, manifest_schema: Mapping[str, Any]) -> Iterator
                 )
             else:
                 constant_names[name] = name_pointer
+
+
+def _setting_constants(table: Loaded, reserved: frozenset[str] | set[str]) -> Iterator[Diagnostic]:
+    """Each setting becomes a constant (``manifestMaxBytes``: ``MANIFEST_MAX_BYTES``): its name
+    must make one, and no other setting nor anything toolgen generates may make the same one (a
+    table schema that allows more settings let ``fooBar`` and ``foo_bar``, or ``supportedTools``,
+    generate a module defining one constant twice)."""
+    settings = table.value.get("settings")
+    if not isinstance(settings, Mapping):
+        return
+    taken: dict[str, str] = {}
+    if "builtinLibrary" not in settings:  # generated with its default all the same
+        taken[upper_snake("builtinLibrary")] = "generated by toolgen"
+    for key in settings:
+        if not isinstance(key, str):
+            continue
+        constant = upper_snake(key)
+        where = _at(table, pointer_of(("settings", key)), key=True)
+        if re.fullmatch(CONSTANT_NAME_PATTERN, constant) is None:
+            yield Diagnostic(
+                Code.SCHEMA_VIOLATION,
+                f"setting {describe(key)} makes the constant name {describe(constant)}, which is"
+                " no UPPER_SNAKE_CASE identifier (write the key in camelCase: letters and digits)",
+                **where,
+            )
+            continue
+        other = "generated by toolgen" if constant in reserved else taken.get(constant)
+        if other is not None:
+            yield Diagnostic(
+                Code.DUPLICATE_CONSTANT,
+                f"setting {describe(key)} makes the constant name {constant}, which is already"
+                f" {other}",
+                **where,
+            )
+        else:
+            line = f" on line {where['line']}" if where["line"] else ""
+            taken[constant] = f"made by setting {describe(key)}{line}"
