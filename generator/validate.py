@@ -196,6 +196,17 @@ def check_table_schema_refs(loaded: Loaded, manifest: Mapping[str, Any]) -> list
     }
     found: list[Diagnostic] = []
     for pointer, sub in iter_subschemas(schema):
+        if "$dynamicRef" in sub:
+            # Resolved by the validator at run time, where one naming no anchor was an internal
+            # error (``NoSuchAnchor``); the draft-07 editor schema has no equivalent either.
+            found.append(
+                Diagnostic(
+                    Code.SCHEMA_UNSUPPORTED,
+                    "$dynamicRef is not supported in the table schema (the editor schema, draft-07,"
+                    " has no equivalent): write $ref",
+                    **_at(loaded, f"{pointer}/$dynamicRef"),
+                )
+            )
         ref = sub.get("$ref")
         if not isinstance(ref, str) or ref.startswith("#"):
             continue

@@ -247,3 +247,20 @@ def test_a_declaration_name_that_is_no_constant_name_is_located(
     assert code == 1
     line = table.splitlines().index("  - name: launch cohort") + 1
     assert located(found) == [("SCHEMA_VIOLATION", line, "/cohorts/0/name")], found
+
+
+@pytest.mark.parametrize("target", ["#meta", "#/$defs/Cohort"])
+def test_a_dynamic_ref_in_the_table_schema_is_unsupported_and_located(
+    project: Path, run_cli: Run, target: str
+) -> None:
+    # One naming no anchor was an internal error (``NoSuchAnchor``) while the table was checked.
+    def dynamic(schema: dict[str, Any]) -> None:
+        schema["$defs"]["Settings"]["$dynamicRef"] = target
+
+    loosened(project, dynamic)
+    code, found = generate_json(run_cli, project)
+    assert code == 1
+    lines = (project / "schema/tools-table.schema.json").read_text().splitlines()
+    line = next(n for n, text in enumerate(lines, 1) if '"$dynamicRef"' in text)
+    assert located(found) == [("SCHEMA_UNSUPPORTED", line, "/$defs/Settings/$dynamicRef")], found
+    assert found[0]["source"] == "schema/tools-table.schema.json"
