@@ -530,6 +530,7 @@ def _generate_or_check(config: Config, arguments: argparse.Namespace) -> int:
     from generator.emit import compare_outputs, write_outputs  # noqa: PLC0415
     from generator.pipeline import build_outputs  # noqa: PLC0415
 
+    _require_current_folder()
     result = build_outputs(config)
     if not result.ok:
         _report(result.diagnostics, arguments.format)
@@ -578,6 +579,20 @@ def _generate_or_check(config: Config, arguments: argparse.Namespace) -> int:
         print(f"toolgen: {len(result.outputs)} files up to date", file=sys.stderr)
     _count_line(found, arguments.format)
     return EXIT_FINDINGS if differences else EXIT_OK
+
+
+def _require_current_folder() -> None:
+    """Rendering runs datamodel-code-generator, which reads the current folder (``Path.cwd()``):
+    run from a folder deleted meanwhile (``--project`` naming the project), every module was a
+    ``GENERATION_FAILED`` saying only ``FileNotFoundError``. A usage error says what to do."""
+    try:
+        os.getcwd()
+    except OSError as error:
+        reason = sanitize(error.strerror or type(error).__name__)
+        raise _UsageError(
+            f"the current folder cannot be used ({reason}), and generating needs one"
+            " (datamodel-code-generator reads it): run toolgen from a folder that exists"
+        ) from error
 
 
 def _mention_leftovers(leftovers: Sequence[str], output_format: str) -> None:
@@ -810,6 +825,7 @@ def _add_tool(config: Config, arguments: argparse.Namespace) -> int:
         new_text = insert_row(text or "", table, row, arguments.after)
     except AddToolError as error:
         raise _UsageError(f"add-tool: {sanitize(str(error), 300)}") from error
+    _require_current_folder()
     result = build_outputs(config, table_text=new_text)
     if not result.ok:
         _report(result.diagnostics, arguments.format)

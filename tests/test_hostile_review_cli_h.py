@@ -264,3 +264,28 @@ def test_a_dynamic_ref_in_the_table_schema_is_unsupported_and_located(
     line = next(n for n, text in enumerate(lines, 1) if '"$dynamicRef"' in text)
     assert located(found) == [("SCHEMA_UNSUPPORTED", line, "/$defs/Settings/$dynamicRef")], found
     assert found[0]["source"] == "schema/tools-table.schema.json"
+
+
+# --- a current folder deleted meanwhile --------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [("generate",), ("check", "--full")])
+def test_regenerating_from_a_deleted_current_folder_is_a_usage_error(
+    project: Path,
+    tmp_path: Path,
+    run_cli: Run,
+    monkeypatch: pytest.MonkeyPatch,
+    command: tuple[str, ...],
+) -> None:
+    """datamodel-code-generator reads the current folder: every module was a GENERATION_FAILED
+    saying only ``FileNotFoundError: [Errno 2] No such file or directory``."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    code, out, _ = run_cli(*command, "--project", str(project), "--format", "json")
+    document = json.loads(out)
+    assert code == 2, document
+    assert document["diagnostics"] == []
+    assert document["error"]["kind"] == "usage"
+    assert "run toolgen from a folder that exists" in document["error"]["message"]
