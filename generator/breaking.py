@@ -31,11 +31,20 @@ Records are located in the working tree: registry changes at the row (or the sec
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generator.diagnostics import Code, Diagnostic, Severity, describe, pointer_of
+from generator.diagnostics import (
+    MAX_SHOWN_CHARS,
+    Code,
+    Diagnostic,
+    Severity,
+    describe,
+    pointer_of,
+    sanitize,
+)
 from generator.ir import Registry
 from generator.load import Loaded
 from generator.schemas import MAX_REF_CHAIN, EffectiveSchema, effective_schema, resolve_local_ref
@@ -51,6 +60,38 @@ _MAX_DEPTH = MAX_REF_CHAIN + 32
 # Limits whose lowering (upper bounds) or raising (lower bounds) refuses values accepted before.
 _UPPER_LIMITS = ("maxLength", "maxItems", "maxProperties", "maximum", "exclusiveMaximum")
 _LOWER_LIMITS = ("minLength", "minItems", "minProperties", "minimum", "exclusiveMinimum")
+
+
+def json_key(value: Any) -> object:
+    """A key equal for two JSON values exactly when JSON Schema calls them equal, as the
+    generated validators compare them: ``true`` is not ``1`` (Python's ``==`` said it was, so
+    ``const: 1`` changed to ``const: true`` was no change), ``1`` is ``1.0``, objects compare
+    without their key order."""
+    if isinstance(value, bool):
+        return ("b", value)
+    if isinstance(value, float):
+        return ("n", str(int(value)) if value.is_integer() else repr(value))
+    if isinstance(value, int):
+        return ("n", str(value))
+    if isinstance(value, str):
+        return ("s", value)
+    if value is None:
+        return ("z",)
+    if isinstance(value, list | tuple):
+        return ("a", tuple(json_key(item) for item in value))
+    if isinstance(value, Mapping):
+        return ("o", frozenset((str(name), json_key(item)) for name, item in value.items()))
+    return ("?", repr(value))
+
+
+def shown_json(value: Any) -> str:
+    """A value as JSON text for a message (``true``, ``null``, ``"a"``; Python's ``True`` and
+    ``None`` were shown), sanitized and clipped."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return sanitize(text, MAX_SHOWN_CHARS)
 
 
 @dataclass(frozen=True)
@@ -264,14 +305,14 @@ def _removed_constants(before: Registry, after: Registry, table: Loaded) -> Iter
                 f"the settings constant {setting.constant} was removed",
                 _at(table, "/settings"),
             )
-        elif now.value != setting.value:
+        elif json_key(now.value) != json_key(setting.value):
             # A consumer may rely on the value itself (the folder adapters are read from, the
             # size limit an adapter was written to): any change is reported, a raised limit too.
             yield _record(
                 Code.BREAKING_CONSTANT_CHANGED,
                 setting.constant,
                 f"the settings constant {setting.constant} changed from"
-                f" {describe(setting.value)} to {describe(now.value)}",
+                f" {shown_json(setting.value)} to {shown_json(now.value)}",
                 _at(table, f"/settings/{now.key}"),
             )
     for name in sorted(
@@ -446,7 +487,7 @@ def _conditional(
         return  # without ``if``, ``then``/``else`` are ignored
     old_at = _origin(walk.old_root, old.pointer, "if")
     new_at = _origin(walk.new_root, new.pointer, "if")
-    if new.keywords["if"] != old.keywords.get("if"):
+    if "if" not in old.keywords or json_key(new.keywords["if"]) != json_key(old.keywords["if"]):
         verb = "changed" if "if" in old.keywords else "added"
         yield walk.record(
             Code.BREAKING_SCHEMA_TYPE_CHANGED,
@@ -485,16 +526,18 @@ def _compare_keywords(
         if old_values is None:
             lost = "every other value"
         else:
-            missing = [value for value in old_values if value not in new_values]
-            added = [value for value in new_values if value not in old_values]
+            old_keys = {json_key(value) for value in old_values}
+            new_keys = {json_key(value) for value in new_values}
+            missing = [value for value in old_values if json_key(value) not in new_keys]
+            added = [value for value in new_values if json_key(value) not in old_keys]
             if added:
                 yield walk.record(
                     Code.SAFE_ADDITION,
                     path,
                     f"{new.pointer}/{keyword}",
-                    f"now also accepts {', '.join(describe(v) for v in added)}",
+                    f"now also accepts {', '.join(shown_json(v) for v in added)}",
                 )
-            lost = ", ".join(describe(value) for value in missing)
+            lost = ", ".join(shown_json(value) for value in missing)
         if lost:
             yield walk.record(
                 Code.BREAKING_SCHEMA_ENUM_NARROWED,
@@ -522,7 +565,8 @@ def _allowed(node: EffectiveSchema) -> list[Any] | None:
         values = list(enum)
     if "const" in node.keywords:
         const = node.keywords["const"]
-        values = [const] if values is None or const in values else []
+        kept = values is None or json_key(const) in {json_key(value) for value in values}
+        values = [const] if kept else []
     return values
 
 

@@ -289,3 +289,53 @@ def test_regenerating_from_a_deleted_current_folder_is_a_usage_error(
     assert document["diagnostics"] == []
     assert document["error"]["kind"] == "usage"
     assert "run toolgen from a folder that exists" in document["error"]["message"]
+
+
+# --- breaking compares values as JSON does -------------------------------------------------------
+
+
+def third_party(repo: Path, properties: dict[str, Any]) -> None:
+    path = repo / "schema/tool-manifest.schema.json"
+    schema = json.loads(path.read_text())
+    schema["$defs"]["ThirdPartyToolManifest"]["properties"].update(properties)
+    path.write_text(json.dumps(schema, indent=2) + "\n")
+
+
+def schema_records(document: dict[str, Any]) -> list[tuple[str, str]]:
+    return sorted((d["code"], d["message"]) for d in document["diagnostics"])
+
+
+def test_breaking_tells_true_from_1_and_shows_values_as_json(repo: Path, run_cli: Run) -> None:
+    """Python's ``==`` made ``true`` equal ``1``: ``const: 1`` changed to ``const: true`` (every
+    adapter holding 1 now refused) was no change at all, and values were shown as Python
+    (``"True"``, ``"None"``)."""
+    third_party(repo, {"x": {"enum": [1, "a", None]}, "y": {"const": 1}})
+    commit_all(repo, "values")
+    git(repo, "tag", "values")
+    third_party(repo, {"x": {"enum": [True, "a", 1.0, None]}, "y": {"const": None}})
+    code, document = breaking_json(run_cli, repo, "values")
+    assert code == 1
+    assert schema_records(document) == [
+        ("BREAKING_SCHEMA_ENUM_NARROWED", "/y: const no longer accepts 1"),
+        ("SAFE_ADDITION", "/x: now also accepts true"),
+        ("SAFE_ADDITION", "/y: now also accepts null"),
+    ], document
+
+
+def test_breaking_sees_an_if_condition_changed_from_1_to_true(repo: Path, run_cli: Run) -> None:
+    def conditional(value: object) -> dict[str, Any]:
+        return {"z": {"if": {"const": value}, "then": {"type": "integer"}}}
+
+    third_party(repo, conditional(1))
+    commit_all(repo, "if")
+    git(repo, "tag", "if")
+    third_party(repo, conditional(True))
+    code, document = breaking_json(run_cli, repo, "if")
+    assert code == 1
+    assert schema_records(document) == [
+        ("BREAKING_SCHEMA_TYPE_CHANGED", "/z: the if/then/else condition changed")
+    ], document
+    # 1 and 1.0 are one JSON Schema value: no change.
+    third_party(repo, conditional(1.0))
+    code, document = breaking_json(run_cli, repo, "if")
+    assert (code, document["diagnostics"]) == (0, []), document
