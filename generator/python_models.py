@@ -38,6 +38,7 @@ from datamodel_code_generator import (  # type: ignore[attr-defined]
 from datamodel_code_generator.format import Formatter
 
 from generator import verdicts
+from generator.diagnostics import pointer_of
 from generator.ecma import ecma_validator
 from generator.literals import (
     HEADER_PYTHON,
@@ -69,6 +70,21 @@ class ModelError(Exception):
     def __init__(self, message: str, pointer: str | None = None) -> None:
         super().__init__(message)
         self.pointer = pointer
+        # While a value is rendered: the steps from the failing node up to the nearest node
+        # whose pointer is known (a ``$ref`` target, the root), innermost first.
+        self.trail: list[str] = []
+
+    def within(self, step: str) -> ModelError:
+        """The error, one step further from the node it is about (``/items``, ``/oneOf/1``)."""
+        if self.pointer is None:
+            self.trail.append(step)
+        return self
+
+    def at(self, base: str) -> ModelError:
+        """The error located: ``base`` is the pointer of the node the trail starts from."""
+        if self.pointer is None:
+            self.pointer = base + "".join(reversed(self.trail))
+        return self
 
 
 def _generate(manifest_schema: Mapping[str, Any], settings: Path) -> object:
@@ -328,37 +344,52 @@ class PythonValueRenderer:
         self, value: Any, schema: Mapping[str, Any] | bool | None = None, name: str | None = None
     ) -> str:
         if schema is None:
-            schema, name = self._root, str(self._root["title"])
+            try:
+                return self.render(value, self._root, str(self._root["title"]))
+            except ModelError as error:
+                raise error.at("") from None
         if isinstance(schema, bool):  # `true` admits any value, as `{}` does (`false` none)
             schema = {}
         ref = schema.get("$ref")
         if isinstance(ref, str):
-            resolved = self._refs.get(ref)
-            if resolved is None:
-                target = resolve_local_ref(self._root, ref)
-                if target is None:
-                    raise ModelError(f"unresolvable $ref {ref!r}")
-                name = str(self._root["title"]) if ref == "#" else ref.rsplit("/", 1)[-1]
-                resolved = self._refs[ref] = (target, name)
-            return self.render(value, *resolved)
+            return self._render_ref(value, ref)
         for union in ("oneOf", "anyOf"):
             if union in schema:
-                branch = next(
-                    (b for b in schema[union] if self._matches(b, value)),
-                    None,
-                )
-                if branch is None:
-                    raise ModelError("value matches no branch of a union")
-                return self.render(value, branch, None)
+                return self._render_union(value, schema[union], union)
         if isinstance(value, str):  # most values: py_scalar's answer without its type tests
             return py_str(value)
         if isinstance(value, Mapping):
             return self._render_object(value, schema, name)
         if isinstance(value, list):
             items = schema.get("items", {})
-            rendered = [self.render(item, items, None) for item in value]
+            try:
+                rendered = [self.render(item, items, None) for item in value]
+            except ModelError as error:
+                raise error.within("/items") from None
             return "(" + "".join(f"{item}, " for item in rendered) + ")"
         return py_scalar(value)
+
+    def _render_ref(self, value: Any, ref: str) -> str:
+        resolved = self._refs.get(ref)
+        if resolved is None:
+            target = resolve_local_ref(self._root, ref)
+            if target is None:
+                raise ModelError(f"unresolvable $ref {ref!r}")
+            name = str(self._root["title"]) if ref == "#" else ref.rsplit("/", 1)[-1]
+            resolved = self._refs[ref] = (target, name)
+        try:
+            return self.render(value, *resolved)
+        except ModelError as error:
+            raise error.at(ref[1:]) from None  # a local ``$ref``: its fragment's pointer
+
+    def _render_union(self, value: Any, branches: list[Any], union: str) -> str:
+        index = next((i for i, b in enumerate(branches) if self._matches(b, value)), None)
+        if index is None:
+            raise ModelError("value matches no branch of a union")
+        try:
+            return self.render(value, branches[index], None)
+        except ModelError as error:
+            raise error.within(f"/{union}/{index}") from None
 
     def _render_object(
         self, value: Mapping[str, Any], schema: Mapping[str, Any], name: str | None
@@ -366,10 +397,13 @@ class PythonValueRenderer:
         if name is None or name not in self._known:
             raise ModelError("an object schema must be a named $defs entry to become a class")
         properties = schema.get("properties", {})
-        arguments = [
-            f"{self._argument(key)}={self.render(item, properties.get(key, {}), None)}"
-            for key, item in value.items()
-        ]
+        arguments = []
+        for key, item in value.items():
+            try:
+                rendered = self.render(item, properties.get(key, {}), None)
+            except ModelError as error:
+                raise error.within(pointer_of(("properties", key))) from None
+            arguments.append(f"{self._argument(key)}={rendered}")
         self.used_classes.add(name)
         return f"{identifier(name)}(" + ", ".join(arguments) + ")"
 

@@ -339,3 +339,41 @@ def test_breaking_sees_an_if_condition_changed_from_1_to_true(repo: Path, run_cl
     third_party(repo, conditional(1.0))
     code, document = breaking_json(run_cli, repo, "if")
     assert (code, document["diagnostics"]) == (0, []), document
+
+
+# --- an inline object schema the Python renderer cannot name ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("schema", "value", "pointer"),
+    [
+        ({"type": "object", "properties": {"a": {"type": "string"}}}, "{a: x}", "/properties/meta"),
+        (
+            {"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}}}},
+            "[{a: x}]",
+            "/properties/meta/items",
+        ),
+    ],
+)
+def test_an_inline_object_schema_is_located_for_the_python_constants(
+    project: Path, run_cli: Run, schema: dict[str, Any], value: str, pointer: str
+) -> None:
+    """``constants.py``'s GENERATION_FAILED named no schema node (the loaders' were located)."""
+    path = project / "schema/tool-manifest.schema.json"
+    manifest = json.loads(path.read_text())
+    manifest["properties"]["meta"] = schema
+    path.write_text(json.dumps(manifest, indent=2) + "\n")
+    text = (project / TABLE).read_text()
+    anchor = "    displayName: Claude Code\n"
+    (project / TABLE).write_text(text.replace(anchor, f"{anchor}    meta: {value}\n", 1))
+    code, found = generate_json(run_cli, project)
+    assert code == 1
+    constants = [d for d in found if "constants.py" in d["message"]]
+    assert len(constants) == 1, found
+    assert constants[0]["source"] == "schema/tool-manifest.schema.json"
+    assert constants[0]["pointer"] == pointer
+    lines = path.read_text().splitlines()
+    line = next(n for n, t in enumerate(lines, 1) if '"meta"' in t)
+    if pointer.endswith("/items"):
+        line = next(n for n, t in enumerate(lines, 1) if n > line and '"items"' in t)
+    assert constants[0]["line"] == line
