@@ -184,6 +184,22 @@ class _Shown:
         return format(sanitize(str(self._path), MAX_SHOWN_PATH), spec)
 
 
+class _At:
+    """``pyproject.toml`` in a message, located at a ``[tool.toolgen]`` key where the file's text
+    shows it (``file:line:col``; a key left at its default is not in the file: ``file``)."""
+
+    def __init__(self, where: _Shown, pyproject: Path) -> None:
+        self.file = where
+        self._pyproject = pyproject
+
+    def __call__(self, *keys: str) -> str:
+        for key in keys:
+            place = _key_location(self._pyproject, key)
+            if place is not None:
+                return f"{self.file}:{place[0]}:{place[1]}"
+        return f"{self.file}"
+
+
 def _read_pyproject(pyproject: Path, where: _Shown) -> dict[str, Any]:
     """The parsed ``pyproject.toml``; a ``ConfigError`` located at ``file:line:col`` where the
     file does not decode or parse."""
@@ -285,7 +301,7 @@ def load_config(project_dir: Path) -> Config:
             located = f"{where}:{place[0]}:{place[1]}" if place else f"{where}"
             raise ConfigError(f"{located}: tool.toolgen.{key} {problem}")
         paths[key] = Path(value).as_posix()
-    _check_placement(where, project_dir, paths)
+    _check_placement(_At(where, pyproject), project_dir, paths)
     return Config(project_dir, paths, package)
 
 
@@ -415,7 +431,7 @@ def _is_folder(path: Path) -> bool | None:
 _OUTPUT_PATH_RESERVE = "x" * 128
 
 
-def _check_path_length(where: _Shown, key: str, real: Path, spelled: str) -> None:
+def _check_path_length(at: _At, key: str, real: Path, spelled: str) -> None:
     """The system can name the path (and, for an output folder, the files generate writes in
     it): a component longer than NAME_MAX or a path longer than PATH_MAX made every later stat,
     read and write of it an ``OSError`` outside any handler (an internal error)."""
@@ -423,7 +439,7 @@ def _check_path_length(where: _Shown, key: str, real: Path, spelled: str) -> Non
     reason = _too_long(probe)
     if reason is not None:
         raise ConfigError(
-            f"{where}: tool.toolgen.{key} = {describe(spelled, MAX_SHOWN_PATH)} is a path"
+            f"{at(key)}: tool.toolgen.{key} = {describe(spelled, MAX_SHOWN_PATH)} is a path"
             f" too long for this system ({reason})"
         )
 
@@ -454,7 +470,7 @@ def _too_long(path: Path) -> str | None:
 
 
 def _check_version_control(
-    where: _Shown, project: Path, real: dict[str, Path], paths: dict[str, str]
+    at: _At, project: Path, real: dict[str, Path], paths: dict[str, str]
 ) -> None:
     """No output folder is, lies in or holds at its top a version control folder (``.git``, a
     file in a worktree or submodule): generate would delete it as orphans."""
@@ -464,25 +480,24 @@ def _check_version_control(
         if inside or held:
             what = "lies in" if inside else f"holds ({held[0]})"
             raise ConfigError(
-                f"{where}: output folder {describe(paths[key], MAX_SHOWN_PATH)} {what} version"
+                f"{at(key)}: output folder {describe(paths[key], MAX_SHOWN_PATH)} {what} version"
                 " control data, symlinks followed; generate would delete it"
             )
 
 
-def _check_readme_is_no_source(
-    where: _Shown, sources: dict[str, Path], paths: dict[str, str]
-) -> None:
+def _check_readme_is_no_source(at: _At, sources: dict[str, Path], paths: dict[str, str]) -> None:
     """``generate`` rewrites the README's marked region: a source named as the README (markers
     in a YAML comment) had a Markdown table written into it, and no longer parsed."""
     for key, source in sources.items():
         if key != "readme" and source == sources["readme"]:
             raise ConfigError(
-                f"{where}: tool.toolgen.readme = {describe(paths['readme'], MAX_SHOWN_PATH)} is"
+                f"{at('readme')}: tool.toolgen.readme = {describe(paths['readme'], MAX_SHOWN_PATH)}"
+                " is"
                 f" the source {key}, symlinks followed; generate would rewrite it"
             )
 
 
-def _check_placement(where: _Shown, project_dir: Path, paths: dict[str, str]) -> None:
+def _check_placement(at: _At, project_dir: Path, paths: dict[str, str]) -> None:
     """On resolved paths: outputs (and the README, which generate rewrites) lie inside the
     project's real path, output folders do not overlap, and no source lies in an output folder
     (generate deletes there). Sources may otherwise lie anywhere (a shared schema).
@@ -498,12 +513,12 @@ def _check_placement(where: _Shown, project_dir: Path, paths: dict[str, str]) ->
         real = {key: (project_dir / value).resolve() for key, value in paths.items()}
     except (OSError, RuntimeError) as error:  # RuntimeError: a symlink loop (Python 3.11)
         raise ConfigError(
-            f"{where}: cannot resolve a configured path: {sanitize(str(error))}"
+            f"{at.file}: cannot resolve a configured path: {sanitize(str(error))}"
         ) from error
     for key in (*OUTPUT_KEYS, "readme"):
         if not real[key].is_relative_to(project) or (key != "readme" and real[key] == project):
             raise ConfigError(
-                f"{where}: tool.toolgen.{key} = {describe(paths[key], MAX_SHOWN_PATH)} must stay"
+                f"{at(key)}: tool.toolgen.{key} = {describe(paths[key], MAX_SHOWN_PATH)} must stay"
                 " inside the project (and not be its root), symlinks followed"
             )
     for index, first in enumerate(OUTPUT_KEYS):
@@ -511,27 +526,28 @@ def _check_placement(where: _Shown, project_dir: Path, paths: dict[str, str]) ->
             a, b = real[first], real[second]
             if a == b or a.is_relative_to(b) or b.is_relative_to(a):
                 raise ConfigError(
-                    f"{where}: output folders {describe(paths[first], MAX_SHOWN_PATH)} and"
+                    f"{at(second, first)}: output folders"
+                    f" {describe(paths[first], MAX_SHOWN_PATH)} and"
                     f" {describe(paths[second], MAX_SHOWN_PATH)} overlap, symlinks followed"
                 )
-    _check_version_control(where, project, real, paths)
+    _check_version_control(at, project, real, paths)
     sources = {key: real[key] for key in SOURCE_KEYS}
     sources["pyproject.toml"] = (project_dir / "pyproject.toml").resolve()
     for key in OUTPUT_KEYS:
         for source_key, source in sources.items():
             if source.is_relative_to(real[key]):
                 raise ConfigError(
-                    f"{where}: output folder {describe(paths[key], MAX_SHOWN_PATH)} contains the"
+                    f"{at(key)}: output folder {describe(paths[key], MAX_SHOWN_PATH)} contains the"
                     f" source {source_key} ({describe(paths.get(source_key, source_key))}),"
                     " symlinks followed; generate would delete it"
                 )
-    _check_readme_is_no_source(where, sources, paths)
+    _check_readme_is_no_source(at, sources, paths)
     for key in (*OUTPUT_KEYS, "readme"):
-        _check_path_length(where, key, real[key], paths[key])
+        _check_path_length(at, key, real[key], paths[key])
         wrong = "a folder, not a file" if key == "readme" else "an existing file, not a folder"
         if _is_folder(real[key]) is (key == "readme"):
             raise ConfigError(
-                f"{where}: tool.toolgen.{key} = {describe(paths[key], MAX_SHOWN_PATH)} is {wrong}"
+                f"{at(key)}: tool.toolgen.{key} = {describe(paths[key], MAX_SHOWN_PATH)} is {wrong}"
             )
     for key in (*OUTPUT_KEYS, "readme"):
         paths[key] = real[key].relative_to(project).as_posix()

@@ -377,3 +377,34 @@ def test_an_inline_object_schema_is_located_for_the_python_constants(
     if pointer.endswith("/items"):
         line = next(n for n, t in enumerate(lines, 1) if n > line and '"items"' in t)
     assert constants[0]["line"] == line
+
+
+# --- configuration: a path refused by the placement rules is located at its key ------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        ('python_out = "generated/python"', 'python_out = "."', "must stay inside the project"),
+        ('docs_out = "generated/docs"', 'docs_out = "generated/python/x"', "overlap"),
+        ('docs_out = "generated/docs"', 'docs_out = "schema"', "contains the source"),
+        ('table = "schema/tools.yaml"', 'readme = "schema/tools.yaml"', "is the source table"),
+        ('docs_out = "generated/docs"', 'docs_out = "pyproject.toml"', "contains the source"),
+    ],
+)
+def test_a_misplaced_path_setting_is_located_at_its_key(
+    project: Path, run_cli: Run, old: str, new: str, words: str
+) -> None:
+    """The placement rules (inside the project, no overlap, no source in an output folder, the
+    README no source) named only the file, where every other refused setting names its line."""
+    pyproject = project / "pyproject.toml"
+    text = pyproject.read_text()
+    assert old in text
+    changed = text.replace(old, f"{old}\n{new}" if old.startswith("table") else new, 1)
+    pyproject.write_text(changed)
+    line = changed.splitlines().index(new) + 1
+    code, out, _ = run_cli("check", "--project", str(project), "--format", "json")
+    assert code == 2
+    message = json.loads(out)["error"]["message"]
+    assert message.startswith(f"{pyproject}:{line}:1: "), message
+    assert words in message
