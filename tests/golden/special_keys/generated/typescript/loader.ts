@@ -1111,13 +1111,15 @@ function asName(entry: string | Uint8Array, bytes: Buffer, regular: boolean, seq
   return { bytes, text, regular, key: bytes.toString("latin1"), seq };
 }
 
-// Names the listing reported as regular files (a Set of the very Buffers it yielded).
-type Listing = Iterable<string | Uint8Array> & { readonly regular?: ReadonlySet<unknown> };
+// Names the listing reported as regular files (a WeakSet of the very Buffers it yielded: a name
+// the loader drops, past `maxFiles` or not `*.json`, is not kept alive by it).
+type Listing = Iterable<string | Uint8Array> & { readonly regular?: WeakSet<Uint8Array> };
 
 /** The names in `folder`, streamed (`opendirSync`), as bytes so no name is altered; the
- * listing's `regular` set holds the names its entries typed as regular files. */
+ * listing's `regular` set holds the names its entries typed as regular files, weakly: a folder
+ * of millions of regular files costs memory for the `maxFiles` names kept, not for every name. */
 function listedNames(folder: FsPath): Listing {
-  const regular = new Set<unknown>();
+  const regular = new WeakSet<Uint8Array>();
   function* names(): Iterable<Uint8Array> {
     const directory = fs.opendirSync(folder, { __proto__: null, encoding: "buffer" as BufferEncoding } as fs.OpenDirOptions);
     try {
@@ -1197,7 +1199,7 @@ function* adapterNames(listing: Listing, own: boolean): Iterable<Name> {
     // An injected listing's bytes are copied: it may reuse one buffer for every name, and a
     // name is opened after the listing has moved on (the file system's listing gives fresh ones).
     const kept = own || typeof entry === "string" ? bytes : Buffer.from(bytes);
-    yield asName(entry, kept, listing.regular?.has(entry) === true, seq++);
+    yield asName(entry, kept, typeof entry !== "string" && listing.regular?.has(entry) === true, seq++);
   }
 }
 
