@@ -331,14 +331,16 @@ function readOpened(path: FsPath, limit: number, into: Buffer | null, extraFlags
     let buffer = into !== null && into.length > limit ? into : Buffer.allocUnsafe(Math.min(size, limit) + 1);
     const expected = Math.min(size, limit + 1);
     let received = 0;
-    // One read normally returns it all; more only after a short read or a full buffer.
+    // One read normally returns it all; more only after a short read, or while the file holds
+    // more than its size said: a special file reporting 0 (`/proc`) answers a page or a record
+    // per read, so a short read there is no end; only an empty read or the limit is, as Python's.
     for (;;) {
       if (received === buffer.length) {
         if (buffer.length > limit) break;
         const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
         buffer.copy(grown, 0, 0, received);
         buffer = grown;
-      } else if (received >= expected && received > 0) {
+      } else if (received >= expected && received > 0 && received <= size) {
         break;
       }
       const chunk = fs.readSync(descriptor, buffer, received, buffer.length - received, null);
