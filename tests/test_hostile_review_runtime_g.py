@@ -3,11 +3,18 @@ test here failed before the fix it names."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from tool_registry.diagnostics import shown as shown_text
 
 from .conftest import REPO, build_typescript, run_js
+from .test_loader import manifest
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +118,107 @@ def test_a_file_reporting_size_zero_is_read_to_the_limit_in_both_languages(
         pytest.skip("node's /proc/self/smaps is within the limit")
     assert result["read"] == MANIFEST_MAX_BYTES + 1
     assert result["records"] == [["a.json", "FILE_TOO_LARGE"]]
+
+
+# Names that are not ASCII, not UTF-8, or hold control and bidi characters; two claim one id.
+ODD_NAMES = [
+    b"z.json",
+    b"\xc3\xa9.json",
+    b"e\xcc\x81.json",
+    b"\xff.json",
+    b"\xed\xa0\x80.json",
+    b"\xe2\x80\xaeb.json",
+    b"a\x1b[31m.json",
+    b"\xc3\xa9-twin.json",
+]
+
+LOAD_PY = """
+import json, os, sys
+from tool_registry.loader import load_third_party_manifests
+
+def outline(result):
+    return {
+        "files": [
+            [f.source, f.accepted, f.id, [[d.code.value, d.found, list(d.others)] for d in f.diagnostics]]
+            for f in result.files
+        ],
+        "states": [[s.source, s.state] for s in result.states],
+        "ids": [m.id for m in result.manifests],
+    }
+
+folder = sys.argv[1]
+first = load_third_party_manifests(folder)
+again = load_third_party_manifests(folder, previous=first)
+listed = sorted(os.listdir(os.fsencode(folder)))
+injected = load_third_party_manifests(folder, read_dir=lambda _: listed)
+print(json.dumps([outline(first), outline(again), outline(injected)]))
+"""
+
+LOAD_JS = """
+import * as fs from "node:fs";
+import { loadThirdPartyManifests } from "./loader.js";
+const outline = (result) => ({
+  files: result.files.map((f) => [
+    f.source, f.accepted, f.id, f.diagnostics.map((d) => [d.code, d.found, [...d.others]]),
+  ]),
+  states: result.states.map((s) => [s.source, s.state]),
+  ids: result.manifests.map((m) => m.id),
+});
+const folder = process.argv[2];
+const first = loadThirdPartyManifests(folder);
+const again = loadThirdPartyManifests(folder, { previous: first });
+const listed = fs.readdirSync(folder, { encoding: "buffer" });
+const injected = loadThirdPartyManifests(folder, { readDir: () => listed });
+process.stdout.write(JSON.stringify([outline(first), outline(again), outline(injected)]));
+"""
+
+
+def _python_load(folder: Path, locale: dict[str, str]) -> Any:
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("LC_", "LANG", "PYTHONUTF8", "PYTHONCOERCECLOCALE"))
+    }
+    environment.update(locale, PYTHONPATH=str(REPO / "generated" / "python"))
+    completed = subprocess.run(
+        [sys.executable, "-c", LOAD_PY, str(folder)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="names that are not UTF-8, a C locale")
+def test_listed_names_are_shown_and_ordered_alike_whatever_the_locale(
+    out: Path, tmp_path: Path
+) -> None:
+    """Python listed a folder with the file-system encoding, which is the locale's: under
+    ``LC_ALL=C PYTHONUTF8=0`` (ASCII) ``é.json`` was ``\\udcc3\\udca9.json`` in every record,
+    state and ``others`` list (and a ``read_dir`` name given as bytes was read so too), where
+    a UTF-8 locale and TypeScript show ``é.json``. A name is now its bytes read as UTF-8 in
+    any locale, ordered by those bytes, and still opened by its own bytes."""
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    for index, name in enumerate(ODD_NAMES):
+        tool = "twin" if name.endswith(b"twin.json") or name == b"\xc3\xa9.json" else f"t{index}"
+        document = manifest(id=f"adapter-{tool}", displayName=f"Adapter {tool}")
+        (Path(os.fsdecode(folder)) / os.fsdecode(name)).write_text(json.dumps(document))
+    utf8 = _python_load(folder, {"LC_ALL": "C.UTF-8"})
+    ascii_locale = _python_load(
+        folder, {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    )
+    typescript = run_js(out, LOAD_JS, str(folder), name="odd-names.mjs")
+    # Every file was opened and read (six accepted, the two twins refused as one id's claimants).
+    assert len(utf8[0]["ids"]) == len(ODD_NAMES) - 2
+    assert "é.json" in [f[0] for f in utf8[0]["files"]]
+    assert ascii_locale == utf8
+    assert typescript == utf8
+    shown = [f[0] for f in utf8[0]["files"]]
+    # The order is the names' bytes, not their shown forms' (an escaped name starts with "\").
+    assert shown == [shown_text(n.decode("utf-8", "surrogateescape")) for n in sorted(ODD_NAMES)]
+    assert shown == [f[0] for f in utf8[2]["files"]]
+    assert [s for s, _ in utf8[1]["states"]] == shown

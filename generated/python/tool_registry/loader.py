@@ -12,6 +12,7 @@ order the file system lists them in.
 from __future__ import annotations
 
 import array
+import codecs
 import contextlib
 import errno
 import gc
@@ -1169,10 +1170,24 @@ def _reject_duplicate_ids(claims: list[str | None], reports: list[_Report]) -> N
 _Listed = tuple[str, bool]
 
 
+# Whether names are the file system's bytes read as UTF-8 (undecodable bytes as U+DC80..U+DCFF),
+# as TypeScript reads them: so with a UTF-8 file-system encoding (any locale on Windows and macOS,
+# a UTF-8 or C locale on Linux). Under another (``LC_ALL=C PYTHONUTF8=0`` is ASCII, a Latin-1
+# locale), ``os.scandir`` of a text folder gives the locale's reading: ``é.json`` was shown as
+# ``\udcc3\udca9.json`` and ordered by the locale's bytes, so the folder's bytes are listed and
+# read as UTF-8 there, and each name is opened by its own bytes (``_opened_as``).
+_FS_UTF8 = codecs.lookup(sys.getfilesystemencoding()).name == "utf-8" or os.name == "nt"
+_SUFFIX_BYTES = ADAPTER_SUFFIX.encode("utf-8")
+
+
 def _listed(folder: str) -> Iterator[_Listed]:
     """The adapter names in ``folder``, one at a time (``os.scandir`` streams; ``os.listdir``
     would build the whole list), each with whether the listing's entry type (no ``stat`` where
-    the file system reports it) shows a regular file, not a link."""
+    the file system reports it) shows a regular file, not a link. A name is its bytes read as
+    UTF-8 (``surrogateescape``), whatever the locale."""
+    if not _FS_UTF8:
+        yield from _listed_as_bytes(folder)
+        return
     with os.scandir(folder) as entries:
         for entry in entries:
             name = entry.name
@@ -1182,6 +1197,33 @@ def _listed(folder: str) -> Iterator[_Listed]:
                 except OSError:
                     regular = False  # the reader's own checks decide
                 yield name, regular
+
+
+def _listed_as_bytes(folder: str) -> Iterator[_Listed]:
+    """``_listed`` under a file-system encoding that is not UTF-8: the folder's names as bytes,
+    read as UTF-8."""
+    with os.scandir(os.fsencode(folder)) as entries:
+        for entry in entries:
+            given = entry.name
+            if given.endswith(_SUFFIX_BYTES):
+                try:
+                    regular = entry.is_file(follow_symlinks=False)
+                except OSError:
+                    regular = False
+                yield given.decode("utf-8", "surrogateescape"), regular
+
+
+def _opened_as(folder: str, name: str) -> str:
+    """The path that opens the file named ``name`` (its UTF-8 reading) in ``folder`` under a
+    file-system encoding that is not UTF-8: the folder in the locale's bytes, the name in its
+    own. A name with no such bytes (a lone surrogate outside U+DC80..U+DCFF, from an injected
+    listing) is joined as it is, which opening refuses (``UnicodeEncodeError``), as under
+    UTF-8."""
+    try:
+        prefix = os.fsencode(os.path.join(folder, ""))
+        return os.fsdecode(prefix + name.encode("utf-8", "surrogateescape"))
+    except UnicodeError:
+        return os.path.join(folder, name)
 
 
 # The most listing entries taken in one run (see ``_first_in_byte_order``).
@@ -1224,9 +1266,11 @@ _by_name = operator.itemgetter(0)
 
 
 def _by_name_bytes(entry: _Listed) -> bytes:
-    """An entry's name as the file system's bytes (a name no encoding round-trips, as UTF-8)."""
+    """An entry's name as its UTF-8 bytes, a byte U+DC80..U+DCFF stands for as that byte (a
+    name with another lone surrogate: ``surrogatepass``), whatever the locale, as TypeScript
+    orders names."""
     try:
-        return os.fsencode(entry[0])
+        return entry[0].encode("utf-8", "surrogateescape")
     except UnicodeError:
         return entry[0].encode("utf-8", "surrogatepass")
 
@@ -1328,11 +1372,11 @@ def _load_folder(
 
     def adapter_names(names: Iterable[object]) -> Iterator[_Listed]:
         for given in names:
-            # A name as bytes (as ``os.listdir`` of a bytes folder gives it) is its file-system
-            # text (``os.fsdecode``), as TypeScript reads a ``Uint8Array`` name; anything else
-            # that is no ``str`` names no file.
+            # A name as bytes (as ``os.listdir`` of a bytes folder gives it) is read as UTF-8
+            # (``surrogateescape``) whatever the locale, as TypeScript reads a ``Uint8Array``
+            # name; anything else that is no ``str`` names no file.
             if isinstance(given, (bytes, bytearray)):
-                name: object = os.fsdecode(b"".join((given,)))
+                name: object = b"".join((given,)).decode("utf-8", "surrogateescape")
             else:
                 name = plain_text(given)
             if isinstance(name, str) and name.endswith(ADAPTER_SUFFIX) and "/" not in name:
@@ -1357,7 +1401,11 @@ def _load_folder(
     # Listed names hold no separator: the folder's prefix is joined once, not per file.
     prefix = os.path.join(folder, "") if read_dir is None else None
     for name, regular in candidates:
-        path = os.path.join(folder, name) if prefix is None else prefix + name
+        path = (
+            (os.path.join(folder, name) if prefix is None else prefix + name)
+            if _FS_UTF8 or name.isascii()
+            else _opened_as(folder, name)
+        )
         kept = earlier.get(name)
         mode = stat.S_IFREG if regular else None
         if kept is not None and kept.identity is not None:
