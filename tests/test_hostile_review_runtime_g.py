@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from tool_registry.diagnostics import shown as shown_text
 
-from .conftest import REPO, build_typescript, run_js
+from .conftest import REPO, build_typescript, node_executable, run_js
 from .test_loader import manifest
 
 
@@ -222,3 +222,89 @@ def test_listed_names_are_shown_and_ordered_alike_whatever_the_locale(
     assert shown == [shown_text(n.decode("utf-8", "surrogateescape")) for n in sorted(ODD_NAMES)]
     assert shown == [f[0] for f in utf8[2]["files"]]
     assert [s for s, _ in utf8[1]["states"]] == shown
+
+
+ENVIRONMENT_PY = """
+import json, os
+from tool_registry.detection import DetectionDeps
+from tool_registry.loader import load_third_party_manifests
+found = DetectionDeps().which("probe-tool")
+print(json.dumps({
+    "load": [[d.code.value, d.found] for d in load_third_party_manifests().diagnostics],
+    "which": None if found is None else os.fsencode(found).decode("utf-8", "surrogateescape"),
+}))
+"""
+
+ENVIRONMENT_JS = """
+import { loadThirdPartyManifests } from "./loader.js";
+import { which } from "./detection.js";
+process.stdout.write(JSON.stringify({
+  load: loadThirdPartyManifests().diagnostics.map((d) => [d.code, d.found]),
+  which: which("probe-tool"),
+}));
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a C locale, bytes in the environment")
+def test_environment_folders_are_judged_by_their_bytes_whatever_the_locale(
+    out: Path, tmp_path: Path
+) -> None:
+    """``HOME``, a ``PATH`` entry and the adapters folder setting whose bytes are not UTF-8 name
+    no folder in either language, which Python told by a lone surrogate in the value as the
+    locale read it: under ``LC_ALL=C PYTHONUTF8=0`` (ASCII) every byte beyond ASCII reads so,
+    so ``HOME=/…/hé`` was no home folder (the load ``UNREADABLE``) and ``PATH=/…/é/bin`` was
+    skipped, where a UTF-8 locale and TypeScript use both. Bytes that are not UTF-8 are still
+    refused in every locale."""
+    root = os.fsencode(tmp_path)
+    good_home = root + b"/h\xc3\xa9"
+    bad_home = root + b"/h\xff"
+    for home in (good_home, bad_home):
+        os.makedirs(home + b"/.waggle/adapters")
+    good_bin, bad_bin = root + b"/\xc3\xa9/bin", root + b"/\xff/bin"
+    for folder in (good_bin, bad_bin):
+        os.makedirs(folder)
+        program = folder + b"/probe-tool"
+        with open(program, "wb") as handle:
+            handle.write(b"#!/bin/sh\necho 1\n")
+        os.chmod(program, 0o700)
+    locales = [
+        {"LC_ALL": "C.UTF-8"},
+        {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"},
+    ]
+    for home, path, accepted in ((good_home, good_bin, True), (bad_home, bad_bin, False)):
+        base: dict[bytes, bytes] = {b"HOME": home, b"PATH": path + b":/usr/bin:/bin"}
+        base[b"PYTHONPATH"] = os.fsencode(REPO / "generated" / "python")
+        answers = []
+        for locale in locales:
+            environment = {**base, **{k.encode(): v.encode() for k, v in locale.items()}}
+            completed = subprocess.run(
+                [sys.executable, "-c", ENVIRONMENT_PY],
+                env=environment,
+                capture_output=True,
+                text=True,
+                check=False,
+                timeout=120,
+            )
+            assert completed.returncode == 0, completed.stderr
+            answers.append(json.loads(completed.stdout))
+        script = out / "environment.mjs"
+        script.write_text(ENVIRONMENT_JS, encoding="utf-8")
+        node = subprocess.run(
+            [node_executable(), str(script)],
+            env=base,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert node.returncode == 0, node.stderr
+        answers.append(json.loads(node.stdout))
+        expected: dict[str, Any]
+        if accepted:
+            expected = {"load": [], "which": (path + b"/probe-tool").decode("utf-8")}
+        else:
+            expected = {
+                "load": [["UNREADABLE", "no home folder that is an absolute path"]],
+                "which": None,
+            }
+        assert answers == [expected] * 3, home

@@ -328,8 +328,16 @@ def _names_no_folder(value: str) -> bool:
     """Whether an environment value (``HOME``, a ``PATH`` entry, the adapters folder setting)
     holds bytes that are not UTF-8: TypeScript sees U+FFFD where Python sees their bytes, so the
     two would look in different folders (a folder literally named with U+FFFD among them). It
-    names no folder in either language; TypeScript's ``namesNoFolder`` decides alike."""
-    return _NOT_UTF8.search(value) is not None
+    names no folder in either language; TypeScript's ``namesNoFolder`` decides alike. The
+    value's bytes decide, not the locale's reading of them: under a file-system encoding that is
+    not UTF-8 (``LC_ALL=C PYTHONUTF8=0`` is ASCII) ``HOME=/home/é`` reads as lone surrogates,
+    and was no home folder (a ``PATH`` entry so was skipped) where TypeScript reads ``é``."""
+    if _NOT_UTF8.search(value) is None:
+        return False
+    try:
+        return "\ufffd" in os.fsencode(value).decode("utf-8")
+    except UnicodeError:
+        return True
 
 
 # Whether this process runs on Windows: the files the runtime looks at (the adapters folder, the
