@@ -308,3 +308,70 @@ def test_environment_folders_are_judged_by_their_bytes_whatever_the_locale(
                 "which": None,
             }
         assert answers == [expected] * 3, home
+
+
+FOLDER_RECORDS_PY = """
+import json, sys
+from tool_registry.loader import load_third_party_manifests
+records = lambda result: [[d.code.value, d.source] for d in result.diagnostics if not d.source.endswith(".json")]
+print(json.dumps([records(load_third_party_manifests(sys.argv[1], max_files=1)), records(load_third_party_manifests())]))
+"""
+
+FOLDER_RECORDS_JS = """
+import { loadThirdPartyManifests } from "./loader.js";
+const records = (result) => result.diagnostics.filter((d) => !d.source.endsWith(".json")).map((d) => [d.code, d.source]);
+process.stdout.write(JSON.stringify([records(loadThirdPartyManifests(process.argv[2], { maxFiles: 1 })), records(loadThirdPartyManifests())]));
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a C locale, bytes in the environment")
+def test_a_folder_is_shown_as_its_utf8_reading_whatever_the_locale(
+    out: Path, tmp_path: Path
+) -> None:
+    """A folder-level record (``TOO_MANY_FILES``, an ``UNREADABLE`` folder) showed the folder
+    as the locale read it: under ``LC_ALL=C PYTHONUTF8=0`` a folder ``…/é`` given on the command
+    line or in ``WAGGLE_ADAPTERS_DIR`` was ``…/\\udcc3\\udca9`` where TypeScript and a UTF-8
+    locale show ``…/é``."""
+    folder = os.fsencode(tmp_path) + b"/\xc3\xa9-adapters"
+    os.mkdir(folder)
+    for name in (b"/a.json", b"/b.json"):
+        with open(folder + name, "wb") as handle:
+            handle.write(b"{}")
+    not_a_folder = folder + b"/notes"
+    with open(not_a_folder, "wb") as handle:
+        handle.write(b"not a folder")
+    environment = {
+        b"PATH": b"/usr/bin:/bin",
+        b"HOME": os.fsencode(tmp_path),
+        b"WAGGLE_ADAPTERS_DIR": not_a_folder,
+        b"PYTHONPATH": os.fsencode(REPO / "generated" / "python"),
+    }
+    answers = []
+    for locale in ({"LC_ALL": "C.UTF-8"}, {"LC_ALL": "C", "PYTHONUTF8": "0"}):
+        completed = subprocess.run(
+            [sys.executable, "-c", FOLDER_RECORDS_PY, folder],
+            env={**environment, **{k.encode(): v.encode() for k, v in locale.items()}},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert completed.returncode == 0, completed.stderr
+        answers.append(json.loads(completed.stdout))
+    script = out / "folder-records.mjs"
+    script.write_text(FOLDER_RECORDS_JS, encoding="utf-8")
+    node = subprocess.run(
+        [node_executable(), str(script), folder],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert node.returncode == 0, node.stderr
+    answers.append(json.loads(node.stdout))
+    expected = [
+        [["TOO_MANY_FILES", shown_text(folder.decode("utf-8"))]],
+        [["UNREADABLE", shown_text(not_a_folder.decode("utf-8"))]],
+    ]
+    assert answers == [expected] * 3

@@ -1355,11 +1355,26 @@ def file_limit(max_files: object) -> int:
     return max(math.floor(value), 0)
 
 
+def _utf8_reading(path: str) -> str:
+    """``path`` (text as the file-system encoding reads a path) as its bytes read as UTF-8, as a
+    listed name is (``_listed``) and as TypeScript shows it: under an encoding that is not UTF-8
+    a folder ``/x/é`` from the environment was shown as ``/x/\udcc3\udca9``. A path with no
+    such bytes is shown as it is."""
+    if _FS_UTF8 or path.isascii():
+        return path
+    try:
+        return os.fsencode(path).decode("utf-8", "surrogateescape")
+    except UnicodeError:
+        return path
+
+
 def _unreadable_folder(source: str, found: str, previous: LoadResult | None) -> LoadResult:
     """The load of a folder that cannot be listed (or, for a default one under ``~``, that has
     no home folder to lie in): one ``UNREADABLE`` record, never raised; every name a previous
     load had is ``removed``."""
-    problem = Diagnostic(DiagnosticCode.UNREADABLE, source=shown(source), found=found)
+    problem = Diagnostic(
+        DiagnosticCode.UNREADABLE, source=shown(_utf8_reading(source)), found=found
+    )
     return LoadResult((), (problem,), (), _removed(previous, {}))
 
 
@@ -1456,7 +1471,10 @@ def _load_folder(
     if skipped <= 0:
         return result
     too_many = Diagnostic(
-        DiagnosticCode.TOO_MANY_FILES, source=shown(folder), omitted=skipped, expected=str(limit)
+        DiagnosticCode.TOO_MANY_FILES,
+        source=shown(_utf8_reading(folder)),
+        omitted=skipped,
+        expected=str(limit),
     )
     return replace(result, diagnostics=(*result.diagnostics, too_many))
 
