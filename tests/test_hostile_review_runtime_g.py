@@ -375,3 +375,67 @@ def test_a_folder_is_shown_as_its_utf8_reading_whatever_the_locale(
         [["UNREADABLE", shown_text(not_a_folder.decode("utf-8"))]],
     ]
     assert answers == [expected] * 3
+
+
+POLLUTED_ENVIRONMENT_JS = """
+import { loadThirdPartyManifests } from "./loader.js";
+import { which } from "./detection.js";
+const [adapters, bin] = process.argv.slice(2);
+// What a polluting merge of JSON data can write: plain text members of Object.prototype.
+Object.prototype.WAGGLE_ADAPTERS_DIR = adapters;
+Object.prototype.PATH = bin;
+const result = loadThirdPartyManifests();
+process.stdout.write(JSON.stringify({
+  ids: result.manifests.map((m) => m.id),
+  records: result.diagnostics.map((d) => d.code),
+  which: which("probe-tool"),
+}));
+"""
+
+
+def test_a_polluted_prototype_names_no_environment_variable(out: Path, tmp_path: Path) -> None:
+    """``process.env`` of a variable that is not set reads ``Object.prototype``: with
+    ``Object.prototype.WAGGLE_ADAPTERS_DIR`` written by a polluting merge, a load with the
+    variable unset read that folder's adapters (Python reads the default folder), and with
+    ``PATH`` unset an ``Object.prototype.PATH`` was searched, so detection found (and would run
+    for its version) a program there where Python finds none. The README holds that what a
+    polluted prototype lends changes no verdict or probe."""
+    adapters = tmp_path / "planted"
+    adapters.mkdir()
+    (adapters / "planted.json").write_text(json.dumps(manifest(id="planted")))
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    program = bin_folder / "probe-tool"
+    program.write_text("#!/bin/sh\necho 1\n")
+    program.chmod(0o700)
+    home = tmp_path / "home"
+    home.mkdir()
+    script = out / "polluted-environment.mjs"
+    script.write_text(POLLUTED_ENVIRONMENT_JS, encoding="utf-8")
+    completed = subprocess.run(
+        [node_executable(), str(script), str(adapters), str(bin_folder)],
+        env={"HOME": str(home)},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == {"ids": [], "records": [], "which": None}
+    # Python, in the same environment, reads the default folder and searches no PATH.
+    python = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import json; from tool_registry.loader import load_third_party_manifests as load;"
+            " from tool_registry.detection import DetectionDeps as D;"
+            " r = load(); print(json.dumps([len(r.manifests), D().which('probe-tool')]))",
+        ],
+        env={"HOME": str(home), "PYTHONPATH": str(REPO / "generated" / "python")},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert python.returncode == 0, python.stderr
+    assert json.loads(python.stdout) == [0, None]

@@ -635,7 +635,10 @@ export function isFullHostPath(path: string): boolean {
  * `NoHomeFolderError` when the value is `~` or starts with `~/` and expands to no absolute path,
  * and (its `reason` SETTING_NOT_UTF8) when the variable is not UTF-8 (as Python's). */
 export function defaultAdaptersDir(): string {
-  const configured = process.env[ADAPTERS_DIR_ENV_VAR] || DEFAULT_ADAPTERS_DIR;
+  // The variable as the environment's own member: `process.env` of a variable that is not set
+  // reads `Object.prototype`, where a polluting merge's member named the folder adapters were
+  // loaded from (Python, with the variable unset, reads the default folder).
+  const configured = ownMember(process.env, ADAPTERS_DIR_ENV_VAR) || DEFAULT_ADAPTERS_DIR;
   // Named by the variable: its value has no text both languages read alike.
   if (namesNoFolder(configured)) throw new NoHomeFolderError(ADAPTERS_DIR_ENV_VAR, SETTING_NOT_UTF8);
   if (configured === "~" || configured.startsWith("~/")) {
