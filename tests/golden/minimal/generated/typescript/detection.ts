@@ -168,11 +168,14 @@ function joined(folder: string, name: string): string {
  * was started in. */
 export function which(name: string): string | null {
   if (name === "" || name.includes("\u0000")) return null;
-  const extensions = process.platform === "win32" ? ["", ...(process.env["PATHEXT"] ?? ".EXE;.CMD;.BAT;.COM").split(";")] : [""];
+  // Variables are read as the environment's own members: `process.env` of one that is not set
+  // reads `Object.prototype`, so a `PATH` a polluting merge wrote there was searched (and its
+  // programs run for their version) where Python, with no PATH, finds nothing.
+  const extensions = process.platform === "win32" ? ["", ...(ownMember(process.env, "PATHEXT") ?? ".EXE;.CMD;.BAT;.COM").split(";")] : [""];
   if (name.includes("/") || (process.platform === "win32" && name.includes("\\"))) {
     return extensions.map((ext) => name + ext).find(isExecutableFile) ?? null;
   }
-  for (const folder of (process.env["PATH"] ?? "").split(nodePath.delimiter)) {
+  for (const folder of (ownMember(process.env, "PATH") ?? "").split(nodePath.delimiter)) {
     // Only absolute entries: an empty one, "." or any relative one is a folder of the working
     // folder, where detection never finds (and runs) a program, as Python's `_which`.
     // Nor one whose bytes are not UTF-8 (U+FFFD here): Python sees another folder there.

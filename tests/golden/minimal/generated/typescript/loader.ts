@@ -332,14 +332,16 @@ function readOpened(path: FsPath, limit: number, into: Buffer | null, extraFlags
     let buffer = into !== null && into.length > limit ? into : Buffer.allocUnsafe(Math.min(size, limit) + 1);
     const expected = Math.min(size, limit + 1);
     let received = 0;
-    // One read normally returns it all; more only after a short read or a full buffer.
+    // One read normally returns it all; more only after a short read, or while the file holds
+    // more than its size said: a special file reporting 0 (`/proc`) answers a page or a record
+    // per read, so a short read there is no end; only an empty read or the limit is, as Python's.
     for (;;) {
       if (received === buffer.length) {
         if (buffer.length > limit) break;
         const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
         buffer.copy(grown, 0, 0, received);
         buffer = grown;
-      } else if (received >= expected && received > 0) {
+      } else if (received >= expected && received > 0 && received <= size) {
         break;
       }
       const chunk = fs.readSync(descriptor, buffer, received, buffer.length - received, null);
@@ -633,7 +635,10 @@ export function isFullHostPath(path: string): boolean {
  * `NoHomeFolderError` when the value is `~` or starts with `~/` and expands to no absolute path,
  * and (its `reason` SETTING_NOT_UTF8) when the variable is not UTF-8 (as Python's). */
 export function defaultAdaptersDir(): string {
-  const configured = process.env[ADAPTERS_DIR_ENV_VAR] || DEFAULT_ADAPTERS_DIR;
+  // The variable as the environment's own member: `process.env` of a variable that is not set
+  // reads `Object.prototype`, where a polluting merge's member named the folder adapters were
+  // loaded from (Python, with the variable unset, reads the default folder).
+  const configured = ownMember(process.env, ADAPTERS_DIR_ENV_VAR) || DEFAULT_ADAPTERS_DIR;
   // Named by the variable: its value has no text both languages read alike.
   if (namesNoFolder(configured)) throw new NoHomeFolderError(ADAPTERS_DIR_ENV_VAR, SETTING_NOT_UTF8);
   if (configured === "~" || configured.startsWith("~/")) {
@@ -1112,13 +1117,15 @@ function asName(entry: string | Uint8Array, bytes: Buffer, regular: boolean, seq
   return { bytes, text, regular, key: bytes.toString("latin1"), seq };
 }
 
-// Names the listing reported as regular files (a Set of the very Buffers it yielded).
-type Listing = Iterable<string | Uint8Array> & { readonly regular?: ReadonlySet<unknown> };
+// Names the listing reported as regular files (a WeakSet of the very Buffers it yielded: a name
+// the loader drops, past `maxFiles` or not `*.json`, is not kept alive by it).
+type Listing = Iterable<string | Uint8Array> & { readonly regular?: WeakSet<Uint8Array> };
 
 /** The names in `folder`, streamed (`opendirSync`), as bytes so no name is altered; the
- * listing's `regular` set holds the names its entries typed as regular files. */
+ * listing's `regular` set holds the names its entries typed as regular files, weakly: a folder
+ * of millions of regular files costs memory for the `maxFiles` names kept, not for every name. */
 function listedNames(folder: FsPath): Listing {
-  const regular = new Set<unknown>();
+  const regular = new WeakSet<Uint8Array>();
   function* names(): Iterable<Uint8Array> {
     const directory = fs.opendirSync(folder, { __proto__: null, encoding: "buffer" as BufferEncoding } as fs.OpenDirOptions);
     try {
@@ -1198,7 +1205,7 @@ function* adapterNames(listing: Listing, own: boolean): Iterable<Name> {
     // An injected listing's bytes are copied: it may reuse one buffer for every name, and a
     // name is opened after the listing has moved on (the file system's listing gives fresh ones).
     const kept = own || typeof entry === "string" ? bytes : Buffer.from(bytes);
-    yield asName(entry, kept, listing.regular?.has(entry) === true, seq++);
+    yield asName(entry, kept, typeof entry !== "string" && listing.regular?.has(entry) === true, seq++);
   }
 }
 

@@ -12,6 +12,7 @@ order the file system lists them in.
 from __future__ import annotations
 
 import array
+import codecs
 import contextlib
 import errno
 import gc
@@ -325,8 +326,16 @@ def _names_no_folder(value: str) -> bool:
     """Whether an environment value (``HOME``, a ``PATH`` entry, the adapters folder setting)
     holds bytes that are not UTF-8: TypeScript sees U+FFFD where Python sees their bytes, so the
     two would look in different folders (a folder literally named with U+FFFD among them). It
-    names no folder in either language; TypeScript's ``namesNoFolder`` decides alike."""
-    return _NOT_UTF8.search(value) is not None
+    names no folder in either language; TypeScript's ``namesNoFolder`` decides alike. The
+    value's bytes decide, not the locale's reading of them: under a file-system encoding that is
+    not UTF-8 (``LC_ALL=C PYTHONUTF8=0`` is ASCII) ``HOME=/home/é`` reads as lone surrogates,
+    and was no home folder (a ``PATH`` entry so was skipped) where TypeScript reads ``é``."""
+    if _NOT_UTF8.search(value) is None:
+        return False
+    try:
+        return "\ufffd" in os.fsencode(value).decode("utf-8")
+    except UnicodeError:
+        return True
 
 
 # Whether this process runs on Windows: the files the runtime looks at (the adapters folder, the
@@ -1167,10 +1176,24 @@ def _reject_duplicate_ids(claims: list[str | None], reports: list[_Report]) -> N
 _Listed = tuple[str, bool]
 
 
+# Whether names are the file system's bytes read as UTF-8 (undecodable bytes as U+DC80..U+DCFF),
+# as TypeScript reads them: so with a UTF-8 file-system encoding (any locale on Windows and macOS,
+# a UTF-8 or C locale on Linux). Under another (``LC_ALL=C PYTHONUTF8=0`` is ASCII, a Latin-1
+# locale), ``os.scandir`` of a text folder gives the locale's reading: ``é.json`` was shown as
+# ``\udcc3\udca9.json`` and ordered by the locale's bytes, so the folder's bytes are listed and
+# read as UTF-8 there, and each name is opened by its own bytes (``_opened_as``).
+_FS_UTF8 = codecs.lookup(sys.getfilesystemencoding()).name == "utf-8" or os.name == "nt"
+_SUFFIX_BYTES = ADAPTER_SUFFIX.encode("utf-8")
+
+
 def _listed(folder: str) -> Iterator[_Listed]:
     """The adapter names in ``folder``, one at a time (``os.scandir`` streams; ``os.listdir``
     would build the whole list), each with whether the listing's entry type (no ``stat`` where
-    the file system reports it) shows a regular file, not a link."""
+    the file system reports it) shows a regular file, not a link. A name is its bytes read as
+    UTF-8 (``surrogateescape``), whatever the locale."""
+    if not _FS_UTF8:
+        yield from _listed_as_bytes(folder)
+        return
     with os.scandir(folder) as entries:
         for entry in entries:
             name = entry.name
@@ -1180,6 +1203,33 @@ def _listed(folder: str) -> Iterator[_Listed]:
                 except OSError:
                     regular = False  # the reader's own checks decide
                 yield name, regular
+
+
+def _listed_as_bytes(folder: str) -> Iterator[_Listed]:
+    """``_listed`` under a file-system encoding that is not UTF-8: the folder's names as bytes,
+    read as UTF-8."""
+    with os.scandir(os.fsencode(folder)) as entries:
+        for entry in entries:
+            given = entry.name
+            if given.endswith(_SUFFIX_BYTES):
+                try:
+                    regular = entry.is_file(follow_symlinks=False)
+                except OSError:
+                    regular = False
+                yield given.decode("utf-8", "surrogateescape"), regular
+
+
+def _opened_as(folder: str, name: str) -> str:
+    """The path that opens the file named ``name`` (its UTF-8 reading) in ``folder`` under a
+    file-system encoding that is not UTF-8: the folder in the locale's bytes, the name in its
+    own. A name with no such bytes (a lone surrogate outside U+DC80..U+DCFF, from an injected
+    listing) is joined as it is, which opening refuses (``UnicodeEncodeError``), as under
+    UTF-8."""
+    try:
+        prefix = os.fsencode(os.path.join(folder, ""))
+        return os.fsdecode(prefix + name.encode("utf-8", "surrogateescape"))
+    except UnicodeError:
+        return os.path.join(folder, name)
 
 
 # The most listing entries taken in one run (see ``_first_in_byte_order``).
@@ -1222,9 +1272,11 @@ _by_name = operator.itemgetter(0)
 
 
 def _by_name_bytes(entry: _Listed) -> bytes:
-    """An entry's name as the file system's bytes (a name no encoding round-trips, as UTF-8)."""
+    """An entry's name as its UTF-8 bytes, a byte U+DC80..U+DCFF stands for as that byte (a
+    name with another lone surrogate: ``surrogatepass``), whatever the locale, as TypeScript
+    orders names."""
     try:
-        return os.fsencode(entry[0])
+        return entry[0].encode("utf-8", "surrogateescape")
     except UnicodeError:
         return entry[0].encode("utf-8", "surrogatepass")
 
@@ -1301,11 +1353,26 @@ def file_limit(max_files: object) -> int:
     return max(math.floor(value), 0)
 
 
+def _utf8_reading(path: str) -> str:
+    """``path`` (text as the file-system encoding reads a path) as its bytes read as UTF-8, as a
+    listed name is (``_listed``) and as TypeScript shows it: under an encoding that is not UTF-8
+    a folder ``/x/é`` from the environment was shown as ``/x/\udcc3\udca9``. A path with no
+    such bytes is shown as it is."""
+    if _FS_UTF8 or path.isascii():
+        return path
+    try:
+        return os.fsencode(path).decode("utf-8", "surrogateescape")
+    except UnicodeError:
+        return path
+
+
 def _unreadable_folder(source: str, found: str, previous: LoadResult | None) -> LoadResult:
     """The load of a folder that cannot be listed (or, for a default one under ``~``, that has
     no home folder to lie in): one ``UNREADABLE`` record, never raised; every name a previous
     load had is ``removed``."""
-    problem = Diagnostic(DiagnosticCode.UNREADABLE, source=shown(source), found=found)
+    problem = Diagnostic(
+        DiagnosticCode.UNREADABLE, source=shown(_utf8_reading(source)), found=found
+    )
     return LoadResult((), (problem,), (), _removed(previous, {}))
 
 
@@ -1326,11 +1393,11 @@ def _load_folder(
 
     def adapter_names(names: Iterable[object]) -> Iterator[_Listed]:
         for given in names:
-            # A name as bytes (as ``os.listdir`` of a bytes folder gives it) is its file-system
-            # text (``os.fsdecode``), as TypeScript reads a ``Uint8Array`` name; anything else
-            # that is no ``str`` names no file.
+            # A name as bytes (as ``os.listdir`` of a bytes folder gives it) is read as UTF-8
+            # (``surrogateescape``) whatever the locale, as TypeScript reads a ``Uint8Array``
+            # name; anything else that is no ``str`` names no file.
             if isinstance(given, (bytes, bytearray)):
-                name: object = os.fsdecode(b"".join((given,)))
+                name: object = b"".join((given,)).decode("utf-8", "surrogateescape")
             else:
                 name = plain_text(given)
             if isinstance(name, str) and name.endswith(ADAPTER_SUFFIX) and "/" not in name:
@@ -1355,7 +1422,11 @@ def _load_folder(
     # Listed names hold no separator: the folder's prefix is joined once, not per file.
     prefix = os.path.join(folder, "") if read_dir is None else None
     for name, regular in candidates:
-        path = os.path.join(folder, name) if prefix is None else prefix + name
+        path = (
+            (os.path.join(folder, name) if prefix is None else prefix + name)
+            if _FS_UTF8 or name.isascii()
+            else _opened_as(folder, name)
+        )
         kept = earlier.get(name)
         mode = stat.S_IFREG if regular else None
         if kept is not None and kept.identity is not None:
@@ -1398,7 +1469,10 @@ def _load_folder(
     if skipped <= 0:
         return result
     too_many = Diagnostic(
-        DiagnosticCode.TOO_MANY_FILES, source=shown(folder), omitted=skipped, expected=str(limit)
+        DiagnosticCode.TOO_MANY_FILES,
+        source=shown(_utf8_reading(folder)),
+        omitted=skipped,
+        expected=str(limit),
     )
     return replace(result, diagnostics=(*result.diagnostics, too_many))
 
