@@ -110,7 +110,7 @@ class _Builder:
         self.functions[function_name] = [
             f"def {function_name}(value: dict[str, Any]) -> {identifier(name)}:{waiver}",
             f"    model = _new_instance({identifier(name)})",
-            '    attributes = _attributes_of(model, "__dict__")',
+            "    attributes = model.__dict__",
             *(f"    {written[field_name]}" for field_name in order),
             "    return model",
         ]

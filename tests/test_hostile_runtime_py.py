@@ -209,6 +209,21 @@ def test_a_file_longer_than_its_status_said_is_read_to_the_limit(
         os.close(descriptor)
 
 
+@pytest.mark.parametrize(("stated", "limit"), [(10, 100), (10, 10), (10, 4)])
+def test_a_file_shorter_than_its_status_said_is_read_to_its_end(
+    tmp_path: Path, stated: int, limit: int
+) -> None:
+    # A file cut since its status was taken holds less than ``st_size``: the one read of the
+    # stated size comes back short, and reading stops at the end (or one byte past the limit).
+    cut = tmp_path / "cut.json"
+    cut.write_bytes(b"12345")
+    descriptor = os.open(cut, os.O_RDONLY)
+    try:
+        assert loader._read_open(descriptor, stated, limit) == b"12345"[: limit + 1]
+    finally:
+        os.close(descriptor)
+
+
 # -- the version probe waits, it does not spin --------------------------------------------------
 
 

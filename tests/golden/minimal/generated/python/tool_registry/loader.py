@@ -73,9 +73,13 @@ ADAPTER_SUFFIX = ".json"
 _new_record = tuple.__new__
 _UNSAFE_STRING = DiagnosticCode.UNSAFE_STRING
 # A model's builder makes its instance without ``__init__`` and writes its fields into the
-# instance's attribute dict (see ``_build_*`` below).
+# instance's attribute dict, ``model.__dict__`` (see ``_build_*`` below: a frozen dataclass
+# guards only setting attributes, so reading ``__dict__`` is a plain attribute read).
 _new_instance = object.__new__
-_attributes_of = object.__getattribute__
+# The codes whose records are errors (membership, not ``SEVERITY[code] is Severity.ERROR``: an
+# enum member read through its class costs more than the whole test).
+_ERROR_CODES = frozenset(code for code, severity in SEVERITY.items() if severity is Severity.ERROR)
+_TOO_MANY_DIAGNOSTICS = DiagnosticCode.TOO_MANY_DIAGNOSTICS
 
 # A folder's names as text or as the file system's bytes (read as ``os.fsdecode`` reads them),
 # as TypeScript's listing takes strings or byte arrays.
@@ -238,7 +242,7 @@ class LoadResult:
 
 def _build_ToolManifest(value: dict[str, Any]) -> ToolManifest:
     model = _new_instance(ToolManifest)
-    attributes = _attributes_of(model, "__dict__")
+    attributes = model.__dict__
     attributes["id"] = value["id"]
     attributes["displayName"] = value["displayName"]
     attributes["launchable"] = value["launchable"]
@@ -265,7 +269,7 @@ def _build_ToolManifest(value: dict[str, Any]) -> ToolManifest:
 
 def _build_PathDetect(value: dict[str, Any]) -> PathDetect:
     model = _new_instance(PathDetect)
-    attributes = _attributes_of(model, "__dict__")
+    attributes = model.__dict__
     attributes["kind"] = value["kind"]
     attributes["binaryName"] = value["binaryName"]
     return model
@@ -273,14 +277,14 @@ def _build_PathDetect(value: dict[str, Any]) -> PathDetect:
 
 def _build_Capabilities(value: dict[str, Any]) -> Capabilities:
     model = _new_instance(Capabilities)
-    attributes = _attributes_of(model, "__dict__")
+    attributes = model.__dict__
     attributes["provides"] = tuple(value["provides"])
     return model
 
 
 def _build_McpServer(value: dict[str, Any]) -> McpServer:
     model = _new_instance(McpServer)
-    attributes = _attributes_of(model, "__dict__")
+    attributes = model.__dict__
     attributes["transport"] = value["transport"]
     attributes["command"] = value.get("command")
     attributes["args"] = None if (item := value.get("args")) is None else tuple(item)
@@ -435,6 +439,9 @@ def read_regular_file(path: str, limit: int) -> bytes:
 # Opening a name the listing typed as a regular file, not a link: a link put in its place since
 # (the listing ends before the first file is opened) is refused by the open, never followed.
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
+# Every open for reading: non-blocking (a FIFO or device swapped in is never waited on), never
+# becoming a controlling terminal.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 # What such an open raises for a link (Linux and macOS: ELOOP; FreeBSD: EMLINK).
 _A_LINK = frozenset({errno.ELOOP, errno.EMLINK})
 # What an open raises for a socket put in the name's place since the type was known: the name
@@ -454,7 +461,7 @@ def _read_regular(
         mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
         raise NotARegularFileError(path, _kind_of(mode))
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    flags = _READ_FLAGS
     if listed and _NO_FOLLOW:
         try:
             descriptor = os.open(path, flags | _NO_FOLLOW)
@@ -487,8 +494,15 @@ def _read_open(descriptor: int, size: int, limit: int) -> bytes:
     it all; more only after an interrupted (short) read, or while a file holds more than its
     size said, in growing chunks up to the limit.
     """
-    expected = min(size, limit + 1)
-    data = os.read(descriptor, min(size, limit) + 1)
+    if size < limit:
+        # (Most files: one read of the stated size and one byte more, which comes back short.)
+        data = os.read(descriptor, size + 1)
+        if len(data) == size:
+            return data
+        expected = size
+    else:
+        expected = min(size, limit + 1)
+        data = os.read(descriptor, min(size, limit) + 1)
     while len(data) < expected or size < len(data) <= limit:
         chunk = os.read(descriptor, min(max(len(data), _READ_CHUNK), limit + 1 - len(data)))
         if not chunk:
@@ -769,7 +783,7 @@ class _Report:
 
     def add(self, diagnostic: Diagnostic) -> None:
         # The record read as the tuple it is (index, not field properties): one call a record.
-        if SEVERITY[diagnostic[0]] is Severity.ERROR:
+        if diagnostic[0] in _ERROR_CODES:
             if self.errors is _NO_RECORDS:
                 self.errors = []
             held = self.errors
@@ -850,7 +864,7 @@ def _schema_findings(
 ) -> None:
     """The validator's ``violations`` of ``manifest`` (at least one; a detect of kind
     "candidates" is one), with the loader's sharper codes where one applies."""
-    if violations[-1].code is DiagnosticCode.TOO_MANY_DIAGNOSTICS:
+    if violations[-1][0] is _TOO_MANY_DIAGNOSTICS:  # (its code)
         report.cut_short = True  # the validator stopped at the limit
         violations = violations[:-1]
     detect = manifest.get("detect")
@@ -865,7 +879,7 @@ def _schema_findings(
         violations = tuple(d for d in violations if not d.pointer.startswith("/detect"))
     for violation in violations:
         reason = None
-        if violation.keyword == "pattern":
+        if violation[3] == "pattern":  # (its keyword)
             reason = _unsafe_reason(_value_at(manifest, violation.pointer))
         if reason is not None:
             # ``_replace(code=..., expected=...)`` as one tuple (its field loop is Python-level).
@@ -884,7 +898,8 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     except UnicodeDecodeError as error:
         report.add(Diagnostic(DiagnosticCode.INVALID_ENCODING, found=f"byte offset {error.start}"))
         return None
-    if _nesting_depth(data) > MAX_NESTING:
+    # (The bracket count bounds the depth: most files need no call to measure it.)
+    if data.count(b"[") + data.count(b"{") > MAX_NESTING and _nesting_depth(data) > MAX_NESTING:
         # Decided before parsing: no recursion in the parser or the checks ever goes deeper,
         # whatever recursion limit the host has set (a raised one could otherwise crash).
         report.add(
@@ -913,7 +928,8 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     # Valid UTF-8 holds no surrogate: only a \u escape can make one, so the walk runs only for
     # text with escapes. Unknown fields are dropped later, but a document that is not I-JSON is
     # refused whole, wherever its lone surrogate hides.
-    lone = surrogate_at(value) if _may_hold_surrogate(text, value) else None
+    escaped = _SURROGATE_ESCAPE.search(text) is not None  # (most files: no call below)
+    lone = surrogate_at(value) if escaped and _may_hold_surrogate(text, value) else None
     if lone is not None:
         pointer, string = lone
         report.add(
@@ -955,7 +971,8 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
         if key in manifest:
             report.add(Diagnostic(DiagnosticCode.DEPRECATED_FIELD, pointer="/" + key, hint=hint))
     # The validator first (most manifests are valid, and pass it by one call).
-    violations = validate_third_party_manifest(manifest, max(report.room, 1))
+    room = MAX_DIAGNOSTICS_PER_FILE - len(report.errors)  # (``report.room``, without a call)
+    violations = validate_third_party_manifest(manifest, max(room, 1))
     if violations:
         _schema_findings(manifest, violations, report)
     if report.errors:
@@ -972,7 +989,8 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
 def _check_display_name(manifest: dict[str, Any], report: _Report) -> None:
     """A display name that passes for a built-in's (its look-alike keys meet one of theirs) is
     refused; one holding a character this runtime does not know is not judged, and says so."""
-    unknown = unassigned_character(manifest["displayName"])
+    name = manifest["displayName"]
+    unknown = None if name.isascii() else unassigned_character(name)  # (ASCII: all assigned)
     if unknown is not None:
         # Its keys would be computed without the character's decomposition: not judged at all.
         found = f"U+{ord(unknown):04X}"
@@ -981,7 +999,7 @@ def _check_display_name(manifest: dict[str, Any], report: _Report) -> None:
         )
         return
     # Most names meet no built-in key: the keys are sorted (first match wins) only on a hit.
-    keys = lookalike_keys(manifest["displayName"])
+    keys = lookalike_keys(name)
     if not _BUILTIN_NAMES.keys().isdisjoint(keys):
         hits = _BUILTIN_NAMES.keys() & keys
         imitated = _BUILTIN_NAMES[min(hits)]
@@ -989,7 +1007,7 @@ def _check_display_name(manifest: dict[str, Any], report: _Report) -> None:
             Diagnostic(
                 DiagnosticCode.DISPLAY_NAME_COLLISION,
                 pointer="/displayName",
-                found=shown_value(manifest["displayName"]),
+                found=shown_value(name),
                 expected=shown_value(imitated),
             )
         )
@@ -1106,7 +1124,7 @@ def _settle(
     model = _build_ToolManifest(manifest)
     # Stamped as no built-in in place (the builder wrote the field, so its place is kept): a
     # copy of the manifest with the stamp in it cost more than the whole model.
-    _attributes_of(model, "__dict__")["builtin"] = False
+    model.__dict__["builtin"] = False
     return _new_record(_Checked, (identity, report, manifest["id"], model))
 
 
@@ -1122,7 +1140,10 @@ def _decide(checked: list[_Checked]) -> LoadResult:
         model = None if report.errors else outcome.model  # the folder rules may reject it
         if model is not None:
             manifests.append(model)
-        shown_records = report.finish()
+        # (A report that took no record finishes with none: most files, no call.)
+        shown_records = (
+            report.finish() if report.arrivals or report.omitted or report.cut_short else ()
+        )
         if shown_records:
             diagnostics += shown_records
         files.append(
