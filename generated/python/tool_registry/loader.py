@@ -334,8 +334,8 @@ def _names_no_folder(value: str) -> bool:
     two would look in different folders (a folder literally named with U+FFFD among them). It
     names no folder in either language; TypeScript's ``namesNoFolder`` decides alike. The
     value's bytes decide, not the locale's reading of them: under a file-system encoding that is
-    not UTF-8 (``LC_ALL=C PYTHONUTF8=0`` is ASCII) ``HOME=/home/é`` reads as lone surrogates,
-    and was no home folder (a ``PATH`` entry so was skipped) where TypeScript reads ``é``."""
+    not UTF-8 (``LC_ALL=C PYTHONUTF8=0`` is ASCII) ``HOME=/home/\xe9`` reads as lone surrogates,
+    and was no home folder (a ``PATH`` entry so was skipped) where TypeScript reads ``\xe9``."""
     if _NOT_UTF8.search(value) is None:
         return False
     try:
@@ -1202,7 +1202,7 @@ _Listed = tuple[str, bool]
 # Whether names are the file system's bytes read as UTF-8 (undecodable bytes as U+DC80..U+DCFF),
 # as TypeScript reads them: so with a UTF-8 file-system encoding (any locale on Windows and macOS,
 # a UTF-8 or C locale on Linux). Under another (``LC_ALL=C PYTHONUTF8=0`` is ASCII, a Latin-1
-# locale), ``os.scandir`` of a text folder gives the locale's reading: ``é.json`` was shown as
+# locale), ``os.scandir`` of a text folder gives the locale's reading: ``\xe9.json`` was shown as
 # ``\udcc3\udca9.json`` and ordered by the locale's bytes, so the folder's bytes are listed and
 # read as UTF-8 there, and each name is opened by its own bytes (``_opened_as``).
 _FS_UTF8 = codecs.lookup(sys.getfilesystemencoding()).name == "utf-8" or os.name == "nt"
@@ -1379,7 +1379,7 @@ def file_limit(max_files: object) -> int:
 def _utf8_reading(path: str) -> str:
     """``path`` (text as the file-system encoding reads a path) as its bytes read as UTF-8, as a
     listed name is (``_listed``) and as TypeScript shows it: under an encoding that is not UTF-8
-    a folder ``/x/é`` from the environment was shown as ``/x/\udcc3\udca9``. A path with no
+    a folder ``/x/\xe9`` from the environment was shown as ``/x/\udcc3\udca9``. A path with no
     such bytes is shown as it is."""
     if _FS_UTF8 or path.isascii():
         return path
