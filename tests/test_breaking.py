@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,34 +13,17 @@ from typing import Any
 import pytest
 
 from .conftest import copy_project
+from .git_repo import baseline_repo, commit_all, git
 
 Run = Callable[..., tuple[int, str, str]]
 TABLE = "schema/tools.yaml"
 SCHEMA = "schema/tool-manifest.schema.json"
 
 
-def git(repo: Path, *arguments: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *arguments],  # noqa: S607
-        cwd=repo,
-        check=True,
-        capture_output=True,
-    )
-
-
-def commit_all(repo: Path, message: str) -> None:
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "-m", message)
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A project copy whose first commit (tagged ``base``) is the baseline."""
-    project = copy_project(tmp_path / "repo")
-    git(project, "init", "-q", "-b", "main")
-    commit_all(project, "base")
-    git(project, "tag", "base")
-    return project
+    return baseline_repo(tmp_path / "repo")
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -5,40 +5,23 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import copy_project, run_toolgen
+from .conftest import run_toolgen
+from .git_repo import baseline_repo, commit_all, git
 
 Run = Callable[..., tuple[int, str, str]]
 TABLE = "schema/tools.yaml"
 
 
-def git(repo: Path, *arguments: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *arguments],  # noqa: S607
-        cwd=repo,
-        check=True,
-        capture_output=True,
-    )
-
-
-def commit_all(repo: Path, message: str) -> None:
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "-m", message)
-
-
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    project = copy_project(tmp_path / "repo")
-    git(project, "init", "-q", "-b", "main")
-    commit_all(project, "base")
-    git(project, "tag", "base")
-    return project
+    """A project copy whose first commit (tagged ``base``) is the baseline."""
+    return baseline_repo(tmp_path / "repo")
 
 
 def breaking_json(run_cli: Run, project: Path, against: str) -> tuple[int, dict[str, Any]]:
