@@ -12,8 +12,12 @@ from tool_registry import (
     DetectionDeps,
     PromptArgError,
     apply_prompt_arg_template,
+    detect_all,
     detect_tool,
+    ensure_launchable,
     get_tool_registry,
+    is_launchable,
+    not_launchable_reason,
 )
 
 from .conftest import REPO, build_typescript, run_js
@@ -134,3 +138,18 @@ def test_typescript_detect_tool_runs_no_program_a_dropped_adapter_names_by_defau
         "1.0",
         ["/usr/bin/claude", "/usr/bin/aider"],
     ]
+
+
+# -- a registry of the wrong type is a TypeError, not an AttributeError -------------------------
+
+
+@pytest.mark.parametrize("registry", [None, {}, 5, "codex"])
+def test_the_launch_guard_and_detection_refuse_what_is_no_registry(registry: object) -> None:
+    # ``ensure_launchable(None, "codex")`` and ``detect_all(None)`` raised ``AttributeError``
+    # (TypeScript's ``detectAll(null)`` is a ``TypeError``), and ``ensure_launchable({}, ...)``
+    # answered ``UNKNOWN_TOOL`` from a dict's ``get``.
+    for guard in (ensure_launchable, is_launchable, not_launchable_reason):
+        with pytest.raises(TypeError, match="registry must be a ToolRegistry"):
+            guard(registry, "codex")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="registry must be a ToolRegistry"):
+        detect_all(registry)  # type: ignore[arg-type]

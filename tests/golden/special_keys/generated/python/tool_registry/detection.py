@@ -668,6 +668,8 @@ def detect_all(
     are probed; a third-party tool's executable is run only when ``probe_third_party_versions``
     is true (``True`` or ``False`` only: ``"no"`` is no refusal to run programs, so anything
     else is a ``TypeError``, before anything is probed)."""
+    if not issubclass(type(registry), ToolRegistry):  # None raised an AttributeError
+        raise TypeError(f"registry must be a ToolRegistry, not {shown_argument(registry)}")
     chosen = chosen_deps(deps)
     if type(probe_third_party_versions) is not bool:
         raise TypeError(
