@@ -153,3 +153,33 @@ def test_the_launch_guard_and_detection_refuse_what_is_no_registry(registry: obj
             guard(registry, "codex")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="registry must be a ToolRegistry"):
         detect_all(registry)  # type: ignore[arg-type]
+
+
+# -- TypeScript grants: the bound is kept while the keys are read -------------------------------
+
+PROXY_GRANTS = """
+import { getToolRegistry } from "./index.js";
+const keys = Array.from({ length: 100000 }, (_, index) => "tool-" + index);
+keys.push("aider");
+let asked = 0;
+const grants = new Proxy({}, {
+  ownKeys: () => keys,
+  getOwnPropertyDescriptor: () => {
+    asked += 1;
+    return { value: ["headless-task"], enumerable: true, configurable: true, writable: true };
+  },
+  get: () => ["headless-task"],
+});
+const registry = getToolRegistry(process.argv[2], { grants });
+process.stdout.write(JSON.stringify([asked, registry.providersOf("headless-task").includes("aider")]));
+"""
+
+
+def test_typescript_grants_of_too_many_ids_are_refused_before_each_is_asked_about(
+    out: Path, adapters: Path
+) -> None:
+    # ``Object.keys`` asked a Proxy's ``getOwnPropertyDescriptor`` about each of 100,001 keys
+    # before the count met the bound of 1,000 (Python stops reading at the 1,001st id).
+    asked, routed = run_js(out, PROXY_GRANTS, str(adapters))
+    assert routed is False
+    assert asked <= 1001, f"{asked} keys looked at"
