@@ -234,7 +234,7 @@ def test_detect_tool_refuses_deps_and_a_probe_flag_of_the_wrong_type() -> None:
         read_text=lambda _path: None,
     )
     tool = registry.tools[0]
-    with pytest.raises(TypeError, match="probe_version must be True or False"):
+    with pytest.raises(TypeError, match="probe_version must be True, False or None"):
         detect_tool(tool, registry, deps, probe_version="no")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="deps must be a DetectionDeps"):
         detect_tool(tool, registry, {"which": None})  # type: ignore[arg-type]

@@ -580,12 +580,14 @@ function failure(toolId: string, step: string, error: unknown): Diagnostic {
 }
 
 /** Detect one tool; any failure lands in the result's diagnostic (the first one wins). `deps`
- * null is the real system; `probeVersion` must be a boolean (both TypeErrors else, as Python's). */
+ * null is the real system; `probeVersion` must be a boolean or undefined (both TypeErrors else,
+ * as Python's). By default (undefined), as `detectAll`: a built-in's version is probed, and a
+ * program a third-party manifest names is run only when the host asks (`true`). */
 export async function detectTool(
   tool: ToolManifest,
   registry: ToolRegistry,
   deps: DetectionDeps | null = DEFAULT_DETECTION_DEPS,
-  probeVersion = true,
+  probeVersion?: boolean,
 ): Promise<DetectionResult> {
   // Checked before anything is probed, as Python's `detect_tool`: `null` is the real system and
   // anything but an object a TypeError; `probeVersion` a boolean only (an options object such as
@@ -600,8 +602,11 @@ export async function detectTool(
     throw new TypeError(`deps must be a DetectionDeps object (null: the real system), not ${kindOf(given)}`);
   }
   const probe: unknown = probeVersion;
-  if (typeof probe !== "boolean") throw new TypeError(`probeVersion must be true or false, not ${kindOf(probe)}`);
-  return detectOne(tool, registry, deps ?? DEFAULT_DETECTION_DEPS, probeVersion);
+  if (probe !== undefined && typeof probe !== "boolean") {
+    throw new TypeError(`probeVersion must be true, false or undefined, not ${kindOf(probe)}`);
+  }
+  const probing = probeVersion ?? ownMember(tool, "builtin") === true;
+  return detectOne(tool, registry, deps ?? DEFAULT_DETECTION_DEPS, probing);
 }
 
 async function detectOne(

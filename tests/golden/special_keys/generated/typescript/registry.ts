@@ -210,8 +210,13 @@ function optionEntries(given: object): Iterable<readonly [unknown, unknown]> | n
     const map = given as Map<unknown, unknown>;
     return mapSize.call(map) > MAX_OPTION_VALUES ? null : mapEntries.call(map);
   }
-  const ids = Object.keys(given);
-  if (ids.length > MAX_OPTION_VALUES) return null;
+  // Own keys counted before any is looked at: `Object.keys` asked a Proxy's
+  // `getOwnPropertyDescriptor` about every key (a million calls) before the count was compared.
+  const keys = Reflect.ownKeys(given);
+  if (keys.length > MAX_OPTION_VALUES) return null;
+  const ids = keys.filter(
+    (key): key is string => typeof key === "string" && Object.getOwnPropertyDescriptor(given, key)?.enumerable === true,
+  );
   return ids.map((toolId) => [toolId, (given as Readonly<Record<string, unknown>>)[toolId]] as const);
 }
 

@@ -78,6 +78,14 @@ def _granted_by_host(registry: ToolRegistry, tool: ToolManifest) -> bool:
     return host is not None and any(is_capability(capability) for capability in host)
 
 
+def _checked_registry(registry: object) -> ToolRegistry:
+    """``registry`` when it is a ``ToolRegistry``; a ``TypeError`` naming it otherwise (``None``
+    raised an ``AttributeError``, and a ``dict`` of manifests was asked for one by its ``get``)."""
+    if not issubclass(type(registry), ToolRegistry):  # no __class__ property is read
+        raise TypeError(f"registry must be a ToolRegistry, not {shown_argument(registry)}")
+    return cast(ToolRegistry, registry)
+
+
 def _checked_arguments(
     detection: DetectionResult | Iterable[DetectionResult] | None, deps: DetectionDeps | None
 ) -> tuple[Iterator[object] | None, DetectionDeps]:
@@ -158,6 +166,7 @@ def not_launchable_reason(
 ) -> NotLaunchableReason | None:
     """Why ``tool_id`` may not be launched, or ``None`` when it may. Detection runs last, and
     only for a launchable, non-inert tool that is a built-in or a granted adapter."""
+    registry = _checked_registry(registry)
     each, chosen = _checked_arguments(detection, deps)  # before anything else, whatever the id
     text = plain_text(tool_id)  # no method of the caller's value runs
     tool = None if text is None else registry.get(text)

@@ -148,20 +148,26 @@ def _entries(template: object) -> tuple[str, ...]:
     checked is what is applied."""
     kind = type(template)
     if issubclass(kind, list):
-        items: tuple[object, ...] = tuple(list.copy(cast("list[object]", template)))
+        size = list.__len__(cast("list[object]", template))
     elif issubclass(kind, tuple):
-        items = tuple.__getitem__(cast("tuple[object, ...]", template), slice(None))
+        size = tuple.__len__(cast("tuple[object, ...]", template))
     else:
         raise TypeError(f"template must be a list of strings, not {_type_name(template)}")
-    if len(items) > MAX_ARGUMENT_CHARS:
+    if size > MAX_ARGUMENT_CHARS:
         # More arguments than the limit allows characters (each costs at least its terminating
-        # NUL): refused before any entry is read, as TypeScript refuses an array (a Proxy's
-        # ``length`` costs nothing to fake) before reading its elements.
+        # NUL): refused before any entry is read or copied (a copy of millions of entries cost
+        # their memory first), as TypeScript refuses an array (a Proxy's ``length`` costs nothing
+        # to fake) before reading its elements. The length is read by ``list``'s or ``tuple``'s
+        # own method: no ``__len__`` of a subclass runs.
         raise PromptArgError(
             "ARGUMENTS_TOO_LONG",
             MAX_ARGUMENT_CHARS,
             f"the template has more than {MAX_ARGUMENT_CHARS} entries",
         )
+    if issubclass(kind, list):
+        items: tuple[object, ...] = tuple(list.copy(cast("list[object]", template)))
+    else:
+        items = tuple.__getitem__(cast("tuple[object, ...]", template), slice(None))
     entries: list[str] = []
     for index, item in enumerate(items):
         entry = plain_text(item)

@@ -562,12 +562,14 @@ def _failure(tool_id: str, step: str, error: BaseException) -> Diagnostic:
 def _checked_arguments(tool: object, deps: object, probe_version: object) -> DetectionDeps:
     """``detect_tool``'s arguments, checked before anything is probed (as TypeScript's): a
     ``TypeError`` for a tool that is no manifest, ``deps`` that are no ``DetectionDeps``
-    (``None``: the real system) or a ``probe_version`` that is no boolean."""
+    (``None``: the real system) or a ``probe_version`` that is neither a boolean nor ``None``."""
     if not issubclass(type(tool), ToolManifest):
         raise TypeError(f"tool must be a ToolManifest, not {shown_argument(tool)}")
     chosen = chosen_deps(deps)
-    if type(probe_version) is not bool:
-        raise TypeError(f"probe_version must be True or False, not {shown_argument(probe_version)}")
+    if probe_version is not None and type(probe_version) is not bool:
+        raise TypeError(
+            f"probe_version must be True, False or None, not {shown_argument(probe_version)}"
+        )
     return chosen
 
 
@@ -576,13 +578,18 @@ def detect_tool(
     registry: ToolRegistry,
     deps: DetectionDeps | None = None,
     *,
-    probe_version: bool = True,
+    probe_version: bool | None = None,
 ) -> DetectionResult:
     """Detect one tool; any failure lands in the result's diagnostic (the first one wins).
     ``deps`` as ``detect_all`` takes them (``None``: the real system; anything but a
-    ``DetectionDeps`` a ``TypeError``), and ``probe_version`` ``True`` or ``False`` only (``"no"``
-    is no refusal to run a program), both checked before anything is probed."""
+    ``DetectionDeps`` a ``TypeError``), and ``probe_version`` ``True``, ``False`` or ``None``
+    only (``"no"`` is no refusal to run a program), both checked before anything is probed;
+    ``None`` (the default) probes a built-in's version only, as ``detect_all``."""
     deps = _checked_arguments(tool, deps, probe_version)
+    if probe_version is None:
+        # By default, as ``detect_all``: a built-in's version is probed, and a program a
+        # third-party manifest names is run only when the host asks (``probe_version=True``).
+        probe_version = tool.builtin is True
     if is_inert(tool) or tool.detect is None:
         # Described, never probed: nothing here runs, looks a name up or reads a pointer.
         return DetectionResult(
@@ -661,6 +668,8 @@ def detect_all(
     are probed; a third-party tool's executable is run only when ``probe_third_party_versions``
     is true (``True`` or ``False`` only: ``"no"`` is no refusal to run programs, so anything
     else is a ``TypeError``, before anything is probed)."""
+    if not issubclass(type(registry), ToolRegistry):  # None raised an AttributeError
+        raise TypeError(f"registry must be a ToolRegistry, not {shown_argument(registry)}")
     chosen = chosen_deps(deps)
     if type(probe_third_party_versions) is not bool:
         raise TypeError(
