@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import copy_project, run_js
-from .test_breaking import git as _git
+from .git_repo import git as _git
 
 TABLE = "schema/tools.yaml"
 
