@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from json.scanner import make_scanner
 from types import MappingProxyType
-from typing import Any, Literal, NamedTuple, cast
+from typing import Any, AnyStr, Literal, NamedTuple, cast
 
 from .constants import (
     ADAPTERS_DIR_ENV_VAR,
@@ -564,21 +564,20 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 def _nesting_depth(data: bytes) -> int:
     """The deepest nesting of arrays and objects in JSON text, in C-speed passes: strings
     removed, brackets kept as +1/-1, the running sum's maximum. (Unbalanced text is refused by
-    the parser afterwards.)"""
-    if data.count(b"[") + data.count(b"{") <= MAX_NESTING:
-        return 0
+    the parser afterwards.) ``_parse`` calls it only for text holding more than
+    ``MAX_NESTING`` opening brackets, the count that bounds the depth."""
     signs = _JSON_STRING.sub(rb"\1", data).translate(_BRACKET_SIGNS, _NOT_BRACKETS)
     return max(itertools.accumulate(array.array("b", signs)), default=0)
 
 
-def _may_hold_surrogate(text: str, value: Any) -> bool:
-    """Valid UTF-8 holds no surrogate, so only a ``\\uD8xx``-``\\uDFxx`` escape can make one;
-    when the text has such escapes, one C-speed encoding of the document says whether any is
-    unpaired (the walk that locates it runs only then). An encoding that fails otherwise (an
-    integer of more digits than the process converts, ``PYTHONINTMAXSTRDIGITS=640``, which the
-    loader's own limit admits) leaves the answer to the walk, which reads strings only."""
-    if _SURROGATE_ESCAPE.search(text) is None:
-        return False
+def _may_hold_surrogate(value: Any) -> bool:
+    """Whether the parsed ``value`` may hold a lone surrogate. Valid UTF-8 holds
+    none, so only a ``\\uD8xx``-``\\uDFxx`` escape can make one: ``_parse`` calls this only
+    for text holding such an escape (``_SURROGATE_ESCAPE``). One C-speed encoding of the
+    document says whether any is unpaired (the walk that locates it runs only then). An
+    encoding that fails otherwise (an integer of more digits than the process converts,
+    ``PYTHONINTMAXSTRDIGITS=640``, which the loader's own limit admits) leaves the answer to the
+    walk, which reads strings only."""
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except ValueError:  # UnicodeEncodeError: a lone surrogate; else the walk decides
@@ -929,7 +928,7 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     # text with escapes. Unknown fields are dropped later, but a document that is not I-JSON is
     # refused whole, wherever its lone surrogate hides.
     escaped = _SURROGATE_ESCAPE.search(text) is not None  # (most files: no call below)
-    lone = surrogate_at(value) if escaped and _may_hold_surrogate(text, value) else None
+    lone = surrogate_at(value) if escaped and _may_hold_surrogate(value) else None
     if lone is not None:
         pointer, string = lone
         report.add(
@@ -1213,33 +1212,30 @@ def _listed(folder: str) -> Iterator[_Listed]:
     """The adapter names in ``folder``, one at a time (``os.scandir`` streams; ``os.listdir``
     would build the whole list), each with whether the listing's entry type (no ``stat`` where
     the file system reports it) shows a regular file, not a link. A name is its bytes read as
-    UTF-8 (``surrogateescape``), whatever the locale."""
-    if not _FS_UTF8:
-        yield from _listed_as_bytes(folder)
+    UTF-8 (``surrogateescape``), whatever the locale: under a file-system encoding that is not
+    UTF-8 the folder is listed as bytes and each name read as UTF-8."""
+    if _FS_UTF8:
+        with os.scandir(folder) as entries:
+            yield from _adapter_entries(entries, ADAPTER_SUFFIX)
         return
-    with os.scandir(folder) as entries:
-        for entry in entries:
-            name = entry.name
-            if name.endswith(ADAPTER_SUFFIX):
-                try:
-                    regular = entry.is_file(follow_symlinks=False)
-                except OSError:
-                    regular = False  # the reader's own checks decide
-                yield name, regular
-
-
-def _listed_as_bytes(folder: str) -> Iterator[_Listed]:
-    """``_listed`` under a file-system encoding that is not UTF-8: the folder's names as bytes,
-    read as UTF-8."""
     with os.scandir(os.fsencode(folder)) as entries:
-        for entry in entries:
-            given = entry.name
-            if given.endswith(_SUFFIX_BYTES):
-                try:
-                    regular = entry.is_file(follow_symlinks=False)
-                except OSError:
-                    regular = False
-                yield given.decode("utf-8", "surrogateescape"), regular
+        for given, regular in _adapter_entries(entries, _SUFFIX_BYTES):
+            yield given.decode("utf-8", "surrogateescape"), regular
+
+
+def _adapter_entries(
+    entries: Iterable[os.DirEntry[AnyStr]], suffix: AnyStr
+) -> Iterator[tuple[AnyStr, bool]]:
+    """The entries whose name ends with ``suffix``, each as its name and whether its entry type
+    shows a regular file (an entry whose type cannot be read is left to the reader's checks)."""
+    for entry in entries:
+        name = entry.name
+        if name.endswith(suffix):
+            try:
+                regular = entry.is_file(follow_symlinks=False)
+            except OSError:
+                regular = False
+            yield name, regular
 
 
 def _opened_as(folder: str, name: str) -> str:
