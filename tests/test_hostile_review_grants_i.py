@@ -21,6 +21,7 @@ from tool_registry import (
 )
 
 from .conftest import REPO, build_typescript, run_js
+from .test_hostile_review_paths import RECORDING_DETECTION_DEPS_JS
 
 
 @pytest.fixture(scope="module")
@@ -105,19 +106,13 @@ def test_detect_tool_runs_no_program_a_dropped_adapter_names_by_default(adapters
         detect_tool(aider, registry, deps, probe_version="no")  # type: ignore[arg-type]
 
 
-DETECT_TOOL_DEFAULT = """
+DETECT_TOOL_DEFAULT = (
+    """
 import { getToolRegistry, detectTool } from "./index.js";
 const registry = getToolRegistry(process.argv[2]);
-const ran = [];
-const deps = {
-  which: (name) => "/usr/bin/" + name,
-  isFile: () => false,
-  home: () => "/home/u",
-  platform: () => "linux",
-  runVersion: async (path) => { ran.push(path); return "1.0"; },
-  readText: () => null,
-};
-const aider = registry.get("aider");
+"""
+    + RECORDING_DETECTION_DEPS_JS
+    + """const aider = registry.get("aider");
 const result = await detectTool(aider, registry, deps);
 const out = [result.installed, result.version, [...ran]];
 out.push((await detectTool(registry.get("claude-code"), registry, deps)).version);
@@ -125,6 +120,7 @@ out.push((await detectTool(aider, registry, deps, true)).version);
 out.push(ran);
 process.stdout.write(JSON.stringify(out));
 """
+)
 
 
 def test_typescript_detect_tool_runs_no_program_a_dropped_adapter_names_by_default(

@@ -244,9 +244,9 @@ def test_detect_tool_refuses_deps_and_a_probe_flag_of_the_wrong_type() -> None:
     assert ran == ["/usr/bin/claude"]
 
 
-DETECT_TOOL_SCRIPT = """
-import { getToolRegistry, detectTool } from "./index.js";
-const registry = getToolRegistry(%s);
+# Detection deps for a script: every program found in /usr/bin, every version probe recorded
+# in ``ran`` and answered "1.0", no file present.
+RECORDING_DETECTION_DEPS_JS = """
 const ran = [];
 const deps = {
   which: (name) => "/usr/bin/" + name,
@@ -256,7 +256,15 @@ const deps = {
   runVersion: async (path) => { ran.push(path); return "1.0"; },
   readText: () => null,
 };
-const tool = registry.tools[0];
+"""
+
+DETECT_TOOL_SCRIPT = (
+    """
+import { getToolRegistry, detectTool } from "./index.js";
+const registry = getToolRegistry(%s);
+"""
+    + RECORDING_DETECTION_DEPS_JS
+    + """const tool = registry.tools[0];
 const refused = async (attempt) => { try { await attempt(); return null; } catch (error) { return error.name; } };
 const out = [
   await refused(() => detectTool(tool, registry, deps, { probeVersion: false })),
@@ -269,6 +277,7 @@ const out = [
 ];
 process.stdout.write(JSON.stringify(out));
 """
+)
 
 
 def test_typescript_detect_tool_refuses_an_options_object_for_its_probe_flag(out: Path) -> None:

@@ -173,23 +173,51 @@ process.stdout.write(JSON.stringify([outline(first), outline(again), outline(inj
 """
 
 
-def _python_load(folder: Path, locale: dict[str, str]) -> Any:
-    environment = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("LC_", "LANG", "PYTHONUTF8", "PYTHONCOERCECLOCALE"))
-    }
-    environment.update(locale, PYTHONPATH=str(REPO / "generated" / "python"))
-    completed = subprocess.run(
-        [sys.executable, "-c", LOAD_PY, str(folder)],
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout)
+# A UTF-8 locale, and an ASCII one (``C`` with no UTF-8 mode and no coercion to ``C.UTF-8``).
+LOCALES = (
+    {b"LC_ALL": b"C.UTF-8"},
+    {b"LC_ALL": b"C", b"PYTHONUTF8": b"0", b"PYTHONCOERCECLOCALE": b"0"},
+)
+
+
+def in_each_locale_then_node(
+    out: Path,
+    python: str,
+    javascript: str,
+    environment: dict[bytes, bytes],
+    *arguments: bytes,
+    name: str = "locale-probe.mjs",
+) -> list[Any]:
+    """The JSON document ``python`` prints under each of ``LOCALES``, then the one
+    ``javascript`` (an ES module written as ``name`` beside the compiled runtime in ``out``)
+    prints under node, all run with ``environment`` (bytes: values that are not UTF-8 stay as
+    they are) and ``arguments``. A failing run fails the test with its stderr."""
+    environment = {**environment, b"PYTHONPATH": os.fsencode(REPO / "generated" / "python")}
+    runs = [[sys.executable, "-c", python] for _ in LOCALES]
+    environments = [{**environment, **locale} for locale in LOCALES]
+    script = out / name
+    script.write_text(javascript, encoding="utf-8")
+    runs.append([node_executable(), str(script)])
+    environments.append(environment)
+    answers = []
+    for command, run_environment in zip(runs, environments, strict=True):
+        completed = subprocess.run(
+            [*command, *arguments],
+            env=run_environment,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert completed.returncode == 0, completed.stderr
+        answers.append(json.loads(completed.stdout))
+    return answers
+
+
+def environment_without_locale() -> dict[bytes, bytes]:
+    """This process's environment without any setting that chooses a locale or UTF-8 mode."""
+    chooses_locale = (b"LC_", b"LANG", b"PYTHONUTF8", b"PYTHONCOERCECLOCALE")
+    return {key: value for key, value in os.environb.items() if not key.startswith(chooses_locale)}
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="names that are not UTF-8, a C locale")
@@ -207,11 +235,14 @@ def test_listed_names_are_shown_and_ordered_alike_whatever_the_locale(
         tool = "twin" if name.endswith(b"twin.json") or name == b"\xc3\xa9.json" else f"t{index}"
         document = manifest(id=f"adapter-{tool}", displayName=f"Adapter {tool}")
         (Path(os.fsdecode(folder)) / os.fsdecode(name)).write_text(json.dumps(document))
-    utf8 = _python_load(folder, {"LC_ALL": "C.UTF-8"})
-    ascii_locale = _python_load(
-        folder, {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    utf8, ascii_locale, typescript = in_each_locale_then_node(
+        out,
+        LOAD_PY,
+        LOAD_JS,
+        environment_without_locale(),
+        os.fsencode(folder),
+        name="odd-names.mjs",
     )
-    typescript = run_js(out, LOAD_JS, str(folder), name="odd-names.mjs")
     # Every file was opened and read (six accepted, the two twins refused as one id's claimants).
     assert len(utf8[0]["ids"]) == len(ODD_NAMES) - 2
     assert "é.json" in [f[0] for f in utf8[0]["files"]]
@@ -267,38 +298,11 @@ def test_environment_folders_are_judged_by_their_bytes_whatever_the_locale(
         with open(program, "wb") as handle:
             handle.write(b"#!/bin/sh\necho 1\n")
         os.chmod(program, 0o700)
-    locales = [
-        {"LC_ALL": "C.UTF-8"},
-        {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"},
-    ]
     for home, path, accepted in ((good_home, good_bin, True), (bad_home, bad_bin, False)):
-        base: dict[bytes, bytes] = {b"HOME": home, b"PATH": path + b":/usr/bin:/bin"}
-        base[b"PYTHONPATH"] = os.fsencode(REPO / "generated" / "python")
-        answers = []
-        for locale in locales:
-            environment = {**base, **{k.encode(): v.encode() for k, v in locale.items()}}
-            completed = subprocess.run(
-                [sys.executable, "-c", ENVIRONMENT_PY],
-                env=environment,
-                capture_output=True,
-                text=True,
-                check=False,
-                timeout=120,
-            )
-            assert completed.returncode == 0, completed.stderr
-            answers.append(json.loads(completed.stdout))
-        script = out / "environment.mjs"
-        script.write_text(ENVIRONMENT_JS, encoding="utf-8")
-        node = subprocess.run(
-            [node_executable(), str(script)],
-            env=base,
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=120,
+        environment = {b"HOME": home, b"PATH": path + b":/usr/bin:/bin"}
+        answers = in_each_locale_then_node(
+            out, ENVIRONMENT_PY, ENVIRONMENT_JS, environment, name="environment.mjs"
         )
-        assert node.returncode == 0, node.stderr
-        answers.append(json.loads(node.stdout))
         expected: dict[str, Any]
         if accepted:
             expected = {"load": [], "which": (path + b"/probe-tool").decode("utf-8")}
@@ -344,32 +348,10 @@ def test_a_folder_is_shown_as_its_utf8_reading_whatever_the_locale(
         b"PATH": b"/usr/bin:/bin",
         b"HOME": os.fsencode(tmp_path),
         b"WAGGLE_ADAPTERS_DIR": not_a_folder,
-        b"PYTHONPATH": os.fsencode(REPO / "generated" / "python"),
     }
-    answers = []
-    for locale in ({"LC_ALL": "C.UTF-8"}, {"LC_ALL": "C", "PYTHONUTF8": "0"}):
-        completed = subprocess.run(
-            [sys.executable, "-c", FOLDER_RECORDS_PY, folder],
-            env={**environment, **{k.encode(): v.encode() for k, v in locale.items()}},
-            capture_output=True,
-            text=True,
-            check=False,
-            timeout=120,
-        )
-        assert completed.returncode == 0, completed.stderr
-        answers.append(json.loads(completed.stdout))
-    script = out / "folder-records.mjs"
-    script.write_text(FOLDER_RECORDS_JS, encoding="utf-8")
-    node = subprocess.run(
-        [node_executable(), str(script), folder],
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
+    answers = in_each_locale_then_node(
+        out, FOLDER_RECORDS_PY, FOLDER_RECORDS_JS, environment, folder, name="folder-records.mjs"
     )
-    assert node.returncode == 0, node.stderr
-    answers.append(json.loads(node.stdout))
     expected = [
         [["TOO_MANY_FILES", shown_text(folder.decode("utf-8"))]],
         [["UNREADABLE", shown_text(not_a_folder.decode("utf-8"))]],
