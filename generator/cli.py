@@ -976,8 +976,29 @@ def _shown_path(path: str) -> str:
         return path
 
 
+def _distinct_entries(paths: list[str]) -> list[str]:
+    """``paths`` without a later name of a folder entry named before (``a.json a.json``,
+    ``./a.json``, ``dir//a.json``, or through a symlinked folder): a folder holds an entry once,
+    so a file named twice was reported as claiming its id against itself. Two entries of one
+    file (a symlink beside its target) stay two claims, as the loader counts them in a folder."""
+    seen: set[tuple[str, str]] = set()
+    distinct: list[str] = []
+    for path in paths:
+        folder, name = os.path.split(path)
+        try:
+            entry = (os.path.realpath(folder or os.curdir), name)
+        except (OSError, ValueError):
+            entry = ("", path)  # a folder that cannot be resolved: only the same text is the same
+        if name and entry in seen:
+            continue
+        seen.add(entry)
+        distinct.append(path)
+    return distinct
+
+
 def _validate(runtime: ModuleType, arguments: argparse.Namespace) -> int:
-    result = runtime.load_manifest_files((_shown_path(path), path) for path in arguments.files)
+    files = _distinct_entries(arguments.files)
+    result = runtime.load_manifest_files((_shown_path(path), path) for path in files)
     rejected = any(not report.accepted for report in result.files)
     if arguments.format == "json":
         _print_json({"files": [report.as_json() for report in result.files]})
