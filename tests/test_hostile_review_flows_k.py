@@ -6,7 +6,10 @@ import json
 import os
 from pathlib import Path
 
-from .conftest import REPO, run_toolgen
+import pytest
+from tool_registry import detect_all, get_tool_registry
+
+from .conftest import REPO, build_typescript, node_executable, run_js, run_toolgen
 from .test_loader import manifest, put
 
 
@@ -52,3 +55,65 @@ def test_validate_still_counts_two_entries_of_one_file_as_two_claims(tmp_path: P
         ["DUPLICATE_ID"],
         ["DUPLICATE_ID"],
     ]
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_typescript(tmp_path_factory.mktemp("flows-k"), REPO / "generated" / "typescript")
+
+
+def path_with_node_only(tmp_path: Path) -> Path:
+    """A PATH folder holding only node (``run_js`` looks it up there): no tool is found, and
+    nothing but node runs."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    (folder / "node").symlink_to(node_executable())
+    return folder
+
+
+DETECT_POINTERS_JS = """
+import { detectAll, getToolRegistry } from "./index.js";
+const registry = getToolRegistry(process.argv[2]);
+const results = await detectAll(registry);
+console.log(JSON.stringify(results.map((r) => [r.id, r.pointerPath, r.hooksInstalled])));
+"""
+
+
+@pytest.mark.parametrize("suffix", ["//", "///", "/./"])
+def test_a_home_with_trailing_slashes_gives_both_languages_the_same_pointer_paths(
+    out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, suffix: str
+) -> None:
+    """Python's home is ``expanduser("~")``, which drops ``HOME``'s trailing slashes; node's
+    ``os.homedir()`` keeps them, so ``HOME=/home/me//`` gave TypeScript every hook pointer as
+    ``/home/me//.claude/...`` where Python said ``/home/me/.claude/...``."""
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude/hive-mind-install.json").write_text('{"backup": "b"}', encoding="utf-8")
+    (home / ".claude/b").write_text("", encoding="utf-8")
+    empty = path_with_node_only(tmp_path)
+    monkeypatch.setenv("HOME", f"{home}{suffix}")
+    monkeypatch.setenv("PATH", str(empty))  # no tool found, nothing run
+    python = [
+        [r.id, r.pointer_path, r.hooks_installed]
+        for r in detect_all(get_tool_registry(str(tmp_path / "no-adapters")))
+    ]
+    typescript = run_js(out, DETECT_POINTERS_JS, str(tmp_path / "no-adapters"))
+    assert typescript == python
+    expected = os.path.join(os.path.expanduser("~"), ".claude/hive-mind-install.json")
+    assert [expected, True] in [entry[1:] for entry in python]
+
+
+def test_the_root_as_home_with_slashes_is_the_root_in_both_languages(
+    out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``HOME=//``: Python's home is ``/``; TypeScript's was ``//``."""
+    empty = path_with_node_only(tmp_path)
+    monkeypatch.setenv("HOME", "//")
+    monkeypatch.setenv("PATH", str(empty))
+    python = [
+        [r.id, r.pointer_path, r.hooks_installed]
+        for r in detect_all(get_tool_registry(str(tmp_path / "no-adapters")))
+    ]
+    typescript = run_js(out, DETECT_POINTERS_JS, str(tmp_path / "no-adapters"))
+    assert typescript == python
+    assert all(not entry[1].startswith("//") for entry in python if entry[1])

@@ -599,10 +599,14 @@ export function namesNoFolder(value: string): boolean {
 }
 
 /** `os.homedir()`, or `""` (no home folder: no absolute path) for one that is not UTF-8
- * (`namesNoFolder`), as Python's `home_folder`. Throws as `os.homedir()` throws. */
+ * (`namesNoFolder`), as Python's `home_folder`. Throws as `os.homedir()` throws. Outside
+ * Windows its trailing slashes are dropped (the root kept), as Python's `expanduser("~")` drops
+ * them: `HOME=/home/me//` made every hook pointer `/home/me//.claude/...` here and
+ * `/home/me/.claude/...` in Python. */
 export function hostHome(): string {
   const home = os.homedir();
-  return namesNoFolder(home) ? "" : home;
+  if (namesNoFolder(home)) return "";
+  return process.platform === "win32" || home === "" ? home : withoutTrailingSlashes(home) || "/";
 }
 
 /** `path` without its trailing slashes (Python's `rstrip("/")`), by a scan from the end: a
