@@ -116,4 +116,6 @@ def test_the_root_as_home_with_slashes_is_the_root_in_both_languages(
     ]
     typescript = run_js(out, DETECT_POINTERS_JS, str(tmp_path / "no-adapters"))
     assert typescript == python
-    assert all(not entry[1].startswith("//") for entry in python if entry[1])
+    pointers = [r.pointer_path for r in detect_all(get_tool_registry(str(tmp_path / "none")))]
+    assert "/.claude/hive-mind-install.json" in pointers
+    assert not [pointer for pointer in pointers if pointer.startswith("//")]
