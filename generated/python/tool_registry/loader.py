@@ -28,8 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, replace
 from json.scanner import make_scanner
-from types import MappingProxyType
-from typing import Any, AnyStr, Literal, NamedTuple, cast
+from typing import Any, AnyStr, Generic, Literal, NamedTuple, TypeVar, cast
 
 from .constants import (
     ADAPTERS_DIR_ENV_VAR,
@@ -224,6 +223,41 @@ class _Checked(NamedTuple):
     model: ToolManifest | None
 
 
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+
+
+class ReadOnlyMapping(Mapping[_Key, _Value], Generic[_Key, _Value]):
+    """A read-only view of a dict the runtime made and keeps (a load's outcomes, a registry's
+    grants and resolvers): no item can be set or deleted through it. Unlike
+    ``types.MappingProxyType`` it is copied, deep-copied and pickled as the items it holds, so a
+    ``LoadResult`` or a ``ToolRegistry`` goes through ``copy.deepcopy``, ``dataclasses.asdict``
+    and a process pool like every other result."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: dict[_Key, _Value]) -> None:
+        self._items = items
+
+    def __getitem__(self, key: _Key) -> _Value:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[_Key]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._items!r})"
+
+    def __reduce__(self) -> tuple[type[ReadOnlyMapping[_Key, _Value]], tuple[dict[_Key, _Value]]]:
+        return (type(self), (dict(self._items),))
+
+
 @dataclass(frozen=True)
 class LoadResult:
     """Accepted manifests (sorted by id, stamped ``builtin=False``), every diagnostic in file
@@ -236,7 +270,7 @@ class LoadResult:
     files: tuple[FileReport, ...]
     states: tuple[FileState, ...] = field(default=(), compare=False)
     cache: Mapping[str, _Checked] = field(
-        default_factory=lambda: MappingProxyType({}), compare=False, repr=False
+        default_factory=lambda: ReadOnlyMapping({}), compare=False, repr=False
     )
 
 
@@ -779,6 +813,11 @@ class _Report:
         self.arrivals = 0
         self.omitted = 0
         self.cut_short = False  # checking stopped at the limit: more problems may exist
+
+    def __getstate__(self) -> tuple[None, dict[str, object]]:
+        # Slots without a ``__getstate__`` refuse pickle protocols 0 and 1, so a ``LoadResult``
+        # (whose ``cache`` holds the reports) could not go through them.
+        return None, {name: getattr(self, name) for name in self.__slots__}
 
     def add(self, diagnostic: Diagnostic) -> None:
         # The record read as the tuple it is (index, not field properties): one call a record.
@@ -1482,7 +1521,7 @@ def _load_folder(
         states=(*states, *_removed(previous, cache)),
         # Read-only: a caller writing into ``result.cache`` (or ``registry.load_result.cache``)
         # made the next refresh reuse what it wrote (TypeScript keeps its outcomes private).
-        cache=MappingProxyType(cache),
+        cache=ReadOnlyMapping(cache),
     )
     skipped = found - len(candidates)
     if skipped <= 0:

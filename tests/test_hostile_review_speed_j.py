@@ -1,0 +1,72 @@
+"""Hostile review (helper j) of the runtime-speed work's surfaces: each test fails without its fix."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tool_registry import get_tool_registry, load_third_party_manifests
+
+from .conftest import REPO
+
+
+def _folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "adapters"
+    folder.mkdir()
+    (folder / "broken.json").write_text("{", encoding="utf-8")
+    (folder / "wrong.json").write_text('{"id": "x", "displayName": 1}', encoding="utf-8")
+    return folder
+
+
+def test_a_load_result_and_a_registry_copy_deep_copy_and_pickle(tmp_path: Path) -> None:
+    """``LoadResult.cache`` and the registry's ``granted``, ``grants``, ``resolvers`` and
+    ``sources`` were ``types.MappingProxyType`` views, which neither ``copy.deepcopy`` nor
+    ``pickle`` (nor ``dataclasses.asdict``, which deep-copies them) can take: each raised
+    ``TypeError: cannot pickle 'mappingproxy' object``; and the per-file reports the cache holds
+    (slots, no ``__getstate__``) refused pickle protocols 0 and 1. The views stay read-only."""
+    folder = _folder(tmp_path)
+    first = load_third_party_manifests(folder)
+    refreshed = load_third_party_manifests(folder, previous=first)
+    registry = get_tool_registry(adapters_dir=folder)
+    for result in (first, refreshed, registry.load_result, registry):
+        assert result is not None
+        assert copy.deepcopy(result) == result
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            assert pickle.loads(pickle.dumps(result, protocol)) == result  # noqa: S301
+        assert dataclasses.asdict(result)
+    copied = copy.deepcopy(first)
+    assert dict(copied.cache).keys() == dict(first.cache).keys()
+    # A copy still serves a refresh: the unchanged files are reused, not read again.
+    again = load_third_party_manifests(folder, previous=copied)
+    assert again == first
+    assert {state.state for state in again.states} == {"reused"}
+    for view in (first.cache, registry.granted, registry.grants, registry.sources):
+        with pytest.raises(TypeError):
+            view["forged"] = None  # type: ignore[index]
+
+
+def test_a_load_result_unpickles_in_a_fresh_process(tmp_path: Path) -> None:
+    """The pickled result loads where ``tool_registry`` was never imported (its lazy names are
+    resolved by pickle's own import), and equals the original."""
+    result = load_third_party_manifests(_folder(tmp_path))
+    code = (
+        "import pickle, sys\n"
+        "result = pickle.loads(sys.stdin.buffer.read())\n"
+        "print(len(result.files), len(result.cache), type(result).__module__)\n"
+    )
+    finished = subprocess.run(
+        [sys.executable, "-c", code],
+        input=pickle.dumps(result),
+        capture_output=True,
+        check=False,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO / "generated" / "python")},
+    )
+    assert finished.returncode == 0, finished.stderr.decode()[-2000:]
+    assert finished.stdout.decode().split() == ["2", "2", "tool_registry.loader"]
