@@ -70,3 +70,36 @@ def test_a_load_result_unpickles_in_a_fresh_process(tmp_path: Path) -> None:
     )
     assert finished.returncode == 0, finished.stderr.decode()[-2000:]
     assert finished.stdout.decode().split() == ["2", "2", "tool_registry.loader"]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ("bench/runtime_bench.py", "--size", "0", "--only", "validator"),
+        ("bench/runtime_bench.py", "--rounds", "0", "--only", "loader"),
+        ("bench/runtime_bench.py", "--import-rounds", "0", "--only", "import"),
+        ("bench/import_bench.py", "--rounds", "0"),
+        ("bench/import_bench.py", "--rounds", "-3"),
+        ("bench/ts_bench.py", "--rounds", "0"),
+        ("bench/scale_bench.py", "--rounds", "0"),
+        ("bench/check_bench.py", "--rounds", "0"),
+        ("bench/generate_bench.py", "--repeat", "0"),
+    ],
+    ids=" ".join,
+)
+def test_a_benchmark_refuses_a_count_it_cannot_measure_with(arguments: tuple[str, ...]) -> None:
+    """A count of 0 rounds, repeats or documents left every figure a median of nothing or a
+    mean over no document: each benchmark ran, then died with a traceback
+    (``StatisticsError: no median for empty data``, ``ZeroDivisionError``). It is a usage
+    error, said before anything runs."""
+    finished = subprocess.run(
+        [sys.executable, *arguments],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
+    assert finished.returncode == 2, finished.stderr[-2000:]
+    assert "Traceback" not in finished.stderr
+    assert "must be at least 1" in finished.stderr
