@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from tool_registry import get_tool_registry, load_third_party_manifests
+from tool_registry import LoadResult, get_tool_registry, load_third_party_manifests
 
 from .conftest import REPO
 
@@ -103,3 +103,27 @@ def test_a_benchmark_refuses_a_count_it_cannot_measure_with(arguments: tuple[str
     assert finished.returncode == 2, finished.stderr[-2000:]
     assert "Traceback" not in finished.stderr
     assert "must be at least 1" in finished.stderr
+
+
+@pytest.mark.parametrize(
+    "cache",
+    [{"broken.json": 1}, {"gone.json": "x"}, {1: 2}, {"broken.json": ("a", "b", "c", "d")}],
+    ids=["outcome-not-one", "removed-name", "key-not-text", "a-plain-tuple"],
+)
+def test_a_refresh_from_a_hand_built_result_is_a_fresh_load(
+    tmp_path: Path, cache: dict[object, object]
+) -> None:
+    """``LoadResult`` is public and its ``cache`` a constructor field: a result built by hand
+    whose cache holds anything but a load's outcomes made the refresh raise ``AttributeError``
+    (``'int' object has no attribute 'identity'``), where a load never raises for a ``previous``
+    it cannot use. It is read as no previous load, as TypeScript refreshes only from a result
+    a load returned."""
+    folder = _folder(tmp_path)
+    fresh = load_third_party_manifests(folder)
+    forged = LoadResult((), (), (), cache=cache)  # type: ignore[arg-type]
+    refreshed = load_third_party_manifests(folder, previous=forged)
+    assert refreshed == fresh
+    assert [(state.source, state.state) for state in refreshed.states] == [
+        ("broken.json", "loaded"),
+        ("wrong.json", "loaded"),
+    ]

@@ -1382,7 +1382,7 @@ def load_third_party_manifests(
     that are gone are ``removed``. The whole-folder rules (duplicate ids) always run over every
     file, so the result equals a fresh load. With an injected ``read_file`` nothing is reused.
     """
-    if not isinstance(previous, LoadResult):
+    if not isinstance(previous, LoadResult) or not _load_made(previous.cache):
         previous = None  # only a result a load made can be refreshed from: a load never raises
     with _collector_paused():
         return _load_folder(
@@ -1392,6 +1392,19 @@ def load_third_party_manifests(
             max_files=max_files,
             previous=previous,
         )
+
+
+def _load_made(cache: object) -> bool:
+    """Whether ``cache`` holds what a load keeps: file names to per-file outcomes. A
+    ``LoadResult`` built by hand (its ``cache`` a plain dict of anything, or left empty) is
+    refreshed from as no previous load at all, as TypeScript refreshes only from a result a load
+    returned: an outcome that is none made the refresh raise ``AttributeError``."""
+    if not isinstance(cache, Mapping):
+        return False
+    try:
+        return all(type(name) is str and type(kept) is _Checked for name, kept in cache.items())
+    except Exception:  # a mapping that raises is no load's
+        return False
 
 
 def file_limit(max_files: object) -> int:
