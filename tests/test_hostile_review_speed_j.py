@@ -11,7 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from tool_registry import LoadResult, get_tool_registry, load_third_party_manifests
+from tool_registry import (
+    LoadResult,
+    get_tool_registry,
+    load_third_party_manifests,
+    validate_third_party_manifest,
+    validate_tool_manifest,
+)
 
 from .conftest import REPO
 
@@ -127,3 +133,45 @@ def test_a_refresh_from_a_hand_built_result_is_a_fresh_load(
         ("broken.json", "loaded"),
         ("wrong.json", "loaded"),
     ]
+
+
+class _HostileKey(str):
+    """A key whose own methods raise: the validators must read it by ``str``'s."""
+
+    def replace(self, *arguments: object) -> str:
+        raise AssertionError("a key's own method ran")
+
+
+@pytest.mark.parametrize(
+    ("key", "token"),
+    [
+        (1, "1"),
+        (None, "None"),
+        (True, "True"),
+        (b"id", "<bytes object>"),
+        ((1, 2), "<tuple object>"),
+        (_HostileKey("a/~b"), "a~1~0b"),
+    ],
+    ids=["int", "None", "bool", "bytes", "tuple", "str-subclass"],
+)
+def test_the_validators_locate_a_member_whose_key_is_no_string(key: object, token: str) -> None:
+    """Every value that is no JSON value (a set, bytes, an object) is reported as a type
+    violation, but a ``dict`` key that is no string made both validators raise from inside the
+    pointer builder (``AttributeError: 'int' object has no attribute 'replace'``, ``TypeError``
+    for bytes), and a ``str`` subclass key had its own ``replace`` run. The member is an unknown
+    one, located like any other (jsonschema's verdict: ``additionalProperties``)."""
+    document: dict[object, object] = {
+        "id": "aider",
+        "displayName": "Aider",
+        "launchable": True,
+        "hookCapable": False,
+        "hookPointer": ".aider/x.json",
+        "detect": {"kind": "path", "binaryName": "aider"},
+    }
+    nested = {**document, "detect": {"kind": "path", "binaryName": "aider", key: 7}}
+    for value, pointer in (({**document, key: 7}, "/" + token), (nested, "/detect/" + token)):
+        for validate in (validate_tool_manifest, validate_third_party_manifest):
+            records = validate(value)
+            assert [(r.keyword, r.pointer, r.found) for r in records] == [
+                ("additionalProperties", pointer, "7")
+            ]

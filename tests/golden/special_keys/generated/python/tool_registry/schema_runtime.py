@@ -126,7 +126,13 @@ def _surrogate_path(value: Any) -> tuple[str, list[str]] | None:
 
 
 def token(key: str) -> str:
-    """``key`` as an RFC 6901 reference token."""
+    """``key`` as an RFC 6901 reference token. A key that is no string (a ``dict`` handed to a
+    validator, not read from JSON) is written as ``shown_argument`` writes it (``1``, ``None``,
+    ``<bytes object>``): the member is located and reported like any other unknown member, as
+    every other value that is no JSON value is reported, where it raised ``AttributeError``
+    (``TypeError`` for a ``bytes`` key)."""
+    if type(key) is not str:  # (a ``str`` subclass as its text: none of its methods run)
+        key = str.__str__(key) if isinstance(key, str) else shown_argument(key)
     return key.replace("~", "~0").replace("/", "~1")
 
 
