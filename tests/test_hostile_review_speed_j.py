@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 import os
 import pickle
 import subprocess
@@ -14,10 +15,12 @@ import pytest
 from tool_registry import (
     LoadResult,
     get_tool_registry,
+    load_manifest_files,
     load_third_party_manifests,
     validate_third_party_manifest,
     validate_tool_manifest,
 )
+from tool_registry.loader import strict_json_object
 
 from .conftest import REPO
 
@@ -175,3 +178,49 @@ def test_the_validators_locate_a_member_whose_key_is_no_string(key: object, toke
             assert [(r.keyword, r.pointer, r.found) for r in records] == [
                 ("additionalProperties", pointer, "7")
             ]
+
+
+def test_a_low_recursion_limit_never_makes_the_surrogate_check_raise() -> None:
+    """``_parse`` decides the depth before parsing so that no recursion escapes, whatever limit
+    the host set; but the check for a lone surrogate (``json.dumps`` of the parsed value) takes
+    more of the stack per level than the parser: under a limit a few frames above what the
+    parse needed, a text nested 31 deep holding a ``\\uD8xx`` escape raised ``RecursionError``
+    out of ``strict_json_object`` and out of the loader, which never raises for what a file
+    holds. Every limit the host may set now gives an answer."""
+    text = (
+        b'{"id": "x-tool", "displayName": "X", "launchable": true, "hookCapable": false,'
+        b' "hookPointer": ".x/y.json", "detect": {"kind": "path", "binaryName": "x"}, "z": '
+        + b"[" * 31
+        + b'"\\ud83d\\ude00"'
+        + b"]" * 31
+        + b"}"
+    )
+    outcomes: set[tuple[bool, tuple[str, ...]]] = set()
+    before = sys.getrecursionlimit()
+
+    def both(data: bytes) -> tuple[bool, tuple[str, ...]]:
+        parsed = strict_json_object(data)
+        loaded = load_manifest_files([("a.json", "a.json")], read_file=lambda path, size: data)
+        return parsed is not None, tuple(d.found for d in loaded.diagnostics)
+
+    # From the lowest limit leaving the loader's own calls room (a flat file loads) to one
+    # leaving the whole text room.
+    lowest = len(inspect.stack(0))
+    while True:
+        try:
+            sys.setrecursionlimit(lowest)  # (refused below the depth this test runs at)
+            both(b"{}")
+            break
+        except RecursionError:
+            lowest += 1
+        finally:
+            sys.setrecursionlimit(before)
+    for limit in range(lowest, lowest + 100):
+        sys.setrecursionlimit(limit)
+        try:
+            outcomes.add(both(text))
+        finally:
+            sys.setrecursionlimit(before)
+    # Read whole under a limit with room, refused as nested too deeply under a tighter one.
+    assert (True, ("",)) in outcomes  # the unknown member "z" (a warning; the id is taken)
+    assert (False, ("nested too deeply",)) in outcomes

@@ -967,7 +967,14 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     # text with escapes. Unknown fields are dropped later, but a document that is not I-JSON is
     # refused whole, wherever its lone surrogate hides.
     escaped = _SURROGATE_ESCAPE.search(text) is not None  # (most files: no call below)
-    lone = surrogate_at(value) if escaped and _may_hold_surrogate(value) else None
+    try:
+        lone = surrogate_at(value) if escaped and _may_hold_surrogate(value) else None
+    except RecursionError:
+        # The encoding that looks for one (``json.dumps``) takes more of the stack per level
+        # than the parse: under a host's low recursion limit a text the parser read could
+        # still raise here. Reported as the parser's own ``RecursionError`` is.
+        report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found="nested too deeply"))
+        return None
     if lone is not None:
         pointer, string = lone
         report.add(
