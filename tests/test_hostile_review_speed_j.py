@@ -17,6 +17,7 @@ from tool_registry import (
     get_tool_registry,
     load_manifest_files,
     load_third_party_manifests,
+    parse_third_party_manifest,
     validate_third_party_manifest,
     validate_tool_manifest,
 )
@@ -224,3 +225,43 @@ def test_a_low_recursion_limit_never_makes_the_surrogate_check_raise() -> None:
     # Read whole under a limit with room, refused as nested too deeply under a tighter one.
     assert (True, ("",)) in outcomes  # the unknown member "z" (a warning; the id is taken)
     assert (False, ("nested too deeply",)) in outcomes
+
+
+def test_a_low_recursion_limit_never_makes_parse_third_party_manifest_raise() -> None:
+    """``parse_third_party_manifest`` copies its value without recursion (so any nesting is
+    bounded under any limit), but then looked for a lone surrogate by a recursive walk: under a
+    low limit a value nested 30 deep raised ``RecursionError`` (it never raises for any value).
+    The walk keeps its own stack, and finds the same first surrogate at the same pointer."""
+    inner: object = "\ud800"
+    for level in range(30):
+        inner = [inner] if level % 2 else {"k/~": inner}
+    value = {
+        "id": "x-tool",
+        "displayName": "X",
+        "launchable": True,
+        "hookCapable": False,
+        "hookPointer": ".x/y.json",
+        "detect": {"kind": "path", "binaryName": "x"},
+        "z": inner,
+    }
+    pointer = "/z" + "/0/k~1~0" * 15
+    before = sys.getrecursionlimit()
+    lowest = len(inspect.stack(0))
+    while True:
+        try:
+            sys.setrecursionlimit(lowest)  # (refused below the depth this test runs at)
+            parse_third_party_manifest({"z": ["\ud800"]})  # the same calls, nested once
+            break
+        except RecursionError:
+            lowest += 1
+        finally:
+            sys.setrecursionlimit(before)
+    for limit in range(lowest, lowest + 100):
+        sys.setrecursionlimit(limit)
+        try:
+            parsed = parse_third_party_manifest(value)
+        finally:
+            sys.setrecursionlimit(before)
+        assert [(d.code.value, d.pointer) for d in parsed.diagnostics] == [
+            ("LONE_SURROGATE", pointer)
+        ]
