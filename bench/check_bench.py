@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_args import at_least_one  # beside this file (bench/ is the script's folder)
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -74,7 +76,7 @@ def _seconds(command: list[str]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=11)
+    parser.add_argument("--rounds", type=at_least_one, default=11)
     rounds = parser.parse_args().rounds
     with tempfile.TemporaryDirectory(prefix="toolgen-check-bench-") as scratch:
         models = Path(scratch) / "models.py"

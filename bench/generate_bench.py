@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bench_args import at_least_one  # beside this file (bench/ is the script's folder)
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -41,7 +43,7 @@ def _median_seconds(action: Callable[[], object], repeat: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--repeat", type=at_least_one, default=15)
     repeat = parser.parse_args().repeat
     config = load_config(ROOT)
     schema = json.loads((ROOT / "schema/tool-manifest.schema.json").read_text())

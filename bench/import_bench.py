@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench_args import at_least_one  # beside this file (bench/ is the script's folder)
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE_PARENT = ROOT / "generated/python"
 
@@ -73,7 +75,7 @@ def import_times() -> list[tuple[int, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=21)
+    parser.add_argument("--rounds", type=at_least_one, default=21)
     arguments = parser.parse_args()
     medians = wall_times(arguments.rounds)
     base = medians["python -c pass"]

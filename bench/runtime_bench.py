@@ -51,6 +51,7 @@ from typing import Any
 import fastjsonschema
 import jsonschema
 import jsonschema_rs
+from bench_args import at_least_one  # beside this file (bench/ is the script's folder)
 from referencing import Registry, Resource
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -374,10 +375,10 @@ def summary() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--size", type=at_least_one, default=10_000)
+    parser.add_argument("--rounds", type=at_least_one, default=7)
     parser.add_argument("--jsonschema", action="store_true", help="also time jsonschema (slow)")
-    parser.add_argument("--import-rounds", type=int, default=21)
+    parser.add_argument("--import-rounds", type=at_least_one, default=21)
     parser.add_argument("--only", choices=["validator", "loader", "import"])
     arguments = parser.parse_args()
     if arguments.only in (None, "validator"):

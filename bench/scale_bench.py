@@ -26,6 +26,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench_args import at_least_one  # beside this file (bench/ is the script's folder)
+
 ROOT = Path(__file__).resolve().parent.parent
 TOOLGEN = Path(sys.executable).parent / "toolgen"
 HEADER_END = "\ntools:\n"
@@ -102,7 +104,7 @@ def bare_parse(table: Path) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=at_least_one, default=3)
     parser.add_argument("--sizes", default="7,1000,10000")
     options = parser.parse_args()
     sizes = [int(size) for size in options.sizes.split(",")]

@@ -21,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench_args import at_least_one  # beside this file (bench/ is the script's folder)
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
@@ -53,8 +55,8 @@ def compile_typescript(out: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--size", type=at_least_one, default=10_000)
+    parser.add_argument("--rounds", type=at_least_one, default=7)
     parser.add_argument("--no-loader", action="store_true", help="time the validator only")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:

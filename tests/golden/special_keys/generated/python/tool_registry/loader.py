@@ -25,11 +25,18 @@ import re
 import stat
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import (
+    Callable,
+    ItemsView,
+    Iterable,
+    Iterator,
+    KeysView,
+    Mapping,
+    ValuesView,
+)
 from dataclasses import dataclass, field, fields, replace
 from json.scanner import make_scanner
-from types import MappingProxyType
-from typing import Any, AnyStr, Literal, NamedTuple, cast
+from typing import Any, AnyStr, Generic, Literal, NamedTuple, TypeVar, cast
 
 from .constants import (
     ADAPTERS_DIR_ENV_VAR,
@@ -223,6 +230,51 @@ class _Checked(NamedTuple):
     model: ToolManifest | None
 
 
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+
+
+class ReadOnlyMapping(Mapping[_Key, _Value], Generic[_Key, _Value]):
+    """A read-only view of a dict the runtime made and keeps (a load's outcomes, a registry's
+    grants and resolvers): no item can be set or deleted through it. Unlike
+    ``types.MappingProxyType`` it is copied, deep-copied and pickled as the items it holds, so a
+    ``LoadResult`` or a ``ToolRegistry`` goes through ``copy.deepcopy``, ``dataclasses.asdict``
+    and a process pool like every other result."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: dict[_Key, _Value]) -> None:
+        self._items = items
+
+    def __getitem__(self, key: _Key) -> _Value:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[_Key]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    # The dict's own views (read-only; ``Mapping``'s would call the methods above per item).
+    def keys(self) -> KeysView[_Key]:
+        return self._items.keys()
+
+    def values(self) -> ValuesView[_Value]:
+        return self._items.values()
+
+    def items(self) -> ItemsView[_Key, _Value]:
+        return self._items.items()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._items!r})"
+
+    def __reduce__(self) -> tuple[type[ReadOnlyMapping[_Key, _Value]], tuple[dict[_Key, _Value]]]:
+        return (type(self), (dict(self._items),))
+
+
 @dataclass(frozen=True)
 class LoadResult:
     """Accepted manifests (sorted by id, stamped ``builtin=False``), every diagnostic in file
@@ -235,7 +287,7 @@ class LoadResult:
     files: tuple[FileReport, ...]
     states: tuple[FileState, ...] = field(default=(), compare=False)
     cache: Mapping[str, _Checked] = field(
-        default_factory=lambda: MappingProxyType({}), compare=False, repr=False
+        default_factory=lambda: ReadOnlyMapping({}), compare=False, repr=False
     )
 
 
@@ -778,6 +830,11 @@ class _Report:
         self.omitted = 0
         self.cut_short = False  # checking stopped at the limit: more problems may exist
 
+    def __getstate__(self) -> tuple[None, dict[str, object]]:
+        # Slots without a ``__getstate__`` refuse pickle protocols 0 and 1, so a ``LoadResult``
+        # (whose ``cache`` holds the reports) could not go through them.
+        return None, {name: getattr(self, name) for name in self.__slots__}
+
     def add(self, diagnostic: Diagnostic) -> None:
         # The record read as the tuple it is (index, not field properties): one call a record.
         if diagnostic[0] in _ERROR_CODES:
@@ -926,7 +983,14 @@ def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
     # text with escapes. Unknown fields are dropped later, but a document that is not I-JSON is
     # refused whole, wherever its lone surrogate hides.
     escaped = _SURROGATE_ESCAPE.search(text) is not None  # (most files: no call below)
-    lone = surrogate_at(value) if escaped and _may_hold_surrogate(value) else None
+    try:
+        lone = surrogate_at(value) if escaped and _may_hold_surrogate(value) else None
+    except RecursionError:
+        # The encoding that looks for one (``json.dumps``) takes more of the stack per level
+        # than the parse: under a host's low recursion limit a text the parser read could
+        # still raise here. Reported as the parser's own ``RecursionError`` is.
+        report.add(Diagnostic(DiagnosticCode.INVALID_JSON, found="nested too deeply"))
+        return None
     if lone is not None:
         pointer, string = lone
         report.add(
@@ -1341,7 +1405,7 @@ def load_third_party_manifests(
     that are gone are ``removed``. The whole-folder rules (duplicate ids) always run over every
     file, so the result equals a fresh load. With an injected ``read_file`` nothing is reused.
     """
-    if not isinstance(previous, LoadResult):
+    if not isinstance(previous, LoadResult) or not _load_made(previous.cache):
         previous = None  # only a result a load made can be refreshed from: a load never raises
     with _collector_paused():
         return _load_folder(
@@ -1351,6 +1415,21 @@ def load_third_party_manifests(
             max_files=max_files,
             previous=previous,
         )
+
+
+def _load_made(cache: object) -> bool:
+    """Whether ``cache`` holds what a load keeps: file names to per-file outcomes. A
+    ``LoadResult`` built by hand (its ``cache`` a plain dict of anything, or left empty) is
+    refreshed from as no previous load at all, as TypeScript refreshes only from a result a load
+    returned: an outcome that is none made the refresh raise ``AttributeError``."""
+    if not isinstance(cache, Mapping):
+        return False
+    try:
+        # At C speed (a load's mapping gives its dict's own view): a refresh of ten thousand
+        # files pays no Python step each. (A name that is no text is never looked up.)
+        return set(map(type, cache.values())) <= {_Checked}
+    except Exception:  # a mapping that raises is no load's
+        return False
 
 
 def file_limit(max_files: object) -> int:
@@ -1432,7 +1511,8 @@ def _load_folder(
         return _unreadable_folder(folder, reason, previous)
     listed = _ListedReader() if read_file is None else None
     reader = read_file or listed or read_regular_file
-    earlier = previous.cache if previous is not None and listed is not None else {}
+    # A plain dict of the kept outcomes (one C-speed copy: each name is looked up once).
+    earlier = dict(previous.cache.items()) if previous is not None and listed is not None else {}
     cache: dict[str, _Checked] = {}
     states: list[FileState] = []
     checked: list[_Checked] = []
@@ -1480,7 +1560,7 @@ def _load_folder(
         states=(*states, *_removed(previous, cache)),
         # Read-only: a caller writing into ``result.cache`` (or ``registry.load_result.cache``)
         # made the next refresh reuse what it wrote (TypeScript keeps its outcomes private).
-        cache=MappingProxyType(cache),
+        cache=ReadOnlyMapping(cache),
     )
     skipped = found - len(candidates)
     if skipped <= 0:

@@ -25,7 +25,6 @@ import itertools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import TypedDict
 
 from .constants import (
@@ -43,6 +42,7 @@ from .loader import (
     FileState,
     LoadResult,
     NoHomeFolderError,
+    ReadOnlyMapping,
     adapters_folder,
     load_third_party_manifests,
 )
@@ -398,14 +398,14 @@ def _assemble(
     return ToolRegistry(
         tools=tools,
         diagnostics=(*loaded.diagnostics, *notices),
-        resolvers=MappingProxyType(dict(resolvers)),
-        granted=MappingProxyType(granted),
-        sources=MappingProxyType({tool.id: origin[tool.id] for tool in tools if tool.id in origin}),
+        resolvers=ReadOnlyMapping(dict(resolvers)),
+        granted=ReadOnlyMapping(granted),
+        sources=ReadOnlyMapping({tool.id: origin[tool.id] for tool in tools if tool.id in origin}),
         files=loaded.files,
         categories=categories,
         refreshed=loaded.states,
         adapters_dir=adapters_dir,
-        grants=MappingProxyType(dict(grants)),
+        grants=ReadOnlyMapping(dict(grants)),
         load_result=loaded,
     )
 

@@ -105,28 +105,60 @@ def surrogate_at(value: Any) -> tuple[str, str] | None:
 
 
 def _surrogate_path(value: Any) -> tuple[str, list[str]] | None:
-    """(the text, the path to it innermost first) of the first lone surrogate in ``value``."""
-    if isinstance(value, str):
-        return (value, []) if not value.isascii() and SURROGATE.search(value) else None
-    if isinstance(value, dict):
-        for key, item in value.items():
+    """(the text, the path to it innermost first) of the first lone surrogate in ``value``, in
+    document order (a member's key before its value). An explicit stack, not recursion: the walk
+    answers under any recursion limit the host has set, as the parse before it does."""
+    # (item, path as nested (part, outer) pairs, or None at the top; a key to check is _KEY's)
+    pending: list[tuple[Any, Any]] = [(value, None)]
+    while pending:
+        item, path = pending.pop()
+        if type(item) is _Key:
+            key = item.text
             if not key.isascii() and SURROGATE.search(key):
-                return key, [key]  # a key is located by the member it names
-            found = _surrogate_path(item)
-            if found is not None:
-                found[1].append(key)
-                return found
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found = _surrogate_path(item)
-            if found is not None:
-                found[1].append(str(index))
-                return found
+                return key, _parts(path)  # a key is located by the member it names
+        elif isinstance(item, str):
+            if not item.isascii() and SURROGATE.search(item):
+                return item, _parts(path)
+        elif isinstance(item, dict):
+            members = []
+            for key, member in item.items():
+                inner = (key, path)
+                members.append((_Key(key), inner))
+                members.append((member, inner))
+            pending.extend(reversed(members))
+        elif isinstance(item, list):
+            pending.extend(
+                (item[index], (str(index), path)) for index in range(len(item) - 1, -1, -1)
+            )
     return None
 
 
+class _Key:
+    """A member's key waiting in ``_surrogate_path``'s stack to be checked before its value."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _parts(path: Any) -> list[str]:
+    """A path of nested (part, outer) pairs as its parts, innermost first."""
+    parts: list[str] = []
+    while path is not None:
+        part, path = path
+        parts.append(part)
+    return parts
+
+
 def token(key: str) -> str:
-    """``key`` as an RFC 6901 reference token."""
+    """``key`` as an RFC 6901 reference token. A key that is no string (a ``dict`` handed to a
+    validator, not read from JSON) is written as ``shown_argument`` writes it (``1``, ``None``,
+    ``<bytes object>``): the member is located and reported like any other unknown member, as
+    every other value that is no JSON value is reported, where it raised ``AttributeError``
+    (``TypeError`` for a ``bytes`` key)."""
+    if type(key) is not str:  # (a ``str`` subclass as its text: none of its methods run)
+        key = str.__str__(key) if isinstance(key, str) else shown_argument(key)
     return key.replace("~", "~0").replace("/", "~1")
 
 
