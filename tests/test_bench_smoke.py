@@ -14,8 +14,9 @@ from .conftest import REPO
 TARGET_LINE = re.compile(r"^  (?:met    |NOT met)  .+: \d+\.\d\dx", re.MULTILINE)
 
 
-def run_bench(*arguments: str) -> str:
-    finished = subprocess.run(
+def bench_process(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """A benchmark script run from the repository with ``arguments``, as its docstring says."""
+    return subprocess.run(
         [sys.executable, *arguments],
         cwd=REPO,
         capture_output=True,
@@ -23,6 +24,10 @@ def run_bench(*arguments: str) -> str:
         check=False,
         timeout=600,
     )
+
+
+def run_bench(*arguments: str) -> str:
+    finished = bench_process(*arguments)
     assert finished.returncode == 0, finished.stderr[-2000:]
     assert "Traceback" not in finished.stderr
     return finished.stdout

@@ -9,6 +9,7 @@ import os
 import pickle
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from tool_registry import (
 from tool_registry.loader import strict_json_object
 
 from .conftest import REPO
+from .test_bench_smoke import bench_process
 
 
 def _folder(tmp_path: Path) -> Path:
@@ -102,14 +104,7 @@ def test_a_benchmark_refuses_a_count_it_cannot_measure_with(arguments: tuple[str
     mean over no document: each benchmark ran, then died with a traceback
     (``StatisticsError: no median for empty data``, ``ZeroDivisionError``). It is a usage
     error, said before anything runs."""
-    finished = subprocess.run(
-        [sys.executable, *arguments],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=600,
-    )
+    finished = bench_process(*arguments)
     assert finished.returncode == 2, finished.stderr[-2000:]
     assert "Traceback" not in finished.stderr
     assert "must be at least 1" in finished.stderr
@@ -181,6 +176,22 @@ def test_the_validators_locate_a_member_whose_key_is_no_string(key: object, toke
             ]
 
 
+def _lowest_limit_running(call: Callable[[], object]) -> int:
+    """The lowest recursion limit under which ``call`` runs from here without
+    ``RecursionError`` (the limit is restored after each try)."""
+    before = sys.getrecursionlimit()
+    lowest = len(inspect.stack(0))
+    while True:
+        try:
+            sys.setrecursionlimit(lowest)  # (refused below the depth this test runs at)
+            call()
+            return lowest
+        except RecursionError:
+            lowest += 1
+        finally:
+            sys.setrecursionlimit(before)
+
+
 def test_a_low_recursion_limit_never_makes_the_surrogate_check_raise() -> None:
     """``_parse`` decides the depth before parsing so that no recursion escapes, whatever limit
     the host set; but the check for a lone surrogate (``json.dumps`` of the parsed value) takes
@@ -210,16 +221,7 @@ def test_a_low_recursion_limit_never_makes_the_surrogate_check_raise() -> None:
     plain = text.replace(b'"\\ud83d\\ude00"', b"1")
     assert plain != text
     both(text)
-    lowest = len(inspect.stack(0))
-    while True:
-        try:
-            sys.setrecursionlimit(lowest)  # (refused below the depth this test runs at)
-            both(plain)
-            break
-        except RecursionError:
-            lowest += 1
-        finally:
-            sys.setrecursionlimit(before)
+    lowest = _lowest_limit_running(lambda: both(plain))
     for limit in range(lowest, lowest + 100):
         sys.setrecursionlimit(limit)
         try:
@@ -251,16 +253,8 @@ def test_a_low_recursion_limit_never_makes_parse_third_party_manifest_raise() ->
     pointer = "/z" + "/0/k~1~0" * 15
     before = sys.getrecursionlimit()
     parse_third_party_manifest(value)  # (what a first call compiles and caches is done)
-    lowest = len(inspect.stack(0))
-    while True:
-        try:
-            sys.setrecursionlimit(lowest)  # (refused below the depth this test runs at)
-            parse_third_party_manifest({"z": ["\ud800"]})  # the same calls, nested once
-            break
-        except RecursionError:
-            lowest += 1
-        finally:
-            sys.setrecursionlimit(before)
+    # (The same calls, nested once.)
+    lowest = _lowest_limit_running(lambda: parse_third_party_manifest({"z": ["\ud800"]}))
     for limit in range(lowest, lowest + 100):
         sys.setrecursionlimit(limit)
         try:
