@@ -26,6 +26,7 @@ from tool_registry.loader import strict_json_object
 
 from .conftest import REPO
 from .test_bench_smoke import bench_process
+from .test_loader import manifest
 
 
 def _folder(tmp_path: Path) -> Path:
@@ -159,14 +160,7 @@ def test_the_validators_locate_a_member_whose_key_is_no_string(key: object, toke
     pointer builder (``AttributeError: 'int' object has no attribute 'replace'``, ``TypeError``
     for bytes), and a ``str`` subclass key had its own ``replace`` run. The member is an unknown
     one, located like any other (jsonschema's verdict: ``additionalProperties``)."""
-    document: dict[object, object] = {
-        "id": "aider",
-        "displayName": "Aider",
-        "launchable": True,
-        "hookCapable": False,
-        "hookPointer": ".aider/x.json",
-        "detect": {"kind": "path", "binaryName": "aider"},
-    }
+    document: dict[object, object] = dict(manifest().items())
     nested = {**document, "detect": {"kind": "path", "binaryName": "aider", key: 7}}
     for value, pointer in (({**document, key: 7}, "/" + token), (nested, "/detect/" + token)):
         for validate in (validate_tool_manifest, validate_third_party_manifest):
