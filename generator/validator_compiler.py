@@ -1066,6 +1066,23 @@ def compile_validators(
     return python_validators(build_plan(schema, entry_points), package=package)
 
 
+def _answered_first(accepted: str, valid: str) -> list[str]:
+    """An entry point's opening: ``return valid`` when the test ``accepted`` holds."""
+    return [
+        "    try:",
+        "        # Most documents are valid: answer first, collect only for a failure.",
+        f"        if {accepted}:",
+        f"            return {valid}",
+        "    except RecursionError:",
+        "        pass  # reported by the collecting pass below",
+    ]
+
+
+def raw_violations_name(entry_name: str) -> str:
+    """The private twin of the entry point ``entry_name`` that returns its raw violations."""
+    return f"_violations_of_{entry_name}"
+
+
 def python_validators(plan: Plan, *, package: str = ".") -> str:
     """``compile_validators`` over a plan already built (the generator builds one per schema
     and hands it to both language backends)."""
@@ -1082,6 +1099,9 @@ def python_validators(plan: Plan, *, package: str = ".") -> str:
         accepted = (
             f"{answer}(value) and surrogate_at(value) is None" if walk else f"{answer}(value)"
         )
+        # The public function and its raw twin decide alike; the twin skips the records and
+        # the limit's check, for the loader, which makes records of its own.
+        found = f"collect({target}, value, Violations(limit), walk={walk})"
         public += [
             "",
             "",
@@ -1093,13 +1113,16 @@ def python_validators(plan: Plan, *, package: str = ".") -> str:
             '    """',
             "    if type(limit) is not int:",
             "        limit = checked_limit(limit)  # a number, else a TypeError naming it",
-            "    try:",
-            "        # Most documents are valid: answer first, collect only for a failure.",
-            f"        if {accepted}:",
-            "            return ()",
-            "    except RecursionError:",
-            "        pass  # reported by the collecting pass below",
-            f"    return report(collect({target}, value, Violations(limit), walk={walk}))",
+            *_answered_first(accepted, "()"),
+            f"    return report({found})",
+            "",
+            "",
+            f"def {raw_violations_name(name)}(value: Any, limit: int) -> Violations | None:",
+            f'    """What ``{name}`` finds, as raw violations (``None`` when ``value`` is',
+            "    valid): ``limit`` is an ``int`` above 0, and no record is made yet.",
+            '    """',
+            *_answered_first(accepted, "None"),
+            f"    return {found}",
         ]
     while module.pending:
         node, name, collect = module.pending.pop(0)

@@ -396,3 +396,83 @@ def test_every_generated_builder_gives_the_constructors_attribute_order(
     from .conftest import REPO, probe_python
 
     assert probe_python(REPO / package_parent, _SAME_AS_CONSTRUCTED) == [True, True, True]
+
+
+# Edits that break a manifest in the ways the loader's records must say (each alone or with
+# others): a pattern (with and without an unsafe character), a type, a missing member, an
+# unknown member, a tag that names the candidates alternative, an item of a closed enum.
+_BREAKS: list[dict[str, Any]] = [
+    {"id": "Bad Id"},
+    {"id": "aider\n"},
+    {"hookPointer": "../../etc/passwd"},
+    {"launchable": "yes"},
+    {"displayName": ""},
+    {"detect": {"kind": "candidates"}},
+    {"detect": None},
+    {"capabilities": {"provides": ["teleport", 3]}},
+    {"promptArgTemplate": ["--x", "$(rm -rf ~)"]},
+    {"extra": True},
+]
+
+
+def _broken_manifests() -> list[dict[str, Any]]:
+    generator = random.Random(5)
+    documents = [manifest()]
+    for _ in range(300):
+        edits: dict[str, Any] = {}
+        for edit in generator.sample(_BREAKS, generator.randint(1, 4)):
+            edits.update(edit)
+        documents.append(manifest(**edits))
+    return documents
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 100])
+def test_the_raw_twin_of_an_entry_point_finds_what_it_reports(limit: int) -> None:
+    """The loader takes a document's raw violations from the entry point's twin and makes its
+    own records: the twin must decide and find exactly what the public function reports."""
+    from tool_registry import validator
+    from tool_registry.schema_runtime import report
+
+    for document in _broken_manifests():
+        for name in ("validate_tool_manifest", "validate_third_party_manifest"):
+            reported = getattr(validator, name)(document, limit)
+            raw = getattr(validator, f"_violations_of_{name}")(document, limit)
+            if raw is None:
+                assert reported == ()
+            else:
+                assert reported != ()
+                assert report(raw) == reported
+
+
+def _at_pointer(document: Any, pointer: str) -> Any:
+    """The value a plain pointer (no escaped token) locates in ``document``."""
+    for part in pointer.split("/")[1:]:
+        document = document[int(part)] if isinstance(document, list) else document[part]
+    return document
+
+
+def test_the_loader_names_its_file_in_the_validators_records(tmp_path: Path) -> None:
+    """A file's schema records are the validator's, each naming the file, with the loader's
+    sharper code for a pattern whose text holds an unsafe character (decided from the raw
+    violation's text, not by looking the pointer up again)."""
+    from tool_registry import validate_third_party_manifest
+
+    for index, document in enumerate(_broken_manifests()):
+        if isinstance(document.get("detect"), dict) and document["detect"]["kind"] == "candidates":
+            continue  # the loader's own record replaces the alternative's (tested elsewhere)
+        (tmp_path / "a.json").write_text(json.dumps(document), encoding="utf-8")
+        loaded = load_third_party_manifests(str(tmp_path)).diagnostics
+        known = {k: v for k, v in document.items() if k != "extra"}
+        expected = [
+            record._replace(source="a.json") for record in validate_third_party_manifest(known)
+        ]
+        for position, record in enumerate(expected):
+            reason = None
+            if record.keyword == "pattern":
+                reason = loader_module._unsafe_reason(_at_pointer(known, record.pointer))
+            if reason is not None:
+                expected[position] = record._replace(
+                    code=DiagnosticCode.UNSAFE_STRING, expected=reason
+                )
+        schema_records = [d for d in loaded if d.code is not DiagnosticCode.UNKNOWN_FIELD]
+        assert schema_records == expected, index

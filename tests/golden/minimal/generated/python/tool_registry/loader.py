@@ -32,6 +32,7 @@ from collections.abc import (
     Iterator,
     KeysView,
     Mapping,
+    Sequence,
     ValuesView,
 )
 from dataclasses import dataclass, field, fields, replace
@@ -67,8 +68,8 @@ from .models import (
     ThirdPartyToolManifest,
     ToolManifest,
 )
-from .schema_runtime import surrogate_at, token
-from .validator import validate_third_party_manifest
+from .schema_runtime import Violation, Violations, records, surrogate_at, token
+from .validator import _violations_of_validate_third_party_manifest
 
 MAX_ADAPTER_FILES = 1000
 # The deepest nesting of arrays and objects a file may have (a manifest needs about 4).
@@ -856,6 +857,16 @@ class _Report:
         else:
             self.omitted += 1
 
+    def add_errors(self, made: list[Diagnostic]) -> None:
+        """Error records already naming this file (``shown_source``), kept in order as ``add``
+        keeps them, in one call rather than one a record."""
+        if self.errors is _NO_RECORDS:
+            self.errors = []
+        kept = made[: max(MAX_DIAGNOSTICS_PER_FILE - len(self.errors), 0)]
+        self.errors += zip(range(self.arrivals, self.arrivals + len(kept)), kept, strict=True)
+        self.arrivals += len(kept)
+        self.omitted += len(made) - len(kept)
+
     def copy(self) -> _Report:
         """An independent copy (the folder rules add to the copy, never to a cached report)."""
         clone = _Report(self.source)
@@ -896,18 +907,6 @@ class _Report:
         return (*kept, summary)
 
 
-def _value_at(document: Any, pointer: str) -> Any:
-    for part in pointer.split("/")[1:]:
-        key = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(document, dict):
-            document = document.get(key)
-        elif isinstance(document, list) and key.isdigit() and int(key) < len(document):
-            document = document[int(key)]
-        else:
-            return None
-    return document
-
-
 def _unsafe_reason(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
@@ -915,14 +914,14 @@ def _unsafe_reason(value: Any) -> str | None:
     return None if found is None or found.lastgroup is None else _UNSAFE_REASONS[found.lastgroup]
 
 
-def _schema_findings(
-    manifest: dict[str, Any], violations: tuple[Diagnostic, ...], report: _Report
-) -> None:
+def _schema_findings(manifest: dict[str, Any], violations: Violations, report: _Report) -> None:
     """The validator's ``violations`` of ``manifest`` (at least one; a detect of kind
-    "candidates" is one), with the loader's sharper codes where one applies."""
-    if violations[-1][0] is _TOO_MANY_DIAGNOSTICS:  # (its code)
+    "candidates" is one) as records naming the file, with the loader's sharper codes where one
+    applies: a pattern's offending text (the raw violation holds it) with an unsafe character
+    is ``UNSAFE_STRING``, saying which."""
+    if violations.truncated:
         report.cut_short = True  # the validator stopped at the limit
-        violations = violations[:-1]
+    found: Sequence[Violation] = violations
     detect = manifest.get("detect")
     if isinstance(detect, dict) and detect.get("kind") == "candidates":
         report.add(
@@ -932,17 +931,23 @@ def _schema_findings(
                 found=shown_value("candidates"),
             )
         )
-        violations = tuple(d for d in violations if not d.pointer.startswith("/detect"))
-    for violation in violations:
-        reason = None
-        if violation[3] == "pattern":  # (its keyword)
-            reason = _unsafe_reason(_value_at(manifest, violation.pointer))
-        if reason is not None:
-            # ``_replace(code=..., expected=...)`` as one tuple (its field loop is Python-level).
-            fields = (_UNSAFE_STRING, *violation[1:4], reason, *violation[5:])
-            report.add(_new_record(Diagnostic, fields))
-        else:
-            report.add(violation)
+        found = [violation for violation in violations if not _under_detect(violation[0])]
+    made = records(found, report.shown_source)
+    for index, (_, keyword, _, value) in enumerate(found):
+        if keyword == "pattern":
+            reason = _unsafe_reason(value)
+            if reason is not None:
+                # ``_replace(code=..., expected=...)`` as one tuple (its field loop is Python's).
+                record = made[index]
+                made[index] = _new_record(
+                    Diagnostic, (_UNSAFE_STRING, *record[1:4], reason, *record[5:])
+                )
+    report.add_errors(made)
+
+
+def _under_detect(pointer: str) -> bool:
+    """The pointer locates ``/detect`` or something inside it."""
+    return pointer == "/detect" or pointer.startswith("/detect/")
 
 
 def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
@@ -1035,8 +1040,8 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
             report.add(Diagnostic(DiagnosticCode.DEPRECATED_FIELD, pointer="/" + key, hint=hint))
     # The validator first (most manifests are valid, and pass it by one call).
     room = MAX_DIAGNOSTICS_PER_FILE - len(report.errors)  # (``report.room``, without a call)
-    violations = validate_third_party_manifest(manifest, max(room, 1))
-    if violations:
+    violations = _violations_of_validate_third_party_manifest(manifest, max(room, 1))
+    if violations is not None:
         _schema_findings(manifest, violations, report)
     if report.errors:
         return None

@@ -3573,6 +3573,19 @@ def validate_tool_manifest(
     return report(collect(_check_0, value, Violations(limit), walk=False))
 
 
+def _violations_of_validate_tool_manifest(value: Any, limit: int) -> Violations | None:
+    """What ``validate_tool_manifest`` finds, as raw violations (``None`` when ``value`` is
+    valid): ``limit`` is an ``int`` above 0, and no record is made yet.
+    """
+    try:
+        # Most documents are valid: answer first, collect only for a failure.
+        if _valid_1(value):
+            return None
+    except RecursionError:
+        pass  # reported by the collecting pass below
+    return collect(_check_0, value, Violations(limit), walk=False)
+
+
 def validate_third_party_manifest(
     value: Any, limit: int = MAX_DIAGNOSTICS_PER_FILE
 ) -> tuple[Diagnostic, ...]:
@@ -3588,3 +3601,16 @@ def validate_third_party_manifest(
     except RecursionError:
         pass  # reported by the collecting pass below
     return report(collect(_check_2, value, Violations(limit), walk=False))
+
+
+def _violations_of_validate_third_party_manifest(value: Any, limit: int) -> Violations | None:
+    """What ``validate_third_party_manifest`` finds, as raw violations (``None`` when ``value`` is
+    valid): ``limit`` is an ``int`` above 0, and no record is made yet.
+    """
+    try:
+        # Most documents are valid: answer first, collect only for a failure.
+        if _valid_3(value):
+            return None
+    except RecursionError:
+        pass  # reported by the collecting pass below
+    return collect(_check_2, value, Violations(limit), walk=False)

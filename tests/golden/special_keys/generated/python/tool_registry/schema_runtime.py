@@ -232,8 +232,17 @@ def report(violations: Violations) -> tuple[Diagnostic, ...]:
     """One record per violation (``SCHEMA_VIOLATION``, or ``LONE_SURROGATE``), then one
     ``TOO_MANY_DIAGNOSTICS`` record when checking stopped at the limit (how many more there
     were is not known: checking stopped)."""
-    records: list[Diagnostic] = []
-    add = records.append
+    made = records(violations, "")
+    if violations.truncated:
+        made.append(Diagnostic(DiagnosticCode.TOO_MANY_DIAGNOSTICS, found="at least 1", omitted=1))
+    return tuple(made)
+
+
+def records(violations: Sequence[Violation], source: str) -> list[Diagnostic]:
+    """One record per violation, in order, each naming ``source`` (text already shown: the
+    loader passes its file's name, so a record is built once, with it)."""
+    made: list[Diagnostic] = []
+    add = made.append
     for raw_pointer, keyword, expected, value in violations:
         # The common cases of ``shown_pointer`` and ``shown_value`` decided inline (the same
         # text: short printable ASCII without a backslash is shown as it is), the rest by them.
@@ -258,16 +267,14 @@ def report(violations: Violations) -> tuple[Diagnostic, ...]:
         # Built by tuple.__new__ with every field given (the named tuple's own __new__ is a
         # Python function): the cheapest record, on the path every invalid document takes.
         if keyword == SURROGATE_KEYWORD:
-            add(_new_record(Diagnostic, (_LONE, pointer, "", "", expected, found, 0, (), "")))
+            add(_new_record(Diagnostic, (_LONE, pointer, source, "", expected, found, 0, (), "")))
         else:
             add(
                 _new_record(
-                    Diagnostic, (_VIOLATION, pointer, "", keyword, expected, found, 0, (), "")
+                    Diagnostic, (_VIOLATION, pointer, source, keyword, expected, found, 0, (), "")
                 )
             )
-    if violations.truncated:
-        add(Diagnostic(DiagnosticCode.TOO_MANY_DIAGNOSTICS, found="at least 1", omitted=1))
-    return tuple(records)
+    return made
 
 
 def one_of(checks: Sequence[Check], value: Any, pointer: str, errors: Violations) -> None:
