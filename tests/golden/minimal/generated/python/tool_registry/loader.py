@@ -860,10 +860,12 @@ class _Report:
     def add_errors(self, made: list[Diagnostic]) -> None:
         """Error records already naming this file (``shown_source``), kept in order as ``add``
         keeps them, in one call rather than one a record."""
-        if self.errors is _NO_RECORDS:
-            self.errors = []
         kept = made[: max(MAX_DIAGNOSTICS_PER_FILE - len(self.errors), 0)]
-        self.errors += zip(range(self.arrivals, self.arrivals + len(kept)), kept, strict=True)
+        held = enumerate(kept, self.arrivals)  # (arrival, record), numbered from the next
+        if self.errors is _NO_RECORDS:
+            self.errors = list(held)
+        else:
+            self.errors += held
         self.arrivals += len(kept)
         self.omitted += len(made) - len(kept)
 
