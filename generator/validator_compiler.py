@@ -1078,8 +1078,9 @@ def _answered_first(accepted: str, valid: str) -> list[str]:
     ]
 
 
-def raw_violations_name(entry_name: str) -> str:
-    """The private twin of the entry point ``entry_name`` that returns its raw violations."""
+def _raw_violations_name(entry_name: str) -> str:
+    """The private twin of the entry point ``entry_name`` that returns its raw violations (the
+    loader template imports the third-party entry's twin by this name)."""
     return f"_violations_of_{entry_name}"
 
 
@@ -1117,7 +1118,7 @@ def python_validators(plan: Plan, *, package: str = ".") -> str:
             f"    return report({found})",
             "",
             "",
-            f"def {raw_violations_name(name)}(value: Any, limit: int) -> Violations | None:",
+            f"def {_raw_violations_name(name)}(value: Any, limit: int) -> Violations | None:",
             f'    """What ``{name}`` finds, as raw violations (``None`` when ``value`` is',
             "    valid): ``limit`` is an ``int`` above 0, and no record is made yet.",
             '    """',
