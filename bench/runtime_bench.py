@@ -162,7 +162,12 @@ def target(
 
 def ratio(samples: dict[str, list[float]], slower: str, faster: str) -> float:
     """The median of the per-round ratios slower / faster."""
-    return statistics.median(a / b for a, b in zip(samples[slower], samples[faster], strict=True))
+    return statistics.median(per_round(samples, slower, faster))
+
+
+def per_round(samples: dict[str, list[float]], slower: str, faster: str) -> list[float]:
+    """Each round's ratio slower / faster, in round order."""
+    return [a / b for a, b in zip(samples[slower], samples[faster], strict=True)]
 
 
 def _fast_schema(entry: str) -> dict[str, Any]:
@@ -329,6 +334,12 @@ def loader_bench(size: int, rounds: int) -> None:
         by_loop = ratio(samples, "loader", bare)
         verdict = target("loader: time / bare loop", by_loop, 1.5)
         print(f"loader / bare loop: {by_loop:4.2f}x the time {verdict}")
+        # The rounds' spread says how far this machine's noise moved the median's inputs.
+        rounds_seen = per_round(samples, "loader", bare)
+        print(
+            f"  per-round ratios from {min(rounds_seen):4.2f}x to {max(rounds_seen):4.2f}x"
+            " (information: the spread of this run)"
+        )
         by_validating = ratio(samples, "loader", validating)
         print(f"loader / bare loop validating: {by_validating:4.2f}x the time (information)")
         floor = ratio(samples, validating_rust, bare)

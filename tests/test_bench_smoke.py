@@ -61,6 +61,10 @@ def test_the_python_loader_bench_prints_its_targets_and_both_validating_loops() 
         "bench/runtime_bench.py", "--size", "30", "--rounds", "1", "--only", "loader"
     )
     assert re.search(r"^loader / bare loop: [\d.]+x the time \(target <= 1.5x", output, re.M)
+    spread = re.search(
+        r"^  per-round ratios from ([\d.]+)x to ([\d.]+)x \(information", output, re.M
+    )
+    assert spread is not None and float(spread[1]) <= float(spread[2])
     assert re.search(
         r"^loader / bare loop validating: [\d.]+x the time \(information\)$", output, re.M
     )
