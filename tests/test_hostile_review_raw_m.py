@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 from tool_registry import load_manifest_files, validator
-from tool_registry.diagnostics import MAX_DIAGNOSTICS_PER_FILE
+from tool_registry.diagnostics import MAX_DIAGNOSTICS_PER_FILE, shown_pointer
 from tool_registry.schema_runtime import report
 
-from .conftest import REPO, build_typescript, run_js
+from .conftest import REPO, build_typescript, copy_project, probe_python, run_js, run_toolgen
 
 BASE: dict[str, Any] = {
     "id": "x-tool",
@@ -209,3 +209,80 @@ def test_add_errors_keeps_and_counts_as_add_does_one_record_at_a_time() -> None:
                 state = (one.errors, one.warnings, one.arrivals, one.omitted)
                 assert state == (other.errors, other.warnings, other.arrivals, other.omitted)
                 assert one.finish() == other.finish()
+
+
+# Both loaders over the same files, in a generated package: (source, [code, pointer, expected]).
+PYTHON_LOAD = """
+import json, sys
+from tool_registry import load_third_party_manifests
+files = load_third_party_manifests(sys.argv[2]).files
+print(json.dumps([[f.source, [[d.code.value, d.pointer, d.expected] for d in f.diagnostics]]
+                  for f in files]))
+"""
+TS_LOAD = """\
+import { loadThirdPartyManifests } from "./index.js";
+console.log(JSON.stringify(loadThirdPartyManifests(process.argv[2]).files.map((f) =>
+  [f.source, f.diagnostics.map((d) => [d.code, d.pointer, d.expected])])));
+"""
+
+
+def test_a_schema_s_own_keys_and_long_pointers_get_the_same_codes_in_both_loaders(
+    tmp_path: Path,
+) -> None:
+    """A schema whose pattern-checked strings sit under keys the file names (an
+    ``additionalProperties`` subschema), or at a pointer longer than a record shows, or under a
+    top-level property named like ``/detect`` (``detectHints``). Python judged the unsafe
+    character from the raw violation's own text and dropped only ``/detect`` and what is inside
+    it for a candidates detect; TypeScript looked the value up again by the shown pointer
+    (escaped, clipped: no value found, so ``SCHEMA_VIOLATION`` where Python said
+    ``UNSAFE_STRING``) and dropped every pointer starting ``/detect`` (``/detectHints`` lost)."""
+    project = copy_project(tmp_path / "project")
+    path = project / "schema" / "tool-manifest.schema.json"
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    schema["properties"]["labels"] = {"$ref": "#/$defs/LabelSet"}
+    schema["$defs"]["LabelSet"] = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "additionalProperties": {"type": "string", "pattern": "^[a-z]*$"},
+    }
+    schema["properties"]["x" * 90] = {"type": "string", "pattern": "^[a-z]*$"}
+    schema["properties"]["detectHints"] = {"type": "string", "pattern": "^[a-z]*$"}
+    path.write_text(json.dumps(schema, indent=2), encoding="utf-8")
+    done = run_toolgen("generate", "--project", str(project))
+    assert done.returncode == 0, done.stderr
+    adapters = tmp_path / "adapters"
+    adapters.mkdir()
+    labels = {"\u00e9\u202e": "a;b", "tab\t": "$x", "a/b~c": "/abs", "k" * 90: "a;b"}
+    documents = {
+        "labels": BASE | {"labels": labels},
+        "long": BASE | {"x" * 90: "a;b"},
+        "hints": BASE | {"detect": {"kind": "candidates"}, "detectHints": "a;b"},
+    }
+    for name, document in documents.items():
+        (adapters / f"{name}.json").write_text(json.dumps(document), encoding="utf-8")
+    python = probe_python(
+        project / "generated" / "python", PYTHON_LOAD.replace("sys.argv[2]", repr(str(adapters)))
+    )
+    out = build_typescript(tmp_path / "ts", project / "generated" / "typescript")
+    typescript = run_js(out, TS_LOAD, str(adapters))
+    assert typescript == python
+    reason = {"a;b": "shell metacharacter", "$x": "shell metacharacter", "/abs": "absolute path"}
+    assert python == [
+        [
+            "hints.json",
+            [
+                ["CANDIDATES_NOT_ALLOWED", "/detect/kind", ""],
+                ["UNSAFE_STRING", "/detectHints", "shell metacharacter"],
+            ],
+        ],
+        [
+            "labels.json",
+            [
+                ["UNSAFE_STRING", "/labels/\u00e9\\u202e", reason["a;b"]],
+                ["UNSAFE_STRING", "/labels/tab\\u0009", reason["$x"]],
+                ["UNSAFE_STRING", "/labels/a~1b~0c", reason["/abs"]],
+                ["UNSAFE_STRING", shown_pointer("/labels/" + "k" * 90), reason["a;b"]],
+            ],
+        ],
+        ["long.json", [["UNSAFE_STRING", shown_pointer("/" + "x" * 90), reason["a;b"]]]],
+    ]
