@@ -707,6 +707,12 @@ def emit_validators(
     return typescript_validators(build_plan(schema, entry_points), guards=guards)
 
 
+def raw_violations_name(name: str) -> str:
+    """The twin of the entry point ``name`` (camelCase) that returns its raw violations, as
+    Python's ``_violations_of_<name>`` (``validator_compiler.raw_violations_name``)."""
+    return f"violationsOf{name[:1].upper()}{name[1:]}"
+
+
 def typescript_validators(plan: Plan, *, guards: bool = True) -> str:
     """``emit_validators`` over a plan already built (the generator builds one per schema and
     hands it to both language backends)."""
@@ -748,6 +754,21 @@ def typescript_validators(plan: Plan, *, guards: bool = True) -> str:
             "  }",
             f"  const found = collect({check}, value, new Violations(limit), {walk});",
             "  return report(found);",
+            "}",
+            "",
+            f"/** What `{name}` finds, as raw violations (`null` when `value` is valid):",
+            " * `limit` is a number above 0, and no record is made yet (the loader makes its own,",
+            " * from each violation's own pointer and value, as Python's twin gives them). */",
+            f"export function {raw_violations_name(name)}(",
+            "  value: unknown,",
+            "  limit: number,",
+            "): Violations | null {",
+            "  try {",
+            f"    if ({accepted}) return null;",
+            "  } catch (error) {",
+            "    if (!isStackOverflow(error)) throw error; // collected below",
+            "  }",
+            f"  return collect({check}, value, new Violations(limit), {walk});",
             "}",
         ]
         if not guards:

@@ -22,16 +22,17 @@ import {
   shown,
   shownPointer,
   shownValue,
+  violationDiagnostic,
   type Diagnostic,
   type DiagnosticFields,
 } from "./diagnostics.js";
 import { parseJsonObject, pointerToken, type KeyOrder } from "./json-text.js";
 import { codePointCompare, lookalikeKeys, unassignedCharacter } from "./lookalikes.js";
-import { inDocumentOrder } from "./schema-runtime.js";
+import { inDocumentOrder, SURROGATE_KEYWORD, type Violation } from "./schema-runtime.js";
 import { hookPackageOf } from "./hook-packages.js";
 import { ADAPTERS_DIR_ENV_VAR, BUILTIN_TOOL_MANIFESTS, DEFAULT_ADAPTERS_DIR, HOOK_PACKAGE_PREFIX, MANIFEST_MAX_BYTES } from "./tools.js";
 import type { ToolManifest } from "./types.js";
-import { validateThirdPartyManifest } from "./validator.js";
+import { violationsOfValidateThirdPartyManifest } from "./validator.js";
 
 export const MAX_ADAPTER_FILES = 1000;
 /** How many other claimants a DUPLICATE_ID record names (the rest are counted in `omitted`). */
@@ -665,24 +666,6 @@ export function defaultAdaptersDir(): string {
   return configured;
 }
 
-function valueAt(document: unknown, pointer: string): unknown {
-  let current = document;
-  for (const part of pointer.split("/").slice(1)) {
-    const key = part.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (Array.isArray(current)) {
-      if (!/^[0-9]+$/.test(key) || Number(key) >= current.length) return null;
-      current = current[Number(key)];
-    } else if (typeof current === "object" && current !== null) {
-      current = Object.prototype.hasOwnProperty.call(current, key)
-        ? (current as Readonly<Record<string, unknown>>)[key]
-        : null;
-    } else {
-      return null;
-    }
-  }
-  return current;
-}
-
 function unsafeReason(value: unknown): string | null {
   if (typeof value !== "string") return null;
   const groups = UNSAFE.exec(value)?.groups;
@@ -693,14 +676,16 @@ function unsafeReason(value: unknown): string | null {
   return null;
 }
 
-/** Validator diagnostics, with the loader's sharper codes where one applies. */
+/** The validator's raw violations of `manifest` as records, with the loader's sharper codes
+ * where one applies: a pattern's offending text (the raw violation holds it) with an unsafe
+ * character is UNSAFE_STRING, saying which. As Python's `_schema_findings`: the text is the
+ * violation's own, never looked up again by its shown pointer (escaped and clipped, that found
+ * no value for a key with a control or format character, or a pointer past the shown length). */
 function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Report): void {
-  let violations = validateThirdPartyManifest(manifest, Math.max(report.room, 1));
-  const last = violations[violations.length - 1];
-  if (last !== undefined && last.code === DiagnosticCode.TOO_MANY_DIAGNOSTICS) {
-    report.cutShort = true; // the validator stopped at the limit
-    violations = violations.slice(0, -1);
-  }
+  const violations = violationsOfValidateThirdPartyManifest(manifest, Math.max(report.room, 1));
+  if (violations === null) return; // valid
+  if (violations.truncated) report.cutShort = true; // the validator stopped at the limit
+  let found: readonly Violation[] = violations.items;
   // Own members only: what a polluted `Object.prototype` lends (`detect`, `kind`) is not the file's.
   const detect = Object.hasOwn(manifest, "detect") ? manifest["detect"] : undefined;
   if (typeof detect === "object" && detect !== null && !Array.isArray(detect) && Object.hasOwn(detect, "kind") && (detect as Readonly<Record<string, unknown>>)["kind"] === "candidates") {
@@ -710,17 +695,23 @@ function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Rep
         found: shownValue("candidates"),
       }),
     );
-    violations = violations.filter((d) => !d.pointer.startsWith("/detect"));
+    found = found.filter(([pointer]) => !underDetect(pointer));
   }
-  for (const violation of violations) {
-    // Only a pattern violation can name an unsafe string: the value is looked up for those alone.
-    const reason = violation.keyword === "pattern" ? unsafeReason(valueAt(manifest, violation.pointer)) : null;
-    if (reason !== null) {
-      report.add(withFields(violation, { code: DiagnosticCode.UNSAFE_STRING, expected: reason }));
-    } else {
-      report.add(violation);
+  for (const [pointer, keyword, expected, value] of found) {
+    if (keyword === SURROGATE_KEYWORD) {
+      report.add(violationDiagnostic(DiagnosticCode.LONE_SURROGATE, pointer, "", expected, value));
+      continue;
     }
+    // Only a pattern violation can name an unsafe string.
+    const reason = keyword === "pattern" ? unsafeReason(value) : null;
+    const code = reason === null ? DiagnosticCode.SCHEMA_VIOLATION : DiagnosticCode.UNSAFE_STRING;
+    report.add(violationDiagnostic(code, pointer, keyword, reason ?? expected, value));
   }
+}
+
+/** The pointer locates `/detect` or something inside it (not `/detectHints`). */
+function underDetect(pointer: string): boolean {
+  return pointer === "/detect" || pointer.startsWith("/detect/");
 }
 
 /** The parsed object -> the cleaned manifest (unknown keys dropped) when it obeys the schema,

@@ -2135,6 +2135,21 @@ export function validateToolManifest(
   return report(found);
 }
 
+/** What `validateToolManifest` finds, as raw violations (`null` when `value` is valid):
+ * `limit` is a number above 0, and no record is made yet (the loader makes its own,
+ * from each violation's own pointer and value, as Python's twin gives them). */
+export function violationsOfValidateToolManifest(
+  value: unknown,
+  limit: number,
+): Violations | null {
+  try {
+    if (valid1(value)) return null;
+  } catch (error) {
+    if (!isStackOverflow(error)) throw error; // collected below
+  }
+  return collect(check0, value, new Violations(limit), false);
+}
+
 /** Whether `value` is a valid ToolManifest (the same verdict as `validateToolManifest`). */
 export function isToolManifest(value: unknown): value is ToolManifest {
   try {
@@ -2164,6 +2179,21 @@ export function validateThirdPartyManifest(
   }
   const found = collect(check2, value, new Violations(limit), false);
   return report(found);
+}
+
+/** What `validateThirdPartyManifest` finds, as raw violations (`null` when `value` is valid):
+ * `limit` is a number above 0, and no record is made yet (the loader makes its own,
+ * from each violation's own pointer and value, as Python's twin gives them). */
+export function violationsOfValidateThirdPartyManifest(
+  value: unknown,
+  limit: number,
+): Violations | null {
+  try {
+    if (valid3(value)) return null;
+  } catch (error) {
+    if (!isStackOverflow(error)) throw error; // collected below
+  }
+  return collect(check2, value, new Violations(limit), false);
 }
 
 /** Whether `value` is a valid ThirdPartyToolManifest (the same verdict as `validateThirdPartyManifest`). */
