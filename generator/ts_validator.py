@@ -709,7 +709,7 @@ def emit_validators(
 
 def raw_violations_name(name: str) -> str:
     """The twin of the entry point ``name`` (camelCase) that returns its raw violations, as
-    Python's ``_violations_of_<name>`` (``validator_compiler.raw_violations_name``)."""
+    Python's ``_violations_of_<name>`` (``validator_compiler._raw_violations_name``)."""
     return f"violationsOf{name[:1].upper()}{name[1:]}"
 
 
