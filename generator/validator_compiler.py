@@ -1100,9 +1100,9 @@ def python_validators(plan: Plan, *, package: str = ".") -> str:
         accepted = (
             f"{answer}(value) and surrogate_at(value) is None" if walk else f"{answer}(value)"
         )
-        # The public function and its raw twin decide alike; the twin skips the records and
-        # the limit's check, for the loader, which makes records of its own.
-        found = f"collect({target}, value, Violations(limit), walk={walk})"
+        # The public function and its raw twin decide alike; the twin collects into the
+        # caller's ``Violations`` (its limit, and what it keeps) and makes no record, for the
+        # loader, which makes records of its own.
         public += [
             "",
             "",
@@ -1115,15 +1115,18 @@ def python_validators(plan: Plan, *, package: str = ".") -> str:
             "    if type(limit) is not int:",
             "        limit = checked_limit(limit)  # a number, else a TypeError naming it",
             *_answered_first(accepted, "()"),
-            f"    return report({found})",
+            f"    return report(collect({target}, value, Violations(limit), walk={walk}))",
             "",
             "",
-            f"def {_raw_violations_name(name)}(value: Any, limit: int) -> Violations | None:",
-            f'    """What ``{name}`` finds, as raw violations (``None`` when ``value`` is',
-            "    valid): ``limit`` is an ``int`` above 0, and no record is made yet.",
+            f"def {_raw_violations_name(name)}(",
+            "    value: Any, found: Violations",
+            ") -> Violations | None:",
+            f'    """What ``{name}`` finds, as raw violations:',
+            "    collected into ``found`` (a fresh collector: its limit bounds them), or ``None``",
+            "    when ``value`` is valid.",
             '    """',
             *_answered_first(accepted, "None"),
-            f"    return {found}",
+            f"    return collect({target}, value, found, walk={walk})",
         ]
     while module.pending:
         node, name, collect = module.pending.pop(0)

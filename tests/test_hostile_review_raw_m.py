@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from tool_registry import load_manifest_files, validator
 from tool_registry.diagnostics import MAX_DIAGNOSTICS_PER_FILE, shown_pointer
-from tool_registry.schema_runtime import report
+from tool_registry.schema_runtime import Violations, report
 
 from .conftest import REPO, build_typescript, copy_project, probe_python, run_js, run_toolgen
 
@@ -56,7 +56,8 @@ CANDIDATES = ("CANDIDATES_NOT_ALLOWED", "/detect/kind", "", '"candidates"')
 def test_the_limit_s_edges_in_the_loader() -> None:
     """Exactly the limit of violations: all shown, no summary; one more: the validator stops
     (``at least 1``). Warnings take only the room errors leave. A candidates detect's own
-    violations are dropped after checking, yet they counted towards the validator's limit."""
+    violations (under ``/detect``) are neither shown nor counted: its one record stands for
+    them, and the file's other violations get all the room it leaves."""
     limit = MAX_DIAGNOSTICS_PER_FILE
     assert limit == 10  # (the cases below are sized for it)
     assert _load(BASE | {"promptArgTemplate": UNSAFE[:10]}) == _unsafe(10)
@@ -68,7 +69,8 @@ def test_the_limit_s_edges_in_the_loader() -> None:
         *_unsafe(9),
         ("TOO_MANY_DIAGNOSTICS", "", "", "9"),
     ]
-    # This detect is two violations (of the path alternative, the closer one) under /detect.
+    # This detect is two violations (of the path alternative, the closer one) under /detect:
+    # before they were left out of the count, the ninth item below was hidden behind a summary.
     candidates = {"kind": "candidates"}
     assert _load(BASE | {"detect": candidates, "promptArgTemplate": UNSAFE[:8]}) == [
         CANDIDATES,
@@ -76,13 +78,18 @@ def test_the_limit_s_edges_in_the_loader() -> None:
     ]
     assert _load(BASE | {"detect": candidates, "promptArgTemplate": UNSAFE[:9]}) == [
         CANDIDATES,
-        *_unsafe(8),
+        *_unsafe(9),
+    ]
+    assert _load(BASE | {"detect": candidates, "promptArgTemplate": UNSAFE[:10]}) == [
+        CANDIDATES,
+        *_unsafe(9),
         ("TOO_MANY_DIAGNOSTICS", "", "", "at least 1"),
     ]
+    # Ten violations under /detect once hid these three behind "at least 1".
     paths = {"kind": "candidates", "paths": {"linux": UNSAFE[:10]}}
     assert _load(BASE | {"detect": paths, "promptArgTemplate": UNSAFE[:3]}) == [
         CANDIDATES,
-        ("TOO_MANY_DIAGNOSTICS", "", "", "at least 1"),
+        *_unsafe(3),
     ]
 
 
@@ -104,7 +111,7 @@ def test_the_raw_twin_reports_what_the_public_function_does_for_any_value(limit:
     for value in values:
         for name in ("validate_tool_manifest", "validate_third_party_manifest"):
             public = getattr(validator, name)(value, limit)
-            raw = getattr(validator, f"_violations_of_{name}")(value, limit)
+            raw = getattr(validator, f"_violations_of_{name}")(value, Violations(limit))
             assert (public == ()) is (raw is None)
             assert (report(raw) if raw is not None else ()) == public
 

@@ -28,7 +28,7 @@ import {
 } from "./diagnostics.js";
 import { parseJsonObject, pointerToken, type KeyOrder } from "./json-text.js";
 import { codePointCompare, lookalikeKeys, unassignedCharacter } from "./lookalikes.js";
-import { inDocumentOrder, SURROGATE_KEYWORD, type Violation } from "./schema-runtime.js";
+import { inDocumentOrder, SURROGATE_KEYWORD, Violations } from "./schema-runtime.js";
 import { hookPackageOf } from "./hook-packages.js";
 import { ADAPTERS_DIR_ENV_VAR, BUILTIN_TOOL_MANIFESTS, DEFAULT_ADAPTERS_DIR, HOOK_PACKAGE_PREFIX, MANIFEST_MAX_BYTES } from "./tools.js";
 import type { ToolManifest } from "./types.js";
@@ -681,10 +681,8 @@ function unsafeReason(value: unknown): string | null {
  * violation's own, never looked up again by its shown pointer (escaped and clipped, that found
  * no value for a key with a control or format character, or a pointer past the shown length). */
 function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Report): void {
-  const violations = violationsOfValidateThirdPartyManifest(manifest, Math.max(report.room, 1));
+  let violations = violationsOfValidateThirdPartyManifest(manifest, new Violations(Math.max(report.room, 1)));
   if (violations === null) return; // valid
-  if (violations.truncated) report.cutShort = true; // the validator stopped at the limit
-  let found: readonly Violation[] = violations.items;
   // Own members only: what a polluted `Object.prototype` lends (`detect`, `kind`) is not the file's.
   const detect = Object.hasOwn(manifest, "detect") ? manifest["detect"] : undefined;
   if (typeof detect === "object" && detect !== null && !Array.isArray(detect) && Object.hasOwn(detect, "kind") && (detect as Readonly<Record<string, unknown>>)["kind"] === "candidates") {
@@ -694,9 +692,13 @@ function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Rep
         found: shownValue("candidates"),
       }),
     );
-    found = found.filter(([pointer]) => !underDetect(pointer));
+    // That record stands for what the alternative's checks find under `/detect`: checked again
+    // (only such a file) by a collector that neither keeps nor counts those, so they take no
+    // room from the file's other violations.
+    violations = violationsOfValidateThirdPartyManifest(manifest, new OutsideDetect(Math.max(report.room, 1))) ?? violations;
   }
-  for (const [pointer, keyword, expected, value] of found) {
+  if (violations.truncated) report.cutShort = true; // the validator stopped at the limit
+  for (const [pointer, keyword, expected, value] of violations.items) {
     if (keyword === SURROGATE_KEYWORD) {
       report.add(violationDiagnostic(DiagnosticCode.LONE_SURROGATE, pointer, "", expected, value));
       continue;
@@ -708,9 +710,13 @@ function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Rep
   }
 }
 
-/** The pointer locates `/detect` or something inside it (not `/detectHints`). */
-function underDetect(pointer: string): boolean {
-  return pointer === "/detect" || pointer.startsWith("/detect/");
+/** The violations of a manifest whose detect is of kind "candidates", but for those under
+ * `/detect` (`/detect` itself or inside it, not `/detectHints`): the loader's one
+ * CANDIDATES_NOT_ALLOWED record says what is wrong there. As Python's `_OutsideDetect`. */
+class OutsideDetect extends Violations {
+  override add(pointer: string, keyword: string, expected: string, value: unknown): void {
+    if (!(pointer === "/detect" || pointer.startsWith("/detect/"))) super.add(pointer, keyword, expected, value);
+  }
 }
 
 /** The parsed object -> the cleaned manifest (unknown keys dropped) when it obeys the schema,

@@ -3573,9 +3573,10 @@ def validate_tool_manifest(
     return report(collect(_check_0, value, Violations(limit), walk=False))
 
 
-def _violations_of_validate_tool_manifest(value: Any, limit: int) -> Violations | None:
-    """What ``validate_tool_manifest`` finds, as raw violations (``None`` when ``value`` is
-    valid): ``limit`` is an ``int`` above 0, and no record is made yet.
+def _violations_of_validate_tool_manifest(value: Any, found: Violations) -> Violations | None:
+    """What ``validate_tool_manifest`` finds, as raw violations:
+    collected into ``found`` (a fresh collector: its limit bounds them), or ``None``
+    when ``value`` is valid.
     """
     try:
         # Most documents are valid: answer first, collect only for a failure.
@@ -3583,7 +3584,7 @@ def _violations_of_validate_tool_manifest(value: Any, limit: int) -> Violations 
             return None
     except RecursionError:
         pass  # reported by the collecting pass below
-    return collect(_check_0, value, Violations(limit), walk=False)
+    return collect(_check_0, value, found, walk=False)
 
 
 def validate_third_party_manifest(
@@ -3603,9 +3604,12 @@ def validate_third_party_manifest(
     return report(collect(_check_2, value, Violations(limit), walk=False))
 
 
-def _violations_of_validate_third_party_manifest(value: Any, limit: int) -> Violations | None:
-    """What ``validate_third_party_manifest`` finds, as raw violations (``None`` when ``value`` is
-    valid): ``limit`` is an ``int`` above 0, and no record is made yet.
+def _violations_of_validate_third_party_manifest(
+    value: Any, found: Violations
+) -> Violations | None:
+    """What ``validate_third_party_manifest`` finds, as raw violations:
+    collected into ``found`` (a fresh collector: its limit bounds them), or ``None``
+    when ``value`` is valid.
     """
     try:
         # Most documents are valid: answer first, collect only for a failure.
@@ -3613,4 +3617,4 @@ def _violations_of_validate_third_party_manifest(value: Any, limit: int) -> Viol
             return None
     except RecursionError:
         pass  # reported by the collecting pass below
-    return collect(_check_2, value, Violations(limit), walk=False)
+    return collect(_check_2, value, found, walk=False)

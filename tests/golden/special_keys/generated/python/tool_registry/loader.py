@@ -32,7 +32,6 @@ from collections.abc import (
     Iterator,
     KeysView,
     Mapping,
-    Sequence,
     ValuesView,
 )
 from dataclasses import dataclass, field, fields, replace
@@ -919,9 +918,6 @@ def _schema_findings(manifest: dict[str, Any], violations: Violations, report: _
     "candidates" is one) as records naming the file, with the loader's sharper codes where one
     applies: a pattern's offending text (the raw violation holds it) with an unsafe character
     is ``UNSAFE_STRING``, saying which."""
-    if violations.truncated:
-        report.cut_short = True  # the validator stopped at the limit
-    found: Sequence[Violation] = violations
     detect = manifest.get("detect")
     if isinstance(detect, dict) and detect.get("kind") == "candidates":
         report.add(
@@ -931,9 +927,16 @@ def _schema_findings(manifest: dict[str, Any], violations: Violations, report: _
                 found=shown_value("candidates"),
             )
         )
-        found = [violation for violation in violations if not _under_detect(violation[0])]
-    made = records(found, report.shown_source)
-    for index, (_, keyword, _, value) in enumerate(found):
+        # That record stands for what the alternative's checks find under ``/detect``: checked
+        # again (only such a file) by a collector that neither keeps nor counts those, so they
+        # take no room from the file's other violations.
+        room = MAX_DIAGNOSTICS_PER_FILE - len(report.errors)
+        again = _violations_of_validate_third_party_manifest(manifest, _OutsideDetect(max(room, 1)))
+        violations = violations if again is None else again  # (the same verdict: never None)
+    if violations.truncated:
+        report.cut_short = True  # the validator stopped at the limit
+    made = records(violations, report.shown_source)
+    for index, (_, keyword, _, value) in enumerate(violations):
         if keyword == "pattern":
             reason = _unsafe_reason(value)
             if reason is not None:
@@ -945,9 +948,17 @@ def _schema_findings(manifest: dict[str, Any], violations: Violations, report: _
     report.add_errors(made)
 
 
-def _under_detect(pointer: str) -> bool:
-    """The pointer locates ``/detect`` or something inside it."""
-    return pointer == "/detect" or pointer.startswith("/detect/")
+class _OutsideDetect(Violations):
+    """The violations of a manifest whose detect is of kind "candidates", but for those under
+    ``/detect`` (``/detect`` itself or inside it, not ``/detectHints``): the loader's one
+    ``CANDIDATES_NOT_ALLOWED`` record says what is wrong there."""
+
+    __slots__ = ()
+
+    def append(self, violation: Violation) -> None:
+        pointer = violation[0]
+        if not (pointer == "/detect" or pointer.startswith("/detect/")):
+            Violations.append(self, violation)
 
 
 def _parse(data: bytes, report: _Report) -> dict[str, Any] | None:
@@ -1040,7 +1051,7 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
             report.add(Diagnostic(DiagnosticCode.DEPRECATED_FIELD, pointer="/" + key, hint=hint))
     # The validator first (most manifests are valid, and pass it by one call).
     room = MAX_DIAGNOSTICS_PER_FILE - len(report.errors)  # (``report.room``, without a call)
-    violations = _violations_of_validate_third_party_manifest(manifest, max(room, 1))
+    violations = _violations_of_validate_third_party_manifest(manifest, Violations(max(room, 1)))
     if violations is not None:
         _schema_findings(manifest, violations, report)
     if report.errors:
