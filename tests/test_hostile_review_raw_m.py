@@ -93,6 +93,23 @@ def test_the_limit_s_edges_in_the_loader() -> None:
     ]
 
 
+@pytest.mark.parametrize("count", range(13))
+@pytest.mark.parametrize("under_detect", [2, 11])
+def test_a_candidates_detect_leaves_the_others_all_the_room(count: int, under_detect: int) -> None:
+    """Whether the validator stopped at its limit (the file is checked again without what lies
+    under /detect) or not (the violations it found are filtered): the same records, the
+    candidates record and then as many of the others as the room after it holds."""
+    detect: dict[str, Any] = {"kind": "candidates"}  # two violations under /detect
+    if under_detect > 2:
+        detect["paths"] = {"linux": UNSAFE[: under_detect - 2]}
+    shown = min(count, MAX_DIAGNOSTICS_PER_FILE - 1)
+    expected = [CANDIDATES, *_unsafe(shown)]
+    if count > shown:
+        expected.append(("TOO_MANY_DIAGNOSTICS", "", "", "at least 1"))
+    document = BASE | {"detect": detect, "promptArgTemplate": UNSAFE[:count]}
+    assert _load(document) == expected
+
+
 def _deep(depth: int, leaf: object) -> object:
     value = leaf
     for level in range(depth):

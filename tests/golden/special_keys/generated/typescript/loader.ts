@@ -28,7 +28,7 @@ import {
 } from "./diagnostics.js";
 import { parseJsonObject, pointerToken, type KeyOrder } from "./json-text.js";
 import { codePointCompare, lookalikeKeys, unassignedCharacter } from "./lookalikes.js";
-import { inDocumentOrder, SURROGATE_KEYWORD, Violations } from "./schema-runtime.js";
+import { Enough, inDocumentOrder, SURROGATE_KEYWORD, Violations } from "./schema-runtime.js";
 import { hookPackageOf } from "./hook-packages.js";
 import { ADAPTERS_DIR_ENV_VAR, BUILTIN_TOOL_MANIFESTS, DEFAULT_ADAPTERS_DIR, HOOK_PACKAGE_PREFIX, MANIFEST_MAX_BYTES } from "./tools.js";
 import type { ToolManifest } from "./types.js";
@@ -692,10 +692,21 @@ function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Rep
         found: shownValue("candidates"),
       }),
     );
-    // That record stands for what the alternative's checks find under `/detect`: checked again
-    // (only such a file) by a collector that neither keeps nor counts those, so they take no
-    // room from the file's other violations.
-    violations = violationsOfValidateThirdPartyManifest(manifest, new OutsideDetect(Math.max(report.room, 1))) ?? violations;
+    // That record stands for what the alternative's checks find under `/detect`: the violations
+    // are collected again by a collector that neither keeps nor counts those, so they take no
+    // room from the file's other violations. From the ones found when that was all of them; by
+    // checking again when the validator stopped at its limit.
+    const outside = new OutsideDetect(Math.max(report.room, 1));
+    if (violations.truncated) {
+      violations = violationsOfValidateThirdPartyManifest(manifest, outside) ?? violations;
+    } else {
+      try {
+        for (const [pointer, keyword, expected, value] of violations.items) outside.add(pointer, keyword, expected, value);
+      } catch (error) {
+        if (!(error instanceof Enough)) throw error; // (`outside.truncated` records that it filled)
+      }
+      violations = outside;
+    }
   }
   if (violations.truncated) report.cutShort = true; // the validator stopped at the limit
   for (const [pointer, keyword, expected, value] of violations.items) {

@@ -67,7 +67,7 @@ from .models import (
     ThirdPartyToolManifest,
     ToolManifest,
 )
-from .schema_runtime import Violation, Violations, records, surrogate_at, token
+from .schema_runtime import Enough, Violation, Violations, records, surrogate_at, token
 from .validator import _violations_of_validate_third_party_manifest
 
 MAX_ADAPTER_FILES = 1000
@@ -929,12 +929,18 @@ def _schema_findings(manifest: dict[str, Any], violations: Violations, report: _
                 found=shown_value("candidates"),
             )
         )
-        # That record stands for what the alternative's checks find under ``/detect``: checked
-        # again (only such a file) by a collector that neither keeps nor counts those, so they
-        # take no room from the file's other violations.
-        room = MAX_DIAGNOSTICS_PER_FILE - len(report.errors)
-        again = _violations_of_validate_third_party_manifest(manifest, _OutsideDetect(max(room, 1)))
-        violations = violations if again is None else again  # (the same verdict: never None)
+        # That record stands for what the alternative's checks find under ``/detect``: the
+        # violations are collected again by a collector that neither keeps nor counts those, so
+        # they take no room from the file's other violations. From the ones found when that was
+        # all of them; by checking again when the validator stopped at its limit.
+        outside = _OutsideDetect(max(MAX_DIAGNOSTICS_PER_FILE - len(report.errors), 1))
+        if violations.truncated:
+            again = _violations_of_validate_third_party_manifest(manifest, outside)
+            violations = violations if again is None else again  # (the same verdict: not None)
+        else:
+            with contextlib.suppress(Enough):  # (``outside.truncated`` records that it filled)
+                outside.extend(violations)
+            violations = outside
     if violations.truncated:
         report.cut_short = True  # the validator stopped at the limit
     made = records(violations, report.shown_source)
