@@ -1101,8 +1101,8 @@ def python_validators(plan: Plan, *, package: str = ".") -> str:
             f"{answer}(value) and surrogate_at(value) is None" if walk else f"{answer}(value)"
         )
         # The public function and its raw twin decide alike; the twin collects into the
-        # caller's ``Violations`` (its limit, and what it keeps) and makes no record, for the
-        # loader, which makes records of its own.
+        # caller's kind of ``Violations`` (which decides what is kept) and makes no record, for
+        # the loader, which makes records of its own.
         public += [
             "",
             "",
@@ -1119,14 +1119,14 @@ def python_validators(plan: Plan, *, package: str = ".") -> str:
             "",
             "",
             f"def {_raw_violations_name(name)}(",
-            "    value: Any, found: Violations",
+            "    value: Any, limit: int, collector: type[Violations] = Violations",
             ") -> Violations | None:",
-            f'    """What ``{name}`` finds, as raw violations:',
-            "    collected into ``found`` (a fresh collector: its limit bounds them), or ``None``",
-            "    when ``value`` is valid.",
+            f'    """What ``{name}`` finds, as raw violations in a ``collector`` of',
+            "    ``limit`` (an ``int`` above 0; made only for a failure), or ``None`` when",
+            "    ``value`` is valid. No record is made yet.",
             '    """',
             *_answered_first(accepted, "None"),
-            f"    return collect({target}, value, found, walk={walk})",
+            f"    return collect({target}, value, collector(limit), walk={walk})",
         ]
     while module.pending:
         node, name, collect = module.pending.pop(0)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from tool_registry import load_manifest_files, validator
 from tool_registry.diagnostics import MAX_DIAGNOSTICS_PER_FILE, shown_pointer
-from tool_registry.schema_runtime import Violations, report
+from tool_registry.schema_runtime import report
 
 from .conftest import REPO, build_typescript, copy_project, probe_python, run_js, run_toolgen
 
@@ -128,7 +128,7 @@ def test_the_raw_twin_reports_what_the_public_function_does_for_any_value(limit:
     for value in values:
         for name in ("validate_tool_manifest", "validate_third_party_manifest"):
             public = getattr(validator, name)(value, limit)
-            raw = getattr(validator, f"_violations_of_{name}")(value, Violations(limit))
+            raw = getattr(validator, f"_violations_of_{name}")(value, limit)
             assert (public == ()) is (raw is None)
             assert (report(raw) if raw is not None else ()) == public
 

@@ -431,12 +431,12 @@ def test_the_raw_twin_of_an_entry_point_finds_what_it_reports(limit: int) -> Non
     """The loader takes a document's raw violations from the entry point's twin and makes its
     own records: the twin must decide and find exactly what the public function reports."""
     from tool_registry import validator
-    from tool_registry.schema_runtime import Violations, report
+    from tool_registry.schema_runtime import report
 
     for document in _broken_manifests():
         for name in ("validate_tool_manifest", "validate_third_party_manifest"):
             reported = getattr(validator, name)(document, limit)
-            raw = getattr(validator, f"_violations_of_{name}")(document, Violations(limit))
+            raw = getattr(validator, f"_violations_of_{name}")(document, limit)
             if raw is None:
                 assert reported == ()
             else:

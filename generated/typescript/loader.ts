@@ -682,7 +682,7 @@ function unsafeReason(value: unknown): string | null {
  * violation's own, never looked up again by its shown pointer (escaped and clipped, that found
  * no value for a key with a control or format character, or a pointer past the shown length). */
 function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Report): void {
-  let violations = violationsOfValidateThirdPartyManifest(manifest, new Violations(Math.max(report.room, 1)));
+  let violations = violationsOfValidateThirdPartyManifest(manifest, Math.max(report.room, 1));
   if (violations === null) return; // valid
   // Own members only: what a polluted `Object.prototype` lends (`detect`, `kind`) is not the file's.
   const detect = Object.hasOwn(manifest, "detect") ? manifest["detect"] : undefined;
@@ -697,10 +697,11 @@ function schemaFindings(manifest: Readonly<Record<string, unknown>>, report: Rep
     // are collected again by a collector that neither keeps nor counts those, so they take no
     // room from the file's other violations. From the ones found when that was all of them; by
     // checking again when the validator stopped at its limit.
-    const outside = new OutsideDetect(Math.max(report.room, 1));
+    const limit = Math.max(report.room, 1);
     if (violations.truncated) {
-      violations = violationsOfValidateThirdPartyManifest(manifest, outside) ?? violations;
+      violations = violationsOfValidateThirdPartyManifest(manifest, limit, OutsideDetect) ?? violations;
     } else {
+      const outside = new OutsideDetect(limit);
       try {
         for (const [pointer, keyword, expected, value] of violations.items) outside.add(pointer, keyword, expected, value);
       } catch (error) {

@@ -2406,20 +2406,21 @@ export function validateToolManifest(
   return report(found);
 }
 
-/** What `validateToolManifest` finds, as raw violations collected into `found` (a fresh
- * collector: its limit bounds them), or `null` when `value` is valid. No record is
- * made yet (the loader makes its own, from each violation's own pointer and value,
- * as Python's twin gives them). */
+/** What `validateToolManifest` finds, as raw violations in a `Collector` of `limit` (a
+ * number above 0; made only for a failure), or `null` when `value` is valid. No
+ * record is made yet (the loader makes its own, from each violation's own pointer
+ * and value, as Python's twin gives them). */
 export function violationsOfValidateToolManifest(
   value: unknown,
-  found: Violations,
+  limit: number,
+  Collector: new (limit: number) => Violations = Violations,
 ): Violations | null {
   try {
     if (valid1(value)) return null;
   } catch (error) {
     if (!isStackOverflow(error)) throw error; // collected below
   }
-  return collect(check0, value, found, false);
+  return collect(check0, value, new Collector(limit), false);
 }
 
 /** Whether `value` is a valid ToolManifest (the same verdict as `validateToolManifest`). */
@@ -2453,20 +2454,21 @@ export function validateThirdPartyManifest(
   return report(found);
 }
 
-/** What `validateThirdPartyManifest` finds, as raw violations collected into `found` (a fresh
- * collector: its limit bounds them), or `null` when `value` is valid. No record is
- * made yet (the loader makes its own, from each violation's own pointer and value,
- * as Python's twin gives them). */
+/** What `validateThirdPartyManifest` finds, as raw violations in a `Collector` of `limit` (a
+ * number above 0; made only for a failure), or `null` when `value` is valid. No
+ * record is made yet (the loader makes its own, from each violation's own pointer
+ * and value, as Python's twin gives them). */
 export function violationsOfValidateThirdPartyManifest(
   value: unknown,
-  found: Violations,
+  limit: number,
+  Collector: new (limit: number) => Violations = Violations,
 ): Violations | null {
   try {
     if (valid3(value)) return null;
   } catch (error) {
     if (!isStackOverflow(error)) throw error; // collected below
   }
-  return collect(check2, value, found, false);
+  return collect(check2, value, new Collector(limit), false);
 }
 
 /** Whether `value` is a valid ThirdPartyToolManifest (the same verdict as `validateThirdPartyManifest`). */

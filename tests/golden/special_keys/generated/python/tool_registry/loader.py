@@ -931,11 +931,12 @@ def _schema_findings(manifest: dict[str, Any], violations: Violations, report: _
         # violations are collected again by a collector that neither keeps nor counts those, so
         # they take no room from the file's other violations. From the ones found when that was
         # all of them; by checking again when the validator stopped at its limit.
-        outside = _OutsideDetect(max(MAX_DIAGNOSTICS_PER_FILE - len(report.errors), 1))
+        limit = max(MAX_DIAGNOSTICS_PER_FILE - len(report.errors), 1)
         if violations.truncated:
-            again = _violations_of_validate_third_party_manifest(manifest, outside)
+            again = _violations_of_validate_third_party_manifest(manifest, limit, _OutsideDetect)
             violations = violations if again is None else again  # (the same verdict: not None)
         else:
+            outside = _OutsideDetect(limit)
             with contextlib.suppress(Enough):  # (``outside.truncated`` records that it filled)
                 outside.extend(violations)
             violations = outside
@@ -1057,7 +1058,7 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
             report.add(Diagnostic(DiagnosticCode.DEPRECATED_FIELD, pointer="/" + key, hint=hint))
     # The validator first (most manifests are valid, and pass it by one call).
     room = MAX_DIAGNOSTICS_PER_FILE - len(report.errors)  # (``report.room``, without a call)
-    violations = _violations_of_validate_third_party_manifest(manifest, Violations(max(room, 1)))
+    violations = _violations_of_validate_third_party_manifest(manifest, max(room, 1))
     if violations is not None:
         _schema_findings(manifest, violations, report)
     if report.errors:

@@ -3255,10 +3255,12 @@ def validate_tool_manifest(
     return report(collect(_check_0, value, Violations(limit), walk=False))
 
 
-def _violations_of_validate_tool_manifest(value: Any, found: Violations) -> Violations | None:
-    """What ``validate_tool_manifest`` finds, as raw violations:
-    collected into ``found`` (a fresh collector: its limit bounds them), or ``None``
-    when ``value`` is valid.
+def _violations_of_validate_tool_manifest(
+    value: Any, limit: int, collector: type[Violations] = Violations
+) -> Violations | None:
+    """What ``validate_tool_manifest`` finds, as raw violations in a ``collector`` of
+    ``limit`` (an ``int`` above 0; made only for a failure), or ``None`` when
+    ``value`` is valid. No record is made yet.
     """
     try:
         # Most documents are valid: answer first, collect only for a failure.
@@ -3266,7 +3268,7 @@ def _violations_of_validate_tool_manifest(value: Any, found: Violations) -> Viol
             return None
     except RecursionError:
         pass  # reported by the collecting pass below
-    return collect(_check_0, value, found, walk=False)
+    return collect(_check_0, value, collector(limit), walk=False)
 
 
 def validate_third_party_manifest(
@@ -3287,11 +3289,11 @@ def validate_third_party_manifest(
 
 
 def _violations_of_validate_third_party_manifest(
-    value: Any, found: Violations
+    value: Any, limit: int, collector: type[Violations] = Violations
 ) -> Violations | None:
-    """What ``validate_third_party_manifest`` finds, as raw violations:
-    collected into ``found`` (a fresh collector: its limit bounds them), or ``None``
-    when ``value`` is valid.
+    """What ``validate_third_party_manifest`` finds, as raw violations in a ``collector`` of
+    ``limit`` (an ``int`` above 0; made only for a failure), or ``None`` when
+    ``value`` is valid. No record is made yet.
     """
     try:
         # Most documents are valid: answer first, collect only for a failure.
@@ -3299,4 +3301,4 @@ def _violations_of_validate_third_party_manifest(
             return None
     except RecursionError:
         pass  # reported by the collecting pass below
-    return collect(_check_2, value, found, walk=False)
+    return collect(_check_2, value, collector(limit), walk=False)
