@@ -86,7 +86,6 @@ _new_instance = object.__new__
 # The codes whose records are errors (membership, not ``SEVERITY[code] is Severity.ERROR``: an
 # enum member read through its class costs more than the whole test).
 _ERROR_CODES = frozenset(code for code, severity in SEVERITY.items() if severity is Severity.ERROR)
-_TOO_MANY_DIAGNOSTICS = DiagnosticCode.TOO_MANY_DIAGNOSTICS
 
 # A folder's names as text or as the file system's bytes (read as ``os.fsdecode`` reads them),
 # as TypeScript's listing takes strings or byte arrays.
