@@ -17,6 +17,7 @@ from tool_registry.diagnostics import MAX_DIAGNOSTICS_PER_FILE, shown_pointer
 from tool_registry.schema_runtime import report
 
 from .conftest import REPO, build_typescript, copy_project, probe_python, run_js, run_toolgen
+from .test_speed_invariants import broken_manifests
 
 BASE: dict[str, Any] = {
     "id": "x-tool",
@@ -117,11 +118,12 @@ def _deep(depth: int, leaf: object) -> object:
     return value
 
 
-@pytest.mark.parametrize("limit", [1, 2, 10])
+@pytest.mark.parametrize("limit", [1, 2, 3, 10, 100])
 def test_the_raw_twin_reports_what_the_public_function_does_for_any_value(limit: int) -> None:
-    """Values the loader never passes (not an object, nested past any recursion limit): the
-    twin's raw violations make exactly the public function's records, ``None`` for ``()``."""
-    values: list[object] = [None, 1, "a;b", [], [BASE], True, 10**300]
+    """The loader takes a document's raw violations from the entry point's twin: for broken
+    manifests, and values the loader never passes (not an object, nested past any recursion
+    limit), they make exactly the public function's records, ``None`` for ``()``."""
+    values: list[object] = [*broken_manifests(), None, 1, "a;b", [], [BASE], True, 10**300]
     for depth in (40, 3000):
         values += [_deep(depth, "a;b"), BASE | {"detect": _deep(depth, 1)}]
         values.append(BASE | {"capabilities": {"provides": [_deep(depth, 1)] * 2}})
