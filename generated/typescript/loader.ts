@@ -599,13 +599,18 @@ export function namesNoFolder(value: string): boolean {
   return NOT_UTF8.test(value);
 }
 
-/** `os.homedir()`, or `""` (no home folder: no absolute path) for one that is not UTF-8
- * (`namesNoFolder`), as Python's `home_folder`. Throws as `os.homedir()` throws. Outside
- * Windows its trailing slashes are dropped (the root kept), as Python's `expanduser("~")` drops
- * them: `HOME=/home/me//` made every hook pointer `/home/me//.claude/...` here and
- * `/home/me/.claude/...` in Python. */
+/** The home folder as Python's `expanduser("~")` finds it: outside Windows `HOME` when it is set
+ * (the environment's own member), else `os.homedir()` (the account entry); `""` (no home
+ * folder: no absolute path) for one that is not UTF-8 (`namesNoFolder`), as Python's
+ * `home_folder`. Throws as `os.homedir()` throws. Outside Windows its trailing slashes are
+ * dropped (the root kept), as Python's `expanduser("~")` drops them: `HOME=/home/me//` made
+ * every hook pointer `/home/me//.claude/...` here and `/home/me/.claude/...` in Python. `HOME`
+ * is not read through `os.homedir()`, which copies it into a buffer of PATH_MAX bytes and
+ * throws (ENOBUFS) for a longer one: `HOME=/home/me` followed by 5,000 slashes was no home
+ * folder here and `/home/me` in Python. */
 export function hostHome(): string {
-  const home = os.homedir();
+  const fromEnvironment = process.platform === "win32" ? undefined : ownMember(process.env, "HOME");
+  const home = fromEnvironment ?? os.homedir();
   if (namesNoFolder(home)) return "";
   return process.platform === "win32" || home === "" ? home : withoutTrailingSlashes(home) || "/";
 }
