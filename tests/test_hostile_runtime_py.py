@@ -568,8 +568,15 @@ def test_no_home_at_all_still_looks_programs_up_on_path(
     (python,) = detect_all(ToolRegistry(tools=(tool,)), deps)
     script = ts_out / "hostile-runtime-no-account.mjs"
     script.write_text(NO_ACCOUNT_TS, encoding="utf-8")
+    # No HOME (the home folder is HOME when it is set, as Python's expanduser reads it).
+    no_home = {key: value for key, value in os.environ.items() if key != "HOME"}
     completed = subprocess.run(
-        [node_executable(), str(script)], capture_output=True, text=True, check=False, timeout=120
+        [node_executable(), str(script)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env=no_home,
     )
     assert completed.returncode == 0, completed.stderr
     typescript = json.loads(completed.stdout)
