@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tool_registry import DetectionDeps, detect_all, get_tool_registry
 
 from .conftest import REPO, build_typescript, node_executable
 from .test_loader import manifest
@@ -128,4 +129,72 @@ def test_detection_reads_hook_pointers_under_a_home_longer_than_path_max(
     claude = next(result for result in python if result["id"] == "claude-code")
     assert claude["pointerPath"] == str(home / ".claude" / "hive-mind-install.json")
     assert claude["hooksInstalled"] is True
+    assert typescript == python
+
+
+def _own_elf_kind() -> bytes:
+    """The first 20 bytes of this interpreter's program: an ELF header of this machine's class,
+    byte order and architecture."""
+    with open(os.path.realpath(sys.executable), "rb") as program:
+        return program.read(20)
+
+
+def _refused_elf(folder: Path, name: str, elf_type: int, marker: Path) -> Path:
+    """A file with this machine's ELF class, byte order and architecture in its first 20 bytes
+    (of type ``elf_type``) that the kernel refuses to run (ENOEXEC: no program headers), followed
+    by shell text that creates ``marker``: node's spawn hands a refused file to /bin/sh."""
+    header = bytearray(_own_elf_kind())
+    header[16:18] = elf_type.to_bytes(2, "little" if header[5] == 1 else "big")
+    path = folder / name
+    path.write_bytes(bytes(header) + f"/dev/null 2>&1\ntouch {marker}; echo v9.9\n".encode())
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's ELF loader")
+def test_an_elf_the_kernel_refuses_is_never_run_for_its_version_in_either_language(
+    out: Path, tmp_path: Path
+) -> None:
+    # Only the first 20 bytes were checked (magic, class, byte order, machine): an object file
+    # (ET_REL) or a binary with no program headers passed, the kernel refused it (ENOEXEC), and
+    # node's spawn ran it through /bin/sh as a shell script (its text ran, its echo was the
+    # version) where Python's probe failed with "Exec format error".
+    if not _own_elf_kind().startswith(b"\x7fELF"):
+        pytest.skip("this interpreter is no ELF")
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    marker = tmp_path / "ran"
+    relocatable = _refused_elf(folder, "relocatable", 1, marker)
+    headless = _refused_elf(folder, "headless", 2, marker)
+    script = folder / "script"
+    script.write_text(f"#!{headless}\ntouch {marker}\necho v9.9\n", encoding="utf-8")
+    script.chmod(0o755)
+    adapters = tmp_path / "adapters"
+    adapters.mkdir()
+    paths = {"claude": relocatable, "codex": headless, "hermes": script}
+    which = {name: str(path) for name, path in paths.items()}
+    typescript = _node(
+        out,
+        "hostile-review-n-elf.mjs",
+        'import { getToolRegistry, detectAll, detectionResultAsJson } from "./index.js";\n'
+        f"const paths = {json.dumps(which)};\n"
+        f"const registry = getToolRegistry({json.dumps(str(adapters))});\n"
+        "const results = await detectAll(registry, {\n"
+        "  which: (name) => paths[name] ?? null, home: () => '/nonexistent-home',\n"
+        "});\n"
+        "console.log(JSON.stringify(results.map((r) => detectionResultAsJson(r))));\n",
+        dict(os.environ),
+    )
+    assert not marker.exists()
+    deps = DetectionDeps(which=which.get, home=lambda: "/nonexistent-home")
+    registry = get_tool_registry(adapters)
+    python: list[Any] = [result.as_json() for result in detect_all(registry, deps)]
+    assert not marker.exists()
+    for results in (python, typescript):
+        probed = {result["id"]: result for result in results if result["path"] in which.values()}
+        assert set(probed) == {"claude-code", "codex", "hermes"}
+        for result in probed.values():
+            assert result["installed"] is True
+            assert result["version"] is None
+            assert "not run: " in result["diagnostic"]["message"]
     assert typescript == python

@@ -38,6 +38,7 @@ import os
 import re
 import signal
 import stat
+import struct
 import subprocess
 import sys
 import threading
@@ -84,6 +85,14 @@ BATCH_FILE_NOT_RUN = "version: not run: a batch file (.bat, .cmd) runs through c
 # How much of a file the version probe reads to tell whether it is a program: a binary's header,
 # or a ``#!`` line (Linux reads at most this many bytes of one).
 _HEADER_BYTES = 256
+# How much of a binary it reads: its program headers, interpreter path and GNU property note lie
+# within these bytes in every program a linker writes (one whose do not is not run).
+_PROGRAM_BYTES = 8192
+# ELF program header types the kernel reads before it commits to running a file.
+_PT_INTERP = 3
+_PT_GNU_PROPERTY = 0x6474E553
+# GNU properties the kernel itself reads (AArch64's and x86's feature sets): 4 bytes each.
+_FEATURE_PROPERTIES = frozenset({0xC0000000, 0xC0000002})
 # Mach-O's headers (32 and 64 bit, either byte order, and a universal one).
 _MACH_O = frozenset(
     {
@@ -180,10 +189,13 @@ def _own_binary_header() -> bytes:
         return b""
 
 
-def _native_binary(header: bytes) -> bool:
-    """Whether ``header`` begins a binary this machine runs itself: on Windows a PE (``MZ``), on
-    macOS a Mach-O, elsewhere an ELF of this process's own class, byte order and machine. One
-    the system cannot run (``ENOEXEC``) is handed to ``/bin/sh`` by node's spawn, as a script."""
+def _native_binary(header: bytes, *, follow: bool = True) -> bool:
+    """Whether ``header`` (a file's first ``_PROGRAM_BYTES``) begins a binary this machine runs
+    itself: on Windows a PE (``MZ``), on macOS a Mach-O, elsewhere an ELF of this process's own
+    class, byte order and machine that Linux's loader takes (``_elf_loads``), with the
+    interpreter it names (unless ``follow`` is false: the interpreter's own) one too. One the
+    system cannot run (``ENOEXEC``) is handed to ``/bin/sh`` by node's spawn, as a script: an
+    object file or a binary whose program headers are broken, whatever its first 20 bytes."""
     if WINDOWS_HOST:
         return header.startswith(b"MZ")
     if sys.platform == "darwin":
@@ -191,9 +203,82 @@ def _native_binary(header: bytes) -> bool:
     if not header.startswith(b"\x7fELF") or len(header) < 20:
         return False
     own = _own_binary_header()
-    if not own.startswith(b"\x7fELF") or len(own) < 20:
-        return True  # no own ELF to compare with: any ELF
-    return header[4:6] == own[4:6] and header[18:20] == own[18:20]
+    own_elf = own.startswith(b"\x7fELF") and len(own) >= 20  # else no own ELF to compare with
+    if own_elf and (header[4:6] != own[4:6] or header[18:20] != own[18:20]):
+        return False
+    loads, interpreter = _elf_loads(header)
+    if not loads or interpreter is None or not follow:
+        return loads
+    path = os.fsdecode(interpreter)
+    if not is_full_host_path(path):
+        return False  # looked up from the working folder
+    try:
+        return _native_binary(read_regular_file(path, _PROGRAM_BYTES - 1), follow=False)
+    except (OSError, ValueError):
+        return False  # missing, unreadable or no regular file: the kernel refuses it
+
+
+def _elf_loads(data: bytes) -> tuple[bool, bytes | None]:
+    """Whether Linux's ELF loader takes ``data`` (an ELF's first bytes) past every check where it
+    refuses a file as no executable (``ENOEXEC``), judged strictly, and the interpreter path its
+    ``PT_INTERP`` names (``None``: none): an executable or shared object whose program headers,
+    interpreter path and GNU property note lie within ``data`` and are well formed. TypeScript's
+    ``elfLoads`` decides alike."""
+    wide = data[4:5] == b"\x02"
+    order = "<" if data[5:6] == b"\x01" else ">"
+    if len(data) < (64 if wide else 52):
+        return False, None
+    offset_at, sizes_at, entry, align = (32, 54, 56, 8) if wide else (28, 42, 32, 4)
+    (kind,) = struct.unpack_from(order + "H", data, 16)
+    (start,) = struct.unpack_from(order + ("Q" if wide else "I"), data, offset_at)
+    entry_size, count = struct.unpack_from(order + "HH", data, sizes_at)
+    size = entry_size * count
+    if kind not in (2, 3) or entry_size != entry or not 0 < size <= 4096:
+        return False, None  # not ET_EXEC or ET_DYN, or program headers the kernel refuses
+    if start + size > len(data):
+        return False, None
+    interpreter: bytes | None = None
+    layout = order + ("IIQQQQ" if wide else "IIIII")
+    for at in range(start, start + size, entry):
+        fields = struct.unpack_from(layout, data, at)
+        kind, offset, length = fields[0], fields[2 if wide else 1], fields[-1]
+        end = offset + length
+        if kind == _PT_INTERP:
+            if interpreter is not None or not 2 <= length <= 4096 or end > len(data):
+                return False, None
+            interpreter = data[offset : end - 1]
+            if data[end - 1] != 0 or b"\x00" in interpreter:
+                return False, None
+        elif kind == _PT_GNU_PROPERTY and (
+            end > len(data) or not _gnu_properties_load(data[offset:end], order, align)
+        ):
+            return False, None
+    return True, interpreter
+
+
+def _gnu_properties_load(note: bytes, order: str, align: int) -> bool:
+    """Whether the kernel reads ``note`` (a ``PT_GNU_PROPERTY`` segment) without refusing the
+    file: one ``GNU`` note of at most 1 KiB whose properties fit, are aligned and are sorted."""
+    if not 16 <= len(note) <= 1024:
+        return False
+    name_size, size, kind = struct.unpack_from(order + "III", note, 0)
+    if kind != 5 or name_size != 4 or note[12:16] != b"GNU\x00" or size > len(note) - 16:
+        return False
+    offset, end = 16, 16 + size
+    previous = -1
+    while offset != end:
+        if end - offset < 8:
+            return False
+        kind, length = struct.unpack_from(order + "II", note, offset)
+        offset += 8
+        step = -(-length // align) * align
+        if step > end - offset or kind <= previous:
+            return False
+        if kind in _FEATURE_PROPERTIES and length != 4:
+            return False
+        previous = kind
+        offset += step
+    return True
 
 
 def _refuse_unless_program(executable: object) -> None:
@@ -202,21 +287,21 @@ def _refuse_unless_program(executable: object) -> None:
     its full path. No other file is ever run for its version: a bare name would be looked up on
     PATH by the system, not by detection's own lookup, and node runs a file of no known format
     through ``/bin/sh`` (``ENOEXEC``), as a shell script. The header is read by the loader's
-    guarded reader (a regular file, opened non-blocking, at most ``_HEADER_BYTES``)."""
+    guarded reader (a regular file, opened non-blocking, at most ``_PROGRAM_BYTES``)."""
     if type(executable) is not str or not is_full_host_path(executable):
         raise NotRunError(NOT_A_FULL_PATH)
-    header = read_regular_file(executable, _HEADER_BYTES - 1)
+    header = read_regular_file(executable, _PROGRAM_BYTES - 1)
     if WINDOWS_HOST or not header.startswith(b"#!"):
         if not _native_binary(header):
             raise NotRunError(NO_PROGRAM_HEADER)
         return
-    line = _INTERPRETER.match(header)
+    line = _INTERPRETER.match(header, 0, _HEADER_BYTES)
     interpreter = None if line is None else os.fsdecode(line.group(1))
     try:
         runs = (
             interpreter is not None
             and is_full_host_path(interpreter)
-            and _native_binary(read_regular_file(interpreter, _HEADER_BYTES - 1))
+            and _native_binary(read_regular_file(interpreter, _PROGRAM_BYTES - 1))
         )
     except (OSError, ValueError):
         runs = False  # missing, unreadable or no regular file: nothing the system would run

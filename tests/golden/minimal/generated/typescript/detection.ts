@@ -67,6 +67,14 @@ const BATCH_FILE_NOT_RUN = "version: not run: a batch file (.bat, .cmd) runs thr
 // How much of a file the version probe reads to tell whether it is a program: a binary's header,
 // or a `#!` line (Linux reads at most this many bytes of one).
 const HEADER_BYTES = 256;
+// How much of a binary it reads: its program headers, interpreter path and GNU property note lie
+// within these bytes in every program a linker writes (one whose do not is not run).
+const PROGRAM_BYTES = 8192;
+// ELF program header types the kernel reads before it commits to running a file.
+const PT_INTERP = 3;
+const PT_GNU_PROPERTY = 0x6474e553;
+// GNU properties the kernel itself reads (AArch64's and x86's feature sets): 4 bytes each.
+const FEATURE_PROPERTIES: ReadonlySet<number> = new Set([0xc0000000, 0xc0000002]);
 // Mach-O's headers (32 and 64 bit, either byte order, and a universal one), as hex.
 const MACH_O: ReadonlySet<string> = new Set(["feedface", "feedfacf", "cefaedfe", "cffaedfe", "cafebabe", "bebafeca"]);
 // What the version probe says of a file it does not run (Python says the same).
@@ -253,22 +261,97 @@ function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
 
 const ELF = [0x7f, 0x45, 0x4c, 0x46];
 
-/** Whether `header` begins a binary this machine runs itself: on Windows a PE (`MZ`), on macOS a
- * Mach-O, elsewhere an ELF of this process's own class, byte order and machine. One the system
- * cannot run (ENOEXEC) node's spawn hands to `/bin/sh`, as a script. As Python's `_native_binary`. */
-function nativeBinary(header: Uint8Array): boolean {
+/** Whether `header` (a file's first PROGRAM_BYTES) begins a binary this machine runs itself: on
+ * Windows a PE (`MZ`), on macOS a Mach-O, elsewhere an ELF of this process's own class, byte
+ * order and machine that Linux's loader takes (`elfLoads`), with the interpreter it names (unless
+ * `follow` is false: the interpreter's own) one too. One the system cannot run (ENOEXEC) node's
+ * spawn hands to `/bin/sh`, as a script: an object file or a binary whose program headers are
+ * broken, whatever its first 20 bytes. As Python's `_native_binary`. */
+function nativeBinary(header: Uint8Array, follow = true): boolean {
   if (process.platform === "win32") return startsWith(header, [0x4d, 0x5a]);
   if (process.platform === "darwin") return header.length >= 4 && MACH_O.has(Buffer.from(header.subarray(0, 4)).toString("hex"));
   if (!startsWith(header, ELF) || header.length < 20) return false;
   const own = ownBinaryHeader();
-  if (!startsWith(own, ELF) || own.length < 20) return true; // no own ELF to compare with: any ELF
-  return [4, 5, 18, 19].every((index) => header[index] === own[index]);
+  // No own ELF to compare with: any ELF's kind.
+  if (startsWith(own, ELF) && own.length >= 20 && ![4, 5, 18, 19].every((index) => header[index] === own[index])) return false;
+  const [loads, interpreter] = elfLoads(header);
+  if (!loads || interpreter === null || !follow) return loads;
+  const path = fsDecode(Buffer.from(interpreter));
+  if (!isFullHostPath(path)) return false; // looked up from the working folder
+  try {
+    return nativeBinary(readRegularFile(path, PROGRAM_BYTES - 1), false);
+  } catch {
+    return false; // missing, unreadable or no regular file: the kernel refuses it
+  }
+}
+
+/** Whether Linux's ELF loader takes `data` (an ELF's first bytes) past every check where it
+ * refuses a file as no executable (ENOEXEC), judged strictly, and the interpreter path its
+ * `PT_INTERP` names (null: none): an executable or shared object whose program headers,
+ * interpreter path and GNU property note lie within `data` and are well formed. As Python's
+ * `_elf_loads`. */
+function elfLoads(data: Uint8Array): [boolean, Uint8Array | null] {
+  const wide = data[4] === 2;
+  const little = data[5] === 1;
+  if (data.length < (wide ? 64 : 52)) return [false, null];
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const [offsetAt, sizesAt, entry, align] = wide ? [32, 54, 56, 8] : [28, 42, 32, 4];
+  const word = (at: number): number => (wide ? Number(view.getBigUint64(at, little)) : view.getUint32(at, little));
+  const type = view.getUint16(16, little);
+  const start = word(offsetAt);
+  const entrySize = view.getUint16(sizesAt, little);
+  const size = entrySize * view.getUint16(sizesAt + 2, little);
+  // Not ET_EXEC or ET_DYN, or program headers the kernel refuses.
+  if ((type !== 2 && type !== 3) || entrySize !== entry || size <= 0 || size > 4096) return [false, null];
+  if (start + size > data.length) return [false, null];
+  let interpreter: Uint8Array | null = null;
+  for (let at = start; at < start + size; at += entry) {
+    const kind = view.getUint32(at, little);
+    const offset = wide ? word(at + 8) : view.getUint32(at + 4, little);
+    const length = wide ? word(at + 32) : view.getUint32(at + 16, little);
+    const end = offset + length;
+    if (kind === PT_INTERP) {
+      if (interpreter !== null || length < 2 || length > 4096 || end > data.length) return [false, null];
+      interpreter = data.subarray(offset, end - 1);
+      if (data[end - 1] !== 0 || interpreter.includes(0)) return [false, null];
+    } else if (kind === PT_GNU_PROPERTY) {
+      if (end > data.length || !gnuPropertiesLoad(data.subarray(offset, end), little, align)) return [false, null];
+    }
+  }
+  return [true, interpreter];
+}
+
+/** Whether the kernel reads `note` (a `PT_GNU_PROPERTY` segment) without refusing the file: one
+ * `GNU` note of at most 1 KiB whose properties fit, are aligned and are sorted. As Python's
+ * `_gnu_properties_load`. */
+function gnuPropertiesLoad(note: Uint8Array, little: boolean, align: number): boolean {
+  if (note.length < 16 || note.length > 1024) return false;
+  const view = new DataView(note.buffer, note.byteOffset, note.byteLength);
+  const nameSize = view.getUint32(0, little);
+  const size = view.getUint32(4, little);
+  const kind = view.getUint32(8, little);
+  if (kind !== 5 || nameSize !== 4 || !startsWith(note.subarray(12), [0x47, 0x4e, 0x55, 0x00]) || size > note.length - 16) return false;
+  let offset = 16;
+  const end = 16 + size;
+  let previous = -1;
+  while (offset !== end) {
+    if (end - offset < 8) return false;
+    const type = view.getUint32(offset, little);
+    const length = view.getUint32(offset + 4, little);
+    offset += 8;
+    const step = Math.ceil(length / align) * align;
+    if (step > end - offset || type <= previous) return false;
+    if (FEATURE_PROPERTIES.has(type) && length !== 4) return false;
+    previous = type;
+    offset += step;
+  }
+  return true;
 }
 
 /** The interpreter a `#!` line names (after blanks, up to a blank, a NUL or the line's end, as
  * Linux reads it), or null when the line does not end within `header`. */
 function interpreterOf(header: Uint8Array): string | null {
-  const end = header.indexOf(0x0a);
+  const end = header.subarray(0, HEADER_BYTES).indexOf(0x0a);
   if (end < 0) return null;
   let start = 2;
   while (start < end && (header[start] === 0x20 || header[start] === 0x09)) start += 1;
@@ -283,10 +366,10 @@ function interpreterOf(header: Uint8Array): string | null {
  * No other file is ever run for its version: a bare name would be looked up on PATH by the
  * system, not by detection's own lookup, and node runs a file of no known format through
  * `/bin/sh` (ENOEXEC), as a shell script. The header is read by the loader's guarded reader (a
- * regular file, opened non-blocking, at most HEADER_BYTES). As Python's `_refuse_unless_program`.
+ * regular file, opened non-blocking, at most PROGRAM_BYTES). As Python's `_refuse_unless_program`.
  */
 function refuseUnlessProgram(executable: string): void {
-  const header = readRegularFile(executable, HEADER_BYTES - 1);
+  const header = readRegularFile(executable, PROGRAM_BYTES - 1);
   if (process.platform === "win32" || !startsWith(header, [0x23, 0x21])) {
     if (!nativeBinary(header)) throw new NotRunError(NO_PROGRAM_HEADER);
     return;
@@ -294,7 +377,7 @@ function refuseUnlessProgram(executable: string): void {
   const interpreter = interpreterOf(header);
   let runs: boolean;
   try {
-    runs = interpreter !== null && isFullHostPath(interpreter) && nativeBinary(readRegularFile(interpreter, HEADER_BYTES - 1));
+    runs = interpreter !== null && isFullHostPath(interpreter) && nativeBinary(readRegularFile(interpreter, PROGRAM_BYTES - 1));
   } catch {
     runs = false; // missing, unreadable or no regular file: nothing the system would run
   }
