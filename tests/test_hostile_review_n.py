@@ -3,6 +3,7 @@ held in both languages."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -11,7 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tool_registry import DetectionDeps, detect_all, get_tool_registry
+from tool_registry import (
+    BUILTIN_TOOL_MANIFESTS,
+    DetectionDeps,
+    PathDetect,
+    detect_all,
+    detect_tool,
+    get_tool_registry,
+)
 
 from .conftest import REPO, build_typescript, node_executable
 from .test_loader import manifest
@@ -24,7 +32,7 @@ def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_typescript(tmp_path_factory.mktemp("ts-hostile-review-n"), GENERATED_TS)
 
 
-def _node(out: Path, name: str, code: str, env: dict[str, str]) -> Any:
+def _node(out: Path, name: str, code: str, env: dict[str, str], cwd: Path | None = None) -> Any:
     script = out / name
     script.write_text(code, encoding="utf-8")
     result = subprocess.run(
@@ -33,7 +41,7 @@ def _node(out: Path, name: str, code: str, env: dict[str, str]) -> Any:
         text=True,
         check=False,
         env=env,
-        cwd=out,
+        cwd=out if cwd is None else cwd,
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
@@ -197,4 +205,46 @@ def test_an_elf_the_kernel_refuses_is_never_run_for_its_version_in_either_langua
             assert result["installed"] is True
             assert result["version"] is None
             assert "not run: " in result["diagnostic"]["message"]
+    assert typescript == python
+
+
+@pytest.mark.parametrize("name", ["bin/fixture-tool", "./fixture-tool"])
+def test_a_relative_program_name_finds_nothing_in_the_working_folder(
+    out: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    # A name holding a separator was checked as given: `bin/fixture-tool` (a host's manifest
+    # that never went through the schema) was found in the folder detection was started in and
+    # reported installed there, in both languages.
+    for folder in (tmp_path, tmp_path / "bin"):
+        folder.mkdir(exist_ok=True)
+        program = folder / "fixture-tool"
+        program.write_text("#!/bin/sh\necho 1.0\n", encoding="utf-8")
+        program.chmod(0o755)
+    tool = dataclasses.replace(
+        BUILTIN_TOOL_MANIFESTS[0],
+        id="fixture-tool",
+        detect=PathDetect(kind="path", binaryName=name),
+    )
+    monkeypatch.chdir(tmp_path)
+    deps = DetectionDeps(home=lambda: "/nonexistent-home")
+    registry = get_tool_registry(tmp_path / "bin")
+    python = detect_tool(tool, registry, deps, probe_version=False).as_json()
+    typescript = _node(
+        out,
+        "hostile-review-n-relative.mjs",
+        "import { getToolRegistry, detectTool, detectionResultAsJson,"
+        ' BUILTIN_TOOL_MANIFESTS } from "./index.js";\n'
+        'import { DEFAULT_DETECTION_DEPS } from "./detection.js";\n'
+        "const tool = { ...BUILTIN_TOOL_MANIFESTS[0], id: 'fixture-tool',"
+        f" detect: {{ kind: 'path', binaryName: {json.dumps(name)} }} }};\n"
+        f"const registry = getToolRegistry({json.dumps(str(tmp_path / 'bin'))});\n"
+        "const deps = { ...DEFAULT_DETECTION_DEPS, home: () => '/nonexistent-home' };\n"
+        "const result = await detectTool(tool, registry, deps, false);\n"
+        "console.log(JSON.stringify(detectionResultAsJson(result)));\n",
+        {**os.environ},
+        cwd=tmp_path,  # the working folder holding the program
+    )
+    for result in (python, typescript):
+        assert result["installed"] is False
+        assert result["path"] is None
     assert typescript == python

@@ -170,8 +170,9 @@ function joined(folder: string, name: string): string {
   return drive || separators.some((separator) => folder.endsWith(separator)) ? folder + name : folder + nodePath.sep + name;
 }
 
-/** PATH lookup, the Python `_which` step for step: a name with a separator is checked as given,
- * and only absolute PATH entries are searched (an empty one, POSIX's working folder, "." or any
+/** PATH lookup, the Python `_which` step for step: a name with a separator is checked as given
+ * when it is a full path (a relative one, `bin/x` or `./x`, names a file of the working folder
+ * and finds nothing), and only absolute PATH entries are searched (an empty one, POSIX's working folder, "." or any
  * relative one is skipped), so a program is never found in, or run from, the folder detection
  * was started in. */
 export function which(name: string): string | null {
@@ -181,6 +182,7 @@ export function which(name: string): string | null {
   // programs run for their version) where Python, with no PATH, finds nothing.
   const extensions = process.platform === "win32" ? ["", ...(ownMember(process.env, "PATHEXT") ?? ".EXE;.CMD;.BAT;.COM").split(";")] : [""];
   if (name.includes("/") || (process.platform === "win32" && name.includes("\\"))) {
+    if (!isFullHostPath(name)) return null; // a file of the working folder
     return extensions.map((ext) => name + ext).find(isExecutableFile) ?? null;
   }
   for (const folder of (ownMember(process.env, "PATH") ?? "").split(nodePath.delimiter)) {

@@ -396,7 +396,9 @@ def _which(name: str) -> str | None:
     (which POSIX reads as the working folder), ``.`` or any other relative one names a folder
     of the working folder, and Windows' working folder is not searched first, so detection
     never finds, or runs, a program because of the folder it was started in (as Go's
-    ``exec.LookPath`` refuses such results). A name with a separator is checked as given."""
+    ``exec.LookPath`` refuses such results). A name with a separator is checked as given when
+    it is a full path; a relative one (``bin/x``, ``./x``) names a file of the working folder
+    and finds nothing."""
     if not name or "\x00" in name:
         return None
     windows = sys.platform.startswith("win")
@@ -404,6 +406,8 @@ def _which(name: str) -> str | None:
     if windows:
         extensions += os.environ.get("PATHEXT", ".EXE;.CMD;.BAT;.COM").split(";")
     if "/" in name or (windows and "\\" in name):
+        if not is_full_host_path(name):
+            return None  # a file of the working folder
         return next((name + ext for ext in extensions if _is_executable_file(name + ext)), None)
     for folder in os.environ.get("PATH", "").split(os.pathsep):
         # Nor one whose bytes are not UTF-8: TypeScript sees another folder there (U+FFFD).
