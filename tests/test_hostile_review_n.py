@@ -248,3 +248,59 @@ def test_a_relative_program_name_finds_nothing_in_the_working_folder(
         assert result["installed"] is False
         assert result["path"] is None
     assert typescript == python
+
+
+DETECT_TOOL_DEPS_TS = """
+import { getToolRegistry, detectTool, detectAll, detectionResultAsJson, BUILTIN_TOOL_MANIFESTS }
+  from "./index.js";
+import { DEFAULT_DETECTION_DEPS } from "./detection.js";
+const registry = getToolRegistry(process.argv[2]);
+const tool = BUILTIN_TOOL_MANIFESTS[0];
+class FakeDeps {
+  which() { return null; }
+  isFile() { return false; }
+  async runVersion() { return null; }
+  readText() { return null; }
+  home() { return "/nonexistent-home"; }
+  platform() { return "linux"; }
+}
+const refused = async (call) => {
+  try { await call(); return null; } catch (error) { return error instanceof TypeError; }
+};
+const partial = { which: () => null, home: () => "/nonexistent-home" };
+const alone = await detectTool(tool, registry, partial, false);
+const all = (await detectAll(registry, partial)).find((result) => result.id === tool.id);
+console.log(JSON.stringify({
+  typo: await refused(() => detectTool(tool, registry, { ...DEFAULT_DETECTION_DEPS, whcih: () => null }, false)),
+  instance: await refused(() => detectTool(tool, registry, new FakeDeps(), false)),
+  partial: detectionResultAsJson(alone),
+  all: detectionResultAsJson(all),
+}));
+"""
+
+
+def test_detect_tool_takes_deps_as_detect_all_takes_them_in_typescript(
+    out: Path, tmp_path: Path
+) -> None:
+    # detectTool skipped detectAll's checks of its deps: an unknown member (`{ whcih }`) and a
+    # class instance were taken (Python refuses both: an unknown keyword, a subclass's hidden
+    # methods), and a member left out was no function (every probe failed) where detectAll
+    # reads it as the real system's.
+    adapters = tmp_path / "adapters"
+    adapters.mkdir()
+    script = out / "hostile-review-n-detect-tool.mjs"
+    script.write_text(DETECT_TOOL_DEPS_TS, encoding="utf-8")
+    result = subprocess.run(
+        [node_executable(), str(script), str(adapters)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=out,
+    )
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert shown["typo"] is True
+    assert shown["instance"] is True
+    assert shown["partial"]["diagnostic"] is None
+    # detectTool without a version probe, detectAll with one (nothing is found to run).
+    assert shown["partial"] == shown["all"]

@@ -664,14 +664,32 @@ function failure(toolId: string, step: string, error: unknown): Diagnostic {
   return makeDiagnostic(DiagnosticCode.DETECTION_FAILED, { source: shown(toolId), found });
 }
 
+/** The host's `deps` (an object, or null/undefined for none) as detection uses them: the real
+ * system's members under the host's own (a plain object's own members only: a polluted
+ * prototype lends none), frozen. A class instance, whose methods are no own members, and an own
+ * member that names none of `DetectionDeps`' (`{ whcih }`) are a TypeError, as Python refuses a
+ * subclass's hidden methods and an unknown keyword: its fakes were silently the real system. */
+function chosenDeps(given: object | null | undefined): DetectionDeps {
+  const prototype: unknown = given === undefined || given === null ? null : Object.getPrototypeOf(given);
+  if (prototype !== null && prototype !== Object.prototype) {
+    throw new TypeError("deps must be a plain object of DetectionDeps members (its own members are read, not a class's methods)");
+  }
+  refuseUnknownMembers(given, ["which", "isFile", "runVersion", "readText", "home", "platform"], "deps");
+  // Frozen, as Python's `DetectionDeps` is: a resolver is handed these, and one that replaced a
+  // member (`deps.which = ...`) changed how every tool after it was probed and run.
+  return Object.freeze({ ...DEFAULT_DETECTION_DEPS, ...given });
+}
+
 /** Detect one tool; any failure lands in the result's diagnostic (the first one wins). `deps`
- * null is the real system; `probeVersion` must be a boolean or undefined (both TypeErrors else,
- * as Python's). By default (undefined), as `detectAll`: a built-in's version is probed, and a
- * program a third-party manifest names is run only when the host asks (`true`). */
+ * as `detectAll` takes them (null: the real system; a member left out is the real system's; a
+ * class instance or an unknown member a TypeError); `probeVersion` must be a boolean or
+ * undefined (both TypeErrors else, as Python's). By default (undefined), as `detectAll`: a
+ * built-in's version is probed, and a program a third-party manifest names is run only when the
+ * host asks (`true`). */
 export async function detectTool(
   tool: ToolManifest,
   registry: ToolRegistry,
-  deps: DetectionDeps | null = DEFAULT_DETECTION_DEPS,
+  deps: Partial<DetectionDeps> | null = DEFAULT_DETECTION_DEPS,
   probeVersion?: boolean,
 ): Promise<DetectionResult> {
   // Checked before anything is probed, as Python's `detect_tool`: `null` is the real system and
@@ -686,12 +704,13 @@ export async function detectTool(
   if (given !== null && (typeof given !== "object" || Array.isArray(given))) {
     throw new TypeError(`deps must be a DetectionDeps object (null: the real system), not ${kindOf(given)}`);
   }
+  const chosen = chosenDeps(given as object | null);
   const probe: unknown = probeVersion;
   if (probe !== undefined && typeof probe !== "boolean") {
     throw new TypeError(`probeVersion must be true, false or undefined, not ${kindOf(probe)}`);
   }
   const probing = probeVersion ?? ownMember(tool, "builtin") === true;
-  return detectOne(tool, registry, deps ?? DEFAULT_DETECTION_DEPS, probing);
+  return detectOne(tool, registry, chosen, probing);
 }
 
 async function detectOne(
@@ -793,20 +812,13 @@ export async function detectAll(
   // Own members only are read (a polluted prototype lends none), so a class instance's methods
   // were never seen: a host's `new FakeDeps()` (a DetectionDeps to the compiler) ran the real
   // PATH lookup and version probe. Refused, as Python refuses a subclass's hidden methods.
-  const prototype: unknown = given === undefined || given === null ? null : Object.getPrototypeOf(given);
-  if (prototype !== null && prototype !== Object.prototype) {
-    throw new TypeError("deps must be a plain object of DetectionDeps members (its own members are read, not a class's methods)");
-  }
-  refuseUnknownMembers(given, ["which", "isFile", "runVersion", "readText", "home", "platform"], "deps");
+  const chosen = chosenDeps(given as object | null | undefined);
   refuseUnknownMembers(options, ["probeThirdPartyVersions"], "options");
   // Running a program is an authority the host grants: "no" is no answer, so only a boolean.
   const probe: unknown = ownMember(options, "probeThirdPartyVersions");
   if (probe !== undefined && typeof probe !== "boolean") {
     throw new TypeError(`probeThirdPartyVersions must be true or false, not ${probe === null ? "null" : typeof probe}`);
   }
-  // Frozen, as Python's `DetectionDeps` is: a resolver is handed these, and one that replaced a
-  // member (`deps.which = ...`) changed how every tool after it was probed and run.
-  const chosen: DetectionDeps = Object.freeze({ ...DEFAULT_DETECTION_DEPS, ...deps });
   const results: DetectionResult[] = [];
   for (const tool of registry.tools) {
     if (isInert(tool)) continue;
