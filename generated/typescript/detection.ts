@@ -69,7 +69,7 @@ const BATCH_FILE_NOT_RUN = "version: not run: a batch file (.bat, .cmd) runs thr
 const HEADER_BYTES = 256;
 // How much of a binary it reads: its program headers, interpreter path and GNU property note lie
 // within these bytes in every program a linker writes (one whose do not is not run).
-const PROGRAM_BYTES = 8192;
+const PROGRAM_BYTES = 65536;
 // ELF program header types the kernel reads before it commits to running a file.
 const PT_INTERP = 3;
 const PT_GNU_PROPERTY = 0x6474e553;
