@@ -11,9 +11,10 @@ an acknowledgement names. Compared:
 - the runtime diagnostic codes (the generated ``DiagnosticCode`` enum at the baseline, read with
   ``ast``, against the code table now);
 - the third-party adapter schema (``$defs/ThirdPartyToolManifest`` with its ``$ref`` and ``allOf``
-  resolved), walked along instance paths (``items``, ``oneOf``/``anyOf`` and the branches of
-  ``if``/``then``/``else`` included): a property newly required, an ``enum``/``const`` (one set of
-  admitted values) narrowed, a subschema newly ``false``, an ``if`` condition changed, a
+  resolved), walked along instance paths (``items``, ``additionalProperties``, ``oneOf``/``anyOf``
+  and the branches of ``if``/``then``/``else`` included): a property newly required, an
+  ``enum``/``const`` (one set of admitted values) narrowed, a subschema newly ``false``, an ``if``
+  or ``not`` condition added or changed, a
   ``type`` narrowed or alternatives changed, a ``pattern`` added or changed, a limit tightened,
   ``additionalProperties`` closed, a property removed from a closed object: each makes
   an adapter that was valid before invalid now.
@@ -394,6 +395,7 @@ def _walk(
             depth=depth + 1,
         )
     yield from _conditional(old, new, path, walk, depth)
+    yield from _negation(old, new, path, walk)
     for keyword in ("oneOf", "anyOf"):
         before, after = old.keywords.get(keyword), new.keywords.get(keyword)
         if after is None:
@@ -506,6 +508,25 @@ def _conditional(
                 walk=walk,
                 depth=depth + 1,
             )
+
+
+def _negation(
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk
+) -> Iterator[Diagnostic]:
+    """``not``: a subschema that now accepts more refuses more, so an added or changed ``not``
+    may refuse adapters valid before (``not: {required: [hookPackage]}``); it is reported as a
+    changed ``if`` condition is. One removed refuses nothing."""
+    if "not" not in new.keywords:
+        return
+    if "not" in old.keywords and json_key(new.keywords["not"]) == json_key(old.keywords["not"]):
+        return
+    verb = "changed" if "not" in old.keywords else "added"
+    yield walk.record(
+        Code.BREAKING_SCHEMA_TYPE_CHANGED,
+        path,
+        f"{_origin(walk.new_root, new.pointer, 'not')}/not",
+        f"the not condition {verb}",
+    )
 
 
 def _compare_keywords(
@@ -624,6 +645,7 @@ def _compare_object(
                 f"{new.pointer}/properties",
                 f"removed from a closed object (was at {old_pointer})",
             )
+    yield from _other_properties(old, new, path, walk, depth)
     for name, (sub, pointer) in new.properties.items():
         if name not in old.properties:
             if sub is False:
@@ -644,6 +666,40 @@ def _compare_object(
             walk=walk,
             depth=depth + 1,
         )
+
+
+def _other_properties(
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int
+) -> Iterator[Diagnostic]:
+    """``additionalProperties`` given as a schema: every property no ``properties`` entry names
+    must now satisfy it (``additionalProperties: {type: boolean}`` where any value was accepted);
+    compared with the baseline's (none: any value). One newly ``false`` is ``_compare_object``'s
+    ``…_CLOSED``; one that was ``false`` admitted no such property, so nothing of it breaks."""
+    after = new.keywords.get("additionalProperties")
+    before = old.keywords.get("additionalProperties", True)
+    if not isinstance(after, Mapping) or before is False:
+        return
+    where = _origin(walk.new_root, new.pointer, "additionalProperties")
+    was = _origin(walk.old_root, old.pointer, "additionalProperties")
+    yield from _walk_raw(
+        before,
+        after,
+        (f"{was}/additionalProperties", f"{where}/additionalProperties"),
+        (*path, "*"),
+        walk=walk,
+        depth=depth + 1,
+    )
+    # A property the baseline named and the schema no longer does is now held to it too.
+    for name, (sub, pointer) in old.properties.items():
+        if name not in new.properties:
+            yield from _walk_raw(
+                sub,
+                after,
+                (pointer, f"{where}/additionalProperties"),
+                (*path, name),
+                walk=walk,
+                depth=depth + 1,
+            )
 
 
 # --- acknowledgements ----------------------------------------------------------------------------

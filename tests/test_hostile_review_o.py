@@ -1,0 +1,136 @@
+"""Hostile review O: ``toolgen breaking`` and the rest of the maintainer flow.
+
+``breaking`` walked ``$ref``, ``allOf``, ``items``, ``oneOf``/``anyOf`` and ``if``/``then``/
+``else``, but not ``not`` nor an ``additionalProperties`` given as a schema, both of which the
+validator compiler supports: adding either to the adapter schema refused adapters that were valid
+before, and ``breaking`` said "0 breaking" (exit 0)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .conftest import copy_project
+
+Run = Callable[..., tuple[int, str, str]]
+SCHEMA = "schema/tool-manifest.schema.json"
+
+
+def _edit_schema(project: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    path = project / SCHEMA
+    document = json.loads(path.read_text(encoding="utf-8"))
+    change(document)
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+def _breaking(run_cli: Run, project: Path, against: Path) -> tuple[int, list[dict[str, Any]]]:
+    code, out, _ = run_cli(
+        "breaking", "--against", str(against), "--project", str(project), "--format", "json"
+    )
+    found: list[dict[str, Any]] = json.loads(out)["diagnostics"]
+    return code, found
+
+
+def _no_desktop_adapters(schema: dict[str, Any]) -> None:
+    schema["$defs"]["ThirdPartyToolManifest"]["not"] = {
+        "properties": {"category": {"const": "desktop-app"}},
+        "required": ["category"],
+    }
+
+
+def _capabilities_extra(kind: str | list[str]) -> Callable[[dict[str, Any]], None]:
+    def change(schema: dict[str, Any]) -> None:
+        schema["$defs"]["Capabilities"]["additionalProperties"] = {"type": kind}
+
+    return change
+
+
+def _open_capabilities(schema: dict[str, Any]) -> None:
+    del schema["$defs"]["Capabilities"]["additionalProperties"]
+
+
+def test_an_added_not_is_breaking_and_located(tmp_path: Path, run_cli: Run) -> None:
+    old = copy_project(tmp_path / "old")
+    new = copy_project(tmp_path / "new")
+    _edit_schema(new, _no_desktop_adapters)
+    code, found = _breaking(run_cli, new, old)
+    assert code == 1, found
+    (record,) = found
+    assert record["code"] == "BREAKING_SCHEMA_TYPE_CHANGED"
+    assert record["subject"] == "/"
+    assert record["pointer"] == "/$defs/ThirdPartyToolManifest/not"
+    assert "not condition added" in record["message"]
+
+
+def test_a_changed_not_is_breaking_and_the_same_or_a_removed_one_is_not(
+    tmp_path: Path, run_cli: Run
+) -> None:
+    old = copy_project(tmp_path / "old")
+    new = copy_project(tmp_path / "new")
+    _edit_schema(old, _no_desktop_adapters)
+    _edit_schema(new, _no_desktop_adapters)
+    assert _breaking(run_cli, new, old) == (0, [])
+
+    def wider(schema: dict[str, Any]) -> None:
+        schema["$defs"]["ThirdPartyToolManifest"]["not"]["properties"]["category"] = {
+            "enum": ["desktop-app", "mcp-server"]
+        }
+
+    _edit_schema(new, wider)
+    code, found = _breaking(run_cli, new, old)
+    assert code == 1
+    assert [(d["code"], d["subject"]) for d in found] == [("BREAKING_SCHEMA_TYPE_CHANGED", "/")]
+    assert "not condition changed" in found[0]["message"]
+
+    removed = copy_project(tmp_path / "removed")
+    assert _breaking(run_cli, removed, old) == (0, [])
+
+
+def test_an_additional_properties_schema_is_compared(tmp_path: Path, run_cli: Run) -> None:
+    old = copy_project(tmp_path / "old")
+    new = copy_project(tmp_path / "new")
+    _edit_schema(old, _open_capabilities)  # any other property was accepted
+    _edit_schema(new, _capabilities_extra("boolean"))
+    code, found = _breaking(run_cli, new, old)
+    assert code == 1, found
+    (record,) = found
+    assert record["code"] == "BREAKING_SCHEMA_TYPE_CHANGED"
+    assert record["subject"] == "/capabilities/*"
+    assert record["pointer"] == "/$defs/Capabilities/additionalProperties/type"
+
+    # Narrowed from one schema to another: walked as any subschema is.
+    _edit_schema(old, _capabilities_extra(["boolean", "string"]))
+    code, found = _breaking(run_cli, new, old)
+    assert code == 1
+    assert [(d["code"], d["subject"]) for d in found] == [
+        ("BREAKING_SCHEMA_TYPE_CHANGED", "/capabilities/*")
+    ]
+    assert "string" in found[0]["message"]
+
+    # Widened: nothing valid before is refused.
+    assert _breaking(run_cli, old, new)[0] == 0
+
+
+def test_a_property_dropped_beside_an_additional_properties_schema_is_held_to_it(
+    tmp_path: Path, run_cli: Run
+) -> None:
+    old = copy_project(tmp_path / "old")
+    new = copy_project(tmp_path / "new")
+
+    def with_notes(schema: dict[str, Any]) -> None:
+        capabilities = schema["$defs"]["Capabilities"]
+        capabilities["additionalProperties"] = {"type": "array"}
+        capabilities["properties"]["notes"] = {"type": "array", "items": {"type": "string"}}
+
+    _edit_schema(old, with_notes)
+    _edit_schema(new, _capabilities_extra("string"))
+    code, found = _breaking(run_cli, new, old)
+    assert code == 1, found
+    subjects = {(d["code"], d.get("subject")) for d in found}
+    # ``notes`` (an array before) must now be a string, as must any other property.
+    assert subjects == {
+        ("BREAKING_SCHEMA_TYPE_CHANGED", "/capabilities/notes"),
+        ("BREAKING_SCHEMA_TYPE_CHANGED", "/capabilities/*"),
+    }
