@@ -677,19 +677,21 @@ def _other_properties(
     ``…_CLOSED``; one that was ``false`` admitted no such property, so nothing of it breaks."""
     after = new.keywords.get("additionalProperties")
     before = old.keywords.get("additionalProperties", True)
-    if not isinstance(after, Mapping) or before is False:
+    if not isinstance(after, Mapping):
         return
     where = _origin(walk.new_root, new.pointer, "additionalProperties")
-    was = _origin(walk.old_root, old.pointer, "additionalProperties")
-    yield from _walk_raw(
-        before,
-        after,
-        (f"{was}/additionalProperties", f"{where}/additionalProperties"),
-        (*path, "*"),
-        walk=walk,
-        depth=depth + 1,
-    )
-    # A property the baseline named and the schema no longer does is now held to it too.
+    if before is not False:
+        was = _origin(walk.old_root, old.pointer, "additionalProperties")
+        yield from _walk_raw(
+            before,
+            after,
+            (f"{was}/additionalProperties", f"{where}/additionalProperties"),
+            (*path, "*"),
+            walk=walk,
+            depth=depth + 1,
+        )
+    # A property the baseline named and the schema no longer does is now held to it too (the
+    # baseline closed or not: the property was accepted under its own schema).
     for name, (sub, pointer) in old.properties.items():
         if name not in new.properties:
             yield from _walk_raw(

@@ -134,3 +134,16 @@ def test_a_property_dropped_beside_an_additional_properties_schema_is_held_to_it
         ("BREAKING_SCHEMA_TYPE_CHANGED", "/capabilities/notes"),
         ("BREAKING_SCHEMA_TYPE_CHANGED", "/capabilities/*"),
     }
+
+    # A closed baseline admitted no other property, but ``notes`` was named there: dropping it
+    # beside an ``additionalProperties`` schema holds it to that schema too.
+    def closed_with_notes(schema: dict[str, Any]) -> None:
+        with_notes(schema)
+        schema["$defs"]["Capabilities"]["additionalProperties"] = False
+
+    _edit_schema(old, closed_with_notes)
+    code, found = _breaking(run_cli, new, old)
+    assert code == 1, found
+    assert [(d["code"], d.get("subject")) for d in found] == [
+        ("BREAKING_SCHEMA_TYPE_CHANGED", "/capabilities/notes")
+    ]
