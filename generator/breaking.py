@@ -656,7 +656,7 @@ def _compare_object(
                     "no longer accepts any value",
                 )
             elif name not in new.required:
-                yield walk.record(Code.SAFE_ADDITION, (*path, name), pointer, "new property")
+                yield from _new_property(old, (sub, pointer), (*path, name), walk, depth)
             continue
         yield from _walk_raw(
             old.properties[name][0],
@@ -666,6 +666,37 @@ def _compare_object(
             walk=walk,
             depth=depth + 1,
         )
+
+
+def _new_property(
+    old: EffectiveSchema,
+    declared: tuple[Any, str],
+    path: tuple[str, ...],
+    walk: _Walk,
+    depth: int,
+) -> Iterator[Diagnostic]:
+    """An optional property the baseline did not name: an addition where the baseline's object
+    was closed (no adapter held it). Where it was open, an adapter could hold any value there
+    (or any its ``additionalProperties`` schema admitted), so the new subschema is compared with
+    that: ``notes: {type: string}`` added to an open object refuses ``"notes": 5``."""
+    sub, pointer = declared
+    before = old.keywords.get("additionalProperties", True)
+    if before is not False:
+        was = _origin(walk.old_root, old.pointer, "additionalProperties")
+        found = list(
+            _walk_raw(
+                before,
+                sub,
+                (f"{was}/additionalProperties", pointer),
+                path,
+                walk=walk,
+                depth=depth + 1,
+            )
+        )
+        if any(record.code is not Code.SAFE_ADDITION for record in found):
+            yield from found
+            return
+    yield walk.record(Code.SAFE_ADDITION, path, pointer, "new property")
 
 
 def _other_properties(

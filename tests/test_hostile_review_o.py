@@ -147,3 +147,44 @@ def test_a_property_dropped_beside_an_additional_properties_schema_is_held_to_it
     assert [(d["code"], d.get("subject")) for d in found] == [
         ("BREAKING_SCHEMA_TYPE_CHANGED", "/capabilities/notes")
     ]
+
+
+def test_a_property_added_to_an_open_object_is_compared_with_what_it_accepted(
+    tmp_path: Path, run_cli: Run
+) -> None:
+    """An optional property added to an object that was open was a ``SAFE_ADDITION``, yet an
+    adapter holding ``"notes": 5`` there was valid before and is refused now."""
+    old = copy_project(tmp_path / "old")
+    new = copy_project(tmp_path / "new")
+    _edit_schema(old, _open_capabilities)
+
+    def with_notes(schema: dict[str, Any]) -> None:
+        _open_capabilities(schema)
+        schema["$defs"]["Capabilities"]["properties"]["notes"] = {"type": "string"}
+
+    _edit_schema(new, with_notes)
+    code, found = _breaking(run_cli, new, old)
+    assert code == 1, found
+    assert [(d["code"], d.get("subject")) for d in found] == [
+        ("BREAKING_SCHEMA_TYPE_CHANGED", "/capabilities/notes")
+    ]
+
+    # Beside an additionalProperties schema that already held other properties to strings,
+    # nothing valid before is refused: an addition.
+    _edit_schema(old, _capabilities_extra("string"))
+    code, found = _breaking(run_cli, new, old)
+    assert code == 0, found
+    assert ("SAFE_ADDITION", "/capabilities/notes") in {
+        (d["code"], d.get("subject")) for d in found
+    }
+
+    # And where the baseline's object was closed, no adapter held it: an addition.
+    closed = copy_project(tmp_path / "closed")
+    _edit_schema(
+        new, lambda schema: schema["$defs"]["Capabilities"].update(additionalProperties=False)
+    )
+    code, found = _breaking(run_cli, new, closed)
+    assert code == 0, found
+    assert [(d["code"], d.get("subject")) for d in found] == [
+        ("SAFE_ADDITION", "/capabilities/notes")
+    ]
