@@ -418,6 +418,10 @@ def _walk(
             )
 
 
+# The pointer standing for a baseline that accepted any value at a place (``true``).
+_ANY_VALUE = "/(any value)"
+
+
 def _walk_raw(
     old: Any,
     new: Any,
@@ -435,6 +439,12 @@ def _walk_raw(
                 Code.BREAKING_SCHEMA_TYPE_CHANGED, path, pointers[1], "no longer accepts any value"
             )
         return
+    if old is True:
+        # The baseline accepted any value here (no ``items``, an open object, no branch): one
+        # node however it is reached, so a recursive definition new there is compared once.
+        # Its pointer grew by a step per level (``…/additionalProperties/…``), so every level
+        # was new: 96 levels of the same records, then SCHEMA_UNSUPPORTED.
+        pointers = (_ANY_VALUE, pointers[1])
     yield from _walk(
         effective_schema(old, walk.old_root, pointers[0]),
         effective_schema(new, walk.new_root, pointers[1]),

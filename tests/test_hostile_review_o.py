@@ -188,3 +188,50 @@ def test_a_property_added_to_an_open_object_is_compared_with_what_it_accepted(
     assert [(d["code"], d.get("subject")) for d in found] == [
         ("SAFE_ADDITION", "/capabilities/notes")
     ]
+
+
+def test_a_recursive_definition_new_where_anything_was_accepted_is_compared_once(
+    tmp_path: Path, run_cli: Run
+) -> None:
+    """A recursive definition given to ``items`` where the baseline had none was compared with
+    "any value" once per level, under a pointer one step longer each time: 94 breaking records
+    of one change, down to the depth limit, then ``SCHEMA_UNSUPPORTED``."""
+    old = copy_project(tmp_path / "old")
+    new = copy_project(tmp_path / "new")
+
+    def with_list(schema: dict[str, Any]) -> None:
+        schema["$defs"]["Capabilities"]["properties"]["list"] = {"type": "array"}
+
+    def with_nested_lists(schema: dict[str, Any]) -> None:
+        with_list(schema)
+        schema["$defs"]["Capabilities"]["properties"]["list"]["items"] = {"$ref": "#/$defs/Nested"}
+        schema["$defs"]["Nested"] = {"type": "array", "items": {"$ref": "#/$defs/Nested"}}
+
+    _edit_schema(old, with_list)
+    _edit_schema(new, with_nested_lists)
+    code, found = _breaking(run_cli, new, old)
+    assert code == 1
+    assert [(d["code"], d.get("subject")) for d in found if d["severity"] == "error"] == [
+        ("BREAKING_SCHEMA_TYPE_CHANGED", "/capabilities/list/*")
+    ]
+
+    # The same through a property added to an open object.
+    def open_with_tree(schema: dict[str, Any]) -> None:
+        _open_capabilities(schema)
+        schema["$defs"]["Capabilities"]["properties"]["tree"] = {"$ref": "#/$defs/Tree"}
+        schema["$defs"]["Tree"] = {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"child": {"$ref": "#/$defs/Tree"}},
+        }
+
+    old = copy_project(tmp_path / "old-open")
+    new = copy_project(tmp_path / "new-tree")
+    _edit_schema(old, _open_capabilities)
+    _edit_schema(new, open_with_tree)
+    code, found = _breaking(run_cli, new, old)
+    assert code == 1
+    assert sorted((d["code"], d.get("subject")) for d in found if d["severity"] == "error") == [
+        ("BREAKING_SCHEMA_CLOSED", "/capabilities/tree"),
+        ("BREAKING_SCHEMA_TYPE_CHANGED", "/capabilities/tree"),
+    ]
