@@ -235,3 +235,23 @@ def test_a_recursive_definition_new_where_anything_was_accepted_is_compared_once
         ("BREAKING_SCHEMA_CLOSED", "/capabilities/tree"),
         ("BREAKING_SCHEMA_TYPE_CHANGED", "/capabilities/tree"),
     ]
+
+
+def test_a_branch_constraining_a_property_it_did_not_name_is_breaking(
+    tmp_path: Path, run_cli: Run
+) -> None:
+    """``else: {properties: {launchable: {const: true}}}`` refuses every adapter that is not an
+    MCP server and says ``launchable: false``; the property was new to the branch, so it was
+    a ``SAFE_ADDITION`` ("new property"), exit 0."""
+    old = copy_project(tmp_path / "old")
+    new = copy_project(tmp_path / "new")
+
+    def launchable_unless_mcp(schema: dict[str, Any]) -> None:
+        schema["else"]["properties"]["launchable"] = {"const": True}
+
+    _edit_schema(new, launchable_unless_mcp)
+    code, found = _breaking(run_cli, new, old)
+    assert code == 1, found
+    assert [(d["code"], d.get("subject"), d["pointer"]) for d in found] == [
+        ("BREAKING_SCHEMA_ENUM_NARROWED", "/launchable", "/else/properties/launchable/const")
+    ]
