@@ -369,8 +369,16 @@ class _Walk:
 
 
 def _walk(
-    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int = 0
+    old: EffectiveSchema,
+    new: EffectiveSchema,
+    path: tuple[str, ...],
+    walk: _Walk,
+    depth: int = 0,
+    *,
+    outer: EffectiveSchema | None = None,
 ) -> Iterator[Diagnostic]:
+    """Compare ``old`` with ``new`` at ``path``; ``outer`` is the baseline's node when these are
+    its ``then``/``else`` branches (they describe the same object)."""
     if (old.pointer, new.pointer) in walk.compared:
         return
     if depth > _MAX_DEPTH:
@@ -383,7 +391,7 @@ def _walk(
         return
     walk.compared.add((old.pointer, new.pointer))
     yield from _compare_keywords(old, new, path, walk)
-    yield from _compare_object(old, new, path, walk, depth)
+    yield from _compare_object(old, new, path, walk, depth, outer=outer)
     old_items, new_items = old.keywords.get("items"), new.keywords.get("items")
     if isinstance(new_items, Mapping | bool):
         yield from _walk_raw(
@@ -430,6 +438,7 @@ def _walk_raw(
     *,
     walk: _Walk,
     depth: int,
+    outer: EffectiveSchema | None = None,
 ) -> Iterator[Diagnostic]:
     """Compare two subschemas as written: a ``false`` schema accepts nothing, so one newly
     ``false`` refuses whatever was accepted there; else their effective schemas are walked."""
@@ -451,6 +460,7 @@ def _walk_raw(
         path,
         walk,
         depth,
+        outer=outer,
     )
 
 
@@ -517,6 +527,7 @@ def _conditional(
                 path,
                 walk=walk,
                 depth=depth + 1,
+                outer=old,
             )
 
 
@@ -633,7 +644,13 @@ def _closed(node: EffectiveSchema) -> bool:
 
 
 def _compare_object(
-    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int
+    old: EffectiveSchema,
+    new: EffectiveSchema,
+    path: tuple[str, ...],
+    walk: _Walk,
+    depth: int,
+    *,
+    outer: EffectiveSchema | None = None,
 ) -> Iterator[Diagnostic]:
     if _closed(new) and not _closed(old):
         yield walk.record(
@@ -666,7 +683,9 @@ def _compare_object(
                     "no longer accepts any value",
                 )
             elif name not in new.required:
-                yield from _new_property(old, (sub, pointer), (*path, name), walk, depth)
+                yield from _new_property(
+                    old, (sub, pointer), (*path, name), walk, depth, outer=outer
+                )
             continue
         yield from _walk_raw(
             old.properties[name][0],
@@ -684,20 +703,34 @@ def _new_property(
     path: tuple[str, ...],
     walk: _Walk,
     depth: int,
+    *,
+    outer: EffectiveSchema | None = None,
 ) -> Iterator[Diagnostic]:
     """An optional property the baseline did not name: an addition where the baseline's object
     was closed (no adapter held it). Where it was open, an adapter could hold any value there
     (or any its ``additionalProperties`` schema admitted), so the new subschema is compared with
-    that: ``notes: {type: string}`` added to an open object refuses ``"notes": 5``."""
+    that: ``notes: {type: string}`` added to an open object refuses ``"notes": 5``. In a
+    ``then``/``else`` branch (``outer`` is the baseline's node it belongs to) what the branch
+    did not name, the object accepted as ``outer`` said: its declaration of the property, else
+    its ``additionalProperties``."""
     sub, pointer = declared
-    before = old.keywords.get("additionalProperties", True)
+    before: Any = old.keywords.get("additionalProperties", True)
+    was = f"{_origin(walk.old_root, old.pointer, 'additionalProperties')}/additionalProperties"
+    if outer is not None and before is True:
+        if path[-1] in outer.properties:
+            before, was = outer.properties[path[-1]]
+        else:
+            before = outer.keywords.get("additionalProperties", True)
+            was = (
+                f"{_origin(walk.old_root, outer.pointer, 'additionalProperties')}"
+                "/additionalProperties"
+            )
     if before is not False:
-        was = _origin(walk.old_root, old.pointer, "additionalProperties")
         found = list(
             _walk_raw(
                 before,
                 sub,
-                (f"{was}/additionalProperties", pointer),
+                (was, pointer),
                 path,
                 walk=walk,
                 depth=depth + 1,

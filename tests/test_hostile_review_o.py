@@ -255,3 +255,35 @@ def test_a_branch_constraining_a_property_it_did_not_name_is_breaking(
     assert [(d["code"], d.get("subject"), d["pointer"]) for d in found] == [
         ("BREAKING_SCHEMA_ENUM_NARROWED", "/launchable", "/else/properties/launchable/const")
     ]
+
+
+def test_a_branch_constraining_a_property_new_to_a_closed_object_is_an_addition(
+    tmp_path: Path, run_cli: Run
+) -> None:
+    """A branch describes the object its node does: a property new to both (the object closed
+    at the baseline, so no adapter held it) is an addition, not a type change against "any
+    value"; one the object declared is compared with that declaration."""
+    old = copy_project(tmp_path / "old")
+    new = copy_project(tmp_path / "new")
+
+    def homepage(schema: dict[str, Any]) -> None:
+        schema["properties"]["homepage"] = {"type": "string", "maxLength": 200, "pattern": "^h"}
+        schema["else"]["properties"]["homepage"] = {"type": "string", "maxLength": 100}
+
+    _edit_schema(new, homepage)
+    code, found = _breaking(run_cli, new, old)
+    assert code == 0, found
+    assert {(d["code"], d.get("subject")) for d in found} == {("SAFE_ADDITION", "/homepage")}
+
+    # Declared by the object at the baseline: the branch's limit narrows that declaration.
+    _edit_schema(
+        old,
+        lambda schema: schema["properties"].update(
+            homepage={"type": "string", "maxLength": 200, "pattern": "^h"}
+        ),
+    )
+    code, found = _breaking(run_cli, new, old)
+    assert code == 1, found
+    assert [(d["code"], d.get("subject"), d["pointer"]) for d in found] == [
+        ("BREAKING_SCHEMA_LIMIT_TIGHTENED", "/homepage", "/else/properties/homepage/maxLength")
+    ]
