@@ -11,9 +11,10 @@ an acknowledgement names. Compared:
 - the runtime diagnostic codes (the generated ``DiagnosticCode`` enum at the baseline, read with
   ``ast``, against the code table now);
 - the third-party adapter schema (``$defs/ThirdPartyToolManifest`` with its ``$ref`` and ``allOf``
-  resolved), walked along instance paths (``items``, ``oneOf``/``anyOf`` and the branches of
-  ``if``/``then``/``else`` included): a property newly required, an ``enum``/``const`` (one set of
-  admitted values) narrowed, a subschema newly ``false``, an ``if`` condition changed, a
+  resolved), walked along instance paths (``items``, ``additionalProperties``, ``oneOf``/``anyOf``
+  and the branches of ``if``/``then``/``else`` included): a property newly required, an
+  ``enum``/``const`` (one set of admitted values) narrowed, a subschema newly ``false``, an ``if``
+  or ``not`` condition added or changed, a
   ``type`` narrowed or alternatives changed, a ``pattern`` added or changed, a limit tightened,
   ``additionalProperties`` closed, a property removed from a closed object: each makes
   an adapter that was valid before invalid now.
@@ -368,8 +369,16 @@ class _Walk:
 
 
 def _walk(
-    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int = 0
+    old: EffectiveSchema,
+    new: EffectiveSchema,
+    path: tuple[str, ...],
+    walk: _Walk,
+    depth: int = 0,
+    *,
+    outer: EffectiveSchema | None = None,
 ) -> Iterator[Diagnostic]:
+    """Compare ``old`` with ``new`` at ``path``; ``outer`` is the baseline's node when these are
+    its ``then``/``else`` branches (they describe the same object)."""
     if (old.pointer, new.pointer) in walk.compared:
         return
     if depth > _MAX_DEPTH:
@@ -382,7 +391,7 @@ def _walk(
         return
     walk.compared.add((old.pointer, new.pointer))
     yield from _compare_keywords(old, new, path, walk)
-    yield from _compare_object(old, new, path, walk, depth)
+    yield from _compare_object(old, new, path, walk, depth, outer=outer)
     old_items, new_items = old.keywords.get("items"), new.keywords.get("items")
     if isinstance(new_items, Mapping | bool):
         yield from _walk_raw(
@@ -394,6 +403,7 @@ def _walk(
             depth=depth + 1,
         )
     yield from _conditional(old, new, path, walk, depth)
+    yield from _negation(old, new, path, walk)
     for keyword in ("oneOf", "anyOf"):
         before, after = old.keywords.get(keyword), new.keywords.get(keyword)
         if after is None:
@@ -416,6 +426,10 @@ def _walk(
             )
 
 
+# The pointer standing for a baseline that accepted any value at a place (``true``).
+_ANY_VALUE = "/(any value)"
+
+
 def _walk_raw(
     old: Any,
     new: Any,
@@ -424,6 +438,7 @@ def _walk_raw(
     *,
     walk: _Walk,
     depth: int,
+    outer: EffectiveSchema | None = None,
 ) -> Iterator[Diagnostic]:
     """Compare two subschemas as written: a ``false`` schema accepts nothing, so one newly
     ``false`` refuses whatever was accepted there; else their effective schemas are walked."""
@@ -433,12 +448,19 @@ def _walk_raw(
                 Code.BREAKING_SCHEMA_TYPE_CHANGED, path, pointers[1], "no longer accepts any value"
             )
         return
+    if old is True:
+        # The baseline accepted any value here (no ``items``, an open object, no branch): one
+        # node however it is reached, so a recursive definition new there is compared once.
+        # Its pointer grew by a step per level (``…/additionalProperties/…``), so every level
+        # was new: 96 levels of the same records, then SCHEMA_UNSUPPORTED.
+        pointers = (_ANY_VALUE, pointers[1])
     yield from _walk(
         effective_schema(old, walk.old_root, pointers[0]),
         effective_schema(new, walk.new_root, pointers[1]),
         path,
         walk,
         depth,
+        outer=outer,
     )
 
 
@@ -505,7 +527,27 @@ def _conditional(
                 path,
                 walk=walk,
                 depth=depth + 1,
+                outer=old,
             )
+
+
+def _negation(
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk
+) -> Iterator[Diagnostic]:
+    """``not``: a subschema that now accepts more refuses more, so an added or changed ``not``
+    may refuse adapters valid before (``not: {required: [hookPackage]}``); it is reported as a
+    changed ``if`` condition is. One removed refuses nothing."""
+    if "not" not in new.keywords:
+        return
+    if "not" in old.keywords and json_key(new.keywords["not"]) == json_key(old.keywords["not"]):
+        return
+    verb = "changed" if "not" in old.keywords else "added"
+    yield walk.record(
+        Code.BREAKING_SCHEMA_TYPE_CHANGED,
+        path,
+        f"{_origin(walk.new_root, new.pointer, 'not')}/not",
+        f"the not condition {verb}",
+    )
 
 
 def _compare_keywords(
@@ -602,7 +644,13 @@ def _closed(node: EffectiveSchema) -> bool:
 
 
 def _compare_object(
-    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int
+    old: EffectiveSchema,
+    new: EffectiveSchema,
+    path: tuple[str, ...],
+    walk: _Walk,
+    depth: int,
+    *,
+    outer: EffectiveSchema | None = None,
 ) -> Iterator[Diagnostic]:
     if _closed(new) and not _closed(old):
         yield walk.record(
@@ -624,6 +672,7 @@ def _compare_object(
                 f"{new.pointer}/properties",
                 f"removed from a closed object (was at {old_pointer})",
             )
+    yield from _other_properties(old, new, path, walk, depth)
     for name, (sub, pointer) in new.properties.items():
         if name not in old.properties:
             if sub is False:
@@ -634,7 +683,9 @@ def _compare_object(
                     "no longer accepts any value",
                 )
             elif name not in new.required:
-                yield walk.record(Code.SAFE_ADDITION, (*path, name), pointer, "new property")
+                yield from _new_property(
+                    old, (sub, pointer), (*path, name), walk, depth, outer=outer
+                )
             continue
         yield from _walk_raw(
             old.properties[name][0],
@@ -644,6 +695,87 @@ def _compare_object(
             walk=walk,
             depth=depth + 1,
         )
+
+
+def _new_property(
+    old: EffectiveSchema,
+    declared: tuple[Any, str],
+    path: tuple[str, ...],
+    walk: _Walk,
+    depth: int,
+    *,
+    outer: EffectiveSchema | None = None,
+) -> Iterator[Diagnostic]:
+    """An optional property the baseline did not name: an addition where the baseline's object
+    was closed (no adapter held it). Where it was open, an adapter could hold any value there
+    (or any its ``additionalProperties`` schema admitted), so the new subschema is compared with
+    that: ``notes: {type: string}`` added to an open object refuses ``"notes": 5``. In a
+    ``then``/``else`` branch (``outer`` is the baseline's node it belongs to) what the branch
+    did not name, the object accepted as ``outer`` said: its declaration of the property, else
+    its ``additionalProperties``."""
+    sub, pointer = declared
+    before: Any = old.keywords.get("additionalProperties", True)
+    was = f"{_origin(walk.old_root, old.pointer, 'additionalProperties')}/additionalProperties"
+    if outer is not None and before is True:
+        if path[-1] in outer.properties:
+            before, was = outer.properties[path[-1]]
+        else:
+            before = outer.keywords.get("additionalProperties", True)
+            was = (
+                f"{_origin(walk.old_root, outer.pointer, 'additionalProperties')}"
+                "/additionalProperties"
+            )
+    if before is not False:
+        found = list(
+            _walk_raw(
+                before,
+                sub,
+                (was, pointer),
+                path,
+                walk=walk,
+                depth=depth + 1,
+            )
+        )
+        if any(record.code is not Code.SAFE_ADDITION for record in found):
+            yield from found
+            return
+    yield walk.record(Code.SAFE_ADDITION, path, pointer, "new property")
+
+
+def _other_properties(
+    old: EffectiveSchema, new: EffectiveSchema, path: tuple[str, ...], walk: _Walk, depth: int
+) -> Iterator[Diagnostic]:
+    """``additionalProperties`` given as a schema: every property no ``properties`` entry names
+    must now satisfy it (``additionalProperties: {type: boolean}`` where any value was accepted);
+    compared with the baseline's (none: any value). One newly ``false`` is ``_compare_object``'s
+    ``…_CLOSED``; one that was ``false`` admitted no such property, so nothing of it breaks."""
+    after = new.keywords.get("additionalProperties")
+    before = old.keywords.get("additionalProperties", True)
+    if not isinstance(after, Mapping):
+        return
+    where = _origin(walk.new_root, new.pointer, "additionalProperties")
+    if before is not False:
+        was = _origin(walk.old_root, old.pointer, "additionalProperties")
+        yield from _walk_raw(
+            before,
+            after,
+            (f"{was}/additionalProperties", f"{where}/additionalProperties"),
+            (*path, "*"),
+            walk=walk,
+            depth=depth + 1,
+        )
+    # A property the baseline named and the schema no longer does is now held to it too (the
+    # baseline closed or not: the property was accepted under its own schema).
+    for name, (sub, pointer) in old.properties.items():
+        if name not in new.properties:
+            yield from _walk_raw(
+                sub,
+                after,
+                (pointer, f"{where}/additionalProperties"),
+                (*path, name),
+                walk=walk,
+                depth=depth + 1,
+            )
 
 
 # --- acknowledgements ----------------------------------------------------------------------------
