@@ -1,0 +1,85 @@
+"""README claims of "What is generated from what" and "Layout", held to the generated code."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import tool_registry.models
+
+from .conftest import REPO
+
+
+def _readme() -> str:
+    return (REPO / "README.md").read_text(encoding="utf-8")
+
+
+def _row(first_cell: str) -> str:
+    """The contents column of the generated-files table's row for ``first_cell``."""
+    for line in _readme().splitlines():
+        if line.startswith(f"| {first_cell} |"):
+            return line.strip("|").split("|")[-1]
+    raise AssertionError(f"no row for {first_cell}")
+
+
+def test_every_name_the_readme_calls_a_frozen_keyword_only_dataclass_is_one() -> None:
+    contents = _row("`generated/python/tool_registry/models.py`")
+    listed = contents.split("dataclasses:", 1)[1].split("…", 1)[0]
+    names = re.findall(r"`(\w+)`", listed)
+    assert names
+    for name in names:
+        value = getattr(tool_registry.models, name)
+        assert isinstance(value, type) and dataclasses.is_dataclass(value), name
+        params = value.__dataclass_params__  # type: ignore[attr-defined]
+        assert params.frozen, name
+        assert all(f.kw_only for f in dataclasses.fields(value)), name
+
+
+def _index_exports() -> set[str]:
+    text = (REPO / "generated/typescript/index.ts").read_text(encoding="utf-8")
+    names: set[str] = set()
+    for star in re.findall(r'export \* from "\./([\w-]+)\.js";', text):
+        module = (REPO / f"generated/typescript/{star}.ts").read_text(encoding="utf-8")
+        names.update(
+            re.findall(r"^export (?:const|function|class|type|interface) (\w+)", module, re.M)
+        )
+    for block in re.findall(r"export \{([^}]*)\}", text):
+        names.update(re.sub(r"^type ", "", n.strip()) for n in block.split(",") if n.strip())
+    return names
+
+
+def test_the_readme_says_what_index_ts_re_exports() -> None:
+    """The TypeScript rows list helpers (``SEVERITY``, ``skeleton``, ``runVersion``, ...) that
+    ``index.ts`` leaves out, so its row may not say it re-exports them all."""
+    exported = _index_exports()
+    listed: set[str] = set()
+    for line in _readme().split("## What is generated from what\n", 1)[1].splitlines():
+        if line.startswith("| `generated/typescript/"):
+            listed.update(re.findall(r"`([A-Za-z_]\w*)`", line.strip("|").split("|")[-1]))
+    left_out = {"SEVERITY", "skeleton", "CONFUSABLES", "runVersion", "shownPointer"} & listed
+    assert left_out and not left_out & exported
+    row = _row("`generated/typescript/hook-packages.ts`, `prompt-args.ts`, `index.ts`")
+    assert "re-exports all" not in row
+    assert "re-exports the public surface" in row
+    assert "#the-two-public-surfaces-name-for-name" in row
+    assert "### The two public surfaces, name for name" in _readme()
+
+
+def test_the_layout_says_which_generated_file_has_no_template() -> None:
+    """Layout: every generated file has its template, except the stamp, which the README must
+    then not count among them."""
+    templates = {
+        path.relative_to(REPO / "generator/templates").as_posix().removesuffix(".jinja")
+        for path in (REPO / "generator/templates").rglob("*.jinja")
+    }
+    stems = {name.rsplit("/", 1)[-1] for name in templates}
+    generated = [
+        path
+        for path in (REPO / "generated").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    ]
+    untemplated = sorted(path.name for path in generated if path.name not in stems)
+    assert untemplated == ["toolgen-stamp.json"]
+    layout = _readme().split("## Layout\n", 1)[1]
+    line = next(x for x in layout.splitlines() if x.strip().startswith("templates/"))
+    assert "but the stamp" in line
