@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 import re
+from collections.abc import Callable
 
+import pytest
 import tool_registry.models
+from tool_registry import NoHomeFolderError
 
 from .conftest import REPO
 
@@ -83,3 +88,27 @@ def test_the_layout_says_which_generated_file_has_no_template() -> None:
     layout = _readme().split("## Layout\n", 1)[1]
     line = next(x for x in layout.splitlines() if x.strip().startswith("templates/"))
     assert "but the stamp" in line
+
+
+@pytest.mark.parametrize(
+    "copier",
+    [
+        copy.copy,
+        copy.deepcopy,
+        lambda error: pickle.loads(pickle.dumps(error)),  # noqa: S301
+        lambda error: pickle.loads(pickle.dumps(error, protocol=0)),  # noqa: S301
+    ],
+    ids=["copy", "deepcopy", "pickle", "pickle-0"],
+)
+def test_no_home_folder_error_survives_pickle_and_copy(
+    copier: Callable[[NoHomeFolderError], NoHomeFolderError],
+) -> None:
+    """A process pool passes the error on by pickling it: it was rebuilt from ``args`` alone, so
+    the reason became ``configured`` and the message the default reason."""
+    error = NoHomeFolderError("~/adapters", "the setting is not UTF-8 text: it names no folder")
+    again = copier(error)
+    assert type(again) is NoHomeFolderError
+    assert str(again) == str(error) == error.reason
+    assert again.args == error.args
+    assert vars(again) == vars(error)
+    assert (again.configured, again.reason) == ("~/adapters", error.reason)

@@ -368,6 +368,12 @@ class NoHomeFolderError(OSError):
         super().__init__(self.reason)
         self.configured = configured
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickle and copy (a process pool passing the error on) rebuild it as it is: by default
+        # they call the class with ``args`` alone, the reason, which then became ``configured``
+        # (and the message the default reason).
+        return (type(self), (self.configured, self.reason), self.__dict__)
+
 
 # What a load says of a default folder that needs a home folder it does not have.
 NO_HOME_FOLDER = "no home folder that is an absolute path"
