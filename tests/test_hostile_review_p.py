@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import copy
 import dataclasses
 import pickle
@@ -112,3 +113,25 @@ def test_no_home_folder_error_survives_pickle_and_copy(
     assert again.args == error.args
     assert vars(again) == vars(error)
     assert (again.configured, again.reason) == ("~/adapters", error.reason)
+
+
+def _docstring_owners(tree: ast.Module) -> list[ast.AST]:
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    return [node for node in ast.walk(tree) if isinstance(node, kinds)]
+
+
+def test_no_generated_docstring_holds_a_lone_surrogate() -> None:
+    """A docstring whose escapes make a lone surrogate (``\\udcc3``) cannot be encoded: Python
+    3.13.0 compiles such a module with ``UnicodeEncodeError`` (``tool_registry.loader``, so every
+    runtime name, failed to import), and ``help()`` cannot print it to a UTF-8 terminal."""
+    roots = [REPO / "generated/python", *sorted((REPO / "tests/golden").glob("*/generated/python"))]
+    files = [path for root in roots for path in sorted(root.rglob("*.py"))]
+    assert any(path.name == "loader.py" for path in files)
+    held = []
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in _docstring_owners(tree):
+            text = ast.get_docstring(node, clean=False)  # type: ignore[arg-type]
+            if text is not None and any(0xD800 <= ord(char) <= 0xDFFF for char in text):
+                held.append((path.relative_to(REPO).as_posix(), getattr(node, "name", "")))
+    assert held == []

@@ -1484,7 +1484,7 @@ def file_limit(max_files: object) -> int:
 def _utf8_reading(path: str) -> str:
     """``path`` (text as the file-system encoding reads a path) as its bytes read as UTF-8, as a
     listed name is (``_listed``) and as TypeScript shows it: under an encoding that is not UTF-8
-    a folder ``/x/\xe9`` from the environment was shown as ``/x/\udcc3\udca9``. A path with no
+    a folder ``/x/\xe9`` from the environment was shown as ``/x/\\udcc3\\udca9``. A path with no
     such bytes is shown as it is."""
     if _FS_UTF8 or path.isascii():
         return path
