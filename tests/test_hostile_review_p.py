@@ -5,13 +5,15 @@ from __future__ import annotations
 import ast
 import copy
 import dataclasses
+import json
 import pickle
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 import tool_registry.models
-from tool_registry import NoHomeFolderError
+from tool_registry import NoHomeFolderError, get_tool_registry
 
 from .conftest import REPO
 
@@ -135,3 +137,31 @@ def test_no_generated_docstring_holds_a_lone_surrogate() -> None:
             if text is not None and any(0xD800 <= ord(char) <= 0xDFFF for char in text):
                 held.append((path.relative_to(REPO).as_posix(), getattr(node, "name", "")))
     assert held == []
+
+
+_ADAPTER = {
+    "id": "hostile-review-tool",
+    "displayName": "Hostile Review Tool",
+    "launchable": True,
+    "hookCapable": False,
+    "hookPointer": ".hostile-review/install.json",
+    "detect": {"kind": "path", "binaryName": "hostile-review-tool"},
+    "capabilities": {"provides": ["headless-task"]},
+}
+
+
+def test_a_registry_hashes_as_its_type_promises(tmp_path: Path) -> None:
+    """``ToolRegistry`` is a frozen dataclass, so a type checker lets it into a set or a cache
+    key; its read-only mappings made ``hash`` a ``TypeError``. Equal registries hash alike."""
+    (tmp_path / "a.json").write_text(json.dumps(_ADAPTER), encoding="utf-8")
+    grants = {"hostile-review-tool": ["headless-task"]}
+    first = get_tool_registry(str(tmp_path), grants=grants)
+    second = get_tool_registry(str(tmp_path), grants=grants)
+    clone = pickle.loads(pickle.dumps(first))  # noqa: S301
+    assert first == second == clone
+    assert hash(first) == hash(second) == hash(clone)
+    assert len({first, second, clone}) == 1
+    assert first.providers_of("headless-task")[-1] == "hostile-review-tool"
+    other = get_tool_registry(str(tmp_path))
+    assert other != first
+    assert len({first, other}) == 2

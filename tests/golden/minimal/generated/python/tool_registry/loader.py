@@ -271,6 +271,12 @@ class ReadOnlyMapping(Mapping[_Key, _Value], Generic[_Key, _Value]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._items!r})"
 
+    def __hash__(self) -> int:
+        # ``Mapping`` sets ``__hash__`` to ``None``, which the type checker does not see: a frozen
+        # result holding one (every ``ToolRegistry``) type-checked as hashable and raised
+        # ``TypeError`` on ``hash``. Equal mappings hold equal items, so they hash alike.
+        return hash(frozenset(self._items.items()))
+
     def __reduce__(self) -> tuple[type[ReadOnlyMapping[_Key, _Value]], tuple[dict[_Key, _Value]]]:
         return (type(self), (dict(self._items),))
 
