@@ -10,8 +10,10 @@ import pickle
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+import tool_registry
 import tool_registry.models
 from tool_registry import NoHomeFolderError, get_tool_registry
 
@@ -165,3 +167,25 @@ def test_a_registry_hashes_as_its_type_promises(tmp_path: Path) -> None:
     other = get_tool_registry(str(tmp_path))
     assert other != first
     assert len({first, other}) == 2
+
+
+def test_the_runtime_tables_are_read_only() -> None:
+    """TypeScript freezes its code table; Python's tables were plain dicts a caller could change
+    in place: a record said ``warning`` while the loader refused the file as an error, and a
+    cohort, a deprecated field or a look-alike mapping changed what the runtime decides."""
+    from tool_registry import diagnostics, loader, lookalikes, registry
+
+    code = tool_registry.DiagnosticCode.SCHEMA_VIOLATION
+    tables: list[tuple[Any, Any, Any]] = [
+        (diagnostics.SEVERITY, code, tool_registry.Severity.WARNING),
+        (registry.COHORT_FIELDS, "LAUNCH_COHORT", "hookCapable"),
+        (loader.DEPRECATED_FIELDS, "category", "use capabilities"),
+        (lookalikes.CONFUSABLES, "x", "y"),
+    ]
+    for table, key, value in tables:
+        with pytest.raises(TypeError):
+            table[key] = value
+        assert not hasattr(table, "update") and not hasattr(table, "clear")
+    parsed = tool_registry.parse_third_party_manifest({"id": "x"})
+    assert not parsed.accepted
+    assert all(d.severity is tool_registry.Severity.ERROR for d in parsed.diagnostics)

@@ -36,7 +36,8 @@ from collections.abc import (
 )
 from dataclasses import dataclass, field, fields, replace
 from json.scanner import make_scanner
-from typing import Any, AnyStr, Generic, Literal, NamedTuple, TypeVar, cast
+from types import MappingProxyType
+from typing import Any, AnyStr, Final, Generic, Literal, NamedTuple, TypeVar, cast
 
 from .constants import (
     ADAPTERS_DIR_ENV_VAR,
@@ -111,7 +112,7 @@ KNOWN_FIELDS = frozenset(
     }
 )
 # Properties the schema marks deprecated, with the migration hint its description gives.
-DEPRECATED_FIELDS: dict[str, str] = {}
+DEPRECATED_FIELDS: Final[Mapping[str, str]] = MappingProxyType({})
 # Shell metacharacters, a ".." path segment, or an absolute path (POSIX, UNC or drive letter).
 _UNSAFE = re.compile(
     r"(?P<metacharacter>[;|&$`\\()<>'\"\n\r\x00])"
