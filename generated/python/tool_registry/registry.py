@@ -25,7 +25,8 @@ import itertools
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypedDict
+from types import MappingProxyType
+from typing import Final, TypedDict
 
 from .constants import (
     BUILTIN_TOOL_MANIFESTS,
@@ -53,10 +54,12 @@ from .models import Capability, ToolManifest
 CandidateResolver = Callable[..., Sequence[str]]
 
 # Cohort name -> the boolean manifest field that puts a tool in it (declared in the table).
-COHORT_FIELDS: dict[CohortName, str] = {
-    "LAUNCH_COHORT": "launchable",
-    "HOOKS_COHORT": "hookCapable",
-}
+COHORT_FIELDS: Final[Mapping[CohortName, str]] = MappingProxyType(
+    {
+        "LAUNCH_COHORT": "launchable",
+        "HOOKS_COHORT": "hookCapable",
+    }
+)
 
 # The category of declarative entries nothing runs.
 INERT_CATEGORY = "mcp-server"

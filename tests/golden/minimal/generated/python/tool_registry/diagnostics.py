@@ -12,8 +12,9 @@ from __future__ import annotations
 import enum
 import math
 import re
-from collections.abc import Iterable
-from typing import Any, NamedTuple, Self, cast
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, Final, NamedTuple, Self, cast
 
 MAX_SHOWN_CHARS = 80
 # At most this many diagnostics are kept per file (or per validated document); checking stops
@@ -58,32 +59,36 @@ class DiagnosticCode(enum.StrEnum):
     DETECTION_FAILED = "DETECTION_FAILED"
 
 
-SEVERITY: dict[DiagnosticCode, Severity] = {
-    DiagnosticCode.NOT_A_FILE: Severity.ERROR,
-    DiagnosticCode.UNREADABLE: Severity.ERROR,
-    DiagnosticCode.FILE_TOO_LARGE: Severity.ERROR,
-    DiagnosticCode.VALUE_TOO_LARGE: Severity.ERROR,
-    DiagnosticCode.INVALID_ENCODING: Severity.ERROR,
-    DiagnosticCode.INVALID_JSON: Severity.ERROR,
-    DiagnosticCode.DUPLICATE_KEY: Severity.ERROR,
-    DiagnosticCode.LONE_SURROGATE: Severity.ERROR,
-    DiagnosticCode.NOT_AN_OBJECT: Severity.ERROR,
-    DiagnosticCode.SCHEMA_VIOLATION: Severity.ERROR,
-    DiagnosticCode.UNSAFE_STRING: Severity.ERROR,
-    DiagnosticCode.CANDIDATES_NOT_ALLOWED: Severity.ERROR,
-    DiagnosticCode.UNKNOWN_FIELD: Severity.WARNING,
-    DiagnosticCode.DEPRECATED_FIELD: Severity.WARNING,
-    DiagnosticCode.BUILTIN_COLLISION: Severity.ERROR,
-    DiagnosticCode.HOOK_PACKAGE_COLLISION: Severity.ERROR,
-    DiagnosticCode.DISPLAY_NAME_COLLISION: Severity.ERROR,
-    DiagnosticCode.UNASSIGNED_CHARACTER: Severity.ERROR,
-    DiagnosticCode.DUPLICATE_ID: Severity.ERROR,
-    DiagnosticCode.TOO_MANY_DIAGNOSTICS: Severity.WARNING,
-    DiagnosticCode.TOO_MANY_FILES: Severity.ERROR,
-    DiagnosticCode.CAPABILITY_NOT_GRANTED: Severity.WARNING,
-    DiagnosticCode.NOT_DETECTABLE: Severity.WARNING,
-    DiagnosticCode.DETECTION_FAILED: Severity.WARNING,
-}
+# Read-only, as TypeScript's frozen SEVERITY: a caller cannot make a record's severity disagree
+# with what the loader decided.
+SEVERITY: Final[Mapping[DiagnosticCode, Severity]] = MappingProxyType(
+    {
+        DiagnosticCode.NOT_A_FILE: Severity.ERROR,
+        DiagnosticCode.UNREADABLE: Severity.ERROR,
+        DiagnosticCode.FILE_TOO_LARGE: Severity.ERROR,
+        DiagnosticCode.VALUE_TOO_LARGE: Severity.ERROR,
+        DiagnosticCode.INVALID_ENCODING: Severity.ERROR,
+        DiagnosticCode.INVALID_JSON: Severity.ERROR,
+        DiagnosticCode.DUPLICATE_KEY: Severity.ERROR,
+        DiagnosticCode.LONE_SURROGATE: Severity.ERROR,
+        DiagnosticCode.NOT_AN_OBJECT: Severity.ERROR,
+        DiagnosticCode.SCHEMA_VIOLATION: Severity.ERROR,
+        DiagnosticCode.UNSAFE_STRING: Severity.ERROR,
+        DiagnosticCode.CANDIDATES_NOT_ALLOWED: Severity.ERROR,
+        DiagnosticCode.UNKNOWN_FIELD: Severity.WARNING,
+        DiagnosticCode.DEPRECATED_FIELD: Severity.WARNING,
+        DiagnosticCode.BUILTIN_COLLISION: Severity.ERROR,
+        DiagnosticCode.HOOK_PACKAGE_COLLISION: Severity.ERROR,
+        DiagnosticCode.DISPLAY_NAME_COLLISION: Severity.ERROR,
+        DiagnosticCode.UNASSIGNED_CHARACTER: Severity.ERROR,
+        DiagnosticCode.DUPLICATE_ID: Severity.ERROR,
+        DiagnosticCode.TOO_MANY_DIAGNOSTICS: Severity.WARNING,
+        DiagnosticCode.TOO_MANY_FILES: Severity.ERROR,
+        DiagnosticCode.CAPABILITY_NOT_GRANTED: Severity.WARNING,
+        DiagnosticCode.NOT_DETECTABLE: Severity.WARNING,
+        DiagnosticCode.DETECTION_FAILED: Severity.WARNING,
+    }
+)
 _MESSAGES: dict[DiagnosticCode, str] = {
     DiagnosticCode.NOT_A_FILE: "not a regular file ({found})",
     DiagnosticCode.UNREADABLE: "cannot be read ({found})",

@@ -36,7 +36,8 @@ from collections.abc import (
 )
 from dataclasses import dataclass, field, fields, replace
 from json.scanner import make_scanner
-from typing import Any, AnyStr, Generic, Literal, NamedTuple, TypeVar, cast
+from types import MappingProxyType
+from typing import Any, AnyStr, Final, Generic, Literal, NamedTuple, TypeVar, cast
 
 from .constants import (
     ADAPTERS_DIR_ENV_VAR,
@@ -111,7 +112,7 @@ KNOWN_FIELDS = frozenset(
     }
 )
 # Properties the schema marks deprecated, with the migration hint its description gives.
-DEPRECATED_FIELDS: dict[str, str] = {}
+DEPRECATED_FIELDS: Final[Mapping[str, str]] = MappingProxyType({})
 # Shell metacharacters, a ".." path segment, or an absolute path (POSIX, UNC or drive letter).
 _UNSAFE = re.compile(
     r"(?P<metacharacter>[;|&$`\\()<>'\"\n\r\x00])"
@@ -271,6 +272,12 @@ class ReadOnlyMapping(Mapping[_Key, _Value], Generic[_Key, _Value]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._items!r})"
 
+    def __hash__(self) -> int:
+        # ``Mapping`` sets ``__hash__`` to ``None``, which the type checker does not see: a frozen
+        # result holding one (every ``ToolRegistry``) type-checked as hashable and raised
+        # ``TypeError`` on ``hash``. Equal mappings hold equal items, so they hash alike.
+        return hash(frozenset(self._items.items()))
+
     def __reduce__(self) -> tuple[type[ReadOnlyMapping[_Key, _Value]], tuple[dict[_Key, _Value]]]:
         return (type(self), (dict(self._items),))
 
@@ -367,6 +374,12 @@ class NoHomeFolderError(OSError):
         self.reason = NO_HOME_FOLDER if reason is None else reason
         super().__init__(self.reason)
         self.configured = configured
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickle and copy (a process pool passing the error on) rebuild it as it is: by default
+        # they call the class with ``args`` alone, the reason, which then became ``configured``
+        # (and the message the default reason).
+        return (type(self), (self.configured, self.reason), self.__dict__)
 
 
 # What a load says of a default folder that needs a home folder it does not have.
@@ -1478,7 +1491,7 @@ def file_limit(max_files: object) -> int:
 def _utf8_reading(path: str) -> str:
     """``path`` (text as the file-system encoding reads a path) as its bytes read as UTF-8, as a
     listed name is (``_listed``) and as TypeScript shows it: under an encoding that is not UTF-8
-    a folder ``/x/\xe9`` from the environment was shown as ``/x/\udcc3\udca9``. A path with no
+    a folder ``/x/\xe9`` from the environment was shown as ``/x/\\udcc3\\udca9``. A path with no
     such bytes is shown as it is."""
     if _FS_UTF8 or path.isascii():
         return path
