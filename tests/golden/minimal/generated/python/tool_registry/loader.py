@@ -1067,8 +1067,10 @@ def _check_manifest(value: dict[str, Any], report: _Report) -> dict[str, Any] | 
                 report.omitted += 1  # a key flood: counted, no record built
     # In the table's (the schema's) order, as TypeScript walks it: an intersection of key sets
     # would follow the strings' hashes, which change with ``PYTHONHASHSEED``.
-    for key, hint in DEPRECATED_FIELDS.items():
+    # (Iterated, not ``.items()``: a ``MappingProxyType`` looks ``items`` up on its dict each call.)
+    for key in DEPRECATED_FIELDS:
         if key in manifest:
+            hint = DEPRECATED_FIELDS[key]
             report.add(Diagnostic(DiagnosticCode.DEPRECATED_FIELD, pointer="/" + key, hint=hint))
     # The validator first (most manifests are valid, and pass it by one call).
     room = MAX_DIAGNOSTICS_PER_FILE - len(report.errors)  # (``report.room``, without a call)
